@@ -1,0 +1,41 @@
+#include "cli/command_line.hpp"
+
+#include "polyrt/error.hpp"
+
+namespace polyrt::cli {
+
+std::string CommandLine::flag() {
+  std::string f = next();
+  inline_value_.reset();
+  const size_t eq = f.find('=');
+  if (f.rfind("--", 0) == 0 && eq != std::string::npos) {
+    inline_value_ = f.substr(eq + 1);
+    f = f.substr(0, eq);
+  }
+  return f;
+}
+
+std::string CommandLine::value_of(const std::string& flag) {
+  if (inline_value_) {
+    std::string v = *inline_value_;
+    inline_value_.reset();
+    return v;
+  }
+  if (done()) throw UsageError("polyrt " + command_ + ": " + flag + " needs a value");
+  return next();
+}
+
+void CommandLine::unknown_flag(const std::string& flag) const {
+  throw UsageError("polyrt " + command_ + ": unknown option '" + flag + "' (see polyrt " + command_ +
+                   " --help)");
+}
+
+std::pair<std::string, std::string> split_assignment(const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw UsageError("--set expects NAME=VALUE, got '" + text + "'");
+  }
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+}  // namespace polyrt::cli

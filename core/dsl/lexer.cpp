@@ -1,0 +1,262 @@
+#include "dsl/lexer.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+namespace polyrt::dsl {
+
+const char* token_name(Tok kind) {
+  static const char* const names[] = {
+      "end of input", "identifier", "integer", "float", "string", "'+'", "'-'", "'*'", "'/'",
+      "'%'", "'**'", "'&'", "'|'", "'^'", "'<<'", "'>>'", "'&&'", "'||'", "'!'", "'=='", "'!='",
+      "'<'", "'>'", "'<='", "'>='", "':='", "'='", "':'", "'->'", "'.'", "','", "'('", "')'",
+      "'['", "']'", "'{'", "'}'"};
+  return names[(int)kind];
+}
+
+namespace {
+
+bool ident_start(char c) { return std::isalpha((unsigned char)c) || c == '_'; }
+bool ident_char(char c) { return std::isalnum((unsigned char)c) || c == '_'; }
+
+class Lexer {
+ public:
+  Lexer(const SourceText& src, size_t begin, size_t end)
+      : src_(src), s_(src.text()), i_(begin), end_(end) {}
+
+  std::vector<Token> run() {
+    std::vector<Token> out;
+    bool newline = true;
+    while (true) {
+      newline = skip_space_and_comments() || newline;
+      Token t;
+      t.offset = i_;
+      t.pos = src_.position_of(i_);
+      t.newline_before = newline;
+      newline = false;
+      if (i_ >= end_) {
+        t.kind = Tok::End;
+        out.push_back(t);
+        return out;
+      }
+      lex_one(t);
+      t.length = i_ - t.offset;
+      if (t.kind != Tok::String && t.text.empty()) t.text = s_.substr(t.offset, t.length);
+      out.push_back(std::move(t));
+    }
+  }
+
+ private:
+  char peek(size_t k = 0) const { return i_ + k < end_ ? s_[i_ + k] : '\0'; }
+
+  [[noreturn]] void fail(size_t at, const std::string& msg, size_t len = 1,
+                         const std::string& hint = {}) {
+    src_.fail(src_.position_of(at), msg, len, hint);
+  }
+
+  // Returns true when a line break was skipped.
+  bool skip_space_and_comments() {
+    bool newline = false;
+    while (i_ < end_) {
+      const char c = s_[i_];
+      if (c == '\n') {
+        newline = true;
+        ++i_;
+      } else if (std::isspace((unsigned char)c)) {
+        ++i_;
+      } else if (c == '#' || (c == '/' && peek(1) == '/')) {
+        while (i_ < end_ && s_[i_] != '\n') ++i_;
+      } else if (c == '/' && peek(1) == '*') {
+        const size_t close = s_.find("*/", i_ + 2);
+        if (close == std::string::npos || close + 2 > end_) {
+          fail(i_, "unterminated block comment", 2, "close it with */ (block comments do not nest)");
+        }
+        for (size_t k = i_; k < close; ++k) newline = newline || s_[k] == '\n';
+        i_ = close + 2;
+      } else {
+        break;
+      }
+    }
+    return newline;
+  }
+
+  void lex_one(Token& t) {
+    const char c = s_[i_];
+    if (ident_start(c)) {
+      while (i_ < end_ && ident_char(s_[i_])) ++i_;
+      t.kind = Tok::Ident;
+      return;
+    }
+    if (std::isdigit((unsigned char)c)) return lex_number(t);
+    if (c == '"' || c == '\'') return lex_string(t);
+    struct Op {
+      const char* text;
+      Tok kind;
+    };
+    static const Op ops[] = {
+        {"**", Tok::StarStar}, {"<<", Tok::Shl},    {">>", Tok::Shr},   {"&&", Tok::AndAnd},
+        {"||", Tok::OrOr},     {"==", Tok::EqEq},   {"!=", Tok::NotEq}, {"<=", Tok::Le},
+        {">=", Tok::Ge},       {":=", Tok::ColonEq}, {"->", Tok::Arrow}, {"+", Tok::Plus},
+        {"-", Tok::Minus},     {"*", Tok::Star},    {"/", Tok::Slash},  {"%", Tok::Percent},
+        {"&", Tok::Amp},       {"|", Tok::Pipe},    {"^", Tok::Caret},  {"!", Tok::Bang},
+        {"<", Tok::Lt},        {">", Tok::Gt},      {"=", Tok::Eq},     {":", Tok::Colon},
+        {".", Tok::Dot},       {",", Tok::Comma},   {"(", Tok::LParen}, {")", Tok::RParen},
+        {"[", Tok::LBracket},  {"]", Tok::RBracket}, {"{", Tok::LBrace}, {"}", Tok::RBrace},
+    };
+    for (const Op& op : ops) {
+      const size_t n = std::char_traits<char>::length(op.text);
+      if (i_ + n <= end_ && s_.compare(i_, n, op.text) == 0) {
+        i_ += n;
+        t.kind = op.kind;
+        return;
+      }
+    }
+    std::string shown = std::isprint((unsigned char)c) ? std::string(1, c) : "\\x" + [&] {
+      static const char* hex = "0123456789abcdef";
+      return std::string{hex[(unsigned char)c >> 4], hex[(unsigned char)c & 15]};
+    }();
+    fail(i_, "unexpected character '" + shown + "'", 1,
+         "expected a name, a number, a string, an operator or punctuation");
+  }
+
+  void lex_string(Token& t) {
+    const char quote = s_[i_++];
+    std::string value;
+    while (true) {
+      if (i_ >= end_) fail(t.offset, "unterminated string literal", 1, "close it with " + std::string(1, quote));
+      const char c = s_[i_];
+      if (c == quote) {
+        ++i_;
+        break;
+      }
+      if (c == '\\' && i_ + 1 < end_) {
+        const char e = s_[i_ + 1];
+        if (e == 'n') {
+          value.push_back('\n');
+        } else if (e == 't') {
+          value.push_back('\t');
+        } else if (e == '\\') {
+          value.push_back('\\');
+        } else if (e == quote) {
+          value.push_back(quote);
+        } else {
+          value.push_back('\\');
+          value.push_back(e);
+        }
+        i_ += 2;
+        continue;
+      }
+      value.push_back(c);
+      ++i_;
+    }
+    t.kind = Tok::String;
+    t.text = std::move(value);
+  }
+
+  void lex_number(Token& t) {
+    const size_t start = i_;
+    if (s_[i_] == '0' && (peek(1) == 'x' || peek(1) == 'X')) {
+      i_ += 2;
+      const size_t digits = i_;
+      while (i_ < end_ && std::isxdigit((unsigned char)s_[i_])) ++i_;
+      if (i_ == digits) fail(start, "hex literal needs digits after 0x", 2);
+      auto res = std::from_chars(s_.data() + digits, s_.data() + i_, t.u, 16);
+      if (res.ec != std::errc()) {
+        fail(start, "hex literal does not fit in u64", i_ - start, "the largest is 0xffffffffffffffff");
+      }
+      t.kind = Tok::Int;
+      return;
+    }
+    bool is_float = false;
+    while (i_ < end_ && std::isdigit((unsigned char)s_[i_])) ++i_;
+    if (peek() == '.' && std::isdigit((unsigned char)peek(1))) {
+      is_float = true;
+      ++i_;
+      while (i_ < end_ && std::isdigit((unsigned char)s_[i_])) ++i_;
+    }
+    if ((peek() == 'e' || peek() == 'E') &&
+        (std::isdigit((unsigned char)peek(1)) ||
+         ((peek(1) == '+' || peek(1) == '-') && std::isdigit((unsigned char)peek(2))))) {
+      is_float = true;
+      i_ += 2;
+      while (i_ < end_ && std::isdigit((unsigned char)s_[i_])) ++i_;
+    }
+    const std::string mantissa = s_.substr(start, i_ - start);
+    // SI suffix, only when no identifier character follows it.
+    struct Suffix {
+      const char* text;
+      int decimal_exp;  // 10^k, or 0 when binary
+      int binary_exp;   // 2^k
+    };
+    static const Suffix suffixes[] = {{"Ki", 0, 10}, {"Mi", 0, 20}, {"Gi", 0, 30}, {"Ti", 0, 40},
+                                      {"Pi", 0, 50}, {"K", 3, 0},   {"M", 6, 0},   {"G", 9, 0},
+                                      {"T", 12, 0},  {"P", 15, 0},  {"m", -3, 0},  {"u", -6, 0},
+                                      {"n", -9, 0}};
+    for (const Suffix& sfx : suffixes) {
+      const size_t n = std::char_traits<char>::length(sfx.text);
+      if (i_ + n <= end_ && s_.compare(i_, n, sfx.text) == 0 &&
+          (i_ + n >= end_ || !ident_char(s_[i_ + n]))) {
+        i_ += n;
+        double value;
+        if (sfx.binary_exp != 0) {
+          value = std::strtod(mantissa.c_str(), nullptr) * (double)(1ULL << sfx.binary_exp);
+        } else {
+          value = std::strtod((mantissa + "e" + std::to_string(sfx.decimal_exp)).c_str(), nullptr);
+        }
+        if (value < 18446744073709551616.0 && value == (double)(uint64_t)value) {
+          if (!is_float && sfx.binary_exp != 0) {
+            uint64_t m = 0;
+            std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), m);
+            if (m > (~0ULL >> sfx.binary_exp)) fail(start, "literal does not fit in u64", i_ - start);
+            t.u = m << sfx.binary_exp;
+          } else if (!is_float && sfx.decimal_exp > 0) {
+            uint64_t m = 0;
+            std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), m);
+            __extension__ unsigned __int128 v = m;
+            for (int k = 0; k < sfx.decimal_exp; ++k) v *= 10;
+            if (v > ~0ULL) fail(start, "literal does not fit in u64", i_ - start);
+            t.u = (uint64_t)v;
+          } else {
+            t.u = (uint64_t)value;
+          }
+          t.kind = Tok::Int;
+        } else {
+          if (!is_float && (sfx.decimal_exp > 0 || sfx.binary_exp > 0)) {
+            fail(start, "literal does not fit in u64", i_ - start);
+          }
+          t.f = value;
+          t.kind = Tok::Float;
+        }
+        return;
+      }
+    }
+    if (is_float) {
+      auto res = std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), t.f);
+      if (res.ec == std::errc::result_out_of_range) {
+        fail(start, "float literal is out of the range of f64", i_ - start);
+      }
+      t.kind = Tok::Float;
+      return;
+    }
+    auto res = std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), t.u);
+    if (res.ec != std::errc()) {
+      fail(start, "integer literal does not fit in u64", i_ - start,
+           "the largest is 18446744073709551615");
+    }
+    t.kind = Tok::Int;
+  }
+
+  const SourceText& src_;
+  const std::string& s_;
+  size_t i_;
+  size_t end_;
+};
+
+}  // namespace
+
+std::vector<Token> tokenize(const SourceText& source, size_t begin, size_t end) {
+  return Lexer(source, begin, end).run();
+}
+
+}  // namespace polyrt::dsl

@@ -1,0 +1,40 @@
+// Tokens of the DSL. The language is newline-insensitive, but each token
+// records whether a line break precedes it (a call's '(' must be on the line
+// of its callee, which keeps `a := b` + `(c, d) := f(x)` two statements).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dsl/source.hpp"
+
+namespace polyrt::dsl {
+
+enum class Tok : uint8_t {
+  End, Ident, Int, Float, String,
+  Plus, Minus, Star, Slash, Percent, StarStar,
+  Amp, Pipe, Caret, Shl, Shr, AndAnd, OrOr, Bang,
+  EqEq, NotEq, Lt, Gt, Le, Ge,
+  ColonEq, Eq, Colon, Arrow, Dot, Comma,
+  LParen, RParen, LBracket, RBracket, LBrace, RBrace,
+};
+
+const char* token_name(Tok kind);
+
+struct Token {
+  Tok kind = Tok::End;
+  std::string text;  // identifier, decoded string content, or the raw token text
+  uint64_t u = 0;    // Int value
+  double f = 0;      // Float value
+  SourcePos pos;
+  size_t offset = 0;
+  size_t length = 0;
+  bool newline_before = false;
+};
+
+// Tokenizes `source` (or the byte range [begin, end) of it, used for the
+// expressions inside string interpolation). Throws CompileError.
+std::vector<Token> tokenize(const SourceText& source, size_t begin, size_t end);
+
+}  // namespace polyrt::dsl

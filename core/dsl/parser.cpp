@@ -1,0 +1,483 @@
+#include <cstring>
+
+#include "dsl/ast.hpp"
+#include "dsl/lexer.hpp"
+#include "polyrt/error.hpp"
+
+namespace polyrt::dsl {
+
+namespace {
+
+ExprPtr make(ExprKind kind, const Token& at) {
+  auto e = std::make_unique<Expr>();
+  e->kind = kind;
+  e->pos = at.pos;
+  e->length = at.length;
+  return e;
+}
+
+std::string unescape(std::string_view raw, char quote) {
+  std::string out;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\\' && i + 1 < raw.size()) {
+      const char e = raw[i + 1];
+      if (e == 'n') {
+        out.push_back('\n');
+      } else if (e == 't') {
+        out.push_back('\t');
+      } else if (e == '\\' || e == quote) {
+        out.push_back(e);
+      } else {
+        out.push_back('\\');
+        out.push_back(e);
+      }
+      ++i;
+    } else {
+      out.push_back(raw[i]);
+    }
+  }
+  return out;
+}
+
+// Literal text between placeholders, made safe for printf: doubled braces
+// stay doubled, a lone '}' is doubled.
+std::string escape_braces(const std::string& piece) {
+  std::string out;
+  for (size_t i = 0; i < piece.size(); ++i) {
+    const char c = piece[i];
+    if ((c == '{' || c == '}') && i + 1 < piece.size() && piece[i + 1] == c) {
+      out += std::string(2, c);
+      ++i;
+    } else {
+      out.push_back(c);
+      if (c == '}' || c == '{') out.push_back(c);
+    }
+  }
+  return out;
+}
+
+class Parser {
+ public:
+  Parser(const SourceText& src, std::vector<Token> tokens) : src_(src), t_(std::move(tokens)) {}
+
+  Ast parse_program() {
+    Ast ast;
+    while (peek().kind != Tok::End) ast.statements.push_back(parse_statement());
+    return ast;
+  }
+
+  // Parses one expression that must use every token (interpolation bodies).
+  ExprPtr parse_whole_expression() {
+    ExprPtr e = parse_expr();
+    if (peek().kind != Tok::End) fail_at(peek(), "unexpected " + describe(peek()));
+    return e;
+  }
+
+ private:
+  const Token& peek(size_t k = 0) const { return t_[std::min(i_ + k, t_.size() - 1)]; }
+  const Token& advance() {
+    const Token& t = t_[i_];
+    if (i_ + 1 < t_.size()) ++i_;
+    return t;
+  }
+  bool is_ident(const Token& t, const char* word) const {
+    return t.kind == Tok::Ident && t.text == word;
+  }
+  std::string describe(const Token& t) const {
+    if (t.kind == Tok::End) return "end of input";
+    if (t.kind == Tok::String) return "string \"" + t.text + "\"";
+    return "'" + t.text + "'";
+  }
+  [[noreturn]] void fail_at(const Token& t, const std::string& msg, const std::string& hint = {}) {
+    src_.fail(t.pos, msg, t.length, hint);
+  }
+  const Token& expect(Tok kind, const std::string& context) {
+    if (peek().kind != kind) {
+      fail_at(peek(), std::string("expected ") + token_name(kind) + " " + context + ", found " +
+                          describe(peek()));
+    }
+    return advance();
+  }
+  Type parse_type(const std::string& context) {
+    const Token& t = expect(Tok::Ident, context);
+    Type type;
+    if (!parse_type_name(t.text, type)) {
+      fail_at(t, "unknown or unsupported type '" + t.text + "'", "valid types: u64, f64, str, bool");
+    }
+    return type;
+  }
+
+  Stmt parse_statement() {
+    const Token& first = peek();
+    Stmt s;
+    s.pos = first.pos;
+    if (is_ident(first, "input") && peek(1).kind != Tok::ColonEq) {
+      advance();
+      s.kind = StmtKind::Input;
+      if (peek().kind == Tok::LParen) {
+        const Token& open = advance();
+        if (peek().kind == Tok::RParen) fail_at(open, "'input ()' declares no input");
+        do {
+          parse_input_name(s);
+        } while (peek().kind == Tok::Comma && (advance(), true));
+        expect(Tok::RParen, "to close the input list");
+      } else {
+        parse_input_name(s);
+      }
+      return s;
+    }
+    if (is_ident(first, "extern") && peek(1).kind != Tok::ColonEq) {
+      advance();
+      s.kind = StmtKind::Extern;
+      const Token& name = expect(Tok::Ident, "after 'extern'");
+      s.names.push_back(name.text);
+      s.name_pos.push_back(name.pos);
+      expect(Tok::Colon, "after the extern name (extern NAME: TYPE [= default])");
+      s.type = parse_type("for the extern");
+      if (peek().kind == Tok::Eq) {
+        advance();
+        s.expr = parse_expr();
+      }
+      return s;
+    }
+    if (is_ident(first, "pragma") && peek(1).kind == Tok::Ident) {
+      advance();
+      s.kind = StmtKind::Pragma;
+      const Token& name = advance();
+      s.names.push_back(name.text);
+      s.name_pos.push_back(name.pos);
+      return s;
+    }
+    s.kind = StmtKind::Binding;
+    while (peek().kind == Tok::Ident && peek(1).kind != Tok::ColonEq &&
+           (is_ident(peek(), "const") || is_ident(peek(), "volatile") ||
+            is_ident(peek(), "shared"))) {
+      const Token& m = advance();
+      if (m.text == "shared") {
+        fail_at(m, "'shared' bindings are not supported by polyrt yet",
+                "shared cells need nested scopes; use a plain binding");
+      }
+      bool& flag = m.text == "const" ? s.is_const : s.is_volatile;
+      if (flag) fail_at(m, "duplicate modifier '" + m.text + "'");
+      flag = true;
+      if (s.is_const && s.is_volatile) {
+        fail_at(m, "'const volatile' is contradictory",
+                "a const is evaluated once; a volatile is re-read on every write");
+      }
+    }
+    if (peek().kind == Tok::LParen) {
+      advance();
+      do {
+        const Token& name = expect(Tok::Ident, "in the destructuring list");
+        s.names.push_back(name.text);
+        s.name_pos.push_back(name.pos);
+      } while (peek().kind == Tok::Comma && (advance(), true));
+      expect(Tok::RParen, "to close the destructuring list");
+      expect(Tok::ColonEq, "after the destructuring list");
+    } else {
+      const Token& name = peek();
+      if (name.kind != Tok::Ident) {
+        fail_at(name, "expected a statement, found " + describe(name),
+                "statements are: input NAME, extern NAME: TYPE, NAME := EXPR, pragma NAME");
+      }
+      advance();
+      s.names.push_back(name.text);
+      s.name_pos.push_back(name.pos);
+      if (peek().kind == Tok::Eq) {
+        fail_at(peek(), "expected ':=' after '" + name.text + "', found '='",
+                "a binding is written NAME := EXPR");
+      }
+      if (peek().kind == Tok::Colon) {
+        fail_at(peek(), "a type annotation is only allowed on shared bindings",
+                "write " + name.text + " := EXPR; types are inferred");
+      }
+      if (peek().kind == Tok::LParen && !peek().newline_before) {
+        fail_at(peek(), "module definitions are not supported by polyrt yet",
+                "a binding is written NAME := EXPR");
+      }
+      if (peek().kind != Tok::ColonEq) {
+        fail_at(peek(), "expected ':=' after '" + name.text + "', found " + describe(peek()),
+                "a binding is written NAME := EXPR; a bare expression is not a statement");
+      }
+      advance();
+    }
+    s.expr = parse_expr();
+    return s;
+  }
+
+  void parse_input_name(Stmt& s) {
+    const Token& name = expect(Tok::Ident, "as the input name");
+    s.names.push_back(name.text);
+    s.name_pos.push_back(name.pos);
+    if (peek().kind == Tok::Colon) {
+      advance();
+      const Token& at = peek();
+      const Type type = parse_type("for the input");
+      if (type != Type::U64) fail_at(at, "inputs (coordinates) are always u64");
+    }
+  }
+
+  struct BinaryOp {
+    Tok tok;
+    int level;
+  };
+
+  static int level_of(Tok k) {
+    switch (k) {
+      case Tok::OrOr: return 1;
+      case Tok::AndAnd: return 2;
+      case Tok::EqEq:
+      case Tok::NotEq: return 3;
+      case Tok::Lt:
+      case Tok::Gt:
+      case Tok::Le:
+      case Tok::Ge: return 4;
+      case Tok::Pipe: return 5;
+      case Tok::Caret: return 6;
+      case Tok::Amp: return 7;
+      case Tok::Shl:
+      case Tok::Shr: return 8;
+      case Tok::Plus:
+      case Tok::Minus: return 9;
+      case Tok::Star:
+      case Tok::Slash:
+      case Tok::Percent: return 10;
+      case Tok::StarStar: return 11;
+      default: return 0;
+    }
+  }
+
+  ExprPtr parse_expr(int min_level = 1) {
+    ExprPtr lhs = parse_unary();
+    while (true) {
+      const Token& op = peek();
+      const int level = level_of(op.kind);
+      if (level == 0 || level < min_level) return lhs;
+      advance();
+      // ** is right-associative; everything else is left-associative.
+      ExprPtr rhs = parse_expr(op.kind == Tok::StarStar ? level : level + 1);
+      ExprPtr bin = make(ExprKind::Binary, op);
+      bin->text = op.text;
+      bin->args.push_back(std::move(lhs));
+      bin->args.push_back(std::move(rhs));
+      lhs = std::move(bin);
+    }
+  }
+
+  ExprPtr parse_unary() {
+    if (peek().kind == Tok::Minus || peek().kind == Tok::Bang) {
+      const Token& op = advance();
+      ExprPtr e = make(ExprKind::Unary, op);
+      e->text = op.text;
+      e->args.push_back(parse_unary());
+      return e;
+    }
+    return parse_postfix();
+  }
+
+  ExprPtr parse_postfix() {
+    ExprPtr e = parse_atom();
+    while (is_ident(peek(), "as") && peek(1).kind == Tok::Ident && peek(2).kind != Tok::ColonEq) {
+      const Token& as = advance();
+      ExprPtr cast = make(ExprKind::Cast, as);
+      cast->cast_type = parse_type("after 'as'");
+      cast->args.push_back(std::move(e));
+      e = std::move(cast);
+    }
+    return e;
+  }
+
+  void parse_call_args(Expr& call) {
+    expect(Tok::LParen, "to start the arguments");
+    if (peek().kind != Tok::RParen) {
+      do {
+        if (peek().kind == Tok::Ident && peek(1).kind == Tok::Colon) {
+          call.arg_names.push_back(advance().text);
+          advance();
+        } else {
+          call.arg_names.emplace_back();
+        }
+        call.args.push_back(parse_expr());
+      } while (peek().kind == Tok::Comma && (advance(), true));
+    }
+    expect(Tok::RParen, "to close the arguments of '" + call.text + "'");
+  }
+
+  ExprPtr parse_block_if(const Token& at, ExprPtr cond) {
+    ExprPtr e = make(ExprKind::If, at);
+    e->args.push_back(std::move(cond));
+    expect(Tok::LBrace, "to open the 'if' branch");
+    e->args.push_back(parse_expr());
+    expect(Tok::RBrace, "to close the 'if' branch");
+    if (!is_ident(peek(), "else")) fail_at(peek(), "'if' needs an 'else' branch", "if C { A } else { B }");
+    advance();
+    if (is_ident(peek(), "if")) {
+      const Token& nested = advance();
+      e->args.push_back(parse_if_after_keyword(nested));
+    } else {
+      expect(Tok::LBrace, "to open the 'else' branch");
+      e->args.push_back(parse_expr());
+      expect(Tok::RBrace, "to close the 'else' branch");
+    }
+    return e;
+  }
+
+  ExprPtr parse_if_after_keyword(const Token& kw) {
+    if (peek().kind == Tok::LParen && !peek().newline_before) {
+      Expr call;
+      call.text = "if";
+      parse_call_args(call);
+      if (peek().kind == Tok::LBrace && call.args.size() == 1) {
+        return parse_block_if(kw, std::move(call.args[0]));
+      }
+      if (call.args.size() != 3) {
+        fail_at(kw, "if(cond, then, else) takes 3 arguments, got " + std::to_string(call.args.size()));
+      }
+      ExprPtr e = make(ExprKind::If, kw);
+      e->args = std::move(call.args);
+      return e;
+    }
+    ExprPtr cond = parse_expr();
+    return parse_block_if(kw, std::move(cond));
+  }
+
+  ExprPtr parse_atom() {
+    const Token& t = peek();
+    switch (t.kind) {
+      case Tok::Int: {
+        advance();
+        ExprPtr e = make(ExprKind::Int, t);
+        e->u = t.u;
+        return e;
+      }
+      case Tok::Float: {
+        advance();
+        ExprPtr e = make(ExprKind::Float, t);
+        e->f = t.f;
+        return e;
+      }
+      case Tok::String: advance(); return string_literal(t);
+      case Tok::LParen: {
+        advance();
+        ExprPtr e = parse_expr();
+        expect(Tok::RParen, "to close '('");
+        return e;
+      }
+      case Tok::LBracket: {
+        advance();
+        ExprPtr e = make(ExprKind::Array, t);
+        if (peek().kind != Tok::RBracket) {
+          do {
+            e->args.push_back(parse_expr());
+          } while (peek().kind == Tok::Comma && (advance(), true));
+        }
+        expect(Tok::RBracket, "to close the array");
+        return e;
+      }
+      case Tok::Ident: {
+        advance();
+        if (t.text == "if") return parse_if_after_keyword(t);
+        if (peek().kind == Tok::LParen && !peek().newline_before) {
+          ExprPtr e = make(ExprKind::Call, t);
+          e->text = t.text;
+          parse_call_args(*e);
+          return e;
+        }
+        ExprPtr e = make(ExprKind::Ident, t);
+        e->text = t.text;
+        while (peek().kind == Tok::Dot && peek(1).kind == Tok::Ident) {
+          advance();
+          e->text += "__" + advance().text;
+        }
+        return e;
+      }
+      default: fail_at(t, "expected an expression, found " + describe(t));
+    }
+  }
+
+  // "a{x}b" becomes printf("a{}b", x); a body that does not parse as an
+  // expression (a format spec such as {:05}) leaves the literal unchanged.
+  ExprPtr string_literal(const Token& t) {
+    ExprPtr plain = make(ExprKind::Str, t);
+    plain->text = t.text;
+    const size_t base = t.offset + 1;
+    const std::string_view raw = std::string_view(src_.text()).substr(base, t.length - 2);
+    const char quote = src_.text()[t.offset];
+    if (raw.find('{') == std::string_view::npos) return plain;
+    std::string format;
+    std::vector<ExprPtr> args;
+    size_t piece = 0;
+    for (size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '\\') {
+        ++i;
+        continue;
+      }
+      if ((raw[i] == '{' || raw[i] == '}') && i + 1 < raw.size() && raw[i + 1] == raw[i]) {
+        ++i;
+        continue;
+      }
+      if (raw[i] != '{') continue;
+      size_t depth = 0, j = i;
+      char in_quote = 0;
+      for (; j < raw.size(); ++j) {
+        const char c = raw[j];
+        if (in_quote) {
+          if (c == in_quote) in_quote = 0;
+        } else if (c == '"' || c == '\'') {
+          in_quote = c;
+        } else if (c == '{') {
+          ++depth;
+        } else if (c == '}' && --depth == 0) {
+          break;
+        }
+      }
+      if (j >= raw.size()) return plain;
+      const std::string_view body = raw.substr(i + 1, j - i - 1);
+      const size_t lead = body.find_first_not_of(" \t");
+      if (lead != std::string_view::npos && (body[lead] == '"' || body[lead] == '\'')) {
+        // A quoted body is literal text, braces included.
+        format += escape_braces(unescape(raw.substr(piece, i - piece), quote)) + "{{" +
+                  unescape(body, quote) + "}}";
+        piece = j + 1;
+        i = j;
+        continue;
+      }
+      try {
+        Parser sub(src_, tokenize(src_, base + i + 1, base + j));
+        ExprPtr e = sub.parse_whole_expression();
+        format += escape_braces(unescape(raw.substr(piece, i - piece), quote)) + "{}";
+        args.push_back(std::move(e));
+        piece = j + 1;
+        i = j;
+      } catch (const CompileError&) {
+        return plain;
+      }
+    }
+    if (args.empty()) return plain;
+    format += escape_braces(unescape(raw.substr(piece), quote));
+    ExprPtr call = make(ExprKind::Call, t);
+    call->text = "printf";
+    ExprPtr fmt = make(ExprKind::Str, t);
+    fmt->text = std::move(format);
+    call->args.push_back(std::move(fmt));
+    call->arg_names.emplace_back();
+    for (auto& a : args) {
+      call->args.push_back(std::move(a));
+      call->arg_names.emplace_back();
+    }
+    return call;
+  }
+
+  const SourceText& src_;
+  std::vector<Token> t_;
+  size_t i_ = 0;
+};
+
+}  // namespace
+
+Ast parse(const SourceText& source) {
+  Parser p(source, tokenize(source, 0, source.text().size()));
+  return p.parse_program();
+}
+
+}  // namespace polyrt::dsl

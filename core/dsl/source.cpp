@@ -1,0 +1,81 @@
+#include "dsl/source.hpp"
+
+#include <algorithm>
+
+#include "polyrt/error.hpp"
+
+namespace polyrt::dsl {
+
+SourceText::SourceText(std::string file, std::string text)
+    : file_(std::move(file)), text_(std::move(text)) {
+  line_starts_.push_back(0);
+  for (size_t i = 0; i < text_.size(); ++i) {
+    if (text_[i] == '\n') line_starts_.push_back(i + 1);
+  }
+}
+
+SourcePos SourceText::position_of(size_t offset) const {
+  auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  const size_t line = (size_t)(it - line_starts_.begin());
+  return SourcePos{(int)line, (int)(offset - line_starts_[line - 1]) + 1};
+}
+
+std::string_view SourceText::line(int line) const {
+  if (line < 1 || (size_t)line > line_starts_.size()) return {};
+  const size_t start = line_starts_[line - 1];
+  size_t end = text_.find('\n', start);
+  if (end == std::string::npos) end = text_.size();
+  if (end > start && text_[end - 1] == '\r') --end;
+  return std::string_view(text_).substr(start, end - start);
+}
+
+std::string SourceText::format(SourcePos pos, std::string_view message, size_t length,
+                               std::string_view hint) const {
+  std::string out = file_ + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
+                    ": error: " + std::string(message);
+  const std::string_view text = line(pos.line);
+  if (pos.line > 0) {
+    std::string quoted;
+    for (char c : text) quoted.push_back(c == '\t' ? ' ' : c);
+    out += "\n  " + quoted + "\n  ";
+    out += std::string((size_t)std::max(pos.col - 1, 0), ' ');
+    const size_t room = text.size() >= (size_t)pos.col ? text.size() - pos.col + 1 : 1;
+    out += "^" + std::string(std::min(std::max<size_t>(length, 1), std::max<size_t>(room, 1)) - 1, '~');
+  }
+  if (!hint.empty()) out += "\n  " + std::string(hint);
+  return out;
+}
+
+void SourceText::fail(SourcePos pos, std::string_view message, size_t length,
+                      std::string_view hint) const {
+  throw CompileError(format(pos, message, length, hint), file_, pos.line, pos.col);
+}
+
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
+  auto distance = [](std::string_view a, std::string_view b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t prev = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t cur = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        prev = cur;
+      }
+    }
+    return row[b.size()];
+  };
+  std::string best;
+  size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    const size_t d = distance(name, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+}  // namespace polyrt::dsl

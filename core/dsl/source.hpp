@@ -1,0 +1,39 @@
+// Source text with line lookup, and the one formatter of compile diagnostics.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace polyrt::dsl {
+
+struct SourcePos {
+  int line = 0;  // 1-based; 0 = no position (compiler-made)
+  int col = 0;   // 1-based, in bytes
+};
+
+class SourceText {
+ public:
+  SourceText(std::string file, std::string text);
+  const std::string& file() const { return file_; }
+  const std::string& text() const { return text_; }
+  SourcePos position_of(size_t offset) const;
+  std::string_view line(int line) const;
+  // "file:line:col: error: message", the line quoted, a caret under the
+  // column (underlining `length` bytes), and a hint line when given.
+  std::string format(SourcePos pos, std::string_view message, size_t length = 1,
+                     std::string_view hint = {}) const;
+  // Throws CompileError with the formatted diagnostic.
+  [[noreturn]] void fail(SourcePos pos, std::string_view message, size_t length = 1,
+                         std::string_view hint = {}) const;
+
+ private:
+  std::string file_;
+  std::string text_;
+  std::vector<size_t> line_starts_;
+};
+
+// The closest candidate by edit distance, or "" when none is close enough.
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
+
+}  // namespace polyrt::dsl

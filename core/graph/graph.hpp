@@ -1,0 +1,83 @@
+// The checked program graph: typed nodes in topological order, with the facts
+// the passes derive (lifecycle, provenance, cones). Immutable once built.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dsl/source.hpp"
+#include "nodes/registry.hpp"
+#include "polyrt/value.hpp"
+
+namespace polyrt::ir {
+
+using dsl::SourcePos;
+
+enum class NodeKind : uint8_t { Coordinate, Extern, Constant, Call };
+
+// When a node's value can change.
+enum class Lifecycle : uint8_t {
+  Constant,     // folded at compile time
+  Init,         // a `const` binding (or fed only by them): evaluated once per state
+  Dynamic,      // recomputed after a coordinate or extern in its provenance is written
+  Volatile,     // nondeterministic or `volatile`: re-evaluated once per write
+  SideChannel,  // emits to the log when it runs; never folded
+};
+
+std::string_view lifecycle_name(Lifecycle lifecycle);
+
+struct Wire {
+  uint32_t node = 0;
+  uint32_t port = 0;
+};
+
+struct Node {
+  NodeKind kind = NodeKind::Call;
+  const nodes::NodeDef* def = nullptr;  // Call nodes
+  std::vector<Wire> inputs;
+  std::vector<Value> params;  // constant arguments, typed as declared
+  std::shared_ptr<const nodes::Prepared> prepared;
+  std::vector<Type> out_types;
+  std::vector<Value> constants;  // Constant nodes: one value per output
+  std::string name;     // binding name, or `<binding>__anon_N`
+  std::string binding;  // the binding whose expression made this node
+  std::string label;    // what messages call it: the node's function or "input", "extern"
+  SourcePos pos;
+  bool is_const_binding = false;
+  bool is_volatile_binding = false;
+  uint32_t slot = 0;  // Coordinate: coordinate index; Extern: extern index
+  Lifecycle lifecycle = Lifecycle::Dynamic;
+};
+
+struct Output {
+  std::string name;
+  Wire wire;
+  Type type;
+};
+
+struct Extern {
+  std::string name;
+  Type type;
+  Value default_value;  // None when there is no default
+  uint32_t node = 0;
+};
+
+struct Graph {
+  std::string file;
+  std::vector<Node> nodes;             // topological order
+  std::vector<uint32_t> coordinates;   // node of each coordinate, declaration order
+  std::vector<Extern> externs;
+  std::vector<Output> outputs;         // named bindings, source order
+  std::vector<std::string> warnings;   // full diagnostics (unknown pragmas, ...)
+
+  // Derived by the passes.
+  std::vector<std::vector<uint32_t>> coordinate_dependents;  // nodes to dirty per coordinate
+  std::vector<std::vector<uint32_t>> extern_dependents;      // nodes to dirty per extern
+  std::vector<uint32_t> volatile_nodes;                      // dirtied by every write
+  std::vector<uint32_t> init_nodes;       // evaluated when a state is created
+  std::vector<std::vector<uint32_t>> output_cones;  // Call nodes each output needs, in order
+};
+
+}  // namespace polyrt::ir

@@ -1,0 +1,620 @@
+#include "graph/lower.hpp"
+
+#include <map>
+#include <unordered_map>
+
+#include "polyrt/error.hpp"
+#include "rtlib/text.hpp"
+
+namespace polyrt::ir {
+
+namespace {
+
+using dsl::Expr;
+using dsl::ExprKind;
+using dsl::Stmt;
+using dsl::StmtKind;
+using nodes::ArgKind;
+using nodes::NodeDef;
+using nodes::PortType;
+
+struct Typed {
+  Wire wire;
+  Type type;
+};
+
+struct BindingInfo {
+  const Stmt* stmt = nullptr;
+  size_t target = 0;  // index into stmt->names
+};
+
+enum class Visit : uint8_t { NotStarted, InProgress, Done };
+
+class Lowerer {
+ public:
+  Lowerer(const dsl::SourceText& src, const dsl::Ast& ast) : src_(src), ast_(ast) {}
+
+  Graph run() {
+    g_.file = src_.file();
+    declare_all();
+    for (const Stmt& s : ast_.statements) {
+      if (s.kind == StmtKind::Binding) lower_binding(s);
+    }
+    for (const Stmt& s : ast_.statements) {
+      if (s.kind != StmtKind::Binding) continue;
+      for (const std::string& name : s.names) {
+        const Typed& t = bound_.at(name);
+        g_.outputs.push_back(Output{name, t.wire, t.type});
+      }
+    }
+    return std::move(g_);
+  }
+
+ private:
+  // ---- declarations -------------------------------------------------------
+
+  void claim_name(const std::string& name, SourcePos pos) {
+    if (name.rfind("__", 0) == 0) {
+      src_.fail(pos, "names starting with '__' are reserved for the compiler", name.size());
+    }
+    auto [it, inserted] = declared_at_.emplace(name, pos);
+    if (!inserted) {
+      src_.fail(pos, "'" + name + "' is already defined", name.size(),
+                "first defined at " + src_.file() + ":" + std::to_string(it->second.line) + ":" +
+                    std::to_string(it->second.col));
+    }
+    known_names_.push_back(name);
+  }
+
+  void declare_all() {
+    for (const Stmt& s : ast_.statements) {
+      switch (s.kind) {
+        case StmtKind::Input:
+          for (size_t i = 0; i < s.names.size(); ++i) {
+            claim_name(s.names[i], s.name_pos[i]);
+            Node n;
+            n.kind = NodeKind::Coordinate;
+            n.out_types = {Type::U64};
+            n.name = n.binding = s.names[i];
+            n.label = "input";
+            n.pos = s.name_pos[i];
+            n.slot = (uint32_t)g_.coordinates.size();
+            g_.coordinates.push_back(add_node(std::move(n)));
+            bound_[s.names[i]] = Typed{Wire{g_.coordinates.back(), 0}, Type::U64};
+          }
+          break;
+        case StmtKind::Extern: {
+          claim_name(s.names[0], s.name_pos[0]);
+          Extern e;
+          e.name = s.names[0];
+          e.type = *s.type;
+          if (s.expr) e.default_value = literal_default(*s.expr, e.type);
+          Node n;
+          n.kind = NodeKind::Extern;
+          n.out_types = {e.type};
+          n.name = n.binding = e.name;
+          n.label = "extern";
+          n.pos = s.name_pos[0];
+          n.slot = (uint32_t)g_.externs.size();
+          e.node = add_node(std::move(n));
+          bound_[e.name] = Typed{Wire{e.node, 0}, e.type};
+          g_.externs.push_back(std::move(e));
+          break;
+        }
+        case StmtKind::Binding:
+          for (size_t i = 0; i < s.names.size(); ++i) {
+            claim_name(s.names[i], s.name_pos[i]);
+            bindings_[s.names[i]] = BindingInfo{&s, i};
+          }
+          break;
+        case StmtKind::Pragma:
+          g_.warnings.push_back(src_.format(s.name_pos[0], "unknown pragma '" + s.names[0] + "' ignored",
+                                            s.names[0].size()));
+          break;
+      }
+    }
+  }
+
+  Value literal_default(const Expr& e, Type type) {
+    const std::string want = std::string(type_name(type));
+    auto bad = [&]() -> Value {
+      src_.fail(e.pos, "the default of an extern must be a " + want + " literal", e.length,
+                type == Type::Bool ? "write true or false" : "");
+    };
+    switch (type) {
+      case Type::U64:
+        if (e.kind == ExprKind::Int) return Value::u64(e.u);
+        return bad();
+      case Type::F64:
+        if (e.kind == ExprKind::Float) return Value::f64(e.f);
+        if (e.kind == ExprKind::Int) return Value::f64(exact_f64(e));
+        if (e.kind == ExprKind::Unary && e.text == "-" && is_number(*e.args[0])) {
+          return Value::f64(-number_of(*e.args[0]));
+        }
+        return bad();
+      case Type::Str:
+        if (e.kind == ExprKind::Str) return Value::str(e.text);
+        return bad();
+      case Type::Bool:
+        if (e.kind == ExprKind::Ident && (e.text == "true" || e.text == "false")) {
+          return Value::boolean(e.text == "true");
+        }
+        return bad();
+    }
+    return bad();
+  }
+
+  static bool is_number(const Expr& e) { return e.kind == ExprKind::Int || e.kind == ExprKind::Float; }
+  static double number_of(const Expr& e) { return e.kind == ExprKind::Int ? (double)e.u : e.f; }
+
+  double exact_f64(const Expr& e) {
+    const double d = (double)e.u;
+    if (d >= 18446744073709551616.0 || (uint64_t)d != e.u) {
+      src_.fail(e.pos, "integer " + std::to_string(e.u) + " has no exact f64 value", e.length,
+                "write it as a float literal to accept rounding");
+    }
+    return d;
+  }
+
+  // ---- nodes --------------------------------------------------------------
+
+  uint32_t add_node(Node n) {
+    g_.nodes.push_back(std::move(n));
+    return (uint32_t)(g_.nodes.size() - 1);
+  }
+
+  std::string anon_name() { return binding_name_ + "__anon_" + std::to_string(anon_counter_++); }
+
+  Typed constant(Value v, SourcePos pos) {
+    Node n;
+    n.kind = NodeKind::Constant;
+    n.out_types = {v.type()};
+    n.constants = {std::move(v)};
+    n.name = anon_name();
+    n.binding = binding_name_;
+    n.label = "literal";
+    n.pos = pos;
+    const Type t = n.out_types[0];
+    return Typed{Wire{add_node(std::move(n)), 0}, t};
+  }
+
+  // Adds a call node whose arguments are already lowered and type-checked.
+  std::vector<Typed> call_node(const NodeDef& def, std::vector<Typed> inputs,
+                               std::vector<Value> params, SourcePos pos, size_t length,
+                               const std::vector<SourcePos>& param_pos = {}) {
+    Node n;
+    n.kind = NodeKind::Call;
+    n.def = &def;
+    std::vector<Type> in_types;
+    for (const Typed& t : inputs) {
+      n.inputs.push_back(t.wire);
+      in_types.push_back(t.type);
+    }
+    auto at_param = [&](size_t i) { return i < param_pos.size() ? param_pos[i] : pos; };
+    try {
+      if (def.prepare) n.prepared = def.prepare(params);
+      n.out_types = def.result_types ? def.result_types(in_types, params) : def.results;
+    } catch (const nodes::ParamError& e) {
+      src_.fail(at_param(e.param_index), "bad argument of '" + std::string(def.name) + "': " + e.message,
+                length, "signature: " + nodes::signature(def));
+    }
+    n.params = std::move(params);
+    n.name = anon_name();
+    n.binding = binding_name_;
+    n.label = std::string(def.name);
+    n.pos = pos;
+    const std::vector<Type> outs = n.out_types;
+    const uint32_t id = add_node(std::move(n));
+    std::vector<Typed> result;
+    for (uint32_t p = 0; p < outs.size(); ++p) result.push_back(Typed{Wire{id, p}, outs[p]});
+    return result;
+  }
+
+  Typed call1(const NodeDef& def, std::vector<Typed> inputs, const Expr& at) {
+    return call_node(def, std::move(inputs), {}, at.pos, at.length)[0];
+  }
+  Typed call1(std::string_view name, std::vector<Typed> inputs, const Expr& at) {
+    return call1(*nodes::find_node(name), std::move(inputs), at);
+  }
+
+  // ---- bindings -----------------------------------------------------------
+
+  const Typed& lower_binding(const Stmt& s) {
+    const std::string& first = s.names[0];
+    Visit& state = visit_[&s];
+    if (state == Visit::Done) return bound_.at(first);
+    if (state == Visit::InProgress) {
+      std::string cycle;
+      for (const Stmt* p : stack_) cycle += p->names[0] + " -> ";
+      src_.fail(s.name_pos[0], "dependency cycle: " + cycle + first, first.size(),
+                "a binding cannot depend on itself");
+    }
+    state = Visit::InProgress;
+    stack_.push_back(&s);
+    const std::string saved_name = binding_name_;
+    const uint32_t saved_counter = anon_counter_;
+    binding_name_ = s.names.size() == 1 ? first : "__destruct_" + first;
+    anon_counter_ = 0;
+    const uint32_t first_new = (uint32_t)g_.nodes.size();
+
+    std::vector<Typed> results;
+    if (s.expr->kind == ExprKind::Array) {
+      results.push_back(constant(Value::str(array_text(*s.expr)), s.expr->pos));
+    } else if (s.names.size() > 1) {
+      if (s.expr->kind != ExprKind::Call) {
+        src_.fail(s.pos, "destructuring needs a call with several outputs on the right", 1);
+      }
+      results = lower_call(*s.expr);
+      if (s.names.size() > results.size()) {
+        src_.fail(s.name_pos[results.size()],
+                  "'" + s.expr->text + "' has " + std::to_string(results.size()) +
+                      " output(s) but " + std::to_string(s.names.size()) + " names are bound",
+                  s.names[results.size()].size());
+      }
+      results.resize(s.names.size());
+    } else {
+      results.push_back(lower_expr(*s.expr));
+    }
+
+    for (size_t i = 0; i < s.names.size(); ++i) {
+      Typed t = results[i];
+      const Node& root = g_.nodes[t.wire.node];
+      const bool own_node = t.wire.node >= first_new && root.binding == binding_name_ &&
+                            root.name.find("__anon_") != std::string::npos;
+      if (!own_node) t = call1(nodes::passthrough_node(), {t}, *s.expr);
+      Node& n = g_.nodes[t.wire.node];
+      if (s.names.size() == 1) n.name = first;
+      n.is_const_binding = s.is_const;
+      n.is_volatile_binding = s.is_volatile;
+      bound_[s.names[i]] = t;
+    }
+    binding_name_ = saved_name;
+    anon_counter_ = saved_counter;
+    stack_.pop_back();
+    state = Visit::Done;
+    return bound_.at(first);
+  }
+
+  std::string array_text(const Expr& e) {
+    std::string out;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      const Expr& a = *e.args[i];
+      if (i) out += ", ";
+      if (a.kind == ExprKind::Int) {
+        out += std::to_string(a.u);
+      } else if (a.kind == ExprKind::Float) {
+        std::string s = rt::f64_display(a.f);
+        if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+        out += s;
+      } else if (a.kind == ExprKind::Str) {
+        out += a.text;
+      } else {
+        src_.fail(a.pos, "array elements must be literals", a.length);
+      }
+    }
+    return out;
+  }
+
+  // ---- expressions --------------------------------------------------------
+
+  Typed lookup(const Expr& e) {
+    auto b = bindings_.find(e.text);
+    if (b != bindings_.end()) {
+      lower_binding(*b->second.stmt);
+      return bound_.at(e.text);
+    }
+    auto it = bound_.find(e.text);
+    if (it != bound_.end()) return it->second;
+    if (nodes::find_node(e.text)) {
+      src_.fail(e.pos, "'" + e.text + "' is a function, not a value", e.length,
+                "call it: " + e.text + "(...)");
+    }
+    if (e.text == "true" || e.text == "false") {
+      src_.fail(e.pos, "'" + e.text + "' is not a literal in this language", e.length,
+                "use 1 or 0 (comparisons give u64 1/0)");
+    }
+    const std::string near = dsl::closest_name(e.text, known_names_);
+    src_.fail(e.pos, "unknown name '" + e.text + "'", e.length,
+              near.empty() ? "declare it with 'input " + e.text + "', 'extern " + e.text +
+                                 ": TYPE' or bind it with '" + e.text + " := ...'"
+                           : "did you mean '" + near + "'?");
+  }
+
+  Typed lower_expr(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Int: return constant(Value::u64(e.u), e.pos);
+      case ExprKind::Float: return constant(Value::f64(e.f), e.pos);
+      case ExprKind::Str: return constant(Value::str(e.text), e.pos);
+      case ExprKind::Ident: return lookup(e);
+      case ExprKind::Call: {
+        std::vector<Typed> outs = lower_call(e);
+        if (outs.size() != 1) {
+          src_.fail(e.pos, "'" + e.text + "' has " + std::to_string(outs.size()) +
+                               " outputs; bind them with (a, b, ...) := " + e.text + "(...)",
+                    e.length);
+        }
+        return outs[0];
+      }
+      case ExprKind::Binary: return lower_binary(e);
+      case ExprKind::Unary: return lower_unary(e);
+      case ExprKind::Cast: return lower_cast(e);
+      case ExprKind::If: return lower_if(e);
+      case ExprKind::Array:
+        src_.fail(e.pos, "an array literal is only allowed as the whole value of a binding",
+                  e.length, "pass lists as trailing literal arguments, e.g. is_one_of(x, 1, 2, 3)");
+    }
+    src_.fail(e.pos, "unsupported expression", e.length);
+  }
+
+  // A u64 operand widened to f64; a u64 literal becomes an f64 constant.
+  Typed to_f64(const Typed& t, const Expr& e) {
+    if (t.type == Type::F64) return t;
+    if (t.type == Type::Str) {
+      src_.fail(e.pos, "expected a number, got str", e.length);
+    }
+    if (e.kind == ExprKind::Int) return constant(Value::f64(exact_f64(e)), e.pos);
+    return call1("to_f64", {t}, e);
+  }
+
+  Typed to_str(const Typed& t, const Expr& e) {
+    return t.type == Type::Str ? t : call1(nodes::to_str_node(), {t}, e);
+  }
+
+  Typed require_u64(const Typed& t, const Expr& e, const std::string& what) {
+    if (t.type == Type::U64 || t.type == Type::Bool) return t;
+    src_.fail(e.pos, what + " needs u64 operands, got " + std::string(type_name(t.type)), e.length,
+              t.type == Type::F64 ? "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64"
+                                  : "");
+  }
+
+  Typed truth(const Typed& t, const Expr& e) {
+    if (t.type == Type::F64) return call1("f64_ne", {t, constant(Value::f64(0.0), e.pos)}, e);
+    require_u64(t, e, "'&&' and '||'");
+    return call1("u64_ne", {t, constant(Value::u64(0), e.pos)}, e);
+  }
+
+  Typed lower_binary(const Expr& e) {
+    const std::string& op = e.text;
+    const Expr& le = *e.args[0];
+    const Expr& re = *e.args[1];
+    Typed a = lower_expr(le);
+    Typed b = lower_expr(re);
+    const bool any_str = a.type == Type::Str || b.type == Type::Str;
+    const bool any_f64 = a.type == Type::F64 || b.type == Type::F64;
+    if (op == "&&" || op == "||") {
+      return call1(op == "&&" ? "u64_and" : "u64_or", {truth(a, le), truth(b, re)}, e);
+    }
+    if (op == "+" && any_str) {
+      std::vector<Typed> parts;
+      const Node& left = g_.nodes[a.wire.node];
+      if (le.kind == ExprKind::Binary && le.text == "+" && left.def &&
+          left.def->name == "str_concat" && left.name.find("__anon_") != std::string::npos) {
+        for (const Wire& w : left.inputs) parts.push_back(Typed{w, g_.nodes[w.node].out_types[w.port]});
+      } else {
+        parts.push_back(a);
+      }
+      parts.push_back(b);
+      return call1("str_concat", parts, e);
+    }
+    if (op == "==" || op == "!=") {
+      if (any_str) return call1(op == "==" ? "str_eq" : "str_ne", {to_str(a, le), to_str(b, re)}, e);
+      if (any_f64) return call1(op == "==" ? "f64_eq" : "f64_ne", {to_f64(a, le), to_f64(b, re)}, e);
+      return call1(op == "==" ? "u64_eq" : "u64_ne", {a, b}, e);
+    }
+    if (any_str) {
+      src_.fail(e.pos, "operator '" + op + "' is not defined on str", e.length,
+                op == "<" || op == ">" || op == "<=" || op == ">="
+                    ? "strings only compare with == and !="
+                    : "strings support + (concatenation), == and !=");
+    }
+    if (op == "**") return call1("pow", {to_f64(a, le), to_f64(b, re)}, e);
+    static const std::map<std::string, std::string> arith = {
+        {"+", "add"}, {"-", "sub"}, {"*", "mul"}, {"/", "div"}, {"%", "mod"},
+        {"<", "lt"},  {">", "gt"},  {"<=", "le"}, {">=", "ge"}};
+    static const std::map<std::string, std::string> bitwise = {
+        {"&", "and"}, {"|", "or"}, {"^", "xor"}, {"<<", "shl"}, {">>", "shr"}};
+    if (auto it = bitwise.find(op); it != bitwise.end()) {
+      return call1("u64_" + it->second,
+                   {require_u64(a, le, "operator '" + op + "'"), require_u64(b, re, "operator '" + op + "'")},
+                   e);
+    }
+    const std::string& suffix = arith.at(op);
+    if (any_f64) return call1("f64_" + suffix, {to_f64(a, le), to_f64(b, re)}, e);
+    return call1("u64_" + suffix, {a, b}, e);
+  }
+
+  Typed lower_unary(const Expr& e) {
+    const Expr& x = *e.args[0];
+    if (e.text == "-") {
+      if (is_number(x)) return constant(Value::f64(-number_of(x)), e.pos);
+      Typed v = lower_expr(x);
+      return call1("f64_sub", {constant(Value::f64(0.0), e.pos), to_f64(v, x)}, e);
+    }
+    Typed v = lower_expr(x);
+    return call1("u64_not", {require_u64(v, x, "operator '!'")}, e);
+  }
+
+  Typed lower_cast(const Expr& e) {
+    const Expr& x = *e.args[0];
+    Typed v = lower_expr(x);
+    const Type to = e.cast_type;
+    if (v.type == to) return v;
+    if (to == Type::F64 && (v.type == Type::U64 || v.type == Type::Bool)) return call1("to_f64", {v}, e);
+    if (to == Type::Str) return call1(nodes::to_str_node(), {v}, e);
+    if (to == Type::U64 && v.type == Type::Str) return call1(nodes::str_to_u64_node(), {v}, e);
+    if (to == Type::U64 && v.type == Type::Bool) return call1("u64_ne", {v, constant(Value::u64(0), e.pos)}, e);
+    if (to == Type::U64 && v.type == Type::F64) {
+      src_.fail(e.pos, "'f64 as u64' is not allowed: the rounding must be explicit", e.length,
+                "use f64_to_u64 (truncate), round_to_u64, floor_to_u64 or ceil_to_u64");
+    }
+    src_.fail(e.pos, "no conversion from " + std::string(type_name(v.type)) + " to " +
+                         std::string(type_name(to)),
+              e.length);
+  }
+
+  Typed lower_if(const Expr& e) {
+    Typed c = lower_expr(*e.args[0]);
+    if (c.type != Type::U64 && c.type != Type::Bool) {
+      src_.fail(e.args[0]->pos, "the condition of 'if' must be u64 (nonzero selects the first branch), got " +
+                                    std::string(type_name(c.type)),
+                e.args[0]->length, c.type == Type::F64 ? "compare explicitly, e.g. x != 0.0" : "");
+    }
+    Typed a = lower_expr(*e.args[1]);
+    Typed b = lower_expr(*e.args[2]);
+    if (a.type == Type::Str || b.type == Type::Str) {
+      return call1("select_str", {c, to_str(a, *e.args[1]), to_str(b, *e.args[2])}, e);
+    }
+    if (a.type == Type::F64 || b.type == Type::F64) {
+      return call1("select_f64", {c, to_f64(a, *e.args[1]), to_f64(b, *e.args[2])}, e);
+    }
+    return call1("select_u64", {c, a, b}, e);
+  }
+
+  // ---- calls --------------------------------------------------------------
+
+  Value const_argument(const Expr& a, const nodes::ArgSpec& spec, const NodeDef& def) {
+    const std::string where = "argument '" + std::string(spec.name) + "' of '" + std::string(def.name) + "'";
+    const bool negative = a.kind == ExprKind::Unary && a.text == "-" && is_number(*a.args[0]);
+    if (a.kind != ExprKind::Int && a.kind != ExprKind::Float && a.kind != ExprKind::Str && !negative) {
+      src_.fail(a.pos, where + " must be a literal constant, not an expression", a.length,
+                def.name == "mod" || def.name == "div"
+                    ? "constant arguments are fixed at compile time; for a computed divisor use the "
+                      "% or / operator"
+                    : "constant arguments are fixed at compile time; signature: " + nodes::signature(def));
+    }
+    switch (spec.type) {
+      case PortType::U64:
+        if (a.kind == ExprKind::Int) return Value::u64(a.u);
+        src_.fail(a.pos, where + " must be a non-negative integer literal", a.length,
+                  "signature: " + nodes::signature(def));
+      case PortType::F64:
+        if (a.kind == ExprKind::Float) return Value::f64(a.f);
+        if (a.kind == ExprKind::Int) return Value::f64(exact_f64(a));
+        if (negative) return Value::f64(-number_of(*a.args[0]));
+        src_.fail(a.pos, where + " must be a number literal", a.length);
+      case PortType::Str:
+        if (a.kind == ExprKind::Str) return Value::str(a.text);
+        src_.fail(a.pos, where + " must be a string literal", a.length);
+      case PortType::Any: break;
+    }
+    src_.fail(a.pos, where + " has an unsupported literal", a.length);
+  }
+
+  Typed wire_argument(const Expr& a, const nodes::ArgSpec& spec, const NodeDef& def) {
+    if (spec.type == PortType::F64 && a.kind == ExprKind::Int) {
+      return constant(Value::f64(exact_f64(a)), a.pos);
+    }
+    Typed t = lower_expr(a);
+    if (!nodes::port_accepts(spec.type, t.type)) {
+      std::string hint = "signature: " + nodes::signature(def);
+      if (spec.type == PortType::F64 && t.type == Type::U64) hint = "convert with to_f64(...) or unit_interval(...)";
+      if (spec.type == PortType::U64 && t.type == Type::F64) {
+        hint = "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64";
+      }
+      if (spec.type == PortType::Str) hint = "convert with '... as str' or format it with printf";
+      src_.fail(a.pos, "argument '" + std::string(spec.name) + "' of '" + std::string(def.name) +
+                           "' expects " + std::string(nodes::port_type_name(spec.type)) + ", got " +
+                           std::string(type_name(t.type)),
+                a.length, hint);
+    }
+    return t;
+  }
+
+  std::vector<Typed> lower_call(const Expr& e) {
+    if (e.text == "if") {
+      src_.fail(e.pos, "if(cond, then, else) takes 3 arguments", e.length);
+    }
+    const NodeDef* def = nodes::find_node(e.text);
+    if (!def) {
+      std::vector<std::string> names;
+      for (const NodeDef* d : nodes::all_nodes()) names.emplace_back(d->name);
+      const std::string near = dsl::closest_name(e.text, names);
+      src_.fail(e.pos, "unknown function '" + e.text + "'", e.length,
+                near.empty() ? "see docs/nodes.md for the node library" : "did you mean '" + near + "'?");
+    }
+    const auto& specs = def->args;
+    std::vector<const Expr*> assigned(specs.size(), nullptr);
+    std::vector<const Expr*> rest;  // variadic
+    const bool variadic = !specs.empty() && specs.back().variadic;
+    size_t next = 0;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      const Expr* a = e.args[i].get();
+      if (!e.arg_names[i].empty()) {
+        size_t k = 0;
+        while (k < specs.size() && specs[k].name != e.arg_names[i]) ++k;
+        if (k == specs.size() || specs[k].variadic) {
+          std::vector<std::string> names;
+          for (const auto& s : specs) names.emplace_back(s.name);
+          const std::string near = dsl::closest_name(e.arg_names[i], names);
+          src_.fail(a->pos, "'" + e.text + "' has no argument named '" + e.arg_names[i] + "'",
+                    a->length, near.empty() ? "signature: " + nodes::signature(*def) : "did you mean '" + near + "'?");
+        }
+        if (assigned[k]) src_.fail(a->pos, "argument '" + e.arg_names[i] + "' is given twice", a->length);
+        assigned[k] = a;
+        continue;
+      }
+      while (next < specs.size() && !specs[next].variadic && assigned[next]) ++next;
+      if (next < specs.size() && !specs[next].variadic) {
+        assigned[next++] = a;
+      } else if (variadic) {
+        rest.push_back(a);
+      } else {
+        src_.fail(a->pos, "too many arguments to '" + e.text + "' (it takes " +
+                              std::to_string(specs.size()) + ")",
+                  a->length, "signature: " + nodes::signature(*def));
+      }
+    }
+    std::vector<Typed> inputs;
+    std::vector<Value> params;
+    std::vector<SourcePos> param_pos;
+    for (size_t k = 0; k < specs.size(); ++k) {
+      const auto& spec = specs[k];
+      if (spec.variadic) {
+        for (const Expr* a : rest) {
+          if (spec.kind == ArgKind::Wire) {
+            inputs.push_back(wire_argument(*a, spec, *def));
+          } else {
+            params.push_back(const_argument(*a, spec, *def));
+            param_pos.push_back(a->pos);
+          }
+        }
+        continue;
+      }
+      const Expr* a = assigned[k];
+      if (!a) {
+        if (spec.kind == ArgKind::Const && spec.default_value) {
+          params.push_back(*spec.default_value);
+          param_pos.push_back(e.pos);
+          continue;
+        }
+        src_.fail(e.pos, "missing argument '" + std::string(spec.name) + "' of '" + e.text + "'",
+                  e.length, "signature: " + nodes::signature(*def));
+      }
+      if (spec.kind == ArgKind::Wire) {
+        inputs.push_back(wire_argument(*a, spec, *def));
+      } else {
+        params.push_back(const_argument(*a, spec, *def));
+        param_pos.push_back(a->pos);
+      }
+    }
+    return call_node(*def, std::move(inputs), std::move(params), e.pos, e.length, param_pos);
+  }
+
+  const dsl::SourceText& src_;
+  const dsl::Ast& ast_;
+  Graph g_;
+  std::unordered_map<std::string, SourcePos> declared_at_;
+  std::vector<std::string> known_names_;
+  std::unordered_map<std::string, BindingInfo> bindings_;
+  std::unordered_map<std::string, Typed> bound_;
+  std::unordered_map<const Stmt*, Visit> visit_;
+  std::vector<const Stmt*> stack_;
+  std::string binding_name_;
+  uint32_t anon_counter_ = 0;
+};
+
+}  // namespace
+
+Graph lower(const dsl::SourceText& source, const dsl::Ast& ast) { return Lowerer(source, ast).run(); }
+
+}  // namespace polyrt::ir

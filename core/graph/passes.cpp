@@ -1,0 +1,207 @@
+#include "graph/passes.hpp"
+
+#include <algorithm>
+
+#include "graph/evaluate_node.hpp"
+#include "graph/failure_message.hpp"
+#include "polyrt/error.hpp"
+
+namespace polyrt::ir {
+
+std::string_view lifecycle_name(Lifecycle lifecycle) {
+  switch (lifecycle) {
+    case Lifecycle::Constant: return "constant";
+    case Lifecycle::Init: return "init";
+    case Lifecycle::Dynamic: return "dynamic";
+    case Lifecycle::Volatile: return "volatile";
+    case Lifecycle::SideChannel: return "side channel";
+  }
+  return "?";
+}
+
+namespace {
+
+bool is_frozen_const(const Node& n) { return n.is_const_binding && n.lifecycle == Lifecycle::Init; }
+
+// Lifecycle is the join over producers: Constant < Init < Dynamic; volatility
+// is contagious except through a const binding, which captures a value once.
+void classify(Graph& g, const dsl::SourceText& src) {
+  const uint32_t none = ~0u;
+  std::vector<uint32_t> coordinate_read(g.nodes.size(), none);  // first coordinate in provenance
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    Node& n = g.nodes[i];
+    switch (n.kind) {
+      case NodeKind::Coordinate:
+        n.lifecycle = Lifecycle::Dynamic;
+        coordinate_read[i] = n.slot;
+        continue;
+      case NodeKind::Extern: n.lifecycle = Lifecycle::Dynamic; continue;
+      case NodeKind::Constant: n.lifecycle = Lifecycle::Constant; continue;
+      case NodeKind::Call: break;
+    }
+    Lifecycle joined = Lifecycle::Constant;
+    bool volatile_input = false;
+    for (const Wire& w : n.inputs) {
+      const Node& p = g.nodes[w.node];
+      if (!is_frozen_const(p) && coordinate_read[w.node] != none) coordinate_read[i] = coordinate_read[w.node];
+      switch (p.lifecycle) {
+        case Lifecycle::Volatile: volatile_input = true; break;
+        case Lifecycle::SideChannel: joined = std::max(joined, Lifecycle::Dynamic); break;
+        default: joined = std::max(joined, p.lifecycle); break;
+      }
+    }
+    const bool nondeterministic = n.def->purity == nodes::Purity::Nondeterministic ||
+                                  n.is_volatile_binding || volatile_input;
+    if (n.is_const_binding) {
+      if (coordinate_read[i] != none) {
+        const Node& c = g.nodes[g.coordinates[coordinate_read[i]]];
+        src.fail(n.pos, "const binding '" + n.name + "' reads the coordinate '" + c.name + "'",
+                 n.name.size(), "a const is evaluated once per state; drop 'const' to recompute it per coordinate");
+      }
+      n.lifecycle = (joined == Lifecycle::Constant && !nondeterministic) ? Lifecycle::Constant : Lifecycle::Init;
+    } else if (nondeterministic) {
+      n.lifecycle = Lifecycle::Volatile;
+    } else if (n.def->purity == nodes::Purity::SideChannel) {
+      n.lifecycle = Lifecycle::SideChannel;
+    } else {
+      n.lifecycle = joined;
+    }
+  }
+}
+
+void fold_constants(Graph& g) {
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    Node& n = g.nodes[i];
+    if (n.kind != NodeKind::Call || n.lifecycle != Lifecycle::Constant) continue;
+    std::vector<const Value*> inputs;
+    for (const Wire& w : n.inputs) inputs.push_back(&g.nodes[w.node].constants[w.port]);
+    std::vector<Value> outputs(n.out_types.size());
+    try {
+      evaluate_node(n, inputs.data(), outputs.data(), nullptr);
+    } catch (const nodes::NodeFailure& f) {
+      throw ConstantFoldError("constant " + failure_message(g, i, f.message, inputs, nullptr));
+    }
+    n.kind = NodeKind::Constant;
+    n.constants = std::move(outputs);
+    n.inputs.clear();
+  }
+}
+
+void eliminate_dead(Graph& g, const dsl::SourceText& src, const std::vector<std::string>& required) {
+  if (!required.empty()) {
+    std::vector<Output> kept;
+    for (const std::string& name : required) {
+      auto it = std::find_if(g.outputs.begin(), g.outputs.end(), [&](const Output& o) { return o.name == name; });
+      if (it == g.outputs.end()) {
+        std::vector<std::string> names;
+        for (const Output& o : g.outputs) names.push_back(o.name);
+        const std::string near = dsl::closest_name(name, names);
+        src.fail(dsl::SourcePos{}, "required output '" + name + "' is not a binding of the program", 1,
+                 near.empty() ? "" : "did you mean '" + near + "'?");
+      }
+      if (std::none_of(kept.begin(), kept.end(), [&](const Output& o) { return o.name == name; })) kept.push_back(*it);
+    }
+    g.outputs = std::move(kept);
+  }
+  std::vector<uint8_t> live(g.nodes.size(), 0);
+  for (const Output& o : g.outputs) live[o.wire.node] = 1;
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    if (n.kind == NodeKind::Coordinate || n.kind == NodeKind::Extern) live[i] = 1;
+    if (n.def && n.def->purity == nodes::Purity::SideChannel && n.kind == NodeKind::Call) live[i] = 1;
+  }
+  for (uint32_t i = (uint32_t)g.nodes.size(); i-- > 0;) {
+    if (!live[i]) continue;
+    for (const Wire& w : g.nodes[i].inputs) live[w.node] = 1;
+  }
+  std::vector<uint32_t> remap(g.nodes.size(), ~0u);
+  std::vector<Node> kept;
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    if (!live[i]) continue;
+    remap[i] = (uint32_t)kept.size();
+    kept.push_back(std::move(g.nodes[i]));
+  }
+  for (Node& n : kept) {
+    for (Wire& w : n.inputs) w.node = remap[w.node];
+  }
+  g.nodes = std::move(kept);
+  for (uint32_t& c : g.coordinates) c = remap[c];
+  for (Extern& e : g.externs) e.node = remap[e.node];
+  for (Output& o : g.outputs) o.wire.node = remap[o.wire.node];
+}
+
+// Which coordinates and externs each node's value depends on (bitsets, no
+// limit on their number), inverted into per-input dependents lists.
+void derive_provenance(Graph& g) {
+  const size_t inputs = g.coordinates.size() + g.externs.size();
+  const size_t words = (inputs + 63) / 64;
+  std::vector<uint64_t> prov(g.nodes.size() * words, 0);
+  g.coordinate_dependents.assign(g.coordinates.size(), {});
+  g.extern_dependents.assign(g.externs.size(), {});
+  g.volatile_nodes.clear();
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& n = g.nodes[i];
+    uint64_t* mine = prov.data() + (size_t)i * words;
+    if (n.kind == NodeKind::Coordinate) {
+      mine[n.slot / 64] |= 1ULL << (n.slot % 64);
+      continue;
+    }
+    if (n.kind == NodeKind::Extern) {
+      const size_t bit = g.coordinates.size() + n.slot;
+      mine[bit / 64] |= 1ULL << (bit % 64);
+      continue;
+    }
+    if (n.kind != NodeKind::Call) continue;
+    for (const Wire& w : n.inputs) {
+      if (is_frozen_const(g.nodes[w.node])) continue;
+      const uint64_t* theirs = prov.data() + (size_t)w.node * words;
+      for (size_t k = 0; k < words; ++k) mine[k] |= theirs[k];
+    }
+    if (is_frozen_const(n)) continue;
+    if (n.lifecycle == Lifecycle::Volatile) g.volatile_nodes.push_back(i);
+    for (size_t bit = 0; bit < inputs; ++bit) {
+      if (!(mine[bit / 64] >> (bit % 64) & 1)) continue;
+      if (bit < g.coordinates.size()) {
+        g.coordinate_dependents[bit].push_back(i);
+      } else {
+        g.extern_dependents[bit - g.coordinates.size()].push_back(i);
+      }
+    }
+  }
+}
+
+// Call nodes (not folded) that `roots` need, in topological order; the walk
+// stops at frozen consts, whose value never changes after a state's init.
+std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots, bool enter_consts) {
+  std::vector<uint8_t> in(g.nodes.size(), 0);
+  for (uint32_t r : roots) in[r] = 1;
+  for (uint32_t i = (uint32_t)g.nodes.size(); i-- > 0;) {
+    if (!in[i]) continue;
+    const Node& n = g.nodes[i];
+    if (is_frozen_const(n) && !enter_consts) continue;
+    for (const Wire& w : n.inputs) in[w.node] = 1;
+  }
+  std::vector<uint32_t> cone;
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    if (in[i] && g.nodes[i].kind == NodeKind::Call) cone.push_back(i);
+  }
+  return cone;
+}
+
+}  // namespace
+
+void run_passes(Graph& g, const dsl::SourceText& src, const std::vector<std::string>& required) {
+  classify(g, src);
+  fold_constants(g);
+  eliminate_dead(g, src, required);
+  derive_provenance(g);
+  std::vector<uint32_t> consts;
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    if (is_frozen_const(g.nodes[i])) consts.push_back(i);
+  }
+  g.init_nodes = cone_of(g, consts, true);
+  g.output_cones.clear();
+  for (const Output& o : g.outputs) g.output_cones.push_back(cone_of(g, {o.wire.node}, false));
+}
+
+}  // namespace polyrt::ir

@@ -1,0 +1,129 @@
+// The public embedding API: compile a program once, evaluate it from many states.
+//
+//   auto program = polyrt::compile(source);          // immutable, share across threads
+//   polyrt::State state = program->new_state();      // one per thread
+//   state.set_inputs({42});
+//   uint64_t id = state.pull("user_id").as_u64();
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polyrt/error.hpp"
+#include "polyrt/value.hpp"
+
+namespace polyrt {
+
+namespace ir {
+struct Graph;
+}
+
+// Which engine a state runs. Only the interpreter (the oracle) exists today.
+enum class Engine { Interpreter };
+
+struct CompileOptions {
+  // Shown in diagnostics as the file of every position.
+  std::string file_name = "<source>";
+  // When non-empty, only these named bindings stay outputs; dead-code
+  // elimination drops every node none of them needs (side channels stay).
+  std::vector<std::string> required_outputs;
+  Engine engine = Engine::Interpreter;
+};
+
+struct ExternInfo {
+  std::string name;
+  Type type;
+  Value default_value;  // None when the extern has no default
+};
+
+class State;
+
+// A compiled program: immutable and safe to share between threads.
+class Program : public std::enable_shared_from_this<Program> {
+ public:
+  explicit Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options);
+  ~Program();
+
+  // A fresh state: every extern at its default, nothing evaluated yet except
+  // `const` bindings, which are evaluated here (a failure throws EvalError).
+  State new_state() const;
+
+  // Coordinate inputs in declaration order (what set_inputs writes).
+  const std::vector<std::string>& input_names() const;
+  const std::vector<ExternInfo>& externs() const;
+  // Named bindings in source order.
+  const std::vector<std::string>& output_names() const;
+  std::optional<size_t> output_index(std::string_view name) const;
+  Type output_type(size_t index) const;
+  // Compiler warnings (unknown pragmas, ...), each a full diagnostic.
+  const std::vector<std::string>& warnings() const;
+  const CompileOptions& options() const { return options_; }
+  const ir::Graph& graph() const { return *graph_; }
+
+ private:
+  std::shared_ptr<const ir::Graph> graph_;
+  CompileOptions options_;
+  std::vector<std::string> input_names_;
+  std::vector<ExternInfo> externs_;
+  std::vector<std::string> output_names_;
+};
+
+// Compiles DSL source. Throws CompileError (with file:line:col) or
+// ConstantFoldError (a compile-constant node failed).
+std::shared_ptr<const Program> compile(std::string_view source, const CompileOptions& options = {});
+// Reads and compiles a file; the file name appears in every diagnostic.
+std::shared_ptr<const Program> compile_file(const std::string& path, CompileOptions options = {});
+
+// Receives the text of every side-channel node that fires (log_info, ...).
+using LogSink = std::function<void(std::string_view line)>;
+
+class StateEngine;
+
+// Per-thread evaluation state of a program. Copying a state clones it: the
+// copy owns all of its buffers and shares nothing mutable with the original.
+class State {
+ public:
+  explicit State(std::unique_ptr<StateEngine> engine);
+  State(const State& other);
+  State& operator=(const State& other);
+  State(State&&) noexcept;
+  State& operator=(State&&) noexcept;
+  ~State();
+
+  // Writes the coordinate inputs in declaration order; runs nothing. The
+  // span must have exactly one value per coordinate (else WriteError).
+  void set_inputs(std::span<const uint64_t> coordinates);
+  void set_inputs(std::initializer_list<uint64_t> coordinates) {
+    set_inputs(std::span<const uint64_t>(coordinates.begin(), coordinates.size()));
+  }
+  // Writes one extern; Value::none() unsets it. A value of another type than
+  // the declared one is refused with WriteError, never converted.
+  void set_input(std::string_view name, const Value& value);
+
+  // Evaluates (lazily, memoized) and returns a named output; None when it
+  // depends on an unset extern. Throws EvalError when a node of its cone fails.
+  Value pull(std::string_view name);
+  size_t output_index(std::string_view name) const;  // WriteError when unknown
+  Value pull_at(size_t index);
+  // Brings every step up to date.
+  void eval();
+  // Marks every step not current; inputs are kept.
+  void invalidate_all();
+
+  void set_log_sink(LogSink sink);
+  // What this state really runs, e.g. "interpreter".
+  std::string engine() const;
+  const Program& program() const;
+
+ private:
+  std::unique_ptr<StateEngine> impl_;
+};
+
+}  // namespace polyrt

@@ -1,0 +1,57 @@
+// Runtime values and their static types.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace polyrt {
+
+// The static types a port or extern can have. Booleans ride as u64 0/1 inside
+// the graph; Bool exists so an extern can be declared and written as one.
+enum class Type : uint8_t { U64, F64, Str, Bool };
+
+std::string_view type_name(Type type);
+// Parses a type keyword of the DSL; returns false for an unknown one.
+bool parse_type_name(std::string_view text, Type& out);
+
+// A value: absent (None), u64, f64, string or bool.
+class Value {
+ public:
+  Value() = default;  // None
+  static Value none() { return Value(); }
+  static Value u64(uint64_t v) { return Value(Data(std::in_place_index<1>, v)); }
+  static Value f64(double v) { return Value(Data(std::in_place_index<2>, v)); }
+  static Value str(std::string v) { return Value(Data(std::in_place_index<3>, std::move(v))); }
+  static Value boolean(bool v) { return Value(Data(std::in_place_index<4>, v)); }
+
+  bool is_none() const { return data_.index() == 0; }
+  // The type of a present value; calling it on None is a host bug (WriteError).
+  Type type() const;
+
+  // Typed accessors: a type mismatch throws WriteError naming both types.
+  uint64_t as_u64() const;
+  double as_f64() const;
+  const std::string& as_str() const;
+  bool as_bool() const;
+
+  // Text form used by `polyrt eval` and the row writers: u64 decimal, f64
+  // shortest round-trip text, strings raw, bools true/false, None as "None".
+  std::string to_string() const;
+
+  // Bit-exact equality (f64 compared by bit pattern, so NaN == NaN and 0.0 != -0.0).
+  bool same_as(const Value& other) const;
+
+ private:
+  using Data = std::variant<std::monostate, uint64_t, double, std::string, bool>;
+  explicit Value(Data d) : data_(std::move(d)) {}
+  Data data_;
+};
+
+// Parses host text as a value of `type`: u64 decimal or 0x hex, f64 decimal
+// text, str as is, bool true/false/1/0 (any case). Throws WriteError naming
+// the type and the text.
+Value parse_value(std::string_view text, Type type);
+
+}  // namespace polyrt

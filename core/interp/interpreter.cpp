@@ -1,0 +1,125 @@
+// P1: evaluates typed Values node by node. Lazy (a pull runs only the stale
+// nodes of its output's cone), memoized, push-side invalidation per input.
+#include <algorithm>
+#include <cstdio>
+
+#include "graph/evaluate_node.hpp"
+#include "graph/failure_message.hpp"
+#include "interp/state_engine.hpp"
+
+namespace polyrt::interp {
+
+namespace {
+
+class Interpreter final : public StateEngine {
+ public:
+  explicit Interpreter(std::shared_ptr<const Program> program)
+      : program_(std::move(program)), g_(&program_->graph()) {
+    const auto& nodes = g_->nodes;
+    offset_.resize(nodes.size() + 1);
+    for (size_t i = 0; i < nodes.size(); ++i) offset_[i + 1] = offset_[i] + (uint32_t)nodes[i].out_types.size();
+    values_.resize(offset_.back());
+    clean_.assign(nodes.size(), 0);
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const ir::Node& n = nodes[i];
+      if (n.kind == ir::NodeKind::Constant) {
+        for (size_t p = 0; p < n.constants.size(); ++p) values_[offset_[i] + p] = n.constants[p];
+      }
+      if (n.kind != ir::NodeKind::Call) clean_[i] = 1;
+    }
+    coordinates_.assign(g_->coordinates.size(), 0);
+    for (uint32_t c : g_->coordinates) values_[offset_[c]] = Value::u64(0);
+    for (const ir::Extern& e : g_->externs) values_[offset_[e.node]] = e.default_value;
+    sink_ = [](std::string_view line) { std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data()); };
+    for (uint32_t n : g_->init_nodes) run_node(n);
+  }
+
+  std::unique_ptr<StateEngine> clone() const override { return std::make_unique<Interpreter>(*this); }
+
+  void set_inputs(std::span<const uint64_t> coordinates) override {
+    for (size_t c = 0; c < coordinates.size(); ++c) {
+      coordinates_[c] = coordinates[c];
+      values_[offset_[g_->coordinates[c]]] = Value::u64(coordinates[c]);
+      for (uint32_t n : g_->coordinate_dependents[c]) clean_[n] = 0;
+    }
+    dirty_volatile();
+  }
+
+  void set_extern(size_t index, const Value& value) override {
+    values_[offset_[g_->externs[index].node]] = value;
+    for (uint32_t n : g_->extern_dependents[index]) clean_[n] = 0;
+    dirty_volatile();
+  }
+
+  Value pull_at(size_t output) override {
+    const ir::Wire w = g_->outputs[output].wire;
+    if (!clean_[w.node]) {
+      for (uint32_t n : g_->output_cones[output]) {
+        if (!clean_[n]) run_node(n);
+      }
+    }
+    return values_[offset_[w.node] + w.port];
+  }
+
+  void eval() override {
+    for (uint32_t n = 0; n < g_->nodes.size(); ++n) {
+      if (!clean_[n]) run_node(n);
+    }
+  }
+
+  void invalidate_all() override {
+    for (uint32_t n = 0; n < g_->nodes.size(); ++n) {
+      const ir::Node& node = g_->nodes[n];
+      const bool frozen = node.is_const_binding && node.lifecycle == ir::Lifecycle::Init;
+      if (node.kind == ir::NodeKind::Call && !frozen) clean_[n] = 0;
+    }
+  }
+
+  void set_log_sink(LogSink sink) override { sink_ = std::move(sink); }
+  std::string engine_name() const override { return "interpreter"; }
+  const Program& program() const override { return *program_; }
+
+ private:
+  void dirty_volatile() {
+    for (uint32_t n : g_->volatile_nodes) clean_[n] = 0;
+  }
+
+  void run_node(uint32_t index) {
+    const ir::Node& n = g_->nodes[index];
+    inputs_.clear();
+    bool any_none = false;
+    for (const ir::Wire& w : n.inputs) {
+      const Value* v = &values_[offset_[w.node] + w.port];
+      any_none = any_none || v->is_none();
+      inputs_.push_back(v);
+    }
+    Value* out = &values_[offset_[index]];
+    if (any_none && !n.def->accepts_none) {
+      for (size_t p = 0; p < n.out_types.size(); ++p) out[p] = Value::none();
+    } else {
+      try {
+        ir::evaluate_node(n, inputs_.data(), out, sink_);
+      } catch (const nodes::NodeFailure& f) {
+        throw EvalError(ir::failure_message(*g_, index, f.message, inputs_, &coordinates_), n.label);
+      }
+    }
+    clean_[index] = 1;
+  }
+
+  std::shared_ptr<const Program> program_;
+  const ir::Graph* g_;
+  std::vector<uint32_t> offset_;
+  std::vector<Value> values_;
+  std::vector<uint8_t> clean_;
+  std::vector<uint64_t> coordinates_;
+  std::vector<const Value*> inputs_;
+  LogSink sink_;
+};
+
+}  // namespace
+
+std::unique_ptr<StateEngine> make_interpreter(std::shared_ptr<const Program> program) {
+  return std::make_unique<Interpreter>(std::move(program));
+}
+
+}  // namespace polyrt::interp

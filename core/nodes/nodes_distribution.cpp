@@ -1,0 +1,241 @@
+#include <charconv>
+#include <deque>
+#include <string>
+
+#include "nodes/registry.hpp"
+#include "rtlib/rtlib.h"
+
+namespace polyrt::nodes {
+
+namespace {
+
+// Inverse-CDF tables have this many points, at p = i / (kTablePoints - 1).
+constexpr size_t kTablePoints = 1001;
+
+// Builds the table from a quantile function; non-finite entries (p = 0 or 1)
+// take the value of their nearest finite neighbour.
+template <typename Quantile>
+std::shared_ptr<const Prepared> tabulate(Quantile quantile) {
+  auto prepared = std::make_shared<Prepared>();
+  auto& t = prepared->f64s;
+  t.resize(kTablePoints);
+  for (size_t i = 0; i < kTablePoints; ++i) t[i] = quantile((double)i / (kTablePoints - 1));
+  auto finite = [](double v) { return v - v == 0.0; };
+  for (size_t i = 0; i < kTablePoints / 2; ++i) {
+    const size_t k = kTablePoints / 2 - 1 - i;
+    if (!finite(t[k])) t[k] = t[k + 1];
+  }
+  for (size_t k = kTablePoints / 2 + 1; k < kTablePoints; ++k) {
+    if (!finite(t[k])) t[k] = t[k - 1];
+  }
+  return prepared;
+}
+
+// Abramowitz & Stegun 26.2.23 (|error| < 4.5e-4), as the reference engine tabulates it.
+double probit_as26223(double p) {
+  const bool lower = p <= 0.5;
+  const double q = lower ? p : 1.0 - p;
+  const double t = pd_sqrt(-2.0 * pd_ln(q));
+  const double num = 2.515517 + t * (0.802853 + t * 0.010328);
+  const double den = 1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308));
+  const double z = t - num / den;
+  return lower ? -z : z;
+}
+
+void sample_table(Call& c) {
+  const auto& t = c.prepared().f64s;
+  c.set_f64(pd_table_sample(t.data(), t.size(), c.f64(0)));
+}
+
+bool parse_f64(std::string_view text, double& out) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  auto res = std::from_chars(text.data(), text.data() + text.size(), out);
+  return res.ec == std::errc() && res.ptr == text.data() + text.size();
+}
+
+// "value:weight" entries separated by ',' or ';'.
+std::vector<std::pair<std::string, double>> parse_weights(const std::string& spec) {
+  std::vector<std::pair<std::string, double>> out;
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t end = spec.find_first_of(",;", start);
+    if (end == std::string::npos) end = spec.size();
+    const std::string entry = spec.substr(start, end - start);
+    const size_t colon = entry.rfind(':');
+    double w = 0;
+    if (colon == std::string::npos || !parse_f64(entry.substr(colon + 1), w)) {
+      throw ParamError{0, "entry \"" + entry + "\" is not value:weight (e.g. \"a:5,b:3\")"};
+    }
+    if (!(w > 0.0) || w - w != 0.0) {
+      throw ParamError{0, "weight of \"" + entry + "\" must be a positive finite number"};
+    }
+    std::string value = entry.substr(0, colon);
+    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
+    out.emplace_back(value, w);
+    start = end + 1;
+  }
+  return out;
+}
+
+std::shared_ptr<const Prepared> prepare_one_of_weighted(const std::vector<Value>& params) {
+  auto entries = parse_weights(params[0].as_str());
+  auto prepared = std::make_shared<Prepared>();
+  double total = 0;
+  for (const auto& e : entries) total += e.second;
+  double cumulative = 0;
+  for (const auto& e : entries) {
+    cumulative += e.second;
+    prepared->f64s.push_back(cumulative / total);
+    prepared->strs.push_back(e.first);
+  }
+  prepared->f64s.back() = 1.0;
+  return prepared;
+}
+
+// Vose's alias method with FIFO work lists in index order (the reference's order).
+std::shared_ptr<const Prepared> prepare_weighted_u64(const std::vector<Value>& params) {
+  auto entries = parse_weights(params[0].as_str());
+  auto prepared = std::make_shared<Prepared>();
+  const size_t n = entries.size();
+  double total = 0;
+  for (const auto& e : entries) {
+    uint64_t v = 0;
+    auto res = std::from_chars(e.first.data(), e.first.data() + e.first.size(), v);
+    if (res.ec != std::errc() || res.ptr != e.first.data() + e.first.size()) {
+      throw ParamError{0, "value \"" + e.first + "\" is not a u64"};
+    }
+    prepared->strs.push_back(e.first);
+    prepared->u64s_b.push_back(v);
+    total += e.second;
+  }
+  std::vector<double> scaled(n);
+  std::deque<size_t> small, large;
+  for (size_t i = 0; i < n; ++i) {
+    scaled[i] = entries[i].second * (double)n / total;
+    (scaled[i] < 1.0 ? small : large).push_back(i);
+  }
+  auto& bias = prepared->f64s;
+  auto& alias = prepared->u64s;
+  bias.assign(n, 1.0);
+  alias.resize(n);
+  for (size_t i = 0; i < n; ++i) alias[i] = i;
+  while (!small.empty() && !large.empty()) {
+    const size_t s = small.front(), l = large.front();
+    small.pop_front();
+    large.pop_front();
+    bias[s] = scaled[s];
+    alias[s] = l;
+    scaled[l] = (scaled[l] + scaled[s]) - 1.0;
+    (scaled[l] < 1.0 ? small : large).push_back(l);
+  }
+  return prepared;
+}
+
+}  // namespace
+
+void register_distribution_nodes(Registry& r) {
+  using P = PortType;
+  r.add({.name = "dist_uniform",
+         .family = "distributions",
+         .args = {wire("u", P::F64), konst("min", P::F64), konst("max", P::F64)},
+         .results = {Type::F64},
+         .summary = "Uniform on [min, max]: the 1001-point table of min + p(max - min), sampled "
+                    "by linear interpolation at u clamped to [0, 1].",
+         .prepare = [](const std::vector<Value>& p) {
+           const double lo = p[0].as_f64(), hi = p[1].as_f64();
+           return tabulate([=](double q) { return lo + q * (hi - lo); });
+         },
+         .eval = sample_table});
+  r.add({.name = "dist_normal",
+         .family = "distributions",
+         .args = {wire("u", P::F64), konst("mean", P::F64), konst("stddev", P::F64)},
+         .results = {Type::F64},
+         .summary = "Normal: mean + stddev * probit(u), the probit tabulated at 1001 points by "
+                    "Abramowitz & Stegun 26.2.23 (error < 4.5e-4) and linearly interpolated.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           const double mean = p[0].as_f64(), sd = p[1].as_f64();
+           if (!(sd >= 0.0)) throw ParamError{1, "stddev must be >= 0"};
+           return tabulate([=](double q) { return mean + sd * probit_as26223(q); });
+         },
+         .eval = sample_table});
+  r.add({.name = "dist_exponential",
+         .family = "distributions",
+         .args = {wire("u", P::F64), konst("rate", P::F64)},
+         .results = {Type::F64},
+         .summary = "Exponential: -ln(1 - p) / rate tabulated at 1001 points, interpolated.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           const double rate = p[0].as_f64();
+           if (!(rate > 0.0) || rate - rate != 0.0) {
+             throw ParamError{0, "rate must be a positive finite number"};
+           }
+           return tabulate([=](double q) { return -pd_ln(1.0 - q) / rate; });
+         },
+         .eval = sample_table});
+  r.add({.name = "dist_zipf",
+         .family = "distributions",
+         .args = {wire("u", P::F64), konst("n", P::U64), konst("exponent", P::F64)},
+         .results = {Type::F64},
+         .summary = "Zipf on 1..n: the discrete inverse of the normalized harmonic CDF tabulated "
+                    "at 1001 points and interpolated, so values are not always integral.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           const uint64_t n = p[0].as_u64();
+           const double s = p[1].as_f64();
+           if (n == 0 || n > 100000000) throw ParamError{0, "n must be in [1, 100000000]"};
+           if (!(s >= 0.0) || s - s != 0.0) throw ParamError{1, "exponent must be >= 0"};
+           double total = 0;
+           for (uint64_t k = 1; k <= n; ++k) total += pd_pow((double)k, -s);
+           auto prepared = std::make_shared<Prepared>();
+           prepared->f64s.resize(kTablePoints);
+           uint64_t k = 1;
+           double cumulative = pd_pow(1.0, -s);
+           for (size_t i = 0; i < kTablePoints; ++i) {
+             const double q = (double)i / (kTablePoints - 1);
+             while (k < n && cumulative / total < q) {
+               ++k;
+               cumulative += pd_pow((double)k, -s);
+             }
+             prepared->f64s[i] = (double)k;
+           }
+           return prepared;
+         },
+         .eval = sample_table});
+  r.add({.name = "weighted_u64",
+         .family = "distributions",
+         .args = {wire("x", P::U64), konst("spec", P::Str)},
+         .results = {Type::U64},
+         .summary = "Picks a value of \"v:w;v:w;...\" with probability proportional to its "
+                    "weight through a Vose alias table. Does not hash: slot = x mod n, coin = "
+                    "(x >> 32) / (2^32 - 1); feed it a hashed value.",
+         .prepare = prepare_weighted_u64,
+         .eval = [](Call& c) {
+           const Prepared& p = c.prepared();
+           const uint64_t i = pd_alias_index(c.u64(0), p.f64s.data(), p.u64s.data(), p.f64s.size());
+           c.set_u64(p.u64s_b[i]);
+         }});
+  r.add({.name = "one_of",
+         .family = "distributions",
+         .args = {wire("x", P::U64), konsts("values", P::Str)},
+         .results = {Type::Str},
+         .summary = "values[hash(x) mod N].",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           if (p.empty()) throw ParamError{0, "one_of needs at least one value"};
+           return nullptr;
+         },
+         .eval = [](Call& c) {
+           c.set_str(c.param_str(pd_hash_range(c.u64(0), c.params().size())));
+         }});
+  r.add({.name = "one_of_weighted",
+         .family = "distributions",
+         .args = {wire("x", P::U64), konst("spec", P::Str)},
+         .results = {Type::Str},
+         .summary = "Picks from \"a:w,b:w,...\": cumulative normalized weights (the last forced "
+                    "to 1.0), the first index whose cumulative weight >= unit_interval(hash(x)).",
+         .prepare = prepare_one_of_weighted,
+         .eval = [](Call& c) {
+           const Prepared& p = c.prepared();
+           c.set_str(p.strs[pd_weighted_index(c.u64(0), p.f64s.data(), p.f64s.size())]);
+         }});
+}
+
+}  // namespace polyrt::nodes

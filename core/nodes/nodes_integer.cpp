@@ -1,0 +1,176 @@
+#include <string>
+
+#include "nodes/registry.hpp"
+#include "rtlib/rtlib.h"
+
+namespace polyrt::nodes {
+
+namespace {
+
+using BinaryU64 = uint64_t (*)(uint64_t, uint64_t);
+
+// Adds one two-wire u64 node; `fn` is the rtlib function, chosen at compile time
+// through the template argument so the eval stays a captureless function.
+template <BinaryU64 fn>
+void add_binary(Registry& r, std::string_view name, std::string_view summary) {
+  r.add({.name = name,
+         .family = "u64 operators",
+         .args = {wire("a", PortType::U64), wire("b", PortType::U64)},
+         .results = {Type::U64},
+         .summary = summary,
+         .eval = [](Call& c) { c.set_u64(fn(c.u64(0), c.u64(1))); }});
+}
+
+template <BinaryU64 fn>
+void fold_variadic(Call& c, uint64_t identity) {
+  uint64_t acc = identity;
+  for (size_t i = 0; i < c.input_count(); ++i) acc = fn(acc, c.u64(i));
+  c.set_u64(acc);
+}
+
+std::shared_ptr<const Prepared> check_radices(const std::vector<Value>& params) {
+  if (params.empty()) throw ParamError{0, "mixed_radix needs at least one radix"};
+  auto prepared = std::make_shared<Prepared>();
+  for (size_t i = 0; i < params.size(); ++i) {
+    const uint64_t radix = params[i].as_u64();
+    if (radix == 0 && i + 1 != params.size()) {
+      throw ParamError{i, "only the last radix may be 0 (it takes the whole remainder)"};
+    }
+    prepared->u64s.push_back(radix);
+  }
+  return prepared;
+}
+
+std::shared_ptr<const Prepared> check_clamp(const std::vector<Value>& params) {
+  if (params[0].as_u64() > params[1].as_u64()) {
+    throw ParamError{1, "max " + std::to_string(params[1].as_u64()) + " is below min " +
+                            std::to_string(params[0].as_u64())};
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void register_integer_nodes(Registry& r) {
+  using P = PortType;
+  r.add({.name = "mod",
+         .family = "integer arithmetic",
+         .args = {wire("x", P::U64), konst("modulus", P::U64)},
+         .results = {Type::U64},
+         .can_fail = true,
+         .summary = "x mod modulus.",
+         .failure = "modulus is 0",
+         .eval = [](Call& c) {
+           uint64_t out;
+           if (pd_mod(c.u64(0), c.param_u64(0), &out) != PD_OK) {
+             throw NodeFailure{"mod by zero: " + std::to_string(c.u64(0)) + " mod 0"};
+           }
+           c.set_u64(out);
+         }});
+  r.add({.name = "div",
+         .family = "integer arithmetic",
+         .args = {wire("x", P::U64), konst("divisor", P::U64)},
+         .results = {Type::U64},
+         .can_fail = true,
+         .summary = "x / divisor, rounded down.",
+         .failure = "divisor is 0",
+         .eval = [](Call& c) {
+           uint64_t out;
+           if (pd_div(c.u64(0), c.param_u64(0), &out) != PD_OK) {
+             throw NodeFailure{"division by zero: " + std::to_string(c.u64(0)) + " / 0"};
+           }
+           c.set_u64(out);
+         }});
+  r.add({.name = "add",
+         .family = "integer arithmetic",
+         .args = {wire("x", P::U64), konst("addend", P::U64)},
+         .results = {Type::U64},
+         .summary = "x + addend, wrapping.",
+         .eval = [](Call& c) { c.set_u64(pd_u64_add(c.u64(0), c.param_u64(0))); }});
+  r.add({.name = "mul",
+         .family = "integer arithmetic",
+         .args = {wire("x", P::U64), konst("factor", P::U64)},
+         .results = {Type::U64},
+         .summary = "x * factor, wrapping.",
+         .eval = [](Call& c) { c.set_u64(pd_u64_mul(c.u64(0), c.param_u64(0))); }});
+  r.add({.name = "clamp",
+         .family = "integer arithmetic",
+         .args = {wire("x", P::U64), konst("min", P::U64), konst("max", P::U64)},
+         .results = {Type::U64},
+         .summary = "x saturated to [min, max]; min <= max is checked at compile time.",
+         .prepare = check_clamp,
+         .eval = [](Call& c) {
+           c.set_u64(pd_clamp_u64(c.u64(0), c.param_u64(0), c.param_u64(1)));
+         }});
+  r.add({.name = "mixed_radix",
+         .family = "integer arithmetic",
+         .args = {wire("x", P::U64), konsts("radix", P::U64)},
+         .result_types = [](const std::vector<Type>&, const std::vector<Value>& params) {
+           return std::vector<Type>(params.size(), Type::U64);
+         },
+         .result_doc = "(u64, ...) one digit per radix",
+         .summary = "Digits of x in the mixed radix, innermost first: digit k = remainder mod "
+                    "radix k, then divide. A last radix of 0 takes the whole remainder.",
+         .prepare = check_radices,
+         .eval = [](Call& c) {
+           const auto& radices = c.prepared().u64s;
+           std::vector<uint64_t> digits(radices.size());
+           pd_mixed_radix(c.u64(0), radices.data(), radices.size(), digits.data());
+           for (size_t i = 0; i < digits.size(); ++i) c.set_u64(digits[i], i);
+         }});
+  r.add({.name = "interleave",
+         .family = "integer arithmetic",
+         .args = {wire("a", P::U64), wire("b", P::U64)},
+         .results = {Type::U64},
+         .summary = "Morton code of the low 32 bits: bit i of a to bit 2i, bit i of b to bit 2i+1.",
+         .eval = [](Call& c) { c.set_u64(pd_interleave(c.u64(0), c.u64(1))); }});
+  r.add({.name = "sum",
+         .family = "integer arithmetic",
+         .args = {wires("values", P::U64)},
+         .results = {Type::U64},
+         .summary = "Wrapping sum; 0 for no arguments.",
+         .eval = [](Call& c) { fold_variadic<pd_u64_add>(c, 0); }});
+  r.add({.name = "min",
+         .family = "integer arithmetic",
+         .args = {wires("values", P::U64)},
+         .results = {Type::U64},
+         .summary = "Smallest value; 2^64-1 for no arguments.",
+         .eval = [](Call& c) { fold_variadic<pd_u64_min>(c, ~0ULL); }});
+  r.add({.name = "max",
+         .family = "integer arithmetic",
+         .args = {wires("values", P::U64)},
+         .results = {Type::U64},
+         .summary = "Largest value; 0 for no arguments.",
+         .eval = [](Call& c) { fold_variadic<pd_u64_max>(c, 0); }});
+
+  add_binary<pd_u64_add>(r, "u64_add", "a + b, wrapping (infix +).");
+  add_binary<pd_u64_sub>(r, "u64_sub", "a - b, wrapping (infix -).");
+  add_binary<pd_u64_mul>(r, "u64_mul", "a * b, wrapping (infix *).");
+  add_binary<pd_u64_div>(r, "u64_div", "a / b rounded down; 0 when b is 0 (infix /).");
+  add_binary<pd_u64_mod>(r, "u64_mod", "a mod b; 0 when b is 0 (infix %).");
+  add_binary<pd_u64_and>(r, "u64_and", "Bitwise and (infix &).");
+  add_binary<pd_u64_or>(r, "u64_or", "Bitwise or (infix |).");
+  add_binary<pd_u64_xor>(r, "u64_xor", "Bitwise xor (infix ^).");
+  add_binary<pd_u64_shl>(r, "u64_shl", "a << (b mod 64) (infix <<).");
+  add_binary<pd_u64_shr>(r, "u64_shr", "Logical a >> (b mod 64) (infix >>).");
+  add_binary<pd_u64_eq>(r, "u64_eq", "1 when a == b, else 0 (infix ==).");
+  add_binary<pd_u64_ne>(r, "u64_ne", "1 when a != b, else 0 (infix !=).");
+  add_binary<pd_u64_lt>(r, "u64_lt", "1 when a < b, else 0 (infix <).");
+  add_binary<pd_u64_le>(r, "u64_le", "1 when a <= b, else 0 (infix <=).");
+  add_binary<pd_u64_gt>(r, "u64_gt", "1 when a > b, else 0 (infix >).");
+  add_binary<pd_u64_ge>(r, "u64_ge", "1 when a >= b, else 0 (infix >=).");
+  r.add({.name = "u64_not",
+         .family = "u64 operators",
+         .args = {wire("a", P::U64)},
+         .results = {Type::U64},
+         .summary = "Bitwise complement (prefix !).",
+         .eval = [](Call& c) { c.set_u64(pd_u64_not(c.u64(0))); }});
+  r.add({.name = "select_u64",
+         .family = "u64 operators",
+         .args = {wire("cond", P::U64), wire("then", P::U64), wire("else", P::U64)},
+         .results = {Type::U64},
+         .summary = "then when cond != 0, else else; both branches are evaluated (if(c, a, b)).",
+         .eval = [](Call& c) { c.set_u64(pd_select_u64(c.u64(0), c.u64(1), c.u64(2))); }});
+}
+
+}  // namespace polyrt::nodes

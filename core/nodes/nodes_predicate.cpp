@@ -1,0 +1,117 @@
+#include <string>
+
+#include "nodes/registry.hpp"
+#include "rtlib/rtlib.h"
+
+namespace polyrt::nodes {
+
+namespace {
+
+std::vector<Type> same_as_first(const std::vector<Type>& in, const std::vector<Value>&) {
+  if (in[0] != in[1]) {
+    throw ParamError{0, "fallback must have the type of the value (" +
+                            std::string(type_name(in[0])) + "), got " +
+                            std::string(type_name(in[1]))};
+  }
+  return {in[0]};
+}
+
+}  // namespace
+
+void register_predicate_nodes(Registry& r) {
+  using P = PortType;
+  r.add({.name = "default_or",
+         .family = "None and predicates",
+         .args = {wire("value", P::Any), wire("fallback", P::Any)},
+         .result_types = same_as_first,
+         .result_doc = "same type as value",
+         .accepts_none = true,
+         .summary = "value unless it is None, then fallback (None-aware).",
+         .eval = [](Call& c) { c.set(c.input(0).is_none() ? c.input(1) : c.input(0)); }});
+  r.add({.name = "this_or",
+         .family = "None and predicates",
+         .args = {wire("value", P::U64), wire("fallback", P::U64)},
+         .results = {Type::U64},
+         .accepts_none = true,
+         .summary = "value unless it is None, then fallback (None-aware, u64).",
+         .eval = [](Call& c) { c.set(c.input(0).is_none() ? c.input(1) : c.input(0)); }});
+  r.add({.name = "required",
+         .family = "None and predicates",
+         .args = {wire("value", P::U64), konst("name", P::Str, Value::str("value"))},
+         .results = {Type::U64},
+         .accepts_none = true,
+         .can_fail = true,
+         .summary = "value, which must not be None (None-aware).",
+         .failure = "value is None",
+         .eval = [](Call& c) {
+           if (c.input(0).is_none()) throw NodeFailure{c.param_str(0) + " was not defined"};
+           c.set(c.input(0));
+         }});
+  r.add({.name = "is_positive",
+         .family = "None and predicates",
+         .args = {wire("x", P::U64), konst("name", P::Str, Value::str("value"))},
+         .results = {Type::U64},
+         .can_fail = true,
+         .summary = "x, which must be > 0.",
+         .failure = "x is 0",
+         .eval = [](Call& c) {
+           uint64_t out;
+           if (pd_is_positive(c.u64(0), &out) != PD_OK) {
+             throw NodeFailure{c.param_str(0) + " must be positive, got 0"};
+           }
+           c.set_u64(out);
+         }});
+  r.add({.name = "in_range",
+         .family = "None and predicates",
+         .args = {wire("x", P::U64), konst("lo", P::U64, Value::u64(0)),
+                  konst("hi", P::U64, Value::u64(~0ULL))},
+         .results = {Type::U64},
+         .can_fail = true,
+         .summary = "x, which must satisfy lo <= x <= hi; lo <= hi is checked at compile time.",
+         .failure = "x outside [lo, hi]",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           if (p[0].as_u64() > p[1].as_u64()) {
+             throw ParamError{1, "hi " + std::to_string(p[1].as_u64()) + " is below lo " +
+                                     std::to_string(p[0].as_u64())};
+           }
+           return nullptr;
+         },
+         .eval = [](Call& c) {
+           uint64_t out;
+           if (pd_in_range(c.u64(0), c.param_u64(0), c.param_u64(1), &out) != PD_OK) {
+             throw NodeFailure{"value " + std::to_string(c.u64(0)) + " is not in range [" +
+                               std::to_string(c.param_u64(0)) + ", " +
+                               std::to_string(c.param_u64(1)) + "]"};
+           }
+           c.set_u64(out);
+         }});
+  r.add({.name = "is_one_of",
+         .family = "None and predicates",
+         .args = {wire("x", P::U64), konsts("allowed", P::U64)},
+         .results = {Type::U64},
+         .can_fail = true,
+         .summary = "x, which must be one of the allowed values (at least one, checked at "
+                    "compile time).",
+         .failure = "x not allowed",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           if (p.empty()) throw ParamError{0, "is_one_of needs at least one allowed value"};
+           auto prepared = std::make_shared<Prepared>();
+           for (const Value& v : p) prepared->u64s.push_back(v.as_u64());
+           return prepared;
+         },
+         .eval = [](Call& c) {
+           const auto& allowed = c.prepared().u64s;
+           uint64_t out;
+           if (pd_is_one_of(c.u64(0), allowed.data(), allowed.size(), &out) != PD_OK) {
+             std::string set;
+             for (size_t i = 0; i < allowed.size(); ++i) {
+               set += (i ? ", " : "") + std::to_string(allowed[i]);
+             }
+             throw NodeFailure{"value " + std::to_string(c.u64(0)) + " is not one of {" + set +
+                               "}"};
+           }
+           c.set_u64(out);
+         }});
+}
+
+}  // namespace polyrt::nodes

@@ -1,0 +1,177 @@
+#include <string>
+
+#include "nodes/registry.hpp"
+#include "rtlib/rtlib.h"
+#include "rtlib/text.hpp"
+
+namespace polyrt::nodes {
+
+namespace {
+
+struct ParsedFormat {
+  std::vector<rt::FormatSegment> segments;
+};
+
+std::string render_arg(const Value& v, const rt::FormatSegment& spec) {
+  switch (v.type()) {
+    case Type::U64:
+      if (spec.radix == 0) return std::to_string(v.as_u64());
+      {
+        std::string s = rt::u64_radix(v.as_u64(), spec.radix == 'b'   ? 2
+                                                  : spec.radix == 'o' ? 8
+                                                                      : 16,
+                                      false);
+        if (spec.radix == 'X') {
+          for (char& ch : s) ch = (char)std::toupper((unsigned char)ch);
+        }
+        return s;
+      }
+    case Type::F64:
+      return spec.precision >= 0 ? rt::f64_fixed(v.as_f64(), spec.precision)
+                                 : rt::f64_debug(v.as_f64());
+    case Type::Str: return v.as_str();
+    case Type::Bool: return v.as_bool() ? "true" : "false";
+  }
+  return {};
+}
+
+std::string display(const Value& v) {
+  switch (v.type()) {
+    case Type::U64: return std::to_string(v.as_u64());
+    case Type::F64: return rt::f64_display(v.as_f64());
+    case Type::Str: return v.as_str();
+    case Type::Bool: return v.as_bool() ? "true" : "false";
+  }
+  return {};
+}
+
+}  // namespace
+
+void register_text_nodes(Registry& r) {
+  using P = PortType;
+  r.add({.name = "printf",
+         .family = "strings",
+         .args = {konst("format", P::Str), wires("args", P::Any)},
+         .result_types = [](const std::vector<Type>& in, const std::vector<Value>& params) {
+           std::vector<rt::FormatSegment> segments;
+           std::string error;
+           rt::parse_format(params[0].as_str(), segments, error);
+           const size_t holes = rt::placeholder_count(segments);
+           if (holes != in.size()) {
+             throw ParamError{0, "format has " + std::to_string(holes) + " placeholder(s) but " +
+                                     std::to_string(in.size()) + " argument(s) follow it"};
+           }
+           return std::vector<Type>{Type::Str};
+         },
+         .result_doc = "str",
+         .summary = "Formats its arguments: {} (u64 decimal, f64 Debug form such as 1.0 or "
+                    "1e16, str, bool), {:05} zero pad, {:8} space pad, {:.2} f64 precision, "
+                    "{:x} {:X} {:b} {:o} radix for u64, {{ and }} literal braces. String "
+                    "interpolation \"a{x}b\" compiles to printf. The number of placeholders must "
+                    "equal the number of arguments (checked at compile time).",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           auto parsed = std::make_shared<ParsedFormat>();
+           std::string error;
+           if (!rt::parse_format(p[0].as_str(), parsed->segments, error)) {
+             throw ParamError{0, error};
+           }
+           auto prepared = std::make_shared<Prepared>();
+           prepared->extra = parsed;
+           return prepared;
+         },
+         .eval = [](Call& c) {
+           const auto& fmt = *static_cast<const ParsedFormat*>(c.prepared().extra.get());
+           std::string out;
+           size_t arg = 0;
+           for (const auto& seg : fmt.segments) {
+             out += seg.literal;
+             if (seg.placeholder) out += rt::pad_field(render_arg(c.input(arg++), seg), seg);
+           }
+           c.set_str(std::move(out));
+         }});
+  r.add({.name = "str_concat",
+         .family = "strings",
+         .args = {wires("parts", P::Any)},
+         .results = {Type::Str},
+         .summary = "Concatenates the Display forms of its arguments (u64 decimal, f64 shortest "
+                    "digits without exponent, bool true/false); the target of + on strings.",
+         .eval = [](Call& c) {
+           std::string out;
+           for (size_t i = 0; i < c.input_count(); ++i) out += display(c.input(i));
+           c.set_str(std::move(out));
+         }});
+  r.add({.name = "format_u64",
+         .family = "strings",
+         .args = {wire("x", P::U64), konst("radix", P::U64, Value::u64(10))},
+         .results = {Type::Str},
+         .summary = "x in radix 2, 8, 10 or 16 with the prefix 0b, 0o, (none) or 0x.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           const uint64_t radix = p[0].as_u64();
+           if (radix != 2 && radix != 8 && radix != 10 && radix != 16) {
+             throw ParamError{0, "radix must be 2, 8, 10 or 16, got " + std::to_string(radix)};
+           }
+           return nullptr;
+         },
+         .eval = [](Call& c) {
+           c.set_str(rt::u64_radix(c.u64(0), (int)c.param_u64(0), true));
+         }});
+  r.add({.name = "format_f64",
+         .family = "strings",
+         .args = {wire("x", P::F64), konst("precision", P::U64, Value::u64(2))},
+         .results = {Type::Str},
+         .summary = "Fixed decimals, exact round-half-even of the binary value (glibc %.*f): "
+                    "format_f64(0.295, 2) is \"0.29\".",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           if (p[0].as_u64() > 1074) throw ParamError{0, "precision must be <= 1074"};
+           return nullptr;
+         },
+         .eval = [](Call& c) { c.set_str(rt::f64_fixed(c.f64(0), (int)c.param_u64(0))); }});
+  r.add({.name = "zero_pad_u64",
+         .family = "strings",
+         .args = {wire("x", P::U64), konst("width", P::U64, Value::u64(10))},
+         .results = {Type::Str},
+         .summary = "Decimal x left-padded with 0 to width; never truncates.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           if (p[0].as_u64() > 4096) throw ParamError{0, "width must be <= 4096"};
+           return nullptr;
+         },
+         .eval = [](Call& c) { c.set_str(rt::u64_zero_pad(c.u64(0), c.param_u64(0))); }});
+  r.add({.name = "combinations",
+         .family = "strings",
+         .args = {wire("x", P::U64), konst("pattern", P::Str)},
+         .results = {Type::Str},
+         .summary = "Pattern pieces split on ';', each a charset with ranges (\"A-Z\", \"0-9\") "
+                    "or a literal character; x mod (product of charset sizes) is spelled as "
+                    "mixed-radix digits, the first charset least significant.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           auto prepared = std::make_shared<Prepared>();
+           std::string error;
+           if (!rt::parse_combinations(p[0].as_str(), prepared->strs, error)) {
+             throw ParamError{0, error};
+           }
+           return prepared;
+         },
+         .eval = [](Call& c) {
+           c.set_str(rt::render_combinations(c.u64(0), c.prepared().strs));
+         }});
+  r.add({.name = "str_eq",
+         .family = "strings",
+         .args = {wire("a", P::Str), wire("b", P::Str)},
+         .results = {Type::U64},
+         .summary = "1 when the strings are byte-equal (infix == on strings).",
+         .eval = [](Call& c) { c.set_u64(c.str(0) == c.str(1) ? 1 : 0); }});
+  r.add({.name = "str_ne",
+         .family = "strings",
+         .args = {wire("a", P::Str), wire("b", P::Str)},
+         .results = {Type::U64},
+         .summary = "1 when the strings differ (infix != on strings).",
+         .eval = [](Call& c) { c.set_u64(c.str(0) != c.str(1) ? 1 : 0); }});
+  r.add({.name = "select_str",
+         .family = "strings",
+         .args = {wire("cond", P::U64), wire("then", P::Str), wire("else", P::Str)},
+         .results = {Type::Str},
+         .summary = "then when cond != 0, else else; both branches are evaluated.",
+         .eval = [](Call& c) { c.set_str(c.u64(0) != 0 ? c.str(1) : c.str(2)); }});
+}
+
+}  // namespace polyrt::nodes

@@ -1,0 +1,168 @@
+#include "nodes/registry.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "polyrt/error.hpp"
+#include "rtlib/text.hpp"
+
+namespace polyrt::nodes {
+
+uint64_t Call::u64(size_t i) const {
+  const Value& v = *inputs_[i];
+  if (!v.is_none() && v.type() == Type::Bool) return v.as_bool() ? 1 : 0;
+  return v.as_u64();
+}
+
+void Registry::add(NodeDef def) {
+  defs_.push_back(std::make_unique<NodeDef>(std::move(def)));
+  ordered_.push_back(defs_.back().get());
+}
+
+const NodeDef* Registry::find(std::string_view name) const {
+  for (const NodeDef* d : ordered_) {
+    if (d->name == name) return d;
+  }
+  return nullptr;
+}
+
+namespace {
+
+std::string display(const Value& v) {
+  switch (v.type()) {
+    case Type::U64: return std::to_string(v.as_u64());
+    case Type::F64: return rt::f64_display(v.as_f64());
+    case Type::Str: return v.as_str();
+    case Type::Bool: return v.as_bool() ? "true" : "false";
+  }
+  return {};
+}
+
+Registry build_user_registry() {
+  Registry r;
+  register_hash_nodes(r);
+  register_integer_nodes(r);
+  register_float_nodes(r);
+  register_distribution_nodes(r);
+  register_text_nodes(r);
+  register_predicate_nodes(r);
+  register_context_nodes(r);
+  return r;
+}
+
+const Registry& user_registry() {
+  static const Registry registry = build_user_registry();
+  return registry;
+}
+
+}  // namespace
+
+const NodeDef* find_node(std::string_view name) { return user_registry().find(name); }
+
+const std::vector<const NodeDef*>& all_nodes() { return user_registry().ordered(); }
+
+const NodeDef& to_str_node() {
+  static const NodeDef def{
+      .name = "__to_str",
+      .family = "internal",
+      .args = {wire("value", PortType::Any)},
+      .results = {Type::Str},
+      .summary = "Display form of a value (u64 decimal, f64 Display form, bool true/false); "
+                 "inserted by `as str`, `if` and `==` on strings.",
+      .eval = [](Call& c) { c.set_str(display(c.input(0))); },
+  };
+  return def;
+}
+
+const NodeDef& passthrough_node() {
+  static const NodeDef def{
+      .name = "__pass",
+      .family = "internal",
+      .args = {wire("value", PortType::Any)},
+      .result_types = [](const std::vector<Type>& in, const std::vector<Value>&) { return in; },
+      .result_doc = "same type as value",
+      .summary = "Passes its input through; gives an alias binding (`b := a`) its own node.",
+      .eval = [](Call& c) { c.set(c.input(0)); },
+  };
+  return def;
+}
+
+const NodeDef& str_to_u64_node() {
+  static const NodeDef def{
+      .name = "__str_to_u64",
+      .family = "internal",
+      .args = {wire("text", PortType::Str)},
+      .results = {Type::U64},
+      .can_fail = true,
+      .summary = "Parses trimmed decimal text; inserted by `as u64` on a string.",
+      .failure = "the text is not a decimal u64",
+      .eval =
+          [](Call& c) {
+            const std::string& s = c.str(0);
+            size_t b = s.find_first_not_of(" \t\r\n");
+            size_t e = s.find_last_not_of(" \t\r\n");
+            uint64_t v = 0;
+            if (b != std::string::npos) {
+              auto res = std::from_chars(s.data() + b, s.data() + e + 1, v);
+              if (res.ec == std::errc() && res.ptr == s.data() + e + 1) {
+                c.set_u64(v);
+                return;
+              }
+            }
+            throw NodeFailure{"cannot parse \"" + s + "\" as u64 (expected decimal digits)"};
+          },
+  };
+  return def;
+}
+
+std::string_view port_type_name(PortType type) {
+  switch (type) {
+    case PortType::U64: return "u64";
+    case PortType::F64: return "f64";
+    case PortType::Str: return "str";
+    case PortType::Any: return "any";
+  }
+  return "?";
+}
+
+bool port_accepts(PortType port, Type t) {
+  switch (port) {
+    case PortType::Any: return true;
+    case PortType::U64: return t == Type::U64 || t == Type::Bool;
+    case PortType::F64: return t == Type::F64;
+    case PortType::Str: return t == Type::Str;
+  }
+  return false;
+}
+
+std::string signature(const NodeDef& def) {
+  std::string out = std::string(def.name) + "(";
+  for (size_t i = 0; i < def.args.size(); ++i) {
+    const ArgSpec& a = def.args[i];
+    if (i) out += ", ";
+    out += std::string(a.name) + ": ";
+    if (a.kind == ArgKind::Const) out += "const ";
+    out += port_type_name(a.type);
+    if (a.variadic) out += "...";
+    if (a.default_value) {
+      out += " = ";
+      const Value& d = *a.default_value;
+      out += d.type() == Type::Str ? "\"" + d.as_str() + "\"" : d.to_string();
+    }
+  }
+  out += ")";
+  if (!def.results.empty()) {
+    out += " -> ";
+    if (def.results.size() > 1) out += "(";
+    for (size_t i = 0; i < def.results.size(); ++i) {
+      if (i) out += ", ";
+      out += type_name(def.results[i]);
+    }
+    if (def.results.size() > 1) out += ")";
+  } else {
+    out += " -> " + std::string(def.result_doc);
+  }
+  return out;
+}
+
+}  // namespace polyrt::nodes

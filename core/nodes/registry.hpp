@@ -1,0 +1,172 @@
+// The node registry: every node of the language is declared exactly once here
+// (name, signature, purity, None handling, failure) with its implementation,
+// which calls the rtlib function of the same meaning.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polyrt/value.hpp"
+
+namespace polyrt::nodes {
+
+enum class Purity : uint8_t { Pure, Nondeterministic, SideChannel };
+
+enum class ArgKind : uint8_t {
+  Wire,   // a per-evaluation value
+  Const,  // a literal fixed at compile time
+};
+
+// What a wire port accepts: a type, or any type (printf, str_concat, ...).
+enum class PortType : uint8_t { U64, F64, Str, Any };
+
+struct ArgSpec {
+  std::string_view name;
+  ArgKind kind;
+  PortType type;
+  std::optional<Value> default_value = std::nullopt;  // const args only
+  bool variadic = false;                               // last argument only
+};
+
+// Data a node derives from its constant arguments once, at compile time
+// (distribution tables, alias tables, parsed formats, ...).
+struct Prepared {
+  std::vector<double> f64s;
+  std::vector<uint64_t> u64s;
+  std::vector<uint64_t> u64s_b;
+  std::vector<std::string> strs;
+  std::shared_ptr<const void> extra;  // node-specific parsed structure
+};
+
+// One evaluation of a node: typed access to its inputs, constants and outputs.
+class Call {
+ public:
+  Call(const Value* const* inputs, size_t input_count, const std::vector<Value>& params,
+       const Prepared* prepared, Value* outputs, size_t output_count)
+      : inputs_(inputs),
+        input_count_(input_count),
+        params_(params),
+        prepared_(prepared),
+        outputs_(outputs),
+        output_count_(output_count) {}
+
+  size_t input_count() const { return input_count_; }
+  const Value& input(size_t i) const { return *inputs_[i]; }
+  uint64_t u64(size_t i) const;  // bools read as 0/1
+  double f64(size_t i) const { return inputs_[i]->as_f64(); }
+  const std::string& str(size_t i) const { return inputs_[i]->as_str(); }
+  uint64_t param_u64(size_t i) const { return params_[i].as_u64(); }
+  double param_f64(size_t i) const { return params_[i].as_f64(); }
+  const std::string& param_str(size_t i) const { return params_[i].as_str(); }
+  const std::vector<Value>& params() const { return params_; }
+  const Prepared& prepared() const { return *prepared_; }
+  size_t output_count() const { return output_count_; }
+  void set(Value v, size_t port = 0) { outputs_[port] = std::move(v); }
+  void set_u64(uint64_t v, size_t port = 0) { outputs_[port] = Value::u64(v); }
+  void set_f64(double v) { outputs_[0] = Value::f64(v); }
+  void set_str(std::string v) { outputs_[0] = Value::str(std::move(v)); }
+
+ private:
+  const Value* const* inputs_;
+  size_t input_count_;
+  const std::vector<Value>& params_;
+  const Prepared* prepared_;
+  Value* outputs_;
+  size_t output_count_;
+};
+
+// Thrown by a node body when it fails at evaluation; the engine wraps it into
+// an EvalError with the node's position, inputs and coordinates.
+struct NodeFailure {
+  std::string message;
+};
+
+// Thrown by a prepare function for a bad constant argument; the checker turns
+// it into a CompileError pointing at that argument.
+struct ParamError {
+  size_t param_index;  // index into the node's constant arguments
+  std::string message;
+};
+
+// Where a node sends side-channel text (log_info, ...).
+using SideChannelSink = std::function<void(std::string_view)>;
+
+struct NodeDef {
+  std::string_view name;
+  std::string_view family;
+  std::vector<ArgSpec> args;
+  // Output types; empty when result_types decides them.
+  std::vector<Type> results;
+  // For nodes whose outputs depend on the argument types or constants.
+  std::vector<Type> (*result_types)(const std::vector<Type>& inputs,
+                                    const std::vector<Value>& params) = nullptr;
+  // Describes the outputs in docs when result_types decides them.
+  std::string_view result_doc;
+  Purity purity = Purity::Pure;
+  bool accepts_none = false;
+  bool can_fail = false;
+  std::string_view summary;
+  std::string_view failure;  // when it fails (empty: never)
+  std::shared_ptr<const Prepared> (*prepare)(const std::vector<Value>& params) = nullptr;
+  void (*eval)(Call& call) = nullptr;
+  // Side-channel nodes also get the sink.
+  void (*emit)(Call& call, const SideChannelSink& sink) = nullptr;
+};
+
+// Looks a node up by name; nullptr when unknown.
+const NodeDef* find_node(std::string_view name);
+// Every node in documentation order (by family, then registration order).
+const std::vector<const NodeDef*>& all_nodes();
+
+// Compiler-internal nodes that the checker inserts (conversions, passthrough).
+const NodeDef& to_str_node();
+const NodeDef& passthrough_node();
+const NodeDef& str_to_u64_node();
+
+std::string_view port_type_name(PortType type);
+bool port_accepts(PortType port, Type value_type);
+// Renders the node's signature, e.g. "mod(x: u64, modulus: const u64) -> u64".
+std::string signature(const NodeDef& def);
+
+// Registration, one function per family (nodes_*.cpp).
+class Registry;
+void register_hash_nodes(Registry& r);
+void register_integer_nodes(Registry& r);
+void register_float_nodes(Registry& r);
+void register_distribution_nodes(Registry& r);
+void register_text_nodes(Registry& r);
+void register_predicate_nodes(Registry& r);
+void register_context_nodes(Registry& r);
+
+class Registry {
+ public:
+  void add(NodeDef def);
+  const NodeDef* find(std::string_view name) const;
+  const std::vector<const NodeDef*>& ordered() const { return ordered_; }
+
+ private:
+  std::vector<std::unique_ptr<NodeDef>> defs_;
+  std::vector<const NodeDef*> ordered_;
+};
+
+// Helpers for declaring arguments.
+inline ArgSpec wire(std::string_view name, PortType type) {
+  return ArgSpec{name, ArgKind::Wire, type};
+}
+inline ArgSpec wires(std::string_view name, PortType type) {
+  return ArgSpec{name, ArgKind::Wire, type, std::nullopt, true};
+}
+inline ArgSpec konst(std::string_view name, PortType type,
+                     std::optional<Value> default_value = std::nullopt) {
+  return ArgSpec{name, ArgKind::Const, type, std::move(default_value)};
+}
+inline ArgSpec konsts(std::string_view name, PortType type) {
+  return ArgSpec{name, ArgKind::Const, type, std::nullopt, true};
+}
+
+}  // namespace polyrt::nodes

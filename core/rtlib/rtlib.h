@@ -1,0 +1,96 @@
+// The native-capable node implementations: one definition each, compiled into
+// the library for the interpreter and (later) to bitcode for the JIT and GPU.
+// Fallible functions return PD_OK or PD_FAIL and write their result through
+// `out`; the host builds the failure message from the inputs.
+#pragma once
+
+#include "pd_rt.h"
+
+// Hashing and hash-derived values.
+PD_API uint64_t pd_hash(uint64_t x);
+PD_API uint64_t pd_hash_range(uint64_t x, uint64_t max);
+PD_API double pd_unit_interval(uint64_t x);
+PD_API double pd_hash_interval(uint64_t x, double min, double max);
+PD_API double pd_scale_range(uint64_t x, double min, double max);
+PD_API uint64_t pd_fair_coin(uint64_t x);
+PD_API uint64_t pd_unfair_coin(uint64_t x, double p);
+
+// u64 arithmetic: wrapping, shift counts masked, wire division by 0 gives 0.
+PD_API uint64_t pd_u64_add(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_sub(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_mul(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_div(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_mod(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_and(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_or(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_xor(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_shl(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_shr(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_not(uint64_t a);
+PD_API uint64_t pd_u64_eq(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_ne(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_lt(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_le(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_gt(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_ge(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_min(uint64_t a, uint64_t b);
+PD_API uint64_t pd_u64_max(uint64_t a, uint64_t b);
+PD_API uint64_t pd_select_u64(uint64_t c, uint64_t a, uint64_t b);
+PD_API uint64_t pd_interleave(uint64_t a, uint64_t b);
+// Digit k of x in the mixed radix; a radix of 0 (last only) takes the rest.
+PD_API void pd_mixed_radix(uint64_t x, const uint64_t* radices, uint64_t count, uint64_t* digits);
+PD_API uint64_t pd_clamp_u64(uint64_t x, uint64_t lo, uint64_t hi);
+
+// Constant-operand arithmetic that fails on a zero divisor.
+PD_API int32_t pd_mod(uint64_t x, uint64_t k, uint64_t* out);
+PD_API int32_t pd_div(uint64_t x, uint64_t k, uint64_t* out);
+
+// Predicates: pass the value through or fail.
+PD_API int32_t pd_in_range(uint64_t v, uint64_t lo, uint64_t hi, uint64_t* out);
+PD_API int32_t pd_is_positive(uint64_t v, uint64_t* out);
+PD_API int32_t pd_is_one_of(uint64_t v, const uint64_t* allowed, uint64_t count, uint64_t* out);
+
+// f64 arithmetic and comparisons (IEEE; division and fmod by 0.0 give 0.0).
+PD_API double pd_f64_add(double a, double b);
+PD_API double pd_f64_sub(double a, double b);
+PD_API double pd_f64_mul(double a, double b);
+PD_API double pd_f64_div(double a, double b);
+PD_API double pd_f64_mod(double a, double b);
+PD_API uint64_t pd_f64_eq(double a, double b);
+PD_API uint64_t pd_f64_ne(double a, double b);
+PD_API uint64_t pd_f64_lt(double a, double b);
+PD_API uint64_t pd_f64_le(double a, double b);
+PD_API uint64_t pd_f64_gt(double a, double b);
+PD_API uint64_t pd_f64_ge(double a, double b);
+PD_API double pd_select_f64(uint64_t c, double a, double b);
+PD_API double pd_clamp_f64(double x, double lo, double hi);
+PD_API double pd_lerp(double t, double a, double b);
+PD_API double pd_abs_f64(double x);
+
+// Conversions (saturating: NaN and negatives give 0, >= 2^64 gives 2^64-1).
+PD_API double pd_to_f64(uint64_t x);
+PD_API uint64_t pd_f64_to_u64(double x);
+PD_API uint64_t pd_round_to_u64(double x);
+PD_API uint64_t pd_floor_to_u64(double x);
+PD_API uint64_t pd_ceil_to_u64(double x);
+
+// Transcendentals built only from + - * / and sqrt (docs/nodes.md gives accuracy).
+PD_API double pd_sqrt(double x);
+PD_API double pd_exp(double x);
+PD_API double pd_ln(double x);
+PD_API double pd_pow(double x, double y);
+PD_API double pd_sin(double x);
+PD_API double pd_cos(double x);
+PD_API double pd_tan(double x);
+PD_API double pd_atan(double x);
+PD_API double pd_asin(double x);
+PD_API double pd_acos(double x);
+
+// Sampling from tables built at compile time.
+// Linear interpolation in an inverse-CDF table of `count` points at p = i/(count-1).
+PD_API double pd_table_sample(const double* table, uint64_t count, double u);
+// First index whose cumulative weight is >= hash(x)*2^-64.
+PD_API uint64_t pd_weighted_index(uint64_t x, const double* cumulative, uint64_t count);
+// Vose alias table lookup (no internal hash): slot = x mod n, coin from the high half.
+PD_API uint64_t pd_alias_index(uint64_t x, const double* bias, const uint64_t* alias,
+                               uint64_t count);

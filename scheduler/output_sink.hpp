@@ -1,0 +1,31 @@
+// Where bulk output goes: stdout, a device or pipe written directly, or a
+// regular file written atomically (a temporary file beside it, renamed only
+// when the job succeeds, so a failed job leaves no partial file).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace polyrt::scheduler {
+
+class OutputSink {
+ public:
+  // Empty path: standard output. Throws UsageError when the path cannot be opened.
+  explicit OutputSink(const std::string& path);
+  ~OutputSink();  // discards the temporary file unless commit() ran
+  OutputSink(const OutputSink&) = delete;
+  OutputSink& operator=(const OutputSink&) = delete;
+
+  void write(std::string_view bytes);
+  // Flushes and, for an atomic file, renames it into place.
+  void commit();
+  bool is_terminal() const;
+
+ private:
+  std::string path_;
+  std::string temp_path_;  // non-empty while an atomic write is pending
+  int fd_ = -1;
+  bool owns_fd_ = false;
+};
+
+}  // namespace polyrt::scheduler

@@ -1,0 +1,34 @@
+// A bulk job over a coordinate range: every core evaluates chunks of rows with
+// its own State (oneTBB), formats them in parallel, and the rows reach the
+// sink in coordinate order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "polyrt/polyrt.hpp"
+#include "scheduler/output_sink.hpp"
+#include "scheduler/row_format.hpp"
+
+namespace polyrt::scheduler {
+
+struct RangeJob {
+  std::shared_ptr<const Program> program;
+  uint64_t first = 0;  // the first coordinate iterates over [first, last)
+  uint64_t last = 0;
+  std::vector<uint64_t> coordinates;  // values of every coordinate; [0] is replaced per row
+  std::vector<std::pair<std::string, Value>> externs;
+  std::vector<std::string> outputs;   // columns, in order
+  RowFormat format = RowFormat::Csv;
+  size_t threads = 0;                 // 0: every core
+  uint64_t chunk_rows = 8192;
+};
+
+// Runs the job into `sink` (which the caller commits). Throws EvalError for
+// the first failing row in coordinate order of the chunks processed.
+void run_range_job(const RangeJob& job, OutputSink& sink);
+
+}  // namespace polyrt::scheduler

@@ -1,0 +1,31 @@
+// Text row formats of bulk output (CSV, TSV, JSON Lines).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polyrt/value.hpp"
+
+namespace polyrt::scheduler {
+
+enum class RowFormat { Csv, Tsv, Jsonl };
+
+// Parses "csv", "tsv" or "jsonl" (UsageError otherwise).
+RowFormat parse_row_format(std::string_view text);
+
+// The header line (with its newline) for formats that have one, else "".
+std::string header_line(RowFormat format, const std::vector<std::string>& columns);
+
+// Appends one value as a field of `format` (strings quoted/escaped as the
+// format needs, f64 as the shortest round-trip text). A None value is refused
+// with EvalError naming the column and coordinate.
+void append_field(std::string& out, RowFormat format, const std::string& column, const Value& value,
+                  uint64_t coordinate);
+
+// Separators around fields.
+void begin_row(std::string& out, RowFormat format);
+void field_separator(std::string& out, RowFormat format);
+void end_row(std::string& out, RowFormat format);
+
+}  // namespace polyrt::scheduler
