@@ -34,6 +34,7 @@ struct Expr {
   ExprKind kind;
   SourcePos pos;
   size_t length = 1;  // bytes to underline in diagnostics
+  int depth = 1;      // height of the tree below (bounded, so no walk overflows the stack)
   uint64_t u = 0;
   double f = 0;
   std::string text;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 
 #include "dsl/ast.hpp"
@@ -55,6 +56,9 @@ std::string escape_braces(const std::string& piece) {
   }
   return out;
 }
+
+// Deeper expressions are refused: every pass over the tree recurses.
+constexpr int kMaxDepth = 256;
 
 class Parser {
  public:
@@ -258,18 +262,41 @@ class Parser {
       ExprPtr rhs = parse_expr(op.kind == Tok::StarStar ? level : level + 1);
       ExprPtr bin = make(ExprKind::Binary, op);
       bin->text = op.text;
+      bin->depth = 1 + std::max(lhs->depth, rhs->depth);
       bin->args.push_back(std::move(lhs));
       bin->args.push_back(std::move(rhs));
       lhs = std::move(bin);
+      check_depth(*lhs, op);
     }
   }
 
+  void check_depth(const Expr& e, const Token& at) {
+    if (e.depth > kMaxDepth) {
+      fail_at(at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
+              "split it into several bindings");
+    }
+  }
+
+  // Counts recursion so that pathological nesting fails cleanly, not with a stack overflow.
+  struct DepthGuard {
+    Parser& p;
+    DepthGuard(Parser& parser, const Token& at) : p(parser) {
+      if (++p.recursion_ > kMaxDepth) {
+        p.fail_at(at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
+                  "split it into several bindings");
+      }
+    }
+    ~DepthGuard() { --p.recursion_; }
+  };
+
   ExprPtr parse_unary() {
+    DepthGuard guard(*this, peek());
     if (peek().kind == Tok::Minus || peek().kind == Tok::Bang) {
       const Token& op = advance();
       ExprPtr e = make(ExprKind::Unary, op);
       e->text = op.text;
       e->args.push_back(parse_unary());
+      e->depth = 1 + e->args[0]->depth;
       return e;
     }
     return parse_postfix();
@@ -281,7 +308,9 @@ class Parser {
       const Token& as = advance();
       ExprPtr cast = make(ExprKind::Cast, as);
       cast->cast_type = parse_type("after 'as'");
+      cast->depth = 1 + e->depth;
       cast->args.push_back(std::move(e));
+      check_depth(*cast, as);
       e = std::move(cast);
     }
     return e;
@@ -298,6 +327,7 @@ class Parser {
           call.arg_names.emplace_back();
         }
         call.args.push_back(parse_expr());
+        call.depth = std::max(call.depth, 1 + call.args.back()->depth);
       } while (peek().kind == Tok::Comma && (advance(), true));
     }
     expect(Tok::RParen, "to close the arguments of '" + call.text + "'");
@@ -308,6 +338,7 @@ class Parser {
     e->args.push_back(std::move(cond));
     expect(Tok::LBrace, "to open the 'if' branch");
     e->args.push_back(parse_expr());
+    e->depth = 1 + std::max(e->args[0]->depth, e->args[1]->depth);
     expect(Tok::RBrace, "to close the 'if' branch");
     if (!is_ident(peek(), "else")) fail_at(peek(), "'if' needs an 'else' branch", "if C { A } else { B }");
     advance();
@@ -319,6 +350,8 @@ class Parser {
       e->args.push_back(parse_expr());
       expect(Tok::RBrace, "to close the 'else' branch");
     }
+    e->depth = std::max(e->depth, 1 + e->args[2]->depth);
+    check_depth(*e, at);
     return e;
   }
 
@@ -335,6 +368,7 @@ class Parser {
       }
       ExprPtr e = make(ExprKind::If, kw);
       e->args = std::move(call.args);
+      e->depth = call.depth;
       return e;
     }
     ExprPtr cond = parse_expr();
@@ -381,6 +415,7 @@ class Parser {
           ExprPtr e = make(ExprKind::Call, t);
           e->text = t.text;
           parse_call_args(*e);
+          check_depth(*e, t);
           return e;
         }
         ExprPtr e = make(ExprKind::Ident, t);
@@ -471,6 +506,7 @@ class Parser {
   const SourceText& src_;
   std::vector<Token> t_;
   size_t i_ = 0;
+  int recursion_ = 0;
 };
 
 }  // namespace

@@ -227,7 +227,7 @@ const double kPiOver4 = 0x1.921fb54442d18p-1;
 
 // atan for finite or infinite x, via atan(k/8) tables.
 double atan_impl(double x) {
-  if (x != x) return x;
+  if (x != x || x == 0.0) return x;
   const bool negative = x < 0;
   double a = negative ? -x : x;
   const bool invert = a > 1.0;
@@ -321,6 +321,7 @@ PD_API double pd_pow(double x, double y) {
 
 PD_API double pd_sin(double x) {
   if (x - x != 0.0) return kNaN;  // inf or NaN
+  if (x == 0.0) return x;         // keeps the sign of zero
   if (pd_abs_f64(x) <= kPiOver4) return sin_kernel(x, 0.0);
   double rh, rl;
   const int n = reduce_pio2(x, &rh, &rl);
@@ -347,6 +348,7 @@ PD_API double pd_cos(double x) {
 
 PD_API double pd_tan(double x) {
   if (x - x != 0.0) return kNaN;
+  if (x == 0.0) return x;
   double rh = x, rl = 0.0;
   int n = 0;
   if (pd_abs_f64(x) > kPiOver4) n = reduce_pio2(x, &rh, &rl);

@@ -1,0 +1,242 @@
+// P1 semantics: laziness, memoization, invalidation, None, volatile, side
+// channels, failures, const bindings and cloning. log_info nodes make every
+// evaluation of a step observable.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "graph/graph.hpp"
+#include "rtlib/rtlib.h"
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+struct Log {
+  std::vector<std::string> lines;
+  LogSink sink() {
+    return [this](std::string_view l) { lines.emplace_back(l); };
+  }
+  size_t take() {
+    const size_t n = lines.size();
+    lines.clear();
+    return n;
+  }
+};
+
+const char* kLadder =
+    "input cycle: u64\ninput tenant_seed: u64\ninput operation_seed: u64\n"
+    "seeded_cycle     := u64_add(cycle, tenant_seed)\n"
+    "identity_entropy := hash(seeded_cycle)\n"
+    "account_id       := mod(identity_entropy, 10000000)\n"
+    "route_seed       := u64_xor(account_id, operation_seed)\n"
+    "route_entropy    := hash(route_seed)\n"
+    "shard            := mod(route_entropy, 64)\n"
+    "payload_seed     := u64_add(identity_entropy, operation_seed)\n"
+    "payload_entropy  := hash(payload_seed)\n"
+    "payload_class    := mod(payload_entropy, 8)\n"
+    "token_seed       := u64_add(route_entropy, payload_entropy)\n"
+    "event_token      := hash(token_seed)\n";
+
+TEST(Interpreter, LadderGraphMatchesHandWrittenCode) {
+  auto p = compile(kLadder);
+  State s = p->new_state();
+  for (uint64_t cycle = 0; cycle < 100; ++cycle) {
+    s.set_inputs({cycle, 77, 5});
+    const uint64_t identity = pd_hash(cycle + 77);
+    const uint64_t account = identity % 10000000;
+    const uint64_t route = pd_hash(account ^ 5);
+    const uint64_t payload = pd_hash(identity + 5);
+    EXPECT_EQ(s.pull("account_id").as_u64(), account);
+    EXPECT_EQ(s.pull("shard").as_u64(), route % 64);
+    EXPECT_EQ(s.pull("payload_class").as_u64(), payload % 8);
+    EXPECT_EQ(s.pull("event_token").as_u64(), pd_hash(route + payload));
+  }
+  EXPECT_EQ(s.engine(), "interpreter");
+}
+
+TEST(Interpreter, PullsAreLazyAndMemoized) {
+  auto p = compile("input a\ninput b\nx := log_info(hash(a))\ny := log_info(hash(b))\nz := x + y\n");
+  State s = p->new_state();
+  Log log;
+  s.set_log_sink(log.sink());
+  s.set_inputs({1, 2});
+  EXPECT_EQ(log.take(), 0u);  // writes run nothing
+  s.pull("x");
+  EXPECT_EQ(log.take(), 1u);  // only x's cone
+  s.pull("x");
+  EXPECT_EQ(log.take(), 0u);  // memoized
+  s.pull("z");
+  EXPECT_EQ(log.take(), 1u);  // y runs once, x is current
+  s.set_inputs({1, 3});       // no value comparison: a was rewritten too
+  s.pull("y");
+  EXPECT_EQ(log.take(), 1u);
+  s.pull("z");
+  EXPECT_EQ(log.take(), 1u);
+  s.invalidate_all();
+  s.pull("z");
+  EXPECT_EQ(log.take(), 2u);
+  s.eval();
+  EXPECT_EQ(log.take(), 0u);
+}
+
+TEST(Interpreter, SideChannelLinesAndDeadCodeKeepsThem) {
+  CompileOptions o;
+  o.required_outputs = {"y"};
+  auto p = compile("input a\nx := log_info(a * 2)\ny := a + 1\n", o);
+  EXPECT_EQ(p->output_names(), (std::vector<std::string>{"y"}));
+  State s = p->new_state();
+  Log log;
+  s.set_log_sink(log.sink());
+  s.set_inputs({21});
+  s.eval();
+  ASSERT_EQ(log.lines.size(), 1u);
+  EXPECT_EQ(log.lines[0], "log_info: 42");
+}
+
+TEST(Interpreter, VolatileIsReadOncePerWrite) {
+  auto p = compile("input a\nvolatile t := log_info(a)\nu := t + 1\nw := hash(a)\n");
+  State s = p->new_state();
+  Log log;
+  s.set_log_sink(log.sink());
+  s.set_inputs({1});
+  s.pull("u");
+  s.pull("t");
+  EXPECT_EQ(log.take(), 1u);
+  s.pull("w");
+  EXPECT_EQ(log.take(), 0u);
+  s.set_inputs({1});
+  s.pull("u");
+  EXPECT_EQ(log.take(), 1u);
+}
+
+TEST(Interpreter, NondeterministicNodeIsVolatileAndNeverFolded) {
+  auto p = compile("now := current_epoch_millis()\nlater := now + 0\n");
+  State s = p->new_state();
+  const uint64_t first = s.pull("later").as_u64();
+  EXPECT_GT(first, 1700000000000u);
+  EXPECT_EQ(s.pull("later").as_u64(), first);  // one read between writes
+  std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  s.set_inputs({});
+  EXPECT_GT(s.pull("later").as_u64(), first);
+}
+
+TEST(Interpreter, NoneFromUnsetExterns) {
+  auto p = compile(
+      "input cycle\nextern nick: str\nextern limit: u64 = 5\n"
+      "shown := default_or(nick, \"anonymous\")\nraw := \"hello {nick}\"\n"
+      "n := this_or(limit, 9) + cycle\nneed := required(limit, \"limit\")\n");
+  State s = p->new_state();
+  s.set_inputs({1});
+  EXPECT_EQ(s.pull("shown").as_str(), "anonymous");
+  EXPECT_TRUE(s.pull("raw").is_none());
+  EXPECT_EQ(s.pull("n").as_u64(), 6u);
+  s.set_input("nick", Value::str("ana"));
+  EXPECT_EQ(s.pull("shown").as_str(), "ana");
+  EXPECT_EQ(s.pull("raw").as_str(), "hello ana");
+  s.set_input("limit", Value::none());
+  EXPECT_EQ(s.pull("n").as_u64(), 10u);
+  try {
+    s.pull("need");
+    FAIL();
+  } catch (const EvalError& e) {
+    EXPECT_NE(std::string(e.what()).find("limit was not defined"), std::string::npos) << e.what();
+  }
+  s.set_input("nick", Value::none());
+  EXPECT_TRUE(s.pull("raw").is_none());
+}
+
+TEST(Interpreter, FailureMessageAndRecovery) {
+  auto p = compile("input cycle\nextern hi: u64 = 64\nw := in_range(cycle, 1, 64)\nslot := w * 2\n",
+                   CompileOptions{.file_name = "f.polydat"});
+  State s = p->new_state();
+  s.set_inputs({70});
+  try {
+    s.pull("slot");
+    FAIL();
+  } catch (const EvalError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(e.node(), "in_range");
+    EXPECT_NE(m.find("node 'in_range' in binding 'w' at f.polydat:3:6 failed: value 70 is not in range [1, 64]"),
+              std::string::npos) << m;
+    EXPECT_NE(m.find("feeds outputs: slot, w"), std::string::npos) << m;
+    EXPECT_NE(m.find("inputs: 70"), std::string::npos) << m;
+    EXPECT_NE(m.find("coordinates: cycle=70"), std::string::npos) << m;
+  }
+  EXPECT_THROW(s.pull("slot"), EvalError);  // still failing, still not current
+  s.set_inputs({7});
+  EXPECT_EQ(s.pull("slot").as_u64(), 14u);  // the state stays usable
+}
+
+TEST(Interpreter, ConstBindingsAreFrozenAtStateCreation) {
+  auto p = compile("input cycle\nextern salt: u64 = 3\nconst k := hash(salt)\nv := k ^ cycle\n");
+  State s = p->new_state();
+  s.set_inputs({0});
+  EXPECT_EQ(s.pull("v").as_u64(), pd_hash(3));
+  s.set_input("salt", Value::u64(4));  // does not update the const
+  EXPECT_EQ(s.pull("v").as_u64(), pd_hash(3));
+  s.invalidate_all();
+  EXPECT_EQ(s.pull("v").as_u64(), pd_hash(3));
+  State fresh = p->new_state();
+  fresh.set_input("salt", Value::u64(4));
+  fresh.set_inputs({0});
+  EXPECT_EQ(fresh.pull("v").as_u64(), pd_hash(3));  // defaults decide at creation
+}
+
+TEST(Interpreter, ConstantsFoldAtBuild) {
+  auto p = compile("input cycle\nconst shards := 32\nconst salt := hash(7)\nshard := (hash(cycle) ^ salt) % shards\n");
+  const auto& g = p->graph();
+  size_t calls = 0;
+  for (const auto& n : g.nodes) calls += n.kind == ir::NodeKind::Call;
+  EXPECT_EQ(calls, 3u);  // hash(cycle), ^, %: hash(7) was folded
+  State s = p->new_state();
+  s.set_inputs({9});
+  EXPECT_EQ(s.pull("shard").as_u64(), (pd_hash(9) ^ pd_hash(7)) % 32);
+}
+
+TEST(Interpreter, ClonesOwnTheirBuffers) {
+  auto p = compile("input a\nextern e: str = \"x\"\nv := \"{e}-{a}\"\n");
+  State s = p->new_state();
+  s.set_inputs({1});
+  EXPECT_EQ(s.pull("v").as_str(), "x-1");
+  State c = s;
+  c.set_input("e", Value::str("y"));
+  c.set_inputs({2});
+  EXPECT_EQ(c.pull("v").as_str(), "y-2");
+  EXPECT_EQ(s.pull("v").as_str(), "x-1");
+}
+
+TEST(Interpreter, ApiMisuseIsTyped) {
+  auto p = compile("input a\nextern e: f64 = 1.0\nv := a + 1\n");
+  State s = p->new_state();
+  EXPECT_THROW(s.set_inputs({1, 2}), WriteError);
+  EXPECT_THROW(s.set_input("e", Value::u64(1)), WriteError);
+  EXPECT_THROW(s.set_input("a", Value::u64(1)), WriteError);
+  EXPECT_THROW(s.set_input("nope", Value::u64(1)), WriteError);
+  EXPECT_THROW(s.pull("nope"), WriteError);
+  EXPECT_THROW(s.pull_at(7), WriteError);
+  EXPECT_THROW(s.pull("v").as_str(), WriteError);
+  EXPECT_EQ(s.output_index("v"), 0u);
+}
+
+TEST(Interpreter, AliasesAndDestructuring) {
+  auto p = compile("input a\nb := a\nc := b\n(d, e) := mixed_radix(c, 10, 0)\nf := e\n");
+  State s = p->new_state();
+  s.set_inputs({123});
+  EXPECT_EQ(s.pull("c").as_u64(), 123u);
+  EXPECT_EQ(s.pull("d").as_u64(), 3u);
+  EXPECT_EQ(s.pull("f").as_u64(), 12u);
+}
+
+TEST(Interpreter, BoolExterns) {
+  auto p = compile("input a\nextern on: bool = true\nv := if(on, a, 0)\nw := on\n");
+  State s = p->new_state();
+  s.set_inputs({5});
+  EXPECT_EQ(s.pull("v").as_u64(), 5u);
+  EXPECT_TRUE(s.pull("w").as_bool());
+  s.set_input("on", Value::boolean(false));
+  EXPECT_EQ(s.pull("v").as_u64(), 0u);
+}
+
+}  // namespace
+}  // namespace polyrt::test

@@ -1,0 +1,262 @@
+// Golden vectors of the language reference (section 5) and edge cases of
+// every node family.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "nodes/registry.hpp"
+#include "rtlib/rtlib.h"
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+uint64_t u(const std::string& expr, uint64_t x = 0) { return eval_expr(expr, x).as_u64(); }
+double f(const std::string& expr, uint64_t x = 0) { return eval_expr(expr, x).as_f64(); }
+std::string s(const std::string& expr, uint64_t x = 0) { return eval_expr(expr, x).as_str(); }
+uint64_t bits(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+
+TEST(Nodes, HashReadmeTable) {
+  const uint64_t hashes[] = {0xe220a8397b1dcdafULL, 0x910a2dec89025cc1ULL, 0x975835de1c9756ceULL,
+                             0x1d0b14e4db018fedULL, 0x6e73e372e2338acaULL};
+  const uint64_t users[] = {607535, 822465, 348110, 139053, 603978};
+  const uint64_t buckets[] = {47, 1, 14, 45, 10};
+  const double units[] = {0.88331080821364272, 0.56656157517228101, 0.59118973419807952,
+                          0.11345034205715465, 0.43145581774497382};
+  for (uint64_t c = 0; c < 5; ++c) {
+    EXPECT_EQ(u("hash(x)", c), hashes[c]);
+    EXPECT_EQ(u("mod(hash(x), 1000000)", c), users[c]);
+    EXPECT_EQ(u("hash(x) % 64", c), buckets[c]);
+    EXPECT_DOUBLE_EQ(f("unit_interval(hash(x))", c), units[c]);
+  }
+  EXPECT_EQ(u("mod(hash(x), 1000000)", 42), 275413u);
+  EXPECT_EQ(u("mod(hash(x), 1000000)", 200000), 70708u);
+  EXPECT_EQ(u("mod(hash(x), 1000000)", 200001), 145486u);
+  EXPECT_EQ(u("mod(hash(x), 1000000)", 499999), 795364u);
+  EXPECT_NEAR(f("unit_interval(hash(hash(x)))", 45), 0.019101, 1e-6);
+  EXPECT_NEAR(f("unit_interval(hash(hash(hash(x))))", 45), 0.155169, 1e-6);
+  const uint64_t coins[] = {1, 1, 0, 1, 0, 0, 0, 1};
+  for (uint64_t c = 0; c < 8; ++c) EXPECT_EQ(u("fair_coin(x)", c), coins[c]) << c;
+}
+
+TEST(Nodes, HashFamily) {
+  EXPECT_EQ(u("hash_range(x, 1000)", 9), pd_hash(9) % 1000);
+  EXPECT_EQ(u("hash_range(x, 0)", 9), 0u);
+  EXPECT_EQ(f("hash_interval(x, 1.0, 100.0)", 3), 1.0 + pd_unit_interval(pd_hash(3)) * 99.0);
+  uint64_t heads = 0;
+  for (uint64_t c = 0; c < 2000; ++c) heads += u("unfair_coin(x, 0.25)", c);
+  EXPECT_NEAR(heads / 2000.0, 0.25, 0.03);
+  EXPECT_EQ(u("unfair_coin(x, 0.0)", 5), 0u);
+  EXPECT_EQ(u("unfair_coin(x, 1)", 5), 1u);
+}
+
+TEST(Nodes, UnitIntervalTop) {
+  EXPECT_EQ(f("unit_interval(x)", ~0ULL), 1.0);
+  EXPECT_EQ(f("unit_interval(x)", ~0ULL - 1023), 1.0);
+  EXPECT_LT(f("unit_interval(x)", ~0ULL - 1024 - 2048), 1.0);
+  EXPECT_EQ(f("unit_interval(x)", 0), 0.0);
+  EXPECT_EQ(f("scale_range(x, 10.0, 20.0)", ~0ULL), 20.0);
+}
+
+TEST(Nodes, IntegerArithmetic) {
+  EXPECT_EQ(u("x + 1", ~0ULL), 0u);
+  EXPECT_EQ(u("x - 1", 0), ~0ULL);
+  EXPECT_EQ(u("x * 3", 1ULL << 63), 1ULL << 63);
+  EXPECT_EQ(u("add(x, 5)", ~0ULL), 4u);
+  EXPECT_EQ(u("mul(x, 4)", 1ULL << 62), 0u);
+  EXPECT_EQ(u("div(x, 7)", 50), 7u);
+  EXPECT_EQ(u("clamp(x, 10, 20)", 5), 10u);
+  EXPECT_EQ(u("clamp(x, 10, 20)", 50), 20u);
+  EXPECT_EQ(u("interleave(x, 0)", 0xffffffffULL), 0x5555555555555555ULL);
+  EXPECT_EQ(u("interleave(0, x)", 0xffffffffULL), 0xaaaaaaaaaaaaaaaaULL);
+  EXPECT_EQ(u("interleave(x, x)", 0xffffffff00000000ULL), 0u);  // high halves are ignored
+  EXPECT_EQ(u("sum(x, 2, 3)", ~0ULL), 4u);
+  EXPECT_EQ(u("sum()"), 0u);
+  EXPECT_EQ(u("min()"), ~0ULL);
+  EXPECT_EQ(u("max(x, 9, 4)", 2), 9u);
+  EXPECT_EQ(u("min(x, 9, 4)", 2), 2u);
+}
+
+TEST(Nodes, MixedRadix) {
+  auto p = compile("input x\n(a, b) := mixed_radix(x, 100, 0)\n(c, d, e) := mixed_radix(x, 10, 10, 10)\n");
+  State st = p->new_state();
+  st.set_inputs({12345});
+  EXPECT_EQ(st.pull("a").as_u64(), 45u);
+  EXPECT_EQ(st.pull("b").as_u64(), 123u);
+  EXPECT_EQ(st.pull("c").as_u64(), 5u);
+  EXPECT_EQ(st.pull("d").as_u64(), 4u);
+  EXPECT_EQ(st.pull("e").as_u64(), 3u);
+}
+
+TEST(Nodes, ShiftsAreMasked) {
+  EXPECT_EQ(u("x << 64", 5), 5u);
+  EXPECT_EQ(u("x << 65", 5), 10u);
+  EXPECT_EQ(u("x >> 64", 5), 5u);
+  EXPECT_EQ(u("x >> 1", 1ULL << 63), 1ULL << 62);  // logical
+  EXPECT_EQ(u("!x", 0), ~0ULL);
+  EXPECT_EQ(u("(x & 12) | (x ^ 3)", 10), (10u & 12u) | (10u ^ 3u));
+}
+
+TEST(Nodes, DivisionByZeroRules) {
+  EXPECT_EQ(u("x / 0", 7), 0u);
+  EXPECT_EQ(u("x % 0", 7), 0u);
+  EXPECT_EQ(u("x / (x - 7)", 7), 0u);
+  EXPECT_EQ(f("to_f64(x) / 0.0", 7), 0.0);
+  EXPECT_EQ(f("to_f64(x) % 0.0", 7), 0.0);
+  EXPECT_EQ(f("to_f64(x) / -0.0", 7), 0.0);
+  EXPECT_THROW(eval_expr("mod(x, 0)", 3), EvalError);
+  EXPECT_THROW(eval_expr("div(x, 0)", 3), EvalError);
+}
+
+TEST(Nodes, SaturatingConversions) {
+  EXPECT_EQ(u("f64_to_u64(to_f64(x) - 10.5)", 3), 0u);
+  EXPECT_EQ(u("f64_to_u64(to_f64(x) * 1e30)", 3), ~0ULL);
+  EXPECT_EQ(u("f64_to_u64(sqrt(0.0 - to_f64(x)))", 3), 0u);  // NaN
+  EXPECT_EQ(u("f64_to_u64(to_f64(x) + 0.99)", 3), 3u);
+  EXPECT_EQ(u("f64_to_u64(18446744073709549568.0 + to_f64(x))", 0), 18446744073709549568ULL);
+  EXPECT_EQ(u("round_to_u64(to_f64(x) + 0.5)", 2), 3u);
+  EXPECT_EQ(u("round_to_u64(to_f64(x) + 0.49)", 2), 2u);
+  EXPECT_EQ(u("round_to_u64(to_f64(x) - 0.5)", 0), 0u);
+  EXPECT_EQ(u("floor_to_u64(to_f64(x) + 0.9)", 2), 2u);
+  EXPECT_EQ(u("floor_to_u64(to_f64(x) - 0.5)", 0), 0u);
+  EXPECT_EQ(u("ceil_to_u64(to_f64(x) + 0.1)", 2), 3u);
+  EXPECT_EQ(u("ceil_to_u64(to_f64(x) - 0.5)", 0), 0u);
+  EXPECT_EQ(u("ceil_to_u64(to_f64(x) * 1e300)", 1), ~0ULL);
+  EXPECT_EQ(f("to_f64(x)", ~0ULL), 18446744073709551616.0);
+}
+
+TEST(Nodes, NanAndNegativeZero) {
+  const std::string nan = "sqrt(0.0 - 1.0 - to_f64(x))";
+  EXPECT_EQ(u(nan + " == " + nan), 0u);
+  EXPECT_EQ(u(nan + " != " + nan), 1u);
+  EXPECT_EQ(u(nan + " < 1.0"), 0u);
+  EXPECT_EQ(u(nan + " >= 1.0"), 0u);
+  EXPECT_EQ(u("(0.0 - to_f64(x)) == 0.0"), 1u);  // -0.0 == 0.0
+  EXPECT_EQ(u("(0.0 - to_f64(x)) < 0.0"), 0u);
+  EXPECT_TRUE(std::isnan(f("clamp_f64(" + nan + ", 0.0, 1.0)")));
+  EXPECT_EQ(bits(f("clamp_f64(to_f64(x) * -1.0, 0.0, 1.0)")), bits(-0.0));  // -0.0 is kept
+  EXPECT_EQ(f("clamp_f64(to_f64(x), 0.0, 1.0)", 5), 1.0);
+  EXPECT_EQ(f("clamp_f64(-to_f64(x), -2.0, 1.0)", 5), -2.0);
+  EXPECT_EQ(bits(f("-to_f64(x)")), bits(0.0));  // unary minus is f64_sub(0.0, x)
+  EXPECT_EQ(f("abs_f64(-to_f64(x))", 3), 3.0);
+}
+
+TEST(Nodes, FloatArithmetic) {
+  EXPECT_EQ(f("to_f64(x) % 2.0 - 5.5", 0), -5.5);
+  EXPECT_EQ(f("(to_f64(x) - 5.5) % 2.0", 0), -1.5);
+  EXPECT_EQ(f("to_f64(x) % 0.1", 1), std::fmod(1.0, 0.1));
+  EXPECT_EQ(f("(to_f64(x) * 1e300) % 3.0", 7), std::fmod(7e300, 3.0));
+  EXPECT_EQ(f("(to_f64(x) * 5e-324) % 3e-324", 1), std::fmod(5e-324, 3e-324));
+  EXPECT_EQ(f("lerp(to_f64(x), 10.0, 20.0)", 2), 30.0);
+  EXPECT_EQ(f("lerp(0.25 + to_f64(x))"), 0.25);
+  EXPECT_EQ(f("x ** 2", 3), 9.0);
+  EXPECT_EQ(f("pow(to_f64(x), 0.5)", 4), 2.0);
+  EXPECT_EQ(u("select_u64(x, 1, 2)", 0), 2u);
+  EXPECT_EQ(f("if(x, 1, 2.5)", 1), 1.0);
+  EXPECT_EQ(s("if(x > 3, \"big\", x)", 2), "2");
+}
+
+TEST(Nodes, PowSpecialCases) {
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(pd_pow(std::nan(""), 0.0), 1.0);
+  EXPECT_EQ(pd_pow(1.0, std::nan("")), 1.0);
+  EXPECT_TRUE(std::isnan(pd_pow(-2.0, 0.5)));
+  EXPECT_EQ(pd_pow(-2.0, 3.0), -8.0);
+  EXPECT_EQ(pd_pow(-2.0, 2.0), 4.0);
+  EXPECT_EQ(pd_pow(0.0, -1.0), inf);
+  EXPECT_EQ(pd_pow(-0.0, -3.0), -inf);
+  EXPECT_EQ(pd_pow(-inf, 3.0), -inf);
+  EXPECT_EQ(pd_pow(0.5, inf), 0.0);
+  EXPECT_EQ(pd_pow(2.0, -inf), 0.0);
+  EXPECT_EQ(pd_pow(-1.0, inf), 1.0);
+  EXPECT_EQ(pd_pow(10.0, 400.0), inf);
+  EXPECT_EQ(pd_pow(10.0, -400.0), 0.0);
+  EXPECT_EQ(pd_pow(2.0, -1074.0), 5e-324);
+  EXPECT_EQ(pd_pow(2.0, 1023.0), 0x1p1023);
+}
+
+TEST(Nodes, Distributions) {
+  EXPECT_NEAR(f("dist_normal(0.5 + to_f64(x), 10.0, 2.0)"), 10.0, 2 * 4.5e-4);
+  EXPECT_NEAR(f("dist_normal(0.975 + to_f64(x), 0.0, 1.0)"), 1.96, 4.5e-3);
+  EXPECT_EQ(f("dist_normal(-1.0 + to_f64(x), 0.0, 1.0)"), f("dist_normal(0.001 + to_f64(x), 0.0, 1.0)"));
+  EXPECT_EQ(f("dist_uniform(0.25 + to_f64(x), 10.0, 20.0)"), 12.5);
+  EXPECT_NEAR(f("dist_exponential(0.5 + to_f64(x), 2.0)"), std::log(2.0) / 2.0, 1e-15);
+  EXPECT_EQ(f("dist_zipf(to_f64(x), 100, 1.0)"), 1.0);
+  EXPECT_EQ(f("dist_zipf(1.0 + to_f64(x), 100, 1.0)"), 100.0);
+  double total = 0;
+  for (uint64_t c = 0; c < 200; ++c) total += f("dist_normal(unit_interval(hash(x)), 50.0, 5.0)", c);
+  EXPECT_NEAR(total / 200, 50.0, 1.5);
+}
+
+TEST(Nodes, WeightedSelection) {
+  int ones = 0;
+  for (uint64_t c = 0; c < 4000; ++c) ones += u("weighted_u64(hash(x), \"1:1;2:3\")", c) == 1;
+  EXPECT_NEAR(ones / 4000.0, 0.25, 0.03);
+  int anas = 0;
+  for (uint64_t c = 0; c < 4000; ++c) anas += s("one_of_weighted(x, \"ana:1,bo:3\")", c) == "ana";
+  EXPECT_NEAR(anas / 4000.0, 0.25, 0.03);
+  const char* names[] = {"a", "b", "c"};
+  for (uint64_t c = 0; c < 10; ++c) EXPECT_EQ(s("one_of(x, \"a\", \"b\", \"c\")", c), names[pd_hash(c) % 3]);
+  EXPECT_EQ(u("weighted_u64(x, \"7:1\")", 12345), 7u);
+}
+
+TEST(Nodes, Formatting) {
+  EXPECT_EQ(s("format_u64(x, 16)", 255), "0xff");
+  EXPECT_EQ(s("format_u64(x, 2)", 5), "0b101");
+  EXPECT_EQ(s("format_u64(x, 8)", 8), "0o10");
+  EXPECT_EQ(s("format_u64(x)", 8), "8");
+  EXPECT_EQ(s("format_f64(0.295 + to_f64(x), 2)"), "0.29");
+  EXPECT_EQ(s("format_f64(2.5 + to_f64(x), 0)"), "2");
+  EXPECT_EQ(s("format_f64(to_f64(x))", 3), "3.00");
+  EXPECT_EQ(s("zero_pad_u64(x, 4)", 42), "0042");
+  EXPECT_EQ(s("zero_pad_u64(x, 2)", 12345), "12345");
+  EXPECT_EQ(s("printf(\"{:05}|{:8}|{:x}|{:X}|{:b}|{:o}\", x, x, x, x, x, x)", 42),
+            "00042|      42|2a|2A|101010|52");
+  EXPECT_EQ(s("printf(\"{:.2} {} {}\", 3.14159 + to_f64(x), 1.0 + to_f64(x), 1e16 + to_f64(x))"),
+            "3.14 1.0 1e16");
+  EXPECT_EQ(s("printf(\"{} {} {}\", 1.5e-7 + to_f64(x), 0.1 + to_f64(x), to_f64(x) * -1.0)"), "1.5e-7 0.1 -0.0");
+  EXPECT_EQ(s("printf(\"{{{}}}\", x)", 7), "{7}");
+  EXPECT_EQ(s("\"id={x}\"", 7), "id=7");
+  EXPECT_EQ(s("\"a\" + x + 1.0 + \"b\"", 7), "a71b");
+  EXPECT_EQ(s("str_concat(1e21 + to_f64(x))"), "1000000000000000000000");
+  EXPECT_EQ(s("x as str", 12), "12");
+  EXPECT_EQ(u("(\"12\" + \"3\") as u64"), 123u);
+  EXPECT_EQ(s("\"12\" + \"3\" as u64"), "123");  // as binds to the atom
+  EXPECT_THROW(eval_expr("printf(\"n{}\", x) as u64", 1), EvalError);
+  EXPECT_EQ(u("\"a\" == x as str", 0), 0u);
+  EXPECT_EQ(u("\"7\" == x", 7), 1u);
+}
+
+TEST(Nodes, Combinations) {
+  EXPECT_EQ(s("combinations(x, \"A-Z;0-9\")", 0), "A0");
+  EXPECT_EQ(s("combinations(x, \"A-Z;0-9\")", 27), "B1");
+  EXPECT_EQ(s("combinations(x, \"A-Z;0-9\")", 260), "A0");  // wraps at 26 * 10
+  EXPECT_EQ(s("combinations(x, \"a-c;-;x\")", 2), "c-x");
+}
+
+TEST(Nodes, Predicates) {
+  EXPECT_EQ(u("in_range(x, 1, 64)", 64), 64u);
+  EXPECT_THROW(eval_expr("in_range(x, 1, 64)", 65), EvalError);
+  EXPECT_THROW(eval_expr("in_range(x, 1, 64)", 0), EvalError);
+  EXPECT_EQ(u("is_positive(x)", 3), 3u);
+  EXPECT_THROW(eval_expr("is_positive(x, \"workers\")", 0), EvalError);
+  EXPECT_EQ(u("is_one_of(x, 2, 4)", 4), 4u);
+  EXPECT_THROW(eval_expr("is_one_of(x, 2, 4)", 3), EvalError);
+}
+
+TEST(Nodes, EveryRegisteredNodeHasDocsAndAnImplementation) {
+  for (const nodes::NodeDef* d : nodes::all_nodes()) {
+    EXPECT_FALSE(d->summary.empty()) << d->name;
+    EXPECT_TRUE(d->eval != nullptr) << d->name;
+    EXPECT_EQ(d->can_fail, !d->failure.empty()) << d->name;
+  }
+}
+
+}  // namespace
+}  // namespace polyrt::test

@@ -1,0 +1,112 @@
+#include <gtest/gtest.h>
+
+#include "dsl/ast.hpp"
+#include "polyrt/error.hpp"
+
+namespace polyrt::dsl {
+namespace {
+
+// Fully parenthesized rendering of an expression, to check the tree shape.
+std::string show(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::Int: return std::to_string(e.u);
+    case ExprKind::Float: return std::to_string(e.f).substr(0, 4);
+    case ExprKind::Str: return "\"" + e.text + "\"";
+    case ExprKind::Ident: return e.text;
+    case ExprKind::Array: return "[" + std::to_string(e.args.size()) + "]";
+    case ExprKind::Binary: return "(" + show(*e.args[0]) + " " + e.text + " " + show(*e.args[1]) + ")";
+    case ExprKind::Unary: return "(" + e.text + show(*e.args[0]) + ")";
+    case ExprKind::Cast: return "(" + show(*e.args[0]) + " as " + std::string(type_name(e.cast_type)) + ")";
+    case ExprKind::If: return "if(" + show(*e.args[0]) + ", " + show(*e.args[1]) + ", " + show(*e.args[2]) + ")";
+    case ExprKind::Call: {
+      std::string out = e.text + "(";
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        if (i) out += ", ";
+        if (!e.arg_names[i].empty()) out += e.arg_names[i] + ": ";
+        out += show(*e.args[i]);
+      }
+      return out + ")";
+    }
+  }
+  return "?";
+}
+
+Ast parse_text(const std::string& text) {
+  static std::vector<std::unique_ptr<SourceText>> keep;
+  keep.push_back(std::make_unique<SourceText>("t.polydat", text));
+  return parse(*keep.back());
+}
+
+std::string expr_of(const std::string& rhs) {
+  Ast ast = parse_text("v := " + rhs);
+  return show(*ast.statements.at(0).expr);
+}
+
+TEST(Parser, PrecedenceFollowsPolydat) {
+  EXPECT_EQ(expr_of("a & b == c"), "((a & b) == c)");
+  EXPECT_EQ(expr_of("a + b * c"), "(a + (b * c))");
+  EXPECT_EQ(expr_of("a < b == c < d"), "((a < b) == (c < d))");
+  EXPECT_EQ(expr_of("a || b && c"), "(a || (b && c))");
+  EXPECT_EQ(expr_of("a | b ^ c & d"), "(a | (b ^ (c & d)))");
+  EXPECT_EQ(expr_of("a << b + c"), "(a << (b + c))");
+  EXPECT_EQ(expr_of("2 ** 3 ** 2"), "(2 ** (3 ** 2))");
+  EXPECT_EQ(expr_of("a - b - c"), "((a - b) - c)");
+  EXPECT_EQ(expr_of("-a ** 2"), "((-a) ** 2)");  // prefix - binds tighter than **
+  EXPECT_EQ(expr_of("a + b as f64"), "(a + (b as f64))");
+  EXPECT_EQ(expr_of("x as u64 as f64"), "((x as u64) as f64)");
+  EXPECT_EQ(expr_of("!a & b"), "((!a) & b)");
+}
+
+TEST(Parser, CallsIfAndFields) {
+  EXPECT_EQ(expr_of("mod(hash(x), 10)"), "mod(hash(x), 10)");
+  EXPECT_EQ(expr_of("f(a, n: 3)"), "f(a, n: 3)");
+  EXPECT_EQ(expr_of("if(c, 1, 2)"), "if(c, 1, 2)");
+  EXPECT_EQ(expr_of("if c > 0 { 1 } else { 2 }"), "if((c > 0), 1, 2)");
+  EXPECT_EQ(expr_of("if (c) { 1 } else if d { 2 } else { 3 }"), "if(c, 1, if(d, 2, 3))");
+  EXPECT_EQ(expr_of("q.cursor.idx"), "q__cursor__idx");
+}
+
+TEST(Parser, Interpolation) {
+  EXPECT_EQ(expr_of("\"id-{x + 1}!\""), "printf(\"id-{}!\", (x + 1))");
+  EXPECT_EQ(expr_of("\"{{literal}} {x}\""), "printf(\"{{literal}} {}\", x)");
+  EXPECT_EQ(expr_of("\"{:05}\""), "\"{:05}\"");      // a format spec is not a placeholder
+  EXPECT_EQ(expr_of("\"{'a': 1}\""), "\"{'a': 1}\"");  // a quoted body is literal text
+  EXPECT_EQ(expr_of("\"{'a': 1} {x}\""), "printf(\"{{'a': 1}} {}\", x)");
+  EXPECT_EQ(expr_of("\"plain\""), "\"plain\"");
+}
+
+TEST(Parser, Statements) {
+  Ast ast = parse_text(
+      "input (a, b: u64)\n"
+      "input c\n"
+      "extern rate: f64 = 0.5\n"
+      "const k := 3 volatile now := current_epoch_millis()\n"
+      "(d, e) := mixed_radix(a, 10, 0)\n"
+      "pragma strict\n");
+  ASSERT_EQ(ast.statements.size(), 7u);
+  EXPECT_EQ(ast.statements[0].names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(ast.statements[2].kind, StmtKind::Extern);
+  EXPECT_TRUE(ast.statements[3].is_const);
+  EXPECT_TRUE(ast.statements[4].is_volatile);
+  EXPECT_EQ(ast.statements[5].names, (std::vector<std::string>{"d", "e"}));
+  EXPECT_EQ(ast.statements[6].kind, StmtKind::Pragma);
+}
+
+TEST(Parser, NewlineSeparatesACalleeFromAParenthesizedStatement) {
+  Ast ast = parse_text("a := b\n(c, d) := mixed_radix(a, 2, 0)");
+  EXPECT_EQ(ast.statements.size(), 2u);
+}
+
+TEST(Parser, Rejections) {
+  const char* bad[] = {
+      "x = 1",                    "const volatile x := 1",   "const const x := 1",
+      "x: u64 := 1",              "input ()",                "v := if c { 1 }",
+      "v := f(1",                 "v := (1 + 2",             "hash(x)",
+      "v := ",                    "shared x := 1",           "input x: f64",
+      "extern e: nope",           "v := 1 as blob",          "m(a: u64) -> (b: u64) := { b := a }",
+  };
+  for (const char* text : bad) EXPECT_THROW(parse_text(text), CompileError) << text;
+}
+
+}  // namespace
+}  // namespace polyrt::dsl

@@ -1,0 +1,27 @@
+// Helpers shared by the test files.
+#pragma once
+
+#include <string>
+
+#include "polyrt/polyrt.hpp"
+
+namespace polyrt::test {
+
+// Compiles `source` and returns the message of the CompileError it must raise
+// (fails the test when it compiles).
+std::string compile_error(const std::string& source);
+
+// Evaluates `expr` (an expression over `input x`) at x and returns the value.
+Value eval_expr(const std::string& expr, uint64_t x = 0);
+
+struct CommandResult {
+  int status;
+  std::string out;
+  std::string err;
+};
+// Runs the polyrt binary with `args` (a shell-quoted string).
+CommandResult run_polyrt(const std::string& args);
+
+std::string temp_dir();
+
+}  // namespace polyrt::test
