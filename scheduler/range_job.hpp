@@ -27,8 +27,9 @@ struct RangeJob {
   uint64_t chunk_rows = 8192;
 };
 
-// Runs the job into `sink` (which the caller commits). Throws EvalError for
-// the first failing row in coordinate order of the chunks processed.
+// Runs the job into `sink` (which the caller commits). A failing row throws
+// its EvalError; it is always the smallest failing coordinate, whatever the
+// thread count.
 void run_range_job(const RangeJob& job, OutputSink& sink);
 
 }  // namespace polyrt::scheduler

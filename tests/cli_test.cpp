@@ -1,1 +1,150 @@
+// The polyrt command, run as a subprocess.
 #include <gtest/gtest.h>
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+std::string write_program(const std::string& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// Entries of a directory other than . and .. (temporary files included).
+size_t entries(const std::string& dir) {
+  size_t n = 0;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      n += name != "." && name != "..";
+    }
+    closedir(d);
+  }
+  return n;
+}
+
+const std::string kExample = std::string(POLYRT_SOURCE_DIR) + "/examples/users.polydat";
+
+class Cli : public ::testing::Test {
+ protected:
+  std::string dir = temp_dir();
+  std::string ladder = write_program(dir, "l.polydat",
+                                     "input cycle\nextern k: u64 = 3\nextern tag: str\n"
+                                     "a := mod(hash(cycle + k), 100)\nb := unit_interval(hash(a))\n"
+                                     "c := \"{tag},x\\\"y\"\n");
+};
+
+TEST_F(Cli, Help) {
+  auto r = run_polyrt("--help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("usage: polyrt COMMAND"), std::string::npos);
+  EXPECT_EQ(run_polyrt("").status, 2);
+  EXPECT_EQ(run_polyrt("run --help").status, 0);
+  EXPECT_NE(run_polyrt("run --help").out.find("--cycles A..B"), std::string::npos);
+  EXPECT_EQ(run_polyrt("bogus").status, 2);
+}
+
+TEST_F(Cli, Check) {
+  auto ok = run_polyrt("check " + kExample);
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_NE(ok.out.find("ok (1 inputs, 2 externs, 11 outputs)"), std::string::npos);
+  const std::string bad = write_program(dir, "bad.polydat", "input x\nv := hsh(x)\n");
+  auto r = run_polyrt("check " + bad);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("bad.polydat:2:6: error: unknown function 'hsh'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean 'hash'?"), std::string::npos);
+  EXPECT_EQ(run_polyrt("check " + dir + "/missing.polydat").status, 1);
+}
+
+TEST_F(Cli, Eval) {
+  auto r = run_polyrt("eval " + ladder + " --set tag=hi 4");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("a = "), std::string::npos);
+  EXPECT_NE(r.out.find("c = hi,x\"y\n"), std::string::npos) << r.out;
+  auto unset = run_polyrt("eval " + ladder + " 4");
+  EXPECT_NE(unset.out.find("c = None"), std::string::npos) << unset.out;
+  EXPECT_EQ(run_polyrt("eval " + ladder + " --set k=notanumber 4").status, 1);
+  EXPECT_EQ(run_polyrt("eval " + ladder + " 1 2").status, 1);
+}
+
+TEST_F(Cli, RunCsvTsvJsonl) {
+  auto csv = run_polyrt("run " + ladder + " --cycles 0..3 --set tag=t");
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(csv.out.substr(0, 6), "a,b,c\n");
+  EXPECT_NE(csv.out.find(",\"t,x\"\"y\"\n"), std::string::npos) << csv.out;
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 4);
+  auto tsv = run_polyrt("run " + ladder + " --cycles 0..2 --set tag=t --format tsv --outputs c,a");
+  EXPECT_EQ(tsv.out.substr(0, 4), "c\ta\n");
+  auto jsonl = run_polyrt("run " + ladder + " --cycles 5..6 --set tag=t --format=jsonl --outputs a,c");
+  EXPECT_EQ(jsonl.out.substr(0, 5), "{\"a\":");
+  EXPECT_NE(jsonl.out.find("\"c\":\"t,x\\\"y\"}"), std::string::npos) << jsonl.out;
+}
+
+TEST_F(Cli, RunIsDeterministicAcrossThreadCounts) {
+  auto one = run_polyrt("run " + kExample + " --cycles 1000..70000 --threads 1");
+  auto two = run_polyrt("run " + kExample + " --cycles 1000..70000 --threads 2");
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_EQ(one.out, two.out);
+  EXPECT_EQ(std::count(one.out.begin(), one.out.end(), '\n'), 69001);
+}
+
+TEST_F(Cli, FloatsRoundTrip) {
+  auto r = run_polyrt("run " + ladder + " --cycles 0..50 --set tag=t --outputs b");
+  ASSERT_EQ(r.status, 0);
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  for (uint64_t c = 0; std::getline(lines, line); ++c) {
+    const Value want = eval_expr("unit_interval(hash(mod(hash(x + 3), 100)))", c);
+    EXPECT_EQ(std::stod(line), want.as_f64()) << line;
+  }
+}
+
+TEST_F(Cli, AtomicOutputFile) {
+  const std::string out = dir + "/rows.csv";
+  auto r = run_polyrt("run " + ladder + " --cycles 0..100 --set tag=t --out " + out);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(exists(out));
+  const std::string failing = write_program(dir, "fail.polydat", "input cycle\nv := in_range(cycle, 0, 50000)\n");
+  const std::string out2 = dir + "/sub/fail.csv";
+  ::mkdir((dir + "/sub").c_str(), 0755);
+  auto f = run_polyrt("run " + failing + " --cycles 0..100000 --out " + out2);
+  EXPECT_EQ(f.status, 1);
+  EXPECT_NE(f.err.find("value 50001 is not in range [0, 50000]"), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("coordinates: cycle=50001"), std::string::npos) << f.err;
+  EXPECT_FALSE(exists(out2));
+  EXPECT_EQ(entries(dir + "/sub"), 0u);  // no temporary file left behind
+  auto devnull = run_polyrt("run " + ladder + " --cycles 0..100 --set tag=t --out /dev/null");
+  EXPECT_EQ(devnull.status, 0) << devnull.err;
+  EXPECT_TRUE(exists("/dev/null"));
+}
+
+TEST_F(Cli, RunErrors) {
+  auto missing = run_polyrt("run " + ladder + " --cycles 0..3");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("extern 'tag' has no default; pass --set tag=VALUE"), std::string::npos) << missing.err;
+  EXPECT_EQ(run_polyrt("run " + ladder + " --set tag=t").status, 2);
+  EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 5..3 --set tag=t").status, 2);
+  EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 0..3 --set tag=t --format xml").status, 2);
+  EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 0..3 --set tag=t --outputs nope").status, 2);
+  EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 0..3 --set tag=t --bogus").status, 2);
+  EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 0..3 --set tag=t --threads 0").status, 2);
+  auto two = write_program(dir, "two.polydat", "input a\ninput b\nv := a + b\n");
+  EXPECT_EQ(run_polyrt("run " + two + " --cycles 0..3").status, 2);
+  auto ok = run_polyrt("run " + two + " --cycles 0..3 --set b=10");
+  EXPECT_EQ(ok.out, "v\n10\n11\n12\n");
+}
+
+}  // namespace
+}  // namespace polyrt::test
