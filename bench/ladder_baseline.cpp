@@ -17,20 +17,4 @@ LadderOutputs ladder(uint64_t cycle, uint64_t tenant_seed, uint64_t operation_se
 
 const LadderFn ladder_baseline = ladder;
 
-const char* const kLadderSource =
-    "input cycle: u64\n"
-    "input tenant_seed: u64\n"
-    "input operation_seed: u64\n"
-    "seeded_cycle     := u64_add(cycle, tenant_seed)\n"
-    "identity_entropy := hash(seeded_cycle)\n"
-    "account_id       := mod(identity_entropy, 10000000)\n"
-    "route_seed       := u64_xor(account_id, operation_seed)\n"
-    "route_entropy    := hash(route_seed)\n"
-    "shard            := mod(route_entropy, 64)\n"
-    "payload_seed     := u64_add(identity_entropy, operation_seed)\n"
-    "payload_entropy  := hash(payload_seed)\n"
-    "payload_class    := mod(payload_entropy, 8)\n"
-    "token_seed       := u64_add(route_entropy, payload_entropy)\n"
-    "event_token      := hash(token_seed)\n";
-
 }  // namespace polyrt::bench

@@ -14,6 +14,7 @@ struct LadderOutputs {
 using LadderFn = LadderOutputs (*)(uint64_t cycle, uint64_t tenant_seed, uint64_t operation_seed);
 extern const LadderFn ladder_baseline;
 
-extern const char* const kLadderSource;
+// examples/ladder.polydat, the same computation in the DSL.
+inline const char* kLadderFile = POLYRT_SOURCE_DIR "/examples/ladder.polydat";
 
 }  // namespace polyrt::bench

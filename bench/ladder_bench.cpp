@@ -23,7 +23,7 @@ void BM_Ladder_Baseline(benchmark::State& st) {
 BENCHMARK(BM_Ladder_Baseline);
 
 void BM_Ladder_Interpreter(benchmark::State& st) {
-  auto program = compile(kLadderSource);
+  auto program = compile_file(kLadderFile);
   State state = program->new_state();
   const size_t outs[] = {state.output_index("account_id"), state.output_index("shard"),
                          state.output_index("payload_class"), state.output_index("event_token")};

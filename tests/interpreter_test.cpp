@@ -5,6 +5,7 @@
 
 #include <thread>
 
+#include "bench/ladder_baseline.hpp"
 #include "graph/graph.hpp"
 #include "rtlib/rtlib.h"
 #include "tests/test_support.hpp"
@@ -24,33 +25,16 @@ struct Log {
   }
 };
 
-const char* kLadder =
-    "input cycle: u64\ninput tenant_seed: u64\ninput operation_seed: u64\n"
-    "seeded_cycle     := u64_add(cycle, tenant_seed)\n"
-    "identity_entropy := hash(seeded_cycle)\n"
-    "account_id       := mod(identity_entropy, 10000000)\n"
-    "route_seed       := u64_xor(account_id, operation_seed)\n"
-    "route_entropy    := hash(route_seed)\n"
-    "shard            := mod(route_entropy, 64)\n"
-    "payload_seed     := u64_add(identity_entropy, operation_seed)\n"
-    "payload_entropy  := hash(payload_seed)\n"
-    "payload_class    := mod(payload_entropy, 8)\n"
-    "token_seed       := u64_add(route_entropy, payload_entropy)\n"
-    "event_token      := hash(token_seed)\n";
-
 TEST(Interpreter, LadderGraphMatchesHandWrittenCode) {
-  auto p = compile(kLadder);
+  auto p = compile_file(bench::kLadderFile);
   State s = p->new_state();
   for (uint64_t cycle = 0; cycle < 100; ++cycle) {
     s.set_inputs({cycle, 77, 5});
-    const uint64_t identity = pd_hash(cycle + 77);
-    const uint64_t account = identity % 10000000;
-    const uint64_t route = pd_hash(account ^ 5);
-    const uint64_t payload = pd_hash(identity + 5);
-    EXPECT_EQ(s.pull("account_id").as_u64(), account);
-    EXPECT_EQ(s.pull("shard").as_u64(), route % 64);
-    EXPECT_EQ(s.pull("payload_class").as_u64(), payload % 8);
-    EXPECT_EQ(s.pull("event_token").as_u64(), pd_hash(route + payload));
+    const bench::LadderOutputs want = bench::ladder_baseline(cycle, 77, 5);
+    EXPECT_EQ(s.pull("account_id").as_u64(), want.account_id);
+    EXPECT_EQ(s.pull("shard").as_u64(), want.shard);
+    EXPECT_EQ(s.pull("payload_class").as_u64(), want.payload_class);
+    EXPECT_EQ(s.pull("event_token").as_u64(), want.event_token);
   }
   EXPECT_EQ(s.engine(), "interpreter");
 }

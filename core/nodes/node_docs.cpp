@@ -21,15 +21,16 @@ std::string node_reference_markdown() {
   for (const NodeDef* d : all_nodes()) {
     if (d->family != family) {
       family = d->family;
-      out += "\n### " + std::string(family) + "\n\n";
+      out.append("\n### ").append(family).append("\n\n");
     }
-    out += "#### `" + std::string(d->name) + "`\n\n";
-    out += "`" + signature(*d) + "`\n\n";
-    out += std::string(d->summary) + "\n\n";
-    out += "- purity: " + purity_text(*d) + "\n";
-    out += std::string("- None: ") +
-           (d->accepts_none ? "accepted (None-aware)" : "any None input makes the outputs None") + "\n";
-    out += "- fails: " + (d->can_fail ? std::string(d->failure) : std::string("never")) + "\n\n";
+    out.append("#### `").append(d->name).append("`\n\n");
+    out.append("`").append(signature(*d)).append("`\n\n");
+    out.append(d->summary).append("\n\n");
+    out.append("- purity: ").append(purity_text(*d)).append("\n");
+    out.append("- None: ")
+        .append(d->accepts_none ? "accepted (None-aware)" : "any None input makes the outputs None")
+        .append("\n");
+    out.append("- fails: ").append(d->can_fail ? d->failure : "never").append("\n\n");
   }
   return out;
 }

@@ -35,16 +35,6 @@ std::string render_arg(const Value& v, const rt::FormatSegment& spec) {
   return {};
 }
 
-std::string display(const Value& v) {
-  switch (v.type()) {
-    case Type::U64: return std::to_string(v.as_u64());
-    case Type::F64: return rt::f64_display(v.as_f64());
-    case Type::Str: return v.as_str();
-    case Type::Bool: return v.as_bool() ? "true" : "false";
-  }
-  return {};
-}
-
 }  // namespace
 
 void register_text_nodes(Registry& r) {
@@ -97,7 +87,7 @@ void register_text_nodes(Registry& r) {
                     "digits without exponent, bool true/false); the target of + on strings.",
          .eval = [](Call& c) {
            std::string out;
-           for (size_t i = 0; i < c.input_count(); ++i) out += display(c.input(i));
+           for (size_t i = 0; i < c.input_count(); ++i) out += display_text(c.input(i));
            c.set_str(std::move(out));
          }});
   r.add({.name = "format_u64",

@@ -26,9 +26,7 @@ const NodeDef* Registry::find(std::string_view name) const {
   return nullptr;
 }
 
-namespace {
-
-std::string display(const Value& v) {
+std::string display_text(const Value& v) {
   switch (v.type()) {
     case Type::U64: return std::to_string(v.as_u64());
     case Type::F64: return rt::f64_display(v.as_f64());
@@ -37,6 +35,8 @@ std::string display(const Value& v) {
   }
   return {};
 }
+
+namespace {
 
 Registry build_user_registry() {
   Registry r;
@@ -69,7 +69,7 @@ const NodeDef& to_str_node() {
       .results = {Type::Str},
       .summary = "Display form of a value (u64 decimal, f64 Display form, bool true/false); "
                  "inserted by `as str`, `if` and `==` on strings.",
-      .eval = [](Call& c) { c.set_str(display(c.input(0))); },
+      .eval = [](Call& c) { c.set_str(display_text(c.input(0))); },
   };
   return def;
 }

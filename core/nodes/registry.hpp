@@ -128,6 +128,10 @@ const NodeDef& to_str_node();
 const NodeDef& passthrough_node();
 const NodeDef& str_to_u64_node();
 
+// The Display text of a value (u64 decimal, f64 shortest digits without an
+// exponent, bool true/false): what str_concat and `as str` produce.
+std::string display_text(const Value& v);
+
 std::string_view port_type_name(PortType type);
 bool port_accepts(PortType port, Type value_type);
 // Renders the node's signature, e.g. "mod(x: u64, modulus: const u64) -> u64".
