@@ -26,8 +26,8 @@ std::string CommandLine::value_of(const std::string& flag) {
 }
 
 void CommandLine::unknown_flag(const std::string& flag) const {
-  throw UsageError("polyrt " + command_ + ": unknown option '" + flag + "' (see polyrt " + command_ +
-                   " --help)");
+  throw UsageError("polyrt " + command_ + ": unknown option '" + flag + "' (see polyrt " +
+                   command_ + " --help)");
 }
 
 std::pair<std::string, std::string> split_assignment(const std::string& text) {

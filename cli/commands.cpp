@@ -18,7 +18,8 @@ bool wants_help(CommandLine& args, const char* usage) {
 }
 
 std::string take_file(CommandLine& args) {
-  if (args.done() || args.is_flag()) throw UsageError("polyrt " + args.command() + ": missing FILE");
+  if (args.done() || args.is_flag())
+    throw UsageError("polyrt " + args.command() + ": missing FILE");
   return args.next();
 }
 
@@ -33,8 +34,9 @@ int check_command(CommandLine& args) {
   if (!args.done()) args.unknown_flag(args.peek());
   auto program = compile_file(file);
   for (const std::string& w : program->warnings()) std::fprintf(stderr, "%s\n", w.c_str());
-  std::printf("%s: ok (%zu inputs, %zu externs, %zu outputs)\n", file.c_str(), program->input_names().size(),
-              program->externs().size(), program->output_names().size());
+  std::printf("%s: ok (%zu inputs, %zu externs, %zu outputs)\n", file.c_str(),
+              program->input_names().size(), program->externs().size(),
+              program->output_names().size());
   return 0;
 }
 

@@ -63,7 +63,8 @@ int run_command(CommandLine& args) {
     if (f == "--cycles") {
       const std::string v = args.value_of(f);
       const size_t dots = v.find("..");
-      if (dots == std::string::npos) throw UsageError("polyrt run: --cycles expects A..B, got '" + v + "'");
+      if (dots == std::string::npos)
+        throw UsageError("polyrt run: --cycles expects A..B, got '" + v + "'");
       const uint64_t a = parse_u64_arg(v.substr(0, dots), "the start of --cycles");
       const uint64_t b = parse_u64_arg(v.substr(dots + 2), "the end of --cycles");
       if (b < a) throw UsageError("polyrt run: --cycles " + v + " ends before it starts");
@@ -78,7 +79,8 @@ int run_command(CommandLine& args) {
       sets.push_back(split_assignment(args.value_of(f)));
     } else if (f == "--threads") {
       job.threads = parse_u64_arg(args.value_of(f), "--threads");
-      if (job.threads == 0 || job.threads > 4096) throw UsageError("polyrt run: --threads must be in [1, 4096]");
+      if (job.threads == 0 || job.threads > 4096)
+        throw UsageError("polyrt run: --threads must be in [1, 4096]");
     } else {
       args.unknown_flag(f);
     }
@@ -87,7 +89,8 @@ int run_command(CommandLine& args) {
 
   job.program = compile_file(file);
   const Program& p = *job.program;
-  if (p.input_names().empty()) throw UsageError("polyrt run: " + file + " declares no input to iterate");
+  if (p.input_names().empty())
+    throw UsageError("polyrt run: " + file + " declares no input to iterate");
   job.first = cycles->first;
   job.last = cycles->second;
   job.coordinates.assign(p.input_names().size(), 0);
@@ -98,7 +101,8 @@ int run_command(CommandLine& args) {
     bool found = false;
     for (size_t c = 0; c < p.input_names().size() && !found; ++c) {
       if (p.input_names()[c] != name) continue;
-      if (c == 0) throw UsageError("polyrt run: '" + name + "' is iterated by --cycles; do not --set it");
+      if (c == 0)
+        throw UsageError("polyrt run: '" + name + "' is iterated by --cycles; do not --set it");
       job.coordinates[c] = parse_value(text, Type::U64).as_u64();
       coordinate_set[c] = found = true;
     }
@@ -107,7 +111,9 @@ int run_command(CommandLine& args) {
       job.externs.emplace_back(name, parse_value(text, p.externs()[e].type));
       extern_set[e] = found = true;
     }
-    if (!found) throw UsageError("polyrt run: --set " + name + ": the program has no input or extern named '" + name + "'");
+    if (!found)
+      throw UsageError("polyrt run: --set " + name +
+                       ": the program has no input or extern named '" + name + "'");
   }
   for (size_t c = 0; c < coordinate_set.size(); ++c) {
     if (!coordinate_set[c]) {
@@ -117,13 +123,15 @@ int run_command(CommandLine& args) {
   }
   for (size_t e = 0; e < extern_set.size(); ++e) {
     if (!extern_set[e] && p.externs()[e].default_value.is_none()) {
-      throw UsageError("polyrt run: extern '" + p.externs()[e].name + "' has no default; pass --set " +
-                       p.externs()[e].name + "=VALUE");
+      throw UsageError("polyrt run: extern '" + p.externs()[e].name +
+                       "' has no default; pass --set " + p.externs()[e].name + "=VALUE");
     }
   }
   job.outputs = outputs.empty() ? p.output_names() : outputs;
   for (const std::string& name : job.outputs) {
-    if (!p.output_index(name)) throw UsageError("polyrt run: --outputs names '" + name + "', which is not a binding of " + file);
+    if (!p.output_index(name))
+      throw UsageError("polyrt run: --outputs names '" + name + "', which is not a binding of " +
+                       file);
   }
 
   scheduler::OutputSink sink(out_path);

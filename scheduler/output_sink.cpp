@@ -1,19 +1,22 @@
 #include "scheduler/output_sink.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "polyrt/error.hpp"
 
 namespace polyrt::scheduler {
 
 namespace {
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 }  // namespace
 
 OutputSink::OutputSink(const std::string& path) : path_(path) {
@@ -71,6 +74,8 @@ void OutputSink::commit() {
   temp_path_.clear();
 }
 
-bool OutputSink::is_terminal() const { return ::isatty(fd_) == 1; }
+bool OutputSink::is_terminal() const {
+  return ::isatty(fd_) == 1;
+}
 
 }  // namespace polyrt::scheduler

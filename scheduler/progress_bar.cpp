@@ -1,7 +1,8 @@
 #include "scheduler/progress_bar.hpp"
 
-#include <cstdio>
 #include <unistd.h>
+
+#include <cstdio>
 
 namespace polyrt::scheduler {
 
@@ -24,7 +25,8 @@ void ProgressBar::draw() {
   const int width = 30;
   const double fraction = total_ ? (double)done_ / (double)total_ : 1.0;
   const int filled = (int)(fraction * width);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double rate = seconds > 0 ? (double)done_ / seconds : 0.0;
   std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%  %llu/%llu rows  %.2f M rows/s ", filled,
                "==============================", width - filled, "", fraction * 100.0,

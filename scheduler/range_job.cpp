@@ -1,11 +1,11 @@
 #include "scheduler/range_job.hpp"
 
-#include <atomic>
-#include <exception>
-
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
+
+#include <atomic>
+#include <exception>
 
 #include "scheduler/progress_bar.hpp"
 
@@ -39,51 +39,48 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
   ProgressBar progress(job.last - job.first);
   const int threads = job.threads ? (int)job.threads : tbb::task_arena::automatic;
   tbb::task_arena arena(threads);
-  const size_t tokens = 4 * (size_t)(job.threads ? job.threads : tbb::this_task_arena::max_concurrency());
+  const size_t tokens =
+      4 * (size_t)(job.threads ? job.threads : tbb::this_task_arena::max_concurrency());
   uint64_t next = job.first;
   std::atomic<bool> failed{false};
 
   arena.execute([&] {
     tbb::parallel_pipeline(
         tokens,
-        tbb::make_filter<void, Chunk>(tbb::filter_mode::serial_in_order,
-                                      [&](tbb::flow_control& fc) {
-                                        if (next >= job.last || failed) {
-                                          fc.stop();
-                                          return Chunk{};
-                                        }
-                                        Chunk c;
-                                        c.begin = next;
-                                        c.end = next + std::min(job.chunk_rows, job.last - next);
-                                        next = c.end;
-                                        return c;
-                                      }) &
-            tbb::make_filter<Chunk, Chunk>(tbb::filter_mode::parallel,
-                                           [&](Chunk c) {
-                                             auto& [state, coords] = workers.local();
-                                             try {
-                                               for (uint64_t x = c.begin; x < c.end; ++x) {
-                                                 coords[0] = x;
-                                                 state.set_inputs(coords);
-                                                 begin_row(c.text, job.format);
-                                                 for (size_t k = 0; k < columns.size(); ++k) {
-                                                   if (k) field_separator(c.text, job.format);
-                                                   append_field(c.text, job.format, job.outputs[k],
-                                                                state.pull_at(columns[k]), x);
-                                                 }
-                                                 end_row(c.text, job.format);
-                                               }
-                                             } catch (...) {
-                                               c.failure = std::current_exception();
-                                               failed = true;
-                                             }
-                                             return c;
-                                           }) &
-            tbb::make_filter<Chunk, void>(tbb::filter_mode::serial_in_order, [&](Chunk c) {
-              if (c.failure) std::rethrow_exception(c.failure);
-              sink.write(c.text);
-              progress.advance(c.end - c.begin);
-            }));
+        tbb::make_filter<void, Chunk>(tbb::filter_mode::serial_in_order, [&](tbb::flow_control&
+                                                                                 fc) {
+          if (next >= job.last || failed) {
+            fc.stop();
+            return Chunk{};
+          }
+          Chunk c;
+          c.begin = next;
+          c.end = next + std::min(job.chunk_rows, job.last - next);
+          next = c.end;
+          return c;
+        }) & tbb::make_filter<Chunk, Chunk>(tbb::filter_mode::parallel, [&](Chunk c) {
+          auto& [state, coords] = workers.local();
+          try {
+            for (uint64_t x = c.begin; x < c.end; ++x) {
+              coords[0] = x;
+              state.set_inputs(coords);
+              begin_row(c.text, job.format);
+              for (size_t k = 0; k < columns.size(); ++k) {
+                if (k) field_separator(c.text, job.format);
+                append_field(c.text, job.format, job.outputs[k], state.pull_at(columns[k]), x);
+              }
+              end_row(c.text, job.format);
+            }
+          } catch (...) {
+            c.failure = std::current_exception();
+            failed = true;
+          }
+          return c;
+        }) & tbb::make_filter<Chunk, void>(tbb::filter_mode::serial_in_order, [&](Chunk c) {
+          if (c.failure) std::rethrow_exception(c.failure);
+          sink.write(c.text);
+          progress.advance(c.end - c.begin);
+        }));
   });
   progress.finish();
 }

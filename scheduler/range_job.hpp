@@ -21,9 +21,9 @@ struct RangeJob {
   uint64_t last = 0;
   std::vector<uint64_t> coordinates;  // values of every coordinate; [0] is replaced per row
   std::vector<std::pair<std::string, Value>> externs;
-  std::vector<std::string> outputs;   // columns, in order
+  std::vector<std::string> outputs;  // columns, in order
   RowFormat format = RowFormat::Csv;
-  size_t threads = 0;                 // 0: every core
+  size_t threads = 0;  // 0: every core
   uint64_t chunk_rows = 8192;
 };
 

@@ -19,11 +19,21 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           static const char* hex = "0123456789abcdef";
@@ -54,11 +64,20 @@ void append_csv_string(std::string& out, std::string_view s) {
 void append_tsv_string(std::string& out, std::string_view s) {
   for (char c : s) {
     switch (c) {
-      case '\t': out += "\\t"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\\': out += "\\\\"; break;
-      default: out.push_back(c);
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      default:
+        out.push_back(c);
     }
   }
 }
@@ -122,14 +141,26 @@ void append_field(std::string& out, RowFormat format, const std::string& column,
                     column);
   }
   switch (value.type()) {
-    case Type::U64: append_u64(out, value.as_u64()); break;
-    case Type::F64: append_f64(out, format, value.as_f64()); break;
-    case Type::Bool: out += value.as_bool() ? "true" : "false"; break;
+    case Type::U64:
+      append_u64(out, value.as_u64());
+      break;
+    case Type::F64:
+      append_f64(out, format, value.as_f64());
+      break;
+    case Type::Bool:
+      out += value.as_bool() ? "true" : "false";
+      break;
     case Type::Str:
       switch (format) {
-        case RowFormat::Csv: append_csv_string(out, value.as_str()); break;
-        case RowFormat::Tsv: append_tsv_string(out, value.as_str()); break;
-        case RowFormat::Jsonl: append_json_string(out, value.as_str()); break;
+        case RowFormat::Csv:
+          append_csv_string(out, value.as_str());
+          break;
+        case RowFormat::Tsv:
+          append_tsv_string(out, value.as_str());
+          break;
+        case RowFormat::Jsonl:
+          append_json_string(out, value.as_str());
+          break;
       }
       break;
   }

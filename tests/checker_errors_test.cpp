@@ -12,19 +12,24 @@ void expect_error(const std::string& source, const std::string& position,
   const std::string msg = compile_error(source);
   EXPECT_NE(msg.find("t.polydat:" + position + ": error:"), std::string::npos) << msg;
   EXPECT_NE(msg.find('^'), std::string::npos) << msg;
-  for (const auto& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "missing '" << f << "' in\n" << msg;
+  for (const auto& f : fragments)
+    EXPECT_NE(msg.find(f), std::string::npos) << "missing '" << f << "' in\n" << msg;
 }
 
 TEST(CheckerErrors, UnknownNamesSuggestTheClosest) {
-  expect_error("input cycle\nv := hsh(cycle)", "2:6", {"unknown function 'hsh'", "did you mean 'hash'?"});
-  expect_error("input cycle\nv := hash(cycel)", "2:11", {"unknown name 'cycel'", "did you mean 'cycle'?"});
-  expect_error("input x\nv := mod(x, modulu: 3)", "2:21", {"no argument named 'modulu'", "'modulus'"});
+  expect_error("input cycle\nv := hsh(cycle)", "2:6",
+               {"unknown function 'hsh'", "did you mean 'hash'?"});
+  expect_error("input cycle\nv := hash(cycel)", "2:11",
+               {"unknown name 'cycel'", "did you mean 'cycle'?"});
+  expect_error("input x\nv := mod(x, modulu: 3)", "2:21",
+               {"no argument named 'modulu'", "'modulus'"});
   expect_error("input x\nv := hash", "2:6", {"'hash' is a function"});
 }
 
 TEST(CheckerErrors, CyclesAndDuplicates) {
   expect_error("input x\na := b + 1\nb := a + x", "2:1", {"dependency cycle: a -> b -> a"});
-  expect_error("input x\nx := 1", "2:1", {"'x' is already defined", "first defined at t.polydat:1:7"});
+  expect_error("input x\nx := 1", "2:1",
+               {"'x' is already defined", "first defined at t.polydat:1:7"});
   expect_error("a := a", "1:1", {"dependency cycle"});
   expect_error("__x := 1", "1:1", {"reserved"});
 }
@@ -34,13 +39,16 @@ TEST(CheckerErrors, Types) {
   expect_error("input x\nv := unit_interval(x) & 1", "2:6", {"needs u64 operands, got f64"});
   expect_error("input x\nv := \"a\" < \"b\"", "2:10", {"not defined on str", "== and !="});
   expect_error("input x\nv := unit_interval(x) as u64", "2:23", {"f64 as u64", "round_to_u64"});
-  expect_error("input x\nv := if(unit_interval(x), 1, 2)", "2:9", {"condition of 'if' must be u64"});
-  expect_error("input x\nv := default_or(x, \"s\")", "2:6", {"fallback must have the type of the value"});
+  expect_error("input x\nv := if(unit_interval(x), 1, 2)", "2:9",
+               {"condition of 'if' must be u64"});
+  expect_error("input x\nv := default_or(x, \"s\")", "2:6",
+               {"fallback must have the type of the value"});
 }
 
 TEST(CheckerErrors, ArityAndLiterals) {
   expect_error("input x\nv := hash(x, 1)", "2:14", {"too many arguments to 'hash'"});
-  expect_error("input x\nv := mod(x)", "2:6", {"missing argument 'modulus'", "mod(x: u64, modulus: const u64)"});
+  expect_error("input x\nv := mod(x)", "2:6",
+               {"missing argument 'modulus'", "mod(x: u64, modulus: const u64)"});
   expect_error("input x\nv := mod(x, x)", "2:13", {"must be a literal constant", "% or /"});
   expect_error("input x\nv := mod(x, 2.5)", "2:13", {"non-negative integer literal"});
   expect_error("input x\nv := mod(x, -2)", "2:13", {"non-negative integer literal"});
@@ -51,16 +59,19 @@ TEST(CheckerErrors, ArityAndLiterals) {
   expect_error("input x\nv := unfair_coin(x, 1.5)", "2:21", {"probability must be in [0, 1]"});
   expect_error("input x\nv := one_of(x)", "2:6", {"at least one value"});
   expect_error("input x\nv := is_one_of(x)", "2:6", {"at least one allowed value"});
-  expect_error("input x\nv := printf(\"{} {}\", x)", "2:13", {"2 placeholder(s) but 1 argument(s)"});
+  expect_error("input x\nv := printf(\"{} {}\", x)", "2:13",
+               {"2 placeholder(s) but 1 argument(s)"});
   expect_error("input x\nv := one_of_weighted(x, \"a:1,b\")", "2:25", {"not value:weight"});
   expect_error("input x\nv := clamp_f64(unit_interval(x), 1.0, 0.5)", "2:39", {"below min"});
-  expect_error("input x\n(a, b, c) := mixed_radix(x, 10, 0)", "2:8", {"has 2 output(s) but 3 names"});
+  expect_error("input x\n(a, b, c) := mixed_radix(x, 10, 0)", "2:8",
+               {"has 2 output(s) but 3 names"});
   expect_error("input x\nv := mixed_radix(x, 10, 0)", "2:6", {"has 2 outputs"});
   expect_error("input x\nv := sqrt(18446744073709551615)", "2:11", {"has no exact f64 value"});
 }
 
 TEST(CheckerErrors, ConstAndExterns) {
-  expect_error("input cycle\nconst k := hash(cycle)", "2:12", {"const binding 'k' reads the coordinate 'cycle'"});
+  expect_error("input cycle\nconst k := hash(cycle)", "2:12",
+               {"const binding 'k' reads the coordinate 'cycle'"});
   expect_error("extern e: u64 = 1.5", "1:17", {"must be a u64 literal"});
   expect_error("extern e: bool = 1", "1:18", {"true or false"});
   expect_error("v := [1, hash(2)]", "1:10", {"array elements must be literals"});
@@ -69,11 +80,14 @@ TEST(CheckerErrors, ConstAndExterns) {
 
 TEST(CheckerErrors, ConstantFoldFailureIsABuildError) {
   try {
-    compile("workers := in_range(is_positive(80), 1, 64)\n", CompileOptions{.file_name = "t.polydat"});
+    compile("workers := in_range(is_positive(80), 1, 64)\n",
+            CompileOptions{.file_name = "t.polydat"});
     FAIL();
   } catch (const ConstantFoldError& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("node 'in_range' in binding 'workers' at t.polydat:1:12 failed"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("node 'in_range' in binding 'workers' at t.polydat:1:12 failed"),
+              std::string::npos)
+        << msg;
     EXPECT_NE(msg.find("value 80 is not in range [1, 64]"), std::string::npos) << msg;
     EXPECT_NE(msg.find("inputs: 80"), std::string::npos) << msg;
   }

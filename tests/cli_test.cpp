@@ -1,6 +1,6 @@
 // The polyrt command, run as a subprocess.
-#include <gtest/gtest.h>
 #include <dirent.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -10,7 +10,8 @@
 namespace polyrt::test {
 namespace {
 
-std::string write_program(const std::string& dir, const std::string& name, const std::string& text) {
+std::string write_program(const std::string& dir, const std::string& name,
+                          const std::string& text) {
   const std::string path = dir + "/" + name;
   std::ofstream(path) << text;
   return path;
@@ -62,7 +63,8 @@ TEST_F(Cli, Check) {
   const std::string bad = write_program(dir, "bad.polydat", "input x\nv := hsh(x)\n");
   auto r = run_polyrt("check " + bad);
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("bad.polydat:2:6: error: unknown function 'hsh'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad.polydat:2:6: error: unknown function 'hsh'"), std::string::npos)
+      << r.err;
   EXPECT_NE(r.err.find("did you mean 'hash'?"), std::string::npos);
   EXPECT_EQ(run_polyrt("check " + dir + "/missing.polydat").status, 1);
 }
@@ -86,7 +88,8 @@ TEST_F(Cli, RunCsvTsvJsonl) {
   EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 4);
   auto tsv = run_polyrt("run " + ladder + " --cycles 0..2 --set tag=t --format tsv --outputs c,a");
   EXPECT_EQ(tsv.out.substr(0, 4), "c\ta\n");
-  auto jsonl = run_polyrt("run " + ladder + " --cycles 5..6 --set tag=t --format=jsonl --outputs a,c");
+  auto jsonl =
+      run_polyrt("run " + ladder + " --cycles 5..6 --set tag=t --format=jsonl --outputs a,c");
   EXPECT_EQ(jsonl.out.substr(0, 5), "{\"a\":");
   EXPECT_NE(jsonl.out.find("\"c\":\"t,x\\\"y\"}"), std::string::npos) << jsonl.out;
 }
@@ -116,7 +119,8 @@ TEST_F(Cli, AtomicOutputFile) {
   auto r = run_polyrt("run " + ladder + " --cycles 0..100 --set tag=t --out " + out);
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(exists(out));
-  const std::string failing = write_program(dir, "fail.polydat", "input cycle\nv := in_range(cycle, 0, 50000)\n");
+  const std::string failing =
+      write_program(dir, "fail.polydat", "input cycle\nv := in_range(cycle, 0, 50000)\n");
   const std::string out2 = dir + "/sub/fail.csv";
   ::mkdir((dir + "/sub").c_str(), 0755);
   auto f = run_polyrt("run " + failing + " --cycles 0..100000 --out " + out2);
@@ -133,7 +137,9 @@ TEST_F(Cli, AtomicOutputFile) {
 TEST_F(Cli, RunErrors) {
   auto missing = run_polyrt("run " + ladder + " --cycles 0..3");
   EXPECT_EQ(missing.status, 2);
-  EXPECT_NE(missing.err.find("extern 'tag' has no default; pass --set tag=VALUE"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("extern 'tag' has no default; pass --set tag=VALUE"),
+            std::string::npos)
+      << missing.err;
   EXPECT_EQ(run_polyrt("run " + ladder + " --set tag=t").status, 2);
   EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 5..3 --set tag=t").status, 2);
   EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 0..3 --set tag=t --format xml").status, 2);

@@ -18,7 +18,8 @@ TEST(Docs, NodeReferenceIsUpToDate) {
   const size_t b = doc.find(begin), e = doc.find(end);
   ASSERT_NE(b, std::string::npos);
   ASSERT_NE(e, std::string::npos);
-  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()), polyrt::nodes::node_reference_markdown())
+  EXPECT_EQ(doc.substr(b + begin.size(), e - b - begin.size()),
+            polyrt::nodes::node_reference_markdown())
       << "regenerate with: tools/update_node_docs.sh";
 }
 

@@ -40,7 +40,8 @@ TEST(Interpreter, LadderGraphMatchesHandWrittenCode) {
 }
 
 TEST(Interpreter, PullsAreLazyAndMemoized) {
-  auto p = compile("input a\ninput b\nx := log_info(hash(a))\ny := log_info(hash(b))\nz := x + y\n");
+  auto p =
+      compile("input a\ninput b\nx := log_info(hash(a))\ny := log_info(hash(b))\nz := x + y\n");
   State s = p->new_state();
   Log log;
   s.set_log_sink(log.sink());
@@ -141,8 +142,10 @@ TEST(Interpreter, FailureMessageAndRecovery) {
   } catch (const EvalError& e) {
     const std::string m = e.what();
     EXPECT_EQ(e.node(), "in_range");
-    EXPECT_NE(m.find("node 'in_range' in binding 'w' at f.polydat:3:6 failed: value 70 is not in range [1, 64]"),
-              std::string::npos) << m;
+    EXPECT_NE(m.find("node 'in_range' in binding 'w' at f.polydat:3:6 failed: value 70 is not in "
+                     "range [1, 64]"),
+              std::string::npos)
+        << m;
     EXPECT_NE(m.find("feeds outputs: slot, w"), std::string::npos) << m;
     EXPECT_NE(m.find("inputs: 70"), std::string::npos) << m;
     EXPECT_NE(m.find("coordinates: cycle=70"), std::string::npos) << m;
@@ -168,7 +171,9 @@ TEST(Interpreter, ConstBindingsAreFrozenAtStateCreation) {
 }
 
 TEST(Interpreter, ConstantsFoldAtBuild) {
-  auto p = compile("input cycle\nconst shards := 32\nconst salt := hash(7)\nshard := (hash(cycle) ^ salt) % shards\n");
+  auto p = compile(
+      "input cycle\nconst shards := 32\nconst salt := hash(7)\nshard := (hash(cycle) ^ salt) % "
+      "shards\n");
   const auto& g = p->graph();
   size_t calls = 0;
   for (const auto& n : g.nodes) calls += n.kind == ir::NodeKind::Call;

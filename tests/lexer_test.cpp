@@ -1,6 +1,7 @@
+#include "dsl/lexer.hpp"
+
 #include <gtest/gtest.h>
 
-#include "dsl/lexer.hpp"
 #include "polyrt/error.hpp"
 #include "tests/test_support.hpp"
 
@@ -67,8 +68,9 @@ TEST(Lexer, CommentsAreSkipped) {
 
 TEST(Lexer, OperatorsLongestMatch) {
   auto t = lex("** << >> && || == != <= >= := -> = :");
-  const Tok want[] = {Tok::StarStar, Tok::Shl, Tok::Shr, Tok::AndAnd, Tok::OrOr, Tok::EqEq, Tok::NotEq,
-                      Tok::Le, Tok::Ge, Tok::ColonEq, Tok::Arrow, Tok::Eq, Tok::Colon};
+  const Tok want[] = {Tok::StarStar, Tok::Shl,   Tok::Shr,  Tok::AndAnd, Tok::OrOr,
+                      Tok::EqEq,     Tok::NotEq, Tok::Le,   Tok::Ge,     Tok::ColonEq,
+                      Tok::Arrow,    Tok::Eq,    Tok::Colon};
   for (size_t i = 0; i < std::size(want); ++i) EXPECT_EQ(t[i].kind, want[i]) << i;
 }
 
@@ -84,7 +86,8 @@ TEST(Lexer, ErrorsNamePositions) {
   } catch (const CompileError& e) {
     EXPECT_EQ(e.line(), 2);
     EXPECT_EQ(e.column(), 6);
-    EXPECT_NE(std::string(e.what()).find("t.polydat:2:6: error: unexpected character '$'"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("t.polydat:2:6: error: unexpected character '$'"),
+              std::string::npos);
   }
 }
 

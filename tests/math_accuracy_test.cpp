@@ -44,17 +44,39 @@ double max_error(const Case& c, int samples, uint32_t seed) {
   return worst;
 }
 
-long double ref_exp(long double x) { return expl(x); }
-long double ref_ln(long double x) { return logl(x); }
-long double ref_sin(long double x) { return sinl(x); }
-long double ref_cos(long double x) { return cosl(x); }
-long double ref_tan(long double x) { return tanl(x); }
-long double ref_atan(long double x) { return atanl(x); }
-long double ref_asin(long double x) { return asinl(x); }
-long double ref_acos(long double x) { return acosl(x); }
-long double ref_sqrt(long double x) { return sqrtl(x); }
-double abs_ln(double x) { return pd_ln(std::fabs(x)); }
-long double ref_abs_ln(long double x) { return logl(fabsl(x)); }
+long double ref_exp(long double x) {
+  return expl(x);
+}
+long double ref_ln(long double x) {
+  return logl(x);
+}
+long double ref_sin(long double x) {
+  return sinl(x);
+}
+long double ref_cos(long double x) {
+  return cosl(x);
+}
+long double ref_tan(long double x) {
+  return tanl(x);
+}
+long double ref_atan(long double x) {
+  return atanl(x);
+}
+long double ref_asin(long double x) {
+  return asinl(x);
+}
+long double ref_acos(long double x) {
+  return acosl(x);
+}
+long double ref_sqrt(long double x) {
+  return sqrtl(x);
+}
+double abs_ln(double x) {
+  return pd_ln(std::fabs(x));
+}
+long double ref_abs_ln(long double x) {
+  return logl(fabsl(x));
+}
 
 TEST(MathAccuracy, WithinPublishedUlpBounds) {
   const Case cases[] = {

@@ -13,9 +13,15 @@
 namespace polyrt::test {
 namespace {
 
-uint64_t u(const std::string& expr, uint64_t x = 0) { return eval_expr(expr, x).as_u64(); }
-double f(const std::string& expr, uint64_t x = 0) { return eval_expr(expr, x).as_f64(); }
-std::string s(const std::string& expr, uint64_t x = 0) { return eval_expr(expr, x).as_str(); }
+uint64_t u(const std::string& expr, uint64_t x = 0) {
+  return eval_expr(expr, x).as_u64();
+}
+double f(const std::string& expr, uint64_t x = 0) {
+  return eval_expr(expr, x).as_f64();
+}
+std::string s(const std::string& expr, uint64_t x = 0) {
+  return eval_expr(expr, x).as_str();
+}
 uint64_t bits(double d) {
   uint64_t b;
   std::memcpy(&b, &d, 8);
@@ -84,7 +90,8 @@ TEST(Nodes, IntegerArithmetic) {
 }
 
 TEST(Nodes, MixedRadix) {
-  auto p = compile("input x\n(a, b) := mixed_radix(x, 100, 0)\n(c, d, e) := mixed_radix(x, 10, 10, 10)\n");
+  auto p = compile(
+      "input x\n(a, b) := mixed_radix(x, 100, 0)\n(c, d, e) := mixed_radix(x, 10, 10, 10)\n");
   State st = p->new_state();
   st.set_inputs({12345});
   EXPECT_EQ(st.pull("a").as_u64(), 45u);
@@ -184,13 +191,15 @@ TEST(Nodes, PowSpecialCases) {
 TEST(Nodes, Distributions) {
   EXPECT_NEAR(f("dist_normal(0.5 + to_f64(x), 10.0, 2.0)"), 10.0, 2 * 4.5e-4);
   EXPECT_NEAR(f("dist_normal(0.975 + to_f64(x), 0.0, 1.0)"), 1.96, 4.5e-3);
-  EXPECT_EQ(f("dist_normal(-1.0 + to_f64(x), 0.0, 1.0)"), f("dist_normal(0.001 + to_f64(x), 0.0, 1.0)"));
+  EXPECT_EQ(f("dist_normal(-1.0 + to_f64(x), 0.0, 1.0)"),
+            f("dist_normal(0.001 + to_f64(x), 0.0, 1.0)"));
   EXPECT_EQ(f("dist_uniform(0.25 + to_f64(x), 10.0, 20.0)"), 12.5);
   EXPECT_NEAR(f("dist_exponential(0.5 + to_f64(x), 2.0)"), std::log(2.0) / 2.0, 1e-15);
   EXPECT_EQ(f("dist_zipf(to_f64(x), 100, 1.0)"), 1.0);
   EXPECT_EQ(f("dist_zipf(1.0 + to_f64(x), 100, 1.0)"), 100.0);
   double total = 0;
-  for (uint64_t c = 0; c < 200; ++c) total += f("dist_normal(unit_interval(hash(x)), 50.0, 5.0)", c);
+  for (uint64_t c = 0; c < 200; ++c)
+    total += f("dist_normal(unit_interval(hash(x)), 50.0, 5.0)", c);
   EXPECT_NEAR(total / 200, 50.0, 1.5);
 }
 
@@ -202,7 +211,8 @@ TEST(Nodes, WeightedSelection) {
   for (uint64_t c = 0; c < 4000; ++c) anas += s("one_of_weighted(x, \"ana:1,bo:3\")", c) == "ana";
   EXPECT_NEAR(anas / 4000.0, 0.25, 0.03);
   const char* names[] = {"a", "b", "c"};
-  for (uint64_t c = 0; c < 10; ++c) EXPECT_EQ(s("one_of(x, \"a\", \"b\", \"c\")", c), names[pd_hash(c) % 3]);
+  for (uint64_t c = 0; c < 10; ++c)
+    EXPECT_EQ(s("one_of(x, \"a\", \"b\", \"c\")", c), names[pd_hash(c) % 3]);
   EXPECT_EQ(u("weighted_u64(x, \"7:1\")", 12345), 7u);
 }
 
@@ -220,7 +230,8 @@ TEST(Nodes, Formatting) {
             "00042|      42|2a|2A|101010|52");
   EXPECT_EQ(s("printf(\"{:.2} {} {}\", 3.14159 + to_f64(x), 1.0 + to_f64(x), 1e16 + to_f64(x))"),
             "3.14 1.0 1e16");
-  EXPECT_EQ(s("printf(\"{} {} {}\", 1.5e-7 + to_f64(x), 0.1 + to_f64(x), to_f64(x) * -1.0)"), "1.5e-7 0.1 -0.0");
+  EXPECT_EQ(s("printf(\"{} {} {}\", 1.5e-7 + to_f64(x), 0.1 + to_f64(x), to_f64(x) * -1.0)"),
+            "1.5e-7 0.1 -0.0");
   EXPECT_EQ(s("printf(\"{{{}}}\", x)", 7), "{7}");
   EXPECT_EQ(s("\"id={x}\"", 7), "id=7");
   EXPECT_EQ(s("\"a\" + x + 1.0 + \"b\"", 7), "a71b");

@@ -39,11 +39,13 @@ TEST(ParserFuzz, RandomBytes) {
 }
 
 TEST(ParserFuzz, TokenSoup) {
-  const char* pieces[] = {"input", "extern", "const", "volatile", "x", "y", ":=", "=", ":", "u64", "f64",
-                          "str", "(", ")", "[", "]", "{", "}", ",", "+", "-", "*", "/", "%", "**", "<<",
-                          "&&", "||", "!", "==", "<", "as", "if", "else", "hash", "mod", "printf",
-                          "\"a{x}b\"", "\"{\"", "1", "0x1F", "2.5", "1Ki", "5m", "#c\n", "/*", "*/",
-                          "\n", "mixed_radix", "one_of", "'q'", "in_range", ".", "->"};
+  const char* pieces[] = {
+      "input",  "extern",    "const", "volatile",    "x",      "y",   ":=",       "=",    ":",
+      "u64",    "f64",       "str",   "(",           ")",      "[",   "]",        "{",    "}",
+      ",",      "+",         "-",     "*",           "/",      "%",   "**",       "<<",   "&&",
+      "||",     "!",         "==",    "<",           "as",     "if",  "else",     "hash", "mod",
+      "printf", "\"a{x}b\"", "\"{\"", "1",           "0x1F",   "2.5", "1Ki",      "5m",   "#c\n",
+      "/*",     "*/",        "\n",    "mixed_radix", "one_of", "'q'", "in_range", ".",    "->"};
   std::mt19937_64 rng(2);
   for (int i = 0; i < 5000; ++i) {
     std::string s;
@@ -64,9 +66,15 @@ TEST(ParserFuzz, TruncationsAndMutationsOfExamples) {
     for (int k = 0; k < 3; ++k) {
       const size_t at = rng() % s.size();
       switch (rng() % 3) {
-        case 0: s[at] = alphabet[rng() % alphabet.size()]; break;
-        case 1: s.erase(at, 1 + rng() % 5); break;
-        default: s.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+        case 0:
+          s[at] = alphabet[rng() % alphabet.size()];
+          break;
+        case 1:
+          s.erase(at, 1 + rng() % 5);
+          break;
+        default:
+          s.insert(at, 1, alphabet[rng() % alphabet.size()]);
+          break;
       }
     }
     must_not_crash(s);
@@ -74,7 +82,8 @@ TEST(ParserFuzz, TruncationsAndMutationsOfExamples) {
 }
 
 TEST(ParserFuzz, DeepNestingIsACleanError) {
-  EXPECT_THROW(compile("v := " + std::string(100000, '(') + "1" + std::string(100000, ')')), CompileError);
+  EXPECT_THROW(compile("v := " + std::string(100000, '(') + "1" + std::string(100000, ')')),
+               CompileError);
   EXPECT_THROW(compile("v := " + std::string(100000, '-') + "1"), CompileError);
   std::string calls = "input x\nv := ";
   for (int i = 0; i < 50000; ++i) calls += "hash(";

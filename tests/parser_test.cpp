@@ -9,15 +9,24 @@ namespace {
 // Fully parenthesized rendering of an expression, to check the tree shape.
 std::string show(const Expr& e) {
   switch (e.kind) {
-    case ExprKind::Int: return std::to_string(e.u);
-    case ExprKind::Float: return std::to_string(e.f).substr(0, 4);
-    case ExprKind::Str: return "\"" + e.text + "\"";
-    case ExprKind::Ident: return e.text;
-    case ExprKind::Array: return "[" + std::to_string(e.args.size()) + "]";
-    case ExprKind::Binary: return "(" + show(*e.args[0]) + " " + e.text + " " + show(*e.args[1]) + ")";
-    case ExprKind::Unary: return "(" + e.text + show(*e.args[0]) + ")";
-    case ExprKind::Cast: return "(" + show(*e.args[0]) + " as " + std::string(type_name(e.cast_type)) + ")";
-    case ExprKind::If: return "if(" + show(*e.args[0]) + ", " + show(*e.args[1]) + ", " + show(*e.args[2]) + ")";
+    case ExprKind::Int:
+      return std::to_string(e.u);
+    case ExprKind::Float:
+      return std::to_string(e.f).substr(0, 4);
+    case ExprKind::Str:
+      return "\"" + e.text + "\"";
+    case ExprKind::Ident:
+      return e.text;
+    case ExprKind::Array:
+      return "[" + std::to_string(e.args.size()) + "]";
+    case ExprKind::Binary:
+      return "(" + show(*e.args[0]) + " " + e.text + " " + show(*e.args[1]) + ")";
+    case ExprKind::Unary:
+      return "(" + e.text + show(*e.args[0]) + ")";
+    case ExprKind::Cast:
+      return "(" + show(*e.args[0]) + " as " + std::string(type_name(e.cast_type)) + ")";
+    case ExprKind::If:
+      return "if(" + show(*e.args[0]) + ", " + show(*e.args[1]) + ", " + show(*e.args[2]) + ")";
     case ExprKind::Call: {
       std::string out = e.text + "(";
       for (size_t i = 0; i < e.args.size(); ++i) {
@@ -69,7 +78,7 @@ TEST(Parser, CallsIfAndFields) {
 TEST(Parser, Interpolation) {
   EXPECT_EQ(expr_of("\"id-{x + 1}!\""), "printf(\"id-{}!\", (x + 1))");
   EXPECT_EQ(expr_of("\"{{literal}} {x}\""), "printf(\"{{literal}} {}\", x)");
-  EXPECT_EQ(expr_of("\"{:05}\""), "\"{:05}\"");      // a format spec is not a placeholder
+  EXPECT_EQ(expr_of("\"{:05}\""), "\"{:05}\"");        // a format spec is not a placeholder
   EXPECT_EQ(expr_of("\"{'a': 1}\""), "\"{'a': 1}\"");  // a quoted body is literal text
   EXPECT_EQ(expr_of("\"{'a': 1} {x}\""), "printf(\"{{'a': 1}} {}\", x)");
   EXPECT_EQ(expr_of("\"plain\""), "\"plain\"");
@@ -99,11 +108,21 @@ TEST(Parser, NewlineSeparatesACalleeFromAParenthesizedStatement) {
 
 TEST(Parser, Rejections) {
   const char* bad[] = {
-      "x = 1",                    "const volatile x := 1",   "const const x := 1",
-      "x: u64 := 1",              "input ()",                "v := if c { 1 }",
-      "v := f(1",                 "v := (1 + 2",             "hash(x)",
-      "v := ",                    "shared x := 1",           "input x: f64",
-      "extern e: nope",           "v := 1 as blob",          "m(a: u64) -> (b: u64) := { b := a }",
+      "x = 1",
+      "const volatile x := 1",
+      "const const x := 1",
+      "x: u64 := 1",
+      "input ()",
+      "v := if c { 1 }",
+      "v := f(1",
+      "v := (1 + 2",
+      "hash(x)",
+      "v := ",
+      "shared x := 1",
+      "input x: f64",
+      "extern e: nope",
+      "v := 1 as blob",
+      "m(a: u64) -> (b: u64) := { b := a }",
   };
   for (const char* text : bad) EXPECT_THROW(parse_text(text), CompileError) << text;
 }

@@ -14,7 +14,8 @@ TEST(Threads, OneProgramManyStates) {
   auto p = compile(
       "input cycle\nextern salt: u64 = 3\n"
       "h := hash(cycle ^ salt)\nname := one_of_weighted(h, \"a:1,b:2\")\n"
-      "score := dist_normal(unit_interval(h), 10.0, 2.0)\nlabel := \"{name}-{format_f64(score, 3)}\"\n");
+      "score := dist_normal(unit_interval(h), 10.0, 2.0)\nlabel := \"{name}-{format_f64(score, "
+      "3)}\"\n");
   constexpr uint64_t kRows = 20000;
   std::vector<std::string> expected(kRows);
   {
@@ -25,13 +26,14 @@ TEST(Threads, OneProgramManyStates) {
     }
   }
   std::atomic<uint64_t> mismatches{0};
-  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, kRows, 256), [&](const tbb::blocked_range<uint64_t>& r) {
-    State s = p->new_state();
-    for (uint64_t c = r.begin(); c < r.end(); ++c) {
-      s.set_inputs({c});
-      if (s.pull("label").as_str() != expected[c]) ++mismatches;
-    }
-  });
+  tbb::parallel_for(tbb::blocked_range<uint64_t>(0, kRows, 256),
+                    [&](const tbb::blocked_range<uint64_t>& r) {
+                      State s = p->new_state();
+                      for (uint64_t c = r.begin(); c < r.end(); ++c) {
+                        s.set_inputs({c});
+                        if (s.pull("label").as_str() != expected[c]) ++mismatches;
+                      }
+                    });
   EXPECT_EQ(mismatches.load(), 0u);
 }
 

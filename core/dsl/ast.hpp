@@ -50,8 +50,8 @@ struct Stmt {
   SourcePos pos;
   std::vector<std::string> names;  // one, or several for destructuring
   std::vector<SourcePos> name_pos;
-  std::optional<Type> type;        // input / extern type
-  ExprPtr expr;                    // binding value or extern default
+  std::optional<Type> type;  // input / extern type
+  ExprPtr expr;              // binding value or extern default
   bool is_const = false;
   bool is_volatile = false;
 };

@@ -8,17 +8,22 @@ namespace polyrt::dsl {
 
 const char* token_name(Tok kind) {
   static const char* const names[] = {
-      "end of input", "identifier", "integer", "float", "string", "'+'", "'-'", "'*'", "'/'",
-      "'%'", "'**'", "'&'", "'|'", "'^'", "'<<'", "'>>'", "'&&'", "'||'", "'!'", "'=='", "'!='",
-      "'<'", "'>'", "'<='", "'>='", "':='", "'='", "':'", "'->'", "'.'", "','", "'('", "')'",
-      "'['", "']'", "'{'", "'}'"};
+      "end of input", "identifier", "integer", "float", "string", "'+'", "'-'",  "'*'",
+      "'/'",          "'%'",        "'**'",    "'&'",   "'|'",    "'^'", "'<<'", "'>>'",
+      "'&&'",         "'||'",       "'!'",     "'=='",  "'!='",   "'<'", "'>'",  "'<='",
+      "'>='",         "':='",       "'='",     "':'",   "'->'",   "'.'", "','",  "'('",
+      "')'",          "'['",        "']'",     "'{'",   "'}'"};
   return names[(int)kind];
 }
 
 namespace {
 
-bool ident_start(char c) { return std::isalpha((unsigned char)c) || c == '_'; }
-bool ident_char(char c) { return std::isalnum((unsigned char)c) || c == '_'; }
+bool ident_start(char c) {
+  return std::isalpha((unsigned char)c) || c == '_';
+}
+bool ident_char(char c) {
+  return std::isalnum((unsigned char)c) || c == '_';
+}
 
 class Lexer {
  public:
@@ -70,7 +75,8 @@ class Lexer {
       } else if (c == '/' && peek(1) == '*') {
         const size_t close = s_.find("*/", i_ + 2);
         if (close == std::string::npos || close + 2 > end_) {
-          fail(i_, "unterminated block comment", 2, "close it with */ (block comments do not nest)");
+          fail(i_, "unterminated block comment", 2,
+               "close it with */ (block comments do not nest)");
         }
         for (size_t k = i_; k < close; ++k) newline = newline || s_[k] == '\n';
         i_ = close + 2;
@@ -95,13 +101,13 @@ class Lexer {
       Tok kind;
     };
     static const Op ops[] = {
-        {"**", Tok::StarStar}, {"<<", Tok::Shl},    {">>", Tok::Shr},   {"&&", Tok::AndAnd},
-        {"||", Tok::OrOr},     {"==", Tok::EqEq},   {"!=", Tok::NotEq}, {"<=", Tok::Le},
+        {"**", Tok::StarStar}, {"<<", Tok::Shl},     {">>", Tok::Shr},   {"&&", Tok::AndAnd},
+        {"||", Tok::OrOr},     {"==", Tok::EqEq},    {"!=", Tok::NotEq}, {"<=", Tok::Le},
         {">=", Tok::Ge},       {":=", Tok::ColonEq}, {"->", Tok::Arrow}, {"+", Tok::Plus},
-        {"-", Tok::Minus},     {"*", Tok::Star},    {"/", Tok::Slash},  {"%", Tok::Percent},
-        {"&", Tok::Amp},       {"|", Tok::Pipe},    {"^", Tok::Caret},  {"!", Tok::Bang},
-        {"<", Tok::Lt},        {">", Tok::Gt},      {"=", Tok::Eq},     {":", Tok::Colon},
-        {".", Tok::Dot},       {",", Tok::Comma},   {"(", Tok::LParen}, {")", Tok::RParen},
+        {"-", Tok::Minus},     {"*", Tok::Star},     {"/", Tok::Slash},  {"%", Tok::Percent},
+        {"&", Tok::Amp},       {"|", Tok::Pipe},     {"^", Tok::Caret},  {"!", Tok::Bang},
+        {"<", Tok::Lt},        {">", Tok::Gt},       {"=", Tok::Eq},     {":", Tok::Colon},
+        {".", Tok::Dot},       {",", Tok::Comma},    {"(", Tok::LParen}, {")", Tok::RParen},
         {"[", Tok::LBracket},  {"]", Tok::RBracket}, {"{", Tok::LBrace}, {"}", Tok::RBrace},
     };
     for (const Op& op : ops) {
@@ -124,7 +130,8 @@ class Lexer {
     const char quote = s_[i_++];
     std::string value;
     while (true) {
-      if (i_ >= end_) fail(t.offset, "unterminated string literal", 1, "close it with " + std::string(1, quote));
+      if (i_ >= end_)
+        fail(t.offset, "unterminated string literal", 1, "close it with " + std::string(1, quote));
       const char c = s_[i_];
       if (c == quote) {
         ++i_;
@@ -163,7 +170,8 @@ class Lexer {
       if (i_ == digits) fail(start, "hex literal needs digits after 0x", 2);
       auto res = std::from_chars(s_.data() + digits, s_.data() + i_, t.u, 16);
       if (res.ec != std::errc()) {
-        fail(start, "hex literal does not fit in u64", i_ - start, "the largest is 0xffffffffffffffff");
+        fail(start, "hex literal does not fit in u64", i_ - start,
+             "the largest is 0xffffffffffffffff");
       }
       t.kind = Tok::Int;
       return;
@@ -208,7 +216,8 @@ class Lexer {
           if (!is_float && sfx.binary_exp != 0) {
             uint64_t m = 0;
             std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), m);
-            if (m > (~0ULL >> sfx.binary_exp)) fail(start, "literal does not fit in u64", i_ - start);
+            if (m > (~0ULL >> sfx.binary_exp))
+              fail(start, "literal does not fit in u64", i_ - start);
             t.u = m << sfx.binary_exp;
           } else if (!is_float && sfx.decimal_exp > 0) {
             uint64_t m = 0;

@@ -106,7 +106,8 @@ class Parser {
     const Token& t = expect(Tok::Ident, context);
     Type type;
     if (!parse_type_name(t.text, type)) {
-      fail_at(t, "unknown or unsupported type '" + t.text + "'", "valid types: u64, f64, str, bool");
+      fail_at(t, "unknown or unsupported type '" + t.text + "'",
+              "valid types: u64, f64, str, bool");
     }
     return type;
   }
@@ -153,9 +154,9 @@ class Parser {
       return s;
     }
     s.kind = StmtKind::Binding;
-    while (peek().kind == Tok::Ident && peek(1).kind != Tok::ColonEq &&
-           (is_ident(peek(), "const") || is_ident(peek(), "volatile") ||
-            is_ident(peek(), "shared"))) {
+    while (
+        peek().kind == Tok::Ident && peek(1).kind != Tok::ColonEq &&
+        (is_ident(peek(), "const") || is_ident(peek(), "volatile") || is_ident(peek(), "shared"))) {
       const Token& m = advance();
       if (m.text == "shared") {
         fail_at(m, "'shared' bindings are not supported by polyrt yet",
@@ -228,26 +229,38 @@ class Parser {
 
   static int level_of(Tok k) {
     switch (k) {
-      case Tok::OrOr: return 1;
-      case Tok::AndAnd: return 2;
+      case Tok::OrOr:
+        return 1;
+      case Tok::AndAnd:
+        return 2;
       case Tok::EqEq:
-      case Tok::NotEq: return 3;
+      case Tok::NotEq:
+        return 3;
       case Tok::Lt:
       case Tok::Gt:
       case Tok::Le:
-      case Tok::Ge: return 4;
-      case Tok::Pipe: return 5;
-      case Tok::Caret: return 6;
-      case Tok::Amp: return 7;
+      case Tok::Ge:
+        return 4;
+      case Tok::Pipe:
+        return 5;
+      case Tok::Caret:
+        return 6;
+      case Tok::Amp:
+        return 7;
       case Tok::Shl:
-      case Tok::Shr: return 8;
+      case Tok::Shr:
+        return 8;
       case Tok::Plus:
-      case Tok::Minus: return 9;
+      case Tok::Minus:
+        return 9;
       case Tok::Star:
       case Tok::Slash:
-      case Tok::Percent: return 10;
-      case Tok::StarStar: return 11;
-      default: return 0;
+      case Tok::Percent:
+        return 10;
+      case Tok::StarStar:
+        return 11;
+      default:
+        return 0;
     }
   }
 
@@ -272,7 +285,8 @@ class Parser {
 
   void check_depth(const Expr& e, const Token& at) {
     if (e.depth > kMaxDepth) {
-      fail_at(at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
+      fail_at(at,
+              "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
               "split it into several bindings");
     }
   }
@@ -282,8 +296,9 @@ class Parser {
     Parser& p;
     DepthGuard(Parser& parser, const Token& at) : p(parser) {
       if (++p.recursion_ > kMaxDepth) {
-        p.fail_at(at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
-                  "split it into several bindings");
+        p.fail_at(
+            at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
+            "split it into several bindings");
       }
     }
     ~DepthGuard() { --p.recursion_; }
@@ -340,7 +355,8 @@ class Parser {
     e->args.push_back(parse_expr());
     e->depth = 1 + std::max(e->args[0]->depth, e->args[1]->depth);
     expect(Tok::RBrace, "to close the 'if' branch");
-    if (!is_ident(peek(), "else")) fail_at(peek(), "'if' needs an 'else' branch", "if C { A } else { B }");
+    if (!is_ident(peek(), "else"))
+      fail_at(peek(), "'if' needs an 'else' branch", "if C { A } else { B }");
     advance();
     if (is_ident(peek(), "if")) {
       const Token& nested = advance();
@@ -364,7 +380,8 @@ class Parser {
         return parse_block_if(kw, std::move(call.args[0]));
       }
       if (call.args.size() != 3) {
-        fail_at(kw, "if(cond, then, else) takes 3 arguments, got " + std::to_string(call.args.size()));
+        fail_at(kw,
+                "if(cond, then, else) takes 3 arguments, got " + std::to_string(call.args.size()));
       }
       ExprPtr e = make(ExprKind::If, kw);
       e->args = std::move(call.args);
@@ -390,7 +407,9 @@ class Parser {
         e->f = t.f;
         return e;
       }
-      case Tok::String: advance(); return string_literal(t);
+      case Tok::String:
+        advance();
+        return string_literal(t);
       case Tok::LParen: {
         advance();
         ExprPtr e = parse_expr();
@@ -426,7 +445,8 @@ class Parser {
         }
         return e;
       }
-      default: fail_at(t, "expected an expression, found " + describe(t));
+      default:
+        fail_at(t, "expected an expression, found " + describe(t));
     }
   }
 

@@ -40,7 +40,8 @@ std::string SourceText::format(SourcePos pos, std::string_view message, size_t l
     out += "\n  " + quoted + "\n  ";
     out += std::string((size_t)std::max(pos.col - 1, 0), ' ');
     const size_t room = text.size() >= (size_t)pos.col ? text.size() - pos.col + 1 : 1;
-    out += "^" + std::string(std::min(std::max<size_t>(length, 1), std::max<size_t>(room, 1)) - 1, '~');
+    out += "^" +
+           std::string(std::min(std::max<size_t>(length, 1), std::max<size_t>(room, 1)) - 1, '~');
   }
   if (!hint.empty()) out += "\n  " + std::string(hint);
   return out;

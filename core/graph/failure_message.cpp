@@ -39,8 +39,8 @@ std::string failure_message(const Graph& g, uint32_t node, const std::string& re
                             const std::vector<uint64_t>* coordinates) {
   const Node& n = g.nodes[node];
   std::string out = "node '" + n.label + "' in binding '" + n.binding + "' at " + g.file + ":" +
-                    std::to_string(n.pos.line) + ":" + std::to_string(n.pos.col) + " failed: " +
-                    reason;
+                    std::to_string(n.pos.line) + ":" + std::to_string(n.pos.col) +
+                    " failed: " + reason;
   const auto fed = fed_outputs(g, node);
   out += "\n  feeds outputs: ";
   for (size_t i = 0; i < fed.size(); ++i) out += (i ? ", " : "") + fed[i];
@@ -51,7 +51,8 @@ std::string failure_message(const Graph& g, uint32_t node, const std::string& re
   if (coordinates) {
     out += "\n  coordinates: ";
     for (size_t c = 0; c < g.coordinates.size(); ++c) {
-      out += (c ? ", " : "") + g.nodes[g.coordinates[c]].name + "=" + std::to_string((*coordinates)[c]);
+      out += (c ? ", " : "") + g.nodes[g.coordinates[c]].name + "=" +
+             std::to_string((*coordinates)[c]);
     }
     if (g.coordinates.empty()) out += "(none)";
   }

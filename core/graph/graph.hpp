@@ -41,9 +41,9 @@ struct Node {
   std::shared_ptr<const nodes::Prepared> prepared;
   std::vector<Type> out_types;
   std::vector<Value> constants;  // Constant nodes: one value per output
-  std::string name;     // binding name, or `<binding>__anon_N`
-  std::string binding;  // the binding whose expression made this node
-  std::string label;    // what messages call it: the node's function or "input", "extern"
+  std::string name;              // binding name, or `<binding>__anon_N`
+  std::string binding;           // the binding whose expression made this node
+  std::string label;             // what messages call it: the node's function or "input", "extern"
   SourcePos pos;
   bool is_const_binding = false;
   bool is_volatile_binding = false;
@@ -66,17 +66,17 @@ struct Extern {
 
 struct Graph {
   std::string file;
-  std::vector<Node> nodes;             // topological order
-  std::vector<uint32_t> coordinates;   // node of each coordinate, declaration order
+  std::vector<Node> nodes;            // topological order
+  std::vector<uint32_t> coordinates;  // node of each coordinate, declaration order
   std::vector<Extern> externs;
-  std::vector<Output> outputs;         // named bindings, source order
-  std::vector<std::string> warnings;   // full diagnostics (unknown pragmas, ...)
+  std::vector<Output> outputs;        // named bindings, source order
+  std::vector<std::string> warnings;  // full diagnostics (unknown pragmas, ...)
 
   // Derived by the passes.
   std::vector<std::vector<uint32_t>> coordinate_dependents;  // nodes to dirty per coordinate
   std::vector<std::vector<uint32_t>> extern_dependents;      // nodes to dirty per extern
   std::vector<uint32_t> volatile_nodes;                      // dirtied by every write
-  std::vector<uint32_t> init_nodes;       // evaluated when a state is created
+  std::vector<uint32_t> init_nodes;                          // evaluated when a state is created
   std::vector<std::vector<uint32_t>> output_cones;  // Call nodes each output needs, in order
 };
 

@@ -108,8 +108,8 @@ class Lowerer {
           }
           break;
         case StmtKind::Pragma:
-          g_.warnings.push_back(src_.format(s.name_pos[0], "unknown pragma '" + s.names[0] + "' ignored",
-                                            s.names[0].size()));
+          g_.warnings.push_back(src_.format(
+              s.name_pos[0], "unknown pragma '" + s.names[0] + "' ignored", s.names[0].size()));
           break;
       }
     }
@@ -144,7 +144,9 @@ class Lowerer {
     return bad();
   }
 
-  static bool is_number(const Expr& e) { return e.kind == ExprKind::Int || e.kind == ExprKind::Float; }
+  static bool is_number(const Expr& e) {
+    return e.kind == ExprKind::Int || e.kind == ExprKind::Float;
+  }
   static double number_of(const Expr& e) { return e.kind == ExprKind::Int ? (double)e.u : e.f; }
 
   double exact_f64(const Expr& e) {
@@ -195,8 +197,9 @@ class Lowerer {
       if (def.prepare) n.prepared = def.prepare(params);
       n.out_types = def.result_types ? def.result_types(in_types, params) : def.results;
     } catch (const nodes::ParamError& e) {
-      src_.fail(at_param(e.param_index), "bad argument of '" + std::string(def.name) + "': " + e.message,
-                length, "signature: " + nodes::signature(def));
+      src_.fail(at_param(e.param_index),
+                "bad argument of '" + std::string(def.name) + "': " + e.message, length,
+                "signature: " + nodes::signature(def));
     }
     n.params = std::move(params);
     n.name = anon_name();
@@ -322,23 +325,32 @@ class Lowerer {
 
   Typed lower_expr(const Expr& e) {
     switch (e.kind) {
-      case ExprKind::Int: return constant(Value::u64(e.u), e.pos);
-      case ExprKind::Float: return constant(Value::f64(e.f), e.pos);
-      case ExprKind::Str: return constant(Value::str(e.text), e.pos);
-      case ExprKind::Ident: return lookup(e);
+      case ExprKind::Int:
+        return constant(Value::u64(e.u), e.pos);
+      case ExprKind::Float:
+        return constant(Value::f64(e.f), e.pos);
+      case ExprKind::Str:
+        return constant(Value::str(e.text), e.pos);
+      case ExprKind::Ident:
+        return lookup(e);
       case ExprKind::Call: {
         std::vector<Typed> outs = lower_call(e);
         if (outs.size() != 1) {
-          src_.fail(e.pos, "'" + e.text + "' has " + std::to_string(outs.size()) +
-                               " outputs; bind them with (a, b, ...) := " + e.text + "(...)",
+          src_.fail(e.pos,
+                    "'" + e.text + "' has " + std::to_string(outs.size()) +
+                        " outputs; bind them with (a, b, ...) := " + e.text + "(...)",
                     e.length);
         }
         return outs[0];
       }
-      case ExprKind::Binary: return lower_binary(e);
-      case ExprKind::Unary: return lower_unary(e);
-      case ExprKind::Cast: return lower_cast(e);
-      case ExprKind::If: return lower_if(e);
+      case ExprKind::Binary:
+        return lower_binary(e);
+      case ExprKind::Unary:
+        return lower_unary(e);
+      case ExprKind::Cast:
+        return lower_cast(e);
+      case ExprKind::If:
+        return lower_if(e);
       case ExprKind::Array:
         src_.fail(e.pos, "an array literal is only allowed as the whole value of a binding",
                   e.length, "pass lists as trailing literal arguments, e.g. is_one_of(x, 1, 2, 3)");
@@ -363,8 +375,9 @@ class Lowerer {
   Typed require_u64(const Typed& t, const Expr& e, const std::string& what) {
     if (t.type == Type::U64 || t.type == Type::Bool) return t;
     src_.fail(e.pos, what + " needs u64 operands, got " + std::string(type_name(t.type)), e.length,
-              t.type == Type::F64 ? "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64"
-                                  : "");
+              t.type == Type::F64
+                  ? "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64"
+                  : "");
   }
 
   Typed truth(const Typed& t, const Expr& e) {
@@ -389,7 +402,8 @@ class Lowerer {
       const Node& left = g_.nodes[a.wire.node];
       if (le.kind == ExprKind::Binary && le.text == "+" && left.def &&
           left.def->name == "str_concat" && left.name.find("__anon_") != std::string::npos) {
-        for (const Wire& w : left.inputs) parts.push_back(Typed{w, g_.nodes[w.node].out_types[w.port]});
+        for (const Wire& w : left.inputs)
+          parts.push_back(Typed{w, g_.nodes[w.node].out_types[w.port]});
       } else {
         parts.push_back(a);
       }
@@ -397,8 +411,10 @@ class Lowerer {
       return call1("str_concat", parts, e);
     }
     if (op == "==" || op == "!=") {
-      if (any_str) return call1(op == "==" ? "str_eq" : "str_ne", {to_str(a, le), to_str(b, re)}, e);
-      if (any_f64) return call1(op == "==" ? "f64_eq" : "f64_ne", {to_f64(a, le), to_f64(b, re)}, e);
+      if (any_str)
+        return call1(op == "==" ? "str_eq" : "str_ne", {to_str(a, le), to_str(b, re)}, e);
+      if (any_f64)
+        return call1(op == "==" ? "f64_eq" : "f64_ne", {to_f64(a, le), to_f64(b, re)}, e);
       return call1(op == "==" ? "u64_eq" : "u64_ne", {a, b}, e);
     }
     if (any_str) {
@@ -415,7 +431,8 @@ class Lowerer {
         {"&", "and"}, {"|", "or"}, {"^", "xor"}, {"<<", "shl"}, {">>", "shr"}};
     if (auto it = bitwise.find(op); it != bitwise.end()) {
       return call1("u64_" + it->second,
-                   {require_u64(a, le, "operator '" + op + "'"), require_u64(b, re, "operator '" + op + "'")},
+                   {require_u64(a, le, "operator '" + op + "'"),
+                    require_u64(b, re, "operator '" + op + "'")},
                    e);
     }
     const std::string& suffix = arith.at(op);
@@ -439,24 +456,28 @@ class Lowerer {
     Typed v = lower_expr(x);
     const Type to = e.cast_type;
     if (v.type == to) return v;
-    if (to == Type::F64 && (v.type == Type::U64 || v.type == Type::Bool)) return call1("to_f64", {v}, e);
+    if (to == Type::F64 && (v.type == Type::U64 || v.type == Type::Bool))
+      return call1("to_f64", {v}, e);
     if (to == Type::Str) return call1(nodes::to_str_node(), {v}, e);
     if (to == Type::U64 && v.type == Type::Str) return call1(nodes::str_to_u64_node(), {v}, e);
-    if (to == Type::U64 && v.type == Type::Bool) return call1("u64_ne", {v, constant(Value::u64(0), e.pos)}, e);
+    if (to == Type::U64 && v.type == Type::Bool)
+      return call1("u64_ne", {v, constant(Value::u64(0), e.pos)}, e);
     if (to == Type::U64 && v.type == Type::F64) {
       src_.fail(e.pos, "'f64 as u64' is not allowed: the rounding must be explicit", e.length,
                 "use f64_to_u64 (truncate), round_to_u64, floor_to_u64 or ceil_to_u64");
     }
-    src_.fail(e.pos, "no conversion from " + std::string(type_name(v.type)) + " to " +
-                         std::string(type_name(to)),
+    src_.fail(e.pos,
+              "no conversion from " + std::string(type_name(v.type)) + " to " +
+                  std::string(type_name(to)),
               e.length);
   }
 
   Typed lower_if(const Expr& e) {
     Typed c = lower_expr(*e.args[0]);
     if (c.type != Type::U64 && c.type != Type::Bool) {
-      src_.fail(e.args[0]->pos, "the condition of 'if' must be u64 (nonzero selects the first branch), got " +
-                                    std::string(type_name(c.type)),
+      src_.fail(e.args[0]->pos,
+                "the condition of 'if' must be u64 (nonzero selects the first branch), got " +
+                    std::string(type_name(c.type)),
                 e.args[0]->length, c.type == Type::F64 ? "compare explicitly, e.g. x != 0.0" : "");
     }
     Typed a = lower_expr(*e.args[1]);
@@ -473,14 +494,18 @@ class Lowerer {
   // ---- calls --------------------------------------------------------------
 
   Value const_argument(const Expr& a, const nodes::ArgSpec& spec, const NodeDef& def) {
-    const std::string where = "argument '" + std::string(spec.name) + "' of '" + std::string(def.name) + "'";
+    const std::string where =
+        "argument '" + std::string(spec.name) + "' of '" + std::string(def.name) + "'";
     const bool negative = a.kind == ExprKind::Unary && a.text == "-" && is_number(*a.args[0]);
-    if (a.kind != ExprKind::Int && a.kind != ExprKind::Float && a.kind != ExprKind::Str && !negative) {
-      src_.fail(a.pos, where + " must be a literal constant, not an expression", a.length,
-                def.name == "mod" || def.name == "div"
-                    ? "constant arguments are fixed at compile time; for a computed divisor use the "
-                      "% or / operator"
-                    : "constant arguments are fixed at compile time; signature: " + nodes::signature(def));
+    if (a.kind != ExprKind::Int && a.kind != ExprKind::Float && a.kind != ExprKind::Str &&
+        !negative) {
+      src_.fail(
+          a.pos, where + " must be a literal constant, not an expression", a.length,
+          def.name == "mod" || def.name == "div"
+              ? "constant arguments are fixed at compile time; for a computed divisor use the "
+                "% or / operator"
+              : "constant arguments are fixed at compile time; signature: " +
+                    nodes::signature(def));
     }
     switch (spec.type) {
       case PortType::U64:
@@ -495,7 +520,8 @@ class Lowerer {
       case PortType::Str:
         if (a.kind == ExprKind::Str) return Value::str(a.text);
         src_.fail(a.pos, where + " must be a string literal", a.length);
-      case PortType::Any: break;
+      case PortType::Any:
+        break;
     }
     src_.fail(a.pos, where + " has an unsupported literal", a.length);
   }
@@ -507,14 +533,16 @@ class Lowerer {
     Typed t = lower_expr(a);
     if (!nodes::port_accepts(spec.type, t.type)) {
       std::string hint = "signature: " + nodes::signature(def);
-      if (spec.type == PortType::F64 && t.type == Type::U64) hint = "convert with to_f64(...) or unit_interval(...)";
+      if (spec.type == PortType::F64 && t.type == Type::U64)
+        hint = "convert with to_f64(...) or unit_interval(...)";
       if (spec.type == PortType::U64 && t.type == Type::F64) {
         hint = "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64";
       }
       if (spec.type == PortType::Str) hint = "convert with '... as str' or format it with printf";
-      src_.fail(a.pos, "argument '" + std::string(spec.name) + "' of '" + std::string(def.name) +
-                           "' expects " + std::string(nodes::port_type_name(spec.type)) + ", got " +
-                           std::string(type_name(t.type)),
+      src_.fail(a.pos,
+                "argument '" + std::string(spec.name) + "' of '" + std::string(def.name) +
+                    "' expects " + std::string(nodes::port_type_name(spec.type)) + ", got " +
+                    std::string(type_name(t.type)),
                 a.length, hint);
     }
     return t;
@@ -529,8 +557,9 @@ class Lowerer {
       std::vector<std::string> names;
       for (const NodeDef* d : nodes::all_nodes()) names.emplace_back(d->name);
       const std::string near = dsl::closest_name(e.text, names);
-      src_.fail(e.pos, "unknown function '" + e.text + "'", e.length,
-                near.empty() ? "see docs/nodes.md for the node library" : "did you mean '" + near + "'?");
+      src_.fail(
+          e.pos, "unknown function '" + e.text + "'", e.length,
+          near.empty() ? "see docs/nodes.md for the node library" : "did you mean '" + near + "'?");
     }
     const auto& specs = def->args;
     std::vector<const Expr*> assigned(specs.size(), nullptr);
@@ -547,9 +576,12 @@ class Lowerer {
           for (const auto& s : specs) names.emplace_back(s.name);
           const std::string near = dsl::closest_name(e.arg_names[i], names);
           src_.fail(a->pos, "'" + e.text + "' has no argument named '" + e.arg_names[i] + "'",
-                    a->length, near.empty() ? "signature: " + nodes::signature(*def) : "did you mean '" + near + "'?");
+                    a->length,
+                    near.empty() ? "signature: " + nodes::signature(*def)
+                                 : "did you mean '" + near + "'?");
         }
-        if (assigned[k]) src_.fail(a->pos, "argument '" + e.arg_names[i] + "' is given twice", a->length);
+        if (assigned[k])
+          src_.fail(a->pos, "argument '" + e.arg_names[i] + "' is given twice", a->length);
         assigned[k] = a;
         continue;
       }
@@ -559,8 +591,9 @@ class Lowerer {
       } else if (variadic) {
         rest.push_back(a);
       } else {
-        src_.fail(a->pos, "too many arguments to '" + e.text + "' (it takes " +
-                              std::to_string(specs.size()) + ")",
+        src_.fail(a->pos,
+                  "too many arguments to '" + e.text + "' (it takes " +
+                      std::to_string(specs.size()) + ")",
                   a->length, "signature: " + nodes::signature(*def));
       }
     }
@@ -615,6 +648,8 @@ class Lowerer {
 
 }  // namespace
 
-Graph lower(const dsl::SourceText& source, const dsl::Ast& ast) { return Lowerer(source, ast).run(); }
+Graph lower(const dsl::SourceText& source, const dsl::Ast& ast) {
+  return Lowerer(source, ast).run();
+}
 
 }  // namespace polyrt::ir

@@ -10,18 +10,25 @@ namespace polyrt::ir {
 
 std::string_view lifecycle_name(Lifecycle lifecycle) {
   switch (lifecycle) {
-    case Lifecycle::Constant: return "constant";
-    case Lifecycle::Init: return "init";
-    case Lifecycle::Dynamic: return "dynamic";
-    case Lifecycle::Volatile: return "volatile";
-    case Lifecycle::SideChannel: return "side channel";
+    case Lifecycle::Constant:
+      return "constant";
+    case Lifecycle::Init:
+      return "init";
+    case Lifecycle::Dynamic:
+      return "dynamic";
+    case Lifecycle::Volatile:
+      return "volatile";
+    case Lifecycle::SideChannel:
+      return "side channel";
   }
   return "?";
 }
 
 namespace {
 
-bool is_frozen_const(const Node& n) { return n.is_const_binding && n.lifecycle == Lifecycle::Init; }
+bool is_frozen_const(const Node& n) {
+  return n.is_const_binding && n.lifecycle == Lifecycle::Init;
+}
 
 // Lifecycle is the join over producers: Constant < Init < Dynamic; volatility
 // is contagious except through a const binding, which captures a value once.
@@ -35,30 +42,45 @@ void classify(Graph& g, const dsl::SourceText& src) {
         n.lifecycle = Lifecycle::Dynamic;
         coordinate_read[i] = n.slot;
         continue;
-      case NodeKind::Extern: n.lifecycle = Lifecycle::Dynamic; continue;
-      case NodeKind::Constant: n.lifecycle = Lifecycle::Constant; continue;
-      case NodeKind::Call: break;
+      case NodeKind::Extern:
+        n.lifecycle = Lifecycle::Dynamic;
+        continue;
+      case NodeKind::Constant:
+        n.lifecycle = Lifecycle::Constant;
+        continue;
+      case NodeKind::Call:
+        break;
     }
     Lifecycle joined = Lifecycle::Constant;
     bool volatile_input = false;
     for (const Wire& w : n.inputs) {
       const Node& p = g.nodes[w.node];
-      if (!is_frozen_const(p) && coordinate_read[w.node] != none) coordinate_read[i] = coordinate_read[w.node];
+      if (!is_frozen_const(p) && coordinate_read[w.node] != none)
+        coordinate_read[i] = coordinate_read[w.node];
       switch (p.lifecycle) {
-        case Lifecycle::Volatile: volatile_input = true; break;
-        case Lifecycle::SideChannel: joined = std::max(joined, Lifecycle::Dynamic); break;
-        default: joined = std::max(joined, p.lifecycle); break;
+        case Lifecycle::Volatile:
+          volatile_input = true;
+          break;
+        case Lifecycle::SideChannel:
+          joined = std::max(joined, Lifecycle::Dynamic);
+          break;
+        default:
+          joined = std::max(joined, p.lifecycle);
+          break;
       }
     }
-    const bool nondeterministic = n.def->purity == nodes::Purity::Nondeterministic ||
-                                  n.is_volatile_binding || volatile_input;
+    const bool nondeterministic =
+        n.def->purity == nodes::Purity::Nondeterministic || n.is_volatile_binding || volatile_input;
     if (n.is_const_binding) {
       if (coordinate_read[i] != none) {
         const Node& c = g.nodes[g.coordinates[coordinate_read[i]]];
-        src.fail(n.pos, "const binding '" + n.name + "' reads the coordinate '" + c.name + "'",
-                 n.name.size(), "a const is evaluated once per state; drop 'const' to recompute it per coordinate");
+        src.fail(
+            n.pos, "const binding '" + n.name + "' reads the coordinate '" + c.name + "'",
+            n.name.size(),
+            "a const is evaluated once per state; drop 'const' to recompute it per coordinate");
       }
-      n.lifecycle = (joined == Lifecycle::Constant && !nondeterministic) ? Lifecycle::Constant : Lifecycle::Init;
+      n.lifecycle = (joined == Lifecycle::Constant && !nondeterministic) ? Lifecycle::Constant
+                                                                         : Lifecycle::Init;
     } else if (nondeterministic) {
       n.lifecycle = Lifecycle::Volatile;
     } else if (n.def->purity == nodes::Purity::SideChannel) {
@@ -87,19 +109,22 @@ void fold_constants(Graph& g) {
   }
 }
 
-void eliminate_dead(Graph& g, const dsl::SourceText& src, const std::vector<std::string>& required) {
+void eliminate_dead(Graph& g, const dsl::SourceText& src,
+                    const std::vector<std::string>& required) {
   if (!required.empty()) {
     std::vector<Output> kept;
     for (const std::string& name : required) {
-      auto it = std::find_if(g.outputs.begin(), g.outputs.end(), [&](const Output& o) { return o.name == name; });
+      auto it = std::find_if(g.outputs.begin(), g.outputs.end(),
+                             [&](const Output& o) { return o.name == name; });
       if (it == g.outputs.end()) {
         std::vector<std::string> names;
         for (const Output& o : g.outputs) names.push_back(o.name);
         const std::string near = dsl::closest_name(name, names);
-        src.fail(dsl::SourcePos{}, "required output '" + name + "' is not a binding of the program", 1,
-                 near.empty() ? "" : "did you mean '" + near + "'?");
+        src.fail(dsl::SourcePos{}, "required output '" + name + "' is not a binding of the program",
+                 1, near.empty() ? "" : "did you mean '" + near + "'?");
       }
-      if (std::none_of(kept.begin(), kept.end(), [&](const Output& o) { return o.name == name; })) kept.push_back(*it);
+      if (std::none_of(kept.begin(), kept.end(), [&](const Output& o) { return o.name == name; }))
+        kept.push_back(*it);
     }
     g.outputs = std::move(kept);
   }
@@ -108,7 +133,8 @@ void eliminate_dead(Graph& g, const dsl::SourceText& src, const std::vector<std:
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
     if (n.kind == NodeKind::Coordinate || n.kind == NodeKind::Extern) live[i] = 1;
-    if (n.def && n.def->purity == nodes::Purity::SideChannel && n.kind == NodeKind::Call) live[i] = 1;
+    if (n.def && n.def->purity == nodes::Purity::SideChannel && n.kind == NodeKind::Call)
+      live[i] = 1;
   }
   for (uint32_t i = (uint32_t)g.nodes.size(); i-- > 0;) {
     if (!live[i]) continue;
@@ -172,7 +198,8 @@ void derive_provenance(Graph& g) {
 
 // Call nodes (not folded) that `roots` need, in topological order; the walk
 // stops at frozen consts, whose value never changes after a state's init.
-std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots, bool enter_consts) {
+std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots,
+                              bool enter_consts) {
   std::vector<uint8_t> in(g.nodes.size(), 0);
   for (uint32_t r : roots) in[r] = 1;
   for (uint32_t i = (uint32_t)g.nodes.size(); i-- > 0;) {

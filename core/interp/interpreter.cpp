@@ -17,7 +17,8 @@ class Interpreter final : public StateEngine {
       : program_(std::move(program)), g_(&program_->graph()) {
     const auto& nodes = g_->nodes;
     offset_.resize(nodes.size() + 1);
-    for (size_t i = 0; i < nodes.size(); ++i) offset_[i + 1] = offset_[i] + (uint32_t)nodes[i].out_types.size();
+    for (size_t i = 0; i < nodes.size(); ++i)
+      offset_[i + 1] = offset_[i] + (uint32_t)nodes[i].out_types.size();
     values_.resize(offset_.back());
     clean_.assign(nodes.size(), 0);
     for (size_t i = 0; i < nodes.size(); ++i) {
@@ -30,11 +31,15 @@ class Interpreter final : public StateEngine {
     coordinates_.assign(g_->coordinates.size(), 0);
     for (uint32_t c : g_->coordinates) values_[offset_[c]] = Value::u64(0);
     for (const ir::Extern& e : g_->externs) values_[offset_[e.node]] = e.default_value;
-    sink_ = [](std::string_view line) { std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data()); };
+    sink_ = [](std::string_view line) {
+      std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data());
+    };
     for (uint32_t n : g_->init_nodes) run_node(n);
   }
 
-  std::unique_ptr<StateEngine> clone() const override { return std::make_unique<Interpreter>(*this); }
+  std::unique_ptr<StateEngine> clone() const override {
+    return std::make_unique<Interpreter>(*this);
+  }
 
   void set_inputs(std::span<const uint64_t> coordinates) override {
     for (size_t c = 0; c < coordinates.size(); ++c) {
@@ -100,7 +105,8 @@ class Interpreter final : public StateEngine {
       try {
         ir::evaluate_node(n, inputs_.data(), out, sink_);
       } catch (const nodes::NodeFailure& f) {
-        throw EvalError(ir::failure_message(*g_, index, f.message, inputs_, &coordinates_), n.label);
+        throw EvalError(ir::failure_message(*g_, index, f.message, inputs_, &coordinates_),
+                        n.label);
       }
     }
     clean_[index] = 1;

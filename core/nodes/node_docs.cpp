@@ -7,9 +7,12 @@ namespace polyrt::nodes {
 namespace {
 std::string purity_text(const NodeDef& d) {
   switch (d.purity) {
-    case Purity::Pure: return "pure";
-    case Purity::Nondeterministic: return "nondeterministic (volatile)";
-    case Purity::SideChannel: return "side channel";
+    case Purity::Pure:
+      return "pure";
+    case Purity::Nondeterministic:
+      return "nondeterministic (volatile)";
+    case Purity::SideChannel:
+      return "side channel";
   }
   return "?";
 }

@@ -25,10 +25,11 @@ void register_context_nodes(Registry& r) {
          .summary = "Passes value through and sends \"log_info: <value>\" to the state's log "
                     "sink each time the step runs (never while it is current).",
          .eval = [](Call& c) { c.set(c.input(0)); },
-         .emit = [](Call& c, const SideChannelSink& sink) {
-           c.set(c.input(0));
-           if (sink) sink("log_info: " + c.input(0).to_string());
-         }});
+         .emit =
+             [](Call& c, const SideChannelSink& sink) {
+               c.set(c.input(0));
+               if (sink) sink("log_info: " + c.input(0).to_string());
+             }});
 }
 
 }  // namespace polyrt::nodes

@@ -142,10 +142,11 @@ void register_distribution_nodes(Registry& r) {
          .results = {Type::F64},
          .summary = "Uniform on [min, max]: the 1001-point table of min + p(max - min), sampled "
                     "by linear interpolation at u clamped to [0, 1].",
-         .prepare = [](const std::vector<Value>& p) {
-           const double lo = p[0].as_f64(), hi = p[1].as_f64();
-           return tabulate([=](double q) { return lo + q * (hi - lo); });
-         },
+         .prepare =
+             [](const std::vector<Value>& p) {
+               const double lo = p[0].as_f64(), hi = p[1].as_f64();
+               return tabulate([=](double q) { return lo + q * (hi - lo); });
+             },
          .eval = sample_table});
   r.add({.name = "dist_normal",
          .family = "distributions",
@@ -222,9 +223,8 @@ void register_distribution_nodes(Registry& r) {
            if (p.empty()) throw ParamError{0, "one_of needs at least one value"};
            return nullptr;
          },
-         .eval = [](Call& c) {
-           c.set_str(c.param_str(pd_hash_range(c.u64(0), c.params().size())));
-         }});
+         .eval =
+             [](Call& c) { c.set_str(c.param_str(pd_hash_range(c.u64(0), c.params().size()))); }});
   r.add({.name = "one_of_weighted",
          .family = "distributions",
          .args = {wire("x", P::U64), konst("spec", P::Str)},

@@ -56,8 +56,8 @@ std::shared_ptr<const Prepared> check_f64_bounds(const std::vector<Value>& param
   const double lo = params[0].as_f64(), hi = params[1].as_f64();
   if (lo != lo || hi != hi) throw ParamError{lo != lo ? 0u : 1u, "bound must not be NaN"};
   if (lo > hi) {
-    throw ParamError{1, "max " + Value::f64(hi).to_string() + " is below min " +
-                            Value::f64(lo).to_string()};
+    throw ParamError{
+        1, "max " + Value::f64(hi).to_string() + " is below min " + Value::f64(lo).to_string()};
   }
   return nullptr;
 }
@@ -120,16 +120,15 @@ void register_float_nodes(Registry& r) {
          .eval = [](Call& c) {
            c.set_f64(pd_scale_range(c.u64(0), c.param_f64(0), c.param_f64(1)));
          }});
-  r.add({.name = "clamp_f64",
-         .family = "conversions",
-         .args = {wire("x", P::F64), konst("min", P::F64), konst("max", P::F64)},
-         .results = {Type::F64},
-         .summary = "x limited to [min, max] by comparisons: NaN passes through, -0.0 is kept. "
-                    "min <= max and non-NaN bounds are checked at compile time.",
-         .prepare = check_f64_bounds,
-         .eval = [](Call& c) {
-           c.set_f64(pd_clamp_f64(c.f64(0), c.param_f64(0), c.param_f64(1)));
-         }});
+  r.add(
+      {.name = "clamp_f64",
+       .family = "conversions",
+       .args = {wire("x", P::F64), konst("min", P::F64), konst("max", P::F64)},
+       .results = {Type::F64},
+       .summary = "x limited to [min, max] by comparisons: NaN passes through, -0.0 is kept. "
+                  "min <= max and non-NaN bounds are checked at compile time.",
+       .prepare = check_f64_bounds,
+       .eval = [](Call& c) { c.set_f64(pd_clamp_f64(c.f64(0), c.param_f64(0), c.param_f64(1))); }});
 
   add_math<pd_abs_f64>(r, "abs_f64", "|x| (clears the sign bit).");
   add_math<pd_sqrt>(r, "sqrt", "Correctly rounded square root; NaN for x < 0.");

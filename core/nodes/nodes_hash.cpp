@@ -19,7 +19,8 @@ void register_hash_nodes(Registry& r) {
          .family = "hashing",
          .args = {wire("x", P::U64)},
          .results = {Type::U64},
-         .summary = "SplitMix64 of x: the SplitMix64 output function at state x + 0x9E3779B97F4A7C15.",
+         .summary =
+             "SplitMix64 of x: the SplitMix64 output function at state x + 0x9E3779B97F4A7C15.",
          .eval = [](Call& c) { c.set_u64(pd_hash(c.u64(0))); }});
   r.add({.name = "hash_range",
          .family = "hashing",

@@ -93,31 +93,32 @@ void register_integer_nodes(Registry& r) {
          .results = {Type::U64},
          .summary = "x * factor, wrapping.",
          .eval = [](Call& c) { c.set_u64(pd_u64_mul(c.u64(0), c.param_u64(0))); }});
-  r.add({.name = "clamp",
-         .family = "integer arithmetic",
-         .args = {wire("x", P::U64), konst("min", P::U64), konst("max", P::U64)},
-         .results = {Type::U64},
-         .summary = "x saturated to [min, max]; min <= max is checked at compile time.",
-         .prepare = check_clamp,
-         .eval = [](Call& c) {
-           c.set_u64(pd_clamp_u64(c.u64(0), c.param_u64(0), c.param_u64(1)));
-         }});
+  r.add(
+      {.name = "clamp",
+       .family = "integer arithmetic",
+       .args = {wire("x", P::U64), konst("min", P::U64), konst("max", P::U64)},
+       .results = {Type::U64},
+       .summary = "x saturated to [min, max]; min <= max is checked at compile time.",
+       .prepare = check_clamp,
+       .eval = [](Call& c) { c.set_u64(pd_clamp_u64(c.u64(0), c.param_u64(0), c.param_u64(1))); }});
   r.add({.name = "mixed_radix",
          .family = "integer arithmetic",
          .args = {wire("x", P::U64), konsts("radix", P::U64)},
-         .result_types = [](const std::vector<Type>&, const std::vector<Value>& params) {
-           return std::vector<Type>(params.size(), Type::U64);
-         },
+         .result_types =
+             [](const std::vector<Type>&, const std::vector<Value>& params) {
+               return std::vector<Type>(params.size(), Type::U64);
+             },
          .result_doc = "(u64, ...) one digit per radix",
          .summary = "Digits of x in the mixed radix, innermost first: digit k = remainder mod "
                     "radix k, then divide. A last radix of 0 takes the whole remainder.",
          .prepare = check_radices,
-         .eval = [](Call& c) {
-           const auto& radices = c.prepared().u64s;
-           std::vector<uint64_t> digits(radices.size());
-           pd_mixed_radix(c.u64(0), radices.data(), radices.size(), digits.data());
-           for (size_t i = 0; i < digits.size(); ++i) c.set_u64(digits[i], i);
-         }});
+         .eval =
+             [](Call& c) {
+               const auto& radices = c.prepared().u64s;
+               std::vector<uint64_t> digits(radices.size());
+               pd_mixed_radix(c.u64(0), radices.data(), radices.size(), digits.data());
+               for (size_t i = 0; i < digits.size(); ++i) c.set_u64(digits[i], i);
+             }});
   r.add({.name = "interleave",
          .family = "integer arithmetic",
          .args = {wire("a", P::U64), wire("b", P::U64)},

@@ -76,15 +76,16 @@ void register_predicate_nodes(Registry& r) {
            }
            return nullptr;
          },
-         .eval = [](Call& c) {
-           uint64_t out;
-           if (pd_in_range(c.u64(0), c.param_u64(0), c.param_u64(1), &out) != PD_OK) {
-             throw NodeFailure{"value " + std::to_string(c.u64(0)) + " is not in range [" +
-                               std::to_string(c.param_u64(0)) + ", " +
-                               std::to_string(c.param_u64(1)) + "]"};
-           }
-           c.set_u64(out);
-         }});
+         .eval =
+             [](Call& c) {
+               uint64_t out;
+               if (pd_in_range(c.u64(0), c.param_u64(0), c.param_u64(1), &out) != PD_OK) {
+                 throw NodeFailure{"value " + std::to_string(c.u64(0)) + " is not in range [" +
+                                   std::to_string(c.param_u64(0)) + ", " +
+                                   std::to_string(c.param_u64(1)) + "]"};
+               }
+               c.set_u64(out);
+             }});
   r.add({.name = "is_one_of",
          .family = "None and predicates",
          .args = {wire("x", P::U64), konsts("allowed", P::U64)},
@@ -99,19 +100,20 @@ void register_predicate_nodes(Registry& r) {
            for (const Value& v : p) prepared->u64s.push_back(v.as_u64());
            return prepared;
          },
-         .eval = [](Call& c) {
-           const auto& allowed = c.prepared().u64s;
-           uint64_t out;
-           if (pd_is_one_of(c.u64(0), allowed.data(), allowed.size(), &out) != PD_OK) {
-             std::string set;
-             for (size_t i = 0; i < allowed.size(); ++i) {
-               set += (i ? ", " : "") + std::to_string(allowed[i]);
-             }
-             throw NodeFailure{"value " + std::to_string(c.u64(0)) + " is not one of {" + set +
-                               "}"};
-           }
-           c.set_u64(out);
-         }});
+         .eval =
+             [](Call& c) {
+               const auto& allowed = c.prepared().u64s;
+               uint64_t out;
+               if (pd_is_one_of(c.u64(0), allowed.data(), allowed.size(), &out) != PD_OK) {
+                 std::string set;
+                 for (size_t i = 0; i < allowed.size(); ++i) {
+                   set += (i ? ", " : "") + std::to_string(allowed[i]);
+                 }
+                 throw NodeFailure{"value " + std::to_string(c.u64(0)) + " is not one of {" + set +
+                                   "}"};
+               }
+               c.set_u64(out);
+             }});
 }
 
 }  // namespace polyrt::nodes

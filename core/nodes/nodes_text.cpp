@@ -17,9 +17,10 @@ std::string render_arg(const Value& v, const rt::FormatSegment& spec) {
     case Type::U64:
       if (spec.radix == 0) return std::to_string(v.as_u64());
       {
-        std::string s = rt::u64_radix(v.as_u64(), spec.radix == 'b'   ? 2
-                                                  : spec.radix == 'o' ? 8
-                                                                      : 16,
+        std::string s = rt::u64_radix(v.as_u64(),
+                                      spec.radix == 'b'   ? 2
+                                      : spec.radix == 'o' ? 8
+                                                          : 16,
                                       false);
         if (spec.radix == 'X') {
           for (char& ch : s) ch = (char)std::toupper((unsigned char)ch);
@@ -29,8 +30,10 @@ std::string render_arg(const Value& v, const rt::FormatSegment& spec) {
     case Type::F64:
       return spec.precision >= 0 ? rt::f64_fixed(v.as_f64(), spec.precision)
                                  : rt::f64_debug(v.as_f64());
-    case Type::Str: return v.as_str();
-    case Type::Bool: return v.as_bool() ? "true" : "false";
+    case Type::Str:
+      return v.as_str();
+    case Type::Bool:
+      return v.as_bool() ? "true" : "false";
   }
   return {};
 }
@@ -42,17 +45,19 @@ void register_text_nodes(Registry& r) {
   r.add({.name = "printf",
          .family = "strings",
          .args = {konst("format", P::Str), wires("args", P::Any)},
-         .result_types = [](const std::vector<Type>& in, const std::vector<Value>& params) {
-           std::vector<rt::FormatSegment> segments;
-           std::string error;
-           rt::parse_format(params[0].as_str(), segments, error);
-           const size_t holes = rt::placeholder_count(segments);
-           if (holes != in.size()) {
-             throw ParamError{0, "format has " + std::to_string(holes) + " placeholder(s) but " +
-                                     std::to_string(in.size()) + " argument(s) follow it"};
-           }
-           return std::vector<Type>{Type::Str};
-         },
+         .result_types =
+             [](const std::vector<Type>& in, const std::vector<Value>& params) {
+               std::vector<rt::FormatSegment> segments;
+               std::string error;
+               rt::parse_format(params[0].as_str(), segments, error);
+               const size_t holes = rt::placeholder_count(segments);
+               if (holes != in.size()) {
+                 throw ParamError{0, "format has " + std::to_string(holes) +
+                                         " placeholder(s) but " + std::to_string(in.size()) +
+                                         " argument(s) follow it"};
+               }
+               return std::vector<Type>{Type::Str};
+             },
          .result_doc = "str",
          .summary = "Formats its arguments: {} (u64 decimal, f64 Debug form such as 1.0 or "
                     "1e16, str, bool), {:05} zero pad, {:8} space pad, {:.2} f64 precision, "
@@ -69,16 +74,17 @@ void register_text_nodes(Registry& r) {
            prepared->extra = parsed;
            return prepared;
          },
-         .eval = [](Call& c) {
-           const auto& fmt = *static_cast<const ParsedFormat*>(c.prepared().extra.get());
-           std::string out;
-           size_t arg = 0;
-           for (const auto& seg : fmt.segments) {
-             out += seg.literal;
-             if (seg.placeholder) out += rt::pad_field(render_arg(c.input(arg++), seg), seg);
-           }
-           c.set_str(std::move(out));
-         }});
+         .eval =
+             [](Call& c) {
+               const auto& fmt = *static_cast<const ParsedFormat*>(c.prepared().extra.get());
+               std::string out;
+               size_t arg = 0;
+               for (const auto& seg : fmt.segments) {
+                 out += seg.literal;
+                 if (seg.placeholder) out += rt::pad_field(render_arg(c.input(arg++), seg), seg);
+               }
+               c.set_str(std::move(out));
+             }});
   r.add({.name = "str_concat",
          .family = "strings",
          .args = {wires("parts", P::Any)},
@@ -102,9 +108,7 @@ void register_text_nodes(Registry& r) {
            }
            return nullptr;
          },
-         .eval = [](Call& c) {
-           c.set_str(rt::u64_radix(c.u64(0), (int)c.param_u64(0), true));
-         }});
+         .eval = [](Call& c) { c.set_str(rt::u64_radix(c.u64(0), (int)c.param_u64(0), true)); }});
   r.add({.name = "format_f64",
          .family = "strings",
          .args = {wire("x", P::F64), konst("precision", P::U64, Value::u64(2))},
@@ -141,9 +145,7 @@ void register_text_nodes(Registry& r) {
            }
            return prepared;
          },
-         .eval = [](Call& c) {
-           c.set_str(rt::render_combinations(c.u64(0), c.prepared().strs));
-         }});
+         .eval = [](Call& c) { c.set_str(rt::render_combinations(c.u64(0), c.prepared().strs)); }});
   r.add({.name = "str_eq",
          .family = "strings",
          .args = {wire("a", P::Str), wire("b", P::Str)},

@@ -28,10 +28,14 @@ const NodeDef* Registry::find(std::string_view name) const {
 
 std::string display_text(const Value& v) {
   switch (v.type()) {
-    case Type::U64: return std::to_string(v.as_u64());
-    case Type::F64: return rt::f64_display(v.as_f64());
-    case Type::Str: return v.as_str();
-    case Type::Bool: return v.as_bool() ? "true" : "false";
+    case Type::U64:
+      return std::to_string(v.as_u64());
+    case Type::F64:
+      return rt::f64_display(v.as_f64());
+    case Type::Str:
+      return v.as_str();
+    case Type::Bool:
+      return v.as_bool() ? "true" : "false";
   }
   return {};
 }
@@ -57,9 +61,13 @@ const Registry& user_registry() {
 
 }  // namespace
 
-const NodeDef* find_node(std::string_view name) { return user_registry().find(name); }
+const NodeDef* find_node(std::string_view name) {
+  return user_registry().find(name);
+}
 
-const std::vector<const NodeDef*>& all_nodes() { return user_registry().ordered(); }
+const std::vector<const NodeDef*>& all_nodes() {
+  return user_registry().ordered();
+}
 
 const NodeDef& to_str_node() {
   static const NodeDef def{
@@ -67,8 +75,9 @@ const NodeDef& to_str_node() {
       .family = "internal",
       .args = {wire("value", PortType::Any)},
       .results = {Type::Str},
-      .summary = "Display form of a value (u64 decimal, f64 Display form, bool true/false); "
-                 "inserted by `as str`, `if` and `==` on strings.",
+      .summary =
+          "Display form of a value (u64 decimal, f64 Display form, bool true/false); "
+          "inserted by `as str`, `if` and `==` on strings.",
       .eval = [](Call& c) { c.set_str(display_text(c.input(0))); },
   };
   return def;
@@ -117,20 +126,28 @@ const NodeDef& str_to_u64_node() {
 
 std::string_view port_type_name(PortType type) {
   switch (type) {
-    case PortType::U64: return "u64";
-    case PortType::F64: return "f64";
-    case PortType::Str: return "str";
-    case PortType::Any: return "any";
+    case PortType::U64:
+      return "u64";
+    case PortType::F64:
+      return "f64";
+    case PortType::Str:
+      return "str";
+    case PortType::Any:
+      return "any";
   }
   return "?";
 }
 
 bool port_accepts(PortType port, Type t) {
   switch (port) {
-    case PortType::Any: return true;
-    case PortType::U64: return t == Type::U64 || t == Type::Bool;
-    case PortType::F64: return t == Type::F64;
-    case PortType::Str: return t == Type::Str;
+    case PortType::Any:
+      return true;
+    case PortType::U64:
+      return t == Type::U64 || t == Type::Bool;
+    case PortType::F64:
+      return t == Type::F64;
+    case PortType::Str:
+      return t == Type::Str;
   }
   return false;
 }

@@ -30,7 +30,7 @@ struct ArgSpec {
   ArgKind kind;
   PortType type;
   std::optional<Value> default_value = std::nullopt;  // const args only
-  bool variadic = false;                               // last argument only
+  bool variadic = false;                              // last argument only
 };
 
 // Data a node derives from its constant arguments once, at compile time

@@ -12,7 +12,8 @@ namespace polyrt {
 Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options)
     : graph_(std::move(graph)), options_(std::move(options)) {
   for (uint32_t c : graph_->coordinates) input_names_.push_back(graph_->nodes[c].name);
-  for (const ir::Extern& e : graph_->externs) externs_.push_back(ExternInfo{e.name, e.type, e.default_value});
+  for (const ir::Extern& e : graph_->externs)
+    externs_.push_back(ExternInfo{e.name, e.type, e.default_value});
   for (const ir::Output& o : graph_->outputs) output_names_.push_back(o.name);
 }
 
@@ -20,15 +21,24 @@ Program::~Program() = default;
 
 State Program::new_state() const {
   switch (options_.engine) {
-    case Engine::Interpreter: return State(interp::make_interpreter(shared_from_this()));
+    case Engine::Interpreter:
+      return State(interp::make_interpreter(shared_from_this()));
   }
   throw RefusedError("unknown engine");
 }
 
-const std::vector<std::string>& Program::input_names() const { return input_names_; }
-const std::vector<ExternInfo>& Program::externs() const { return externs_; }
-const std::vector<std::string>& Program::output_names() const { return output_names_; }
-const std::vector<std::string>& Program::warnings() const { return graph_->warnings; }
+const std::vector<std::string>& Program::input_names() const {
+  return input_names_;
+}
+const std::vector<ExternInfo>& Program::externs() const {
+  return externs_;
+}
+const std::vector<std::string>& Program::output_names() const {
+  return output_names_;
+}
+const std::vector<std::string>& Program::warnings() const {
+  return graph_->warnings;
+}
 
 std::optional<size_t> Program::output_index(std::string_view name) const {
   for (size_t i = 0; i < output_names_.size(); ++i) {
@@ -37,7 +47,9 @@ std::optional<size_t> Program::output_index(std::string_view name) const {
   return std::nullopt;
 }
 
-Type Program::output_type(size_t index) const { return graph_->outputs.at(index).type; }
+Type Program::output_type(size_t index) const {
+  return graph_->outputs.at(index).type;
+}
 
 std::shared_ptr<const Program> compile(std::string_view source, const CompileOptions& options) {
   dsl::SourceText text(options.file_name, std::string(source));
@@ -73,8 +85,9 @@ void State::set_inputs(std::span<const uint64_t> coordinates) {
   if (coordinates.size() != names.size()) {
     std::string list;
     for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
-    throw WriteError("set_inputs got " + std::to_string(coordinates.size()) + " value(s) but the program has " +
-                     std::to_string(names.size()) + " coordinate(s)" + (names.empty() ? "" : ": " + list));
+    throw WriteError("set_inputs got " + std::to_string(coordinates.size()) +
+                     " value(s) but the program has " + std::to_string(names.size()) +
+                     " coordinate(s)" + (names.empty() ? "" : ": " + list));
   }
   impl_->set_inputs(coordinates);
 }
@@ -85,15 +98,17 @@ void State::set_input(std::string_view name, const Value& value) {
   for (size_t i = 0; i < externs.size(); ++i) {
     if (externs[i].name != name) continue;
     if (!value.is_none() && value.type() != externs[i].type) {
-      throw WriteError("extern '" + std::string(name) + "' is " + std::string(type_name(externs[i].type)) +
-                       ", cannot write a " + std::string(type_name(value.type())) + " value");
+      throw WriteError("extern '" + std::string(name) + "' is " +
+                       std::string(type_name(externs[i].type)) + ", cannot write a " +
+                       std::string(type_name(value.type())) + " value");
     }
     impl_->set_extern(i, value);
     return;
   }
   for (const std::string& c : p.input_names()) {
     if (c == name) {
-      throw WriteError("'" + std::string(name) + "' is a coordinate input; write it with set_inputs");
+      throw WriteError("'" + std::string(name) +
+                       "' is a coordinate input; write it with set_inputs");
     }
   }
   std::string list;
@@ -106,24 +121,38 @@ size_t State::output_index(std::string_view name) const {
   const Program& p = impl_->program();
   if (auto i = p.output_index(name)) return *i;
   std::string list;
-  for (size_t i = 0; i < p.output_names().size(); ++i) list += (i ? ", " : "") + p.output_names()[i];
+  for (size_t i = 0; i < p.output_names().size(); ++i)
+    list += (i ? ", " : "") + p.output_names()[i];
   throw WriteError("no output named '" + std::string(name) + "'; outputs: " + list);
 }
 
-Value State::pull(std::string_view name) { return impl_->pull_at(output_index(name)); }
+Value State::pull(std::string_view name) {
+  return impl_->pull_at(output_index(name));
+}
 
 Value State::pull_at(size_t index) {
   if (index >= impl_->program().output_names().size()) {
-    throw WriteError("output index " + std::to_string(index) + " is out of range (the program has " +
+    throw WriteError("output index " + std::to_string(index) +
+                     " is out of range (the program has " +
                      std::to_string(impl_->program().output_names().size()) + " outputs)");
   }
   return impl_->pull_at(index);
 }
 
-void State::eval() { impl_->eval(); }
-void State::invalidate_all() { impl_->invalidate_all(); }
-void State::set_log_sink(LogSink sink) { impl_->set_log_sink(std::move(sink)); }
-std::string State::engine() const { return impl_->engine_name(); }
-const Program& State::program() const { return impl_->program(); }
+void State::eval() {
+  impl_->eval();
+}
+void State::invalidate_all() {
+  impl_->invalidate_all();
+}
+void State::set_log_sink(LogSink sink) {
+  impl_->set_log_sink(std::move(sink));
+}
+std::string State::engine() const {
+  return impl_->engine_name();
+}
+const Program& State::program() const {
+  return impl_->program();
+}
 
 }  // namespace polyrt

@@ -1,9 +1,17 @@
 #include "rtlib.h"
 
-PD_API double pd_f64_add(double a, double b) { return a + b; }
-PD_API double pd_f64_sub(double a, double b) { return a - b; }
-PD_API double pd_f64_mul(double a, double b) { return a * b; }
-PD_API double pd_f64_div(double a, double b) { return b == 0.0 ? 0.0 : a / b; }
+PD_API double pd_f64_add(double a, double b) {
+  return a + b;
+}
+PD_API double pd_f64_sub(double a, double b) {
+  return a - b;
+}
+PD_API double pd_f64_mul(double a, double b) {
+  return a * b;
+}
+PD_API double pd_f64_div(double a, double b) {
+  return b == 0.0 ? 0.0 : a / b;
+}
 
 // fmod by exact integer long division of the significands (no libm):
 // the result has the sign of `a`; a zero divisor gives 0.0 by the node's rule.
@@ -60,13 +68,27 @@ PD_API double pd_f64_mod(double a, double b) {
   return pd_bits_to_f64(ux | sign);
 }
 
-PD_API uint64_t pd_f64_eq(double a, double b) { return a == b; }
-PD_API uint64_t pd_f64_ne(double a, double b) { return a != b; }
-PD_API uint64_t pd_f64_lt(double a, double b) { return a < b; }
-PD_API uint64_t pd_f64_le(double a, double b) { return a <= b; }
-PD_API uint64_t pd_f64_gt(double a, double b) { return a > b; }
-PD_API uint64_t pd_f64_ge(double a, double b) { return a >= b; }
-PD_API double pd_select_f64(uint64_t c, double a, double b) { return c != 0 ? a : b; }
+PD_API uint64_t pd_f64_eq(double a, double b) {
+  return a == b;
+}
+PD_API uint64_t pd_f64_ne(double a, double b) {
+  return a != b;
+}
+PD_API uint64_t pd_f64_lt(double a, double b) {
+  return a < b;
+}
+PD_API uint64_t pd_f64_le(double a, double b) {
+  return a <= b;
+}
+PD_API uint64_t pd_f64_gt(double a, double b) {
+  return a > b;
+}
+PD_API uint64_t pd_f64_ge(double a, double b) {
+  return a >= b;
+}
+PD_API double pd_select_f64(uint64_t c, double a, double b) {
+  return c != 0 ? a : b;
+}
 
 // Rust clamp: comparisons, not min/max, so NaN passes through and -0.0 is kept.
 PD_API double pd_clamp_f64(double x, double lo, double hi) {
@@ -75,12 +97,16 @@ PD_API double pd_clamp_f64(double x, double lo, double hi) {
   return x;
 }
 
-PD_API double pd_lerp(double t, double a, double b) { return a + t * (b - a); }
+PD_API double pd_lerp(double t, double a, double b) {
+  return a + t * (b - a);
+}
 PD_API double pd_abs_f64(double x) {
   return pd_bits_to_f64(pd_f64_to_bits(x) & 0x7fffffffffffffffULL);
 }
 
-PD_API double pd_to_f64(uint64_t x) { return (double)x; }
+PD_API double pd_to_f64(uint64_t x) {
+  return (double)x;
+}
 
 static const double kTwoPow64 = 18446744073709551616.0;
 
@@ -90,7 +116,9 @@ PD_API uint64_t pd_f64_to_u64(double x) {
   return (uint64_t)x;
 }
 
-PD_API uint64_t pd_floor_to_u64(double x) { return pd_f64_to_u64(x); }
+PD_API uint64_t pd_floor_to_u64(double x) {
+  return pd_f64_to_u64(x);
+}
 
 PD_API uint64_t pd_ceil_to_u64(double x) {
   if (!(x > 0.0)) return 0;

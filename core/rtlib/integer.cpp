@@ -1,25 +1,65 @@
 #include "rtlib.h"
 
-PD_API uint64_t pd_u64_add(uint64_t a, uint64_t b) { return a + b; }
-PD_API uint64_t pd_u64_sub(uint64_t a, uint64_t b) { return a - b; }
-PD_API uint64_t pd_u64_mul(uint64_t a, uint64_t b) { return a * b; }
-PD_API uint64_t pd_u64_div(uint64_t a, uint64_t b) { return b == 0 ? 0 : a / b; }
-PD_API uint64_t pd_u64_mod(uint64_t a, uint64_t b) { return b == 0 ? 0 : a % b; }
-PD_API uint64_t pd_u64_and(uint64_t a, uint64_t b) { return a & b; }
-PD_API uint64_t pd_u64_or(uint64_t a, uint64_t b) { return a | b; }
-PD_API uint64_t pd_u64_xor(uint64_t a, uint64_t b) { return a ^ b; }
-PD_API uint64_t pd_u64_shl(uint64_t a, uint64_t b) { return a << (b & 63); }
-PD_API uint64_t pd_u64_shr(uint64_t a, uint64_t b) { return a >> (b & 63); }
-PD_API uint64_t pd_u64_not(uint64_t a) { return ~a; }
-PD_API uint64_t pd_u64_eq(uint64_t a, uint64_t b) { return a == b; }
-PD_API uint64_t pd_u64_ne(uint64_t a, uint64_t b) { return a != b; }
-PD_API uint64_t pd_u64_lt(uint64_t a, uint64_t b) { return a < b; }
-PD_API uint64_t pd_u64_le(uint64_t a, uint64_t b) { return a <= b; }
-PD_API uint64_t pd_u64_gt(uint64_t a, uint64_t b) { return a > b; }
-PD_API uint64_t pd_u64_ge(uint64_t a, uint64_t b) { return a >= b; }
-PD_API uint64_t pd_u64_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
-PD_API uint64_t pd_u64_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
-PD_API uint64_t pd_select_u64(uint64_t c, uint64_t a, uint64_t b) { return c != 0 ? a : b; }
+PD_API uint64_t pd_u64_add(uint64_t a, uint64_t b) {
+  return a + b;
+}
+PD_API uint64_t pd_u64_sub(uint64_t a, uint64_t b) {
+  return a - b;
+}
+PD_API uint64_t pd_u64_mul(uint64_t a, uint64_t b) {
+  return a * b;
+}
+PD_API uint64_t pd_u64_div(uint64_t a, uint64_t b) {
+  return b == 0 ? 0 : a / b;
+}
+PD_API uint64_t pd_u64_mod(uint64_t a, uint64_t b) {
+  return b == 0 ? 0 : a % b;
+}
+PD_API uint64_t pd_u64_and(uint64_t a, uint64_t b) {
+  return a & b;
+}
+PD_API uint64_t pd_u64_or(uint64_t a, uint64_t b) {
+  return a | b;
+}
+PD_API uint64_t pd_u64_xor(uint64_t a, uint64_t b) {
+  return a ^ b;
+}
+PD_API uint64_t pd_u64_shl(uint64_t a, uint64_t b) {
+  return a << (b & 63);
+}
+PD_API uint64_t pd_u64_shr(uint64_t a, uint64_t b) {
+  return a >> (b & 63);
+}
+PD_API uint64_t pd_u64_not(uint64_t a) {
+  return ~a;
+}
+PD_API uint64_t pd_u64_eq(uint64_t a, uint64_t b) {
+  return a == b;
+}
+PD_API uint64_t pd_u64_ne(uint64_t a, uint64_t b) {
+  return a != b;
+}
+PD_API uint64_t pd_u64_lt(uint64_t a, uint64_t b) {
+  return a < b;
+}
+PD_API uint64_t pd_u64_le(uint64_t a, uint64_t b) {
+  return a <= b;
+}
+PD_API uint64_t pd_u64_gt(uint64_t a, uint64_t b) {
+  return a > b;
+}
+PD_API uint64_t pd_u64_ge(uint64_t a, uint64_t b) {
+  return a >= b;
+}
+PD_API uint64_t pd_u64_min(uint64_t a, uint64_t b) {
+  return a < b ? a : b;
+}
+PD_API uint64_t pd_u64_max(uint64_t a, uint64_t b) {
+  return a > b ? a : b;
+}
+PD_API uint64_t pd_select_u64(uint64_t c, uint64_t a, uint64_t b) {
+  return c != 0 ? a : b;
+}
 
 PD_API uint64_t pd_interleave(uint64_t a, uint64_t b) {
   uint64_t out = 0;

@@ -13,5 +13,21 @@ static const uint64_t pd_two_over_pi_bits[20] = {
 #define PD_PIO2_HI 0x1.921fb54442d18p+0
 #define PD_PIO2_LO 0x1.1a62633145c07p-54
 // atan(k/8) for k = 0..8 as hi + lo pairs.
-static const double pd_atan_k8_hi[9] = {0x0.0p+0, 0x1.fd5ba9aac2f6ep-4, 0x1.f5b75f92c80ddp-3, 0x1.6f61941e4def1p-2, 0x1.dac670561bb4fp-2, 0x1.1e00babdefeb4p-1, 0x1.4978fa3269ee1p-1, 0x1.700a7c5784634p-1, 0x1.921fb54442d18p-1};
-static const double pd_atan_k8_lo[9] = {0x0.0p+0, -0x1.cd37686760c17p-59, 0x1.8ab6e3cf7afbdp-57, -0x1.c63aae6f6e918p-56, 0x1.a2b7f222f65e2p-56, -0x1.928df287a668fp-58, 0x1.2419a87f2a458p-56, -0x1.8c34d25aadef6p-56, 0x1.1a62633145c07p-55};
+static const double pd_atan_k8_hi[9] = {0x0.0p+0,
+                                        0x1.fd5ba9aac2f6ep-4,
+                                        0x1.f5b75f92c80ddp-3,
+                                        0x1.6f61941e4def1p-2,
+                                        0x1.dac670561bb4fp-2,
+                                        0x1.1e00babdefeb4p-1,
+                                        0x1.4978fa3269ee1p-1,
+                                        0x1.700a7c5784634p-1,
+                                        0x1.921fb54442d18p-1};
+static const double pd_atan_k8_lo[9] = {0x0.0p+0,
+                                        -0x1.cd37686760c17p-59,
+                                        0x1.8ab6e3cf7afbdp-57,
+                                        -0x1.c63aae6f6e918p-56,
+                                        0x1.a2b7f222f65e2p-56,
+                                        -0x1.928df287a668fp-58,
+                                        0x1.2419a87f2a458p-56,
+                                        -0x1.8c34d25aadef6p-56,
+                                        0x1.1a62633145c07p-55};

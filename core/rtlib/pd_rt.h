@@ -22,6 +22,12 @@ typedef __UINT8_TYPE__ uint8_t;
 #define PD_OK 0
 #define PD_FAIL 1
 
-PD_INLINE double pd_bits_to_f64(uint64_t u) { return __builtin_bit_cast(double, u); }
-PD_INLINE uint64_t pd_f64_to_bits(double d) { return __builtin_bit_cast(uint64_t, d); }
-PD_INLINE double pd_sqrt_op(double x) { return __builtin_sqrt(x); }
+PD_INLINE double pd_bits_to_f64(uint64_t u) {
+  return __builtin_bit_cast(double, u);
+}
+PD_INLINE uint64_t pd_f64_to_bits(double d) {
+  return __builtin_bit_cast(uint64_t, d);
+}
+PD_INLINE double pd_sqrt_op(double x) {
+  return __builtin_sqrt(x);
+}

@@ -99,8 +99,8 @@ std::string f64_fixed(double x, int precision) {
   std::string out;
   if (special_f64(x, out)) return out;
   std::vector<char> buf(400 + precision);
-  auto res = std::to_chars(buf.data(), buf.data() + buf.size(), x, std::chars_format::fixed,
-                           precision);
+  auto res =
+      std::to_chars(buf.data(), buf.data() + buf.size(), x, std::chars_format::fixed, precision);
   return std::string(buf.data(), res.ptr);
 }
 
@@ -110,10 +110,14 @@ std::string u64_radix(uint64_t x, int radix, bool with_prefix) {
   std::string digits(buf, res.ptr);
   if (!with_prefix) return digits;
   switch (radix) {
-    case 2: return "0b" + digits;
-    case 8: return "0o" + digits;
-    case 16: return "0x" + digits;
-    default: return digits;
+    case 2:
+      return "0b" + digits;
+    case 8:
+      return "0o" + digits;
+    case 16:
+      return "0x" + digits;
+    default:
+      return digits;
   }
 }
 

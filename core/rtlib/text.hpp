@@ -28,7 +28,7 @@ std::string u64_zero_pad(uint64_t x, uint64_t width);
 
 // printf formats: parsed once at compile time, rendered per evaluation.
 struct FormatSegment {
-  std::string literal;   // text before the placeholder (or the tail)
+  std::string literal;  // text before the placeholder (or the tail)
   bool placeholder = false;
   bool zero_pad = false;
   int width = 0;
@@ -37,7 +37,8 @@ struct FormatSegment {
 };
 // Returns false and sets `error` for a malformed format (unbalanced braces,
 // an unknown spec such as "{:q}").
-bool parse_format(std::string_view format, std::vector<FormatSegment>& segments, std::string& error);
+bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
+                  std::string& error);
 size_t placeholder_count(const std::vector<FormatSegment>& segments);
 // Applies width / zero padding to an already rendered value.
 std::string pad_field(std::string text, const FormatSegment& spec);

@@ -13,7 +13,9 @@ const double kNaN = __builtin_nan("");
 const double kLn2Hi = 0x1.62e42fee00000p-1;  // 32 significant bits: k * hi is exact
 const double kLn2Lo = 0x1.a39ef35793c76p-33;
 
-PD_INLINE double pow2i(int n) { return pd_bits_to_f64((uint64_t)(n + 1023) << 52); }
+PD_INLINE double pow2i(int n) {
+  return pd_bits_to_f64((uint64_t)(n + 1023) << 52);
+}
 
 PD_INLINE void two_sum(double a, double b, double* s, double* e) {
   *s = a + b;
@@ -156,7 +158,9 @@ uint64_t bits_of_product(const uint64_t* p, int offset) {  // 64 bits of a 256-b
   return (p[word] >> shift) | (hi << (64 - shift));
 }
 
-int count_leading_zeros(uint64_t x) { return x == 0 ? 64 : __builtin_clzll(x); }
+int count_leading_zeros(uint64_t x) {
+  return x == 0 ? 64 : __builtin_clzll(x);
+}
 
 // Payne-Hanek reduction: |x| = n * pi/2 + (*rh + *rl), |r| <= pi/4; returns n mod 4.
 int reduce_pio2(double x, double* rh, double* rl) {
@@ -207,8 +211,8 @@ int reduce_pio2(double x, double* rh, double* rl) {
       nh = (fh << lz) | (fl >> (64 - lz));
       nl = fl << lz;
     }
-    const uint64_t top = nh >> 11;                                  // 53 bits
-    const uint64_t next = ((nh & 0x7ffULL) << 42) | (nl >> 22);     // the next 53 bits
+    const uint64_t top = nh >> 11;                               // 53 bits
+    const uint64_t next = ((nh & 0x7ffULL) << 42) | (nl >> 22);  // the next 53 bits
     hi = (double)top * pow2i(-128 + 75 - lz);
     lo = (double)next * pow2i(-128 + 22 - lz);
   }
@@ -270,9 +274,13 @@ bool is_odd_integer(double y) {
 
 }  // namespace
 
-PD_API double pd_sqrt(double x) { return pd_sqrt_op(x); }
+PD_API double pd_sqrt(double x) {
+  return pd_sqrt_op(x);
+}
 
-PD_API double pd_exp(double x) { return exp_dd(x, 0.0); }
+PD_API double pd_exp(double x) {
+  return exp_dd(x, 0.0);
+}
 
 PD_API double pd_ln(double x) {
   if (x != x) return x;
@@ -326,10 +334,14 @@ PD_API double pd_sin(double x) {
   double rh, rl;
   const int n = reduce_pio2(x, &rh, &rl);
   switch (n) {
-    case 0: return sin_kernel(rh, rl);
-    case 1: return cos_kernel(rh, rl);
-    case 2: return -sin_kernel(rh, rl);
-    default: return -cos_kernel(rh, rl);
+    case 0:
+      return sin_kernel(rh, rl);
+    case 1:
+      return cos_kernel(rh, rl);
+    case 2:
+      return -sin_kernel(rh, rl);
+    default:
+      return -cos_kernel(rh, rl);
   }
 }
 
@@ -339,10 +351,14 @@ PD_API double pd_cos(double x) {
   double rh, rl;
   const int n = reduce_pio2(x, &rh, &rl);
   switch (n) {
-    case 0: return cos_kernel(rh, rl);
-    case 1: return -sin_kernel(rh, rl);
-    case 2: return -cos_kernel(rh, rl);
-    default: return sin_kernel(rh, rl);
+    case 0:
+      return cos_kernel(rh, rl);
+    case 1:
+      return -sin_kernel(rh, rl);
+    case 2:
+      return -cos_kernel(rh, rl);
+    default:
+      return sin_kernel(rh, rl);
   }
 }
 
@@ -357,7 +373,9 @@ PD_API double pd_tan(double x) {
   return (n & 1) ? -c / s : s / c;
 }
 
-PD_API double pd_atan(double x) { return atan_impl(x); }
+PD_API double pd_atan(double x) {
+  return atan_impl(x);
+}
 
 PD_API double pd_asin(double x) {
   if (x != x) return x;

@@ -10,10 +10,14 @@ namespace polyrt {
 
 std::string_view type_name(Type type) {
   switch (type) {
-    case Type::U64: return "u64";
-    case Type::F64: return "f64";
-    case Type::Str: return "str";
-    case Type::Bool: return "bool";
+    case Type::U64:
+      return "u64";
+    case Type::F64:
+      return "f64";
+    case Type::Str:
+      return "str";
+    case Type::Bool:
+      return "bool";
   }
   return "?";
 }
@@ -35,17 +39,23 @@ bool parse_type_name(std::string_view text, Type& out) {
 
 Type Value::type() const {
   switch (data_.index()) {
-    case 1: return Type::U64;
-    case 2: return Type::F64;
-    case 3: return Type::Str;
-    case 4: return Type::Bool;
-    default: throw WriteError("the value is None and has no type");
+    case 1:
+      return Type::U64;
+    case 2:
+      return Type::F64;
+    case 3:
+      return Type::Str;
+    case 4:
+      return Type::Bool;
+    default:
+      throw WriteError("the value is None and has no type");
   }
 }
 
 namespace {
 [[noreturn]] void mismatch(const Value& v, Type wanted) {
-  throw WriteError("value is " + (v.is_none() ? std::string("None") : std::string(type_name(v.type()))) +
+  throw WriteError("value is " +
+                   (v.is_none() ? std::string("None") : std::string(type_name(v.type()))) +
                    ", not " + std::string(type_name(wanted)));
 }
 }  // namespace
@@ -69,11 +79,16 @@ bool Value::as_bool() const {
 
 std::string Value::to_string() const {
   switch (data_.index()) {
-    case 1: return std::to_string(std::get<1>(data_));
-    case 2: return rt::f64_shortest(std::get<2>(data_));
-    case 3: return std::get<3>(data_);
-    case 4: return std::get<4>(data_) ? "true" : "false";
-    default: return "None";
+    case 1:
+      return std::to_string(std::get<1>(data_));
+    case 2:
+      return rt::f64_shortest(std::get<2>(data_));
+    case 3:
+      return std::get<3>(data_);
+    case 4:
+      return std::get<4>(data_) ? "true" : "false";
+    default:
+      return "None";
   }
 }
 
@@ -88,25 +103,29 @@ bool Value::same_as(const Value& other) const {
 
 Value parse_value(std::string_view text, Type type) {
   auto fail = [&]() -> Value {
-    throw WriteError("cannot read \"" + std::string(text) + "\" as " + std::string(type_name(type)) +
+    throw WriteError("cannot read \"" + std::string(text) + "\" as " +
+                     std::string(type_name(type)) +
                      (type == Type::U64   ? " (expected decimal digits or 0x hex)"
                       : type == Type::F64 ? " (expected a decimal number such as 0.25 or 1e-3)"
                                           : " (expected true, false, 1 or 0)"));
   };
   switch (type) {
-    case Type::Str: return Value::str(std::string(text));
+    case Type::Str:
+      return Value::str(std::string(text));
     case Type::U64: {
       uint64_t v = 0;
       const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
       const char* begin = text.data() + (hex ? 2 : 0);
       auto res = std::from_chars(begin, text.data() + text.size(), v, hex ? 16 : 10);
-      if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size()) return fail();
+      if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+        return fail();
       return Value::u64(v);
     }
     case Type::F64: {
       double v = 0;
       auto res = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size()) return fail();
+      if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+        return fail();
       return Value::f64(v);
     }
     case Type::Bool: {

@@ -51,7 +51,8 @@ class WriteError : public Error {
 // source position, the outputs it feeds, its decoded inputs and the coordinates.
 class EvalError : public Error {
  public:
-  EvalError(const std::string& message, std::string node) : Error(message), node_(std::move(node)) {}
+  EvalError(const std::string& message, std::string node)
+      : Error(message), node_(std::move(node)) {}
   const std::string& node() const { return node_; }
 
  private:
