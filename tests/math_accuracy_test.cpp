@@ -111,7 +111,7 @@ TEST(MathAccuracy, PowWithinBound) {
     worst = std::max(worst, ulp_error(pd_pow(x, y), powl((long double)x, (long double)y)));
   }
   std::printf("pow        max error %.3f ulp\n", worst);
-  EXPECT_LE(worst, 16.0);
+  EXPECT_LE(worst, 1.0);
 }
 
 TEST(MathAccuracy, SpecialValues) {

@@ -44,6 +44,15 @@ def main():
         los.append(l)
     out.append("static const double pd_atan_k8_hi[9] = {" + ", ".join(his) + "};")
     out.append("static const double pd_atan_k8_lo[9] = {" + ", ".join(los) + "};")
+    out.append("// ln(1 + k/64) for k = -24..28 as hi + lo pairs (index k + 24): the")
+    out.append("// logarithm's table, which leaves |r| <= 1/128 for its series.")
+    his, los = [], []
+    for k in range(-24, 29):
+        h, l = hi_lo(mpmath.log(1 + mpmath.mpf(k) / 64))
+        his.append(h)
+        los.append(l)
+    out.append("static const double pd_ln_table_hi[53] = {" + ", ".join(his) + "};")
+    out.append("static const double pd_ln_table_lo[53] = {" + ", ".join(los) + "};")
     print("\n".join(out))
 
 

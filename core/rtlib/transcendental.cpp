@@ -66,7 +66,10 @@ double exp_dd(double x, double xt) {
   return y * pow2i(k);
 }
 
-// ln(x) = *hi + *lo for finite x > 0.
+// ln(x) = *hi + *lo for finite x > 0, accurate to about 2^-100 relative, so
+// that pow can scale it by a large exponent. x = 2^e * m with m near 1, then
+// m = c * (1 + r) with c = 1 + k/64 from a table and |r| <= 1/128 kept as a
+// double-double; ln(1 + r) is a short series whose leading terms are exact.
 void ln_dd(double x, double* hi, double* lo) {
   uint64_t ux = pd_f64_to_bits(x);
   int e = 0;
@@ -80,33 +83,35 @@ void ln_dd(double x, double* hi, double* lo) {
     mbits -= 0x0010000000000000ULL;
     e += 1;
   }
-  const double f = pd_bits_to_f64(mbits) - 1.0;  // exact
-  const double s = f / (2.0 + f);
-  const double z = s * s;
-  double R = 2.0 / 23.0;
-  R = R * z + 2.0 / 21.0;
-  R = R * z + 2.0 / 19.0;
-  R = R * z + 2.0 / 17.0;
-  R = R * z + 2.0 / 15.0;
-  R = R * z + 2.0 / 13.0;
-  R = R * z + 2.0 / 11.0;
-  R = R * z + 2.0 / 9.0;
-  R = R * z + 2.0 / 7.0;
-  R = R * z + 2.0 / 5.0;
-  R = R * z + 2.0 / 3.0;
-  R = R * z;
-  // ln(1 + f) = f - f^2/2 + s * (f^2/2 + R), with f^2 kept exactly.
+  const double m = pd_bits_to_f64(mbits);
+  const int k = (int)((m - 1.0) * 64.0 + 64.5) - 64;  // round((m - 1) * 64)
+  const double c = 1.0 + (double)k * 0x1p-6;
+  const double d = m - c;  // exact: m and c are within a factor of two
+  // r = d / c as rh + rl: the division's remainder is computed exactly.
+  const double rh = d / c;
   double p, pe;
-  two_prod(f, f, &p, &pe);
-  const double hfsq = 0.5 * p;
-  const double hfsq_lo = 0.5 * pe;
-  const double c = s * (hfsq + R);
+  two_prod(rh, c, &p, &pe);
+  const double rl = ((d - p) - pe) / c;
+  // ln(1 + r) = r - r^2/2 + r^3 * (1/3 - r/4 + r^2/5 - ...).
+  double sq, sqe;
+  two_prod(rh, rh, &sq, &sqe);
+  double q = -1.0 / 10.0;
+  q = q * rh + 1.0 / 9.0;
+  q = q * rh - 1.0 / 8.0;
+  q = q * rh + 1.0 / 7.0;
+  q = q * rh - 1.0 / 6.0;
+  q = q * rh + 1.0 / 5.0;
+  q = q * rh - 1.0 / 4.0;
+  q = q * rh + 1.0 / 3.0;
+  const double cubic = rh * sq * q;
   const double ed = (double)e;
-  double s1, t1, s2, t2;
-  two_sum(ed * kLn2Hi, f, &s1, &t1);
-  two_sum(s1, -hfsq, &s2, &t2);
-  const double tail = t1 + t2 + (c - hfsq_lo + ed * kLn2Lo);
-  two_sum(s2, tail, hi, lo);
+  double s1, t1, s2, t2, s3, t3;
+  two_sum(ed * kLn2Hi, pd_ln_table_hi[k + 24], &s1, &t1);
+  two_sum(s1, rh, &s2, &t2);
+  two_sum(s2, -0.5 * sq, &s3, &t3);
+  const double tail = t1 + t2 + t3 +
+                      (ed * kLn2Lo + pd_ln_table_lo[k + 24] + rl - 0.5 * sqe - rh * rl + cubic);
+  two_sum(s3, tail, hi, lo);
 }
 
 // sin(y + yt) for |y| <= pi/4.
