@@ -1,0 +1,32 @@
+// The on-disk cache of compiled objects. Each entry is one file named by its
+// key, with a header (magic, format version, key, length, checksum) that is
+// verified on load: a corrupt or truncated file is ignored, deleted and later
+// replaced, never loaded. Writes go to a temporary file renamed into place, so
+// concurrent processes never see half an entry. The cache is best effort: an
+// I/O failure only costs a recompile.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace polyrt::cpu {
+
+// POLYRT_CACHE=off disables the cache (nullopt). Otherwise POLYRT_CACHE_DIR,
+// else $XDG_CACHE_HOME/polyrt, else $HOME/.cache/polyrt.
+std::optional<std::string> default_cache_dir();
+
+class DiskCache {
+ public:
+  explicit DiskCache(std::optional<std::string> dir) : dir_(std::move(dir)) {}
+  bool enabled() const { return dir_.has_value(); }
+  const std::optional<std::string>& dir() const { return dir_; }
+  std::optional<std::string> load(const std::string& key) const;
+  void store(const std::string& key, std::string_view payload) const;
+  std::string path_of(const std::string& key) const;
+
+ private:
+  std::optional<std::string> dir_;
+};
+
+}  // namespace polyrt::cpu

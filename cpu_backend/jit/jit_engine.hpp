@@ -1,0 +1,70 @@
+// The native code engine: one ORC LLJIT per process for the host CPU (its
+// features detected), the O2 pipeline, the rtlib linked and inlined, and a
+// two-level object cache (in memory, on disk). Safe for concurrent compiles:
+// every compile builds its own TargetMachine. LLVM errors become polyrt
+// errors with their root cause. LLVM headers stay in jit_engine.cpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace polyrt::cpu {
+
+struct JitStats {
+  uint64_t compiled = 0;     // objects built by O2 + codegen
+  uint64_t memory_hits = 0;  // objects reused from this process
+  uint64_t disk_hits = 0;    // objects loaded from the disk cache
+};
+
+// Compiled code: keeps its JIT dylib alive and hands out symbol addresses.
+class JitCode {
+ public:
+  virtual ~JitCode() = default;
+  // Addresses of the symbols asked for at compile time, in that order.
+  virtual void* address(size_t index) const = 0;
+};
+
+struct JitOptions {
+  // Directory of the on-disk object cache; nullopt disables it.
+  std::optional<std::string> cache_dir;
+};
+
+class JitEngine {
+ public:
+  // The process-wide engine (disk cache from default_cache_dir()).
+  static JitEngine& instance();
+  explicit JitEngine(JitOptions options);
+  ~JitEngine();
+
+  // Triple and data layout every module for this engine must carry.
+  const std::string& triple() const;
+  const std::string& data_layout() const;
+  const std::string& cpu() const;
+
+  // Links the rtlib into `module`, optimizes it (O2) and compiles it, or takes
+  // the object from a cache; resolves `symbols`. Throws polyrt::Error with the
+  // LLVM root cause when the module is invalid or fails to compile or link.
+  std::shared_ptr<JitCode> compile(std::unique_ptr<llvm::LLVMContext> context,
+                                   std::unique_ptr<llvm::Module> module,
+                                   const std::vector<std::string>& symbols);
+
+  // The O2-optimized IR of `module` (rtlib linked), as text: `--emit-llvm`.
+  std::string optimized_ir(llvm::Module& module);
+
+  JitStats stats() const;
+
+  struct Impl;  // defined in jit_engine.cpp, where the LLVM types live
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace polyrt::cpu
