@@ -30,6 +30,21 @@ void CommandLine::unknown_flag(const std::string& flag) const {
                    command_ + " --help)");
 }
 
+Engine parse_engine(const std::string& text) {
+  if (text == "interpreter") return Engine::Interpreter;
+  if (text == "closures") return Engine::Closures;
+  if (text == "native") return Engine::Native;
+  throw UsageError("unknown engine '" + text + "' (valid: interpreter, closures, native)");
+}
+
+Provenance parse_provenance(const std::string& text) {
+  if (text == "auto") return Provenance::Auto;
+  if (text == "raw") return Provenance::Raw;
+  if (text == "pull") return Provenance::Pull;
+  if (text == "pushpull") return Provenance::PushPull;
+  throw UsageError("unknown provenance mode '" + text + "' (valid: auto, raw, pull, pushpull)");
+}
+
 std::pair<std::string, std::string> split_assignment(const std::string& text) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {

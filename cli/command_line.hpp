@@ -2,6 +2,8 @@
 #pragma once
 
 #include <optional>
+
+#include "polyrt/polyrt.hpp"
 #include <string>
 #include <vector>
 
@@ -35,6 +37,12 @@ int check_command(CommandLine& args);
 int eval_command(CommandLine& args);
 int run_command(CommandLine& args);
 int nodes_command(CommandLine& args);
+
+int plan_command(CommandLine& args);
+
+// Parses --engine / --provenance values (UsageError for others).
+Engine parse_engine(const std::string& text);
+Provenance parse_provenance(const std::string& text);
 
 // Parses "NAME=VALUE" of --set.
 std::pair<std::string, std::string> split_assignment(const std::string& text);

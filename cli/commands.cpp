@@ -2,7 +2,10 @@
 #include <cstdio>
 
 #include "cli/command_line.hpp"
+#include "cpu_backend/native_program.hpp"
 #include "nodes/node_docs.hpp"
+#include "plan/state_plan.hpp"
+#include "slots/slot_program.hpp"
 #include "polyrt/polyrt.hpp"
 
 namespace polyrt::cli {
@@ -42,18 +45,25 @@ int check_command(CommandLine& args) {
 
 int eval_command(CommandLine& args) {
   static const char* usage =
-      "usage: polyrt eval FILE [--set NAME=VALUE]... INPUTS...\n\n"
+      "usage: polyrt eval FILE [--set NAME=VALUE]... [--engine E] INPUTS...\n\n"
       "Sets the coordinate inputs (one value per declared input, in order) and the\n"
-      "externs given with --set, then prints every named output as 'name = value'.\n";
+      "externs given with --set, then prints every named output as 'name = value'.\n"
+      "--engine interpreter|closures|native (default native), --provenance auto|raw|pull|pushpull.\n";
   if (wants_help(args, usage)) return 0;
   const std::string file = take_file(args);
   std::vector<std::pair<std::string, std::string>> sets;
   std::vector<uint64_t> coordinates;
+  CompileOptions options;
+  options.engine = Engine::Native;
   while (!args.done()) {
     if (args.is_flag()) {
       const std::string f = args.flag();
       if (f == "--set") {
         sets.push_back(split_assignment(args.value_of(f)));
+      } else if (f == "--engine") {
+        options.engine = parse_engine(args.value_of(f));
+      } else if (f == "--provenance") {
+        options.provenance = parse_provenance(args.value_of(f));
       } else {
         args.unknown_flag(f);
       }
@@ -61,7 +71,7 @@ int eval_command(CommandLine& args) {
       coordinates.push_back(parse_value(args.next(), Type::U64).as_u64());
     }
   }
-  auto program = compile_file(file);
+  auto program = compile_file(file, options);
   State state = program->new_state();
   for (const auto& [name, text] : sets) {
     const ExternInfo* info = nullptr;
@@ -79,6 +89,43 @@ int eval_command(CommandLine& args) {
   for (size_t i = 0; i < outputs.size(); ++i) {
     std::printf("%s = %s\n", outputs[i].c_str(), state.pull_at(i).to_string().c_str());
   }
+  return 0;
+}
+
+int plan_command(CommandLine& args) {
+  static const char* usage =
+      "usage: polyrt plan FILE [--engine closures|native] [--provenance MODE] [--emit-llvm]\n\n"
+      "Prints the per-state plan: the slot layout, the steps in evaluation order (native\n"
+      "segments and host steps) and the provenance mode. --emit-llvm prints the\n"
+      "optimized LLVM IR of the native segments instead.\n";
+  if (wants_help(args, usage)) return 0;
+  const std::string file = take_file(args);
+  CompileOptions options;
+  options.engine = Engine::Native;
+  bool emit_llvm = false;
+  while (!args.done()) {
+    const std::string f = args.flag();
+    if (f == "--engine") {
+      options.engine = parse_engine(args.value_of(f));
+    } else if (f == "--provenance") {
+      options.provenance = parse_provenance(args.value_of(f));
+    } else if (f == "--emit-llvm") {
+      emit_llvm = true;
+    } else {
+      args.unknown_flag(f);
+    }
+  }
+  if (options.engine == Engine::Interpreter) {
+    throw UsageError("polyrt plan: the interpreter has no plan; use --engine closures or native");
+  }
+  auto program = compile_file(file, options);
+  if (emit_llvm) {
+    std::fputs(cpu::native_program_ir(*program).c_str(), stdout);
+    return 0;
+  }
+  std::printf("engine: %s\n", program->engine_name().c_str());
+  const slots::SlotProgram& sp = *program->slot_program();
+  std::fputs(plan::describe_plan(program->graph(), sp.plan, sp.mode).c_str(), stdout);
   return 0;
 }
 

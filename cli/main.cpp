@@ -15,6 +15,7 @@ const char* kUsage =
     "  check FILE                          compile FILE and report diagnostics\n"
     "  eval FILE [--set N=V]... INPUTS...  evaluate one coordinate, print every output\n"
     "  run FILE --cycles A..B [OPTIONS]    generate rows for coordinates A..B-1 with every core\n"
+    "  plan FILE [--emit-llvm]             print the native plan (or its optimized LLVM IR)\n"
     "  nodes                               print the node reference (Markdown)\n"
     "\n"
     "Run 'polyrt COMMAND --help' for the options of a command.\n";
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
     if (command == "eval") return polyrt::cli::eval_command(line);
     if (command == "run") return polyrt::cli::run_command(line);
     if (command == "nodes") return polyrt::cli::nodes_command(line);
+    if (command == "plan") return polyrt::cli::plan_command(line);
     std::fprintf(stderr, "polyrt: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const polyrt::UsageError& e) {

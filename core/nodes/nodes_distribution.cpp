@@ -147,7 +147,8 @@ void register_distribution_nodes(Registry& r) {
                const double lo = p[0].as_f64(), hi = p[1].as_f64();
                return tabulate([=](double q) { return lo + q * (hi - lo); });
              },
-         .eval = sample_table});
+         .eval = sample_table,
+         .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
   r.add({.name = "dist_normal",
          .family = "distributions",
          .args = {wire("u", P::F64), konst("mean", P::F64), konst("stddev", P::F64)},
@@ -159,7 +160,8 @@ void register_distribution_nodes(Registry& r) {
            if (!(sd >= 0.0)) throw ParamError{1, "stddev must be >= 0"};
            return tabulate([=](double q) { return mean + sd * probit_as26223(q); });
          },
-         .eval = sample_table});
+         .eval = sample_table,
+         .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
   r.add({.name = "dist_exponential",
          .family = "distributions",
          .args = {wire("u", P::F64), konst("rate", P::F64)},
@@ -172,7 +174,8 @@ void register_distribution_nodes(Registry& r) {
            }
            return tabulate([=](double q) { return -pd_ln(1.0 - q) / rate; });
          },
-         .eval = sample_table});
+         .eval = sample_table,
+         .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
   r.add({.name = "dist_zipf",
          .family = "distributions",
          .args = {wire("u", P::F64), konst("n", P::U64), konst("exponent", P::F64)},
@@ -200,7 +203,8 @@ void register_distribution_nodes(Registry& r) {
            }
            return prepared;
          },
-         .eval = sample_table});
+         .eval = sample_table,
+         .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
   r.add({.name = "weighted_u64",
          .family = "distributions",
          .args = {wire("x", P::U64), konst("spec", P::Str)},

@@ -13,43 +13,51 @@ using UnaryF64 = double (*)(double);
 using F64ToU64 = uint64_t (*)(double);
 
 template <BinaryF64 fn>
-void add_binary(Registry& r, std::string_view name, std::string_view summary) {
+void add_binary(Registry& r, std::string_view name, std::string_view symbol,
+                std::string_view summary) {
   r.add({.name = name,
          .family = "f64 operators",
          .args = {wire("a", PortType::F64), wire("b", PortType::F64)},
          .results = {Type::F64},
          .summary = summary,
-         .eval = [](Call& c) { c.set_f64(fn(c.f64(0), c.f64(1))); }});
+         .eval = [](Call& c) { c.set_f64(fn(c.f64(0), c.f64(1))); },
+         .native = native<fn>(symbol, {in(0), in(1)})});
 }
 
 template <CompareF64 fn>
-void add_compare(Registry& r, std::string_view name, std::string_view summary) {
+void add_compare(Registry& r, std::string_view name, std::string_view symbol,
+                std::string_view summary) {
   r.add({.name = name,
          .family = "f64 operators",
          .args = {wire("a", PortType::F64), wire("b", PortType::F64)},
          .results = {Type::U64},
          .summary = summary,
-         .eval = [](Call& c) { c.set_u64(fn(c.f64(0), c.f64(1))); }});
+         .eval = [](Call& c) { c.set_u64(fn(c.f64(0), c.f64(1))); },
+         .native = native<fn>(symbol, {in(0), in(1)})});
 }
 
 template <UnaryF64 fn>
-void add_math(Registry& r, std::string_view name, std::string_view summary) {
+void add_math(Registry& r, std::string_view name, std::string_view symbol,
+                std::string_view summary) {
   r.add({.name = name,
          .family = "f64 math",
          .args = {wire("x", PortType::F64)},
          .results = {Type::F64},
          .summary = summary,
-         .eval = [](Call& c) { c.set_f64(fn(c.f64(0))); }});
+         .eval = [](Call& c) { c.set_f64(fn(c.f64(0))); },
+         .native = native<fn>(symbol, {in(0)})});
 }
 
 template <F64ToU64 fn>
-void add_to_u64(Registry& r, std::string_view name, std::string_view summary) {
+void add_to_u64(Registry& r, std::string_view name, std::string_view symbol,
+                std::string_view summary) {
   r.add({.name = name,
          .family = "conversions",
          .args = {wire("x", PortType::F64)},
          .results = {Type::U64},
          .summary = summary,
-         .eval = [](Call& c) { c.set_u64(fn(c.f64(0))); }});
+         .eval = [](Call& c) { c.set_u64(fn(c.f64(0))); },
+         .native = native<fn>(symbol, {in(0)})});
 }
 
 std::shared_ptr<const Prepared> check_f64_bounds(const std::vector<Value>& params) {
@@ -62,28 +70,31 @@ std::shared_ptr<const Prepared> check_f64_bounds(const std::vector<Value>& param
   return nullptr;
 }
 
+// ADD_F64(add_math, r, sqrt, "..."): node sqrt implemented by rtlib pd_sqrt.
+#define ADD_F64(adder, r, name, ...) adder<pd_##name>(r, #name, "pd_" #name, __VA_ARGS__)
+
 }  // namespace
 
 void register_float_nodes(Registry& r) {
   using P = PortType;
-  add_binary<pd_f64_add>(r, "f64_add", "a + b (infix + on f64).");
-  add_binary<pd_f64_sub>(r, "f64_sub", "a - b (infix - on f64).");
-  add_binary<pd_f64_mul>(r, "f64_mul", "a * b (infix * on f64).");
-  add_binary<pd_f64_div>(r, "f64_div", "a / b; 0.0 when b is 0.0 or -0.0 (infix / on f64).");
-  add_binary<pd_f64_mod>(r, "f64_mod",
-                         "fmod(a, b), exact, with the sign of a; 0.0 when b is 0.0 (infix %).");
-  add_compare<pd_f64_eq>(r, "f64_eq", "1 when a == b (IEEE: NaN is unequal, -0.0 == 0.0).");
-  add_compare<pd_f64_ne>(r, "f64_ne", "1 when a != b (IEEE).");
-  add_compare<pd_f64_lt>(r, "f64_lt", "1 when a < b (IEEE: false with NaN).");
-  add_compare<pd_f64_le>(r, "f64_le", "1 when a <= b (IEEE).");
-  add_compare<pd_f64_gt>(r, "f64_gt", "1 when a > b (IEEE).");
-  add_compare<pd_f64_ge>(r, "f64_ge", "1 when a >= b (IEEE).");
+  ADD_F64(add_binary, r, f64_add, "a + b (infix + on f64).");
+  ADD_F64(add_binary, r, f64_sub, "a - b (infix - on f64).");
+  ADD_F64(add_binary, r, f64_mul, "a * b (infix * on f64).");
+  ADD_F64(add_binary, r, f64_div, "a / b; 0.0 when b is 0.0 or -0.0 (infix / on f64).");
+  ADD_F64(add_binary, r, f64_mod, "fmod(a, b), exact, with the sign of a; 0.0 when b is 0.0 (infix %).");
+  ADD_F64(add_compare, r, f64_eq, "1 when a == b (IEEE: NaN is unequal, -0.0 == 0.0).");
+  ADD_F64(add_compare, r, f64_ne, "1 when a != b (IEEE).");
+  ADD_F64(add_compare, r, f64_lt, "1 when a < b (IEEE: false with NaN).");
+  ADD_F64(add_compare, r, f64_le, "1 when a <= b (IEEE).");
+  ADD_F64(add_compare, r, f64_gt, "1 when a > b (IEEE).");
+  ADD_F64(add_compare, r, f64_ge, "1 when a >= b (IEEE).");
   r.add({.name = "select_f64",
          .family = "f64 operators",
          .args = {wire("cond", P::U64), wire("then", P::F64), wire("else", P::F64)},
          .results = {Type::F64},
          .summary = "then when cond != 0, else else; both branches are evaluated.",
-         .eval = [](Call& c) { c.set_f64(pd_select_f64(c.u64(0), c.f64(1), c.f64(2))); }});
+         .eval = [](Call& c) { c.set_f64(pd_select_f64(c.u64(0), c.f64(1), c.f64(2))); },
+         .native = PD_NATIVE(pd_select_f64, in(0), in(1), in(2))});
 
   r.add({.name = "unit_interval",
          .family = "conversions",
@@ -91,26 +102,28 @@ void register_float_nodes(Registry& r) {
          .results = {Type::F64},
          .summary = "double(x) * 2^-64 (= x / (2^64 - 1) as the reference computes it): [0, 1], "
                     "x >= 2^64 - 2^10 gives exactly 1.0.",
-         .eval = [](Call& c) { c.set_f64(pd_unit_interval(c.u64(0))); }});
+         .eval = [](Call& c) { c.set_f64(pd_unit_interval(c.u64(0))); },
+         .native = PD_NATIVE(pd_unit_interval, in(0))});
   r.add({.name = "to_f64",
          .family = "conversions",
          .args = {wire("x", P::U64)},
          .results = {Type::F64},
          .summary = "Nearest double (round to nearest even).",
-         .eval = [](Call& c) { c.set_f64(pd_to_f64(c.u64(0))); }});
-  add_to_u64<pd_f64_to_u64>(r, "f64_to_u64",
-                            "Truncate toward zero, saturating: NaN and negatives give 0, >= 2^64 "
+         .eval = [](Call& c) { c.set_f64(pd_to_f64(c.u64(0))); },
+         .native = PD_NATIVE(pd_to_f64, in(0))});
+  ADD_F64(add_to_u64, r, f64_to_u64, "Truncate toward zero, saturating: NaN and negatives give 0, >= 2^64 "
                             "gives 2^64-1.");
-  add_to_u64<pd_round_to_u64>(r, "round_to_u64", "Round half away from zero, then saturate.");
-  add_to_u64<pd_floor_to_u64>(r, "floor_to_u64", "Floor, then saturate.");
-  add_to_u64<pd_ceil_to_u64>(r, "ceil_to_u64", "Ceiling, then saturate.");
+  ADD_F64(add_to_u64, r, round_to_u64, "Round half away from zero, then saturate.");
+  ADD_F64(add_to_u64, r, floor_to_u64, "Floor, then saturate.");
+  ADD_F64(add_to_u64, r, ceil_to_u64, "Ceiling, then saturate.");
   r.add({.name = "lerp",
          .family = "conversions",
          .args = {wire("t", P::F64), konst("a", P::F64, Value::f64(0.0)),
                   konst("b", P::F64, Value::f64(1.0))},
          .results = {Type::F64},
          .summary = "a + t * (b - a); extrapolates outside [0, 1].",
-         .eval = [](Call& c) { c.set_f64(pd_lerp(c.f64(0), c.param_f64(0), c.param_f64(1))); }});
+         .eval = [](Call& c) { c.set_f64(pd_lerp(c.f64(0), c.param_f64(0), c.param_f64(1))); },
+         .native = PD_NATIVE(pd_lerp, in(0), param(0), param(1))});
   r.add({.name = "scale_range",
          .family = "conversions",
          .args = {wire("x", P::U64), konst("min", P::F64, Value::f64(0.0)),
@@ -119,7 +132,8 @@ void register_float_nodes(Registry& r) {
          .summary = "min + unit_interval(x) * (max - min).",
          .eval = [](Call& c) {
            c.set_f64(pd_scale_range(c.u64(0), c.param_f64(0), c.param_f64(1)));
-         }});
+         },
+         .native = PD_NATIVE(pd_scale_range, in(0), param(0), param(1))});
   r.add(
       {.name = "clamp_f64",
        .family = "conversions",
@@ -128,18 +142,19 @@ void register_float_nodes(Registry& r) {
        .summary = "x limited to [min, max] by comparisons: NaN passes through, -0.0 is kept. "
                   "min <= max and non-NaN bounds are checked at compile time.",
        .prepare = check_f64_bounds,
-       .eval = [](Call& c) { c.set_f64(pd_clamp_f64(c.f64(0), c.param_f64(0), c.param_f64(1))); }});
+       .eval = [](Call& c) { c.set_f64(pd_clamp_f64(c.f64(0), c.param_f64(0), c.param_f64(1))); },
+         .native = PD_NATIVE(pd_clamp_f64, in(0), param(0), param(1))});
 
-  add_math<pd_abs_f64>(r, "abs_f64", "|x| (clears the sign bit).");
-  add_math<pd_sqrt>(r, "sqrt", "Correctly rounded square root; NaN for x < 0.");
-  add_math<pd_ln>(r, "ln", "Natural logarithm; -inf at 0, NaN below 0.");
-  add_math<pd_exp>(r, "exp", "e^x; overflows to inf above 709.78, 0 below -745.13.");
-  add_math<pd_sin>(r, "sin", "Sine; Payne-Hanek reduction, so accurate for every finite x.");
-  add_math<pd_cos>(r, "cos", "Cosine; Payne-Hanek reduction.");
-  add_math<pd_tan>(r, "tan", "Tangent, sin/cos of the reduced argument.");
-  add_math<pd_asin>(r, "asin", "Arcsine; NaN outside [-1, 1].");
-  add_math<pd_acos>(r, "acos", "Arccosine; NaN outside [-1, 1].");
-  add_math<pd_atan>(r, "atan", "Arctangent.");
+  ADD_F64(add_math, r, abs_f64, "|x| (clears the sign bit).");
+  ADD_F64(add_math, r, sqrt, "Correctly rounded square root; NaN for x < 0.");
+  ADD_F64(add_math, r, ln, "Natural logarithm; -inf at 0, NaN below 0.");
+  ADD_F64(add_math, r, exp, "e^x; overflows to inf above 709.78, 0 below -745.13.");
+  ADD_F64(add_math, r, sin, "Sine; Payne-Hanek reduction, so accurate for every finite x.");
+  ADD_F64(add_math, r, cos, "Cosine; Payne-Hanek reduction.");
+  ADD_F64(add_math, r, tan, "Tangent, sin/cos of the reduced argument.");
+  ADD_F64(add_math, r, asin, "Arcsine; NaN outside [-1, 1].");
+  ADD_F64(add_math, r, acos, "Arccosine; NaN outside [-1, 1].");
+  ADD_F64(add_math, r, atan, "Arctangent.");
   r.add({.name = "pow",
          .family = "f64 math",
          .args = {wire("base", P::F64), wire("exponent", P::F64)},
@@ -147,7 +162,8 @@ void register_float_nodes(Registry& r) {
          .summary = "base^exponent with the C99 special cases (pow(x, 0) = 1, pow(1, y) = 1, "
                     "negative base needs an integral exponent, else NaN); double-double "
                     "ln and exp inside.",
-         .eval = [](Call& c) { c.set_f64(pd_pow(c.f64(0), c.f64(1))); }});
+         .eval = [](Call& c) { c.set_f64(pd_pow(c.f64(0), c.f64(1))); },
+         .native = PD_NATIVE(pd_pow, in(0), in(1))});
 }
 
 }  // namespace polyrt::nodes

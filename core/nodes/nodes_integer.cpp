@@ -12,14 +12,18 @@ using BinaryU64 = uint64_t (*)(uint64_t, uint64_t);
 // Adds one two-wire u64 node; `fn` is the rtlib function, chosen at compile time
 // through the template argument so the eval stays a captureless function.
 template <BinaryU64 fn>
-void add_binary(Registry& r, std::string_view name, std::string_view summary) {
+void add_binary(Registry& r, std::string_view name, std::string_view symbol, std::string_view summary) {
   r.add({.name = name,
          .family = "u64 operators",
          .args = {wire("a", PortType::U64), wire("b", PortType::U64)},
          .results = {Type::U64},
          .summary = summary,
-         .eval = [](Call& c) { c.set_u64(fn(c.u64(0), c.u64(1))); }});
+         .eval = [](Call& c) { c.set_u64(fn(c.u64(0), c.u64(1))); },
+         .native = native<fn>(symbol, {in(0), in(1)})});
 }
+
+// ADD_BINARY(r, u64_add, "..."): node u64_add implemented by rtlib pd_u64_add.
+#define ADD_BINARY(r, name, summary) add_binary<pd_##name>(r, #name, "pd_" #name, summary)
 
 template <BinaryU64 fn>
 void fold_variadic(Call& c, uint64_t identity) {
@@ -66,7 +70,8 @@ void register_integer_nodes(Registry& r) {
              throw NodeFailure{"mod by zero: " + std::to_string(c.u64(0)) + " mod 0"};
            }
            c.set_u64(out);
-         }});
+         },
+         .native = PD_NATIVE(pd_mod, in(0), param(0), outputs())});
   r.add({.name = "div",
          .family = "integer arithmetic",
          .args = {wire("x", P::U64), konst("divisor", P::U64)},
@@ -80,19 +85,22 @@ void register_integer_nodes(Registry& r) {
              throw NodeFailure{"division by zero: " + std::to_string(c.u64(0)) + " / 0"};
            }
            c.set_u64(out);
-         }});
+         },
+         .native = PD_NATIVE(pd_div, in(0), param(0), outputs())});
   r.add({.name = "add",
          .family = "integer arithmetic",
          .args = {wire("x", P::U64), konst("addend", P::U64)},
          .results = {Type::U64},
          .summary = "x + addend, wrapping.",
-         .eval = [](Call& c) { c.set_u64(pd_u64_add(c.u64(0), c.param_u64(0))); }});
+         .eval = [](Call& c) { c.set_u64(pd_u64_add(c.u64(0), c.param_u64(0))); },
+         .native = PD_NATIVE(pd_u64_add, in(0), param(0))});
   r.add({.name = "mul",
          .family = "integer arithmetic",
          .args = {wire("x", P::U64), konst("factor", P::U64)},
          .results = {Type::U64},
          .summary = "x * factor, wrapping.",
-         .eval = [](Call& c) { c.set_u64(pd_u64_mul(c.u64(0), c.param_u64(0))); }});
+         .eval = [](Call& c) { c.set_u64(pd_u64_mul(c.u64(0), c.param_u64(0))); },
+         .native = PD_NATIVE(pd_u64_mul, in(0), param(0))});
   r.add(
       {.name = "clamp",
        .family = "integer arithmetic",
@@ -100,7 +108,8 @@ void register_integer_nodes(Registry& r) {
        .results = {Type::U64},
        .summary = "x saturated to [min, max]; min <= max is checked at compile time.",
        .prepare = check_clamp,
-       .eval = [](Call& c) { c.set_u64(pd_clamp_u64(c.u64(0), c.param_u64(0), c.param_u64(1))); }});
+       .eval = [](Call& c) { c.set_u64(pd_clamp_u64(c.u64(0), c.param_u64(0), c.param_u64(1))); },
+         .native = PD_NATIVE(pd_clamp_u64, in(0), param(0), param(1))});
   r.add({.name = "mixed_radix",
          .family = "integer arithmetic",
          .args = {wire("x", P::U64), konsts("radix", P::U64)},
@@ -118,13 +127,15 @@ void register_integer_nodes(Registry& r) {
                std::vector<uint64_t> digits(radices.size());
                pd_mixed_radix(c.u64(0), radices.data(), radices.size(), digits.data());
                for (size_t i = 0; i < digits.size(); ++i) c.set_u64(digits[i], i);
-             }});
+             },
+         .native = PD_NATIVE(pd_mixed_radix, in(0), u64_table(), u64_count(), outputs())});
   r.add({.name = "interleave",
          .family = "integer arithmetic",
          .args = {wire("a", P::U64), wire("b", P::U64)},
          .results = {Type::U64},
          .summary = "Morton code of the low 32 bits: bit i of a to bit 2i, bit i of b to bit 2i+1.",
-         .eval = [](Call& c) { c.set_u64(pd_interleave(c.u64(0), c.u64(1))); }});
+         .eval = [](Call& c) { c.set_u64(pd_interleave(c.u64(0), c.u64(1))); },
+         .native = PD_NATIVE(pd_interleave, in(0), in(1))});
   r.add({.name = "sum",
          .family = "integer arithmetic",
          .args = {wires("values", P::U64)},
@@ -144,34 +155,36 @@ void register_integer_nodes(Registry& r) {
          .summary = "Largest value; 0 for no arguments.",
          .eval = [](Call& c) { fold_variadic<pd_u64_max>(c, 0); }});
 
-  add_binary<pd_u64_add>(r, "u64_add", "a + b, wrapping (infix +).");
-  add_binary<pd_u64_sub>(r, "u64_sub", "a - b, wrapping (infix -).");
-  add_binary<pd_u64_mul>(r, "u64_mul", "a * b, wrapping (infix *).");
-  add_binary<pd_u64_div>(r, "u64_div", "a / b rounded down; 0 when b is 0 (infix /).");
-  add_binary<pd_u64_mod>(r, "u64_mod", "a mod b; 0 when b is 0 (infix %).");
-  add_binary<pd_u64_and>(r, "u64_and", "Bitwise and (infix &).");
-  add_binary<pd_u64_or>(r, "u64_or", "Bitwise or (infix |).");
-  add_binary<pd_u64_xor>(r, "u64_xor", "Bitwise xor (infix ^).");
-  add_binary<pd_u64_shl>(r, "u64_shl", "a << (b mod 64) (infix <<).");
-  add_binary<pd_u64_shr>(r, "u64_shr", "Logical a >> (b mod 64) (infix >>).");
-  add_binary<pd_u64_eq>(r, "u64_eq", "1 when a == b, else 0 (infix ==).");
-  add_binary<pd_u64_ne>(r, "u64_ne", "1 when a != b, else 0 (infix !=).");
-  add_binary<pd_u64_lt>(r, "u64_lt", "1 when a < b, else 0 (infix <).");
-  add_binary<pd_u64_le>(r, "u64_le", "1 when a <= b, else 0 (infix <=).");
-  add_binary<pd_u64_gt>(r, "u64_gt", "1 when a > b, else 0 (infix >).");
-  add_binary<pd_u64_ge>(r, "u64_ge", "1 when a >= b, else 0 (infix >=).");
+  ADD_BINARY(r, u64_add, "a + b, wrapping (infix +).");
+  ADD_BINARY(r, u64_sub, "a - b, wrapping (infix -).");
+  ADD_BINARY(r, u64_mul, "a * b, wrapping (infix *).");
+  ADD_BINARY(r, u64_div, "a / b rounded down; 0 when b is 0 (infix /).");
+  ADD_BINARY(r, u64_mod, "a mod b; 0 when b is 0 (infix %).");
+  ADD_BINARY(r, u64_and, "Bitwise and (infix &).");
+  ADD_BINARY(r, u64_or, "Bitwise or (infix |).");
+  ADD_BINARY(r, u64_xor, "Bitwise xor (infix ^).");
+  ADD_BINARY(r, u64_shl, "a << (b mod 64) (infix <<).");
+  ADD_BINARY(r, u64_shr, "Logical a >> (b mod 64) (infix >>).");
+  ADD_BINARY(r, u64_eq, "1 when a == b, else 0 (infix ==).");
+  ADD_BINARY(r, u64_ne, "1 when a != b, else 0 (infix !=).");
+  ADD_BINARY(r, u64_lt, "1 when a < b, else 0 (infix <).");
+  ADD_BINARY(r, u64_le, "1 when a <= b, else 0 (infix <=).");
+  ADD_BINARY(r, u64_gt, "1 when a > b, else 0 (infix >).");
+  ADD_BINARY(r, u64_ge, "1 when a >= b, else 0 (infix >=).");
   r.add({.name = "u64_not",
          .family = "u64 operators",
          .args = {wire("a", P::U64)},
          .results = {Type::U64},
          .summary = "Bitwise complement (prefix !).",
-         .eval = [](Call& c) { c.set_u64(pd_u64_not(c.u64(0))); }});
+         .eval = [](Call& c) { c.set_u64(pd_u64_not(c.u64(0))); },
+         .native = PD_NATIVE(pd_u64_not, in(0))});
   r.add({.name = "select_u64",
          .family = "u64 operators",
          .args = {wire("cond", P::U64), wire("then", P::U64), wire("else", P::U64)},
          .results = {Type::U64},
          .summary = "then when cond != 0, else else; both branches are evaluated (if(c, a, b)).",
-         .eval = [](Call& c) { c.set_u64(pd_select_u64(c.u64(0), c.u64(1), c.u64(2))); }});
+         .eval = [](Call& c) { c.set_u64(pd_select_u64(c.u64(0), c.u64(1), c.u64(2))); },
+         .native = PD_NATIVE(pd_select_u64, in(0), in(1), in(2))});
 }
 
 }  // namespace polyrt::nodes

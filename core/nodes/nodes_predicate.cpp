@@ -60,7 +60,8 @@ void register_predicate_nodes(Registry& r) {
              throw NodeFailure{c.param_str(0) + " must be positive, got 0"};
            }
            c.set_u64(out);
-         }});
+         },
+         .native = PD_NATIVE(pd_is_positive, in(0), outputs())});
   r.add({.name = "in_range",
          .family = "None and predicates",
          .args = {wire("x", P::U64), konst("lo", P::U64, Value::u64(0)),
@@ -85,7 +86,8 @@ void register_predicate_nodes(Registry& r) {
                                    std::to_string(c.param_u64(1)) + "]"};
                }
                c.set_u64(out);
-             }});
+             },
+         .native = PD_NATIVE(pd_in_range, in(0), param(0), param(1), outputs())});
   r.add({.name = "is_one_of",
          .family = "None and predicates",
          .args = {wire("x", P::U64), konsts("allowed", P::U64)},
@@ -113,7 +115,8 @@ void register_predicate_nodes(Registry& r) {
                                    "}"};
                }
                c.set_u64(out);
-             }});
+             },
+         .native = PD_NATIVE(pd_is_one_of, in(0), u64_table(), u64_count(), outputs())});
 }
 
 }  // namespace polyrt::nodes

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nodes/native_form.hpp"
 #include "polyrt/value.hpp"
 
 namespace polyrt::nodes {
@@ -116,6 +117,9 @@ struct NodeDef {
   void (*eval)(Call& call) = nullptr;
   // Side-channel nodes also get the sink.
   void (*emit)(Call& call, const SideChannelSink& sink) = nullptr;
+  // How the closure and native tiers call the same rtlib function on slot
+  // words; absent for host-only nodes (strings, variadic, None-aware, ...).
+  std::optional<NativeForm> native = std::nullopt;
 };
 
 // Looks a node up by name; nullptr when unknown.

@@ -6,6 +6,7 @@
 #include "graph/passes.hpp"
 #include "interp/state_engine.hpp"
 #include "polyrt/polyrt.hpp"
+#include "slots/slot_program.hpp"
 
 namespace polyrt {
 
@@ -15,16 +16,25 @@ Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options)
   for (const ir::Extern& e : graph_->externs)
     externs_.push_back(ExternInfo{e.name, e.type, e.default_value});
   for (const ir::Output& o : graph_->outputs) output_names_.push_back(o.name);
+  static_assert((int)Provenance::PushPull == (int)plan::ProvenanceMode::PushPull &&
+                (int)Provenance::Auto == (int)plan::ProvenanceMode::Auto);
+  const auto mode = static_cast<plan::ProvenanceMode>(options_.provenance);
+  switch (options_.engine) {
+    case Engine::Interpreter: break;
+    case Engine::Closures: slot_program_ = slots::build_slot_program(*graph_, false, mode, "closures"); break;
+    case Engine::Native: slot_program_ = slots::build_native_program(*graph_, mode); break;
+  }
+}
+
+std::string Program::engine_name() const {
+  return slot_program_ ? slot_program_->engine_name : "interpreter";
 }
 
 Program::~Program() = default;
 
 State Program::new_state() const {
-  switch (options_.engine) {
-    case Engine::Interpreter:
-      return State(interp::make_interpreter(shared_from_this()));
-  }
-  throw RefusedError("unknown engine");
+  if (!slot_program_) return State(interp::make_interpreter(shared_from_this()));
+  return State(slots::make_slot_engine(shared_from_this(), slot_program_));
 }
 
 const std::vector<std::string>& Program::input_names() const {

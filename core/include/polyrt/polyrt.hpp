@@ -24,9 +24,24 @@ namespace polyrt {
 namespace ir {
 struct Graph;
 }
+namespace slots {
+struct SlotProgram;
+}
 
-// Which engine a state runs. Only the interpreter (the oracle) exists today.
-enum class Engine { Interpreter };
+// Which engine a state runs. All give identical values, Nones and failures.
+enum class Engine {
+  Interpreter,  // P1: typed values node by node; the semantic oracle
+  Closures,     // P2: every node a host step over a flat slot buffer
+  Native,       // P3: native-capable nodes fused and JIT-compiled, host steps for the rest
+};
+
+// How the slot-buffer engines (Closures, Native) avoid work; never changes results.
+enum class Provenance {
+  Auto,      // Raw for small single-input graphs, PushPull with several inputs, else Pull
+  Raw,       // every step a pull needs runs once per write
+  Pull,      // plus the cone guard: a pull whose inputs did not change runs nothing
+  PushPull,  // plus per-step skipping of steps whose inputs did not change
+};
 
 struct CompileOptions {
   // Shown in diagnostics as the file of every position.
@@ -35,6 +50,7 @@ struct CompileOptions {
   // elimination drops every node none of them needs (side channels stay).
   std::vector<std::string> required_outputs;
   Engine engine = Engine::Interpreter;
+  Provenance provenance = Provenance::Auto;
 };
 
 struct ExternInfo {
@@ -66,10 +82,15 @@ class Program : public std::enable_shared_from_this<Program> {
   const std::vector<std::string>& warnings() const;
   const CompileOptions& options() const { return options_; }
   const ir::Graph& graph() const { return *graph_; }
+  // The plan and code of the slot-buffer engines (null for the interpreter).
+  const slots::SlotProgram* slot_program() const { return slot_program_.get(); }
+  // What states of this program run, e.g. "interpreter" or "native (PushPull)".
+  std::string engine_name() const;
 
  private:
   std::shared_ptr<const ir::Graph> graph_;
   CompileOptions options_;
+  std::shared_ptr<const slots::SlotProgram> slot_program_;
   std::vector<std::string> input_names_;
   std::vector<ExternInfo> externs_;
   std::vector<std::string> output_names_;

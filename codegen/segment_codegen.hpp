@@ -1,0 +1,28 @@
+// Emits the native segments of a planned program as LLVM functions:
+// `int32_t polyrt_seg_<step>(uint64_t* slots)` returns 0, or 1 + the index of
+// the failing member. Members call their rtlib functions (declared from the
+// embedded bitcode, inlined after linking); values flow between members in
+// registers and every member output is stored to its slot. Functions with no
+// fallible member contain no failure check.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "slots/slot_program.hpp"
+
+namespace llvm {
+class Module;
+}
+
+namespace polyrt::codegen {
+
+std::string segment_symbol(uint32_t step);
+
+// Adds one function per Segment step of `sp` to `module` (whose triple and
+// data layout are set); returns the symbols, indexed like sp.plan.steps ("" for
+// other steps).
+std::vector<std::string> emit_segments(llvm::Module& module, const ir::Graph& graph,
+                                       const slots::SlotProgram& sp);
+
+}  // namespace polyrt::codegen

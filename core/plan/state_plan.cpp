@@ -1,0 +1,321 @@
+#include "plan/state_plan.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <queue>
+
+namespace polyrt::plan {
+
+std::string_view mode_name(ProvenanceMode mode) {
+  switch (mode) {
+    case ProvenanceMode::Auto: return "Auto";
+    case ProvenanceMode::Raw: return "Raw";
+    case ProvenanceMode::Pull: return "Pull";
+    case ProvenanceMode::PushPull: return "PushPull";
+  }
+  return "?";
+}
+
+ProvenanceMode select_mode(const ir::Graph& g) {
+  size_t calls = 0;
+  for (const ir::Node& n : g.nodes) calls += n.kind == ir::NodeKind::Call;
+  const size_t inputs = g.coordinates.size() + g.externs.size();
+  if (calls < 15 && inputs <= 1) return ProvenanceMode::Raw;
+  if (inputs >= 2) return ProvenanceMode::PushPull;
+  return ProvenanceMode::Pull;
+}
+
+namespace {
+
+using Bits = std::vector<uint64_t>;
+
+bool is_frozen_const(const ir::Node& n) {
+  return n.is_const_binding && n.lifecycle == ir::Lifecycle::Init;
+}
+
+// Which inputs (coordinates, then externs) each node's value depends on.
+std::vector<Bits> node_provenance(const ir::Graph& g) {
+  const size_t inputs = g.coordinates.size() + g.externs.size();
+  const size_t words = (inputs + 63) / 64;
+  std::vector<Bits> prov(g.nodes.size(), Bits(words, 0));
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node& n = g.nodes[i];
+    if (n.kind == ir::NodeKind::Coordinate || n.kind == ir::NodeKind::Extern) {
+      const size_t bit = n.kind == ir::NodeKind::Coordinate ? n.slot : g.coordinates.size() + n.slot;
+      prov[i][bit / 64] |= 1ULL << (bit % 64);
+      continue;
+    }
+    for (const ir::Wire& w : n.inputs) {
+      if (is_frozen_const(g.nodes[w.node])) continue;
+      for (size_t k = 0; k < words; ++k) prov[i][k] |= prov[w.node][k];
+    }
+  }
+  return prov;
+}
+
+bool fusible(const ir::Node& n) {
+  return n.kind == ir::NodeKind::Call && n.def->native && !n.def->accepts_none &&
+         n.def->purity == nodes::Purity::Pure && n.lifecycle == ir::Lifecycle::Dynamic &&
+         !n.is_const_binding;
+}
+
+struct UnionFind {
+  std::vector<uint32_t> parent;
+  explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  uint32_t find(uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void join(uint32_t a, uint32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+
+// Connected groups of fusible nodes of one extern class, each split into
+// convex pieces: a member reached from the group through a non-member goes to
+// a later stage, so no path leaves a piece and re-enters it.
+std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g, const std::vector<Bits>& prov) {
+  const size_t n = g.nodes.size();
+  const size_t coords = g.coordinates.size();
+  std::vector<Bits> externs_of(n);
+  for (size_t i = 0; i < n; ++i) {
+    externs_of[i] = prov[i];
+    for (size_t c = 0; c < coords; ++c) externs_of[i][c / 64] &= ~(1ULL << (c % 64));
+  }
+  UnionFind uf(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!fusible(g.nodes[i])) continue;
+    for (const ir::Wire& w : g.nodes[i].inputs) {
+      if (fusible(g.nodes[w.node]) && externs_of[w.node] == externs_of[i]) uf.join(i, w.node);
+    }
+  }
+  std::map<uint32_t, std::vector<uint32_t>> groups;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (fusible(g.nodes[i])) groups[uf.find(i)].push_back(i);
+  }
+  std::vector<std::vector<uint32_t>> units;
+  std::vector<uint8_t> member(n, 0), reached(n, 0);
+  std::vector<uint32_t> stage(n, 0);
+  for (auto& [root, nodes] : groups) {
+    (void)root;
+    for (uint32_t m : nodes) member[m] = 1;
+    const uint32_t first = nodes.front();
+    for (uint32_t i = first; i < n; ++i) {
+      reached[i] = member[i];
+      stage[i] = 0;
+      for (const ir::Wire& w : g.nodes[i].inputs) {
+        if (w.node < first) continue;
+        reached[i] = reached[i] || reached[w.node];
+        const uint32_t step_up = member[i] && !member[w.node] && reached[w.node] ? 1 : 0;
+        stage[i] = std::max(stage[i], stage[w.node] + step_up);
+      }
+    }
+    UnionFind pieces(n);
+    for (uint32_t m : nodes) {
+      for (const ir::Wire& w : g.nodes[m].inputs) {
+        if (member[w.node] && stage[w.node] == stage[m] && externs_of[w.node] == externs_of[m]) {
+          pieces.join(m, w.node);
+        }
+      }
+    }
+    std::map<uint32_t, std::vector<uint32_t>> split;
+    for (uint32_t m : nodes) split[pieces.find(m)].push_back(m);
+    for (auto& [key, piece] : split) {
+      (void)key;
+      units.push_back(std::move(piece));
+    }
+    for (uint32_t m : nodes) member[m] = 0;
+  }
+  return units;
+}
+
+}  // namespace
+
+StatePlan plan_states(const ir::Graph& g, bool fuse) {
+  StatePlan p;
+  const size_t n = g.nodes.size();
+  p.node_slot.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    p.node_slot[i] = p.slot_count;
+    for (Type t : g.nodes[i].out_types) {
+      p.slot_type.push_back(t);
+      ++p.slot_count;
+    }
+  }
+  for (uint32_t c : g.coordinates) p.coordinate_slots.push_back(p.node_slot[c]);
+  for (const ir::Extern& e : g.externs) p.extern_slots.push_back(p.node_slot[e.node]);
+  const std::vector<Bits> prov = node_provenance(g);
+
+  // Units: fused groups, then every other call node alone.
+  std::vector<std::vector<uint32_t>> units;
+  std::vector<uint8_t> in_unit(n, 0);
+  if (fuse) {
+    units = fusion_units(g, prov);
+    for (const auto& u : units) {
+      for (uint32_t m : u) in_unit[m] = 1;
+    }
+  }
+  const size_t fused_units = units.size();
+  for (uint32_t i = 0; i < n; ++i) {
+    if (g.nodes[i].kind == ir::NodeKind::Call && !in_unit[i]) units.push_back({i});
+  }
+
+  // Order units topologically, preferring the graph's order (Kahn, min-heap on first member).
+  std::vector<uint32_t> unit_of(n, ~0u);
+  for (uint32_t u = 0; u < units.size(); ++u) {
+    for (uint32_t m : units[u]) unit_of[m] = u;
+  }
+  std::vector<std::vector<uint32_t>> consumers(units.size());
+  std::vector<uint32_t> pending(units.size(), 0);
+  for (uint32_t u = 0; u < units.size(); ++u) {
+    std::vector<uint32_t> deps;
+    for (uint32_t m : units[u]) {
+      for (const ir::Wire& w : g.nodes[m].inputs) {
+        const uint32_t d = unit_of[w.node];
+        if (d != ~0u && d != u) deps.push_back(d);
+      }
+    }
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    pending[u] = (uint32_t)deps.size();
+    for (uint32_t d : deps) consumers[d].push_back(u);
+  }
+  using Entry = std::pair<uint32_t, uint32_t>;  // (first member, unit)
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
+  for (uint32_t u = 0; u < units.size(); ++u) {
+    if (pending[u] == 0) ready.push({units[u].front(), u});
+  }
+  p.node_step.assign(n, ~0u);
+  std::vector<uint32_t> step_of_unit(units.size());
+  while (!ready.empty()) {
+    const uint32_t u = ready.top().second;
+    ready.pop();
+    step_of_unit[u] = (uint32_t)p.steps.size();
+    Step s;
+    s.nodes = units[u];
+    const ir::Node& head = g.nodes[s.nodes.front()];
+    if (u < fused_units) {
+      s.kind = StepKind::Segment;
+    } else {
+      s.kind = head.def->native && !head.def->accepts_none ? StepKind::Kit : StepKind::Host;
+    }
+    s.accepts_none = head.def->accepts_none;
+    for (uint32_t m : s.nodes) {
+      const ir::Node& node = g.nodes[m];
+      p.node_step[m] = (uint32_t)p.steps.size();
+      s.is_volatile = s.is_volatile || node.lifecycle == ir::Lifecycle::Volatile;
+      s.is_side_channel = s.is_side_channel || node.def->purity == nodes::Purity::SideChannel;
+      s.is_init = s.is_init || node.lifecycle == ir::Lifecycle::Init;
+      s.is_frozen = s.is_frozen || is_frozen_const(node);
+      for (uint32_t k = 0; k < node.out_types.size(); ++k) s.output_slots.push_back(p.node_slot[m] + k);
+    }
+    for (uint32_t m : s.nodes) {
+      for (const ir::Wire& w : g.nodes[m].inputs) {
+        if (unit_of[w.node] == u) continue;
+        const uint32_t slot = p.node_slot[w.node] + w.port;
+        if (std::find(s.input_slots.begin(), s.input_slots.end(), slot) == s.input_slots.end()) {
+          s.input_slots.push_back(slot);
+        }
+      }
+    }
+    p.steps.push_back(std::move(s));
+    for (uint32_t c : consumers[u]) {
+      if (--pending[c] == 0) ready.push({units[c].front(), c});
+    }
+  }
+
+  // Dirty lists, volatile and init steps.
+  const size_t inputs = p.input_count();
+  p.input_steps.assign(inputs, {});
+  p.input_side_steps.assign(inputs, {});
+  for (uint32_t s = 0; s < p.steps.size(); ++s) {
+    const Step& step = p.steps[s];
+    if (step.is_volatile) p.volatile_steps.push_back(s);
+    if (step.is_init) p.init_steps.push_back(s);
+    if (step.is_frozen) continue;
+    for (size_t bit = 0; bit < inputs; ++bit) {
+      bool depends = false;
+      for (uint32_t m : step.nodes) depends = depends || (prov[m][bit / 64] >> (bit % 64) & 1);
+      if (!depends) continue;
+      p.input_steps[bit].push_back(s);
+      if (step.is_side_channel) p.input_side_steps[bit].push_back(s);
+    }
+  }
+
+  // Output cones (closed over whole steps; stop at frozen consts) and guards.
+  for (const ir::Output& o : g.outputs) {
+    p.output_slot.push_back(p.node_slot[o.wire.node] + o.wire.port);
+    std::vector<uint8_t> in_cone(p.steps.size(), 0);
+    std::vector<uint32_t> stack;
+    if (p.node_step[o.wire.node] != ~0u) stack.push_back(p.node_step[o.wire.node]);
+    while (!stack.empty()) {
+      const uint32_t s = stack.back();
+      stack.pop_back();
+      if (in_cone[s]) continue;
+      in_cone[s] = 1;
+      const Step& step = p.steps[s];
+      if (step.is_frozen) continue;
+      for (uint32_t m : step.nodes) {
+        for (const ir::Wire& w : g.nodes[m].inputs) {
+          if (p.node_step[w.node] != ~0u) stack.push_back(p.node_step[w.node]);
+        }
+      }
+    }
+    std::vector<uint32_t> cone;
+    bool is_volatile = false;
+    for (uint32_t s = 0; s < p.steps.size(); ++s) {
+      if (!in_cone[s] || p.steps[s].is_frozen) continue;  // a const is current from the start
+      cone.push_back(s);
+      is_volatile = is_volatile || p.steps[s].is_volatile;
+    }
+    std::vector<uint32_t> deps;
+    for (size_t bit = 0; bit < inputs; ++bit) {
+      if (prov[o.wire.node][bit / 64] >> (bit % 64) & 1) deps.push_back((uint32_t)bit);
+    }
+    p.output_cones.push_back(std::move(cone));
+    p.output_inputs.push_back(std::move(deps));
+    p.output_volatile.push_back(is_volatile);
+  }
+  return p;
+}
+
+std::string describe_plan(const ir::Graph& g, const StatePlan& p, ProvenanceMode mode) {
+  std::string out = "mode: " + std::string(mode_name(mode)) + "\n";
+  out += "slots: " + std::to_string(p.slot_count) + "\n";
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node& n = g.nodes[i];
+    if (n.kind == ir::NodeKind::Call && n.name.find("__") != std::string::npos) continue;
+    out += "  slot " + std::to_string(p.node_slot[i]) + ": " + n.name + " (" +
+           std::string(type_name(n.out_types[0])) + ", " + std::string(ir::lifecycle_name(n.lifecycle)) +
+           ")\n";
+  }
+  size_t native = 0, host = 0;
+  for (size_t s = 0; s < p.steps.size(); ++s) {
+    const Step& step = p.steps[s];
+    const char* kind = step.kind == StepKind::Segment ? "native segment"
+                       : step.kind == StepKind::Kit   ? "kit"
+                                                      : "host step";
+    (step.kind == StepKind::Host ? host : native) += step.nodes.size();
+    out += "step " + std::to_string(s) + ": " + kind;
+    if (step.is_volatile) out += " (volatile)";
+    if (step.is_side_channel) out += " (side channel)";
+    if (step.is_init) out += " (init)";
+    out += " [";
+    for (size_t k = 0; k < step.nodes.size(); ++k) {
+      const ir::Node& n = g.nodes[step.nodes[k]];
+      out += (k ? ", " : "") + n.label + " -> " + n.name;
+    }
+    out += "] reads";
+    for (uint32_t s_in : step.input_slots) out += " " + std::to_string(s_in);
+    out += ", writes";
+    for (uint32_t s_out : step.output_slots) out += " " + std::to_string(s_out);
+    out += "\n";
+  }
+  out += "nodes: " + std::to_string(native) + " native-capable, " + std::to_string(host) + " host\n";
+  return out;
+}
+
+}  // namespace polyrt::plan

@@ -1,0 +1,75 @@
+// The per-state plan shared by the closure (P2) and native (P3) tiers: the
+// slot layout, the steps in evaluation order (fusion units of native-capable
+// nodes, host steps for the rest), per-input dirty lists, per-output cones and
+// the input provenance the cone guard checks. Target-independent and LLVM-free.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/graph.hpp"
+
+namespace polyrt::plan {
+
+enum class ProvenanceMode : uint8_t {
+  Auto,      // chosen by select_mode
+  Raw,       // every needed step runs once per round
+  Pull,      // Raw plus the cone guard: a pull whose inputs did not change runs nothing
+  PushPull,  // the cone guard plus per-step skipping of steps whose inputs did not change
+};
+
+std::string_view mode_name(ProvenanceMode mode);
+// The runtime reference's selector: small single-input graphs Raw, several
+// inputs PushPull, else Pull.
+ProvenanceMode select_mode(const ir::Graph& graph);
+
+enum class StepKind : uint8_t {
+  Kit,      // one node with a native form, run through its kit (closure tier)
+  Segment,  // a fusion unit of native-capable nodes, compiled to one function
+  Host,     // one node evaluated through its registry body over Values
+};
+
+struct Step {
+  StepKind kind = StepKind::Host;
+  std::vector<uint32_t> nodes;         // members, in topological order
+  std::vector<uint32_t> input_slots;   // slots the step reads and does not write
+  std::vector<uint32_t> output_slots;  // slots the step writes
+  bool is_volatile = false;
+  bool is_side_channel = false;
+  bool is_init = false;        // part of a const binding's cone: run when a state is created
+  bool is_frozen = false;      // a const binding: runs only when a state is created
+  bool accepts_none = false;   // a None input does not short-circuit it
+};
+
+struct StatePlan {
+  uint32_t slot_count = 0;
+  std::vector<uint32_t> node_slot;  // first slot of each node's outputs
+  std::vector<Type> slot_type;
+  std::vector<uint32_t> coordinate_slots;
+  std::vector<uint32_t> extern_slots;
+  std::vector<Step> steps;          // evaluation order (topological)
+  std::vector<uint32_t> node_step;  // step of each call node (~0u otherwise)
+  // Steps to mark stale when an input is written (coordinates, then externs):
+  // every dependent step, and only the side-channel ones.
+  std::vector<std::vector<uint32_t>> input_steps;
+  std::vector<std::vector<uint32_t>> input_side_steps;
+  std::vector<uint32_t> volatile_steps;
+  std::vector<uint32_t> init_steps;
+  std::vector<std::vector<uint32_t>> output_cones;   // per output: steps in order
+  std::vector<std::vector<uint32_t>> output_inputs;  // per output: inputs its value depends on
+  std::vector<uint8_t> output_volatile;              // the cone holds a volatile step
+  std::vector<uint32_t> output_slot;
+
+  size_t input_count() const { return coordinate_slots.size() + extern_slots.size(); }
+};
+
+// fuse = false: every node is its own step (Kit when it has a native form).
+// fuse = true: native-capable nodes are fused into connected, convex units of
+// one lifecycle class and one set of externs (Segment steps).
+StatePlan plan_states(const ir::Graph& graph, bool fuse);
+
+// Human-readable plan: steps, members, native or host, slot layout, mode.
+std::string describe_plan(const ir::Graph& graph, const StatePlan& plan, ProvenanceMode mode);
+
+}  // namespace polyrt::plan

@@ -1,0 +1,341 @@
+// The slot-buffer state shared by the closure (P2) and native (P3) tiers: one
+// u64 word per port, a None mask, rounds (epochs), and one monomorphic runner
+// per provenance mode, so the inner loop never branches on the mode.
+#include <cstdio>
+
+#include "graph/evaluate_node.hpp"
+#include "graph/failure_message.hpp"
+#include "interp/state_engine.hpp"
+#include "slots/slot_program.hpp"
+
+namespace polyrt::slots {
+
+using plan::ProvenanceMode;
+using plan::Step;
+using plan::StepKind;
+
+std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, ProvenanceMode mode,
+                                                const std::string& engine) {
+  auto sp = std::make_shared<SlotProgram>();
+  sp->plan = plan::plan_states(g, fuse);
+  sp->mode = mode == ProvenanceMode::Auto ? plan::select_mode(g) : mode;
+  sp->engine_name = engine + " (" + std::string(plan::mode_name(sp->mode)) + ")";
+  sp->node_words.resize(g.nodes.size());
+  sp->segment_fns.assign(sp->plan.steps.size(), nullptr);
+  auto constant = [&](uint64_t word) {
+    sp->const_words.push_back(word);
+    return WordRef{false, (uint32_t)sp->const_words.size() - 1};
+  };
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node& n = g.nodes[i];
+    if (n.kind != ir::NodeKind::Call || !n.def->native) continue;
+    const nodes::NativeForm& form = *n.def->native;
+    const nodes::Prepared* prep = n.prepared.get();
+    for (size_t k = 0; k < form.args.size(); ++k) {
+      const nodes::NativeArg a = form.args[k];
+      WordRef& ref = sp->node_words[i][k];
+      switch (a.kind) {
+        case nodes::NativeArgKind::Input: {
+          const ir::Wire w = n.inputs[a.index];
+          ref = WordRef{true, sp->plan.node_slot[w.node] + w.port};
+          break;
+        }
+        case nodes::NativeArgKind::Param: {
+          const Value& v = n.params[a.index];
+          ref = constant(v.type() == Type::F64 ? std::bit_cast<uint64_t>(v.as_f64()) : v.as_u64());
+          break;
+        }
+        case nodes::NativeArgKind::F64Table: ref = constant((uint64_t)(uintptr_t)prep->f64s.data()); break;
+        case nodes::NativeArgKind::U64Table: ref = constant((uint64_t)(uintptr_t)prep->u64s.data()); break;
+        case nodes::NativeArgKind::F64Count: ref = constant(prep->f64s.size()); break;
+        case nodes::NativeArgKind::U64Count: ref = constant(prep->u64s.size()); break;
+        case nodes::NativeArgKind::Outputs: break;
+      }
+    }
+  }
+  return sp;
+}
+
+namespace {
+
+class SlotStateBase : public StateEngine {
+ public:
+  SlotStateBase(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
+      : program_(std::move(program)), sp_(std::move(sp)), g_(&program_->graph()), p_(&sp_->plan) {
+    slots_.assign(p_->slot_count + 1, 0);
+    host_.resize(p_->slot_count);
+    none_.assign(p_->slot_count, 0);
+    ran_.assign(p_->steps.size(), 0);
+    clean_.assign(p_->steps.size(), 0);
+    input_seq_.assign(p_->input_count(), 0);
+    output_seq_.assign(p_->output_slot.size(), 0);
+    coordinates_.assign(p_->coordinate_slots.size(), 0);
+    for (size_t i = 0; i < g_->nodes.size(); ++i) {
+      const ir::Node& n = g_->nodes[i];
+      if (n.kind == ir::NodeKind::Constant) {
+        for (size_t k = 0; k < n.constants.size(); ++k) store(p_->node_slot[i] + k, n.constants[k]);
+      }
+    }
+    for (size_t e = 0; e < g_->externs.size(); ++e) store(p_->extern_slots[e], g_->externs[e].default_value);
+    build_kit_args();
+    sink_ = [](std::string_view line) { std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data()); };
+    epoch_ = 1;
+    for (uint32_t s : p_->init_steps) {
+      run_step(s);
+      ran_[s] = epoch_;
+      clean_[s] = 1;
+    }
+  }
+
+  SlotStateBase(const SlotStateBase& other) : StateEngine(other) {
+    *this = other;
+    build_kit_args();  // a clone points into its own buffers
+  }
+  SlotStateBase& operator=(const SlotStateBase&) = default;
+
+  void set_inputs(std::span<const uint64_t> coordinates) override {
+    ++write_seq_;
+    for (size_t c = 0; c < coordinates.size(); ++c) {
+      coordinates_[c] = coordinates[c];
+      slots_[p_->coordinate_slots[c]] = coordinates[c];
+      input_seq_[c] = write_seq_;
+      mark_dependents(c);
+    }
+    stale_ = true;
+  }
+
+  void set_extern(size_t index, const Value& value) override {
+    ++write_seq_;
+    store(p_->extern_slots[index], value);
+    const size_t input = p_->coordinate_slots.size() + index;
+    input_seq_[input] = write_seq_;
+    mark_dependents(input);
+    stale_ = true;
+  }
+
+  void invalidate_all() override {
+    for (size_t s = 0; s < clean_.size(); ++s) {
+      if (!frozen(s)) clean_[s] = 0;
+    }
+    std::fill(output_seq_.begin(), output_seq_.end(), 0);
+    stale_ = true;
+  }
+
+  void set_log_sink(LogSink sink) override { sink_ = std::move(sink); }
+  std::string engine_name() const override { return sp_->engine_name; }
+  const Program& program() const override { return *program_; }
+
+ protected:
+  virtual void mark_dependents(size_t input) = 0;
+
+  bool frozen(size_t s) const { return p_->steps[s].is_frozen; }
+
+  void begin_round() {
+    if (!stale_) return;
+    ++epoch_;
+    for (uint32_t v : p_->volatile_steps) clean_[v] = 0;
+    stale_ = false;
+  }
+
+  bool cone_is_current(size_t o) const {
+    const uint64_t at = output_seq_[o];
+    if (at == 0) return false;
+    if (p_->output_volatile[o] && write_seq_ > at) return false;
+    for (uint32_t i : p_->output_inputs[o]) {
+      if (input_seq_[i] > at) return false;
+    }
+    return true;
+  }
+
+  Value read_slot(uint32_t slot) const {
+    if (none_[slot]) return Value::none();
+    switch (p_->slot_type[slot]) {
+      case Type::U64: return Value::u64(slots_[slot]);
+      case Type::F64: return Value::f64(std::bit_cast<double>(slots_[slot]));
+      case Type::Bool: return Value::boolean(slots_[slot] != 0);
+      case Type::Str: return host_[slot];
+    }
+    return Value::none();
+  }
+
+  void set_none(uint32_t slot, bool is_none) {
+    if (none_[slot] == is_none) return;
+    none_[slot] = is_none;
+    none_count_ += is_none ? 1 : -1;
+  }
+
+  void store(uint32_t slot, const Value& v) {
+    set_none(slot, v.is_none());
+    if (v.is_none()) return;
+    switch (v.type()) {
+      case Type::U64: slots_[slot] = v.as_u64(); break;
+      case Type::F64: slots_[slot] = std::bit_cast<uint64_t>(v.as_f64()); break;
+      case Type::Bool: slots_[slot] = v.as_bool() ? 1 : 0; break;
+      case Type::Str: host_[slot] = v; break;
+    }
+  }
+
+  void run_step(size_t s) {
+    const Step& st = p_->steps[s];
+    if (none_count_ != 0 && !st.accepts_none) {
+      for (uint32_t in : st.input_slots) {
+        if (none_[in]) {
+          for (uint32_t out : st.output_slots) set_none(out, true);
+          return;
+        }
+      }
+    }
+    switch (st.kind) {
+      case StepKind::Kit: {
+        const uint32_t node = st.nodes[0];
+        if (g_->nodes[node].def->native->kit(kit_args_[node]) != 0) fail(node);
+        break;
+      }
+      case StepKind::Segment: {
+        const int32_t status = sp_->segment_fns[s](slots_.data());
+        if (status != 0) fail(st.nodes[status - 1]);
+        break;
+      }
+      case StepKind::Host: run_host(st.nodes[0]); break;
+    }
+    if (none_count_ != 0) {
+      for (uint32_t out : st.output_slots) set_none(out, false);
+    }
+  }
+
+  std::shared_ptr<const Program> program_;
+  std::shared_ptr<const SlotProgram> sp_;
+  const ir::Graph* g_;
+  const plan::StatePlan* p_;
+  std::vector<uint64_t> slots_;
+  std::vector<Value> host_;  // values of str slots
+  std::vector<uint8_t> none_;
+  int64_t none_count_ = 0;
+  std::vector<uint64_t> ran_;
+  std::vector<uint8_t> clean_;
+  uint64_t epoch_ = 0;
+  bool stale_ = true;
+  uint64_t write_seq_ = 0;
+  std::vector<uint64_t> input_seq_;
+  std::vector<uint64_t> output_seq_;
+  std::vector<uint64_t> coordinates_;
+  std::vector<nodes::KitArgs> kit_args_;  // per node with a native form
+  LogSink sink_;
+
+ private:
+  void build_kit_args() {
+    kit_args_.assign(g_->nodes.size(), nodes::KitArgs{});
+    for (size_t i = 0; i < g_->nodes.size(); ++i) {
+      const ir::Node& n = g_->nodes[i];
+      if (n.kind != ir::NodeKind::Call || !n.def->native) continue;
+      nodes::KitArgs& a = kit_args_[i];
+      for (size_t k = 0; k < n.def->native->args.size(); ++k) {
+        const WordRef ref = sp_->node_words[i][k];
+        a.words[k] = ref.is_slot ? &slots_[ref.index] : &sp_->const_words[ref.index];
+      }
+      a.out = &slots_[p_->node_slot[i]];
+    }
+  }
+
+  std::vector<Value> decode_inputs(const ir::Node& n) const {
+    std::vector<Value> values;
+    for (const ir::Wire& w : n.inputs) values.push_back(read_slot(p_->node_slot[w.node] + w.port));
+    return values;
+  }
+
+  void run_host(uint32_t node) {
+    const ir::Node& n = g_->nodes[node];
+    std::vector<Value> in = decode_inputs(n);
+    std::vector<const Value*> ptrs;
+    for (const Value& v : in) ptrs.push_back(&v);
+    std::vector<Value> out(n.out_types.size());
+    try {
+      ir::evaluate_node(n, ptrs.data(), out.data(), sink_);
+    } catch (const nodes::NodeFailure& f) {
+      throw EvalError(ir::failure_message(*g_, node, f.message, ptrs, &coordinates_), n.label);
+    }
+    for (size_t k = 0; k < out.size(); ++k) store(p_->node_slot[node] + k, out[k]);
+  }
+
+  // Native code reported a failure: rebuild the exact message the
+  // interpreter gives by re-running the node's registry body on its inputs.
+  [[noreturn]] void fail(uint32_t node) {
+    const ir::Node& n = g_->nodes[node];
+    std::vector<Value> in = decode_inputs(n);
+    std::vector<const Value*> ptrs;
+    for (const Value& v : in) ptrs.push_back(&v);
+    std::vector<Value> out(n.out_types.size());
+    std::string reason = "internal error: native code reported a failure the node body does not reproduce";
+    try {
+      ir::evaluate_node(n, ptrs.data(), out.data(), sink_);
+    } catch (const nodes::NodeFailure& f) {
+      reason = f.message;
+    }
+    throw EvalError(ir::failure_message(*g_, node, reason, ptrs, &coordinates_), n.label);
+  }
+};
+
+template <ProvenanceMode M>
+class SlotState final : public SlotStateBase {
+ public:
+  using SlotStateBase::SlotStateBase;
+
+  std::unique_ptr<StateEngine> clone() const override { return std::make_unique<SlotState>(*this); }
+
+  Value pull_at(size_t o) override {
+    begin_round();
+    if constexpr (M != ProvenanceMode::Raw) {
+      if (cone_is_current(o)) return read_slot(p_->output_slot[o]);
+    }
+    for (uint32_t s : p_->output_cones[o]) {
+      if (ran_[s] != epoch_) step(s);
+    }
+    output_seq_[o] = write_seq_;
+    return read_slot(p_->output_slot[o]);
+  }
+
+  void eval() override {
+    begin_round();
+    for (uint32_t s = 0; s < p_->steps.size(); ++s) {
+      if (ran_[s] != epoch_ && !frozen(s)) step(s);
+    }
+  }
+
+ private:
+  void step(uint32_t s) {
+    if constexpr (M == ProvenanceMode::PushPull) {
+      if (clean_[s]) {
+        ran_[s] = epoch_;
+        return;
+      }
+    } else {
+      if (p_->steps[s].is_side_channel && clean_[s]) {  // a side channel never re-fires while current
+        ran_[s] = epoch_;
+        return;
+      }
+    }
+    run_step(s);
+    ran_[s] = epoch_;
+    clean_[s] = !p_->steps[s].is_volatile;
+  }
+
+  void mark_dependents(size_t input) override {
+    const auto& list = M == ProvenanceMode::PushPull ? p_->input_steps[input] : p_->input_side_steps[input];
+    for (uint32_t s : list) clean_[s] = 0;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> program,
+                                              std::shared_ptr<const SlotProgram> sp) {
+  switch (sp->mode) {
+    case ProvenanceMode::Raw: return std::make_unique<SlotState<ProvenanceMode::Raw>>(program, sp);
+    case ProvenanceMode::Pull: return std::make_unique<SlotState<ProvenanceMode::Pull>>(program, sp);
+    case ProvenanceMode::PushPull:
+    case ProvenanceMode::Auto: return std::make_unique<SlotState<ProvenanceMode::PushPull>>(program, sp);
+  }
+  return nullptr;
+}
+
+}  // namespace polyrt::slots

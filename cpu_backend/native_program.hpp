@@ -1,0 +1,14 @@
+// Introspection of the native tier (the P3 program is built through
+// slots::build_native_program when a program is compiled with Engine::Native).
+#pragma once
+
+#include <string>
+
+#include "polyrt/polyrt.hpp"
+
+namespace polyrt::cpu {
+
+// The O2-optimized LLVM IR of the program's native segments (`--emit-llvm`).
+std::string native_program_ir(const Program& program);
+
+}  // namespace polyrt::cpu
