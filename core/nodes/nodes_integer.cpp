@@ -32,6 +32,8 @@ void fold_variadic(Call& c, uint64_t identity) {
   c.set_u64(acc);
 }
 
+bool nonzero_first_param(const std::vector<Value>& params) { return params[0].as_u64() != 0; }
+
 std::shared_ptr<const Prepared> check_radices(const std::vector<Value>& params) {
   if (params.empty()) throw ParamError{0, "mixed_radix needs at least one radix"};
   auto prepared = std::make_shared<Prepared>();
@@ -62,6 +64,7 @@ void register_integer_nodes(Registry& r) {
          .args = {wire("x", P::U64), konst("modulus", P::U64)},
          .results = {Type::U64},
          .can_fail = true,
+         .cannot_fail_with = nonzero_first_param,
          .summary = "x mod modulus.",
          .failure = "modulus is 0",
          .eval = [](Call& c) {
@@ -77,6 +80,7 @@ void register_integer_nodes(Registry& r) {
          .args = {wire("x", P::U64), konst("divisor", P::U64)},
          .results = {Type::U64},
          .can_fail = true,
+         .cannot_fail_with = nonzero_first_param,
          .summary = "x / divisor, rounded down.",
          .failure = "divisor is 0",
          .eval = [](Call& c) {

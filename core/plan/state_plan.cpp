@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <queue>
+#include <tuple>
 
 namespace polyrt::plan {
 
@@ -54,6 +55,13 @@ std::vector<Bits> node_provenance(const ir::Graph& g) {
   return prov;
 }
 
+// A unit runs whole, so a pull may run members outside its own cone: only
+// nodes that cannot fail may share a unit, or a pull could fail on a node it
+// does not need. A fallible node is a segment of its own.
+bool infallible(const ir::Node& n) {
+  return !n.def->can_fail || (n.def->cannot_fail_with && n.def->cannot_fail_with(n.params));
+}
+
 bool fusible(const ir::Node& n) {
   return n.kind == ir::NodeKind::Call && n.def->native && !n.def->accepts_none &&
          n.def->purity == nodes::Purity::Pure && n.lifecycle == ir::Lifecycle::Dynamic &&
@@ -77,19 +85,51 @@ struct UnionFind {
 // Connected groups of fusible nodes of one extern class, each split into
 // convex pieces: a member reached from the group through a non-member goes to
 // a later stage, so no path leaves a piece and re-enters it.
-std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g, const std::vector<Bits>& prov) {
+std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
   const size_t n = g.nodes.size();
-  const size_t coords = g.coordinates.size();
-  std::vector<Bits> externs_of(n);
-  for (size_t i = 0; i < n; ++i) {
-    externs_of[i] = prov[i];
-    for (size_t c = 0; c < coords; ++c) externs_of[i][c / 64] &= ~(1ULL << (c % 64));
+  // A unit runs whole and its None guard covers every member, so members must
+  // share their hazards: the None sources a None can reach them from (externs,
+  // None-aware nodes, consts) and the observable nodes upstream (fallible ones
+  // and side channels). Otherwise a pull could see a None, a failure or a log
+  // line from a node its output does not depend on. A None-aware node stops
+  // the None sources behind it (it absorbs their None) but not the others.
+  std::vector<uint32_t> hazard_bit(n, ~0u);
+  std::vector<uint8_t> observable(n, 0);
+  size_t hazard_count = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const ir::Node& node = g.nodes[i];
+    const bool call = node.kind == ir::NodeKind::Call;
+    observable[i] = call && (!infallible(node) || node.def->purity == nodes::Purity::SideChannel);
+    const bool none_source = node.kind == ir::NodeKind::Extern || is_frozen_const(node) ||
+                             (call && node.def->accepts_none);
+    if (observable[i] || none_source) hazard_bit[i] = (uint32_t)hazard_count++;
+  }
+  const size_t words = (hazard_count + 63) / 64;
+  Bits observable_mask(words, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (observable[i]) observable_mask[hazard_bit[i] / 64] |= 1ULL << (hazard_bit[i] % 64);
+  }
+  std::vector<Bits> hazards(n, Bits(words, 0));
+  for (uint32_t i = 0; i < n; ++i) {
+    for (const ir::Wire& w : g.nodes[i].inputs) {
+      const ir::Node& producer = g.nodes[w.node];
+      const bool absorbs = is_frozen_const(producer) ||
+                           (producer.kind == ir::NodeKind::Call && producer.def->accepts_none);
+      for (size_t k = 0; k < words; ++k) {
+        hazards[i][k] |= absorbs ? hazards[w.node][k] & observable_mask[k] : hazards[w.node][k];
+      }
+      const uint32_t bit = hazard_bit[w.node];
+      if (bit != ~0u) hazards[i][bit / 64] |= 1ULL << (bit % 64);
+    }
   }
   UnionFind uf(n);
   for (uint32_t i = 0; i < n; ++i) {
-    if (!fusible(g.nodes[i])) continue;
+    if (!fusible(g.nodes[i]) || !infallible(g.nodes[i])) continue;
     for (const ir::Wire& w : g.nodes[i].inputs) {
-      if (fusible(g.nodes[w.node]) && externs_of[w.node] == externs_of[i]) uf.join(i, w.node);
+      const ir::Node& producer = g.nodes[w.node];
+      if (fusible(producer) && infallible(producer) && hazards[w.node] == hazards[i]) {
+        uf.join(i, w.node);
+      }
     }
   }
   std::map<uint32_t, std::vector<uint32_t>> groups;
@@ -116,7 +156,7 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g, const std::v
     UnionFind pieces(n);
     for (uint32_t m : nodes) {
       for (const ir::Wire& w : g.nodes[m].inputs) {
-        if (member[w.node] && stage[w.node] == stage[m] && externs_of[w.node] == externs_of[m]) {
+        if (member[w.node] && stage[w.node] == stage[m] && hazards[w.node] == hazards[m]) {
           pieces.join(m, w.node);
         }
       }
@@ -153,7 +193,7 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
   std::vector<std::vector<uint32_t>> units;
   std::vector<uint8_t> in_unit(n, 0);
   if (fuse) {
-    units = fusion_units(g, prov);
+    units = fusion_units(g);
     for (const auto& u : units) {
       for (uint32_t m : u) in_unit[m] = 1;
     }
@@ -183,17 +223,46 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     pending[u] = (uint32_t)deps.size();
     for (uint32_t d : deps) consumers[d].push_back(u);
   }
-  using Entry = std::pair<uint32_t, uint32_t>;  // (first member, unit)
+  // Observable steps (failures, side channels) must run in the interpreter's
+  // node order, so that the same failure and the same log lines come first.
+  // Each unit gets the index of the earliest observable node that needs it
+  // (its urgency); Kahn's algorithm then pops the ready unit of least urgency,
+  // then of least first member.
+  auto is_observable = [&](uint32_t u) {
+    const ir::Node& node = g.nodes[units[u].front()];
+    return units[u].size() == 1 && (!infallible(node) || node.def->purity == nodes::Purity::SideChannel);
+  };
+  std::vector<uint32_t> topo;
+  {
+    std::vector<uint32_t> waiting = pending;
+    std::vector<uint32_t> queue;
+    for (uint32_t u = 0; u < units.size(); ++u) {
+      if (waiting[u] == 0) queue.push_back(u);
+    }
+    while (!queue.empty()) {
+      const uint32_t u = queue.back();
+      queue.pop_back();
+      topo.push_back(u);
+      for (uint32_t c : consumers[u]) {
+        if (--waiting[c] == 0) queue.push_back(c);
+      }
+    }
+  }
+  std::vector<uint32_t> urgency(units.size(), ~0u);
+  for (size_t k = topo.size(); k-- > 0;) {
+    const uint32_t u = topo[k];
+    if (is_observable(u)) urgency[u] = units[u].front();
+    for (uint32_t c : consumers[u]) urgency[u] = std::min(urgency[u], urgency[c]);
+  }
+  using Entry = std::tuple<uint32_t, uint32_t, uint32_t>;  // (urgency, first member, unit)
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
   for (uint32_t u = 0; u < units.size(); ++u) {
-    if (pending[u] == 0) ready.push({units[u].front(), u});
+    if (pending[u] == 0) ready.push({urgency[u], units[u].front(), u});
   }
   p.node_step.assign(n, ~0u);
-  std::vector<uint32_t> step_of_unit(units.size());
   while (!ready.empty()) {
-    const uint32_t u = ready.top().second;
+    const uint32_t u = std::get<2>(ready.top());
     ready.pop();
-    step_of_unit[u] = (uint32_t)p.steps.size();
     Step s;
     s.nodes = units[u];
     const ir::Node& head = g.nodes[s.nodes.front()];
@@ -223,7 +292,7 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     }
     p.steps.push_back(std::move(s));
     for (uint32_t c : consumers[u]) {
-      if (--pending[c] == 0) ready.push({units[c].front(), c});
+      if (--pending[c] == 0) ready.push({urgency[c], units[c].front(), c});
     }
   }
 
@@ -234,7 +303,6 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
   for (uint32_t s = 0; s < p.steps.size(); ++s) {
     const Step& step = p.steps[s];
     if (step.is_volatile) p.volatile_steps.push_back(s);
-    if (step.is_init) p.init_steps.push_back(s);
     if (step.is_frozen) continue;
     for (size_t bit = 0; bit < inputs; ++bit) {
       bool depends = false;
@@ -243,6 +311,13 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
       p.input_steps[bit].push_back(s);
       if (step.is_side_channel) p.input_side_steps[bit].push_back(s);
     }
+  }
+
+  // The const bindings' cones, run when a state is created.
+  std::vector<uint8_t> init_step(p.steps.size(), 0);
+  for (uint32_t node : g.init_nodes) init_step[p.node_step[node]] = 1;
+  for (uint32_t s = 0; s < p.steps.size(); ++s) {
+    if (init_step[s]) p.init_steps.push_back(s);
   }
 
   // Output cones (closed over whole steps; stop at frozen consts) and guards.

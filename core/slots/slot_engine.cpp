@@ -196,7 +196,7 @@ class SlotStateBase : public StateEngine {
         if (status != 0) fail(st.nodes[status - 1]);
         break;
       }
-      case StepKind::Host: run_host(st.nodes[0]); break;
+      case StepKind::Host: run_host(st.nodes[0]); return;  // stores its outputs' None bits itself
     }
     if (none_count_ != 0) {
       for (uint32_t out : st.output_slots) set_none(out, false);

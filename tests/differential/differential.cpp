@@ -1,0 +1,195 @@
+#include "tests/differential/differential.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "polyrt/polyrt.hpp"
+#include "tests/differential/random_program.hpp"
+
+namespace polyrt::difftest {
+
+namespace {
+
+struct Op {
+  enum Kind { SetInputs, SetExtern, Pull, Eval, Invalidate } kind;
+  std::vector<uint64_t> coordinates;
+  size_t index = 0;  // extern or output
+  Value value;
+};
+
+struct EngineConfig {
+  Engine engine;
+  Provenance provenance;
+  const char* name;
+};
+
+const EngineConfig kEngines[] = {
+    {Engine::Interpreter, Provenance::Auto, "interpreter"},
+    {Engine::Closures, Provenance::Raw, "closures/raw"},
+    {Engine::Closures, Provenance::Pull, "closures/pull"},
+    {Engine::Closures, Provenance::PushPull, "closures/pushpull"},
+    {Engine::Native, Provenance::Raw, "native/raw"},
+    {Engine::Native, Provenance::Pull, "native/pull"},
+    {Engine::Native, Provenance::PushPull, "native/pushpull"},
+};
+
+std::vector<Op> random_ops(const RandomProgram& p, uint64_t seed, size_t count) {
+  std::mt19937_64 rng(seed * 7919 + 1);
+  auto pick = [&](size_t n) { return n == 0 ? 0 : rng() % n; };
+  std::vector<Op> ops;
+  const double floats[] = {0.0, -0.0, 1.5, -3.25, 1e300, 1e-310, __builtin_nan(""), __builtin_inf()};
+  for (size_t i = 0; i < count; ++i) {
+    Op op{Op::Pull};
+    const size_t k = pick(100);
+    if (k < 25 || i == 0) {
+      op.kind = Op::SetInputs;
+      for (size_t c = 0; c < p.coordinates; ++c) {
+        op.coordinates.push_back(pick(4) == 0 ? rng() : pick(20));
+      }
+    } else if (k < 37 && !p.externs.empty()) {
+      op.kind = Op::SetExtern;
+      op.index = pick(p.externs.size());
+      const char type = p.externs[op.index].type;
+      if (pick(4) == 0) {
+        op.value = Value::none();
+      } else if (type == 'u') {
+        op.value = Value::u64(pick(3) == 0 ? rng() : pick(50));
+      } else if (type == 'f') {
+        op.value = Value::f64(floats[pick(8)]);
+      } else {
+        op.value = Value::str(pick(2) ? "x" : "value-" + std::to_string(pick(9)));
+      }
+    } else if (k < 42) {
+      op.kind = Op::Eval;
+    } else if (k < 45) {
+      op.kind = Op::Invalidate;
+    } else {
+      op.kind = Op::Pull;
+      op.index = pick(p.outputs.size());
+    }
+    ops.push_back(std::move(op));
+  }
+  return ops;
+}
+
+std::string show(const Value& v) {
+  if (v.is_none()) return "None";
+  switch (v.type()) {
+    case Type::U64: return "u64 " + std::to_string(v.as_u64());
+    case Type::F64: {
+      const double d = v.as_f64();
+      uint64_t bits;
+      std::memcpy(&bits, &d, 8);
+      return "f64 " + v.to_string() + " bits " + std::to_string(bits);
+    }
+    case Type::Str: return "str \"" + v.as_str() + "\"";
+    case Type::Bool: return v.as_bool() ? "bool true" : "bool false";
+  }
+  return "?";
+}
+
+std::string describe(const Op& op, const RandomProgram& p) {
+  switch (op.kind) {
+    case Op::SetInputs: {
+      std::string s = "set_inputs(";
+      for (size_t i = 0; i < op.coordinates.size(); ++i) s += (i ? ", " : "") + std::to_string(op.coordinates[i]);
+      return s + ")";
+    }
+    case Op::SetExtern: return "set_input(" + p.externs[op.index].name + ", " + show(op.value) + ")";
+    case Op::Pull: return "pull(" + p.outputs[op.index] + ")";
+    case Op::Eval: return "eval()";
+    case Op::Invalidate: return "invalidate_all()";
+  }
+  return "?";
+}
+
+// Outcome of every op: the pulled value or the error, then the side-channel
+// lines it produced (sorted: only their multiset is specified per call).
+std::vector<std::string> run(const std::shared_ptr<const Program>& program, const RandomProgram& p,
+                             const std::vector<Op>& ops) {
+  std::vector<std::string> outcomes;
+  std::vector<std::string> lines;
+  std::optional<State> state;
+  try {
+    state.emplace(program->new_state());
+  } catch (const Error& e) {
+    return {std::string("new_state error: ") + e.what()};
+  }
+  state->set_log_sink([&](std::string_view l) { lines.emplace_back(l); });
+  for (const Op& op : ops) {
+    std::string out;
+    try {
+      switch (op.kind) {
+        case Op::SetInputs: state->set_inputs(op.coordinates); break;
+        case Op::SetExtern: state->set_input(p.externs[op.index].name, op.value); break;
+        case Op::Pull: out = show(state->pull(p.outputs[op.index])); break;
+        case Op::Eval: state->eval(); break;
+        case Op::Invalidate: state->invalidate_all(); break;
+      }
+    } catch (const Error& e) {
+      out = std::string("error: ") + e.what();
+    }
+    std::sort(lines.begin(), lines.end());
+    for (const auto& l : lines) out += "\n    side channel: " + l;
+    lines.clear();
+    outcomes.push_back(out);
+  }
+  return outcomes;
+}
+
+std::shared_ptr<const Program> compile_for(const RandomProgram& p, const EngineConfig& e, std::string& error) {
+  CompileOptions o;
+  o.file_name = "random.polydat";
+  o.engine = e.engine;
+  o.provenance = e.provenance;
+  try {
+    return compile(p.source, o);
+  } catch (const Error& ex) {
+    error = ex.what();
+    return nullptr;
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options) {
+  const RandomProgram p = generate_program(seed, std::max<size_t>(1, (seed * 2654435761u) % options.max_bindings));
+  std::string oracle_error;
+  auto oracle = compile_for(p, kEngines[0], oracle_error);
+  std::vector<Op> ops = random_ops(p, seed, options.ops);
+  const std::vector<std::string> expected = oracle ? run(oracle, p, ops) : std::vector<std::string>{};
+  for (size_t e = 1; e < std::size(kEngines); ++e) {
+    std::string error;
+    auto program = compile_for(p, kEngines[e], error);
+    if (!oracle || !program) {
+      if (error == oracle_error) continue;
+      return "seed " + std::to_string(seed) + ": compile outcome differs on " + kEngines[e].name +
+             "\n--- program\n" + p.source + "--- interpreter: " + oracle_error + "\n--- " +
+             kEngines[e].name + ": " + error + "\n";
+    }
+    if (run(program, p, ops) == expected) continue;
+    // Minimize: drop ops one at a time while the engines still disagree.
+    std::vector<Op> small = ops;
+    for (size_t i = small.size(); i-- > 0;) {
+      std::vector<Op> trial = small;
+      trial.erase(trial.begin() + (ptrdiff_t)i);
+      if (run(oracle, p, trial) != run(program, p, trial)) small = trial;
+    }
+    const auto want = run(oracle, p, small), got = run(program, p, small);
+    std::string report = "seed " + std::to_string(seed) + ": " + kEngines[e].name +
+                         " disagrees with the interpreter\n--- program\n" + p.source +
+                         "--- minimal op sequence (interpreter | " + kEngines[e].name + ")\n";
+    for (size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
+      if (i < small.size()) report += describe(small[i], p) + "\n";
+      const std::string w = i < want.size() ? want[i] : "(nothing)";
+      const std::string g = i < got.size() ? got[i] : "(nothing)";
+      if (w != g) report += "  interpreter: " + w + "\n  " + kEngines[e].name + ": " + g + "\n";
+    }
+    return report;
+  }
+  return std::nullopt;
+}
+
+}  // namespace polyrt::difftest
