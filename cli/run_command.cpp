@@ -20,7 +20,9 @@ const char* kRunUsage =
     "  --format csv|tsv|jsonl  row format (default csv; csv and tsv have a header line)\n"
     "  --out PATH            write to PATH (atomically for a regular file; default stdout)\n"
     "  --set NAME=VALUE      an extern, or another input (repeatable)\n"
-    "  --threads N           worker threads (default: every core)\n";
+    "  --threads N           worker threads (default: every core)\n"
+    "  --engine E            interpreter, closures or native (default native)\n"
+    "  --provenance M        auto, raw, pull or pushpull (slot engines; default auto)\n";
 
 uint64_t parse_u64_arg(const std::string& text, const std::string& what) {
   uint64_t v = 0;
@@ -57,6 +59,7 @@ int run_command(CommandLine& args) {
   std::string out_path;
   std::vector<std::pair<std::string, std::string>> sets;
   scheduler::RangeJob job;
+  CompileOptions options;
   while (!args.done()) {
     if (!args.is_flag()) throw UsageError("polyrt run: unexpected argument '" + args.peek() + "'");
     const std::string f = args.flag();
@@ -77,6 +80,10 @@ int run_command(CommandLine& args) {
       out_path = args.value_of(f);
     } else if (f == "--set") {
       sets.push_back(split_assignment(args.value_of(f)));
+    } else if (f == "--engine") {
+      options.engine = parse_engine(args.value_of(f));
+    } else if (f == "--provenance") {
+      options.provenance = parse_provenance(args.value_of(f));
     } else if (f == "--threads") {
       job.threads = parse_u64_arg(args.value_of(f), "--threads");
       if (job.threads == 0 || job.threads > 4096)
@@ -87,7 +94,7 @@ int run_command(CommandLine& args) {
   }
   if (!cycles) throw UsageError("polyrt run: --cycles A..B is required");
 
-  job.program = compile_file(file);
+  job.program = compile_file(file, options);
   const Program& p = *job.program;
   if (p.input_names().empty())
     throw UsageError("polyrt run: " + file + " declares no input to iterate");

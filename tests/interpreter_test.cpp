@@ -13,6 +13,18 @@
 namespace polyrt::test {
 namespace {
 
+// These tests pin P1's semantics; the differential test holds the other engines to them.
+std::shared_ptr<const Program> compile_p1(const std::string& source, CompileOptions options = {}) {
+  options.engine = Engine::Interpreter;
+  return polyrt::compile(source, options);
+}
+
+std::shared_ptr<const Program> compile_file_p1(const std::string& path) {
+  CompileOptions options;
+  options.engine = Engine::Interpreter;
+  return polyrt::compile_file(path, options);
+}
+
 struct Log {
   std::vector<std::string> lines;
   LogSink sink() {
@@ -26,7 +38,7 @@ struct Log {
 };
 
 TEST(Interpreter, LadderGraphMatchesHandWrittenCode) {
-  auto p = compile_file(bench::kLadderFile);
+  auto p = compile_file_p1(bench::kLadderFile);
   State s = p->new_state();
   for (uint64_t cycle = 0; cycle < 100; ++cycle) {
     s.set_inputs({cycle, 77, 5});
@@ -41,7 +53,7 @@ TEST(Interpreter, LadderGraphMatchesHandWrittenCode) {
 
 TEST(Interpreter, PullsAreLazyAndMemoized) {
   auto p =
-      compile("input a\ninput b\nx := log_info(hash(a))\ny := log_info(hash(b))\nz := x + y\n");
+      compile_p1("input a\ninput b\nx := log_info(hash(a))\ny := log_info(hash(b))\nz := x + y\n");
   State s = p->new_state();
   Log log;
   s.set_log_sink(log.sink());
@@ -68,7 +80,7 @@ TEST(Interpreter, PullsAreLazyAndMemoized) {
 TEST(Interpreter, SideChannelLinesAndDeadCodeKeepsThem) {
   CompileOptions o;
   o.required_outputs = {"y"};
-  auto p = compile("input a\nx := log_info(a * 2)\ny := a + 1\n", o);
+  auto p = compile_p1("input a\nx := log_info(a * 2)\ny := a + 1\n", o);
   EXPECT_EQ(p->output_names(), (std::vector<std::string>{"y"}));
   State s = p->new_state();
   Log log;
@@ -80,7 +92,7 @@ TEST(Interpreter, SideChannelLinesAndDeadCodeKeepsThem) {
 }
 
 TEST(Interpreter, VolatileIsReadOncePerWrite) {
-  auto p = compile("input a\nvolatile t := log_info(a)\nu := t + 1\nw := hash(a)\n");
+  auto p = compile_p1("input a\nvolatile t := log_info(a)\nu := t + 1\nw := hash(a)\n");
   State s = p->new_state();
   Log log;
   s.set_log_sink(log.sink());
@@ -96,7 +108,7 @@ TEST(Interpreter, VolatileIsReadOncePerWrite) {
 }
 
 TEST(Interpreter, NondeterministicNodeIsVolatileAndNeverFolded) {
-  auto p = compile("now := current_epoch_millis()\nlater := now + 0\n");
+  auto p = compile_p1("now := current_epoch_millis()\nlater := now + 0\n");
   State s = p->new_state();
   const uint64_t first = s.pull("later").as_u64();
   EXPECT_GT(first, 1700000000000u);
@@ -107,7 +119,7 @@ TEST(Interpreter, NondeterministicNodeIsVolatileAndNeverFolded) {
 }
 
 TEST(Interpreter, NoneFromUnsetExterns) {
-  auto p = compile(
+  auto p = compile_p1(
       "input cycle\nextern nick: str\nextern limit: u64 = 5\n"
       "shown := default_or(nick, \"anonymous\")\nraw := \"hello {nick}\"\n"
       "n := this_or(limit, 9) + cycle\nneed := required(limit, \"limit\")\n");
@@ -132,8 +144,9 @@ TEST(Interpreter, NoneFromUnsetExterns) {
 }
 
 TEST(Interpreter, FailureMessageAndRecovery) {
-  auto p = compile("input cycle\nextern hi: u64 = 64\nw := in_range(cycle, 1, 64)\nslot := w * 2\n",
-                   CompileOptions{.file_name = "f.polydat"});
+  CompileOptions options;
+  options.file_name = "f.polydat";
+  auto p = compile_p1("input cycle\nextern hi: u64 = 64\nw := in_range(cycle, 1, 64)\nslot := w * 2\n", options);
   State s = p->new_state();
   s.set_inputs({70});
   try {
@@ -156,7 +169,7 @@ TEST(Interpreter, FailureMessageAndRecovery) {
 }
 
 TEST(Interpreter, ConstBindingsAreFrozenAtStateCreation) {
-  auto p = compile("input cycle\nextern salt: u64 = 3\nconst k := hash(salt)\nv := k ^ cycle\n");
+  auto p = compile_p1("input cycle\nextern salt: u64 = 3\nconst k := hash(salt)\nv := k ^ cycle\n");
   State s = p->new_state();
   s.set_inputs({0});
   EXPECT_EQ(s.pull("v").as_u64(), pd_hash(3));
@@ -171,7 +184,7 @@ TEST(Interpreter, ConstBindingsAreFrozenAtStateCreation) {
 }
 
 TEST(Interpreter, ConstantsFoldAtBuild) {
-  auto p = compile(
+  auto p = compile_p1(
       "input cycle\nconst shards := 32\nconst salt := hash(7)\nshard := (hash(cycle) ^ salt) % "
       "shards\n");
   const auto& g = p->graph();
@@ -184,7 +197,7 @@ TEST(Interpreter, ConstantsFoldAtBuild) {
 }
 
 TEST(Interpreter, ClonesOwnTheirBuffers) {
-  auto p = compile("input a\nextern e: str = \"x\"\nv := \"{e}-{a}\"\n");
+  auto p = compile_p1("input a\nextern e: str = \"x\"\nv := \"{e}-{a}\"\n");
   State s = p->new_state();
   s.set_inputs({1});
   EXPECT_EQ(s.pull("v").as_str(), "x-1");
@@ -196,7 +209,7 @@ TEST(Interpreter, ClonesOwnTheirBuffers) {
 }
 
 TEST(Interpreter, ApiMisuseIsTyped) {
-  auto p = compile("input a\nextern e: f64 = 1.0\nv := a + 1\n");
+  auto p = compile_p1("input a\nextern e: f64 = 1.0\nv := a + 1\n");
   State s = p->new_state();
   EXPECT_THROW(s.set_inputs({1, 2}), WriteError);
   EXPECT_THROW(s.set_input("e", Value::u64(1)), WriteError);
@@ -209,7 +222,7 @@ TEST(Interpreter, ApiMisuseIsTyped) {
 }
 
 TEST(Interpreter, AliasesAndDestructuring) {
-  auto p = compile("input a\nb := a\nc := b\n(d, e) := mixed_radix(c, 10, 0)\nf := e\n");
+  auto p = compile_p1("input a\nb := a\nc := b\n(d, e) := mixed_radix(c, 10, 0)\nf := e\n");
   State s = p->new_state();
   s.set_inputs({123});
   EXPECT_EQ(s.pull("c").as_u64(), 123u);
@@ -218,7 +231,7 @@ TEST(Interpreter, AliasesAndDestructuring) {
 }
 
 TEST(Interpreter, BoolExterns) {
-  auto p = compile("input a\nextern on: bool = true\nv := if(on, a, 0)\nw := on\n");
+  auto p = compile_p1("input a\nextern on: bool = true\nv := if(on, a, 0)\nw := on\n");
   State s = p->new_state();
   s.set_inputs({5});
   EXPECT_EQ(s.pull("v").as_u64(), 5u);

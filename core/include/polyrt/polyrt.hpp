@@ -49,7 +49,7 @@ struct CompileOptions {
   // When non-empty, only these named bindings stay outputs; dead-code
   // elimination drops every node none of them needs (side channels stay).
   std::vector<std::string> required_outputs;
-  Engine engine = Engine::Interpreter;
+  Engine engine = Engine::Native;
   Provenance provenance = Provenance::Auto;
 };
 
