@@ -22,8 +22,11 @@ void BM_Ladder_Baseline(benchmark::State& st) {
 }
 BENCHMARK(BM_Ladder_Baseline);
 
-void BM_Ladder_Interpreter(benchmark::State& st) {
-  auto program = compile_file(kLadderFile);
+void run_ladder(benchmark::State& st, Engine engine, Provenance provenance) {
+  CompileOptions options;
+  options.engine = engine;
+  options.provenance = provenance;
+  auto program = compile_file(kLadderFile, options);
   State state = program->new_state();
   const size_t outs[] = {state.output_index("account_id"), state.output_index("shard"),
                          state.output_index("payload_class"), state.output_index("event_token")};
@@ -32,14 +35,19 @@ void BM_Ladder_Interpreter(benchmark::State& st) {
   for (auto _ : st) {
     coords[0] = cycle++;
     state.set_inputs(coords);
-    for (size_t o : outs) sink += state.pull_at(o).as_u64();
+    for (size_t o : outs) sink += state.pull_word(o);
   }
   benchmark::DoNotOptimize(sink);
   st.SetItemsProcessed(st.iterations());
+  st.SetLabel(state.engine());
 }
-BENCHMARK(BM_Ladder_Interpreter);
+BENCHMARK_CAPTURE(run_ladder, P1_Interpreter, Engine::Interpreter, Provenance::Auto);
+BENCHMARK_CAPTURE(run_ladder, P2_Closures_Raw, Engine::Closures, Provenance::Raw);
+BENCHMARK_CAPTURE(run_ladder, P2_Closures_Pull, Engine::Closures, Provenance::Pull);
+BENCHMARK_CAPTURE(run_ladder, P2_Closures_PushPull, Engine::Closures, Provenance::PushPull);
+BENCHMARK_CAPTURE(run_ladder, P3_Native_Raw, Engine::Native, Provenance::Raw);
+BENCHMARK_CAPTURE(run_ladder, P3_Native_Pull, Engine::Native, Provenance::Pull);
+BENCHMARK_CAPTURE(run_ladder, P3_Native_PushPull, Engine::Native, Provenance::PushPull);
 
 }  // namespace
 }  // namespace polyrt::bench
-
-BENCHMARK_MAIN();

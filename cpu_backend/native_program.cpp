@@ -27,13 +27,8 @@ NativeModule build_module(const ir::Graph& graph, const slots::SlotProgram& sp, 
   return nm;
 }
 
-}  // namespace
-
-std::shared_ptr<slots::SlotProgram> slots::build_native_program(const ir::Graph& graph,
-                                                                plan::ProvenanceMode mode) {
-  auto sp = build_slot_program(graph, true, mode, "native");
-  cpu::JitEngine& jit = cpu::JitEngine::instance();
-  NativeModule nm = build_module(graph, *sp, jit);
+void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, cpu::JitEngine& jit) {
+  NativeModule nm = build_module(graph, sp, jit);
   std::vector<std::string> wanted;
   std::vector<uint32_t> steps;
   for (uint32_t s = 0; s < nm.symbols.size(); ++s) {
@@ -41,12 +36,26 @@ std::shared_ptr<slots::SlotProgram> slots::build_native_program(const ir::Graph&
     wanted.push_back(nm.symbols[s]);
     steps.push_back(s);
   }
-  if (wanted.empty()) return sp;
+  if (wanted.empty()) return;
   auto code = jit.compile(std::move(nm.context), std::move(nm.module), wanted);
   for (size_t k = 0; k < steps.size(); ++k) {
-    sp->segment_fns[steps[k]] = reinterpret_cast<SegmentFn>(code->address(k));
+    sp.segment_fns[steps[k]] = reinterpret_cast<slots::SegmentFn>(code->address(k));
   }
-  sp->code = code;
+  sp.code = code;
+}
+
+}  // namespace
+
+std::shared_ptr<slots::SlotProgram> slots::build_native_program(const ir::Graph& graph,
+                                                                plan::ProvenanceMode mode) {
+  auto sp = build_slot_program(graph, true, mode, "native");
+  compile_segments(graph, *sp, cpu::JitEngine::instance());
+  return sp;
+}
+
+std::shared_ptr<const void> cpu::compile_native_segments(const Program& program, JitEngine& jit) {
+  auto sp = slots::build_slot_program(program.graph(), true, plan::ProvenanceMode::Raw, "native");
+  compile_segments(program.graph(), *sp, jit);
   return sp;
 }
 

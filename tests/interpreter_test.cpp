@@ -65,9 +65,12 @@ TEST(Interpreter, PullsAreLazyAndMemoized) {
   EXPECT_EQ(log.take(), 0u);  // memoized
   s.pull("z");
   EXPECT_EQ(log.take(), 1u);  // y runs once, x is current
-  s.set_inputs({1, 3});       // no value comparison: a was rewritten too
+  s.set_inputs({1, 3});  // a keeps its value: only b changed
   s.pull("y");
   EXPECT_EQ(log.take(), 1u);
+  s.pull("z");
+  EXPECT_EQ(log.take(), 0u);
+  s.set_inputs({2, 3});
   s.pull("z");
   EXPECT_EQ(log.take(), 1u);
   s.invalidate_all();

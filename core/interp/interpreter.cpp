@@ -41,12 +41,16 @@ class Interpreter final : public StateEngine {
     return std::make_unique<Interpreter>(*this);
   }
 
+  // A coordinate rewritten with its current value changes nothing (every
+  // engine compares); an extern write always counts as a change.
   void set_inputs(std::span<const uint64_t> coordinates) override {
     for (size_t c = 0; c < coordinates.size(); ++c) {
+      if (coordinates_[c] == coordinates[c] && written_) continue;
       coordinates_[c] = coordinates[c];
       values_[offset_[g_->coordinates[c]]] = Value::u64(coordinates[c]);
       for (uint32_t n : g_->coordinate_dependents[c]) clean_[n] = 0;
     }
+    written_ = true;
     dirty_volatile();
   }
 
@@ -118,6 +122,7 @@ class Interpreter final : public StateEngine {
   std::vector<Value> values_;
   std::vector<uint8_t> clean_;
   std::vector<uint64_t> coordinates_;
+  bool written_ = false;  // coordinates were set at least once
   std::vector<const Value*> inputs_;
   LogSink sink_;
 };

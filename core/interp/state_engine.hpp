@@ -1,6 +1,7 @@
 // The interface every per-state engine implements; State forwards to it.
 #pragma once
 
+#include <bit>
 #include <memory>
 #include <span>
 #include <string>
@@ -16,6 +17,19 @@ class StateEngine {
   virtual void set_inputs(std::span<const uint64_t> coordinates) = 0;
   virtual void set_extern(size_t index, const Value& value) = 0;
   virtual Value pull_at(size_t output) = 0;
+  // Scalar outputs only (State checks); the default goes through pull_at.
+  virtual uint64_t pull_word(size_t output) {
+    const Value v = pull_at(output);
+    const std::string& name = program().output_names()[output];
+    if (v.is_none()) throw WriteError("output '" + name + "' is None; pull_word needs a value");
+    switch (v.type()) {
+      case Type::U64: return v.as_u64();
+      case Type::F64: return std::bit_cast<uint64_t>(v.as_f64());
+      case Type::Bool: return v.as_bool() ? 1 : 0;
+      case Type::Str: break;
+    }
+    throw WriteError("output '" + name + "' is a str; use pull");
+  }
   virtual void eval() = 0;
   virtual void invalidate_all() = 0;
   virtual void set_log_sink(LogSink sink) = 0;

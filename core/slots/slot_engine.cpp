@@ -93,14 +93,17 @@ class SlotStateBase : public StateEngine {
   }
   SlotStateBase& operator=(const SlotStateBase&) = default;
 
+  // Only coordinates whose value changes count as written (as on every engine).
   void set_inputs(std::span<const uint64_t> coordinates) override {
     ++write_seq_;
     for (size_t c = 0; c < coordinates.size(); ++c) {
+      if (coordinates_[c] == coordinates[c] && written_) continue;
       coordinates_[c] = coordinates[c];
       slots_[p_->coordinate_slots[c]] = coordinates[c];
       input_seq_[c] = write_seq_;
       mark_dependents(c);
     }
+    written_ = true;
     stale_ = true;
   }
 
@@ -219,6 +222,7 @@ class SlotStateBase : public StateEngine {
   std::vector<uint64_t> input_seq_;
   std::vector<uint64_t> output_seq_;
   std::vector<uint64_t> coordinates_;
+  bool written_ = false;
   std::vector<nodes::KitArgs> kit_args_;  // per node with a native form
   LogSink sink_;
 
@@ -283,15 +287,15 @@ class SlotState final : public SlotStateBase {
   std::unique_ptr<StateEngine> clone() const override { return std::make_unique<SlotState>(*this); }
 
   Value pull_at(size_t o) override {
-    begin_round();
-    if constexpr (M != ProvenanceMode::Raw) {
-      if (cone_is_current(o)) return read_slot(p_->output_slot[o]);
-    }
-    for (uint32_t s : p_->output_cones[o]) {
-      if (ran_[s] != epoch_) step(s);
-    }
-    output_seq_[o] = write_seq_;
+    bring_up_to_date(o);
     return read_slot(p_->output_slot[o]);
+  }
+
+  uint64_t pull_word(size_t o) override {
+    bring_up_to_date(o);
+    const uint32_t slot = p_->output_slot[o];
+    if (none_[slot]) return StateEngine::pull_word(o);  // raises the None error
+    return slots_[slot];
   }
 
   void eval() override {
@@ -302,6 +306,17 @@ class SlotState final : public SlotStateBase {
   }
 
  private:
+  void bring_up_to_date(size_t o) {
+    begin_round();
+    if constexpr (M != ProvenanceMode::Raw) {
+      if (cone_is_current(o)) return;
+    }
+    for (uint32_t s : p_->output_cones[o]) {
+      if (ran_[s] != epoch_) step(s);
+    }
+    output_seq_[o] = write_seq_;
+  }
+
   void step(uint32_t s) {
     if constexpr (M == ProvenanceMode::PushPull) {
       if (clean_[s]) {

@@ -133,6 +133,10 @@ class State {
   Value pull(std::string_view name);
   size_t output_index(std::string_view name) const;  // WriteError when unknown
   Value pull_at(size_t index);
+  // The raw 64-bit word of a scalar output (u64 as is, f64 bit pattern, bool
+  // 0/1), without building a Value: the fast path for hot loops. Refused with
+  // WriteError for str outputs and when the output is None.
+  uint64_t pull_word(size_t index);
   // Brings every step up to date.
   void eval();
   // Marks every step not current; inputs are kept.
