@@ -39,6 +39,21 @@ void run_guard(benchmark::State& st, Engine engine, Provenance provenance, const
   benchmark::DoNotOptimize(sink);
   st.SetLabel(state.engine());
 }
+// The write alone, to subtract from the guarded pulls below.
+void BM_ConeGuard_WriteOnly(benchmark::State& st) {
+  CompileOptions options;
+  options.provenance = Provenance::PushPull;
+  auto program = compile(hundred_node_source(), options);
+  State state = program->new_state();
+  uint64_t coords[3] = {0, 11, 22};
+  uint64_t cycle = 0;
+  for (auto _ : st) {
+    coords[0] = ++cycle;
+    state.set_inputs(coords);
+  }
+}
+BENCHMARK(BM_ConeGuard_WriteOnly);
+
 // f49's cone holds only the fixed inputs: every pull is answered by the guard.
 BENCHMARK_CAPTURE(run_guard, CleanCone_Native_PushPull, Engine::Native, Provenance::PushPull, "f49");
 BENCHMARK_CAPTURE(run_guard, CleanCone_Native_Pull, Engine::Native, Provenance::Pull, "f49");

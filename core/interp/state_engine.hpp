@@ -17,8 +17,9 @@ class StateEngine {
   virtual void set_inputs(std::span<const uint64_t> coordinates) = 0;
   virtual void set_extern(size_t index, const Value& value) = 0;
   virtual Value pull_at(size_t output) = 0;
-  // Scalar outputs only (State checks); the default goes through pull_at.
+  // The default goes through pull_at; engines with slot buffers read the word.
   virtual uint64_t pull_word(size_t output) {
+    check_word_output(output);
     const Value v = pull_at(output);
     const std::string& name = program().output_names()[output];
     if (v.is_none()) throw WriteError("output '" + name + "' is None; pull_word needs a value");
@@ -29,6 +30,17 @@ class StateEngine {
       case Type::Str: break;
     }
     throw WriteError("output '" + name + "' is a str; use pull");
+  }
+  // Throws WriteError unless `output` is a scalar output of the program.
+  void check_word_output(size_t output) const {
+    const Program& p = program();
+    if (output >= p.output_names().size()) {
+      throw WriteError("output index " + std::to_string(output) + " is out of range (the program has " +
+                       std::to_string(p.output_names().size()) + " outputs)");
+    }
+    if (p.output_type(output) == Type::Str) {
+      throw WriteError("output '" + p.output_names()[output] + "' is a str; pull_word reads scalar outputs");
+    }
   }
   virtual void eval() = 0;
   virtual void invalidate_all() = 0;

@@ -150,14 +150,7 @@ Value State::pull_at(size_t index) {
   return impl_->pull_at(index);
 }
 
-uint64_t State::pull_word(size_t index) {
-  const Program& p = impl_->program();
-  if (index >= p.output_names().size()) pull_at(index);  // throws the range error
-  if (p.output_type(index) == Type::Str) {
-    throw WriteError("output '" + p.output_names()[index] + "' is a str; pull_word reads scalar outputs");
-  }
-  return impl_->pull_word(index);
-}
+uint64_t State::pull_word(size_t index) { return impl_->pull_word(index); }
 
 void State::eval() { impl_->eval(); }
 void State::invalidate_all() {

@@ -22,6 +22,10 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
   sp->engine_name = engine + " (" + std::string(plan::mode_name(sp->mode)) + ")";
   sp->node_words.resize(g.nodes.size());
   sp->segment_fns.assign(sp->plan.steps.size(), nullptr);
+  for (const Step& st : sp->plan.steps) {
+    sp->step_flags.push_back((st.is_side_channel ? kSideChannel : 0) | (st.is_volatile ? kVolatile : 0));
+    sp->step_kit.push_back(st.kind == StepKind::Kit ? g.nodes[st.nodes[0]].def->native->kit : nullptr);
+  }
   auto constant = [&](uint64_t word) {
     sp->const_words.push_back(word);
     return WordRef{false, (uint32_t)sp->const_words.size() - 1};
@@ -96,12 +100,13 @@ class SlotStateBase : public StateEngine {
   // Only coordinates whose value changes count as written (as on every engine).
   void set_inputs(std::span<const uint64_t> coordinates) override {
     ++write_seq_;
+    const auto& dirty = dirty_lists();
     for (size_t c = 0; c < coordinates.size(); ++c) {
       if (coordinates_[c] == coordinates[c] && written_) continue;
       coordinates_[c] = coordinates[c];
       slots_[p_->coordinate_slots[c]] = coordinates[c];
       input_seq_[c] = write_seq_;
-      mark_dependents(c);
+      for (uint32_t s : dirty[c]) clean_[s] = 0;
     }
     written_ = true;
     stale_ = true;
@@ -112,7 +117,7 @@ class SlotStateBase : public StateEngine {
     store(p_->extern_slots[index], value);
     const size_t input = p_->coordinate_slots.size() + index;
     input_seq_[input] = write_seq_;
-    mark_dependents(input);
+    for (uint32_t s : dirty_lists()[input]) clean_[s] = 0;
     stale_ = true;
   }
 
@@ -129,7 +134,11 @@ class SlotStateBase : public StateEngine {
   const Program& program() const override { return *program_; }
 
  protected:
-  virtual void mark_dependents(size_t input) = 0;
+  // The steps a write makes stale: every dependent step in PushPull, only the
+  // side channels otherwise (pure steps rerun once per round anyway).
+  const std::vector<std::vector<uint32_t>>& dirty_lists() const {
+    return sp_->mode == ProvenanceMode::PushPull ? p_->input_steps : p_->input_side_steps;
+  }
 
   bool frozen(size_t s) const { return p_->steps[s].is_frozen; }
 
@@ -189,11 +198,9 @@ class SlotStateBase : public StateEngine {
       }
     }
     switch (st.kind) {
-      case StepKind::Kit: {
-        const uint32_t node = st.nodes[0];
-        if (g_->nodes[node].def->native->kit(kit_args_[node]) != 0) fail(node);
+      case StepKind::Kit:
+        if (sp_->step_kit[s](kit_args_[st.nodes[0]]) != 0) fail(st.nodes[0]);
         break;
-      }
       case StepKind::Segment: {
         const int32_t status = sp_->segment_fns[s](slots_.data());
         if (status != 0) fail(st.nodes[status - 1]);
@@ -292,6 +299,9 @@ class SlotState final : public SlotStateBase {
   }
 
   uint64_t pull_word(size_t o) override {
+    if (o >= p_->output_slot.size() || p_->slot_type[p_->output_slot[o]] == Type::Str) {
+      check_word_output(o);  // raises the error
+    }
     bring_up_to_date(o);
     const uint32_t slot = p_->output_slot[o];
     if (none_[slot]) return StateEngine::pull_word(o);  // raises the None error
@@ -324,19 +334,14 @@ class SlotState final : public SlotStateBase {
         return;
       }
     } else {
-      if (p_->steps[s].is_side_channel && clean_[s]) {  // a side channel never re-fires while current
+      if ((sp_->step_flags[s] & kSideChannel) && clean_[s]) {  // a side channel never re-fires while current
         ran_[s] = epoch_;
         return;
       }
     }
     run_step(s);
     ran_[s] = epoch_;
-    clean_[s] = !p_->steps[s].is_volatile;
-  }
-
-  void mark_dependents(size_t input) override {
-    const auto& list = M == ProvenanceMode::PushPull ? p_->input_steps[input] : p_->input_side_steps[input];
-    for (uint32_t s : list) clean_[s] = 0;
+    clean_[s] = !(sp_->step_flags[s] & kVolatile);
   }
 };
 

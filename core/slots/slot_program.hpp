@@ -38,7 +38,13 @@ struct SlotProgram {
   std::vector<std::array<WordRef, nodes::kMaxNativeArgs>> node_words;
   std::vector<SegmentFn> segment_fns;  // per step; null unless a Segment step
   std::shared_ptr<const void> code;    // keeps compiled segments alive
+  // Hot per-step facts, flat so the runners touch one byte or pointer per step.
+  std::vector<uint8_t> step_flags;  // kSideChannel | kVolatile
+  std::vector<nodes::Kit> step_kit;  // Kit steps: the node's kit; else null
 };
+
+constexpr uint8_t kSideChannel = 1;
+constexpr uint8_t kVolatile = 2;
 
 // Plans the program and resolves kit arguments. fuse: native segments (P3).
 std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& graph, bool fuse,
