@@ -134,6 +134,32 @@ TEST_F(Cli, AtomicOutputFile) {
   EXPECT_TRUE(exists("/dev/null"));
 }
 
+TEST_F(Cli, PlanAndEmitLlvm) {
+  const std::string ladder_file = std::string(POLYRT_SOURCE_DIR) + "/examples/ladder.polydat";
+  auto plan = run_polyrt("plan " + ladder_file);
+  ASSERT_EQ(plan.status, 0) << plan.err;
+  EXPECT_NE(plan.out.find("engine: native (PushPull)"), std::string::npos) << plan.out;
+  EXPECT_NE(plan.out.find("step 0: native segment [u64_add -> seeded_cycle, hash -> identity_entropy"),
+            std::string::npos) << plan.out;
+  auto ir = run_polyrt("plan " + ladder_file + " --emit-llvm");
+  ASSERT_EQ(ir.status, 0) << ir.err;
+  EXPECT_NE(ir.out.find("@polyrt_seg_0(ptr"), std::string::npos) << ir.out;
+  EXPECT_EQ(ir.out.find("call i64 @pd_hash"), std::string::npos);  // the rtlib is inlined
+  EXPECT_EQ(run_polyrt("plan " + ladder_file + " --engine interpreter").status, 2);
+  auto closures = run_polyrt("plan " + ladder_file + " --engine closures --provenance raw");
+  EXPECT_NE(closures.out.find("engine: closures (Raw)"), std::string::npos);
+  EXPECT_EQ(run_polyrt("run " + ladder_file + " --cycles 0..10 --set tenant_seed=1 --set operation_seed=2 --engine bogus").status, 2);
+}
+
+TEST_F(Cli, EnginesWriteTheSameRows) {
+  auto native = run_polyrt("run " + kExample + " --cycles 0..3000 --engine native");
+  auto closures = run_polyrt("run " + kExample + " --cycles 0..3000 --engine closures --provenance pull");
+  auto interp = run_polyrt("run " + kExample + " --cycles 0..3000 --engine interpreter");
+  ASSERT_EQ(native.status, 0) << native.err;
+  EXPECT_EQ(native.out, interp.out);
+  EXPECT_EQ(closures.out, interp.out);
+}
+
 TEST_F(Cli, RunErrors) {
   auto missing = run_polyrt("run " + ladder + " --cycles 0..3");
   EXPECT_EQ(missing.status, 2);
