@@ -14,9 +14,13 @@ namespace {
 std::string hundred_node_source() {
   std::string s = "input cycle\ninput tenant\ninput region\n";
   s += "f0 := hash(tenant ^ region)\n";
-  for (int i = 1; i < 50; ++i) s += "f" + std::to_string(i) + " := hash(f" + std::to_string(i - 1) + " + " + std::to_string(i) + ")\n";
+  for (int i = 1; i < 50; ++i)
+    s += "f" + std::to_string(i) + " := hash(f" + std::to_string(i - 1) + " + " +
+         std::to_string(i) + ")\n";
   s += "d0 := hash(cycle ^ f49)\n";
-  for (int i = 1; i < 50; ++i) s += "d" + std::to_string(i) + " := hash(d" + std::to_string(i - 1) + " + " + std::to_string(i) + ")\n";
+  for (int i = 1; i < 50; ++i)
+    s += "d" + std::to_string(i) + " := hash(d" + std::to_string(i - 1) + " + " +
+         std::to_string(i) + ")\n";
   return s;
 }
 
@@ -55,12 +59,14 @@ void BM_ConeGuard_WriteOnly(benchmark::State& st) {
 BENCHMARK(BM_ConeGuard_WriteOnly);
 
 // f49's cone holds only the fixed inputs: every pull is answered by the guard.
-BENCHMARK_CAPTURE(run_guard, CleanCone_Native_PushPull, Engine::Native, Provenance::PushPull, "f49");
+BENCHMARK_CAPTURE(run_guard, CleanCone_Native_PushPull, Engine::Native, Provenance::PushPull,
+                  "f49");
 BENCHMARK_CAPTURE(run_guard, CleanCone_Native_Pull, Engine::Native, Provenance::Pull, "f49");
 BENCHMARK_CAPTURE(run_guard, CleanCone_Native_Raw, Engine::Native, Provenance::Raw, "f49");
 BENCHMARK_CAPTURE(run_guard, CleanCone_Interpreter, Engine::Interpreter, Provenance::Auto, "f49");
 // d49's cone contains the changing input: 50 hashes run per pull.
-BENCHMARK_CAPTURE(run_guard, DirtyCone_Native_PushPull, Engine::Native, Provenance::PushPull, "d49");
+BENCHMARK_CAPTURE(run_guard, DirtyCone_Native_PushPull, Engine::Native, Provenance::PushPull,
+                  "d49");
 BENCHMARK_CAPTURE(run_guard, DirtyCone_Native_Raw, Engine::Native, Provenance::Raw, "d49");
 
 }  // namespace

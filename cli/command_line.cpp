@@ -30,6 +30,8 @@ void CommandLine::unknown_flag(const std::string& flag) const {
                    command_ + " --help)");
 }
 
+namespace {
+
 Engine parse_engine(const std::string& text) {
   if (text == "interpreter") return Engine::Interpreter;
   if (text == "closures") return Engine::Closures;
@@ -43,6 +45,19 @@ Provenance parse_provenance(const std::string& text) {
   if (text == "pull") return Provenance::Pull;
   if (text == "pushpull") return Provenance::PushPull;
   throw UsageError("unknown provenance mode '" + text + "' (valid: auto, raw, pull, pushpull)");
+}
+
+}  // namespace
+
+bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options) {
+  if (flag == "--engine") {
+    options.engine = parse_engine(args.value_of(flag));
+  } else if (flag == "--provenance") {
+    options.provenance = parse_provenance(args.value_of(flag));
+  } else {
+    return false;
+  }
+  return true;
 }
 
 std::pair<std::string, std::string> split_assignment(const std::string& text) {

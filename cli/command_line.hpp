@@ -2,10 +2,10 @@
 #pragma once
 
 #include <optional>
-
-#include "polyrt/polyrt.hpp"
 #include <string>
 #include <vector>
+
+#include "polyrt/polyrt.hpp"
 
 namespace polyrt::cli {
 
@@ -40,9 +40,9 @@ int nodes_command(CommandLine& args);
 
 int plan_command(CommandLine& args);
 
-// Parses --engine / --provenance values (UsageError for others).
-Engine parse_engine(const std::string& text);
-Provenance parse_provenance(const std::string& text);
+// Handles --engine and --provenance (UsageError for a bad value); false when
+// `flag` is neither.
+bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options);
 
 // Parses "NAME=VALUE" of --set.
 std::pair<std::string, std::string> split_assignment(const std::string& text);

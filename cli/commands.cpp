@@ -5,8 +5,8 @@
 #include "cpu_backend/native_program.hpp"
 #include "nodes/node_docs.hpp"
 #include "plan/state_plan.hpp"
-#include "slots/slot_program.hpp"
 #include "polyrt/polyrt.hpp"
+#include "slots/slot_program.hpp"
 
 namespace polyrt::cli {
 
@@ -48,7 +48,8 @@ int eval_command(CommandLine& args) {
       "usage: polyrt eval FILE [--set NAME=VALUE]... [--engine E] INPUTS...\n\n"
       "Sets the coordinate inputs (one value per declared input, in order) and the\n"
       "externs given with --set, then prints every named output as 'name = value'.\n"
-      "--engine interpreter|closures|native (default native), --provenance auto|raw|pull|pushpull.\n";
+      "--engine interpreter|closures|native (default native), --provenance "
+      "auto|raw|pull|pushpull.\n";
   if (wants_help(args, usage)) return 0;
   const std::string file = take_file(args);
   std::vector<std::pair<std::string, std::string>> sets;
@@ -60,11 +61,7 @@ int eval_command(CommandLine& args) {
       const std::string f = args.flag();
       if (f == "--set") {
         sets.push_back(split_assignment(args.value_of(f)));
-      } else if (f == "--engine") {
-        options.engine = parse_engine(args.value_of(f));
-      } else if (f == "--provenance") {
-        options.provenance = parse_provenance(args.value_of(f));
-      } else {
+      } else if (!engine_flag(args, f, options)) {
         args.unknown_flag(f);
       }
     } else {
@@ -105,13 +102,9 @@ int plan_command(CommandLine& args) {
   bool emit_llvm = false;
   while (!args.done()) {
     const std::string f = args.flag();
-    if (f == "--engine") {
-      options.engine = parse_engine(args.value_of(f));
-    } else if (f == "--provenance") {
-      options.provenance = parse_provenance(args.value_of(f));
-    } else if (f == "--emit-llvm") {
+    if (f == "--emit-llvm") {
       emit_llvm = true;
-    } else {
+    } else if (!engine_flag(args, f, options)) {
       args.unknown_flag(f);
     }
   }

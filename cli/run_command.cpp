@@ -80,15 +80,11 @@ int run_command(CommandLine& args) {
       out_path = args.value_of(f);
     } else if (f == "--set") {
       sets.push_back(split_assignment(args.value_of(f)));
-    } else if (f == "--engine") {
-      options.engine = parse_engine(args.value_of(f));
-    } else if (f == "--provenance") {
-      options.provenance = parse_provenance(args.value_of(f));
     } else if (f == "--threads") {
       job.threads = parse_u64_arg(args.value_of(f), "--threads");
       if (job.threads == 0 || job.threads > 4096)
         throw UsageError("polyrt run: --threads must be in [1, 4096]");
-    } else {
+    } else if (!engine_flag(args, f, options)) {
       args.unknown_flag(f);
     }
   }

@@ -34,12 +34,12 @@ RtlibLinker::RtlibLinker(llvm::Module& destination, RtlibTarget target)
   auto lazy = llvm::getLazyBitcodeModule(
       llvm::MemoryBufferRef(llvm::StringRef(blob.data(), blob.size()), "polyrt_rtlib"),
       destination.getContext());
-  if (!lazy) throw Error("cannot read the embedded rtlib bitcode: " + llvm::toString(lazy.takeError()));
+  if (!lazy)
+    throw Error("cannot read the embedded rtlib bitcode: " + llvm::toString(lazy.takeError()));
   impl_->rtlib = std::move(*lazy);
   llvm::Module& rt = *impl_->rtlib;
   const llvm::Triple want(destination.getTargetTriple()), have(rt.getTargetTriple());
-  if (want.getArch() != have.getArch() ||
-      destination.getDataLayoutStr() != rt.getDataLayoutStr()) {
+  if (want.getArch() != have.getArch() || destination.getDataLayoutStr() != rt.getDataLayoutStr()) {
     throw Error("the embedded rtlib was built for " + rt.getTargetTriple() + " (" +
                 rt.getDataLayoutStr() + "), the module targets " + destination.getTargetTriple() +
                 " (" + destination.getDataLayoutStr() + ")");
@@ -50,8 +50,8 @@ RtlibLinker::RtlibLinker(llvm::Module& destination, RtlibTarget target)
 RtlibLinker::~RtlibLinker() = default;
 
 llvm::Function* RtlibLinker::declare(std::string_view name) {
-  llvm::Function* proto = impl_->rtlib ? impl_->rtlib->getFunction(llvm::StringRef(name.data(), name.size()))
-                                       : nullptr;
+  llvm::Function* proto =
+      impl_->rtlib ? impl_->rtlib->getFunction(llvm::StringRef(name.data(), name.size())) : nullptr;
   if (!proto) throw Error("the rtlib has no function '" + std::string(name) + "'");
   auto callee = impl_->dst.getOrInsertFunction(proto->getName(), proto->getFunctionType());
   return llvm::cast<llvm::Function>(callee.getCallee());

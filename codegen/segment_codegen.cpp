@@ -10,7 +10,9 @@
 
 namespace polyrt::codegen {
 
-std::string segment_symbol(uint32_t step) { return "polyrt_seg_" + std::to_string(step); }
+std::string segment_symbol(uint32_t step) {
+  return "polyrt_seg_" + std::to_string(step);
+}
 
 namespace {
 
@@ -23,7 +25,8 @@ class SegmentEmitter {
     const plan::Step& step = sp_.plan.steps[step_index];
     auto* i64 = ir_.getInt64Ty();
     auto* fn_type = llvm::FunctionType::get(ir_.getInt32Ty(), {ir_.getPtrTy()}, false);
-    fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, segment_symbol(step_index), m_);
+    fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage,
+                                 segment_symbol(step_index), m_);
     fn_->addFnAttr(llvm::Attribute::NoUnwind);
     slots_arg_ = fn_->getArg(0);
     auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn_);
@@ -55,11 +58,12 @@ class SegmentEmitter {
   }
 
   llvm::Value* table(const std::vector<double>* f64s, const std::vector<uint64_t>* u64s) {
-    llvm::Constant* init = f64s ? llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<double>(*f64s))
-                                : llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(*u64s));
+    llvm::Constant* init =
+        f64s ? llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<double>(*f64s))
+             : llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(*u64s));
     // Tables are module content (never a process address), so cached objects stay valid.
-    return new llvm::GlobalVariable(m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
-                                    "polyrt_table");
+    return new llvm::GlobalVariable(m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
+                                    init, "polyrt_table");
   }
 
   void emit_member(uint32_t node_index, uint32_t member) {
@@ -87,8 +91,12 @@ class SegmentEmitter {
           args.push_back(as_type(ir_.getInt64(sp_.const_words[ref.index]), param_type));
           break;
         }
-        case nodes::NativeArgKind::F64Table: args.push_back(table(&n.prepared->f64s, nullptr)); break;
-        case nodes::NativeArgKind::U64Table: args.push_back(table(nullptr, &n.prepared->u64s)); break;
+        case nodes::NativeArgKind::F64Table:
+          args.push_back(table(&n.prepared->f64s, nullptr));
+          break;
+        case nodes::NativeArgKind::U64Table:
+          args.push_back(table(nullptr, &n.prepared->u64s));
+          break;
         case nodes::NativeArgKind::Outputs: {
           llvm::IRBuilder<> at_entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
           out_buffer = at_entry.CreateAlloca(ir_.getInt64Ty(), ir_.getInt32((uint32_t)outs));
@@ -109,9 +117,11 @@ class SegmentEmitter {
     for (uint32_t k = 0; k < outs; ++k) {
       llvm::Value* out;
       if (out_buffer) {
-        out = ir_.CreateLoad(ir_.getInt64Ty(), ir_.CreateConstInBoundsGEP1_64(ir_.getInt64Ty(), out_buffer, k));
+        out = ir_.CreateLoad(ir_.getInt64Ty(),
+                             ir_.CreateConstInBoundsGEP1_64(ir_.getInt64Ty(), out_buffer, k));
       } else {
-        out = result->getType()->isDoubleTy() ? ir_.CreateBitCast(result, ir_.getInt64Ty()) : result;
+        out =
+            result->getType()->isDoubleTy() ? ir_.CreateBitCast(result, ir_.getInt64Ty()) : result;
       }
       ir_.CreateAlignedStore(out, slot_ptr(first_out + k), llvm::Align(8));
       values_[first_out + k] = out;

@@ -1,11 +1,12 @@
 // P3: plans the program with fusion, emits every native segment into one LLVM
 // module and compiles it with the process JIT.
+#include "cpu_backend/native_program.hpp"
+
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
 #include "codegen/segment_codegen.hpp"
 #include "cpu_backend/jit/jit_engine.hpp"
-#include "cpu_backend/native_program.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {
@@ -18,7 +19,8 @@ struct NativeModule {
   std::vector<std::string> symbols;
 };
 
-NativeModule build_module(const ir::Graph& graph, const slots::SlotProgram& sp, cpu::JitEngine& jit) {
+NativeModule build_module(const ir::Graph& graph, const slots::SlotProgram& sp,
+                          cpu::JitEngine& jit) {
   NativeModule nm;
   nm.module = std::make_unique<llvm::Module>("polyrt_program", *nm.context);
   nm.module->setTargetTriple(jit.triple());

@@ -15,24 +15,33 @@ RowFormat parse_row_format(std::string_view text) {
 
 namespace {
 
+// The backslash escapes JSON and TSV share; false for other characters.
+bool append_backslash_escape(std::string& out, char c) {
+  switch (c) {
+    case '\\':
+      out += "\\\\";
+      return true;
+    case '\n':
+      out += "\\n";
+      return true;
+    case '\r':
+      out += "\\r";
+      return true;
+    case '\t':
+      out += "\\t";
+      return true;
+    default:
+      return false;
+  }
+}
+
 void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
   for (unsigned char c : s) {
+    if (append_backslash_escape(out, (char)c)) continue;
     switch (c) {
       case '"':
         out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
         break;
       default:
         if (c < 0x20) {
@@ -63,22 +72,7 @@ void append_csv_string(std::string& out, std::string_view s) {
 
 void append_tsv_string(std::string& out, std::string_view s) {
   for (char c : s) {
-    switch (c) {
-      case '\t':
-        out += "\\t";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      default:
-        out.push_back(c);
-    }
+    if (!append_backslash_escape(out, c)) out.push_back(c);
   }
 }
 

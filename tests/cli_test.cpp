@@ -139,8 +139,10 @@ TEST_F(Cli, PlanAndEmitLlvm) {
   auto plan = run_polyrt("plan " + ladder_file);
   ASSERT_EQ(plan.status, 0) << plan.err;
   EXPECT_NE(plan.out.find("engine: native (PushPull)"), std::string::npos) << plan.out;
-  EXPECT_NE(plan.out.find("step 0: native segment [u64_add -> seeded_cycle, hash -> identity_entropy"),
-            std::string::npos) << plan.out;
+  EXPECT_NE(
+      plan.out.find("step 0: native segment [u64_add -> seeded_cycle, hash -> identity_entropy"),
+      std::string::npos)
+      << plan.out;
   auto ir = run_polyrt("plan " + ladder_file + " --emit-llvm");
   ASSERT_EQ(ir.status, 0) << ir.err;
   EXPECT_NE(ir.out.find("@polyrt_seg_0(ptr"), std::string::npos) << ir.out;
@@ -148,12 +150,16 @@ TEST_F(Cli, PlanAndEmitLlvm) {
   EXPECT_EQ(run_polyrt("plan " + ladder_file + " --engine interpreter").status, 2);
   auto closures = run_polyrt("plan " + ladder_file + " --engine closures --provenance raw");
   EXPECT_NE(closures.out.find("engine: closures (Raw)"), std::string::npos);
-  EXPECT_EQ(run_polyrt("run " + ladder_file + " --cycles 0..10 --set tenant_seed=1 --set operation_seed=2 --engine bogus").status, 2);
+  EXPECT_EQ(run_polyrt("run " + ladder_file +
+                       " --cycles 0..10 --set tenant_seed=1 --set operation_seed=2 --engine bogus")
+                .status,
+            2);
 }
 
 TEST_F(Cli, EnginesWriteTheSameRows) {
   auto native = run_polyrt("run " + kExample + " --cycles 0..3000 --engine native");
-  auto closures = run_polyrt("run " + kExample + " --cycles 0..3000 --engine closures --provenance pull");
+  auto closures =
+      run_polyrt("run " + kExample + " --cycles 0..3000 --engine closures --provenance pull");
   auto interp = run_polyrt("run " + kExample + " --cycles 0..3000 --engine interpreter");
   ASSERT_EQ(native.status, 0) << native.err;
   EXPECT_EQ(native.out, interp.out);

@@ -1,8 +1,8 @@
 // Random programs on every engine and mode (tests/differential): a fixed list
 // of seeds in CI; `polyrt_difftest --seconds N` soaks with fresh seeds.
-#include <gtest/gtest.h>
-
 #include "tests/differential/differential.hpp"
+
+#include <gtest/gtest.h>
 
 namespace polyrt::difftest {
 namespace {

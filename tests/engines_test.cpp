@@ -7,8 +7,8 @@
 
 #include "bench/ladder_baseline.hpp"
 #include "plan/state_plan.hpp"
-#include "slots/slot_program.hpp"
 #include "rtlib/rtlib.h"
+#include "slots/slot_program.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -28,14 +28,19 @@ const Config kConfigs[] = {
     {Engine::Native, Provenance::Raw, "native (Raw)"},
     {Engine::Native, Provenance::Pull, "native (Pull)"},
     {Engine::Native, Provenance::PushPull, "native (PushPull)"},
-    {Engine::Native, Provenance::Auto, "native (PushPull)"},  // three inputs: the selector picks PushPull
+    {Engine::Native, Provenance::Auto,
+     "native (PushPull)"},  // three inputs: the selector picks PushPull
 };
 
-std::shared_ptr<const Program> ladder(const Config& c) {
+CompileOptions options_for(const Config& c) {
   CompileOptions o;
   o.engine = c.engine;
   o.provenance = c.provenance;
-  return compile_file(bench::kLadderFile, o);
+  return o;
+}
+
+std::shared_ptr<const Program> ladder(const Config& c) {
+  return compile_file(bench::kLadderFile, options_for(c));
 }
 
 TEST(Engines, LadderMatchesTheHandWrittenBaselineOnEveryEngine) {
@@ -63,10 +68,8 @@ TEST(Engines, AutoSelectsRawForSmallSingleInputGraphs) {
 
 TEST(Engines, PullWordRefusesStringsAndNone) {
   for (const Config& c : kConfigs) {
-    CompileOptions o;
-    o.engine = c.engine;
-    o.provenance = c.provenance;
-    auto p = compile("input x\nextern e: u64\ns := \"{x}\"\nn := e + x\nf := unit_interval(x)\n", o);
+    auto p = compile("input x\nextern e: u64\ns := \"{x}\"\nn := e + x\nf := unit_interval(x)\n",
+                     options_for(c));
     State st = p->new_state();
     st.set_inputs({1});
     EXPECT_THROW(st.pull_word(st.output_index("s")), WriteError) << c.name;
@@ -80,10 +83,8 @@ TEST(Engines, PullWordRefusesStringsAndNone) {
 
 TEST(Engines, ClonesAreIndependentOnEveryEngine) {
   for (const Config& c : kConfigs) {
-    CompileOptions o;
-    o.engine = c.engine;
-    o.provenance = c.provenance;
-    auto p = compile("input a\nextern e: str = \"x\"\nv := \"{e}-{a}\"\nh := hash(a)\n", o);
+    auto p =
+        compile("input a\nextern e: str = \"x\"\nv := \"{e}-{a}\"\nh := hash(a)\n", options_for(c));
     State s = p->new_state();
     s.set_inputs({1});
     ASSERT_EQ(s.pull("v").as_str(), "x-1");
@@ -104,7 +105,9 @@ TEST(Engines, NativeStatesOnManyThreads) {
     State s = p->new_state();
     for (uint64_t cycle = 0; cycle < 500; ++cycle) {
       s.set_inputs({cycle * 64 + t, 7, 9});
-      if (s.pull("event_token").as_u64() != bench::ladder_baseline(cycle * 64 + t, 7, 9).event_token) ++wrong;
+      if (s.pull("event_token").as_u64() !=
+          bench::ladder_baseline(cycle * 64 + t, 7, 9).event_token)
+        ++wrong;
     }
   });
   EXPECT_EQ(wrong.load(), 0);

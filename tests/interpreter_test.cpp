@@ -65,7 +65,7 @@ TEST(Interpreter, PullsAreLazyAndMemoized) {
   EXPECT_EQ(log.take(), 0u);  // memoized
   s.pull("z");
   EXPECT_EQ(log.take(), 1u);  // y runs once, x is current
-  s.set_inputs({1, 3});  // a keeps its value: only b changed
+  s.set_inputs({1, 3});       // a keeps its value: only b changed
   s.pull("y");
   EXPECT_EQ(log.take(), 1u);
   s.pull("z");
@@ -149,7 +149,8 @@ TEST(Interpreter, NoneFromUnsetExterns) {
 TEST(Interpreter, FailureMessageAndRecovery) {
   CompileOptions options;
   options.file_name = "f.polydat";
-  auto p = compile_p1("input cycle\nextern hi: u64 = 64\nw := in_range(cycle, 1, 64)\nslot := w * 2\n", options);
+  auto p = compile_p1(
+      "input cycle\nextern hi: u64 = 64\nw := in_range(cycle, 1, 64)\nslot := w * 2\n", options);
   State s = p->new_state();
   s.set_inputs({70});
   try {

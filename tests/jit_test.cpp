@@ -37,8 +37,9 @@ Built build_loops(JitEngine& jit, const std::vector<std::string>& functions, boo
   for (const std::string& name : functions) {
     auto* callee_type = llvm::FunctionType::get(elem, {elem}, false);
     llvm::FunctionCallee callee = b.module->getOrInsertFunction(name, callee_type);
-    auto* fn = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, i64}, false),
-                                      llvm::Function::ExternalLinkage, name + "_loop", *b.module);
+    auto* fn = llvm::Function::Create(
+        llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, i64}, false),
+        llvm::Function::ExternalLinkage, name + "_loop", *b.module);
     llvm::IRBuilder<> ir(ctx);
     auto* entry = llvm::BasicBlock::Create(ctx, "entry", fn);
     auto* loop = llvm::BasicBlock::Create(ctx, "loop", fn);
@@ -63,9 +64,24 @@ template <typename T>
 using Loop = void (*)(const T*, T*, uint64_t);
 
 std::vector<double> probe_doubles() {
-  std::vector<double> xs = {0.0, -0.0, 1.0, -1.0, 0.5, 1e-310, -1e-310, 1e300, -1e300, 710.0, -746.0,
-                            3.141592653589793, 1.5707963267948966, 1e22, 0.7853981633974483,
-                            __builtin_inf(), -__builtin_inf(), __builtin_nan("")};
+  std::vector<double> xs = {0.0,
+                            -0.0,
+                            1.0,
+                            -1.0,
+                            0.5,
+                            1e-310,
+                            -1e-310,
+                            1e300,
+                            -1e300,
+                            710.0,
+                            -746.0,
+                            3.141592653589793,
+                            1.5707963267948966,
+                            1e22,
+                            0.7853981633974483,
+                            __builtin_inf(),
+                            -__builtin_inf(),
+                            __builtin_nan("")};
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> small(-20.0, 20.0);
   for (int i = 0; i < 40000; ++i) xs.push_back(small(rng));
@@ -78,13 +94,16 @@ std::vector<double> probe_doubles() {
   return xs;
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, 8) == 0; }
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, 8) == 0;
+}
 
 TEST(Jit, RtlibFunctionsAreBitIdenticalToNative) {
   JitEngine jit(JitOptions{std::nullopt});
-  const std::vector<std::string> names = {"pd_sqrt", "pd_exp", "pd_ln", "pd_sin", "pd_cos",
+  const std::vector<std::string> names = {"pd_sqrt", "pd_exp",  "pd_ln",   "pd_sin",  "pd_cos",
                                           "pd_tan",  "pd_atan", "pd_asin", "pd_acos", "pd_abs_f64"};
-  double (*native[])(double) = {pd_sqrt, pd_exp, pd_ln, pd_sin, pd_cos, pd_tan, pd_atan, pd_asin, pd_acos, pd_abs_f64};
+  double (*native[])(double) = {pd_sqrt, pd_exp,  pd_ln,   pd_sin,  pd_cos,
+                                pd_tan,  pd_atan, pd_asin, pd_acos, pd_abs_f64};
   Built b = build_loops(jit, names, true);
   std::vector<std::string> symbols;
   for (const auto& n : names) symbols.push_back(n + "_loop");

@@ -24,10 +24,14 @@ class StateEngine {
     const std::string& name = program().output_names()[output];
     if (v.is_none()) throw WriteError("output '" + name + "' is None; pull_word needs a value");
     switch (v.type()) {
-      case Type::U64: return v.as_u64();
-      case Type::F64: return std::bit_cast<uint64_t>(v.as_f64());
-      case Type::Bool: return v.as_bool() ? 1 : 0;
-      case Type::Str: break;
+      case Type::U64:
+        return v.as_u64();
+      case Type::F64:
+        return std::bit_cast<uint64_t>(v.as_f64());
+      case Type::Bool:
+        return v.as_bool() ? 1 : 0;
+      case Type::Str:
+        break;
     }
     throw WriteError("output '" + name + "' is a str; use pull");
   }
@@ -35,11 +39,13 @@ class StateEngine {
   void check_word_output(size_t output) const {
     const Program& p = program();
     if (output >= p.output_names().size()) {
-      throw WriteError("output index " + std::to_string(output) + " is out of range (the program has " +
+      throw WriteError("output index " + std::to_string(output) +
+                       " is out of range (the program has " +
                        std::to_string(p.output_names().size()) + " outputs)");
     }
     if (p.output_type(output) == Type::Str) {
-      throw WriteError("output '" + p.output_names()[output] + "' is a str; pull_word reads scalar outputs");
+      throw WriteError("output '" + p.output_names()[output] +
+                       "' is a str; pull_word reads scalar outputs");
     }
   }
   virtual void eval() = 0;

@@ -30,13 +30,27 @@ struct NativeArg {
   uint8_t index = 0;
 };
 
-constexpr NativeArg in(uint8_t i) { return {NativeArgKind::Input, i}; }
-constexpr NativeArg param(uint8_t i) { return {NativeArgKind::Param, i}; }
-constexpr NativeArg f64_table() { return {NativeArgKind::F64Table}; }
-constexpr NativeArg u64_table() { return {NativeArgKind::U64Table}; }
-constexpr NativeArg f64_count() { return {NativeArgKind::F64Count}; }
-constexpr NativeArg u64_count() { return {NativeArgKind::U64Count}; }
-constexpr NativeArg outputs() { return {NativeArgKind::Outputs}; }
+constexpr NativeArg in(uint8_t i) {
+  return {NativeArgKind::Input, i};
+}
+constexpr NativeArg param(uint8_t i) {
+  return {NativeArgKind::Param, i};
+}
+constexpr NativeArg f64_table() {
+  return {NativeArgKind::F64Table};
+}
+constexpr NativeArg u64_table() {
+  return {NativeArgKind::U64Table};
+}
+constexpr NativeArg f64_count() {
+  return {NativeArgKind::F64Count};
+}
+constexpr NativeArg u64_count() {
+  return {NativeArgKind::U64Count};
+}
+constexpr NativeArg outputs() {
+  return {NativeArgKind::Outputs};
+}
 
 constexpr size_t kMaxNativeArgs = 6;
 

@@ -26,7 +26,7 @@ void add_binary(Registry& r, std::string_view name, std::string_view symbol,
 
 template <CompareF64 fn>
 void add_compare(Registry& r, std::string_view name, std::string_view symbol,
-                std::string_view summary) {
+                 std::string_view summary) {
   r.add({.name = name,
          .family = "f64 operators",
          .args = {wire("a", PortType::F64), wire("b", PortType::F64)},
@@ -38,7 +38,7 @@ void add_compare(Registry& r, std::string_view name, std::string_view symbol,
 
 template <UnaryF64 fn>
 void add_math(Registry& r, std::string_view name, std::string_view symbol,
-                std::string_view summary) {
+              std::string_view summary) {
   r.add({.name = name,
          .family = "f64 math",
          .args = {wire("x", PortType::F64)},
@@ -81,7 +81,8 @@ void register_float_nodes(Registry& r) {
   ADD_F64(add_binary, r, f64_sub, "a - b (infix - on f64).");
   ADD_F64(add_binary, r, f64_mul, "a * b (infix * on f64).");
   ADD_F64(add_binary, r, f64_div, "a / b; 0.0 when b is 0.0 or -0.0 (infix / on f64).");
-  ADD_F64(add_binary, r, f64_mod, "fmod(a, b), exact, with the sign of a; 0.0 when b is 0.0 (infix %).");
+  ADD_F64(add_binary, r, f64_mod,
+          "fmod(a, b), exact, with the sign of a; 0.0 when b is 0.0 (infix %).");
   ADD_F64(add_compare, r, f64_eq, "1 when a == b (IEEE: NaN is unequal, -0.0 == 0.0).");
   ADD_F64(add_compare, r, f64_ne, "1 when a != b (IEEE).");
   ADD_F64(add_compare, r, f64_lt, "1 when a < b (IEEE: false with NaN).");
@@ -111,8 +112,9 @@ void register_float_nodes(Registry& r) {
          .summary = "Nearest double (round to nearest even).",
          .eval = [](Call& c) { c.set_f64(pd_to_f64(c.u64(0))); },
          .native = PD_NATIVE(pd_to_f64, in(0))});
-  ADD_F64(add_to_u64, r, f64_to_u64, "Truncate toward zero, saturating: NaN and negatives give 0, >= 2^64 "
-                            "gives 2^64-1.");
+  ADD_F64(add_to_u64, r, f64_to_u64,
+          "Truncate toward zero, saturating: NaN and negatives give 0, >= 2^64 "
+          "gives 2^64-1.");
   ADD_F64(add_to_u64, r, round_to_u64, "Round half away from zero, then saturate.");
   ADD_F64(add_to_u64, r, floor_to_u64, "Floor, then saturate.");
   ADD_F64(add_to_u64, r, ceil_to_u64, "Ceiling, then saturate.");
@@ -124,25 +126,23 @@ void register_float_nodes(Registry& r) {
          .summary = "a + t * (b - a); extrapolates outside [0, 1].",
          .eval = [](Call& c) { c.set_f64(pd_lerp(c.f64(0), c.param_f64(0), c.param_f64(1))); },
          .native = PD_NATIVE(pd_lerp, in(0), param(0), param(1))});
-  r.add({.name = "scale_range",
-         .family = "conversions",
-         .args = {wire("x", P::U64), konst("min", P::F64, Value::f64(0.0)),
-                  konst("max", P::F64, Value::f64(1.0))},
-         .results = {Type::F64},
-         .summary = "min + unit_interval(x) * (max - min).",
-         .eval = [](Call& c) {
-           c.set_f64(pd_scale_range(c.u64(0), c.param_f64(0), c.param_f64(1)));
-         },
-         .native = PD_NATIVE(pd_scale_range, in(0), param(0), param(1))});
   r.add(
-      {.name = "clamp_f64",
+      {.name = "scale_range",
        .family = "conversions",
-       .args = {wire("x", P::F64), konst("min", P::F64), konst("max", P::F64)},
+       .args = {wire("x", P::U64), konst("min", P::F64, Value::f64(0.0)),
+                konst("max", P::F64, Value::f64(1.0))},
        .results = {Type::F64},
-       .summary = "x limited to [min, max] by comparisons: NaN passes through, -0.0 is kept. "
-                  "min <= max and non-NaN bounds are checked at compile time.",
-       .prepare = check_f64_bounds,
-       .eval = [](Call& c) { c.set_f64(pd_clamp_f64(c.f64(0), c.param_f64(0), c.param_f64(1))); },
+       .summary = "min + unit_interval(x) * (max - min).",
+       .eval = [](Call& c) { c.set_f64(pd_scale_range(c.u64(0), c.param_f64(0), c.param_f64(1))); },
+       .native = PD_NATIVE(pd_scale_range, in(0), param(0), param(1))});
+  r.add({.name = "clamp_f64",
+         .family = "conversions",
+         .args = {wire("x", P::F64), konst("min", P::F64), konst("max", P::F64)},
+         .results = {Type::F64},
+         .summary = "x limited to [min, max] by comparisons: NaN passes through, -0.0 is kept. "
+                    "min <= max and non-NaN bounds are checked at compile time.",
+         .prepare = check_f64_bounds,
+         .eval = [](Call& c) { c.set_f64(pd_clamp_f64(c.f64(0), c.param_f64(0), c.param_f64(1))); },
          .native = PD_NATIVE(pd_clamp_f64, in(0), param(0), param(1))});
 
   ADD_F64(add_math, r, abs_f64, "|x| (clears the sign bit).");

@@ -35,9 +35,8 @@ void register_hash_nodes(Registry& r) {
          .args = {wire("x", P::U64), konst("min", P::F64), konst("max", P::F64)},
          .results = {Type::F64},
          .summary = "min + unit_interval(hash(x)) * (max - min).",
-         .eval = [](Call& c) {
-           c.set_f64(pd_hash_interval(c.u64(0), c.param_f64(0), c.param_f64(1)));
-         },
+         .eval =
+             [](Call& c) { c.set_f64(pd_hash_interval(c.u64(0), c.param_f64(0), c.param_f64(1))); },
          .native = PD_NATIVE(pd_hash_interval, in(0), param(0), param(1))});
   r.add({.name = "fair_coin",
          .family = "hashing",

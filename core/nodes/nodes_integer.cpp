@@ -12,7 +12,8 @@ using BinaryU64 = uint64_t (*)(uint64_t, uint64_t);
 // Adds one two-wire u64 node; `fn` is the rtlib function, chosen at compile time
 // through the template argument so the eval stays a captureless function.
 template <BinaryU64 fn>
-void add_binary(Registry& r, std::string_view name, std::string_view symbol, std::string_view summary) {
+void add_binary(Registry& r, std::string_view name, std::string_view symbol,
+                std::string_view summary) {
   r.add({.name = name,
          .family = "u64 operators",
          .args = {wire("a", PortType::U64), wire("b", PortType::U64)},
@@ -32,7 +33,9 @@ void fold_variadic(Call& c, uint64_t identity) {
   c.set_u64(acc);
 }
 
-bool nonzero_first_param(const std::vector<Value>& params) { return params[0].as_u64() != 0; }
+bool nonzero_first_param(const std::vector<Value>& params) {
+  return params[0].as_u64() != 0;
+}
 
 std::shared_ptr<const Prepared> check_radices(const std::vector<Value>& params) {
   if (params.empty()) throw ParamError{0, "mixed_radix needs at least one radix"};
@@ -67,13 +70,14 @@ void register_integer_nodes(Registry& r) {
          .cannot_fail_with = nonzero_first_param,
          .summary = "x mod modulus.",
          .failure = "modulus is 0",
-         .eval = [](Call& c) {
-           uint64_t out;
-           if (pd_mod(c.u64(0), c.param_u64(0), &out) != PD_OK) {
-             throw NodeFailure{"mod by zero: " + std::to_string(c.u64(0)) + " mod 0"};
-           }
-           c.set_u64(out);
-         },
+         .eval =
+             [](Call& c) {
+               uint64_t out;
+               if (pd_mod(c.u64(0), c.param_u64(0), &out) != PD_OK) {
+                 throw NodeFailure{"mod by zero: " + std::to_string(c.u64(0)) + " mod 0"};
+               }
+               c.set_u64(out);
+             },
          .native = PD_NATIVE(pd_mod, in(0), param(0), outputs())});
   r.add({.name = "div",
          .family = "integer arithmetic",
@@ -83,13 +87,14 @@ void register_integer_nodes(Registry& r) {
          .cannot_fail_with = nonzero_first_param,
          .summary = "x / divisor, rounded down.",
          .failure = "divisor is 0",
-         .eval = [](Call& c) {
-           uint64_t out;
-           if (pd_div(c.u64(0), c.param_u64(0), &out) != PD_OK) {
-             throw NodeFailure{"division by zero: " + std::to_string(c.u64(0)) + " / 0"};
-           }
-           c.set_u64(out);
-         },
+         .eval =
+             [](Call& c) {
+               uint64_t out;
+               if (pd_div(c.u64(0), c.param_u64(0), &out) != PD_OK) {
+                 throw NodeFailure{"division by zero: " + std::to_string(c.u64(0)) + " / 0"};
+               }
+               c.set_u64(out);
+             },
          .native = PD_NATIVE(pd_div, in(0), param(0), outputs())});
   r.add({.name = "add",
          .family = "integer arithmetic",
@@ -105,14 +110,13 @@ void register_integer_nodes(Registry& r) {
          .summary = "x * factor, wrapping.",
          .eval = [](Call& c) { c.set_u64(pd_u64_mul(c.u64(0), c.param_u64(0))); },
          .native = PD_NATIVE(pd_u64_mul, in(0), param(0))});
-  r.add(
-      {.name = "clamp",
-       .family = "integer arithmetic",
-       .args = {wire("x", P::U64), konst("min", P::U64), konst("max", P::U64)},
-       .results = {Type::U64},
-       .summary = "x saturated to [min, max]; min <= max is checked at compile time.",
-       .prepare = check_clamp,
-       .eval = [](Call& c) { c.set_u64(pd_clamp_u64(c.u64(0), c.param_u64(0), c.param_u64(1))); },
+  r.add({.name = "clamp",
+         .family = "integer arithmetic",
+         .args = {wire("x", P::U64), konst("min", P::U64), konst("max", P::U64)},
+         .results = {Type::U64},
+         .summary = "x saturated to [min, max]; min <= max is checked at compile time.",
+         .prepare = check_clamp,
+         .eval = [](Call& c) { c.set_u64(pd_clamp_u64(c.u64(0), c.param_u64(0), c.param_u64(1))); },
          .native = PD_NATIVE(pd_clamp_u64, in(0), param(0), param(1))});
   r.add({.name = "mixed_radix",
          .family = "integer arithmetic",

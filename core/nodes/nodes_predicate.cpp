@@ -54,13 +54,14 @@ void register_predicate_nodes(Registry& r) {
          .can_fail = true,
          .summary = "x, which must be > 0.",
          .failure = "x is 0",
-         .eval = [](Call& c) {
-           uint64_t out;
-           if (pd_is_positive(c.u64(0), &out) != PD_OK) {
-             throw NodeFailure{c.param_str(0) + " must be positive, got 0"};
-           }
-           c.set_u64(out);
-         },
+         .eval =
+             [](Call& c) {
+               uint64_t out;
+               if (pd_is_positive(c.u64(0), &out) != PD_OK) {
+                 throw NodeFailure{c.param_str(0) + " must be positive, got 0"};
+               }
+               c.set_u64(out);
+             },
          .native = PD_NATIVE(pd_is_positive, in(0), outputs())});
   r.add({.name = "in_range",
          .family = "None and predicates",

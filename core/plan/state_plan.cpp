@@ -10,10 +10,14 @@ namespace polyrt::plan {
 
 std::string_view mode_name(ProvenanceMode mode) {
   switch (mode) {
-    case ProvenanceMode::Auto: return "Auto";
-    case ProvenanceMode::Raw: return "Raw";
-    case ProvenanceMode::Pull: return "Pull";
-    case ProvenanceMode::PushPull: return "PushPull";
+    case ProvenanceMode::Auto:
+      return "Auto";
+    case ProvenanceMode::Raw:
+      return "Raw";
+    case ProvenanceMode::Pull:
+      return "Pull";
+    case ProvenanceMode::PushPull:
+      return "PushPull";
   }
   return "?";
 }
@@ -43,7 +47,8 @@ std::vector<Bits> node_provenance(const ir::Graph& g) {
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const ir::Node& n = g.nodes[i];
     if (n.kind == ir::NodeKind::Coordinate || n.kind == ir::NodeKind::Extern) {
-      const size_t bit = n.kind == ir::NodeKind::Coordinate ? n.slot : g.coordinates.size() + n.slot;
+      const size_t bit =
+          n.kind == ir::NodeKind::Coordinate ? n.slot : g.coordinates.size() + n.slot;
       prov[i][bit / 64] |= 1ULL << (bit % 64);
       continue;
     }
@@ -230,7 +235,8 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
   // then of least first member.
   auto is_observable = [&](uint32_t u) {
     const ir::Node& node = g.nodes[units[u].front()];
-    return units[u].size() == 1 && (!infallible(node) || node.def->purity == nodes::Purity::SideChannel);
+    return units[u].size() == 1 &&
+           (!infallible(node) || node.def->purity == nodes::Purity::SideChannel);
   };
   std::vector<uint32_t> topo;
   {
@@ -279,7 +285,8 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
       s.is_side_channel = s.is_side_channel || node.def->purity == nodes::Purity::SideChannel;
       s.is_init = s.is_init || node.lifecycle == ir::Lifecycle::Init;
       s.is_frozen = s.is_frozen || is_frozen_const(node);
-      for (uint32_t k = 0; k < node.out_types.size(); ++k) s.output_slots.push_back(p.node_slot[m] + k);
+      for (uint32_t k = 0; k < node.out_types.size(); ++k)
+        s.output_slots.push_back(p.node_slot[m] + k);
     }
     for (uint32_t m : s.nodes) {
       for (const ir::Wire& w : g.nodes[m].inputs) {
@@ -364,8 +371,8 @@ std::string describe_plan(const ir::Graph& g, const StatePlan& p, ProvenanceMode
     const ir::Node& n = g.nodes[i];
     if (n.kind == ir::NodeKind::Call && n.name.find("__") != std::string::npos) continue;
     out += "  slot " + std::to_string(p.node_slot[i]) + ": " + n.name + " (" +
-           std::string(type_name(n.out_types[0])) + ", " + std::string(ir::lifecycle_name(n.lifecycle)) +
-           ")\n";
+           std::string(type_name(n.out_types[0])) + ", " +
+           std::string(ir::lifecycle_name(n.lifecycle)) + ")\n";
   }
   size_t native = 0, host = 0;
   for (size_t s = 0; s < p.steps.size(); ++s) {
@@ -389,7 +396,8 @@ std::string describe_plan(const ir::Graph& g, const StatePlan& p, ProvenanceMode
     for (uint32_t s_out : step.output_slots) out += " " + std::to_string(s_out);
     out += "\n";
   }
-  out += "nodes: " + std::to_string(native) + " native-capable, " + std::to_string(host) + " host\n";
+  out +=
+      "nodes: " + std::to_string(native) + " native-capable, " + std::to_string(host) + " host\n";
   return out;
 }
 

@@ -37,9 +37,9 @@ struct Step {
   std::vector<uint32_t> output_slots;  // slots the step writes
   bool is_volatile = false;
   bool is_side_channel = false;
-  bool is_init = false;        // of init lifecycle (fed only by const bindings)
-  bool is_frozen = false;      // a const binding: runs only when a state is created
-  bool accepts_none = false;   // a None input does not short-circuit it
+  bool is_init = false;       // of init lifecycle (fed only by const bindings)
+  bool is_frozen = false;     // a const binding: runs only when a state is created
+  bool accepts_none = false;  // a None input does not short-circuit it
 };
 
 struct StatePlan {

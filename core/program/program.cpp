@@ -21,9 +21,14 @@ Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options)
                 (int)Provenance::Auto == (int)plan::ProvenanceMode::Auto);
   const auto mode = static_cast<plan::ProvenanceMode>(options_.provenance);
   switch (options_.engine) {
-    case Engine::Interpreter: break;
-    case Engine::Closures: slot_program_ = slots::build_slot_program(*graph_, false, mode, "closures"); break;
-    case Engine::Native: slot_program_ = slots::build_native_program(*graph_, mode); break;
+    case Engine::Interpreter:
+      break;
+    case Engine::Closures:
+      slot_program_ = slots::build_slot_program(*graph_, false, mode, "closures");
+      break;
+    case Engine::Native:
+      slot_program_ = slots::build_native_program(*graph_, mode);
+      break;
   }
 }
 
@@ -150,9 +155,13 @@ Value State::pull_at(size_t index) {
   return impl_->pull_at(index);
 }
 
-uint64_t State::pull_word(size_t index) { return impl_->pull_word(index); }
+uint64_t State::pull_word(size_t index) {
+  return impl_->pull_word(index);
+}
 
-void State::eval() { impl_->eval(); }
+void State::eval() {
+  impl_->eval();
+}
 void State::invalidate_all() {
   impl_->invalidate_all();
 }

@@ -109,8 +109,8 @@ void ln_dd(double x, double* hi, double* lo) {
   two_sum(ed * kLn2Hi, pd_ln_table_hi[k + 24], &s1, &t1);
   two_sum(s1, rh, &s2, &t2);
   two_sum(s2, -0.5 * sq, &s3, &t3);
-  const double tail = t1 + t2 + t3 +
-                      (ed * kLn2Lo + pd_ln_table_lo[k + 24] + rl - 0.5 * sqe - rh * rl + cubic);
+  const double tail =
+      t1 + t2 + t3 + (ed * kLn2Lo + pd_ln_table_lo[k + 24] + rl - 0.5 * sqe - rh * rl + cubic);
   two_sum(s3, tail, hi, lo);
 }
 

@@ -23,8 +23,10 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
   sp->node_words.resize(g.nodes.size());
   sp->segment_fns.assign(sp->plan.steps.size(), nullptr);
   for (const Step& st : sp->plan.steps) {
-    sp->step_flags.push_back((st.is_side_channel ? kSideChannel : 0) | (st.is_volatile ? kVolatile : 0));
-    sp->step_kit.push_back(st.kind == StepKind::Kit ? g.nodes[st.nodes[0]].def->native->kit : nullptr);
+    sp->step_flags.push_back((st.is_side_channel ? kSideChannel : 0) |
+                             (st.is_volatile ? kVolatile : 0));
+    sp->step_kit.push_back(st.kind == StepKind::Kit ? g.nodes[st.nodes[0]].def->native->kit
+                                                    : nullptr);
   }
   auto constant = [&](uint64_t word) {
     sp->const_words.push_back(word);
@@ -49,11 +51,20 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
           ref = constant(v.type() == Type::F64 ? std::bit_cast<uint64_t>(v.as_f64()) : v.as_u64());
           break;
         }
-        case nodes::NativeArgKind::F64Table: ref = constant((uint64_t)(uintptr_t)prep->f64s.data()); break;
-        case nodes::NativeArgKind::U64Table: ref = constant((uint64_t)(uintptr_t)prep->u64s.data()); break;
-        case nodes::NativeArgKind::F64Count: ref = constant(prep->f64s.size()); break;
-        case nodes::NativeArgKind::U64Count: ref = constant(prep->u64s.size()); break;
-        case nodes::NativeArgKind::Outputs: break;
+        case nodes::NativeArgKind::F64Table:
+          ref = constant((uint64_t)(uintptr_t)prep->f64s.data());
+          break;
+        case nodes::NativeArgKind::U64Table:
+          ref = constant((uint64_t)(uintptr_t)prep->u64s.data());
+          break;
+        case nodes::NativeArgKind::F64Count:
+          ref = constant(prep->f64s.size());
+          break;
+        case nodes::NativeArgKind::U64Count:
+          ref = constant(prep->u64s.size());
+          break;
+        case nodes::NativeArgKind::Outputs:
+          break;
       }
     }
   }
@@ -80,9 +91,12 @@ class SlotStateBase : public StateEngine {
         for (size_t k = 0; k < n.constants.size(); ++k) store(p_->node_slot[i] + k, n.constants[k]);
       }
     }
-    for (size_t e = 0; e < g_->externs.size(); ++e) store(p_->extern_slots[e], g_->externs[e].default_value);
+    for (size_t e = 0; e < g_->externs.size(); ++e)
+      store(p_->extern_slots[e], g_->externs[e].default_value);
     build_kit_args();
-    sink_ = [](std::string_view line) { std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data()); };
+    sink_ = [](std::string_view line) {
+      std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data());
+    };
     epoch_ = 1;
     for (uint32_t s : p_->init_steps) {
       run_step(s);
@@ -162,10 +176,14 @@ class SlotStateBase : public StateEngine {
   Value read_slot(uint32_t slot) const {
     if (none_[slot]) return Value::none();
     switch (p_->slot_type[slot]) {
-      case Type::U64: return Value::u64(slots_[slot]);
-      case Type::F64: return Value::f64(std::bit_cast<double>(slots_[slot]));
-      case Type::Bool: return Value::boolean(slots_[slot] != 0);
-      case Type::Str: return host_[slot];
+      case Type::U64:
+        return Value::u64(slots_[slot]);
+      case Type::F64:
+        return Value::f64(std::bit_cast<double>(slots_[slot]));
+      case Type::Bool:
+        return Value::boolean(slots_[slot] != 0);
+      case Type::Str:
+        return host_[slot];
     }
     return Value::none();
   }
@@ -180,10 +198,18 @@ class SlotStateBase : public StateEngine {
     set_none(slot, v.is_none());
     if (v.is_none()) return;
     switch (v.type()) {
-      case Type::U64: slots_[slot] = v.as_u64(); break;
-      case Type::F64: slots_[slot] = std::bit_cast<uint64_t>(v.as_f64()); break;
-      case Type::Bool: slots_[slot] = v.as_bool() ? 1 : 0; break;
-      case Type::Str: host_[slot] = v; break;
+      case Type::U64:
+        slots_[slot] = v.as_u64();
+        break;
+      case Type::F64:
+        slots_[slot] = std::bit_cast<uint64_t>(v.as_f64());
+        break;
+      case Type::Bool:
+        slots_[slot] = v.as_bool() ? 1 : 0;
+        break;
+      case Type::Str:
+        host_[slot] = v;
+        break;
     }
   }
 
@@ -206,7 +232,9 @@ class SlotStateBase : public StateEngine {
         if (status != 0) fail(st.nodes[status - 1]);
         break;
       }
-      case StepKind::Host: run_host(st.nodes[0]); return;  // stores its outputs' None bits itself
+      case StepKind::Host:
+        run_host(st.nodes[0]);
+        return;  // stores its outputs' None bits itself
     }
     if (none_count_ != 0) {
       for (uint32_t out : st.output_slots) set_none(out, false);
@@ -276,7 +304,8 @@ class SlotStateBase : public StateEngine {
     std::vector<const Value*> ptrs;
     for (const Value& v : in) ptrs.push_back(&v);
     std::vector<Value> out(n.out_types.size());
-    std::string reason = "internal error: native code reported a failure the node body does not reproduce";
+    std::string reason =
+        "internal error: native code reported a failure the node body does not reproduce";
     try {
       ir::evaluate_node(n, ptrs.data(), out.data(), sink_);
     } catch (const nodes::NodeFailure& f) {
@@ -334,7 +363,8 @@ class SlotState final : public SlotStateBase {
         return;
       }
     } else {
-      if ((sp_->step_flags[s] & kSideChannel) && clean_[s]) {  // a side channel never re-fires while current
+      if ((sp_->step_flags[s] & kSideChannel) &&
+          clean_[s]) {  // a side channel never re-fires while current
         ran_[s] = epoch_;
         return;
       }
@@ -350,10 +380,13 @@ class SlotState final : public SlotStateBase {
 std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> program,
                                               std::shared_ptr<const SlotProgram> sp) {
   switch (sp->mode) {
-    case ProvenanceMode::Raw: return std::make_unique<SlotState<ProvenanceMode::Raw>>(program, sp);
-    case ProvenanceMode::Pull: return std::make_unique<SlotState<ProvenanceMode::Pull>>(program, sp);
+    case ProvenanceMode::Raw:
+      return std::make_unique<SlotState<ProvenanceMode::Raw>>(program, sp);
+    case ProvenanceMode::Pull:
+      return std::make_unique<SlotState<ProvenanceMode::Pull>>(program, sp);
     case ProvenanceMode::PushPull:
-    case ProvenanceMode::Auto: return std::make_unique<SlotState<ProvenanceMode::PushPull>>(program, sp);
+    case ProvenanceMode::Auto:
+      return std::make_unique<SlotState<ProvenanceMode::PushPull>>(program, sp);
   }
   return nullptr;
 }

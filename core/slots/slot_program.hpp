@@ -39,7 +39,7 @@ struct SlotProgram {
   std::vector<SegmentFn> segment_fns;  // per step; null unless a Segment step
   std::shared_ptr<const void> code;    // keeps compiled segments alive
   // Hot per-step facts, flat so the runners touch one byte or pointer per step.
-  std::vector<uint8_t> step_flags;  // kSideChannel | kVolatile
+  std::vector<uint8_t> step_flags;   // kSideChannel | kVolatile
   std::vector<nodes::Kit> step_kit;  // Kit steps: the node's kit; else null
 };
 
@@ -53,7 +53,8 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& graph, bool fus
 
 // P3: the fused plan with every native segment compiled by the JIT into one
 // module. Defined by the CPU backend (cpu_backend/native_program.cpp).
-std::shared_ptr<SlotProgram> build_native_program(const ir::Graph& graph, plan::ProvenanceMode mode);
+std::shared_ptr<SlotProgram> build_native_program(const ir::Graph& graph,
+                                                  plan::ProvenanceMode mode);
 
 std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> program,
                                               std::shared_ptr<const SlotProgram> slots);

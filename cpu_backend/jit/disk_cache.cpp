@@ -19,7 +19,9 @@ namespace {
 constexpr char kMagic[8] = {'P', 'L', 'Y', 'R', 'T', 'O', 'B', 'J'};
 constexpr uint32_t kFormatVersion = 1;
 
-void put(std::string& out, const void* data, size_t n) { out.append((const char*)data, n); }
+void put(std::string& out, const void* data, size_t n) {
+  out.append((const char*)data, n);
+}
 
 bool make_dirs(const std::string& dir) {
   for (size_t i = 1; i <= dir.size(); ++i) {
@@ -31,7 +33,9 @@ bool make_dirs(const std::string& dir) {
   return true;
 }
 
-uint64_t checksum(std::string_view payload) { return ContentHash().add(payload).low(); }
+uint64_t checksum(std::string_view payload) {
+  return ContentHash().add(payload).low();
+}
 
 }  // namespace
 
@@ -49,7 +53,9 @@ std::optional<std::string> default_cache_dir() {
   return std::nullopt;
 }
 
-std::string DiskCache::path_of(const std::string& key) const { return *dir_ + "/" + key + ".o"; }
+std::string DiskCache::path_of(const std::string& key) const {
+  return *dir_ + "/" + key + ".o";
+}
 
 std::optional<std::string> DiskCache::load(const std::string& key) const {
   if (!dir_) return std::nullopt;
@@ -74,8 +80,8 @@ std::optional<std::string> DiskCache::load(const std::string& key) const {
     if (valid) {
       std::memcpy(&length, file.data() + at, 8);
       std::memcpy(&sum, file.data() + at + 8, 8);
-      valid = file.size() - header == length &&
-              checksum(std::string_view(file).substr(header)) == sum;
+      valid =
+          file.size() - header == length && checksum(std::string_view(file).substr(header)) == sum;
     }
   }
   if (!valid) {

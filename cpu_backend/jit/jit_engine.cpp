@@ -54,7 +54,9 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
 }
 
-std::string error_text(llvm::Error e) { return llvm::toString(std::move(e)); }
+std::string error_text(llvm::Error e) {
+  return llvm::toString(std::move(e));
+}
 
 }  // namespace
 
@@ -73,7 +75,8 @@ struct JitEngine::Impl {
 
   std::unique_ptr<llvm::TargetMachine> target_machine() {
     auto tm = jtmb.createTargetMachine();
-    if (!tm) throw Error("cannot create a target machine for the JIT: " + error_text(tm.takeError()));
+    if (!tm)
+      throw Error("cannot create a target machine for the JIT: " + error_text(tm.takeError()));
     return std::move(*tm);
   }
 
@@ -190,9 +193,15 @@ JitEngine::JitEngine(JitOptions options) : impl_(new Impl) {
 
 JitEngine::~JitEngine() = default;
 
-const std::string& JitEngine::triple() const { return impl_->triple; }
-const std::string& JitEngine::data_layout() const { return impl_->data_layout; }
-const std::string& JitEngine::cpu() const { return impl_->cpu; }
+const std::string& JitEngine::triple() const {
+  return impl_->triple;
+}
+const std::string& JitEngine::data_layout() const {
+  return impl_->data_layout;
+}
+const std::string& JitEngine::cpu() const {
+  return impl_->cpu;
+}
 
 std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> context,
                                             std::unique_ptr<llvm::Module> module,
@@ -212,8 +221,10 @@ std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> c
     llvm::raw_svector_ostream os(bitcode);
     llvm::WriteBitcodeToFile(*module, os);
   }
-  const std::string key =
-      ContentHash().add(impl_->key_salt).add(std::string_view(bitcode.data(), bitcode.size())).hex();
+  const std::string key = ContentHash()
+                              .add(impl_->key_salt)
+                              .add(std::string_view(bitcode.data(), bitcode.size()))
+                              .hex();
   {
     codegen::RtlibLinker linker(*module, codegen::RtlibTarget::Host);
     for (llvm::Function& f : *module) {
@@ -228,9 +239,11 @@ std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> c
   if (!dylib) throw Error("cannot create a JIT dylib: " + error_text(dylib.takeError()));
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
       jit.getDataLayout().getGlobalPrefix());
-  if (!process) throw Error("cannot expose process symbols to the JIT: " + error_text(process.takeError()));
+  if (!process)
+    throw Error("cannot expose process symbols to the JIT: " + error_text(process.takeError()));
   dylib->addGenerator(std::move(*process));
-  if (auto e = jit.addIRModule(*dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
+  if (auto e = jit.addIRModule(
+          *dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
     throw Error("cannot add a module to the JIT: " + error_text(std::move(e)));
   }
   std::vector<void*> addresses;

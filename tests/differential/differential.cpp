@@ -39,7 +39,8 @@ std::vector<Op> random_ops(const RandomProgram& p, uint64_t seed, size_t count) 
   std::mt19937_64 rng(seed * 7919 + 1);
   auto pick = [&](size_t n) { return n == 0 ? 0 : rng() % n; };
   std::vector<Op> ops;
-  const double floats[] = {0.0, -0.0, 1.5, -3.25, 1e300, 1e-310, __builtin_nan(""), __builtin_inf()};
+  const double floats[] = {
+      0.0, -0.0, 1.5, -3.25, 1e300, 1e-310, __builtin_nan(""), __builtin_inf()};
   for (size_t i = 0; i < count; ++i) {
     Op op{Op::Pull};
     const size_t k = pick(100);
@@ -77,15 +78,18 @@ std::vector<Op> random_ops(const RandomProgram& p, uint64_t seed, size_t count) 
 std::string show(const Value& v) {
   if (v.is_none()) return "None";
   switch (v.type()) {
-    case Type::U64: return "u64 " + std::to_string(v.as_u64());
+    case Type::U64:
+      return "u64 " + std::to_string(v.as_u64());
     case Type::F64: {
       const double d = v.as_f64();
       uint64_t bits;
       std::memcpy(&bits, &d, 8);
       return "f64 " + v.to_string() + " bits " + std::to_string(bits);
     }
-    case Type::Str: return "str \"" + v.as_str() + "\"";
-    case Type::Bool: return v.as_bool() ? "bool true" : "bool false";
+    case Type::Str:
+      return "str \"" + v.as_str() + "\"";
+    case Type::Bool:
+      return v.as_bool() ? "bool true" : "bool false";
   }
   return "?";
 }
@@ -94,13 +98,18 @@ std::string describe(const Op& op, const RandomProgram& p) {
   switch (op.kind) {
     case Op::SetInputs: {
       std::string s = "set_inputs(";
-      for (size_t i = 0; i < op.coordinates.size(); ++i) s += (i ? ", " : "") + std::to_string(op.coordinates[i]);
+      for (size_t i = 0; i < op.coordinates.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(op.coordinates[i]);
       return s + ")";
     }
-    case Op::SetExtern: return "set_input(" + p.externs[op.index].name + ", " + show(op.value) + ")";
-    case Op::Pull: return "pull(" + p.outputs[op.index] + ")";
-    case Op::Eval: return "eval()";
-    case Op::Invalidate: return "invalidate_all()";
+    case Op::SetExtern:
+      return "set_input(" + p.externs[op.index].name + ", " + show(op.value) + ")";
+    case Op::Pull:
+      return "pull(" + p.outputs[op.index] + ")";
+    case Op::Eval:
+      return "eval()";
+    case Op::Invalidate:
+      return "invalidate_all()";
   }
   return "?";
 }
@@ -122,11 +131,21 @@ std::vector<std::string> run(const std::shared_ptr<const Program>& program, cons
     std::string out;
     try {
       switch (op.kind) {
-        case Op::SetInputs: state->set_inputs(op.coordinates); break;
-        case Op::SetExtern: state->set_input(p.externs[op.index].name, op.value); break;
-        case Op::Pull: out = show(state->pull(p.outputs[op.index])); break;
-        case Op::Eval: state->eval(); break;
-        case Op::Invalidate: state->invalidate_all(); break;
+        case Op::SetInputs:
+          state->set_inputs(op.coordinates);
+          break;
+        case Op::SetExtern:
+          state->set_input(p.externs[op.index].name, op.value);
+          break;
+        case Op::Pull:
+          out = show(state->pull(p.outputs[op.index]));
+          break;
+        case Op::Eval:
+          state->eval();
+          break;
+        case Op::Invalidate:
+          state->invalidate_all();
+          break;
       }
     } catch (const Error& e) {
       out = std::string("error: ") + e.what();
@@ -139,7 +158,8 @@ std::vector<std::string> run(const std::shared_ptr<const Program>& program, cons
   return outcomes;
 }
 
-std::shared_ptr<const Program> compile_for(const RandomProgram& p, const EngineConfig& e, std::string& error) {
+std::shared_ptr<const Program> compile_for(const RandomProgram& p, const EngineConfig& e,
+                                           std::string& error) {
   CompileOptions o;
   o.file_name = "random.polydat";
   o.engine = e.engine;
@@ -155,11 +175,13 @@ std::shared_ptr<const Program> compile_for(const RandomProgram& p, const EngineC
 }  // namespace
 
 std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options) {
-  const RandomProgram p = generate_program(seed, std::max<size_t>(1, (seed * 2654435761u) % options.max_bindings));
+  const RandomProgram p =
+      generate_program(seed, std::max<size_t>(1, (seed * 2654435761u) % options.max_bindings));
   std::string oracle_error;
   auto oracle = compile_for(p, kEngines[0], oracle_error);
   std::vector<Op> ops = random_ops(p, seed, options.ops);
-  const std::vector<std::string> expected = oracle ? run(oracle, p, ops) : std::vector<std::string>{};
+  const std::vector<std::string> expected =
+      oracle ? run(oracle, p, ops) : std::vector<std::string>{};
   for (size_t e = 1; e < std::size(kEngines); ++e) {
     std::string error;
     auto program = compile_for(p, kEngines[e], error);

@@ -22,9 +22,11 @@ class Generator {
     for (size_t e = 0; e < externs; ++e) {
       ExternSpec spec{"e" + std::to_string(e), "ufs"[pick(3)], pick(2) == 0};
       std::string decl = "extern " + spec.name + ": " +
-                         (spec.type == 'u' ? "u64" : spec.type == 'f' ? "f64" : "str");
+                         (spec.type == 'u'   ? "u64"
+                          : spec.type == 'f' ? "f64"
+                                             : "str");
       if (spec.has_default) {
-        decl += spec.type == 'u' ? " = " + std::to_string(pick(100))
+        decl += spec.type == 'u'   ? " = " + std::to_string(pick(100))
                 : spec.type == 'f' ? " = 2.5"
                                    : " = \"dflt\"";
       }
@@ -44,7 +46,9 @@ class Generator {
   bool chance(size_t percent) { return pick(100) < percent; }
   void line(const std::string& l) { text_ += l + "\n"; }
   std::string any(const std::vector<std::string>& pool) { return pool[pick(pool.size())]; }
-  std::string u() { return chance(15) ? std::to_string(pick(5) == 0 ? ~0ULL : pick(1000)) : any(u64s_); }
+  std::string u() {
+    return chance(15) ? std::to_string(pick(5) == 0 ? ~0ULL : pick(1000)) : any(u64s_);
+  }
   std::string f() {
     if (f64s_.empty() || chance(15)) return "unit_interval(hash(" + any(u64s_) + "))";
     return any(f64s_);
@@ -60,77 +64,138 @@ class Generator {
 
   std::string u64_expr() {
     switch (pick(30)) {
-      case 0: return "hash(" + u() + ")";
-      case 1: return u() + " + " + u();
-      case 2: return u() + " - " + u();
-      case 3: return u() + " * " + u();
-      case 4: return u() + " / " + u();
-      case 5: return u() + " % " + u();
-      case 6: return u() + " ^ " + u() + " & " + u();
-      case 7: return u() + " << " + u() + " | " + u() + " >> 3";
-      case 8: return "mod(" + u() + ", " + std::to_string(pick(4) == 0 ? 0 : 1 + pick(1000)) + ")";
-      case 9: return "div(" + u() + ", " + std::to_string(pick(6) == 0 ? 0 : 1 + pick(50)) + ")";
-      case 10: return "hash_range(" + u() + ", " + std::to_string(pick(100)) + ")";
-      case 11: return "clamp(" + u() + ", 10, " + std::to_string(10 + pick(500)) + ")";
-      case 12: return "interleave(" + u() + ", " + u() + ")";
-      case 13: return "fair_coin(" + u() + ") + unfair_coin(" + u() + ", 0.3)";
-      case 14: return "if(" + u() + " > " + u() + ", " + u() + ", " + u() + ")";
-      case 15: return "sum(" + u() + ", " + u() + ", " + u() + ")";
-      case 16: return "max(" + u() + ", " + u() + ") + min(" + u() + ")";
-      case 17: return "f64_to_u64(" + f() + " * 1000.0)";
-      case 18: return "round_to_u64(" + f() + ") + floor_to_u64(" + f() + ") + ceil_to_u64(" + f() + ")";
-      case 19: return f() + " < " + f();
-      case 20: return "in_range(" + u() + ", 0, " + std::to_string(100 + pick(900)) + ")";
-      case 21: return "is_positive(" + u() + " % 7)";
-      case 22: return "is_one_of(" + u() + " % 4, 0, 1, 2)";
-      case 23: return "add(mul(" + u() + ", 3), 7)";
-      case 24: return "!" + u() + " == " + u();
-      case 25: return "u64_not(" + u() + ")";
-      case 26: return "(" + s() + ") == (" + s() + ")";
-      case 27: return "weighted_u64(hash(" + u() + "), \"1:2;5:1;9:4\")";
-      case 28: return "(" + u() + " && " + f() + ") || " + u();
-      default: return "select_u64(" + u() + " & 1, hash(" + u() + "), " + u() + ")";
+      case 0:
+        return "hash(" + u() + ")";
+      case 1:
+        return u() + " + " + u();
+      case 2:
+        return u() + " - " + u();
+      case 3:
+        return u() + " * " + u();
+      case 4:
+        return u() + " / " + u();
+      case 5:
+        return u() + " % " + u();
+      case 6:
+        return u() + " ^ " + u() + " & " + u();
+      case 7:
+        return u() + " << " + u() + " | " + u() + " >> 3";
+      case 8:
+        return "mod(" + u() + ", " + std::to_string(pick(4) == 0 ? 0 : 1 + pick(1000)) + ")";
+      case 9:
+        return "div(" + u() + ", " + std::to_string(pick(6) == 0 ? 0 : 1 + pick(50)) + ")";
+      case 10:
+        return "hash_range(" + u() + ", " + std::to_string(pick(100)) + ")";
+      case 11:
+        return "clamp(" + u() + ", 10, " + std::to_string(10 + pick(500)) + ")";
+      case 12:
+        return "interleave(" + u() + ", " + u() + ")";
+      case 13:
+        return "fair_coin(" + u() + ") + unfair_coin(" + u() + ", 0.3)";
+      case 14:
+        return "if(" + u() + " > " + u() + ", " + u() + ", " + u() + ")";
+      case 15:
+        return "sum(" + u() + ", " + u() + ", " + u() + ")";
+      case 16:
+        return "max(" + u() + ", " + u() + ") + min(" + u() + ")";
+      case 17:
+        return "f64_to_u64(" + f() + " * 1000.0)";
+      case 18:
+        return "round_to_u64(" + f() + ") + floor_to_u64(" + f() + ") + ceil_to_u64(" + f() + ")";
+      case 19:
+        return f() + " < " + f();
+      case 20:
+        return "in_range(" + u() + ", 0, " + std::to_string(100 + pick(900)) + ")";
+      case 21:
+        return "is_positive(" + u() + " % 7)";
+      case 22:
+        return "is_one_of(" + u() + " % 4, 0, 1, 2)";
+      case 23:
+        return "add(mul(" + u() + ", 3), 7)";
+      case 24:
+        return "!" + u() + " == " + u();
+      case 25:
+        return "u64_not(" + u() + ")";
+      case 26:
+        return "(" + s() + ") == (" + s() + ")";
+      case 27:
+        return "weighted_u64(hash(" + u() + "), \"1:2;5:1;9:4\")";
+      case 28:
+        return "(" + u() + " && " + f() + ") || " + u();
+      default:
+        return "select_u64(" + u() + " & 1, hash(" + u() + "), " + u() + ")";
     }
   }
 
   std::string f64_expr() {
     switch (pick(22)) {
-      case 0: return "unit_interval(" + u() + ")";
-      case 1: return "to_f64(" + u() + ")";
-      case 2: return f() + " + " + f();
-      case 3: return f() + " * " + f() + " - " + flt_lit();
-      case 4: return f() + " / " + f();
-      case 5: return f() + " % " + f();
-      case 6: return "sqrt(" + f() + ")";
-      case 7: return "ln(" + f() + ")";
-      case 8: return "exp(" + f() + " * 10.0)";
-      case 9: return "sin(" + f() + " * 1000.0) + cos(" + f() + ")";
-      case 10: return "tan(" + f() + ") + atan(" + f() + ")";
-      case 11: return "asin(" + f() + ") - acos(" + f() + ")";
-      case 12: return "pow(" + f() + ", " + f() + " * 3.0)";
-      case 13: return "lerp(" + f() + ", " + flt_lit() + ", 4.0)";
-      case 14: return "scale_range(" + u() + ", -2.0, 2.0)";
-      case 15: return "clamp_f64(" + f() + ", -0.5, 0.5)";
-      case 16: return "dist_normal(" + f() + ", 10.0, 2.0)";
-      case 17: return "dist_exponential(" + f() + ", 1.5) + dist_uniform(" + f() + ", 1.0, 2.0)";
-      case 18: return "hash_interval(" + u() + ", -1.0, 1.0)";
-      case 19: return "dist_zipf(" + f() + ", 50, 1.1)";
-      case 20: return "if(" + u() + ", " + f() + ", " + flt_lit() + ")";
-      default: return "-" + f() + " ** 2";
+      case 0:
+        return "unit_interval(" + u() + ")";
+      case 1:
+        return "to_f64(" + u() + ")";
+      case 2:
+        return f() + " + " + f();
+      case 3:
+        return f() + " * " + f() + " - " + flt_lit();
+      case 4:
+        return f() + " / " + f();
+      case 5:
+        return f() + " % " + f();
+      case 6:
+        return "sqrt(" + f() + ")";
+      case 7:
+        return "ln(" + f() + ")";
+      case 8:
+        return "exp(" + f() + " * 10.0)";
+      case 9:
+        return "sin(" + f() + " * 1000.0) + cos(" + f() + ")";
+      case 10:
+        return "tan(" + f() + ") + atan(" + f() + ")";
+      case 11:
+        return "asin(" + f() + ") - acos(" + f() + ")";
+      case 12:
+        return "pow(" + f() + ", " + f() + " * 3.0)";
+      case 13:
+        return "lerp(" + f() + ", " + flt_lit() + ", 4.0)";
+      case 14:
+        return "scale_range(" + u() + ", -2.0, 2.0)";
+      case 15:
+        return "clamp_f64(" + f() + ", -0.5, 0.5)";
+      case 16:
+        return "dist_normal(" + f() + ", 10.0, 2.0)";
+      case 17:
+        return "dist_exponential(" + f() + ", 1.5) + dist_uniform(" + f() + ", 1.0, 2.0)";
+      case 18:
+        return "hash_interval(" + u() + ", -1.0, 1.0)";
+      case 19:
+        return "dist_zipf(" + f() + ", 50, 1.1)";
+      case 20:
+        return "if(" + u() + ", " + f() + ", " + flt_lit() + ")";
+      default:
+        return "-" + f() + " ** 2";
     }
   }
 
   std::string str_expr() {
     switch (pick(9)) {
-      case 0: return "format_u64(" + u() + ", 16)";
-      case 1: return "\"id-{" + u() + "}-{" + f() + "}\"";
-      case 2: return "one_of(" + u() + ", \"a\", \"bb\", \"ccc\")";
-      case 3: return s() + " + " + u() + " + " + f();
-      case 4: return "combinations(" + u() + ", \"A-Z;0-9;x\")";
-      case 5: return "zero_pad_u64(" + u() + ", 5)";
-      case 6: return "default_or(" + s() + ", \"none\")";
-      case 7: return "format_f64(" + f() + ", 3)";
-      default: return "printf(\"{:05}|{:x}|{:.2}\", " + u() + ", " + u() + ", " + f() + ")";
+      case 0:
+        return "format_u64(" + u() + ", 16)";
+      case 1:
+        return "\"id-{" + u() + "}-{" + f() + "}\"";
+      case 2:
+        return "one_of(" + u() + ", \"a\", \"bb\", \"ccc\")";
+      case 3:
+        return s() + " + " + u() + " + " + f();
+      case 4:
+        return "combinations(" + u() + ", \"A-Z;0-9;x\")";
+      case 5:
+        return "zero_pad_u64(" + u() + ", 5)";
+      case 6:
+        return "default_or(" + s() + ", \"none\")";
+      case 7:
+        return "format_f64(" + f() + ", 3)";
+      default:
+        return "printf(\"{:05}|{:x}|{:.2}\", " + u() + ", " + u() + ", " + f() + ")";
     }
   }
 
@@ -153,7 +218,8 @@ class Generator {
       u64s_.push_back(name);
     } else if (kind < 16) {
       const std::string second = name + "_hi";
-      line("(" + name + ", " + second + ") := mixed_radix(" + u() + ", " + std::to_string(1 + pick(20)) + ", 0)");
+      line("(" + name + ", " + second + ") := mixed_radix(" + u() + ", " +
+           std::to_string(1 + pick(20)) + ", 0)");
       u64s_.push_back(name);
       u64s_.push_back(second);
       p.outputs.push_back(second);
@@ -178,6 +244,8 @@ class Generator {
 
 }  // namespace
 
-RandomProgram generate_program(uint64_t seed, size_t size) { return Generator(seed).run(size); }
+RandomProgram generate_program(uint64_t seed, size_t size) {
+  return Generator(seed).run(size);
+}
 
 }  // namespace polyrt::difftest
