@@ -276,43 +276,64 @@ class SlotStateBase : public StateEngine {
     }
   }
 
-  std::vector<Value> decode_inputs(const ir::Node& n) const {
-    std::vector<Value> values;
-    for (const ir::Wire& w : n.inputs) values.push_back(read_slot(p_->node_slot[w.node] + w.port));
-    return values;
+  // Points scratch_ptrs_ at the node's inputs: str slots in place (no copy),
+  // scalars decoded into scratch_in_, None as a shared None.
+  void gather_inputs(const ir::Node& n) {
+    static const Value kNone;
+    scratch_in_.resize(n.inputs.size());
+    scratch_ptrs_.resize(n.inputs.size());
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+      const uint32_t slot = p_->node_slot[n.inputs[k].node] + n.inputs[k].port;
+      if (none_[slot]) {
+        scratch_ptrs_[k] = &kNone;
+      } else if (p_->slot_type[slot] == Type::Str) {
+        scratch_ptrs_[k] = &host_[slot];
+      } else {
+        scratch_in_[k] = read_slot(slot);
+        scratch_ptrs_[k] = &scratch_in_[k];
+      }
+    }
+    scratch_out_.resize(n.out_types.size());
   }
 
   void run_host(uint32_t node) {
     const ir::Node& n = g_->nodes[node];
-    std::vector<Value> in = decode_inputs(n);
-    std::vector<const Value*> ptrs;
-    for (const Value& v : in) ptrs.push_back(&v);
-    std::vector<Value> out(n.out_types.size());
+    gather_inputs(n);
     try {
-      ir::evaluate_node(n, ptrs.data(), out.data(), sink_);
+      ir::evaluate_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_);
     } catch (const nodes::NodeFailure& f) {
-      throw EvalError(ir::failure_message(*g_, node, f.message, ptrs, &coordinates_), n.label);
+      throw EvalError(ir::failure_message(*g_, node, f.message, scratch_ptrs_, &coordinates_), n.label);
     }
-    for (size_t k = 0; k < out.size(); ++k) store(p_->node_slot[node] + k, out[k]);
+    for (size_t k = 0; k < scratch_out_.size(); ++k) {
+      const uint32_t slot = p_->node_slot[node] + k;
+      if (!scratch_out_[k].is_none() && scratch_out_[k].type() == Type::Str) {
+        set_none(slot, false);
+        host_[slot] = std::move(scratch_out_[k]);
+      } else {
+        store(slot, scratch_out_[k]);
+      }
+    }
   }
 
   // Native code reported a failure: rebuild the exact message the
   // interpreter gives by re-running the node's registry body on its inputs.
   [[noreturn]] void fail(uint32_t node) {
     const ir::Node& n = g_->nodes[node];
-    std::vector<Value> in = decode_inputs(n);
-    std::vector<const Value*> ptrs;
-    for (const Value& v : in) ptrs.push_back(&v);
-    std::vector<Value> out(n.out_types.size());
+    gather_inputs(n);
     std::string reason =
         "internal error: native code reported a failure the node body does not reproduce";
     try {
-      ir::evaluate_node(n, ptrs.data(), out.data(), sink_);
+      ir::evaluate_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_);
     } catch (const nodes::NodeFailure& f) {
       reason = f.message;
     }
-    throw EvalError(ir::failure_message(*g_, node, reason, ptrs, &coordinates_), n.label);
+    throw EvalError(ir::failure_message(*g_, node, reason, scratch_ptrs_, &coordinates_), n.label);
   }
+
+  // Reused by every host step (a clone gets its own; their contents never outlive a step).
+  std::vector<Value> scratch_in_;
+  std::vector<const Value*> scratch_ptrs_;
+  std::vector<Value> scratch_out_;
 };
 
 template <ProvenanceMode M>
