@@ -4,6 +4,7 @@
 #include <map>
 #include <numeric>
 #include <queue>
+#include <stdexcept>
 #include <tuple>
 
 namespace polyrt::plan {
@@ -203,43 +204,39 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
       for (uint32_t m : u) in_unit[m] = 1;
     }
   }
-  const size_t fused_units = units.size();
   for (uint32_t i = 0; i < n; ++i) {
     if (g.nodes[i].kind == ir::NodeKind::Call && !in_unit[i]) units.push_back({i});
   }
 
-  // Order units topologically, preferring the graph's order (Kahn, min-heap on first member).
+  // Order units topologically. Convex units can still depend on each other
+  // both ways (a1 -> b2 and b1 -> a2 with a1 -> a2, b1 -> b2); when Kahn's
+  // algorithm stalls, the stalled units are split into single nodes, which
+  // the graph's own order always sorts.
   std::vector<uint32_t> unit_of(n, ~0u);
-  for (uint32_t u = 0; u < units.size(); ++u) {
-    for (uint32_t m : units[u]) unit_of[m] = u;
-  }
-  std::vector<std::vector<uint32_t>> consumers(units.size());
-  std::vector<uint32_t> pending(units.size(), 0);
-  for (uint32_t u = 0; u < units.size(); ++u) {
-    std::vector<uint32_t> deps;
-    for (uint32_t m : units[u]) {
-      for (const ir::Wire& w : g.nodes[m].inputs) {
-        const uint32_t d = unit_of[w.node];
-        if (d != ~0u && d != u) deps.push_back(d);
-      }
-    }
-    std::sort(deps.begin(), deps.end());
-    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-    pending[u] = (uint32_t)deps.size();
-    for (uint32_t d : deps) consumers[d].push_back(u);
-  }
-  // Observable steps (failures, side channels) must run in the interpreter's
-  // node order, so that the same failure and the same log lines come first.
-  // Each unit gets the index of the earliest observable node that needs it
-  // (its urgency); Kahn's algorithm then pops the ready unit of least urgency,
-  // then of least first member.
-  auto is_observable = [&](uint32_t u) {
-    const ir::Node& node = g.nodes[units[u].front()];
-    return units[u].size() == 1 &&
-           (!infallible(node) || node.def->purity == nodes::Purity::SideChannel);
-  };
+  std::vector<std::vector<uint32_t>> consumers;
+  std::vector<uint32_t> pending;
   std::vector<uint32_t> topo;
-  {
+  while (true) {
+    std::fill(unit_of.begin(), unit_of.end(), ~0u);
+    for (uint32_t u = 0; u < units.size(); ++u) {
+      for (uint32_t m : units[u]) unit_of[m] = u;
+    }
+    consumers.assign(units.size(), {});
+    pending.assign(units.size(), 0);
+    for (uint32_t u = 0; u < units.size(); ++u) {
+      std::vector<uint32_t> deps;
+      for (uint32_t m : units[u]) {
+        for (const ir::Wire& w : g.nodes[m].inputs) {
+          const uint32_t d = unit_of[w.node];
+          if (d != ~0u && d != u) deps.push_back(d);
+        }
+      }
+      std::sort(deps.begin(), deps.end());
+      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+      pending[u] = (uint32_t)deps.size();
+      for (uint32_t d : deps) consumers[d].push_back(u);
+    }
+    topo.clear();
     std::vector<uint32_t> waiting = pending;
     std::vector<uint32_t> queue;
     for (uint32_t u = 0; u < units.size(); ++u) {
@@ -253,7 +250,29 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
         if (--waiting[c] == 0) queue.push_back(c);
       }
     }
+    if (topo.size() == units.size()) break;
+    std::vector<uint8_t> sorted(units.size(), 0);
+    for (uint32_t u : topo) sorted[u] = 1;
+    std::vector<std::vector<uint32_t>> split;
+    for (uint32_t u = 0; u < units.size(); ++u) {
+      if (sorted[u] || units[u].size() == 1) {
+        split.push_back(std::move(units[u]));
+      } else {
+        for (uint32_t m : units[u]) split.push_back({m});
+      }
+    }
+    units = std::move(split);
   }
+  // Observable steps (failures, side channels) must run in the interpreter's
+  // node order, so that the same failure and the same log lines come first.
+  // Each unit gets the index of the earliest observable node that needs it
+  // (its urgency); Kahn's algorithm then pops the ready unit of least urgency,
+  // then of least first member.
+  auto is_observable = [&](uint32_t u) {
+    const ir::Node& node = g.nodes[units[u].front()];
+    return units[u].size() == 1 &&
+           (!infallible(node) || node.def->purity == nodes::Purity::SideChannel);
+  };
   std::vector<uint32_t> urgency(units.size(), ~0u);
   for (size_t k = topo.size(); k-- > 0;) {
     const uint32_t u = topo[k];
@@ -272,7 +291,7 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     Step s;
     s.nodes = units[u];
     const ir::Node& head = g.nodes[s.nodes.front()];
-    if (u < fused_units) {
+    if (in_unit[s.nodes.front()]) {  // a fusion unit, or a piece of one split apart
       s.kind = StepKind::Segment;
     } else {
       s.kind = head.def->native && !head.def->accepts_none ? StepKind::Kit : StepKind::Host;
@@ -300,6 +319,12 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     p.steps.push_back(std::move(s));
     for (uint32_t c : consumers[u]) {
       if (--pending[c] == 0) ready.push({urgency[c], units[c].front(), c});
+    }
+  }
+
+  for (uint32_t i = 0; i < n; ++i) {
+    if (g.nodes[i].kind == ir::NodeKind::Call && p.node_step[i] == ~0u) {
+      throw std::logic_error("internal error: the planner left node '" + g.nodes[i].name + "' without a step");
     }
   }
 
