@@ -172,6 +172,27 @@ std::shared_ptr<const Program> compile_for(const RandomProgram& p, const EngineC
   }
 }
 
+// Drops ops one at a time while the two programs still disagree.
+std::vector<Op> minimize_ops(const RandomProgram& p, std::vector<Op> ops,
+                             const std::shared_ptr<const Program>& oracle,
+                             const std::shared_ptr<const Program>& program) {
+  for (size_t i = ops.size(); i-- > 0;) {
+    std::vector<Op> trial = ops;
+    trial.erase(trial.begin() + (ptrdiff_t)i);
+    if (run(oracle, p, trial) != run(program, p, trial)) ops = std::move(trial);
+  }
+  return ops;
+}
+
+size_t count_lines(const std::string& text) { return (size_t)std::count(text.begin(), text.end(), '\n'); }
+
+std::string without_line(const std::string& text, size_t line) {
+  size_t start = 0;
+  for (size_t k = 0; k < line; ++k) start = text.find('\n', start) + 1;
+  const size_t end = text.find('\n', start);
+  return text.substr(0, start) + text.substr(end + 1);
+}
+
 }  // namespace
 
 std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options) {
@@ -192,19 +213,31 @@ std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options)
              kEngines[e].name + ": " + error + "\n";
     }
     if (run(program, p, ops) == expected) continue;
-    // Minimize: drop ops one at a time while the engines still disagree.
-    std::vector<Op> small = ops;
-    for (size_t i = small.size(); i-- > 0;) {
-      std::vector<Op> trial = small;
-      trial.erase(trial.begin() + (ptrdiff_t)i);
-      if (run(oracle, p, trial) != run(program, p, trial)) small = trial;
+    // Minimize the op sequence, then the program (drop lines that keep it
+    // compiling and disagreeing), then the ops again for the smaller program.
+    RandomProgram small_program = p;
+    std::vector<Op> small = minimize_ops(p, ops, oracle, program);
+    for (size_t line = count_lines(small_program.source); line-- > 0;) {
+      RandomProgram trial = small_program;
+      trial.source = without_line(small_program.source, line);
+      std::string ignored;
+      auto trial_oracle = compile_for(trial, kEngines[0], ignored);
+      auto trial_engine = compile_for(trial, kEngines[e], ignored);
+      if (!trial_oracle || !trial_engine) continue;
+      if (run(trial_oracle, trial, small) != run(trial_engine, trial, small)) {
+        small_program = trial;
+        oracle = trial_oracle;
+        program = trial_engine;
+      }
     }
-    const auto want = run(oracle, p, small), got = run(program, p, small);
+    small = minimize_ops(small_program, small, oracle, program);
+    const RandomProgram& shown = small_program;
+    const auto want = run(oracle, shown, small), got = run(program, shown, small);
     std::string report = "seed " + std::to_string(seed) + ": " + kEngines[e].name +
-                         " disagrees with the interpreter\n--- program\n" + p.source +
+                         " disagrees with the interpreter\n--- minimal program\n" + shown.source +
                          "--- minimal op sequence (interpreter | " + kEngines[e].name + ")\n";
     for (size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
-      if (i < small.size()) report += describe(small[i], p) + "\n";
+      if (i < small.size()) report += describe(small[i], shown) + "\n";
       const std::string w = i < want.size() ? want[i] : "(nothing)";
       const std::string g = i < got.size() ? got[i] : "(nothing)";
       if (w != g) report += "  interpreter: " + w + "\n  " + kEngines[e].name + ": " + g + "\n";
