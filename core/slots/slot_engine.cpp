@@ -214,8 +214,24 @@ class SlotStateBase : public StateEngine {
   }
 
   void run_step(size_t s) {
+    if (none_count_ != 0) {
+      run_step_with_nones(s);
+      return;
+    }
+    // The hot path: no slot holds None, so no mask is consulted.
+    if (const nodes::Kit kit = sp_->step_kit[s]) {
+      if (kit(kit_args_[s]) != 0) fail(p_->steps[s].nodes[0]);
+    } else if (const SegmentFn fn = sp_->segment_fns[s]) {
+      const int32_t status = fn(slots_.data());
+      if (status != 0) fail(p_->steps[s].nodes[status - 1]);
+    } else {
+      run_host(p_->steps[s].nodes[0]);
+    }
+  }
+
+  void run_step_with_nones(size_t s) {
     const Step& st = p_->steps[s];
-    if (none_count_ != 0 && !st.accepts_none) {
+    if (!st.accepts_none) {
       for (uint32_t in : st.input_slots) {
         if (none_[in]) {
           for (uint32_t out : st.output_slots) set_none(out, true);
@@ -225,7 +241,7 @@ class SlotStateBase : public StateEngine {
     }
     switch (st.kind) {
       case StepKind::Kit:
-        if (sp_->step_kit[s](kit_args_[st.nodes[0]]) != 0) fail(st.nodes[0]);
+        if (sp_->step_kit[s](kit_args_[s]) != 0) fail(st.nodes[0]);
         break;
       case StepKind::Segment: {
         const int32_t status = sp_->segment_fns[s](slots_.data());
@@ -236,9 +252,7 @@ class SlotStateBase : public StateEngine {
         run_host(st.nodes[0]);
         return;  // stores its outputs' None bits itself
     }
-    if (none_count_ != 0) {
-      for (uint32_t out : st.output_slots) set_none(out, false);
-    }
+    for (uint32_t out : st.output_slots) set_none(out, false);
   }
 
   std::shared_ptr<const Program> program_;
@@ -258,21 +272,21 @@ class SlotStateBase : public StateEngine {
   std::vector<uint64_t> output_seq_;
   std::vector<uint64_t> coordinates_;
   bool written_ = false;
-  std::vector<nodes::KitArgs> kit_args_;  // per node with a native form
+  std::vector<nodes::KitArgs> kit_args_;  // per Kit step
   LogSink sink_;
 
  private:
   void build_kit_args() {
-    kit_args_.assign(g_->nodes.size(), nodes::KitArgs{});
-    for (size_t i = 0; i < g_->nodes.size(); ++i) {
-      const ir::Node& n = g_->nodes[i];
-      if (n.kind != ir::NodeKind::Call || !n.def->native) continue;
-      nodes::KitArgs& a = kit_args_[i];
-      for (size_t k = 0; k < n.def->native->args.size(); ++k) {
-        const WordRef ref = sp_->node_words[i][k];
+    kit_args_.assign(p_->steps.size(), nodes::KitArgs{});
+    for (size_t s = 0; s < p_->steps.size(); ++s) {
+      if (p_->steps[s].kind != StepKind::Kit) continue;
+      const uint32_t node = p_->steps[s].nodes[0];
+      nodes::KitArgs& a = kit_args_[s];
+      for (size_t k = 0; k < g_->nodes[node].def->native->args.size(); ++k) {
+        const WordRef ref = sp_->node_words[node][k];
         a.words[k] = ref.is_slot ? &slots_[ref.index] : &sp_->const_words[ref.index];
       }
-      a.out = &slots_[p_->node_slot[i]];
+      a.out = &slots_[p_->node_slot[node]];
     }
   }
 
