@@ -23,7 +23,6 @@ class SegmentEmitter {
 
   void emit(uint32_t step_index) {
     const plan::Step& step = sp_.plan.steps[step_index];
-    auto* i64 = ir_.getInt64Ty();
     auto* fn_type = llvm::FunctionType::get(ir_.getInt32Ty(), {ir_.getPtrTy()}, false);
     fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage,
                                  segment_symbol(step_index), m_);
@@ -34,7 +33,6 @@ class SegmentEmitter {
     values_.clear();
     for (uint32_t k = 0; k < step.nodes.size(); ++k) emit_member(step.nodes[k], k);
     ir_.CreateRet(ir_.getInt32(0));
-    (void)i64;
   }
 
  private:

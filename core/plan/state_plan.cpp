@@ -145,8 +145,8 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
   std::vector<std::vector<uint32_t>> units;
   std::vector<uint8_t> member(n, 0), reached(n, 0);
   std::vector<uint32_t> stage(n, 0);
-  for (auto& [root, nodes] : groups) {
-    (void)root;
+  for (auto& group : groups) {
+    const std::vector<uint32_t>& nodes = group.second;
     for (uint32_t m : nodes) member[m] = 1;
     const uint32_t first = nodes.front();
     for (uint32_t i = first; i < n; ++i) {
@@ -169,10 +169,7 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
     }
     std::map<uint32_t, std::vector<uint32_t>> split;
     for (uint32_t m : nodes) split[pieces.find(m)].push_back(m);
-    for (auto& [key, piece] : split) {
-      (void)key;
-      units.push_back(std::move(piece));
-    }
+    for (auto& piece : split) units.push_back(std::move(piece.second));
     for (uint32_t m : nodes) member[m] = 0;
   }
   return units;
