@@ -117,9 +117,13 @@ class SegmentEmitter {
       if (out_buffer) {
         out = ir_.CreateLoad(ir_.getInt64Ty(),
                              ir_.CreateConstInBoundsGEP1_64(ir_.getInt64Ty(), out_buffer, k));
+      } else if (result->getType()->isDoubleTy()) {
+        // The canonical NaN every engine stores (nodes::kCanonicalNanBits).
+        llvm::Value* is_nan = ir_.CreateFCmpUNO(result, result);
+        llvm::Value* bits = ir_.CreateBitCast(result, ir_.getInt64Ty());
+        out = ir_.CreateSelect(is_nan, ir_.getInt64(nodes::kCanonicalNanBits), bits);
       } else {
-        out =
-            result->getType()->isDoubleTy() ? ir_.CreateBitCast(result, ir_.getInt64Ty()) : result;
+        out = result;
       }
       ir_.CreateAlignedStore(out, slot_ptr(first_out + k), llvm::Align(8));
       values_[first_out + k] = out;

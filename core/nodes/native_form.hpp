@@ -54,6 +54,12 @@ constexpr NativeArg outputs() {
 
 constexpr size_t kMaxNativeArgs = 6;
 
+// The one NaN every f64 node output carries, on every engine. Compilers and
+// CPUs disagree on NaN sign and payload (x86 produces negative NaNs, constant
+// folding positive ones, LLVM keeps neither stable), so each engine rewrites
+// any NaN a node produces to this one: f64 results stay bit-identical.
+constexpr uint64_t kCanonicalNanBits = 0x7ff8000000000000ULL;
+
 // The words a kit reads (one per non-Outputs argument) and where it writes.
 struct KitArgs {
   const uint64_t* words[kMaxNativeArgs];
@@ -86,7 +92,7 @@ T from_word(uint64_t w) {
 template <typename T>
 uint64_t to_word(T v) {
   if constexpr (std::is_same_v<T, double>) {
-    return std::bit_cast<uint64_t>(v);
+    return std::bit_cast<uint64_t>(v != v ? std::bit_cast<double>(kCanonicalNanBits) : v);
   } else {
     return static_cast<uint64_t>(v);
   }

@@ -69,7 +69,10 @@ class Call {
   size_t output_count() const { return output_count_; }
   void set(Value v, size_t port = 0) { outputs_[port] = std::move(v); }
   void set_u64(uint64_t v, size_t port = 0) { outputs_[port] = Value::u64(v); }
-  void set_f64(double v) { outputs_[0] = Value::f64(v); }
+  // Every f64 a node produces carries one NaN (kCanonicalNanBits).
+  void set_f64(double v) {
+    outputs_[0] = Value::f64(v != v ? std::bit_cast<double>(kCanonicalNanBits) : v);
+  }
   void set_str(std::string v) { outputs_[0] = Value::str(std::move(v)); }
 
  private:
