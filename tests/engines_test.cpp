@@ -84,14 +84,18 @@ TEST(Engines, PullWordRefusesStringsAndNone) {
 TEST(Engines, EveryNaNIsTheCanonicalNaN) {
   const uint64_t canonical = 0x7ff8000000000000ULL;
   for (const Config& c : kConfigs) {
-    auto p = compile("input x\nextern e: f64 = 1.0\nn := sqrt(-1.0 - to_f64(x))\nm := (e - e) * n\n"
-                     "z := tan(ln(n)) + atan(n)\ne2 := e + 0.0\n",
-                     options_for(c));
+    auto p = compile(
+        "input x\nextern e: f64 = 1.0\nn := sqrt(-1.0 - to_f64(x))\nm := (e - e) * n\n"
+        "z := tan(ln(n)) + atan(n)\ne2 := e + 0.0\n",
+        options_for(c));
     State st = p->new_state();
     st.set_inputs({3});
-    st.set_input("e", Value::f64(std::bit_cast<double>(0xfff8000000000123ULL)));  // a negative NaN with payload
+    st.set_input(
+        "e",
+        Value::f64(std::bit_cast<double>(0xfff8000000000123ULL)));  // a negative NaN with payload
     for (const char* name : {"n", "m", "z", "e2"}) {
-      EXPECT_EQ(std::bit_cast<uint64_t>(st.pull(name).as_f64()), canonical) << c.name << " " << name;
+      EXPECT_EQ(std::bit_cast<uint64_t>(st.pull(name).as_f64()), canonical)
+          << c.name << " " << name;
     }
   }
 }

@@ -321,7 +321,8 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
 
   for (uint32_t i = 0; i < n; ++i) {
     if (g.nodes[i].kind == ir::NodeKind::Call && p.node_step[i] == ~0u) {
-      throw std::logic_error("internal error: the planner left node '" + g.nodes[i].name + "' without a step");
+      throw std::logic_error("internal error: the planner left node '" + g.nodes[i].name +
+                             "' without a step");
     }
   }
 

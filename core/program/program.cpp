@@ -6,8 +6,8 @@
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
 #include "interp/state_engine.hpp"
-#include "polyrt/polyrt.hpp"
 #include "nodes/native_form.hpp"
+#include "polyrt/polyrt.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {
@@ -120,7 +120,8 @@ void State::set_input(std::string_view name, const Value& value) {
                        std::string(type_name(value.type())) + " value");
     }
     if (!value.is_none() && value.type() == Type::F64 && value.as_f64() != value.as_f64()) {
-      impl_->set_extern(i, Value::f64(std::bit_cast<double>(nodes::kCanonicalNanBits)));  // one NaN everywhere
+      impl_->set_extern(
+          i, Value::f64(std::bit_cast<double>(nodes::kCanonicalNanBits)));  // one NaN everywhere
     } else {
       impl_->set_extern(i, value);
     }

@@ -316,7 +316,8 @@ class SlotStateBase : public StateEngine {
     try {
       ir::evaluate_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_);
     } catch (const nodes::NodeFailure& f) {
-      throw EvalError(ir::failure_message(*g_, node, f.message, scratch_ptrs_, &coordinates_), n.label);
+      throw EvalError(ir::failure_message(*g_, node, f.message, scratch_ptrs_, &coordinates_),
+                      n.label);
     }
     for (size_t k = 0; k < scratch_out_.size(); ++k) {
       const uint32_t slot = p_->node_slot[node] + k;

@@ -148,9 +148,11 @@ class DylibCode : public JitCode {
 
 }  // namespace
 
+// Never destroyed: compiled code of programs that outlive main (held in
+// statics) still refers to it at exit.
 JitEngine& JitEngine::instance() {
-  static JitEngine engine(JitOptions{default_cache_dir()});
-  return engine;
+  static JitEngine* engine = new JitEngine(JitOptions{default_cache_dir()});
+  return *engine;
 }
 
 JitEngine::JitEngine(JitOptions options) : impl_(new Impl) {

@@ -184,7 +184,9 @@ std::vector<Op> minimize_ops(const RandomProgram& p, std::vector<Op> ops,
   return ops;
 }
 
-size_t count_lines(const std::string& text) { return (size_t)std::count(text.begin(), text.end(), '\n'); }
+size_t count_lines(const std::string& text) {
+  return (size_t)std::count(text.begin(), text.end(), '\n');
+}
 
 std::string without_line(const std::string& text, size_t line) {
   size_t start = 0;
