@@ -51,3 +51,27 @@ BENCHMARK_CAPTURE(run_ladder, P3_Native_PushPull, Engine::Native, Provenance::Pu
 
 }  // namespace
 }  // namespace polyrt::bench
+
+namespace polyrt::bench {
+namespace {
+
+// States must be cheap to create (one per request or thread) and to clone.
+void BM_NewState_Native(benchmark::State& st) {
+  auto program = compile_file(kLadderFile);
+  for (auto _ : st) benchmark::DoNotOptimize(program->new_state());
+}
+BENCHMARK(BM_NewState_Native);
+
+void BM_CloneState_Native(benchmark::State& st) {
+  auto program = compile_file(kLadderFile);
+  State prototype = program->new_state();
+  prototype.set_inputs({1, 2, 3});
+  for (auto _ : st) {
+    State copy = prototype;
+    benchmark::DoNotOptimize(copy);
+  }
+}
+BENCHMARK(BM_CloneState_Native);
+
+}  // namespace
+}  // namespace polyrt::bench
