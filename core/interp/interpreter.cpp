@@ -14,7 +14,7 @@ namespace {
 class Interpreter final : public StateEngine {
  public:
   explicit Interpreter(std::shared_ptr<const Program> program)
-      : program_(std::move(program)), g_(&program_->graph()) {
+      : StateEngine(program->input_names().size()), program_(std::move(program)), g_(&program_->graph()) {
     const auto& nodes = g_->nodes;
     offset_.resize(nodes.size() + 1);
     for (size_t i = 0; i < nodes.size(); ++i)

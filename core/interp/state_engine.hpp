@@ -12,7 +12,9 @@ namespace polyrt {
 
 class StateEngine {
  public:
+  explicit StateEngine(size_t coordinate_count) : coordinate_count_(coordinate_count) {}
   virtual ~StateEngine() = default;
+  size_t coordinate_count() const { return coordinate_count_; }
   virtual std::unique_ptr<StateEngine> clone() const = 0;
   virtual void set_inputs(std::span<const uint64_t> coordinates) = 0;
   virtual void set_extern(size_t index, const Value& value) = 0;
@@ -53,6 +55,9 @@ class StateEngine {
   virtual void set_log_sink(LogSink sink) = 0;
   virtual std::string engine_name() const = 0;
   virtual const Program& program() const = 0;
+
+ private:
+  size_t coordinate_count_;  // checked by State::set_inputs without a virtual call
 };
 
 namespace interp {

@@ -98,8 +98,8 @@ State& State::operator=(State&&) noexcept = default;
 State::~State() = default;
 
 void State::set_inputs(std::span<const uint64_t> coordinates) {
-  const auto& names = impl_->program().input_names();
-  if (coordinates.size() != names.size()) {
+  if (coordinates.size() != impl_->coordinate_count()) {
+    const auto& names = impl_->program().input_names();
     std::string list;
     for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
     throw WriteError("set_inputs got " + std::to_string(coordinates.size()) +

@@ -76,7 +76,8 @@ namespace {
 class SlotStateBase : public StateEngine {
  public:
   SlotStateBase(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
-      : program_(std::move(program)), sp_(std::move(sp)), g_(&program_->graph()), p_(&sp_->plan) {
+      : StateEngine(program->input_names().size()),
+        program_(std::move(program)), sp_(std::move(sp)), g_(&program_->graph()), p_(&sp_->plan) {
     slots_.assign(p_->slot_count + 1, 0);
     host_.resize(p_->slot_count);
     none_.assign(p_->slot_count, 0);
