@@ -145,8 +145,13 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
   std::vector<std::vector<uint32_t>> units;
   std::vector<uint8_t> member(n, 0), reached(n, 0);
   std::vector<uint32_t> stage(n, 0);
+  UnionFind pieces(n);
   for (auto& group : groups) {
     const std::vector<uint32_t>& nodes = group.second;
+    if (nodes.size() == 1) {  // a single node is convex
+      units.push_back(nodes);
+      continue;
+    }
     for (uint32_t m : nodes) member[m] = 1;
     const uint32_t first = nodes.front();
     for (uint32_t i = first; i < n; ++i) {
@@ -159,7 +164,7 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
         stage[i] = std::max(stage[i], stage[w.node] + step_up);
       }
     }
-    UnionFind pieces(n);
+    for (uint32_t m : nodes) pieces.parent[m] = m;
     for (uint32_t m : nodes) {
       for (const ir::Wire& w : g.nodes[m].inputs) {
         if (member[w.node] && stage[w.node] == stage[m] && hazards[w.node] == hazards[m]) {
