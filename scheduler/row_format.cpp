@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "polyrt/error.hpp"
+#include "rtlib/text.hpp"
 
 namespace polyrt::scheduler {
 
@@ -85,6 +86,10 @@ void append_u64(std::string& out, uint64_t v) {
 void append_f64(std::string& out, RowFormat format, double v) {
   if (format == RowFormat::Jsonl && v - v != 0.0) {
     out += "null";  // JSON has no NaN or infinity
+    return;
+  }
+  if (v - v != 0.0) {  // NaN, inf, -inf: the same words as everywhere else (rt::f64_shortest)
+    out += rt::f64_shortest(v);
     return;
   }
   char buf[32];
