@@ -81,6 +81,18 @@ TEST(ParserFuzz, TruncationsAndMutationsOfExamples) {
   }
 }
 
+TEST(ParserFuzz, LongForwardReferenceChainsAreACleanError) {
+  auto chain = [](int n) {
+    std::string s = "input x\n";
+    for (int i = 0; i < n; ++i) s += "b" + std::to_string(i) + " := b" + std::to_string(i + 1) + " + 1\n";
+    return s + "b" + std::to_string(n) + " := x\n";
+  };
+  CompileOptions front_end_only;
+  front_end_only.engine = Engine::Interpreter;
+  EXPECT_NO_THROW(compile(chain(900), front_end_only));
+  EXPECT_THROW(compile(chain(100000), front_end_only), CompileError);
+}
+
 TEST(ParserFuzz, DeepNestingIsACleanError) {
   EXPECT_THROW(compile("v := " + std::string(100000, '(') + "1" + std::string(100000, ')')),
                CompileError);

@@ -30,6 +30,8 @@ struct BindingInfo {
 
 enum class Visit : uint8_t { NotStarted, InProgress, Done };
 
+constexpr size_t kMaxForwardChain = 1000;
+
 class Lowerer {
  public:
   Lowerer(const dsl::SourceText& src, const dsl::Ast& ast) : src_(src), ast_(ast) {}
@@ -231,6 +233,13 @@ class Lowerer {
       for (const Stmt* p : stack_) cycle += p->names[0] + " -> ";
       src_.fail(s.name_pos[0], "dependency cycle: " + cycle + first, first.size(),
                 "a binding cannot depend on itself");
+    }
+    // Forward references recurse; bound the depth so no program overflows the stack.
+    if (stack_.size() >= kMaxForwardChain) {
+      src_.fail(s.name_pos[0],
+                "more than " + std::to_string(kMaxForwardChain) +
+                    " bindings refer forward in a chain through '" + first + "'",
+                first.size(), "define bindings before the ones that use them");
     }
     state = Visit::InProgress;
     stack_.push_back(&s);
