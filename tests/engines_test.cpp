@@ -145,7 +145,9 @@ TEST(Engines, FallibleNodesAreSegmentsOfTheirOwn) {
   const plan::StatePlan& plan = p->slot_program()->plan;
   for (const plan::Step& s : plan.steps) {
     for (uint32_t n : s.nodes) {
-      if (p->graph().nodes[n].label == "in_range") EXPECT_EQ(s.nodes.size(), 1u);
+      if (p->graph().nodes[n].label == "in_range") {
+        EXPECT_EQ(s.nodes.size(), 1u);
+      }
     }
   }
   State st = p->new_state();

@@ -51,6 +51,11 @@ struct Node {
   Lifecycle lifecycle = Lifecycle::Dynamic;
 };
 
+// A `const` binding evaluated when a state is created and never again.
+inline bool is_frozen_const(const Node& n) {
+  return n.is_const_binding && n.lifecycle == Lifecycle::Init;
+}
+
 struct Output {
   std::string name;
   Wire wire;
@@ -73,6 +78,13 @@ struct Graph {
   std::vector<std::string> warnings;  // full diagnostics (unknown pragmas, ...)
 
   // Derived by the passes.
+  // Which inputs (coordinates, then externs) each node's value depends on: a
+  // bitset of provenance_words words per node (a frozen const contributes none).
+  std::vector<uint64_t> provenance;
+  size_t provenance_words = 0;
+  bool depends_on(uint32_t node, size_t input) const {
+    return provenance[(size_t)node * provenance_words + input / 64] >> (input % 64) & 1;
+  }
   std::vector<std::vector<uint32_t>> coordinate_dependents;  // nodes to dirty per coordinate
   std::vector<std::vector<uint32_t>> extern_dependents;      // nodes to dirty per extern
   std::vector<uint32_t> volatile_nodes;                      // dirtied by every write

@@ -26,10 +26,6 @@ std::string_view lifecycle_name(Lifecycle lifecycle) {
 
 namespace {
 
-bool is_frozen_const(const Node& n) {
-  return n.is_const_binding && n.lifecycle == Lifecycle::Init;
-}
-
 // Lifecycle is the join over producers: Constant < Init < Dynamic; volatility
 // is contagious except through a const binding, which captures a value once.
 void classify(Graph& g, const dsl::SourceText& src) {
@@ -161,7 +157,9 @@ void eliminate_dead(Graph& g, const dsl::SourceText& src,
 void derive_provenance(Graph& g) {
   const size_t inputs = g.coordinates.size() + g.externs.size();
   const size_t words = (inputs + 63) / 64;
-  std::vector<uint64_t> prov(g.nodes.size() * words, 0);
+  g.provenance_words = words;
+  g.provenance.assign(g.nodes.size() * words, 0);
+  std::vector<uint64_t>& prov = g.provenance;
   g.coordinate_dependents.assign(g.coordinates.size(), {});
   g.extern_dependents.assign(g.externs.size(), {});
   g.volatile_nodes.clear();

@@ -79,8 +79,7 @@ class Interpreter final : public StateEngine {
   void invalidate_all() override {
     for (uint32_t n = 0; n < g_->nodes.size(); ++n) {
       const ir::Node& node = g_->nodes[n];
-      const bool frozen = node.is_const_binding && node.lifecycle == ir::Lifecycle::Init;
-      if (node.kind == ir::NodeKind::Call && !frozen) clean_[n] = 0;
+      if (node.kind == ir::NodeKind::Call && !ir::is_frozen_const(node)) clean_[n] = 0;
     }
   }
 

@@ -36,31 +36,6 @@ namespace {
 
 using Bits = std::vector<uint64_t>;
 
-bool is_frozen_const(const ir::Node& n) {
-  return n.is_const_binding && n.lifecycle == ir::Lifecycle::Init;
-}
-
-// Which inputs (coordinates, then externs) each node's value depends on.
-std::vector<Bits> node_provenance(const ir::Graph& g) {
-  const size_t inputs = g.coordinates.size() + g.externs.size();
-  const size_t words = (inputs + 63) / 64;
-  std::vector<Bits> prov(g.nodes.size(), Bits(words, 0));
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ir::Node& n = g.nodes[i];
-    if (n.kind == ir::NodeKind::Coordinate || n.kind == ir::NodeKind::Extern) {
-      const size_t bit =
-          n.kind == ir::NodeKind::Coordinate ? n.slot : g.coordinates.size() + n.slot;
-      prov[i][bit / 64] |= 1ULL << (bit % 64);
-      continue;
-    }
-    for (const ir::Wire& w : n.inputs) {
-      if (is_frozen_const(g.nodes[w.node])) continue;
-      for (size_t k = 0; k < words; ++k) prov[i][k] |= prov[w.node][k];
-    }
-  }
-  return prov;
-}
-
 // A unit runs whole, so a pull may run members outside its own cone: only
 // nodes that cannot fail may share a unit, or a pull could fail on a node it
 // does not need. A fallible node is a segment of its own.
@@ -106,7 +81,7 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
     const ir::Node& node = g.nodes[i];
     const bool call = node.kind == ir::NodeKind::Call;
     observable[i] = call && (!infallible(node) || node.def->purity == nodes::Purity::SideChannel);
-    const bool none_source = node.kind == ir::NodeKind::Extern || is_frozen_const(node) ||
+    const bool none_source = node.kind == ir::NodeKind::Extern || ir::is_frozen_const(node) ||
                              (call && node.def->accepts_none);
     if (observable[i] || none_source) hazard_bit[i] = (uint32_t)hazard_count++;
   }
@@ -119,7 +94,7 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
   for (uint32_t i = 0; i < n; ++i) {
     for (const ir::Wire& w : g.nodes[i].inputs) {
       const ir::Node& producer = g.nodes[w.node];
-      const bool absorbs = is_frozen_const(producer) ||
+      const bool absorbs = ir::is_frozen_const(producer) ||
                            (producer.kind == ir::NodeKind::Call && producer.def->accepts_none);
       for (size_t k = 0; k < words; ++k) {
         hazards[i][k] |= absorbs ? hazards[w.node][k] & observable_mask[k] : hazards[w.node][k];
@@ -195,7 +170,6 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
   }
   for (uint32_t c : g.coordinates) p.coordinate_slots.push_back(p.node_slot[c]);
   for (const ir::Extern& e : g.externs) p.extern_slots.push_back(p.node_slot[e.node]);
-  const std::vector<Bits> prov = node_provenance(g);
 
   // Units: fused groups, then every other call node alone.
   std::vector<std::vector<uint32_t>> units;
@@ -305,7 +279,7 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
       s.is_volatile = s.is_volatile || node.lifecycle == ir::Lifecycle::Volatile;
       s.is_side_channel = s.is_side_channel || node.def->purity == nodes::Purity::SideChannel;
       s.is_init = s.is_init || node.lifecycle == ir::Lifecycle::Init;
-      s.is_frozen = s.is_frozen || is_frozen_const(node);
+      s.is_frozen = s.is_frozen || ir::is_frozen_const(node);
       for (uint32_t k = 0; k < node.out_types.size(); ++k)
         s.output_slots.push_back(p.node_slot[m] + k);
     }
@@ -341,7 +315,7 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     if (step.is_frozen) continue;
     for (size_t bit = 0; bit < inputs; ++bit) {
       bool depends = false;
-      for (uint32_t m : step.nodes) depends = depends || (prov[m][bit / 64] >> (bit % 64) & 1);
+      for (uint32_t m : step.nodes) depends = depends || g.depends_on(m, bit);
       if (!depends) continue;
       p.input_steps[bit].push_back(s);
       if (step.is_side_channel) p.input_side_steps[bit].push_back(s);
@@ -383,7 +357,7 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     }
     std::vector<uint32_t> deps;
     for (size_t bit = 0; bit < inputs; ++bit) {
-      if (prov[o.wire.node][bit / 64] >> (bit % 64) & 1) deps.push_back((uint32_t)bit);
+      if (g.depends_on(o.wire.node, bit)) deps.push_back((uint32_t)bit);
     }
     p.output_cones.push_back(std::move(cone));
     p.output_inputs.push_back(std::move(deps));
