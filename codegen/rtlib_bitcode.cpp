@@ -76,4 +76,12 @@ void RtlibLinker::link() {
   if (failed) throw Error("linking the rtlib bitcode into a JIT module failed");
 }
 
+void link_declared_rtlib(llvm::Module& module, RtlibTarget target) {
+  RtlibLinker linker(module, target);
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration() && f.getName().starts_with("pd_")) linker.declare(f.getName().str());
+  }
+  linker.link();
+}
+
 }  // namespace polyrt::codegen

@@ -37,4 +37,7 @@ class RtlibLinker {
   std::unique_ptr<Impl> impl_;
 };
 
+// Links into `module` the bodies of every rtlib function (pd_*) it declares.
+void link_declared_rtlib(llvm::Module& module, RtlibTarget target);
+
 }  // namespace polyrt::codegen

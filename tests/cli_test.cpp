@@ -95,9 +95,10 @@ TEST_F(Cli, RunCsvTsvJsonl) {
 }
 
 TEST_F(Cli, SpecialFloatsInEveryFormat) {
-  const std::string f = write_program(dir, "nan.polydat",
-                                      "input cycle\nn := sqrt(-1.0 - to_f64(cycle))\n"
-                                      "i := exp(1000.0 + to_f64(cycle))\nz := to_f64(cycle) * -1.0\n");
+  const std::string f =
+      write_program(dir, "nan.polydat",
+                    "input cycle\nn := sqrt(-1.0 - to_f64(cycle))\n"
+                    "i := exp(1000.0 + to_f64(cycle))\nz := to_f64(cycle) * -1.0\n");
   EXPECT_EQ(run_polyrt("run " + f + " --cycles 0..1").out, "n,i,z\nNaN,inf,-0\n");
   EXPECT_EQ(run_polyrt("run " + f + " --cycles 0..1 --format jsonl").out,
             "{\"n\":null,\"i\":null,\"z\":-0}\n");  // JSON has no NaN or infinity

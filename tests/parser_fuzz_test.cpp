@@ -84,7 +84,8 @@ TEST(ParserFuzz, TruncationsAndMutationsOfExamples) {
 TEST(ParserFuzz, LongForwardReferenceChainsAreACleanError) {
   auto chain = [](int n) {
     std::string s = "input x\n";
-    for (int i = 0; i < n; ++i) s += "b" + std::to_string(i) + " := b" + std::to_string(i + 1) + " + 1\n";
+    for (int i = 0; i < n; ++i)
+      s += "b" + std::to_string(i) + " := b" + std::to_string(i + 1) + " + 1\n";
     return s + "b" + std::to_string(n) + " := x\n";
   };
   CompileOptions front_end_only;

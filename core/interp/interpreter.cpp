@@ -1,7 +1,6 @@
 // P1: evaluates typed Values node by node. Lazy (a pull runs only the stale
 // nodes of its output's cone), memoized, push-side invalidation per input.
 #include <algorithm>
-#include <cstdio>
 
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
@@ -14,7 +13,9 @@ namespace {
 class Interpreter final : public StateEngine {
  public:
   explicit Interpreter(std::shared_ptr<const Program> program)
-      : StateEngine(program->input_names().size()), program_(std::move(program)), g_(&program_->graph()) {
+      : StateEngine(program->input_names().size()),
+        program_(std::move(program)),
+        g_(&program_->graph()) {
     const auto& nodes = g_->nodes;
     offset_.resize(nodes.size() + 1);
     for (size_t i = 0; i < nodes.size(); ++i)
@@ -31,9 +32,6 @@ class Interpreter final : public StateEngine {
     coordinates_.assign(g_->coordinates.size(), 0);
     for (uint32_t c : g_->coordinates) values_[offset_[c]] = Value::u64(0);
     for (const ir::Extern& e : g_->externs) values_[offset_[e.node]] = e.default_value;
-    sink_ = [](std::string_view line) {
-      std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data());
-    };
     for (uint32_t n : g_->init_nodes) run_node(n);
   }
 
@@ -83,7 +81,6 @@ class Interpreter final : public StateEngine {
     }
   }
 
-  void set_log_sink(LogSink sink) override { sink_ = std::move(sink); }
   std::string engine_name() const override { return "interpreter"; }
   const Program& program() const override { return *program_; }
 
@@ -123,7 +120,6 @@ class Interpreter final : public StateEngine {
   std::vector<uint64_t> coordinates_;
   bool written_ = false;  // coordinates were set at least once
   std::vector<const Value*> inputs_;
-  LogSink sink_;
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <bit>
+#include <cstdio>
 #include <memory>
 #include <span>
 #include <string>
@@ -52,9 +53,15 @@ class StateEngine {
   }
   virtual void eval() = 0;
   virtual void invalidate_all() = 0;
-  virtual void set_log_sink(LogSink sink) = 0;
+  // Side-channel lines go to stderr until the host sets a sink.
+  void set_log_sink(LogSink sink) { sink_ = std::move(sink); }
   virtual std::string engine_name() const = 0;
   virtual const Program& program() const = 0;
+
+ protected:
+  LogSink sink_ = [](std::string_view line) {
+    std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data());
+  };
 
  private:
   size_t coordinate_count_;  // checked by State::set_inputs without a virtual call

@@ -1,7 +1,6 @@
 // The slot-buffer state shared by the closure (P2) and native (P3) tiers: one
 // u64 word per port, a None mask, rounds (epochs), and one monomorphic runner
 // per provenance mode, so the inner loop never branches on the mode.
-#include <cstdio>
 
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
@@ -77,7 +76,10 @@ class SlotStateBase : public StateEngine {
  public:
   SlotStateBase(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
       : StateEngine(program->input_names().size()),
-        program_(std::move(program)), sp_(std::move(sp)), g_(&program_->graph()), p_(&sp_->plan) {
+        program_(std::move(program)),
+        sp_(std::move(sp)),
+        g_(&program_->graph()),
+        p_(&sp_->plan) {
     slots_.assign(p_->slot_count + 1, 0);
     host_.resize(p_->slot_count);
     none_.assign(p_->slot_count, 0);
@@ -95,9 +97,6 @@ class SlotStateBase : public StateEngine {
     for (size_t e = 0; e < g_->externs.size(); ++e)
       store(p_->extern_slots[e], g_->externs[e].default_value);
     build_kit_args();
-    sink_ = [](std::string_view line) {
-      std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data());
-    };
     epoch_ = 1;
     for (uint32_t s : p_->init_steps) {
       run_step(s);
@@ -144,7 +143,6 @@ class SlotStateBase : public StateEngine {
     stale_ = true;
   }
 
-  void set_log_sink(LogSink sink) override { sink_ = std::move(sink); }
   std::string engine_name() const override { return sp_->engine_name; }
   const Program& program() const override { return *program_; }
 
@@ -274,7 +272,6 @@ class SlotStateBase : public StateEngine {
   std::vector<uint64_t> coordinates_;
   bool written_ = false;
   std::vector<nodes::KitArgs> kit_args_;  // per Kit step
-  LogSink sink_;
 
  private:
   void build_kit_args() {

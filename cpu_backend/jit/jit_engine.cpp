@@ -227,13 +227,7 @@ std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> c
                               .add(impl_->key_salt)
                               .add(std::string_view(bitcode.data(), bitcode.size()))
                               .hex();
-  {
-    codegen::RtlibLinker linker(*module, codegen::RtlibTarget::Host);
-    for (llvm::Function& f : *module) {
-      if (f.isDeclaration() && f.getName().starts_with("pd_")) linker.declare(f.getName().str());
-    }
-    linker.link();
-  }
+  codegen::link_declared_rtlib(*module, codegen::RtlibTarget::Host);
   module->setModuleIdentifier(key);
 
   llvm::orc::LLJIT& jit = *impl_->jit;
@@ -264,13 +258,7 @@ std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> c
 }
 
 std::string JitEngine::optimized_ir(llvm::Module& module) {
-  {
-    codegen::RtlibLinker linker(module, codegen::RtlibTarget::Host);
-    for (llvm::Function& f : module) {
-      if (f.isDeclaration() && f.getName().starts_with("pd_")) linker.declare(f.getName().str());
-    }
-    linker.link();
-  }
+  codegen::link_declared_rtlib(module, codegen::RtlibTarget::Host);
   optimize(module, *impl_->target_machine());
   std::string text;
   llvm::raw_string_ostream os(text);
