@@ -41,7 +41,7 @@ void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, cpu::JitEn
   if (wanted.empty()) return;
   auto code = jit.compile(std::move(nm.context), std::move(nm.module), wanted);
   for (size_t k = 0; k < steps.size(); ++k) {
-    sp.segment_fns[steps[k]] = reinterpret_cast<slots::SegmentFn>(code->address(k));
+    sp.steps[steps[k]].segment = reinterpret_cast<slots::SegmentFn>(code->address(k));
   }
   sp.code = code;
 }

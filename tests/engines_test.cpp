@@ -156,5 +156,55 @@ TEST(Engines, FallibleNodesAreSegmentsOfTheirOwn) {
   EXPECT_THROW(st.pull("b"), EvalError);
 }
 
+// Numeric programs in Raw mode take writes inline and skip round bookkeeping;
+// they must still agree with the interpreter on values, failures (with the
+// written coordinates), unchanged writes, clones and str constants.
+TEST(Engines, ExpressStatesAgreeWithTheInterpreter) {
+  const std::string source =
+      "input x: u64\ninput y: u64\nlabel := \"fixed\"\n"
+      "h := hash(x + y)\nq := in_range(mod(h, 10), 0, 7)\nr := unit_interval(h) * 2.0\n";
+  CompileOptions raw;
+  for (Engine engine : {Engine::Closures, Engine::Native}) {
+    raw.engine = engine;
+    raw.provenance = Provenance::Raw;
+    auto fast = compile(source, raw);
+    ASSERT_TRUE(fast->slot_program()->express);
+    CompileOptions reference;
+    reference.engine = Engine::Interpreter;
+    auto oracle = compile(source, reference);
+    State a = fast->new_state(), b = oracle->new_state();
+    const size_t q = a.output_index("q"), r = a.output_index("r");
+    size_t failures = 0;
+    for (uint64_t i = 0; i < 300; ++i) {
+      const uint64_t x = i / 3, y = i % 2;  // every third write repeats x
+      a.set_inputs({x, y});
+      b.set_inputs({x, y});
+      EXPECT_EQ(a.pull_word(r), b.pull_word(r));
+      std::string fast_error, oracle_error;
+      uint64_t fast_q = 0, oracle_q = 0;
+      try {
+        fast_q = a.pull_word(q);
+      } catch (const EvalError& e) {
+        fast_error = e.what();
+      }
+      try {
+        oracle_q = b.pull_word(q);
+      } catch (const EvalError& e) {
+        oracle_error = e.what();
+      }
+      ASSERT_EQ(fast_error, oracle_error) << "x=" << x << " y=" << y;
+      failures += !fast_error.empty();
+      ASSERT_EQ(fast_q, oracle_q);
+      State copy = a;
+      a.set_inputs({x + 1, y});
+      EXPECT_EQ(copy.pull_word(r), b.pull_word(r)) << "a clone keeps its own inputs";
+    }
+    EXPECT_GT(failures, 10u) << "the division by zero must be exercised";
+    EXPECT_EQ(a.pull("label").as_str(), "fixed");
+    EXPECT_THROW(a.pull_word(a.output_index("label")), WriteError);
+    EXPECT_THROW(a.set_inputs({1}), WriteError);
+  }
+}
+
 }  // namespace
 }  // namespace polyrt::test

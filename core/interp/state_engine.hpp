@@ -13,9 +13,11 @@ namespace polyrt {
 
 class StateEngine {
  public:
-  explicit StateEngine(size_t coordinate_count) : coordinate_count_(coordinate_count) {}
+  explicit StateEngine(size_t coordinate_count) {
+    lane_.coordinates = coordinate_count;
+    lane_.pull_miss = [](StateEngine& engine, size_t output) { return engine.pull_word(output); };
+  }
   virtual ~StateEngine() = default;
-  size_t coordinate_count() const { return coordinate_count_; }
   virtual std::unique_ptr<StateEngine> clone() const = 0;
   virtual void set_inputs(std::span<const uint64_t> coordinates) = 0;
   virtual void set_extern(size_t index, const Value& value) = 0;
@@ -57,14 +59,14 @@ class StateEngine {
   void set_log_sink(LogSink sink) { sink_ = std::move(sink); }
   virtual std::string engine_name() const = 0;
   virtual const Program& program() const = 0;
+  detail::PullLane& pull_lane() { return lane_; }
 
  protected:
+  detail::PullLane lane_;  // engines without a word cache leave it empty
+
   LogSink sink_ = [](std::string_view line) {
     std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data());
   };
-
- private:
-  size_t coordinate_count_;  // checked by State::set_inputs without a virtual call
 };
 
 namespace interp {

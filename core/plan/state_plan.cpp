@@ -330,7 +330,10 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
   }
 
   // Output cones (closed over whole steps; stop at frozen consts) and guards.
+  p.input_outputs.assign(inputs, {});
+  p.step_outputs.assign(p.steps.size(), {});
   for (const ir::Output& o : g.outputs) {
+    const uint32_t output = (uint32_t)p.output_slot.size();
     p.output_slot.push_back(p.node_slot[o.wire.node] + o.wire.port);
     std::vector<uint8_t> in_cone(p.steps.size(), 0);
     std::vector<uint32_t> stack;
@@ -355,13 +358,13 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
       cone.push_back(s);
       is_volatile = is_volatile || p.steps[s].is_volatile;
     }
-    std::vector<uint32_t> deps;
     for (size_t bit = 0; bit < inputs; ++bit) {
-      if (g.depends_on(o.wire.node, bit)) deps.push_back((uint32_t)bit);
+      if (g.depends_on(o.wire.node, bit)) p.input_outputs[bit].push_back(output);
     }
+    const uint32_t producer = p.node_step[o.wire.node];
+    if (producer != ~0u && !p.steps[producer].is_frozen) p.step_outputs[producer].push_back(output);
+    if (is_volatile) p.volatile_outputs.push_back(output);
     p.output_cones.push_back(std::move(cone));
-    p.output_inputs.push_back(std::move(deps));
-    p.output_volatile.push_back(is_volatile);
   }
   return p;
 }

@@ -56,10 +56,15 @@ struct StatePlan {
   std::vector<std::vector<uint32_t>> input_side_steps;
   std::vector<uint32_t> volatile_steps;
   std::vector<uint32_t> init_steps;
-  std::vector<std::vector<uint32_t>> output_cones;   // per output: steps in order
-  std::vector<std::vector<uint32_t>> output_inputs;  // per output: inputs its value depends on
-  std::vector<uint8_t> output_volatile;              // the cone holds a volatile step
+  std::vector<std::vector<uint32_t>> output_cones;  // per output: steps in order
   std::vector<uint32_t> output_slot;
+  // What the cone guard forgets on a write: per input, the outputs whose value
+  // depends on it; the outputs whose cone holds a volatile step (every write).
+  std::vector<std::vector<uint32_t>> input_outputs;
+  std::vector<uint32_t> volatile_outputs;
+  // Per step, the outputs whose slot it writes. A cone is closed over
+  // producers, so once a cone has run, every output produced inside it is current.
+  std::vector<std::vector<uint32_t>> step_outputs;
 
   size_t input_count() const { return coordinate_slots.size() + extern_slots.size(); }
 };

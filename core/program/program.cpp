@@ -87,25 +87,30 @@ std::shared_ptr<const Program> compile_file(const std::string& path, CompileOpti
 
 // ---- State ------------------------------------------------------------------
 
-State::State(std::unique_ptr<StateEngine> engine) : impl_(std::move(engine)) {}
-State::State(const State& other) : impl_(other.impl_->clone()) {}
+State::State(std::unique_ptr<StateEngine> engine)
+    : impl_(std::move(engine)), lane_(&impl_->pull_lane()) {}
+State::State(const State& other) : impl_(other.impl_->clone()), lane_(&impl_->pull_lane()) {}
 State& State::operator=(const State& other) {
-  if (this != &other) impl_ = other.impl_->clone();
+  if (this != &other) {
+    impl_ = other.impl_->clone();
+    lane_ = &impl_->pull_lane();
+  }
   return *this;
 }
 State::State(State&&) noexcept = default;
 State& State::operator=(State&&) noexcept = default;
 State::~State() = default;
 
-void State::set_inputs(std::span<const uint64_t> coordinates) {
-  if (coordinates.size() != impl_->coordinate_count()) {
-    const auto& names = impl_->program().input_names();
-    std::string list;
-    for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
-    throw WriteError("set_inputs got " + std::to_string(coordinates.size()) +
-                     " value(s) but the program has " + std::to_string(names.size()) +
-                     " coordinate(s)" + (names.empty() ? "" : ": " + list));
-  }
+void State::refuse_coordinates(size_t count) const {
+  const auto& names = impl_->program().input_names();
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+  throw WriteError("set_inputs got " + std::to_string(count) + " value(s) but the program has " +
+                   std::to_string(names.size()) + " coordinate(s)" +
+                   (names.empty() ? "" : ": " + list));
+}
+
+void State::write_coordinates(std::span<const uint64_t> coordinates) {
   impl_->set_inputs(coordinates);
 }
 
@@ -159,10 +164,6 @@ Value State::pull_at(size_t index) {
                      std::to_string(impl_->program().output_names().size()) + " outputs)");
   }
   return impl_->pull_at(index);
-}
-
-uint64_t State::pull_word(size_t index) {
-  return impl_->pull_word(index);
 }
 
 void State::eval() {

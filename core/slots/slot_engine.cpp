@@ -20,12 +20,36 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
   sp->mode = mode == ProvenanceMode::Auto ? plan::select_mode(g) : mode;
   sp->engine_name = engine + " (" + std::string(plan::mode_name(sp->mode)) + ")";
   sp->node_words.resize(g.nodes.size());
-  sp->segment_fns.assign(sp->plan.steps.size(), nullptr);
-  for (const Step& st : sp->plan.steps) {
-    sp->step_flags.push_back((st.is_side_channel ? kSideChannel : 0) |
-                             (st.is_volatile ? kVolatile : 0));
-    sp->step_kit.push_back(st.kind == StepKind::Kit ? g.nodes[st.nodes[0]].def->native->kit
-                                                    : nullptr);
+  const plan::StatePlan& p = sp->plan;
+  for (const Step& st : p.steps) {
+    HotStep& hot = sp->steps.emplace_back();
+    hot.flags = (st.is_side_channel ? kSideChannel : 0) | (st.is_volatile ? kVolatile : 0);
+    if (st.kind == StepKind::Kit) hot.kit = g.nodes[st.nodes[0]].def->native->kit;
+  }
+  sp->cones = FlatLists(p.output_cones);
+  sp->step_outputs = FlatLists(p.step_outputs);
+  sp->input_outputs = FlatLists(p.input_outputs);
+  sp->dirty_steps =
+      FlatLists(sp->mode == ProvenanceMode::PushPull ? p.input_steps : p.input_side_steps);
+  for (uint32_t slot : p.output_slot) {
+    sp->output_word_mask.push_back(p.slot_type[slot] == Type::Str ? 0 : ~uint64_t{0});
+  }
+  sp->express = sp->mode == ProvenanceMode::Raw && g.externs.empty();
+  for (size_t s = 0; s < p.steps.size(); ++s) {
+    const bool native = p.steps[s].kind != StepKind::Host;
+    sp->express = sp->express && (p.steps[s].is_frozen || (native && sp->steps[s].flags == 0));
+  }
+  for (size_t c = 0; c < p.coordinate_slots.size(); ++c) {
+    sp->express = sp->express && p.coordinate_slots[c] == p.coordinate_slots[0] + c;
+  }
+  for (uint32_t o = 0; o < p.output_slot.size(); ++o) {
+    const uint32_t never = (uint32_t)p.steps.size();
+    sp->output_words.push_back({p.output_slot[o], sp->express ? never : o});
+  }
+  for (uint32_t s = 0; sp->express && s < p.steps.size(); ++s) {
+    for (uint32_t o : p.step_outputs[s]) {
+      if (sp->output_word_mask[o]) sp->output_words[o].stamp = s;
+    }
   }
   auto constant = [&](uint64_t word) {
     sp->const_words.push_back(word);
@@ -79,14 +103,16 @@ class SlotStateBase : public StateEngine {
         program_(std::move(program)),
         sp_(std::move(sp)),
         g_(&program_->graph()),
-        p_(&sp_->plan) {
+        p_(&sp_->plan),
+        mode_(sp_->mode) {
     slots_.assign(p_->slot_count + 1, 0);
     host_.resize(p_->slot_count);
     none_.assign(p_->slot_count, 0);
     ran_.assign(p_->steps.size(), 0);
     clean_.assign(p_->steps.size(), 0);
-    input_seq_.assign(p_->input_count(), 0);
-    output_seq_.assign(p_->output_slot.size(), 0);
+    current_generation_.assign(p_->output_slot.size(), 0);
+    word_generation_.assign(p_->output_slot.size(), 0);
+    lane_.generation = 1;
     coordinates_.assign(p_->coordinate_slots.size(), 0);
     for (size_t i = 0; i < g_->nodes.size(); ++i) {
       const ir::Node& n = g_->nodes[i];
@@ -97,6 +123,7 @@ class SlotStateBase : public StateEngine {
     for (size_t e = 0; e < g_->externs.size(); ++e)
       store(p_->extern_slots[e], g_->externs[e].default_value);
     build_kit_args();
+    point_lane();
     epoch_ = 1;
     for (uint32_t s : p_->init_steps) {
       run_step(s);
@@ -108,38 +135,33 @@ class SlotStateBase : public StateEngine {
   SlotStateBase(const SlotStateBase& other) : StateEngine(other) {
     *this = other;
     build_kit_args();  // a clone points into its own buffers
+    point_lane();
   }
   SlotStateBase& operator=(const SlotStateBase&) = default;
 
   // Only coordinates whose value changes count as written (as on every engine).
   void set_inputs(std::span<const uint64_t> coordinates) override {
-    ++write_seq_;
-    const auto& dirty = dirty_lists();
     for (size_t c = 0; c < coordinates.size(); ++c) {
       if (coordinates_[c] == coordinates[c] && written_) continue;
       coordinates_[c] = coordinates[c];
       slots_[p_->coordinate_slots[c]] = coordinates[c];
-      input_seq_[c] = write_seq_;
-      for (uint32_t s : dirty[c]) clean_[s] = 0;
+      input_changed(c);
     }
     written_ = true;
-    stale_ = true;
+    begin_write();
   }
 
   void set_extern(size_t index, const Value& value) override {
-    ++write_seq_;
     store(p_->extern_slots[index], value);
-    const size_t input = p_->coordinate_slots.size() + index;
-    input_seq_[input] = write_seq_;
-    for (uint32_t s : dirty_lists()[input]) clean_[s] = 0;
-    stale_ = true;
+    input_changed(p_->coordinate_slots.size() + index);
+    begin_write();
   }
 
   void invalidate_all() override {
     for (size_t s = 0; s < clean_.size(); ++s) {
       if (!frozen(s)) clean_[s] = 0;
     }
-    std::fill(output_seq_.begin(), output_seq_.end(), 0);
+    ++lane_.generation;
     stale_ = true;
   }
 
@@ -147,12 +169,6 @@ class SlotStateBase : public StateEngine {
   const Program& program() const override { return *program_; }
 
  protected:
-  // The steps a write makes stale: every dependent step in PushPull, only the
-  // side channels otherwise (pure steps rerun once per round anyway).
-  const std::vector<std::vector<uint32_t>>& dirty_lists() const {
-    return sp_->mode == ProvenanceMode::PushPull ? p_->input_steps : p_->input_side_steps;
-  }
-
   bool frozen(size_t s) const { return p_->steps[s].is_frozen; }
 
   void begin_round() {
@@ -162,14 +178,61 @@ class SlotStateBase : public StateEngine {
     stale_ = false;
   }
 
-  bool cone_is_current(size_t o) const {
-    const uint64_t at = output_seq_[o];
-    if (at == 0) return false;
-    if (p_->output_volatile[o] && write_seq_ > at) return false;
-    for (uint32_t i : p_->output_inputs[o]) {
-      if (input_seq_[i] > at) return false;
+  // The cone guard's flags: an output is current from the pull (or eval) that
+  // ran its cone until a write changes one of its inputs (any write in Raw
+  // mode, where the guard only spares repeated pulls within one round).
+  // An output is current while its generation equals the lane's, so one
+  // increment forgets every output at once.
+  void input_changed(size_t input) {
+    // Steps a write makes stale: every dependent step in PushPull, only the
+    // side channels otherwise (pure steps run again once per round anyway).
+    for (uint32_t s : sp_->dirty_steps[input]) clean_[s] = 0;
+    if (mode_ == ProvenanceMode::Raw) {
+      ++lane_.generation;
+    } else {
+      for (uint32_t o : sp_->input_outputs[input]) forget(o);
     }
-    return true;
+  }
+
+  void forget(uint32_t o) {
+    current_generation_[o] = 0;
+    word_generation_[o] = 0;
+  }
+
+  // Every write starts a new round, in which volatile steps run again.
+  void begin_write() {
+    for (uint32_t o : p_->volatile_outputs) forget(o);
+    stale_ = true;
+  }
+
+  // Raises the error a pull_word of a str, None or unknown output gets.
+  [[gnu::noinline, gnu::cold]] uint64_t refuse_word(size_t o) {
+    check_word_output(o);
+    return StateEngine::pull_word(o);
+  }
+
+  bool is_current(size_t o) const { return current_generation_[o] == lane_.generation; }
+
+  void mark_current(uint32_t o) {
+    current_generation_[o] = lane_.generation;
+    word_generation_[o] =
+        none_[p_->output_slot[o]] ? 0 : lane_.generation & sp_->output_word_mask[o];
+  }
+
+  // After step s ran: its outputs are current, since its producers ran before it.
+  void mark_outputs_of(uint32_t s) {
+    if (none_count_ != 0) {
+      for (uint32_t o : sp_->step_outputs[s]) mark_current(o);
+      return;
+    }
+    const uint64_t generation = lane_.generation;
+    uint64_t* current = current_generation_.data();
+    uint64_t* word = word_generation_.data();
+    const uint64_t* word_mask = sp_->output_word_mask.data();
+    for (uint32_t o : sp_->step_outputs[s]) {
+      current[o] = generation;
+      word[o] = generation & word_mask[o];
+    }
   }
 
   Value read_slot(uint32_t slot) const {
@@ -218,17 +281,18 @@ class SlotStateBase : public StateEngine {
       return;
     }
     // The hot path: no slot holds None, so no mask is consulted.
-    if (const nodes::Kit kit = sp_->step_kit[s]) {
-      if (kit(kit_args_[s]) != 0) fail(p_->steps[s].nodes[0]);
-    } else if (const SegmentFn fn = sp_->segment_fns[s]) {
-      const int32_t status = fn(slots_.data());
+    const HotStep& hot = sp_->steps[s];
+    if (hot.segment) {
+      const int32_t status = hot.segment(slots_.data());
       if (status != 0) fail(p_->steps[s].nodes[status - 1]);
+    } else if (hot.kit) {
+      if (hot.kit(kit_args_[s]) != 0) fail(p_->steps[s].nodes[0]);
     } else {
       run_host(p_->steps[s].nodes[0]);
     }
   }
 
-  void run_step_with_nones(size_t s) {
+  [[gnu::noinline]] void run_step_with_nones(size_t s) {
     const Step& st = p_->steps[s];
     if (!st.accepts_none) {
       for (uint32_t in : st.input_slots) {
@@ -240,10 +304,10 @@ class SlotStateBase : public StateEngine {
     }
     switch (st.kind) {
       case StepKind::Kit:
-        if (sp_->step_kit[s](kit_args_[s]) != 0) fail(st.nodes[0]);
+        if (sp_->steps[s].kit(kit_args_[s]) != 0) fail(st.nodes[0]);
         break;
       case StepKind::Segment: {
-        const int32_t status = sp_->segment_fns[s](slots_.data());
+        const int32_t status = sp_->steps[s].segment(slots_.data());
         if (status != 0) fail(st.nodes[status - 1]);
         break;
       }
@@ -266,14 +330,23 @@ class SlotStateBase : public StateEngine {
   std::vector<uint8_t> clean_;
   uint64_t epoch_ = 0;
   bool stale_ = true;
-  uint64_t write_seq_ = 0;
-  std::vector<uint64_t> input_seq_;
-  std::vector<uint64_t> output_seq_;
+  ProvenanceMode mode_;
+  // Per output: the lane generation in which it became current, and the same
+  // when its word may be read inline (a scalar, not None), else 0.
+  std::vector<uint64_t> current_generation_;
+  std::vector<uint64_t> word_generation_;
   std::vector<uint64_t> coordinates_;
   bool written_ = false;
   std::vector<nodes::KitArgs> kit_args_;  // per Kit step
 
  private:
+  void point_lane() {
+    lane_.words = slots_.data();
+    lane_.output_words = sp_->output_words.data();
+    lane_.stamps = word_generation_.data();
+    lane_.outputs = word_generation_.size();
+  }
+
   void build_kit_args() {
     kit_args_.assign(p_->steps.size(), nodes::KitArgs{});
     for (size_t s = 0; s < p_->steps.size(); ++s) {
@@ -308,14 +381,22 @@ class SlotStateBase : public StateEngine {
     scratch_out_.resize(n.out_types.size());
   }
 
-  void run_host(uint32_t node) {
+  // The coordinates as written, for failure messages (every state keeps them
+  // in their slots).
+  std::vector<uint64_t> written_coordinates() const {
+    std::vector<uint64_t> values;
+    for (uint32_t slot : p_->coordinate_slots) values.push_back(slots_[slot]);
+    return values;
+  }
+
+  [[gnu::noinline]] void run_host(uint32_t node) {
     const ir::Node& n = g_->nodes[node];
     gather_inputs(n);
     try {
       ir::evaluate_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_);
     } catch (const nodes::NodeFailure& f) {
-      throw EvalError(ir::failure_message(*g_, node, f.message, scratch_ptrs_, &coordinates_),
-                      n.label);
+      const std::vector<uint64_t> written = written_coordinates();
+      throw EvalError(ir::failure_message(*g_, node, f.message, scratch_ptrs_, &written), n.label);
     }
     for (size_t k = 0; k < scratch_out_.size(); ++k) {
       const uint32_t slot = p_->node_slot[node] + k;
@@ -330,7 +411,7 @@ class SlotStateBase : public StateEngine {
 
   // Native code reported a failure: rebuild the exact message the
   // interpreter gives by re-running the node's registry body on its inputs.
-  [[noreturn]] void fail(uint32_t node) {
+  [[noreturn, gnu::noinline, gnu::cold]] void fail(uint32_t node) {
     const ir::Node& n = g_->nodes[node];
     gather_inputs(n);
     std::string reason =
@@ -340,7 +421,8 @@ class SlotStateBase : public StateEngine {
     } catch (const nodes::NodeFailure& f) {
       reason = f.message;
     }
-    throw EvalError(ir::failure_message(*g_, node, reason, scratch_ptrs_, &coordinates_), n.label);
+    const std::vector<uint64_t> written = written_coordinates();
+    throw EvalError(ir::failure_message(*g_, node, reason, scratch_ptrs_, &written), n.label);
   }
 
   // Reused by every host step (a clone gets its own; their contents never outlive a step).
@@ -362,13 +444,13 @@ class SlotState final : public SlotStateBase {
   }
 
   uint64_t pull_word(size_t o) override {
-    if (o >= p_->output_slot.size() || p_->slot_type[p_->output_slot[o]] == Type::Str) {
-      check_word_output(o);  // raises the error
+    if (o < p_->output_slot.size() && sp_->output_word_mask[o]) [[likely]] {
+      bring_up_to_date(o);
+      const uint32_t slot = p_->output_slot[o];
+      if (!none_[slot]) [[likely]]
+        return slots_[slot];
     }
-    bring_up_to_date(o);
-    const uint32_t slot = p_->output_slot[o];
-    if (none_[slot]) return StateEngine::pull_word(o);  // raises the None error
-    return slots_[slot];
+    return refuse_word(o);
   }
 
   void eval() override {
@@ -376,18 +458,17 @@ class SlotState final : public SlotStateBase {
     for (uint32_t s = 0; s < p_->steps.size(); ++s) {
       if (ran_[s] != epoch_ && !frozen(s)) step(s);
     }
+    for (uint32_t o = 0; o < current_generation_.size(); ++o) mark_current(o);
   }
 
  private:
   void bring_up_to_date(size_t o) {
     begin_round();
-    if constexpr (M != ProvenanceMode::Raw) {
-      if (cone_is_current(o)) return;
-    }
-    for (uint32_t s : p_->output_cones[o]) {
+    if (is_current(o)) return;
+    for (uint32_t s : sp_->cones[o]) {
       if (ran_[s] != epoch_) step(s);
     }
-    output_seq_[o] = write_seq_;
+    mark_current(o);
   }
 
   void step(uint32_t s) {
@@ -397,7 +478,7 @@ class SlotState final : public SlotStateBase {
         return;
       }
     } else {
-      if ((sp_->step_flags[s] & kSideChannel) &&
+      if ((sp_->steps[s].flags & kSideChannel) &&
           clean_[s]) {  // a side channel never re-fires while current
         ran_[s] = epoch_;
         return;
@@ -405,7 +486,71 @@ class SlotState final : public SlotStateBase {
     }
     run_step(s);
     ran_[s] = epoch_;
-    clean_[s] = !(sp_->step_flags[s] & kVolatile);
+    clean_[s] = !(sp_->steps[s].flags & kVolatile);
+    mark_outputs_of(s);
+  }
+};
+
+// A write is the inline copy in State::set_inputs plus a new lane generation;
+// a pull runs the steps of its cone that did not run in this generation. A
+// step's run stamp is also the lane stamp of the outputs it produces.
+class ExpressState final : public SlotStateBase {
+ public:
+  ExpressState(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
+      : SlotStateBase(std::move(program), std::move(sp)) {
+    ran_.assign(p_->steps.size() + 1, 0);  // generations from here on, not epochs
+    point_express_lane();
+  }
+  ExpressState(const ExpressState& other) : SlotStateBase(other) { point_express_lane(); }
+
+  std::unique_ptr<StateEngine> clone() const override {
+    return std::make_unique<ExpressState>(*this);
+  }
+
+  void set_inputs(std::span<const uint64_t> coordinates) override {
+    std::copy(coordinates.begin(), coordinates.end(), lane_.express_coordinates);
+    ++lane_.generation;
+  }
+
+  Value pull_at(size_t o) override {
+    run_cone(o);
+    return read_slot(p_->output_slot[o]);
+  }
+
+  uint64_t pull_word(size_t o) override {
+    if (o < p_->output_slot.size() && sp_->output_word_mask[o]) [[likely]] {
+      run_cone(o);
+      return slots_[p_->output_slot[o]];
+    }
+    return refuse_word(o);
+  }
+
+  void eval() override {
+    const uint64_t generation = lane_.generation;
+    for (uint32_t s = 0; s < p_->steps.size(); ++s) {
+      if (ran_[s] == generation || frozen(s)) continue;
+      run_step(s);
+      ran_[s] = generation;
+    }
+  }
+
+ private:
+  void point_express_lane() {
+    lane_.pull_miss = [](StateEngine& engine, size_t output) {
+      return static_cast<ExpressState&>(engine).pull_word(output);
+    };
+    lane_.stamps = ran_.data();
+    lane_.express_coordinates =
+        slots_.data() + (p_->coordinate_slots.empty() ? 0 : p_->coordinate_slots[0]);
+  }
+
+  void run_cone(size_t o) {
+    const uint64_t generation = lane_.generation;
+    for (uint32_t s : sp_->cones[o]) {
+      if (ran_[s] == generation) continue;
+      run_step(s);
+      ran_[s] = generation;
+    }
   }
 };
 
@@ -413,6 +558,7 @@ class SlotState final : public SlotStateBase {
 
 std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> program,
                                               std::shared_ptr<const SlotProgram> sp) {
+  if (sp->express) return std::make_unique<ExpressState>(program, sp);
   switch (sp->mode) {
     case ProvenanceMode::Raw:
       return std::make_unique<SlotState<ProvenanceMode::Raw>>(program, sp);

@@ -11,6 +11,8 @@
 
 #include "nodes/native_form.hpp"
 #include "plan/state_plan.hpp"
+#include "polyrt/polyrt.hpp"
+#include "slots/flat_lists.hpp"
 
 namespace polyrt {
 class Program;
@@ -29,6 +31,16 @@ struct WordRef {
   uint32_t index = 0;
 };
 
+constexpr uint8_t kSideChannel = 1;
+constexpr uint8_t kVolatile = 2;
+
+// What a runner needs of a step on every run, in one record.
+struct HotStep {
+  SegmentFn segment = nullptr;  // Segment steps (set by the CPU backend)
+  nodes::Kit kit = nullptr;     // Kit steps
+  uint8_t flags = 0;            // kSideChannel | kVolatile
+};
+
 struct SlotProgram {
   plan::StatePlan plan;
   plan::ProvenanceMode mode = plan::ProvenanceMode::Raw;
@@ -36,15 +48,22 @@ struct SlotProgram {
   std::vector<uint64_t> const_words;
   // Per node with a native form: the word of each argument (Outputs excluded).
   std::vector<std::array<WordRef, nodes::kMaxNativeArgs>> node_words;
-  std::vector<SegmentFn> segment_fns;  // per step; null unless a Segment step
-  std::shared_ptr<const void> code;    // keeps compiled segments alive
-  // Hot per-step facts, flat so the runners touch one byte or pointer per step.
-  std::vector<uint8_t> step_flags;   // kSideChannel | kVolatile
-  std::vector<nodes::Kit> step_kit;  // Kit steps: the node's kit; else null
+  std::shared_ptr<const void> code;  // keeps compiled segments alive
+  // The plan's lists the runners walk, flattened; dirty_steps is the mode's
+  // choice of the plan's input_steps (PushPull) or input_side_steps.
+  std::vector<HotStep> steps;
+  FlatLists cones, step_outputs, input_outputs, dirty_steps;
+  std::vector<uint64_t> output_word_mask;  // ~0 for scalar outputs, 0 for str
+  // The lane's per-output words: stamp = the output itself, or in express
+  // states the step producing it (steps.size(): none, never current inline).
+  std::vector<detail::OutputWord> output_words;
+  // Raw mode over a plan of native steps only (segments or kits): no extern
+  // (so no None), no host step, no side channel, no volatile step, coordinate
+  // slots contiguous. Such a state takes writes inline in State::set_inputs
+  // and runs its cones with no round bookkeeping (the runtime reference's
+  // "pure native" realisation).
+  bool express = false;
 };
-
-constexpr uint8_t kSideChannel = 1;
-constexpr uint8_t kVolatile = 2;
 
 // Plans the program and resolves kit arguments. fuse: native segments (P3).
 std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& graph, bool fuse,

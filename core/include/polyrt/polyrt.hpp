@@ -6,6 +6,7 @@
 //   uint64_t id = state.pull("user_id").as_u64();
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -107,6 +108,34 @@ using LogSink = std::function<void(std::string_view line)>;
 
 class StateEngine;
 
+namespace detail {
+// Where output o's word lives and which stamp says that it is current.
+struct OutputWord {
+  uint32_t slot;
+  uint32_t stamp;
+};
+
+// What State::pull_word reads inline, without a call: the engine keeps it
+// pointing at its own buffers. stamps[output_words[o].stamp] == generation:
+// output o is current and not None, and its word is words[output_words[o].slot];
+// anything else sends the pull to the engine, which evaluates, raises or
+// refreshes the lane.
+struct PullLane {
+  const uint64_t* words = nullptr;
+  const OutputWord* output_words = nullptr;
+  const uint64_t* stamps = nullptr;
+  uint64_t generation = 1;  // never 0, so a zeroed stamp is never current
+  size_t outputs = 0;       // 0: every pull goes to the engine
+  size_t coordinates = 0;   // what set_inputs must get
+  // Non-null for states whose write is a plain copy of the coordinates here
+  // plus a new generation (pure native programs in Raw mode).
+  uint64_t* express_coordinates = nullptr;
+  // What a pull that misses calls: the engine's own pull_word, without a
+  // virtual dispatch.
+  uint64_t (*pull_miss)(StateEngine& engine, size_t output) = nullptr;
+};
+}  // namespace detail
+
 // Per-thread evaluation state of a program. Copying a state clones it: the
 // copy owns all of its buffers and shares nothing mutable with the original.
 class State {
@@ -120,7 +149,21 @@ class State {
 
   // Writes the coordinate inputs in declaration order; runs nothing. The
   // span must have exactly one value per coordinate (else WriteError).
-  void set_inputs(std::span<const uint64_t> coordinates);
+  void set_inputs(std::span<const uint64_t> coordinates) {
+    detail::PullLane& lane = *lane_;
+    if (coordinates.size() != lane.coordinates) refuse_coordinates(coordinates.size());
+    if (lane.express_coordinates) {
+      // One 8-byte store per word: a vectorized copy would make the native
+      // code's 8-byte loads miss store-to-load forwarding (about 15 ns).
+      for (size_t c = 0; c < coordinates.size(); ++c) {
+        std::atomic_ref<uint64_t>(lane.express_coordinates[c])
+            .store(coordinates[c], std::memory_order_relaxed);
+      }
+      ++lane.generation;
+      return;
+    }
+    write_coordinates(coordinates);
+  }
   void set_inputs(std::initializer_list<uint64_t> coordinates) {
     set_inputs(std::span<const uint64_t>(coordinates.begin(), coordinates.size()));
   }
@@ -135,8 +178,16 @@ class State {
   Value pull_at(size_t index);
   // The raw 64-bit word of a scalar output (u64 as is, f64 bit pattern, bool
   // 0/1), without building a Value: the fast path for hot loops. Refused with
-  // WriteError for str outputs and when the output is None.
-  uint64_t pull_word(size_t index);
+  // WriteError for str outputs and when the output is None. A pull whose
+  // output is already current costs a few loads (no call).
+  uint64_t pull_word(size_t index) {
+    const detail::PullLane& lane = *lane_;
+    if (index < lane.outputs) {
+      const detail::OutputWord at = lane.output_words[index];
+      if (lane.stamps[at.stamp] == lane.generation) return lane.words[at.slot];
+    }
+    return lane.pull_miss(*impl_, index);
+  }
   // Brings every step up to date.
   void eval();
   // Marks every step not current; inputs are kept.
@@ -148,7 +199,11 @@ class State {
   const Program& program() const;
 
  private:
+  [[noreturn]] void refuse_coordinates(size_t count) const;
+  void write_coordinates(std::span<const uint64_t> coordinates);
+
   std::unique_ptr<StateEngine> impl_;
+  detail::PullLane* lane_;  // owned by *impl_, so it survives moves of the State
 };
 
 }  // namespace polyrt
