@@ -330,10 +330,7 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
   }
 
   // Output cones (closed over whole steps; stop at frozen consts) and guards.
-  p.input_outputs.assign(inputs, {});
-  p.step_outputs.assign(p.steps.size(), {});
   for (const ir::Output& o : g.outputs) {
-    const uint32_t output = (uint32_t)p.output_slot.size();
     p.output_slot.push_back(p.node_slot[o.wire.node] + o.wire.port);
     std::vector<uint8_t> in_cone(p.steps.size(), 0);
     std::vector<uint32_t> stack;
@@ -358,13 +355,31 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
       cone.push_back(s);
       is_volatile = is_volatile || p.steps[s].is_volatile;
     }
+    std::vector<uint32_t> deps;
     for (size_t bit = 0; bit < inputs; ++bit) {
-      if (g.depends_on(o.wire.node, bit)) p.input_outputs[bit].push_back(output);
+      if (g.depends_on(o.wire.node, bit)) deps.push_back((uint32_t)bit);
     }
+    p.output_inputs.push_back(std::move(deps));
+    p.output_volatile.push_back(is_volatile);
     const uint32_t producer = p.node_step[o.wire.node];
-    if (producer != ~0u && !p.steps[producer].is_frozen) p.step_outputs[producer].push_back(output);
-    if (is_volatile) p.volatile_outputs.push_back(output);
+    const bool has_step = producer != ~0u && !p.steps[producer].is_frozen;
+    p.output_step.push_back(has_step ? producer : ~0u);
     p.output_cones.push_back(std::move(cone));
+  }
+
+  // Steps are in topological order, so one forward pass spreads volatility.
+  std::vector<uint8_t> volatile_fed(p.steps.size(), 0);
+  for (uint32_t s = 0; s < p.steps.size(); ++s) {
+    const Step& step = p.steps[s];
+    bool fed = step.is_volatile;
+    for (uint32_t m : step.nodes) {
+      for (const ir::Wire& w : g.nodes[m].inputs) {
+        const uint32_t from = p.node_step[w.node];
+        fed = fed || (from != ~0u && from != s && volatile_fed[from]);
+      }
+    }
+    volatile_fed[s] = fed;
+    if (fed) p.volatile_fed_steps.push_back(s);
   }
   return p;
 }

@@ -58,13 +58,16 @@ struct StatePlan {
   std::vector<uint32_t> init_steps;
   std::vector<std::vector<uint32_t>> output_cones;  // per output: steps in order
   std::vector<uint32_t> output_slot;
-  // What the cone guard forgets on a write: per input, the outputs whose value
-  // depends on it; the outputs whose cone holds a volatile step (every write).
-  std::vector<std::vector<uint32_t>> input_outputs;
-  std::vector<uint32_t> volatile_outputs;
-  // Per step, the outputs whose slot it writes. A cone is closed over
-  // producers, so once a cone has run, every output produced inside it is current.
-  std::vector<std::vector<uint32_t>> step_outputs;
+  // The cone guard: per output, the inputs its value depends on, and whether
+  // its cone holds a volatile step.
+  std::vector<std::vector<uint32_t>> output_inputs;
+  std::vector<uint8_t> output_volatile;
+  // The step writing each output's slot (~0u: a coordinate, extern, literal
+  // or const binding). Its outputs are current while no input it depends on
+  // changed since it ran: the stamp State::pull_word reads inline.
+  std::vector<uint32_t> output_step;
+  // Steps with a volatile step in their cone: stale after every write.
+  std::vector<uint32_t> volatile_fed_steps;
 
   size_t input_count() const { return coordinate_slots.size() + extern_slots.size(); }
 };

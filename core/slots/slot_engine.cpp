@@ -27,8 +27,7 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
     if (st.kind == StepKind::Kit) hot.kit = g.nodes[st.nodes[0]].def->native->kit;
   }
   sp->cones = FlatLists(p.output_cones);
-  sp->step_outputs = FlatLists(p.step_outputs);
-  sp->input_outputs = FlatLists(p.input_outputs);
+  sp->stale_steps = FlatLists(p.input_steps);
   sp->dirty_steps =
       FlatLists(sp->mode == ProvenanceMode::PushPull ? p.input_steps : p.input_side_steps);
   for (uint32_t slot : p.output_slot) {
@@ -42,14 +41,10 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
   for (size_t c = 0; c < p.coordinate_slots.size(); ++c) {
     sp->express = sp->express && p.coordinate_slots[c] == p.coordinate_slots[0] + c;
   }
+  const uint32_t never = (uint32_t)p.steps.size();
   for (uint32_t o = 0; o < p.output_slot.size(); ++o) {
-    const uint32_t never = (uint32_t)p.steps.size();
-    sp->output_words.push_back({p.output_slot[o], sp->express ? never : o});
-  }
-  for (uint32_t s = 0; sp->express && s < p.steps.size(); ++s) {
-    for (uint32_t o : p.step_outputs[s]) {
-      if (sp->output_word_mask[o]) sp->output_words[o].stamp = s;
-    }
+    const bool inline_word = p.output_step[o] != ~0u && sp->output_word_mask[o];
+    sp->output_words.push_back({p.output_slot[o], inline_word ? p.output_step[o] : never});
   }
   auto constant = [&](uint64_t word) {
     sp->const_words.push_back(word);
@@ -110,8 +105,9 @@ class SlotStateBase : public StateEngine {
     none_.assign(p_->slot_count, 0);
     ran_.assign(p_->steps.size(), 0);
     clean_.assign(p_->steps.size(), 0);
-    current_generation_.assign(p_->output_slot.size(), 0);
-    word_generation_.assign(p_->output_slot.size(), 0);
+    word_stamp_.assign(p_->steps.size() + 1, 0);
+    input_seq_.assign(p_->input_count(), 0);
+    output_seq_.assign(p_->output_slot.size(), 0);
     lane_.generation = 1;
     coordinates_.assign(p_->coordinate_slots.size(), 0);
     for (size_t i = 0; i < g_->nodes.size(); ++i) {
@@ -129,6 +125,7 @@ class SlotStateBase : public StateEngine {
       run_step(s);
       ran_[s] = epoch_;
       clean_[s] = 1;
+      stamp(s);
     }
   }
 
@@ -141,6 +138,7 @@ class SlotStateBase : public StateEngine {
 
   // Only coordinates whose value changes count as written (as on every engine).
   void set_inputs(std::span<const uint64_t> coordinates) override {
+    ++write_seq_;
     for (size_t c = 0; c < coordinates.size(); ++c) {
       if (coordinates_[c] == coordinates[c] && written_) continue;
       coordinates_[c] = coordinates[c];
@@ -152,6 +150,7 @@ class SlotStateBase : public StateEngine {
   }
 
   void set_extern(size_t index, const Value& value) override {
+    ++write_seq_;
     store(p_->extern_slots[index], value);
     input_changed(p_->coordinate_slots.size() + index);
     begin_write();
@@ -162,6 +161,7 @@ class SlotStateBase : public StateEngine {
       if (!frozen(s)) clean_[s] = 0;
     }
     ++lane_.generation;
+    std::fill(output_seq_.begin(), output_seq_.end(), 0);
     stale_ = true;
   }
 
@@ -181,27 +181,24 @@ class SlotStateBase : public StateEngine {
   // The cone guard's flags: an output is current from the pull (or eval) that
   // ran its cone until a write changes one of its inputs (any write in Raw
   // mode, where the guard only spares repeated pulls within one round).
-  // An output is current while its generation equals the lane's, so one
-  // increment forgets every output at once.
+  // A step's outputs may be read inline while its stamp equals the lane
+  // generation: a change voids the stamps of the steps depending on it (every
+  // stamp at once in Raw mode, by a new generation).
   void input_changed(size_t input) {
+    input_seq_[input] = write_seq_;
     // Steps a write makes stale: every dependent step in PushPull, only the
     // side channels otherwise (pure steps run again once per round anyway).
     for (uint32_t s : sp_->dirty_steps[input]) clean_[s] = 0;
     if (mode_ == ProvenanceMode::Raw) {
       ++lane_.generation;
     } else {
-      for (uint32_t o : sp_->input_outputs[input]) forget(o);
+      for (uint32_t s : sp_->stale_steps[input]) word_stamp_[s] = 0;
     }
-  }
-
-  void forget(uint32_t o) {
-    current_generation_[o] = 0;
-    word_generation_[o] = 0;
   }
 
   // Every write starts a new round, in which volatile steps run again.
   void begin_write() {
-    for (uint32_t o : p_->volatile_outputs) forget(o);
+    for (uint32_t s : p_->volatile_fed_steps) word_stamp_[s] = 0;
     stale_ = true;
   }
 
@@ -211,28 +208,26 @@ class SlotStateBase : public StateEngine {
     return StateEngine::pull_word(o);
   }
 
-  bool is_current(size_t o) const { return current_generation_[o] == lane_.generation; }
-
-  void mark_current(uint32_t o) {
-    current_generation_[o] = lane_.generation;
-    word_generation_[o] =
-        none_[p_->output_slot[o]] ? 0 : lane_.generation & sp_->output_word_mask[o];
+  // The cone guard, exact per output (a fused step may mix provenance): no
+  // input of the output changed since its cone last ran.
+  bool cone_is_current(size_t o) const {
+    const uint64_t at = output_seq_[o];
+    if (at == 0) return false;
+    if (p_->output_volatile[o] && write_seq_ > at) return false;
+    for (uint32_t i : p_->output_inputs[o]) {
+      if (input_seq_[i] > at) return false;
+    }
+    return true;
   }
 
-  // After step s ran: its outputs are current, since its producers ran before it.
-  void mark_outputs_of(uint32_t s) {
+  // After step s ran: its outputs are current (its producers ran before it);
+  // the inline lane may read them unless one is None.
+  void stamp(uint32_t s) {
+    bool has_none = false;
     if (none_count_ != 0) {
-      for (uint32_t o : sp_->step_outputs[s]) mark_current(o);
-      return;
+      for (uint32_t slot : p_->steps[s].output_slots) has_none = has_none || none_[slot];
     }
-    const uint64_t generation = lane_.generation;
-    uint64_t* current = current_generation_.data();
-    uint64_t* word = word_generation_.data();
-    const uint64_t* word_mask = sp_->output_word_mask.data();
-    for (uint32_t o : sp_->step_outputs[s]) {
-      current[o] = generation;
-      word[o] = generation & word_mask[o];
-    }
+    word_stamp_[s] = has_none ? 0 : lane_.generation;
   }
 
   Value read_slot(uint32_t slot) const {
@@ -331,10 +326,12 @@ class SlotStateBase : public StateEngine {
   uint64_t epoch_ = 0;
   bool stale_ = true;
   ProvenanceMode mode_;
-  // Per output: the lane generation in which it became current, and the same
-  // when its word may be read inline (a scalar, not None), else 0.
-  std::vector<uint64_t> current_generation_;
-  std::vector<uint64_t> word_generation_;
+  // Per step (plus a last one never current): the lane generation its outputs
+  // are current in when none of them is None, else 0 (the lane's stamps).
+  std::vector<uint64_t> word_stamp_;
+  uint64_t write_seq_ = 0;
+  std::vector<uint64_t> input_seq_;   // per input: the write that last changed it
+  std::vector<uint64_t> output_seq_;  // per output: the write its cone last ran after
   std::vector<uint64_t> coordinates_;
   bool written_ = false;
   std::vector<nodes::KitArgs> kit_args_;  // per Kit step
@@ -343,8 +340,8 @@ class SlotStateBase : public StateEngine {
   void point_lane() {
     lane_.words = slots_.data();
     lane_.output_words = sp_->output_words.data();
-    lane_.stamps = word_generation_.data();
-    lane_.outputs = word_generation_.size();
+    lane_.stamps = word_stamp_.data();
+    lane_.outputs = p_->output_slot.size();
   }
 
   void build_kit_args() {
@@ -458,17 +455,18 @@ class SlotState final : public SlotStateBase {
     for (uint32_t s = 0; s < p_->steps.size(); ++s) {
       if (ran_[s] != epoch_ && !frozen(s)) step(s);
     }
-    for (uint32_t o = 0; o < current_generation_.size(); ++o) mark_current(o);
   }
 
  private:
   void bring_up_to_date(size_t o) {
     begin_round();
-    if (is_current(o)) return;
+    if constexpr (M != ProvenanceMode::Raw) {
+      if (cone_is_current(o)) return;
+    }
     for (uint32_t s : sp_->cones[o]) {
       if (ran_[s] != epoch_) step(s);
     }
-    mark_current(o);
+    output_seq_[o] = write_seq_;
   }
 
   void step(uint32_t s) {
@@ -487,18 +485,17 @@ class SlotState final : public SlotStateBase {
     run_step(s);
     ran_[s] = epoch_;
     clean_[s] = !(sp_->steps[s].flags & kVolatile);
-    mark_outputs_of(s);
+    stamp(s);
   }
 };
 
 // A write is the inline copy in State::set_inputs plus a new lane generation;
 // a pull runs the steps of its cone that did not run in this generation. A
-// step's run stamp is also the lane stamp of the outputs it produces.
+// step's stamp is also its run mark: express states keep no rounds.
 class ExpressState final : public SlotStateBase {
  public:
   ExpressState(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
       : SlotStateBase(std::move(program), std::move(sp)) {
-    ran_.assign(p_->steps.size() + 1, 0);  // generations from here on, not epochs
     point_express_lane();
   }
   ExpressState(const ExpressState& other) : SlotStateBase(other) { point_express_lane(); }
@@ -528,9 +525,9 @@ class ExpressState final : public SlotStateBase {
   void eval() override {
     const uint64_t generation = lane_.generation;
     for (uint32_t s = 0; s < p_->steps.size(); ++s) {
-      if (ran_[s] == generation || frozen(s)) continue;
+      if (word_stamp_[s] == generation || frozen(s)) continue;
       run_step(s);
-      ran_[s] = generation;
+      word_stamp_[s] = generation;
     }
   }
 
@@ -539,7 +536,6 @@ class ExpressState final : public SlotStateBase {
     lane_.pull_miss = [](StateEngine& engine, size_t output) {
       return static_cast<ExpressState&>(engine).pull_word(output);
     };
-    lane_.stamps = ran_.data();
     lane_.express_coordinates =
         slots_.data() + (p_->coordinate_slots.empty() ? 0 : p_->coordinate_slots[0]);
   }
@@ -547,9 +543,9 @@ class ExpressState final : public SlotStateBase {
   void run_cone(size_t o) {
     const uint64_t generation = lane_.generation;
     for (uint32_t s : sp_->cones[o]) {
-      if (ran_[s] == generation) continue;
+      if (word_stamp_[s] == generation) continue;
       run_step(s);
-      ran_[s] = generation;
+      word_stamp_[s] = generation;
     }
   }
 };

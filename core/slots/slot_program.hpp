@@ -52,10 +52,12 @@ struct SlotProgram {
   // The plan's lists the runners walk, flattened; dirty_steps is the mode's
   // choice of the plan's input_steps (PushPull) or input_side_steps.
   std::vector<HotStep> steps;
-  FlatLists cones, step_outputs, input_outputs, dirty_steps;
+  FlatLists cones, dirty_steps;
+  FlatLists stale_steps;  // per input: the steps whose stamps a change voids
   std::vector<uint64_t> output_word_mask;  // ~0 for scalar outputs, 0 for str
-  // The lane's per-output words: stamp = the output itself, or in express
-  // states the step producing it (steps.size(): none, never current inline).
+  // The lane's per-output words: the stamp of the producing step for scalar
+  // outputs; for str outputs and outputs without a step, steps.size(), a
+  // stamp that is never current.
   std::vector<detail::OutputWord> output_words;
   // Raw mode over a plan of native steps only (segments or kits): no extern
   // (so no None), no host step, no side channel, no volatile step, coordinate
