@@ -53,7 +53,7 @@ struct SlotProgram {
   // choice of the plan's input_steps (PushPull) or input_side_steps.
   std::vector<HotStep> steps;
   FlatLists cones, dirty_steps;
-  FlatLists stale_steps;  // per input: the steps whose stamps a change voids
+  FlatLists stale_steps;                   // per input: the steps whose stamps a change voids
   std::vector<uint64_t> output_word_mask;  // ~0 for scalar outputs, 0 for str
   // The lane's per-output words: the stamp of the producing step for scalar
   // outputs; for str outputs and outputs without a step, steps.size(), a
