@@ -5,6 +5,7 @@
 
 #include <unordered_map>
 
+#include "codegen/native_call.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 #include "polyrt/error.hpp"
 
@@ -49,84 +50,24 @@ class SegmentEmitter {
     return v;
   }
 
-  llvm::Value* as_type(llvm::Value* word, llvm::Type* type) {
-    if (type->isDoubleTy()) return ir_.CreateBitCast(word, type);
-    if (type->isIntegerTy(64)) return word;
-    throw Error("internal error: unsupported native argument type");
-  }
-
-  llvm::Value* table(const std::vector<double>* f64s, const std::vector<uint64_t>* u64s) {
-    llvm::Constant* init =
-        f64s ? llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<double>(*f64s))
-             : llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<uint64_t>(*u64s));
-    // Tables are module content (never a process address), so cached objects stay valid.
-    return new llvm::GlobalVariable(m_, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
-                                    init, "polyrt_table");
-  }
-
   void emit_member(uint32_t node_index, uint32_t member) {
     const ir::Node& n = g_.nodes[node_index];
-    const nodes::NativeForm& form = *n.def->native;
-    llvm::Function* callee = rtlib_.declare(form.symbol);
-    llvm::FunctionType* type = callee->getFunctionType();
-    const uint32_t first_out = sp_.plan.node_slot[node_index];
-    const size_t outs = n.out_types.size();
-    llvm::AllocaInst* out_buffer = nullptr;
-    std::vector<llvm::Value*> args;
-    for (size_t k = 0; k < form.args.size(); ++k) {
-      const nodes::NativeArg a = form.args[k];
-      llvm::Type* param_type = type->getParamType((unsigned)k);
-      switch (a.kind) {
-        case nodes::NativeArgKind::Input: {
-          const ir::Wire w = n.inputs[a.index];
-          args.push_back(as_type(word(sp_.plan.node_slot[w.node] + w.port), param_type));
-          break;
-        }
-        case nodes::NativeArgKind::Param:
-        case nodes::NativeArgKind::F64Count:
-        case nodes::NativeArgKind::U64Count: {
-          const slots::WordRef ref = sp_.node_words[node_index][k];
-          args.push_back(as_type(ir_.getInt64(sp_.const_words[ref.index]), param_type));
-          break;
-        }
-        case nodes::NativeArgKind::F64Table:
-          args.push_back(table(&n.prepared->f64s, nullptr));
-          break;
-        case nodes::NativeArgKind::U64Table:
-          args.push_back(table(nullptr, &n.prepared->u64s));
-          break;
-        case nodes::NativeArgKind::Outputs: {
-          llvm::IRBuilder<> at_entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
-          out_buffer = at_entry.CreateAlloca(ir_.getInt64Ty(), ir_.getInt32((uint32_t)outs));
-          args.push_back(out_buffer);
-          break;
-        }
-      }
-    }
-    llvm::Value* result = ir_.CreateCall(callee, args);
-    if (form.fallible) {
+    const NativeCall call = emit_native_call(ir_, m_, rtlib_, n, [&](size_t input) {
+      const ir::Wire w = n.inputs[input];
+      return word(sp_.plan.node_slot[w.node] + w.port);
+    });
+    if (call.status) {
       auto* ok = llvm::BasicBlock::Create(ctx_, "ok", fn_);
       auto* failed = llvm::BasicBlock::Create(ctx_, "failed", fn_);
-      ir_.CreateCondBr(ir_.CreateICmpEQ(result, ir_.getInt32(0)), ok, failed);
+      ir_.CreateCondBr(ir_.CreateICmpEQ(call.status, ir_.getInt32(0)), ok, failed);
       ir_.SetInsertPoint(failed);
       ir_.CreateRet(ir_.getInt32((int32_t)member + 1));
       ir_.SetInsertPoint(ok);
     }
-    for (uint32_t k = 0; k < outs; ++k) {
-      llvm::Value* out;
-      if (out_buffer) {
-        out = ir_.CreateLoad(ir_.getInt64Ty(),
-                             ir_.CreateConstInBoundsGEP1_64(ir_.getInt64Ty(), out_buffer, k));
-      } else if (result->getType()->isDoubleTy()) {
-        // The canonical NaN every engine stores (nodes::kCanonicalNanBits).
-        llvm::Value* is_nan = ir_.CreateFCmpUNO(result, result);
-        llvm::Value* bits = ir_.CreateBitCast(result, ir_.getInt64Ty());
-        out = ir_.CreateSelect(is_nan, ir_.getInt64(nodes::kCanonicalNanBits), bits);
-      } else {
-        out = result;
-      }
-      ir_.CreateAlignedStore(out, slot_ptr(first_out + k), llvm::Align(8));
-      values_[first_out + k] = out;
+    const uint32_t first_out = sp_.plan.node_slot[node_index];
+    for (uint32_t k = 0; k < call.outputs.size(); ++k) {
+      ir_.CreateAlignedStore(call.outputs[k], slot_ptr(first_out + k), llvm::Align(8));
+      values_[first_out + k] = call.outputs[k];
     }
   }
 

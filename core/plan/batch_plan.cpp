@@ -1,0 +1,198 @@
+#include "plan/batch_plan.hpp"
+
+#include <algorithm>
+
+#include "graph/evaluate_node.hpp"
+#include "polyrt/error.hpp"
+
+namespace polyrt::plan {
+
+namespace {
+
+Value placeholder(Type type) {
+  switch (type) {
+    case Type::U64:
+      return Value::u64(0);
+    case Type::F64:
+      return Value::f64(0.0);
+    case Type::Bool:
+      return Value::boolean(false);
+    case Type::Str:
+      return Value::str("");
+  }
+  return Value::none();
+}
+
+// Which outputs of a None-aware node are None when the given inputs are. The
+// registry's None-aware nodes decide that from which inputs are None, never
+// from values, so one probe with placeholder values answers for every lane
+// (the batch runner checks it on every lane all the same). A probe that
+// fails means the node fails on every lane: its outputs are not None.
+std::vector<uint8_t> probe_none(const ir::Node& n, const std::vector<uint8_t>& input_none,
+                                const ir::Graph& g) {
+  std::vector<Value> in(n.inputs.size());
+  std::vector<const Value*> ptrs;
+  for (size_t k = 0; k < n.inputs.size(); ++k) {
+    const ir::Wire w = n.inputs[k];
+    if (!input_none[k]) in[k] = placeholder(g.nodes[w.node].out_types[w.port]);
+    ptrs.push_back(&in[k]);
+  }
+  std::vector<Value> out(n.out_types.size());
+  std::vector<uint8_t> none(n.out_types.size(), 0);
+  try {
+    ir::evaluate_node(n, ptrs.data(), out.data(), [](std::string_view) {});
+  } catch (const nodes::NodeFailure&) {
+    return none;
+  }
+  for (size_t k = 0; k < out.size(); ++k) none[k] = out[k].is_none();
+  return none;
+}
+
+}  // namespace
+
+BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
+  BatchPlan p;
+  const size_t n = g.nodes.size();
+  p.port_base.resize(n);
+  uint32_t ports = 0;
+  for (size_t i = 0; i < n; ++i) {
+    p.port_base[i] = ports;
+    ports += (uint32_t)g.nodes[i].out_types.size();
+  }
+  p.values.assign(ports, BatchValue{});
+  p.coordinate_columns.assign(g.coordinates.size(), ~0u);
+
+  std::vector<uint8_t> needed(n, 0);
+  std::vector<uint32_t> stack;
+  for (uint32_t o : shape.outputs) stack.push_back(g.outputs[o].wire.node);
+  while (!stack.empty()) {
+    const uint32_t i = stack.back();
+    stack.pop_back();
+    if (needed[i]) continue;
+    needed[i] = 1;
+    for (const ir::Wire& w : g.nodes[i].inputs) stack.push_back(w.node);
+  }
+
+  auto set_all = [&](uint32_t node, BatchValue v) {
+    for (size_t k = 0; k < g.nodes[node].out_types.size(); ++k) p.values[p.port_base[node] + k] = v;
+  };
+  auto make_scalar = [&](uint32_t node) {
+    p.scalar_nodes.push_back(node);
+    for (size_t k = 0; k < g.nodes[node].out_types.size(); ++k) {
+      p.values[p.port_base[node] + k] = {BatchValue::Scalar, (uint32_t)p.scalar_ports.size()};
+      p.scalar_ports.push_back(p.port_base[node] + (uint32_t)k);
+    }
+  };
+  auto new_column = [&](Type type) {
+    p.column_types.push_back(type);
+    return (uint32_t)p.column_types.size() - 1;
+  };
+
+  // Stages: kernel s runs, then the host nodes of stage s; a native node fed by
+  // a host node of stage s belongs to kernel s + 1.
+  std::vector<int> stage(n, -1);
+  std::vector<uint8_t> is_host(n, 0);
+  std::vector<uint32_t> varying;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!needed[i]) continue;
+    const ir::Node& node = g.nodes[i];
+    switch (node.kind) {
+      case ir::NodeKind::Coordinate:
+        switch (shape.coordinates[node.slot]) {
+          case CoordinateSource::Lane:
+            set_all(i, {BatchValue::Lane, 0});
+            stage[i] = 0;
+            break;
+          case CoordinateSource::Column:
+            p.coordinate_columns[node.slot] = new_column(Type::U64);
+            set_all(i, {BatchValue::Column, p.coordinate_columns[node.slot]});
+            stage[i] = 0;
+            break;
+          case CoordinateSource::Scalar:
+            make_scalar(i);
+            break;
+        }
+        continue;
+      case ir::NodeKind::Extern:
+        if (!shape.extern_is_none[node.slot]) make_scalar(i);
+        continue;
+      case ir::NodeKind::Constant:
+        make_scalar(i);
+        continue;
+      case ir::NodeKind::Call:
+        break;
+    }
+    if (node.lifecycle == ir::Lifecycle::SideChannel) {
+      throw RefusedError("the batch tier does not run side-channel node '" + node.label +
+                         "' (binding '" + node.binding +
+                         "'): its lines would have no order across lanes; use a per-state "
+                         "engine (--engine native)");
+    }
+    std::vector<uint8_t> input_none;
+    bool any_none = false, any_varying = false;
+    for (const ir::Wire& w : node.inputs) {
+      const BatchValue& v = p.value_of(w);
+      input_none.push_back(v.kind == BatchValue::None);
+      any_none = any_none || v.kind == BatchValue::None;
+      any_varying = any_varying || v.kind == BatchValue::Lane || v.kind == BatchValue::Column ||
+                    v.kind == BatchValue::Register;
+    }
+    if (any_none && !node.def->accepts_none) continue;  // None without running
+    if (any_none) {
+      const std::vector<uint8_t> none = probe_none(node, input_none, g);
+      if (std::all_of(none.begin(), none.end(), [](uint8_t b) { return b != 0; })) continue;
+    }
+    if (!any_varying && node.lifecycle != ir::Lifecycle::Volatile) {
+      make_scalar(i);
+      continue;
+    }
+    const bool native = node.def->native && node.lifecycle != ir::Lifecycle::Volatile && !any_none;
+    int s = 0;
+    for (const ir::Wire& w : node.inputs) {
+      if (stage[w.node] < 0) continue;  // scalar
+      s = std::max(s, stage[w.node] + (native && is_host[w.node] ? 1 : 0));
+    }
+    stage[i] = s;
+    is_host[i] = !native;
+    set_all(i, {BatchValue::Register, 0});
+    varying.push_back(i);
+  }
+
+  // Ports read outside their step, or requested, get columns.
+  auto same_step = [&](uint32_t producer, uint32_t consumer) {
+    return !is_host[producer] && !is_host[consumer] && stage[producer] == stage[consumer];
+  };
+  auto to_column = [&](ir::Wire w) {
+    BatchValue& v = p.values[p.port_base[w.node] + w.port];
+    if (v.kind == BatchValue::Register) {
+      v = {BatchValue::Column, new_column(g.nodes[w.node].out_types[w.port])};
+    }
+  };
+  for (uint32_t i : varying) {
+    for (const ir::Wire& w : g.nodes[i].inputs) {
+      if (p.value_of(w).kind == BatchValue::Register && !same_step(w.node, i)) to_column(w);
+    }
+  }
+  for (uint32_t o : shape.outputs) {
+    to_column(g.outputs[o].wire);
+    p.outputs.push_back(p.value_of(g.outputs[o].wire));
+  }
+
+  int stages = 0;
+  for (uint32_t i : varying) stages = std::max(stages, stage[i] + 1);
+  for (int s = 0; s < stages; ++s) {
+    BatchStep kernel{BatchStep::Kernel, {}, false};
+    for (uint32_t i : varying) {
+      if (stage[i] != s || is_host[i]) continue;
+      kernel.nodes.push_back(i);
+      kernel.fallible = kernel.fallible || g.nodes[i].def->native->fallible;
+    }
+    if (!kernel.nodes.empty()) p.steps.push_back(std::move(kernel));
+    for (uint32_t i : varying) {
+      if (stage[i] == s && is_host[i]) p.steps.push_back({BatchStep::Host, {i}, false});
+    }
+  }
+  return p;
+}
+
+}  // namespace polyrt::plan

@@ -1,0 +1,68 @@
+// The batch plan: how the cones of requested outputs are evaluated over a
+// range of coordinates, column by column. Target-independent and LLVM-free:
+// the CPU tier runs its kernels as vectorized loops, a GPU tier would run the
+// same kernel bodies one lane per thread.
+//
+// Per node port, a batch value is None (an unset extern reaches it), a Scalar
+// (the same for every lane: constants, fixed coordinates, externs and what
+// only they feed; evaluated once per batch on the host), the Lane (the
+// iterated coordinate, generated from the lane index), a Column (one word or
+// string per lane) or a Register (inside one kernel, never stored).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "graph/graph.hpp"
+
+namespace polyrt::plan {
+
+enum class CoordinateSource : uint8_t {
+  Lane,    // the lane's coordinate: first + lane index
+  Scalar,  // one value for the batch
+  Column,  // one caller-supplied value per lane
+};
+
+// What a batch plan depends on besides the program: which coordinate varies
+// how, which externs are unset for the batch, which outputs are wanted.
+struct BatchShape {
+  std::vector<CoordinateSource> coordinates;  // per coordinate
+  std::vector<uint8_t> extern_is_none;        // per extern
+  std::vector<uint32_t> outputs;              // indexes into graph.outputs, in column order
+};
+
+struct BatchValue {
+  enum Kind : uint8_t { None, Scalar, Lane, Column, Register } kind = None;
+  uint32_t index = 0;  // Scalar: scalar index; Column: column index
+};
+
+struct BatchStep {
+  enum Kind : uint8_t {
+    Kernel,  // native nodes fused into one loop over the lanes
+    Host,    // one node evaluated lane by lane through its registry body
+  } kind = Host;
+  std::vector<uint32_t> nodes;  // Kernel: members in topological order; Host: the node
+  bool fallible = false;        // Kernel: a member can fail
+};
+
+struct BatchPlan {
+  std::vector<uint32_t> port_base;  // per node: index of its first port in `values`
+  std::vector<BatchValue> values;   // per node port
+  // Nodes evaluated once per batch on the host, in topological order; scalar
+  // i is port scalar_ports[i].
+  std::vector<uint32_t> scalar_nodes;
+  std::vector<uint32_t> scalar_ports;
+  std::vector<BatchStep> steps;     // in execution order
+  std::vector<Type> column_types;   // per column
+  // Column fed by each coordinate of source Column (else ~0u).
+  std::vector<uint32_t> coordinate_columns;
+  std::vector<BatchValue> outputs;  // per requested output
+
+  const BatchValue& value_of(ir::Wire w) const { return values[port_base[w.node] + w.port]; }
+};
+
+// Plans a batch. Throws RefusedError when a requested output's cone holds a
+// side-channel node (its lines would have no defined order across lanes).
+BatchPlan plan_batch(const ir::Graph& graph, const BatchShape& shape);
+
+}  // namespace polyrt::plan

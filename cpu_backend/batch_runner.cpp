@@ -1,0 +1,211 @@
+#include "cpu_backend/batch_runner.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "graph/evaluate_node.hpp"
+#include "polyrt/error.hpp"
+
+namespace polyrt::cpu {
+
+using plan::BatchValue;
+
+namespace {
+
+constexpr uint64_t kNoFailure = ~uint64_t{0};
+
+uint64_t word_of(const Value& v) {
+  switch (v.type()) {
+    case Type::U64:
+      return v.as_u64();
+    case Type::F64:
+      return std::bit_cast<uint64_t>(v.as_f64());
+    case Type::Bool:
+      return v.as_bool() ? 1 : 0;
+    case Type::Str:
+      break;
+  }
+  return 0;
+}
+
+Value value_of(Type type, uint64_t word) {
+  switch (type) {
+    case Type::U64:
+      return Value::u64(word);
+    case Type::F64:
+      return Value::f64(std::bit_cast<double>(word));
+    case Type::Bool:
+      return Value::boolean(word != 0);
+    case Type::Str:
+      break;
+  }
+  return Value::none();
+}
+
+}  // namespace
+
+BatchRunner::BatchRunner(std::shared_ptr<const Program> program, const plan::BatchShape& shape,
+                         std::span<const uint64_t> coordinates, std::span<const Value> externs)
+    : program_(std::move(program)),
+      g_(&program_->graph()),
+      plan_(plan::plan_batch(*g_, shape)),
+      kernels_(compile_batch_kernels(*g_, plan_)) {
+  scalars_.resize(plan_.scalar_ports.size());
+  std::vector<Value> node_out;
+  std::vector<Value> in;
+  std::vector<const Value*> ptrs;
+  for (uint32_t node : plan_.scalar_nodes) {
+    const ir::Node& n = g_->nodes[node];
+    const uint32_t first_scalar = plan_.values[plan_.port_base[node]].index;
+    node_out.assign(n.out_types.size(), Value::none());
+    switch (n.kind) {
+      case ir::NodeKind::Coordinate:
+        node_out[0] = Value::u64(coordinates[n.slot]);
+        break;
+      case ir::NodeKind::Extern:
+        node_out[0] = externs[n.slot];
+        break;
+      case ir::NodeKind::Constant:
+        node_out = n.constants;
+        break;
+      case ir::NodeKind::Call: {
+        in.assign(n.inputs.size(), Value::none());
+        ptrs.clear();
+        for (size_t k = 0; k < n.inputs.size(); ++k) {
+          const BatchValue& v = plan_.value_of(n.inputs[k]);
+          if (v.kind == BatchValue::Scalar) in[k] = scalars_[v.index];
+          ptrs.push_back(&in[k]);
+        }
+        try {
+          ir::evaluate_node(n, ptrs.data(), node_out.data(), [](std::string_view) {});
+        } catch (const nodes::NodeFailure&) {
+          scalars_failed_ = true;  // every row fails; the interpreter names the failure
+          return;
+        }
+        break;
+      }
+    }
+    for (size_t k = 0; k < node_out.size(); ++k) scalars_[first_scalar + k] = node_out[k];
+  }
+  for (const Value& v : scalars_) scalar_words_.push_back(v.is_none() ? 0 : word_of(v));
+}
+
+void BatchRunner::prepare(ChunkBuffers& b, uint64_t rows) const {
+  const size_t columns = plan_.column_types.size();
+  b.rows = rows;
+  b.words.resize(columns);
+  b.values.resize(columns);
+  b.column_pointers.assign(columns, nullptr);
+  for (size_t c = 0; c < columns; ++c) {
+    if (plan_.column_types[c] == Type::Str) {
+      b.values[c].resize(rows);
+    } else if (b.words[c].size() < rows) {
+      b.words[c].resize(rows);
+    }
+    b.column_pointers[c] = b.words[c].data();
+  }
+  b.filled.resize(plan_.outputs.size());
+  b.filled_values.resize(plan_.outputs.size());
+  for (size_t o = 0; o < plan_.outputs.size(); ++o) {
+    const BatchValue& v = plan_.outputs[o];
+    if (v.kind != BatchValue::Lane && v.kind != BatchValue::Scalar) continue;
+    if (v.kind == BatchValue::Scalar && !scalars_[v.index].is_none() &&
+        scalars_[v.index].type() == Type::Str) {
+      b.filled_values[o].assign(rows, scalars_[v.index]);
+    } else if (b.filled[o].size() < rows) {
+      b.filled[o].resize(rows);
+    }
+  }
+}
+
+uint64_t BatchRunner::run(ChunkBuffers& b, uint64_t first, uint64_t rows,
+                          std::span<const uint64_t* const> coordinate_columns) const {
+  for (size_t o = 0; o < plan_.outputs.size(); ++o) {
+    const BatchValue& v = plan_.outputs[o];
+    if (v.kind == BatchValue::Lane) {
+      for (uint64_t r = 0; r < rows; ++r) b.filled[o][r] = first + r;
+    } else if (v.kind == BatchValue::Scalar && !b.filled[o].empty()) {
+      std::fill(b.filled[o].begin(), b.filled[o].begin() + rows, scalar_words_[v.index]);
+    }
+  }
+  if (scalars_failed_) return 0;
+  size_t next_input = 0;
+  for (uint32_t column : plan_.coordinate_columns) {
+    if (column == ~0u) continue;
+    b.column_pointers[column] = const_cast<uint64_t*>(coordinate_columns[next_input++]);
+  }
+  uint64_t first_failure = kNoFailure;
+  for (size_t s = 0; s < plan_.steps.size(); ++s) {
+    const plan::BatchStep& step = plan_.steps[s];
+    if (step.kind == plan::BatchStep::Kernel) {
+      uint32_t member = 0;
+      const uint64_t failed =
+          kernels_.per_step[s](first, rows, b.column_pointers.data(), scalar_words_.data(), &member);
+      first_failure = std::min(first_failure, failed);
+    } else {
+      run_host(step, b, first, first_failure);
+    }
+  }
+  for (uint32_t column : plan_.coordinate_columns) {
+    if (column != ~0u) b.column_pointers[column] = b.words[column].data();
+  }
+  return first_failure;
+}
+
+void BatchRunner::run_host(const plan::BatchStep& step, ChunkBuffers& b, uint64_t first,
+                           uint64_t& first_failure) const {
+  const uint32_t node = step.nodes[0];
+  const ir::Node& n = g_->nodes[node];
+  std::vector<Value> in(n.inputs.size());
+  std::vector<const Value*> ptrs(n.inputs.size());
+  std::vector<Value> out(n.out_types.size());
+  const uint64_t rows = std::min(first_failure, b.rows);
+  for (uint64_t r = 0; r < rows; ++r) {
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+      const ir::Wire w = n.inputs[k];
+      const BatchValue& v = plan_.value_of(w);
+      ptrs[k] = &in[k];
+      switch (v.kind) {
+        case BatchValue::None:
+          in[k] = Value::none();
+          break;
+        case BatchValue::Scalar:
+          ptrs[k] = &scalars_[v.index];
+          break;
+        case BatchValue::Lane:
+          in[k] = Value::u64(first + r);
+          break;
+        case BatchValue::Column:
+          if (plan_.column_types[v.index] == Type::Str) {
+            ptrs[k] = &b.values[v.index][r];
+          } else {
+            in[k] = value_of(plan_.column_types[v.index], b.column_pointers[v.index][r]);
+          }
+          break;
+        case BatchValue::Register:
+          throw Error("internal error: a host step reads a kernel register");
+      }
+    }
+    try {
+      ir::evaluate_node(n, ptrs.data(), out.data(), [](std::string_view) {});
+    } catch (const nodes::NodeFailure&) {
+      first_failure = r;
+      return;
+    }
+    for (size_t k = 0; k < out.size(); ++k) {
+      const BatchValue& v = plan_.values[plan_.port_base[node] + k];
+      if (v.kind != BatchValue::Column) continue;
+      if (out[k].is_none()) {
+        throw Error("internal error: node '" + n.label +
+                    "' gave None where the batch plan expected a value");
+      }
+      if (plan_.column_types[v.index] == Type::Str) {
+        b.values[v.index][r] = std::move(out[k]);
+      } else {
+        b.words[v.index][r] = word_of(out[k]);
+      }
+    }
+  }
+}
+
+}  // namespace polyrt::cpu

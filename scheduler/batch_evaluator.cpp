@@ -1,0 +1,298 @@
+// The public batch API over the CPU batch runner: a oneTBB pipeline of chunks
+// (serial issue, parallel evaluation and encoding, in-order delivery), chunk
+// buffers recycled through a pool, failures re-evaluated on the interpreter.
+#include <tbb/concurrent_queue.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "cpu_backend/batch_runner.hpp"
+#include "interp/state_engine.hpp"
+#include "nodes/native_form.hpp"
+#include "polyrt/batch.hpp"
+
+namespace polyrt {
+
+using plan::BatchValue;
+
+namespace {
+
+constexpr uint64_t kNoFailure = ~uint64_t{0};
+constexpr uint64_t kDefaultChunkRows = 16384;
+
+std::string list(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out;
+}
+
+}  // namespace
+
+BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options)
+    : program_(std::move(program)), options_(std::move(options)) {
+  const Program& p = *program_;
+  const size_t coordinate_count = p.input_names().size();
+  plan::BatchShape shape;
+
+  names_ = options_.outputs.empty() ? p.output_names() : options_.outputs;
+  for (const std::string& name : names_) {
+    const auto index = p.output_index(name);
+    if (!index) {
+      throw WriteError("no output named '" + name + "'; outputs: " + list(p.output_names()));
+    }
+    shape.outputs.push_back((uint32_t)*index);
+    types_.push_back(p.output_type(*index));
+  }
+
+  if (options_.coordinates.empty()) options_.coordinates.assign(coordinate_count, 0);
+  if (options_.coordinates.size() != coordinate_count) {
+    throw WriteError("the batch got " + std::to_string(options_.coordinates.size()) +
+                     " coordinate value(s) but the program has " +
+                     std::to_string(coordinate_count) + ": " + list(p.input_names()));
+  }
+  shape.coordinates.assign(coordinate_count, plan::CoordinateSource::Scalar);
+  if (coordinate_count > 0) {
+    if (options_.iterated >= coordinate_count) {
+      throw WriteError("iterated coordinate " + std::to_string(options_.iterated) +
+                       " is out of range (the program has " + std::to_string(coordinate_count) +
+                       " coordinates: " + list(p.input_names()) + ")");
+    }
+    shape.coordinates[options_.iterated] = plan::CoordinateSource::Lane;
+  }
+  for (size_t c : options_.column_coordinates) {
+    if (c >= coordinate_count || c == options_.iterated) {
+      throw WriteError("column coordinate " + std::to_string(c) +
+                       " must be a coordinate other than the iterated one (the program has " +
+                       std::to_string(coordinate_count) + ": " + list(p.input_names()) + ")");
+    }
+    shape.coordinates[c] = plan::CoordinateSource::Column;
+  }
+
+  std::vector<Value> externs;
+  for (const ExternInfo& e : p.externs()) externs.push_back(e.default_value);
+  for (const auto& [name, value] : options_.externs) {
+    size_t i = 0;
+    while (i < p.externs().size() && p.externs()[i].name != name) ++i;
+    if (i == p.externs().size()) {
+      std::vector<std::string> declared;
+      for (const ExternInfo& e : p.externs()) declared.push_back(e.name);
+      throw WriteError("no extern named '" + name + "'; externs: " + list(declared));
+    }
+    if (!value.is_none() && value.type() != p.externs()[i].type) {
+      throw WriteError("extern '" + name + "' is " +
+                       std::string(type_name(p.externs()[i].type)) + ", cannot write a " +
+                       std::string(type_name(value.type())) + " value");
+    }
+    const bool nan = !value.is_none() && value.type() == Type::F64 && value.as_f64() != value.as_f64();
+    externs[i] = nan ? Value::f64(std::bit_cast<double>(nodes::kCanonicalNanBits)) : value;
+  }
+  for (const Value& v : externs) shape.extern_is_none.push_back(v.is_none());
+  runner_ = std::make_unique<cpu::BatchRunner>(program_, shape, options_.coordinates, externs);
+  options_.externs.clear();
+  for (size_t i = 0; i < externs.size(); ++i) options_.externs.emplace_back(p.externs()[i].name, externs[i]);
+}
+
+BatchEvaluator::~BatchEvaluator() = default;
+
+void BatchEvaluator::raise_failure(uint64_t coordinate, uint64_t row,
+                                   std::span<const uint64_t* const> columns) const {
+  State state(interp::make_interpreter(program_));
+  for (const auto& [name, value] : options_.externs) state.set_input(name, value);
+  std::vector<uint64_t> coordinates = options_.coordinates;
+  if (!coordinates.empty()) coordinates[options_.iterated] = coordinate;
+  for (size_t k = 0; k < options_.column_coordinates.size(); ++k) {
+    coordinates[options_.column_coordinates[k]] = columns[k][row];
+  }
+  state.set_inputs(coordinates);
+  for (const std::string& name : names_) state.pull(name);
+  throw Error("internal error: the batch tier reported a failure at coordinate " +
+              std::to_string(coordinate) + " that the interpreter does not reproduce");
+}
+
+template <typename Encoded, typename Encode, typename Write>
+void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
+                         const Encode& encode, const Write& write) const {
+  if (count == 0) return;
+  if (columns.size() != options_.column_coordinates.size()) {
+    throw WriteError("the batch has " + std::to_string(options_.column_coordinates.size()) +
+                     " column coordinate(s) but got " + std::to_string(columns.size()) +
+                     " array(s)");
+  }
+  const uint64_t chunk_rows = options_.chunk_rows ? options_.chunk_rows : kDefaultChunkRows;
+  const int threads = options_.threads ? (int)options_.threads : tbb::task_arena::automatic;
+  tbb::task_arena arena(threads);
+  const size_t tokens = 2 * (size_t)arena.max_concurrency() + 2;
+
+  struct InFlight {
+    uint64_t offset = 0;  // rows before this chunk
+    uint64_t rows = 0;
+    std::unique_ptr<cpu::ChunkBuffers> buffers;
+    uint64_t failure = kNoFailure;
+    ColumnChunk view;
+    Encoded encoded{};
+  };
+  tbb::concurrent_queue<std::unique_ptr<cpu::ChunkBuffers>> pool;
+  const plan::BatchPlan& plan = runner_->plan();
+  uint64_t issued = 0;
+  std::atomic<bool> failed{false};
+
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        tokens,
+        tbb::make_filter<void, InFlight*>(
+            tbb::filter_mode::serial_in_order,
+            [&](tbb::flow_control& fc) -> InFlight* {
+              if (issued >= count || failed) {
+                fc.stop();
+                return nullptr;
+              }
+              auto* c = new InFlight;
+              c->offset = issued;
+              c->rows = std::min(chunk_rows, count - issued);
+              issued += c->rows;
+              return c;
+            }) &
+            tbb::make_filter<InFlight*, InFlight*>(
+                tbb::filter_mode::parallel,
+                [&](InFlight* c) {
+                  if (!pool.try_pop(c->buffers)) c->buffers = std::make_unique<cpu::ChunkBuffers>();
+                  cpu::ChunkBuffers& b = *c->buffers;
+                  runner_->prepare(b, c->rows);
+                  std::vector<const uint64_t*> at;
+                  for (const uint64_t* column : columns) at.push_back(column + c->offset);
+                  const uint64_t chunk_first = first + c->offset;
+                  c->failure = runner_->run(b, chunk_first, c->rows, at);
+                  if (c->failure != kNoFailure) {
+                    failed = true;
+                    return c;
+                  }
+                  c->view.first = chunk_first;
+                  c->view.rows = c->rows;
+                  for (size_t o = 0; o < plan.outputs.size(); ++o) {
+                    const BatchValue& v = plan.outputs[o];
+                    ColumnView view;
+                    view.type = types_[o];
+                    switch (v.kind) {
+                      case BatchValue::None:
+                        view.is_none = true;
+                        break;
+                      case BatchValue::Column:
+                        view.words = b.words[v.index].data();
+                        view.values = b.values[v.index].data();
+                        break;
+                      case BatchValue::Scalar:
+                        view.is_none = runner_->scalar(v.index).is_none();
+                        view.words = b.filled[o].data();
+                        view.values = b.filled_values[o].data();
+                        break;
+                      case BatchValue::Lane:
+                        view.words = b.filled[o].data();
+                        break;
+                      case BatchValue::Register:
+                        break;
+                    }
+                    c->view.columns.push_back(view);
+                  }
+                  encode(c->view, c->encoded);
+                  return c;
+                }) &
+            tbb::make_filter<InFlight*, void>(tbb::filter_mode::serial_in_order, [&](InFlight* c) {
+              std::unique_ptr<InFlight> owned(c);
+              if (c->failure != kNoFailure) {
+                raise_failure(first + c->offset + c->failure, c->offset + c->failure, columns);
+              }
+              write(c->view, c->encoded);
+              pool.push(std::move(c->buffers));
+            }));
+  });
+}
+
+void BatchEvaluator::stream(uint64_t first, uint64_t count,
+                            const std::function<void(const ColumnChunk&)>& consumer,
+                            std::span<const uint64_t* const> columns) const {
+  struct Nothing {};
+  run<Nothing>(
+      first, count, columns, [](const ColumnChunk&, Nothing&) {},
+      [&](const ColumnChunk& chunk, Nothing&) { consumer(chunk); });
+}
+
+void BatchEvaluator::stream_encoded(
+    uint64_t first, uint64_t count,
+    const std::function<void(const ColumnChunk&, std::string& bytes)>& encode,
+    const std::function<void(const ColumnChunk& chunk, std::string& bytes)>& write,
+    std::span<const uint64_t* const> columns) const {
+  run<std::string>(first, count, columns, encode, write);
+}
+
+std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
+                                             std::span<const uint64_t* const> columns) const {
+  std::vector<Column> out(names_.size());
+  for (size_t o = 0; o < names_.size(); ++o) {
+    out[o].name = names_[o];
+    out[o].type = types_[o];
+  }
+  stream(
+      first, count,
+      [&](const ColumnChunk& chunk) {
+        for (size_t o = 0; o < out.size(); ++o) {
+          const ColumnView& v = chunk.columns[o];
+          out[o].is_none = v.is_none;
+          if (v.is_none) continue;
+          if (v.type == Type::Str) {
+            for (uint64_t r = 0; r < chunk.rows; ++r) out[o].strings.push_back(v.values[r].as_str());
+          } else {
+            out[o].words.insert(out[o].words.end(), v.words, v.words + chunk.rows);
+          }
+        }
+      },
+      columns);
+  return out;
+}
+
+void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
+                                   std::span<uint64_t* const> destinations,
+                                   std::span<const uint64_t* const> columns) const {
+  if (destinations.size() != names_.size()) {
+    throw WriteError("evaluate_into got " + std::to_string(destinations.size()) +
+                     " destination(s) for " + std::to_string(names_.size()) + " output(s)");
+  }
+  for (size_t o = 0; o < names_.size(); ++o) {
+    if (types_[o] == Type::Str) {
+      throw WriteError("output '" + names_[o] +
+                       "' is a str; evaluate_into writes scalar columns (use evaluate or stream)");
+    }
+  }
+  stream(
+      first, count,
+      [&](const ColumnChunk& chunk) {
+        const uint64_t offset = chunk.first - first;
+        for (size_t o = 0; o < names_.size(); ++o) {
+          const ColumnView& v = chunk.columns[o];
+          if (!v.is_none) std::memcpy(destinations[o] + offset, v.words, chunk.rows * 8);
+        }
+      },
+      columns);
+}
+
+std::string BatchEvaluator::describe() const {
+  const plan::BatchPlan& plan = runner_->plan();
+  const ir::Graph& g = program_->graph();
+  std::string out = "batch plan: " + std::to_string(plan.steps.size()) + " step(s), " +
+                    std::to_string(plan.column_types.size()) + " column(s), " +
+                    std::to_string(plan.scalar_ports.size()) + " scalar(s)\n";
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const plan::BatchStep& step = plan.steps[s];
+    out += "step " + std::to_string(s) +
+           (step.kind == plan::BatchStep::Kernel ? ": native kernel [" : ": host [");
+    for (size_t k = 0; k < step.nodes.size(); ++k) {
+      const ir::Node& n = g.nodes[step.nodes[k]];
+      out += (k ? ", " : "") + n.label + " -> " + n.name;
+    }
+    out += "]\n";
+  }
+  return out;
+}
+
+}  // namespace polyrt

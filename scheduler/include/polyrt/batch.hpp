@@ -1,0 +1,123 @@
+// Columnar bulk evaluation: the requested outputs over a coordinate range,
+// column by column, on every core (link polyrt_scheduler).
+//
+//   polyrt::BatchOptions options;
+//   options.outputs = {"user_id", "score"};
+//   options.coordinates = {0, 42};           // coordinate 0 iterates, 1 is fixed
+//   polyrt::BatchEvaluator batch(program, options);
+//   std::vector<polyrt::Column> cols = batch.evaluate(0, 1'000'000);
+//
+// Values are bit-for-bit those of a per-state pull at each coordinate; a
+// failure throws the EvalError that pull raises at the smallest failing
+// coordinate.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "polyrt/polyrt.hpp"
+
+namespace polyrt {
+
+struct BatchOptions {
+  // Output columns, in order; empty: every output of the program.
+  std::vector<std::string> outputs;
+  // The coordinate that takes each row's value (first + row).
+  size_t iterated = 0;
+  // Values of the other coordinates (empty: all 0). The iterated entry, and
+  // those of column_coordinates, are ignored.
+  std::vector<uint64_t> coordinates;
+  // Coordinates whose values are supplied per row (one array per call).
+  std::vector<size_t> column_coordinates;
+  // Extern values for the batch (others keep their defaults); Value::none() unsets.
+  std::vector<std::pair<std::string, Value>> externs;
+  // Rows per chunk, the unit of parallel work and of streaming (0: 16384).
+  uint64_t chunk_rows = 0;
+  size_t threads = 0;  // 0: every core
+};
+
+// A column of one chunk, valid during the callback that receives it.
+struct ColumnView {
+  Type type = Type::U64;
+  bool is_none = false;             // None for every row (an unset extern feeds it)
+  const uint64_t* words = nullptr;  // scalar types: u64, f64 bit pattern, bool 0/1
+  const Value* values = nullptr;    // str columns
+};
+
+struct ColumnChunk {
+  uint64_t first = 0;  // coordinate of row 0
+  uint64_t rows = 0;
+  std::vector<ColumnView> columns;  // one per output, in order
+};
+
+// An owned column of a whole range.
+struct Column {
+  std::string name;
+  Type type = Type::U64;
+  bool is_none = false;
+  std::vector<uint64_t> words;
+  std::vector<std::string> strings;
+};
+
+namespace cpu {
+class BatchRunner;
+}
+
+class BatchEvaluator {
+ public:
+  // Plans and compiles the batch (vectorized JIT kernels plus host steps).
+  // Throws WriteError for unknown outputs, externs or coordinates, and
+  // RefusedError for programs the batch tier cannot run (side channels).
+  BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options);
+  ~BatchEvaluator();
+
+  const std::vector<std::string>& output_names() const { return names_; }
+  const std::vector<Type>& output_types() const { return types_; }
+
+  // Rows [first, first + count): chunks are evaluated in parallel and handed
+  // to `consumer` one at a time, in coordinate order. `columns` holds, per
+  // column coordinate, `count` values. A failure is thrown after every chunk
+  // before the failing one was delivered.
+  void stream(uint64_t first, uint64_t count,
+              const std::function<void(const ColumnChunk&)>& consumer,
+              std::span<const uint64_t* const> columns = {}) const;
+
+  // Two stages: `encode` runs on the worker that evaluated the chunk (any
+  // order) and fills byte buffers; `write` gets them in coordinate order.
+  void stream_encoded(
+      uint64_t first, uint64_t count,
+      const std::function<void(const ColumnChunk&, std::string& bytes)>& encode,
+      const std::function<void(const ColumnChunk& chunk, std::string& bytes)>& write,
+      std::span<const uint64_t* const> columns = {}) const;
+
+  // The whole range in owned columns.
+  std::vector<Column> evaluate(uint64_t first, uint64_t count,
+                               std::span<const uint64_t* const> columns = {}) const;
+  // Into caller arrays: one pointer per output, `count` words each (str
+  // outputs are refused with WriteError; None outputs fill nothing).
+  void evaluate_into(uint64_t first, uint64_t count, std::span<uint64_t* const> destinations,
+                     std::span<const uint64_t* const> columns = {}) const;
+
+  // The batch plan: kernels, host steps, columns, scalars.
+  std::string describe() const;
+
+ private:
+  template <typename Encoded, typename Encode, typename Write>
+  void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
+           const Encode& encode, const Write& write) const;
+  [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
+                                  std::span<const uint64_t* const> columns) const;
+
+  std::shared_ptr<const Program> program_;
+  BatchOptions options_;
+  std::vector<std::string> names_;
+  std::vector<Type> types_;
+  std::unique_ptr<cpu::BatchRunner> runner_;
+};
+
+}  // namespace polyrt

@@ -1,0 +1,135 @@
+// The batch tier: columns equal the per-state values, chunking and threads do
+// not matter, failures are the per-state EvalError of the smallest failing
+// coordinate, None columns, extreme ranges, and the API's refusals.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "bench/ladder_baseline.hpp"
+#include "polyrt/batch.hpp"
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+TEST(Batch, LadderMatchesTheHandWrittenBaseline) {
+  auto program = compile_file(bench::kLadderFile);
+  for (uint64_t chunk : {1000ull, 16384ull}) {
+    BatchOptions options;
+    options.outputs = {"account_id", "shard", "payload_class", "event_token"};
+    options.coordinates = {0, 77, 5};
+    options.chunk_rows = chunk;
+    options.threads = 2;
+    BatchEvaluator batch(program, options);
+    const uint64_t first = (1ull << 32) - 5000;  // crosses 2^32
+    const auto columns = batch.evaluate(first, 20000);
+    ASSERT_EQ(columns.size(), 4u);
+    for (uint64_t r = 0; r < 20000; ++r) {
+      const bench::LadderOutputs want = bench::ladder_baseline(first + r, 77, 5);
+      ASSERT_EQ(columns[0].words[r], want.account_id) << r;
+      ASSERT_EQ(columns[1].words[r], want.shard) << r;
+      ASSERT_EQ(columns[2].words[r], want.payload_class) << r;
+      ASSERT_EQ(columns[3].words[r], want.event_token) << r;
+    }
+  }
+}
+
+// Strings, an unset extern, a None-aware node, a failing node and f64 math,
+// compared coordinate by coordinate with the interpreter.
+const char* kMixed = R"(input x: u64
+input y: u64
+extern unset: u64
+extern scale: f64 = 2.5
+h := hash(x + y)
+name := "n-{h % 1000}"
+gone := unset + 1
+kept := this_or(unset, h % 7)
+ratio := unit_interval(h) * scale
+checked := in_range(h % 100, 0, 98)
+)";
+
+TEST(Batch, MixedProgramMatchesTheInterpreter) {
+  CompileOptions interp;
+  interp.engine = Engine::Interpreter;
+  auto oracle = compile(kMixed, interp);
+  auto program = compile(kMixed);
+  BatchOptions options;
+  options.coordinates = {0, 9};
+  options.outputs = {"name", "gone", "kept", "ratio", "h"};
+  options.chunk_rows = 333;
+  BatchEvaluator batch(program, options);
+  const auto columns = batch.evaluate(1000, 3000);
+  State s = oracle->new_state();
+  for (uint64_t r = 0; r < 3000; ++r) {
+    s.set_inputs({1000 + r, 9});
+    ASSERT_EQ(columns[0].strings[r], s.pull("name").as_str());
+    EXPECT_TRUE(s.pull("gone").is_none());
+    ASSERT_EQ(columns[2].words[r], s.pull("kept").as_u64());
+    ASSERT_EQ(std::bit_cast<uint64_t>(s.pull("ratio").as_f64()), columns[3].words[r]);
+  }
+  EXPECT_TRUE(columns[1].is_none);
+}
+
+TEST(Batch, FailureIsTheInterpretersErrorAtTheSmallestCoordinate) {
+  CompileOptions interp;
+  interp.engine = Engine::Interpreter;
+  auto oracle = compile(kMixed, interp);
+  State s = oracle->new_state();
+  std::string want;
+  for (uint64_t x = 0; want.empty(); ++x) {
+    s.set_inputs({x, 9});
+    try {
+      s.pull("checked");
+    } catch (const EvalError& e) {
+      want = e.what();
+    }
+  }
+  for (size_t threads : {1, 2}) {
+    BatchOptions options;
+    options.coordinates = {0, 9};
+    options.outputs = {"h", "checked"};
+    options.chunk_rows = 7;
+    options.threads = threads;
+    BatchEvaluator batch(compile(kMixed), options);
+    uint64_t delivered = 0;
+    try {
+      batch.stream(0, 100000, [&](const ColumnChunk& c) { delivered += c.rows; });
+      FAIL() << "no failure";
+    } catch (const EvalError& e) {
+      EXPECT_EQ(std::string(e.what()), want);
+    }
+    EXPECT_GT(delivered + 7, 0u);
+  }
+}
+
+TEST(Batch, LastCoordinateIsTwoToTheSixtyFourMinusOne) {
+  auto program = compile("input x: u64\nnext := x + 1\nsame := x\n");
+  BatchOptions options;
+  BatchEvaluator batch(program, options);
+  const uint64_t max = std::numeric_limits<uint64_t>::max();
+  const auto columns = batch.evaluate(max - 99, 100);
+  ASSERT_EQ(columns[0].words.size(), 100u);
+  EXPECT_EQ(columns[0].words[99], 0u);  // wraps
+  EXPECT_EQ(columns[1].words[99], max);
+}
+
+TEST(Batch, Refusals) {
+  auto program = compile("input x: u64\ns := \"v{x}\"\nlog := log_info(s)\nn := x * 2\n");
+  BatchOptions options;
+  options.outputs = {"log"};
+  EXPECT_THROW(BatchEvaluator(program, options), RefusedError);
+  options.outputs = {"nope"};
+  EXPECT_THROW(BatchEvaluator(program, options), WriteError);
+  options.outputs = {"s", "n"};
+  BatchEvaluator batch(program, options);
+  std::vector<uint64_t> a(10), b(10);
+  uint64_t* dest[] = {a.data(), b.data()};
+  EXPECT_THROW(batch.evaluate_into(0, 10, dest), WriteError);
+  options.outputs = {"n"};
+  BatchEvaluator scalar(program, options);
+  scalar.evaluate_into(5, 10, std::span<uint64_t* const>(dest, 1));
+  EXPECT_EQ(a[3], 16u);
+}
+
+}  // namespace
+}  // namespace polyrt::test
