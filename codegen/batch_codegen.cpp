@@ -27,7 +27,8 @@ std::vector<uint32_t> kernel_columns(const ir::Graph& g, const plan::BatchPlan& 
   };
   for (uint32_t node : p.steps[step].nodes) {
     for (const ir::Wire& w : g.nodes[node].inputs) add(p.value_of(w));
-    for (size_t k = 0; k < g.nodes[node].out_types.size(); ++k) add(p.values[p.port_base[node] + k]);
+    for (size_t k = 0; k < g.nodes[node].out_types.size(); ++k)
+      add(p.values[p.port_base[node] + k]);
   }
   return columns;
 }
@@ -95,8 +96,8 @@ class BatchEmitter {
     const auto& members = p_.steps[step].nodes;
     for (uint32_t m = 0; m < members.size(); ++m) {
       const ir::Node& n = g_.nodes[members[m]];
-      const NativeCall call = emit_native_call(ir_, m_, rtlib_, n,
-                                               [&](size_t input) { return word(n.inputs[input]); });
+      const NativeCall call =
+          emit_native_call(ir_, m_, rtlib_, n, [&](size_t input) { return word(n.inputs[input]); });
       if (call.status) {
         // Keep the first failure and run on: no branch leaves the lane early.
         llvm::Value* first = ir_.CreateAnd(ir_.CreateICmpEQ(status, ir_.getInt32(0)),

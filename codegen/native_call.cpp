@@ -23,8 +23,8 @@ llvm::Value* table(llvm::Module& m, const std::vector<double>* f64s,
   llvm::LLVMContext& ctx = m.getContext();
   llvm::Constant* init = f64s ? llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<double>(*f64s))
                               : llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint64_t>(*u64s));
-  return new llvm::GlobalVariable(m, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
-                                  init, "polyrt_table");
+  return new llvm::GlobalVariable(m, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                                  "polyrt_table");
 }
 
 uint64_t param_word(const Value& v) {

@@ -14,7 +14,7 @@
 namespace polyrt::codegen {
 
 struct NativeCall {
-  llvm::Value* status = nullptr;     // i32, 0 on success; null when the node cannot fail
+  llvm::Value* status = nullptr;      // i32, 0 on success; null when the node cannot fail
   std::vector<llvm::Value*> outputs;  // i64 words (an f64 NaN is the canonical NaN)
 };
 

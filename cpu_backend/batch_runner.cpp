@@ -51,13 +51,20 @@ BatchRunner::BatchRunner(std::shared_ptr<const Program> program, const plan::Bat
       plan_(plan::plan_batch(*g_, shape)),
       kernels_(compile_batch_kernels(*g_, plan_)) {
   scalars_.resize(plan_.scalar_ports.size());
+  const std::vector<Value> frozen = frozen_const_values();
   std::vector<Value> node_out;
   std::vector<Value> in;
   std::vector<const Value*> ptrs;
   for (uint32_t node : plan_.scalar_nodes) {
+    if (scalars_failed_) break;
     const ir::Node& n = g_->nodes[node];
     const uint32_t first_scalar = plan_.values[plan_.port_base[node]].index;
     node_out.assign(n.out_types.size(), Value::none());
+    if (ir::is_frozen_const(n)) {
+      for (size_t k = 0; k < node_out.size(); ++k) node_out[k] = frozen[plan_.port_base[node] + k];
+      for (size_t k = 0; k < node_out.size(); ++k) scalars_[first_scalar + k] = node_out[k];
+      continue;
+    }
     switch (n.kind) {
       case ir::NodeKind::Coordinate:
         node_out[0] = Value::u64(coordinates[n.slot]);
@@ -80,7 +87,7 @@ BatchRunner::BatchRunner(std::shared_ptr<const Program> program, const plan::Bat
           ir::evaluate_node(n, ptrs.data(), node_out.data(), [](std::string_view) {});
         } catch (const nodes::NodeFailure&) {
           scalars_failed_ = true;  // every row fails; the interpreter names the failure
-          return;
+          continue;
         }
         break;
       }
@@ -88,6 +95,53 @@ BatchRunner::BatchRunner(std::shared_ptr<const Program> program, const plan::Bat
     for (size_t k = 0; k < node_out.size(); ++k) scalars_[first_scalar + k] = node_out[k];
   }
   for (const Value& v : scalars_) scalar_words_.push_back(v.is_none() ? 0 : word_of(v));
+}
+
+// What a new state computes for the `const` bindings the batch needs: their
+// cones, from the externs' defaults (per port; a failure fails every row).
+std::vector<Value> BatchRunner::frozen_const_values() {
+  std::vector<Value> values(plan_.values.size());
+  std::vector<uint8_t> wanted(g_->nodes.size(), 0);
+  std::vector<uint32_t> stack;
+  for (uint32_t node : plan_.scalar_nodes) {
+    if (ir::is_frozen_const(g_->nodes[node])) stack.push_back(node);
+  }
+  while (!stack.empty()) {
+    const uint32_t i = stack.back();
+    stack.pop_back();
+    if (wanted[i]) continue;
+    wanted[i] = 1;
+    for (const ir::Wire& w : g_->nodes[i].inputs) stack.push_back(w.node);
+  }
+
+  std::vector<Value> in;
+  std::vector<const Value*> ptrs;
+  for (uint32_t i = 0; i < g_->nodes.size() && !scalars_failed_; ++i) {
+    if (!wanted[i]) continue;
+    const ir::Node& n = g_->nodes[i];
+    Value* out = &values[plan_.port_base[i]];
+    if (n.kind == ir::NodeKind::Extern) {
+      out[0] = g_->externs[n.slot].default_value;
+    } else if (n.kind == ir::NodeKind::Constant) {
+      std::copy(n.constants.begin(), n.constants.end(), out);
+    } else if (n.kind == ir::NodeKind::Call) {
+      in.clear();
+      ptrs.clear();
+      bool none = false;
+      for (const ir::Wire& w : n.inputs) {
+        in.push_back(values[plan_.port_base[w.node] + w.port]);
+        none = none || in.back().is_none();
+      }
+      if (none && !n.def->accepts_none) continue;
+      for (const Value& v : in) ptrs.push_back(&v);
+      try {
+        ir::evaluate_node(n, ptrs.data(), out, [](std::string_view) {});
+      } catch (const nodes::NodeFailure&) {
+        scalars_failed_ = true;
+      }
+    }
+  }
+  return values;
 }
 
 void BatchRunner::prepare(ChunkBuffers& b, uint64_t rows) const {
@@ -139,8 +193,8 @@ uint64_t BatchRunner::run(ChunkBuffers& b, uint64_t first, uint64_t rows,
     const plan::BatchStep& step = plan_.steps[s];
     if (step.kind == plan::BatchStep::Kernel) {
       uint32_t member = 0;
-      const uint64_t failed =
-          kernels_.per_step[s](first, rows, b.column_pointers.data(), scalar_words_.data(), &member);
+      const uint64_t failed = kernels_.per_step[s](first, rows, b.column_pointers.data(),
+                                                   scalar_words_.data(), &member);
       first_failure = std::min(first_failure, failed);
     } else {
       run_host(step, b, first, first_failure);

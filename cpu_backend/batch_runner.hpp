@@ -18,10 +18,10 @@ namespace polyrt::cpu {
 // The columns of one chunk (word columns for scalar types, values for str).
 struct ChunkBuffers {
   uint64_t rows = 0;
-  std::vector<std::vector<uint64_t>> words;  // per plan column (empty for str)
-  std::vector<std::vector<Value>> values;    // per plan column (str only)
-  std::vector<uint64_t*> column_pointers;    // what the kernels get
-  std::vector<std::vector<uint64_t>> filled;  // per output: lane or scalar outputs
+  std::vector<std::vector<uint64_t>> words;       // per plan column (empty for str)
+  std::vector<std::vector<Value>> values;         // per plan column (str only)
+  std::vector<uint64_t*> column_pointers;         // what the kernels get
+  std::vector<std::vector<uint64_t>> filled;      // per output: lane or scalar outputs
   std::vector<std::vector<Value>> filled_values;  // per output: scalar str outputs
 };
 
@@ -44,6 +44,7 @@ class BatchRunner {
                std::span<const uint64_t* const> coordinate_columns) const;
 
  private:
+  std::vector<Value> frozen_const_values();
   void run_host(const plan::BatchStep& step, ChunkBuffers& buffers, uint64_t first,
                 uint64_t& first_failure) const;
 

@@ -81,17 +81,21 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
       throw WriteError("no extern named '" + name + "'; externs: " + list(declared));
     }
     if (!value.is_none() && value.type() != p.externs()[i].type) {
-      throw WriteError("extern '" + name + "' is " +
-                       std::string(type_name(p.externs()[i].type)) + ", cannot write a " +
-                       std::string(type_name(value.type())) + " value");
+      throw WriteError("extern '" + name + "' is " + std::string(type_name(p.externs()[i].type)) +
+                       ", cannot write a " + std::string(type_name(value.type())) + " value");
     }
-    const bool nan = !value.is_none() && value.type() == Type::F64 && value.as_f64() != value.as_f64();
+    const bool nan =
+        !value.is_none() && value.type() == Type::F64 && value.as_f64() != value.as_f64();
     externs[i] = nan ? Value::f64(std::bit_cast<double>(nodes::kCanonicalNanBits)) : value;
   }
   for (const Value& v : externs) shape.extern_is_none.push_back(v.is_none());
+  for (const ExternInfo& e : p.externs()) {
+    shape.extern_default_is_none.push_back(e.default_value.is_none());
+  }
   runner_ = std::make_unique<cpu::BatchRunner>(program_, shape, options_.coordinates, externs);
   options_.externs.clear();
-  for (size_t i = 0; i < externs.size(); ++i) options_.externs.emplace_back(p.externs()[i].name, externs[i]);
+  for (size_t i = 0; i < externs.size(); ++i)
+    options_.externs.emplace_back(p.externs()[i].name, externs[i]);
 }
 
 BatchEvaluator::~BatchEvaluator() = default;
@@ -99,6 +103,7 @@ BatchEvaluator::~BatchEvaluator() = default;
 void BatchEvaluator::raise_failure(uint64_t coordinate, uint64_t row,
                                    std::span<const uint64_t* const> columns) const {
   State state(interp::make_interpreter(program_));
+  state.set_log_sink([](std::string_view) {});  // the batch refused side channels in its cones
   for (const auto& [name, value] : options_.externs) state.set_input(name, value);
   std::vector<uint64_t> coordinates = options_.coordinates;
   if (!coordinates.empty()) coordinates[options_.iterated] = coordinate;
@@ -141,19 +146,18 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
   arena.execute([&] {
     tbb::parallel_pipeline(
         tokens,
-        tbb::make_filter<void, InFlight*>(
-            tbb::filter_mode::serial_in_order,
-            [&](tbb::flow_control& fc) -> InFlight* {
-              if (issued >= count || failed) {
-                fc.stop();
-                return nullptr;
-              }
-              auto* c = new InFlight;
-              c->offset = issued;
-              c->rows = std::min(chunk_rows, count - issued);
-              issued += c->rows;
-              return c;
-            }) &
+        tbb::make_filter<void, InFlight*>(tbb::filter_mode::serial_in_order,
+                                          [&](tbb::flow_control& fc) -> InFlight* {
+                                            if (issued >= count || failed) {
+                                              fc.stop();
+                                              return nullptr;
+                                            }
+                                            auto* c = new InFlight;
+                                            c->offset = issued;
+                                            c->rows = std::min(chunk_rows, count - issued);
+                                            issued += c->rows;
+                                            return c;
+                                          }) &
             tbb::make_filter<InFlight*, InFlight*>(
                 tbb::filter_mode::parallel,
                 [&](InFlight* c) {
@@ -241,7 +245,8 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
           out[o].is_none = v.is_none;
           if (v.is_none) continue;
           if (v.type == Type::Str) {
-            for (uint64_t r = 0; r < chunk.rows; ++r) out[o].strings.push_back(v.values[r].as_str());
+            for (uint64_t r = 0; r < chunk.rows; ++r)
+              out[o].strings.push_back(v.values[r].as_str());
           } else {
             out[o].words.insert(out[o].words.end(), v.words, v.words + chunk.rows);
           }

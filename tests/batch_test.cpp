@@ -1,12 +1,13 @@
 // The batch tier: columns equal the per-state values, chunking and threads do
 // not matter, failures are the per-state EvalError of the smallest failing
 // coordinate, None columns, extreme ranges, and the API's refusals.
+#include "polyrt/batch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <limits>
 
 #include "bench/ladder_baseline.hpp"
-#include "polyrt/batch.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {

@@ -1,6 +1,7 @@
 #include "plan/batch_plan.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include "graph/evaluate_node.hpp"
 #include "polyrt/error.hpp"
@@ -88,6 +89,27 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
     return (uint32_t)p.column_types.size() - 1;
   };
 
+  // None-ness when a state is created (externs at their defaults): what
+  // `const` bindings see.
+  std::vector<int8_t> default_none(n, -1);
+  std::function<bool(uint32_t)> none_at_defaults = [&](uint32_t i) -> bool {
+    if (default_none[i] >= 0) return default_none[i] != 0;
+    const ir::Node& node = g.nodes[i];
+    bool none = node.kind == ir::NodeKind::Extern && shape.extern_default_is_none[node.slot];
+    if (node.kind == ir::NodeKind::Call) {
+      std::vector<uint8_t> input_none;
+      for (const ir::Wire& w : node.inputs) input_none.push_back(none_at_defaults(w.node));
+      const bool any = std::find(input_none.begin(), input_none.end(), 1) != input_none.end();
+      if (any) {
+        const std::vector<uint8_t> probed =
+            node.def->accepts_none ? probe_none(node, input_none, g) : std::vector<uint8_t>{1};
+        none = std::all_of(probed.begin(), probed.end(), [](uint8_t b) { return b != 0; });
+      }
+    }
+    default_none[i] = none;
+    return none;
+  };
+
   // Stages: kernel s runs, then the host nodes of stage s; a native node fed by
   // a host node of stage s belongs to kernel s + 1.
   std::vector<int> stage(n, -1);
@@ -127,6 +149,10 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
                          "' (binding '" + node.binding +
                          "'): its lines would have no order across lanes; use a per-state "
                          "engine (--engine native)");
+    }
+    if (ir::is_frozen_const(node)) {
+      if (!none_at_defaults(i)) make_scalar(i);
+      continue;
     }
     std::vector<uint8_t> input_none;
     bool any_none = false, any_varying = false;

@@ -28,7 +28,10 @@ enum class CoordinateSource : uint8_t {
 struct BatchShape {
   std::vector<CoordinateSource> coordinates;  // per coordinate
   std::vector<uint8_t> extern_is_none;        // per extern
-  std::vector<uint32_t> outputs;              // indexes into graph.outputs, in column order
+  // Per extern: no default. `const` bindings are evaluated when a state is
+  // created, from the defaults, and keep those values whatever the batch sets.
+  std::vector<uint8_t> extern_default_is_none;
+  std::vector<uint32_t> outputs;  // indexes into graph.outputs, in column order
 };
 
 struct BatchValue {
@@ -52,8 +55,8 @@ struct BatchPlan {
   // i is port scalar_ports[i].
   std::vector<uint32_t> scalar_nodes;
   std::vector<uint32_t> scalar_ports;
-  std::vector<BatchStep> steps;     // in execution order
-  std::vector<Type> column_types;   // per column
+  std::vector<BatchStep> steps;    // in execution order
+  std::vector<Type> column_types;  // per column
   // Column fed by each coordinate of source Column (else ~0u).
   std::vector<uint32_t> coordinate_columns;
   std::vector<BatchValue> outputs;  // per requested output

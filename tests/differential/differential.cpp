@@ -5,6 +5,8 @@
 #include <random>
 #include <vector>
 
+#include "graph/graph.hpp"
+#include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "tests/differential/random_program.hpp"
 
@@ -195,6 +197,136 @@ std::string without_line(const std::string& text, size_t line) {
   return text.substr(0, start) + text.substr(end + 1);
 }
 
+uint64_t word_of(const Value& v) {
+  switch (v.type()) {
+    case Type::U64:
+      return v.as_u64();
+    case Type::F64:
+      return std::bit_cast<uint64_t>(v.as_f64());
+    case Type::Bool:
+      return v.as_bool() ? 1 : 0;
+    case Type::Str:
+      break;
+  }
+  return 0;
+}
+
+// The batch tier over a random range (near 0, across 2^32, or ending at
+// 2^64 - 1), random chunking and threads, random fixed coordinates and
+// externs: every column equals the interpreter's pulls row by row, and the
+// first failure is the interpreter's first failure.
+std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
+                                       const std::shared_ptr<const Program>& oracle) {
+  std::mt19937_64 rng(seed * 104729 + 7);
+  auto pick = [&](size_t n) { return n == 0 ? 0 : rng() % n; };
+  BatchOptions options;
+  const ir::Graph& g = oracle->graph();
+  for (size_t o = 0; o < g.outputs.size(); ++o) {
+    bool side_channel = false;
+    for (uint32_t n : g.output_cones[o]) {
+      side_channel = side_channel || g.nodes[n].lifecycle == ir::Lifecycle::SideChannel;
+    }
+    if (!side_channel) options.outputs.push_back(g.outputs[o].name);
+  }
+  if (options.outputs.empty()) return std::nullopt;
+  options.iterated = pick(p.coordinates);
+  for (size_t c = 0; c < p.coordinates; ++c)
+    options.coordinates.push_back(pick(3) ? pick(20) : rng());
+  for (const ExternSpec& e : p.externs) {
+    const size_t k = pick(3);
+    if (k == 0) continue;  // the default
+    if (k == 1 || e.type == 's') {
+      options.externs.emplace_back(
+          e.name, k == 1 ? Value::none() : Value::str("b" + std::to_string(pick(5))));
+    } else {
+      options.externs.emplace_back(
+          e.name, e.type == 'u' ? Value::u64(pick(40)) : Value::f64(0.25 * (double)pick(9)));
+    }
+  }
+  options.chunk_rows = 1 + pick(64);
+  options.threads = 1 + pick(2);
+  const uint64_t count = 1 + pick(150);
+  const uint64_t shapes[] = {pick(100), (1ull << 32) - pick(count + 1), ~0ull - count + 1};
+  const uint64_t first = shapes[pick(3)];
+
+  // The interpreter, row by row, up to its first failure.
+  std::vector<std::vector<std::string>> want;
+  std::string want_error;
+  try {
+    State s = oracle->new_state();
+    s.set_log_sink([](std::string_view) {});
+    for (const auto& [name, value] : options.externs) s.set_input(name, value);
+    std::vector<uint64_t> coords = options.coordinates;
+    for (uint64_t r = 0; r < count && want_error.empty(); ++r) {
+      coords[options.iterated] = first + r;
+      s.set_inputs(coords);
+      std::vector<std::string> row;
+      try {
+        for (const std::string& o : options.outputs) {
+          const Value v = s.pull(o);
+          row.push_back(v.is_none()             ? "None"
+                        : v.type() == Type::Str ? "str " + v.as_str()
+                                                : "word " + std::to_string(word_of(v)));
+        }
+        want.push_back(std::move(row));
+      } catch (const EvalError& e) {
+        want_error = e.what();
+      }
+    }
+  } catch (const EvalError& e) {
+    want_error = e.what();
+  }
+
+  std::vector<std::vector<std::string>> got;
+  std::string got_error;
+  try {
+    BatchEvaluator batch(oracle, options);
+    batch.stream(first, count, [&](const ColumnChunk& chunk) {
+      for (uint64_t r = 0; r < chunk.rows; ++r) {
+        std::vector<std::string> row;
+        for (const ColumnView& v : chunk.columns) {
+          row.push_back(v.is_none             ? "None"
+                        : v.type == Type::Str ? "str " + v.values[r].as_str()
+                                              : "word " + std::to_string(v.words[r]));
+        }
+        got.push_back(std::move(row));
+      }
+    });
+  } catch (const EvalError& e) {
+    got_error = e.what();
+  } catch (const Error& e) {
+    got_error = std::string("unexpected: ") + e.what();
+  }
+  // Rows after the interpreter's failure may be delivered before the batch
+  // tier finds it (a chunk is all or nothing): compare the rows both have.
+  std::string mismatch;
+  if (got_error != want_error)
+    mismatch = "error: interpreter '" + want_error + "' | batch '" + got_error + "'";
+  for (size_t r = 0; mismatch.empty() && r < std::min(want.size(), got.size()); ++r) {
+    if (want[r] != got[r]) {
+      for (size_t o = 0; o < want[r].size(); ++o) {
+        if (want[r][o] != got[r][o]) {
+          mismatch = "row " + std::to_string(first + r) + " output " + options.outputs[o] +
+                     ": interpreter " + want[r][o] + " | batch " + got[r][o];
+          break;
+        }
+      }
+    }
+  }
+  if (mismatch.empty() && want_error.empty() && got.size() != want.size())
+    mismatch = "row count differs";
+  if (mismatch.empty()) return std::nullopt;
+  std::string report = "seed " + std::to_string(seed) +
+                       ": the batch tier disagrees with the interpreter\n--- program\n" + p.source +
+                       "--- range first " + std::to_string(first) + " count " +
+                       std::to_string(count) + ", iterated coordinate " +
+                       std::to_string(options.iterated) + ", chunk " +
+                       std::to_string(options.chunk_rows) + ", threads " +
+                       std::to_string(options.threads) + "\n--- externs:";
+  for (const auto& [name, value] : options.externs) report += " " + name + "=" + show(value);
+  return report + "\n--- " + mismatch + "\n";
+}
+
 }  // namespace
 
 std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options) {
@@ -246,6 +378,7 @@ std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options)
     }
     return report;
   }
+  if (oracle) return check_batch(seed, p, oracle);
   return std::nullopt;
 }
 
