@@ -32,11 +32,12 @@ void CommandLine::unknown_flag(const std::string& flag) const {
 
 namespace {
 
-Engine parse_engine(const std::string& text) {
+Engine parse_engine(const std::string& text, bool batch_allowed) {
   if (text == "interpreter") return Engine::Interpreter;
   if (text == "closures") return Engine::Closures;
   if (text == "native") return Engine::Native;
-  throw UsageError("unknown engine '" + text + "' (valid: interpreter, closures, native)");
+  throw UsageError("unknown engine '" + text + "' (valid: " + (batch_allowed ? "batch, " : "") +
+                   "interpreter, closures, native)");
 }
 
 Provenance parse_provenance(const std::string& text) {
@@ -49,9 +50,11 @@ Provenance parse_provenance(const std::string& text) {
 
 }  // namespace
 
-bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options) {
+bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options, bool* batch) {
   if (flag == "--engine") {
-    options.engine = parse_engine(args.value_of(flag));
+    const std::string value = args.value_of(flag);
+    if (batch) *batch = value == "batch";
+    if (!batch || !*batch) options.engine = parse_engine(value, batch != nullptr);
   } else if (flag == "--provenance") {
     options.provenance = parse_provenance(args.value_of(flag));
   } else {

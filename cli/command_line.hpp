@@ -41,8 +41,9 @@ int nodes_command(CommandLine& args);
 int plan_command(CommandLine& args);
 
 // Handles --engine and --provenance (UsageError for a bad value); false when
-// `flag` is neither.
-bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options);
+// `flag` is neither. With `batch`, --engine also accepts "batch" (polyrt run).
+bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options,
+                 bool* batch = nullptr);
 
 // Parses "NAME=VALUE" of --set.
 std::pair<std::string, std::string> split_assignment(const std::string& text);

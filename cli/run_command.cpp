@@ -5,6 +5,7 @@
 
 #include "cli/command_line.hpp"
 #include "polyrt/polyrt.hpp"
+#include "scheduler/batch_job.hpp"
 #include "scheduler/range_job.hpp"
 
 namespace polyrt::cli {
@@ -13,15 +14,19 @@ namespace {
 
 const char* kRunUsage =
     "usage: polyrt run FILE --cycles A..B [options]\n\n"
-    "Iterates the first input over [A, B) and writes one row per coordinate, in order.\n\n"
+    "Iterates the first input over [A, B) and writes one row per coordinate, in order.\n"
+    "The batch tier (default) evaluates columns with vectorized native kernels on every\n"
+    "core; --engine selects a per-state tier instead (the same values).\n\n"
     "options:\n"
     "  --cycles A..B         the half-open coordinate range (required)\n"
     "  --outputs a,b,...     columns (default: every named binding, in source order)\n"
-    "  --format csv|tsv|jsonl  row format (default csv; csv and tsv have a header line)\n"
-    "  --out PATH            write to PATH (atomically for a regular file; default stdout)\n"
+    "  --format csv|tsv|jsonl|npy  output format (default csv; csv and tsv have a header\n"
+    "                        line; npy writes DIR/<output>.npy per column, needs --out DIR)\n"
+    "  --out PATH            write to PATH (atomically for a regular file or an npy\n"
+    "                        directory; default stdout)\n"
     "  --set NAME=VALUE      an extern, or another input (repeatable)\n"
     "  --threads N           worker threads (default: every core)\n"
-    "  --engine E            interpreter, closures or native (default native)\n"
+    "  --engine E            batch, interpreter, closures or native (default batch)\n"
     "  --provenance M        auto, raw, pull or pushpull (slot engines; default auto)\n";
 
 uint64_t parse_u64_arg(const std::string& text, const std::string& what) {
@@ -60,6 +65,8 @@ int run_command(CommandLine& args) {
   std::vector<std::pair<std::string, std::string>> sets;
   scheduler::RangeJob job;
   CompileOptions options;
+  bool batch = true;
+  bool npy = false;
   while (!args.done()) {
     if (!args.is_flag()) throw UsageError("polyrt run: unexpected argument '" + args.peek() + "'");
     const std::string f = args.flag();
@@ -75,7 +82,9 @@ int run_command(CommandLine& args) {
     } else if (f == "--outputs") {
       outputs = split_list(args.value_of(f));
     } else if (f == "--format") {
-      job.format = scheduler::parse_row_format(args.value_of(f));
+      const std::string format = args.value_of(f);
+      npy = format == "npy";
+      if (!npy) job.format = scheduler::parse_row_format(format);
     } else if (f == "--out") {
       out_path = args.value_of(f);
     } else if (f == "--set") {
@@ -84,11 +93,14 @@ int run_command(CommandLine& args) {
       job.threads = parse_u64_arg(args.value_of(f), "--threads");
       if (job.threads == 0 || job.threads > 4096)
         throw UsageError("polyrt run: --threads must be in [1, 4096]");
-    } else if (!engine_flag(args, f, options)) {
+    } else if (!engine_flag(args, f, options, &batch)) {
       args.unknown_flag(f);
     }
   }
   if (!cycles) throw UsageError("polyrt run: --cycles A..B is required");
+  if (npy && !batch)
+    throw UsageError("polyrt run: --format npy runs on the batch tier (drop --engine)");
+  if (npy && out_path.empty()) throw UsageError("polyrt run: --format npy needs --out DIR");
 
   job.program = compile_file(file, options);
   const Program& p = *job.program;
@@ -137,8 +149,16 @@ int run_command(CommandLine& args) {
                        file);
   }
 
+  if (npy) {
+    scheduler::run_batch_npy_job(job, out_path);
+    return 0;
+  }
   scheduler::OutputSink sink(out_path);
-  scheduler::run_range_job(job, sink);
+  if (batch) {
+    scheduler::run_batch_text_job(job, sink);
+  } else {
+    scheduler::run_range_job(job, sink);
+  }
   sink.commit();
   return 0;
 }

@@ -139,6 +139,7 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
     Encoded encoded{};
   };
   tbb::concurrent_queue<std::unique_ptr<cpu::ChunkBuffers>> pool;
+  tbb::concurrent_queue<Encoded> encoded_pool;  // keeps encoders' buffers allocated
   const plan::BatchPlan& plan = runner_->plan();
   uint64_t issued = 0;
   std::atomic<bool> failed{false};
@@ -199,6 +200,7 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
                     }
                     c->view.columns.push_back(view);
                   }
+                  encoded_pool.try_pop(c->encoded);
                   encode(c->view, c->encoded);
                   return c;
                 }) &
@@ -209,6 +211,7 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
               }
               write(c->view, c->encoded);
               pool.push(std::move(c->buffers));
+              encoded_pool.push(std::move(c->encoded));
             }));
   });
 }
@@ -279,6 +282,12 @@ void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
         }
       },
       columns);
+}
+
+bool BatchEvaluator::output_is_none(size_t index) const {
+  const BatchValue& v = runner_->plan().outputs.at(index);
+  return v.kind == BatchValue::None ||
+         (v.kind == BatchValue::Scalar && runner_->scalar(v.index).is_none());
 }
 
 std::string BatchEvaluator::describe() const {

@@ -55,7 +55,7 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
           }
           Chunk c;
           c.begin = next;
-          c.end = next + std::min(job.chunk_rows, job.last - next);
+          c.end = next + std::min(job.chunk_rows ? job.chunk_rows : 8192, job.last - next);
           next = c.end;
           return c;
         }) & tbb::make_filter<Chunk, Chunk>(tbb::filter_mode::parallel, [&](Chunk c) {

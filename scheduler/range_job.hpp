@@ -23,8 +23,8 @@ struct RangeJob {
   std::vector<std::pair<std::string, Value>> externs;
   std::vector<std::string> outputs;  // columns, in order
   RowFormat format = RowFormat::Csv;
-  size_t threads = 0;  // 0: every core
-  uint64_t chunk_rows = 8192;
+  size_t threads = 0;       // 0: every core
+  uint64_t chunk_rows = 0;  // 0: the tier's default
 };
 
 // Runs the job into `sink` (which the caller commits). A failing row throws

@@ -1,5 +1,7 @@
 #include "scheduler/row_format.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 
 #include "polyrt/error.hpp"
@@ -97,6 +99,94 @@ void append_f64(std::string& out, RowFormat format, double v) {
   out.append(buf, res.ptr);
 }
 
+uint64_t word_of(const Value& v) {
+  switch (v.type()) {
+    case Type::U64:
+      return v.as_u64();
+    case Type::F64:
+      return std::bit_cast<uint64_t>(v.as_f64());
+    case Type::Bool:
+      return v.as_bool() ? 1 : 0;
+    case Type::Str:
+      break;
+  }
+  return 0;
+}
+
+void append_word(std::string& out, RowFormat format, Type type, uint64_t word) {
+  switch (type) {
+    case Type::U64:
+      append_u64(out, word);
+      break;
+    case Type::F64:
+      append_f64(out, format, std::bit_cast<double>(word));
+      break;
+    case Type::Bool:
+      out += word ? "true" : "false";
+      break;
+    case Type::Str:
+      break;
+  }
+}
+
+void append_string(std::string& out, RowFormat format, std::string_view s) {
+  switch (format) {
+    case RowFormat::Csv:
+      append_csv_string(out, s);
+      break;
+    case RowFormat::Tsv:
+      append_tsv_string(out, s);
+      break;
+    case RowFormat::Jsonl:
+      append_json_string(out, s);
+      break;
+  }
+}
+
+// Numbers only: every row is written through a pointer into space reserved
+// for the longest possible row, then the string is cut to what was written.
+void append_word_rows(std::string& out, RowFormat format, const std::vector<std::string>& keys,
+                      const ColumnChunk& chunk, size_t row_bound) {
+  const size_t start = out.size();
+  out.resize(start + chunk.rows * row_bound);
+  char* p = out.data() + start;
+  const char separator = format == RowFormat::Tsv ? '\t' : ',';
+  const bool json = format == RowFormat::Jsonl;
+  for (uint64_t r = 0; r < chunk.rows; ++r) {
+    if (json) *p++ = '{';
+    for (size_t k = 0; k < chunk.columns.size(); ++k) {
+      if (k) *p++ = separator;
+      p = std::copy(keys[k].begin(), keys[k].end(), p);
+      const ColumnView& v = chunk.columns[k];
+      const uint64_t word = v.words[r];
+      switch (v.type) {
+        case Type::U64:
+          p = std::to_chars(p, p + 20, word).ptr;
+          break;
+        case Type::F64: {
+          const double d = std::bit_cast<double>(word);
+          if (d - d != 0.0) {  // NaN and infinities: the words the rest of polyrt uses
+            std::string text;
+            append_f64(text, format, d);
+            p = std::copy(text.begin(), text.end(), p);
+          } else {
+            p = std::to_chars(p, p + 32, d).ptr;
+          }
+          break;
+        }
+        case Type::Bool:
+          p = word ? std::copy_n("true", 4, p) : std::copy_n("false", 5, p);
+          break;
+        case Type::Str:
+          break;
+      }
+    }
+    if (json) *p++ = '}';
+    *p++ = '\n';
+  }
+  out.resize((size_t)(p - out.data()));
+}
+
 }  // namespace
 
 std::string header_line(RowFormat format, const std::vector<std::string>& columns) {
@@ -133,35 +223,55 @@ void append_field(std::string& out, RowFormat format, const std::string& column,
     append_json_string(out, column);
     out.push_back(':');
   }
-  if (value.is_none()) {
-    throw EvalError("output '" + column + "' is None at coordinate " + std::to_string(coordinate) +
-                        " (it depends on an unset extern); set the extern or wrap the value in "
-                        "default_or(...)",
-                    column);
+  if (value.is_none()) throw none_output_error(column, coordinate);
+  if (value.type() == Type::Str) {
+    append_string(out, format, value.as_str());
+  } else {
+    append_word(out, format, value.type(), word_of(value));
   }
-  switch (value.type()) {
-    case Type::U64:
-      append_u64(out, value.as_u64());
-      break;
-    case Type::F64:
-      append_f64(out, format, value.as_f64());
-      break;
-    case Type::Bool:
-      out += value.as_bool() ? "true" : "false";
-      break;
-    case Type::Str:
-      switch (format) {
-        case RowFormat::Csv:
-          append_csv_string(out, value.as_str());
-          break;
-        case RowFormat::Tsv:
-          append_tsv_string(out, value.as_str());
-          break;
-        case RowFormat::Jsonl:
-          append_json_string(out, value.as_str());
-          break;
+}
+
+EvalError none_output_error(const std::string& column, uint64_t coordinate) {
+  return EvalError("output '" + column + "' is None at coordinate " + std::to_string(coordinate) +
+                       " (it depends on an unset extern); set the extern or wrap the value in "
+                       "default_or(...)",
+                   column);
+}
+
+void append_rows(std::string& out, RowFormat format, const std::vector<std::string>& columns,
+                 const ColumnChunk& chunk) {
+  std::vector<std::string> keys;  // JSON Lines: "name":
+  for (const std::string& c : columns) {
+    std::string key;
+    if (format == RowFormat::Jsonl) {
+      append_json_string(key, c);
+      key.push_back(':');
+    }
+    keys.push_back(std::move(key));
+  }
+  bool all_words = true;
+  size_t row_bound = 3;  // '{', '}', newline
+  for (size_t k = 0; k < chunk.columns.size(); ++k) {
+    all_words = all_words && chunk.columns[k].type != Type::Str;
+    row_bound += keys[k].size() + 1 + 32;  // separator, the longest f64 or u64 text
+  }
+  if (all_words) {
+    append_word_rows(out, format, keys, chunk, row_bound);
+    return;
+  }
+  for (uint64_t r = 0; r < chunk.rows; ++r) {
+    begin_row(out, format);
+    for (size_t k = 0; k < chunk.columns.size(); ++k) {
+      if (k) field_separator(out, format);
+      out += keys[k];
+      const ColumnView& v = chunk.columns[k];
+      if (v.type == Type::Str) {
+        append_string(out, format, v.values[r].as_str());
+      } else {
+        append_word(out, format, v.type, v.words[r]);
       }
-      break;
+    }
+    end_row(out, format);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "polyrt/batch.hpp"
 #include "polyrt/value.hpp"
 
 namespace polyrt::scheduler {
@@ -22,6 +23,14 @@ std::string header_line(RowFormat format, const std::vector<std::string>& column
 // with EvalError naming the column and coordinate.
 void append_field(std::string& out, RowFormat format, const std::string& column, const Value& value,
                   uint64_t coordinate);
+
+// Appends every row of a batch chunk (no column may be None: callers check
+// first). Numbers are written straight from the words with std::to_chars.
+void append_rows(std::string& out, RowFormat format, const std::vector<std::string>& columns,
+                 const ColumnChunk& chunk);
+
+// The EvalError of an output that is None at `coordinate`.
+EvalError none_output_error(const std::string& column, uint64_t coordinate);
 
 // Separators around fields.
 void begin_row(std::string& out, RowFormat format);

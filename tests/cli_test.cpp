@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <charconv>
+#include <cstring>
 #include <fstream>
+#include <sstream>
 
 #include "tests/test_support.hpp"
 
@@ -167,6 +170,7 @@ TEST_F(Cli, PlanAndEmitLlvm) {
 }
 
 TEST_F(Cli, EnginesWriteTheSameRows) {
+  auto batch = run_polyrt("run " + kExample + " --cycles 0..3000 --threads 2");
   auto native = run_polyrt("run " + kExample + " --cycles 0..3000 --engine native");
   auto closures =
       run_polyrt("run " + kExample + " --cycles 0..3000 --engine closures --provenance pull");
@@ -174,6 +178,102 @@ TEST_F(Cli, EnginesWriteTheSameRows) {
   ASSERT_EQ(native.status, 0) << native.err;
   EXPECT_EQ(native.out, interp.out);
   EXPECT_EQ(closures.out, interp.out);
+  EXPECT_EQ(batch.out, interp.out);
+  for (const char* format : {"tsv", "jsonl"}) {
+    const std::string range = " --cycles 7..2000 --format " + std::string(format);
+    EXPECT_EQ(run_polyrt("run " + kExample + range).out,
+              run_polyrt("run " + kExample + range + " --engine interpreter").out);
+  }
+}
+
+// The 8-byte little-endian words after an .npy header, and the header's dict.
+std::vector<uint8_t> read_npy(const std::string& path, std::string& dict) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) return {};
+  const size_t header = 10 + (uint8_t)bytes[8] + 256 * (uint8_t)bytes[9];
+  dict = bytes.substr(10, header - 10);
+  EXPECT_EQ(header % 64, 0u);
+  return std::vector<uint8_t>(bytes.begin() + (ptrdiff_t)header, bytes.end());
+}
+
+TEST_F(Cli, NpyColumnsEqualTheCsvRows) {
+  const std::string program =
+      write_program(dir, "n.polydat",
+                    "input cycle\ninput seed\nextern flag: bool = true\nid := hash(cycle + seed)\n"
+                    "ratio := unit_interval(id)\nodd := flag\n");
+  const std::string out = dir + "/cols";
+  const std::string args = " --cycles 4294967000..4294968000 --set seed=9";
+  auto r = run_polyrt("run " + program + args + " --format npy --out " + out);
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto csv = run_polyrt("run " + program + args + " --engine interpreter");
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  std::string dict;
+  const auto ids = read_npy(out + "/id.npy", dict);
+  EXPECT_NE(dict.find("'descr': '<u8'"), std::string::npos) << dict;
+  EXPECT_NE(dict.find("'shape': (1000,)"), std::string::npos) << dict;
+  const auto ratios = read_npy(out + "/ratio.npy", dict);
+  EXPECT_NE(dict.find("'descr': '<f8'"), std::string::npos) << dict;
+  const auto odd = read_npy(out + "/odd.npy", dict);
+  EXPECT_NE(dict.find("'descr': '|u1'"), std::string::npos) << dict;
+  ASSERT_EQ(ids.size(), 8000u);
+  ASSERT_EQ(odd.size(), 1000u);
+  std::istringstream lines(csv.out);
+  std::string line;
+  std::getline(lines, line);  // header
+  for (size_t r = 0; r < 1000; ++r) {
+    ASSERT_TRUE(std::getline(lines, line));
+    uint64_t id;
+    double ratio;
+    std::memcpy(&id, &ids[r * 8], 8);
+    std::memcpy(&ratio, &ratios[r * 8], 8);
+    char buf[64];
+    const std::string want = std::to_string(id) + "," +
+                             std::string(buf, std::to_chars(buf, buf + 64, ratio).ptr) + "," +
+                             (odd[r] ? "true" : "false");
+    ASSERT_EQ(line, want) << "row " << r;
+  }
+  // numpy reads them back as the same values, where python3 and numpy exist.
+  if (std::system("python3 -c 'import numpy' 2>/dev/null") == 0) {
+    const std::string csv_path = write_program(dir, "rows.csv", csv.out);
+    const std::string check =
+        "python3 -c \"import numpy as np, sys; d = sys.argv[1]; "
+        "rows = [l.split(',') for l in open(sys.argv[2]).read().split()[1:]]; "
+        "assert np.load(d + '/id.npy').tolist() == [int(r[0]) for r in rows]; "
+        "assert np.load(d + '/ratio.npy').tolist() == [float(r[1]) for r in rows]; "
+        "assert np.load(d + '/odd.npy').tolist() == [int(r[2] == 'true') for r in rows]\" " +
+        out + " " + csv_path;
+    EXPECT_EQ(std::system(check.c_str()), 0);
+  }
+}
+
+TEST_F(Cli, NpyRefusalsAndAtomicity) {
+  const std::string out = dir + "/npy";
+  auto str = run_polyrt("run " + ladder + " --cycles 0..10 --set tag=t --format npy --out " + out);
+  EXPECT_EQ(str.status, 2);
+  EXPECT_NE(str.err.find("output 'c' is a str"), std::string::npos) << str.err;
+  EXPECT_EQ(
+      run_polyrt("run " + ladder + " --cycles 0..10 --set tag=t --outputs a --format npy").status,
+      2);
+  EXPECT_EQ(run_polyrt(
+                "run " + ladder +
+                " --cycles 0..10 --set tag=t --outputs a --format npy --engine native --out " + out)
+                .status,
+            2);
+  const std::string failing =
+      write_program(dir, "fail.polydat", "input cycle\nv := in_range(cycle, 0, 50000)\n");
+  auto f = run_polyrt("run " + failing + " --cycles 0..100000 --format npy --out " + out);
+  EXPECT_EQ(f.status, 1);
+  EXPECT_NE(f.err.find("coordinates: cycle=50001"), std::string::npos) << f.err;
+  EXPECT_FALSE(exists(out));
+  EXPECT_EQ(entries(dir), entries(dir));
+  auto ok = run_polyrt("run " + ladder +
+                       " --cycles 0..10 --set tag=t --outputs a,b --format npy --out " + out);
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_TRUE(exists(out + "/a.npy"));
+  auto again = run_polyrt("run " + ladder +
+                          " --cycles 0..10 --set tag=t --outputs a --format npy --out " + out);
+  EXPECT_EQ(again.status, 2) << "an existing non-empty directory is never overwritten";
 }
 
 TEST_F(Cli, RunErrors) {

@@ -78,6 +78,8 @@ class BatchEvaluator {
 
   const std::vector<std::string>& output_names() const { return names_; }
   const std::vector<Type>& output_types() const { return types_; }
+  // Whether output `index` is None for every row (an unset extern feeds it).
+  bool output_is_none(size_t index) const;
 
   // Rows [first, first + count): chunks are evaluated in parallel and handed
   // to `consumer` one at a time, in coordinate order. `columns` holds, per

@@ -1,0 +1,65 @@
+#include "scheduler/batch_job.hpp"
+
+#include "polyrt/batch.hpp"
+#include "scheduler/npy_writer.hpp"
+#include "scheduler/progress_bar.hpp"
+#include "scheduler/row_format.hpp"
+
+namespace polyrt::scheduler {
+
+namespace {
+
+BatchEvaluator make_evaluator(const RangeJob& job) {
+  BatchOptions options;
+  options.outputs = job.outputs;
+  options.coordinates = job.coordinates;
+  options.externs = job.externs;
+  options.threads = job.threads;
+  options.chunk_rows = job.chunk_rows;
+  return BatchEvaluator(job.program, options);
+}
+
+// A None column fails the first row, as it would row by row.
+void refuse_none_columns(const BatchEvaluator& batch, const RangeJob& job) {
+  if (job.first >= job.last) return;
+  for (size_t k = 0; k < job.outputs.size(); ++k) {
+    if (batch.output_is_none(k)) throw none_output_error(job.outputs[k], job.first);
+  }
+}
+
+}  // namespace
+
+void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
+  const BatchEvaluator batch = make_evaluator(job);
+  sink.write(header_line(job.format, job.outputs));
+  refuse_none_columns(batch, job);
+  ProgressBar progress(job.last - job.first);
+  batch.stream_encoded(
+      job.first, job.last - job.first,
+      [&](const ColumnChunk& chunk, std::string& bytes) {
+        append_rows(bytes, job.format, job.outputs, chunk);
+      },
+      [&](const ColumnChunk& chunk, std::string& bytes) {
+        sink.write(bytes);
+        bytes.clear();
+        progress.advance(chunk.rows);
+      });
+  progress.finish();
+}
+
+void run_batch_npy_job(const RangeJob& job, const std::string& dir) {
+  const BatchEvaluator batch = make_evaluator(job);
+  refuse_none_columns(batch, job);
+  NpyDirectory out(dir, job.outputs, batch.output_types(), job.last - job.first);
+  ProgressBar progress(job.last - job.first);
+  // Each worker writes its chunk at its place in the files; the ordered
+  // stage only counts.
+  batch.stream_encoded(
+      job.first, job.last - job.first,
+      [&](const ColumnChunk& chunk, std::string&) { out.write(chunk, chunk.first - job.first); },
+      [&](const ColumnChunk& chunk, std::string&) { progress.advance(chunk.rows); });
+  progress.finish();
+  out.commit();
+}
+
+}  // namespace polyrt::scheduler

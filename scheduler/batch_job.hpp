@@ -1,0 +1,17 @@
+// `polyrt run` on the batch tier: JIT batch kernels over chunks on every core;
+// text rows are formatted on the workers and written in coordinate order, npy
+// columns go to one file each.
+#pragma once
+
+#include <string>
+
+#include "scheduler/output_sink.hpp"
+#include "scheduler/range_job.hpp"
+
+namespace polyrt::scheduler {
+
+void run_batch_text_job(const RangeJob& job, OutputSink& sink);
+// Writes DIR/<output>.npy for every output; DIR appears only on success.
+void run_batch_npy_job(const RangeJob& job, const std::string& dir);
+
+}  // namespace polyrt::scheduler
