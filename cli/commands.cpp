@@ -5,6 +5,7 @@
 #include "cpu_backend/native_program.hpp"
 #include "nodes/node_docs.hpp"
 #include "plan/state_plan.hpp"
+#include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "slots/slot_program.hpp"
 
@@ -91,22 +92,30 @@ int eval_command(CommandLine& args) {
 
 int plan_command(CommandLine& args) {
   static const char* usage =
-      "usage: polyrt plan FILE [--engine closures|native] [--provenance MODE] [--emit-llvm]\n\n"
+      "usage: polyrt plan FILE [--engine batch|closures|native] [--provenance MODE] "
+      "[--emit-llvm]\n\n"
       "Prints the per-state plan: the slot layout, the steps in evaluation order (native\n"
       "segments and host steps) and the provenance mode. --emit-llvm prints the\n"
-      "optimized LLVM IR of the native segments instead.\n";
+      "optimized LLVM IR of the native segments instead. --engine batch prints the batch\n"
+      "plan of every output (the first input iterated), or its kernels' IR.\n";
   if (wants_help(args, usage)) return 0;
   const std::string file = take_file(args);
   CompileOptions options;
   options.engine = Engine::Native;
   bool emit_llvm = false;
+  bool batch = false;
   while (!args.done()) {
     const std::string f = args.flag();
     if (f == "--emit-llvm") {
       emit_llvm = true;
-    } else if (!engine_flag(args, f, options)) {
+    } else if (!engine_flag(args, f, options, &batch)) {
       args.unknown_flag(f);
     }
+  }
+  if (batch) {
+    const BatchEvaluator evaluator(compile_file(file, options), BatchOptions{});
+    std::fputs((emit_llvm ? evaluator.kernels_ir() : evaluator.describe()).c_str(), stdout);
+    return 0;
   }
   if (options.engine == Engine::Interpreter) {
     throw UsageError("polyrt plan: the interpreter has no plan; use --engine closures or native");

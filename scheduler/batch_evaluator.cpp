@@ -284,6 +284,10 @@ void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
       columns);
 }
 
+std::string BatchEvaluator::kernels_ir() const {
+  return cpu::batch_kernels_ir(program_->graph(), runner_->plan());
+}
+
 bool BatchEvaluator::output_is_none(size_t index) const {
   const BatchValue& v = runner_->plan().outputs.at(index);
   return v.kind == BatchValue::None ||

@@ -68,8 +68,8 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
     throw UsageError("--out " + dir + " exists and is not an empty directory");
   }
   const fs::path target = fs::absolute(dir, ec);
-  temp_dir_ = (target.parent_path() / ("." + target.filename().string() + ".tmp-" +
-                                       std::to_string(::getpid())))
+  temp_dir_ = (target.parent_path() /
+               ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid())))
                   .string();
   fs::remove_all(temp_dir_, ec);
   if (!fs::create_directories(temp_dir_, ec)) {

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "bench/ladder_baseline.hpp"
+#include "bench/ladder_columns_baseline.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -33,6 +34,22 @@ TEST(Batch, LadderMatchesTheHandWrittenBaseline) {
       ASSERT_EQ(columns[3].words[r], want.event_token) << r;
     }
   }
+}
+
+TEST(Batch, LadderMatchesTheHandWrittenColumnLoop) {
+  BatchOptions options;
+  options.outputs = {"account_id", "shard", "payload_class", "event_token"};
+  options.coordinates = {0, 3, 11};
+  BatchEvaluator batch(compile_file(bench::kLadderFile), options);
+  const uint64_t rows = 50000, first = 123456789;
+  std::vector<uint64_t> want[4], got[4];
+  for (auto& v : want) v.resize(rows);
+  for (auto& v : got) v.resize(rows);
+  bench::ladder_columns(first, rows, 3, 11, want[0].data(), want[1].data(), want[2].data(),
+                        want[3].data());
+  uint64_t* dest[] = {got[0].data(), got[1].data(), got[2].data(), got[3].data()};
+  batch.evaluate_into(first, rows, dest);
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(got[k], want[k]) << options.outputs[k];
 }
 
 // Strings, an unset extern, a None-aware node, a failing node and f64 math,

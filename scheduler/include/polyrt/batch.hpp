@@ -107,6 +107,8 @@ class BatchEvaluator {
 
   // The batch plan: kernels, host steps, columns, scalars.
   std::string describe() const;
+  // The O2-optimized LLVM IR of the batch kernels (for inspection).
+  std::string kernels_ir() const;
 
  private:
   template <typename Encoded, typename Encode, typename Write>

@@ -1,0 +1,127 @@
+// The batch tier on the engine-ladder graph: kernel throughput against the
+// hand-written column loop (one thread and every thread), and `polyrt run`'s
+// job end to end (CSV to /dev/null, npy to a temporary directory). Compare
+// rows/s with BM_LadderColumns_Baseline and, per thread, with run_ladder's P3.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "bench/ladder_baseline.hpp"
+#include "bench/ladder_columns_baseline.hpp"
+#include "polyrt/batch.hpp"
+#include "scheduler/batch_job.hpp"
+
+namespace polyrt::bench {
+namespace {
+
+constexpr uint64_t kRows = 1 << 22;
+const std::vector<std::string> kOutputs = {"account_id", "shard", "payload_class", "event_token"};
+
+void BM_LadderColumns_Baseline(benchmark::State& st) {
+  std::vector<uint64_t> a(kRows), b(kRows), c(kRows), d(kRows);
+  uint64_t first = 0;
+  for (auto _ : st) {
+    ladder_columns(first, kRows, 77, 5, a.data(), b.data(), c.data(), d.data());
+    benchmark::DoNotOptimize(d.data());
+    first += kRows;
+  }
+  st.SetItemsProcessed(st.iterations() * kRows);
+}
+BENCHMARK(BM_LadderColumns_Baseline)->Unit(benchmark::kMillisecond);
+
+// Rows into caller arrays: the kernels, the chunk pipeline and one copy.
+void BM_BatchLadder_EvaluateInto(benchmark::State& st) {
+  BatchOptions options;
+  options.outputs = kOutputs;
+  options.coordinates = {0, 77, 5};
+  options.threads = (size_t)st.range(0);
+  BatchEvaluator batch(compile_file(kLadderFile), options);
+  std::vector<uint64_t> a(kRows), b(kRows), c(kRows), d(kRows);
+  uint64_t* columns[] = {a.data(), b.data(), c.data(), d.data()};
+  uint64_t first = 0;
+  for (auto _ : st) {
+    batch.evaluate_into(first, kRows, columns);
+    first += kRows;
+  }
+  st.SetItemsProcessed(st.iterations() * kRows);
+}
+BENCHMARK(BM_BatchLadder_EvaluateInto)
+    ->Arg(1)
+    ->Arg(2)
+    ->ArgName("threads")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// The kernels and the pipeline alone: chunks are streamed and dropped.
+void BM_BatchLadder_Stream(benchmark::State& st) {
+  BatchOptions options;
+  options.outputs = kOutputs;
+  options.coordinates = {0, 77, 5};
+  options.threads = (size_t)st.range(0);
+  BatchEvaluator batch(compile_file(kLadderFile), options);
+  uint64_t first = 0, sink = 0;
+  for (auto _ : st) {
+    batch.stream(first, kRows, [&](const ColumnChunk& chunk) { sink += chunk.columns[3].words[0]; });
+    first += kRows;
+  }
+  benchmark::DoNotOptimize(sink);
+  st.SetItemsProcessed(st.iterations() * kRows);
+}
+BENCHMARK(BM_BatchLadder_Stream)
+    ->Arg(1)
+    ->Arg(2)
+    ->ArgName("threads")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+scheduler::RangeJob ladder_job(uint64_t rows, size_t threads) {
+  scheduler::RangeJob job;
+  job.program = compile_file(kLadderFile);
+  job.first = 0;
+  job.last = rows;
+  job.coordinates = {0, 77, 5};
+  job.outputs = kOutputs;
+  job.threads = threads;
+  return job;
+}
+
+// `polyrt run examples/ladder.polydat --cycles 0..N --format csv --out /dev/null`.
+void BM_RunLadder_CsvToDevNull(benchmark::State& st) {
+  const scheduler::RangeJob job = ladder_job(1 << 23, (size_t)st.range(0));
+  for (auto _ : st) {
+    scheduler::OutputSink sink("/dev/null");
+    scheduler::run_batch_text_job(job, sink);
+    sink.commit();
+  }
+  st.SetItemsProcessed(st.iterations() * (job.last - job.first));
+}
+BENCHMARK(BM_RunLadder_CsvToDevNull)
+    ->Arg(1)
+    ->Arg(2)
+    ->ArgName("threads")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// `polyrt run ... --format npy --out DIR` into a temporary directory.
+void BM_RunLadder_NpyToTempDir(benchmark::State& st) {
+  const scheduler::RangeJob job = ladder_job(1 << 23, (size_t)st.range(0));
+  const std::string dir = std::filesystem::temp_directory_path().string() + "/polyrt-bench-npy-" +
+                          std::to_string(::getpid());
+  for (auto _ : st) {
+    std::filesystem::remove_all(dir);
+    scheduler::run_batch_npy_job(job, dir);
+  }
+  std::filesystem::remove_all(dir);
+  st.SetItemsProcessed(st.iterations() * (job.last - job.first));
+}
+BENCHMARK(BM_RunLadder_NpyToTempDir)
+    ->Arg(1)
+    ->Arg(2)
+    ->ArgName("threads")
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace polyrt::bench
