@@ -186,6 +186,8 @@ uint64_t BatchRunner::run(ChunkBuffers& b, uint64_t first, uint64_t rows,
   size_t next_input = 0;
   for (uint32_t column : plan_.coordinate_columns) {
     if (column == ~0u) continue;
+    // Kernels only read coordinate columns; the pointer table is not const
+    // because kernels write the other columns through it.
     b.column_pointers[column] = const_cast<uint64_t*>(coordinate_columns[next_input++]);
   }
   uint64_t first_failure = kNoFailure;

@@ -93,9 +93,12 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
     shape.extern_default_is_none.push_back(e.default_value.is_none());
   }
   runner_ = std::make_unique<cpu::BatchRunner>(program_, shape, options_.coordinates, externs);
+  // Every extern's value for the batch, checked: what raise_failure writes
+  // into the interpreter state it re-evaluates a failing row on.
   options_.externs.clear();
-  for (size_t i = 0; i < externs.size(); ++i)
+  for (size_t i = 0; i < externs.size(); ++i) {
     options_.externs.emplace_back(p.externs()[i].name, externs[i]);
+  }
 }
 
 BatchEvaluator::~BatchEvaluator() = default;

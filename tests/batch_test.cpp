@@ -120,6 +120,33 @@ TEST(Batch, FailureIsTheInterpretersErrorAtTheSmallestCoordinate) {
   }
 }
 
+// A coordinate given per row as a column, next to the iterated one.
+TEST(Batch, ColumnCoordinatesMatchTheInterpreter) {
+  const char* source =
+      "input x: u64\ninput y: u64\ninput z: u64\nv := hash(x * 3 + y) ^ z\n"
+      "s := \"{y}:{v % 10}\"\n";
+  CompileOptions interp;
+  interp.engine = Engine::Interpreter;
+  State oracle = compile(source, interp)->new_state();
+  BatchOptions options;
+  options.coordinates = {0, 0, 42};
+  options.column_coordinates = {1};
+  options.chunk_rows = 100;
+  BatchEvaluator batch(compile(source), options);
+  std::vector<uint64_t> ys(1000);
+  for (size_t r = 0; r < ys.size(); ++r) ys[r] = r * r % 17;
+  const uint64_t* columns[] = {ys.data()};
+  const auto out = batch.evaluate(500, 1000, columns);
+  for (uint64_t r = 0; r < 1000; ++r) {
+    oracle.set_inputs({500 + r, ys[r], 42});
+    ASSERT_EQ(out[0].words[r], oracle.pull("v").as_u64()) << r;
+    ASSERT_EQ(out[1].strings[r], oracle.pull("s").as_str()) << r;
+  }
+  EXPECT_THROW(batch.evaluate(0, 10), WriteError);  // the y column is missing
+  options.column_coordinates = {0};                 // the iterated one
+  EXPECT_THROW(BatchEvaluator(compile(source), options), WriteError);
+}
+
 TEST(Batch, LastCoordinateIsTwoToTheSixtyFourMinusOne) {
   auto program = compile("input x: u64\nnext := x + 1\nsame := x\n");
   BatchOptions options;
