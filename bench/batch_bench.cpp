@@ -18,6 +18,11 @@ namespace polyrt::bench {
 namespace {
 
 constexpr uint64_t kRows = 1 << 22;
+
+// threads:1 and threads:0 (every core), timed by the wall clock.
+void one_thread_and_every_core(benchmark::internal::Benchmark* b) {
+  b->Arg(1)->Arg(0)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
+}
 const std::vector<std::string> kOutputs = {"account_id", "shard", "payload_class", "event_token"};
 
 void BM_LadderColumns_Baseline(benchmark::State& st) {
@@ -48,12 +53,7 @@ void BM_BatchLadder_EvaluateInto(benchmark::State& st) {
   }
   st.SetItemsProcessed(st.iterations() * kRows);
 }
-BENCHMARK(BM_BatchLadder_EvaluateInto)
-    ->Arg(1)
-    ->Arg(0)  // every core
-    ->ArgName("threads")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BatchLadder_EvaluateInto)->Apply(one_thread_and_every_core);
 
 // The kernels and the pipeline alone: chunks are streamed and dropped.
 void BM_BatchLadder_Stream(benchmark::State& st) {
@@ -71,12 +71,7 @@ void BM_BatchLadder_Stream(benchmark::State& st) {
   benchmark::DoNotOptimize(sink);
   st.SetItemsProcessed(st.iterations() * kRows);
 }
-BENCHMARK(BM_BatchLadder_Stream)
-    ->Arg(1)
-    ->Arg(0)  // every core
-    ->ArgName("threads")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BatchLadder_Stream)->Apply(one_thread_and_every_core);
 
 scheduler::RangeJob ladder_job(uint64_t rows, size_t threads) {
   scheduler::RangeJob job;
@@ -99,12 +94,7 @@ void BM_RunLadder_CsvToDevNull(benchmark::State& st) {
   }
   st.SetItemsProcessed(st.iterations() * (job.last - job.first));
 }
-BENCHMARK(BM_RunLadder_CsvToDevNull)
-    ->Arg(1)
-    ->Arg(0)  // every core
-    ->ArgName("threads")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RunLadder_CsvToDevNull)->Apply(one_thread_and_every_core);
 
 // `polyrt run ... --format npy --out DIR` into a temporary directory.
 void BM_RunLadder_NpyToTempDir(benchmark::State& st) {
@@ -120,12 +110,7 @@ void BM_RunLadder_NpyToTempDir(benchmark::State& st) {
   std::filesystem::remove_all(dir);
   st.SetItemsProcessed(st.iterations() * (job.last - job.first));
 }
-BENCHMARK(BM_RunLadder_NpyToTempDir)
-    ->Arg(1)
-    ->Arg(0)  // every core
-    ->ArgName("threads")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RunLadder_NpyToTempDir)->Apply(one_thread_and_every_core);
 
 }  // namespace
 }  // namespace polyrt::bench

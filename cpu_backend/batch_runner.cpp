@@ -14,34 +14,6 @@ namespace {
 
 constexpr uint64_t kNoFailure = ~uint64_t{0};
 
-uint64_t word_of(const Value& v) {
-  switch (v.type()) {
-    case Type::U64:
-      return v.as_u64();
-    case Type::F64:
-      return std::bit_cast<uint64_t>(v.as_f64());
-    case Type::Bool:
-      return v.as_bool() ? 1 : 0;
-    case Type::Str:
-      break;
-  }
-  return 0;
-}
-
-Value value_of(Type type, uint64_t word) {
-  switch (type) {
-    case Type::U64:
-      return Value::u64(word);
-    case Type::F64:
-      return Value::f64(std::bit_cast<double>(word));
-    case Type::Bool:
-      return Value::boolean(word != 0);
-    case Type::Str:
-      break;
-  }
-  return Value::none();
-}
-
 }  // namespace
 
 BatchRunner::BatchRunner(std::shared_ptr<const Program> program, const plan::BatchShape& shape,
@@ -235,7 +207,7 @@ void BatchRunner::run_host(const plan::BatchStep& step, ChunkBuffers& b, uint64_
           if (plan_.column_types[v.index] == Type::Str) {
             ptrs[k] = &b.values[v.index][r];
           } else {
-            in[k] = value_of(plan_.column_types[v.index], b.column_pointers[v.index][r]);
+            in[k] = value_of_word(plan_.column_types[v.index], b.column_pointers[v.index][r]);
           }
           break;
         case BatchValue::Register:

@@ -2,48 +2,25 @@
 // module and compiles it with the process JIT.
 #include "cpu_backend/native_program.hpp"
 
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-
 #include "codegen/segment_codegen.hpp"
-#include "cpu_backend/jit/jit_engine.hpp"
+#include "cpu_backend/jit/jit_module.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {
 
 namespace {
 
-struct NativeModule {
-  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> module;
-  std::vector<std::string> symbols;
-};
-
-NativeModule build_module(const ir::Graph& graph, const slots::SlotProgram& sp,
-                          cpu::JitEngine& jit) {
-  NativeModule nm;
-  nm.module = std::make_unique<llvm::Module>("polyrt_program", *nm.context);
-  nm.module->setTargetTriple(jit.triple());
-  nm.module->setDataLayout(jit.data_layout());
-  nm.symbols = codegen::emit_segments(*nm.module, graph, sp);
-  return nm;
-}
-
+// P3: compiles every Segment step of the plan into one module.
 void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, cpu::JitEngine& jit) {
-  NativeModule nm = build_module(graph, sp, jit);
-  std::vector<std::string> wanted;
-  std::vector<uint32_t> steps;
-  for (uint32_t s = 0; s < nm.symbols.size(); ++s) {
-    if (nm.symbols[s].empty()) continue;
-    wanted.push_back(nm.symbols[s]);
-    steps.push_back(s);
+  cpu::JitModule m("polyrt_program", jit);
+  const std::vector<std::string> symbols = codegen::emit_segments(*m.module, graph, sp);
+  cpu::CompiledSteps compiled = cpu::compile_steps(jit, std::move(m), symbols);
+  for (size_t s = 0; s < compiled.addresses.size(); ++s) {
+    if (compiled.addresses[s]) {
+      sp.steps[s].segment = reinterpret_cast<slots::SegmentFn>(compiled.addresses[s]);
+    }
   }
-  if (wanted.empty()) return;
-  auto code = jit.compile(std::move(nm.context), std::move(nm.module), wanted);
-  for (size_t k = 0; k < steps.size(); ++k) {
-    sp.steps[steps[k]].segment = reinterpret_cast<slots::SegmentFn>(code->address(k));
-  }
-  sp.code = code;
+  sp.code = compiled.code;
 }
 
 }  // namespace
@@ -64,8 +41,9 @@ std::shared_ptr<const void> cpu::compile_native_segments(const Program& program,
 std::string cpu::native_program_ir(const Program& program) {
   auto sp = slots::build_slot_program(program.graph(), true, plan::ProvenanceMode::Raw, "native");
   JitEngine& jit = JitEngine::instance();
-  NativeModule nm = build_module(program.graph(), *sp, jit);
-  return jit.optimized_ir(*nm.module);
+  JitModule m("polyrt_program", jit);
+  codegen::emit_segments(*m.module, program.graph(), *sp);
+  return jit.optimized_ir(*m.module);
 }
 
 }  // namespace polyrt

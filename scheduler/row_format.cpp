@@ -99,20 +99,6 @@ void append_f64(std::string& out, RowFormat format, double v) {
   out.append(buf, res.ptr);
 }
 
-uint64_t word_of(const Value& v) {
-  switch (v.type()) {
-    case Type::U64:
-      return v.as_u64();
-    case Type::F64:
-      return std::bit_cast<uint64_t>(v.as_f64());
-    case Type::Bool:
-      return v.as_bool() ? 1 : 0;
-    case Type::Str:
-      break;
-  }
-  return 0;
-}
-
 void append_word(std::string& out, RowFormat format, Type type, uint64_t word) {
   switch (type) {
     case Type::U64:

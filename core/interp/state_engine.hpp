@@ -28,17 +28,8 @@ class StateEngine {
     const Value v = pull_at(output);
     const std::string& name = program().output_names()[output];
     if (v.is_none()) throw WriteError("output '" + name + "' is None; pull_word needs a value");
-    switch (v.type()) {
-      case Type::U64:
-        return v.as_u64();
-      case Type::F64:
-        return std::bit_cast<uint64_t>(v.as_f64());
-      case Type::Bool:
-        return v.as_bool() ? 1 : 0;
-      case Type::Str:
-        break;
-    }
-    throw WriteError("output '" + name + "' is a str; use pull");
+    if (v.type() == Type::Str) throw WriteError("output '" + name + "' is a str; use pull");
+    return word_of(v);
   }
   // Throws WriteError unless `output` is a scalar output of the program.
   void check_word_output(size_t output) const {

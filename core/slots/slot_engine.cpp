@@ -232,17 +232,8 @@ class SlotStateBase : public StateEngine {
 
   Value read_slot(uint32_t slot) const {
     if (none_[slot]) return Value::none();
-    switch (p_->slot_type[slot]) {
-      case Type::U64:
-        return Value::u64(slots_[slot]);
-      case Type::F64:
-        return Value::f64(std::bit_cast<double>(slots_[slot]));
-      case Type::Bool:
-        return Value::boolean(slots_[slot] != 0);
-      case Type::Str:
-        return host_[slot];
-    }
-    return Value::none();
+    if (p_->slot_type[slot] == Type::Str) return host_[slot];
+    return value_of_word(p_->slot_type[slot], slots_[slot]);
   }
 
   void set_none(uint32_t slot, bool is_none) {
@@ -254,19 +245,10 @@ class SlotStateBase : public StateEngine {
   void store(uint32_t slot, const Value& v) {
     set_none(slot, v.is_none());
     if (v.is_none()) return;
-    switch (v.type()) {
-      case Type::U64:
-        slots_[slot] = v.as_u64();
-        break;
-      case Type::F64:
-        slots_[slot] = std::bit_cast<uint64_t>(v.as_f64());
-        break;
-      case Type::Bool:
-        slots_[slot] = v.as_bool() ? 1 : 0;
-        break;
-      case Type::Str:
-        host_[slot] = v;
-        break;
+    if (v.type() == Type::Str) {
+      host_[slot] = v;
+    } else {
+      slots_[slot] = word_of(v);
     }
   }
 

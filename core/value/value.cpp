@@ -1,5 +1,6 @@
 #include "polyrt/value.hpp"
 
+#include <bit>
 #include <charconv>
 #include <cstring>
 
@@ -20,6 +21,35 @@ std::string_view type_name(Type type) {
       return "bool";
   }
   return "?";
+}
+
+uint64_t word_of(const Value& v) {
+  if (v.is_none()) return 0;
+  switch (v.type()) {
+    case Type::U64:
+      return v.as_u64();
+    case Type::F64:
+      return std::bit_cast<uint64_t>(v.as_f64());
+    case Type::Bool:
+      return v.as_bool() ? 1 : 0;
+    case Type::Str:
+      break;
+  }
+  return 0;
+}
+
+Value value_of_word(Type type, uint64_t word) {
+  switch (type) {
+    case Type::U64:
+      return Value::u64(word);
+    case Type::F64:
+      return Value::f64(std::bit_cast<double>(word));
+    case Type::Bool:
+      return Value::boolean(word != 0);
+    case Type::Str:
+      break;
+  }
+  return Value::none();
 }
 
 bool parse_type_name(std::string_view text, Type& out) {

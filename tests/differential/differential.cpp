@@ -197,20 +197,6 @@ std::string without_line(const std::string& text, size_t line) {
   return text.substr(0, start) + text.substr(end + 1);
 }
 
-uint64_t word_of(const Value& v) {
-  switch (v.type()) {
-    case Type::U64:
-      return v.as_u64();
-    case Type::F64:
-      return std::bit_cast<uint64_t>(v.as_f64());
-    case Type::Bool:
-      return v.as_bool() ? 1 : 0;
-    case Type::Str:
-      break;
-  }
-  return 0;
-}
-
 // The batch tier over a random range (near 0, across 2^32, or ending at
 // 2^64 - 1), random chunking and threads, random fixed coordinates and
 // externs: every column equals the interpreter's pulls row by row, and the

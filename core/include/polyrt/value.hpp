@@ -49,6 +49,12 @@ class Value {
   Data data_;
 };
 
+// The 64-bit word slots, columns and State::pull_word carry for a scalar
+// value: u64 as is, the f64 bit pattern, bool 0/1. A str or None has none (0).
+uint64_t word_of(const Value& value);
+// The scalar value of `type` a word carries (None for str).
+Value value_of_word(Type type, uint64_t word);
+
 // Parses host text as a value of `type`: u64 decimal or 0x hex, f64 decimal
 // text, str as is, bool true/false/1/0 (any case). Throws WriteError naming
 // the type and the text.
