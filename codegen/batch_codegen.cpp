@@ -159,7 +159,7 @@ class BatchEmitter {
     llvm::Value* next_row = ir_.CreateAdd(row, ir_.getInt64(1), "", true, true);
     row->addIncoming(next_row, loop);
     any->addIncoming(next_any, loop);
-    ir_.CreateCondBr(ir_.CreateICmpULT(next_row, count), loop, after);
+    ask_to_vectorize(ir_.CreateCondBr(ir_.CreateICmpULT(next_row, count), loop, after));
 
     // Only when a row failed: find the first one again, row by row.
     ir_.SetInsertPoint(after);
@@ -182,6 +182,23 @@ class BatchEmitter {
     ir_.SetInsertPoint(none_failed);
     ir_.CreateRet(ir_.getInt64(kNoFailingRow));
     return symbol;
+  }
+
+  // Without a vector 64-bit multiply (AVX2), LLVM's cost model keeps hash
+  // loops scalar, yet 4 lanes of emulated multiplies run them ~1.3x faster
+  // (the ladder kernel, measured); a loop that cannot be vectorized (branches
+  // inside transcendental functions) stays scalar, at the same speed.
+  void ask_to_vectorize(llvm::BranchInst* latch) {
+    llvm::Metadata* enable[] = {llvm::MDString::get(ctx_, "llvm.loop.vectorize.enable"),
+                                llvm::ConstantAsMetadata::get(ir_.getTrue())};
+    llvm::Metadata* width[] = {llvm::MDString::get(ctx_, "llvm.loop.vectorize.width"),
+                               llvm::ConstantAsMetadata::get(ir_.getInt32(4))};
+    llvm::TempMDTuple self = llvm::MDNode::getTemporary(ctx_, {});
+    llvm::Metadata* ops[] = {self.get(), llvm::MDNode::get(ctx_, enable),
+                             llvm::MDNode::get(ctx_, width)};
+    llvm::MDNode* loop_id = llvm::MDNode::getDistinct(ctx_, ops);
+    loop_id->replaceOperandWith(0, loop_id);
+    latch->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
   }
 
   llvm::Module& m_;

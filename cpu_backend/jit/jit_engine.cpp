@@ -7,6 +7,8 @@
 #include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
@@ -38,9 +40,9 @@ void initialize_llvm() {
   });
 }
 
-// Runs the new-pass-manager O2 pipeline with the target's cost model (the
+// The new-pass-manager O2 pipeline with the target's cost model (the
 // vectorizer needs it). No fast-math flags exist in our IR, so nothing fuses.
-void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
+void run_o2(llvm::Module& m, llvm::TargetMachine& tm) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -52,6 +54,25 @@ void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+}
+
+// Optimizer remarks and warnings (a loop the vectorizer was asked to but
+// could not vectorize) are not the user's business; errors become the thrown
+// message instead of LLVM printing them and exiting.
+void collect_errors(const llvm::DiagnosticInfo* info, void* errors) {
+  if (info->getSeverity() != llvm::DS_Error) return;
+  llvm::raw_string_ostream out(*static_cast<std::string*>(errors));
+  llvm::DiagnosticPrinterRawOStream printer(out);
+  info->print(printer);
+  out << "\n";
+}
+
+void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
+  std::string errors;
+  m.getContext().setDiagnosticHandlerCallBack(collect_errors, &errors);
+  run_o2(m, tm);
+  m.getContext().setDiagnosticHandlerCallBack(nullptr, nullptr);  // `errors` ends here
+  if (!errors.empty()) throw Error("LLVM could not optimize the native code: " + errors);
 }
 
 std::string error_text(llvm::Error e) {

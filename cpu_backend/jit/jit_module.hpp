@@ -19,8 +19,8 @@ struct JitModule {
 };
 
 struct CompiledSteps {
-  std::vector<void*> addresses;       // per step: its function, or null
-  std::shared_ptr<const void> code;   // keeps the functions alive (null when none)
+  std::vector<void*> addresses;      // per step: its function, or null
+  std::shared_ptr<const void> code;  // keeps the functions alive (null when none)
 };
 
 // Compiles the module and resolves `symbols` (per step; "" for a step without one).
