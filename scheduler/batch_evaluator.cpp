@@ -20,7 +20,7 @@ using plan::BatchValue;
 namespace {
 
 constexpr uint64_t kNoFailure = ~uint64_t{0};
-constexpr uint64_t kDefaultChunkRows = 16384;
+constexpr uint64_t kDefaultChunkRows = 8192;
 
 std::string list(const std::vector<std::string>& names) {
   std::string out;

@@ -36,7 +36,8 @@ struct BatchOptions {
   std::vector<size_t> column_coordinates;
   // Extern values for the batch (others keep their defaults); Value::none() unsets.
   std::vector<std::pair<std::string, Value>> externs;
-  // Rows per chunk, the unit of parallel work and of streaming (0: 16384).
+  // Rows per chunk, the unit of parallel work and of streaming (0: 8192, so a
+  // chunk of a few columns stays in the L2 cache).
   uint64_t chunk_rows = 0;
   size_t threads = 0;  // 0: every core
 };
