@@ -145,7 +145,8 @@ void BatchRunner::prepare(ChunkBuffers& b, uint64_t rows) const {
 }
 
 uint64_t BatchRunner::run(ChunkBuffers& b, uint64_t first, uint64_t rows,
-                          std::span<const uint64_t* const> coordinate_columns) const {
+                          std::span<const uint64_t* const> coordinate_columns,
+                          std::span<uint64_t* const> targets) const {
   for (size_t o = 0; o < plan_.outputs.size(); ++o) {
     const BatchValue& v = plan_.outputs[o];
     if (v.kind == BatchValue::Lane) {
@@ -162,6 +163,15 @@ uint64_t BatchRunner::run(ChunkBuffers& b, uint64_t first, uint64_t rows,
     // because kernels write the other columns through it.
     b.column_pointers[column] = const_cast<uint64_t*>(coordinate_columns[next_input++]);
   }
+  for (size_t o = 0; o < targets.size(); ++o) {
+    const BatchValue& v = plan_.outputs[o];
+    if (!targets[o] || v.kind != BatchValue::Column || plan_.column_types[v.index] == Type::Str) {
+      continue;
+    }
+    // An output requested twice is written once, to its first target.
+    if (b.column_pointers[v.index] == b.words[v.index].data())
+      b.column_pointers[v.index] = targets[o];
+  }
   uint64_t first_failure = kNoFailure;
   for (size_t s = 0; s < plan_.steps.size(); ++s) {
     const plan::BatchStep& step = plan_.steps[s];
@@ -174,10 +184,7 @@ uint64_t BatchRunner::run(ChunkBuffers& b, uint64_t first, uint64_t rows,
       run_host(step, b, first, first_failure);
     }
   }
-  for (uint32_t column : plan_.coordinate_columns) {
-    if (column != ~0u) b.column_pointers[column] = b.words[column].data();
-  }
-  return first_failure;
+  return first_failure;  // prepare() points the columns back at the buffers
 }
 
 void BatchRunner::run_host(const plan::BatchStep& step, ChunkBuffers& b, uint64_t first,
@@ -230,7 +237,7 @@ void BatchRunner::run_host(const plan::BatchStep& step, ChunkBuffers& b, uint64_
       if (plan_.column_types[v.index] == Type::Str) {
         b.values[v.index][r] = std::move(out[k]);
       } else {
-        b.words[v.index][r] = word_of(out[k]);
+        b.column_pointers[v.index][r] = word_of(out[k]);
       }
     }
   }

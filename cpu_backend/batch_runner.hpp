@@ -39,9 +39,13 @@ class BatchRunner {
   void prepare(ChunkBuffers& buffers, uint64_t rows) const;
   // Evaluates rows [0, rows) with coordinate first + row; `coordinate_columns`
   // holds one pointer per Column coordinate, at this chunk's first row.
-  // Returns the first failing row, or ~0 when every row succeeded.
+  // `targets` (empty, or one per output, null to skip) are caller arrays at
+  // this chunk's first row: scalar column outputs are written there directly
+  // (buffers.column_pointers then points at them). Returns the first failing
+  // row, or ~0 when every row succeeded.
   uint64_t run(ChunkBuffers& buffers, uint64_t first, uint64_t rows,
-               std::span<const uint64_t* const> coordinate_columns) const;
+               std::span<const uint64_t* const> coordinate_columns,
+               std::span<uint64_t* const> targets = {}) const;
 
  private:
   std::vector<Value> frozen_const_values();

@@ -121,7 +121,8 @@ void BatchEvaluator::raise_failure(uint64_t coordinate, uint64_t row,
 
 template <typename Encoded, typename Encode, typename Write>
 void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
-                         const Encode& encode, const Write& write) const {
+                         const Encode& encode, const Write& write,
+                         std::span<uint64_t* const> targets) const {
   if (count == 0) return;
   if (columns.size() != options_.column_coordinates.size()) {
     throw WriteError("the batch has " + std::to_string(options_.column_coordinates.size()) +
@@ -170,8 +171,10 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
                   runner_->prepare(b, c->rows);
                   std::vector<const uint64_t*> at;
                   for (const uint64_t* column : columns) at.push_back(column + c->offset);
+                  std::vector<uint64_t*> into;
+                  for (uint64_t* target : targets) into.push_back(target + c->offset);
                   const uint64_t chunk_first = first + c->offset;
-                  c->failure = runner_->run(b, chunk_first, c->rows, at);
+                  c->failure = runner_->run(b, chunk_first, c->rows, at, into);
                   if (c->failure != kNoFailure) {
                     failed = true;
                     return c;
@@ -187,7 +190,7 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
                         view.is_none = true;
                         break;
                       case BatchValue::Column:
-                        view.words = b.words[v.index].data();
+                        view.words = b.column_pointers[v.index];
                         view.values = b.values[v.index].data();
                         break;
                       case BatchValue::Scalar:
@@ -275,16 +278,20 @@ void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
                        "' is a str; evaluate_into writes scalar columns (use evaluate or stream)");
     }
   }
-  stream(
-      first, count,
-      [&](const ColumnChunk& chunk) {
+  // The kernels write column outputs straight into the destinations; the
+  // rest (lane, scalar and repeated outputs) is copied as chunks arrive.
+  struct Nothing {};
+  run<Nothing>(
+      first, count, columns, [](const ColumnChunk&, Nothing&) {},
+      [&](const ColumnChunk& chunk, Nothing&) {
         const uint64_t offset = chunk.first - first;
         for (size_t o = 0; o < names_.size(); ++o) {
           const ColumnView& v = chunk.columns[o];
-          if (!v.is_none) std::memcpy(destinations[o] + offset, v.words, chunk.rows * 8);
+          if (v.is_none || v.words == destinations[o] + offset) continue;
+          std::memcpy(destinations[o] + offset, v.words, chunk.rows * 8);
         }
       },
-      columns);
+      destinations);
 }
 
 std::string BatchEvaluator::kernels_ir() const {

@@ -147,6 +147,31 @@ TEST(Batch, ColumnCoordinatesMatchTheInterpreter) {
   EXPECT_THROW(BatchEvaluator(compile(source), options), WriteError);
 }
 
+// Kernel outputs land in the caller's arrays directly; lane, scalar and
+// repeated outputs are copied there.
+TEST(Batch, EvaluateIntoEveryKindOfOutput) {
+  auto program = compile(
+      "input x: u64\nextern k: u64 = 5\nsame := x\nfixed := k * 3\n"
+      "h := hash(x + k)\n");
+  BatchOptions options;
+  options.outputs = {"h", "same", "fixed", "h"};
+  options.chunk_rows = 64;
+  BatchEvaluator batch(program, options);
+  const uint64_t rows = 1000;
+  std::vector<uint64_t> out[4];
+  for (auto& v : out) v.assign(rows, 7);
+  uint64_t* dest[] = {out[0].data(), out[1].data(), out[2].data(), out[3].data()};
+  batch.evaluate_into(100, rows, dest);
+  State s = program->new_state();
+  for (uint64_t r = 0; r < rows; ++r) {
+    s.set_inputs({100 + r});
+    ASSERT_EQ(out[0][r], s.pull("h").as_u64());
+    ASSERT_EQ(out[1][r], 100 + r);
+    ASSERT_EQ(out[2][r], 15u);
+    ASSERT_EQ(out[3][r], out[0][r]);
+  }
+}
+
 TEST(Batch, LastCoordinateIsTwoToTheSixtyFourMinusOne) {
   auto program = compile("input x: u64\nnext := x + 1\nsame := x\n");
   BatchOptions options;

@@ -102,7 +102,8 @@ class BatchEvaluator {
   std::vector<Column> evaluate(uint64_t first, uint64_t count,
                                std::span<const uint64_t* const> columns = {}) const;
   // Into caller arrays: one pointer per output, `count` words each (str
-  // outputs are refused with WriteError; None outputs fill nothing).
+  // outputs are refused with WriteError; None outputs fill nothing). The
+  // kernels write straight into them, with no copy.
   void evaluate_into(uint64_t first, uint64_t count, std::span<uint64_t* const> destinations,
                      std::span<const uint64_t* const> columns = {}) const;
 
@@ -114,7 +115,7 @@ class BatchEvaluator {
  private:
   template <typename Encoded, typename Encode, typename Write>
   void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
-           const Encode& encode, const Write& write) const;
+           const Encode& encode, const Write& write, std::span<uint64_t* const> targets = {}) const;
   [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
                                   std::span<const uint64_t* const> columns) const;
 
