@@ -134,17 +134,19 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
   tbb::task_arena arena(threads);
   const size_t tokens = 2 * (size_t)arena.max_concurrency() + 2;
 
+  // A chunk in flight keeps its buffers (and its encoder's bytes) when it is
+  // recycled; `all` owns every one, so a failure or a throwing consumer
+  // leaks nothing.
   struct InFlight {
     uint64_t offset = 0;  // rows before this chunk
     uint64_t rows = 0;
-    std::unique_ptr<cpu::ChunkBuffers> buffers;
+    cpu::ChunkBuffers buffers;
     uint64_t failure = kNoFailure;
     ColumnChunk view;
     Encoded encoded{};
   };
-  tbb::concurrent_queue<std::unique_ptr<cpu::ChunkBuffers>> pool;
-  tbb::concurrent_queue<Encoded> encoded_pool;  // keeps encoders' buffers allocated
-  const plan::BatchPlan& plan = runner_->plan();
+  std::vector<std::unique_ptr<InFlight>> all;
+  tbb::concurrent_queue<InFlight*> idle;
   uint64_t issued = 0;
   std::atomic<bool> failed{false};
 
@@ -157,7 +159,11 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
                                               fc.stop();
                                               return nullptr;
                                             }
-                                            auto* c = new InFlight;
+                                            InFlight* c = nullptr;
+                                            if (!idle.try_pop(c)) {
+                                              all.push_back(std::make_unique<InFlight>());
+                                              c = all.back().get();
+                                            }
                                             c->offset = issued;
                                             c->rows = std::min(chunk_rows, count - issued);
                                             issued += c->rows;
@@ -166,60 +172,62 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
             tbb::make_filter<InFlight*, InFlight*>(
                 tbb::filter_mode::parallel,
                 [&](InFlight* c) {
-                  if (!pool.try_pop(c->buffers)) c->buffers = std::make_unique<cpu::ChunkBuffers>();
-                  cpu::ChunkBuffers& b = *c->buffers;
+                  cpu::ChunkBuffers& b = c->buffers;
                   runner_->prepare(b, c->rows);
                   std::vector<const uint64_t*> at;
                   for (const uint64_t* column : columns) at.push_back(column + c->offset);
                   std::vector<uint64_t*> into;
                   for (uint64_t* target : targets) into.push_back(target + c->offset);
-                  const uint64_t chunk_first = first + c->offset;
-                  c->failure = runner_->run(b, chunk_first, c->rows, at, into);
+                  c->failure = runner_->run(b, first + c->offset, c->rows, at, into);
                   if (c->failure != kNoFailure) {
                     failed = true;
                     return c;
                   }
-                  c->view.first = chunk_first;
-                  c->view.rows = c->rows;
-                  for (size_t o = 0; o < plan.outputs.size(); ++o) {
-                    const BatchValue& v = plan.outputs[o];
-                    ColumnView view;
-                    view.type = types_[o];
-                    switch (v.kind) {
-                      case BatchValue::None:
-                        view.is_none = true;
-                        break;
-                      case BatchValue::Column:
-                        view.words = b.column_pointers[v.index];
-                        view.values = b.values[v.index].data();
-                        break;
-                      case BatchValue::Scalar:
-                        view.is_none = runner_->scalar(v.index).is_none();
-                        view.words = b.filled[o].data();
-                        view.values = b.filled_values[o].data();
-                        break;
-                      case BatchValue::Lane:
-                        view.words = b.filled[o].data();
-                        break;
-                      case BatchValue::Register:
-                        break;
-                    }
-                    c->view.columns.push_back(view);
-                  }
-                  encoded_pool.try_pop(c->encoded);
+                  chunk_view(b, first + c->offset, c->rows, c->view);
                   encode(c->view, c->encoded);
                   return c;
                 }) &
             tbb::make_filter<InFlight*, void>(tbb::filter_mode::serial_in_order, [&](InFlight* c) {
-              std::unique_ptr<InFlight> owned(c);
               if (c->failure != kNoFailure) {
                 raise_failure(first + c->offset + c->failure, c->offset + c->failure, columns);
               }
               write(c->view, c->encoded);
-              pool.push(std::move(c->buffers));
-              encoded_pool.push(std::move(c->encoded));
+              if constexpr (requires { c->encoded.clear(); }) c->encoded.clear();  // keeps capacity
+              idle.push(c);
             }));
   });
+}
+
+void BatchEvaluator::chunk_view(const cpu::ChunkBuffers& b, uint64_t first, uint64_t rows,
+                                ColumnChunk& view) const {
+  const plan::BatchPlan& plan = runner_->plan();
+  view.first = first;
+  view.rows = rows;
+  view.columns.assign(plan.outputs.size(), ColumnView{});
+  for (size_t o = 0; o < plan.outputs.size(); ++o) {
+    const BatchValue& v = plan.outputs[o];
+    ColumnView& column = view.columns[o];
+    column.type = types_[o];
+    switch (v.kind) {
+      case BatchValue::None:
+        column.is_none = true;
+        break;
+      case BatchValue::Column:
+        column.words = b.column_pointers[v.index];
+        column.values = b.values[v.index].data();
+        break;
+      case BatchValue::Scalar:
+        column.is_none = runner_->scalar(v.index).is_none();
+        column.words = b.filled[o].data();
+        column.values = b.filled_values[o].data();
+        break;
+      case BatchValue::Lane:
+        column.words = b.filled[o].data();
+        break;
+      case BatchValue::Register:
+        break;
+    }
+  }
 }
 
 void BatchEvaluator::stream(uint64_t first, uint64_t count,

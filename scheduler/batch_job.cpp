@@ -41,7 +41,6 @@ void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
       },
       [&](const ColumnChunk& chunk, std::string& bytes) {
         sink.write(bytes);
-        bytes.clear();
         progress.advance(chunk.rows);
       });
   progress.finish();

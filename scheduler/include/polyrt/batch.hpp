@@ -67,7 +67,8 @@ struct Column {
 
 namespace cpu {
 class BatchRunner;
-}
+struct ChunkBuffers;
+}  // namespace cpu
 
 class BatchEvaluator {
  public:
@@ -91,7 +92,8 @@ class BatchEvaluator {
               std::span<const uint64_t* const> columns = {}) const;
 
   // Two stages: `encode` runs on the worker that evaluated the chunk (any
-  // order) and fills byte buffers; `write` gets them in coordinate order.
+  // order) and appends to an empty byte buffer; `write` gets the chunk and its
+  // bytes in coordinate order (the buffer is then emptied and reused).
   void stream_encoded(
       uint64_t first, uint64_t count,
       const std::function<void(const ColumnChunk&, std::string& bytes)>& encode,
@@ -116,6 +118,8 @@ class BatchEvaluator {
   template <typename Encoded, typename Encode, typename Write>
   void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
            const Encode& encode, const Write& write, std::span<uint64_t* const> targets = {}) const;
+  void chunk_view(const cpu::ChunkBuffers& buffers, uint64_t first, uint64_t rows,
+                  ColumnChunk& view) const;
   [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
                                   std::span<const uint64_t* const> columns) const;
 
