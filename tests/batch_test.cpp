@@ -172,6 +172,21 @@ TEST(Batch, EvaluateIntoEveryKindOfOutput) {
   }
 }
 
+TEST(Batch, AConsumerThatThrowsStopsTheRunAndTheEvaluatorStaysUsable) {
+  BatchOptions options;
+  options.chunk_rows = 10;
+  options.threads = 2;
+  BatchEvaluator batch(compile("input x: u64\nh := hash(x)\n"), options);
+  size_t chunks = 0;
+  EXPECT_THROW(batch.stream(0, 100000,
+                            [&](const ColumnChunk&) {
+                              if (++chunks == 3) throw std::runtime_error("enough");
+                            }),
+               std::runtime_error);
+  EXPECT_EQ(chunks, 3u);
+  EXPECT_EQ(batch.evaluate(5, 3)[0].words.size(), 3u);
+}
+
 TEST(Batch, LastCoordinateIsTwoToTheSixtyFourMinusOne) {
   auto program = compile("input x: u64\nnext := x + 1\nsame := x\n");
   BatchOptions options;
