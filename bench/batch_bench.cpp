@@ -37,13 +37,17 @@ void BM_LadderColumns_Baseline(benchmark::State& st) {
 }
 BENCHMARK(BM_LadderColumns_Baseline)->Unit(benchmark::kMillisecond);
 
-// Rows into caller arrays: the kernels, the chunk pipeline and one copy.
-void BM_BatchLadder_EvaluateInto(benchmark::State& st) {
+BatchEvaluator ladder_batch(size_t threads) {
   BatchOptions options;
   options.outputs = kOutputs;
   options.coordinates = {0, 77, 5};
-  options.threads = (size_t)st.range(0);
-  BatchEvaluator batch(compile_file(kLadderFile), options);
+  options.threads = threads;
+  return BatchEvaluator(compile_file(kLadderFile), options);
+}
+
+// Rows into caller arrays: the kernels write them directly.
+void BM_BatchLadder_EvaluateInto(benchmark::State& st) {
+  const BatchEvaluator batch = ladder_batch((size_t)st.range(0));
   std::vector<uint64_t> a(kRows), b(kRows), c(kRows), d(kRows);
   uint64_t* columns[] = {a.data(), b.data(), c.data(), d.data()};
   uint64_t first = 0;
@@ -57,11 +61,7 @@ BENCHMARK(BM_BatchLadder_EvaluateInto)->Apply(one_thread_and_every_core);
 
 // The kernels and the pipeline alone: chunks are streamed and dropped.
 void BM_BatchLadder_Stream(benchmark::State& st) {
-  BatchOptions options;
-  options.outputs = kOutputs;
-  options.coordinates = {0, 77, 5};
-  options.threads = (size_t)st.range(0);
-  BatchEvaluator batch(compile_file(kLadderFile), options);
+  const BatchEvaluator batch = ladder_batch((size_t)st.range(0));
   uint64_t first = 0, sink = 0;
   for (auto _ : st) {
     batch.stream(first, kRows,
