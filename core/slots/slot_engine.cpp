@@ -178,9 +178,6 @@ class SlotStateBase : public StateEngine {
     stale_ = false;
   }
 
-  // The cone guard's flags: an output is current from the pull (or eval) that
-  // ran its cone until a write changes one of its inputs (any write in Raw
-  // mode, where the guard only spares repeated pulls within one round).
   // A step's outputs may be read inline while its stamp equals the lane
   // generation: a change voids the stamps of the steps depending on it (every
   // stamp at once in Raw mode, by a new generation).
