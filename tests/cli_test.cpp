@@ -97,6 +97,21 @@ TEST_F(Cli, RunCsvTsvJsonl) {
   EXPECT_NE(jsonl.out.find("\"c\":\"t,x\\\"y\"}"), std::string::npos) << jsonl.out;
 }
 
+TEST_F(Cli, StringEscapesInEveryFormatAndTier) {
+  const std::string f =
+      write_program(dir, "esc.polydat", "input cycle\ns := \"a\\tb\\nc\\\\d\\\"e,f\"\n");
+  const std::pair<const char*, const char*> want[] = {
+      {"csv", "s\n\"a\tb\nc\\d\"\"e,f\"\n"},
+      {"tsv", "s\na\\tb\\nc\\\\d\"e,f\n"},
+      {"jsonl", "{\"s\":\"a\\tb\\nc\\\\d\\\"e,f\"}\n"},
+  };
+  for (const auto& [format, text] : want) {
+    const std::string args = "run " + f + " --cycles 0..1 --format " + format;
+    EXPECT_EQ(run_polyrt(args).out, text) << format;
+    EXPECT_EQ(run_polyrt(args + " --engine interpreter").out, text) << format;
+  }
+}
+
 TEST_F(Cli, SpecialFloatsInEveryFormat) {
   const std::string f =
       write_program(dir, "nan.polydat",
