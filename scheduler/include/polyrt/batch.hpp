@@ -103,9 +103,10 @@ class BatchEvaluator {
   // The whole range in owned columns.
   std::vector<Column> evaluate(uint64_t first, uint64_t count,
                                std::span<const uint64_t* const> columns = {}) const;
-  // Into caller arrays: one pointer per output, `count` words each (str
-  // outputs are refused with WriteError; None outputs fill nothing). The
-  // kernels write straight into them, with no copy.
+  // Into caller arrays: one pointer per output, `count` 8-byte words each
+  // (an f64 output's words are IEEE doubles: a double array's storage may be
+  // passed; bools are 0/1). str outputs are refused with WriteError; None
+  // outputs fill nothing. The kernels write straight into them, with no copy.
   void evaluate_into(uint64_t first, uint64_t count, std::span<uint64_t* const> destinations,
                      std::span<const uint64_t* const> columns = {}) const;
 
