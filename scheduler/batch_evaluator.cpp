@@ -10,7 +10,6 @@
 
 #include "cpu_backend/batch_runner.hpp"
 #include "interp/state_engine.hpp"
-#include "nodes/native_form.hpp"
 #include "polyrt/batch.hpp"
 
 namespace polyrt {
@@ -38,12 +37,9 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
 
   names_ = options_.outputs.empty() ? p.output_names() : options_.outputs;
   for (const std::string& name : names_) {
-    const auto index = p.output_index(name);
-    if (!index) {
-      throw WriteError("no output named '" + name + "'; outputs: " + list(p.output_names()));
-    }
-    shape.outputs.push_back((uint32_t)*index);
-    types_.push_back(p.output_type(*index));
+    const size_t index = p.require_output(name);
+    shape.outputs.push_back((uint32_t)index);
+    types_.push_back(p.output_type(index));
   }
 
   if (options_.coordinates.empty()) options_.coordinates.assign(coordinate_count, 0);
@@ -73,20 +69,8 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
   std::vector<Value> externs;
   for (const ExternInfo& e : p.externs()) externs.push_back(e.default_value);
   for (const auto& [name, value] : options_.externs) {
-    size_t i = 0;
-    while (i < p.externs().size() && p.externs()[i].name != name) ++i;
-    if (i == p.externs().size()) {
-      std::vector<std::string> declared;
-      for (const ExternInfo& e : p.externs()) declared.push_back(e.name);
-      throw WriteError("no extern named '" + name + "'; externs: " + list(declared));
-    }
-    if (!value.is_none() && value.type() != p.externs()[i].type) {
-      throw WriteError("extern '" + name + "' is " + std::string(type_name(p.externs()[i].type)) +
-                       ", cannot write a " + std::string(type_name(value.type())) + " value");
-    }
-    const bool nan =
-        !value.is_none() && value.type() == Type::F64 && value.as_f64() != value.as_f64();
-    externs[i] = nan ? Value::f64(std::bit_cast<double>(nodes::kCanonicalNanBits)) : value;
+    auto [index, stored] = p.resolve_extern_write(name, value);
+    externs[index] = std::move(stored);
   }
   for (const Value& v : externs) shape.extern_is_none.push_back(v.is_none());
   for (const ExternInfo& e : p.externs()) {

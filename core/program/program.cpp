@@ -64,6 +64,46 @@ std::optional<size_t> Program::output_index(std::string_view name) const {
   return std::nullopt;
 }
 
+namespace {
+std::string join(const std::vector<std::string>& names) {
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
+  return list;
+}
+}  // namespace
+
+size_t Program::require_output(std::string_view name) const {
+  if (auto i = output_index(name)) return *i;
+  throw WriteError("no output named '" + std::string(name) + "'; outputs: " + join(output_names_));
+}
+
+std::pair<size_t, Value> Program::resolve_extern_write(std::string_view name,
+                                                       const Value& value) const {
+  for (size_t i = 0; i < externs_.size(); ++i) {
+    if (externs_[i].name != name) continue;
+    if (!value.is_none() && value.type() != externs_[i].type) {
+      throw WriteError("extern '" + std::string(name) + "' is " +
+                       std::string(type_name(externs_[i].type)) + ", cannot write a " +
+                       std::string(type_name(value.type())) + " value");
+    }
+    if (!value.is_none() && value.type() == Type::F64 && value.as_f64() != value.as_f64()) {
+      return {i, Value::f64(std::bit_cast<double>(nodes::kCanonicalNanBits))};  // one NaN
+    }
+    return {i, value};
+  }
+  for (const std::string& c : input_names_) {
+    if (c == name) {
+      throw WriteError("'" + std::string(name) +
+                       "' is a coordinate input; write it with set_inputs");
+    }
+  }
+  std::vector<std::string> declared;
+  for (const ExternInfo& e : externs_) declared.push_back(e.name);
+  throw WriteError(
+      "no extern named '" + std::string(name) + "'" +
+      (declared.empty() ? " (the program declares none)" : "; externs: " + join(declared)));
+}
+
 Type Program::output_type(size_t index) const {
   return graph_->outputs.at(index).type;
 }
@@ -103,11 +143,9 @@ State::~State() = default;
 
 void State::refuse_coordinates(size_t count) const {
   const auto& names = impl_->program().input_names();
-  std::string list;
-  for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
   throw WriteError("set_inputs got " + std::to_string(count) + " value(s) but the program has " +
                    std::to_string(names.size()) + " coordinate(s)" +
-                   (names.empty() ? "" : ": " + list));
+                   (names.empty() ? "" : ": " + join(names)));
 }
 
 void State::write_coordinates(std::span<const uint64_t> coordinates) {
@@ -115,42 +153,12 @@ void State::write_coordinates(std::span<const uint64_t> coordinates) {
 }
 
 void State::set_input(std::string_view name, const Value& value) {
-  const Program& p = impl_->program();
-  const auto& externs = p.externs();
-  for (size_t i = 0; i < externs.size(); ++i) {
-    if (externs[i].name != name) continue;
-    if (!value.is_none() && value.type() != externs[i].type) {
-      throw WriteError("extern '" + std::string(name) + "' is " +
-                       std::string(type_name(externs[i].type)) + ", cannot write a " +
-                       std::string(type_name(value.type())) + " value");
-    }
-    if (!value.is_none() && value.type() == Type::F64 && value.as_f64() != value.as_f64()) {
-      impl_->set_extern(
-          i, Value::f64(std::bit_cast<double>(nodes::kCanonicalNanBits)));  // one NaN everywhere
-    } else {
-      impl_->set_extern(i, value);
-    }
-    return;
-  }
-  for (const std::string& c : p.input_names()) {
-    if (c == name) {
-      throw WriteError("'" + std::string(name) +
-                       "' is a coordinate input; write it with set_inputs");
-    }
-  }
-  std::string list;
-  for (size_t i = 0; i < externs.size(); ++i) list += (i ? ", " : "") + externs[i].name;
-  throw WriteError("no extern named '" + std::string(name) + "'" +
-                   (externs.empty() ? " (the program declares none)" : "; externs: " + list));
+  const auto [index, stored] = impl_->program().resolve_extern_write(name, value);
+  impl_->set_extern(index, stored);
 }
 
 size_t State::output_index(std::string_view name) const {
-  const Program& p = impl_->program();
-  if (auto i = p.output_index(name)) return *i;
-  std::string list;
-  for (size_t i = 0; i < p.output_names().size(); ++i)
-    list += (i ? ", " : "") + p.output_names()[i];
-  throw WriteError("no output named '" + std::string(name) + "'; outputs: " + list);
+  return impl_->program().require_output(name);
 }
 
 Value State::pull(std::string_view name) {

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "polyrt/error.hpp"
@@ -78,6 +79,12 @@ class Program : public std::enable_shared_from_this<Program> {
   // Named bindings in source order.
   const std::vector<std::string>& output_names() const;
   std::optional<size_t> output_index(std::string_view name) const;
+  // The index of output `name`; WriteError listing the outputs when unknown.
+  size_t require_output(std::string_view name) const;
+  // Checks a write of extern `name` (WriteError for an unknown name or a
+  // value of another type, never converted) and returns the extern's index
+  // and the value as it is stored (any NaN as the one canonical NaN).
+  std::pair<size_t, Value> resolve_extern_write(std::string_view name, const Value& value) const;
   Type output_type(size_t index) const;
   // Compiler warnings (unknown pragmas, ...), each a full diagnostic.
   const std::vector<std::string>& warnings() const;
