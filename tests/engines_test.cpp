@@ -9,28 +9,21 @@
 #include "plan/state_plan.hpp"
 #include "rtlib/rtlib.h"
 #include "slots/slot_program.hpp"
+#include "tests/differential/differential.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
 namespace {
 
-struct Config {
-  Engine engine;
-  Provenance provenance;
-  const char* name;
-};
+using Config = difftest::EngineConfig;
 
-const Config kConfigs[] = {
-    {Engine::Interpreter, Provenance::Auto, "interpreter"},
-    {Engine::Closures, Provenance::Raw, "closures (Raw)"},
-    {Engine::Closures, Provenance::Pull, "closures (Pull)"},
-    {Engine::Closures, Provenance::PushPull, "closures (PushPull)"},
-    {Engine::Native, Provenance::Raw, "native (Raw)"},
-    {Engine::Native, Provenance::Pull, "native (Pull)"},
-    {Engine::Native, Provenance::PushPull, "native (PushPull)"},
-    {Engine::Native, Provenance::Auto,
-     "native (PushPull)"},  // three inputs: the selector picks PushPull
-};
+// The differential test's engines, plus Auto (three inputs: the selector picks PushPull).
+const std::vector<Config> kConfigs = [] {
+  std::vector<Config> configs(std::begin(difftest::kEngineConfigs),
+                              std::end(difftest::kEngineConfigs));
+  configs.push_back({Engine::Native, Provenance::Auto, "native (PushPull)"});
+  return configs;
+}();
 
 CompileOptions options_for(const Config& c) {
   CompileOptions o;

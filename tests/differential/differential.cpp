@@ -21,22 +21,6 @@ struct Op {
   Value value;
 };
 
-struct EngineConfig {
-  Engine engine;
-  Provenance provenance;
-  const char* name;
-};
-
-const EngineConfig kEngines[] = {
-    {Engine::Interpreter, Provenance::Auto, "interpreter"},
-    {Engine::Closures, Provenance::Raw, "closures/raw"},
-    {Engine::Closures, Provenance::Pull, "closures/pull"},
-    {Engine::Closures, Provenance::PushPull, "closures/pushpull"},
-    {Engine::Native, Provenance::Raw, "native/raw"},
-    {Engine::Native, Provenance::Pull, "native/pull"},
-    {Engine::Native, Provenance::PushPull, "native/pushpull"},
-};
-
 std::vector<Op> random_ops(const RandomProgram& p, uint64_t seed, size_t count) {
   std::mt19937_64 rng(seed * 7919 + 1);
   auto pick = [&](size_t n) { return n == 0 ? 0 : rng() % n; };
@@ -319,18 +303,19 @@ std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options)
   const RandomProgram p =
       generate_program(seed, std::max<size_t>(1, (seed * 2654435761u) % options.max_bindings));
   std::string oracle_error;
-  auto oracle = compile_for(p, kEngines[0], oracle_error);
+  auto oracle = compile_for(p, kEngineConfigs[0], oracle_error);
   std::vector<Op> ops = random_ops(p, seed, options.ops);
   const std::vector<std::string> expected =
       oracle ? run(oracle, p, ops) : std::vector<std::string>{};
-  for (size_t e = 1; e < std::size(kEngines); ++e) {
+  for (size_t e = 1; e < std::size(kEngineConfigs); ++e) {
     std::string error;
-    auto program = compile_for(p, kEngines[e], error);
+    auto program = compile_for(p, kEngineConfigs[e], error);
     if (!oracle || !program) {
       if (error == oracle_error) continue;
-      return "seed " + std::to_string(seed) + ": compile outcome differs on " + kEngines[e].name +
-             "\n--- program\n" + p.source + "--- interpreter: " + oracle_error + "\n--- " +
-             kEngines[e].name + ": " + error + "\n";
+      return "seed " + std::to_string(seed) + ": compile outcome differs on " +
+             kEngineConfigs[e].name + "\n--- program\n" + p.source +
+             "--- interpreter: " + oracle_error + "\n--- " + kEngineConfigs[e].name + ": " + error +
+             "\n";
     }
     if (run(program, p, ops) == expected) continue;
     // Minimize the op sequence, then the program (drop lines that keep it
@@ -341,8 +326,8 @@ std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options)
       RandomProgram trial = small_program;
       trial.source = without_line(small_program.source, line);
       std::string ignored;
-      auto trial_oracle = compile_for(trial, kEngines[0], ignored);
-      auto trial_engine = compile_for(trial, kEngines[e], ignored);
+      auto trial_oracle = compile_for(trial, kEngineConfigs[0], ignored);
+      auto trial_engine = compile_for(trial, kEngineConfigs[e], ignored);
       if (!trial_oracle || !trial_engine) continue;
       if (run(trial_oracle, trial, small) != run(trial_engine, trial, small)) {
         small_program = trial;
@@ -353,14 +338,15 @@ std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options)
     small = minimize_ops(small_program, small, oracle, program);
     const RandomProgram& shown = small_program;
     const auto want = run(oracle, shown, small), got = run(program, shown, small);
-    std::string report = "seed " + std::to_string(seed) + ": " + kEngines[e].name +
+    std::string report = "seed " + std::to_string(seed) + ": " + kEngineConfigs[e].name +
                          " disagrees with the interpreter\n--- minimal program\n" + shown.source +
-                         "--- minimal op sequence (interpreter | " + kEngines[e].name + ")\n";
+                         "--- minimal op sequence (interpreter | " + kEngineConfigs[e].name + ")\n";
     for (size_t i = 0; i < std::max(want.size(), got.size()); ++i) {
       if (i < small.size()) report += describe(small[i], shown) + "\n";
       const std::string w = i < want.size() ? want[i] : "(nothing)";
       const std::string g = i < got.size() ? got[i] : "(nothing)";
-      if (w != g) report += "  interpreter: " + w + "\n  " + kEngines[e].name + ": " + g + "\n";
+      if (w != g)
+        report += "  interpreter: " + w + "\n  " + kEngineConfigs[e].name + ": " + g + "\n";
     }
     return report;
   }

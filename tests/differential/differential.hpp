@@ -9,7 +9,26 @@
 #include <optional>
 #include <string>
 
+#include "polyrt/polyrt.hpp"
+
 namespace polyrt::difftest {
+
+// Every per-state engine and explicit provenance mode, the interpreter (the
+// oracle) first, with the name State::engine() reports for it.
+struct EngineConfig {
+  Engine engine;
+  Provenance provenance;
+  const char* name;
+};
+inline constexpr EngineConfig kEngineConfigs[] = {
+    {Engine::Interpreter, Provenance::Auto, "interpreter"},
+    {Engine::Closures, Provenance::Raw, "closures (Raw)"},
+    {Engine::Closures, Provenance::Pull, "closures (Pull)"},
+    {Engine::Closures, Provenance::PushPull, "closures (PushPull)"},
+    {Engine::Native, Provenance::Raw, "native (Raw)"},
+    {Engine::Native, Provenance::Pull, "native (Pull)"},
+    {Engine::Native, Provenance::PushPull, "native (PushPull)"},
+};
 
 struct DiffOptions {
   size_t max_bindings = 60;
