@@ -14,6 +14,28 @@ namespace {
 
 constexpr uint64_t kNoFailure = ~uint64_t{0};
 
+// Evaluates a call node once on the host, as the interpreter does (a None
+// input skips a node that is not None-aware, leaving its outputs None).
+// False when the node fails.
+template <typename Input>
+bool evaluate_once(const ir::Node& n, const Input& input, Value* out) {
+  std::vector<Value> in;
+  bool none = false;
+  for (const ir::Wire& w : n.inputs) {
+    in.push_back(input(w));
+    none = none || in.back().is_none();
+  }
+  if (none && !n.def->accepts_none) return true;
+  std::vector<const Value*> ptrs;
+  for (const Value& v : in) ptrs.push_back(&v);
+  try {
+    ir::evaluate_node(n, ptrs.data(), out, [](std::string_view) {});
+  } catch (const nodes::NodeFailure&) {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 BatchRunner::BatchRunner(std::shared_ptr<const Program> program, const plan::BatchShape& shape,
@@ -25,16 +47,13 @@ BatchRunner::BatchRunner(std::shared_ptr<const Program> program, const plan::Bat
   scalars_.resize(plan_.scalar_ports.size());
   const std::vector<Value> frozen = frozen_const_values();
   std::vector<Value> node_out;
-  std::vector<Value> in;
-  std::vector<const Value*> ptrs;
   for (uint32_t node : plan_.scalar_nodes) {
     if (scalars_failed_) break;
     const ir::Node& n = g_->nodes[node];
     const uint32_t first_scalar = plan_.values[plan_.port_base[node]].index;
     node_out.assign(n.out_types.size(), Value::none());
     if (ir::is_frozen_const(n)) {
-      for (size_t k = 0; k < node_out.size(); ++k) node_out[k] = frozen[plan_.port_base[node] + k];
-      for (size_t k = 0; k < node_out.size(); ++k) scalars_[first_scalar + k] = node_out[k];
+      std::copy_n(&frozen[plan_.port_base[node]], node_out.size(), &scalars_[first_scalar]);
       continue;
     }
     switch (n.kind) {
@@ -48,19 +67,12 @@ BatchRunner::BatchRunner(std::shared_ptr<const Program> program, const plan::Bat
         node_out = n.constants;
         break;
       case ir::NodeKind::Call: {
-        in.assign(n.inputs.size(), Value::none());
-        ptrs.clear();
-        for (size_t k = 0; k < n.inputs.size(); ++k) {
-          const BatchValue& v = plan_.value_of(n.inputs[k]);
-          if (v.kind == BatchValue::Scalar) in[k] = scalars_[v.index];
-          ptrs.push_back(&in[k]);
-        }
-        try {
-          ir::evaluate_node(n, ptrs.data(), node_out.data(), [](std::string_view) {});
-        } catch (const nodes::NodeFailure&) {
-          scalars_failed_ = true;  // every row fails; the interpreter names the failure
-          continue;
-        }
+        const auto input = [&](ir::Wire w) {
+          const BatchValue& v = plan_.value_of(w);
+          return v.kind == BatchValue::Scalar ? scalars_[v.index] : Value::none();
+        };
+        // A failure fails every row; the interpreter names it.
+        scalars_failed_ = !evaluate_once(n, input, node_out.data());
         break;
       }
     }
@@ -86,8 +98,7 @@ std::vector<Value> BatchRunner::frozen_const_values() {
     for (const ir::Wire& w : g_->nodes[i].inputs) stack.push_back(w.node);
   }
 
-  std::vector<Value> in;
-  std::vector<const Value*> ptrs;
+  const auto input = [&](ir::Wire w) { return values[plan_.port_base[w.node] + w.port]; };
   for (uint32_t i = 0; i < g_->nodes.size() && !scalars_failed_; ++i) {
     if (!wanted[i]) continue;
     const ir::Node& n = g_->nodes[i];
@@ -97,20 +108,7 @@ std::vector<Value> BatchRunner::frozen_const_values() {
     } else if (n.kind == ir::NodeKind::Constant) {
       std::copy(n.constants.begin(), n.constants.end(), out);
     } else if (n.kind == ir::NodeKind::Call) {
-      in.clear();
-      ptrs.clear();
-      bool none = false;
-      for (const ir::Wire& w : n.inputs) {
-        in.push_back(values[plan_.port_base[w.node] + w.port]);
-        none = none || in.back().is_none();
-      }
-      if (none && !n.def->accepts_none) continue;
-      for (const Value& v : in) ptrs.push_back(&v);
-      try {
-        ir::evaluate_node(n, ptrs.data(), out, [](std::string_view) {});
-      } catch (const nodes::NodeFailure&) {
-        scalars_failed_ = true;
-      }
+      scalars_failed_ = !evaluate_once(n, input, out);
     }
   }
   return values;
