@@ -1,16 +1,12 @@
 // The public batch API over the CPU batch runner: a oneTBB pipeline of chunks
 // (serial issue, parallel evaluation and encoding, in-order delivery), chunk
 // buffers recycled through a pool, failures re-evaluated on the interpreter.
-#include <tbb/concurrent_queue.h>
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
-
-#include <atomic>
 #include <cstring>
 
 #include "cpu_backend/batch_runner.hpp"
 #include "interp/state_engine.hpp"
 #include "polyrt/batch.hpp"
+#include "scheduler/ordered_chunks.hpp"
 
 namespace polyrt {
 
@@ -113,14 +109,7 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
                      " column coordinate(s) but got " + std::to_string(columns.size()) +
                      " array(s)");
   }
-  const uint64_t chunk_rows = options_.chunk_rows ? options_.chunk_rows : kDefaultChunkRows;
-  const int threads = options_.threads ? (int)options_.threads : tbb::task_arena::automatic;
-  tbb::task_arena arena(threads);
-  const size_t tokens = 2 * (size_t)arena.max_concurrency() + 2;
-
-  // A chunk in flight keeps its buffers (and its encoder's bytes) when it is
-  // recycled; `all` owns every one, so a failure or a throwing consumer
-  // leaks nothing.
+  // A chunk keeps its buffers (and its encoder's bytes) when it is recycled.
   struct InFlight {
     uint64_t offset = 0;  // rows before this chunk
     uint64_t rows = 0;
@@ -129,57 +118,28 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
     ColumnChunk view;
     Encoded encoded{};
   };
-  std::vector<std::unique_ptr<InFlight>> all;
-  tbb::concurrent_queue<InFlight*> idle;
-  uint64_t issued = 0;
-  std::atomic<bool> failed{false};
-
-  arena.execute([&] {
-    tbb::parallel_pipeline(
-        tokens,
-        tbb::make_filter<void, InFlight*>(tbb::filter_mode::serial_in_order,
-                                          [&](tbb::flow_control& fc) -> InFlight* {
-                                            if (issued >= count || failed) {
-                                              fc.stop();
-                                              return nullptr;
-                                            }
-                                            InFlight* c = nullptr;
-                                            if (!idle.try_pop(c)) {
-                                              all.push_back(std::make_unique<InFlight>());
-                                              c = all.back().get();
-                                            }
-                                            c->offset = issued;
-                                            c->rows = std::min(chunk_rows, count - issued);
-                                            issued += c->rows;
-                                            return c;
-                                          }) &
-            tbb::make_filter<InFlight*, InFlight*>(
-                tbb::filter_mode::parallel,
-                [&](InFlight* c) {
-                  cpu::ChunkBuffers& b = c->buffers;
-                  runner_->prepare(b, c->rows);
-                  std::vector<const uint64_t*> at;
-                  for (const uint64_t* column : columns) at.push_back(column + c->offset);
-                  std::vector<uint64_t*> into;
-                  for (uint64_t* target : targets) into.push_back(target + c->offset);
-                  c->failure = runner_->run(b, first + c->offset, c->rows, at, into);
-                  if (c->failure != kNoFailure) {
-                    failed = true;
-                    return c;
-                  }
-                  chunk_view(b, first + c->offset, c->rows, c->view);
-                  encode(c->view, c->encoded);
-                  return c;
-                }) &
-            tbb::make_filter<InFlight*, void>(tbb::filter_mode::serial_in_order, [&](InFlight* c) {
-              if (c->failure != kNoFailure) {
-                raise_failure(first + c->offset + c->failure, c->offset + c->failure, columns);
-              }
-              write(c->view, c->encoded);
-              if constexpr (requires { c->encoded.clear(); }) c->encoded.clear();  // keeps capacity
-              idle.push(c);
-            }));
-  });
+  scheduler::run_ordered_chunks<InFlight>(
+      count, options_.chunk_rows ? options_.chunk_rows : kDefaultChunkRows, options_.threads,
+      [&](InFlight& c) {
+        cpu::ChunkBuffers& b = c.buffers;
+        runner_->prepare(b, c.rows);
+        std::vector<const uint64_t*> at;
+        for (const uint64_t* column : columns) at.push_back(column + c.offset);
+        std::vector<uint64_t*> into;
+        for (uint64_t* target : targets) into.push_back(target + c.offset);
+        c.failure = runner_->run(b, first + c.offset, c.rows, at, into);
+        if (c.failure != kNoFailure) return false;
+        chunk_view(b, first + c.offset, c.rows, c.view);
+        encode(c.view, c.encoded);
+        return true;
+      },
+      [&](InFlight& c) {
+        if (c.failure != kNoFailure) {
+          raise_failure(first + c.offset + c.failure, c.offset + c.failure, columns);
+        }
+        write(c.view, c.encoded);
+        if constexpr (requires { c.encoded.clear(); }) c.encoded.clear();  // keeps capacity
+      });
 }
 
 void BatchEvaluator::chunk_view(const cpu::ChunkBuffers& b, uint64_t first, uint64_t rows,

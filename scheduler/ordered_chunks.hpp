@@ -1,0 +1,63 @@
+// The pipeline every bulk job runs: a serial stage cuts rows [0, count) into
+// chunks, `work` runs on any worker thread, `deliver` gets the chunks in row
+// order. A chunk object (Chunk: default-constructible, with `offset` and
+// `rows`) is recycled with whatever buffers it holds; the run owns them all,
+// so a throwing stage leaks nothing. When `work` returns false (the chunk
+// failed), no further chunk is issued; `deliver` still sees the chunks
+// before it, then the failing one, and decides what to raise.
+#pragma once
+
+#include <tbb/concurrent_queue.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace polyrt::scheduler {
+
+template <typename Chunk, typename Work, typename Deliver>
+void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, const Work& work,
+                        const Deliver& deliver) {
+  if (count == 0) return;
+  tbb::task_arena arena(threads ? (int)threads : tbb::task_arena::automatic);
+  const size_t tokens = 2 * (size_t)arena.max_concurrency() + 2;
+  std::vector<std::unique_ptr<Chunk>> all;
+  tbb::concurrent_queue<Chunk*> idle;
+  uint64_t issued = 0;
+  std::atomic<bool> failed{false};
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        tokens,
+        tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order,
+                                       [&](tbb::flow_control& fc) -> Chunk* {
+                                         if (issued >= count || failed) {
+                                           fc.stop();
+                                           return nullptr;
+                                         }
+                                         Chunk* c = nullptr;
+                                         if (!idle.try_pop(c)) {
+                                           all.push_back(std::make_unique<Chunk>());
+                                           c = all.back().get();
+                                         }
+                                         c->offset = issued;
+                                         c->rows = std::min(chunk_rows, count - issued);
+                                         issued += c->rows;
+                                         return c;
+                                       }) &
+            tbb::make_filter<Chunk*, Chunk*>(tbb::filter_mode::parallel,
+                                             [&](Chunk* c) {
+                                               if (!work(*c)) failed = true;
+                                               return c;
+                                             }) &
+            tbb::make_filter<Chunk*, void>(tbb::filter_mode::serial_in_order, [&](Chunk* c) {
+              deliver(*c);
+              idle.push(c);
+            }));
+  });
+}
+
+}  // namespace polyrt::scheduler
