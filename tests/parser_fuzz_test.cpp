@@ -81,33 +81,5 @@ TEST(ParserFuzz, TruncationsAndMutationsOfExamples) {
   }
 }
 
-TEST(ParserFuzz, LongForwardReferenceChainsAreACleanError) {
-  auto chain = [](int n) {
-    std::string s = "input x\n";
-    for (int i = 0; i < n; ++i)
-      s += "b" + std::to_string(i) + " := b" + std::to_string(i + 1) + " + 1\n";
-    return s + "b" + std::to_string(n) + " := x\n";
-  };
-  CompileOptions front_end_only;
-  front_end_only.engine = Engine::Interpreter;
-  EXPECT_NO_THROW(compile(chain(900), front_end_only));
-  EXPECT_THROW(compile(chain(100000), front_end_only), CompileError);
-}
-
-TEST(ParserFuzz, DeepNestingIsACleanError) {
-  EXPECT_THROW(compile("v := " + std::string(100000, '(') + "1" + std::string(100000, ')')),
-               CompileError);
-  EXPECT_THROW(compile("v := " + std::string(100000, '-') + "1"), CompileError);
-  std::string calls = "input x\nv := ";
-  for (int i = 0; i < 50000; ++i) calls += "hash(";
-  EXPECT_THROW(compile(calls + "x" + std::string(50000, ')')), CompileError);
-  std::string chain = "input x\nv := x";
-  for (int i = 0; i < 100000; ++i) chain += " + x";
-  EXPECT_THROW(compile(chain), CompileError);
-  std::string fine = "input x\nv := x";
-  for (int i = 0; i < 200; ++i) fine += " + x";
-  EXPECT_NO_THROW(compile(fine));
-}
-
 }  // namespace
 }  // namespace polyrt::test

@@ -78,10 +78,28 @@ TEST(Parser, CallsIfAndFields) {
 TEST(Parser, Interpolation) {
   EXPECT_EQ(expr_of("\"id-{x + 1}!\""), "printf(\"id-{}!\", (x + 1))");
   EXPECT_EQ(expr_of("\"{{literal}} {x}\""), "printf(\"{{literal}} {}\", x)");
-  EXPECT_EQ(expr_of("\"{:05}\""), "\"{:05}\"");        // a format spec is not a placeholder
+  EXPECT_EQ(expr_of("\"{x:05}-{x + 1:x}\""), "printf(\"{:05}-{:x}\", x, (x + 1))");
+  EXPECT_EQ(expr_of("printf(\"{:05}\", x)"), "printf(\"{:05}\", x)");  // printf's own format
   EXPECT_EQ(expr_of("\"{'a': 1}\""), "\"{'a': 1}\"");  // a quoted body is literal text
+  // Literal braces do not depend on whether a placeholder is present.
+  EXPECT_EQ(expr_of("\"{{x}}\""), "\"{x}\"");
+  EXPECT_EQ(expr_of("\"{{x}} {x}\""), "printf(\"{{x}} {}\", x)");
   EXPECT_EQ(expr_of("\"{'a': 1} {x}\""), "printf(\"{{'a': 1}} {}\", x)");
   EXPECT_EQ(expr_of("\"plain\""), "\"plain\"");
+}
+
+// A `{...}` that is neither a placeholder nor an escape is an error at its column.
+TEST(Parser, MalformedPlaceholdersAreErrors) {
+  for (const char* bad :
+       {"\"{:05}\"", "\"a{}b\"", "\"{x\"", "\"x}\"", "\"{1 +}\"", "\"{y}-{m:02\""}) {
+    try {
+      parse_text(std::string("v := ") + bad);
+      ADD_FAILURE() << bad;
+    } catch (const CompileError& e) {
+      EXPECT_EQ(e.line(), 1) << bad;
+      EXPECT_GE(e.column(), 7) << bad << ": " << e.what();
+    }
+  }
 }
 
 TEST(Parser, Statements) {

@@ -31,10 +31,21 @@ struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
 struct Expr {
+  Expr() = default;
+  Expr(const Expr&) = delete;
+  Expr& operator=(const Expr&) = delete;
+  // Frees the subtree with an explicit stack: a long flat chain (a + a + ...)
+  // is a deep left spine, and recursive destruction would overflow the stack.
+  ~Expr();
+
   ExprKind kind;
   SourcePos pos;
   size_t length = 1;  // bytes to underline in diagnostics
-  int depth = 1;      // height of the tree below (bounded, so no walk overflows the stack)
+  // Nesting depth as written: parentheses, calls, unary operators, `**`,
+  // `if`. A left-associative chain (a + b - c) stays at its operands' depth:
+  // passes walk its left spine in a loop, so flat is not deep. Bounded by the
+  // parser so that no recursive walk overflows the stack.
+  int depth = 1;
   uint64_t u = 0;
   double f = 0;
   std::string text;

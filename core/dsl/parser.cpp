@@ -40,29 +40,15 @@ std::string unescape(std::string_view raw, char quote) {
   return out;
 }
 
-// Literal text between placeholders, made safe for printf: doubled braces
-// stay doubled, a lone '}' is doubled.
-std::string escape_braces(const std::string& piece) {
-  std::string out;
-  for (size_t i = 0; i < piece.size(); ++i) {
-    const char c = piece[i];
-    if ((c == '{' || c == '}') && i + 1 < piece.size() && piece[i + 1] == c) {
-      out += std::string(2, c);
-      ++i;
-    } else {
-      out.push_back(c);
-      if (c == '}' || c == '{') out.push_back(c);
-    }
-  }
-  return out;
-}
-
 // Deeper expressions are refused: every pass over the tree recurses.
 constexpr int kMaxDepth = 256;
 
 class Parser {
  public:
-  Parser(const SourceText& src, std::vector<Token> tokens) : src_(src), t_(std::move(tokens)) {}
+  // `recursion` is the nesting already entered (an interpolation body
+  // continues the nesting of the string that holds it).
+  Parser(const SourceText& src, std::vector<Token> tokens, int recursion = 0)
+      : src_(src), t_(std::move(tokens)), recursion_(recursion) {}
 
   Ast parse_program() {
     Ast ast;
@@ -264,7 +250,22 @@ class Parser {
     }
   }
 
+  // Counts recursion before it happens, so that pathological nesting fails
+  // cleanly, not with a stack overflow. Every recursive entry takes one.
+  struct DepthGuard {
+    Parser& p;
+    DepthGuard(Parser& parser, const Token& at) : p(parser) {
+      if (++p.recursion_ > kMaxDepth) {
+        p.fail_at(
+            at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
+            "split it into several bindings");
+      }
+    }
+    ~DepthGuard() { --p.recursion_; }
+  };
+
   ExprPtr parse_expr(int min_level = 1) {
+    DepthGuard guard(*this, peek());
     ExprPtr lhs = parse_unary();
     while (true) {
       const Token& op = peek();
@@ -275,7 +276,9 @@ class Parser {
       ExprPtr rhs = parse_expr(op.kind == Tok::StarStar ? level : level + 1);
       ExprPtr bin = make(ExprKind::Binary, op);
       bin->text = op.text;
-      bin->depth = 1 + std::max(lhs->depth, rhs->depth);
+      // A left-associative chain is flat: its spine adds no nesting.
+      bin->depth = op.kind == Tok::StarStar ? 1 + std::max(lhs->depth, rhs->depth)
+                                            : std::max(lhs->depth, 1 + rhs->depth);
       bin->args.push_back(std::move(lhs));
       bin->args.push_back(std::move(rhs));
       lhs = std::move(bin);
@@ -291,22 +294,9 @@ class Parser {
     }
   }
 
-  // Counts recursion so that pathological nesting fails cleanly, not with a stack overflow.
-  struct DepthGuard {
-    Parser& p;
-    DepthGuard(Parser& parser, const Token& at) : p(parser) {
-      if (++p.recursion_ > kMaxDepth) {
-        p.fail_at(
-            at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
-            "split it into several bindings");
-      }
-    }
-    ~DepthGuard() { --p.recursion_; }
-  };
-
   ExprPtr parse_unary() {
-    DepthGuard guard(*this, peek());
     if (peek().kind == Tok::Minus || peek().kind == Tok::Bang) {
+      DepthGuard guard(*this, peek());
       const Token& op = advance();
       ExprPtr e = make(ExprKind::Unary, op);
       e->text = op.text;
@@ -341,6 +331,15 @@ class Parser {
         } else {
           call.arg_names.emplace_back();
         }
+        if (call.text == "printf" && call.args.empty() && peek().kind == Tok::String &&
+            (peek(1).kind == Tok::Comma || peek(1).kind == Tok::RParen)) {
+          // printf's own format keeps its meaning: placeholders are its own.
+          const Token& format = advance();
+          ExprPtr e = make(ExprKind::Str, format);
+          e->text = format.text;
+          call.args.push_back(std::move(e));
+          continue;
+        }
         call.args.push_back(parse_expr());
         call.depth = std::max(call.depth, 1 + call.args.back()->depth);
       } while (peek().kind == Tok::Comma && (advance(), true));
@@ -372,6 +371,7 @@ class Parser {
   }
 
   ExprPtr parse_if_after_keyword(const Token& kw) {
+    DepthGuard guard(*this, kw);
     if (peek().kind == Tok::LParen && !peek().newline_before) {
       Expr call;
       call.text = "if";
@@ -450,18 +450,32 @@ class Parser {
     }
   }
 
-  // "a{x}b" becomes printf("a{}b", x); a body that does not parse as an
-  // expression (a format spec such as {:05}) leaves the literal unchanged.
+  // "a{x}b" becomes printf("a{}b", x) and "{x:05}" printf("{:05}", x). `{{`
+  // and `}}` are literal braces, with or without placeholders; a body that
+  // starts with a quote is literal text. Any other `{` or `}` is an error at
+  // its column: a string never silently keeps a placeholder it did not fill.
   ExprPtr string_literal(const Token& t) {
-    ExprPtr plain = make(ExprKind::Str, t);
-    plain->text = t.text;
     const size_t base = t.offset + 1;
     const std::string_view raw = std::string_view(src_.text()).substr(base, t.length - 2);
     const char quote = src_.text()[t.offset];
-    if (raw.find('{') == std::string_view::npos) return plain;
-    std::string format;
+    auto fail_in_string = [&](size_t at, const std::string& msg, size_t length = 1) {
+      src_.fail(src_.position_of(base + at), msg, length,
+                "write {{ and }} for literal braces; a placeholder is {name}, {expression} or "
+                "{expression:spec}");
+    };
+    std::string format;   // printf's format: literal braces stay doubled
+    std::string literal;  // the text when there is no placeholder
     std::vector<ExprPtr> args;
     size_t piece = 0;
+    auto take_piece = [&](size_t end) {
+      const std::string text = unescape(raw.substr(piece, end - piece), quote);
+      format += text;
+      for (size_t k = 0; k < text.size(); ++k) {
+        literal.push_back(text[k]);
+        if ((text[k] == '{' || text[k] == '}') && k + 1 < text.size() && text[k + 1] == text[k])
+          ++k;
+      }
+    };
     for (size_t i = 0; i < raw.size(); ++i) {
       if (raw[i] == '\\') {
         ++i;
@@ -471,8 +485,10 @@ class Parser {
         ++i;
         continue;
       }
+      if (raw[i] == '}') fail_in_string(i, "unmatched '}' in a string");
       if (raw[i] != '{') continue;
-      size_t depth = 0, j = i;
+      size_t depth = 0, j = i, colon = std::string_view::npos;
+      int parens = 0;
       char in_quote = 0;
       for (; j < raw.size(); ++j) {
         const char c = raw[j];
@@ -480,36 +496,52 @@ class Parser {
           if (c == in_quote) in_quote = 0;
         } else if (c == '"' || c == '\'') {
           in_quote = c;
+        } else if (c == '(' || c == '[') {
+          ++parens;
+        } else if (c == ')' || c == ']') {
+          --parens;
+        } else if (c == ':' && depth == 1 && parens == 0 && colon == std::string_view::npos) {
+          colon = j;
         } else if (c == '{') {
           ++depth;
         } else if (c == '}' && --depth == 0) {
           break;
         }
       }
-      if (j >= raw.size()) return plain;
+      if (j >= raw.size()) fail_in_string(i, "unclosed '{' in a string");
+      take_piece(i);
       const std::string_view body = raw.substr(i + 1, j - i - 1);
       const size_t lead = body.find_first_not_of(" \t");
       if (lead != std::string_view::npos && (body[lead] == '"' || body[lead] == '\'')) {
         // A quoted body is literal text, braces included.
-        format += escape_braces(unescape(raw.substr(piece, i - piece), quote)) + "{{" +
-                  unescape(body, quote) + "}}";
+        const std::string text = unescape(body, quote);
+        format += "{{" + text + "}}";
+        literal += "{" + text + "}";
         piece = j + 1;
         i = j;
         continue;
       }
-      try {
-        Parser sub(src_, tokenize(src_, base + i + 1, base + j));
-        ExprPtr e = sub.parse_whole_expression();
-        format += escape_braces(unescape(raw.substr(piece, i - piece), quote)) + "{}";
-        args.push_back(std::move(e));
-        piece = j + 1;
-        i = j;
-      } catch (const CompileError&) {
-        return plain;
+      const size_t expr_end = colon == std::string_view::npos ? j : colon;
+      const std::string_view expr_text = raw.substr(i + 1, expr_end - i - 1);
+      if (expr_text.find_first_not_of(" \t") == std::string_view::npos) {
+        fail_in_string(
+            i, "placeholder '" + std::string(raw.substr(i, j - i + 1)) + "' has no expression",
+            j - i + 1);
       }
+      Parser sub(src_, tokenize(src_, base + i + 1, base + expr_end), recursion_);
+      args.push_back(sub.parse_whole_expression());
+      format += colon == std::string_view::npos
+                    ? "{}"
+                    : "{" + std::string(raw.substr(colon, j - colon)) + "}";
+      piece = j + 1;
+      i = j;
     }
-    if (args.empty()) return plain;
-    format += escape_braces(unescape(raw.substr(piece), quote));
+    take_piece(raw.size());
+    if (args.empty()) {
+      ExprPtr plain = make(ExprKind::Str, t);
+      plain->text = std::move(literal);
+      return plain;
+    }
     ExprPtr call = make(ExprKind::Call, t);
     call->text = "printf";
     ExprPtr fmt = make(ExprKind::Str, t);
@@ -517,6 +549,7 @@ class Parser {
     call->args.push_back(std::move(fmt));
     call->arg_names.emplace_back();
     for (auto& a : args) {
+      call->depth = std::max(call->depth, 1 + a->depth);
       call->args.push_back(std::move(a));
       call->arg_names.emplace_back();
     }

@@ -89,7 +89,6 @@ struct Graph {
   std::vector<std::vector<uint32_t>> extern_dependents;      // nodes to dirty per extern
   std::vector<uint32_t> volatile_nodes;                      // dirtied by every write
   std::vector<uint32_t> init_nodes;                          // evaluated when a state is created
-  std::vector<std::vector<uint32_t>> output_cones;  // Call nodes each output needs, in order
 };
 
 }  // namespace polyrt::ir

@@ -30,8 +30,6 @@ struct BindingInfo {
 
 enum class Visit : uint8_t { NotStarted, InProgress, Done };
 
-constexpr size_t kMaxForwardChain = 1000;
-
 class Lowerer {
  public:
   Lowerer(const dsl::SourceText& src, const dsl::Ast& ast) : src_(src), ast_(ast) {}
@@ -39,9 +37,7 @@ class Lowerer {
   Graph run() {
     g_.file = src_.file();
     declare_all();
-    for (const Stmt& s : ast_.statements) {
-      if (s.kind == StmtKind::Binding) lower_binding(s);
-    }
+    for (const Stmt* s : dependency_order()) lower_binding(*s);
     for (const Stmt& s : ast_.statements) {
       if (s.kind != StmtKind::Binding) continue;
       for (const std::string& name : s.names) {
@@ -224,27 +220,64 @@ class Lowerer {
 
   // ---- bindings -----------------------------------------------------------
 
-  const Typed& lower_binding(const Stmt& s) {
+  // The bindings a statement's expression names, in the order lowering meets them.
+  std::vector<const Stmt*> referenced_bindings(const Stmt& s) const {
+    std::vector<const Stmt*> out;
+    std::vector<const Expr*> pending{s.expr.get()};
+    while (!pending.empty()) {
+      const Expr* e = pending.back();
+      pending.pop_back();
+      if (e->kind == ExprKind::Ident) {
+        if (auto b = bindings_.find(e->text); b != bindings_.end()) out.push_back(b->second.stmt);
+      }
+      for (size_t i = e->args.size(); i-- > 0;) pending.push_back(e->args[i].get());
+    }
+    return out;
+  }
+
+  // Bindings in an order where each comes after the bindings it reads (source
+  // order otherwise). An explicit stack, not recursion: a forward chain may be
+  // as long as the program.
+  std::vector<const Stmt*> dependency_order() {
+    std::unordered_map<const Stmt*, Visit> visit;
+    std::vector<const Stmt*> order;
+    struct Frame {
+      const Stmt* stmt;
+      std::vector<const Stmt*> deps;
+      size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    for (const Stmt& root : ast_.statements) {
+      if (root.kind != StmtKind::Binding || visit[&root] != Visit::NotStarted) continue;
+      visit[&root] = Visit::InProgress;
+      stack.push_back(Frame{&root, referenced_bindings(root)});
+      while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.next == top.deps.size()) {
+          visit[top.stmt] = Visit::Done;
+          order.push_back(top.stmt);
+          stack.pop_back();
+          continue;
+        }
+        const Stmt* dep = top.deps[top.next++];
+        Visit& state = visit[dep];
+        if (state == Visit::Done) continue;
+        if (state == Visit::InProgress) {
+          std::string cycle;
+          for (const Frame& f : stack) cycle += f.stmt->names[0] + " -> ";
+          src_.fail(dep->name_pos[0], "dependency cycle: " + cycle + dep->names[0],
+                    dep->names[0].size(), "a binding cannot depend on itself");
+        }
+        state = Visit::InProgress;
+        stack.push_back(Frame{dep, referenced_bindings(*dep)});
+      }
+    }
+    return order;
+  }
+
+  // Lowers one binding; every binding it reads is already lowered.
+  void lower_binding(const Stmt& s) {
     const std::string& first = s.names[0];
-    Visit& state = visit_[&s];
-    if (state == Visit::Done) return bound_.at(first);
-    if (state == Visit::InProgress) {
-      std::string cycle;
-      for (const Stmt* p : stack_) cycle += p->names[0] + " -> ";
-      src_.fail(s.name_pos[0], "dependency cycle: " + cycle + first, first.size(),
-                "a binding cannot depend on itself");
-    }
-    // Forward references recurse; bound the depth so no program overflows the stack.
-    if (stack_.size() >= kMaxForwardChain) {
-      src_.fail(s.name_pos[0],
-                "more than " + std::to_string(kMaxForwardChain) +
-                    " bindings refer forward in a chain through '" + first + "'",
-                first.size(), "define bindings before the ones that use them");
-    }
-    state = Visit::InProgress;
-    stack_.push_back(&s);
-    const std::string saved_name = binding_name_;
-    const uint32_t saved_counter = anon_counter_;
     binding_name_ = s.names.size() == 1 ? first : "__destruct_" + first;
     anon_counter_ = 0;
     const uint32_t first_new = (uint32_t)g_.nodes.size();
@@ -280,11 +313,6 @@ class Lowerer {
       n.is_volatile_binding = s.is_volatile;
       bound_[s.names[i]] = t;
     }
-    binding_name_ = saved_name;
-    anon_counter_ = saved_counter;
-    stack_.pop_back();
-    state = Visit::Done;
-    return bound_.at(first);
   }
 
   std::string array_text(const Expr& e) {
@@ -310,11 +338,6 @@ class Lowerer {
   // ---- expressions --------------------------------------------------------
 
   Typed lookup(const Expr& e) {
-    auto b = bindings_.find(e.text);
-    if (b != bindings_.end()) {
-      lower_binding(*b->second.stmt);
-      return bound_.at(e.text);
-    }
     auto it = bound_.find(e.text);
     if (it != bound_.end()) return it->second;
     if (nodes::find_node(e.text)) {
@@ -395,29 +418,52 @@ class Lowerer {
     return call1("u64_ne", {t, constant(Value::u64(0), e.pos)}, e);
   }
 
+  static bool is_left_associative(const Expr& e) {
+    return e.kind == ExprKind::Binary && e.text != "**";
+  }
+
+  // A left-associative chain (a + b - c ...) is a deep left spine: walk it in
+  // a loop so that its length never costs stack (only rhs operands recurse).
   Typed lower_binary(const Expr& e) {
+    std::vector<const Expr*> spine{&e};
+    while (is_left_associative(*spine.back()) && is_left_associative(*spine.back()->args[0]))
+      spine.push_back(spine.back()->args[0].get());
+    Typed acc = lower_expr(*spine.back()->args[0]);
+    // A run of string `+` becomes one str_concat, made after its last operand
+    // so that nodes stay in topological order.
+    std::vector<Typed> parts;
+    const Expr* concat_at = nullptr;
+    auto flush = [&] {
+      if (parts.empty()) return;
+      acc = call1("str_concat", std::move(parts), *concat_at);
+      parts.clear();
+    };
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+      const Expr& op = **it;
+      Typed rhs = lower_expr(*op.args[1]);
+      const bool acc_is_str = !parts.empty() || acc.type == Type::Str;
+      if (op.text == "+" && (acc_is_str || rhs.type == Type::Str)) {
+        if (parts.empty()) parts.push_back(acc);
+        parts.push_back(rhs);
+        concat_at = &op;
+        continue;
+      }
+      flush();
+      acc = combine(op, acc, rhs);
+    }
+    flush();
+    return acc;
+  }
+
+  // One binary operator over lowered operands.
+  Typed combine(const Expr& e, const Typed& a, const Typed& b) {
     const std::string& op = e.text;
     const Expr& le = *e.args[0];
     const Expr& re = *e.args[1];
-    Typed a = lower_expr(le);
-    Typed b = lower_expr(re);
     const bool any_str = a.type == Type::Str || b.type == Type::Str;
     const bool any_f64 = a.type == Type::F64 || b.type == Type::F64;
     if (op == "&&" || op == "||") {
       return call1(op == "&&" ? "u64_and" : "u64_or", {truth(a, le), truth(b, re)}, e);
-    }
-    if (op == "+" && any_str) {
-      std::vector<Typed> parts;
-      const Node& left = g_.nodes[a.wire.node];
-      if (le.kind == ExprKind::Binary && le.text == "+" && left.def &&
-          left.def->name == "str_concat" && left.name.find("__anon_") != std::string::npos) {
-        for (const Wire& w : left.inputs)
-          parts.push_back(Typed{w, g_.nodes[w.node].out_types[w.port]});
-      } else {
-        parts.push_back(a);
-      }
-      parts.push_back(b);
-      return call1("str_concat", parts, e);
     }
     if (op == "==" || op == "!=") {
       if (any_str)
@@ -649,8 +695,6 @@ class Lowerer {
   std::vector<std::string> known_names_;
   std::unordered_map<std::string, BindingInfo> bindings_;
   std::unordered_map<std::string, Typed> bound_;
-  std::unordered_map<const Stmt*, Visit> visit_;
-  std::vector<const Stmt*> stack_;
   std::string binding_name_;
   uint32_t anon_counter_ = 0;
 };

@@ -1,6 +1,9 @@
 #include "graph/passes.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
@@ -108,19 +111,20 @@ void fold_constants(Graph& g) {
 void eliminate_dead(Graph& g, const dsl::SourceText& src,
                     const std::vector<std::string>& required) {
   if (!required.empty()) {
+    std::unordered_map<std::string_view, size_t> by_name;
+    for (size_t i = 0; i < g.outputs.size(); ++i) by_name.emplace(g.outputs[i].name, i);
     std::vector<Output> kept;
+    std::unordered_set<std::string_view> taken;
     for (const std::string& name : required) {
-      auto it = std::find_if(g.outputs.begin(), g.outputs.end(),
-                             [&](const Output& o) { return o.name == name; });
-      if (it == g.outputs.end()) {
+      auto it = by_name.find(name);
+      if (it == by_name.end()) {
         std::vector<std::string> names;
         for (const Output& o : g.outputs) names.push_back(o.name);
         const std::string near = dsl::closest_name(name, names);
         src.fail(dsl::SourcePos{}, "required output '" + name + "' is not a binding of the program",
                  1, near.empty() ? "" : "did you mean '" + near + "'?");
       }
-      if (std::none_of(kept.begin(), kept.end(), [&](const Output& o) { return o.name == name; }))
-        kept.push_back(*it);
+      if (taken.insert(name).second) kept.push_back(g.outputs[it->second]);
     }
     g.outputs = std::move(kept);
   }
@@ -183,19 +187,21 @@ void derive_provenance(Graph& g) {
     }
     if (is_frozen_const(n)) continue;
     if (n.lifecycle == Lifecycle::Volatile) g.volatile_nodes.push_back(i);
-    for (size_t bit = 0; bit < inputs; ++bit) {
-      if (!(mine[bit / 64] >> (bit % 64) & 1)) continue;
-      if (bit < g.coordinates.size()) {
-        g.coordinate_dependents[bit].push_back(i);
-      } else {
-        g.extern_dependents[bit - g.coordinates.size()].push_back(i);
+    for (size_t k = 0; k < words; ++k) {
+      for (uint64_t bits = mine[k]; bits; bits &= bits - 1) {
+        const size_t bit = k * 64 + (size_t)std::countr_zero(bits);
+        if (bit < g.coordinates.size()) {
+          g.coordinate_dependents[bit].push_back(i);
+        } else {
+          g.extern_dependents[bit - g.coordinates.size()].push_back(i);
+        }
       }
     }
   }
 }
 
-// Call nodes (not folded) that `roots` need, in topological order; the walk
-// stops at frozen consts, whose value never changes after a state's init.
+}  // namespace
+
 std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots,
                               bool enter_consts) {
   std::vector<uint8_t> in(g.nodes.size(), 0);
@@ -213,8 +219,6 @@ std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots
   return cone;
 }
 
-}  // namespace
-
 void run_passes(Graph& g, const dsl::SourceText& src, const std::vector<std::string>& required) {
   classify(g, src);
   fold_constants(g);
@@ -225,8 +229,6 @@ void run_passes(Graph& g, const dsl::SourceText& src, const std::vector<std::str
     if (is_frozen_const(g.nodes[i])) consts.push_back(i);
   }
   g.init_nodes = cone_of(g, consts, true);
-  g.output_cones.clear();
-  for (const Output& o : g.outputs) g.output_cones.push_back(cone_of(g, {o.wire.node}, false));
 }
 
 }  // namespace polyrt::ir

@@ -16,4 +16,11 @@ namespace polyrt::ir {
 void run_passes(Graph& graph, const dsl::SourceText& source,
                 const std::vector<std::string>& required_outputs);
 
+// Call nodes (not folded) that `roots` need, in topological order. Linear in
+// the graph: for one output's cone on demand, never for every output.
+// enter_consts = false stops at frozen consts, whose value never changes
+// after a state's init.
+std::vector<uint32_t> cone_of(const Graph& graph, const std::vector<uint32_t>& roots,
+                              bool enter_consts);
+
 }  // namespace polyrt::ir

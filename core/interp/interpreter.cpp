@@ -22,6 +22,7 @@ class Interpreter final : public StateEngine {
       offset_[i + 1] = offset_[i] + (uint32_t)nodes[i].out_types.size();
     values_.resize(offset_.back());
     clean_.assign(nodes.size(), 0);
+    queued_.assign(nodes.size(), 0);
     for (size_t i = 0; i < nodes.size(); ++i) {
       const ir::Node& n = nodes[i];
       if (n.kind == ir::NodeKind::Constant) {
@@ -58,12 +59,29 @@ class Interpreter final : public StateEngine {
     dirty_volatile();
   }
 
+  // Runs the stale nodes of the output's cone in topological order. They are
+  // found from the output backwards: a clean node's inputs are clean (writes
+  // dirty every dependent), so the search stops at clean nodes and costs
+  // what is stale, not the whole cone.
   Value pull_at(size_t output) override {
     const ir::Wire w = g_->outputs[output].wire;
     if (!clean_[w.node]) {
-      for (uint32_t n : g_->output_cones[output]) {
-        if (!clean_[n]) run_node(n);
+      stale_.clear();
+      std::vector<uint32_t> stack{w.node};
+      queued_[w.node] = 1;
+      while (!stack.empty()) {
+        const uint32_t n = stack.back();
+        stack.pop_back();
+        stale_.push_back(n);
+        for (const ir::Wire& in : g_->nodes[n].inputs) {
+          if (clean_[in.node] || queued_[in.node]) continue;
+          queued_[in.node] = 1;
+          stack.push_back(in.node);
+        }
       }
+      for (uint32_t n : stale_) queued_[n] = 0;
+      std::sort(stale_.begin(), stale_.end());
+      for (uint32_t n : stale_) run_node(n);
     }
     return values_[offset_[w.node] + w.port];
   }
@@ -117,6 +135,8 @@ class Interpreter final : public StateEngine {
   std::vector<uint32_t> offset_;
   std::vector<Value> values_;
   std::vector<uint8_t> clean_;
+  std::vector<uint8_t> queued_;  // scratch of pull_at, all zero between pulls
+  std::vector<uint32_t> stale_;  // scratch of pull_at
   std::vector<uint64_t> coordinates_;
   bool written_ = false;  // coordinates were set at least once
   std::vector<const Value*> inputs_;

@@ -1,9 +1,9 @@
 #include "plan/batch_plan.hpp"
 
 #include <algorithm>
-#include <functional>
 
 #include "graph/evaluate_node.hpp"
+#include "plan/native_limits.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::plan {
@@ -90,25 +90,31 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
   };
 
   // None-ness when a state is created (externs at their defaults): what
-  // `const` bindings see.
-  std::vector<int8_t> default_none(n, -1);
-  std::function<bool(uint32_t)> none_at_defaults = [&](uint32_t i) -> bool {
-    if (default_none[i] >= 0) return default_none[i] != 0;
+  // `const` bindings see. One pass in topological order (a recursive walk
+  // from each const would be as deep as the program).
+  std::vector<uint8_t> default_none(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
     const ir::Node& node = g.nodes[i];
-    bool none = node.kind == ir::NodeKind::Extern && shape.extern_default_is_none[node.slot];
-    if (node.kind == ir::NodeKind::Call) {
-      std::vector<uint8_t> input_none;
-      for (const ir::Wire& w : node.inputs) input_none.push_back(none_at_defaults(w.node));
-      const bool any = std::find(input_none.begin(), input_none.end(), 1) != input_none.end();
-      if (any) {
-        const std::vector<uint8_t> probed =
-            node.def->accepts_none ? probe_none(node, input_none, g) : std::vector<uint8_t>{1};
-        none = std::all_of(probed.begin(), probed.end(), [](uint8_t b) { return b != 0; });
-      }
+    if (node.kind == ir::NodeKind::Extern) {
+      default_none[i] = shape.extern_default_is_none[node.slot];
+      continue;
     }
-    default_none[i] = none;
-    return none;
-  };
+    if (node.kind != ir::NodeKind::Call) continue;
+    std::vector<uint8_t> input_none;
+    for (const ir::Wire& w : node.inputs) input_none.push_back(default_none[w.node]);
+    if (std::find(input_none.begin(), input_none.end(), 1) == input_none.end()) continue;
+    const std::vector<uint8_t> probed =
+        node.def->accepts_none ? probe_none(node, input_none, g) : std::vector<uint8_t>{1};
+    default_none[i] = std::all_of(probed.begin(), probed.end(), [](uint8_t b) { return b != 0; });
+  }
+
+  // Past the native size limit every node is a host step (no kernel to compile).
+  size_t native_needed = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const ir::Node& node = g.nodes[i];
+    native_needed += needed[i] && node.kind == ir::NodeKind::Call && node.def->native;
+  }
+  const bool kernels_allowed = native_needed <= kMaxNativeNodes;
 
   // Stages: kernel s runs, then the host nodes of stage s; a native node fed by
   // a host node of stage s belongs to kernel s + 1.
@@ -151,7 +157,7 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
                          "engine (--engine native)");
     }
     if (ir::is_frozen_const(node)) {
-      if (!none_at_defaults(i)) make_scalar(i);
+      if (!default_none[i]) make_scalar(i);
       continue;
     }
     std::vector<uint8_t> input_none;
@@ -172,7 +178,8 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
       make_scalar(i);
       continue;
     }
-    const bool native = node.def->native && node.lifecycle != ir::Lifecycle::Volatile && !any_none;
+    const bool native = kernels_allowed && node.def->native &&
+                        node.lifecycle != ir::Lifecycle::Volatile && !any_none;
     int s = 0;
     for (const ir::Wire& w : node.inputs) {
       if (stage[w.node] < 0) continue;  // scalar
@@ -184,9 +191,20 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
     varying.push_back(i);
   }
 
+  // A stage's native nodes form one kernel, cut every kMaxFusedNodes nodes
+  // (in topological order, so a piece reads only earlier pieces).
+  int stages = 0;
+  for (uint32_t i : varying) stages = std::max(stages, stage[i] + 1);
+  std::vector<uint32_t> native_in_stage(stages, 0);
+  std::vector<uint32_t> piece(n, 0);
+  for (uint32_t i : varying) {
+    if (!is_host[i]) piece[i] = (uint32_t)(native_in_stage[stage[i]]++ / kMaxFusedNodes);
+  }
+
   // Ports read outside their step, or requested, get columns.
   auto same_step = [&](uint32_t producer, uint32_t consumer) {
-    return !is_host[producer] && !is_host[consumer] && stage[producer] == stage[consumer];
+    return !is_host[producer] && !is_host[consumer] && stage[producer] == stage[consumer] &&
+           piece[producer] == piece[consumer];
   };
   auto to_column = [&](ir::Wire w) {
     BatchValue& v = p.values[p.port_base[w.node] + w.port];
@@ -204,18 +222,23 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
     p.outputs.push_back(p.value_of(g.outputs[o].wire));
   }
 
-  int stages = 0;
-  for (uint32_t i : varying) stages = std::max(stages, stage[i] + 1);
-  for (int s = 0; s < stages; ++s) {
-    BatchStep kernel{BatchStep::Kernel, {}, false};
-    for (uint32_t i : varying) {
-      if (stage[i] != s || is_host[i]) continue;
+  // Steps: per stage its kernels, then its host nodes.
+  std::vector<std::vector<uint32_t>> by_stage(stages);
+  for (uint32_t i : varying) by_stage[stage[i]].push_back(i);
+  for (const std::vector<uint32_t>& members : by_stage) {
+    for (uint32_t i : members) {
+      if (is_host[i]) continue;
+      if (p.steps.empty() || p.steps.back().kind != BatchStep::Kernel ||
+          stage[p.steps.back().nodes.front()] != stage[i] ||
+          piece[p.steps.back().nodes.front()] != piece[i]) {
+        p.steps.push_back({BatchStep::Kernel, {}, false});
+      }
+      BatchStep& kernel = p.steps.back();
       kernel.nodes.push_back(i);
       kernel.fallible = kernel.fallible || g.nodes[i].def->native->fallible;
     }
-    if (!kernel.nodes.empty()) p.steps.push_back(std::move(kernel));
-    for (uint32_t i : varying) {
-      if (stage[i] == s && is_host[i]) p.steps.push_back({BatchStep::Host, {i}, false});
+    for (uint32_t i : members) {
+      if (is_host[i]) p.steps.push_back({BatchStep::Host, {i}, false});
     }
   }
   return p;

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "plan/native_limits.hpp"
+
 namespace polyrt::plan {
 
 std::string_view mode_name(ProvenanceMode mode) {
@@ -117,9 +119,14 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
   for (uint32_t i = 0; i < n; ++i) {
     if (fusible(g.nodes[i])) groups[uf.find(i)].push_back(i);
   }
+  std::vector<std::vector<uint32_t>> consumers(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    for (const ir::Wire& w : g.nodes[i].inputs) consumers[w.node].push_back(i);
+  }
   std::vector<std::vector<uint32_t>> units;
   std::vector<uint8_t> member(n, 0), reached(n, 0);
   std::vector<uint32_t> stage(n, 0);
+  std::vector<uint32_t> visited, stack;
   UnionFind pieces(n);
   for (auto& group : groups) {
     const std::vector<uint32_t>& nodes = group.second;
@@ -128,14 +135,31 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
       continue;
     }
     for (uint32_t m : nodes) member[m] = 1;
-    const uint32_t first = nodes.front();
-    for (uint32_t i = first; i < n; ++i) {
-      reached[i] = member[i];
-      stage[i] = 0;
+    // Only nodes reached from the group up to its last member can put a
+    // member on a later stage: walk those, not the whole graph, so that many
+    // small groups cost their own size.
+    const uint32_t last = nodes.back();
+    visited.clear();
+    for (uint32_t m : nodes) {
+      reached[m] = 1;
+      visited.push_back(m);
+      stack.push_back(m);
+    }
+    while (!stack.empty()) {
+      const uint32_t i = stack.back();
+      stack.pop_back();
+      for (uint32_t c : consumers[i]) {
+        if (c > last || reached[c]) continue;
+        reached[c] = 1;
+        visited.push_back(c);
+        stack.push_back(c);
+      }
+    }
+    std::sort(visited.begin(), visited.end());
+    for (uint32_t i : visited) {
       for (const ir::Wire& w : g.nodes[i].inputs) {
-        if (w.node < first) continue;
-        reached[i] = reached[i] || reached[w.node];
-        const uint32_t step_up = member[i] && !member[w.node] && reached[w.node] ? 1 : 0;
+        if (!reached[w.node]) continue;
+        const uint32_t step_up = member[i] && !member[w.node] ? 1 : 0;
         stage[i] = std::max(stage[i], stage[w.node] + step_up);
       }
     }
@@ -149,8 +173,15 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
     }
     std::map<uint32_t, std::vector<uint32_t>> split;
     for (uint32_t m : nodes) split[pieces.find(m)].push_back(m);
-    for (auto& piece : split) units.push_back(std::move(piece.second));
+    for (auto& piece : split) {
+      const std::vector<uint32_t>& members = piece.second;  // in topological order
+      for (size_t at = 0; at < members.size(); at += kMaxFusedNodes) {
+        const size_t end = std::min(members.size(), at + kMaxFusedNodes);
+        units.emplace_back(members.begin() + (ptrdiff_t)at, members.begin() + (ptrdiff_t)end);
+      }
+    }
     for (uint32_t m : nodes) member[m] = 0;
+    for (uint32_t i : visited) reached[i] = stage[i] = 0;
   }
   return units;
 }
@@ -329,42 +360,40 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     if (init_step[s]) p.init_steps.push_back(s);
   }
 
-  // Output cones (closed over whole steps; stop at frozen consts) and guards.
-  for (const ir::Output& o : g.outputs) {
-    p.output_slot.push_back(p.node_slot[o.wire.node] + o.wire.port);
-    std::vector<uint8_t> in_cone(p.steps.size(), 0);
-    std::vector<uint32_t> stack;
-    if (p.node_step[o.wire.node] != ~0u) stack.push_back(p.node_step[o.wire.node]);
-    while (!stack.empty()) {
-      const uint32_t s = stack.back();
-      stack.pop_back();
-      if (in_cone[s]) continue;
-      in_cone[s] = 1;
-      const Step& step = p.steps[s];
-      if (step.is_frozen) continue;
-      for (uint32_t m : step.nodes) {
-        for (const ir::Wire& w : g.nodes[m].inputs) {
-          if (p.node_step[w.node] != ~0u) stack.push_back(p.node_step[w.node]);
-        }
+  // Each step's producer steps, once; the cone of an output is derived from
+  // them on demand (output_cone), as storing every output's cone costs the
+  // square of a chain's length.
+  p.step_predecessors.assign(p.steps.size(), {});
+  // Whether a step's cone (which stops at frozen consts) holds a volatile step.
+  std::vector<uint8_t> volatile_cone(p.steps.size(), 0);
+  for (uint32_t s = 0; s < p.steps.size(); ++s) {
+    std::vector<uint32_t>& preds = p.step_predecessors[s];
+    for (uint32_t m : p.steps[s].nodes) {
+      for (const ir::Wire& w : g.nodes[m].inputs) {
+        const uint32_t from = p.node_step[w.node];
+        if (from != ~0u && from != s) preds.push_back(from);
       }
     }
-    std::vector<uint32_t> cone;
-    bool is_volatile = false;
-    for (uint32_t s = 0; s < p.steps.size(); ++s) {
-      if (!in_cone[s] || p.steps[s].is_frozen) continue;  // a const is current from the start
-      cone.push_back(s);
-      is_volatile = is_volatile || p.steps[s].is_volatile;
-    }
+    std::sort(preds.begin(), preds.end());
+    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    if (p.steps[s].is_frozen) continue;
+    bool v = p.steps[s].is_volatile;
+    for (uint32_t from : preds) v = v || (!p.steps[from].is_frozen && volatile_cone[from]);
+    volatile_cone[s] = v;
+  }
+
+  // Per-output guards.
+  for (const ir::Output& o : g.outputs) {
+    p.output_slot.push_back(p.node_slot[o.wire.node] + o.wire.port);
     std::vector<uint32_t> deps;
     for (size_t bit = 0; bit < inputs; ++bit) {
       if (g.depends_on(o.wire.node, bit)) deps.push_back((uint32_t)bit);
     }
     p.output_inputs.push_back(std::move(deps));
-    p.output_volatile.push_back(is_volatile);
     const uint32_t producer = p.node_step[o.wire.node];
     const bool has_step = producer != ~0u && !p.steps[producer].is_frozen;
+    p.output_volatile.push_back(has_step && volatile_cone[producer]);
     p.output_step.push_back(has_step ? producer : ~0u);
-    p.output_cones.push_back(std::move(cone));
   }
 
   // Steps are in topological order, so one forward pass spreads volatility.
@@ -382,6 +411,31 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     if (fed) p.volatile_fed_steps.push_back(s);
   }
   return p;
+}
+
+std::vector<uint32_t> output_cone(const StatePlan& p, size_t output) {
+  std::vector<uint32_t> cone;
+  const uint32_t root = p.output_step[output];
+  if (root == ~0u) return cone;
+  // Marks in a per-thread buffer, unmarked after use: one cone costs its own
+  // size, not the plan's.
+  thread_local std::vector<uint8_t> seen;
+  if (seen.size() < p.steps.size()) seen.resize(p.steps.size(), 0);
+  std::vector<uint32_t> stack{root};
+  seen[root] = 1;
+  while (!stack.empty()) {
+    const uint32_t s = stack.back();
+    stack.pop_back();
+    cone.push_back(s);
+    for (uint32_t from : p.step_predecessors[s]) {
+      if (seen[from] || p.steps[from].is_frozen) continue;  // a const is current from the start
+      seen[from] = 1;
+      stack.push_back(from);
+    }
+  }
+  for (uint32_t s : cone) seen[s] = 0;
+  std::sort(cone.begin(), cone.end());
+  return cone;
 }
 
 std::string describe_plan(const ir::Graph& g, const StatePlan& p, ProvenanceMode mode) {

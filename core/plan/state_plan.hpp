@@ -1,6 +1,6 @@
 // The per-state plan shared by the closure (P2) and native (P3) tiers: the
 // slot layout, the steps in evaluation order (fusion units of native-capable
-// nodes, host steps for the rest), per-input dirty lists, per-output cones and
+// nodes, host steps for the rest), per-input dirty lists, the step graph cones derive from and
 // the input provenance the cone guard checks. Target-independent and LLVM-free.
 #pragma once
 
@@ -56,7 +56,7 @@ struct StatePlan {
   std::vector<std::vector<uint32_t>> input_side_steps;
   std::vector<uint32_t> volatile_steps;
   std::vector<uint32_t> init_steps;
-  std::vector<std::vector<uint32_t>> output_cones;  // per output: steps in order
+  std::vector<std::vector<uint32_t>> step_predecessors;  // per step: the steps it reads, sorted
   std::vector<uint32_t> output_slot;
   // The cone guard: per output, the inputs its value depends on, and whether
   // its cone holds a volatile step.
@@ -76,6 +76,10 @@ struct StatePlan {
 // fuse = true: native-capable nodes are fused into connected, convex units of
 // one lifecycle class and one set of externs (Segment steps).
 StatePlan plan_states(const ir::Graph& graph, bool fuse);
+
+// The steps an output needs, in evaluation order (frozen consts excluded:
+// they are current from a state's creation).
+std::vector<uint32_t> output_cone(const StatePlan& plan, size_t output);
 
 // Human-readable plan: steps, members, native or host, slot layout, mode.
 std::string describe_plan(const ir::Graph& graph, const StatePlan& plan, ProvenanceMode mode);

@@ -7,6 +7,7 @@
 #include "graph/passes.hpp"
 #include "interp/state_engine.hpp"
 #include "nodes/native_form.hpp"
+#include "plan/native_limits.hpp"
 #include "polyrt/polyrt.hpp"
 #include "slots/slot_program.hpp"
 
@@ -17,7 +18,20 @@ Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options)
   for (uint32_t c : graph_->coordinates) input_names_.push_back(graph_->nodes[c].name);
   for (const ir::Extern& e : graph_->externs)
     externs_.push_back(ExternInfo{e.name, e.type, e.default_value});
-  for (const ir::Output& o : graph_->outputs) output_names_.push_back(o.name);
+  for (const ir::Output& o : graph_->outputs) {
+    output_by_name_.emplace(o.name, output_names_.size());
+    output_names_.push_back(o.name);
+  }
+  warnings_ = graph_->warnings;
+  const size_t native_nodes = plan::native_node_count(*graph_);
+  const bool too_big_for_native = native_nodes > plan::kMaxNativeNodes;
+  if (too_big_for_native) {
+    warnings_.push_back(graph_->file + ": warning: " + std::to_string(native_nodes) +
+                        " native-capable nodes, more than " +
+                        std::to_string(plan::kMaxNativeNodes) +
+                        " (native code would take minutes to compile): the native engine runs "
+                        "this program on closures, the batch tier as host steps");
+  }
   static_assert((int)Provenance::PushPull == (int)plan::ProvenanceMode::PushPull &&
                 (int)Provenance::Auto == (int)plan::ProvenanceMode::Auto);
   const auto mode = static_cast<plan::ProvenanceMode>(options_.provenance);
@@ -28,7 +42,9 @@ Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options)
       slot_program_ = slots::build_slot_program(*graph_, false, mode, "closures");
       break;
     case Engine::Native:
-      slot_program_ = slots::build_native_program(*graph_, mode);
+      slot_program_ = too_big_for_native
+                          ? slots::build_slot_program(*graph_, false, mode, "closures")
+                          : slots::build_native_program(*graph_, mode);
       break;
   }
 }
@@ -54,13 +70,12 @@ const std::vector<std::string>& Program::output_names() const {
   return output_names_;
 }
 const std::vector<std::string>& Program::warnings() const {
-  return graph_->warnings;
+  return warnings_;
 }
 
 std::optional<size_t> Program::output_index(std::string_view name) const {
-  for (size_t i = 0; i < output_names_.size(); ++i) {
-    if (output_names_[i] == name) return i;
-  }
+  if (auto it = output_by_name_.find(std::string(name)); it != output_by_name_.end())
+    return it->second;
   return std::nullopt;
 }
 

@@ -26,7 +26,7 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
     hot.flags = (st.is_side_channel ? kSideChannel : 0) | (st.is_volatile ? kVolatile : 0);
     if (st.kind == StepKind::Kit) hot.kit = g.nodes[st.nodes[0]].def->native->kit;
   }
-  sp->cones = FlatLists(p.output_cones);
+  sp->cones.attach(&sp->plan);
   sp->stale_steps = FlatLists(p.input_steps);
   sp->dirty_steps =
       FlatLists(sp->mode == ProvenanceMode::PushPull ? p.input_steps : p.input_side_steps);

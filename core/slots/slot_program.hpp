@@ -12,6 +12,7 @@
 #include "nodes/native_form.hpp"
 #include "plan/state_plan.hpp"
 #include "polyrt/polyrt.hpp"
+#include "slots/cone_table.hpp"
 #include "slots/flat_lists.hpp"
 
 namespace polyrt {
@@ -52,7 +53,8 @@ struct SlotProgram {
   // The plan's lists the runners walk, flattened; dirty_steps is the mode's
   // choice of the plan's input_steps (PushPull) or input_side_steps.
   std::vector<HotStep> steps;
-  FlatLists cones, dirty_steps;
+  ConeTable cones;  // over `plan`, which must not move once set
+  FlatLists dirty_steps;
   FlatLists stale_steps;                   // per input: the steps whose stamps a change voids
   std::vector<uint64_t> output_word_mask;  // ~0 for scalar outputs, 0 for str
   // The lane's per-output words: the stamp of the producing step for scalar

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -86,7 +87,8 @@ class Program : public std::enable_shared_from_this<Program> {
   // and the value as it is stored (any NaN as the one canonical NaN).
   std::pair<size_t, Value> resolve_extern_write(std::string_view name, const Value& value) const;
   Type output_type(size_t index) const;
-  // Compiler warnings (unknown pragmas, ...), each a full diagnostic.
+  // Compiler warnings (unknown pragmas, ...), each a full diagnostic, and the
+  // engine's (a program too big for native code runs on closures).
   const std::vector<std::string>& warnings() const;
   const CompileOptions& options() const { return options_; }
   const ir::Graph& graph() const { return *graph_; }
@@ -102,6 +104,8 @@ class Program : public std::enable_shared_from_this<Program> {
   std::vector<std::string> input_names_;
   std::vector<ExternInfo> externs_;
   std::vector<std::string> output_names_;
+  std::unordered_map<std::string, size_t> output_by_name_;
+  std::vector<std::string> warnings_;  // the compiler's, then the engine's
 };
 
 // Compiles DSL source. Throws CompileError (with file:line:col) or
