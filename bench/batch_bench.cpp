@@ -77,7 +77,7 @@ scheduler::RangeJob ladder_job(uint64_t rows, size_t threads) {
   scheduler::RangeJob job;
   job.program = compile_file(kLadderFile);
   job.first = 0;
-  job.last = rows;
+  job.count = rows;
   job.coordinates = {0, 77, 5};
   job.outputs = kOutputs;
   job.threads = threads;
@@ -92,7 +92,7 @@ void BM_RunLadder_CsvToDevNull(benchmark::State& st) {
     scheduler::run_batch_text_job(job, sink);
     sink.commit();
   }
-  st.SetItemsProcessed(st.iterations() * (job.last - job.first));
+  st.SetItemsProcessed(st.iterations() * job.count);
 }
 BENCHMARK(BM_RunLadder_CsvToDevNull)->Apply(one_thread_and_every_core);
 
@@ -108,7 +108,7 @@ void BM_RunLadder_NpyToTempDir(benchmark::State& st) {
     st.ResumeTiming();
   }
   std::filesystem::remove_all(dir);
-  st.SetItemsProcessed(st.iterations() * (job.last - job.first));
+  st.SetItemsProcessed(st.iterations() * job.count);
 }
 BENCHMARK(BM_RunLadder_NpyToTempDir)->Apply(one_thread_and_every_core);
 

@@ -4,30 +4,84 @@
 
 namespace polyrt::cli {
 
-std::string CommandLine::flag() {
-  std::string f = next();
-  inline_value_.reset();
-  const size_t eq = f.find('=');
-  if (f.rfind("--", 0) == 0 && eq != std::string::npos) {
-    inline_value_ = f.substr(eq + 1);
-    f = f.substr(0, eq);
+namespace {
+
+// Options that take a value (as the next argument or after '=').
+bool takes_value(const std::string& name) {
+  static const char* const kValued[] = {"--out", "--cycles",  "--outputs", "--format",
+                                        "--set", "--threads", "--engine",  "--provenance"};
+  for (const char* v : kValued) {
+    if (name == v) return true;
   }
-  return f;
+  return false;
+}
+
+}  // namespace
+
+CommandLine::CommandLine(std::string command, std::vector<std::string> args)
+    : command_(std::move(command)) {
+  std::vector<std::string> seen;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      positionals_.insert(positionals_.end(), args.begin() + (ptrdiff_t)i + 1, args.end());
+      break;
+    }
+    if (a.size() < 2 || a[0] != '-') {
+      positionals_.push_back(a);
+      continue;
+    }
+    if (a == "--help" || a == "-h") {
+      help_ = true;
+      continue;
+    }
+    Option o;
+    const size_t eq = a.find('=');
+    o.name = a.rfind("--", 0) == 0 && eq != std::string::npos ? a.substr(0, eq) : a;
+    if (o.name.size() < a.size()) {
+      o.value = a.substr(eq + 1);
+    } else if (takes_value(o.name) && i + 1 < args.size()) {
+      o.value = args[++i];
+    }
+    if (o.name != "--set") {
+      for (const std::string& s : seen) {
+        if (s == o.name) {
+          throw UsageError("polyrt " + command_ + ": option " + o.name +
+                           " is given twice; give it once");
+        }
+      }
+      seen.push_back(o.name);
+    }
+    options_.push_back(std::move(o));
+  }
+}
+
+std::string CommandLine::flag() {
+  return options_[pos_++].name;
 }
 
 std::string CommandLine::value_of(const std::string& flag) {
-  if (inline_value_) {
-    std::string v = *inline_value_;
-    inline_value_.reset();
-    return v;
-  }
-  if (done()) throw UsageError("polyrt " + command_ + ": " + flag + " needs a value");
-  return next();
+  const std::optional<std::string>& v = options_[pos_ - 1].value;
+  if (!v) throw UsageError("polyrt " + command_ + ": " + flag + " needs a value");
+  if (v->empty()) throw UsageError("polyrt " + command_ + ": " + flag + " needs a non-empty value");
+  return *v;
 }
 
 void CommandLine::unknown_flag(const std::string& flag) const {
   throw UsageError("polyrt " + command_ + ": unknown option '" + flag + "' (see polyrt " +
                    command_ + " --help)");
+}
+
+const std::string& CommandLine::file() const {
+  if (positionals_.empty()) throw UsageError("polyrt " + command_ + ": missing FILE");
+  return positionals_[0];
+}
+
+void CommandLine::allow_positionals(size_t count, const char* what) const {
+  if (positionals_.size() > count) {
+    throw UsageError("polyrt " + command_ + ": unexpected argument '" + positionals_[count] +
+                     "' (" + what + ")");
+  }
 }
 
 namespace {
@@ -61,6 +115,14 @@ bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& opt
     return false;
   }
   return true;
+}
+
+Value parse_setting(const std::string& what, const std::string& text, Type type) {
+  try {
+    return parse_value(text, type, what);
+  } catch (const WriteError& e) {
+    throw UsageError(e.what());
+  }
 }
 
 std::pair<std::string, std::string> split_assignment(const std::string& text) {

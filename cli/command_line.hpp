@@ -1,4 +1,7 @@
-// A small argument reader shared by the polyrt subcommands.
+// A small argument reader shared by the polyrt subcommands. Options may come
+// before or after the positional arguments ("polyrt run --out x.csv P
+// --cycles 0..9" works); "--" ends the options. An option given twice is an
+// error, except --set, which is repeatable.
 #pragma once
 
 #include <optional>
@@ -11,25 +14,37 @@ namespace polyrt::cli {
 
 class CommandLine {
  public:
-  CommandLine(std::string command, std::vector<std::string> args)
-      : command_(std::move(command)), args_(std::move(args)) {}
+  CommandLine(std::string command, std::vector<std::string> args);
 
-  bool done() const { return pos_ >= args_.size(); }
-  const std::string& peek() const { return args_[pos_]; }
-  std::string next() { return args_[pos_++]; }
-  // The value after a flag ("--out PATH" or "--out=PATH"); UsageError when missing.
-  std::string value_of(const std::string& flag);
-  // Splits "--flag=value" into flag and pending value.
-  bool is_flag() const { return !done() && args_[pos_].size() > 1 && args_[pos_][0] == '-'; }
+  // Options, in order.
+  bool done() const { return pos_ >= options_.size(); }
+  // The next option's name ("--out" of "--out PATH" or "--out=PATH").
   std::string flag();
+  // The option's value; UsageError when missing or empty.
+  std::string value_of(const std::string& flag);
   [[noreturn]] void unknown_flag(const std::string& flag) const;
+  // True when --help or -h was given (anywhere).
+  bool wants_help() const { return help_; }
+
+  // Positional arguments, in order.
+  const std::vector<std::string>& positionals() const { return positionals_; }
+  // The first positional argument, the program file; UsageError when absent.
+  const std::string& file() const;
+  // Refuses positional arguments past the first `count`.
+  void allow_positionals(size_t count, const char* what) const;
+
   const std::string& command() const { return command_; }
 
  private:
+  struct Option {
+    std::string name;
+    std::optional<std::string> value;  // given inline or as the next argument
+  };
   std::string command_;
-  std::vector<std::string> args_;
+  std::vector<Option> options_;
+  std::vector<std::string> positionals_;
   size_t pos_ = 0;
-  std::optional<std::string> inline_value_;
+  bool help_ = false;
 };
 
 // The subcommands; each returns the process exit status.
@@ -37,7 +52,6 @@ int check_command(CommandLine& args);
 int eval_command(CommandLine& args);
 int run_command(CommandLine& args);
 int nodes_command(CommandLine& args);
-
 int plan_command(CommandLine& args);
 
 // Handles --engine and --provenance (UsageError for a bad value); false when
@@ -47,5 +61,9 @@ bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& opt
 
 // Parses "NAME=VALUE" of --set.
 std::pair<std::string, std::string> split_assignment(const std::string& text);
+
+// Parses a command-line value for `what` ("extern rate", "input seed"); the
+// UsageError names it, the text and the valid form.
+Value parse_setting(const std::string& what, const std::string& text, Type type);
 
 }  // namespace polyrt::cli

@@ -11,31 +11,14 @@
 
 namespace polyrt::cli {
 
-namespace {
-
-bool wants_help(CommandLine& args, const char* usage) {
-  if (!args.done() && (args.peek() == "--help" || args.peek() == "-h")) {
-    std::fputs(usage, stdout);
-    return true;
-  }
-  return false;
-}
-
-std::string take_file(CommandLine& args) {
-  if (args.done() || args.is_flag())
-    throw UsageError("polyrt " + args.command() + ": missing FILE");
-  return args.next();
-}
-
-}  // namespace
-
 int check_command(CommandLine& args) {
   static const char* usage =
       "usage: polyrt check FILE\n\n"
       "Compiles FILE and reports diagnostics. Exit status 0 when it compiles, 1 when not.\n";
-  if (wants_help(args, usage)) return 0;
-  const std::string file = take_file(args);
-  if (!args.done()) args.unknown_flag(args.peek());
+  if (args.wants_help()) return std::fputs(usage, stdout), 0;
+  if (!args.done()) args.unknown_flag(args.flag());
+  const std::string& file = args.file();
+  args.allow_positionals(1, "check takes one FILE");
   auto program = compile_file(file);
   for (const std::string& w : program->warnings()) std::fprintf(stderr, "%s\n", w.c_str());
   std::printf("%s: ok (%zu inputs, %zu externs, %zu outputs)\n", file.c_str(),
@@ -51,25 +34,27 @@ int eval_command(CommandLine& args) {
       "externs given with --set, then prints every named output as 'name = value'.\n"
       "--engine interpreter|closures|native (default native), --provenance "
       "auto|raw|pull|pushpull.\n";
-  if (wants_help(args, usage)) return 0;
-  const std::string file = take_file(args);
+  if (args.wants_help()) return std::fputs(usage, stdout), 0;
   std::vector<std::pair<std::string, std::string>> sets;
-  std::vector<uint64_t> coordinates;
   CompileOptions options;
   options.engine = Engine::Native;
   while (!args.done()) {
-    if (args.is_flag()) {
-      const std::string f = args.flag();
-      if (f == "--set") {
-        sets.push_back(split_assignment(args.value_of(f)));
-      } else if (!engine_flag(args, f, options)) {
-        args.unknown_flag(f);
-      }
-    } else {
-      coordinates.push_back(parse_value(args.next(), Type::U64).as_u64());
+    const std::string f = args.flag();
+    if (f == "--set") {
+      sets.push_back(split_assignment(args.value_of(f)));
+    } else if (!engine_flag(args, f, options)) {
+      args.unknown_flag(f);
     }
   }
+  const std::string& file = args.file();
   auto program = compile_file(file, options);
+  const auto& inputs = program->input_names();
+  std::vector<uint64_t> coordinates;
+  for (size_t i = 1; i < args.positionals().size(); ++i) {
+    const std::string what =
+        i - 1 < inputs.size() ? "input " + inputs[i - 1] : "input #" + std::to_string(i);
+    coordinates.push_back(parse_setting(what, args.positionals()[i], Type::U64).as_u64());
+  }
   State state = program->new_state();
   for (const auto& [name, text] : sets) {
     const ExternInfo* info = nullptr;
@@ -79,13 +64,15 @@ int eval_command(CommandLine& args) {
     if (!info) {
       state.set_input(name, Value::none());  // throws the WriteError naming valid externs
     } else {
-      state.set_input(name, parse_value(text, info->type));
+      state.set_input(name, parse_setting("extern " + name, text, info->type));
     }
   }
   state.set_inputs(coordinates);
   const auto& outputs = program->output_names();
   for (size_t i = 0; i < outputs.size(); ++i) {
-    std::printf("%s = %s\n", outputs[i].c_str(), state.pull_at(i).to_string().c_str());
+    // fwrite, not %s: a string value may hold NUL bytes.
+    const std::string line = outputs[i] + " = " + state.pull_at(i).to_string() + "\n";
+    std::fwrite(line.data(), 1, line.size(), stdout);
   }
   return 0;
 }
@@ -98,8 +85,7 @@ int plan_command(CommandLine& args) {
       "segments and host steps) and the provenance mode. --emit-llvm prints the\n"
       "optimized LLVM IR of the native segments instead. --engine batch prints the batch\n"
       "plan of every output (the first input iterated), or its kernels' IR.\n";
-  if (wants_help(args, usage)) return 0;
-  const std::string file = take_file(args);
+  if (args.wants_help()) return std::fputs(usage, stdout), 0;
   CompileOptions options;
   options.engine = Engine::Native;
   bool emit_llvm = false;
@@ -112,6 +98,8 @@ int plan_command(CommandLine& args) {
       args.unknown_flag(f);
     }
   }
+  const std::string& file = args.file();
+  args.allow_positionals(1, "plan takes one FILE");
   if (batch) {
     const BatchEvaluator evaluator(compile_file(file, options), BatchOptions{});
     std::fputs((emit_llvm ? evaluator.kernels_ir() : evaluator.describe()).c_str(), stdout);
@@ -133,8 +121,9 @@ int plan_command(CommandLine& args) {
 
 int nodes_command(CommandLine& args) {
   static const char* usage = "usage: polyrt nodes\n\nPrints the node reference as Markdown.\n";
-  if (wants_help(args, usage)) return 0;
-  if (!args.done()) args.unknown_flag(args.peek());
+  if (args.wants_help()) return std::fputs(usage, stdout), 0;
+  if (!args.done()) args.unknown_flag(args.flag());
+  args.allow_positionals(0, "nodes takes no argument");
   std::fputs(nodes::node_reference_markdown().c_str(), stdout);
   return 0;
 }

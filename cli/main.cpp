@@ -1,5 +1,7 @@
 // polyrt: compile and run procedural-data programs from the command line.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -20,17 +22,14 @@ const char* kUsage =
     "\n"
     "Run 'polyrt COMMAND --help' for the options of a command.\n";
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+int dispatch(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::fputs(kUsage, args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
   const std::string command = args[0];
-  polyrt::cli::CommandLine line(command, std::vector<std::string>(args.begin() + 1, args.end()));
   try {
+    polyrt::cli::CommandLine line(command, std::vector<std::string>(args.begin() + 1, args.end()));
     if (command == "check") return polyrt::cli::check_command(line);
     if (command == "eval") return polyrt::cli::eval_command(line);
     if (command == "run") return polyrt::cli::run_command(line);
@@ -48,4 +47,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "polyrt: internal error: %s\n", e.what());
     return 3;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int status = dispatch(std::vector<std::string>(argv + 1, argv + argc));
+  // Output that could not be written (a full disk, a closed pipe, /dev/full)
+  // is a failure of every command, never a silent exit 0.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "polyrt: cannot write the output to standard output: %s\n",
+                 std::strerror(errno));
+    return status == 0 ? 2 : status;
+  }
+  return status;
 }

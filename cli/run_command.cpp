@@ -1,6 +1,7 @@
 // polyrt run: rows for a coordinate range, evaluated on every core.
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "cli/command_line.hpp"
@@ -18,7 +19,8 @@ const char* kRunUsage =
     "The batch tier (default) evaluates columns with vectorized native kernels on every\n"
     "core; --engine selects a per-state tier instead (the same values).\n\n"
     "options:\n"
-    "  --cycles A..B         the half-open coordinate range (required)\n"
+    "  --cycles RANGE        the coordinates (required): A..B (B excluded), A..=B (B\n"
+    "                        included) or A.. (up to 2^64 - 1)\n"
     "  --outputs a,b,...     columns (default: every named binding, in source order)\n"
     "  --format csv|tsv|jsonl|npy  output format (default csv; csv and tsv have a header\n"
     "                        line; npy writes DIR/<output>.npy per column, needs --out DIR)\n"
@@ -33,9 +35,38 @@ uint64_t parse_u64_arg(const std::string& text, const std::string& what) {
   uint64_t v = 0;
   auto res = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size()) {
-    throw UsageError("polyrt run: " + what + " must be an unsigned integer, got '" + text + "'");
+    throw UsageError("polyrt run: " + what + " must be an unsigned integer below 2^64, got '" +
+                     text + "'");
   }
   return v;
+}
+
+// --cycles A..B (half-open), A..=B (inclusive, so 2^64 - 1 is reachable) or
+// A.. (to the end of the u64 range): the first coordinate and the row count.
+std::pair<uint64_t, uint64_t> parse_cycles(const std::string& v) {
+  const char* valid = "valid: A..B (B excluded), A..=B (B included) or A.. (to 2^64 - 1)";
+  const size_t dots = v.find("..");
+  if (dots == std::string::npos)
+    throw UsageError("polyrt run: --cycles expects a range, got '" + v + "' (" + valid + ")");
+  const uint64_t a = parse_u64_arg(v.substr(0, dots), "the start of --cycles");
+  const bool inclusive = v.compare(dots + 2, 1, "=") == 0;
+  const std::string end = v.substr(dots + (inclusive ? 3 : 2));
+  const uint64_t max = ~uint64_t{0};
+  if (end.empty() && inclusive)
+    throw UsageError("polyrt run: --cycles " + v + " has no end (" + valid + ")");
+  const bool open = end.empty();
+  const uint64_t b = open ? max : parse_u64_arg(end, "the end of --cycles");
+  if (b < a || (b == a && !inclusive && !open)) {
+    if (b < a)
+      throw UsageError("polyrt run: --cycles " + v + " ends before it starts (" + valid + ")");
+    return {a, 0};
+  }
+  if (a == 0 && b == max && (inclusive || open)) {
+    throw UsageError("polyrt run: --cycles " + v +
+                     " holds 2^64 rows, one more than a run can count; start at 1 or end at "
+                     "2^64 - 2");
+  }
+  return {a, b - a + (inclusive || open ? 1 : 0)};
 }
 
 std::vector<std::string> split_list(const std::string& text) {
@@ -44,7 +75,16 @@ std::vector<std::string> split_list(const std::string& text) {
   while (start <= text.size()) {
     size_t end = text.find(',', start);
     if (end == std::string::npos) end = text.size();
-    if (end > start) out.push_back(text.substr(start, end - start));
+    const std::string name = text.substr(start, end - start);
+    if (name.empty()) throw UsageError("polyrt run: --outputs '" + text + "' has an empty name");
+    for (const std::string& seen : out) {
+      if (seen == name) {
+        throw UsageError("polyrt run: --outputs names '" + name +
+                         "' twice (each column once: duplicate JSON keys and npy files would "
+                         "clash)");
+      }
+    }
+    out.push_back(name);
     start = end + 1;
   }
   return out;
@@ -53,12 +93,7 @@ std::vector<std::string> split_list(const std::string& text) {
 }  // namespace
 
 int run_command(CommandLine& args) {
-  if (!args.done() && (args.peek() == "--help" || args.peek() == "-h")) {
-    std::fputs(kRunUsage, stdout);
-    return 0;
-  }
-  if (args.done() || args.is_flag()) throw UsageError("polyrt run: missing FILE");
-  const std::string file = args.next();
+  if (args.wants_help()) return std::fputs(kRunUsage, stdout), 0;
   std::optional<std::pair<uint64_t, uint64_t>> cycles;
   std::vector<std::string> outputs;
   std::string out_path;
@@ -68,17 +103,9 @@ int run_command(CommandLine& args) {
   bool batch = true;
   bool npy = false;
   while (!args.done()) {
-    if (!args.is_flag()) throw UsageError("polyrt run: unexpected argument '" + args.peek() + "'");
     const std::string f = args.flag();
     if (f == "--cycles") {
-      const std::string v = args.value_of(f);
-      const size_t dots = v.find("..");
-      if (dots == std::string::npos)
-        throw UsageError("polyrt run: --cycles expects A..B, got '" + v + "'");
-      const uint64_t a = parse_u64_arg(v.substr(0, dots), "the start of --cycles");
-      const uint64_t b = parse_u64_arg(v.substr(dots + 2), "the end of --cycles");
-      if (b < a) throw UsageError("polyrt run: --cycles " + v + " ends before it starts");
-      cycles = {a, b};
+      cycles = parse_cycles(args.value_of(f));
     } else if (f == "--outputs") {
       outputs = split_list(args.value_of(f));
     } else if (f == "--format") {
@@ -92,11 +119,15 @@ int run_command(CommandLine& args) {
     } else if (f == "--threads") {
       job.threads = parse_u64_arg(args.value_of(f), "--threads");
       if (job.threads == 0 || job.threads > 4096)
-        throw UsageError("polyrt run: --threads must be in [1, 4096]");
+        throw UsageError(
+            "polyrt run: --threads must be in [1, 4096] (more than the machine's "
+            "cores runs on every core)");
     } else if (!engine_flag(args, f, options, &batch)) {
       args.unknown_flag(f);
     }
   }
+  const std::string file = args.file();
+  args.allow_positionals(1, "run takes one FILE; options start with --");
   if (!cycles) throw UsageError("polyrt run: --cycles A..B is required");
   if (npy && !batch)
     throw UsageError("polyrt run: --format npy runs on the batch tier (drop --engine)");
@@ -107,7 +138,7 @@ int run_command(CommandLine& args) {
   if (p.input_names().empty())
     throw UsageError("polyrt run: " + file + " declares no input to iterate");
   job.first = cycles->first;
-  job.last = cycles->second;
+  job.count = cycles->second;
   job.coordinates.assign(p.input_names().size(), 0);
   std::vector<bool> coordinate_set(p.input_names().size(), false);
   coordinate_set[0] = true;
@@ -118,12 +149,12 @@ int run_command(CommandLine& args) {
       if (p.input_names()[c] != name) continue;
       if (c == 0)
         throw UsageError("polyrt run: '" + name + "' is iterated by --cycles; do not --set it");
-      job.coordinates[c] = parse_value(text, Type::U64).as_u64();
+      job.coordinates[c] = parse_setting("input " + name, text, Type::U64).as_u64();
       coordinate_set[c] = found = true;
     }
     for (size_t e = 0; e < p.externs().size() && !found; ++e) {
       if (p.externs()[e].name != name) continue;
-      job.externs.emplace_back(name, parse_value(text, p.externs()[e].type));
+      job.externs.emplace_back(name, parse_setting("extern " + name, text, p.externs()[e].type));
       extern_set[e] = found = true;
     }
     if (!found)

@@ -21,7 +21,7 @@ BatchEvaluator make_evaluator(const RangeJob& job) {
 
 // A None column fails the first row, as it would row by row.
 void refuse_none_columns(const BatchEvaluator& batch, const RangeJob& job) {
-  if (job.first >= job.last) return;
+  if (job.count == 0) return;
   for (size_t k = 0; k < job.outputs.size(); ++k) {
     if (batch.output_is_none(k)) throw none_output_error(job.outputs[k], job.first);
   }
@@ -33,9 +33,9 @@ void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
   const BatchEvaluator batch = make_evaluator(job);
   sink.write(header_line(job.format, job.outputs));
   refuse_none_columns(batch, job);
-  ProgressBar progress(job.last - job.first);
+  ProgressBar progress(job.count);
   batch.stream_encoded(
-      job.first, job.last - job.first,
+      job.first, job.count,
       [&](const ColumnChunk& chunk, std::string& bytes) {
         append_rows(bytes, job.format, job.outputs, chunk);
       },
@@ -49,12 +49,12 @@ void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
 void run_batch_npy_job(const RangeJob& job, const std::string& dir) {
   const BatchEvaluator batch = make_evaluator(job);
   refuse_none_columns(batch, job);
-  NpyDirectory out(dir, job.outputs, batch.output_types(), job.last - job.first);
-  ProgressBar progress(job.last - job.first);
+  NpyDirectory out(dir, job.outputs, batch.output_types(), job.count);
+  ProgressBar progress(job.count);
   // Each worker writes its chunk at its place in the files; the ordered
   // stage only counts.
   batch.stream_encoded(
-      job.first, job.last - job.first,
+      job.first, job.count,
       [&](const ColumnChunk& chunk, std::string&) { out.write(chunk, chunk.first - job.first); },
       [&](const ColumnChunk& chunk, std::string&) { progress.advance(chunk.rows); });
   progress.finish();

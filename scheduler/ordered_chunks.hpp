@@ -8,6 +8,7 @@
 #pragma once
 
 #include <tbb/concurrent_queue.h>
+#include <tbb/info.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
 
@@ -23,7 +24,9 @@ template <typename Chunk, typename Work, typename Deliver>
 void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, const Work& work,
                         const Deliver& deliver) {
   if (count == 0) return;
-  tbb::task_arena arena(threads ? (int)threads : tbb::task_arena::automatic);
+  // More threads than cores buys nothing and makes oneTBB warn on stderr.
+  const size_t cores = (size_t)tbb::info::default_concurrency();
+  tbb::task_arena arena(threads ? (int)std::min(threads, cores) : tbb::task_arena::automatic);
   const size_t tokens = 2 * (size_t)arena.max_concurrency() + 2;
   std::vector<std::unique_ptr<Chunk>> all;
   tbb::concurrent_queue<Chunk*> idle;

@@ -30,19 +30,20 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
   for (const std::string& name : job.outputs) columns.push_back(prototype.output_index(name));
 
   sink.write(header_line(job.format, job.outputs));
-  if (job.first >= job.last) return;
+  if (job.count == 0) return;
 
   tbb::enumerable_thread_specific<std::pair<State, std::vector<uint64_t>>> workers(
       [&] { return std::make_pair(prototype, job.coordinates); });
-  ProgressBar progress(job.last - job.first);
+  ProgressBar progress(job.count);
   run_ordered_chunks<Chunk>(
-      job.last - job.first, job.chunk_rows ? job.chunk_rows : 8192, job.threads,
+      job.count, job.chunk_rows ? job.chunk_rows : 8192, job.threads,
       [&](Chunk& c) {
         auto& [state, coords] = workers.local();
         c.text.clear();
         c.failure = nullptr;
         try {
-          for (uint64_t x = job.first + c.offset; x < job.first + c.offset + c.rows; ++x) {
+          for (uint64_t r = 0; r < c.rows; ++r) {  // counted: the range may end at 2^64 - 1
+            const uint64_t x = job.first + c.offset + r;
             coords[0] = x;
             state.set_inputs(coords);
             begin_row(c.text, job.format);

@@ -17,8 +17,10 @@ namespace polyrt::scheduler {
 
 struct RangeJob {
   std::shared_ptr<const Program> program;
-  uint64_t first = 0;  // the first coordinate iterates over [first, last)
-  uint64_t last = 0;
+  // The first coordinate iterates over first, first + 1, ... (count values;
+  // the last may be 2^64 - 1).
+  uint64_t first = 0;
+  uint64_t count = 0;
   std::vector<uint64_t> coordinates;  // values of every coordinate; [0] is replaced per row
   std::vector<std::pair<std::string, Value>> externs;
   std::vector<std::string> outputs;  // columns, in order

@@ -13,7 +13,7 @@ RowFormat parse_row_format(std::string_view text) {
   if (text == "csv") return RowFormat::Csv;
   if (text == "tsv") return RowFormat::Tsv;
   if (text == "jsonl") return RowFormat::Jsonl;
-  throw UsageError("unknown format '" + std::string(text) + "' (valid: csv, tsv, jsonl)");
+  throw UsageError("unknown format '" + std::string(text) + "' (valid: csv, tsv, jsonl, npy)");
 }
 
 namespace {

@@ -13,31 +13,6 @@
 namespace polyrt::test {
 namespace {
 
-std::string write_program(const std::string& dir, const std::string& name,
-                          const std::string& text) {
-  const std::string path = dir + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
-bool exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-// Entries of a directory other than . and .. (temporary files included).
-size_t entries(const std::string& dir) {
-  size_t n = 0;
-  if (DIR* d = opendir(dir.c_str())) {
-    while (dirent* e = readdir(d)) {
-      const std::string name = e->d_name;
-      n += name != "." && name != "..";
-    }
-    closedir(d);
-  }
-  return n;
-}
-
 const std::string kExample = std::string(POLYRT_SOURCE_DIR) + "/examples/users.polydat";
 
 class Cli : public ::testing::Test {
@@ -79,7 +54,10 @@ TEST_F(Cli, Eval) {
   EXPECT_NE(r.out.find("c = hi,x\"y\n"), std::string::npos) << r.out;
   auto unset = run_polyrt("eval " + ladder + " 4");
   EXPECT_NE(unset.out.find("c = None"), std::string::npos) << unset.out;
-  EXPECT_EQ(run_polyrt("eval " + ladder + " --set k=notanumber 4").status, 1);
+  auto bad = run_polyrt("eval " + ladder + " --set k=notanumber 4");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.err.find("cannot read \"notanumber\" as u64 for extern k"), std::string::npos)
+      << bad.err;
   EXPECT_EQ(run_polyrt("eval " + ladder + " 1 2").status, 1);
 }
 

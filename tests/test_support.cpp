@@ -1,6 +1,8 @@
 #include "tests/test_support.hpp"
 
+#include <dirent.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,12 +44,37 @@ std::string slurp(const std::string& path) {
 }
 }  // namespace
 
-CommandResult run_polyrt(const std::string& args) {
+CommandResult run_polyrt(const std::string& args, const std::string& stdout_to) {
   static const std::string dir = temp_dir();
   const std::string out = dir + "/stdout", err = dir + "/stderr";
-  const std::string cmd = std::string(POLYRT_BINARY) + " " + args + " >" + out + " 2>" + err;
+  const std::string cmd = std::string(POLYRT_BINARY) + " " + args + " >" +
+                          (stdout_to.empty() ? out : stdout_to) + " 2>" + err;
   const int raw = std::system(cmd.c_str());
   return CommandResult{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+std::string write_program(const std::string& dir, const std::string& name,
+                          const std::string& text) {
+  const std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+size_t entries(const std::string& dir) {
+  size_t n = 0;
+  if (DIR* d = opendir(dir.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      n += name != "." && name != "..";
+    }
+    closedir(d);
+  }
+  return n;
 }
 
 }  // namespace polyrt::test

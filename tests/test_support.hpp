@@ -19,9 +19,16 @@ struct CommandResult {
   std::string out;
   std::string err;
 };
-// Runs the polyrt binary with `args` (a shell-quoted string).
-CommandResult run_polyrt(const std::string& args);
+// Runs the polyrt binary with `args` (a shell-quoted string); its standard
+// output goes to `stdout_to` when given (then `out` is empty).
+CommandResult run_polyrt(const std::string& args, const std::string& stdout_to = "");
 
 std::string temp_dir();
+
+// Writes `text` to dir/name and returns the path.
+std::string write_program(const std::string& dir, const std::string& name, const std::string& text);
+bool exists(const std::string& path);
+// Entries of a directory other than . and .. (temporary files included).
+size_t entries(const std::string& dir);
 
 }  // namespace polyrt::test

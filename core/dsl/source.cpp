@@ -29,21 +29,55 @@ std::string_view SourceText::line(int line) const {
   return std::string_view(text_).substr(start, end - start);
 }
 
+namespace {
+
+// User text in a diagnostic never reaches the terminal raw: control bytes
+// are spelled \xNN.
+std::string printable(std::string_view text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : text) {
+    if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out.push_back(hex[c >> 4]);
+      out.push_back(hex[c & 15]);
+    } else {
+      out.push_back((char)c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string SourceText::format(SourcePos pos, std::string_view message, size_t length,
                                std::string_view hint) const {
-  std::string out = file_ + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
-                    ": error: " + std::string(message);
-  const std::string_view text = line(pos.line);
+  std::string out = printable(file_) + ":" + std::to_string(pos.line) + ":" +
+                    std::to_string(pos.col) + ": error: " + printable(message);
+  std::string_view text = line(pos.line);
   if (pos.line > 0) {
-    std::string quoted;
-    for (char c : text) quoted.push_back(c == '\t' ? ' ' : c);
+    // At most kQuoteWindow bytes around the column of a long line.
+    size_t col = (size_t)std::max(pos.col - 1, 0);
+    std::string lead, tail;
+    if (text.size() > kQuoteWindow) {
+      const size_t start = col > kQuoteWindow / 2 ? col - kQuoteWindow / 2 : 0;
+      if (start > 0) lead = "...";
+      if (start + kQuoteWindow < text.size()) tail = "...";
+      text = text.substr(start, kQuoteWindow);
+      col = col - start + lead.size();
+    }
+    std::string quoted = lead;
+    for (char c : text) {
+      const auto u = (unsigned char)c;
+      quoted.push_back(c == '\t' || u < 0x20 || u == 0x7f ? ' ' : c);  // one column each
+    }
+    quoted += tail;
     out += "\n  " + quoted + "\n  ";
-    out += std::string((size_t)std::max(pos.col - 1, 0), ' ');
-    const size_t room = text.size() >= (size_t)pos.col ? text.size() - pos.col + 1 : 1;
-    out += "^" +
-           std::string(std::min(std::max<size_t>(length, 1), std::max<size_t>(room, 1)) - 1, '~');
+    out += std::string(col, ' ');
+    const size_t room = quoted.size() > col + tail.size() ? quoted.size() - tail.size() - col : 1;
+    out += "^" + std::string(std::min(std::max<size_t>(length, 1), room) - 1, '~');
   }
-  if (!hint.empty()) out += "\n  " + std::string(hint);
+  if (!hint.empty()) out += "\n  " + printable(hint);
   return out;
 }
 

@@ -12,6 +12,12 @@ struct SourcePos {
   int col = 0;   // 1-based, in bytes
 };
 
+// The largest program source polyrt reads (a file or a string).
+inline constexpr size_t kMaxSourceBytes = size_t{64} << 20;  // 64 MiB
+
+// How much of a long source line a diagnostic quotes, around the column.
+inline constexpr size_t kQuoteWindow = 200;
+
 class SourceText {
  public:
   SourceText(std::string file, std::string text);
@@ -19,8 +25,10 @@ class SourceText {
   const std::string& text() const { return text_; }
   SourcePos position_of(size_t offset) const;
   std::string_view line(int line) const;
-  // "file:line:col: error: message", the line quoted, a caret under the
-  // column (underlining `length` bytes), and a hint line when given.
+  // "file:line:col: error: message", the line quoted (at most kQuoteWindow
+  // bytes around the column; control bytes shown as spaces, or as \xNN in
+  // the message), a caret under the column (underlining `length` bytes),
+  // and a hint line when given.
   std::string format(SourcePos pos, std::string_view message, size_t length = 1,
                      std::string_view hint = {}) const;
   // Throws CompileError with the formatted diagnostic.

@@ -1,6 +1,10 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <bit>
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <cstring>
 
 #include "dsl/ast.hpp"
 #include "graph/lower.hpp"
@@ -124,6 +128,15 @@ Type Program::output_type(size_t index) const {
 }
 
 std::shared_ptr<const Program> compile(std::string_view source, const CompileOptions& options) {
+  if (source.size() > dsl::kMaxSourceBytes) {
+    throw CompileError(options.file_name + ": the program is " + std::to_string(source.size()) +
+                           " bytes; programs are limited to " +
+                           std::to_string(dsl::kMaxSourceBytes >> 20) + " MiB",
+                       options.file_name, 0, 0);
+  }
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  if (source.substr(0, kByteOrderMark.size()) == kByteOrderMark)
+    source.remove_prefix(kByteOrderMark.size());
   dsl::SourceText text(options.file_name, std::string(source));
   dsl::Ast ast = dsl::parse(text);
   auto graph = std::make_shared<ir::Graph>(ir::lower(text, ast));
@@ -131,13 +144,62 @@ std::shared_ptr<const Program> compile(std::string_view source, const CompileOpt
   return std::make_shared<const Program>(std::move(graph), options);
 }
 
+namespace {
+
+[[noreturn]] void refuse_file(const std::string& path, const std::string& why) {
+  throw CompileError("cannot read program file '" + path + "': " + why, path, 0, 0);
+}
+
+// The whole of a regular file of at most kMaxSourceBytes. Opened without
+// blocking (a FIFO has no writer to wait for) and checked before any read:
+// a directory, a device (/dev/zero never ends) or a FIFO is not a program.
+std::string read_program_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) refuse_file(path, std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) refuse_file(path, std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) refuse_file(path, "it is a directory, not a program file");
+  if (!S_ISREG(st.st_mode)) {
+    const char* kind = S_ISFIFO(st.st_mode)   ? "a FIFO"
+                       : S_ISCHR(st.st_mode)  ? "a character device"
+                       : S_ISBLK(st.st_mode)  ? "a block device"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                                              : "not a regular file";
+    refuse_file(path, std::string("it is ") + kind + "; programs are read from regular files");
+  }
+  const std::string limit = std::to_string(dsl::kMaxSourceBytes >> 20) + " MiB";
+  if ((uint64_t)st.st_size > dsl::kMaxSourceBytes) {
+    refuse_file(path,
+                "it is " + std::to_string(st.st_size) + " bytes; programs are limited to " + limit);
+  }
+  std::string text((size_t)st.st_size, '\0');
+  size_t have = 0;
+  while (true) {
+    if (have == text.size()) {
+      if (text.size() > dsl::kMaxSourceBytes)
+        refuse_file(path, "it grew past the " + limit + " limit while being read");
+      text.resize(text.size() + 4096);  // a file that grows while read
+    }
+    const ssize_t n = ::read(fd, text.data() + have, text.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) refuse_file(path, std::strerror(errno));
+    if (n == 0) break;
+    have += (size_t)n;
+  }
+  text.resize(have);
+  return text;
+}
+
+}  // namespace
+
 std::shared_ptr<const Program> compile_file(const std::string& path, CompileOptions options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read program file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::string text = read_program_file(path);
   options.file_name = path;
-  return compile(text.str(), options);
+  return compile(text, options);
 }
 
 // ---- State ------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 
 #include "polyrt/error.hpp"
@@ -131,10 +132,11 @@ bool Value::same_as(const Value& other) const {
   return data_ == other.data_;
 }
 
-Value parse_value(std::string_view text, Type type) {
+Value parse_value(std::string_view text, Type type, std::string_view target) {
   auto fail = [&]() -> Value {
     throw WriteError("cannot read \"" + std::string(text) + "\" as " +
                      std::string(type_name(type)) +
+                     (target.empty() ? "" : " for " + std::string(target)) +
                      (type == Type::U64   ? " (expected decimal digits or 0x hex)"
                       : type == Type::F64 ? " (expected a decimal number such as 0.25 or 1e-3)"
                                           : " (expected true, false, 1 or 0)"));
@@ -154,8 +156,12 @@ Value parse_value(std::string_view text, Type type) {
     case Type::F64: {
       double v = 0;
       auto res = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+      if (text.empty() || res.ptr != text.data() + text.size()) return fail();
+      if (res.ec == std::errc::result_out_of_range) {
+        v = std::strtod(std::string(text).c_str(), nullptr);  // +-inf or +-0, like inf itself
+      } else if (res.ec != std::errc()) {
         return fail();
+      }
       return Value::f64(v);
     }
     case Type::Bool: {

@@ -108,10 +108,14 @@ class Program : public std::enable_shared_from_this<Program> {
   std::vector<std::string> warnings_;  // the compiler's, then the engine's
 };
 
-// Compiles DSL source. Throws CompileError (with file:line:col) or
-// ConstantFoldError (a compile-constant node failed).
+// Compiles DSL source (at most 64 MiB; a leading UTF-8 byte-order mark is
+// skipped). Throws CompileError (with file:line:col) or ConstantFoldError (a
+// compile-constant node failed).
 std::shared_ptr<const Program> compile(std::string_view source, const CompileOptions& options = {});
-// Reads and compiles a file; the file name appears in every diagnostic.
+// Reads and compiles a regular file of at most 64 MiB (a leading UTF-8
+// byte-order mark is skipped); the file name appears in every diagnostic. A
+// directory, device, FIFO, missing or oversized file is a CompileError
+// saying why.
 std::shared_ptr<const Program> compile_file(const std::string& path, CompileOptions options = {});
 
 // Receives the text of every side-channel node that fires (log_info, ...).

@@ -56,8 +56,10 @@ uint64_t word_of(const Value& value);
 Value value_of_word(Type type, uint64_t word);
 
 // Parses host text as a value of `type`: u64 decimal or 0x hex, f64 decimal
-// text, str as is, bool true/false/1/0 (any case). Throws WriteError naming
-// the type and the text.
-Value parse_value(std::string_view text, Type type);
+// text (inf, -inf and nan spelled out; a magnitude past the f64 range is
+// +-inf, as strtod reads it), str as is, bool true/false/1/0 (any case).
+// Throws WriteError naming the text, the type and, when given, `target`
+// ("extern rate").
+Value parse_value(std::string_view text, Type type, std::string_view target = {});
 
 }  // namespace polyrt
