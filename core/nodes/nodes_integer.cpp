@@ -33,8 +33,15 @@ void fold_variadic(Call& c, uint64_t identity) {
   c.set_u64(acc);
 }
 
-bool nonzero_first_param(const std::vector<Value>& params) {
-  return params[0].as_u64() != 0;
+// A zero modulus or divisor would fail every row: a compile error, not a
+// program that compiles and then fails on every input.
+std::shared_ptr<const Prepared> require_nonzero(const std::vector<Value>& params,
+                                                const char* what, const char* operation) {
+  if (params[0].as_u64() == 0) {
+    throw ParamError{0, std::string(what) + " 0 would fail on every input (" + operation +
+                            " 0 is undefined); use a nonzero literal"};
+  }
+  return nullptr;
 }
 
 std::shared_ptr<const Prepared> check_radices(const std::vector<Value>& params) {
@@ -66,10 +73,8 @@ void register_integer_nodes(Registry& r) {
          .family = "integer arithmetic",
          .args = {wire("x", P::U64), konst("modulus", P::U64)},
          .results = {Type::U64},
-         .can_fail = true,
-         .cannot_fail_with = nonzero_first_param,
-         .summary = "x mod modulus.",
-         .failure = "modulus is 0",
+         .summary = "x mod modulus; a modulus of 0 is a compile error.",
+         .prepare = [](const std::vector<Value>& p) { return require_nonzero(p, "modulus", "x mod"); },
          .eval =
              [](Call& c) {
                uint64_t out;
@@ -83,10 +88,8 @@ void register_integer_nodes(Registry& r) {
          .family = "integer arithmetic",
          .args = {wire("x", P::U64), konst("divisor", P::U64)},
          .results = {Type::U64},
-         .can_fail = true,
-         .cannot_fail_with = nonzero_first_param,
-         .summary = "x / divisor, rounded down.",
-         .failure = "divisor is 0",
+         .summary = "x / divisor, rounded down; a divisor of 0 is a compile error.",
+         .prepare = [](const std::vector<Value>& p) { return require_nonzero(p, "divisor", "x /"); },
          .eval =
              [](Call& c) {
                uint64_t out;

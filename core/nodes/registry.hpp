@@ -114,9 +114,6 @@ struct NodeDef {
   Purity purity = Purity::Pure;
   bool accepts_none = false;
   bool can_fail = false;
-  // For nodes that can fail only for some constant arguments (mod and div by
-  // 0): true when these constants rule every failure out.
-  bool (*cannot_fail_with)(const std::vector<Value>& params) = nullptr;
   std::string_view summary;
   std::string_view failure;  // when it fails (empty: never)
   std::shared_ptr<const Prepared> (*prepare)(const std::vector<Value>& params) = nullptr;

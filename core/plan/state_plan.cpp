@@ -42,7 +42,7 @@ using Bits = std::vector<uint64_t>;
 // nodes that cannot fail may share a unit, or a pull could fail on a node it
 // does not need. A fallible node is a segment of its own.
 bool infallible(const ir::Node& n) {
-  return !n.def->can_fail || (n.def->cannot_fail_with && n.def->cannot_fail_with(n.params));
+  return !n.def->can_fail;
 }
 
 bool fusible(const ir::Node& n) {

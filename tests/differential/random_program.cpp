@@ -85,9 +85,9 @@ class Generator {
       case 7:
         return u() + " << " + u() + " | " + u() + " >> 3";
       case 8:
-        return "mod(" + u() + ", " + std::to_string(pick(4) == 0 ? 0 : 1 + pick(1000)) + ")";
+        return "mod(" + u() + ", " + std::to_string(1 + pick(1000)) + ")";
       case 9:
-        return "div(" + u() + ", " + std::to_string(pick(6) == 0 ? 0 : 1 + pick(50)) + ")";
+        return "div(" + u() + ", " + std::to_string(1 + pick(50)) + ")";
       case 10:
         return "hash_range(" + u() + ", " + std::to_string(pick(100)) + ")";
       case 11:
