@@ -4,6 +4,7 @@
 #include <tbb/parallel_for.h>
 
 #include <atomic>
+#include <optional>
 
 #include "bench/ladder_baseline.hpp"
 #include "plan/state_plan.hpp"
@@ -196,6 +197,35 @@ TEST(Engines, ExpressStatesAgreeWithTheInterpreter) {
     EXPECT_EQ(a.pull("label").as_str(), "fixed");
     EXPECT_THROW(a.pull_word(a.output_index("label")), WriteError);
     EXPECT_THROW(a.set_inputs({1}), WriteError);
+  }
+}
+
+// A moved-from state owns nothing: every operation throws WriteError and
+// none reads the new owner's buffers (ASan checks the last pull_word after
+// the new owner is gone). Assigning a state to it revives it.
+TEST(Engines, MovedFromStatesRefuseEveryOperation) {
+  for (const Config& c : kConfigs) {
+    auto program = ladder(c);
+    State from = program->new_state();
+    from.set_inputs({1, 2, 3});
+    const uint64_t want = from.pull_word(0);
+    std::optional<State> owner(std::move(from));
+    EXPECT_EQ(owner->pull_word(0), want) << c.name;
+    EXPECT_THROW(from.pull_word(0), WriteError) << c.name;
+    EXPECT_THROW(from.pull("account_id"), WriteError) << c.name;
+    EXPECT_THROW(from.pull_at(0), WriteError) << c.name;
+    EXPECT_THROW(from.set_inputs({1, 2, 3}), WriteError) << c.name;
+    EXPECT_THROW(from.set_input("nope", Value::u64(1)), WriteError) << c.name;
+    EXPECT_THROW(from.engine(), WriteError) << c.name;
+    EXPECT_THROW(from.eval(), WriteError) << c.name;
+    EXPECT_THROW(State copy(from), WriteError) << c.name;
+    State other = program->new_state();
+    EXPECT_THROW(other = from, WriteError) << c.name;
+    owner.reset();
+    EXPECT_THROW(from.pull_word(0), WriteError) << c.name;
+    from = program->new_state();
+    from.set_inputs({1, 2, 3});
+    EXPECT_EQ(from.pull_word(0), want) << c.name;
   }
 }
 

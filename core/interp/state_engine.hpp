@@ -15,7 +15,7 @@ class StateEngine {
  public:
   explicit StateEngine(size_t coordinate_count) {
     lane_.coordinates = coordinate_count;
-    lane_.pull_miss = [](StateEngine& engine, size_t output) { return engine.pull_word(output); };
+    lane_.pull_miss = [](StateEngine* engine, size_t output) { return engine->pull_word(output); };
   }
   virtual ~StateEngine() = default;
   virtual std::unique_ptr<StateEngine> clone() const = 0;

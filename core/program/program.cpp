@@ -204,67 +204,102 @@ std::shared_ptr<const Program> compile_file(const std::string& path, CompileOpti
 
 // ---- State ------------------------------------------------------------------
 
+namespace {
+
+[[noreturn]] void refuse_moved_from() {
+  throw WriteError("this State was moved from and owns nothing; use the State it was moved into");
+}
+
+// The lane of every moved-from state: no output is current, no coordinate
+// count matches, so each pull and write reaches a refusal.
+detail::PullLane* moved_from_lane() {
+  static detail::PullLane lane = [] {
+    detail::PullLane l;
+    l.coordinates = ~size_t{0};
+    l.pull_miss = [](StateEngine*, size_t) -> uint64_t { refuse_moved_from(); };
+    return l;
+  }();
+  return &lane;
+}
+
+}  // namespace
+
 State::State(std::unique_ptr<StateEngine> engine)
     : impl_(std::move(engine)), lane_(&impl_->pull_lane()) {}
-State::State(const State& other) : impl_(other.impl_->clone()), lane_(&impl_->pull_lane()) {}
+State::State(const State& other)
+    : impl_(other.engine_ref().clone()), lane_(&impl_->pull_lane()) {}
 State& State::operator=(const State& other) {
   if (this != &other) {
-    impl_ = other.impl_->clone();
+    impl_ = other.engine_ref().clone();
     lane_ = &impl_->pull_lane();
   }
   return *this;
 }
-State::State(State&&) noexcept = default;
-State& State::operator=(State&&) noexcept = default;
+State::State(State&& other) noexcept : impl_(std::move(other.impl_)), lane_(other.lane_) {
+  other.lane_ = moved_from_lane();
+}
+State& State::operator=(State&& other) noexcept {
+  if (this != &other) {
+    impl_ = std::move(other.impl_);
+    lane_ = other.lane_;
+    other.lane_ = moved_from_lane();
+  }
+  return *this;
+}
 State::~State() = default;
 
+StateEngine& State::engine_ref() const {
+  if (!impl_) refuse_moved_from();
+  return *impl_;
+}
+
 void State::refuse_coordinates(size_t count) const {
-  const auto& names = impl_->program().input_names();
+  const auto& names = engine_ref().program().input_names();
   throw WriteError("set_inputs got " + std::to_string(count) + " value(s) but the program has " +
                    std::to_string(names.size()) + " coordinate(s)" +
                    (names.empty() ? "" : ": " + join(names)));
 }
 
 void State::write_coordinates(std::span<const uint64_t> coordinates) {
-  impl_->set_inputs(coordinates);
+  engine_ref().set_inputs(coordinates);
 }
 
 void State::set_input(std::string_view name, const Value& value) {
-  const auto [index, stored] = impl_->program().resolve_extern_write(name, value);
-  impl_->set_extern(index, stored);
+  const auto [index, stored] = engine_ref().program().resolve_extern_write(name, value);
+  engine_ref().set_extern(index, stored);
 }
 
 size_t State::output_index(std::string_view name) const {
-  return impl_->program().require_output(name);
+  return engine_ref().program().require_output(name);
 }
 
 Value State::pull(std::string_view name) {
-  return impl_->pull_at(output_index(name));
+  return engine_ref().pull_at(output_index(name));
 }
 
 Value State::pull_at(size_t index) {
-  if (index >= impl_->program().output_names().size()) {
+  if (index >= engine_ref().program().output_names().size()) {
     throw WriteError("output index " + std::to_string(index) +
                      " is out of range (the program has " +
-                     std::to_string(impl_->program().output_names().size()) + " outputs)");
+                     std::to_string(engine_ref().program().output_names().size()) + " outputs)");
   }
-  return impl_->pull_at(index);
+  return engine_ref().pull_at(index);
 }
 
 void State::eval() {
-  impl_->eval();
+  engine_ref().eval();
 }
 void State::invalidate_all() {
-  impl_->invalidate_all();
+  engine_ref().invalidate_all();
 }
 void State::set_log_sink(LogSink sink) {
-  impl_->set_log_sink(std::move(sink));
+  engine_ref().set_log_sink(std::move(sink));
 }
 std::string State::engine() const {
-  return impl_->engine_name();
+  return engine_ref().engine_name();
 }
 const Program& State::program() const {
-  return impl_->program();
+  return engine_ref().program();
 }
 
 }  // namespace polyrt

@@ -512,8 +512,8 @@ class ExpressState final : public SlotStateBase {
 
  private:
   void point_express_lane() {
-    lane_.pull_miss = [](StateEngine& engine, size_t output) {
-      return static_cast<ExpressState&>(engine).pull_word(output);
+    lane_.pull_miss = [](StateEngine* engine, size_t output) {
+      return static_cast<ExpressState*>(engine)->pull_word(output);
     };
     lane_.express_coordinates =
         slots_.data() + (p_->coordinate_slots.empty() ? 0 : p_->coordinate_slots[0]);

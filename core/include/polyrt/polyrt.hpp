@@ -146,13 +146,15 @@ struct PullLane {
   // plus a new generation (pure native programs in Raw mode).
   uint64_t* express_coordinates = nullptr;
   // What a pull that misses calls: the engine's own pull_word, without a
-  // virtual dispatch.
-  uint64_t (*pull_miss)(StateEngine& engine, size_t output) = nullptr;
+  // virtual dispatch (null engine: a moved-from state, which refuses).
+  uint64_t (*pull_miss)(StateEngine* engine, size_t output) = nullptr;
 };
 }  // namespace detail
 
 // Per-thread evaluation state of a program. Copying a state clones it: the
 // copy owns all of its buffers and shares nothing mutable with the original.
+// A moved-from state owns nothing: every operation on it throws WriteError
+// (assigning a state to it makes it usable again).
 class State {
  public:
   explicit State(std::unique_ptr<StateEngine> engine);
@@ -201,7 +203,7 @@ class State {
       const detail::OutputWord at = lane.output_words[index];
       if (lane.stamps[at.stamp] == lane.generation) return lane.words[at.slot];
     }
-    return lane.pull_miss(*impl_, index);
+    return lane.pull_miss(impl_.get(), index);
   }
   // Brings every step up to date.
   void eval();
@@ -215,10 +217,13 @@ class State {
 
  private:
   [[noreturn]] void refuse_coordinates(size_t count) const;
+  StateEngine& engine_ref() const;  // WriteError for a moved-from state
   void write_coordinates(std::span<const uint64_t> coordinates);
 
   std::unique_ptr<StateEngine> impl_;
-  detail::PullLane* lane_;  // owned by *impl_, so it survives moves of the State
+  // Owned by *impl_, so it survives moves of the State; a moved-from state
+  // points at a lane that sends every pull and write to a refusal.
+  detail::PullLane* lane_;
 };
 
 }  // namespace polyrt
