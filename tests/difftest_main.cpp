@@ -1,34 +1,72 @@
-// Soak driver of the differential test: polyrt_difftest [--seconds N] [--seed S]
-// runs random programs on every engine until the time is up; exit 1 and a
-// reproducer on the first disagreement.
+// Soak driver of the differential test:
+//   polyrt_difftest [--seconds N | --seeds N] [--seed S]
+// runs random programs on every engine until the time is up (or N seeds have
+// run); exit 1 and a reproducer on the first disagreement, exit 2 on a bad
+// command line (a run that checked nothing never reports success).
+#include <charconv>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <optional>
 #include <random>
+#include <string_view>
 
 #include "tests/differential/differential.hpp"
 
+namespace {
+
+int usage(const char* why) {
+  std::fprintf(stderr,
+               "polyrt_difftest: %s\nusage: polyrt_difftest [--seconds N | --seeds N] [--seed S]\n",
+               why);
+  return 2;
+}
+
+template <typename T>
+std::optional<T> number(std::string_view text) {
+  T v{};
+  auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
+    return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   double seconds = 60;
+  std::optional<uint64_t> seeds;
   uint64_t first = std::random_device{}();
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--seconds") == 0) {
-      seconds = std::atof(argv[i + 1]);
-    } else if (std::strcmp(argv[i], "--seed") == 0) {
-      first = std::strtoull(argv[i + 1], nullptr, 10);
+  for (int i = 1; i < argc; i += 2) {
+    const std::string_view flag = argv[i];
+    if (i + 1 >= argc) return usage("an option needs a value");
+    const std::string_view value = argv[i + 1];
+    if (flag == "--seconds") {
+      const auto s = number<double>(value);
+      if (!s || !(*s > 0)) return usage("--seconds needs a positive number");
+      seconds = *s;
+    } else if (flag == "--seeds") {
+      seeds = number<uint64_t>(value);
+      if (!seeds || *seeds == 0) return usage("--seeds needs a positive integer");
+    } else if (flag == "--seed") {
+      const auto s = number<uint64_t>(value);
+      if (!s) return usage("--seed needs an unsigned integer");
+      first = *s;
     } else {
-      std::fprintf(stderr, "usage: polyrt_difftest [--seconds N] [--seed S]\n");
-      return 2;
+      return usage("unknown option");
     }
   }
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   uint64_t programs = 0;
-  for (uint64_t seed = first; std::chrono::steady_clock::now() < end; ++seed, ++programs) {
+  for (uint64_t seed = first; seeds ? programs < *seeds : std::chrono::steady_clock::now() < end;
+       ++seed, ++programs) {
     if (auto report = polyrt::difftest::check_seed(seed)) {
       std::printf("%s", report->c_str());
       return 1;
     }
+  }
+  if (programs == 0) {
+    std::printf("no program ran in %g s: nothing was checked\n", seconds);
+    return 1;
   }
   std::printf("%llu programs from seed %llu: every engine agreed\n", (unsigned long long)programs,
               (unsigned long long)first);

@@ -4,6 +4,8 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -152,6 +154,42 @@ TEST(Jit, MemoryAndDiskCaches) {
     uint64_t x = 42, y = 0;
     reinterpret_cast<Loop<uint64_t>>(code->address(0))(&x, &y, 1);
     EXPECT_EQ(y, pd_hash(42));
+  }
+}
+
+// Whatever is planted in the cache directory is never opened for reading:
+// a FIFO (would block), a device (would never end), a symlink (could point
+// anywhere). A store replaces each with a real entry.
+TEST(Jit, CacheEntriesThatAreNotRegularFilesAreIgnored) {
+  const std::string dir = test::temp_dir() + "/cache";
+  DiskCache cache(dir);
+  cache.store("seed", "x");  // creates the directory
+  ASSERT_EQ(::mkfifo(cache.path_of("fifo").c_str(), 0600), 0);
+  ASSERT_EQ(::symlink("/dev/zero", cache.path_of("zero").c_str()), 0);
+  cache.store("real", "payload");
+  ASSERT_EQ(::symlink(cache.path_of("real").c_str(), cache.path_of("link").c_str()), 0);
+  EXPECT_FALSE(cache.load("fifo").has_value());
+  EXPECT_FALSE(cache.load("zero").has_value());
+  EXPECT_FALSE(cache.load("link").has_value());
+  EXPECT_EQ(cache.load("real").value_or(""), "payload");
+  cache.store("fifo", "now real");
+  EXPECT_EQ(cache.load("fifo").value_or(""), "now real");
+}
+
+TEST(Jit, CacheSwitchAcceptsTheUsualSpellingsOfOff) {
+  const char* saved = std::getenv("POLYRT_CACHE");
+  const std::string restore = saved ? saved : "";
+  for (const char* off : {"off", "OFF", "0", "false", "False", "no", "NO"}) {
+    ::setenv("POLYRT_CACHE", off, 1);
+    EXPECT_FALSE(default_cache_dir().has_value()) << off;
+  }
+  ::setenv("POLYRT_CACHE", "on", 1);
+  ::setenv("POLYRT_CACHE_DIR", "/tmp/x", 0);
+  EXPECT_TRUE(default_cache_dir().has_value());
+  if (saved) {
+    ::setenv("POLYRT_CACHE", restore.c_str(), 1);
+  } else {
+    ::unsetenv("POLYRT_CACHE");
   }
 }
 

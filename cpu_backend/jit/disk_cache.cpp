@@ -4,11 +4,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "cpu_backend/jit/content_hash.hpp"
 
@@ -37,10 +36,43 @@ uint64_t checksum(std::string_view payload) {
   return ContentHash().add(payload).low();
 }
 
+// No object file comes near this; a bigger file is not ours.
+constexpr uint64_t kMaxEntryBytes = uint64_t{256} << 20;
+
+bool disabled_by(const char* mode) {
+  std::string lower;
+  for (const char* c = mode; *c; ++c) lower.push_back((char)std::tolower((unsigned char)*c));
+  return lower == "off" || lower == "0" || lower == "false" || lower == "no";
+}
+
+// A cache entry's bytes, or nullopt. Never follows a symlink, never blocks
+// on a FIFO or device, never reads anything but a regular file of bounded
+// size: the cache directory may hold anything.
+std::optional<std::string> read_entry(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::string> bytes;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= kMaxEntryBytes) {
+    std::string data((size_t)st.st_size, '\0');
+    size_t have = 0;
+    while (have < data.size()) {
+      const ssize_t n = ::read(fd, data.data() + have, data.size() - have);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      have += (size_t)n;
+    }
+    data.resize(have);
+    bytes = std::move(data);
+  }
+  ::close(fd);
+  return bytes;
+}
+
 }  // namespace
 
 std::optional<std::string> default_cache_dir() {
-  if (const char* mode = std::getenv("POLYRT_CACHE"); mode && std::strcmp(mode, "off") == 0) {
+  if (const char* mode = std::getenv("POLYRT_CACHE"); mode && disabled_by(mode)) {
     return std::nullopt;
   }
   if (const char* dir = std::getenv("POLYRT_CACHE_DIR"); dir && *dir) return std::string(dir);
@@ -60,11 +92,9 @@ std::string DiskCache::path_of(const std::string& key) const {
 std::optional<std::string> DiskCache::load(const std::string& key) const {
   if (!dir_) return std::nullopt;
   const std::string path = path_of(key);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string file = ss.str();
+  const std::optional<std::string> entry = read_entry(path);
+  if (!entry) return std::nullopt;
+  const std::string& file = *entry;
   const size_t header = sizeof kMagic + 4 + 4 + key.size() + 8 + 8;
   bool valid = file.size() >= header && std::memcmp(file.data(), kMagic, sizeof kMagic) == 0;
   uint32_t version = 0, key_len = 0;

@@ -12,8 +12,8 @@
 
 namespace polyrt::cpu {
 
-// POLYRT_CACHE=off disables the cache (nullopt). Otherwise POLYRT_CACHE_DIR,
-// else $XDG_CACHE_HOME/polyrt, else $HOME/.cache/polyrt.
+// POLYRT_CACHE=off, 0, false or no (any case) disables the cache (nullopt). Otherwise
+// POLYRT_CACHE_DIR, else $XDG_CACHE_HOME/polyrt, else $HOME/.cache/polyrt.
 std::optional<std::string> default_cache_dir();
 
 class DiskCache {
