@@ -7,6 +7,7 @@
 
 #include "cli/command_line.hpp"
 #include "polyrt/error.hpp"
+#include "scheduler/interruption.hpp"
 
 namespace {
 
@@ -37,6 +38,9 @@ int dispatch(const std::vector<std::string>& args) {
     if (command == "plan") return polyrt::cli::plan_command(line);
     std::fprintf(stderr, "polyrt: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return 2;
+  } catch (const polyrt::scheduler::InterruptedError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return e.exit_status();
   } catch (const polyrt::UsageError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;

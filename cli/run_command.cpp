@@ -7,6 +7,7 @@
 #include "cli/command_line.hpp"
 #include "polyrt/polyrt.hpp"
 #include "scheduler/batch_job.hpp"
+#include "scheduler/interruption.hpp"
 #include "scheduler/range_job.hpp"
 
 namespace polyrt::cli {
@@ -180,11 +181,14 @@ int run_command(CommandLine& args) {
                        file);
   }
 
+  for (const std::string& w : p.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
+  // From here on SIGINT, SIGTERM and SIGHUP stop the job cleanly.
+  const scheduler::Interruption::Guard interruptible;
   if (npy) {
     scheduler::run_batch_npy_job(job, out_path);
     return 0;
   }
-  scheduler::OutputSink sink(out_path);
+  scheduler::OutputSink sink(out_path, file);
   if (batch) {
     scheduler::run_batch_text_job(job, sink);
   } else {

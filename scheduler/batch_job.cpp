@@ -1,6 +1,7 @@
 #include "scheduler/batch_job.hpp"
 
 #include "polyrt/batch.hpp"
+#include "scheduler/interruption.hpp"
 #include "scheduler/npy_writer.hpp"
 #include "scheduler/progress_bar.hpp"
 #include "scheduler/row_format.hpp"
@@ -40,9 +41,12 @@ void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
         append_rows(bytes, job.format, job.outputs, chunk);
       },
       [&](const ColumnChunk& chunk, std::string& bytes) {
+        Interruption::stop_if_requested();
         sink.write(bytes);
         progress.advance(chunk.rows);
+        Interruption::count_rows(progress.done());
       });
+  Interruption::stop_if_requested();
   progress.finish();
 }
 
@@ -56,7 +60,12 @@ void run_batch_npy_job(const RangeJob& job, const std::string& dir) {
   batch.stream_encoded(
       job.first, job.count,
       [&](const ColumnChunk& chunk, std::string&) { out.write(chunk, chunk.first - job.first); },
-      [&](const ColumnChunk& chunk, std::string&) { progress.advance(chunk.rows); });
+      [&](const ColumnChunk& chunk, std::string&) {
+        Interruption::stop_if_requested();
+        progress.advance(chunk.rows);
+        Interruption::count_rows(progress.done());
+      });
+  Interruption::stop_if_requested();
   progress.finish();
   out.commit();
 }

@@ -1,13 +1,16 @@
 #include "scheduler/npy_writer.hpp"
 
 #include <fcntl.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 
 #include "polyrt/error.hpp"
+#include "scheduler/temporary_files.hpp"
 
 namespace polyrt::scheduler {
 
@@ -67,10 +70,31 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
   if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec))) {
     throw UsageError("--out " + dir + " exists and is not an empty directory");
   }
-  const fs::path target = fs::absolute(dir, ec);
-  temp_dir_ = (target.parent_path() /
-               ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid())))
-                  .string();
+  fs::path target = fs::absolute(dir, ec);
+  if (target.filename().empty()) target = target.parent_path();  // "out/" names "out"
+  const std::string parent = target.parent_path().string();
+  // Refuse up front what cannot fit, rather than fill the disk and fail.
+  uint64_t needed = 0;
+  for (size_t k = 0; k < names.size(); ++k) {
+    const uint64_t width = types[k] == Type::Bool ? 1 : 8;
+    const uint64_t header = npy_header(types[k], rows).size();
+    if (rows > (~uint64_t{0} - header) / width / (names.size() + 1))
+      needed = ~uint64_t{0};
+    else
+      needed += header + rows * width;
+  }
+  struct statvfs fs_info {};
+  if (::statvfs(parent.c_str(), &fs_info) == 0) {
+    const uint64_t available = (uint64_t)fs_info.f_bavail * fs_info.f_frsize;
+    if (needed > available) {
+      throw UsageError("--out " + dir + " needs " + std::to_string(needed) + " bytes for " +
+                       std::to_string(rows) + " rows of " + std::to_string(names.size()) +
+                       " column(s), but only " + std::to_string(available) +
+                       " bytes are free on its file system");
+    }
+  }
+  remove_stale_temporaries(parent, target.filename().string());
+  temp_dir_ = (target.parent_path() / temporary_name(target.filename().string())).string();
   fs::remove_all(temp_dir_, ec);
   if (!fs::create_directories(temp_dir_, ec)) {
     throw UsageError("cannot create '" + temp_dir_ + "': " + ec.message());
@@ -83,10 +107,9 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
     const std::string header = npy_header(types[k], rows);
     write_all(fd, header.data(), header.size(), 0, path);
     data_offsets_.push_back(header.size());
-    // Reserving the blocks once spares the file system an allocation per write.
-    const uint64_t width = types[k] == Type::Bool ? 1 : 8;
-    ::posix_fallocate(fd, 0, (off_t)(header.size() + rows * width));
+    file_sizes_.push_back(header.size() + rows * (types[k] == Type::Bool ? 1 : 8));
   }
+  reserved_ = std::make_unique<Reserved[]>(fds_.size());
 }
 
 NpyDirectory::~NpyDirectory() {
@@ -97,10 +120,22 @@ NpyDirectory::~NpyDirectory() {
   }
 }
 
+void NpyDirectory::reserve(size_t k, uint64_t end) const {
+  Reserved& r = reserved_[k];
+  if (r.end.load(std::memory_order_acquire) >= end) return;
+  std::lock_guard lock(r.mutex);
+  const uint64_t from = r.end.load(std::memory_order_relaxed);
+  if (from >= end) return;
+  const uint64_t to = std::min(file_sizes_[k], std::max(end, from + kReserveStep));
+  ::posix_fallocate(fds_[k], (off_t)from, (off_t)(to - from));  // best effort: pwrite allocates too
+  r.end.store(to, std::memory_order_release);
+}
+
 void NpyDirectory::write(const ColumnChunk& chunk, uint64_t row) const {
   std::vector<uint8_t> bytes;
   for (size_t k = 0; k < fds_.size(); ++k) {
     const ColumnView& v = chunk.columns[k];
+    reserve(k, data_offsets_[k] + (row + chunk.rows) * (types_[k] == Type::Bool ? 1 : 8));
     if (types_[k] == Type::Bool) {
       bytes.resize(chunk.rows);
       for (uint64_t r = 0; r < chunk.rows; ++r) bytes[r] = (uint8_t)v.words[r];

@@ -4,7 +4,8 @@
 // `rows`) is recycled with whatever buffers it holds; the run owns them all,
 // so a throwing stage leaks nothing. When `work` returns false (the chunk
 // failed), no further chunk is issued; `deliver` still sees the chunks
-// before it, then the failing one, and decides what to raise.
+// before it, then the failing one, and decides what to raise. A stop signal
+// (Interruption) ends the issuing and throws InterruptedError.
 #pragma once
 
 #include <tbb/concurrent_queue.h>
@@ -17,6 +18,8 @@
 #include <cstdint>
 #include <memory>
 #include <vector>
+
+#include "scheduler/interruption.hpp"
 
 namespace polyrt::scheduler {
 
@@ -37,7 +40,8 @@ void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, con
         tokens,
         tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order,
                                        [&](tbb::flow_control& fc) -> Chunk* {
-                                         if (issued >= count || failed) {
+                                         if (issued >= count || failed ||
+                                             Interruption::requested()) {
                                            fc.stop();
                                            return nullptr;
                                          }
@@ -61,6 +65,8 @@ void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, con
               idle.push(c);
             }));
   });
+  // A signal stopped the issuing: never return as if every row had run.
+  Interruption::stop_if_requested();
 }
 
 }  // namespace polyrt::scheduler

@@ -10,6 +10,8 @@
 #include <cstring>
 
 #include "polyrt/error.hpp"
+#include "scheduler/interruption.hpp"
+#include "scheduler/temporary_files.hpp"
 
 namespace polyrt::scheduler {
 
@@ -19,13 +21,19 @@ std::string errno_text() {
 }
 }  // namespace
 
-OutputSink::OutputSink(const std::string& path) : path_(path) {
+OutputSink::OutputSink(const std::string& path, const std::string& program_file) : path_(path) {
   if (path.empty()) {
     fd_ = STDOUT_FILENO;
     return;
   }
   struct stat st {};
   const bool exists = ::stat(path.c_str(), &st) == 0;
+  struct stat input {};
+  if (exists && !program_file.empty() && ::stat(program_file.c_str(), &input) == 0 &&
+      input.st_dev == st.st_dev && input.st_ino == st.st_ino) {
+    throw UsageError("--out " + path + " is the program file " + program_file +
+                     "; refusing to replace the program with its output");
+  }
   if (exists && !S_ISREG(st.st_mode)) {
     // A device or pipe such as /dev/null: write it directly, never replace it.
     fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
@@ -33,10 +41,26 @@ OutputSink::OutputSink(const std::string& path) : path_(path) {
     owns_fd_ = true;
     return;
   }
+  // A regular file is replaced atomically (a temporary file renamed over
+  // it), which is not what a symlink's or a read-only file's owner expects
+  // (cp writes through a link; nothing overwrites a read-only file unasked).
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    throw UsageError("--out " + path +
+                     " is a symbolic link; polyrt replaces its output atomically, which would "
+                     "replace the link, not its target: write to the target path, or remove the "
+                     "link first");
+  }
+  if (exists && (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0)) {
+    throw UsageError("--out " + path +
+                     " is read-only; polyrt does not replace a file it may not write (make it "
+                     "writable or remove it first)");
+  }
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string temp = dir + "/." + base + ".polyrt-tmp-XXXXXX";
+  remove_stale_temporaries(dir, base);
+  std::string temp = dir + "/" + temporary_name(base) + "-XXXXXX";
   fd_ = ::mkstemp(temp.data());
   if (fd_ < 0) throw UsageError("cannot create a temporary file in '" + dir + "': " + errno_text());
   ::fchmod(fd_, 0644);
@@ -53,7 +77,10 @@ void OutputSink::write(std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {  // a signal: stop if it asks to, else retry
+        Interruption::stop_if_requested();
+        continue;
+      }
       throw UsageError("cannot write to '" + (path_.empty() ? std::string("stdout") : path_) +
                        "': " + errno_text());
     }

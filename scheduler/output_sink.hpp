@@ -10,8 +10,11 @@ namespace polyrt::scheduler {
 
 class OutputSink {
  public:
-  // Empty path: standard output. Throws UsageError when the path cannot be opened.
-  explicit OutputSink(const std::string& path);
+  // Empty path: standard output. Throws UsageError when the path cannot be
+  // opened, is `program_file` itself (same inode), is a symlink or a
+  // read-only file (which an atomic replace would clobber). Removes the
+  // temporaries of earlier runs for this path whose process is gone.
+  explicit OutputSink(const std::string& path, const std::string& program_file = "");
   ~OutputSink();  // discards the temporary file unless commit() ran
   OutputSink(const OutputSink&) = delete;
   OutputSink& operator=(const OutputSink&) = delete;

@@ -34,8 +34,13 @@ void ProgressBar::draw() {
   std::fflush(stderr);
 }
 
+ProgressBar::~ProgressBar() {
+  finish();
+}
+
 void ProgressBar::finish() {
   if (!enabled_) return;
+  enabled_ = false;
   std::fprintf(stderr, "\r%*s\r", 100, "");
   std::fflush(stderr);
 }

@@ -4,6 +4,7 @@
 
 #include <exception>
 
+#include "scheduler/interruption.hpp"
 #include "scheduler/ordered_chunks.hpp"
 #include "scheduler/progress_bar.hpp"
 
@@ -61,9 +62,12 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
       },
       [&](Chunk& c) {
         if (c.failure) std::rethrow_exception(c.failure);
+        Interruption::stop_if_requested();
         sink.write(c.text);
         progress.advance(c.rows);
+        Interruption::count_rows(progress.done());
       });
+  Interruption::stop_if_requested();
   progress.finish();
 }
 

@@ -4,8 +4,11 @@
 // (usage, I/O), never a signal, a hang or a silent success.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 
 #include "tests/test_support.hpp"
 
@@ -126,6 +129,82 @@ TEST_F(CliHostile, EvalPrintsStringsWithNulBytesWhole) {
   const auto r = run_polyrt("eval " + f + " 1");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, std::string("s = a\0bc\n", 9));
+}
+
+TEST_F(CliHostile, OutputNeverReplacesTheProgramALinkOrAReadOnlyFile) {
+  const std::string run = "run " + program + " --cycles 0..3 --out ";
+  expect_error(run_polyrt(run + program), 2, "is the program file");
+  const std::string hard = dir + "/hard.polydat";
+  ASSERT_EQ(::link(program.c_str(), hard.c_str()), 0);
+  expect_error(run_polyrt(run + hard), 2, "is the program file");
+  const std::string target = write_program(dir, "target.csv", "keep");
+  const std::string link = dir + "/link.csv";
+  ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
+  expect_error(run_polyrt(run + link), 2, "is a symbolic link");
+  const std::string readonly = write_program(dir, "ro.csv", "keep");
+  ASSERT_EQ(::chmod(readonly.c_str(), 0444), 0);
+  expect_error(run_polyrt(run + readonly), 2, "is read-only");
+  std::ifstream in(target);
+  std::string kept((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(kept, "keep");
+  EXPECT_EQ(run_polyrt("check " + program).status, 0);  // the program is intact
+}
+
+// SIGINT, SIGTERM and SIGHUP in the middle of a run: exit 128 + signal, one
+// line saying so, no temporary file or directory left.
+TEST_F(CliHostile, SignalsStopARunCleanly) {
+  const std::string out = dir + "/signals";
+  ::mkdir(out.c_str(), 0755);
+  const std::pair<const char*, int> signals[] = {{"INT", 130}, {"TERM", 143}, {"HUP", 129}};
+  for (const auto& [name, status] : signals) {
+    const std::string cmd = std::string(POLYRT_BINARY) + " run " + program +
+                            " --cycles 0..100000000000 --outputs a --out " + out + "/rows.csv 2>" +
+                            dir + "/err & pid=$!; sleep 1; kill -" + name +
+                            " $pid; wait $pid; exit $?";
+    const int raw = std::system(cmd.c_str());
+    EXPECT_EQ(WEXITSTATUS(raw), status) << name;
+    std::ifstream err(dir + "/err");
+    std::string text((std::istreambuf_iterator<char>(err)), {});
+    EXPECT_NE(text.find(std::string("interrupted by SIG") + name + " after "), std::string::npos)
+        << text;
+    EXPECT_EQ(entries(out), 0u) << name;
+  }
+  // An npy run that fits, interrupted: its temporary directory goes too.
+  const std::string cmd = std::string(POLYRT_BINARY) + " run " + program +
+                          " --cycles 0..2000000000 --outputs a --format npy --out " + out +
+                          "/cols 2>/dev/null & pid=$!; sleep 1; kill -INT $pid; wait $pid; exit $?";
+  const int raw = std::system(cmd.c_str());
+  EXPECT_TRUE(WEXITSTATUS(raw) == 130 || WEXITSTATUS(raw) == 2) << WEXITSTATUS(raw);
+  EXPECT_EQ(entries(out), 0u);
+}
+
+TEST_F(CliHostile, LeftoversOfDeadRunsAreRemoved) {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::string out = dir + "/left";
+  ::mkdir(out.c_str(), 0755);
+  // pid 2^22 + 1 is above Linux's pid_max default: no such process.
+  const std::string dead = out + "/.rows.csv.polyrt-tmp-4194305-" + host + "-abcdef";
+  const std::string dead_dir = out + "/.cols.polyrt-tmp-4194305-" + host;
+  const std::string alive = out + "/.rows.csv.polyrt-tmp-1-" + host + "-abcdef";  // init lives
+  write_program(out, dead.substr(out.size() + 1), "x");
+  write_program(out, alive.substr(out.size() + 1), "x");
+  ::mkdir(dead_dir.c_str(), 0755);
+  EXPECT_EQ(run_polyrt("run " + program + " --cycles 0..3 --out " + out + "/rows.csv").status, 0);
+  EXPECT_EQ(run_polyrt("run " + program + " --cycles 0..3 --outputs a --format npy --out " + out +
+                       "/cols")
+                .status,
+            0);
+  EXPECT_FALSE(exists(dead));
+  EXPECT_FALSE(exists(dead_dir));
+  EXPECT_TRUE(exists(alive));
+}
+
+TEST_F(CliHostile, NpyRefusesWhatCannotFit) {
+  expect_error(
+      run_polyrt("run " + program + " --cycles 0..100000000000 --format npy --out " + dir + "/n"),
+      2, "bytes are free on its file system");
+  EXPECT_FALSE(exists(dir + "/n"));
 }
 
 }  // namespace

@@ -1,0 +1,69 @@
+#include "scheduler/interruption.hpp"
+
+#include <signal.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+
+namespace polyrt::scheduler {
+
+namespace {
+
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+volatile sig_atomic_t g_signal = 0;
+std::atomic<uint64_t> g_rows{0};
+struct sigaction g_previous[3];
+
+extern "C" void on_signal(int signal) {
+  g_signal = signal;
+}
+
+std::string signal_name(int signal) {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+  }
+  return "signal " + std::to_string(signal);
+}
+
+}  // namespace
+
+InterruptedError::InterruptedError(int signal, uint64_t rows)
+    : Error("polyrt: interrupted by " + signal_name(signal) + " after " + std::to_string(rows) +
+            " rows; no partial output was kept"),
+      signal_(signal) {}
+
+Interruption::Guard::Guard() {
+  g_signal = 0;
+  g_rows = 0;
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = 0;  // no SA_RESTART: a blocked write returns EINTR
+  for (size_t i = 0; i < std::size(kSignals); ++i)
+    ::sigaction(kSignals[i], &action, &g_previous[i]);
+}
+
+Interruption::Guard::~Guard() {
+  for (size_t i = 0; i < std::size(kSignals); ++i)
+    ::sigaction(kSignals[i], &g_previous[i], nullptr);
+}
+
+void Interruption::count_rows(uint64_t rows) {
+  g_rows.store(rows, std::memory_order_relaxed);
+}
+
+bool Interruption::requested() {
+  return g_signal != 0;
+}
+
+void Interruption::stop_if_requested() {
+  if (const int signal = g_signal) throw InterruptedError(signal, g_rows.load());
+}
+
+}  // namespace polyrt::scheduler

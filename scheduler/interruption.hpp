@@ -1,0 +1,45 @@
+// Stopping a bulk job cleanly on SIGINT, SIGTERM or SIGHUP. While a Guard
+// lives, those signals only set a flag (the handler does nothing else, so it
+// is async-signal-safe); the job sees the flag between chunks (and a write
+// blocked on a pipe returns EINTR) and throws InterruptedError, so every
+// destructor on the way out runs: temporary files and directories are
+// removed and the progress line is cleared. The command then exits with
+// 128 + the signal number, as a shell expects.
+#pragma once
+
+#include <cstdint>
+
+#include "polyrt/error.hpp"
+
+namespace polyrt::scheduler {
+
+class InterruptedError : public Error {
+ public:
+  InterruptedError(int signal, uint64_t rows);
+  int signal() const { return signal_; }
+  int exit_status() const { return 128 + signal_; }
+
+ private:
+  int signal_;
+};
+
+class Interruption {
+ public:
+  // Installs the handlers (without SA_RESTART) and restores the previous
+  // ones when destroyed. One guard at a time.
+  class Guard {
+   public:
+    Guard();
+    ~Guard();
+    Guard(const Guard&) = delete;
+    Guard& operator=(const Guard&) = delete;
+  };
+
+  // Rows that reached the output so far: what the message reports.
+  static void count_rows(uint64_t rows);
+  static bool requested();
+  // Throws InterruptedError when a signal arrived.
+  static void stop_if_requested();
+};
+
+}  // namespace polyrt::scheduler
