@@ -42,22 +42,60 @@ const char* backslash_escape(char c) {
   }
 }
 
+// Length of the well-formed UTF-8 sequence at s[i] (1 to 4), or 0 when the
+// byte there does not start one (stray continuation, overlong form, UTF-16
+// surrogate, past U+10FFFF, truncated).
+size_t utf8_sequence(std::string_view s, size_t i) {
+  const auto b = [&](size_t k) { return i + k < s.size() ? (unsigned char)s[i + k] : 0u; };
+  const unsigned c = b(0);
+  auto cont = [&](size_t k, unsigned lo = 0x80, unsigned hi = 0xbf) {
+    return b(k) >= lo && b(k) <= hi;
+  };
+  if (c < 0x80) return 1;
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c == 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
+  if (c == 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
+  if (c >= 0xe1 && c <= 0xef) return cont(1) && cont(2) ? 3 : 0;
+  if (c == 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xf1 && c <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c == 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}
+
+// A JSON string, valid whatever the bytes: well-formed UTF-8 is copied, a
+// byte that is not part of it becomes the lone surrogate \udcXX (XX its
+// value: the "surrogateescape" convention of Python's PEP 383, so
+// json.loads(line)[k].encode("utf-8", "surrogateescape") gives the exact
+// bytes back; valid text never produces such an escape).
 char* write_json_string(char* p, std::string_view s) {
+  static const char* hex = "0123456789abcdef";
   *p++ = '"';
-  for (unsigned char c : s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto c = (unsigned char)s[i];
     if (const char* escape = backslash_escape((char)c)) {
       *p++ = escape[0];
       *p++ = escape[1];
+      ++i;
     } else if (c == '"') {
       *p++ = '\\';
       *p++ = '"';
-    } else if (c < 0x20) {
-      static const char* hex = "0123456789abcdef";
+      ++i;
+    } else if (c < 0x20 || c == 0x7f) {
       p = std::copy_n("\\u00", 4, p);
       *p++ = hex[c >> 4];
       *p++ = hex[c & 15];
-    } else {
+      ++i;
+    } else if (c < 0x80) {
       *p++ = (char)c;
+      ++i;
+    } else if (const size_t n = utf8_sequence(s, i)) {
+      p = std::copy_n(s.data() + i, n, p);
+      i += n;
+    } else {
+      p = std::copy_n("\\udc", 4, p);
+      *p++ = hex[c >> 4];
+      *p++ = hex[c & 15];
+      ++i;
     }
   }
   *p++ = '"';
@@ -101,10 +139,14 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
   return p;
 }
 
+// NaN, inf, -inf: polyrt's words. JSON has no such numbers, so JSON Lines
+// carries them as the strings "NaN", "inf", "-inf" (lossless, unlike null).
 [[gnu::noinline]] char* write_non_finite(char* p, RowFormat format, double d) {
-  if (format == RowFormat::Jsonl) return std::copy_n("null", 4, p);  // JSON has no NaN or inf
-  const std::string text = rt::f64_shortest(d);  // NaN, inf, -inf: polyrt's words
-  return std::copy(text.begin(), text.end(), p);
+  const std::string text = rt::f64_shortest(d);
+  if (format == RowFormat::Jsonl) *p++ = '"';
+  p = std::copy(text.begin(), text.end(), p);
+  if (format == RowFormat::Jsonl) *p++ = '"';
+  return p;
 }
 
 // Inlined into the row loop: a call per field cost a quarter of the CSV time.

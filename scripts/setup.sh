@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(llvm-19-dev clang-19 libtbb-dev libzstd-dev ninja-build ccache cmake g++
-          libgtest-dev libbenchmark-dev)
+          libgtest-dev libbenchmark-dev python3)
 
 missing=()
 for p in "${packages[@]}"; do
