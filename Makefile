@@ -3,7 +3,10 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 
-.PHONY: setup configure build run test bench format clean
+SANITIZE_DIR ?= build-sanitize
+FUZZ_SECONDS ?= 60
+
+.PHONY: setup configure build run test sanitize bench format clean
 
 setup:
 	@bash scripts/setup.sh
@@ -20,6 +23,20 @@ run: build
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
+# ASan + UBSan (clang-19): the unit tests, 200 differential seeds, and the
+# front end's fuzzer for FUZZ_SECONDS over a corpus of the examples.
+sanitize: setup
+	@cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_COMPILER=clang++-19 -DPOLYRT_SANITIZE=ON >/dev/null
+	@cmake --build $(SANITIZE_DIR) -j $(JOBS) --target polyrt polyrt_tests polyrt_difftest \
+	  polyrt_fuzz_front_end
+	cd $(SANITIZE_DIR) && ctest --output-on-failure -j $(JOBS) -E '^rtlib_bitcode_check$$'
+	$(SANITIZE_DIR)/tests/polyrt_difftest --seeds 200 --seed 1
+	@rm -rf $(SANITIZE_DIR)/fuzz-corpus && mkdir -p $(SANITIZE_DIR)/fuzz-corpus
+	@cp examples/*.polydat $(SANITIZE_DIR)/fuzz-corpus/
+	$(SANITIZE_DIR)/tests/polyrt_fuzz_front_end -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=4096 -print_final_stats=1 $(SANITIZE_DIR)/fuzz-corpus
+
 bench: build
 	$(BUILD_DIR)/bench/polyrt_bench
 
@@ -27,4 +44,4 @@ format:
 	@git ls-files '*.cpp' '*.hpp' '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR)

@@ -3,7 +3,7 @@
 # Idempotent: when everything is present it installs nothing and touches no list.
 set -euo pipefail
 
-packages=(llvm-19-dev clang-19 libtbb-dev libzstd-dev ninja-build ccache cmake g++
+packages=(llvm-19-dev clang-19 libclang-rt-19-dev libtbb-dev libzstd-dev ninja-build ccache cmake g++
           libgtest-dev libbenchmark-dev python3)
 
 missing=()

@@ -5,6 +5,7 @@
 // interpreter or computed by hand; speed lives in bench/compile_scale_bench.cpp.
 #include <gtest/gtest.h>
 
+#include "bench/generated_programs.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/batch.hpp"
 #include "tests/test_support.hpp"
@@ -85,20 +86,11 @@ TEST(ProgramScale, LongForwardChainsCompile) {
             std::string::npos);
 }
 
-std::string hash_chain(size_t n) {
-  std::string src = "input x\nb0 := hash(x)\n";
-  for (size_t i = 1; i < n; ++i) {
-    src += "b" + std::to_string(i) + " := hash(b" + std::to_string(i - 1) + " ^ " +
-           std::to_string(i) + ")\n";
-  }
-  return src;
-}
-
 // Chains longer than one fused unit are cut into several native functions
 // (per-state segments and batch kernels); the values do not change.
 TEST(ProgramScale, ChainsLongerThanOneFusedUnitMatchTheInterpreter) {
   const size_t n = 5 * plan::kMaxFusedNodes + 3;
-  const std::string src = hash_chain(n);
+  const std::string src = bench::hash_chain_program((int64_t)n);
   const auto oracle = compile(src, on(Engine::Interpreter));
   const auto native = compile(src, on(Engine::Native));
   const std::string last = "b" + std::to_string(n - 1);
@@ -121,7 +113,7 @@ TEST(ProgramScale, ChainsLongerThanOneFusedUnitMatchTheInterpreter) {
 // the batch tier, a warning saying so, and the same values.
 TEST(ProgramScale, ProgramsPastTheNativeLimitRunOnClosuresWithAWarning) {
   const size_t n = plan::kMaxNativeNodes / 2 + 10;  // two native nodes per binding
-  const std::string src = hash_chain(n);
+  const std::string src = bench::hash_chain_program((int64_t)n);
   const auto native = compile(src, on(Engine::Native));
   EXPECT_EQ(native->engine_name().rfind("closures", 0), 0u) << native->engine_name();
   ASSERT_FALSE(native->warnings().empty());
@@ -159,6 +151,28 @@ TEST(ProgramScale, HundredThousandBindingsCompileAndPull) {
     c.set_inputs({11});
     EXPECT_EQ(c.pull("c5").as_u64(), 16u);
     EXPECT_EQ(c.pull("c99999").as_u64(), 100010u);
+  }
+}
+
+// Pulling every output of a long chain (what `polyrt eval` does): cones too
+// long to keep are searched for their stale steps on each pull, so the whole
+// sweep is linear, in any order, on every provenance mode.
+TEST(ProgramScale, EveryOutputOfALongChainCanBePulled) {
+  const int n = 50000;
+  std::string chain = "input x\nc0 := x\n";
+  for (int i = 1; i < n; ++i)
+    chain += "c" + std::to_string(i) + " := c" + std::to_string(i - 1) + " + 1\n";
+  for (Provenance mode : {Provenance::Raw, Provenance::Pull, Provenance::PushPull}) {
+    CompileOptions options = on(Engine::Closures);
+    options.provenance = mode;
+    State s = compile(chain, options)->new_state();
+    s.set_inputs({10});
+    for (int i = 0; i < n; ++i) ASSERT_EQ(s.pull_at((size_t)i).as_u64(), 10u + (uint64_t)i) << i;
+    s.set_inputs({20});
+    for (int i = n - 1; i >= 0; i -= 7) ASSERT_EQ(s.pull_at((size_t)i).as_u64(), 20u + (uint64_t)i);
+    s.set_inputs({30});
+    EXPECT_EQ(s.pull_at(n / 2).as_u64(), 30u + n / 2);
+    EXPECT_EQ(s.pull_at(n - 1).as_u64(), 30u + n - 1);
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <stdexcept>
 #include <tuple>
@@ -413,7 +414,7 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
   return p;
 }
 
-std::vector<uint32_t> output_cone(const StatePlan& p, size_t output) {
+std::optional<std::vector<uint32_t>> output_cone(const StatePlan& p, size_t output, size_t limit) {
   std::vector<uint32_t> cone;
   const uint32_t root = p.output_step[output];
   if (root == ~0u) return cone;
@@ -423,10 +424,12 @@ std::vector<uint32_t> output_cone(const StatePlan& p, size_t output) {
   if (seen.size() < p.steps.size()) seen.resize(p.steps.size(), 0);
   std::vector<uint32_t> stack{root};
   seen[root] = 1;
-  while (!stack.empty()) {
+  bool too_big = false;
+  while (!stack.empty() && !too_big) {
     const uint32_t s = stack.back();
     stack.pop_back();
     cone.push_back(s);
+    too_big = cone.size() > limit;
     for (uint32_t from : p.step_predecessors[s]) {
       if (seen[from] || p.steps[from].is_frozen) continue;  // a const is current from the start
       seen[from] = 1;
@@ -434,6 +437,8 @@ std::vector<uint32_t> output_cone(const StatePlan& p, size_t output) {
     }
   }
   for (uint32_t s : cone) seen[s] = 0;
+  for (uint32_t s : stack) seen[s] = 0;
+  if (too_big) return std::nullopt;
   std::sort(cone.begin(), cone.end());
   return cone;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,8 +79,10 @@ struct StatePlan {
 StatePlan plan_states(const ir::Graph& graph, bool fuse);
 
 // The steps an output needs, in evaluation order (frozen consts excluded:
-// they are current from a state's creation).
-std::vector<uint32_t> output_cone(const StatePlan& plan, size_t output);
+// they are current from a state's creation); nullopt when there are more
+// than `limit` (the search stops there, so it costs at most `limit` steps).
+std::optional<std::vector<uint32_t>> output_cone(const StatePlan& plan, size_t output,
+                                                 size_t limit);
 
 // Human-readable plan: steps, members, native or host, slot layout, mode.
 std::string describe_plan(const ir::Graph& graph, const StatePlan& plan, ProvenanceMode mode);

@@ -2,6 +2,8 @@
 // u64 word per port, a None mask, rounds (epochs), and one monomorphic runner
 // per provenance mode, so the inner loop never branches on the mode.
 
+#include <algorithm>
+
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
 #include "interp/state_engine.hpp"
@@ -169,6 +171,34 @@ class SlotStateBase : public StateEngine {
   const Program& program() const override { return *program_; }
 
  protected:
+  // The steps of output o's cone that are not `current`, in evaluation order,
+  // for cones too long to keep (ConeTable). A current step's producers are
+  // current (a cone always runs in order), so the search from the output
+  // backwards stops at current steps and costs what is stale.
+  template <typename Current>
+  const std::vector<uint32_t>& stale_steps(size_t o, const Current& current) {
+    stale_list_.clear();
+    const uint32_t root = p_->output_step[o];
+    if (root == ~0u || current(root)) return stale_list_;
+    if (queued_.size() < p_->steps.size()) queued_.resize(p_->steps.size(), 0);
+    std::vector<uint32_t>& stack = stale_stack_;
+    stack.assign(1, root);
+    queued_[root] = 1;
+    while (!stack.empty()) {
+      const uint32_t s = stack.back();
+      stack.pop_back();
+      stale_list_.push_back(s);
+      for (uint32_t from : p_->step_predecessors[s]) {
+        if (queued_[from] || p_->steps[from].is_frozen || current(from)) continue;
+        queued_[from] = 1;
+        stack.push_back(from);
+      }
+    }
+    for (uint32_t s : stale_list_) queued_[s] = 0;
+    std::sort(stale_list_.begin(), stale_list_.end());
+    return stale_list_;
+  }
+
   bool frozen(size_t s) const { return p_->steps[s].is_frozen; }
 
   void begin_round() {
@@ -401,6 +431,10 @@ class SlotStateBase : public StateEngine {
     throw EvalError(ir::failure_message(*g_, node, reason, scratch_ptrs_, &written), n.label);
   }
 
+  // Scratch of stale_steps; queued_ is all zero between calls.
+  std::vector<uint32_t> stale_list_, stale_stack_;
+  std::vector<uint8_t> queued_;
+
   // Reused by every host step (a clone gets its own; their contents never outlive a step).
   std::vector<Value> scratch_in_;
   std::vector<const Value*> scratch_ptrs_;
@@ -442,8 +476,12 @@ class SlotState final : public SlotStateBase {
     if constexpr (M != ProvenanceMode::Raw) {
       if (cone_is_current(o)) return;
     }
-    for (uint32_t s : sp_->cones[o]) {
-      if (ran_[s] != epoch_) step(s);
+    if (const std::vector<uint32_t>* cone = sp_->cones.kept(o)) [[likely]] {
+      for (uint32_t s : *cone) {
+        if (ran_[s] != epoch_) step(s);
+      }
+    } else {
+      for (uint32_t s : stale_steps(o, [&](uint32_t s) { return ran_[s] == epoch_; })) step(s);
     }
     output_seq_[o] = write_seq_;
   }
@@ -521,8 +559,15 @@ class ExpressState final : public SlotStateBase {
 
   void run_cone(size_t o) {
     const uint64_t generation = lane_.generation;
-    for (uint32_t s : sp_->cones[o]) {
-      if (word_stamp_[s] == generation) continue;
+    if (const std::vector<uint32_t>* cone = sp_->cones.kept(o)) [[likely]] {
+      for (uint32_t s : *cone) {
+        if (word_stamp_[s] == generation) continue;
+        run_step(s);
+        word_stamp_[s] = generation;
+      }
+      return;
+    }
+    for (uint32_t s : stale_steps(o, [&](uint32_t s) { return word_stamp_[s] == generation; })) {
       run_step(s);
       word_stamp_[s] = generation;
     }
