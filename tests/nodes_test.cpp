@@ -118,7 +118,11 @@ TEST(Nodes, DivisionByZeroRules) {
   EXPECT_EQ(f("to_f64(x) % 0.0", 7), 0.0);
   EXPECT_EQ(f("to_f64(x) / -0.0", 7), 0.0);
   // A zero modulus or divisor fails every row: refused when compiling.
-  EXPECT_NE(compile_error("input x\nv := mod(x, 0)\n").find("t.polydat:2:13: error: bad argument of 'mod': modulus 0 would fail on every input"), std::string::npos);
+  EXPECT_NE(
+      compile_error("input x\nv := mod(x, 0)\n")
+          .find(
+              "t.polydat:2:13: error: bad argument of 'mod': modulus 0 would fail on every input"),
+      std::string::npos);
   EXPECT_THROW(eval_expr("div(x, 0)", 3), CompileError);
 }
 

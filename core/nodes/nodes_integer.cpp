@@ -35,8 +35,8 @@ void fold_variadic(Call& c, uint64_t identity) {
 
 // A zero modulus or divisor would fail every row: a compile error, not a
 // program that compiles and then fails on every input.
-std::shared_ptr<const Prepared> require_nonzero(const std::vector<Value>& params,
-                                                const char* what, const char* operation) {
+std::shared_ptr<const Prepared> require_nonzero(const std::vector<Value>& params, const char* what,
+                                                const char* operation) {
   if (params[0].as_u64() == 0) {
     throw ParamError{0, std::string(what) + " 0 would fail on every input (" + operation +
                             " 0 is undefined); use a nonzero literal"};
@@ -74,7 +74,8 @@ void register_integer_nodes(Registry& r) {
          .args = {wire("x", P::U64), konst("modulus", P::U64)},
          .results = {Type::U64},
          .summary = "x mod modulus; a modulus of 0 is a compile error.",
-         .prepare = [](const std::vector<Value>& p) { return require_nonzero(p, "modulus", "x mod"); },
+         .prepare =
+             [](const std::vector<Value>& p) { return require_nonzero(p, "modulus", "x mod"); },
          .eval =
              [](Call& c) {
                uint64_t out;
@@ -84,21 +85,22 @@ void register_integer_nodes(Registry& r) {
                c.set_u64(out);
              },
          .native = PD_NATIVE(pd_mod, in(0), param(0), outputs())});
-  r.add({.name = "div",
-         .family = "integer arithmetic",
-         .args = {wire("x", P::U64), konst("divisor", P::U64)},
-         .results = {Type::U64},
-         .summary = "x / divisor, rounded down; a divisor of 0 is a compile error.",
-         .prepare = [](const std::vector<Value>& p) { return require_nonzero(p, "divisor", "x /"); },
-         .eval =
-             [](Call& c) {
-               uint64_t out;
-               if (pd_div(c.u64(0), c.param_u64(0), &out) != PD_OK) {
-                 throw NodeFailure{"division by zero: " + std::to_string(c.u64(0)) + " / 0"};
-               }
-               c.set_u64(out);
-             },
-         .native = PD_NATIVE(pd_div, in(0), param(0), outputs())});
+  r.add(
+      {.name = "div",
+       .family = "integer arithmetic",
+       .args = {wire("x", P::U64), konst("divisor", P::U64)},
+       .results = {Type::U64},
+       .summary = "x / divisor, rounded down; a divisor of 0 is a compile error.",
+       .prepare = [](const std::vector<Value>& p) { return require_nonzero(p, "divisor", "x /"); },
+       .eval =
+           [](Call& c) {
+             uint64_t out;
+             if (pd_div(c.u64(0), c.param_u64(0), &out) != PD_OK) {
+               throw NodeFailure{"division by zero: " + std::to_string(c.u64(0)) + " / 0"};
+             }
+             c.set_u64(out);
+           },
+       .native = PD_NATIVE(pd_div, in(0), param(0), outputs())});
   r.add({.name = "add",
          .family = "integer arithmetic",
          .args = {wire("x", P::U64), konst("addend", P::U64)},

@@ -226,8 +226,7 @@ detail::PullLane* moved_from_lane() {
 
 State::State(std::unique_ptr<StateEngine> engine)
     : impl_(std::move(engine)), lane_(&impl_->pull_lane()) {}
-State::State(const State& other)
-    : impl_(other.engine_ref().clone()), lane_(&impl_->pull_lane()) {}
+State::State(const State& other) : impl_(other.engine_ref().clone()), lane_(&impl_->pull_lane()) {}
 State& State::operator=(const State& other) {
   if (this != &other) {
     impl_ = other.engine_ref().clone();
