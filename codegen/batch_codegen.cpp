@@ -86,7 +86,7 @@ class BatchEmitter {
           break;
         case BatchValue::None:
         case BatchValue::Register:
-          throw Error("internal error: batch kernel input without a value");
+          internal_error("batch kernel input without a value");
       }
       words[port] = loaded;
       return loaded;
@@ -180,7 +180,7 @@ class BatchEmitter {
     ir_.CreateAlignedStore(ir_.CreateSub(status, ir_.getInt32(1)), failed_member, llvm::Align(4));
     ir_.CreateRet(scan_row);
     ir_.SetInsertPoint(none_failed);
-    ir_.CreateRet(ir_.getInt64(kNoFailingRow));
+    ir_.CreateRet(ir_.getInt64(plan::kNoFailingRow));
     return symbol;
   }
 

@@ -25,8 +25,6 @@ class Module;
 
 namespace polyrt::codegen {
 
-constexpr uint64_t kNoFailingRow = ~uint64_t{0};
-
 std::string batch_kernel_symbol(uint32_t step);
 
 // The plan columns kernel step `step` reads or writes, in the order of the

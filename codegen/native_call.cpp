@@ -14,7 +14,7 @@ namespace {
 llvm::Value* as_type(llvm::IRBuilder<>& ir, llvm::Value* word, llvm::Type* type) {
   if (type->isDoubleTy()) return ir.CreateBitCast(word, type);
   if (type->isIntegerTy(64)) return word;
-  throw Error("internal error: unsupported native argument type");
+  internal_error("unsupported native argument type");
 }
 
 // Tables are module content (never a process address), so cached objects stay valid.

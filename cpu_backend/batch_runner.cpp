@@ -12,8 +12,6 @@ using plan::BatchValue;
 
 namespace {
 
-constexpr uint64_t kNoFailure = ~uint64_t{0};
-
 // Evaluates a call node once on the host, as the interpreter does (a None
 // input skips a node that is not None-aware, leaving its outputs None).
 // False when the node fails.
@@ -170,7 +168,7 @@ uint64_t BatchRunner::run(ChunkBuffers& b, uint64_t first, uint64_t rows,
     if (b.column_pointers[v.index] == b.words[v.index].data())
       b.column_pointers[v.index] = targets[o];
   }
-  uint64_t first_failure = kNoFailure;
+  uint64_t first_failure = plan::kNoFailingRow;
   for (size_t s = 0; s < plan_.steps.size(); ++s) {
     const plan::BatchStep& step = plan_.steps[s];
     if (step.kind == plan::BatchStep::Kernel) {
@@ -216,7 +214,7 @@ void BatchRunner::run_host(const plan::BatchStep& step, ChunkBuffers& b, uint64_
           }
           break;
         case BatchValue::Register:
-          throw Error("internal error: a host step reads a kernel register");
+          internal_error("a host step reads a kernel register");
       }
     }
     try {
@@ -229,8 +227,7 @@ void BatchRunner::run_host(const plan::BatchStep& step, ChunkBuffers& b, uint64_
       const BatchValue& v = plan_.values[plan_.port_base[node] + k];
       if (v.kind != BatchValue::Column) continue;
       if (out[k].is_none()) {
-        throw Error("internal error: node '" + n.label +
-                    "' gave None where the batch plan expected a value");
+        internal_error("node '" + n.label + "' gave None where the batch plan expected a value");
       }
       if (plan_.column_types[v.index] == Type::Str) {
         b.values[v.index][r] = std::move(out[k]);

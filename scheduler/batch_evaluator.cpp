@@ -14,9 +14,6 @@ using plan::BatchValue;
 
 namespace {
 
-constexpr uint64_t kNoFailure = ~uint64_t{0};
-constexpr uint64_t kDefaultChunkRows = 8192;
-
 std::string list(const std::vector<std::string>& names) {
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
@@ -95,8 +92,8 @@ void BatchEvaluator::raise_failure(uint64_t coordinate, uint64_t row,
   }
   state.set_inputs(coordinates);
   for (const std::string& name : names_) state.pull(name);
-  throw Error("internal error: the batch tier reported a failure at coordinate " +
-              std::to_string(coordinate) + " that the interpreter does not reproduce");
+  internal_error("the batch tier reported a failure at coordinate " + std::to_string(coordinate) +
+                 " that the interpreter does not reproduce");
 }
 
 template <typename Encoded, typename Encode, typename Write>
@@ -114,7 +111,7 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
     uint64_t offset = 0;  // rows before this chunk
     uint64_t rows = 0;
     cpu::ChunkBuffers buffers;
-    uint64_t failure = kNoFailure;
+    uint64_t failure = plan::kNoFailingRow;
     ColumnChunk view;
     Encoded encoded{};
   };
@@ -128,13 +125,13 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
         std::vector<uint64_t*> into;
         for (uint64_t* target : targets) into.push_back(target + c.offset);
         c.failure = runner_->run(b, first + c.offset, c.rows, at, into);
-        if (c.failure != kNoFailure) return false;
+        if (c.failure != plan::kNoFailingRow) return false;
         chunk_view(b, first + c.offset, c.rows, c.view);
         encode(c.view, c.encoded);
         return true;
       },
       [&](InFlight& c) {
-        if (c.failure != kNoFailure) {
+        if (c.failure != plan::kNoFailingRow) {
           raise_failure(first + c.offset + c.failure, c.offset + c.failure, columns);
         }
         write(c.view, c.encoded);

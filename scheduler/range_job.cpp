@@ -37,7 +37,7 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
       [&] { return std::make_pair(prototype, job.coordinates); });
   ProgressBar progress(job.count);
   run_ordered_chunks<Chunk>(
-      job.count, job.chunk_rows ? job.chunk_rows : 8192, job.threads,
+      job.count, job.chunk_rows ? job.chunk_rows : kDefaultChunkRows, job.threads,
       [&](Chunk& c) {
         auto& [state, coords] = workers.local();
         c.text.clear();

@@ -6,12 +6,13 @@
 
 #include <bit>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "polyrt/error.hpp"
 
 namespace polyrt::nodes {
 
@@ -137,15 +138,15 @@ int32_t kit(const KitArgs& a) {
 
 }  // namespace kit_detail
 
-// Throws std::logic_error when `args` does not describe every parameter of Fn
+// Throws an internal error when `args` does not describe every parameter of Fn
 // (a registry bug, caught when the registry is built).
 template <auto Fn>
 NativeForm native(std::string_view symbol, std::vector<NativeArg> args) {
   static_assert(kit_detail::arity<Fn>(Fn) <= kMaxNativeArgs);
   if (args.size() != kit_detail::arity<Fn>(Fn)) {
-    throw std::logic_error("native form of " + std::string(symbol) + " maps " +
-                           std::to_string(args.size()) + " arguments, the function takes " +
-                           std::to_string(kit_detail::arity<Fn>(Fn)));
+    internal_error("native form of " + std::string(symbol) + " maps " +
+                   std::to_string(args.size()) + " arguments, the function takes " +
+                   std::to_string(kit_detail::arity<Fn>(Fn)));
   }
   return NativeForm{symbol, &kit_detail::kit<Fn>, std::move(args),
                     kit_detail::returns_status<Fn>(Fn)};

@@ -17,6 +17,10 @@
 
 namespace polyrt::plan {
 
+// "No row failed", wherever a batch reports its first failing row (CPU
+// kernels, chunk runners, the evaluator).
+inline constexpr uint64_t kNoFailingRow = ~uint64_t{0};
+
 enum class CoordinateSource : uint8_t {
   Lane,    // the lane's coordinate: first + lane index
   Scalar,  // one value for the batch

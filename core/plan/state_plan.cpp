@@ -5,7 +5,6 @@
 #include <numeric>
 #include <optional>
 #include <queue>
-#include <stdexcept>
 #include <tuple>
 
 #include "plan/native_limits.hpp"
@@ -332,8 +331,7 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
 
   for (uint32_t i = 0; i < n; ++i) {
     if (g.nodes[i].kind == ir::NodeKind::Call && p.node_step[i] == ~0u) {
-      throw std::logic_error("internal error: the planner left node '" + g.nodes[i].name +
-                             "' without a step");
+      internal_error("the planner left node '" + g.nodes[i].name + "' without a step");
     }
   }
 

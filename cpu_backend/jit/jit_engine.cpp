@@ -232,11 +232,11 @@ std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> c
   std::string verify_errors;
   llvm::raw_string_ostream verify_stream(verify_errors);
   if (llvm::verifyModule(*module, &verify_stream)) {
-    throw Error("internal error: the generated LLVM module is invalid: " + verify_stream.str());
+    internal_error("the generated LLVM module is invalid: " + verify_stream.str());
   }
   if (module->getTargetTriple() != impl_->triple ||
       module->getDataLayoutStr() != impl_->data_layout) {
-    throw Error("internal error: a JIT module must use the JIT's triple and data layout");
+    internal_error("a JIT module must use the JIT's triple and data layout");
   }
   // The key covers our IR before the rtlib is linked; the salt covers the rtlib.
   llvm::SmallVector<char, 0> bitcode;

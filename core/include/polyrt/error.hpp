@@ -65,6 +65,14 @@ class DeviceError : public Error {
   using Error::Error;
 };
 
+// A broken invariant of polyrt itself, never caused by the user's input: a
+// bug to report. Every internal check throws through this one helper, as a
+// plain Error (callers catching polyrt::Error see it; it never crosses JIT
+// code).
+[[noreturn]] inline void internal_error(const std::string& what) {
+  throw Error("internal error: " + what + " (a polyrt bug; please report it)");
+}
+
 // Bad command-line usage or an I/O failure of the polyrt tools.
 class UsageError : public Error {
  public:
