@@ -7,8 +7,10 @@
 // slot_engine.cpp), which costs what is stale, not the whole cone.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -22,10 +24,16 @@ class ConeTable {
   static constexpr size_t kMaxCachedCone = 4096;      // steps in one kept cone
   static constexpr size_t kBudget = size_t{1} << 22;  // steps in all kept cones
 
-  // The plan must outlive the table and stay where it is.
+  // The plan must outlive the table and stay where it is. The environment
+  // variable POLYRT_KEEP_CONE_STEPS lowers the per-cone limit (0 keeps none):
+  // the differential test runs every engine that way, so that the stale-step
+  // search is held to the same answers as kept cones.
   void attach(const plan::StatePlan* plan) {
     plan_ = plan;
     cones_ = std::make_unique<Slot[]>(plan->output_slot.size());
+    max_kept_ = kMaxCachedCone;
+    if (const char* limit = std::getenv("POLYRT_KEEP_CONE_STEPS"))
+      max_kept_ = std::min<size_t>(max_kept_, std::strtoull(limit, nullptr, 10));
   }
 
   // The output's cone in evaluation order, or null when it is not kept.
@@ -47,7 +55,7 @@ class ConeTable {
     const std::vector<uint32_t>* cone = cones_[output].load(std::memory_order_relaxed);
     if (cone) return cone;
     const size_t room = kBudget > used_ ? kBudget - used_ : 0;
-    auto derived = plan::output_cone(*plan_, output, std::min(kMaxCachedCone, room));
+    auto derived = plan::output_cone(*plan_, output, std::min(max_kept_, room));
     if (derived) {
       used_ += derived->size();
       storage_.push_back(std::make_unique<std::vector<uint32_t>>(std::move(*derived)));
@@ -60,6 +68,7 @@ class ConeTable {
   }
 
   const plan::StatePlan* plan_ = nullptr;
+  size_t max_kept_ = kMaxCachedCone;
   std::unique_ptr<Slot[]> cones_;
   mutable std::mutex mutex_;
   mutable std::vector<std::unique_ptr<std::vector<uint32_t>>> storage_;
