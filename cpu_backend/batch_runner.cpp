@@ -18,20 +18,10 @@ namespace {
 template <typename Input>
 bool evaluate_once(const ir::Node& n, const Input& input, Value* out) {
   std::vector<Value> in;
-  bool none = false;
-  for (const ir::Wire& w : n.inputs) {
-    in.push_back(input(w));
-    none = none || in.back().is_none();
-  }
-  if (none && !n.def->accepts_none) return true;
+  for (const ir::Wire& w : n.inputs) in.push_back(input(w));
   std::vector<const Value*> ptrs;
   for (const Value& v : in) ptrs.push_back(&v);
-  try {
-    ir::evaluate_node(n, ptrs.data(), out, [](std::string_view) {});
-  } catch (const nodes::NodeFailure&) {
-    return false;
-  }
-  return true;
+  return !ir::run_node(n, ptrs.data(), out, ir::discarded_side_channel());
 }
 
 }  // namespace
@@ -217,9 +207,7 @@ void BatchRunner::run_host(const plan::BatchStep& step, ChunkBuffers& b, uint64_
           internal_error("a host step reads a kernel register");
       }
     }
-    try {
-      ir::evaluate_node(n, ptrs.data(), out.data(), [](std::string_view) {});
-    } catch (const nodes::NodeFailure&) {
+    if (ir::run_node(n, ptrs.data(), out.data(), ir::discarded_side_channel())) {
       first_failure = r;
       return;
     }

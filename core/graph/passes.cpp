@@ -97,10 +97,8 @@ void fold_constants(Graph& g) {
     std::vector<const Value*> inputs;
     for (const Wire& w : n.inputs) inputs.push_back(&g.nodes[w.node].constants[w.port]);
     std::vector<Value> outputs(n.out_types.size());
-    try {
-      evaluate_node(n, inputs.data(), outputs.data(), nullptr);
-    } catch (const nodes::NodeFailure& f) {
-      throw ConstantFoldError("constant " + failure_message(g, i, f.message, inputs, nullptr));
+    if (auto failure = run_node(n, inputs.data(), outputs.data(), discarded_side_channel())) {
+      throw ConstantFoldError("constant " + failure_message(g, i, *failure, inputs, nullptr));
     }
     n.kind = NodeKind::Constant;
     n.constants = std::move(outputs);

@@ -110,22 +110,9 @@ class Interpreter final : public StateEngine {
   void run_node(uint32_t index) {
     const ir::Node& n = g_->nodes[index];
     inputs_.clear();
-    bool any_none = false;
-    for (const ir::Wire& w : n.inputs) {
-      const Value* v = &values_[offset_[w.node] + w.port];
-      any_none = any_none || v->is_none();
-      inputs_.push_back(v);
-    }
-    Value* out = &values_[offset_[index]];
-    if (any_none && !n.def->accepts_none) {
-      for (size_t p = 0; p < n.out_types.size(); ++p) out[p] = Value::none();
-    } else {
-      try {
-        ir::evaluate_node(n, inputs_.data(), out, sink_);
-      } catch (const nodes::NodeFailure& f) {
-        throw EvalError(ir::failure_message(*g_, index, f.message, inputs_, &coordinates_),
-                        n.label);
-      }
+    for (const ir::Wire& w : n.inputs) inputs_.push_back(&values_[offset_[w.node] + w.port]);
+    if (auto failure = ir::run_node(n, inputs_.data(), &values_[offset_[index]], sink_)) {
+      throw EvalError(ir::failure_message(*g_, index, *failure, inputs_, &coordinates_), n.label);
     }
     clean_[index] = 1;
   }

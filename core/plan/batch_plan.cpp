@@ -40,11 +40,7 @@ std::vector<uint8_t> probe_none(const ir::Node& n, const std::vector<uint8_t>& i
   }
   std::vector<Value> out(n.out_types.size());
   std::vector<uint8_t> none(n.out_types.size(), 0);
-  try {
-    ir::evaluate_node(n, ptrs.data(), out.data(), [](std::string_view) {});
-  } catch (const nodes::NodeFailure&) {
-    return none;
-  }
+  if (ir::run_node(n, ptrs.data(), out.data(), ir::discarded_side_channel())) return none;
   for (size_t k = 0; k < out.size(); ++k) none[k] = out[k].is_none();
   return none;
 }

@@ -398,11 +398,9 @@ class SlotStateBase : public StateEngine {
   [[gnu::noinline]] void run_host(uint32_t node) {
     const ir::Node& n = g_->nodes[node];
     gather_inputs(n);
-    try {
-      ir::evaluate_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_);
-    } catch (const nodes::NodeFailure& f) {
+    if (auto failure = ir::run_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_)) {
       const std::vector<uint64_t> written = written_coordinates();
-      throw EvalError(ir::failure_message(*g_, node, f.message, scratch_ptrs_, &written), n.label);
+      throw EvalError(ir::failure_message(*g_, node, *failure, scratch_ptrs_, &written), n.label);
     }
     for (size_t k = 0; k < scratch_out_.size(); ++k) {
       const uint32_t slot = p_->node_slot[node] + k;
@@ -420,13 +418,10 @@ class SlotStateBase : public StateEngine {
   [[noreturn, gnu::noinline, gnu::cold]] void fail(uint32_t node) {
     const ir::Node& n = g_->nodes[node];
     gather_inputs(n);
-    std::string reason =
-        "internal error: native code reported a failure the node body does not reproduce";
-    try {
-      ir::evaluate_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_);
-    } catch (const nodes::NodeFailure& f) {
-      reason = f.message;
-    }
+    const std::string reason =
+        ir::run_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_)
+            .value_or("internal error: native code reported a failure the node body does not "
+                      "reproduce");
     const std::vector<uint64_t> written = written_coordinates();
     throw EvalError(ir::failure_message(*g_, node, reason, scratch_ptrs_, &written), n.label);
   }
