@@ -78,6 +78,10 @@ struct Graph {
   std::vector<std::string> warnings;  // full diagnostics (unknown pragmas, ...)
 
   // Derived by the passes.
+  // Per node, the index of its first output port when every node's ports are
+  // numbered in node order (the interpreter's values, the slot layout, the
+  // batch plan's values); one more entry holds the number of ports.
+  std::vector<uint32_t> port_base;
   // Which inputs (coordinates, then externs) each node's value depends on: a
   // bitset of provenance_words words per node (a frozen const contributes none).
   std::vector<uint64_t> provenance;

@@ -222,6 +222,9 @@ void run_passes(Graph& g, const dsl::SourceText& src, const std::vector<std::str
   fold_constants(g);
   eliminate_dead(g, src, required);
   derive_provenance(g);
+  g.port_base.assign(1, 0);
+  for (const Node& n : g.nodes)
+    g.port_base.push_back(g.port_base.back() + (uint32_t)n.out_types.size());
   std::vector<uint32_t> consts;
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     if (is_frozen_const(g.nodes[i])) consts.push_back(i);

@@ -17,22 +17,20 @@ class Interpreter final : public StateEngine {
         program_(std::move(program)),
         g_(&program_->graph()) {
     const auto& nodes = g_->nodes;
-    offset_.resize(nodes.size() + 1);
-    for (size_t i = 0; i < nodes.size(); ++i)
-      offset_[i + 1] = offset_[i] + (uint32_t)nodes[i].out_types.size();
-    values_.resize(offset_.back());
+    values_.resize(g_->port_base.back());
     clean_.assign(nodes.size(), 0);
     queued_.assign(nodes.size(), 0);
     for (size_t i = 0; i < nodes.size(); ++i) {
       const ir::Node& n = nodes[i];
       if (n.kind == ir::NodeKind::Constant) {
-        for (size_t p = 0; p < n.constants.size(); ++p) values_[offset_[i] + p] = n.constants[p];
+        for (size_t p = 0; p < n.constants.size(); ++p)
+          values_[g_->port_base[i] + p] = n.constants[p];
       }
       if (n.kind != ir::NodeKind::Call) clean_[i] = 1;
     }
     coordinates_.assign(g_->coordinates.size(), 0);
-    for (uint32_t c : g_->coordinates) values_[offset_[c]] = Value::u64(0);
-    for (const ir::Extern& e : g_->externs) values_[offset_[e.node]] = e.default_value;
+    for (uint32_t c : g_->coordinates) values_[g_->port_base[c]] = Value::u64(0);
+    for (const ir::Extern& e : g_->externs) values_[g_->port_base[e.node]] = e.default_value;
     for (uint32_t n : g_->init_nodes) run_node(n);
   }
 
@@ -46,7 +44,7 @@ class Interpreter final : public StateEngine {
     for (size_t c = 0; c < coordinates.size(); ++c) {
       if (coordinates_[c] == coordinates[c] && written_) continue;
       coordinates_[c] = coordinates[c];
-      values_[offset_[g_->coordinates[c]]] = Value::u64(coordinates[c]);
+      values_[g_->port_base[g_->coordinates[c]]] = Value::u64(coordinates[c]);
       for (uint32_t n : g_->coordinate_dependents[c]) clean_[n] = 0;
     }
     written_ = true;
@@ -54,7 +52,7 @@ class Interpreter final : public StateEngine {
   }
 
   void set_extern(size_t index, const Value& value) override {
-    values_[offset_[g_->externs[index].node]] = value;
+    values_[g_->port_base[g_->externs[index].node]] = value;
     for (uint32_t n : g_->extern_dependents[index]) clean_[n] = 0;
     dirty_volatile();
   }
@@ -83,7 +81,7 @@ class Interpreter final : public StateEngine {
       std::sort(stale_.begin(), stale_.end());
       for (uint32_t n : stale_) run_node(n);
     }
-    return values_[offset_[w.node] + w.port];
+    return values_[g_->port_base[w.node] + w.port];
   }
 
   void eval() override {
@@ -110,8 +108,8 @@ class Interpreter final : public StateEngine {
   void run_node(uint32_t index) {
     const ir::Node& n = g_->nodes[index];
     inputs_.clear();
-    for (const ir::Wire& w : n.inputs) inputs_.push_back(&values_[offset_[w.node] + w.port]);
-    if (auto failure = ir::run_node(n, inputs_.data(), &values_[offset_[index]], sink_)) {
+    for (const ir::Wire& w : n.inputs) inputs_.push_back(&values_[g_->port_base[w.node] + w.port]);
+    if (auto failure = ir::run_node(n, inputs_.data(), &values_[g_->port_base[index]], sink_)) {
       throw EvalError(ir::failure_message(*g_, index, *failure, inputs_, &coordinates_), n.label);
     }
     clean_[index] = 1;
@@ -119,7 +117,6 @@ class Interpreter final : public StateEngine {
 
   std::shared_ptr<const Program> program_;
   const ir::Graph* g_;
-  std::vector<uint32_t> offset_;
   std::vector<Value> values_;
   std::vector<uint8_t> clean_;
   std::vector<uint8_t> queued_;  // scratch of pull_at, all zero between pulls

@@ -50,13 +50,8 @@ std::vector<uint8_t> probe_none(const ir::Node& n, const std::vector<uint8_t>& i
 BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
   BatchPlan p;
   const size_t n = g.nodes.size();
-  p.port_base.resize(n);
-  uint32_t ports = 0;
-  for (size_t i = 0; i < n; ++i) {
-    p.port_base[i] = ports;
-    ports += (uint32_t)g.nodes[i].out_types.size();
-  }
-  p.values.assign(ports, BatchValue{});
+  p.port_base = g.port_base;
+  p.values.assign(g.port_base.back(), BatchValue{});
   p.coordinate_columns.assign(g.coordinates.size(), ~0u);
 
   std::vector<uint8_t> needed(n, 0);

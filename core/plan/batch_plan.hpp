@@ -53,7 +53,7 @@ struct BatchStep {
 };
 
 struct BatchPlan {
-  std::vector<uint32_t> port_base;  // per node: index of its first port in `values`
+  std::vector<uint32_t> port_base;  // the graph's: per node, its first port in `values`
   std::vector<BatchValue> values;   // per node port
   // Nodes evaluated once per batch on the host, in topological order; scalar
   // i is port scalar_ports[i].

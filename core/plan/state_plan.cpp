@@ -191,13 +191,10 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
 StatePlan plan_states(const ir::Graph& g, bool fuse) {
   StatePlan p;
   const size_t n = g.nodes.size();
-  p.node_slot.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    p.node_slot[i] = p.slot_count;
-    for (Type t : g.nodes[i].out_types) {
-      p.slot_type.push_back(t);
-      ++p.slot_count;
-    }
+  p.node_slot.assign(g.port_base.begin(), g.port_base.end() - 1);  // one slot per port
+  p.slot_count = g.port_base.back();
+  for (const ir::Node& node : g.nodes) {
+    p.slot_type.insert(p.slot_type.end(), node.out_types.begin(), node.out_types.end());
   }
   for (uint32_t c : g.coordinates) p.coordinate_slots.push_back(p.node_slot[c]);
   for (const ir::Extern& e : g.externs) p.extern_slots.push_back(p.node_slot[e.node]);

@@ -420,8 +420,9 @@ class SlotStateBase : public StateEngine {
     gather_inputs(n);
     const std::string reason =
         ir::run_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_)
-            .value_or("internal error: native code reported a failure the node body does not "
-                      "reproduce");
+            .value_or(
+                "internal error: native code reported a failure the node body does not "
+                "reproduce");
     const std::vector<uint64_t> written = written_coordinates();
     throw EvalError(ir::failure_message(*g_, node, reason, scratch_ptrs_, &written), n.label);
   }
