@@ -358,10 +358,12 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
 
   // Each step's producer steps, once; the cone of an output is derived from
   // them on demand (output_cone), as storing every output's cone costs the
-  // square of a chain's length.
+  // square of a chain's length. Steps are in topological order, so the same
+  // forward pass spreads volatility: volatile_fed through every producer
+  // (stale after every write), volatile_cone through the cone an output runs,
+  // which stops at frozen consts.
   p.step_predecessors.assign(p.steps.size(), {});
-  // Whether a step's cone (which stops at frozen consts) holds a volatile step.
-  std::vector<uint8_t> volatile_cone(p.steps.size(), 0);
+  std::vector<uint8_t> volatile_fed(p.steps.size(), 0), volatile_cone(p.steps.size(), 0);
   for (uint32_t s = 0; s < p.steps.size(); ++s) {
     std::vector<uint32_t>& preds = p.step_predecessors[s];
     for (uint32_t m : p.steps[s].nodes) {
@@ -372,10 +374,14 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     }
     std::sort(preds.begin(), preds.end());
     preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
-    if (p.steps[s].is_frozen) continue;
-    bool v = p.steps[s].is_volatile;
-    for (uint32_t from : preds) v = v || (!p.steps[from].is_frozen && volatile_cone[from]);
-    volatile_cone[s] = v;
+    bool fed = p.steps[s].is_volatile, in_cone = fed;
+    for (uint32_t from : preds) {
+      fed = fed || volatile_fed[from];
+      in_cone = in_cone || (!p.steps[from].is_frozen && volatile_cone[from]);
+    }
+    volatile_fed[s] = fed;
+    if (fed) p.volatile_fed_steps.push_back(s);
+    volatile_cone[s] = !p.steps[s].is_frozen && in_cone;
   }
 
   // Per-output guards.
@@ -391,50 +397,16 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     p.output_volatile.push_back(has_step && volatile_cone[producer]);
     p.output_step.push_back(has_step ? producer : ~0u);
   }
-
-  // Steps are in topological order, so one forward pass spreads volatility.
-  std::vector<uint8_t> volatile_fed(p.steps.size(), 0);
-  for (uint32_t s = 0; s < p.steps.size(); ++s) {
-    const Step& step = p.steps[s];
-    bool fed = step.is_volatile;
-    for (uint32_t m : step.nodes) {
-      for (const ir::Wire& w : g.nodes[m].inputs) {
-        const uint32_t from = p.node_step[w.node];
-        fed = fed || (from != ~0u && from != s && volatile_fed[from]);
-      }
-    }
-    volatile_fed[s] = fed;
-    if (fed) p.volatile_fed_steps.push_back(s);
-  }
   return p;
 }
 
 std::optional<std::vector<uint32_t>> output_cone(const StatePlan& p, size_t output, size_t limit) {
+  // Marks in a per-thread buffer: one cone costs its own size, not the plan's.
+  thread_local ConeSearch search;
   std::vector<uint32_t> cone;
-  const uint32_t root = p.output_step[output];
-  if (root == ~0u) return cone;
-  // Marks in a per-thread buffer, unmarked after use: one cone costs its own
-  // size, not the plan's.
-  thread_local std::vector<uint8_t> seen;
-  if (seen.size() < p.steps.size()) seen.resize(p.steps.size(), 0);
-  std::vector<uint32_t> stack{root};
-  seen[root] = 1;
-  bool too_big = false;
-  while (!stack.empty() && !too_big) {
-    const uint32_t s = stack.back();
-    stack.pop_back();
-    cone.push_back(s);
-    too_big = cone.size() > limit;
-    for (uint32_t from : p.step_predecessors[s]) {
-      if (seen[from] || p.steps[from].is_frozen) continue;  // a const is current from the start
-      seen[from] = 1;
-      stack.push_back(from);
-    }
-  }
-  for (uint32_t s : cone) seen[s] = 0;
-  for (uint32_t s : stack) seen[s] = 0;
-  if (too_big) return std::nullopt;
-  std::sort(cone.begin(), cone.end());
+  if (!search.collect(
+          p, p.output_step[output], [](uint32_t) { return false; }, limit, cone))
+    return std::nullopt;
   return cone;
 }
 

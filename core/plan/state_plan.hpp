@@ -4,6 +4,7 @@
 // the input provenance the cone guard checks. Target-independent and LLVM-free.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -78,9 +79,49 @@ struct StatePlan {
 // one lifecycle class and one set of externs (Segment steps).
 StatePlan plan_states(const ir::Graph& graph, bool fuse);
 
-// The steps an output needs, in evaluation order (frozen consts excluded:
-// they are current from a state's creation); nullopt when there are more
-// than `limit` (the search stops there, so it costs at most `limit` steps).
+// The backward search every step cone comes from: from a root step through
+// producer steps, skipping frozen consts (current from a state's creation)
+// and the steps `stop` says need not run (their producers need not either).
+// Reusable scratch; its marks are all clear between searches.
+class ConeSearch {
+ public:
+  // Fills `cone` with the steps found, in evaluation order (nothing for
+  // root ~0u or a stopped root). False, with `cone` unspecified, once more
+  // than `limit` are found: the search stops there.
+  template <typename Stop>
+  bool collect(const StatePlan& p, uint32_t root, const Stop& stop, size_t limit,
+               std::vector<uint32_t>& cone) {
+    cone.clear();
+    if (root == ~0u || stop(root)) return true;
+    if (marks_.size() < p.steps.size()) marks_.resize(p.steps.size(), 0);
+    stack_.assign(1, root);
+    marks_[root] = 1;
+    bool within = true;
+    while (!stack_.empty() && within) {
+      const uint32_t s = stack_.back();
+      stack_.pop_back();
+      cone.push_back(s);
+      within = cone.size() <= limit;
+      for (uint32_t from : p.step_predecessors[s]) {
+        if (marks_[from] || p.steps[from].is_frozen || stop(from)) continue;
+        marks_[from] = 1;
+        stack_.push_back(from);
+      }
+    }
+    for (uint32_t s : cone) marks_[s] = 0;
+    for (uint32_t s : stack_) marks_[s] = 0;
+    if (within) std::sort(cone.begin(), cone.end());
+    return within;
+  }
+
+ private:
+  std::vector<uint8_t> marks_;
+  std::vector<uint32_t> stack_;
+};
+
+// The steps an output needs, in evaluation order (frozen consts excluded);
+// nullopt when there are more than `limit` (the search stops there, so it
+// costs at most `limit` steps).
 std::optional<std::vector<uint32_t>> output_cone(const StatePlan& plan, size_t output,
                                                  size_t limit);
 

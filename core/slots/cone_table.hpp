@@ -3,7 +3,7 @@
 // state of the program. A cone longer than kMaxCachedCone steps, or one that
 // would take the table past its budget, is not kept: storing every cone of a
 // chain costs the square of its length. For those, the engines search the
-// stale steps from the output backwards on each pull (stale_steps in
+// stale steps from the output backwards on each pull (cone_to_run in
 // slot_engine.cpp), which costs what is stale, not the whole cone.
 #pragma once
 

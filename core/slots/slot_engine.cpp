@@ -3,6 +3,7 @@
 // per provenance mode, so the inner loop never branches on the mode.
 
 #include <algorithm>
+#include <span>
 
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
@@ -171,32 +172,16 @@ class SlotStateBase : public StateEngine {
   const Program& program() const override { return *program_; }
 
  protected:
-  // The steps of output o's cone that are not `current`, in evaluation order,
-  // for cones too long to keep (ConeTable). A current step's producers are
-  // current (a cone always runs in order), so the search from the output
-  // backwards stops at current steps and costs what is stale.
+  // The steps of output o's cone to visit, in evaluation order: the kept cone,
+  // or for a cone too long to keep (ConeTable) the steps that are not
+  // `current`. A current step's producers are current (a cone always runs in
+  // order), so that search stops at current steps and costs what is stale.
   template <typename Current>
-  const std::vector<uint32_t>& stale_steps(size_t o, const Current& current) {
-    stale_list_.clear();
-    const uint32_t root = p_->output_step[o];
-    if (root == ~0u || current(root)) return stale_list_;
-    if (queued_.size() < p_->steps.size()) queued_.resize(p_->steps.size(), 0);
-    std::vector<uint32_t>& stack = stale_stack_;
-    stack.assign(1, root);
-    queued_[root] = 1;
-    while (!stack.empty()) {
-      const uint32_t s = stack.back();
-      stack.pop_back();
-      stale_list_.push_back(s);
-      for (uint32_t from : p_->step_predecessors[s]) {
-        if (queued_[from] || p_->steps[from].is_frozen || current(from)) continue;
-        queued_[from] = 1;
-        stack.push_back(from);
-      }
-    }
-    for (uint32_t s : stale_list_) queued_[s] = 0;
-    std::sort(stale_list_.begin(), stale_list_.end());
-    return stale_list_;
+  std::span<const uint32_t> cone_to_run(size_t o, const Current& current) {
+    if (const std::vector<uint32_t>* cone = sp_->cones.kept(o)) [[likely]]
+      return *cone;
+    stale_search_.collect(*p_, p_->output_step[o], current, ~size_t{0}, stale_cone_);
+    return stale_cone_;
   }
 
   bool frozen(size_t s) const { return p_->steps[s].is_frozen; }
@@ -427,9 +412,9 @@ class SlotStateBase : public StateEngine {
     throw EvalError(ir::failure_message(*g_, node, reason, scratch_ptrs_, &written), n.label);
   }
 
-  // Scratch of stale_steps; queued_ is all zero between calls.
-  std::vector<uint32_t> stale_list_, stale_stack_;
-  std::vector<uint8_t> queued_;
+  // Scratch of cone_to_run.
+  plan::ConeSearch stale_search_;
+  std::vector<uint32_t> stale_cone_;
 
   // Reused by every host step (a clone gets its own; their contents never outlive a step).
   std::vector<Value> scratch_in_;
@@ -472,12 +457,8 @@ class SlotState final : public SlotStateBase {
     if constexpr (M != ProvenanceMode::Raw) {
       if (cone_is_current(o)) return;
     }
-    if (const std::vector<uint32_t>* cone = sp_->cones.kept(o)) [[likely]] {
-      for (uint32_t s : *cone) {
-        if (ran_[s] != epoch_) step(s);
-      }
-    } else {
-      for (uint32_t s : stale_steps(o, [&](uint32_t s) { return ran_[s] == epoch_; })) step(s);
+    for (uint32_t s : cone_to_run(o, [&](uint32_t s) { return ran_[s] == epoch_; })) {
+      if (ran_[s] != epoch_) step(s);
     }
     output_seq_[o] = write_seq_;
   }
@@ -555,15 +536,8 @@ class ExpressState final : public SlotStateBase {
 
   void run_cone(size_t o) {
     const uint64_t generation = lane_.generation;
-    if (const std::vector<uint32_t>* cone = sp_->cones.kept(o)) [[likely]] {
-      for (uint32_t s : *cone) {
-        if (word_stamp_[s] == generation) continue;
-        run_step(s);
-        word_stamp_[s] = generation;
-      }
-      return;
-    }
-    for (uint32_t s : stale_steps(o, [&](uint32_t s) { return word_stamp_[s] == generation; })) {
+    for (uint32_t s : cone_to_run(o, [&](uint32_t s) { return word_stamp_[s] == generation; })) {
+      if (word_stamp_[s] == generation) continue;
       run_step(s);
       word_stamp_[s] = generation;
     }
