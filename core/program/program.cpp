@@ -1,15 +1,10 @@
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <bit>
-#include <cerrno>
-#include <cstring>
 
 #include "dsl/ast.hpp"
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
 #include "interp/state_engine.hpp"
+#include "io/regular_file.hpp"
 #include "nodes/native_form.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/polyrt.hpp"
@@ -150,48 +145,22 @@ namespace {
   throw CompileError("cannot read program file '" + path + "': " + why, path, 0, 0);
 }
 
-// The whole of a regular file of at most kMaxSourceBytes. Opened without
-// blocking (a FIFO has no writer to wait for) and checked before any read:
-// a directory, a device (/dev/zero never ends) or a FIFO is not a program.
 std::string read_program_file(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) refuse_file(path, std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) refuse_file(path, std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) refuse_file(path, "it is a directory, not a program file");
-  if (!S_ISREG(st.st_mode)) {
-    const char* kind = S_ISFIFO(st.st_mode)   ? "a FIFO"
-                       : S_ISCHR(st.st_mode)  ? "a character device"
-                       : S_ISBLK(st.st_mode)  ? "a block device"
-                       : S_ISSOCK(st.st_mode) ? "a socket"
-                                              : "not a regular file";
-    refuse_file(path, std::string("it is ") + kind + "; programs are read from regular files");
-  }
+  using Outcome = io::RegularFile::Outcome;
+  io::RegularFile file = io::read_regular_file(path, dsl::kMaxSourceBytes, true);
   const std::string limit = std::to_string(dsl::kMaxSourceBytes >> 20) + " MiB";
-  if ((uint64_t)st.st_size > dsl::kMaxSourceBytes) {
-    refuse_file(path,
-                "it is " + std::to_string(st.st_size) + " bytes; programs are limited to " + limit);
+  switch (file.outcome) {
+    case Outcome::Read:
+      return std::move(file.bytes);
+    case Outcome::Unreadable:
+      refuse_file(path, file.why);
+    case Outcome::NotRegular:
+      if (file.why == "a directory") refuse_file(path, "it is a directory, not a program file");
+      refuse_file(path, "it is " + file.why + "; programs are read from regular files");
+    case Outcome::TooBig:
+      refuse_file(path, "it is " + file.why + "; programs are limited to " + limit);
   }
-  std::string text((size_t)st.st_size, '\0');
-  size_t have = 0;
-  while (true) {
-    if (have == text.size()) {
-      if (text.size() > dsl::kMaxSourceBytes)
-        refuse_file(path, "it grew past the " + limit + " limit while being read");
-      text.resize(text.size() + 4096);  // a file that grows while read
-    }
-    const ssize_t n = ::read(fd, text.data() + have, text.size() - have);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) refuse_file(path, std::strerror(errno));
-    if (n == 0) break;
-    have += (size_t)n;
-  }
-  text.resize(have);
-  return text;
+  internal_error("unknown outcome of reading a program file");
 }
 
 }  // namespace

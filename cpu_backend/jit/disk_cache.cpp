@@ -1,6 +1,5 @@
 #include "cpu_backend/jit/disk_cache.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 #include <cstring>
 
 #include "cpu_backend/jit/content_hash.hpp"
+#include "io/regular_file.hpp"
 
 namespace polyrt::cpu {
 
@@ -45,30 +45,6 @@ bool disabled_by(const char* mode) {
   return lower == "off" || lower == "0" || lower == "false" || lower == "no";
 }
 
-// A cache entry's bytes, or nullopt. Never follows a symlink, never blocks
-// on a FIFO or device, never reads anything but a regular file of bounded
-// size: the cache directory may hold anything.
-std::optional<std::string> read_entry(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  std::optional<std::string> bytes;
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= kMaxEntryBytes) {
-    std::string data((size_t)st.st_size, '\0');
-    size_t have = 0;
-    while (have < data.size()) {
-      const ssize_t n = ::read(fd, data.data() + have, data.size() - have);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      have += (size_t)n;
-    }
-    data.resize(have);
-    bytes = std::move(data);
-  }
-  ::close(fd);
-  return bytes;
-}
-
 }  // namespace
 
 std::optional<std::string> default_cache_dir() {
@@ -92,9 +68,12 @@ std::string DiskCache::path_of(const std::string& key) const {
 std::optional<std::string> DiskCache::load(const std::string& key) const {
   if (!dir_) return std::nullopt;
   const std::string path = path_of(key);
-  const std::optional<std::string> entry = read_entry(path);
-  if (!entry) return std::nullopt;
-  const std::string& file = *entry;
+  // Never follows a symlink, never blocks on a FIFO or device, never reads
+  // anything but a regular file of bounded size: the directory may hold
+  // anything.
+  const io::RegularFile entry = io::read_regular_file(path, kMaxEntryBytes, false);
+  if (entry.outcome != io::RegularFile::Outcome::Read) return std::nullopt;
+  const std::string& file = entry.bytes;
   const size_t header = sizeof kMagic + 4 + 4 + key.size() + 8 + 8;
   bool valid = file.size() >= header && std::memcmp(file.data(), kMagic, sizeof kMagic) == 0;
   uint32_t version = 0, key_len = 0;
