@@ -30,6 +30,11 @@ const char* descr(Type type) {
   return nullptr;
 }
 
+// Bytes per row of a column: |u1 for bool, 8 for the others.
+uint64_t width_of(Type type) {
+  return type == Type::Bool ? 1 : 8;
+}
+
 void write_all(int fd, const void* data, size_t size, uint64_t offset, const std::string& path) {
   const char* p = static_cast<const char*>(data);
   while (size > 0) {
@@ -73,15 +78,17 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
   fs::path target = fs::absolute(dir, ec);
   if (target.filename().empty()) target = target.parent_path();  // "out/" names "out"
   const std::string parent = target.parent_path().string();
-  // Refuse up front what cannot fit, rather than fill the disk and fail.
+  // Each file's header and full size (saturating: 10^20 rows cannot fit
+  // anywhere); refuse up front what cannot fit, rather than fill the disk.
+  constexpr uint64_t kMax = ~uint64_t{0};
+  std::vector<std::string> headers;
   uint64_t needed = 0;
-  for (size_t k = 0; k < names.size(); ++k) {
-    const uint64_t width = types[k] == Type::Bool ? 1 : 8;
-    const uint64_t header = npy_header(types[k], rows).size();
-    if (rows > (~uint64_t{0} - header) / width / (names.size() + 1))
-      needed = ~uint64_t{0};
-    else
-      needed += header + rows * width;
+  for (Type type : types) {
+    headers.push_back(npy_header(type, rows));
+    const uint64_t header = headers.back().size();
+    const uint64_t width = width_of(type);
+    file_sizes_.push_back(rows > (kMax - header) / width ? kMax : header + rows * width);
+    needed = needed > kMax - file_sizes_.back() ? kMax : needed + file_sizes_.back();
   }
   struct statvfs fs_info {};
   if (::statvfs(parent.c_str(), &fs_info) == 0) {
@@ -104,10 +111,8 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw UsageError("cannot create '" + path + "': " + std::strerror(errno));
     fds_.push_back(fd);
-    const std::string header = npy_header(types[k], rows);
-    write_all(fd, header.data(), header.size(), 0, path);
-    data_offsets_.push_back(header.size());
-    file_sizes_.push_back(header.size() + rows * (types[k] == Type::Bool ? 1 : 8));
+    write_all(fd, headers[k].data(), headers[k].size(), 0, path);
+    data_offsets_.push_back(headers[k].size());
   }
   reserved_ = std::make_unique<Reserved[]>(fds_.size());
 }
@@ -135,7 +140,7 @@ void NpyDirectory::write(const ColumnChunk& chunk, uint64_t row) const {
   std::vector<uint8_t> bytes;
   for (size_t k = 0; k < fds_.size(); ++k) {
     const ColumnView& v = chunk.columns[k];
-    reserve(k, data_offsets_[k] + (row + chunk.rows) * (types_[k] == Type::Bool ? 1 : 8));
+    reserve(k, data_offsets_[k] + (row + chunk.rows) * width_of(types_[k]));
     if (types_[k] == Type::Bool) {
       bytes.resize(chunk.rows);
       for (uint64_t r = 0; r < chunk.rows; ++r) bytes[r] = (uint8_t)v.words[r];
