@@ -2,11 +2,13 @@
 #include <cstdio>
 
 #include "cli/command_line.hpp"
+#include "cpu_backend/batch_kernels.hpp"
 #include "cpu_backend/native_program.hpp"
 #include "nodes/node_docs.hpp"
 #include "plan/state_plan.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
+#include "scheduler/batch_setup.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt::cli {
@@ -101,8 +103,13 @@ int plan_command(CommandLine& args) {
   const std::string& file = args.file();
   args.allow_positionals(1, "plan takes one FILE");
   if (batch) {
-    const BatchEvaluator evaluator(compile_file(file, options), BatchOptions{});
-    std::fputs((emit_llvm ? evaluator.kernels_ir() : evaluator.describe()).c_str(), stdout);
+    auto program = compile_file(file, options);
+    const scheduler::BatchSetup setup = scheduler::resolve_batch_options(*program, BatchOptions{});
+    const batch::PreparedBatch prepared = scheduler::prepare(program, setup);
+    std::fputs((emit_llvm ? cpu::batch_kernels_ir(prepared.graph(), prepared.plan)
+                          : plan::describe_batch_plan(prepared.graph(), prepared.plan))
+                   .c_str(),
+               stdout);
     return 0;
   }
   if (options.engine == Engine::Interpreter) {

@@ -1,108 +1,76 @@
-// The public batch API over the CPU batch runner: a oneTBB pipeline of chunks
+// The public batch API over a batch back end: a oneTBB pipeline of chunks
 // (serial issue, parallel evaluation and encoding, in-order delivery), chunk
 // buffers recycled through a pool, failures re-evaluated on the interpreter.
 #include <cstring>
 
-#include "cpu_backend/batch_runner.hpp"
+#include "cpu_backend/cpu_batch_backend.hpp"
 #include "interp/state_engine.hpp"
 #include "polyrt/batch.hpp"
+#include "scheduler/batch_setup.hpp"
 #include "scheduler/ordered_chunks.hpp"
 
 namespace polyrt {
 
 using plan::BatchValue;
 
-namespace {
+struct BatchEvaluator::Impl {
+  BatchOptions options;
+  scheduler::BatchSetup setup;
+  std::unique_ptr<batch::BatchBackend> backend;
 
-std::string list(const std::vector<std::string>& names) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
-  return out;
-}
+  const plan::BatchPlan& plan() const { return backend->batch().plan; }
 
-}  // namespace
+  template <typename Encoded, typename Encode, typename Write>
+  void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
+           const Encode& encode, const Write& write, std::span<uint64_t* const> targets = {}) const;
+  void chunk_view(const batch::ChunkBuffers& buffers, uint64_t first, ColumnChunk& view) const;
+  [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
+                                  std::span<const uint64_t* const> columns) const;
+};
 
 BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options)
-    : program_(std::move(program)), options_(std::move(options)) {
-  const Program& p = *program_;
-  const size_t coordinate_count = p.input_names().size();
-  plan::BatchShape shape;
-
-  names_ = options_.outputs.empty() ? p.output_names() : options_.outputs;
-  for (const std::string& name : names_) {
-    const size_t index = p.require_output(name);
-    shape.outputs.push_back((uint32_t)index);
-    types_.push_back(p.output_type(index));
-  }
-
-  if (options_.coordinates.empty()) options_.coordinates.assign(coordinate_count, 0);
-  if (options_.coordinates.size() != coordinate_count) {
-    throw WriteError("the batch got " + std::to_string(options_.coordinates.size()) +
-                     " coordinate value(s) but the program has " +
-                     std::to_string(coordinate_count) + ": " + list(p.input_names()));
-  }
-  shape.coordinates.assign(coordinate_count, plan::CoordinateSource::Scalar);
-  if (coordinate_count > 0) {
-    if (options_.iterated >= coordinate_count) {
-      throw WriteError("iterated coordinate " + std::to_string(options_.iterated) +
-                       " is out of range (the program has " + std::to_string(coordinate_count) +
-                       " coordinates: " + list(p.input_names()) + ")");
-    }
-    shape.coordinates[options_.iterated] = plan::CoordinateSource::Lane;
-  }
-  for (size_t c : options_.column_coordinates) {
-    if (c >= coordinate_count || c == options_.iterated) {
-      throw WriteError("column coordinate " + std::to_string(c) +
-                       " must be a coordinate other than the iterated one (the program has " +
-                       std::to_string(coordinate_count) + ": " + list(p.input_names()) + ")");
-    }
-    shape.coordinates[c] = plan::CoordinateSource::Column;
-  }
-
-  std::vector<Value> externs;
-  for (const ExternInfo& e : p.externs()) externs.push_back(e.default_value);
-  for (const auto& [name, value] : options_.externs) {
-    auto [index, stored] = p.resolve_extern_write(name, value);
-    externs[index] = std::move(stored);
-  }
-  for (const Value& v : externs) shape.extern_is_none.push_back(v.is_none());
-  for (const ExternInfo& e : p.externs()) {
-    shape.extern_default_is_none.push_back(e.default_value.is_none());
-  }
-  runner_ = std::make_unique<cpu::BatchRunner>(program_, shape, options_.coordinates, externs);
-  // Every extern's value for the batch, checked: what raise_failure writes
-  // into the interpreter state it re-evaluates a failing row on.
-  options_.externs.clear();
-  for (size_t i = 0; i < externs.size(); ++i) {
-    options_.externs.emplace_back(p.externs()[i].name, externs[i]);
-  }
+    : impl_(new Impl) {
+  impl_->options = std::move(options);
+  impl_->setup = scheduler::resolve_batch_options(*program, impl_->options);
+  impl_->backend = cpu::make_batch_backend(scheduler::prepare(std::move(program), impl_->setup));
 }
 
 BatchEvaluator::~BatchEvaluator() = default;
 
-void BatchEvaluator::raise_failure(uint64_t coordinate, uint64_t row,
-                                   std::span<const uint64_t* const> columns) const {
-  State state(interp::make_interpreter(program_));
+const std::vector<std::string>& BatchEvaluator::output_names() const {
+  return impl_->setup.names;
+}
+
+const std::vector<Type>& BatchEvaluator::output_types() const {
+  return impl_->setup.types;
+}
+
+void BatchEvaluator::Impl::raise_failure(uint64_t coordinate, uint64_t row,
+                                         std::span<const uint64_t* const> columns) const {
+  const Program& p = *backend->batch().program;
+  State state(interp::make_interpreter(backend->batch().program));
   state.set_log_sink([](std::string_view) {});  // the batch refused side channels in its cones
-  for (const auto& [name, value] : options_.externs) state.set_input(name, value);
-  std::vector<uint64_t> coordinates = options_.coordinates;
-  if (!coordinates.empty()) coordinates[options_.iterated] = coordinate;
-  for (size_t k = 0; k < options_.column_coordinates.size(); ++k) {
-    coordinates[options_.column_coordinates[k]] = columns[k][row];
+  for (size_t i = 0; i < setup.externs.size(); ++i) {
+    state.set_input(p.externs()[i].name, setup.externs[i]);
+  }
+  std::vector<uint64_t> coordinates = setup.coordinates;
+  if (!coordinates.empty()) coordinates[options.iterated] = coordinate;
+  for (size_t k = 0; k < options.column_coordinates.size(); ++k) {
+    coordinates[options.column_coordinates[k]] = columns[k][row];
   }
   state.set_inputs(coordinates);
-  for (const std::string& name : names_) state.pull(name);
+  for (const std::string& name : setup.names) state.pull(name);
   internal_error("the batch tier reported a failure at coordinate " + std::to_string(coordinate) +
                  " that the interpreter does not reproduce");
 }
 
 template <typename Encoded, typename Encode, typename Write>
-void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
-                         const Encode& encode, const Write& write,
-                         std::span<uint64_t* const> targets) const {
+void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
+                               std::span<const uint64_t* const> columns, const Encode& encode,
+                               const Write& write, std::span<uint64_t* const> targets) const {
   if (count == 0) return;
-  if (columns.size() != options_.column_coordinates.size()) {
-    throw WriteError("the batch has " + std::to_string(options_.column_coordinates.size()) +
+  if (columns.size() != options.column_coordinates.size()) {
+    throw WriteError("the batch has " + std::to_string(options.column_coordinates.size()) +
                      " column coordinate(s) but got " + std::to_string(columns.size()) +
                      " array(s)");
   }
@@ -110,23 +78,23 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
   struct InFlight {
     uint64_t offset = 0;  // rows before this chunk
     uint64_t rows = 0;
-    cpu::ChunkBuffers buffers;
+    batch::ChunkBuffers buffers;
     uint64_t failure = plan::kNoFailingRow;
     ColumnChunk view;
     Encoded encoded{};
   };
   scheduler::run_ordered_chunks<InFlight>(
-      count, options_.chunk_rows ? options_.chunk_rows : kDefaultChunkRows, options_.threads,
+      count, options.chunk_rows ? options.chunk_rows : kDefaultChunkRows, options.threads,
       [&](InFlight& c) {
-        cpu::ChunkBuffers& b = c.buffers;
-        runner_->prepare(b, c.rows);
+        batch::ChunkBuffers& b = c.buffers;
+        backend->prepare(b, c.rows);
         std::vector<const uint64_t*> at;
         for (const uint64_t* column : columns) at.push_back(column + c.offset);
         std::vector<uint64_t*> into;
         for (uint64_t* target : targets) into.push_back(target + c.offset);
-        c.failure = runner_->run(b, first + c.offset, c.rows, at, into);
+        c.failure = backend->run(b, first + c.offset, at, into);
         if (c.failure != plan::kNoFailingRow) return false;
-        chunk_view(b, first + c.offset, c.rows, c.view);
+        chunk_view(b, first + c.offset, c.view);
         encode(c.view, c.encoded);
         return true;
       },
@@ -139,16 +107,16 @@ void BatchEvaluator::run(uint64_t first, uint64_t count, std::span<const uint64_
       });
 }
 
-void BatchEvaluator::chunk_view(const cpu::ChunkBuffers& b, uint64_t first, uint64_t rows,
-                                ColumnChunk& view) const {
-  const plan::BatchPlan& plan = runner_->plan();
+void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t first,
+                                      ColumnChunk& view) const {
+  const plan::BatchPlan& plan = this->plan();
   view.first = first;
-  view.rows = rows;
+  view.rows = b.rows;
   view.columns.assign(plan.outputs.size(), ColumnView{});
   for (size_t o = 0; o < plan.outputs.size(); ++o) {
     const BatchValue& v = plan.outputs[o];
     ColumnView& column = view.columns[o];
-    column.type = types_[o];
+    column.type = setup.types[o];
     switch (v.kind) {
       case BatchValue::None:
         column.is_none = true;
@@ -158,7 +126,7 @@ void BatchEvaluator::chunk_view(const cpu::ChunkBuffers& b, uint64_t first, uint
         column.values = b.values[v.index].data();
         break;
       case BatchValue::Scalar:
-        column.is_none = runner_->scalar(v.index).is_none();
+        column.is_none = backend->batch().scalars[v.index].is_none();
         column.words = b.filled[o].data();
         column.values = b.filled_values[o].data();
         break;
@@ -175,7 +143,7 @@ void BatchEvaluator::stream(uint64_t first, uint64_t count,
                             const std::function<void(const ColumnChunk&)>& consumer,
                             std::span<const uint64_t* const> columns) const {
   struct Nothing {};
-  run<Nothing>(
+  impl_->run<Nothing>(
       first, count, columns, [](const ColumnChunk&, Nothing&) {},
       [&](const ColumnChunk& chunk, Nothing&) { consumer(chunk); });
 }
@@ -185,15 +153,15 @@ void BatchEvaluator::stream_encoded(
     const std::function<void(const ColumnChunk&, std::string& bytes)>& encode,
     const std::function<void(const ColumnChunk& chunk, std::string& bytes)>& write,
     std::span<const uint64_t* const> columns) const {
-  run<std::string>(first, count, columns, encode, write);
+  impl_->run<std::string>(first, count, columns, encode, write);
 }
 
 std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
                                              std::span<const uint64_t* const> columns) const {
-  std::vector<Column> out(names_.size());
-  for (size_t o = 0; o < names_.size(); ++o) {
-    out[o].name = names_[o];
-    out[o].type = types_[o];
+  std::vector<Column> out(output_names().size());
+  for (size_t o = 0; o < out.size(); ++o) {
+    out[o].name = output_names()[o];
+    out[o].type = output_types()[o];
   }
   stream(
       first, count,
@@ -217,24 +185,25 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
 void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
                                    std::span<uint64_t* const> destinations,
                                    std::span<const uint64_t* const> columns) const {
-  if (destinations.size() != names_.size()) {
+  const std::vector<std::string>& names = output_names();
+  if (destinations.size() != names.size()) {
     throw WriteError("evaluate_into got " + std::to_string(destinations.size()) +
-                     " destination(s) for " + std::to_string(names_.size()) + " output(s)");
+                     " destination(s) for " + std::to_string(names.size()) + " output(s)");
   }
-  for (size_t o = 0; o < names_.size(); ++o) {
-    if (types_[o] == Type::Str) {
-      throw WriteError("output '" + names_[o] +
+  for (size_t o = 0; o < names.size(); ++o) {
+    if (output_types()[o] == Type::Str) {
+      throw WriteError("output '" + names[o] +
                        "' is a str; evaluate_into writes scalar columns (use evaluate or stream)");
     }
   }
   // The kernels write column outputs straight into the destinations; the
   // rest (lane, scalar and repeated outputs) is copied as chunks arrive.
   struct Nothing {};
-  run<Nothing>(
+  impl_->run<Nothing>(
       first, count, columns, [](const ColumnChunk&, Nothing&) {},
       [&](const ColumnChunk& chunk, Nothing&) {
         const uint64_t offset = chunk.first - first;
-        for (size_t o = 0; o < names_.size(); ++o) {
+        for (size_t o = 0; o < names.size(); ++o) {
           const ColumnView& v = chunk.columns[o];
           if (v.is_none || v.words == destinations[o] + offset) continue;
           std::memcpy(destinations[o] + offset, v.words, chunk.rows * 8);
@@ -243,33 +212,14 @@ void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
       destinations);
 }
 
-std::string BatchEvaluator::kernels_ir() const {
-  return cpu::batch_kernels_ir(program_->graph(), runner_->plan());
-}
-
 bool BatchEvaluator::output_is_none(size_t index) const {
-  const BatchValue& v = runner_->plan().outputs.at(index);
+  const BatchValue& v = impl_->plan().outputs.at(index);
   return v.kind == BatchValue::None ||
-         (v.kind == BatchValue::Scalar && runner_->scalar(v.index).is_none());
+         (v.kind == BatchValue::Scalar && impl_->backend->batch().scalars[v.index].is_none());
 }
 
 std::string BatchEvaluator::describe() const {
-  const plan::BatchPlan& plan = runner_->plan();
-  const ir::Graph& g = program_->graph();
-  std::string out = "batch plan: " + std::to_string(plan.steps.size()) + " step(s), " +
-                    std::to_string(plan.column_types.size()) + " column(s), " +
-                    std::to_string(plan.scalar_ports.size()) + " scalar(s)\n";
-  for (size_t s = 0; s < plan.steps.size(); ++s) {
-    const plan::BatchStep& step = plan.steps[s];
-    out += "step " + std::to_string(s) +
-           (step.kind == plan::BatchStep::Kernel ? ": native kernel [" : ": host [");
-    for (size_t k = 0; k < step.nodes.size(); ++k) {
-      const ir::Node& n = g.nodes[step.nodes[k]];
-      out += (k ? ", " : "") + n.label + " -> " + n.name;
-    }
-    out += "]\n";
-  }
-  return out;
+  return plan::describe_batch_plan(impl_->backend->batch().graph(), impl_->plan());
 }
 
 }  // namespace polyrt

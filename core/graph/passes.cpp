@@ -200,8 +200,8 @@ void derive_provenance(Graph& g) {
 
 }  // namespace
 
-std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots,
-                              bool enter_consts) {
+std::vector<uint8_t> cone_mask(const Graph& g, const std::vector<uint32_t>& roots,
+                               bool enter_consts) {
   std::vector<uint8_t> in(g.nodes.size(), 0);
   for (uint32_t r : roots) in[r] = 1;
   for (uint32_t i = (uint32_t)g.nodes.size(); i-- > 0;) {
@@ -210,6 +210,12 @@ std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots
     if (is_frozen_const(n) && !enter_consts) continue;
     for (const Wire& w : n.inputs) in[w.node] = 1;
   }
+  return in;
+}
+
+std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots,
+                              bool enter_consts) {
+  const std::vector<uint8_t> in = cone_mask(g, roots, enter_consts);
   std::vector<uint32_t> cone;
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     if (in[i] && g.nodes[i].kind == NodeKind::Call) cone.push_back(i);

@@ -23,4 +23,9 @@ void run_passes(Graph& graph, const dsl::SourceText& source,
 std::vector<uint32_t> cone_of(const Graph& graph, const std::vector<uint32_t>& roots,
                               bool enter_consts);
 
+// Per node, whether `roots` need it (every kind: coordinates, externs,
+// constants and calls); what cone_of lists the calls of.
+std::vector<uint8_t> cone_mask(const Graph& graph, const std::vector<uint32_t>& roots,
+                               bool enter_consts);
+
 }  // namespace polyrt::ir

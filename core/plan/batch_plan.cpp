@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "graph/evaluate_node.hpp"
+#include "graph/passes.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/error.hpp"
 
@@ -54,16 +55,9 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
   p.values.assign(g.port_base.back(), BatchValue{});
   p.coordinate_columns.assign(g.coordinates.size(), ~0u);
 
-  std::vector<uint8_t> needed(n, 0);
-  std::vector<uint32_t> stack;
-  for (uint32_t o : shape.outputs) stack.push_back(g.outputs[o].wire.node);
-  while (!stack.empty()) {
-    const uint32_t i = stack.back();
-    stack.pop_back();
-    if (needed[i]) continue;
-    needed[i] = 1;
-    for (const ir::Wire& w : g.nodes[i].inputs) stack.push_back(w.node);
-  }
+  std::vector<uint32_t> roots;
+  for (uint32_t o : shape.outputs) roots.push_back(g.outputs[o].wire.node);
+  const std::vector<uint8_t> needed = ir::cone_mask(g, roots, true);
 
   auto set_all = [&](uint32_t node, BatchValue v) {
     for (size_t k = 0; k < g.nodes[node].out_types.size(); ++k) p.values[p.port_base[node] + k] = v;
@@ -233,6 +227,23 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
     }
   }
   return p;
+}
+
+std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan) {
+  std::string out = "batch plan: " + std::to_string(plan.steps.size()) + " step(s), " +
+                    std::to_string(plan.column_types.size()) + " column(s), " +
+                    std::to_string(plan.scalar_ports.size()) + " scalar(s)\n";
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const BatchStep& step = plan.steps[s];
+    out += "step " + std::to_string(s) +
+           (step.kind == BatchStep::Kernel ? ": native kernel [" : ": host [");
+    for (size_t k = 0; k < step.nodes.size(); ++k) {
+      const ir::Node& n = g.nodes[step.nodes[k]];
+      out += (k ? ", " : "") + n.label + " -> " + n.name;
+    }
+    out += "]\n";
+  }
+  return out;
 }
 
 }  // namespace polyrt::plan

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -71,5 +72,9 @@ struct BatchPlan {
 // Plans a batch. Throws RefusedError when a requested output's cone holds a
 // side-channel node (its lines would have no defined order across lanes).
 BatchPlan plan_batch(const ir::Graph& graph, const BatchShape& shape);
+
+// The plan as text: its steps (kernels and host steps, with their nodes),
+// columns and scalars (`polyrt plan --engine batch`).
+std::string describe_batch_plan(const ir::Graph& graph, const BatchPlan& plan);
 
 }  // namespace polyrt::plan

@@ -69,21 +69,17 @@ struct Column {
   std::vector<std::string> strings;
 };
 
-namespace cpu {
-class BatchRunner;
-struct ChunkBuffers;
-}  // namespace cpu
-
 class BatchEvaluator {
  public:
-  // Plans and compiles the batch (vectorized JIT kernels plus host steps).
+  // Plans and compiles the batch for its back end (the CPU: vectorized JIT
+  // kernels plus host steps).
   // Throws WriteError for unknown outputs, externs or coordinates, and
   // RefusedError for programs the batch tier cannot run (side channels).
   BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options);
   ~BatchEvaluator();
 
-  const std::vector<std::string>& output_names() const { return names_; }
-  const std::vector<Type>& output_types() const { return types_; }
+  const std::vector<std::string>& output_names() const;
+  const std::vector<Type>& output_types() const;
   // Whether output `index` is None for every row (an unset extern feeds it).
   bool output_is_none(size_t index) const;
 
@@ -116,23 +112,10 @@ class BatchEvaluator {
 
   // The batch plan: kernels, host steps, columns, scalars.
   std::string describe() const;
-  // The O2-optimized LLVM IR of the batch kernels (for inspection).
-  std::string kernels_ir() const;
 
  private:
-  template <typename Encoded, typename Encode, typename Write>
-  void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
-           const Encode& encode, const Write& write, std::span<uint64_t* const> targets = {}) const;
-  void chunk_view(const cpu::ChunkBuffers& buffers, uint64_t first, uint64_t rows,
-                  ColumnChunk& view) const;
-  [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
-                                  std::span<const uint64_t* const> columns) const;
-
-  std::shared_ptr<const Program> program_;
-  BatchOptions options_;
-  std::vector<std::string> names_;
-  std::vector<Type> types_;
-  std::unique_ptr<cpu::BatchRunner> runner_;
+  struct Impl;  // the back end and what the evaluator resolved from the options
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace polyrt

@@ -1,0 +1,35 @@
+// The seam between the batch evaluator and a target: a back end runs a
+// prepared batch plan over chunks of rows into host column buffers. The CPU
+// back end (cpu_backend/cpu_batch_backend.hpp) runs JIT kernels as vectorized
+// loops; a GPU back end runs the same kernel bodies one lane per thread.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "batch/chunk_buffers.hpp"
+
+namespace polyrt::batch {
+
+class BatchBackend {
+ public:
+  virtual ~BatchBackend() = default;
+
+  virtual const PreparedBatch& batch() const = 0;
+
+  // Readies `buffers` (recycled between chunks) for a chunk of `rows` rows.
+  virtual void prepare(ChunkBuffers& buffers, uint64_t rows) const = 0;
+
+  // Evaluates rows [0, buffers.rows) with coordinate first + row.
+  // `coordinate_columns` holds one pointer per Column coordinate, at this
+  // chunk's first row; `targets` (empty, or one per output, null to skip) are
+  // caller arrays at this chunk's first row that scalar column outputs may be
+  // written to directly (buffers.column_pointers then point at them).
+  // Returns the first failing row, or plan::kNoFailingRow.
+  virtual uint64_t run(ChunkBuffers& buffers, uint64_t first,
+                       std::span<const uint64_t* const> coordinate_columns,
+                       std::span<uint64_t* const> targets) const = 0;
+};
+
+}  // namespace polyrt::batch

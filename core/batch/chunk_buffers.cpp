@@ -1,0 +1,73 @@
+#include "batch/chunk_buffers.hpp"
+
+#include <algorithm>
+
+namespace polyrt::batch {
+
+using plan::BatchValue;
+
+void size_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t rows) {
+  const plan::BatchPlan& p = batch.plan;
+  const size_t columns = p.column_types.size();
+  b.rows = rows;
+  b.words.resize(columns);
+  b.values.resize(columns);
+  b.column_pointers.assign(columns, nullptr);
+  for (size_t c = 0; c < columns; ++c) {
+    if (p.column_types[c] == Type::Str) {
+      b.values[c].resize(rows);
+    } else if (b.words[c].size() < rows) {
+      b.words[c].resize(rows);
+    }
+    b.column_pointers[c] = b.words[c].data();
+  }
+  b.filled.resize(p.outputs.size());
+  b.filled_values.resize(p.outputs.size());
+  for (size_t o = 0; o < p.outputs.size(); ++o) {
+    const BatchValue& v = p.outputs[o];
+    if (v.kind != BatchValue::Lane && v.kind != BatchValue::Scalar) continue;
+    if (v.kind == BatchValue::Scalar && !batch.scalars[v.index].is_none() &&
+        batch.scalars[v.index].type() == Type::Str) {
+      b.filled_values[o].assign(rows, batch.scalars[v.index]);
+    } else if (b.filled[o].size() < rows) {
+      b.filled[o].resize(rows);
+    }
+  }
+}
+
+void fill_generated_outputs(const PreparedBatch& batch, ChunkBuffers& b, uint64_t first) {
+  const plan::BatchPlan& p = batch.plan;
+  for (size_t o = 0; o < p.outputs.size(); ++o) {
+    const BatchValue& v = p.outputs[o];
+    if (v.kind == BatchValue::Lane) {
+      for (uint64_t r = 0; r < b.rows; ++r) b.filled[o][r] = first + r;
+    } else if (v.kind == BatchValue::Scalar && !b.filled[o].empty()) {
+      std::fill(b.filled[o].begin(), b.filled[o].begin() + b.rows, batch.scalar_words[v.index]);
+    }
+  }
+}
+
+void bind_caller_columns(const PreparedBatch& batch, ChunkBuffers& b,
+                         std::span<const uint64_t* const> coordinate_columns,
+                         std::span<uint64_t* const> targets) {
+  const plan::BatchPlan& p = batch.plan;
+  size_t next_input = 0;
+  for (uint32_t column : p.coordinate_columns) {
+    if (column == ~0u) continue;
+    // Steps only read coordinate columns; the pointer table is not const
+    // because they write the other columns through it.
+    b.column_pointers[column] = const_cast<uint64_t*>(coordinate_columns[next_input++]);
+  }
+  for (size_t o = 0; o < targets.size(); ++o) {
+    const BatchValue& v = p.outputs[o];
+    if (!targets[o] || v.kind != BatchValue::Column || p.column_types[v.index] == Type::Str) {
+      continue;
+    }
+    // An output requested twice is written once, to its first target.
+    if (b.column_pointers[v.index] == b.words[v.index].data()) {
+      b.column_pointers[v.index] = targets[o];
+    }
+  }
+}
+
+}  // namespace polyrt::batch

@@ -1,0 +1,68 @@
+#include "scheduler/batch_setup.hpp"
+
+namespace polyrt::scheduler {
+
+namespace {
+
+std::string list(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out;
+}
+
+}  // namespace
+
+BatchSetup resolve_batch_options(const Program& p, const BatchOptions& options) {
+  BatchSetup setup;
+  plan::BatchShape& shape = setup.shape;
+  const size_t coordinate_count = p.input_names().size();
+
+  setup.names = options.outputs.empty() ? p.output_names() : options.outputs;
+  for (const std::string& name : setup.names) {
+    const size_t index = p.require_output(name);
+    shape.outputs.push_back((uint32_t)index);
+    setup.types.push_back(p.output_type(index));
+  }
+
+  setup.coordinates = options.coordinates;
+  if (setup.coordinates.empty()) setup.coordinates.assign(coordinate_count, 0);
+  if (setup.coordinates.size() != coordinate_count) {
+    throw WriteError("the batch got " + std::to_string(setup.coordinates.size()) +
+                     " coordinate value(s) but the program has " +
+                     std::to_string(coordinate_count) + ": " + list(p.input_names()));
+  }
+  shape.coordinates.assign(coordinate_count, plan::CoordinateSource::Scalar);
+  if (coordinate_count > 0) {
+    if (options.iterated >= coordinate_count) {
+      throw WriteError("iterated coordinate " + std::to_string(options.iterated) +
+                       " is out of range (the program has " + std::to_string(coordinate_count) +
+                       " coordinates: " + list(p.input_names()) + ")");
+    }
+    shape.coordinates[options.iterated] = plan::CoordinateSource::Lane;
+  }
+  for (size_t c : options.column_coordinates) {
+    if (c >= coordinate_count || c == options.iterated) {
+      throw WriteError("column coordinate " + std::to_string(c) +
+                       " must be a coordinate other than the iterated one (the program has " +
+                       std::to_string(coordinate_count) + ": " + list(p.input_names()) + ")");
+    }
+    shape.coordinates[c] = plan::CoordinateSource::Column;
+  }
+
+  for (const ExternInfo& e : p.externs()) setup.externs.push_back(e.default_value);
+  for (const auto& [name, value] : options.externs) {
+    auto [index, stored] = p.resolve_extern_write(name, value);
+    setup.externs[index] = std::move(stored);
+  }
+  for (const Value& v : setup.externs) shape.extern_is_none.push_back(v.is_none());
+  for (const ExternInfo& e : p.externs()) {
+    shape.extern_default_is_none.push_back(e.default_value.is_none());
+  }
+  return setup;
+}
+
+batch::PreparedBatch prepare(std::shared_ptr<const Program> program, const BatchSetup& setup) {
+  return batch::prepare_batch(std::move(program), setup.shape, setup.coordinates, setup.externs);
+}
+
+}  // namespace polyrt::scheduler

@@ -1,0 +1,27 @@
+// BatchOptions checked against a program and resolved into what a batch plan
+// is made for: the shape, every coordinate's and every extern's value.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "batch/prepared_batch.hpp"
+#include "polyrt/batch.hpp"
+
+namespace polyrt::scheduler {
+
+struct BatchSetup {
+  plan::BatchShape shape;
+  std::vector<std::string> names;     // per output column
+  std::vector<Type> types;            // per output column
+  std::vector<uint64_t> coordinates;  // per coordinate (iterated and column ones unused)
+  std::vector<Value> externs;         // per extern: the batch's value, None when unset
+};
+
+// Throws WriteError for unknown outputs, externs or coordinates.
+BatchSetup resolve_batch_options(const Program& program, const BatchOptions& options);
+
+// The plan of the setup with its scalars evaluated.
+batch::PreparedBatch prepare(std::shared_ptr<const Program> program, const BatchSetup& setup);
+
+}  // namespace polyrt::scheduler
