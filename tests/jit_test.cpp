@@ -12,13 +12,16 @@
 #include <fstream>
 #include <random>
 
-#include "cpu_backend/jit/disk_cache.hpp"
+#include "codegen/pipeline/disk_cache.hpp"
 #include "cpu_backend/jit/jit_engine.hpp"
 #include "polyrt/error.hpp"
 #include "rtlib/rtlib.h"
 #include "tests/test_support.hpp"
 
 namespace polyrt::cpu {
+using codegen::default_cache_dir;
+using codegen::DiskCache;
+
 namespace {
 
 struct Built {
@@ -162,7 +165,7 @@ TEST(Jit, MemoryAndDiskCaches) {
 // anywhere). A store replaces each with a real entry.
 TEST(Jit, CacheEntriesThatAreNotRegularFilesAreIgnored) {
   const std::string dir = test::temp_dir() + "/cache";
-  DiskCache cache(dir);
+  DiskCache cache(dir, ".o");
   cache.store("seed", "x");  // creates the directory
   ASSERT_EQ(::mkfifo(cache.path_of("fifo").c_str(), 0600), 0);
   ASSERT_EQ(::symlink("/dev/zero", cache.path_of("zero").c_str()), 0);
@@ -195,7 +198,7 @@ TEST(Jit, CacheSwitchAcceptsTheUsualSpellingsOfOff) {
 
 TEST(Jit, CorruptCacheFilesAreReplacedNeverLoaded) {
   const std::string dir = test::temp_dir() + "/cache";
-  DiskCache cache(dir);
+  DiskCache cache(dir, ".o");
   cache.store("k", "payload bytes");
   EXPECT_EQ(cache.load("k").value_or(""), "payload bytes");
   {
@@ -210,7 +213,7 @@ TEST(Jit, CorruptCacheFilesAreReplacedNeverLoaded) {
     f << "PLYRTOBJ";  // truncated
   }
   EXPECT_FALSE(cache.load("k").has_value());
-  EXPECT_FALSE(DiskCache(std::nullopt).load("k").has_value());
+  EXPECT_FALSE(DiskCache(std::nullopt, ".o").load("k").has_value());
 
   // Through the engine: a damaged object is recompiled and rewritten.
   {

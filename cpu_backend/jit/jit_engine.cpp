@@ -1,18 +1,12 @@
 #include "cpu_backend/jit/jit_engine.hpp"
 
-#include <llvm/Bitcode/BitcodeWriter.h>
-#include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/IRCompileLayer.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/IR/DiagnosticInfo.h>
-#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Verifier.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -23,9 +17,9 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "codegen/pipeline/disk_cache.hpp"
+#include "codegen/pipeline/optimize.hpp"
 #include "codegen/rtlib_bitcode.hpp"
-#include "cpu_backend/jit/content_hash.hpp"
-#include "cpu_backend/jit/disk_cache.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::cpu {
@@ -40,41 +34,6 @@ void initialize_llvm() {
   });
 }
 
-// The new-pass-manager O2 pipeline with the target's cost model (the
-// vectorizer needs it). No fast-math flags exist in our IR, so nothing fuses.
-void run_o2(llvm::Module& m, llvm::TargetMachine& tm) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(&tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
-}
-
-// Optimizer remarks and warnings (a loop the vectorizer was asked to but
-// could not vectorize) are not the user's business; errors become the thrown
-// message instead of LLVM printing them and exiting.
-void collect_errors(const llvm::DiagnosticInfo* info, void* errors) {
-  if (info->getSeverity() != llvm::DS_Error) return;
-  llvm::raw_string_ostream out(*static_cast<std::string*>(errors));
-  llvm::DiagnosticPrinterRawOStream printer(out);
-  info->print(printer);
-  out << "\n";
-}
-
-void optimize(llvm::Module& m, llvm::TargetMachine& tm) {
-  std::string errors;
-  m.getContext().setDiagnosticHandlerCallBack(collect_errors, &errors);
-  run_o2(m, tm);
-  m.getContext().setDiagnosticHandlerCallBack(nullptr, nullptr);  // `errors` ends here
-  if (!errors.empty()) throw Error("LLVM could not optimize the native code: " + errors);
-}
-
 std::string error_text(llvm::Error e) {
   return llvm::toString(std::move(e));
 }
@@ -86,7 +45,7 @@ struct JitEngine::Impl {
   llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple()};
   std::string triple, data_layout, cpu, features;
   std::string key_salt;  // LLVM version, triple, CPU, features, rtlib content
-  DiskCache disk{std::nullopt};
+  codegen::DiskCache disk{std::nullopt, ".o"};
   std::mutex cache_mutex;
   std::unordered_map<std::string, std::string> memory;
   std::atomic<uint64_t> compiled{0}, memory_hits{0}, disk_hits{0};
@@ -120,7 +79,7 @@ struct JitEngine::Impl {
     }
     auto tm = jtmb.createTargetMachine();
     if (!tm) return tm.takeError();
-    optimize(m, **tm);
+    codegen::optimize_o2(m, **tm);
     llvm::orc::SimpleCompiler compiler(**tm);
     auto object = compiler(m);
     if (!object) return object.takeError();
@@ -172,7 +131,7 @@ class DylibCode : public JitCode {
 // Never destroyed: compiled code of programs that outlive main (held in
 // statics) still refers to it at exit.
 JitEngine& JitEngine::instance() {
-  static JitEngine* engine = new JitEngine(JitOptions{default_cache_dir()});
+  static JitEngine* engine = new JitEngine(JitOptions{codegen::default_cache_dir()});
   return *engine;
 }
 
@@ -204,14 +163,8 @@ JitEngine::JitEngine(JitOptions options) : impl_(new Impl) {
   impl_->cpu = jtmb->getCPU();
   impl_->features = jtmb->getFeatures().getString();
   const std::string_view rtlib = codegen::rtlib_bitcode(codegen::RtlibTarget::Host);
-  impl_->key_salt = ContentHash()
-                        .add(LLVM_VERSION_STRING)
-                        .add(impl_->triple)
-                        .add(impl_->cpu)
-                        .add(impl_->features)
-                        .add(rtlib)
-                        .hex();
-  impl_->disk = DiskCache(options.cache_dir);
+  impl_->key_salt = codegen::target_salt(impl_->triple, impl_->cpu, impl_->features, rtlib);
+  impl_->disk = codegen::DiskCache(options.cache_dir, ".o");
 }
 
 JitEngine::~JitEngine() = default;
@@ -229,25 +182,13 @@ const std::string& JitEngine::cpu() const {
 std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> context,
                                             std::unique_ptr<llvm::Module> module,
                                             const std::vector<std::string>& symbols) {
-  std::string verify_errors;
-  llvm::raw_string_ostream verify_stream(verify_errors);
-  if (llvm::verifyModule(*module, &verify_stream)) {
-    internal_error("the generated LLVM module is invalid: " + verify_stream.str());
-  }
+  codegen::verify_generated_module(*module);
   if (module->getTargetTriple() != impl_->triple ||
       module->getDataLayoutStr() != impl_->data_layout) {
     internal_error("a JIT module must use the JIT's triple and data layout");
   }
   // The key covers our IR before the rtlib is linked; the salt covers the rtlib.
-  llvm::SmallVector<char, 0> bitcode;
-  {
-    llvm::raw_svector_ostream os(bitcode);
-    llvm::WriteBitcodeToFile(*module, os);
-  }
-  const std::string key = ContentHash()
-                              .add(impl_->key_salt)
-                              .add(std::string_view(bitcode.data(), bitcode.size()))
-                              .hex();
+  const std::string key = codegen::module_key(impl_->key_salt, *module);
   codegen::link_declared_rtlib(*module, codegen::RtlibTarget::Host);
   module->setModuleIdentifier(key);
 
@@ -280,11 +221,8 @@ std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> c
 
 std::string JitEngine::optimized_ir(llvm::Module& module) {
   codegen::link_declared_rtlib(module, codegen::RtlibTarget::Host);
-  optimize(module, *impl_->target_machine());
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module.print(os, nullptr);
-  return os.str();
+  codegen::optimize_o2(module, *impl_->target_machine());
+  return codegen::module_text(module);
 }
 
 JitStats JitEngine::stats() const {

@@ -1,4 +1,4 @@
-#include "cpu_backend/jit/disk_cache.hpp"
+#include "codegen/pipeline/disk_cache.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cpu_backend/jit/content_hash.hpp"
+#include "codegen/pipeline/content_hash.hpp"
 #include "io/regular_file.hpp"
 
-namespace polyrt::cpu {
+namespace polyrt::codegen {
 
 namespace {
 
@@ -36,7 +36,7 @@ uint64_t checksum(std::string_view payload) {
   return ContentHash().add(payload).low();
 }
 
-// No object file comes near this; a bigger file is not ours.
+// No object or PTX file comes near this; a bigger file is not ours.
 constexpr uint64_t kMaxEntryBytes = uint64_t{256} << 20;
 
 bool disabled_by(const char* mode) {
@@ -62,7 +62,7 @@ std::optional<std::string> default_cache_dir() {
 }
 
 std::string DiskCache::path_of(const std::string& key) const {
-  return *dir_ + "/" + key + ".o";
+  return *dir_ + "/" + key + suffix_;
 }
 
 std::optional<std::string> DiskCache::load(const std::string& key) const {
@@ -126,4 +126,4 @@ void DiskCache::store(const std::string& key, std::string_view payload) const {
   }
 }
 
-}  // namespace polyrt::cpu
+}  // namespace polyrt::codegen

@@ -1,6 +1,6 @@
-// The on-disk cache of compiled objects. Each entry is one file named by its
-// key, with a header (magic, format version, key, length, checksum) that is
-// verified on load: a corrupt or truncated file is ignored, deleted and later
+// The on-disk cache of compiled code (host objects, PTX). Each entry is one
+// file named by its key and the kind's suffix, with a header (magic, format version, key, length,
+// checksum) that is verified on load: a corrupt or truncated file is ignored, deleted and later
 // replaced, never loaded. Writes go to a temporary file renamed into place, so
 // concurrent processes never see half an entry. The cache is best effort: an
 // I/O failure only costs a recompile.
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace polyrt::cpu {
+namespace polyrt::codegen {
 
 // POLYRT_CACHE=off, 0, false or no (any case) disables the cache (nullopt). Otherwise
 // POLYRT_CACHE_DIR, else $XDG_CACHE_HOME/polyrt, else $HOME/.cache/polyrt.
@@ -18,7 +18,9 @@ std::optional<std::string> default_cache_dir();
 
 class DiskCache {
  public:
-  explicit DiskCache(std::optional<std::string> dir) : dir_(std::move(dir)) {}
+  // suffix: the kind of entry (".o", ".ptx"), for whoever lists the directory.
+  DiskCache(std::optional<std::string> dir, std::string suffix)
+      : dir_(std::move(dir)), suffix_(std::move(suffix)) {}
   bool enabled() const { return dir_.has_value(); }
   const std::optional<std::string>& dir() const { return dir_; }
   std::optional<std::string> load(const std::string& key) const;
@@ -27,6 +29,7 @@ class DiskCache {
 
  private:
   std::optional<std::string> dir_;
+  std::string suffix_;
 };
 
-}  // namespace polyrt::cpu
+}  // namespace polyrt::codegen

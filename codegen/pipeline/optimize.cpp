@@ -1,0 +1,89 @@
+#include "codegen/pipeline/optimize.hpp"
+
+#include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include "codegen/pipeline/content_hash.hpp"
+#include "polyrt/error.hpp"
+
+namespace polyrt::codegen {
+
+namespace {
+
+void run_o2(llvm::Module& m, llvm::TargetMachine& tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(&tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(m, mam);
+}
+
+// Optimizer remarks and warnings (a loop the vectorizer was asked to but
+// could not vectorize) are not the user's business; errors become the thrown
+// message instead of LLVM printing them and exiting.
+void collect_errors(const llvm::DiagnosticInfo* info, void* errors) {
+  if (info->getSeverity() != llvm::DS_Error) return;
+  llvm::raw_string_ostream out(*static_cast<std::string*>(errors));
+  llvm::DiagnosticPrinterRawOStream printer(out);
+  info->print(printer);
+  out << "\n";
+}
+
+}  // namespace
+
+void verify_generated_module(const llvm::Module& module) {
+  std::string errors;
+  llvm::raw_string_ostream stream(errors);
+  if (llvm::verifyModule(module, &stream)) {
+    internal_error("the generated LLVM module is invalid: " + stream.str());
+  }
+}
+
+std::string target_salt(std::string_view triple, std::string_view cpu, std::string_view features,
+                        std::string_view rtlib_blob) {
+  return ContentHash()
+      .add(LLVM_VERSION_STRING)
+      .add(triple)
+      .add(cpu)
+      .add(features)
+      .add(rtlib_blob)
+      .hex();
+}
+
+std::string module_key(std::string_view target_salt, const llvm::Module& module) {
+  llvm::SmallVector<char, 0> bitcode;
+  llvm::raw_svector_ostream os(bitcode);
+  llvm::WriteBitcodeToFile(module, os);
+  return ContentHash().add(target_salt).add(std::string_view(bitcode.data(), bitcode.size())).hex();
+}
+
+void optimize_o2(llvm::Module& m, llvm::TargetMachine& tm) {
+  std::string errors;
+  m.getContext().setDiagnosticHandlerCallBack(collect_errors, &errors);
+  run_o2(m, tm);
+  m.getContext().setDiagnosticHandlerCallBack(nullptr, nullptr);  // `errors` ends here
+  if (!errors.empty()) throw Error("LLVM could not optimize the generated code: " + errors);
+}
+
+std::string module_text(const llvm::Module& module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, nullptr);
+  return os.str();
+}
+
+}  // namespace polyrt::codegen
