@@ -8,8 +8,9 @@ namespace {
 
 // Options that take a value (as the next argument or after '=').
 bool takes_value(const std::string& name) {
-  static const char* const kValued[] = {"--out", "--cycles",  "--outputs", "--format",
-                                        "--set", "--threads", "--engine",  "--provenance"};
+  static const char* const kValued[] = {"--out",    "--cycles",  "--outputs",    "--format",
+                                        "--set",    "--threads", "--engine",     "--provenance",
+                                        "--target", "--sm",      "--cuda-driver"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }

@@ -2,14 +2,8 @@
 #include <cstdio>
 
 #include "cli/command_line.hpp"
-#include "cpu_backend/batch_kernels.hpp"
-#include "cpu_backend/native_program.hpp"
 #include "nodes/node_docs.hpp"
-#include "plan/state_plan.hpp"
-#include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
-#include "scheduler/batch_setup.hpp"
-#include "slots/slot_program.hpp"
 
 namespace polyrt::cli {
 
@@ -76,53 +70,6 @@ int eval_command(CommandLine& args) {
     const std::string line = outputs[i] + " = " + state.pull_at(i).to_string() + "\n";
     std::fwrite(line.data(), 1, line.size(), stdout);
   }
-  return 0;
-}
-
-int plan_command(CommandLine& args) {
-  static const char* usage =
-      "usage: polyrt plan FILE [--engine batch|closures|native] [--provenance MODE] "
-      "[--emit-llvm]\n\n"
-      "Prints the per-state plan: the slot layout, the steps in evaluation order (native\n"
-      "segments and host steps) and the provenance mode. --emit-llvm prints the\n"
-      "optimized LLVM IR of the native segments instead. --engine batch prints the batch\n"
-      "plan of every output (the first input iterated), or its kernels' IR.\n";
-  if (args.wants_help()) return std::fputs(usage, stdout), 0;
-  CompileOptions options;
-  options.engine = Engine::Native;
-  bool emit_llvm = false;
-  bool batch = false;
-  while (!args.done()) {
-    const std::string f = args.flag();
-    if (f == "--emit-llvm") {
-      emit_llvm = true;
-    } else if (!engine_flag(args, f, options, &batch)) {
-      args.unknown_flag(f);
-    }
-  }
-  const std::string& file = args.file();
-  args.allow_positionals(1, "plan takes one FILE");
-  if (batch) {
-    auto program = compile_file(file, options);
-    const scheduler::BatchSetup setup = scheduler::resolve_batch_options(*program, BatchOptions{});
-    const batch::PreparedBatch prepared = scheduler::prepare(program, setup);
-    std::fputs((emit_llvm ? cpu::batch_kernels_ir(prepared.graph(), prepared.plan)
-                          : plan::describe_batch_plan(prepared.graph(), prepared.plan))
-                   .c_str(),
-               stdout);
-    return 0;
-  }
-  if (options.engine == Engine::Interpreter) {
-    throw UsageError("polyrt plan: the interpreter has no plan; use --engine closures or native");
-  }
-  auto program = compile_file(file, options);
-  if (emit_llvm) {
-    std::fputs(cpu::native_program_ir(*program).c_str(), stdout);
-    return 0;
-  }
-  std::printf("engine: %s\n", program->engine_name().c_str());
-  const slots::SlotProgram& sp = *program->slot_program();
-  std::fputs(plan::describe_plan(program->graph(), sp.plan, sp.mode).c_str(), stdout);
   return 0;
 }
 

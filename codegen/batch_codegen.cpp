@@ -1,6 +1,7 @@
 #include "codegen/batch_codegen.hpp"
 
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
@@ -13,8 +14,16 @@ namespace polyrt::codegen {
 
 using plan::BatchValue;
 
-std::string batch_kernel_symbol(uint32_t step) {
-  return "polyrt_batch_kernel_" + std::to_string(step);
+std::string batch_kernel_symbol(BatchTarget target, uint32_t step) {
+  switch (target) {
+    case BatchTarget::Cpu:
+      return "polyrt_batch_kernel_" + std::to_string(step);
+    case BatchTarget::Nvptx:
+      return "polyrt_gpu_kernel_" + std::to_string(step);
+    case BatchTarget::HostTwin:
+      return "polyrt_gpu_twin_" + std::to_string(step);
+  }
+  internal_error("unknown batch target");
 }
 
 std::vector<uint32_t> kernel_columns(const ir::Graph& g, const plan::BatchPlan& p, uint32_t step) {
@@ -37,13 +46,27 @@ namespace {
 
 class BatchEmitter {
  public:
-  BatchEmitter(llvm::Module& m, const ir::Graph& g, const plan::BatchPlan& p)
-      : m_(m), g_(g), p_(p), ctx_(m.getContext()), ir_(ctx_), rtlib_(m, RtlibTarget::Host) {}
+  BatchEmitter(llvm::Module& m, const ir::Graph& g, const plan::BatchPlan& p, BatchTarget target)
+      : m_(m),
+        g_(g),
+        p_(p),
+        target_(target),
+        ctx_(m.getContext()),
+        ir_(ctx_),
+        rtlib_(m, target == BatchTarget::Nvptx ? RtlibTarget::Nvptx : RtlibTarget::Host) {}
 
   std::string emit(uint32_t step) {
     const std::vector<uint32_t> columns = kernel_columns(g_, p_, step);
     llvm::Function* body = emit_body(step, columns);
-    return emit_cpu_kernel(step, columns, body);
+    switch (target_) {
+      case BatchTarget::Cpu:
+        return emit_cpu_kernel(step, columns, body);
+      case BatchTarget::Nvptx:
+        return emit_gpu_kernel(step, emit_gpu_lanes(step, columns, body));
+      case BatchTarget::HostTwin:
+        return emit_host_twin(step, columns, emit_gpu_lanes(step, columns, body));
+    }
+    internal_error("unknown batch target");
   }
 
  private:
@@ -122,7 +145,7 @@ class BatchEmitter {
     llvm::Type* i64 = ir_.getInt64Ty();
     auto* type = llvm::FunctionType::get(
         i64, {i64, i64, ir_.getPtrTy(), ir_.getPtrTy(), ir_.getPtrTy()}, false);
-    const std::string symbol = batch_kernel_symbol(step);
+    const std::string symbol = batch_kernel_symbol(BatchTarget::Cpu, step);
     auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, m_);
     fn->addFnAttr(llvm::Attribute::NoUnwind);
     llvm::Value* first = fn->getArg(0);
@@ -184,6 +207,120 @@ class BatchEmitter {
     return symbol;
   }
 
+  // The GPU wrapper, shared by the device entry and its host twin:
+  //   void lanes(i64 first, i64 count, ptr scalars, ptr c0.., ptr err,
+  //              i32 block, i32 block_dim, i32 thread, i32 grid_dim)
+  // Lane `block * block_dim + thread` takes every grid-size-th row; a
+  // failing row lowers *err to (row << 32) | member atomically (the smallest
+  // row wins, then the smallest member: the CPU kernel's first failure).
+  llvm::Function* emit_gpu_lanes(uint32_t step, const std::vector<uint32_t>& columns,
+                                 llvm::Function* body) {
+    llvm::Type* i64 = ir_.getInt64Ty();
+    llvm::Type* i32 = ir_.getInt32Ty();
+    std::vector<llvm::Type*> params = {i64, i64, ir_.getPtrTy()};
+    params.insert(params.end(), columns.size() + 1, ir_.getPtrTy());
+    params.insert(params.end(), 4, i32);
+    auto* fn = llvm::Function::Create(llvm::FunctionType::get(ir_.getVoidTy(), params, false),
+                                      llvm::Function::InternalLinkage,
+                                      "polyrt_gpu_lanes_" + std::to_string(step), m_);
+    fn->addFnAttr(llvm::Attribute::NoUnwind);
+    fn->addFnAttr(llvm::Attribute::AlwaysInline);
+    const unsigned ids = 3 + (unsigned)columns.size() + 1;
+    llvm::Value* first = fn->getArg(0);
+    llvm::Value* count = fn->getArg(1);
+    llvm::Value* err = fn->getArg(ids - 1);
+    auto* entry = llvm::BasicBlock::Create(ctx_, "entry", fn);
+    auto* loop = llvm::BasicBlock::Create(ctx_, "rows", fn);
+    auto* failed = llvm::BasicBlock::Create(ctx_, "failed", fn);
+    auto* next = llvm::BasicBlock::Create(ctx_, "next", fn);
+    auto* done = llvm::BasicBlock::Create(ctx_, "done", fn);
+    ir_.SetInsertPoint(entry);
+    auto wide = [&](unsigned arg) { return ir_.CreateZExt(fn->getArg(arg), i64); };
+    llvm::Value* start = ir_.CreateAdd(ir_.CreateMul(wide(ids), wide(ids + 1)), wide(ids + 2));
+    llvm::Value* stride = ir_.CreateMul(wide(ids + 1), wide(ids + 3));
+    ir_.CreateCondBr(ir_.CreateICmpULT(start, count), loop, done);
+
+    ir_.SetInsertPoint(loop);
+    llvm::PHINode* row = ir_.CreatePHI(i64, 2);
+    row->addIncoming(start, entry);
+    std::vector<llvm::Value*> args = {ir_.CreateAdd(first, row), row, fn->getArg(2)};
+    for (unsigned c = 0; c < columns.size(); ++c) args.push_back(fn->getArg(3 + c));
+    llvm::Value* status = ir_.CreateCall(body, args);
+    ir_.CreateCondBr(ir_.CreateICmpNE(status, ir_.getInt32(0)), failed, next);
+
+    ir_.SetInsertPoint(failed);
+    llvm::Value* member = ir_.CreateZExt(ir_.CreateSub(status, ir_.getInt32(1)), i64);
+    ir_.CreateAtomicRMW(llvm::AtomicRMWInst::UMin, err,
+                        ir_.CreateOr(ir_.CreateShl(row, 32), member), llvm::MaybeAlign(8),
+                        llvm::AtomicOrdering::Monotonic);
+    ir_.CreateBr(next);
+
+    ir_.SetInsertPoint(next);
+    llvm::Value* next_row = ir_.CreateAdd(row, stride);
+    row->addIncoming(next_row, next);
+    ir_.CreateCondBr(ir_.CreateICmpULT(next_row, count), loop, done);
+    ir_.SetInsertPoint(done);
+    ir_.CreateRetVoid();
+    return fn;
+  }
+
+  // The device entry: the wrapper with the thread's special registers, and
+  // the launch bounds ptxas allocates registers for.
+  std::string emit_gpu_kernel(uint32_t step, llvm::Function* lanes) {
+    std::vector<llvm::Type*> params;
+    const unsigned ids = (unsigned)lanes->arg_size() - 4;
+    for (unsigned a = 0; a < ids; ++a) params.push_back(lanes->getArg(a)->getType());
+    const std::string symbol = batch_kernel_symbol(BatchTarget::Nvptx, step);
+    auto* fn = llvm::Function::Create(llvm::FunctionType::get(ir_.getVoidTy(), params, false),
+                                      llvm::Function::ExternalLinkage, symbol, m_);
+    fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    fn->addFnAttr(llvm::Attribute::NoUnwind);
+    for (unsigned a = 2; a < ids; ++a) fn->addParamAttr(a, llvm::Attribute::NoAlias);
+    ir_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
+    std::vector<llvm::Value*> args;
+    for (unsigned a = 0; a < ids; ++a) args.push_back(fn->getArg(a));
+    for (llvm::Intrinsic::ID id :
+         {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+          llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x,
+          llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x}) {
+      args.push_back(ir_.CreateIntrinsic(id, {}, {}));
+    }
+    ir_.CreateCall(lanes, args);
+    ir_.CreateRetVoid();
+    llvm::NamedMDNode* annotations = m_.getOrInsertNamedMetadata("nvvm.annotations");
+    for (auto [key, value] : {std::pair<const char*, unsigned>{"kernel", 1},
+                              std::pair<const char*, unsigned>{"maxntidx", kGpuBlockThreads}}) {
+      llvm::Metadata* ops[] = {llvm::ValueAsMetadata::get(fn), llvm::MDString::get(ctx_, key),
+                               llvm::ConstantAsMetadata::get(ir_.getInt32(value))};
+      annotations->addOperand(llvm::MDNode::get(ctx_, ops));
+    }
+    return symbol;
+  }
+
+  // The host twin: the launch's parameter array unpacked, then the same wrapper.
+  std::string emit_host_twin(uint32_t step, const std::vector<uint32_t>& columns,
+                             llvm::Function* lanes) {
+    llvm::Type* i32 = ir_.getInt32Ty();
+    auto* type =
+        llvm::FunctionType::get(ir_.getVoidTy(), {ir_.getPtrTy(), i32, i32, i32, i32}, false);
+    const std::string symbol = batch_kernel_symbol(BatchTarget::HostTwin, step);
+    auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, m_);
+    fn->addFnAttr(llvm::Attribute::NoUnwind);
+    ir_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
+    std::vector<llvm::Value*> args;
+    const unsigned params = 3 + (unsigned)columns.size() + 1;
+    for (unsigned a = 0; a < params; ++a) {
+      llvm::Value* slot = ir_.CreateAlignedLoad(
+          ir_.getPtrTy(), ir_.CreateConstInBoundsGEP1_64(ir_.getPtrTy(), fn->getArg(0), a),
+          llvm::Align(8));
+      args.push_back(ir_.CreateAlignedLoad(lanes->getArg(a)->getType(), slot, llvm::Align(8)));
+    }
+    for (unsigned a = 1; a <= 4; ++a) args.push_back(fn->getArg(a));
+    ir_.CreateCall(lanes, args);
+    ir_.CreateRetVoid();
+    return symbol;
+  }
+
   // Without a vector 64-bit multiply (AVX2), LLVM's cost model keeps hash
   // loops scalar, yet 16 lanes of emulated multiplies (four registers per
   // value: independent chains to overlap) run the ladder kernel 2x faster
@@ -206,6 +343,7 @@ class BatchEmitter {
   llvm::Module& m_;
   const ir::Graph& g_;
   const plan::BatchPlan& p_;
+  BatchTarget target_;
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> ir_;
   RtlibLinker rtlib_;
@@ -214,8 +352,8 @@ class BatchEmitter {
 }  // namespace
 
 std::vector<std::string> emit_batch_kernels(llvm::Module& module, const ir::Graph& graph,
-                                            const plan::BatchPlan& plan) {
-  BatchEmitter emitter(module, graph, plan);
+                                            const plan::BatchPlan& plan, BatchTarget target) {
+  BatchEmitter emitter(module, graph, plan, target);
   std::vector<std::string> symbols(plan.steps.size());
   for (uint32_t s = 0; s < plan.steps.size(); ++s) {
     if (plan.steps[s].kind == plan::BatchStep::Kernel) symbols[s] = emitter.emit(s);

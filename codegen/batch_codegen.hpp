@@ -7,11 +7,28 @@
 //     vectorizes; a GPU entry point wraps the same body, one lane per thread.
 //     Its column parameters are the kernel's columns (kernel_columns order).
 //
+// The body is emitted once per kernel and wrapped per target:
+//
 //   i64 polyrt_batch_kernel_k(i64 first, i64 count, ptr columns, ptr scalars,
-//                             ptr failed_member)            (CPU)
+//                             ptr failed_member)            (BatchTarget::Cpu)
 //     rows [0, count) with coordinate first + row; `columns` holds every
 //     column of the plan (row 0 of the chunk). Returns the first failing row
 //     and stores its member, or returns UINT64_MAX.
+//
+//   ptx_kernel void polyrt_gpu_kernel_k(i64 first, i64 count, ptr scalars,
+//                                       ptr c0, .., ptr err)  (BatchTarget::Nvptx)
+//     one lane per thread, grid-stride over rows [0, count) (count < 2^32),
+//     at most kGpuBlockThreads threads per block; the columns are the
+//     kernel's (kernel_columns order). A failing lane does an atomic minimum
+//     of (row << 32) | member into *err, which the caller set to UINT64_MAX.
+//
+//   void polyrt_gpu_twin_k(ptr params, i32 block, i32 block_dim, i32 thread,
+//                          i32 grid_dim)                  (BatchTarget::HostTwin)
+//     the GPU entry's wrapper and body compiled for the host: `params` is a
+//     launch's parameter array (params[i] points at the GPU entry's i-th
+//     argument, as cuLaunchKernel takes them), the thread's indices are
+//     arguments. Running it for every block and thread of a grid does what
+//     the GPU kernel does.
 #pragma once
 
 #include <string>
@@ -25,17 +42,24 @@ class Module;
 
 namespace polyrt::codegen {
 
-std::string batch_kernel_symbol(uint32_t step);
+enum class BatchTarget { Cpu, Nvptx, HostTwin };
+
+// Threads per block of every GPU batch kernel (its launch bounds).
+inline constexpr unsigned kGpuBlockThreads = 256;
+
+// The entry point of kernel step `step` for `target`.
+std::string batch_kernel_symbol(BatchTarget target, uint32_t step);
 
 // The plan columns kernel step `step` reads or writes, in the order of the
 // body's column parameters.
 std::vector<uint32_t> kernel_columns(const ir::Graph& graph, const plan::BatchPlan& plan,
                                      uint32_t step);
 
-// Adds the body and the CPU kernel of every kernel step to `module` (triple
-// and data layout set); returns the kernel symbols indexed like plan.steps
+// Adds the body and the entry point for `target` of every kernel step to
+// `module` (its triple and data layout set: the host's for Cpu and HostTwin,
+// nvptx64's for Nvptx); returns the entry symbols indexed like plan.steps
 // ("" for host steps).
 std::vector<std::string> emit_batch_kernels(llvm::Module& module, const ir::Graph& graph,
-                                            const plan::BatchPlan& plan);
+                                            const plan::BatchPlan& plan, BatchTarget target);
 
 }  // namespace polyrt::codegen

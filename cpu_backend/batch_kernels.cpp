@@ -1,6 +1,7 @@
 #include "cpu_backend/batch_kernels.hpp"
 
 #include "codegen/batch_codegen.hpp"
+#include "codegen/pipeline/optimize.hpp"
 #include "cpu_backend/jit/jit_module.hpp"
 
 namespace polyrt::cpu {
@@ -8,7 +9,8 @@ namespace polyrt::cpu {
 BatchKernels compile_batch_kernels(const ir::Graph& graph, const plan::BatchPlan& plan) {
   JitEngine& jit = JitEngine::instance();
   JitModule m("polyrt_batch", jit);
-  const std::vector<std::string> symbols = codegen::emit_batch_kernels(*m.module, graph, plan);
+  const std::vector<std::string> symbols =
+      codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::Cpu);
   CompiledSteps compiled = compile_steps(jit, std::move(m), symbols);
   BatchKernels kernels;
   for (void* address : compiled.addresses) {
@@ -18,11 +20,11 @@ BatchKernels compile_batch_kernels(const ir::Graph& graph, const plan::BatchPlan
   return kernels;
 }
 
-std::string batch_kernels_ir(const ir::Graph& graph, const plan::BatchPlan& plan) {
+std::string batch_kernels_ir(const ir::Graph& graph, const plan::BatchPlan& plan, bool optimized) {
   JitEngine& jit = JitEngine::instance();
   JitModule m("polyrt_batch", jit);
-  codegen::emit_batch_kernels(*m.module, graph, plan);
-  return jit.optimized_ir(*m.module);
+  codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::Cpu);
+  return optimized ? jit.optimized_ir(*m.module) : codegen::module_text(*m.module);
 }
 
 }  // namespace polyrt::cpu

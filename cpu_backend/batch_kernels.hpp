@@ -21,7 +21,8 @@ struct BatchKernels {
 
 BatchKernels compile_batch_kernels(const ir::Graph& graph, const plan::BatchPlan& plan);
 
-// The O2-optimized IR of the plan's kernels (`polyrt plan --batch --emit-llvm`).
-std::string batch_kernels_ir(const ir::Graph& graph, const plan::BatchPlan& plan);
+// The IR of the plan's CPU kernels, after the rtlib is linked and O2, or as
+// emitted (`polyrt plan --engine batch --emit-llvm [--before-o2]`).
+std::string batch_kernels_ir(const ir::Graph& graph, const plan::BatchPlan& plan, bool optimized);
 
 }  // namespace polyrt::cpu

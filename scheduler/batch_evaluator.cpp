@@ -92,7 +92,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
         for (const uint64_t* column : columns) at.push_back(column + c.offset);
         std::vector<uint64_t*> into;
         for (uint64_t* target : targets) into.push_back(target + c.offset);
-        c.failure = backend->run(b, first + c.offset, at, into);
+        c.failure = backend->run(b, first + c.offset, at, into).row;
         if (c.failure != plan::kNoFailingRow) return false;
         chunk_view(b, first + c.offset, c.view);
         encode(c.view, c.encoded);

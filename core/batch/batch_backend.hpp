@@ -8,7 +8,7 @@
 #include <span>
 #include <string>
 
-#include "batch/chunk_buffers.hpp"
+#include "batch/chunk_steps.hpp"
 
 namespace polyrt::batch {
 
@@ -26,10 +26,10 @@ class BatchBackend {
   // chunk's first row; `targets` (empty, or one per output, null to skip) are
   // caller arrays at this chunk's first row that scalar column outputs may be
   // written to directly (buffers.column_pointers then point at them).
-  // Returns the first failing row, or plan::kNoFailingRow.
-  virtual uint64_t run(ChunkBuffers& buffers, uint64_t first,
-                       std::span<const uint64_t* const> coordinate_columns,
-                       std::span<uint64_t* const> targets) const = 0;
+  // Returns the chunk's first failure (batch::run_chunk's rule).
+  virtual ChunkFailure run(ChunkBuffers& buffers, uint64_t first,
+                           std::span<const uint64_t* const> coordinate_columns,
+                           std::span<uint64_t* const> targets) const = 0;
 };
 
 }  // namespace polyrt::batch

@@ -9,6 +9,7 @@
 #include "graph/passes.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
+#include "tests/differential/host_twin_check.hpp"
 #include "tests/differential/random_program.hpp"
 
 namespace polyrt::difftest {
@@ -286,6 +287,9 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
   }
   if (mismatch.empty() && want_error.empty() && got.size() != want.size())
     mismatch = "row count differs";
+  if (mismatch.empty() && got_error.find("unexpected") == std::string::npos) {
+    if (auto twin = check_host_twin(seed, oracle, options, first, count)) mismatch = *twin;
+  }
   if (mismatch.empty()) return std::nullopt;
   std::string report = "seed " + std::to_string(seed) +
                        ": the batch tier disagrees with the interpreter\n--- program\n" + p.source +

@@ -1,4 +1,4 @@
-#include "batch/host_step.hpp"
+#include "batch/chunk_steps.hpp"
 
 #include <algorithm>
 
@@ -9,15 +9,18 @@ namespace polyrt::batch {
 
 using plan::BatchValue;
 
-void run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, ChunkBuffers& b,
-                   uint64_t first, uint64_t& first_failure) {
+namespace {
+
+// Rows [0, min(limit, rows)); returns the first failing row, or kNoFailingRow.
+uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, ChunkBuffers& b,
+                       uint64_t first, uint64_t limit) {
   const plan::BatchPlan& p = batch.plan;
   const uint32_t node = step.nodes[0];
   const ir::Node& n = batch.graph().nodes[node];
   std::vector<Value> in(n.inputs.size());
   std::vector<const Value*> ptrs(n.inputs.size());
   std::vector<Value> out(n.out_types.size());
-  const uint64_t rows = std::min(first_failure, b.rows);
+  const uint64_t rows = std::min(limit, b.rows);
   for (uint64_t r = 0; r < rows; ++r) {
     for (size_t k = 0; k < n.inputs.size(); ++k) {
       const BatchValue& v = p.value_of(n.inputs[k]);
@@ -43,10 +46,7 @@ void run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, Chun
           internal_error("a host step reads a kernel register");
       }
     }
-    if (ir::run_node(n, ptrs.data(), out.data(), ir::discarded_side_channel())) {
-      first_failure = r;
-      return;
-    }
+    if (ir::run_node(n, ptrs.data(), out.data(), ir::discarded_side_channel())) return r;
     for (size_t k = 0; k < out.size(); ++k) {
       const BatchValue& v = p.values[p.port_base[node] + k];
       if (v.kind != BatchValue::Column) continue;
@@ -60,6 +60,30 @@ void run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, Chun
       }
     }
   }
+  return plan::kNoFailingRow;
+}
+
+}  // namespace
+
+ChunkFailure run_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t first,
+                       std::span<const uint64_t* const> coordinate_columns,
+                       std::span<uint64_t* const> targets,
+                       const std::function<KernelFailure(uint32_t step)>& run_kernel) {
+  fill_generated_outputs(batch, b, first);
+  if (batch.scalars_failed) return ChunkFailure{0, 0, 0};
+  bind_caller_columns(batch, b, coordinate_columns, targets);
+  ChunkFailure failure;
+  const plan::BatchPlan& p = batch.plan;
+  for (uint32_t s = 0; s < p.steps.size(); ++s) {
+    KernelFailure f;
+    if (p.steps[s].kind == plan::BatchStep::Kernel) {
+      f = run_kernel(s);
+    } else {
+      f.row = run_host_step(batch, p.steps[s], b, first, failure.row);
+    }
+    if (f.row < failure.row) failure = ChunkFailure{f.row, s, f.member};
+  }
+  return failure;
 }
 
 }  // namespace polyrt::batch

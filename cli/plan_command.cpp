@@ -1,0 +1,148 @@
+// `polyrt plan`: the per-state plan, or the batch plan and its kernels for
+// the CPU (LLVM IR) or NVPTX (LLVM IR or PTX).
+#include <charconv>
+#include <cstdio>
+
+#include "cli/command_line.hpp"
+#include "cpu_backend/batch_kernels.hpp"
+#include "cpu_backend/native_program.hpp"
+#include "gpu_backend/ptx/ptx_compiler.hpp"
+#include "plan/state_plan.hpp"
+#include "scheduler/batch_setup.hpp"
+#include "slots/slot_program.hpp"
+
+namespace polyrt::cli {
+
+namespace {
+
+unsigned parse_sm(const std::string& text) {
+  const std::string digits = text.starts_with("sm_") ? text.substr(3) : text;
+  unsigned sm = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), sm);
+  if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) {
+    throw UsageError("--sm expects a compute capability such as 90 or sm_90, got '" + text +
+                     "' (valid: " + gpu::valid_sm_list() + ")");
+  }
+  return sm;
+}
+
+// "12.4" or 12040 (as cuDriverGetVersion reports it).
+unsigned parse_driver_version(const std::string& text) {
+  unsigned major = 0, minor = 0;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  std::from_chars_result r = std::from_chars(begin, end, major);
+  bool valid = r.ec == std::errc() && r.ptr != begin;
+  if (valid && r.ptr != end) {
+    valid = *r.ptr == '.';
+    const char* minor_begin = r.ptr + 1;
+    r = std::from_chars(minor_begin, end, minor);
+    valid = valid && r.ec == std::errc() && r.ptr == end && r.ptr != minor_begin && minor < 100;
+    major = major * 1000 + minor * 10;
+  }
+  if (!valid || major < 1000) {
+    throw UsageError("--cuda-driver expects a CUDA driver version such as 12.4 or 12040, got '" +
+                     text + "'");
+  }
+  return major;
+}
+
+std::string batch_output(const std::shared_ptr<const Program>& program, bool nvptx,
+                         const gpu::NvptxTarget& target, bool emit_llvm, bool before_o2,
+                         bool emit_ptx) {
+  const scheduler::BatchSetup setup = scheduler::resolve_batch_options(*program, BatchOptions{});
+  const batch::PreparedBatch prepared = scheduler::prepare(program, setup);
+  const ir::Graph& graph = prepared.graph();
+  try {
+    if (emit_ptx) return gpu::PtxCompiler::instance().compile(graph, prepared.plan, target).ptx;
+    if (emit_llvm && nvptx) {
+      return gpu::PtxCompiler::instance().module_ir(graph, prepared.plan, target, !before_o2);
+    }
+  } catch (const Error& e) {
+    if (dynamic_cast<const CompileError*>(&e)) throw;
+    throw UsageError(e.what());  // a target this build cannot generate code for
+  }
+  if (emit_llvm) return cpu::batch_kernels_ir(graph, prepared.plan, !before_o2);
+  return plan::describe_batch_plan(graph, prepared.plan);
+}
+
+}  // namespace
+
+int plan_command(CommandLine& args) {
+  static const std::string usage =
+      "usage: polyrt plan FILE [--engine batch|closures|native] [--provenance MODE]\n"
+      "                   [--emit-llvm [--before-o2]] [--target cpu|nvptx [--sm N]\n"
+      "                   [--cuda-driver V] [--emit-ptx]]\n\n"
+      "Prints the per-state plan: the slot layout, the steps in evaluation order (native\n"
+      "segments and host steps) and the provenance mode. --emit-llvm prints the\n"
+      "optimized LLVM IR of the native segments instead.\n\n"
+      "--engine batch prints the batch plan of every output (the first input iterated);\n"
+      "--emit-llvm its kernels' LLVM IR after O2 (--before-o2: as emitted, before the\n"
+      "rtlib is linked). --target nvptx generates the GPU kernels: --emit-ptx prints\n"
+      "their PTX, --sm the compute capability (default 90; valid: " +
+      gpu::valid_sm_list() +
+      "),\n--cuda-driver the oldest CUDA driver that must load it (e.g. 12.4; it picks the PTX\n"
+      "ISA; default: the newest LLVM emits, PTX ISA 8.5).\n";
+  if (args.wants_help()) return std::fputs(usage.c_str(), stdout), 0;
+  CompileOptions options;
+  options.engine = Engine::Native;
+  bool emit_llvm = false, before_o2 = false, emit_ptx = false, batch = false;
+  std::optional<std::string> target_name;
+  gpu::NvptxTarget target;
+  bool gpu_option = false;
+  while (!args.done()) {
+    const std::string f = args.flag();
+    if (f == "--emit-llvm") {
+      emit_llvm = true;
+    } else if (f == "--before-o2") {
+      before_o2 = true;
+    } else if (f == "--emit-ptx") {
+      emit_ptx = gpu_option = true;
+    } else if (f == "--target") {
+      target_name = args.value_of(f);
+      if (*target_name != "cpu" && *target_name != "nvptx") {
+        throw UsageError("--target must be cpu or nvptx, got '" + *target_name + "'");
+      }
+    } else if (f == "--sm") {
+      target.sm = parse_sm(args.value_of(f));
+      gpu_option = true;
+    } else if (f == "--cuda-driver") {
+      target.driver_version = parse_driver_version(args.value_of(f));
+      gpu_option = true;
+    } else if (!engine_flag(args, f, options, &batch)) {
+      args.unknown_flag(f);
+    }
+  }
+  const std::string& file = args.file();
+  args.allow_positionals(1, "plan takes one FILE");
+  const bool nvptx = target_name == "nvptx";
+  if (target_name && !batch) throw UsageError("--target applies to --engine batch");
+  if (gpu_option && !nvptx) {
+    throw UsageError("--emit-ptx, --sm and --cuda-driver apply to --target nvptx");
+  }
+  if (before_o2 && (!emit_llvm || !batch)) {
+    throw UsageError("--before-o2 applies to --engine batch --emit-llvm");
+  }
+  if (emit_llvm && emit_ptx) throw UsageError("--emit-llvm and --emit-ptx exclude each other");
+  if (batch) {
+    std::fputs(
+        batch_output(compile_file(file, options), nvptx, target, emit_llvm, before_o2, emit_ptx)
+            .c_str(),
+        stdout);
+    return 0;
+  }
+  if (options.engine == Engine::Interpreter) {
+    throw UsageError("polyrt plan: the interpreter has no plan; use --engine closures or native");
+  }
+  auto program = compile_file(file, options);
+  if (emit_llvm) {
+    std::fputs(cpu::native_program_ir(*program).c_str(), stdout);
+    return 0;
+  }
+  std::printf("engine: %s\n", program->engine_name().c_str());
+  const slots::SlotProgram& sp = *program->slot_program();
+  std::fputs(plan::describe_plan(program->graph(), sp.plan, sp.mode).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace polyrt::cli

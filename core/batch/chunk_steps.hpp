@@ -1,0 +1,39 @@
+// The steps of a batch plan over one chunk, on every back end: the generated
+// outputs, the caller's columns, then each step in order, kernels by the back
+// end and host steps row by row through the registry bodies (ir::run_node).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+
+#include "batch/chunk_buffers.hpp"
+
+namespace polyrt::batch {
+
+// A kernel step's first failing row (then its first failing member).
+struct KernelFailure {
+  uint64_t row = plan::kNoFailingRow;
+  uint32_t member = 0;
+};
+
+// A chunk's first failure: the smallest failing row; of the steps failing
+// there, the first; its failing member (0 for a host step).
+struct ChunkFailure {
+  uint64_t row = plan::kNoFailingRow;
+  uint32_t step = 0;
+  uint32_t member = 0;
+
+  bool failed() const { return row != plan::kNoFailingRow; }
+  bool operator==(const ChunkFailure&) const = default;
+};
+
+// Evaluates rows [0, buffers.rows) whose row 0 has coordinate `first` (see
+// BatchBackend::run); `run_kernel(step)` runs a kernel step over the chunk's
+// column pointers. Host steps stop at the first failure found so far.
+ChunkFailure run_chunk(const PreparedBatch& batch, ChunkBuffers& buffers, uint64_t first,
+                       std::span<const uint64_t* const> coordinate_columns,
+                       std::span<uint64_t* const> targets,
+                       const std::function<KernelFailure(uint32_t step)>& run_kernel);
+
+}  // namespace polyrt::batch

@@ -1,0 +1,30 @@
+#include "gpu_backend/host_twin.hpp"
+
+#include "codegen/batch_codegen.hpp"
+#include "cpu_backend/jit/jit_module.hpp"
+
+namespace polyrt::gpu {
+
+HostTwinKernels compile_host_twins(const ir::Graph& graph, const plan::BatchPlan& plan) {
+  cpu::JitEngine& jit = cpu::JitEngine::instance();
+  cpu::JitModule m("polyrt_gpu_twin", jit);
+  const std::vector<std::string> symbols =
+      codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::HostTwin);
+  cpu::CompiledSteps compiled = cpu::compile_steps(jit, std::move(m), symbols);
+  HostTwinKernels twins;
+  for (void* address : compiled.addresses) {
+    twins.per_step.push_back(reinterpret_cast<HostTwinFn>(address));
+  }
+  twins.code = compiled.code;
+  return twins;
+}
+
+void run_on_simulated_grid(HostTwinFn kernel, void* const* params, GridShape grid) {
+  for (uint32_t block = 0; block < grid.blocks; ++block) {
+    for (uint32_t thread = 0; thread < grid.threads_per_block; ++thread) {
+      kernel(params, block, grid.threads_per_block, thread, grid.blocks);
+    }
+  }
+}
+
+}  // namespace polyrt::gpu

@@ -1,0 +1,168 @@
+#include "gpu_backend/ptx/ptx_compiler.hpp"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Triple.h>
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+
+#include "codegen/batch_codegen.hpp"
+#include "codegen/pipeline/disk_cache.hpp"
+#include "codegen/pipeline/optimize.hpp"
+#include "codegen/rtlib_bitcode.hpp"
+#include "polyrt/error.hpp"
+
+namespace polyrt::gpu {
+
+namespace {
+
+constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+
+void initialize_nvptx() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+// No contraction (Strict): NVPTX then emits every f64 add, sub and mul with
+// `.rn`, which ptxas may not fuse either; the values are the CPU's bit for bit.
+std::unique_ptr<llvm::TargetMachine> target_machine(const ResolvedNvptxTarget& t) {
+  initialize_nvptx();
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
+  if (!target) throw Error("LLVM has no NVPTX back end: " + error);
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion = llvm::FPOpFusion::Strict;
+  std::unique_ptr<llvm::TargetMachine> tm(
+      target->createTargetMachine(kTriple, t.cpu, t.features, options, std::nullopt, std::nullopt,
+                                  llvm::CodeGenOptLevel::Default));
+  if (!tm) throw Error("LLVM cannot create an NVPTX target machine for " + t.cpu);
+  return tm;
+}
+
+struct GpuModule {
+  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> module;
+  std::vector<std::string> entries;
+};
+
+GpuModule emit_module(const ir::Graph& graph, const plan::BatchPlan& plan,
+                      llvm::TargetMachine& tm) {
+  GpuModule m;
+  m.module = std::make_unique<llvm::Module>("polyrt_gpu", *m.context);
+  m.module->setTargetTriple(kTriple);
+  m.module->setDataLayout(tm.createDataLayout());
+  m.entries = codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::Nvptx);
+  codegen::verify_generated_module(*m.module);
+  return m;
+}
+
+void link_and_optimize(llvm::Module& module, llvm::TargetMachine& tm) {
+  codegen::link_declared_rtlib(module, codegen::RtlibTarget::Nvptx);
+  codegen::optimize_o2(module, tm);
+}
+
+std::string emit_ptx(llvm::Module& module, llvm::TargetMachine& tm) {
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    throw Error("LLVM's NVPTX back end cannot emit PTX for " + tm.getTargetCPU().str());
+  }
+  pm.run(module);
+  return std::string(text.str());
+}
+
+}  // namespace
+
+struct PtxCompiler::Impl {
+  codegen::DiskCache disk{std::nullopt, ".ptx"};
+  std::mutex mutex;
+  std::unordered_map<std::string, std::string> memory;
+  std::atomic<uint64_t> compiled{0}, memory_hits{0}, disk_hits{0};
+
+  std::optional<std::string> cached(const std::string& key) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = memory.find(key);
+      if (it != memory.end()) {
+        ++memory_hits;
+        return it->second;
+      }
+    }
+    std::optional<std::string> ptx = disk.load(key);
+    if (!ptx) return std::nullopt;
+    ++disk_hits;
+    std::lock_guard<std::mutex> lock(mutex);
+    memory.emplace(key, *ptx);
+    return ptx;
+  }
+
+  void keep(const std::string& key, const std::string& ptx) {
+    ++compiled;
+    disk.store(key, ptx);
+    std::lock_guard<std::mutex> lock(mutex);
+    memory.emplace(key, ptx);
+  }
+};
+
+// Never destroyed, like the JIT engine: programs held in statics may compile
+// while the process exits.
+PtxCompiler& PtxCompiler::instance() {
+  static PtxCompiler* compiler = new PtxCompiler(codegen::default_cache_dir());
+  return *compiler;
+}
+
+PtxCompiler::PtxCompiler(std::optional<std::string> cache_dir) : impl_(new Impl) {
+  impl_->disk = codegen::DiskCache(std::move(cache_dir), ".ptx");
+}
+
+PtxCompiler::~PtxCompiler() = default;
+
+PtxKernels PtxCompiler::compile(const ir::Graph& graph, const plan::BatchPlan& plan,
+                                const NvptxTarget& target) {
+  PtxKernels out;
+  out.target = resolve_nvptx_target(target);
+  const auto tm = target_machine(out.target);
+  GpuModule m = emit_module(graph, plan, *tm);
+  out.entries = m.entries;
+  // The key covers our IR before the rtlib is linked; the salt the rest.
+  const std::string salt =
+      codegen::target_salt(kTriple, out.target.cpu, out.target.features,
+                           codegen::rtlib_bitcode(codegen::RtlibTarget::Nvptx));
+  const std::string key = codegen::module_key(salt, *m.module);
+  if (std::optional<std::string> ptx = impl_->cached(key)) {
+    out.ptx = std::move(*ptx);
+    return out;
+  }
+  link_and_optimize(*m.module, *tm);
+  out.ptx = emit_ptx(*m.module, *tm);
+  impl_->keep(key, out.ptx);
+  return out;
+}
+
+std::string PtxCompiler::module_ir(const ir::Graph& graph, const plan::BatchPlan& plan,
+                                   const NvptxTarget& target, bool optimized) {
+  const auto tm = target_machine(resolve_nvptx_target(target));
+  GpuModule m = emit_module(graph, plan, *tm);
+  if (optimized) link_and_optimize(*m.module, *tm);
+  return codegen::module_text(*m.module);
+}
+
+PtxStats PtxCompiler::stats() const {
+  return PtxStats{impl_->compiled.load(), impl_->memory_hits.load(), impl_->disk_hits.load()};
+}
+
+}  // namespace polyrt::gpu

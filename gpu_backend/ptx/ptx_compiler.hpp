@@ -1,0 +1,55 @@
+// The batch kernels of a plan as PTX (DESIGN.md section 5): the per-lane
+// bodies wrapped in GPU entry points (codegen/batch_codegen.hpp), the nvptx64
+// rtlib linked, O2, LLVM's NVPTX back end. No GPU and no driver needed.
+// Cached like host objects: in memory and on disk (codegen/pipeline), keyed
+// by our IR, the LLVM version, the target (sm, PTX ISA) and the nvptx64 rtlib.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu_backend/ptx/nvptx_target.hpp"
+#include "plan/batch_plan.hpp"
+
+namespace polyrt::gpu {
+
+struct PtxKernels {
+  std::string ptx;
+  std::vector<std::string> entries;  // per plan step: its kernel's entry ("" for host steps)
+  ResolvedNvptxTarget target;
+};
+
+struct PtxStats {
+  uint64_t compiled = 0;     // modules built by O2 + the NVPTX back end
+  uint64_t memory_hits = 0;  // PTX reused from this process
+  uint64_t disk_hits = 0;    // PTX loaded from the disk cache
+};
+
+class PtxCompiler {
+ public:
+  // The process-wide compiler (disk cache from codegen::default_cache_dir()).
+  static PtxCompiler& instance();
+  explicit PtxCompiler(std::optional<std::string> cache_dir);
+  ~PtxCompiler();
+
+  // Throws polyrt::Error for a target LLVM cannot generate code for.
+  PtxKernels compile(const ir::Graph& graph, const plan::BatchPlan& plan,
+                     const NvptxTarget& target);
+
+  // The kernels' module as LLVM IR: as emitted (before the rtlib is linked)
+  // or after linking and O2 (`polyrt plan --emit-llvm`).
+  std::string module_ir(const ir::Graph& graph, const plan::BatchPlan& plan,
+                        const NvptxTarget& target, bool optimized);
+
+  PtxStats stats() const;
+
+  struct Impl;  // defined in ptx_compiler.cpp, where the LLVM types live
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace polyrt::gpu
