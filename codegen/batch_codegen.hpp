@@ -18,7 +18,7 @@
 //   ptx_kernel void polyrt_gpu_kernel_k(i64 first, i64 count, ptr scalars,
 //                                       ptr c0, .., ptr err)  (BatchTarget::Nvptx)
 //     one lane per thread, grid-stride over rows [0, count) (count < 2^32),
-//     at most kGpuBlockThreads threads per block; the columns are the
+//     at most kGpuBlockThreads threads per block (.maxntid, .minnctapersm 1); the columns are the
 //     kernel's (kernel_columns order). A failing lane does an atomic minimum
 //     of (row << 32) | member into *err, which the caller set to UINT64_MAX.
 //
@@ -44,7 +44,11 @@ namespace polyrt::codegen {
 
 enum class BatchTarget { Cpu, Nvptx, HostTwin };
 
-// Threads per block of every GPU batch kernel (its launch bounds).
+// Threads per block of every GPU batch kernel: its launch bounds, with one
+// block per SM as the only occupancy asked for. With `.maxntid` alone ptxas
+// aims at several blocks per SM and capped fused kernels of the differential
+// test's programs at 64 (256 threads) or 80 (128) registers, spilling 32
+// bytes; with `.minnctapersm 1` it may use what a kernel needs (up to 255).
 inline constexpr unsigned kGpuBlockThreads = 256;
 
 // The entry point of kernel step `step` for `target`.

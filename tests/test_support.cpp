@@ -77,4 +77,10 @@ size_t entries(const std::string& dir) {
   return n;
 }
 
+void expect_contains(const std::string& text, std::initializer_list<const char*> parts) {
+  for (const char* part : parts) {
+    EXPECT_NE(text.find(part), std::string::npos) << "'" << part << "' is not in:\n" << text;
+  }
+}
+
 }  // namespace polyrt::test

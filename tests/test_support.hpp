@@ -1,6 +1,7 @@
 // Helpers shared by the test files.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 
 #include "polyrt/polyrt.hpp"
@@ -24,6 +25,20 @@ struct CommandResult {
 CommandResult run_polyrt(const std::string& args, const std::string& stdout_to = "");
 
 std::string temp_dir();
+
+// The message of the E that `f` throws; "(nothing thrown)" when it returns.
+template <typename E, typename F>
+std::string thrown_message(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  }
+  return "(nothing thrown)";
+}
+
+// Fails the test unless `text` contains every one of `parts`.
+void expect_contains(const std::string& text, std::initializer_list<const char*> parts);
 
 // Writes `text` to dir/name and returns the path.
 std::string write_program(const std::string& dir, const std::string& name, const std::string& text);

@@ -192,14 +192,7 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
   std::mt19937_64 rng(seed * 104729 + 7);
   auto pick = [&](size_t n) { return n == 0 ? 0 : rng() % n; };
   BatchOptions options;
-  const ir::Graph& g = oracle->graph();
-  for (size_t o = 0; o < g.outputs.size(); ++o) {
-    bool side_channel = false;
-    for (uint32_t n : ir::cone_of(g, {g.outputs[o].wire.node}, false)) {
-      side_channel = side_channel || g.nodes[n].lifecycle == ir::Lifecycle::SideChannel;
-    }
-    if (!side_channel) options.outputs.push_back(g.outputs[o].name);
-  }
+  options.outputs = batch_outputs(*oracle);
   if (options.outputs.empty()) return std::nullopt;
   options.iterated = pick(p.coordinates);
   for (size_t c = 0; c < p.coordinates; ++c)
@@ -303,6 +296,19 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
 }
 
 }  // namespace
+
+std::vector<std::string> batch_outputs(const Program& program) {
+  const ir::Graph& g = program.graph();
+  std::vector<std::string> names;
+  for (size_t o = 0; o < g.outputs.size(); ++o) {
+    bool side_channel = false;
+    for (uint32_t n : ir::cone_of(g, {g.outputs[o].wire.node}, false)) {
+      side_channel = side_channel || g.nodes[n].lifecycle == ir::Lifecycle::SideChannel;
+    }
+    if (!side_channel) names.push_back(g.outputs[o].name);
+  }
+  return names;
+}
 
 std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options) {
   const RandomProgram p =

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "polyrt/polyrt.hpp"
 
@@ -34,6 +35,9 @@ struct DiffOptions {
   size_t max_bindings = 60;
   size_t ops = 60;
 };
+
+// The outputs the batch tier can run: those whose cone holds no side channel.
+std::vector<std::string> batch_outputs(const Program& program);
 
 // nullopt when every engine agrees; otherwise a report with the program, a
 // minimized op sequence that still disagrees, and both engines' outcomes.

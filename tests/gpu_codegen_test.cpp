@@ -1,0 +1,199 @@
+// The GPU tier's code generation without a GPU: target resolution, the
+// rtlib linker's target check, the PTX cache, the GPU entry points, their
+// host twins over simulated grids against the CPU batch back end, and
+// `polyrt plan --target nvptx`.
+#include <gtest/gtest.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include "codegen/rtlib_bitcode.hpp"
+#include "cpu_backend/cpu_batch_backend.hpp"
+#include "cpu_backend/jit/jit_engine.hpp"
+#include "gpu_backend/host_twin_backend.hpp"
+#include "gpu_backend/ptx/ptx_compiler.hpp"
+#include "scheduler/batch_setup.hpp"
+#include "tests/test_support.hpp"
+
+namespace polyrt {
+namespace {
+
+std::string stress_file() {
+  return std::string(POLYRT_SOURCE_DIR) + "/tests/data/gpu_stress.polydat";
+}
+
+batch::PreparedBatch prepared(const std::shared_ptr<const Program>& program,
+                              const BatchOptions& options = {}) {
+  return scheduler::prepare(program, scheduler::resolve_batch_options(*program, options));
+}
+
+TEST(NvptxTarget, DefaultsToSm90AndTheNewestIsaLlvmEmits) {
+  const gpu::ResolvedNvptxTarget t = gpu::resolve_nvptx_target({});
+  EXPECT_EQ(t.cpu, "sm_90");
+  EXPECT_EQ(t.features, "+ptx85");
+}
+
+TEST(NvptxTarget, TheDriverVersionPicksTheIsa) {
+  EXPECT_EQ(gpu::resolve_nvptx_target({80, 12040}).features, "+ptx84");
+  EXPECT_EQ(gpu::resolve_nvptx_target({80, 12000}).features, "+ptx80");
+  EXPECT_EQ(gpu::resolve_nvptx_target({90, 13000}).features, "+ptx85");  // LLVM 19's newest
+  EXPECT_EQ(gpu::resolve_nvptx_target({70, 11040}).features, "+ptx74");
+}
+
+TEST(NvptxTarget, RefusesWhatCannotBeTargetedListingWhatCan) {
+  test::expect_contains(test::thrown_message<Error>([&] {
+                          gpu::resolve_nvptx_target({91, 0});
+                        }),
+                        {"sm_91 cannot be targeted", "60, 61, 62, 70", "90"});
+  test::expect_contains(test::thrown_message<Error>([&] {
+                          gpu::resolve_nvptx_target({90, 11070});
+                        }),
+                        {"CUDA driver 11.7 cannot run sm_90", "PTX ISA up to 7.7", "7.8 or newer"});
+  test::expect_contains(test::thrown_message<Error>([&] {
+                          gpu::resolve_nvptx_target({90, 10020});
+                        }),
+                        {"CUDA driver 10.2 is too old"});
+}
+
+TEST(RtlibLinker, RefusesTheOtherTargetsRtlib) {
+  llvm::LLVMContext ctx;
+  const std::string_view blob = codegen::rtlib_bitcode(codegen::RtlibTarget::Nvptx);
+  auto nvptx_rtlib = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(blob.data(), blob.size()), "rtlib"), ctx);
+  ASSERT_TRUE((bool)nvptx_rtlib);
+  llvm::Module gpu("gpu", ctx), host("host", ctx);
+  gpu.setTargetTriple("nvptx64-nvidia-cuda");
+  gpu.setDataLayout((*nvptx_rtlib)->getDataLayout());
+  host.setTargetTriple(cpu::JitEngine::instance().triple());
+  host.setDataLayout(cpu::JitEngine::instance().data_layout());
+  EXPECT_NO_THROW(codegen::RtlibLinker(gpu, codegen::RtlibTarget::Nvptx));
+  EXPECT_NO_THROW(codegen::RtlibLinker(host, codegen::RtlibTarget::Host));
+  test::expect_contains(
+      test::thrown_message<Error>([&] { codegen::RtlibLinker(gpu, codegen::RtlibTarget::Host); }),
+      {"rtlib was built for x86_64", "the module targets nvptx64"});
+  test::expect_contains(
+      test::thrown_message<Error>([&] { codegen::RtlibLinker(host, codegen::RtlibTarget::Nvptx); }),
+      {"rtlib was built for nvptx64"});
+}
+
+TEST(PtxCompiler, CachesPtxInMemoryAndOnDiskPerTarget) {
+  const std::string dir = test::temp_dir() + "/cache";
+  const auto program = compile_file(stress_file());
+  const batch::PreparedBatch b = prepared(program);
+  std::string first_ptx;
+  {
+    gpu::PtxCompiler compiler(dir);
+    first_ptx = compiler.compile(b.graph(), b.plan, {}).ptx;
+    EXPECT_EQ(compiler.compile(b.graph(), b.plan, {}).ptx, first_ptx);
+    EXPECT_EQ(compiler.stats().compiled, 1u);
+    EXPECT_EQ(compiler.stats().memory_hits, 1u);
+    const std::string sm80 = compiler.compile(b.graph(), b.plan, {80, 12040}).ptx;
+    EXPECT_EQ(compiler.stats().compiled, 2u);  // the target is part of the key
+    EXPECT_NE(sm80.find(".target sm_80"), std::string::npos);
+    EXPECT_NE(sm80.find(".version 8.4"), std::string::npos);
+  }
+  gpu::PtxCompiler fresh(dir);  // as a new process would
+  EXPECT_EQ(fresh.compile(b.graph(), b.plan, {}).ptx, first_ptx);
+  EXPECT_EQ(fresh.stats().disk_hits, 1u);
+  EXPECT_EQ(fresh.stats().compiled, 0u);
+}
+
+TEST(PtxCompiler, EntriesCarryLaunchBoundsAndTheFailureWord) {
+  const batch::PreparedBatch b = prepared(compile_file(stress_file()));
+  const gpu::PtxKernels k = gpu::PtxCompiler(std::nullopt).compile(b.graph(), b.plan, {});
+  ASSERT_EQ(k.entries.size(), b.plan.steps.size());
+  for (size_t s = 0; s < k.entries.size(); ++s) {
+    const bool kernel = b.plan.steps[s].kind == plan::BatchStep::Kernel;
+    EXPECT_EQ(k.entries[s].empty(), !kernel);
+    if (kernel) EXPECT_NE(k.ptx.find(".visible .entry " + k.entries[s] + "("), std::string::npos);
+  }
+  EXPECT_NE(k.ptx.find(".maxntid 256, 1, 1"), std::string::npos);
+  EXPECT_NE(k.ptx.find(".minnctapersm 1"), std::string::npos);
+  EXPECT_NE(k.ptx.find("atom.global.min.u64"), std::string::npos);  // in_range can fail
+  EXPECT_NE(k.ptx.find("%ctaid.x"), std::string::npos);
+  EXPECT_NE(k.ptx.find("%nctaid.x"), std::string::npos);  // grid-stride
+}
+
+// The stress program's kernels as host twins over several grids, against
+// the CPU back end: equal columns, equal first failure (row, step, member).
+TEST(HostTwin, SimulatedGridsMatchTheCpuBatchTier) {
+  const auto program = compile_file(stress_file());
+  BatchOptions options;
+  options.coordinates = {0, 7};
+  const auto cpu_backend = cpu::make_batch_backend(prepared(program, options));
+  const batch::PreparedBatch& b = cpu_backend->batch();
+  const uint64_t ranges[][2] = {{0, 1000}, {(1ull << 32) - 300, 600}, {~0ull - 999, 1000}};
+  const gpu::GridShape grids[] = {{1, 1}, {2, 3}, {4, 256}, {64, 256}};
+  size_t failures = 0;
+  for (const gpu::GridShape grid : grids) {
+    const auto twin = gpu::make_host_twin_backend(prepared(program, options), grid);
+    for (const auto& [first, count] : ranges) {
+      batch::ChunkBuffers want, got;
+      cpu_backend->prepare(want, count);
+      twin->prepare(got, count);
+      const batch::ChunkFailure a = cpu_backend->run(want, first, {}, {});
+      const batch::ChunkFailure t = twin->run(got, first, {}, {});
+      ASSERT_EQ(a, t) << "grid " << grid.blocks << "x" << grid.threads_per_block << " at " << first;
+      failures += a.failed();
+      for (size_t o = 0; o < b.plan.outputs.size(); ++o) {
+        const plan::BatchValue& v = b.plan.outputs[o];
+        if (v.kind != plan::BatchValue::Column) continue;
+        for (uint64_t r = 0; r < std::min(count, a.row); ++r) {
+          ASSERT_EQ(want.column_pointers[v.index][r], got.column_pointers[v.index][r])
+              << "output " << o << " row " << first + r;
+        }
+      }
+    }
+  }
+  EXPECT_GT(failures, 0u);  // in_range fails on about 3 rows in 1000
+}
+
+TEST(HostTwin, RefusesLaunchesOfTwoToThe32Rows) {
+  const auto twin = gpu::make_host_twin_backend(prepared(compile_file(stress_file())), {1, 1});
+  batch::ChunkBuffers b;
+  test::expect_contains(test::thrown_message<Error>([&] { twin->prepare(b, uint64_t{1} << 32); }),
+                        {"fewer than 2^32 rows"});
+}
+
+TEST(PlanCommand, PrintsPtxAndIrForEitherTarget) {
+  const std::string ladder = std::string(POLYRT_SOURCE_DIR) + "/examples/ladder.polydat";
+  test::CommandResult r =
+      test::run_polyrt("plan " + ladder + " --engine batch --target nvptx --sm 80 --emit-ptx");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find(".target sm_80"), std::string::npos);
+  EXPECT_NE(r.out.find(".entry polyrt_gpu_kernel_0"), std::string::npos);
+  r = test::run_polyrt("plan " + ladder + " --engine batch --target nvptx --emit-llvm");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("nvptx64-nvidia-cuda"), std::string::npos);
+  EXPECT_EQ(r.out.find("declare i64 @pd_"), std::string::npos) << "the rtlib is linked";
+  r = test::run_polyrt("plan " + ladder + " --engine batch --emit-llvm --before-o2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("define internal i32 @polyrt_batch_body_0"), std::string::npos);
+  EXPECT_NE(r.out.find("declare i64 @pd_"), std::string::npos) << "before O2 it is not";
+}
+
+TEST(PlanCommand, RefusesBadGpuOptions) {
+  const std::string ladder = std::string(POLYRT_SOURCE_DIR) + "/examples/ladder.polydat";
+  const struct {
+    const char* args;
+    const char* says;
+  } cases[] = {
+      {" --engine batch --target nvptx --sm 91 --emit-ptx", "supports 60, 61, 62, 70"},
+      {" --engine batch --target nvptx --sm abc --emit-ptx", "--sm expects a compute capability"},
+      {" --engine batch --target nvptx --cuda-driver 12.x --emit-ptx", "--cuda-driver expects"},
+      {" --engine batch --target nvptx --cuda-driver 11.7 --emit-ptx", "cannot run sm_90"},
+      {" --engine batch --emit-ptx", "apply to --target nvptx"},
+      {" --target nvptx --emit-ptx", "--target applies to --engine batch"},
+      {" --engine batch --target gpu", "--target must be cpu or nvptx"},
+      {" --engine batch --before-o2", "--before-o2 applies to"},
+  };
+  for (const auto& c : cases) {
+    const test::CommandResult r = test::run_polyrt("plan " + ladder + c.args);
+    EXPECT_EQ(r.status, 2) << c.args;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << "\n" << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace polyrt

@@ -1,0 +1,157 @@
+// The GPU kernels' PTX, checked by the CUDA toolkit's assembler: for a
+// sample of the differential generator's programs, the examples and a stress
+// program, the PTX for sm_90 assembles with `ptxas -arch=sm_90 -v` with no
+// spill stores or loads, and every rounding floating-point operation is
+// `.rn` (no fma, no .approx): what keeps GPU values bit-identical to the CPU's.
+// Skipped, with a message, where no toolkit is found.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "gpu_backend/ptx/ptx_compiler.hpp"
+#include "scheduler/batch_setup.hpp"
+#include "tests/differential/differential.hpp"
+#include "tests/differential/random_program.hpp"
+#include "tests/test_support.hpp"
+
+namespace polyrt {
+namespace {
+
+struct PtxasRun {
+  int status = -1;
+  std::string output;
+};
+
+PtxasRun run_ptxas(const std::string& ptx) {
+  const std::string path = test::temp_dir() + "/kernel.ptx";
+  std::ofstream(path) << ptx;
+  const std::string command =
+      std::string(POLYRT_PTXAS) + " -arch=sm_90 -v " + path + " -o /dev/null 2>&1";
+  PtxasRun run;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return run;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
+  run.status = ::pclose(pipe);
+  return run;
+}
+
+// Every "N bytes spill stores, M bytes spill loads" of ptxas -v is zero.
+std::string spills(const std::string& ptxas_output) {
+  static const std::regex spill(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
+  std::string found;
+  size_t functions = 0;
+  for (std::sregex_iterator it(ptxas_output.begin(), ptxas_output.end(), spill), end; it != end;
+       ++it) {
+    ++functions;
+    if ((*it)[1] != "0" || (*it)[2] != "0") found += it->str() + "; ";
+  }
+  return functions == 0 ? "ptxas -v reported no function properties" : found;
+}
+
+// A rounding f32/f64 operation without .rn, any fma or mad on floats, any .approx.
+std::string float_lint(const std::string& ptx) {
+  std::istringstream lines(ptx);
+  std::string line, found;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string op;
+    words >> op;
+    if (op.starts_with("@")) words >> op;  // a predicate guard
+    const bool is_float = op.find(".f64") != std::string::npos ||
+                          op.find(".f32") != std::string::npos ||
+                          op.find(".f16") != std::string::npos;
+    const std::string base = op.substr(0, op.find('.'));
+    const bool rounds = base == "add" || base == "sub" || base == "mul" || base == "div" ||
+                        base == "sqrt" || base == "rcp";
+    if (line.find(".approx") != std::string::npos ||
+        (is_float && (base == "fma" || base == "mad")) ||
+        (is_float && rounds && op.find(".rn") == std::string::npos)) {
+      found += line + "\n";
+    }
+  }
+  return found;
+}
+
+bool toolkit_found() {
+  return std::string(POLYRT_PTXAS).size() > 0;
+}
+
+// The PTX of every kernel of the batch over `outputs` (empty: every output).
+gpu::PtxKernels ptx_of(const std::shared_ptr<const Program>& program,
+                       std::vector<std::string> outputs) {
+  BatchOptions options;
+  options.outputs = std::move(outputs);
+  const scheduler::BatchSetup setup = scheduler::resolve_batch_options(*program, options);
+  const batch::PreparedBatch prepared = scheduler::prepare(program, setup);
+  return gpu::PtxCompiler::instance().compile(prepared.graph(), prepared.plan, gpu::NvptxTarget{});
+}
+
+bool has_kernel(const gpu::PtxKernels& k) {
+  for (const std::string& e : k.entries) {
+    if (!e.empty()) return true;
+  }
+  return false;
+}
+
+void expect_clean_ptx(const gpu::PtxKernels& kernels, const std::string& what) {
+  EXPECT_EQ(float_lint(kernels.ptx), "") << what;
+  const PtxasRun run = run_ptxas(kernels.ptx);
+  ASSERT_EQ(run.status, 0) << what << ": ptxas failed\n" << run.output;
+  EXPECT_EQ(spills(run.output), "") << what << "\n" << run.output;
+}
+
+TEST(Ptx, LintFindsWhatItMustRefuse) {
+  EXPECT_NE(float_lint("\tadd.f64 \t%fd1, %fd2, %fd3;\n"), "");
+  EXPECT_NE(float_lint("\tfma.rn.f64 \t%fd1, %fd2, %fd3, %fd4;\n"), "");
+  EXPECT_NE(float_lint("\t@%p1 mul.f64 \t%fd1, %fd2, %fd3;\n"), "");
+  EXPECT_NE(float_lint("\tsin.approx.f32 \t%f1, %f2;\n"), "");
+  EXPECT_EQ(float_lint("\tadd.rn.f64 \t%fd1, %fd2, %fd3;\n\tadd.s64 \t%rd1, %rd2, %rd3;\n"
+                       "\tmax.f64 \t%fd1, %fd2, %fd3;\n\tmul.lo.s64 \t%rd1, %rd2, %rd3;\n"),
+            "");
+  EXPECT_NE(spills("0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads"), "");
+  EXPECT_EQ(spills("0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"), "");
+}
+
+TEST(Ptx, DifferentialProgramsAssembleWithoutSpills) {
+  if (!toolkit_found()) GTEST_SKIP() << "no CUDA toolkit (ptxas) found: PTX not assembled";
+  size_t checked = 0;
+  for (uint64_t seed = 1; checked < 100 && seed < 400; ++seed) {
+    const difftest::RandomProgram p = difftest::generate_program(seed, 1 + seed % 60);
+    std::shared_ptr<const Program> program;
+    try {
+      CompileOptions options;
+      options.engine = Engine::Interpreter;
+      program = compile(p.source, options);
+    } catch (const Error&) {
+      continue;  // the generator's programs may not compile (the difftest checks why)
+    }
+    const std::vector<std::string> outputs = difftest::batch_outputs(*program);
+    if (outputs.empty()) continue;
+    const gpu::PtxKernels kernels = ptx_of(program, outputs);
+    if (!has_kernel(kernels)) continue;
+    expect_clean_ptx(kernels, "seed " + std::to_string(seed) + "\n" + p.source);
+    if (HasFailure()) return;
+    ++checked;
+  }
+  EXPECT_GE(checked, 100u);
+  std::printf("PTX of %zu differential programs assembled by ptxas\n", checked);
+}
+
+TEST(Ptx, ExamplesAndTheStressProgramAssembleWithoutSpills) {
+  if (!toolkit_found()) GTEST_SKIP() << "no CUDA toolkit (ptxas) found: PTX not assembled";
+  for (const char* file :
+       {"examples/ladder.polydat", "examples/users.polydat", "tests/data/gpu_stress.polydat"}) {
+    const gpu::PtxKernels kernels =
+        ptx_of(compile_file(std::string(POLYRT_SOURCE_DIR) + "/" + file), {});
+    ASSERT_TRUE(has_kernel(kernels)) << file;
+    expect_clean_ptx(kernels, file);
+  }
+}
+
+}  // namespace
+}  // namespace polyrt
