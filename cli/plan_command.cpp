@@ -53,14 +53,9 @@ std::string batch_output(const std::shared_ptr<const Program>& program, bool nvp
   const scheduler::BatchSetup setup = scheduler::resolve_batch_options(*program, BatchOptions{});
   const batch::PreparedBatch prepared = scheduler::prepare(program, setup);
   const ir::Graph& graph = prepared.graph();
-  try {
-    if (emit_ptx) return gpu::PtxCompiler::instance().compile(graph, prepared.plan, target).ptx;
-    if (emit_llvm && nvptx) {
-      return gpu::PtxCompiler::instance().module_ir(graph, prepared.plan, target, !before_o2);
-    }
-  } catch (const Error& e) {
-    if (dynamic_cast<const CompileError*>(&e)) throw;
-    throw UsageError(e.what());  // a target this build cannot generate code for
+  if (emit_ptx) return gpu::PtxCompiler::instance().compile(graph, prepared.plan, target).ptx;
+  if (emit_llvm && nvptx) {
+    return gpu::PtxCompiler::instance().module_ir(graph, prepared.plan, target, !before_o2);
   }
   if (emit_llvm) return cpu::batch_kernels_ir(graph, prepared.plan, !before_o2);
   return plan::describe_batch_plan(graph, prepared.plan);
@@ -124,6 +119,13 @@ int plan_command(CommandLine& args) {
     throw UsageError("--before-o2 applies to --engine batch --emit-llvm");
   }
   if (emit_llvm && emit_ptx) throw UsageError("--emit-llvm and --emit-ptx exclude each other");
+  if (nvptx) {
+    try {
+      gpu::resolve_nvptx_target(target);
+    } catch (const Error& e) {
+      throw UsageError(e.what());  // a compute capability or driver polyrt cannot target
+    }
+  }
   if (batch) {
     std::fputs(
         batch_output(compile_file(file, options), nvptx, target, emit_llvm, before_o2, emit_ptx)

@@ -1,16 +1,8 @@
 #include "scheduler/batch_setup.hpp"
 
+#include "program/name_list.hpp"
+
 namespace polyrt::scheduler {
-
-namespace {
-
-std::string list(const std::vector<std::string>& names) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
-  return out;
-}
-
-}  // namespace
 
 BatchSetup resolve_batch_options(const Program& p, const BatchOptions& options) {
   BatchSetup setup;
@@ -29,14 +21,14 @@ BatchSetup resolve_batch_options(const Program& p, const BatchOptions& options) 
   if (setup.coordinates.size() != coordinate_count) {
     throw WriteError("the batch got " + std::to_string(setup.coordinates.size()) +
                      " coordinate value(s) but the program has " +
-                     std::to_string(coordinate_count) + ": " + list(p.input_names()));
+                     std::to_string(coordinate_count) + ": " + name_list(p.input_names()));
   }
   shape.coordinates.assign(coordinate_count, plan::CoordinateSource::Scalar);
   if (coordinate_count > 0) {
     if (options.iterated >= coordinate_count) {
       throw WriteError("iterated coordinate " + std::to_string(options.iterated) +
                        " is out of range (the program has " + std::to_string(coordinate_count) +
-                       " coordinates: " + list(p.input_names()) + ")");
+                       " coordinates: " + name_list(p.input_names()) + ")");
     }
     shape.coordinates[options.iterated] = plan::CoordinateSource::Lane;
   }
@@ -44,7 +36,7 @@ BatchSetup resolve_batch_options(const Program& p, const BatchOptions& options) 
     if (c >= coordinate_count || c == options.iterated) {
       throw WriteError("column coordinate " + std::to_string(c) +
                        " must be a coordinate other than the iterated one (the program has " +
-                       std::to_string(coordinate_count) + ": " + list(p.input_names()) + ")");
+                       std::to_string(coordinate_count) + ": " + name_list(p.input_names()) + ")");
     }
     shape.coordinates[c] = plan::CoordinateSource::Column;
   }

@@ -8,6 +8,7 @@
 #include "nodes/native_form.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/polyrt.hpp"
+#include "program/name_list.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {
@@ -78,17 +79,10 @@ std::optional<size_t> Program::output_index(std::string_view name) const {
   return std::nullopt;
 }
 
-namespace {
-std::string join(const std::vector<std::string>& names) {
-  std::string list;
-  for (size_t i = 0; i < names.size(); ++i) list += (i ? ", " : "") + names[i];
-  return list;
-}
-}  // namespace
-
 size_t Program::require_output(std::string_view name) const {
   if (auto i = output_index(name)) return *i;
-  throw WriteError("no output named '" + std::string(name) + "'; outputs: " + join(output_names_));
+  throw WriteError("no output named '" + std::string(name) +
+                   "'; outputs: " + name_list(output_names_));
 }
 
 std::pair<size_t, Value> Program::resolve_extern_write(std::string_view name,
@@ -115,7 +109,7 @@ std::pair<size_t, Value> Program::resolve_extern_write(std::string_view name,
   for (const ExternInfo& e : externs_) declared.push_back(e.name);
   throw WriteError(
       "no extern named '" + std::string(name) + "'" +
-      (declared.empty() ? " (the program declares none)" : "; externs: " + join(declared)));
+      (declared.empty() ? " (the program declares none)" : "; externs: " + name_list(declared)));
 }
 
 Type Program::output_type(size_t index) const {
@@ -225,7 +219,7 @@ void State::refuse_coordinates(size_t count) const {
   const auto& names = engine_ref().program().input_names();
   throw WriteError("set_inputs got " + std::to_string(count) + " value(s) but the program has " +
                    std::to_string(names.size()) + " coordinate(s)" +
-                   (names.empty() ? "" : ": " + join(names)));
+                   (names.empty() ? "" : ": " + name_list(names)));
 }
 
 void State::write_coordinates(std::span<const uint64_t> coordinates) {
