@@ -53,6 +53,7 @@ int eval_command(CommandLine& args);
 int run_command(CommandLine& args);
 int nodes_command(CommandLine& args);
 int plan_command(CommandLine& args);
+int devices_command(CommandLine& args);
 
 // Handles --engine and --provenance (UsageError for a bad value); false when
 // `flag` is neither. With `batch`, --engine also accepts "batch" (polyrt run).

@@ -19,6 +19,7 @@ const char* kUsage =
     "  eval FILE [--set N=V]... INPUTS...  evaluate one coordinate, print every output\n"
     "  run FILE --cycles A..B [OPTIONS]    generate rows for coordinates A..B-1 with every core\n"
     "  plan FILE [--emit-llvm]             print the native plan (or its optimized LLVM IR)\n"
+    "  devices                             list the CPU and GPUs the batch tier can use\n"
     "  nodes                               print the node reference (Markdown)\n"
     "\n"
     "Run 'polyrt COMMAND --help' for the options of a command.\n";
@@ -36,6 +37,7 @@ int dispatch(const std::vector<std::string>& args) {
     if (command == "run") return polyrt::cli::run_command(line);
     if (command == "nodes") return polyrt::cli::nodes_command(line);
     if (command == "plan") return polyrt::cli::plan_command(line);
+    if (command == "devices") return polyrt::cli::devices_command(line);
     std::fprintf(stderr, "polyrt: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const polyrt::scheduler::InterruptedError& e) {

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cli/command_line.hpp"
+#include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "scheduler/batch_job.hpp"
 #include "scheduler/interruption.hpp"
@@ -29,8 +30,33 @@ const char* kRunUsage =
     "                        directory; default stdout)\n"
     "  --set NAME=VALUE      an extern, or another input (repeatable)\n"
     "  --threads N           worker threads (default: every core)\n"
+    "  --device D            cpu, gpu, a GPU's index (see polyrt devices) or auto: the\n"
+    "                        batch tier's device (default auto: a usable GPU, else the CPU)\n"
+    "  -v, --verbose         say on stderr which device runs the batch\n"
     "  --engine E            batch, interpreter, closures or native (default batch)\n"
     "  --provenance M        auto, raw, pull or pushpull (slot engines; default auto)\n";
+
+uint64_t parse_u64_arg(const std::string& text, const std::string& what);
+
+// --device cpu|gpu|auto|N.
+void parse_device(const std::string& text, scheduler::RangeJob& job) {
+  if (text == "cpu" || text == "gpu" || text == "auto") {
+    job.device = text == "cpu"   ? BatchDevice::Cpu
+                 : text == "gpu" ? BatchDevice::Gpu
+                                 : BatchDevice::Auto;
+    return;
+  }
+  uint64_t index = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), index);
+  if (res.ec != std::errc() || res.ptr != text.data() + text.size() || index > 1024) {
+    throw UsageError(
+        "polyrt run: --device must be cpu, gpu, auto or a GPU index (see polyrt "
+        "devices), got '" +
+        text + "'");
+  }
+  job.device = BatchDevice::Gpu;
+  job.gpu = (int)index;
+}
 
 uint64_t parse_u64_arg(const std::string& text, const std::string& what) {
   uint64_t v = 0;
@@ -100,6 +126,8 @@ int run_command(CommandLine& args) {
   std::string out_path;
   std::vector<std::pair<std::string, std::string>> sets;
   scheduler::RangeJob job;
+  job.device = BatchDevice::Auto;
+  std::string device = "auto";
   CompileOptions options;
   bool batch = true;
   bool npy = false;
@@ -123,12 +151,21 @@ int run_command(CommandLine& args) {
         throw UsageError(
             "polyrt run: --threads must be in [1, 4096] (more than the machine's "
             "cores runs on every core)");
+    } else if (f == "--device") {
+      device = args.value_of(f);
+      parse_device(device, job);
+    } else if (f == "-v" || f == "--verbose") {
+      job.verbose = true;
     } else if (!engine_flag(args, f, options, &batch)) {
       args.unknown_flag(f);
     }
   }
   const std::string file = args.file();
   args.allow_positionals(1, "run takes one FILE; options start with --");
+  if (!batch && job.device == BatchDevice::Gpu) {
+    throw UsageError("polyrt run: --device " + device +
+                     " runs the batch tier; per-state engines (--engine) run on the CPU");
+  }
   if (!cycles) throw UsageError("polyrt run: --cycles A..B is required");
   if (npy && !batch)
     throw UsageError("polyrt run: --format npy runs on the batch tier (drop --engine)");

@@ -13,6 +13,8 @@ class CpuBatchBackend final : public batch::BatchBackend {
 
   const batch::PreparedBatch& batch() const override { return batch_; }
 
+  std::string device_name() const override { return "cpu"; }
+
   void prepare(batch::ChunkBuffers& buffers, uint64_t rows) const override {
     batch::size_chunk(batch_, buffers, rows);
   }

@@ -20,6 +20,8 @@ class HostTwinBackend final : public batch::BatchBackend {
 
   const batch::PreparedBatch& batch() const override { return batch_; }
 
+  std::string device_name() const override { return "host twin of the GPU kernels"; }
+
   void prepare(batch::ChunkBuffers& buffers, uint64_t rows) const override {
     // The failure word holds the row in its upper 32 bits.
     if (rows >> 32) internal_error("a GPU kernel launch covers fewer than 2^32 rows");

@@ -3,10 +3,9 @@
 // buffers recycled through a pool, failures re-evaluated on the interpreter.
 #include <cstring>
 
-#include "cpu_backend/cpu_batch_backend.hpp"
 #include "interp/state_engine.hpp"
 #include "polyrt/batch.hpp"
-#include "scheduler/batch_setup.hpp"
+#include "scheduler/batch_backends.hpp"
 #include "scheduler/ordered_chunks.hpp"
 
 namespace polyrt {
@@ -17,8 +16,15 @@ struct BatchEvaluator::Impl {
   BatchOptions options;
   scheduler::BatchSetup setup;
   std::unique_ptr<batch::BatchBackend> backend;
+  std::string fallback_reason;  // BatchDevice::Auto on the CPU: why no GPU
 
   const plan::BatchPlan& plan() const { return backend->batch().plan; }
+  // The caller's choice, else the back end's, else the default.
+  uint64_t chunk_rows() const {
+    if (options.chunk_rows) return options.chunk_rows;
+    const uint64_t preferred = backend->preferred_chunk_rows();
+    return preferred ? preferred : kDefaultChunkRows;
+  }
 
   template <typename Encoded, typename Encode, typename Write>
   void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
@@ -32,7 +38,10 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
     : impl_(new Impl) {
   impl_->options = std::move(options);
   impl_->setup = scheduler::resolve_batch_options(*program, impl_->options);
-  impl_->backend = cpu::make_batch_backend(scheduler::prepare(std::move(program), impl_->setup));
+  scheduler::ChosenBackend chosen =
+      scheduler::make_batch_backend(std::move(program), impl_->setup, impl_->options);
+  impl_->backend = std::move(chosen.backend);
+  impl_->fallback_reason = std::move(chosen.fallback_reason);
 }
 
 BatchEvaluator::~BatchEvaluator() = default;
@@ -43,6 +52,11 @@ const std::vector<std::string>& BatchEvaluator::output_names() const {
 
 const std::vector<Type>& BatchEvaluator::output_types() const {
   return impl_->setup.types;
+}
+
+std::string BatchEvaluator::device_name() const {
+  const std::string name = impl_->backend->device_name();
+  return impl_->fallback_reason.empty() ? name : name + " (no GPU: " + impl_->fallback_reason + ")";
 }
 
 void BatchEvaluator::Impl::raise_failure(uint64_t coordinate, uint64_t row,
@@ -84,7 +98,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     Encoded encoded{};
   };
   scheduler::run_ordered_chunks<InFlight>(
-      count, options.chunk_rows ? options.chunk_rows : kDefaultChunkRows, options.threads,
+      count, chunk_rows(), options.threads,
       [&](InFlight& c) {
         batch::ChunkBuffers& b = c.buffers;
         backend->prepare(b, c.rows);
@@ -104,7 +118,8 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
         }
         write(c.view, c.encoded);
         if constexpr (requires { c.encoded.clear(); }) c.encoded.clear();  // keeps capacity
-      });
+      },
+      backend->max_chunks_in_flight());
 }
 
 void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t first,

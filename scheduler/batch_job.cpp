@@ -1,5 +1,7 @@
 #include "scheduler/batch_job.hpp"
 
+#include <cstdio>
+
 #include "polyrt/batch.hpp"
 #include "scheduler/interruption.hpp"
 #include "scheduler/npy_writer.hpp"
@@ -17,7 +19,13 @@ BatchEvaluator make_evaluator(const RangeJob& job) {
   options.externs = job.externs;
   options.threads = job.threads;
   options.chunk_rows = job.chunk_rows;
+  options.device = job.device;
+  options.gpu = job.gpu;
   return BatchEvaluator(job.program, options);
+}
+
+void say_where(const BatchEvaluator& batch, const RangeJob& job) {
+  if (job.verbose) std::fprintf(stderr, "polyrt: batch tier on %s\n", batch.device_name().c_str());
 }
 
 // A None column fails the first row, as it would row by row.
@@ -32,6 +40,7 @@ void refuse_none_columns(const BatchEvaluator& batch, const RangeJob& job) {
 
 void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
   const BatchEvaluator batch = make_evaluator(job);
+  say_where(batch, job);
   sink.write(header_line(job.format, job.outputs));
   refuse_none_columns(batch, job);
   ProgressBar progress(job.count);
@@ -52,6 +61,7 @@ void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
 
 void run_batch_npy_job(const RangeJob& job, const std::string& dir) {
   const BatchEvaluator batch = make_evaluator(job);
+  say_where(batch, job);
   refuse_none_columns(batch, job);
   NpyDirectory out(dir, job.outputs, batch.output_types(), job.count);
   ProgressBar progress(job.count);

@@ -5,7 +5,8 @@
 // so a throwing stage leaks nothing. When `work` returns false (the chunk
 // failed), no further chunk is issued; `deliver` still sees the chunks
 // before it, then the failing one, and decides what to raise. A stop signal
-// (Interruption) ends the issuing and throws InterruptedError.
+// (Interruption) ends the issuing and throws InterruptedError. At most
+// `max_in_flight` chunks exist at once (0: twice the threads, plus two).
 #pragma once
 
 #include <tbb/concurrent_queue.h>
@@ -25,12 +26,12 @@ namespace polyrt::scheduler {
 
 template <typename Chunk, typename Work, typename Deliver>
 void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, const Work& work,
-                        const Deliver& deliver) {
+                        const Deliver& deliver, size_t max_in_flight = 0) {
   if (count == 0) return;
   // More threads than cores buys nothing and makes oneTBB warn on stderr.
   const size_t cores = (size_t)tbb::info::default_concurrency();
   tbb::task_arena arena(threads ? (int)std::min(threads, cores) : tbb::task_arena::automatic);
-  const size_t tokens = 2 * (size_t)arena.max_concurrency() + 2;
+  const size_t tokens = max_in_flight ? max_in_flight : 2 * (size_t)arena.max_concurrency() + 2;
   std::vector<std::unique_ptr<Chunk>> all;
   tbb::concurrent_queue<Chunk*> idle;
   uint64_t issued = 0;

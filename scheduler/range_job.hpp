@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "scheduler/output_sink.hpp"
 #include "scheduler/row_format.hpp"
@@ -25,8 +26,11 @@ struct RangeJob {
   std::vector<std::pair<std::string, Value>> externs;
   std::vector<std::string> outputs;  // columns, in order
   RowFormat format = RowFormat::Csv;
-  size_t threads = 0;       // 0: every core
-  uint64_t chunk_rows = 0;  // 0: the tier's default
+  size_t threads = 0;                     // 0: every core
+  uint64_t chunk_rows = 0;                // 0: the tier's default
+  BatchDevice device = BatchDevice::Cpu;  // the batch tier's device
+  int gpu = 0;
+  bool verbose = false;  // say on stderr where the batch runs
 };
 
 // Runs the job into `sink` (which the caller commits). A failing row throws

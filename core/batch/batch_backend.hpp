@@ -18,6 +18,17 @@ class BatchBackend {
 
   virtual const PreparedBatch& batch() const = 0;
 
+  // Where it runs, for messages and `-v`: "cpu", "gpu 0 (NVIDIA H200, sm_90)".
+  virtual std::string device_name() const = 0;
+
+  // Rows per chunk when the caller does not choose (0: the evaluator's
+  // default): a GPU wants super-chunks sized from its memory.
+  virtual uint64_t preferred_chunk_rows() const { return 0; }
+
+  // Chunks in flight at most (0: the evaluator's default), which bounds the
+  // memory a back end holds per chunk.
+  virtual size_t max_chunks_in_flight() const { return 0; }
+
   // Readies `buffers` (recycled between chunks) for a chunk of `rows` rows.
   virtual void prepare(ChunkBuffers& buffers, uint64_t rows) const = 0;
 

@@ -6,7 +6,8 @@ namespace polyrt::batch {
 
 using plan::BatchValue;
 
-void size_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t rows) {
+void size_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t rows,
+                WordColumns word_columns) {
   const plan::BatchPlan& p = batch.plan;
   const size_t columns = p.column_types.size();
   b.rows = rows;
@@ -16,6 +17,8 @@ void size_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t rows) {
   for (size_t c = 0; c < columns; ++c) {
     if (p.column_types[c] == Type::Str) {
       b.values[c].resize(rows);
+    } else if (word_columns == WordColumns::BackEnd) {
+      continue;
     } else if (b.words[c].size() < rows) {
       b.words[c].resize(rows);
     }

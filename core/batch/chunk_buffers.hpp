@@ -4,12 +4,20 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "batch/prepared_batch.hpp"
 
 namespace polyrt::batch {
+
+// What a back end keeps per chunk in flight besides host columns (a GPU
+// back end: its stream, device buffers and page-locked staging); recycled
+// with the chunk.
+struct ChunkResources {
+  virtual ~ChunkResources() = default;
+};
 
 struct ChunkBuffers {
   uint64_t rows = 0;
@@ -18,11 +26,18 @@ struct ChunkBuffers {
   std::vector<uint64_t*> column_pointers;         // where each column is read and written
   std::vector<std::vector<uint64_t>> filled;      // per output: lane or scalar outputs
   std::vector<std::vector<Value>> filled_values;  // per output: scalar str outputs
+  std::unique_ptr<ChunkResources> resources;      // the back end's, or null
 };
 
+// Where a chunk's word columns live: in `words` (the host's vectors), or in
+// storage the back end points column_pointers at after sizing.
+enum class WordColumns { Host, BackEnd };
+
 // Sizes the buffers for `rows` rows and points every column at its buffer
-// (a recycled chunk keeps its capacity).
-void size_chunk(const PreparedBatch& batch, ChunkBuffers& buffers, uint64_t rows);
+// (a recycled chunk keeps its capacity). With WordColumns::BackEnd the word
+// columns get no host vector and a null pointer.
+void size_chunk(const PreparedBatch& batch, ChunkBuffers& buffers, uint64_t rows,
+                WordColumns word_columns = WordColumns::Host);
 
 // Writes the outputs no step computes: the lane's coordinates and the scalars
 // repeated, for rows [0, buffers.rows) from coordinate `first`.

@@ -9,9 +9,6 @@ namespace polyrt::batch {
 
 using plan::BatchValue;
 
-namespace {
-
-// Rows [0, min(limit, rows)); returns the first failing row, or kNoFailingRow.
 uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, ChunkBuffers& b,
                        uint64_t first, uint64_t limit) {
   const plan::BatchPlan& p = batch.plan;
@@ -63,8 +60,6 @@ uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, 
   return plan::kNoFailingRow;
 }
 
-}  // namespace
-
 ChunkFailure run_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t first,
                        std::span<const uint64_t* const> coordinate_columns,
                        std::span<uint64_t* const> targets,
@@ -81,7 +76,7 @@ ChunkFailure run_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t fir
     } else {
       f.row = run_host_step(batch, p.steps[s], b, first, failure.row);
     }
-    if (f.row < failure.row) failure = ChunkFailure{f.row, s, f.member};
+    fold_failure(failure, s, f);
   }
   return failure;
 }

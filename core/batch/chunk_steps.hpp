@@ -28,6 +28,19 @@ struct ChunkFailure {
   bool operator==(const ChunkFailure&) const = default;
 };
 
+// Runs Host step `step` over rows [0, min(limit, buffers.rows)) of the chunk
+// whose row 0 has coordinate `first`, reading and writing the columns through
+// column_pointers (str columns through values); returns the first failing
+// row, or kNoFailingRow.
+uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step,
+                       ChunkBuffers& buffers, uint64_t first, uint64_t limit);
+
+// Folds the step results of a chunk, in step order, into its first failure:
+// the smallest row; of equal rows, the earlier step.
+inline void fold_failure(ChunkFailure& failure, uint32_t step, const KernelFailure& f) {
+  if (f.row < failure.row) failure = ChunkFailure{f.row, step, f.member};
+}
+
 // Evaluates rows [0, buffers.rows) whose row 0 has coordinate `first` (see
 // BatchBackend::run); `run_kernel(step)` runs a kernel step over the chunk's
 // column pointers. Host steps stop at the first failure found so far.

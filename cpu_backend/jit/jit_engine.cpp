@@ -178,6 +178,9 @@ const std::string& JitEngine::data_layout() const {
 const std::string& JitEngine::cpu() const {
   return impl_->cpu;
 }
+const std::string& JitEngine::features() const {
+  return impl_->features;
+}
 
 std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> context,
                                             std::unique_ptr<llvm::Module> module,

@@ -48,6 +48,7 @@ class JitEngine {
   const std::string& triple() const;
   const std::string& data_layout() const;
   const std::string& cpu() const;
+  const std::string& features() const;  // "+avx2,+sse4.2,-avx512f,..."
 
   // Links the rtlib into `module`, optimizes it (O2) and compiles it, or takes
   // the object from a cache; resolves `symbols`. Throws polyrt::Error with the

@@ -40,6 +40,14 @@ std::string isa_text(unsigned v) {
 
 }  // namespace
 
+unsigned best_sm_for(unsigned device_sm) {
+  unsigned best = 0;
+  for (const SmSupport& s : kSms) {
+    if (s.sm <= device_sm) best = s.sm;
+  }
+  return best;
+}
+
 std::string valid_sm_list() {
   std::string out;
   for (const SmSupport& s : kSms) out += (out.empty() ? "" : ", ") + std::to_string(s.sm);

@@ -26,6 +26,11 @@ struct ResolvedNvptxTarget {
 // message lists the valid ones) or a driver too old for it.
 ResolvedNvptxTarget resolve_nvptx_target(const NvptxTarget& target);
 
+// The newest compute capability polyrt can target that a device of
+// compute capability `device_sm` runs (PTX is forward compatible: a GPU newer
+// than sm_90 runs sm_90 code); 0 when the device is older than any.
+unsigned best_sm_for(unsigned device_sm);
+
 // "60, 61, 62, 70, ..." for messages and --help.
 std::string valid_sm_list();
 

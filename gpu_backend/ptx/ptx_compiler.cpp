@@ -143,6 +143,7 @@ PtxKernels PtxCompiler::compile(const ir::Graph& graph, const plan::BatchPlan& p
       codegen::target_salt(kTriple, out.target.cpu, out.target.features,
                            codegen::rtlib_bitcode(codegen::RtlibTarget::Nvptx));
   const std::string key = codegen::module_key(salt, *m.module);
+  out.key = key;
   if (std::optional<std::string> ptx = impl_->cached(key)) {
     out.ptx = std::move(*ptx);
     return out;

@@ -18,6 +18,7 @@ namespace polyrt::gpu {
 
 struct PtxKernels {
   std::string ptx;
+  std::string key;                   // its cache key (our IR, LLVM, target, rtlib)
   std::vector<std::string> entries;  // per plan step: its kernel's entry ("" for host steps)
   ResolvedNvptxTarget target;
 };

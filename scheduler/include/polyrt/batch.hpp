@@ -28,6 +28,13 @@ namespace polyrt {
 // stay in the L2 cache (2 threads scale 1.94x, 1.67x with 16384).
 inline constexpr uint64_t kDefaultChunkRows = 8192;
 
+// Where a batch runs.
+enum class BatchDevice : uint8_t {
+  Cpu,   // the CPU batch tier: JIT kernels on every core
+  Gpu,   // the GPU BatchOptions::gpu; DeviceError when it cannot be used
+  Auto,  // GPU 0 when a usable one is found, else the CPU
+};
+
 struct BatchOptions {
   // Output columns, in order; empty: every output of the program.
   std::vector<std::string> outputs;
@@ -43,7 +50,9 @@ struct BatchOptions {
   // Rows per chunk, the unit of parallel work and of streaming (0:
   // kDefaultChunkRows).
   uint64_t chunk_rows = 0;
-  size_t threads = 0;  // 0: every core
+  size_t threads = 0;  // 0: every core (host steps and consumers on a GPU)
+  BatchDevice device = BatchDevice::Cpu;
+  int gpu = 0;  // which GPU (an index of `polyrt devices`) for BatchDevice::Gpu
 };
 
 // A column of one chunk, valid during the callback that receives it.
@@ -71,15 +80,20 @@ struct Column {
 
 class BatchEvaluator {
  public:
-  // Plans and compiles the batch for its back end (the CPU: vectorized JIT
-  // kernels plus host steps).
-  // Throws WriteError for unknown outputs, externs or coordinates, and
-  // RefusedError for programs the batch tier cannot run (side channels).
+  // Plans and compiles the batch for its device (CPU: vectorized JIT kernels;
+  // GPU: PTX kernels) plus host steps. Throws WriteError for unknown outputs,
+  // externs or coordinates, RefusedError for programs the batch tier cannot
+  // run (side channels), and DeviceError when BatchDevice::Gpu cannot be used
+  // (the message says why).
   BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options);
   ~BatchEvaluator();
 
   const std::vector<std::string>& output_names() const;
   const std::vector<Type>& output_types() const;
+  // Where the batch runs: "cpu", "gpu 0 (NVIDIA H200, sm_90, 132 SMs)"; with
+  // BatchDevice::Auto and no usable GPU, "cpu" and why not.
+  std::string device_name() const;
+
   // Whether output `index` is None for every row (an unset extern feeds it).
   bool output_is_none(size_t index) const;
 

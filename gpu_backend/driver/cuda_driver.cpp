@@ -1,0 +1,203 @@
+#include "gpu_backend/driver/cuda_driver.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+
+#include "polyrt/error.hpp"
+
+namespace polyrt::gpu {
+
+namespace {
+
+struct KnownError {
+  cuda::CUresult code;
+  const char* name;
+  const char* text;
+};
+
+// The codes polyrt may meet, named as the driver names them: a stub or
+// broken driver cannot name its own errors.
+constexpr KnownError kKnownErrors[] = {
+    {0, "CUDA_SUCCESS", "no error"},
+    {1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {4, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"},
+    {34, "CUDA_ERROR_STUB_LIBRARY",
+     "CUDA driver is a stub library (the toolkit's libcuda.so, not an NVIDIA driver)"},
+    {35, "CUDA_ERROR_INSUFFICIENT_DRIVER",
+     "CUDA driver version is insufficient for CUDA runtime version"},
+    {46, "CUDA_ERROR_DEVICES_UNAVAILABLE", "CUDA-capable device(s) is/are busy or unavailable"},
+    {100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {201, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {209, "CUDA_ERROR_NO_BINARY_FOR_GPU",
+     "no kernel image is available for execution on the device"},
+    {218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+     "the provided PTX was compiled with an unsupported toolchain"},
+    {400, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {700, "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
+    {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch"},
+    {702, "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated"},
+    {719, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {999, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+std::string code_text(cuda::CUresult result, const char* name, const char* text) {
+  return std::string(name) + " (" + std::to_string(result) + "): " + text;
+}
+
+std::string driver_version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+}  // namespace
+
+std::string describe_cuda_error(cuda::CUresult result) {
+  for (const KnownError& e : kKnownErrors) {
+    if (e.code == result) return code_text(result, e.name, e.text);
+  }
+  return code_text(result, "CUDA error", "not a code polyrt knows");
+}
+
+std::string CudaDriver::describe(cuda::CUresult result) const {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (api_.cuGetErrorName && api_.cuGetErrorName(result, &name) == cuda::CUDA_SUCCESS && name &&
+      api_.cuGetErrorString && api_.cuGetErrorString(result, &text) == cuda::CUDA_SUCCESS && text) {
+    return code_text(result, name, text);
+  }
+  return describe_cuda_error(result);
+}
+
+void CudaDriver::check(cuda::CUresult result, const char* call) const {
+  if (result != cuda::CUDA_SUCCESS) {
+    throw DeviceError(std::string(call) + " failed: " + describe(result));
+  }
+}
+
+void CudaDriver::load(std::string& why_not) {
+  const char* override_path = std::getenv("POLYRT_LIBCUDA");
+  path_ = override_path && *override_path ? override_path : "libcuda.so.1";
+  // A driver already in the process (loaded by the host application) is reused.
+  if (!override_path) library_ = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (!library_) library_ = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library_) {
+    const char* error = ::dlerror();
+    why_not = "no CUDA driver: cannot load " + path_ + " (" + (error ? error : "not found") + ")";
+    return;
+  }
+  auto get_proc = reinterpret_cast<cuda::GetProcAddress>(::dlsym(library_, "cuGetProcAddress_v2"));
+  if (!get_proc) {
+    why_not = "the CUDA driver " + path_ +
+              " is older than CUDA 12 (it has no cuGetProcAddress_v2); polyrt needs a CUDA 12 "
+              "driver or newer";
+    return;
+  }
+  std::string missing;
+  cuda::CUresult first_error = cuda::CUDA_SUCCESS;
+#define POLYRT_RESOLVE(name)                                                      \
+  {                                                                               \
+    void* fn = nullptr;                                                           \
+    int status = 0;                                                               \
+    const cuda::CUresult r = get_proc(#name, &fn, cuda::kApiVersion, 0, &status); \
+    if (r != cuda::CUDA_SUCCESS || !fn) {                                         \
+      if (first_error == cuda::CUDA_SUCCESS) first_error = r;                     \
+      missing += (missing.empty() ? "" : ", ") + std::string(#name);              \
+    } else {                                                                      \
+      api_.name = reinterpret_cast<decltype(api_.name)>(fn);                      \
+    }                                                                             \
+  }
+  POLYRT_CUDA_ENTRY_POINTS(POLYRT_RESOLVE)
+#undef POLYRT_RESOLVE
+  if (first_error == cuda::CUDA_ERROR_STUB_LIBRARY) {
+    why_not = "the CUDA driver " + path_ + " is the CUDA toolkit's stub library (" +
+              describe_cuda_error(first_error) + "): no NVIDIA driver is installed";
+    return;
+  }
+  if (!missing.empty()) {
+    why_not = "the CUDA driver " + path_ + " lacks entry points polyrt needs (" + missing +
+              "): " + describe_cuda_error(first_error);
+    return;
+  }
+  if (const cuda::CUresult r = api_.cuInit(0); r != cuda::CUDA_SUCCESS) {
+    why_not = "the CUDA driver " + path_ + " did not initialize: cuInit failed: " + describe(r);
+    return;
+  }
+  if (const cuda::CUresult r = api_.cuDriverGetVersion(&version_); r != cuda::CUDA_SUCCESS) {
+    why_not = "cuDriverGetVersion failed: " + describe(r);
+    return;
+  }
+  if (version_ < cuda::kApiVersion) {
+    why_not = "the CUDA driver " + path_ + " is version " + driver_version_text(version_) +
+              "; polyrt needs 12.0 or newer";
+    return;
+  }
+  int count = 0;
+  if (const cuda::CUresult r = api_.cuDeviceGetCount(&count);
+      r != cuda::CUDA_SUCCESS && r != cuda::CUDA_ERROR_NO_DEVICE) {
+    why_not = "cuDeviceGetCount failed: " + describe(r);
+    return;
+  }
+  try {
+    for (int i = 0; i < count; ++i) {
+      GpuDevice d;
+      d.ordinal = i;
+      cuda::CUdevice device = 0;
+      check(api_.cuDeviceGet(&device, i), "cuDeviceGet");
+      char name[256] = {};
+      check(api_.cuDeviceGetName(name, sizeof name - 1, device), "cuDeviceGetName");
+      d.name = name;
+      check(api_.cuDeviceGetAttribute(&d.cc_major,
+                                      cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+            "cuDeviceGetAttribute");
+      check(api_.cuDeviceGetAttribute(&d.cc_minor,
+                                      cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+            "cuDeviceGetAttribute");
+      check(
+          api_.cuDeviceGetAttribute(&d.sms, cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
+          "cuDeviceGetAttribute");
+      check(api_.cuDeviceTotalMem(&d.memory_bytes, device), "cuDeviceTotalMem");
+      devices_.push_back(std::move(d));
+    }
+  } catch (const DeviceError& e) {
+    why_not = e.what();
+    return;
+  }
+  if (devices_.empty()) {
+    why_not = "the CUDA driver " + driver_version_text(version_) + " found no CUDA device";
+  }
+}
+
+struct CudaDriver::Loaded {
+  const CudaDriver* driver = nullptr;
+  std::string why_not;
+};
+
+const CudaDriver::Loaded& CudaDriver::loaded() {
+  static std::once_flag once;
+  static Loaded result;
+  std::call_once(once, [] {
+    // Never destroyed: device buffers of programs held in statics are freed
+    // through it while the process exits.
+    auto* driver = new CudaDriver();
+    driver->load(result.why_not);
+    if (result.why_not.empty()) result.driver = driver;
+  });
+  return result;
+}
+
+const CudaDriver* CudaDriver::get() {
+  return loaded().driver;
+}
+
+std::string CudaDriver::unavailable_reason() {
+  return loaded().why_not;
+}
+
+}  // namespace polyrt::gpu

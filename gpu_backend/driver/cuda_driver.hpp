@@ -1,0 +1,64 @@
+// The CUDA driver, loaded at run time: `libcuda.so.1` opened with dlopen (one
+// already in the process is reused; POLYRT_LIBCUDA names another file), every
+// entry point resolved with cuGetProcAddress_v2 by base name at
+// cuda::kApiVersion. A machine without a usable driver gets a reason, never a
+// crash; every failing call afterwards is a DeviceError naming the call, the
+// error's name and text.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gpu_backend/driver/cuda_api.hpp"
+
+namespace polyrt::gpu {
+
+struct GpuDevice {
+  int ordinal = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;  // compute capability
+  int sms = 0;                     // streaming multiprocessors
+  size_t memory_bytes = 0;
+  unsigned sm() const { return (unsigned)(cc_major * 10 + cc_minor); }
+};
+
+class CudaDriver {
+ public:
+  // The process's driver, loaded and initialized on the first call; null
+  // when none is usable (unavailable_reason() says why).
+  static const CudaDriver* get();
+  static std::string unavailable_reason();
+
+  const cuda::DriverApi& api() const { return api_; }
+  int version() const { return version_; }  // 12040 for CUDA 12.4
+  const std::string& library_path() const { return path_; }
+  const std::vector<GpuDevice>& devices() const { return devices_; }
+  // The library's handle, for symbols beyond the driver API (the test
+  // double's host-twin hook).
+  void* library() const { return library_; }
+
+  // Throws DeviceError("CALL failed: NAME (CODE): TEXT") unless `result` is
+  // CUDA_SUCCESS.
+  void check(cuda::CUresult result, const char* call) const;
+  // "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory", also for codes the driver
+  // cannot name (a stub library names none).
+  std::string describe(cuda::CUresult result) const;
+
+ private:
+  struct Loaded;
+  static const Loaded& loaded();
+  CudaDriver() = default;
+  void load(std::string& why_not);
+
+  void* library_ = nullptr;
+  std::string path_;
+  cuda::DriverApi api_{};
+  int version_ = 0;
+  std::vector<GpuDevice> devices_;
+};
+
+// "CUDA_ERROR_STUB_LIBRARY (34): ..." from polyrt's own table: what a loader
+// says about codes when no usable driver can name them.
+std::string describe_cuda_error(cuda::CUresult result);
+
+}  // namespace polyrt::gpu

@@ -1,0 +1,284 @@
+#include "gpu_backend/gpu_batch_backend.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "codegen/batch_codegen.hpp"
+#include "gpu_backend/driver/gpu_module.hpp"
+#include "gpu_backend/host_twin.hpp"
+#include "gpu_backend/ptx/ptx_compiler.hpp"
+#include "polyrt/error.hpp"
+
+namespace polyrt::gpu {
+
+namespace {
+
+using plan::BatchValue;
+
+// The test double of the driver (tests/cuda_double) runs a launch as the
+// kernel's host twin, which it cannot compile from PTX: polyrt hands it over
+// through this one extension, present only in the double.
+using AttachHostTwin = int (*)(cuda::CUmodule module, const char* entry, void* twin);
+constexpr const char* kAttachHostTwin = "polyrtCudaDoubleAttachHostTwin";
+
+constexpr uint64_t kMaxChunkRows = uint64_t{4} << 20;
+constexpr uint64_t kMinChunkRows = uint64_t{64} << 10;
+constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
+
+struct GpuChunk final : batch::ChunkResources {
+  explicit GpuChunk(const GpuContext& context) : stream(context) {}
+  GpuStream stream;
+  uint64_t capacity = 0;               // rows
+  std::vector<DeviceBuffer> device;    // per plan column (none for str)
+  std::vector<PinnedBuffer> host;      // per plan column (none for str)
+  DeviceBuffer failure_words;          // per step
+  PinnedBuffer failure_words_on_host;  // per step
+};
+
+class GpuBatchBackend final : public batch::BatchBackend {
+ public:
+  GpuBatchBackend(batch::PreparedBatch batch, const CudaDriver& driver, int ordinal)
+      : batch_(std::move(batch)), context_(driver, ordinal) {
+    const GpuDevice& device = context_.device();
+    const unsigned sm = best_sm_for(device.sm());
+    if (sm == 0) {
+      throw DeviceError("GPU " + std::to_string(ordinal) + " (" + device.name + ") is sm_" +
+                        std::to_string(device.sm()) + ", older than any compute capability " +
+                        "polyrt generates code for (" + valid_sm_list() + ")");
+    }
+    const plan::BatchPlan& p = batch_.plan;
+    kernels_ = PtxCompiler::instance().compile(batch_.graph(), p,
+                                               NvptxTarget{sm, (unsigned)driver.version()});
+    module_ = std::make_unique<GpuModule>(context_, kernels_.ptx, kernels_.key);
+    functions_.resize(p.steps.size());
+    for (uint32_t s = 0; s < p.steps.size(); ++s) {
+      columns_.push_back(codegen::kernel_columns(batch_.graph(), p, s));
+      if (p.steps[s].kind == plan::BatchStep::Kernel) {
+        functions_[s] = module_->function(kernels_.entries[s]);
+      }
+    }
+    attach_host_twins_to_a_test_double(driver);
+    upload_scalars();
+    size_chunks();
+    name_ = "gpu " + std::to_string(ordinal) + " (" + device.name + ", sm_" +
+            std::to_string(device.sm()) + ", " + std::to_string(device.sms) + " SMs)";
+  }
+
+  const batch::PreparedBatch& batch() const override { return batch_; }
+  std::string device_name() const override { return name_; }
+  uint64_t preferred_chunk_rows() const override { return chunk_rows_; }
+  size_t max_chunks_in_flight() const override { return kGpuChunksInFlight; }
+
+  void prepare(batch::ChunkBuffers& b, uint64_t rows) const override {
+    // The failure word holds the row in its upper 32 bits.
+    if (rows >> 32) internal_error("a GPU kernel launch covers fewer than 2^32 rows");
+    batch::size_chunk(batch_, b, rows, batch::WordColumns::BackEnd);
+    if (!b.resources) b.resources = std::make_unique<GpuChunk>(context_);
+    auto& g = static_cast<GpuChunk&>(*b.resources);
+    const plan::BatchPlan& p = batch_.plan;
+    if (g.capacity < rows) {
+      g.device.clear();
+      g.host.clear();
+      for (Type type : p.column_types) {
+        const bool words = type != Type::Str;
+        g.device.emplace_back(words ? DeviceBuffer(context_, rows * 8) : DeviceBuffer());
+        g.host.emplace_back(words ? PinnedBuffer(context_, rows * 8) : PinnedBuffer());
+      }
+      g.failure_words = DeviceBuffer(context_, p.steps.size() * 8);
+      g.failure_words_on_host = PinnedBuffer(context_, p.steps.size() * 8);
+      g.capacity = rows;
+    }
+    for (size_t c = 0; c < p.column_types.size(); ++c) {
+      if (p.column_types[c] != Type::Str) b.column_pointers[c] = g.host[c].words();
+    }
+  }
+
+  batch::ChunkFailure run(batch::ChunkBuffers& b, uint64_t first,
+                          std::span<const uint64_t* const> coordinate_columns,
+                          std::span<uint64_t* const>) const override {
+    context_.make_current();
+    batch::fill_generated_outputs(batch_, b, first);
+    if (batch_.scalars_failed) return batch::ChunkFailure{0, 0, 0};
+    auto& g = static_cast<GpuChunk&>(*b.resources);
+    const plan::BatchPlan& p = batch_.plan;
+    const cuda::DriverApi& api = context_.driver().api();
+    const uint64_t rows = b.rows;
+    const size_t bytes = rows * 8;
+    std::vector<uint8_t> on_host(p.column_types.size(), 0), on_device(p.column_types.size(), 0);
+    auto to_host = [&](uint32_t c) {
+      if (on_host[c] || p.column_types[c] == Type::Str) return;
+      context_.check(
+          api.cuMemcpyDtoHAsync(g.host[c].words(), g.device[c].address(), bytes, g.stream.handle()),
+          "cuMemcpyDtoHAsync");
+      on_host[c] = 1;
+    };
+
+    size_t next_input = 0;
+    for (uint32_t c : p.coordinate_columns) {
+      if (c == ~0u) continue;
+      std::memcpy(g.host[c].words(), coordinate_columns[next_input++], bytes);
+      on_host[c] = 1;
+    }
+
+    std::vector<batch::KernelFailure> results(p.steps.size());
+    std::vector<uint8_t> launched(p.steps.size(), 0);
+    auto collect = [&] {
+      g.stream.synchronize();
+      for (uint32_t s = 0; s < p.steps.size(); ++s) {
+        if (!launched[s]) continue;
+        const uint64_t word = g.failure_words_on_host.words()[s];
+        if (word != ~uint64_t{0}) results[s] = {word >> 32, (uint32_t)word};
+        launched[s] = 0;
+      }
+    };
+    auto failure_before = [&](uint32_t step) {
+      batch::ChunkFailure f;
+      for (uint32_t s = 0; s < step; ++s) batch::fold_failure(f, s, results[s]);
+      return f;
+    };
+
+    for (uint32_t s = 0; s < p.steps.size(); ++s) {
+      const plan::BatchStep& step = p.steps[s];
+      if (step.kind == plan::BatchStep::Kernel) {
+        launch(g, s, first, rows, on_host, on_device);
+        launched[s] = 1;
+        continue;
+      }
+      // A host step: its inputs on the host, every earlier failure known.
+      for (const ir::Wire& w : batch_.graph().nodes[step.nodes[0]].inputs) {
+        const BatchValue& v = p.value_of(w);
+        if (v.kind == BatchValue::Column) to_host(v.index);
+      }
+      collect();
+      results[s].row = batch::run_host_step(batch_, step, b, first, failure_before(s).row);
+      for (uint32_t c : columns_[s]) {
+        if (written_by(s, c)) {
+          on_host[c] = 1;
+          on_device[c] = 0;
+        }
+      }
+    }
+    for (const BatchValue& v : p.outputs) {
+      if (v.kind == BatchValue::Column) to_host(v.index);
+    }
+    collect();
+    return failure_before((uint32_t)p.steps.size());
+  }
+
+ private:
+  // Whether step `s` writes column `c`.
+  bool written_by(uint32_t s, uint32_t c) const {
+    const plan::BatchPlan& p = batch_.plan;
+    for (uint32_t node : p.steps[s].nodes) {
+      for (size_t k = 0; k < batch_.graph().nodes[node].out_types.size(); ++k) {
+        const BatchValue& v = p.values[p.port_base[node] + k];
+        if (v.kind == BatchValue::Column && v.index == c) return true;
+      }
+    }
+    return false;
+  }
+
+  void launch(GpuChunk& g, uint32_t s, uint64_t first, uint64_t rows, std::vector<uint8_t>& on_host,
+              std::vector<uint8_t>& on_device) const {
+    const cuda::DriverApi& api = context_.driver().api();
+    const cuda::CUstream stream = g.stream.handle();
+    std::vector<cuda::CUdeviceptr> columns;
+    for (uint32_t c : columns_[s]) {
+      if (!written_by(s, c) && on_host[c] && !on_device[c]) {
+        context_.check(
+            api.cuMemcpyHtoDAsync(g.device[c].address(), g.host[c].words(), rows * 8, stream),
+            "cuMemcpyHtoDAsync");
+        on_device[c] = 1;
+      }
+      columns.push_back(g.device[c].address());
+    }
+    const cuda::CUdeviceptr failure_word = g.failure_words.address() + s * 8;
+    context_.check(api.cuMemsetD8Async(failure_word, 0xff, 8, stream), "cuMemsetD8Async");
+    cuda::CUdeviceptr scalars = scalars_.address();
+    uint64_t first_arg = first, count = rows;
+    std::vector<void*> params = {&first_arg, &count, &scalars};
+    for (cuda::CUdeviceptr& column : columns) params.push_back(&column);
+    cuda::CUdeviceptr failure_arg = failure_word;
+    params.push_back(&failure_arg);
+    const uint64_t wanted = (rows + codegen::kGpuBlockThreads - 1) / codegen::kGpuBlockThreads;
+    const unsigned blocks =
+        (unsigned)std::clamp<uint64_t>(wanted, 1, (uint64_t)context_.device().sms * 8);
+    context_.check(api.cuLaunchKernel(functions_[s], blocks, 1, 1, codegen::kGpuBlockThreads, 1, 1,
+                                      0, stream, params.data(), nullptr),
+                   "cuLaunchKernel");
+    for (uint32_t c : columns_[s]) {
+      if (written_by(s, c)) {
+        on_device[c] = 1;
+        on_host[c] = 0;
+      }
+    }
+    context_.check(
+        api.cuMemcpyDtoHAsync(g.failure_words_on_host.words() + s, failure_word, 8, stream),
+        "cuMemcpyDtoHAsync");
+  }
+
+  void attach_host_twins_to_a_test_double(const CudaDriver& driver) {
+    auto attach = reinterpret_cast<AttachHostTwin>(::dlsym(driver.library(), kAttachHostTwin));
+    if (!attach) return;
+    twins_ = compile_host_twins(batch_.graph(), batch_.plan);
+    for (size_t s = 0; s < kernels_.entries.size(); ++s) {
+      if (kernels_.entries[s].empty()) continue;
+      if (attach(module_->handle(), kernels_.entries[s].c_str(),
+                 reinterpret_cast<void*>(twins_.per_step[s])) != 0) {
+        throw DeviceError("the CUDA driver test double refused the host twin of " +
+                          kernels_.entries[s]);
+      }
+    }
+  }
+
+  void upload_scalars() {
+    const size_t bytes = batch_.scalar_words.size() * 8;
+    scalars_ = DeviceBuffer(context_, bytes);
+    if (bytes == 0) return;
+    PinnedBuffer staging(context_, bytes);
+    std::memcpy(staging.words(), batch_.scalar_words.data(), bytes);
+    GpuStream stream(context_);
+    context_.check(context_.driver().api().cuMemcpyHtoDAsync(scalars_.address(), staging.words(),
+                                                             bytes, stream.handle()),
+                   "cuMemcpyHtoDAsync");
+    stream.synchronize();
+  }
+
+  void size_chunks() {
+    size_t word_columns = 1;
+    for (Type t : batch_.plan.column_types) word_columns += t != Type::Str;
+    size_t free_bytes = 0, total_bytes = 0;
+    context_.check(context_.driver().api().cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+    const uint64_t per_row = 8 * word_columns * kGpuChunksInFlight;
+    uint64_t rows = std::min<uint64_t>(
+        {kMaxChunkRows, free_bytes / 4 / per_row, kPinnedBytesInFlight / per_row});
+    rows = std::max(rows, kMinChunkRows);
+    chunk_rows_ = rows / codegen::kGpuBlockThreads * codegen::kGpuBlockThreads;
+  }
+
+  batch::PreparedBatch batch_;
+  GpuContext context_;
+  PtxKernels kernels_;
+  std::unique_ptr<GpuModule> module_;
+  std::vector<cuda::CUfunction> functions_;     // per step (null for host steps)
+  std::vector<std::vector<uint32_t>> columns_;  // per step: the kernel's columns
+  HostTwinKernels twins_;                       // only for the test double
+  DeviceBuffer scalars_;
+  uint64_t chunk_rows_ = kMinChunkRows;
+  std::string name_;
+};
+
+}  // namespace
+
+std::unique_ptr<batch::BatchBackend> make_gpu_batch_backend(batch::PreparedBatch batch,
+                                                            const CudaDriver& driver, int device) {
+  if (device < 0 || (size_t)device >= driver.devices().size()) {
+    throw DeviceError("no GPU " + std::to_string(device) + ": the CUDA driver found " +
+                      std::to_string(driver.devices().size()) + " device(s)");
+  }
+  return std::make_unique<GpuBatchBackend>(std::move(batch), driver, device);
+}
+
+}  // namespace polyrt::gpu

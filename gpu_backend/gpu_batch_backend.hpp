@@ -1,0 +1,27 @@
+// The GPU batch back end: the plan's kernels as PTX (ptx/ptx_compiler.hpp)
+// loaded on one device and launched per chunk ("super-chunk") on the chunk's
+// own non-blocking stream; host steps run on the CPU worker over the columns
+// copied back; later kernels get the host's columns copied up. Chunks in
+// flight each hold their stream, device columns and page-locked staging, so
+// one chunk's kernels overlap another's copies and the consumer of a third.
+//
+// Memory in flight: at most kGpuChunksInFlight chunks, each with
+// rows x 8 bytes per word column on the device and the same in page-locked
+// host memory; rows = min(4 Mi, free device memory / 4 and 1 GiB of pinned
+// memory shared by the chunks in flight), at least 64 Ki.
+#pragma once
+
+#include <memory>
+
+#include "batch/batch_backend.hpp"
+#include "gpu_backend/driver/cuda_driver.hpp"
+
+namespace polyrt::gpu {
+
+inline constexpr size_t kGpuChunksInFlight = 3;
+
+// Throws DeviceError when the device cannot be used or a driver call fails.
+std::unique_ptr<batch::BatchBackend> make_gpu_batch_backend(batch::PreparedBatch batch,
+                                                            const CudaDriver& driver, int device);
+
+}  // namespace polyrt::gpu

@@ -1,0 +1,33 @@
+#include "scheduler/batch_backends.hpp"
+
+#include "cpu_backend/cpu_batch_backend.hpp"
+#include "gpu_backend/gpu_batch_backend.hpp"
+
+namespace polyrt::scheduler {
+
+ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const BatchSetup& setup,
+                                 const BatchOptions& options) {
+  ChosenBackend chosen;
+  if (options.device != BatchDevice::Cpu) {
+    const gpu::CudaDriver* driver = gpu::CudaDriver::get();
+    if (!driver && options.device == BatchDevice::Gpu) {
+      throw DeviceError("no usable GPU: " + gpu::CudaDriver::unavailable_reason());
+    }
+    if (driver) {
+      try {
+        chosen.backend = gpu::make_gpu_batch_backend(
+            prepare(program, setup), *driver, options.device == BatchDevice::Gpu ? options.gpu : 0);
+        return chosen;
+      } catch (const DeviceError& e) {
+        if (options.device == BatchDevice::Gpu) throw;
+        chosen.fallback_reason = e.what();
+      }
+    } else {
+      chosen.fallback_reason = gpu::CudaDriver::unavailable_reason();
+    }
+  }
+  chosen.backend = cpu::make_batch_backend(prepare(std::move(program), setup));
+  return chosen;
+}
+
+}  // namespace polyrt::scheduler
