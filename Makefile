@@ -31,7 +31,8 @@ sanitize: setup
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS) --target polyrt polyrt_tests polyrt_difftest \
 	  polyrt_fuzz_front_end
 	cd $(SANITIZE_DIR) && ctest --output-on-failure -j $(JOBS) -E '^rtlib_bitcode_check$$'
-	$(SANITIZE_DIR)/tests/polyrt_difftest --seeds 200 --seed 1
+	POLYRT_LIBCUDA=$(SANITIZE_DIR)/cuda_double/libcuda.so.1 \
+	  $(SANITIZE_DIR)/tests/polyrt_difftest --seeds 200 --seed 1
 	@rm -rf $(SANITIZE_DIR)/fuzz-corpus && mkdir -p $(SANITIZE_DIR)/fuzz-corpus
 	@cp examples/*.polydat $(SANITIZE_DIR)/fuzz-corpus/
 	$(SANITIZE_DIR)/tests/polyrt_fuzz_front_end -max_total_time=$(FUZZ_SECONDS) -timeout=10 \

@@ -7,10 +7,18 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 namespace polyrt::test {
+
+namespace {
+// Every test process, and the polyrt commands it runs, loads the CUDA
+// driver's test double unless POLYRT_LIBCUDA already names a driver (on a
+// machine with a GPU: POLYRT_LIBCUDA=libcuda.so.1 runs the tests on it).
+[[maybe_unused]] const bool kDriverChosen = ::setenv("POLYRT_LIBCUDA", POLYRT_TEST_LIBCUDA, 0) == 0;
+}  // namespace
 
 std::string compile_error(const std::string& source) {
   try {
@@ -45,9 +53,14 @@ std::string slurp(const std::string& path) {
 }  // namespace
 
 CommandResult run_polyrt(const std::string& args, const std::string& stdout_to) {
+  return run_polyrt_with("", args, stdout_to);
+}
+
+CommandResult run_polyrt_with(const std::string& environment, const std::string& args,
+                              const std::string& stdout_to) {
   static const std::string dir = temp_dir();
   const std::string out = dir + "/stdout", err = dir + "/stderr";
-  const std::string cmd = std::string(POLYRT_BINARY) + " " + args + " >" +
+  const std::string cmd = environment + " " + std::string(POLYRT_BINARY) + " " + args + " >" +
                           (stdout_to.empty() ? out : stdout_to) + " 2>" + err;
   const int raw = std::system(cmd.c_str());
   return CommandResult{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};

@@ -23,6 +23,9 @@ struct CommandResult {
 // Runs the polyrt binary with `args` (a shell-quoted string); its standard
 // output goes to `stdout_to` when given (then `out` is empty).
 CommandResult run_polyrt(const std::string& args, const std::string& stdout_to = "");
+// The same with environment assignments ("A=1 B=2") for the command.
+CommandResult run_polyrt_with(const std::string& environment, const std::string& args,
+                              const std::string& stdout_to = "");
 
 std::string temp_dir();
 

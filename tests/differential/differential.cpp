@@ -5,6 +5,7 @@
 #include <random>
 #include <vector>
 
+#include "gpu_backend/driver/cuda_driver.hpp"
 #include "graph/graph.hpp"
 #include "graph/passes.hpp"
 #include "polyrt/batch.hpp"
@@ -242,46 +243,64 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
     want_error = e.what();
   }
 
-  std::vector<std::vector<std::string>> got;
-  std::string got_error;
-  try {
-    BatchEvaluator batch(oracle, options);
-    batch.stream(first, count, [&](const ColumnChunk& chunk) {
-      for (uint64_t r = 0; r < chunk.rows; ++r) {
-        std::vector<std::string> row;
-        for (const ColumnView& v : chunk.columns) {
-          row.push_back(v.is_none             ? "None"
-                        : v.type == Type::Str ? "str " + v.values[r].as_str()
-                                              : "word " + std::to_string(v.words[r]));
+  // The batch tier on `device`: the rows it delivered and the error it threw.
+  auto run_batch = [&](BatchDevice device, std::vector<std::vector<std::string>>& got,
+                       std::string& got_error) {
+    BatchOptions on = options;
+    on.device = device;
+    try {
+      BatchEvaluator batch(oracle, on);
+      batch.stream(first, count, [&](const ColumnChunk& chunk) {
+        for (uint64_t r = 0; r < chunk.rows; ++r) {
+          std::vector<std::string> row;
+          for (const ColumnView& v : chunk.columns) {
+            row.push_back(v.is_none             ? "None"
+                          : v.type == Type::Str ? "str " + v.values[r].as_str()
+                                                : "word " + std::to_string(v.words[r]));
+          }
+          got.push_back(std::move(row));
         }
-        got.push_back(std::move(row));
-      }
-    });
-  } catch (const EvalError& e) {
-    got_error = e.what();
-  } catch (const Error& e) {
-    got_error = std::string("unexpected: ") + e.what();
-  }
+      });
+    } catch (const EvalError& e) {
+      got_error = e.what();
+    } catch (const Error& e) {
+      got_error = std::string("unexpected: ") + e.what();
+    }
+  };
   // Rows after the interpreter's failure may be delivered before the batch
   // tier finds it (a chunk is all or nothing): compare the rows both have.
-  std::string mismatch;
-  if (got_error != want_error)
-    mismatch = "error: interpreter '" + want_error + "' | batch '" + got_error + "'";
-  for (size_t r = 0; mismatch.empty() && r < std::min(want.size(), got.size()); ++r) {
-    if (want[r] != got[r]) {
+  auto compare = [&](const char* tier, const std::vector<std::vector<std::string>>& got,
+                     const std::string& got_error) -> std::string {
+    if (got_error != want_error) {
+      return std::string("error: interpreter '") + want_error + "' | " + tier + " '" + got_error +
+             "'";
+    }
+    for (size_t r = 0; r < std::min(want.size(), got.size()); ++r) {
       for (size_t o = 0; o < want[r].size(); ++o) {
         if (want[r][o] != got[r][o]) {
-          mismatch = "row " + std::to_string(first + r) + " output " + options.outputs[o] +
-                     ": interpreter " + want[r][o] + " | batch " + got[r][o];
-          break;
+          return "row " + std::to_string(first + r) + " output " + options.outputs[o] +
+                 ": interpreter " + want[r][o] + " | " + tier + " " + got[r][o];
         }
       }
     }
-  }
-  if (mismatch.empty() && want_error.empty() && got.size() != want.size())
-    mismatch = "row count differs";
+    if (want_error.empty() && got.size() != want.size())
+      return std::string(tier) + ": row count differs";
+    return "";
+  };
+
+  std::vector<std::vector<std::string>> got;
+  std::string got_error;
+  run_batch(BatchDevice::Cpu, got, got_error);
+  std::string mismatch = compare("batch", got, got_error);
   if (mismatch.empty() && got_error.find("unexpected") == std::string::npos) {
     if (auto twin = check_host_twin(seed, oracle, options, first, count)) mismatch = *twin;
+  }
+  // The GPU tier wherever a driver is usable (in CI: the driver's test double).
+  if (mismatch.empty() && gpu::CudaDriver::get()) {
+    std::vector<std::vector<std::string>> on_gpu;
+    std::string gpu_error;
+    run_batch(BatchDevice::Gpu, on_gpu, gpu_error);
+    mismatch = compare("gpu batch", on_gpu, gpu_error);
   }
   if (mismatch.empty()) return std::nullopt;
   std::string report = "seed " + std::to_string(seed) +

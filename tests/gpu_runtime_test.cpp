@@ -1,0 +1,269 @@
+// The GPU tier end to end: the driver loader, the GPU batch back end through
+// the public batch API, injected driver faults and `polyrt run --device`. In
+// CI the driver is the test double (POLYRT_LIBCUDA, tests/cuda_double); on a
+// machine with a GPU the same tests run against the real driver (the fault
+// tests need the double and skip there). Without any driver they skip.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gpu_backend/driver/cuda_driver.hpp"
+#include "polyrt/batch.hpp"
+#include "tests/test_support.hpp"
+
+namespace polyrt {
+namespace {
+
+#define REQUIRE_GPU()          \
+  if (!gpu::CudaDriver::get()) \
+  GTEST_SKIP() << "no usable GPU: " << gpu::CudaDriver::unavailable_reason()
+
+std::string source_file(const char* path) {
+  return std::string(POLYRT_SOURCE_DIR) + "/" + path;
+}
+
+BatchOptions on(BatchDevice device, BatchOptions options = {}) {
+  options.device = device;
+  return options;
+}
+
+// The double's fault switch (polyrtCudaDoubleConfigure); null on a real driver.
+using Configure = int (*)(const char*);
+Configure double_configure() {
+  const gpu::CudaDriver* driver = gpu::CudaDriver::get();
+  return driver
+             ? reinterpret_cast<Configure>(::dlsym(driver->library(), "polyrtCudaDoubleConfigure"))
+             : nullptr;
+}
+
+void expect_same_columns(const std::vector<Column>& a, const std::vector<Column>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t o = 0; o < a.size(); ++o) {
+    EXPECT_EQ(a[o].is_none, b[o].is_none) << a[o].name;
+    EXPECT_EQ(a[o].words, b[o].words) << a[o].name;
+    EXPECT_EQ(a[o].strings, b[o].strings) << a[o].name;
+  }
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(CudaDriver, NamesTheCodesAStubCannotName) {
+  test::expect_contains(gpu::describe_cuda_error(34), {"CUDA_ERROR_STUB_LIBRARY (34)", "stub"});
+  test::expect_contains(gpu::describe_cuda_error(2), {"CUDA_ERROR_OUT_OF_MEMORY (2)"});
+  test::expect_contains(gpu::describe_cuda_error(12345), {"(12345)", "not a code polyrt knows"});
+}
+
+TEST(GpuBatch, SuperChunksMatchTheCpuTierUpToTheLastCoordinate) {
+  REQUIRE_GPU();
+  const auto ladder = compile_file(source_file("examples/ladder.polydat"));
+  BatchOptions options;
+  options.coordinates = {0, 11, 22};
+  const BatchEvaluator gpu(ladder, on(BatchDevice::Gpu, options));
+  const BatchEvaluator cpu(ladder, on(BatchDevice::Cpu, options));
+  EXPECT_NE(gpu.device_name().find("gpu 0"), std::string::npos) << gpu.device_name();
+  for (const uint64_t first : {uint64_t{0}, ~uint64_t{0} - 300000 + 1}) {
+    expect_same_columns(gpu.evaluate(first, 300000), cpu.evaluate(first, 300000));
+  }
+}
+
+TEST(GpuBatch, ChunkBoundariesThreadsAndCallerArraysMatchTheCpuTier) {
+  REQUIRE_GPU();
+  const auto ladder = compile_file(source_file("examples/ladder.polydat"));
+  BatchOptions options;
+  options.outputs = {"shard", "event_token", "account_id"};
+  options.coordinates = {0, 5, 0};
+  options.column_coordinates = {2};
+  options.chunk_rows = 1001;
+  options.threads = 2;
+  const uint64_t count = 20011;
+  std::vector<uint64_t> seeds(count);
+  for (uint64_t r = 0; r < count; ++r) seeds[r] = r * 7919;
+  const uint64_t* columns[] = {seeds.data()};
+  const BatchEvaluator gpu(ladder, on(BatchDevice::Gpu, options));
+  const BatchEvaluator cpu(ladder, on(BatchDevice::Cpu, options));
+  expect_same_columns(gpu.evaluate(1ull << 32, count, columns),
+                      cpu.evaluate(1ull << 32, count, columns));
+  std::vector<std::vector<uint64_t>> a(3, std::vector<uint64_t>(count)), b = a;
+  uint64_t* into_a[] = {a[0].data(), a[1].data(), a[2].data()};
+  uint64_t* into_b[] = {b[0].data(), b[1].data(), b[2].data()};
+  gpu.evaluate_into(7, count, into_a, columns);
+  cpu.evaluate_into(7, count, into_b, columns);
+  EXPECT_EQ(a, b);
+}
+
+TEST(GpuBatch, HostStepsBetweenKernelsMatchTheCpuTier) {
+  REQUIRE_GPU();
+  const auto users = compile_file(source_file("examples/users.polydat"));
+  const BatchEvaluator gpu(users, on(BatchDevice::Gpu));
+  const BatchEvaluator cpu(users, on(BatchDevice::Cpu));
+  expect_same_columns(gpu.evaluate(0, 50000), cpu.evaluate(0, 50000));
+}
+
+// The smallest failing coordinate's EvalError, after every earlier row.
+TEST(GpuBatch, FailuresAreTheCpuTiersError) {
+  REQUIRE_GPU();
+  const auto stress = compile_file(source_file("tests/data/gpu_stress.polydat"));
+  auto run = [&](BatchDevice device, std::string& error) {
+    BatchOptions options;
+    options.chunk_rows = 997;
+    options.coordinates = {0, 3};
+    uint64_t rows = 0;
+    try {
+      BatchEvaluator(stress, on(device, options)).stream(100, 5000, [&](const ColumnChunk& chunk) {
+        rows += chunk.rows;
+      });
+    } catch (const EvalError& e) {
+      error = e.what();
+    }
+    return rows;
+  };
+  std::string on_gpu, on_cpu;
+  EXPECT_EQ(run(BatchDevice::Gpu, on_gpu), run(BatchDevice::Cpu, on_cpu));
+  EXPECT_FALSE(on_cpu.empty());
+  EXPECT_EQ(on_gpu, on_cpu);
+}
+
+TEST(GpuBatch, AutoPicksTheGpuAndTheCpuNeedsNoDriver) {
+  REQUIRE_GPU();
+  const auto ladder = compile_file(source_file("examples/ladder.polydat"));
+  EXPECT_NE(BatchEvaluator(ladder, on(BatchDevice::Auto)).device_name().find("gpu 0"),
+            std::string::npos);
+  EXPECT_EQ(BatchEvaluator(ladder, on(BatchDevice::Cpu)).device_name(), "cpu");
+  BatchOptions missing = on(BatchDevice::Gpu);
+  missing.gpu = 7;
+  test::expect_contains(test::thrown_message<DeviceError>([&] { BatchEvaluator(ladder, missing); }),
+                        {"no GPU 7"});
+}
+
+// Each injected fault is a DeviceError naming the failing call; afterwards
+// the process, its CPU batches and new GPU batches keep working.
+TEST(GpuFaults, EachFaultIsADeviceErrorNamingTheCall) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "faults are injected by the driver's test double only";
+  const struct {
+    const char* spec;
+    std::initializer_list<const char*> says;
+  } faults[] = {
+      // First: later runs take the cubin from the cache, not from the linker.
+      {"invalid_ptx", {"cuLinkAddData failed", "CUDA_ERROR_INVALID_PTX", "JIT log", "ptxas"}},
+      {"oom_at=1", {"cuMemAlloc failed", "CUDA_ERROR_OUT_OF_MEMORY"}},
+      {"launch_failure_at=2", {"cuStreamSynchronize failed", "CUDA_ERROR_LAUNCH_FAILED"}},
+      {"lost_at=1", {"failed", "CUDA_ERROR_DEVICES_UNAVAILABLE"}},
+  };
+  // A cubin cache no run has seen, so every PTX goes through the driver's linker.
+  const char* saved = std::getenv("POLYRT_CACHE_DIR");
+  const std::string restore = saved ? saved : "";
+  ::setenv("POLYRT_CACHE_DIR", test::temp_dir().c_str(), 1);
+  const auto program = compile("input x\ny := hash(x) % 1000003\n");
+  for (const auto& fault : faults) {
+    BatchOptions options = on(BatchDevice::Gpu);
+    options.chunk_rows = 500;
+    configure(fault.spec);
+    const std::string message = test::thrown_message<DeviceError>(
+        [&] { BatchEvaluator(program, options).evaluate(0, 5000); });
+    configure("");
+    SCOPED_TRACE(fault.spec);
+    test::expect_contains(message, fault.says);
+    EXPECT_EQ(BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(0, 10)[0].words.size(), 10u);
+    EXPECT_EQ(BatchEvaluator(program, options).evaluate(0, 5000)[0].words,
+              BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(0, 5000)[0].words);
+  }
+  if (saved) {
+    ::setenv("POLYRT_CACHE_DIR", restore.c_str(), 1);
+  } else {
+    ::unsetenv("POLYRT_CACHE_DIR");
+  }
+}
+
+TEST(GpuCli, RunOnTheGpuWritesTheCpuBytesInEveryFormat) {
+  REQUIRE_GPU();
+  const std::string dir = test::temp_dir();
+  const std::string users = source_file("examples/users.polydat");
+  for (const char* format : {"csv", "tsv", "jsonl"}) {
+    const std::string args = "run " + users + " --cycles 0..70000 --format " + format;
+    const test::CommandResult g = test::run_polyrt(args + " --device gpu", dir + "/gpu.txt");
+    const test::CommandResult c = test::run_polyrt(args + " --device cpu", dir + "/cpu.txt");
+    ASSERT_EQ(g.status, 0) << g.err;
+    ASSERT_EQ(c.status, 0) << c.err;
+    EXPECT_EQ(slurp(dir + "/gpu.txt"), slurp(dir + "/cpu.txt")) << format;
+  }
+  const std::string ladder = source_file("examples/ladder.polydat");
+  const std::string npy =
+      "run " + ladder +
+      " --cycles 5..90005 --set tenant_seed=3 --set operation_seed=4 --format npy";
+  ASSERT_EQ(test::run_polyrt(npy + " --device gpu --out " + dir + "/g").status, 0);
+  ASSERT_EQ(test::run_polyrt(npy + " --device cpu --out " + dir + "/c").status, 0);
+  for (const char* column : {"account_id", "shard", "event_token"}) {
+    EXPECT_EQ(slurp(dir + "/g/" + column + ".npy"), slurp(dir + "/c/" + column + ".npy"));
+  }
+  const test::CommandResult v = test::run_polyrt("run " + ladder +
+                                                 " --cycles 0..10 --set tenant_seed=1 "
+                                                 "--set operation_seed=2 -v --device gpu");
+  EXPECT_NE(v.err.find("batch tier on gpu 0"), std::string::npos) << v.err;
+}
+
+TEST(GpuCli, AFaultLeavesNoOutputFile) {
+  REQUIRE_GPU();
+  if (!double_configure()) GTEST_SKIP() << "faults are injected by the driver's test double only";
+  const std::string dir = test::temp_dir();
+  const test::CommandResult r = test::run_polyrt_with(
+      "POLYRT_CUDA_DOUBLE=launch_failure_at=2",
+      "run " + source_file("examples/ladder.polydat") +
+          " --cycles 0..600000 --set tenant_seed=1 --set operation_seed=2 --device gpu --out " +
+          dir + "/rows.csv");
+  EXPECT_EQ(r.status, 1);
+  test::expect_contains(r.err, {"cuStreamSynchronize failed", "CUDA_ERROR_LAUNCH_FAILED"});
+  EXPECT_EQ(test::entries(dir), 0u) << "no output file, no temporary left behind";
+}
+
+// Without a usable driver: a reason, exit 1 for --device gpu, and --device
+// auto runs on the CPU with the same bytes.
+TEST(GpuCli, NoUsableDriverIsExplainedAndAutoFallsBack) {
+  const std::string ladder = source_file("examples/ladder.polydat");
+  const std::string run =
+      "run " + ladder + " --cycles 0..1000 --set tenant_seed=1 --set operation_seed=2";
+  const test::CommandResult cpu = test::run_polyrt(run + " --device cpu");
+  ASSERT_EQ(cpu.status, 0);
+  std::vector<std::pair<std::string, const char*>> drivers = {
+      {"/nonexistent/libcuda.so.1", "no CUDA driver: cannot load /nonexistent/libcuda.so.1"}};
+  for (const char* stub : {"/usr/local/cuda/lib64/stubs/libcuda.so",
+                           "/usr/local/cuda/targets/x86_64-linux/lib/stubs/libcuda.so"}) {
+    if (std::filesystem::exists(stub)) {
+      drivers.emplace_back(stub, "is the CUDA toolkit's stub library (CUDA_ERROR_STUB_LIBRARY");
+      break;
+    }
+  }
+  for (const auto& [path, says] : drivers) {
+    SCOPED_TRACE(path);
+    const std::string env = "POLYRT_LIBCUDA=" + path;
+    const test::CommandResult devices = test::run_polyrt_with(env, "devices");
+    EXPECT_EQ(devices.status, 0);
+    test::expect_contains(devices.out, {"cpu: ", "gpu: none (", says});
+    const test::CommandResult gpu = test::run_polyrt_with(env, run + " --device gpu");
+    EXPECT_EQ(gpu.status, 1);
+    test::expect_contains(gpu.err, {"no usable GPU", says});
+    const test::CommandResult automatic = test::run_polyrt_with(env, run + " --device auto -v");
+    EXPECT_EQ(automatic.status, 0) << automatic.err;
+    EXPECT_EQ(automatic.out, cpu.out);
+    test::expect_contains(automatic.err, {"batch tier on cpu (no GPU: ", says});
+  }
+}
+
+TEST(GpuCli, DevicesListsTheGpus) {
+  REQUIRE_GPU();
+  const test::CommandResult r = test::run_polyrt("devices");
+  EXPECT_EQ(r.status, 0);
+  test::expect_contains(r.out, {"cpu: ", "gpu 0: ", "sm_", "SMs", "GiB", "CUDA driver"});
+}
+
+}  // namespace
+}  // namespace polyrt
