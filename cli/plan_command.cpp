@@ -58,20 +58,23 @@ std::string batch_output(const std::shared_ptr<const Program>& program, bool nvp
     return gpu::PtxCompiler::instance().module_ir(graph, prepared.plan, target, !before_o2);
   }
   if (emit_llvm) return cpu::batch_kernels_ir(graph, prepared.plan, !before_o2);
-  return plan::describe_batch_plan(graph, prepared.plan);
+  return plan::describe_batch_plan(graph, prepared.plan,
+                                   nvptx ? plan::PlanPlacement::Gpu : plan::PlanPlacement::Cpu);
 }
 
 }  // namespace
 
 int plan_command(CommandLine& args) {
   static const std::string usage =
-      "usage: polyrt plan FILE [--engine batch|closures|native] [--provenance MODE]\n"
+      "usage: polyrt plan FILE [--engine batch|closures|native] [--provenance MODE] [--device D]\n"
       "                   [--emit-llvm [--before-o2]] [--target cpu|nvptx [--sm N]\n"
       "                   [--cuda-driver V] [--emit-ptx]]\n\n"
       "Prints the per-state plan: the slot layout, the steps in evaluation order (native\n"
       "segments and host steps) and the provenance mode. --emit-llvm prints the\n"
       "optimized LLVM IR of the native segments instead.\n\n"
       "--engine batch prints the batch plan of every output (the first input iterated);\n"
+      "--device gpu (the batch plan with --target nvptx) says what runs on the GPU, what\n"
+      "on CPU workers, and which columns are copied between them;\n"
       "--emit-llvm its kernels' LLVM IR after O2 (--before-o2: as emitted, before the\n"
       "rtlib is linked). --target nvptx generates the GPU kernels: --emit-ptx prints\n"
       "their PTX, --sm the compute capability (default 90; valid: " +
@@ -93,6 +96,14 @@ int plan_command(CommandLine& args) {
       before_o2 = true;
     } else if (f == "--emit-ptx") {
       emit_ptx = gpu_option = true;
+    } else if (f == "--device") {
+      // What `polyrt run --device` would run where: the GPU's target.
+      const std::string device = args.value_of(f);
+      if (device != "cpu" && device != "gpu") {
+        throw UsageError("polyrt plan: --device must be cpu or gpu, got '" + device + "'");
+      }
+      target_name = device == "gpu" ? "nvptx" : "cpu";
+      batch = true;
     } else if (f == "--target") {
       target_name = args.value_of(f);
       if (*target_name != "cpu" && *target_name != "nvptx") {

@@ -29,6 +29,14 @@ constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
 
 struct GpuChunk final : batch::ChunkResources {
   explicit GpuChunk(const GpuContext& context) : stream(context) {}
+  // A chunk abandoned mid-run (another chunk threw) may still have copies
+  // and kernels queued on its stream: they finish before its buffers go.
+  ~GpuChunk() override {
+    try {
+      stream.synchronize();
+    } catch (const Error&) {
+    }
+  }
   GpuStream stream;
   uint64_t capacity = 0;               // rows
   std::vector<DeviceBuffer> device;    // per plan column (none for str)

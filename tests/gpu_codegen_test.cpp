@@ -173,6 +173,15 @@ TEST(PlanCommand, PrintsPtxAndIrForEitherTarget) {
   EXPECT_NE(r.out.find("declare i64 @pd_"), std::string::npos) << "before O2 it is not";
 }
 
+TEST(PlanCommand, DeviceGpuSaysWhatRunsWhereAndWhatIsCopied) {
+  const test::CommandResult r = test::run_polyrt(
+      "plan " + std::string(POLYRT_SOURCE_DIR) + "/examples/users.polydat --device gpu");
+  EXPECT_EQ(r.status, 0) << r.err;
+  test::expect_contains(r.out, {"kernels on the GPU", "step 0: GPU kernel [",
+                                "copy to the host: seed\nstep 1: host, on a CPU worker",
+                                "copy to the host: age, score, premium, signup_ms"});
+}
+
 TEST(PlanCommand, RefusesBadGpuOptions) {
   const std::string ladder = std::string(POLYRT_SOURCE_DIR) + "/examples/ladder.polydat";
   const struct {
@@ -187,6 +196,7 @@ TEST(PlanCommand, RefusesBadGpuOptions) {
       {" --target nvptx --emit-ptx", "--target applies to --engine batch"},
       {" --engine batch --target gpu", "--target must be cpu or nvptx"},
       {" --engine batch --before-o2", "--before-o2 applies to"},
+      {" --device tpu", "--device must be cpu or gpu"},
   };
   for (const auto& c : cases) {
     const test::CommandResult r = test::run_polyrt("plan " + ladder + c.args);

@@ -229,19 +229,81 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
   return p;
 }
 
-std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan) {
+std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan,
+                                PlanPlacement placement) {
+  const bool gpu = placement == PlanPlacement::Gpu;
+  // Per column: the binding that produces it, and the step (or ~0u: a caller
+  // coordinate column, which starts on the host).
+  std::vector<std::string> column_name(plan.column_types.size(), "?");
+  std::vector<uint32_t> producer(plan.column_types.size(), ~0u);
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    for (size_t k = 0; k < g.nodes[i].out_types.size(); ++k) {
+      const BatchValue& v = plan.values[plan.port_base[i] + k];
+      if (v.kind == BatchValue::Column) column_name[v.index] = g.nodes[i].name;
+    }
+  }
+  for (uint32_t s = 0; s < plan.steps.size(); ++s) {
+    for (uint32_t node : plan.steps[s].nodes) {
+      for (size_t k = 0; k < g.nodes[node].out_types.size(); ++k) {
+        const BatchValue& v = plan.values[plan.port_base[node] + k];
+        if (v.kind == BatchValue::Column) producer[v.index] = s;
+      }
+    }
+  }
+  auto on_gpu = [&](uint32_t column) {
+    return producer[column] != ~0u && plan.steps[producer[column]].kind == BatchStep::Kernel;
+  };
+  std::vector<uint8_t> copied(plan.column_types.size(), 0);  // already on the other side
+  auto first_copy = [&](std::vector<uint32_t>& columns, uint32_t c) {
+    if (!copied[c]) columns.push_back(c);
+    copied[c] = 1;
+  };
+  auto names = [&](const std::vector<uint32_t>& columns) {
+    std::string out;
+    for (uint32_t c : columns) out += (out.empty() ? "" : ", ") + column_name[c];
+    return out;
+  };
+
   std::string out = "batch plan: " + std::to_string(plan.steps.size()) + " step(s), " +
                     std::to_string(plan.column_types.size()) + " column(s), " +
-                    std::to_string(plan.scalar_ports.size()) + " scalar(s)\n";
+                    std::to_string(plan.scalar_ports.size()) + " scalar(s)" +
+                    (gpu ? ", kernels on the GPU" : "") + "\n";
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const BatchStep& step = plan.steps[s];
-    out += "step " + std::to_string(s) +
-           (step.kind == BatchStep::Kernel ? ": native kernel [" : ": host [");
+    const bool kernel = step.kind == BatchStep::Kernel;
+    if (gpu && !kernel) {
+      std::vector<uint32_t> down;
+      for (const ir::Wire& w : g.nodes[step.nodes[0]].inputs) {
+        const BatchValue& v = plan.value_of(w);
+        if (v.kind == BatchValue::Column && on_gpu(v.index)) first_copy(down, v.index);
+      }
+      if (!down.empty()) out += "  copy to the host: " + names(down) + "\n";
+    }
+    if (gpu && kernel) {
+      std::vector<uint32_t> up;
+      for (uint32_t node : step.nodes) {
+        for (const ir::Wire& w : g.nodes[node].inputs) {
+          const BatchValue& v = plan.value_of(w);
+          if (v.kind == BatchValue::Column && !on_gpu(v.index)) first_copy(up, v.index);
+        }
+      }
+      if (!up.empty()) out += "  copy to the GPU: " + names(up) + "\n";
+    }
+    out += "step " + std::to_string(s) + ": " +
+           (kernel ? (gpu ? "GPU kernel [" : "native kernel [")
+                   : (gpu ? "host, on a CPU worker [" : "host ["));
     for (size_t k = 0; k < step.nodes.size(); ++k) {
       const ir::Node& n = g.nodes[step.nodes[k]];
       out += (k ? ", " : "") + n.label + " -> " + n.name;
     }
     out += "]\n";
+  }
+  if (gpu) {
+    std::vector<uint32_t> down;
+    for (const BatchValue& v : plan.outputs) {
+      if (v.kind == BatchValue::Column && on_gpu(v.index)) first_copy(down, v.index);
+    }
+    if (!down.empty()) out += "  copy to the host: " + names(down) + "\n";
   }
   return out;
 }

@@ -73,8 +73,13 @@ struct BatchPlan {
 // side-channel node (its lines would have no defined order across lanes).
 BatchPlan plan_batch(const ir::Graph& graph, const BatchShape& shape);
 
+// Where a plan's kernels run, for describing it.
+enum class PlanPlacement : uint8_t { Cpu, Gpu };
+
 // The plan as text: its steps (kernels and host steps, with their nodes),
-// columns and scalars (`polyrt plan --engine batch`).
-std::string describe_batch_plan(const ir::Graph& graph, const BatchPlan& plan);
+// columns and scalars (`polyrt plan --engine batch`); on the GPU also the
+// columns copied to the host before host steps and at the end.
+std::string describe_batch_plan(const ir::Graph& graph, const BatchPlan& plan,
+                                PlanPlacement placement = PlanPlacement::Cpu);
 
 }  // namespace polyrt::plan
