@@ -38,11 +38,12 @@ struct GpuChunk final : batch::ChunkResources {
     }
   }
   GpuStream stream;
-  uint64_t capacity = 0;               // rows
-  std::vector<DeviceBuffer> device;    // per plan column (none for str)
-  std::vector<PinnedBuffer> host;      // per plan column (none for str)
-  DeviceBuffer failure_words;          // per step
-  PinnedBuffer failure_words_on_host;  // per step
+  uint64_t capacity = 0;                // rows
+  std::vector<DeviceBuffer> device;     // per plan column (none for str)
+  std::vector<PinnedBuffer> host;       // per plan column (none for str)
+  DeviceBuffer failure_words;           // per step
+  PinnedBuffer failure_words_on_host;   // per step
+  std::vector<PinnedBuffer> generated;  // per output: lane or scalar words to copy up
 };
 
 class GpuBatchBackend final : public batch::BatchBackend {
@@ -106,6 +107,29 @@ class GpuBatchBackend final : public batch::BatchBackend {
   batch::ChunkFailure run(batch::ChunkBuffers& b, uint64_t first,
                           std::span<const uint64_t* const> coordinate_columns,
                           std::span<uint64_t* const>) const override {
+    return run_chunk(b, first, coordinate_columns, {});
+  }
+
+  batch::ChunkFailure run_to_device(batch::ChunkBuffers& b, uint64_t first,
+                                    std::span<const uint64_t* const> coordinate_columns,
+                                    std::span<const uint64_t> device_targets) const override {
+    for (size_t o = 0; o < device_targets.size(); ++o) {
+      const BatchValue& v = batch_.plan.outputs[o];
+      const bool str = v.kind == BatchValue::Column
+                           ? batch_.plan.column_types[v.index] == Type::Str
+                           : v.kind == BatchValue::Scalar && !batch_.scalars[v.index].is_none() &&
+                                 batch_.scalars[v.index].type() == Type::Str;
+      if (str) internal_error("device-resident output of a str column");
+    }
+    return run_chunk(b, first, coordinate_columns, device_targets);
+  }
+
+ private:
+  // The chunk's steps; its outputs end in host staging, or in the caller's
+  // device memory when `device_targets` is not empty.
+  batch::ChunkFailure run_chunk(batch::ChunkBuffers& b, uint64_t first,
+                                std::span<const uint64_t* const> coordinate_columns,
+                                std::span<const uint64_t> device_targets) const {
     context_.make_current();
     batch::fill_generated_outputs(batch_, b, first);
     if (batch_.scalars_failed) return batch::ChunkFailure{0, 0, 0};
@@ -168,14 +192,47 @@ class GpuBatchBackend final : public batch::BatchBackend {
         }
       }
     }
-    for (const BatchValue& v : p.outputs) {
-      if (v.kind == BatchValue::Column) to_host(v.index);
+    if (device_targets.empty()) {
+      for (const BatchValue& v : p.outputs) {
+        if (v.kind == BatchValue::Column) to_host(v.index);
+      }
+    } else {
+      outputs_to_device(g, b, on_device, device_targets);
     }
     collect();
     return failure_before((uint32_t)p.steps.size());
   }
 
- private:
+  // Every output into the caller's device memory: kernel columns device to
+  // device, host columns and generated outputs through page-locked staging.
+  void outputs_to_device(GpuChunk& g, const batch::ChunkBuffers& b,
+                         const std::vector<uint8_t>& on_device,
+                         std::span<const uint64_t> device_targets) const {
+    const plan::BatchPlan& p = batch_.plan;
+    const cuda::DriverApi& api = context_.driver().api();
+    const cuda::CUstream stream = g.stream.handle();
+    const size_t bytes = b.rows * 8;
+    if (g.generated.size() < p.outputs.size()) g.generated.resize(p.outputs.size());
+    for (size_t o = 0; o < p.outputs.size(); ++o) {
+      const BatchValue& v = p.outputs[o];
+      const cuda::CUdeviceptr to = device_targets[o];
+      if (v.kind == BatchValue::None || v.kind == BatchValue::Register || !to) continue;
+      if (v.kind == BatchValue::Column && on_device[v.index]) {
+        context_.check(api.cuMemcpyDtoDAsync(to, g.device[v.index].address(), bytes, stream),
+                       "cuMemcpyDtoDAsync");
+        continue;
+      }
+      const uint64_t* words =
+          v.kind == BatchValue::Column ? b.column_pointers[v.index] : b.filled[o].data();
+      if (v.kind != BatchValue::Column) {
+        if (g.generated[o].bytes() < bytes) g.generated[o] = PinnedBuffer(context_, bytes);
+        std::memcpy(g.generated[o].words(), words, bytes);
+        words = g.generated[o].words();
+      }
+      context_.check(api.cuMemcpyHtoDAsync(to, words, bytes, stream), "cuMemcpyHtoDAsync");
+    }
+  }
+
   // Whether step `s` writes column `c`.
   bool written_by(uint32_t s, uint32_t c) const {
     const plan::BatchPlan& p = batch_.plan;

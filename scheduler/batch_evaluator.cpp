@@ -28,7 +28,8 @@ struct BatchEvaluator::Impl {
 
   template <typename Encoded, typename Encode, typename Write>
   void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
-           const Encode& encode, const Write& write, std::span<uint64_t* const> targets = {}) const;
+           const Encode& encode, const Write& write, std::span<uint64_t* const> targets = {},
+           std::span<const uint64_t> device_targets = {}) const;
   void chunk_view(const batch::ChunkBuffers& buffers, uint64_t first, ColumnChunk& view) const;
   [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
                                   std::span<const uint64_t* const> columns) const;
@@ -81,7 +82,8 @@ void BatchEvaluator::Impl::raise_failure(uint64_t coordinate, uint64_t row,
 template <typename Encoded, typename Encode, typename Write>
 void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                                std::span<const uint64_t* const> columns, const Encode& encode,
-                               const Write& write, std::span<uint64_t* const> targets) const {
+                               const Write& write, std::span<uint64_t* const> targets,
+                               std::span<const uint64_t> device_targets) const {
   if (count == 0) return;
   if (columns.size() != options.column_coordinates.size()) {
     throw WriteError("the batch has " + std::to_string(options.column_coordinates.size()) +
@@ -106,7 +108,13 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
         for (const uint64_t* column : columns) at.push_back(column + c.offset);
         std::vector<uint64_t*> into;
         for (uint64_t* target : targets) into.push_back(target + c.offset);
-        c.failure = backend->run(b, first + c.offset, at, into).row;
+        if (device_targets.empty()) {
+          c.failure = backend->run(b, first + c.offset, at, into).row;
+        } else {
+          std::vector<uint64_t> to;
+          for (uint64_t target : device_targets) to.push_back(target ? target + c.offset * 8 : 0);
+          c.failure = backend->run_to_device(b, first + c.offset, at, to).row;
+        }
         if (c.failure != plan::kNoFailingRow) return false;
         chunk_view(b, first + c.offset, c.view);
         encode(c.view, c.encoded);
@@ -225,6 +233,26 @@ void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
         }
       },
       destinations);
+}
+
+void BatchEvaluator::evaluate_on_device(uint64_t first, uint64_t count,
+                                        std::span<const uint64_t> device_columns,
+                                        std::span<const uint64_t* const> columns) const {
+  const std::vector<std::string>& names = output_names();
+  if (device_columns.size() != names.size()) {
+    throw WriteError("evaluate_on_device got " + std::to_string(device_columns.size()) +
+                     " device column(s) for " + std::to_string(names.size()) + " output(s)");
+  }
+  for (size_t o = 0; o < names.size(); ++o) {
+    if (output_types()[o] == Type::Str) {
+      throw WriteError("output '" + names[o] +
+                       "' is a str; device-resident output holds scalar columns");
+    }
+  }
+  struct Nothing {};
+  impl_->run<Nothing>(
+      first, count, columns, [](const ColumnChunk&, Nothing&) {},
+      [](const ColumnChunk&, Nothing&) {}, {}, device_columns);
 }
 
 bool BatchEvaluator::output_is_none(size_t index) const {

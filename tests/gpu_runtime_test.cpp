@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "gpu_backend/driver/cuda_driver.hpp"
+#include "gpu_backend/driver/device_resources.hpp"
 #include "polyrt/batch.hpp"
 #include "tests/test_support.hpp"
 
@@ -141,6 +142,43 @@ TEST(GpuBatch, AutoPicksTheGpuAndTheCpuNeedsNoDriver) {
   missing.gpu = 7;
   test::expect_contains(test::thrown_message<DeviceError>([&] { BatchEvaluator(ladder, missing); }),
                         {"no GPU 7"});
+}
+
+// Columns land in the caller's device memory: kernel outputs, a host step's
+// output, the lane and a scalar; the same words as the CPU tier's.
+TEST(GpuBatch, DeviceResidentOutputMatchesTheCpuTier) {
+  REQUIRE_GPU();
+  const auto program = compile(
+      "input x\nextern e: u64 = 3\nlane := x\nfixed := e * 2\nhashed := hash(x)\n"
+      "picked := this_or(hashed, 7)\nscore := unit_interval(hashed)\n");
+  BatchOptions options = on(BatchDevice::Gpu);
+  options.chunk_rows = 777;
+  const BatchEvaluator gpu(program, options);
+  const std::vector<Column> want = BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(9, 5000);
+  const gpu::GpuContext context(*gpu::CudaDriver::get(), 0);
+  context.make_current();
+  std::vector<gpu::DeviceBuffer> device;
+  std::vector<uint64_t> addresses;
+  for (size_t o = 0; o < want.size(); ++o) {
+    device.emplace_back(context, 5000 * 8);
+    addresses.push_back(device.back().address());
+  }
+  gpu.evaluate_on_device(9, 5000, addresses);
+  const gpu::GpuStream stream(context);
+  const gpu::PinnedBuffer host(context, 5000 * 8);
+  for (size_t o = 0; o < want.size(); ++o) {
+    context.check(context.driver().api().cuMemcpyDtoHAsync(host.words(), addresses[o], 5000 * 8,
+                                                           stream.handle()),
+                  "cuMemcpyDtoHAsync");
+    stream.synchronize();
+    EXPECT_EQ(std::vector<uint64_t>(host.words(), host.words() + 5000), want[o].words)
+        << want[o].name;
+  }
+  test::expect_contains(
+      test::thrown_message<WriteError>([&] {
+        BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate_on_device(0, 10, addresses);
+      }),
+      {"device-resident output needs a batch on a GPU", "runs on cpu"});
 }
 
 // Each injected fault is a DeviceError naming the failing call; afterwards

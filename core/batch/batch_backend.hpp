@@ -9,6 +9,7 @@
 #include <string>
 
 #include "batch/chunk_steps.hpp"
+#include "polyrt/error.hpp"
 
 namespace polyrt::batch {
 
@@ -41,6 +42,16 @@ class BatchBackend {
   virtual ChunkFailure run(ChunkBuffers& buffers, uint64_t first,
                            std::span<const uint64_t* const> coordinate_columns,
                            std::span<uint64_t* const> targets) const = 0;
+
+  // Like run(), but every output's words go to the caller's device memory:
+  // `device_targets` holds one device address per output at this chunk's
+  // first row; nothing reaches the host but what host steps read. Returns
+  // when the chunk's columns are complete there. Only a GPU back end can.
+  virtual ChunkFailure run_to_device(ChunkBuffers&, uint64_t, std::span<const uint64_t* const>,
+                                     std::span<const uint64_t>) const {
+    throw WriteError("device-resident output needs a batch on a GPU; this one runs on " +
+                     device_name());
+  }
 };
 
 }  // namespace polyrt::batch

@@ -81,6 +81,7 @@ struct DriverApi {
   CUresult (*cuMemFreeHost)(void* pointer);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr to, const void* from, size_t bytes, CUstream stream);
   CUresult (*cuMemcpyDtoHAsync)(void* to, CUdeviceptr from, size_t bytes, CUstream stream);
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr to, CUdeviceptr from, size_t bytes, CUstream stream);
   CUresult (*cuMemsetD8Async)(CUdeviceptr to, unsigned char value, size_t count, CUstream stream);
   CUresult (*cuLinkCreate)(unsigned options, int* keys, void** values, CUlinkState* state);
   CUresult (*cuLinkAddData)(CUlinkState state, int type, void* data, size_t bytes, const char* name,
@@ -98,16 +99,41 @@ struct DriverApi {
 
 // Every entry of DriverApi with its base name, in declaration order: what
 // the loader resolves (and the test double serves).
-#define POLYRT_CUDA_ENTRY_POINTS(X)                                                              \
-  X(cuInit)                                                                                      \
-  X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet) \
-      X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain) \
-          X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuMemGetInfo) X(cuStreamCreate)      \
-              X(cuStreamDestroy) X(cuStreamSynchronize) X(cuMemAlloc) X(cuMemFree)               \
-                  X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync)   \
-                      X(cuMemsetD8Async) X(cuLinkCreate) X(cuLinkAddData) X(cuLinkComplete)      \
-                          X(cuLinkDestroy) X(cuModuleLoadDataEx) X(cuModuleUnload)               \
-                              X(cuModuleGetFunction) X(cuLaunchKernel)
+// clang-format off
+#define POLYRT_CUDA_ENTRY_POINTS(X) \
+  X(cuInit) \
+  X(cuDriverGetVersion) \
+  X(cuGetErrorName) \
+  X(cuGetErrorString) \
+  X(cuDeviceGetCount) \
+  X(cuDeviceGet) \
+  X(cuDeviceGetName) \
+  X(cuDeviceGetAttribute) \
+  X(cuDeviceTotalMem) \
+  X(cuDevicePrimaryCtxRetain) \
+  X(cuDevicePrimaryCtxRelease) \
+  X(cuCtxSetCurrent) \
+  X(cuMemGetInfo) \
+  X(cuStreamCreate) \
+  X(cuStreamDestroy) \
+  X(cuStreamSynchronize) \
+  X(cuMemAlloc) \
+  X(cuMemFree) \
+  X(cuMemHostAlloc) \
+  X(cuMemFreeHost) \
+  X(cuMemcpyHtoDAsync) \
+  X(cuMemcpyDtoHAsync) \
+  X(cuMemcpyDtoDAsync) \
+  X(cuMemsetD8Async) \
+  X(cuLinkCreate) \
+  X(cuLinkAddData) \
+  X(cuLinkComplete) \
+  X(cuLinkDestroy) \
+  X(cuModuleLoadDataEx) \
+  X(cuModuleUnload) \
+  X(cuModuleGetFunction) \
+  X(cuLaunchKernel)
+// clang-format on
 
 // cuGetProcAddress_v2, the one entry point found with dlsym.
 using GetProcAddress = CUresult (*)(const char* symbol, void** function, int cuda_version,

@@ -568,6 +568,21 @@ EXPORT CUresult cuMemcpyDtoHAsync_v2(void* to, CUdeviceptr from, size_t bytes,
   return kSuccess;
 }
 
+EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes,
+                                     CUstream_st* stream) {
+  if (CUresult r = ready_in_context()) return r;
+  if (!stream) return kInvalidHandle;
+  if (!device_range_ok(to, bytes, current->device) ||
+      !device_range_ok(from, bytes, current->device)) {
+    return kInvalidValue;
+  }
+  stream->push([=] {
+    std::memmove((void*)(uintptr_t)to, (const void*)(uintptr_t)from, bytes);
+    return kSuccess;
+  });
+  return kSuccess;
+}
+
 EXPORT CUresult cuMemsetD8Async(CUdeviceptr to, unsigned char value, size_t count,
                                 CUstream_st* stream) {
   if (CUresult r = ready_in_context()) return r;
@@ -731,6 +746,7 @@ EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** function, int ver
       {"cuMemFreeHost", (void*)&cuMemFreeHost},
       {"cuMemcpyHtoDAsync", (void*)&cuMemcpyHtoDAsync_v2},
       {"cuMemcpyDtoHAsync", (void*)&cuMemcpyDtoHAsync_v2},
+      {"cuMemcpyDtoDAsync", (void*)&cuMemcpyDtoDAsync_v2},
       {"cuMemsetD8Async", (void*)&cuMemsetD8Async},
       {"cuLinkCreate", (void*)&cuLinkCreate_v2},
       {"cuLinkAddData", (void*)&cuLinkAddData_v2},

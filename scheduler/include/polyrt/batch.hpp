@@ -124,6 +124,17 @@ class BatchEvaluator {
   void evaluate_into(uint64_t first, uint64_t count, std::span<uint64_t* const> destinations,
                      std::span<const uint64_t* const> columns = {}) const;
 
+  // Device-resident output, for consumers on the GPU (BatchDevice::Gpu, or
+  // Auto on a GPU): one device address per output (a CUdeviceptr on the
+  // batch's GPU, in its primary context) with room for `count` 8-byte words.
+  // Kernel columns are copied device to device, never through the host. The
+  // columns are complete when the call returns (its own streams are
+  // synchronized: that is the sync point). str outputs are refused with
+  // WriteError, as is a batch on the CPU. On a failure, rows before the
+  // smallest failing coordinate are written; the rest are unspecified.
+  void evaluate_on_device(uint64_t first, uint64_t count, std::span<const uint64_t> device_columns,
+                          std::span<const uint64_t* const> columns = {}) const;
+
   // The batch plan: kernels, host steps, columns, scalars.
   std::string describe() const;
 
