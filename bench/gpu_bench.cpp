@@ -1,0 +1,184 @@
+// The GPU batch tier, each figure next to what the device can do, measured in
+// the same run: device write bandwidth (cuMemsetD8Async) and page-locked
+// device-to-host bandwidth (cuMemcpyDtoHAsync). The ladder graph (4 outputs,
+// 32 bytes per row) and the stress graph (tests/data/gpu_stress.polydat),
+// device-resident (evaluate_on_device) and to the host (stream with no
+// consumer work: the columns land in page-locked staging); the compile of a
+// new program (PTX + cubin) cold and from the caches. Every benchmark skips,
+// with the reason, where no usable GPU is found; scripts/device_check.sh
+// prints the ratios.
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <filesystem>
+
+#include "bench/ladder_baseline.hpp"
+#include "gpu_backend/driver/cuda_driver.hpp"
+#include "gpu_backend/driver/device_resources.hpp"
+#include "polyrt/batch.hpp"
+
+namespace polyrt::bench {
+namespace {
+
+constexpr size_t kBandwidthBytes = size_t{1} << 30;
+constexpr uint64_t kRows = uint64_t{1} << 26;
+
+const char* kStressFile = POLYRT_SOURCE_DIR "/tests/data/gpu_stress.polydat";
+
+const gpu::CudaDriver* gpu_or_skip(benchmark::State& st) {
+  const gpu::CudaDriver* driver = gpu::CudaDriver::get();
+  if (!driver)
+    st.SkipWithError(("no usable GPU: " + gpu::CudaDriver::unavailable_reason()).c_str());
+  return driver;
+}
+
+void BM_Gpu_DeviceWriteBandwidth(benchmark::State& st) {
+  const gpu::CudaDriver* driver = gpu_or_skip(st);
+  if (!driver) return;
+  const gpu::GpuContext context(*driver, 0);
+  const size_t bytes = std::min(kBandwidthBytes, context.device().memory_bytes / 4);
+  const gpu::DeviceBuffer buffer(context, bytes);
+  const gpu::GpuStream stream(context);
+  for (auto _ : st) {
+    context.check(driver->api().cuMemsetD8Async(buffer.address(), 0x5a, bytes, stream.handle()),
+                  "cuMemsetD8Async");
+    stream.synchronize();
+  }
+  st.SetBytesProcessed((int64_t)(st.iterations() * bytes));
+}
+BENCHMARK(BM_Gpu_DeviceWriteBandwidth)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_Gpu_PinnedDeviceToHostBandwidth(benchmark::State& st) {
+  const gpu::CudaDriver* driver = gpu_or_skip(st);
+  if (!driver) return;
+  const gpu::GpuContext context(*driver, 0);
+  const size_t bytes = std::min(kBandwidthBytes / 4, context.device().memory_bytes / 8);
+  const gpu::DeviceBuffer buffer(context, bytes);
+  const gpu::PinnedBuffer host(context, bytes);
+  const gpu::GpuStream stream(context);
+  for (auto _ : st) {
+    context.check(
+        driver->api().cuMemcpyDtoHAsync(host.words(), buffer.address(), bytes, stream.handle()),
+        "cuMemcpyDtoHAsync");
+    stream.synchronize();
+  }
+  st.SetBytesProcessed((int64_t)(st.iterations() * bytes));
+}
+BENCHMARK(BM_Gpu_PinnedDeviceToHostBandwidth)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+BatchEvaluator gpu_batch(const char* file, std::vector<std::string> outputs) {
+  BatchOptions options;
+  options.outputs = std::move(outputs);
+  options.device = BatchDevice::Gpu;
+  auto program = compile_file(file);
+  options.coordinates.assign(program->input_names().size(), 5);
+  return BatchEvaluator(program, options);
+}
+
+const std::vector<std::string> kLadderOutputs = {"account_id", "shard", "payload_class",
+                                                 "event_token"};
+const std::vector<std::string> kStressOutputs = {"normal", "wait",  "rank", "hour",
+                                                 "wave",   "grown", "root", "score"};
+
+// Every column straight into device memory.
+void device_resident(benchmark::State& st, const char* file,
+                     const std::vector<std::string>& outputs) {
+  const gpu::CudaDriver* driver = gpu_or_skip(st);
+  if (!driver) return;
+  const BatchEvaluator batch = gpu_batch(file, outputs);
+  const gpu::GpuContext context(*driver, 0);
+  const uint64_t rows =
+      std::min<uint64_t>(kRows, context.device().memory_bytes / 4 / (8 * outputs.size()));
+  std::vector<gpu::DeviceBuffer> columns;
+  std::vector<uint64_t> addresses;
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    columns.emplace_back(context, rows * 8);
+    addresses.push_back(columns.back().address());
+  }
+  uint64_t first = 0;
+  for (auto _ : st) {
+    batch.evaluate_on_device(first, rows, addresses);
+    first += rows;
+  }
+  st.SetItemsProcessed((int64_t)(st.iterations() * rows));
+  st.SetBytesProcessed((int64_t)(st.iterations() * rows * 8 * outputs.size()));
+}
+
+// Every column to page-locked host staging, handed to a consumer that only
+// touches it.
+void to_host(benchmark::State& st, const char* file, const std::vector<std::string>& outputs) {
+  if (!gpu_or_skip(st)) return;
+  const BatchEvaluator batch = gpu_batch(file, outputs);
+  uint64_t first = 0;
+  const uint64_t rows = kRows / 4;
+  std::atomic<uint64_t> sink{0};
+  for (auto _ : st) {
+    batch.stream(first, rows,
+                 [&](const ColumnChunk& chunk) { sink += chunk.columns[0].words[chunk.rows - 1]; });
+    first += rows;
+  }
+  st.SetItemsProcessed((int64_t)(st.iterations() * rows));
+  st.SetBytesProcessed((int64_t)(st.iterations() * rows * 8 * outputs.size()));
+}
+
+void BM_GpuLadder_DeviceResident(benchmark::State& st) {
+  device_resident(st, kLadderFile, kLadderOutputs);
+}
+BENCHMARK(BM_GpuLadder_DeviceResident)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_GpuLadder_ToHost(benchmark::State& st) {
+  to_host(st, kLadderFile, kLadderOutputs);
+}
+BENCHMARK(BM_GpuLadder_ToHost)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_GpuStress_DeviceResident(benchmark::State& st) {
+  device_resident(st, kStressFile, kStressOutputs);
+}
+BENCHMARK(BM_GpuStress_DeviceResident)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_GpuStress_ToHost(benchmark::State& st) {
+  to_host(st, kStressFile, kStressOutputs);
+}
+BENCHMARK(BM_GpuStress_ToHost)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// A program no cache has seen: PTX generation, the driver's linker, module
+// load (a fresh cache directory each iteration).
+void BM_GpuCompile_NewProgramCold(benchmark::State& st) {
+  if (!gpu_or_skip(st)) return;
+  const std::string dir = std::filesystem::temp_directory_path() / "polyrt-bench-gpu-cold";
+  auto program = compile_file(kStressFile);
+  BatchOptions options;
+  options.device = BatchDevice::Gpu;
+  options.coordinates = {0, 0};
+  int round = 0;
+  for (auto _ : st) {
+    st.PauseTiming();
+    const std::string fresh = dir + "/" + std::to_string(round++);
+    ::setenv("POLYRT_CACHE_DIR", fresh.c_str(), 1);
+    // A structurally new program: the memory caches have not seen it either.
+    std::string source = "input cycle\ninput region\nh := hash(cycle + region)\n";
+    for (int k = 0; k < round % 7 + 1; ++k) source += "h" + std::to_string(k) + " := hash(h)\n";
+    source += "checked := in_range(h % " + std::to_string(1000 + round) + ", 0, 996)\n";
+    auto fresh_program = compile(source);
+    st.ResumeTiming();
+    benchmark::DoNotOptimize(BatchEvaluator(fresh_program, options).device_name());
+  }
+  ::unsetenv("POLYRT_CACHE_DIR");
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_GpuCompile_NewProgramCold)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The same program again: PTX from the memory cache, the cubin from disk.
+void BM_GpuCompile_Cached(benchmark::State& st) {
+  if (!gpu_or_skip(st)) return;
+  auto program = compile_file(kStressFile);
+  BatchOptions options;
+  options.device = BatchDevice::Gpu;
+  options.coordinates = {0, 0};
+  BatchEvaluator(program, options);
+  for (auto _ : st) benchmark::DoNotOptimize(BatchEvaluator(program, options).device_name());
+}
+BENCHMARK(BM_GpuCompile_Cached)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace polyrt::bench
