@@ -33,7 +33,22 @@ struct BatchEvaluator::Impl {
   void chunk_view(const batch::ChunkBuffers& buffers, uint64_t first, ColumnChunk& view) const;
   [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
                                   std::span<const uint64_t* const> columns) const;
+  // `call` got `given` word arrays: one per output, and no str output.
+  void require_word_columns(const char* call, size_t given) const;
 };
+
+void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given) const {
+  if (given != setup.names.size()) {
+    throw WriteError(std::string(call) + " got " + std::to_string(given) + " array(s) for " +
+                     std::to_string(setup.names.size()) + " output(s)");
+  }
+  for (size_t o = 0; o < setup.names.size(); ++o) {
+    if (setup.types[o] == Type::Str) {
+      throw WriteError("output '" + setup.names[o] + "' is a str; " + call +
+                       " writes 8-byte word columns (use evaluate or stream)");
+    }
+  }
+}
 
 BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options)
     : impl_(new Impl) {
@@ -208,17 +223,8 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
 void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
                                    std::span<uint64_t* const> destinations,
                                    std::span<const uint64_t* const> columns) const {
+  impl_->require_word_columns("evaluate_into", destinations.size());
   const std::vector<std::string>& names = output_names();
-  if (destinations.size() != names.size()) {
-    throw WriteError("evaluate_into got " + std::to_string(destinations.size()) +
-                     " destination(s) for " + std::to_string(names.size()) + " output(s)");
-  }
-  for (size_t o = 0; o < names.size(); ++o) {
-    if (output_types()[o] == Type::Str) {
-      throw WriteError("output '" + names[o] +
-                       "' is a str; evaluate_into writes scalar columns (use evaluate or stream)");
-    }
-  }
   // The kernels write column outputs straight into the destinations; the
   // rest (lane, scalar and repeated outputs) is copied as chunks arrive.
   struct Nothing {};
@@ -238,17 +244,7 @@ void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
 void BatchEvaluator::evaluate_on_device(uint64_t first, uint64_t count,
                                         std::span<const uint64_t> device_columns,
                                         std::span<const uint64_t* const> columns) const {
-  const std::vector<std::string>& names = output_names();
-  if (device_columns.size() != names.size()) {
-    throw WriteError("evaluate_on_device got " + std::to_string(device_columns.size()) +
-                     " device column(s) for " + std::to_string(names.size()) + " output(s)");
-  }
-  for (size_t o = 0; o < names.size(); ++o) {
-    if (output_types()[o] == Type::Str) {
-      throw WriteError("output '" + names[o] +
-                       "' is a str; device-resident output holds scalar columns");
-    }
-  }
+  impl_->require_word_columns("evaluate_on_device", device_columns.size());
   struct Nothing {};
   impl_->run<Nothing>(
       first, count, columns, [](const ColumnChunk&, Nothing&) {},

@@ -42,74 +42,16 @@ void GpuStream::synchronize() const {
   context_.check(context_.driver().api().cuStreamSynchronize(stream_), "cuStreamSynchronize");
 }
 
-DeviceBuffer::DeviceBuffer(const GpuContext& context, size_t bytes)
-    : context_(&context), bytes_(bytes) {
+DeviceBuffer::DeviceBuffer(const GpuContext& context, size_t bytes) : DriverMemory(context, bytes) {
   context.make_current();
-  context.check(context.driver().api().cuMemAlloc(&address_, bytes ? bytes : 8), "cuMemAlloc");
+  context.check(context.driver().api().cuMemAlloc(&pointer_, bytes ? bytes : 8), "cuMemAlloc");
 }
 
-DeviceBuffer::~DeviceBuffer() {
-  release();
-}
-
-DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept {
-  *this = std::move(other);
-}
-
-DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
-  if (this != &other) {
-    release();
-    context_ = std::exchange(other.context_, nullptr);
-    address_ = std::exchange(other.address_, 0);
-    bytes_ = std::exchange(other.bytes_, 0);
-  }
-  return *this;
-}
-
-void DeviceBuffer::release() {
-  if (!address_) return;
-  try {
-    context_->make_current();
-    context_->driver().api().cuMemFree(address_);
-  } catch (const Error&) {
-  }
-  address_ = 0;
-}
-
-PinnedBuffer::PinnedBuffer(const GpuContext& context, size_t bytes)
-    : context_(&context), bytes_(bytes) {
+PinnedBuffer::PinnedBuffer(const GpuContext& context, size_t bytes) : DriverMemory(context, bytes) {
   context.make_current();
-  context.check(context.driver().api().cuMemHostAlloc(&data_, bytes ? bytes : 8,
+  context.check(context.driver().api().cuMemHostAlloc(&pointer_, bytes ? bytes : 8,
                                                       cuda::CU_MEMHOSTALLOC_PORTABLE),
                 "cuMemHostAlloc");
-}
-
-PinnedBuffer::~PinnedBuffer() {
-  release();
-}
-
-PinnedBuffer::PinnedBuffer(PinnedBuffer&& other) noexcept {
-  *this = std::move(other);
-}
-
-PinnedBuffer& PinnedBuffer::operator=(PinnedBuffer&& other) noexcept {
-  if (this != &other) {
-    release();
-    context_ = std::exchange(other.context_, nullptr);
-    data_ = std::exchange(other.data_, nullptr);
-    bytes_ = std::exchange(other.bytes_, 0);
-  }
-  return *this;
-}
-
-void PinnedBuffer::release() {
-  if (!data_) return;
-  try {
-    context_->make_current();
-    context_->driver().api().cuMemFreeHost(data_);
-  } catch (const Error&) {
-  }
-  data_ = nullptr;
 }
 
 }  // namespace polyrt::gpu

@@ -6,8 +6,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "gpu_backend/driver/cuda_driver.hpp"
+#include "polyrt/error.hpp"
 
 namespace polyrt::gpu {
 
@@ -47,40 +49,57 @@ class GpuStream {
   cuda::CUstream stream_ = nullptr;
 };
 
-class DeviceBuffer {
+// Memory the driver hands out, owned once: moved, never copied, freed by the
+// call that matches its allocation (in its context, on whatever thread).
+template <typename Pointer, cuda::CUresult (*cuda::DriverApi::*Free)(Pointer)>
+class DriverMemory {
+ public:
+  DriverMemory() = default;
+  ~DriverMemory() { release(); }
+  DriverMemory(DriverMemory&& other) noexcept { *this = std::move(other); }
+  DriverMemory& operator=(DriverMemory&& other) noexcept {
+    if (this != &other) {
+      release();
+      context_ = std::exchange(other.context_, nullptr);
+      pointer_ = std::exchange(other.pointer_, Pointer{});
+      bytes_ = std::exchange(other.bytes_, 0);
+    }
+    return *this;
+  }
+  size_t bytes() const { return bytes_; }
+
+ protected:
+  DriverMemory(const GpuContext& context, size_t bytes) : context_(&context), bytes_(bytes) {}
+  const GpuContext* context_ = nullptr;
+  Pointer pointer_{};
+
+ private:
+  void release() {
+    if (!pointer_) return;
+    try {
+      context_->make_current();
+      (context_->driver().api().*Free)(pointer_);
+    } catch (const Error&) {
+    }
+    pointer_ = Pointer{};
+  }
+  size_t bytes_ = 0;
+};
+
+class DeviceBuffer : public DriverMemory<cuda::CUdeviceptr, &cuda::DriverApi::cuMemFree> {
  public:
   DeviceBuffer() = default;
   DeviceBuffer(const GpuContext& context, size_t bytes);
-  ~DeviceBuffer();
-  DeviceBuffer(DeviceBuffer&& other) noexcept;
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
-  cuda::CUdeviceptr address() const { return address_; }
-  size_t bytes() const { return bytes_; }
-
- private:
-  void release();
-  const GpuContext* context_ = nullptr;
-  cuda::CUdeviceptr address_ = 0;
-  size_t bytes_ = 0;
+  cuda::CUdeviceptr address() const { return pointer_; }
 };
 
 // Page-locked host memory: asynchronous copies need it (from pageable memory
 // a real driver silently copies synchronously).
-class PinnedBuffer {
+class PinnedBuffer : public DriverMemory<void*, &cuda::DriverApi::cuMemFreeHost> {
  public:
   PinnedBuffer() = default;
   PinnedBuffer(const GpuContext& context, size_t bytes);
-  ~PinnedBuffer();
-  PinnedBuffer(PinnedBuffer&& other) noexcept;
-  PinnedBuffer& operator=(PinnedBuffer&& other) noexcept;
-  uint64_t* words() const { return static_cast<uint64_t*>(data_); }
-  size_t bytes() const { return bytes_; }
-
- private:
-  void release();
-  const GpuContext* context_ = nullptr;
-  void* data_ = nullptr;
-  size_t bytes_ = 0;
+  uint64_t* words() const { return static_cast<uint64_t*>(pointer_); }
 };
 
 }  // namespace polyrt::gpu
