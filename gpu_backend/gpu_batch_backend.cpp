@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include "codegen/batch_codegen.hpp"
 #include "gpu_backend/driver/gpu_module.hpp"
@@ -27,16 +28,11 @@ constexpr uint64_t kMaxChunkRows = uint64_t{4} << 20;
 constexpr uint64_t kMinChunkRows = uint64_t{64} << 10;
 constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
 
-struct GpuChunk final : batch::ChunkResources {
-  explicit GpuChunk(const GpuContext& context) : stream(context) {}
-  // A chunk abandoned mid-run (another chunk threw) may still have copies
-  // and kernels queued on its stream: they finish before its buffers go.
-  ~GpuChunk() override {
-    try {
-      stream.synchronize();
-    } catch (const Error&) {
-    }
-  }
+// What a chunk in flight holds on the device: its stream, columns and
+// staging. Kept by the back end between runs (see ChunkPool): allocating
+// device and page-locked memory is slow on real drivers.
+struct GpuChunkState {
+  explicit GpuChunkState(const GpuContext& context) : stream(context) {}
   GpuStream stream;
   uint64_t capacity = 0;                // rows
   std::vector<DeviceBuffer> device;     // per plan column (none for str)
@@ -44,6 +40,47 @@ struct GpuChunk final : batch::ChunkResources {
   DeviceBuffer failure_words;           // per step
   PinnedBuffer failure_words_on_host;   // per step
   std::vector<PinnedBuffer> generated;  // per output: lane or scalar words to copy up
+};
+
+// Idle chunk states of a back end, at most one per chunk in flight.
+class ChunkPool {
+ public:
+  std::unique_ptr<GpuChunkState> take(const GpuContext& context) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!idle_.empty()) {
+        std::unique_ptr<GpuChunkState> state = std::move(idle_.back());
+        idle_.pop_back();
+        return state;
+      }
+    }
+    return std::make_unique<GpuChunkState>(context);
+  }
+  void give_back(std::unique_ptr<GpuChunkState> state) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (idle_.size() < kGpuChunksInFlight) idle_.push_back(std::move(state));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<GpuChunkState>> idle_;
+};
+
+// A chunk's GPU resources, lent by the pool for as long as the chunk lives.
+struct GpuChunk final : batch::ChunkResources {
+  GpuChunk(ChunkPool& pool, const GpuContext& context) : pool(pool), state(pool.take(context)) {}
+  // A chunk abandoned mid-run (another chunk threw) may still have copies
+  // and kernels queued on its stream: they finish before the pool reuses it;
+  // a stream that fails to finish is not reused.
+  ~GpuChunk() override {
+    try {
+      state->stream.synchronize();
+      pool.give_back(std::move(state));
+    } catch (const Error&) {
+    }
+  }
+  ChunkPool& pool;
+  std::unique_ptr<GpuChunkState> state;
 };
 
 class GpuBatchBackend final : public batch::BatchBackend {
@@ -84,8 +121,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
     // The failure word holds the row in its upper 32 bits.
     if (rows >> 32) internal_error("a GPU kernel launch covers fewer than 2^32 rows");
     batch::size_chunk(batch_, b, rows, batch::WordColumns::BackEnd);
-    if (!b.resources) b.resources = std::make_unique<GpuChunk>(context_);
-    auto& g = static_cast<GpuChunk&>(*b.resources);
+    if (!b.resources) b.resources = std::make_unique<GpuChunk>(pool_, context_);
+    GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;
     const plan::BatchPlan& p = batch_.plan;
     if (g.capacity < rows) {
       g.device.clear();
@@ -133,7 +170,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     context_.make_current();
     batch::fill_generated_outputs(batch_, b, first);
     if (batch_.scalars_failed) return batch::ChunkFailure{0, 0, 0};
-    auto& g = static_cast<GpuChunk&>(*b.resources);
+    GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;
     const plan::BatchPlan& p = batch_.plan;
     const cuda::DriverApi& api = context_.driver().api();
     const uint64_t rows = b.rows;
@@ -205,7 +242,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
 
   // Every output into the caller's device memory: kernel columns device to
   // device, host columns and generated outputs through page-locked staging.
-  void outputs_to_device(GpuChunk& g, const batch::ChunkBuffers& b,
+  void outputs_to_device(GpuChunkState& g, const batch::ChunkBuffers& b,
                          const std::vector<uint8_t>& on_device,
                          std::span<const uint64_t> device_targets) const {
     const plan::BatchPlan& p = batch_.plan;
@@ -245,8 +282,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
     return false;
   }
 
-  void launch(GpuChunk& g, uint32_t s, uint64_t first, uint64_t rows, std::vector<uint8_t>& on_host,
-              std::vector<uint8_t>& on_device) const {
+  void launch(GpuChunkState& g, uint32_t s, uint64_t first, uint64_t rows,
+              std::vector<uint8_t>& on_host, std::vector<uint8_t>& on_device) const {
     const cuda::DriverApi& api = context_.driver().api();
     const cuda::CUstream stream = g.stream.handle();
     std::vector<cuda::CUdeviceptr> columns;
@@ -332,6 +369,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   HostTwinKernels twins_;                       // only for the test double
   DeviceBuffer scalars_;
   uint64_t chunk_rows_ = kMinChunkRows;
+  mutable ChunkPool pool_;
   std::string name_;
 };
 

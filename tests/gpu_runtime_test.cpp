@@ -181,6 +181,23 @@ TEST(GpuBatch, DeviceResidentOutputMatchesTheCpuTier) {
       {"device-resident output needs a batch on a GPU", "runs on cpu"});
 }
 
+// A second run of the same batch reuses the device and page-locked buffers
+// of the first: with every further allocation failing, it still runs.
+TEST(GpuFaults, RunsReuseTheirChunkBuffers) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "faults are injected by the driver's test double only";
+  BatchOptions options = on(BatchDevice::Gpu);
+  options.chunk_rows = 1000;
+  const BatchEvaluator batch(compile_file(source_file("examples/ladder.polydat")), options);
+  const std::vector<Column> first = batch.evaluate(0, 9000);
+  configure("oom_at=1");
+  std::vector<Column> again;
+  EXPECT_NO_THROW(again = batch.evaluate(0, 9000));
+  configure("");
+  expect_same_columns(first, again);
+}
+
 // Each injected fault is a DeviceError naming the failing call; afterwards
 // the process, its CPU batches and new GPU batches keep working.
 TEST(GpuFaults, EachFaultIsADeviceErrorNamingTheCall) {
