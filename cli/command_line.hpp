@@ -54,6 +54,7 @@ int run_command(CommandLine& args);
 int nodes_command(CommandLine& args);
 int plan_command(CommandLine& args);
 int devices_command(CommandLine& args);
+int version_command();
 
 // Handles --engine and --provenance (UsageError for a bad value); false when
 // `flag` is neither. With `batch`, --engine also accepts "batch" (polyrt run).

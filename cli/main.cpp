@@ -20,11 +20,15 @@ const char* kUsage =
     "  run FILE --cycles A..B [OPTIONS]    generate rows for coordinates A..B-1 with every core\n"
     "  plan FILE [--emit-llvm]             print the native plan (or its optimized LLVM IR)\n"
     "  devices                             list the CPU and GPUs the batch tier can use\n"
+    "  version                             polyrt's version and how it was built (also --version)\n"
     "  nodes                               print the node reference (Markdown)\n"
     "\n"
     "Run 'polyrt COMMAND --help' for the options of a command.\n";
 
 int dispatch(const std::vector<std::string>& args) {
+  if (!args.empty() && (args[0] == "--version" || args[0] == "version")) {
+    return polyrt::cli::version_command();
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::fputs(kUsage, args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 
 #include "polyrt/error.hpp"
@@ -185,9 +186,9 @@ const CudaDriver::Loaded& CudaDriver::loaded() {
   std::call_once(once, [] {
     // Never destroyed: device buffers of programs held in statics are freed
     // through it while the process exits.
-    auto* driver = new CudaDriver();
+    auto driver = std::unique_ptr<CudaDriver>(new CudaDriver());
     driver->load(result.why_not);
-    if (result.why_not.empty()) result.driver = driver;
+    if (result.why_not.empty()) result.driver = driver.release();
   });
   return result;
 }

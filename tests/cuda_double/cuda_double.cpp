@@ -217,6 +217,12 @@ CUresult ready_in_context() {
   return current ? kSuccess : kInvalidContext;
 }
 
+// What frees resources works on a lost device too (its host-side state goes).
+CUresult ready_to_free() {
+  if (!driver().initialized) return kNotInitialized;
+  return current ? kSuccess : kInvalidContext;
+}
+
 // Whether [address, address + bytes) lies in one live allocation of `device`.
 bool device_range_ok(CUdeviceptr address, size_t bytes, int device) {
   Driver& d = driver();
@@ -472,7 +478,7 @@ EXPORT CUresult cuStreamCreate(CUstream_st** stream, unsigned flags) {
 }
 
 EXPORT CUresult cuStreamDestroy_v2(CUstream_st* stream) {
-  if (CUresult r = ready_in_context()) return r;
+  if (CUresult r = ready_to_free()) return r;
   if (!stream) return kInvalidHandle;
   stream->drain();
   delete stream;
@@ -504,7 +510,7 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
 }
 
 EXPORT CUresult cuMemFree_v2(CUdeviceptr pointer) {
-  if (CUresult r = ready_in_context()) return r;
+  if (CUresult r = ready_to_free()) return r;
   Driver& d = driver();
   std::lock_guard<std::mutex> lock(d.mutex);
   auto it = d.device_memory.find((uintptr_t)pointer);
@@ -527,7 +533,7 @@ EXPORT CUresult cuMemHostAlloc(void** pointer, size_t bytes, unsigned) {
 }
 
 EXPORT CUresult cuMemFreeHost(void* pointer) {
-  if (CUresult r = ready_in_context()) return r;
+  if (CUresult r = ready_to_free()) return r;
   std::lock_guard<std::mutex> lock(driver().mutex);
   auto it = driver().pinned.find((uintptr_t)pointer);
   if (it == driver().pinned.end()) return kInvalidValue;
@@ -668,7 +674,7 @@ EXPORT CUresult cuModuleLoadDataEx(CUmod_st** module, const void* image, unsigne
 }
 
 EXPORT CUresult cuModuleUnload(CUmod_st* module) {
-  if (CUresult r = ready_in_context()) return r;
+  if (CUresult r = ready_to_free()) return r;
   if (!module) return kInvalidHandle;
   delete module;
   return kSuccess;
