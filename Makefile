@@ -6,7 +6,10 @@ JOBS ?= $(shell nproc)
 SANITIZE_DIR ?= build-sanitize
 FUZZ_SECONDS ?= 60
 
-.PHONY: setup configure build run test sanitize bench format clean
+PREFIX ?= /usr/local
+DIST_DIR ?= build-dist
+
+.PHONY: setup configure build run test sanitize bench format clean install dist
 
 setup:
 	@bash scripts/setup.sh
@@ -46,3 +49,14 @@ format:
 
 clean:
 	rm -rf $(BUILD_DIR) $(SANITIZE_DIR)
+
+# The command, headers, libraries, CMake package, polyrt.pc and bash
+# completion under PREFIX (default /usr/local).
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+# A self-contained polyrt command (LLVM linked statically) in
+# polyrt-VERSION-linux-ARCH.tar.gz with its license, README, completion and
+# the list of what it still needs from the system.
+dist: setup
+	@bash scripts/make_dist.sh $(DIST_DIR)

@@ -293,3 +293,18 @@ TEST_F(Cli, RunErrors) {
 
 }  // namespace
 }  // namespace polyrt::test
+
+namespace polyrt {
+namespace {
+
+TEST(CliVersion, SaysWhatThisBuildIs) {
+  for (const char* args : {"--version", "version"}) {
+    const test::CommandResult r = test::run_polyrt(args);
+    EXPECT_EQ(r.status, 0) << args;
+    test::expect_contains(
+        r.out, {"polyrt 0.", "LLVM 19.", "linked ", "build", "GPU: NVPTX", "loaded at run time"});
+  }
+}
+
+}  // namespace
+}  // namespace polyrt

@@ -1,0 +1,49 @@
+# Bash completion for the polyrt command (installed as
+# share/bash-completion/completions/polyrt; or `source` this file).
+_polyrt() {
+  local cur prev command
+  cur=${COMP_WORDS[COMP_CWORD]}
+  prev=${COMP_WORDS[COMP_CWORD - 1]}
+  command=${COMP_WORDS[1]}
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "check eval run plan devices nodes version --version --help" -- "$cur"))
+    return
+  fi
+  case "$prev" in
+    --format) COMPREPLY=($(compgen -W "csv tsv jsonl npy" -- "$cur")); return ;;
+    --engine)
+      if [ "$command" = run ] || [ "$command" = plan ]; then
+        COMPREPLY=($(compgen -W "batch interpreter closures native" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "interpreter closures native" -- "$cur"))
+      fi
+      return ;;
+    --provenance) COMPREPLY=($(compgen -W "auto raw pull pushpull" -- "$cur")); return ;;
+    --device)
+      if [ "$command" = plan ]; then
+        COMPREPLY=($(compgen -W "cpu gpu" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "auto cpu gpu 0 1 2 3" -- "$cur"))
+      fi
+      return ;;
+    --target) COMPREPLY=($(compgen -W "cpu nvptx" -- "$cur")); return ;;
+    --sm) COMPREPLY=($(compgen -W "60 61 62 70 72 75 80 86 87 89 90" -- "$cur")); return ;;
+    --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --cycles|--outputs|--set|--threads|--cuda-driver) return ;;
+  esac
+  local options
+  case "$command" in
+    check) options="--help" ;;
+    eval) options="--set --engine --provenance --help" ;;
+    run) options="--cycles --outputs --format --out --set --threads --engine --provenance --device --verbose -v --help" ;;
+    plan) options="--engine --provenance --emit-llvm --before-o2 --device --target --sm --cuda-driver --emit-ptx --help" ;;
+    *) options="--help" ;;
+  esac
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$options" -- "$cur"))
+  elif [[ "$command" =~ ^(check|eval|run|plan)$ ]]; then
+    # Program files, and directories to look into.
+    COMPREPLY=($(compgen -f -X '!*.polydat' -- "$cur") $(compgen -d -- "$cur"))
+  fi
+}
+complete -o filenames -F _polyrt polyrt

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the build into a temporary prefix and builds examples/embed
+# against it, with the CMake package and with pkg-config, then runs both:
+# the install rules and the package can never silently break.
+#   install_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+source=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+"$work/prefix/bin/polyrt" --version
+echo "installed: $(find "$work/prefix" -type f | wc -l) files, $(du -sh "$work/prefix" | cut -f1)"
+
+start=$(date +%s%N)
+cmake -S "$source/examples/embed" -B "$work/embed" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/embed" >/dev/null
+echo "consumer (find_package) built in $((($(date +%s%N) - start) / 1000000)) ms"
+"$work/embed/embed"
+
+pc_dir=$(dirname "$(find "$work/prefix" -name polyrt.pc)")
+export PKG_CONFIG_PATH="$pc_dir"
+# shellcheck disable=SC2046
+c++ -O1 "$source/examples/embed/main.cpp" -o "$work/embed_pc" $(pkg-config --cflags --libs polyrt)
+"$work/embed_pc" >/dev/null
+echo "consumer (pkg-config) built and ran"
+
+# The completion script is installed and defines the completion.
+bash -c "source '$work/prefix/share/bash-completion/completions/polyrt' && complete -p polyrt" >/dev/null
