@@ -90,7 +90,7 @@ class BatchEmitter {
 
     std::unordered_map<uint32_t, llvm::Value*> words;  // per port
     auto word = [&](ir::Wire w) -> llvm::Value* {
-      const uint32_t port = p_.port_base[w.node] + w.port;
+      const uint32_t port = p_.source_of(w);  // an alias reads what it passes through
       auto it = words.find(port);
       if (it != words.end()) return it->second;
       const BatchValue& v = p_.values[port];

@@ -9,6 +9,7 @@
 
 #include "bench/ladder_baseline.hpp"
 #include "bench/ladder_columns_baseline.hpp"
+#include "plan/batch_plan.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -86,6 +87,41 @@ TEST(Batch, MixedProgramMatchesTheInterpreter) {
     ASSERT_EQ(std::bit_cast<uint64_t>(s.pull("ratio").as_f64()), columns[3].words[r]);
   }
   EXPECT_TRUE(columns[1].is_none);
+}
+
+// Aliases (`b := a`) are no step: the kernel around them stays one kernel,
+// and every alias column holds what it passes through.
+TEST(Batch, AliasesCostNothingAndNeverSplitAKernel) {
+  const char* source =
+      "input x\na := hash(x)\nb := a\nc := b\nd := hash(c) % 100\ns := format_u64(d, 10)\n"
+      "t := s\nlane := x\nk := 5\nk2 := k\n";
+  auto program = compile(source);
+  const plan::BatchPlan p = plan::plan_batch(program->graph(), [&] {
+    plan::BatchShape shape;
+    shape.coordinates = {plan::CoordinateSource::Lane};
+    for (uint32_t o = 0; o < program->output_names().size(); ++o) shape.outputs.push_back(o);
+    return shape;
+  }());
+  ASSERT_EQ(p.steps.size(), 2u) << plan::describe_batch_plan(program->graph(), p);
+  EXPECT_EQ(p.steps[0].kind, plan::BatchStep::Kernel);
+  EXPECT_EQ(p.steps[0].nodes.size(), 3u);  // hash, hash, u64_mod: not split by b and c
+  EXPECT_EQ(p.steps[1].kind, plan::BatchStep::Host);
+
+  CompileOptions interp;
+  interp.engine = Engine::Interpreter;
+  State s = compile(source, interp)->new_state();
+  const std::vector<Column> columns = BatchEvaluator(program, {}).evaluate(7, 500);
+  for (uint64_t r = 0; r < 500; ++r) {
+    s.set_inputs({7 + r});
+    for (size_t o = 0; o < columns.size(); ++o) {
+      const Value v = s.pull(columns[o].name);
+      if (v.type() == Type::Str) {
+        ASSERT_EQ(columns[o].strings[r], v.as_str()) << columns[o].name;
+      } else {
+        ASSERT_EQ(columns[o].words[r], word_of(v)) << columns[o].name;
+      }
+    }
+  }
 }
 
 TEST(Batch, FailureIsTheInterpretersErrorAtTheSmallestCoordinate) {

@@ -51,6 +51,11 @@ struct Node {
   Lifecycle lifecycle = Lifecycle::Dynamic;
 };
 
+// An alias binding (`b := a`): its node passes its input through.
+inline bool is_alias(const Node& n) {
+  return n.kind == NodeKind::Call && n.def == &nodes::passthrough_node();
+}
+
 // A `const` binding evaluated when a state is created and never again.
 inline bool is_frozen_const(const Node& n) {
   return n.is_const_binding && n.lifecycle == Lifecycle::Init;

@@ -53,6 +53,8 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
   const size_t n = g.nodes.size();
   p.port_base = g.port_base;
   p.values.assign(g.port_base.back(), BatchValue{});
+  p.source_port.resize(g.port_base.back());
+  for (uint32_t port = 0; port < p.source_port.size(); ++port) p.source_port[port] = port;
   p.coordinate_columns.assign(g.coordinates.size(), ~0u);
 
   std::vector<uint32_t> roots;
@@ -145,6 +147,14 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
       if (!default_none[i]) make_scalar(i);
       continue;
     }
+    if (ir::is_alias(node)) {
+      // Its consumers read the aliased port (it has one output, port 0).
+      const uint32_t source = p.source_of(node.inputs[0]);
+      p.source_port[p.port_base[i]] = source;
+      stage[i] = stage[node.inputs[0].node];
+      is_host[i] = is_host[node.inputs[0].node];
+      continue;
+    }
     std::vector<uint8_t> input_none;
     bool any_none = false, any_varying = false;
     for (const ir::Wire& w : node.inputs) {
@@ -191,21 +201,33 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
     return !is_host[producer] && !is_host[consumer] && stage[producer] == stage[consumer] &&
            piece[producer] == piece[consumer];
   };
+  // The node owning a port (aliases resolved: the port that computes it).
+  std::vector<uint32_t> port_node(p.values.size());
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t k = p.port_base[i]; k < p.port_base[i + 1]; ++k) port_node[k] = i;
+  }
   auto to_column = [&](ir::Wire w) {
-    BatchValue& v = p.values[p.port_base[w.node] + w.port];
+    const uint32_t port = p.source_of(w);
+    BatchValue& v = p.values[port];
     if (v.kind == BatchValue::Register) {
-      v = {BatchValue::Column, new_column(g.nodes[w.node].out_types[w.port])};
+      v = {BatchValue::Column,
+           new_column(g.nodes[port_node[port]].out_types[port - p.port_base[port_node[port]]])};
     }
   };
   for (uint32_t i : varying) {
     for (const ir::Wire& w : g.nodes[i].inputs) {
-      if (p.value_of(w).kind == BatchValue::Register && !same_step(w.node, i)) to_column(w);
+      if (p.value_of(w).kind == BatchValue::Register && !same_step(port_node[p.source_of(w)], i)) {
+        to_column(w);
+      }
     }
   }
   for (uint32_t o : shape.outputs) {
     to_column(g.outputs[o].wire);
     p.outputs.push_back(p.value_of(g.outputs[o].wire));
   }
+  // What an alias carries, for whoever reads `values` directly.
+  for (uint32_t port = 0; port < p.values.size(); ++port)
+    p.values[port] = p.values[p.source_port[port]];
 
   // Steps: per stage its kernels, then its host nodes.
   std::vector<std::vector<uint32_t>> by_stage(stages);
@@ -239,7 +261,10 @@ std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan,
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     for (size_t k = 0; k < g.nodes[i].out_types.size(); ++k) {
       const BatchValue& v = plan.values[plan.port_base[i] + k];
-      if (v.kind == BatchValue::Column) column_name[v.index] = g.nodes[i].name;
+      const uint32_t port = plan.port_base[i] + (uint32_t)k;
+      if (v.kind == BatchValue::Column && plan.source_port[port] == port) {
+        column_name[v.index] = g.nodes[i].name;
+      }
     }
   }
   for (uint32_t s = 0; s < plan.steps.size(); ++s) {

@@ -56,6 +56,10 @@ struct BatchStep {
 struct BatchPlan {
   std::vector<uint32_t> port_base;  // the graph's: per node, its first port in `values`
   std::vector<BatchValue> values;   // per node port
+  // Per node port, the port whose value it carries: itself, or for an alias
+  // binding (`b := a`) the port it passes through. An alias is no step and
+  // splits no kernel: it costs nothing.
+  std::vector<uint32_t> source_port;
   // Nodes evaluated once per batch on the host, in topological order; scalar
   // i is port scalar_ports[i].
   std::vector<uint32_t> scalar_nodes;
@@ -66,7 +70,8 @@ struct BatchPlan {
   std::vector<uint32_t> coordinate_columns;
   std::vector<BatchValue> outputs;  // per requested output
 
-  const BatchValue& value_of(ir::Wire w) const { return values[port_base[w.node] + w.port]; }
+  uint32_t source_of(ir::Wire w) const { return source_port[port_base[w.node] + w.port]; }
+  const BatchValue& value_of(ir::Wire w) const { return values[source_of(w)]; }
 };
 
 // Plans a batch. Throws RefusedError when a requested output's cone holds a

@@ -228,6 +228,14 @@ class Generator {
       u64s_.push_back(name);
       u64s_.push_back(second);
       p.outputs.push_back(second);
+    } else if (kind < 19) {  // aliases: no step, no kernel split, on every tier
+      if (chance(70) || strs_.empty()) {
+        line(modifier + name + " := " + u());
+        u64s_.push_back(name);
+      } else {
+        line(modifier + name + " := " + any(strs_));
+        strs_.push_back(name);
+      }
     } else if (kind < 56) {
       line(modifier + name + " := " + u64_expr());
       u64s_.push_back(name);
