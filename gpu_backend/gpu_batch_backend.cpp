@@ -107,6 +107,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
     attach_host_twins_to_a_test_double(driver);
     upload_scalars();
+    place_columns();
     size_chunks();
     name_ = "gpu " + std::to_string(ordinal) + " (" + device.name + ", sm_" +
             std::to_string(device.sm()) + ", " + std::to_string(device.sms) + " SMs)";
@@ -127,17 +128,17 @@ class GpuBatchBackend final : public batch::BatchBackend {
     if (g.capacity < rows) {
       g.device.clear();
       g.host.clear();
-      for (Type type : p.column_types) {
-        const bool words = type != Type::Str;
-        g.device.emplace_back(words ? DeviceBuffer(context_, rows * 8) : DeviceBuffer());
-        g.host.emplace_back(words ? PinnedBuffer(context_, rows * 8) : PinnedBuffer());
+      for (size_t c = 0; c < p.column_types.size(); ++c) {
+        g.device.emplace_back(on_device_side_[c] ? DeviceBuffer(context_, rows * 8)
+                                                 : DeviceBuffer());
+        g.host.emplace_back(on_host_side_[c] ? PinnedBuffer(context_, rows * 8) : PinnedBuffer());
       }
       g.failure_words = DeviceBuffer(context_, p.steps.size() * 8);
       g.failure_words_on_host = PinnedBuffer(context_, p.steps.size() * 8);
       g.capacity = rows;
     }
     for (size_t c = 0; c < p.column_types.size(); ++c) {
-      if (p.column_types[c] != Type::Str) b.column_pointers[c] = g.host[c].words();
+      if (on_host_side_[c]) b.column_pointers[c] = g.host[c].words();
     }
   }
 
@@ -348,14 +349,40 @@ class GpuBatchBackend final : public batch::BatchBackend {
     stream.synchronize();
   }
 
+  // Which word columns need device memory (a kernel reads or writes them) and
+  // which page-locked host memory (outputs, caller coordinates, what host
+  // steps read or write); str columns live in the host's values only.
+  void place_columns() {
+    const plan::BatchPlan& p = batch_.plan;
+    on_device_side_.assign(p.column_types.size(), 0);
+    on_host_side_.assign(p.column_types.size(), 0);
+    for (uint32_t s = 0; s < p.steps.size(); ++s) {
+      auto& side = p.steps[s].kind == plan::BatchStep::Kernel ? on_device_side_ : on_host_side_;
+      for (uint32_t c : columns_[s]) side[c] = 1;
+    }
+    for (uint32_t c : p.coordinate_columns) {
+      if (c != ~0u) on_host_side_[c] = 1;
+    }
+    for (const BatchValue& v : p.outputs) {
+      if (v.kind == BatchValue::Column) on_host_side_[v.index] = 1;
+    }
+    for (size_t c = 0; c < p.column_types.size(); ++c) {
+      if (p.column_types[c] == Type::Str) on_device_side_[c] = on_host_side_[c] = 0;
+    }
+  }
+
   void size_chunks() {
-    size_t word_columns = 1;
-    for (Type t : batch_.plan.column_types) word_columns += t != Type::Str;
+    size_t device_columns = 1, host_columns = 1;  // and the failure words
+    for (size_t c = 0; c < on_device_side_.size(); ++c) {
+      device_columns += on_device_side_[c];
+      host_columns += on_host_side_[c];
+    }
     size_t free_bytes = 0, total_bytes = 0;
     context_.check(context_.driver().api().cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
-    const uint64_t per_row = 8 * word_columns * kGpuChunksInFlight;
+    const uint64_t device_per_row = 8 * device_columns * kGpuChunksInFlight;
+    const uint64_t host_per_row = 8 * host_columns * kGpuChunksInFlight;
     uint64_t rows = std::min<uint64_t>(
-        {kMaxChunkRows, free_bytes / 4 / per_row, kPinnedBytesInFlight / per_row});
+        {kMaxChunkRows, free_bytes / 4 / device_per_row, kPinnedBytesInFlight / host_per_row});
     rows = std::max(rows, kMinChunkRows);
     chunk_rows_ = rows / codegen::kGpuBlockThreads * codegen::kGpuBlockThreads;
   }
@@ -366,6 +393,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
   std::unique_ptr<GpuModule> module_;
   std::vector<cuda::CUfunction> functions_;     // per step (null for host steps)
   std::vector<std::vector<uint32_t>> columns_;  // per step: the kernel's columns
+  std::vector<uint8_t> on_device_side_;         // per column: has device memory
+  std::vector<uint8_t> on_host_side_;           // per column: has page-locked host memory
   HostTwinKernels twins_;                       // only for the test double
   DeviceBuffer scalars_;
   uint64_t chunk_rows_ = kMinChunkRows;

@@ -5,10 +5,12 @@
 // flight each hold their stream, device columns and page-locked staging, so
 // one chunk's kernels overlap another's copies and the consumer of a third.
 //
-// Memory in flight: at most kGpuChunksInFlight chunks, each with
-// rows x 8 bytes per word column on the device and the same in page-locked
-// host memory; rows = min(4 Mi, free device memory / 4 and 1 GiB of pinned
-// memory shared by the chunks in flight), at least 64 Ki.
+// Memory in flight: at most kGpuChunksInFlight chunks, each with rows x 8
+// bytes on the device per word column a kernel reads or writes, and in
+// page-locked host memory per word column the host reads or writes (outputs,
+// caller coordinates, host steps' columns); rows = min(4 Mi, free device
+// memory / 4 and 1 GiB of pinned memory shared by the chunks in flight), at
+// least 64 Ki.
 #pragma once
 
 #include <memory>
