@@ -231,3 +231,31 @@ TEST(Engines, MovedFromStatesRefuseEveryOperation) {
 
 }  // namespace
 }  // namespace polyrt::test
+
+namespace polyrt {
+namespace {
+
+// pull_ref reads an output in place: a str output is the engine's own Value
+// (no copy), valid until the next call; every engine gives what pull gives.
+TEST(PullRef, ReadsInPlaceOnEveryEngine) {
+  const char* source =
+      "input x\nextern tag: str = \"t\"\nname := \"user-{x}-{tag}-0123456789abcdef\"\n"
+      "n := hash(x)\nmaybe := default_or(tag, \"none\")\n";
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    CompileOptions options;
+    options.engine = engine;
+    State s = compile(source, options)->new_state();
+    s.set_inputs({42});
+    const Value& name = s.pull_ref(0);
+    EXPECT_EQ(name.as_str(), "user-42-t-0123456789abcdef");
+    const char* first = name.as_str().data();
+    EXPECT_EQ(s.pull_ref(0).as_str().data(), first) << "a str pull_ref is the stored value";
+    EXPECT_EQ(s.pull_ref(1).as_u64(), s.pull("n").as_u64());
+    s.set_inputs({43});
+    EXPECT_EQ(s.pull_ref(0).as_str(), "user-43-t-0123456789abcdef");
+    EXPECT_THROW(s.pull_ref(9), WriteError);
+  }
+}
+
+}  // namespace
+}  // namespace polyrt

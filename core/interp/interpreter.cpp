@@ -61,7 +61,9 @@ class Interpreter final : public StateEngine {
   // found from the output backwards: a clean node's inputs are clean (writes
   // dirty every dependent), so the search stops at clean nodes and costs
   // what is stale, not the whole cone.
-  Value pull_at(size_t output) override {
+  Value pull_at(size_t output) override { return pull_ref(output); }
+
+  const Value& pull_ref(size_t output) override {
     const ir::Wire w = g_->outputs[output].wire;
     if (!clean_[w.node]) {
       stale_.clear();

@@ -22,6 +22,13 @@ class StateEngine {
   virtual void set_inputs(std::span<const uint64_t> coordinates) = 0;
   virtual void set_extern(size_t index, const Value& value) = 0;
   virtual Value pull_at(size_t output) = 0;
+  // The output's value by reference, valid until the next call on this
+  // engine: a str output is not copied. The default holds pull_at's result;
+  // engines that keep their values as Values return the stored one.
+  virtual const Value& pull_ref(size_t output) {
+    pulled_ = pull_at(output);
+    return pulled_;
+  }
   // The default goes through pull_at; engines with slot buffers read the word.
   virtual uint64_t pull_word(size_t output) {
     check_word_output(output);
@@ -54,6 +61,7 @@ class StateEngine {
 
  protected:
   detail::PullLane lane_;  // engines without a word cache leave it empty
+  Value pulled_;           // what pull_ref returned when it had to build a Value
 
   LogSink sink_ = [](std::string_view line) {
     std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data());

@@ -240,12 +240,16 @@ Value State::pull(std::string_view name) {
 }
 
 Value State::pull_at(size_t index) {
+  return pull_ref(index);
+}
+
+const Value& State::pull_ref(size_t index) {
   if (index >= engine_ref().program().output_names().size()) {
     throw WriteError("output index " + std::to_string(index) +
                      " is out of range (the program has " +
                      std::to_string(engine_ref().program().output_names().size()) + " outputs)");
   }
-  return engine_ref().pull_at(index);
+  return engine_ref().pull_ref(index);
 }
 
 void State::eval() {

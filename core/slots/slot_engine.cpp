@@ -248,6 +248,14 @@ class SlotStateBase : public StateEngine {
     return value_of_word(p_->slot_type[slot], slots_[slot]);
   }
 
+  // A slot's value by reference: a str slot's stored Value, else one built
+  // in pulled_ (valid until the next call on this state).
+  const Value& slot_ref(uint32_t slot) {
+    if (!none_[slot] && p_->slot_type[slot] == Type::Str) return host_[slot];
+    pulled_ = read_slot(slot);
+    return pulled_;
+  }
+
   void set_none(uint32_t slot, bool is_none) {
     if (none_[slot] == is_none) return;
     none_[slot] = is_none;
@@ -429,9 +437,11 @@ class SlotState final : public SlotStateBase {
 
   std::unique_ptr<StateEngine> clone() const override { return std::make_unique<SlotState>(*this); }
 
-  Value pull_at(size_t o) override {
+  Value pull_at(size_t o) override { return pull_ref(o); }
+
+  const Value& pull_ref(size_t o) override {
     bring_up_to_date(o);
-    return read_slot(p_->output_slot[o]);
+    return slot_ref(p_->output_slot[o]);
   }
 
   uint64_t pull_word(size_t o) override {
@@ -503,9 +513,11 @@ class ExpressState final : public SlotStateBase {
     ++lane_.generation;
   }
 
-  Value pull_at(size_t o) override {
+  Value pull_at(size_t o) override { return pull_ref(o); }
+
+  const Value& pull_ref(size_t o) override {
     run_cone(o);
-    return read_slot(p_->output_slot[o]);
+    return slot_ref(p_->output_slot[o]);
   }
 
   uint64_t pull_word(size_t o) override {

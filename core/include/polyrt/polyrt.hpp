@@ -193,6 +193,10 @@ class State {
   Value pull(std::string_view name);
   size_t output_index(std::string_view name) const;  // WriteError when unknown
   Value pull_at(size_t index);
+  // Like pull_at, without copying: the reference stays valid until the next
+  // call on this State (a write, a pull, eval, a clone). For reading a str
+  // output in place: state.pull_ref(i).as_str() copies nothing.
+  const Value& pull_ref(size_t index);
   // The raw 64-bit word of a scalar output (u64 as is, f64 bit pattern, bool
   // 0/1), without building a Value: the fast path for hot loops. Refused with
   // WriteError for str outputs and when the output is None. A pull whose
