@@ -21,10 +21,6 @@ std::string vector_isa(const std::string& features) {
   return "scalar";
 }
 
-std::string driver_text(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
-}
-
 }  // namespace
 
 int devices_command(CommandLine& args) {
@@ -47,7 +43,7 @@ int devices_command(CommandLine& args) {
   for (const gpu::GpuDevice& d : driver->devices()) {
     std::printf("gpu %d: %s, sm_%u, %d SMs, %.1f GiB, CUDA driver %s\n", d.ordinal, d.name.c_str(),
                 d.sm(), d.sms, (double)d.memory_bytes / (1u << 30),
-                driver_text(driver->version()).c_str());
+                gpu::cuda::version_text(driver->version()).c_str());
   }
   return 0;
 }

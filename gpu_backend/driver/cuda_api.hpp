@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace polyrt::gpu::cuda {
 
@@ -52,6 +53,11 @@ inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 // CUjitInputType
 inline constexpr int CU_JIT_INPUT_PTX = 1;
+
+// A CUDA version as the driver encodes it (12040) as people write it ("12.4").
+inline std::string version_text(unsigned version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
 
 // The API version polyrt resolves every entry point at (cuGetProcAddress_v2
 // returns the variant of that version: cuMemAlloc_v2 for "cuMemAlloc").

@@ -53,10 +53,6 @@ std::string code_text(cuda::CUresult result, const char* name, const char* text)
   return std::string(name) + " (" + std::to_string(result) + "): " + text;
 }
 
-std::string driver_version_text(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
-}
-
 }  // namespace
 
 std::string describe_cuda_error(cuda::CUresult result) {
@@ -135,7 +131,7 @@ void CudaDriver::load(std::string& why_not) {
     return;
   }
   if (version_ < cuda::kApiVersion) {
-    why_not = "the CUDA driver " + path_ + " is version " + driver_version_text(version_) +
+    why_not = "the CUDA driver " + path_ + " is version " + cuda::version_text(version_) +
               "; polyrt needs 12.0 or newer";
     return;
   }
@@ -171,7 +167,7 @@ void CudaDriver::load(std::string& why_not) {
     return;
   }
   if (devices_.empty()) {
-    why_not = "the CUDA driver " + driver_version_text(version_) + " found no CUDA device";
+    why_not = "the CUDA driver " + cuda::version_text(version_) + " found no CUDA device";
   }
 }
 

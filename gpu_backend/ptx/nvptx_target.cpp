@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "gpu_backend/driver/cuda_api.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::gpu {
@@ -29,10 +30,6 @@ constexpr DriverIsa kDrivers[] = {{11000, 70}, {11010, 71}, {11020, 72}, {11030,
 
 // The newest PTX ISA LLVM 19 emits.
 constexpr unsigned kNewestLlvmIsa = 85;
-
-std::string driver_text(unsigned v) {
-  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
-}
 
 std::string isa_text(unsigned v) {
   return std::to_string(v / 10) + "." + std::to_string(v % 10);
@@ -64,7 +61,7 @@ ResolvedNvptxTarget resolve_nvptx_target(const NvptxTarget& target) {
   unsigned isa = kNewestLlvmIsa;
   if (target.driver_version != 0) {
     if (target.driver_version < kDrivers[0].driver) {
-      throw Error("CUDA driver " + driver_text(target.driver_version) +
+      throw Error("CUDA driver " + cuda::version_text(target.driver_version) +
                   " is too old: polyrt needs a CUDA 11.0 driver or newer");
     }
     for (const DriverIsa& d : kDrivers) {
@@ -72,7 +69,7 @@ ResolvedNvptxTarget resolve_nvptx_target(const NvptxTarget& target) {
     }
   }
   if (isa < sm->min_isa) {
-    throw Error("CUDA driver " + driver_text(target.driver_version) + " cannot run sm_" +
+    throw Error("CUDA driver " + cuda::version_text(target.driver_version) + " cannot run sm_" +
                 std::to_string(target.sm) + " code: it accepts PTX ISA up to " + isa_text(isa) +
                 ", and sm_" + std::to_string(target.sm) + " needs PTX ISA " +
                 isa_text(sm->min_isa) + " or newer");
