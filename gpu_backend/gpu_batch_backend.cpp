@@ -224,7 +224,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       collect();
       results[s].row = batch::run_host_step(batch_, step, b, first, failure_before(s).row);
       for (uint32_t c : columns_[s]) {
-        if (written_by(s, c)) {
+        if (batch_.plan.column_steps[c] == s) {
           on_host[c] = 1;
           on_device[c] = 0;
         }
@@ -271,25 +271,13 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
   }
 
-  // Whether step `s` writes column `c`.
-  bool written_by(uint32_t s, uint32_t c) const {
-    const plan::BatchPlan& p = batch_.plan;
-    for (uint32_t node : p.steps[s].nodes) {
-      for (size_t k = 0; k < batch_.graph().nodes[node].out_types.size(); ++k) {
-        const BatchValue& v = p.values[p.port_base[node] + k];
-        if (v.kind == BatchValue::Column && v.index == c) return true;
-      }
-    }
-    return false;
-  }
-
   void launch(GpuChunkState& g, uint32_t s, uint64_t first, uint64_t rows,
               std::vector<uint8_t>& on_host, std::vector<uint8_t>& on_device) const {
     const cuda::DriverApi& api = context_.driver().api();
     const cuda::CUstream stream = g.stream.handle();
     std::vector<cuda::CUdeviceptr> columns;
     for (uint32_t c : columns_[s]) {
-      if (!written_by(s, c) && on_host[c] && !on_device[c]) {
+      if (batch_.plan.column_steps[c] != s && on_host[c] && !on_device[c]) {
         context_.check(
             api.cuMemcpyHtoDAsync(g.device[c].address(), g.host[c].words(), rows * 8, stream),
             "cuMemcpyHtoDAsync");
@@ -312,7 +300,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
                                       0, stream, params.data(), nullptr),
                    "cuLaunchKernel");
     for (uint32_t c : columns_[s]) {
-      if (written_by(s, c)) {
+      if (batch_.plan.column_steps[c] == s) {
         on_device[c] = 1;
         on_host[c] = 0;
       }

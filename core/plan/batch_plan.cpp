@@ -248,16 +248,22 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
       if (is_host[i]) p.steps.push_back({BatchStep::Host, {i}, false});
     }
   }
+  p.column_steps.assign(p.column_types.size(), kNoStep);
+  for (uint32_t s = 0; s < p.steps.size(); ++s) {
+    for (uint32_t node : p.steps[s].nodes) {
+      for (uint32_t port = p.port_base[node]; port < p.port_base[node + 1]; ++port) {
+        if (p.values[port].kind == BatchValue::Column) p.column_steps[p.values[port].index] = s;
+      }
+    }
+  }
   return p;
 }
 
 std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan,
                                 PlanPlacement placement) {
   const bool gpu = placement == PlanPlacement::Gpu;
-  // Per column: the binding that produces it, and the step (or ~0u: a caller
-  // coordinate column, which starts on the host).
+  // Per column: the binding that produces it.
   std::vector<std::string> column_name(plan.column_types.size(), "?");
-  std::vector<uint32_t> producer(plan.column_types.size(), ~0u);
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     for (size_t k = 0; k < g.nodes[i].out_types.size(); ++k) {
       const BatchValue& v = plan.values[plan.port_base[i] + k];
@@ -267,16 +273,9 @@ std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan,
       }
     }
   }
-  for (uint32_t s = 0; s < plan.steps.size(); ++s) {
-    for (uint32_t node : plan.steps[s].nodes) {
-      for (size_t k = 0; k < g.nodes[node].out_types.size(); ++k) {
-        const BatchValue& v = plan.values[plan.port_base[node] + k];
-        if (v.kind == BatchValue::Column) producer[v.index] = s;
-      }
-    }
-  }
-  auto on_gpu = [&](uint32_t column) {
-    return producer[column] != ~0u && plan.steps[producer[column]].kind == BatchStep::Kernel;
+  auto on_gpu = [&](uint32_t column) {  // a caller's coordinate column starts on the host
+    const uint32_t step = plan.column_steps[column];
+    return step != kNoStep && plan.steps[step].kind == BatchStep::Kernel;
   };
   std::vector<uint8_t> copied(plan.column_types.size(), 0);  // already on the other side
   auto first_copy = [&](std::vector<uint32_t>& columns, uint32_t c) {

@@ -22,6 +22,9 @@ namespace polyrt::plan {
 // kernels, chunk runners, the evaluator).
 inline constexpr uint64_t kNoFailingRow = ~uint64_t{0};
 
+// "No step", where a step index is expected.
+inline constexpr uint32_t kNoStep = ~uint32_t{0};
+
 enum class CoordinateSource : uint8_t {
   Lane,    // the lane's coordinate: first + lane index
   Scalar,  // one value for the batch
@@ -66,6 +69,8 @@ struct BatchPlan {
   std::vector<uint32_t> scalar_ports;
   std::vector<BatchStep> steps;    // in execution order
   std::vector<Type> column_types;  // per column
+  // Per column, the step that writes it (kNoStep: a caller's coordinate column).
+  std::vector<uint32_t> column_steps;
   // Column fed by each coordinate of source Column (else ~0u).
   std::vector<uint32_t> coordinate_columns;
   std::vector<BatchValue> outputs;  // per requested output
