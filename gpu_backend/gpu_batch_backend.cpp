@@ -9,6 +9,7 @@
 #include "codegen/batch_codegen.hpp"
 #include "gpu_backend/driver/gpu_module.hpp"
 #include "gpu_backend/host_twin.hpp"
+#include "gpu_backend/kernel_arguments.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
 #include "polyrt/error.hpp"
 
@@ -198,8 +199,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       g.stream.synchronize();
       for (uint32_t s = 0; s < p.steps.size(); ++s) {
         if (!launched[s]) continue;
-        const uint64_t word = g.failure_words_on_host.words()[s];
-        if (word != ~uint64_t{0}) results[s] = {word >> 32, (uint32_t)word};
+        results[s] = decode_failure_word(g.failure_words_on_host.words()[s]);
         launched[s] = 0;
       }
     };
@@ -275,7 +275,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
               std::vector<uint8_t>& on_host, std::vector<uint8_t>& on_device) const {
     const cuda::DriverApi& api = context_.driver().api();
     const cuda::CUstream stream = g.stream.handle();
-    std::vector<cuda::CUdeviceptr> columns;
+    std::vector<uint64_t> columns;
     for (uint32_t c : columns_[s]) {
       if (batch_.plan.column_steps[c] != s && on_host[c] && !on_device[c]) {
         context_.check(
@@ -286,18 +286,14 @@ class GpuBatchBackend final : public batch::BatchBackend {
       columns.push_back(g.device[c].address());
     }
     const cuda::CUdeviceptr failure_word = g.failure_words.address() + s * 8;
+    // kNoFailureWord: every byte 0xff.
     context_.check(api.cuMemsetD8Async(failure_word, 0xff, 8, stream), "cuMemsetD8Async");
-    cuda::CUdeviceptr scalars = scalars_.address();
-    uint64_t first_arg = first, count = rows;
-    std::vector<void*> params = {&first_arg, &count, &scalars};
-    for (cuda::CUdeviceptr& column : columns) params.push_back(&column);
-    cuda::CUdeviceptr failure_arg = failure_word;
-    params.push_back(&failure_arg);
+    KernelArguments arguments(first, rows, scalars_.address(), columns, failure_word);
     const uint64_t wanted = (rows + codegen::kGpuBlockThreads - 1) / codegen::kGpuBlockThreads;
     const unsigned blocks =
         (unsigned)std::clamp<uint64_t>(wanted, 1, (uint64_t)context_.device().sms * 8);
     context_.check(api.cuLaunchKernel(functions_[s], blocks, 1, 1, codegen::kGpuBlockThreads, 1, 1,
-                                      0, stream, params.data(), nullptr),
+                                      0, stream, arguments.pointers(), nullptr),
                    "cuLaunchKernel");
     for (uint32_t c : columns_[s]) {
       if (batch_.plan.column_steps[c] == s) {

@@ -1,6 +1,7 @@
 #include "gpu_backend/host_twin_backend.hpp"
 
 #include "codegen/batch_codegen.hpp"
+#include "gpu_backend/kernel_arguments.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::gpu {
@@ -32,19 +33,13 @@ class HostTwinBackend final : public batch::BatchBackend {
                           std::span<const uint64_t* const> coordinate_columns,
                           std::span<uint64_t* const> targets) const override {
     return batch::run_chunk(batch_, b, first, coordinate_columns, targets, [&](uint32_t step) {
-      // The GPU entry's arguments, each behind a pointer as a launch takes them.
-      uint64_t count = b.rows, err = ~uint64_t{0};
-      const uint64_t* scalars = batch_.scalar_words.data();
-      std::vector<uint64_t*> kernel_columns;
-      for (uint32_t c : columns_[step]) kernel_columns.push_back(b.column_pointers[c]);
-      uint64_t* err_ptr = &err;
-      std::vector<void*> params = {&first, &count, &scalars};
-      for (uint64_t*& column : kernel_columns) params.push_back(&column);
-      params.push_back(&err_ptr);
-      run_on_simulated_grid(twins_.per_step[step], params.data(), grid_);
-      batch::KernelFailure f;
-      if (err != ~uint64_t{0}) f = {err >> 32, (uint32_t)err};
-      return f;
+      uint64_t failure_word = kNoFailureWord;
+      std::vector<uint64_t> columns;
+      for (uint32_t c : columns_[step]) columns.push_back((uintptr_t)b.column_pointers[c]);
+      KernelArguments arguments(first, b.rows, (uintptr_t)batch_.scalar_words.data(), columns,
+                                (uintptr_t)&failure_word);
+      run_on_simulated_grid(twins_.per_step[step], arguments.pointers(), grid_);
+      return decode_failure_word(failure_word);
     });
   }
 
