@@ -260,6 +260,49 @@ void write_log(char* log, size_t bytes, const std::string& text) {
   log[n] = 0;
 }
 
+// The codes the double returns, with the driver's names and texts.
+struct ErrorName {
+  CUresult code;
+  const char* name;
+  const char* text;
+};
+constexpr ErrorName kErrorNames[] = {
+    {kSuccess, "CUDA_SUCCESS", "no error"},
+    {kInvalidValue, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {kOutOfMemory, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {kNotInitialized, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {kDevicesUnavailable, "CUDA_ERROR_DEVICES_UNAVAILABLE",
+     "CUDA-capable device(s) is/are busy or unavailable"},
+    {kNoDevice, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+    {kInvalidDevice, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {kInvalidImage, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {kInvalidContext, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {kInvalidPtx, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {kInvalidHandle, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {kNotFound, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {kLaunchOutOfResources, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+     "too many resources requested for launch"},
+    {kLaunchFailed, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+};
+
+const ErrorName* error_name(CUresult code) {
+  for (const ErrorName& e : kErrorNames) {
+    if (e.code == code) return &e;
+  }
+  return nullptr;
+}
+
+// Queues an asynchronous copy whose ranges were checked.
+CUresult enqueue_copy(void* to, const void* from, size_t bytes, CUstream_st* stream) {
+  const int device = current->device;
+  stream->push([=] {
+    copy_delay(bytes, device);
+    std::memcpy(to, from, bytes);
+    return kSuccess;
+  });
+  return kSuccess;
+}
+
 constexpr const char* kImageMagic = "POLYRT-CUDA-DOUBLE-CUBIN\n";
 
 // Entries of PTX: `.entry NAME(` ... `)` with its `.param`s, then `.maxntid N`.
@@ -339,45 +382,16 @@ EXPORT CUresult cuDriverGetVersion(int* version) {
 }
 
 EXPORT CUresult cuGetErrorName(CUresult error, const char** name) {
-  static const std::map<int, const char*> names = {{0, "CUDA_SUCCESS"},
-                                                   {1, "CUDA_ERROR_INVALID_VALUE"},
-                                                   {2, "CUDA_ERROR_OUT_OF_MEMORY"},
-                                                   {3, "CUDA_ERROR_NOT_INITIALIZED"},
-                                                   {46, "CUDA_ERROR_DEVICES_UNAVAILABLE"},
-                                                   {100, "CUDA_ERROR_NO_DEVICE"},
-                                                   {101, "CUDA_ERROR_INVALID_DEVICE"},
-                                                   {200, "CUDA_ERROR_INVALID_IMAGE"},
-                                                   {201, "CUDA_ERROR_INVALID_CONTEXT"},
-                                                   {218, "CUDA_ERROR_INVALID_PTX"},
-                                                   {400, "CUDA_ERROR_INVALID_HANDLE"},
-                                                   {500, "CUDA_ERROR_NOT_FOUND"},
-                                                   {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"},
-                                                   {719, "CUDA_ERROR_LAUNCH_FAILED"}};
-  auto it = names.find(error);
-  if (!name || it == names.end()) return kInvalidValue;
-  *name = it->second;
+  const ErrorName* e = error_name(error);
+  if (!name || !e) return kInvalidValue;
+  *name = e->name;
   return kSuccess;
 }
 
 EXPORT CUresult cuGetErrorString(CUresult error, const char** text) {
-  static const std::map<int, const char*> texts = {
-      {0, "no error"},
-      {1, "invalid argument"},
-      {2, "out of memory"},
-      {3, "initialization error"},
-      {46, "CUDA-capable device(s) is/are busy or unavailable"},
-      {100, "no CUDA-capable device is detected"},
-      {101, "invalid device ordinal"},
-      {200, "device kernel image is invalid"},
-      {201, "invalid device context"},
-      {218, "a PTX JIT compilation failed"},
-      {400, "invalid resource handle"},
-      {500, "named symbol not found"},
-      {701, "too many resources requested for launch"},
-      {719, "unspecified launch failure"}};
-  auto it = texts.find(error);
-  if (!text || it == texts.end()) return kInvalidValue;
-  *text = it->second;
+  const ErrorName* e = error_name(error);
+  if (!text || !e) return kInvalidValue;
+  *text = e->text;
   return kSuccess;
 }
 
@@ -549,13 +563,7 @@ EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr to, const void* from, size_t by
   if (!device_range_ok(to, bytes, current->device) || !pinned_range_ok(from, bytes)) {
     return kInvalidValue;
   }
-  const int device = current->device;
-  stream->push([=] {
-    copy_delay(bytes, device);
-    std::memcpy((void*)(uintptr_t)to, from, bytes);
-    return kSuccess;
-  });
-  return kSuccess;
+  return enqueue_copy((void*)(uintptr_t)to, from, bytes, stream);
 }
 
 EXPORT CUresult cuMemcpyDtoHAsync_v2(void* to, CUdeviceptr from, size_t bytes,
@@ -565,13 +573,7 @@ EXPORT CUresult cuMemcpyDtoHAsync_v2(void* to, CUdeviceptr from, size_t bytes,
   if (!device_range_ok(from, bytes, current->device) || !pinned_range_ok(to, bytes)) {
     return kInvalidValue;
   }
-  const int device = current->device;
-  stream->push([=] {
-    copy_delay(bytes, device);
-    std::memcpy(to, (const void*)(uintptr_t)from, bytes);
-    return kSuccess;
-  });
-  return kSuccess;
+  return enqueue_copy(to, (const void*)(uintptr_t)from, bytes, stream);
 }
 
 EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr to, CUdeviceptr from, size_t bytes,
