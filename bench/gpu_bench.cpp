@@ -81,8 +81,8 @@ const std::vector<std::string> kStressOutputs = {"normal", "wait",  "rank", "hou
                                                  "wave",   "grown", "root", "score"};
 
 // Every column straight into device memory.
-void device_resident(benchmark::State& st, const char* file,
-                     const std::vector<std::string>& outputs) {
+void BM_GpuDeviceResident(benchmark::State& st, const char* file,
+                          const std::vector<std::string>& outputs) {
   const gpu::CudaDriver* driver = gpu_or_skip(st);
   if (!driver) return;
   const BatchEvaluator batch = gpu_batch(file, outputs);
@@ -106,7 +106,7 @@ void device_resident(benchmark::State& st, const char* file,
 
 // Every column to page-locked host staging, handed to a consumer that only
 // touches it.
-void to_host(benchmark::State& st, const char* file, const std::vector<std::string>& outputs) {
+void BM_GpuToHost(benchmark::State& st, const char* file, const std::vector<std::string>& outputs) {
   if (!gpu_or_skip(st)) return;
   const BatchEvaluator batch = gpu_batch(file, outputs);
   uint64_t first = 0;
@@ -121,25 +121,18 @@ void to_host(benchmark::State& st, const char* file, const std::vector<std::stri
   st.SetBytesProcessed((int64_t)(st.iterations() * rows * 8 * outputs.size()));
 }
 
-void BM_GpuLadder_DeviceResident(benchmark::State& st) {
-  device_resident(st, kLadderFile, kLadderOutputs);
-}
-BENCHMARK(BM_GpuLadder_DeviceResident)->UseRealTime()->Unit(benchmark::kMillisecond);
-
-void BM_GpuLadder_ToHost(benchmark::State& st) {
-  to_host(st, kLadderFile, kLadderOutputs);
-}
-BENCHMARK(BM_GpuLadder_ToHost)->UseRealTime()->Unit(benchmark::kMillisecond);
-
-void BM_GpuStress_DeviceResident(benchmark::State& st) {
-  device_resident(st, kStressFile, kStressOutputs);
-}
-BENCHMARK(BM_GpuStress_DeviceResident)->UseRealTime()->Unit(benchmark::kMillisecond);
-
-void BM_GpuStress_ToHost(benchmark::State& st) {
-  to_host(st, kStressFile, kStressOutputs);
-}
-BENCHMARK(BM_GpuStress_ToHost)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GpuDeviceResident, Ladder, kLadderFile, kLadderOutputs)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GpuToHost, Ladder, kLadderFile, kLadderOutputs)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GpuDeviceResident, Stress, kStressFile, kStressOutputs)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GpuToHost, Stress, kStressFile, kStressOutputs)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 // A program no cache has seen: PTX generation, the driver's linker, module
 // load (a fresh cache directory each iteration).

@@ -116,11 +116,11 @@ run_checks() {
   echo "| pinned device-to-host bandwidth | $(rate "$d2h")B/s |"
   for b in Ladder Stress; do
     local dr th target=""
-    dr=$(median "BM_Gpu${b}_DeviceResident" 6)
-    th=$(median "BM_Gpu${b}_ToHost" 6)
+    dr=$(median "BM_GpuDeviceResident/${b}" 6)
+    th=$(median "BM_GpuToHost/${b}" 6)
     [ "$b" = Ladder ] && target=" (target >= 80 %)"
-    echo "| $b device-resident | $(rate "$(median "BM_Gpu${b}_DeviceResident" 7)")rows/s, $(rate "$dr")B/s = $(ratio "$dr" "$write") of memset$target |"
-    echo "| $b to host | $(rate "$(median "BM_Gpu${b}_ToHost" 7)")rows/s, $(rate "$th")B/s = $(ratio "$th" "$d2h") of pinned D2H$target |"
+    echo "| $b device-resident | $(rate "$(median "BM_GpuDeviceResident/${b}" 7)")rows/s, $(rate "$dr")B/s = $(ratio "$dr" "$write") of memset$target |"
+    echo "| $b to host | $(rate "$(median "BM_GpuToHost/${b}" 7)")rows/s, $(rate "$th")B/s = $(ratio "$th" "$d2h") of pinned D2H$target |"
   done
   echo "| compile of a new program, cold (PTX + cubin) | $(median BM_GpuCompile_NewProgramCold 3) ms (target < 150) |"
   echo "| compile from the caches | $(median BM_GpuCompile_Cached 3) ms (target < 5) |"
