@@ -15,7 +15,6 @@
 
 #include <atomic>
 #include <mutex>
-#include <unordered_map>
 
 #include "codegen/pipeline/disk_cache.hpp"
 #include "codegen/pipeline/optimize.hpp"
@@ -45,10 +44,7 @@ struct JitEngine::Impl {
   llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple()};
   std::string triple, data_layout, cpu, features;
   std::string key_salt;  // LLVM version, triple, CPU, features, rtlib content
-  codegen::DiskCache disk{std::nullopt, ".o"};
-  std::mutex cache_mutex;
-  std::unordered_map<std::string, std::string> memory;
-  std::atomic<uint64_t> compiled{0}, memory_hits{0}, disk_hits{0};
+  std::unique_ptr<codegen::CompiledCache> cache;  // objects, keyed by module_key
   std::atomic<uint64_t> dylib_counter{0};
   std::mutex error_mutex;
   std::string last_session_error;
@@ -63,18 +59,7 @@ struct JitEngine::Impl {
   // Memory cache, then disk cache, then O2 + codegen (stored in both).
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> compile_module(llvm::Module& m) {
     const std::string key = m.getModuleIdentifier();
-    {
-      std::lock_guard<std::mutex> lock(cache_mutex);
-      auto it = memory.find(key);
-      if (it != memory.end()) {
-        ++memory_hits;
-        return llvm::MemoryBuffer::getMemBufferCopy(it->second, key);
-      }
-    }
-    if (auto object = disk.load(key)) {
-      ++disk_hits;
-      std::lock_guard<std::mutex> lock(cache_mutex);
-      memory.emplace(key, *object);
+    if (std::optional<std::string> object = cache->find(key)) {
       return llvm::MemoryBuffer::getMemBufferCopy(*object, key);
     }
     auto tm = jtmb.createTargetMachine();
@@ -83,11 +68,7 @@ struct JitEngine::Impl {
     llvm::orc::SimpleCompiler compiler(**tm);
     auto object = compiler(m);
     if (!object) return object.takeError();
-    ++compiled;
-    const std::string bytes((*object)->getBufferStart(), (*object)->getBufferSize());
-    disk.store(key, bytes);
-    std::lock_guard<std::mutex> lock(cache_mutex);
-    memory.emplace(key, bytes);
+    cache->keep(key, std::string((*object)->getBufferStart(), (*object)->getBufferSize()));
     return object;
   }
 
@@ -164,7 +145,7 @@ JitEngine::JitEngine(JitOptions options) : impl_(new Impl) {
   impl_->features = jtmb->getFeatures().getString();
   const std::string_view rtlib = codegen::rtlib_bitcode(codegen::RtlibTarget::Host);
   impl_->key_salt = codegen::target_salt(impl_->triple, impl_->cpu, impl_->features, rtlib);
-  impl_->disk = codegen::DiskCache(options.cache_dir, ".o");
+  impl_->cache = std::make_unique<codegen::CompiledCache>(options.cache_dir, ".o");
 }
 
 JitEngine::~JitEngine() = default;
@@ -229,7 +210,7 @@ std::string JitEngine::optimized_ir(llvm::Module& module) {
 }
 
 JitStats JitEngine::stats() const {
-  return JitStats{impl_->compiled.load(), impl_->memory_hits.load(), impl_->disk_hits.load()};
+  return impl_->cache->stats();
 }
 
 }  // namespace polyrt::cpu

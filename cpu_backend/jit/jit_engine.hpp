@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "codegen/pipeline/compiled_cache.hpp"
+
 namespace llvm {
 class LLVMContext;
 class Module;
@@ -18,11 +20,8 @@ class Module;
 
 namespace polyrt::cpu {
 
-struct JitStats {
-  uint64_t compiled = 0;     // objects built by O2 + codegen
-  uint64_t memory_hits = 0;  // objects reused from this process
-  uint64_t disk_hits = 0;    // objects loaded from the disk cache
-};
+// Objects built, and reused from memory or from disk.
+using JitStats = codegen::CacheStats;
 
 // Compiled code: keeps its JIT dylib alive and hands out symbol addresses.
 class JitCode {

@@ -10,9 +10,7 @@
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Triple.h>
 
-#include <atomic>
 #include <mutex>
-#include <unordered_map>
 
 #include "codegen/batch_codegen.hpp"
 #include "codegen/pipeline/disk_cache.hpp"
@@ -88,34 +86,8 @@ std::string emit_ptx(llvm::Module& module, llvm::TargetMachine& tm) {
 }  // namespace
 
 struct PtxCompiler::Impl {
-  codegen::DiskCache disk{std::nullopt, ".ptx"};
-  std::mutex mutex;
-  std::unordered_map<std::string, std::string> memory;
-  std::atomic<uint64_t> compiled{0}, memory_hits{0}, disk_hits{0};
-
-  std::optional<std::string> cached(const std::string& key) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      auto it = memory.find(key);
-      if (it != memory.end()) {
-        ++memory_hits;
-        return it->second;
-      }
-    }
-    std::optional<std::string> ptx = disk.load(key);
-    if (!ptx) return std::nullopt;
-    ++disk_hits;
-    std::lock_guard<std::mutex> lock(mutex);
-    memory.emplace(key, *ptx);
-    return ptx;
-  }
-
-  void keep(const std::string& key, const std::string& ptx) {
-    ++compiled;
-    disk.store(key, ptx);
-    std::lock_guard<std::mutex> lock(mutex);
-    memory.emplace(key, ptx);
-  }
+  explicit Impl(std::optional<std::string> cache_dir) : cache(std::move(cache_dir), ".ptx") {}
+  codegen::CompiledCache cache;
 };
 
 // Never destroyed, like the JIT engine: programs held in statics may compile
@@ -125,9 +97,8 @@ PtxCompiler& PtxCompiler::instance() {
   return *compiler;
 }
 
-PtxCompiler::PtxCompiler(std::optional<std::string> cache_dir) : impl_(new Impl) {
-  impl_->disk = codegen::DiskCache(std::move(cache_dir), ".ptx");
-}
+PtxCompiler::PtxCompiler(std::optional<std::string> cache_dir)
+    : impl_(new Impl(std::move(cache_dir))) {}
 
 PtxCompiler::~PtxCompiler() = default;
 
@@ -144,13 +115,13 @@ PtxKernels PtxCompiler::compile(const ir::Graph& graph, const plan::BatchPlan& p
                            codegen::rtlib_bitcode(codegen::RtlibTarget::Nvptx));
   const std::string key = codegen::module_key(salt, *m.module);
   out.key = key;
-  if (std::optional<std::string> ptx = impl_->cached(key)) {
+  if (std::optional<std::string> ptx = impl_->cache.find(key)) {
     out.ptx = std::move(*ptx);
     return out;
   }
   link_and_optimize(*m.module, *tm);
   out.ptx = emit_ptx(*m.module, *tm);
-  impl_->keep(key, out.ptx);
+  impl_->cache.keep(key, out.ptx);
   return out;
 }
 
@@ -163,7 +134,7 @@ std::string PtxCompiler::module_ir(const ir::Graph& graph, const plan::BatchPlan
 }
 
 PtxStats PtxCompiler::stats() const {
-  return PtxStats{impl_->compiled.load(), impl_->memory_hits.load(), impl_->disk_hits.load()};
+  return impl_->cache.stats();
 }
 
 }  // namespace polyrt::gpu

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/pipeline/compiled_cache.hpp"
 #include "gpu_backend/ptx/nvptx_target.hpp"
 #include "plan/batch_plan.hpp"
 
@@ -23,11 +24,7 @@ struct PtxKernels {
   ResolvedNvptxTarget target;
 };
 
-struct PtxStats {
-  uint64_t compiled = 0;     // modules built by O2 + the NVPTX back end
-  uint64_t memory_hits = 0;  // PTX reused from this process
-  uint64_t disk_hits = 0;    // PTX loaded from the disk cache
-};
+using PtxStats = codegen::CacheStats;
 
 class PtxCompiler {
  public:
