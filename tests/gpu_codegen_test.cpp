@@ -106,7 +106,9 @@ TEST(PtxCompiler, EntriesCarryLaunchBoundsAndTheFailureWord) {
   for (size_t s = 0; s < k.entries.size(); ++s) {
     const bool kernel = b.plan.steps[s].kind == plan::BatchStep::Kernel;
     EXPECT_EQ(k.entries[s].empty(), !kernel);
-    if (kernel) EXPECT_NE(k.ptx.find(".visible .entry " + k.entries[s] + "("), std::string::npos);
+    if (kernel) {
+      EXPECT_NE(k.ptx.find(".visible .entry " + k.entries[s] + "("), std::string::npos);
+    }
   }
   EXPECT_NE(k.ptx.find(".maxntid 256, 1, 1"), std::string::npos);
   EXPECT_NE(k.ptx.find(".minnctapersm 1"), std::string::npos);
