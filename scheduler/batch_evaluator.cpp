@@ -161,12 +161,14 @@ void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t fir
         break;
       case BatchValue::Column:
         column.words = b.column_pointers[v.index];
-        column.values = b.values[v.index].data();
+        column.offsets = b.texts[v.index].offsets();
+        column.bytes = b.texts[v.index].bytes();
         break;
       case BatchValue::Scalar:
         column.is_none = backend->batch().scalars[v.index].is_none();
         column.words = b.filled[o].data();
-        column.values = b.filled_values[o].data();
+        column.offsets = b.filled_texts[o].offsets();
+        column.bytes = b.filled_texts[o].bytes();
         break;
       case BatchValue::Lane:
         column.words = b.filled[o].data();
@@ -200,6 +202,7 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
   for (size_t o = 0; o < out.size(); ++o) {
     out[o].name = output_names()[o];
     out[o].type = output_types()[o];
+    if (out[o].type == Type::Str) out[o].offsets.push_back(0);
   }
   stream(
       first, count,
@@ -209,8 +212,11 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
           out[o].is_none = v.is_none;
           if (v.is_none) continue;
           if (v.type == Type::Str) {
-            for (uint64_t r = 0; r < chunk.rows; ++r)
-              out[o].strings.push_back(v.values[r].as_str());
+            // Each chunk's offsets start at 0: shifted by the bytes before it.
+            const int64_t base = (int64_t)out[o].bytes.size();
+            for (uint64_t r = 1; r <= chunk.rows; ++r)
+              out[o].offsets.push_back(base + v.offsets[r]);
+            out[o].bytes.append(v.bytes, (size_t)v.offsets[chunk.rows]);
           } else {
             out[o].words.insert(out[o].words.end(), v.words, v.words + chunk.rows);
           }

@@ -81,7 +81,7 @@ TEST(Batch, MixedProgramMatchesTheInterpreter) {
   State s = oracle->new_state();
   for (uint64_t r = 0; r < 3000; ++r) {
     s.set_inputs({1000 + r, 9});
-    ASSERT_EQ(columns[0].strings[r], s.pull("name").as_str());
+    ASSERT_EQ(columns[0].text(r), s.pull("name").as_str());
     EXPECT_TRUE(s.pull("gone").is_none());
     ASSERT_EQ(columns[2].words[r], s.pull("kept").as_u64());
     ASSERT_EQ(std::bit_cast<uint64_t>(s.pull("ratio").as_f64()), columns[3].words[r]);
@@ -116,7 +116,7 @@ TEST(Batch, AliasesCostNothingAndNeverSplitAKernel) {
     for (size_t o = 0; o < columns.size(); ++o) {
       const Value v = s.pull(columns[o].name);
       if (v.type() == Type::Str) {
-        ASSERT_EQ(columns[o].strings[r], v.as_str()) << columns[o].name;
+        ASSERT_EQ(columns[o].text(r), v.as_str()) << columns[o].name;
       } else {
         ASSERT_EQ(columns[o].words[r], word_of(v)) << columns[o].name;
       }
@@ -176,7 +176,7 @@ TEST(Batch, ColumnCoordinatesMatchTheInterpreter) {
   for (uint64_t r = 0; r < 1000; ++r) {
     oracle.set_inputs({500 + r, ys[r], 42});
     ASSERT_EQ(out[0].words[r], oracle.pull("v").as_u64()) << r;
-    ASSERT_EQ(out[1].strings[r], oracle.pull("s").as_str()) << r;
+    ASSERT_EQ(out[1].text(r), oracle.pull("s").as_str()) << r;
   }
   EXPECT_THROW(batch.evaluate(0, 10), WriteError);  // the y column is missing
   options.column_coordinates = {0};                 // the iterated one

@@ -45,7 +45,8 @@ void expect_same_columns(const std::vector<Column>& a, const std::vector<Column>
   for (size_t o = 0; o < a.size(); ++o) {
     EXPECT_EQ(a[o].is_none, b[o].is_none) << a[o].name;
     EXPECT_EQ(a[o].words, b[o].words) << a[o].name;
-    EXPECT_EQ(a[o].strings, b[o].strings) << a[o].name;
+    EXPECT_EQ(a[o].offsets, b[o].offsets) << a[o].name;
+    EXPECT_EQ(a[o].bytes, b[o].bytes) << a[o].name;
   }
 }
 

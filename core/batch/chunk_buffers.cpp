@@ -12,26 +12,30 @@ void size_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t rows,
   const size_t columns = p.column_types.size();
   b.rows = rows;
   b.words.resize(columns);
-  b.values.resize(columns);
+  b.texts.resize(columns);
   b.column_pointers.assign(columns, nullptr);
   for (size_t c = 0; c < columns; ++c) {
     if (p.column_types[c] == Type::Str) {
-      b.values[c].resize(rows);
-    } else if (word_columns == WordColumns::BackEnd) {
+      b.texts[c].clear(rows);
       continue;
-    } else if (b.words[c].size() < rows) {
-      b.words[c].resize(rows);
     }
+    if (word_columns == WordColumns::BackEnd) continue;
+    if (b.words[c].size() < rows) b.words[c].resize(rows);
     b.column_pointers[c] = b.words[c].data();
   }
   b.filled.resize(p.outputs.size());
-  b.filled_values.resize(p.outputs.size());
+  b.filled_texts.resize(p.outputs.size());
   for (size_t o = 0; o < p.outputs.size(); ++o) {
     const BatchValue& v = p.outputs[o];
     if (v.kind != BatchValue::Lane && v.kind != BatchValue::Scalar) continue;
-    if (v.kind == BatchValue::Scalar && !batch.scalars[v.index].is_none() &&
-        batch.scalars[v.index].type() == Type::Str) {
-      b.filled_values[o].assign(rows, batch.scalars[v.index]);
+    const Value* scalar = v.kind == BatchValue::Scalar ? &batch.scalars[v.index] : nullptr;
+    if (scalar && !scalar->is_none() && scalar->type() == Type::Str) {
+      // The same text on every row of every chunk of this batch: a recycled
+      // chunk of the same size already holds it.
+      if (b.filled_texts[o].rows() != rows) {
+        b.filled_texts[o].clear(rows);
+        b.filled_texts[o].append_repeated(scalar->as_str(), rows);
+      }
     } else if (b.filled[o].size() < rows) {
       b.filled[o].resize(rows);
     }

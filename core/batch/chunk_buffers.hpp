@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "batch/prepared_batch.hpp"
+#include "columns/string_column.hpp"
 
 namespace polyrt::batch {
 
@@ -21,20 +22,22 @@ struct ChunkResources {
 
 struct ChunkBuffers {
   uint64_t rows = 0;
-  std::vector<std::vector<uint64_t>> words;       // per plan column (empty for str)
-  std::vector<std::vector<Value>> values;         // per plan column (str only)
-  std::vector<uint64_t*> column_pointers;         // where each column is read and written
-  std::vector<std::vector<uint64_t>> filled;      // per output: lane or scalar outputs
-  std::vector<std::vector<Value>> filled_values;  // per output: scalar str outputs
-  std::unique_ptr<ChunkResources> resources;      // the back end's, or null
+  std::vector<std::vector<uint64_t>> words;         // per plan column (empty for str)
+  std::vector<columns::StringColumn> texts;         // per plan column (str only)
+  std::vector<uint64_t*> column_pointers;           // where each column is read and written
+  std::vector<std::vector<uint64_t>> filled;        // per output: lane or scalar outputs
+  std::vector<columns::StringColumn> filled_texts;  // per output: scalar str outputs
+  std::vector<uint64_t> lanes;                      // host steps' copy of the lane's coordinates
+  std::unique_ptr<ChunkResources> resources;        // the back end's, or null
 };
 
 // Where a chunk's word columns live: in `words` (the host's vectors), or in
 // storage the back end points column_pointers at after sizing.
 enum class WordColumns { Host, BackEnd };
 
-// Sizes the buffers for `rows` rows and points every column at its buffer
-// (a recycled chunk keeps its capacity). With WordColumns::BackEnd the word
+// Sizes the buffers for `rows` rows, points every word column at its buffer
+// and empties the str columns (a recycled chunk keeps its capacity); the
+// steps append each str column's rows. With WordColumns::BackEnd the word
 // columns get no host vector and a null pointer.
 void size_chunk(const PreparedBatch& batch, ChunkBuffers& buffers, uint64_t rows,
                 WordColumns word_columns = WordColumns::Host);

@@ -1,23 +1,87 @@
 #include "batch/chunk_steps.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "graph/evaluate_node.hpp"
+#include "nodes/column_call.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::batch {
 
 using plan::BatchValue;
 
-uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, ChunkBuffers& b,
-                       uint64_t first, uint64_t limit) {
+namespace {
+
+// The node's columnar form over rows [0, rows), when it has one and every
+// input and output is one it can take (no None input; every output a
+// column). Returns false, having done nothing, otherwise.
+bool run_columnar(const PreparedBatch& batch, const ir::Node& n, uint32_t node, ChunkBuffers& b,
+                  uint64_t first, uint64_t rows) {
+  if (!n.def->columnar) return false;
   const plan::BatchPlan& p = batch.plan;
-  const uint32_t node = step.nodes[0];
-  const ir::Node& n = batch.graph().nodes[node];
+  std::vector<nodes::ColumnInput> inputs(n.inputs.size());
+  std::vector<std::array<int64_t, 2>> scalar_offsets(n.inputs.size());
+  for (size_t k = 0; k < n.inputs.size(); ++k) {
+    const BatchValue& v = p.value_of(n.inputs[k]);
+    nodes::ColumnInput& in = inputs[k];
+    switch (v.kind) {
+      case BatchValue::None:
+      case BatchValue::Register:
+        return false;
+      case BatchValue::Scalar: {
+        const Value& scalar = batch.scalars[v.index];
+        if (scalar.is_none()) return false;
+        in.type = scalar.type();
+        in.stride = 0;
+        in.words = &batch.scalar_words[v.index];
+        if (in.type == Type::Str) {
+          scalar_offsets[k] = {0, (int64_t)scalar.as_str().size()};
+          in.offsets = scalar_offsets[k].data();
+          in.bytes = scalar.as_str().data();
+        }
+        break;
+      }
+      case BatchValue::Lane:
+        if (b.lanes.size() < rows) b.lanes.resize(rows);
+        for (uint64_t r = 0; r < rows; ++r) b.lanes[r] = first + r;
+        in.words = b.lanes.data();
+        break;
+      case BatchValue::Column:
+        in.type = p.column_types[v.index];
+        in.words = b.column_pointers[v.index];
+        in.offsets = b.texts[v.index].offsets();
+        in.bytes = b.texts[v.index].bytes();
+        break;
+    }
+  }
+  std::vector<nodes::ColumnOutput> outputs(n.out_types.size());
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const BatchValue& v = p.values[p.port_base[node] + k];
+    if (v.kind != BatchValue::Column) return false;
+    if (p.column_types[v.index] == Type::Str) {
+      outputs[k].text = &b.texts[v.index];
+    } else {
+      outputs[k].words = b.column_pointers[v.index];
+    }
+  }
+  static const nodes::Prepared kNothing;
+  n.def->columnar(nodes::ColumnCall{.rows = rows,
+                                    .inputs = inputs,
+                                    .params = n.params,
+                                    .prepared = n.prepared ? *n.prepared : kNothing,
+                                    .outputs = outputs});
+  return true;
+}
+
+// The node's registry body row by row over rows [0, rows), on Values; returns
+// the first failing row, or kNoFailingRow.
+uint64_t run_rows(const PreparedBatch& batch, const ir::Node& n, uint32_t node, ChunkBuffers& b,
+                  uint64_t first, uint64_t rows) {
+  const plan::BatchPlan& p = batch.plan;
   std::vector<Value> in(n.inputs.size());
   std::vector<const Value*> ptrs(n.inputs.size());
   std::vector<Value> out(n.out_types.size());
-  const uint64_t rows = std::min(limit, b.rows);
   for (uint64_t r = 0; r < rows; ++r) {
     for (size_t k = 0; k < n.inputs.size(); ++k) {
       const BatchValue& v = p.value_of(n.inputs[k]);
@@ -33,11 +97,9 @@ uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, 
           in[k] = Value::u64(first + r);
           break;
         case BatchValue::Column:
-          if (p.column_types[v.index] == Type::Str) {
-            ptrs[k] = &b.values[v.index][r];
-          } else {
-            in[k] = value_of_word(p.column_types[v.index], b.column_pointers[v.index][r]);
-          }
+          in[k] = p.column_types[v.index] == Type::Str
+                      ? Value::str(std::string(b.texts[v.index][r]))
+                      : value_of_word(p.column_types[v.index], b.column_pointers[v.index][r]);
           break;
         case BatchValue::Register:
           internal_error("a host step reads a kernel register");
@@ -51,13 +113,35 @@ uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, 
         internal_error("node '" + n.label + "' gave None where the batch plan expected a value");
       }
       if (p.column_types[v.index] == Type::Str) {
-        b.values[v.index][r] = std::move(out[k]);
+        b.texts[v.index].append(out[k].as_str());
       } else {
         b.column_pointers[v.index][r] = word_of(out[k]);
       }
     }
   }
   return plan::kNoFailingRow;
+}
+
+}  // namespace
+
+uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, ChunkBuffers& b,
+                       uint64_t first, uint64_t limit) {
+  const plan::BatchPlan& p = batch.plan;
+  const uint32_t node = step.nodes[0];
+  const ir::Node& n = batch.graph().nodes[node];
+  const uint64_t rows = std::min(limit, b.rows);
+  uint64_t failed = plan::kNoFailingRow;
+  if (!run_columnar(batch, n, node, b, first, rows))
+    failed = run_rows(batch, n, node, b, first, rows);
+  // Rows past a failure are never delivered, but later steps read every row:
+  // the step's str columns get empty ones.
+  for (size_t k = 0; k < n.out_types.size(); ++k) {
+    const BatchValue& v = p.values[p.port_base[node] + k];
+    if (v.kind != BatchValue::Column || p.column_types[v.index] != Type::Str) continue;
+    columns::StringColumn& text = b.texts[v.index];
+    if (text.rows() < b.rows) text.append_repeated({}, b.rows - text.rows());
+  }
+  return failed;
 }
 
 ChunkFailure run_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t first,

@@ -1,6 +1,7 @@
 // The steps of a batch plan over one chunk, on every back end: the generated
 // outputs, the caller's columns, then each step in order, kernels by the back
-// end and host steps row by row through the registry bodies (ir::run_node).
+// end and host steps through the nodes' columnar forms or, row by row, their
+// registry bodies (ir::run_node).
 #pragma once
 
 #include <cstdint>
@@ -30,8 +31,10 @@ struct ChunkFailure {
 
 // Runs Host step `step` over rows [0, min(limit, buffers.rows)) of the chunk
 // whose row 0 has coordinate `first`, reading and writing the columns through
-// column_pointers (str columns through values); returns the first failing
-// row, or kNoFailingRow.
+// column_pointers (str columns through texts): the node's columnar form over
+// the whole chunk when it has one, else its registry body row by row. Returns
+// the first failing row, or kNoFailingRow; its str outputs always get
+// buffers.rows rows.
 uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step,
                        ChunkBuffers& buffers, uint64_t first, uint64_t limit);
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <deque>
 #include <string>
@@ -218,17 +219,27 @@ void register_distribution_nodes(Registry& r) {
            const uint64_t i = pd_alias_index(c.u64(0), p.f64s.data(), p.u64s.data(), p.f64s.size());
            c.set_u64(p.u64s_b[i]);
          }});
-  r.add({.name = "one_of",
-         .family = "distributions",
-         .args = {wire("x", P::U64), konsts("values", P::Str)},
-         .results = {Type::Str},
-         .summary = "values[hash(x) mod N].",
-         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-           if (p.empty()) throw ParamError{0, "one_of needs at least one value"};
-           return nullptr;
-         },
-         .eval =
-             [](Call& c) { c.set_str(c.param_str(pd_hash_range(c.u64(0), c.params().size()))); }});
+  r.add(
+      {.name = "one_of",
+       .family = "distributions",
+       .args = {wire("x", P::U64), konsts("values", P::Str)},
+       .results = {Type::Str},
+       .summary = "values[hash(x) mod N].",
+       .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+         if (p.empty()) throw ParamError{0, "one_of needs at least one value"};
+         return nullptr;
+       },
+       .eval = [](Call& c) { c.set_str(c.param_str(pd_hash_range(c.u64(0), c.params().size()))); },
+       .columnar =
+           [](const ColumnCall& c) {
+             std::vector<std::string_view> values(c.params.size());
+             std::transform(c.params.begin(), c.params.end(), values.begin(),
+                            [](const Value& v) -> std::string_view { return v.as_str(); });
+             columns::StringColumn& out = *c.outputs[0].text;
+             for (uint64_t r = 0; r < c.rows; ++r) {
+               out.append(values[pd_hash_range(c.inputs[0].word(r), values.size())]);
+             }
+           }});
   r.add({.name = "one_of_weighted",
          .family = "distributions",
          .args = {wire("x", P::U64), konst("spec", P::Str)},
@@ -236,10 +247,20 @@ void register_distribution_nodes(Registry& r) {
          .summary = "Picks from \"a:w,b:w,...\": cumulative normalized weights (the last forced "
                     "to 1.0), the first index whose cumulative weight >= unit_interval(hash(x)).",
          .prepare = prepare_one_of_weighted,
-         .eval = [](Call& c) {
-           const Prepared& p = c.prepared();
-           c.set_str(p.strs[pd_weighted_index(c.u64(0), p.f64s.data(), p.f64s.size())]);
-         }});
+         .eval =
+             [](Call& c) {
+               const Prepared& p = c.prepared();
+               c.set_str(p.strs[pd_weighted_index(c.u64(0), p.f64s.data(), p.f64s.size())]);
+             },
+         .columnar =
+             [](const ColumnCall& c) {
+               const Prepared& p = c.prepared;
+               columns::StringColumn& out = *c.outputs[0].text;
+               for (uint64_t r = 0; r < c.rows; ++r) {
+                 out.append(
+                     p.strs[pd_weighted_index(c.inputs[0].word(r), p.f64s.data(), p.f64s.size())]);
+               }
+             }});
 }
 
 }  // namespace polyrt::nodes

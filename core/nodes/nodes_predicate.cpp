@@ -16,6 +16,20 @@ std::vector<Type> same_as_first(const std::vector<Type>& in, const std::vector<V
   return {in[0]};
 }
 
+// default_or and this_or over a chunk: the columnar form runs only when no
+// input is None for the batch, so the value is present on every row.
+void copy_present_value(const ColumnCall& c) {
+  const ColumnInput& in = c.inputs[0];
+  const ColumnOutput& out = c.outputs[0];
+  for (uint64_t r = 0; r < c.rows; ++r) {
+    if (out.text) {
+      out.text->append(in.text(r));
+    } else {
+      out.words[r] = in.word(r);
+    }
+  }
+}
+
 }  // namespace
 
 void register_predicate_nodes(Registry& r) {
@@ -27,14 +41,16 @@ void register_predicate_nodes(Registry& r) {
          .result_doc = "same type as value",
          .accepts_none = true,
          .summary = "value unless it is None, then fallback (None-aware).",
-         .eval = [](Call& c) { c.set(c.input(0).is_none() ? c.input(1) : c.input(0)); }});
+         .eval = [](Call& c) { c.set(c.input(0).is_none() ? c.input(1) : c.input(0)); },
+         .columnar = copy_present_value});
   r.add({.name = "this_or",
          .family = "None and predicates",
          .args = {wire("value", P::U64), wire("fallback", P::U64)},
          .results = {Type::U64},
          .accepts_none = true,
          .summary = "value unless it is None, then fallback (None-aware, u64).",
-         .eval = [](Call& c) { c.set(c.input(0).is_none() ? c.input(1) : c.input(0)); }});
+         .eval = [](Call& c) { c.set(c.input(0).is_none() ? c.input(1) : c.input(0)); },
+         .columnar = copy_present_value});
   r.add({.name = "required",
          .family = "None and predicates",
          .args = {wire("value", P::U64), konst("name", P::Str, Value::str("value"))},

@@ -1,6 +1,9 @@
+#include <algorithm>
+#include <bit>
 #include <string>
 
 #include "nodes/registry.hpp"
+#include "nodes/text_fields.hpp"
 #include "rtlib/rtlib.h"
 #include "rtlib/text.hpp"
 
@@ -12,30 +15,8 @@ struct ParsedFormat {
   std::vector<rt::FormatSegment> segments;
 };
 
-std::string render_arg(const Value& v, const rt::FormatSegment& spec) {
-  switch (v.type()) {
-    case Type::U64:
-      if (spec.radix == 0) return std::to_string(v.as_u64());
-      {
-        std::string s = rt::u64_radix(v.as_u64(),
-                                      spec.radix == 'b'   ? 2
-                                      : spec.radix == 'o' ? 8
-                                                          : 16,
-                                      false);
-        if (spec.radix == 'X') {
-          for (char& ch : s) ch = (char)std::toupper((unsigned char)ch);
-        }
-        return s;
-      }
-    case Type::F64:
-      return spec.precision >= 0 ? rt::f64_fixed(v.as_f64(), spec.precision)
-                                 : rt::f64_debug(v.as_f64());
-    case Type::Str:
-      return v.as_str();
-    case Type::Bool:
-      return v.as_bool() ? "true" : "false";
-  }
-  return {};
+const ParsedFormat& format_of(const Prepared& prepared) {
+  return *static_cast<const ParsedFormat*>(prepared.extra.get());
 }
 
 }  // namespace
@@ -76,14 +57,19 @@ void register_text_nodes(Registry& r) {
          },
          .eval =
              [](Call& c) {
-               const auto& fmt = *static_cast<const ParsedFormat*>(c.prepared().extra.get());
-               std::string out;
-               size_t arg = 0;
-               for (const auto& seg : fmt.segments) {
-                 out += seg.literal;
-                 if (seg.placeholder) out += rt::pad_field(render_arg(c.input(arg++), seg), seg);
-               }
-               c.set_str(std::move(out));
+               c.set(text_value([&](char* p, const auto& ensure) {
+                 return write_format(
+                     p, format_of(c.prepared()).segments,
+                     [&](size_t k) { return field_of(c.input(k)); }, ensure);
+               }));
+             },
+         .columnar =
+             [](const ColumnCall& c) {
+               const auto& segments = format_of(c.prepared).segments;
+               for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
+                 return write_format(
+                     p, segments, [&](size_t k) { return field_of(c.inputs[k], r); }, ensure);
+               });
              }});
   r.add({.name = "str_concat",
          .family = "strings",
@@ -91,11 +77,21 @@ void register_text_nodes(Registry& r) {
          .results = {Type::Str},
          .summary = "Concatenates the Display forms of its arguments (u64 decimal, f64 shortest "
                     "digits without exponent, bool true/false); the target of + on strings.",
-         .eval = [](Call& c) {
-           std::string out;
-           for (size_t i = 0; i < c.input_count(); ++i) out += display_text(c.input(i));
-           c.set_str(std::move(out));
-         }});
+         .eval =
+             [](Call& c) {
+               c.set(text_value([&](char* p, const auto& ensure) {
+                 return write_concat(
+                     p, c.input_count(), [&](size_t k) { return field_of(c.input(k)); }, ensure);
+               }));
+             },
+         .columnar =
+             [](const ColumnCall& c) {
+               for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
+                 return write_concat(
+                     p, c.inputs.size(), [&](size_t k) { return field_of(c.inputs[k], r); },
+                     ensure);
+               });
+             }});
   r.add({.name = "format_u64",
          .family = "strings",
          .args = {wire("x", P::U64), konst("radix", P::U64, Value::u64(10))},
@@ -108,7 +104,15 @@ void register_text_nodes(Registry& r) {
            }
            return nullptr;
          },
-         .eval = [](Call& c) { c.set_str(rt::u64_radix(c.u64(0), (int)c.param_u64(0), true)); }});
+         .eval = [](Call& c) { c.set_str(rt::u64_radix(c.u64(0), (int)c.param_u64(0), true)); },
+         .columnar =
+             [](const ColumnCall& c) {
+               const int radix = (int)c.params[0].as_u64();
+               for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
+                 return rt::write_u64_radix(ensure(p, rt::kU64RadixText), c.inputs[0].word(r),
+                                            radix, true);
+               });
+             }});
   r.add({.name = "format_f64",
          .family = "strings",
          .args = {wire("x", P::F64), konst("precision", P::U64, Value::u64(2))},
@@ -119,7 +123,15 @@ void register_text_nodes(Registry& r) {
            if (p[0].as_u64() > 1074) throw ParamError{0, "precision must be <= 1074"};
            return nullptr;
          },
-         .eval = [](Call& c) { c.set_str(rt::f64_fixed(c.f64(0), (int)c.param_u64(0))); }});
+         .eval = [](Call& c) { c.set_str(rt::f64_fixed(c.f64(0), (int)c.param_u64(0))); },
+         .columnar =
+             [](const ColumnCall& c) {
+               const int precision = (int)c.params[0].as_u64();
+               for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
+                 return rt::write_f64_fixed(ensure(p, rt::f64_fixed_bound(precision)),
+                                            std::bit_cast<double>(c.inputs[0].word(r)), precision);
+               });
+             }});
   r.add({.name = "zero_pad_u64",
          .family = "strings",
          .args = {wire("x", P::U64), konst("width", P::U64, Value::u64(10))},
@@ -129,7 +141,15 @@ void register_text_nodes(Registry& r) {
            if (p[0].as_u64() > 4096) throw ParamError{0, "width must be <= 4096"};
            return nullptr;
          },
-         .eval = [](Call& c) { c.set_str(rt::u64_zero_pad(c.u64(0), c.param_u64(0))); }});
+         .eval = [](Call& c) { c.set_str(rt::u64_zero_pad(c.u64(0), c.param_u64(0))); },
+         .columnar =
+             [](const ColumnCall& c) {
+               const uint64_t width = c.params[0].as_u64();
+               const size_t bound = std::max<uint64_t>(width, rt::kU64Text);
+               for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
+                 return rt::write_u64_zero_pad(ensure(p, bound), c.inputs[0].word(r), width);
+               });
+             }});
   r.add({.name = "combinations",
          .family = "strings",
          .args = {wire("x", P::U64), konst("pattern", P::Str)},
@@ -145,25 +165,58 @@ void register_text_nodes(Registry& r) {
            }
            return prepared;
          },
-         .eval = [](Call& c) { c.set_str(rt::render_combinations(c.u64(0), c.prepared().strs)); }});
+         .eval =
+             [](Call& c) {
+               c.set(text_value([&](char* p, const auto& ensure) {
+                 const auto& charsets = c.prepared().strs;
+                 return rt::write_combinations(ensure(p, charsets.size()), c.u64(0), charsets);
+               }));
+             },
+         .columnar =
+             [](const ColumnCall& c) {
+               const auto& charsets = c.prepared.strs;
+               for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
+                 return rt::write_combinations(ensure(p, charsets.size()), c.inputs[0].word(r),
+                                               charsets);
+               });
+             }});
   r.add({.name = "str_eq",
          .family = "strings",
          .args = {wire("a", P::Str), wire("b", P::Str)},
          .results = {Type::U64},
          .summary = "1 when the strings are byte-equal (infix == on strings).",
-         .eval = [](Call& c) { c.set_u64(c.str(0) == c.str(1) ? 1 : 0); }});
+         .eval = [](Call& c) { c.set_u64(c.str(0) == c.str(1) ? 1 : 0); },
+         .columnar =
+             [](const ColumnCall& c) {
+               for (uint64_t r = 0; r < c.rows; ++r) {
+                 c.outputs[0].words[r] = c.inputs[0].text(r) == c.inputs[1].text(r) ? 1 : 0;
+               }
+             }});
   r.add({.name = "str_ne",
          .family = "strings",
          .args = {wire("a", P::Str), wire("b", P::Str)},
          .results = {Type::U64},
          .summary = "1 when the strings differ (infix != on strings).",
-         .eval = [](Call& c) { c.set_u64(c.str(0) != c.str(1) ? 1 : 0); }});
+         .eval = [](Call& c) { c.set_u64(c.str(0) != c.str(1) ? 1 : 0); },
+         .columnar =
+             [](const ColumnCall& c) {
+               for (uint64_t r = 0; r < c.rows; ++r) {
+                 c.outputs[0].words[r] = c.inputs[0].text(r) != c.inputs[1].text(r) ? 1 : 0;
+               }
+             }});
   r.add({.name = "select_str",
          .family = "strings",
          .args = {wire("cond", P::U64), wire("then", P::Str), wire("else", P::Str)},
          .results = {Type::Str},
          .summary = "then when cond != 0, else else; both branches are evaluated.",
-         .eval = [](Call& c) { c.set_str(c.u64(0) != 0 ? c.str(1) : c.str(2)); }});
+         .eval = [](Call& c) { c.set_str(c.u64(0) != 0 ? c.str(1) : c.str(2)); },
+         .columnar =
+             [](const ColumnCall& c) {
+               columns::StringColumn& out = *c.outputs[0].text;
+               for (uint64_t r = 0; r < c.rows; ++r) {
+                 out.append(c.inputs[0].word(r) != 0 ? c.inputs[1].text(r) : c.inputs[2].text(r));
+               }
+             }});
 }
 
 }  // namespace polyrt::nodes

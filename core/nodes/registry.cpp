@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "nodes/text_fields.hpp"
 #include "polyrt/error.hpp"
 #include "rtlib/text.hpp"
 
@@ -15,6 +16,9 @@ uint64_t Call::u64(size_t i) const {
 }
 
 void Registry::add(NodeDef def) {
+  if (def.columnar && def.can_fail) {
+    internal_error("node '" + std::string(def.name) + "' can fail but has a columnar form");
+  }
   defs_.push_back(std::make_unique<NodeDef>(std::move(def)));
   ordered_.push_back(defs_.back().get());
 }
@@ -27,17 +31,11 @@ const NodeDef* Registry::find(std::string_view name) const {
 }
 
 std::string display_text(const Value& v) {
-  switch (v.type()) {
-    case Type::U64:
-      return std::to_string(v.as_u64());
-    case Type::F64:
-      return rt::f64_display(v.as_f64());
-    case Type::Str:
-      return v.as_str();
-    case Type::Bool:
-      return v.as_bool() ? "true" : "false";
-  }
-  return {};
+  if (v.type() == Type::Str) return v.as_str();
+  return rt::render_text([&](char* p, const auto& ensure) {
+    const FieldValue field = field_of(v);
+    return write_display(ensure(p, display_bound(field)), field);
+  });
 }
 
 namespace {
@@ -79,6 +77,13 @@ const NodeDef& to_str_node() {
           "Display form of a value (u64 decimal, f64 Display form, bool true/false); "
           "inserted by `as str`, `if` and `==` on strings.",
       .eval = [](Call& c) { c.set_str(display_text(c.input(0))); },
+      .columnar =
+          [](const ColumnCall& c) {
+            for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
+              const FieldValue field = field_of(c.inputs[0], r);
+              return write_display(ensure(p, display_bound(field)), field);
+            });
+          },
   };
   return def;
 }

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nodes/column_call.hpp"
 #include "nodes/native_form.hpp"
 #include "polyrt/value.hpp"
 
@@ -123,6 +124,9 @@ struct NodeDef {
   // How the closure and native tiers call the same rtlib function on slot
   // words; absent for host-only nodes (strings, variadic, None-aware, ...).
   std::optional<NativeForm> native = std::nullopt;
+  // The batch tier's form of a host-only node over a whole chunk (see
+  // column_call.hpp): the same rtlib writers as eval, with no Value per row.
+  void (*columnar)(const ColumnCall& call) = nullptr;
 };
 
 // Looks a node up by name; nullptr when unknown.

@@ -1,5 +1,7 @@
 #include "text.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -8,123 +10,167 @@
 namespace polyrt::rt {
 namespace {
 
-bool special_f64(double x, std::string& out) {
-  if (x != x) {
-    out = "NaN";
-    return true;
-  }
-  if (x == __builtin_inf()) {
-    out = "inf";
-    return true;
-  }
-  if (x == -__builtin_inf()) {
-    out = "-inf";
-    return true;
-  }
-  return false;
+// NaN, inf and -inf as every rendering spells them; null for finite x.
+const char* special_f64(double x) {
+  if (x != x) return "NaN";
+  if (x == __builtin_inf()) return "inf";
+  if (x == -__builtin_inf()) return "-inf";
+  return nullptr;
+}
+
+char* write_text(char* p, std::string_view s) {
+  return std::copy(s.begin(), s.end(), p);
 }
 
 // Shortest round-trip digits and decimal exponent: x = 0.DIGITS * 10^point.
-void shortest_digits(double x, std::string& digits, int& point, bool& negative) {
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific);
-  std::string s(buf, res.ptr);
-  negative = s[0] == '-';
-  if (negative) s.erase(0, 1);
-  const size_t e = s.find('e');
-  const int exponent = std::stoi(s.substr(e + 1));
-  digits.clear();
-  for (size_t i = 0; i < e; ++i) {
-    if (s[i] != '.') digits.push_back(s[i]);
+struct ShortestDigits {
+  char digits[24];
+  int count = 0;
+  int point = 0;
+  bool negative = false;
+};
+
+ShortestDigits shortest_digits(double x) {
+  char buf[40];
+  const char* end = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific).ptr;
+  ShortestDigits d;
+  const char* s = buf;
+  d.negative = *s == '-';
+  if (d.negative) ++s;
+  for (; *s != 'e'; ++s) {
+    if (*s != '.') d.digits[d.count++] = *s;
   }
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  point = exponent + 1;
+  ++s;  // 'e'
+  const bool negative_exponent = *s == '-';
+  if (*s == '-' || *s == '+') ++s;
+  int exponent = 0;
+  std::from_chars(s, end, exponent);
+  while (d.count > 1 && d.digits[d.count - 1] == '0') --d.count;
+  d.point = (negative_exponent ? -exponent : exponent) + 1;
+  return d;
 }
 
-std::string plain_decimal(const std::string& digits, int point, bool force_fraction) {
-  std::string out;
-  if (point <= 0) {
-    out = "0." + std::string(-point, '0') + digits;
-  } else if ((size_t)point >= digits.size()) {
-    out = digits + std::string(point - digits.size(), '0');
-    if (force_fraction) out += ".0";
-  } else {
-    out = digits.substr(0, point) + "." + digits.substr(point);
+char* write_plain_decimal(char* p, const ShortestDigits& d, bool force_fraction) {
+  if (d.point <= 0) {
+    p = write_text(p, "0.");
+    p = std::fill_n(p, -d.point, '0');
+    return std::copy_n(d.digits, d.count, p);
   }
-  return out;
+  if (d.point >= d.count) {
+    p = std::copy_n(d.digits, d.count, p);
+    p = std::fill_n(p, d.point - d.count, '0');
+    return force_fraction ? write_text(p, ".0") : p;
+  }
+  p = std::copy_n(d.digits, d.point, p);
+  *p++ = '.';
+  return std::copy_n(d.digits + d.point, d.count - d.point, p);
+}
+
+template <size_t Bound, typename Write>
+std::string rendered(const Write& write) {
+  char buf[Bound];
+  return std::string(buf, write(buf));
 }
 
 }  // namespace
 
+char* write_f64_shortest(char* p, double x) {
+  if (const char* special = special_f64(x)) return write_text(p, special);
+  return std::to_chars(p, p + kF64ShortestText, x).ptr;
+}
+
+char* write_f64_display(char* p, double x) {
+  if (const char* special = special_f64(x)) return write_text(p, special);
+  if (x == 0.0) return write_text(p, std::signbit(x) ? "-0" : "0");
+  const ShortestDigits d = shortest_digits(x);
+  if (d.negative) *p++ = '-';
+  return write_plain_decimal(p, d, false);
+}
+
+char* write_f64_debug(char* p, double x) {
+  if (const char* special = special_f64(x)) return write_text(p, special);
+  if (x == 0.0) return write_text(p, std::signbit(x) ? "-0.0" : "0.0");
+  const ShortestDigits d = shortest_digits(x);
+  if (d.negative) *p++ = '-';
+  const double a = std::fabs(x);
+  if (a >= 1e-4 && a < 1e16) return write_plain_decimal(p, d, true);
+  *p++ = d.digits[0];
+  if (d.count > 1) {
+    *p++ = '.';
+    p = std::copy_n(d.digits + 1, d.count - 1, p);
+  }
+  *p++ = 'e';
+  return std::to_chars(p, p + 8, d.point - 1).ptr;
+}
+
+char* write_f64_fixed(char* p, double x, int precision) {
+  if (const char* special = special_f64(x)) return write_text(p, special);
+  return std::to_chars(p, p + f64_fixed_bound(precision), x, std::chars_format::fixed, precision)
+      .ptr;
+}
+
+char* write_u64(char* p, uint64_t x) {
+  return std::to_chars(p, p + kU64Text, x).ptr;
+}
+
+char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper) {
+  if (with_prefix) {
+    switch (radix) {
+      case 2:
+        p = write_text(p, "0b");
+        break;
+      case 8:
+        p = write_text(p, "0o");
+        break;
+      case 16:
+        p = write_text(p, "0x");
+        break;
+      default:
+        break;
+    }
+  }
+  char* digits = p;
+  p = std::to_chars(p, p + 64, x, radix).ptr;
+  if (upper) {
+    for (char* c = digits; c != p; ++c) *c = (char)std::toupper((unsigned char)*c);
+  }
+  return p;
+}
+
+char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
+  char digits[kU64Text];
+  const size_t n = (size_t)(std::to_chars(digits, digits + kU64Text, x).ptr - digits);
+  if (n < width) p = std::fill_n(p, width - n, '0');
+  return std::copy_n(digits, n, p);
+}
+
 std::string f64_shortest(double x) {
-  std::string special;
-  if (special_f64(x, special)) return special;
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, x);
-  return std::string(buf, res.ptr);
+  return rendered<kF64ShortestText>([&](char* p) { return write_f64_shortest(p, x); });
 }
 
 std::string f64_display(double x) {
-  std::string out;
-  if (special_f64(x, out)) return out;
-  if (x == 0.0) return std::signbit(x) ? "-0" : "0";
-  std::string digits;
-  int point;
-  bool negative;
-  shortest_digits(x, digits, point, negative);
-  return (negative ? "-" : "") + plain_decimal(digits, point, false);
+  return rendered<kF64DisplayText>([&](char* p) { return write_f64_display(p, x); });
 }
 
 std::string f64_debug(double x) {
-  std::string out;
-  if (special_f64(x, out)) return out;
-  if (x == 0.0) return std::signbit(x) ? "-0.0" : "0.0";
-  std::string digits;
-  int point;
-  bool negative;
-  shortest_digits(x, digits, point, negative);
-  const double a = std::fabs(x);
-  std::string body;
-  if (a >= 1e-4 && a < 1e16) {
-    body = plain_decimal(digits, point, true);
-  } else {
-    body = digits.substr(0, 1);
-    if (digits.size() > 1) body += "." + digits.substr(1);
-    body += "e" + std::to_string(point - 1);
-  }
-  return (negative ? "-" : "") + body;
+  return rendered<kF64DebugText>([&](char* p) { return write_f64_debug(p, x); });
 }
 
 std::string f64_fixed(double x, int precision) {
-  std::string out;
-  if (special_f64(x, out)) return out;
-  std::vector<char> buf(400 + precision);
-  auto res =
-      std::to_chars(buf.data(), buf.data() + buf.size(), x, std::chars_format::fixed, precision);
-  return std::string(buf.data(), res.ptr);
+  std::string out(f64_fixed_bound(precision), '\0');
+  out.resize((size_t)(write_f64_fixed(out.data(), x, precision) - out.data()));
+  return out;
 }
 
 std::string u64_radix(uint64_t x, int radix, bool with_prefix) {
-  char buf[80];
-  auto res = std::to_chars(buf, buf + sizeof buf, x, radix);
-  std::string digits(buf, res.ptr);
-  if (!with_prefix) return digits;
-  switch (radix) {
-    case 2:
-      return "0b" + digits;
-    case 8:
-      return "0o" + digits;
-    case 16:
-      return "0x" + digits;
-    default:
-      return digits;
-  }
+  return rendered<kU64RadixText>(
+      [&](char* p) { return write_u64_radix(p, x, radix, with_prefix); });
 }
 
 std::string u64_zero_pad(uint64_t x, uint64_t width) {
-  std::string digits = std::to_string(x);
-  if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
-  return digits;
+  std::string out(std::max<uint64_t>(width, kU64Text), '\0');
+  out.resize((size_t)(write_u64_zero_pad(out.data(), x, width) - out.data()));
+  return out;
 }
 
 bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
@@ -204,16 +250,14 @@ size_t placeholder_count(const std::vector<FormatSegment>& segments) {
   return n;
 }
 
-std::string pad_field(std::string text, const FormatSegment& spec) {
-  if (text.size() >= (size_t)spec.width) return text;
-  const size_t fill = spec.width - text.size();
-  if (spec.zero_pad) {
-    const size_t sign = (!text.empty() && (text[0] == '-' || text[0] == '+')) ? 1 : 0;
-    text.insert(sign, fill, '0');
-  } else {
-    text.insert(0, fill, ' ');
-  }
-  return text;
+char* pad_field(char* begin, char* end, const FormatSegment& spec) {
+  const size_t size = (size_t)(end - begin);
+  if (size >= (size_t)spec.width) return end;
+  const size_t fill = spec.width - size;
+  const size_t sign = spec.zero_pad && size > 0 && (begin[0] == '-' || begin[0] == '+') ? 1 : 0;
+  std::memmove(begin + sign + fill, begin + sign, size - sign);
+  std::fill_n(begin + sign, fill, spec.zero_pad ? '0' : ' ');
+  return end + fill;
 }
 
 bool parse_combinations(std::string_view pattern, std::vector<std::string>& charsets,
@@ -249,7 +293,7 @@ bool parse_combinations(std::string_view pattern, std::vector<std::string>& char
   return true;
 }
 
-std::string render_combinations(uint64_t x, const std::vector<std::string>& charsets) {
+char* write_combinations(char* p, uint64_t x, const std::vector<std::string>& charsets) {
   // The value is reduced modulo the number of combinations (saturating on overflow),
   // then consumed as mixed-radix digits, the first charset least significant.
   __extension__ unsigned __int128 modulus = 1;
@@ -261,12 +305,11 @@ std::string render_combinations(uint64_t x, const std::vector<std::string>& char
     }
   }
   if (modulus != 0) x %= (uint64_t)modulus;
-  std::string out;
   for (const auto& set : charsets) {
-    out.push_back(set[x % set.size()]);
+    *p++ = set[x % set.size()];
     x /= set.size();
   }
-  return out;
+  return p;
 }
 
 }  // namespace polyrt::rt

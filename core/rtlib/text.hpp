@@ -1,7 +1,15 @@
 // Host-only rtlib: text rendering and formatting nodes. These use the C++
 // standard library and never run in native or GPU code (they are host steps).
+//
+// Each rendering is one writer, `char* write_X(char* p, ...)`, which writes at
+// p and returns the end of what it wrote; the caller provides room for the
+// bound named beside it. The per-state tiers (one std::string per value) and
+// the batch tier's columnar host steps (straight into a chunk's string
+// column) call the same writers, so both produce the same bytes.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -9,22 +17,61 @@
 
 namespace polyrt::rt {
 
+inline constexpr size_t kU64Text = 20;          // the longest u64 in decimal
+inline constexpr size_t kU64RadixText = 66;     // 64 binary digits and a prefix
+inline constexpr size_t kF64ShortestText = 32;  // "-2.2250738585072014e-308" and room
+inline constexpr size_t kF64DebugText = 32;     // never longer than the shortest form + ".0"
+inline constexpr size_t kF64DisplayText = 350;  // "-0." + 323 zeros + 17 digits, and room
+// Room for f64 text with `precision` fixed decimals: a sign, 309 integral
+// digits, the point and the decimals.
+inline size_t f64_fixed_bound(int precision) {
+  return 312 + (size_t)precision;
+}
+
 // Shortest decimal text that reads back to the same double ("0.1", "1e+21").
 // Used by the row writers (CSV, TSV, JSONL) and `polyrt eval`.
-std::string f64_shortest(double x);
+char* write_f64_shortest(char* p, double x);
 // Rust Display form: shortest round-trip digits, never an exponent, integral
 // values without ".0"; NaN, inf, -inf. Used by str_concat and `as str`.
-std::string f64_display(double x);
+char* write_f64_display(char* p, double x);
 // Rust Debug form: like Display but with at least one fractional digit when
 // 1e-4 <= |x| < 1e16, and exponent form ("1e16", "1.5e-7") outside that range.
 // Used by printf and string interpolation.
-std::string f64_debug(double x);
+char* write_f64_debug(char* p, double x);
 // Exact decimal rounding of the binary value, half to even (glibc %.*f).
-std::string f64_fixed(double x, int precision);
+char* write_f64_fixed(char* p, double x, int precision);
 
-// Radix 2, 8, 10 or 16 with the prefixes 0b, 0o, (none), 0x.
+char* write_u64(char* p, uint64_t x);
+// Radix 2, 8, 10 or 16, digits in lower or upper case, with the prefixes 0b,
+// 0o, (none), 0x when asked.
+char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper = false);
+// Decimal x left-padded with '0' to `width`; bound max(width, kU64Text).
+char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width);
+
+// The same renderings as strings, for the per-value paths.
+std::string f64_shortest(double x);
+std::string f64_display(double x);
+std::string f64_debug(double x);
+std::string f64_fixed(double x, int precision);
 std::string u64_radix(uint64_t x, int radix, bool with_prefix);
 std::string u64_zero_pad(uint64_t x, uint64_t width);
+
+// Renders into a growing std::string: `write(p, ensure)` writes at p, calling
+// `char* ensure(char* p, size_t n)` for room for n more bytes after p (which
+// may move the buffer), and returns its end. The same writers fill a chunk's
+// string column through StringColumn::ensure.
+template <typename Write>
+std::string render_text(const Write& write) {
+  std::string out(64, '\0');
+  const auto ensure = [&out](char* p, size_t n) {
+    const size_t used = (size_t)(p - out.data());
+    if (used + n > out.size()) out.resize(std::max(2 * out.size(), used + n));
+    return out.data() + used;
+  };
+  char* end = write(out.data(), ensure);
+  out.resize((size_t)(end - out.data()));
+  return out;
+}
 
 // printf formats: parsed once at compile time, rendered per evaluation.
 struct FormatSegment {
@@ -40,13 +87,16 @@ struct FormatSegment {
 bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
                   std::string& error);
 size_t placeholder_count(const std::vector<FormatSegment>& segments);
-// Applies width / zero padding to an already rendered value.
-std::string pad_field(std::string text, const FormatSegment& spec);
+// Pads the field written at [begin, end) to spec.width, in place (the caller
+// provided room for the width): right-aligned with spaces, or with '0' after
+// a leading sign when zero padded. Returns the new end.
+char* pad_field(char* begin, char* end, const FormatSegment& spec);
 
 // combinations: the pattern split on ';', each piece a charset ("A-Z", "0-9",
 // "a-f") or a single literal character.
 bool parse_combinations(std::string_view pattern, std::vector<std::string>& charsets,
                         std::string& error);
-std::string render_combinations(uint64_t x, const std::vector<std::string>& charsets);
+// One character per charset; bound charsets.size().
+char* write_combinations(char* p, uint64_t x, const std::vector<std::string>& charsets);
 
 }  // namespace polyrt::rt

@@ -259,7 +259,7 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
           std::vector<std::string> row;
           for (const ColumnView& v : chunk.columns) {
             row.push_back(v.is_none             ? "None"
-                          : v.type == Type::Str ? "str " + v.values[r].as_str()
+                          : v.type == Type::Str ? "str " + std::string(v.text(r))
                                                 : "word " + std::to_string(v.words[r]));
           }
           got.push_back(std::move(row));

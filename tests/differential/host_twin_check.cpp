@@ -25,7 +25,7 @@ std::string cell(const batch::PreparedBatch& batch, const batch::ChunkBuffers& b
       return std::to_string(first + row);
     case BatchValue::Column:
       if (batch.plan.column_types[v.index] == Type::Str) {
-        return "str " + b.values[v.index][row].as_str();
+        return "str " + std::string(b.texts[v.index][row]);
       }
       return "word " + std::to_string(b.column_pointers[v.index][row]);
     case BatchValue::Register:

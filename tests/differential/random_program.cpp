@@ -121,7 +121,8 @@ class Generator {
       case 25:
         return "u64_not(" + u() + ")";
       case 26:
-        return numeric_ ? "hash(" + u() + ")" : "(" + s() + ") == (" + s() + ")";
+        return numeric_ ? "hash(" + u() + ")"
+                        : "(" + s() + ") " + (chance(50) ? "==" : "!=") + " (" + s() + ")";
       case 27:
         return "weighted_u64(hash(" + u() + "), \"1:2;5:1;9:4\")";
       case 28:
@@ -181,7 +182,7 @@ class Generator {
   }
 
   std::string str_expr() {
-    switch (pick(9)) {
+    switch (pick(15)) {
       case 0:
         return "format_u64(" + u() + ", 16)";
       case 1:
@@ -198,6 +199,21 @@ class Generator {
         return "default_or(" + s() + ", \"none\")";
       case 7:
         return "format_f64(" + f() + ", 3)";
+      case 8:
+        return "one_of_weighted(" + u() + ", \"x:1,yy:2,:3\")";
+      case 9:
+        return "select_str(" + u() + " & 1, " + s() + ", " + s() + ")";
+      case 10:  // space and zero padding, precision, every radix, strings and comparisons
+        return "printf(\"{:8}|{:08.3}|{:X}|{:b}|{:o}|{:3}|{:06}\", " + s() + ", " + f() + ", " +
+               u() + ", " + u() + ", " + u() + ", " + u() + " < " + u() + ", " + f() + ")";
+      case 11: {
+        static const char* radixes[] = {"2", "8", "10"};
+        return "format_u64(" + u() + ", " + radixes[pick(3)] + ")";
+      }
+      case 12:  // the Display form of floats, 1e300's 301 digits among them
+        return "\"\" + " + f() + " + \"/\" + " + flt_lit();
+      case 13:
+        return "\"<{" + s() + "}>\"";
       default:
         return "printf(\"{:05}|{:x}|{:.2}\", " + u() + ", " + u() + ", " + f() + ")";
     }

@@ -17,6 +17,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,12 +56,20 @@ struct BatchOptions {
   int gpu = 0;  // which GPU (an index of `polyrt devices`) for BatchDevice::Gpu
 };
 
-// A column of one chunk, valid during the callback that receives it.
+// A column of one chunk, valid during the callback that receives it. str
+// columns are in Arrow's LargeString layout (an Arrow array or a polars
+// Series can be built on them without a copy): row r is the bytes
+// [offsets[r], offsets[r + 1]) of `bytes`, offsets[0] == 0.
 struct ColumnView {
   Type type = Type::U64;
-  bool is_none = false;             // None for every row (an unset extern feeds it)
-  const uint64_t* words = nullptr;  // scalar types: u64, f64 bit pattern, bool 0/1
-  const Value* values = nullptr;    // str columns
+  bool is_none = false;              // None for every row (an unset extern feeds it)
+  const uint64_t* words = nullptr;   // scalar types: u64, f64 bit pattern, bool 0/1
+  const int64_t* offsets = nullptr;  // str columns: rows + 1 offsets ...
+  const char* bytes = nullptr;       // ... into these bytes
+
+  std::string_view text(uint64_t row) const {
+    return {bytes + offsets[row], (size_t)(offsets[row + 1] - offsets[row])};
+  }
 };
 
 struct ColumnChunk {
@@ -69,13 +78,19 @@ struct ColumnChunk {
   std::vector<ColumnView> columns;  // one per output, in order
 };
 
-// An owned column of a whole range.
+// An owned column of a whole range; str columns in the layout of ColumnView.
 struct Column {
   std::string name;
   Type type = Type::U64;
   bool is_none = false;
   std::vector<uint64_t> words;
-  std::vector<std::string> strings;
+  std::vector<int64_t> offsets;  // str: rows + 1
+  std::string bytes;             // str
+
+  std::string_view text(size_t row) const {
+    return std::string_view(bytes).substr((size_t)offsets[row],
+                                          (size_t)(offsets[row + 1] - offsets[row]));
+  }
 };
 
 class BatchEvaluator {
