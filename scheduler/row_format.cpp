@@ -154,7 +154,7 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
                                                uint64_t word) {
   switch (type) {
     case Type::U64:
-      return std::to_chars(p, p + kMaxWordText, word).ptr;
+      return rt::write_u64(p, word);
     case Type::F64: {
       const double d = std::bit_cast<double>(word);
       if (d - d == 0.0) return std::to_chars(p, p + kMaxWordText, d).ptr;
@@ -249,12 +249,47 @@ bool special_in(RowFormat format, unsigned char c) {
   return true;
 }
 
+// Whether no byte of [bytes, bytes + size) needs quoting or escaping in
+// `format`: 16 bytes per step with GCC's vector compares (SSE2 on x86-64,
+// NEON on ARM); a byte-by-byte table scan took a third of a CSV chunk's time.
+template <RowFormat Format>
+bool all_plain_in(const char* bytes, size_t size) {
+  using Bytes = unsigned char __attribute__((vector_size(16)));
+  const auto special = [](Bytes v) {
+    if constexpr (Format == RowFormat::Csv) {
+      return (v == ',') | (v == '"') | (v == '\r') | (v == '\n');
+    } else if constexpr (Format == RowFormat::Tsv) {
+      return (v == '\\') | (v == '\n') | (v == '\r') | (v == '\t');
+    } else {
+      return (v < 0x20) | (v >= 0x7f) | (v == '"') | (v == '\\');
+    }
+  };
+  decltype(special(Bytes{})) any{};
+  size_t i = 0;
+  for (; i + 16 <= size; i += 16) {
+    Bytes v;
+    std::memcpy(&v, bytes + i, 16);
+    any |= special(v);
+  }
+  uint64_t halves[2];
+  std::memcpy(halves, &any, 16);
+  if (halves[0] | halves[1]) return false;
+  for (; i < size; ++i) {
+    if (special_in(Format, (unsigned char)bytes[i])) return false;
+  }
+  return true;
+}
+
 bool all_plain(RowFormat format, const char* bytes, size_t size) {
-  bool special[256];
-  for (unsigned c = 0; c < 256; ++c) special[c] = special_in(format, (unsigned char)c);
-  bool any = false;
-  for (size_t i = 0; i < size; ++i) any |= special[(unsigned char)bytes[i]];
-  return !any;
+  switch (format) {
+    case RowFormat::Csv:
+      return all_plain_in<RowFormat::Csv>(bytes, size);
+    case RowFormat::Tsv:
+      return all_plain_in<RowFormat::Tsv>(bytes, size);
+    case RowFormat::Jsonl:
+      return all_plain_in<RowFormat::Jsonl>(bytes, size);
+  }
+  return false;
 }
 
 // Copies a field of n bytes ending before `limit` (the end of its buffer):

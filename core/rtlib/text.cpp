@@ -109,10 +109,6 @@ char* write_f64_fixed(char* p, double x, int precision) {
       .ptr;
 }
 
-char* write_u64(char* p, uint64_t x) {
-  return std::to_chars(p, p + kU64Text, x).ptr;
-}
-
 char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper) {
   if (with_prefix) {
     switch (radix) {
@@ -135,13 +131,6 @@ char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upp
     for (char* c = digits; c != p; ++c) *c = (char)std::toupper((unsigned char)*c);
   }
   return p;
-}
-
-char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
-  char digits[kU64Text];
-  const size_t n = (size_t)(std::to_chars(digits, digits + kU64Text, x).ptr - digits);
-  if (n < width) p = std::fill_n(p, width - n, '0');
-  return std::copy_n(digits, n, p);
 }
 
 std::string f64_shortest(double x) {

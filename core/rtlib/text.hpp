@@ -41,12 +41,70 @@ char* write_f64_debug(char* p, double x);
 // Exact decimal rounding of the binary value, half to even (glibc %.*f).
 char* write_f64_fixed(char* p, double x, int precision);
 
-char* write_u64(char* p, uint64_t x);
+// The number of decimal digits of x (1 for 0).
+inline int u64_digits(uint64_t x) {
+  static constexpr uint64_t kPowers[20] = {1ULL,
+                                           10ULL,
+                                           100ULL,
+                                           1000ULL,
+                                           10000ULL,
+                                           100000ULL,
+                                           1000000ULL,
+                                           10000000ULL,
+                                           100000000ULL,
+                                           1000000000ULL,
+                                           10000000000ULL,
+                                           100000000000ULL,
+                                           1000000000000ULL,
+                                           10000000000000ULL,
+                                           100000000000000ULL,
+                                           1000000000000000ULL,
+                                           10000000000000000ULL,
+                                           100000000000000000ULL,
+                                           1000000000000000000ULL,
+                                           10000000000000000000ULL};
+  // log10(2) ~ 1233 / 4096: the bit width gives the digit count or one more.
+  const int guess = ((64 - __builtin_clzll(x | 1)) * 1233) >> 12;
+  return guess + 1 - ((x | 1) < kPowers[guess]);
+}
+
+// Writes the `digits` decimal digits of x ending at p + digits, two per step
+// from the right (the digit-pair table of std::to_chars, inlined into the
+// batch tier's row and column loops).
+inline char* write_u64_digits(char* p, uint64_t x, int digits) {
+  static constexpr char kPairs[201] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  char* end = p + digits;
+  char* q = end;
+  while (x >= 100) {
+    const uint64_t pair = (x % 100) * 2;
+    x /= 100;
+    *--q = kPairs[pair + 1];
+    *--q = kPairs[pair];
+  }
+  if (x >= 10) {
+    *--q = kPairs[x * 2 + 1];
+    *--q = kPairs[x * 2];
+  } else {
+    *--q = (char)('0' + x);
+  }
+  return end;
+}
+
+inline char* write_u64(char* p, uint64_t x) {
+  return write_u64_digits(p, x, u64_digits(x));
+}
 // Radix 2, 8, 10 or 16, digits in lower or upper case, with the prefixes 0b,
 // 0o, (none), 0x when asked.
 char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper = false);
 // Decimal x left-padded with '0' to `width`; bound max(width, kU64Text).
-char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width);
+inline char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
+  const int digits = u64_digits(x);
+  for (uint64_t k = (uint64_t)digits; k < width; ++k) *p++ = '0';
+  return write_u64_digits(p, x, digits);
+}
 
 // The same renderings as strings, for the per-value paths.
 std::string f64_shortest(double x);
