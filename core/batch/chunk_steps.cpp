@@ -52,6 +52,7 @@ bool run_columnar(const PreparedBatch& batch, const ir::Node& n, uint32_t node, 
         in.words = b.column_pointers[v.index];
         in.offsets = b.texts[v.index].offsets();
         in.bytes = b.texts[v.index].bytes();
+        in.padded = in.bytes != nullptr;
         break;
     }
   }

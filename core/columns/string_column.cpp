@@ -8,7 +8,7 @@ char* StringColumn::grow(char* p, size_t n) {
   const size_t used = (size_t)(p - data_.get());
   const size_t capacity = (size_t)(end_ - data_.get());
   const size_t wanted = std::max({used + n, 2 * capacity, size_t{4096}});
-  std::unique_ptr<char[]> bigger(new char[wanted]);
+  std::unique_ptr<char[]> bigger(new char[wanted + kPadding]);
   if (used) std::memcpy(bigger.get(), data_.get(), used);
   data_ = std::move(bigger);
   end_ = data_.get() + wanted;

@@ -15,6 +15,21 @@
 
 namespace polyrt::columns {
 
+// Bytes after the end of a column's buffer that may be read and overwritten,
+// so that short copies move a fixed 16 bytes with no length check.
+inline constexpr size_t kPadding = 16;
+
+// Copies n bytes to p, where src may be read and p written kPadding bytes
+// past what n needs (a padded buffer): fields up to 16 bytes in one move.
+inline char* copy_padded(char* p, const char* src, size_t n) {
+  if (n <= kPadding) {
+    std::memcpy(p, src, kPadding);
+  } else {
+    std::memcpy(p, src, n);
+  }
+  return p + n;
+}
+
 class StringColumn {
  public:
   StringColumn() : offsets_{0} {}
@@ -38,7 +53,8 @@ class StringColumn {
 
   // Rows are written in pieces: cursor() is where the next byte goes,
   // ensure(p, n) makes room for n more bytes after p (moving the buffer when
-  // it grows, so it returns the new p), finish_row(p) ends the row at p.
+  // it grows, so it returns the new p), finish_row(p) ends the row at p. Once
+  // allocated, the buffer has kPadding bytes past the room ensure made.
   char* cursor() { return data_.get() + size_; }
   char* ensure(char* p, size_t n) { return p + n <= end_ ? p : grow(p, n); }
   void finish_row(char* end) {
@@ -50,6 +66,10 @@ class StringColumn {
     char* p = ensure(cursor(), s.size());
     if (!s.empty()) std::memcpy(p, s.data(), s.size());
     finish_row(p + s.size());
+  }
+  // Appends s from a padded buffer (see copy_padded).
+  void append_padded(std::string_view s) {
+    finish_row(copy_padded(ensure(cursor(), s.size()), s.data(), s.size()));
   }
   // Appends `count` rows of `s`.
   void append_repeated(std::string_view s, uint64_t count);

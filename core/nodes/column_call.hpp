@@ -26,6 +26,7 @@ struct ColumnInput {
   const int64_t* offsets = nullptr;  // str: Arrow LargeString offsets ...
   const char* bytes = nullptr;       // ... into these bytes
   size_t stride = 1;
+  bool padded = false;  // str: kPadding readable bytes follow the last one (copy_padded)
 
   uint64_t word(uint64_t row) const { return words[row * stride]; }
   std::string_view text(uint64_t row) const {

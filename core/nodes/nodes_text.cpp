@@ -2,6 +2,7 @@
 #include <bit>
 #include <string>
 
+#include "nodes/printf_format.hpp"
 #include "nodes/registry.hpp"
 #include "nodes/text_fields.hpp"
 #include "rtlib/rtlib.h"
@@ -10,10 +11,6 @@
 namespace polyrt::nodes {
 
 namespace {
-
-struct ParsedFormat {
-  std::vector<rt::FormatSegment> segments;
-};
 
 const ParsedFormat& format_of(const Prepared& prepared) {
   return *static_cast<const ParsedFormat*>(prepared.extra.get());
@@ -48,9 +45,7 @@ void register_text_nodes(Registry& r) {
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            auto parsed = std::make_shared<ParsedFormat>();
            std::string error;
-           if (!rt::parse_format(p[0].as_str(), parsed->segments, error)) {
-             throw ParamError{0, error};
-           }
+           if (!parsed->parse(p[0].as_str(), error)) throw ParamError{0, error};
            auto prepared = std::make_shared<Prepared>();
            prepared->extra = parsed;
            return prepared;
@@ -63,14 +58,7 @@ void register_text_nodes(Registry& r) {
                      [&](size_t k) { return field_of(c.input(k)); }, ensure);
                }));
              },
-         .columnar =
-             [](const ColumnCall& c) {
-               const auto& segments = format_of(c.prepared).segments;
-               for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-                 return write_format(
-                     p, segments, [&](size_t k) { return field_of(c.inputs[k], r); }, ensure);
-               });
-             }});
+         .columnar = [](const ColumnCall& c) { write_printf_columns(format_of(c.prepared), c); }});
   r.add({.name = "str_concat",
          .family = "strings",
          .args = {wires("parts", P::Any)},

@@ -1,0 +1,30 @@
+// printf's compiled format (string interpolation compiles to printf too) and
+// its columnar form: a whole chunk of rows, each placeholder's writer chosen
+// once per chunk from its spec and its argument's type.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nodes/column_call.hpp"
+#include "rtlib/text.hpp"
+
+namespace polyrt::nodes {
+
+struct ParsedFormat {
+  std::vector<rt::FormatSegment> segments;
+  // Every segment's literal, back to back, then columns::kPadding bytes: the
+  // columnar form copies short literals as one fixed move.
+  std::string literals;
+  std::vector<size_t> literal_offsets;  // per segment
+
+  // Parses `format`; returns false and sets `error` as rt::parse_format does.
+  bool parse(std::string_view format, std::string& error);
+};
+
+// Output 0 of the chunk: each row formatted from the inputs, byte for byte as
+// printf's row form writes it (the same rtlib writers).
+void write_printf_columns(const ParsedFormat& format, const ColumnCall& call);
+
+}  // namespace polyrt::nodes
