@@ -5,9 +5,11 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 
 #include "nodes/registry.hpp"
 #include "rtlib/rtlib.h"
+#include "rtlib/text.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -254,6 +256,38 @@ TEST(Nodes, Combinations) {
   EXPECT_EQ(s("combinations(x, \"A-Z;0-9\")", 27), "B1");
   EXPECT_EQ(s("combinations(x, \"A-Z;0-9\")", 260), "A0");  // wraps at 26 * 10
   EXPECT_EQ(s("combinations(x, \"a-c;-;x\")", 2), "c-x");
+}
+
+// The digits come from multiplies when the combinations fit 32 bits: the same
+// characters as dividing, for every charset size up to 256 and any x.
+TEST(Nodes, CombinationsReciprocalsEqualDivision) {
+  std::string all(256, ' ');
+  for (int c = 0; c < 256; ++c) all[c] = (char)c;
+  std::mt19937_64 rng(3);
+  for (int round = 0; round < 200; ++round) {
+    rt::Combinations combinations;
+    std::string pattern;
+    for (size_t k = 1 + rng() % 4; k > 0; --k) {
+      const size_t size = round % 2 ? 1 + rng() % 256 : 1 + rng() % 16;
+      const size_t lo = rng() % (257 - size);
+      pattern += (pattern.empty() ? "" : ";") + std::string(1, (char)lo) +
+                 (size > 1 ? "-" + std::string(1, (char)(lo + size - 1)) : "");
+    }
+    std::string error;
+    if (!rt::parse_combinations(pattern, combinations, error)) continue;  // a ';' in a range
+    for (int i = 0; i < 200; ++i) {
+      const uint64_t x = i == 0 ? ~0ULL : rng() >> (rng() % 64);
+      char got[8];
+      const std::string text(got, rt::write_combinations(got, x, combinations));
+      uint64_t v = combinations.modulus ? x % combinations.modulus : x;
+      std::string want;
+      for (const std::string& set : combinations.charsets) {
+        want.push_back(set[v % set.size()]);
+        v /= set.size();
+      }
+      ASSERT_EQ(text, want) << "pattern of " << combinations.charsets.size() << " sets, x " << x;
+    }
+  }
 }
 
 TEST(Nodes, Predicates) {

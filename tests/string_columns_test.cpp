@@ -63,6 +63,21 @@ TEST(StringColumn, ARecycledColumnKeepsItsBuffer) {
   EXPECT_EQ(column[3], "x");
 }
 
+// Padded copies read and write 16 bytes whatever the length: a column of
+// empty rows (a one_of_weighted table of "" values) still has a buffer.
+TEST(StringColumn, EmptyRowsStillHaveAPaddedBuffer) {
+  StringColumn table;
+  table.append("");
+  table.append("");
+  ASSERT_NE(table.bytes(), nullptr);
+  StringColumn out;
+  out.append_padded(table[1]);
+  out.append_padded(table[0]);
+  ASSERT_EQ(out.rows(), 2u);
+  EXPECT_EQ(out[0], "");
+  EXPECT_NE(out.bytes(), nullptr);
+}
+
 // The chunk's rows through append_rows, and the same rows field by field
 // through append_field (the per-state tiers' writer).
 void expect_chunk_equals_fields(RowFormat format, const std::vector<StringColumn>& texts,

@@ -56,7 +56,9 @@ class StringColumn {
   // it grows, so it returns the new p), finish_row(p) ends the row at p. Once
   // allocated, the buffer has kPadding bytes past the room ensure made.
   char* cursor() { return data_.get() + size_; }
-  char* ensure(char* p, size_t n) { return p + n <= end_ ? p : grow(p, n); }
+  // The first write allocates even when it is empty: a column that has rows
+  // always has a (padded) buffer.
+  char* ensure(char* p, size_t n) { return end_ && p + n <= end_ ? p : grow(p, n); }
   void finish_row(char* end) {
     size_ = (size_t)(end - data_.get());
     offsets_.push_back((int64_t)size_);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -49,5 +50,19 @@ struct ColumnCall {
   const Prepared& prepared;
   std::span<const ColumnOutput> outputs;
 };
+
+// A table of strings as one padded column (row i is values[i]), prepared once
+// at compile time: table picks' columnar forms gather rows from it with
+// StringColumn::append_padded.
+template <typename Strings>
+std::shared_ptr<const columns::StringColumn> string_table(const Strings& values) {
+  auto table = std::make_shared<columns::StringColumn>();
+  for (const auto& v : values) table->append(v);
+  return table;
+}
+
+inline const columns::StringColumn& string_table_of(const std::shared_ptr<const void>& extra) {
+  return *static_cast<const columns::StringColumn*>(extra.get());
+}
 
 }  // namespace polyrt::nodes

@@ -91,6 +91,7 @@ std::shared_ptr<const Prepared> prepare_one_of_weighted(const std::vector<Value>
     prepared->strs.push_back(e.first);
   }
   prepared->f64s.back() = 1.0;
+  prepared->extra = string_table(prepared->strs);
   return prepared;
 }
 
@@ -227,17 +228,19 @@ void register_distribution_nodes(Registry& r) {
        .summary = "values[hash(x) mod N].",
        .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
          if (p.empty()) throw ParamError{0, "one_of needs at least one value"};
-         return nullptr;
+         std::vector<std::string_view> values;
+         for (const Value& v : p) values.push_back(v.as_str());
+         auto prepared = std::make_shared<Prepared>();
+         prepared->extra = string_table(values);
+         return prepared;
        },
        .eval = [](Call& c) { c.set_str(c.param_str(pd_hash_range(c.u64(0), c.params().size()))); },
        .columnar =
            [](const ColumnCall& c) {
-             std::vector<std::string_view> values(c.params.size());
-             std::transform(c.params.begin(), c.params.end(), values.begin(),
-                            [](const Value& v) -> std::string_view { return v.as_str(); });
+             const columns::StringColumn& table = string_table_of(c.prepared.extra);
              columns::StringColumn& out = *c.outputs[0].text;
              for (uint64_t r = 0; r < c.rows; ++r) {
-               out.append(values[pd_hash_range(c.inputs[0].word(r), values.size())]);
+               out.append_padded(table[pd_hash_range(c.inputs[0].word(r), table.rows())]);
              }
            }});
   r.add({.name = "one_of_weighted",
@@ -255,10 +258,11 @@ void register_distribution_nodes(Registry& r) {
          .columnar =
              [](const ColumnCall& c) {
                const Prepared& p = c.prepared;
+               const columns::StringColumn& table = string_table_of(p.extra);
                columns::StringColumn& out = *c.outputs[0].text;
                for (uint64_t r = 0; r < c.rows; ++r) {
-                 out.append(
-                     p.strs[pd_weighted_index(c.inputs[0].word(r), p.f64s.data(), p.f64s.size())]);
+                 out.append_padded(
+                     table[pd_weighted_index(c.inputs[0].word(r), p.f64s.data(), p.f64s.size())]);
                }
              }});
 }

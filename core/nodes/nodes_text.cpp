@@ -16,6 +16,10 @@ const ParsedFormat& format_of(const Prepared& prepared) {
   return *static_cast<const ParsedFormat*>(prepared.extra.get());
 }
 
+const rt::Combinations& combinations_of(const Prepared& prepared) {
+  return *static_cast<const rt::Combinations*>(prepared.extra.get());
+}
+
 }  // namespace
 
 void register_text_nodes(Registry& r) {
@@ -146,26 +150,29 @@ void register_text_nodes(Registry& r) {
                     "or a literal character; x mod (product of charset sizes) is spelled as "
                     "mixed-radix digits, the first charset least significant.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-           auto prepared = std::make_shared<Prepared>();
+           auto combinations = std::make_shared<rt::Combinations>();
            std::string error;
-           if (!rt::parse_combinations(p[0].as_str(), prepared->strs, error)) {
+           if (!rt::parse_combinations(p[0].as_str(), *combinations, error)) {
              throw ParamError{0, error};
            }
+           auto prepared = std::make_shared<Prepared>();
+           prepared->extra = combinations;
            return prepared;
          },
          .eval =
              [](Call& c) {
                c.set(text_value([&](char* p, const auto& ensure) {
-                 const auto& charsets = c.prepared().strs;
-                 return rt::write_combinations(ensure(p, charsets.size()), c.u64(0), charsets);
+                 const auto& combinations = combinations_of(c.prepared());
+                 return rt::write_combinations(ensure(p, combinations.charsets.size()), c.u64(0),
+                                               combinations);
                }));
              },
          .columnar =
              [](const ColumnCall& c) {
-               const auto& charsets = c.prepared.strs;
+               const auto& combinations = combinations_of(c.prepared);
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-                 return rt::write_combinations(ensure(p, charsets.size()), c.inputs[0].word(r),
-                                               charsets);
+                 return rt::write_combinations(ensure(p, combinations.charsets.size()),
+                                               c.inputs[0].word(r), combinations);
                });
              }});
   r.add({.name = "str_eq",

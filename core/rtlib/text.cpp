@@ -249,8 +249,8 @@ char* pad_field(char* begin, char* end, const FormatSegment& spec) {
   return end + fill;
 }
 
-bool parse_combinations(std::string_view pattern, std::vector<std::string>& charsets,
-                        std::string& error) {
+bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error) {
+  std::vector<std::string>& charsets = combinations.charsets;
   charsets.clear();
   size_t start = 0;
   while (start <= pattern.size()) {
@@ -279,12 +279,6 @@ bool parse_combinations(std::string_view pattern, std::vector<std::string>& char
     charsets.push_back(set);
     start = end + 1;
   }
-  return true;
-}
-
-char* write_combinations(char* p, uint64_t x, const std::vector<std::string>& charsets) {
-  // The value is reduced modulo the number of combinations (saturating on overflow),
-  // then consumed as mixed-radix digits, the first charset least significant.
   __extension__ unsigned __int128 modulus = 1;
   for (const auto& set : charsets) {
     modulus *= set.size();
@@ -293,7 +287,30 @@ char* write_combinations(char* p, uint64_t x, const std::vector<std::string>& ch
       break;
     }
   }
-  if (modulus != 0) x %= (uint64_t)modulus;
+  combinations.modulus = (uint64_t)modulus;
+  combinations.reciprocals.clear();
+  for (const auto& set : charsets) {
+    combinations.reciprocals.push_back(set.size() == 1 ? 0 : ~0ULL / set.size() + 1);
+  }
+  return true;
+}
+
+char* write_combinations(char* p, uint64_t x, const Combinations& combinations) {
+  // The value is reduced modulo the number of combinations (none past 2^64 - 1),
+  // then consumed as mixed-radix digits, the first charset least significant.
+  const auto& charsets = combinations.charsets;
+  if (combinations.modulus != 0) x %= combinations.modulus;
+  if (combinations.modulus != 0 && combinations.modulus <= (1ULL << 32)) {
+    for (size_t i = 0; i < charsets.size(); ++i) {
+      const std::string& set = charsets[i];
+      const uint64_t reciprocal = combinations.reciprocals[i];
+      __extension__ const uint64_t quotient =
+          reciprocal ? (uint64_t)(((unsigned __int128)reciprocal * x) >> 64) : x;
+      *p++ = set[x - quotient * set.size()];
+      x = quotient;
+    }
+    return p;
+  }
   for (const auto& set : charsets) {
     *p++ = set[x % set.size()];
     x /= set.size();

@@ -151,10 +151,19 @@ size_t placeholder_count(const std::vector<FormatSegment>& segments);
 char* pad_field(char* begin, char* end, const FormatSegment& spec);
 
 // combinations: the pattern split on ';', each piece a charset ("A-Z", "0-9",
-// "a-f") or a single literal character.
-bool parse_combinations(std::string_view pattern, std::vector<std::string>& charsets,
-                        std::string& error);
-// One character per charset; bound charsets.size().
-char* write_combinations(char* p, uint64_t x, const std::vector<std::string>& charsets);
+// "a-f") or a single literal character; parsed once at compile time.
+struct Combinations {
+  std::vector<std::string> charsets;
+  // The number of combinations; 0 when it passes 2^64 - 1 (no reduction).
+  uint64_t modulus = 0;
+  // Per charset, ceil(2^64 / size) (0 for a single character): when the
+  // modulus fits 32 bits, the digits come from a multiply instead of a
+  // division (Lemire, Kaser and Kurz, "Faster remainder by direct
+  // computation", 2019: exact for 32-bit dividends and divisors).
+  std::vector<uint64_t> reciprocals;
+};
+bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error);
+// One character per charset; bound combinations.charsets.size().
+char* write_combinations(char* p, uint64_t x, const Combinations& combinations);
 
 }  // namespace polyrt::rt
