@@ -2,6 +2,7 @@
 // every node family.
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -256,6 +257,26 @@ TEST(Nodes, Combinations) {
   EXPECT_EQ(s("combinations(x, \"A-Z;0-9\")", 27), "B1");
   EXPECT_EQ(s("combinations(x, \"A-Z;0-9\")", 260), "A0");  // wraps at 26 * 10
   EXPECT_EQ(s("combinations(x, \"a-c;-;x\")", 2), "c-x");
+}
+
+// The inlined decimal writer against std::to_chars at every digit count's
+// edges (10^k - 1, 10^k, the 8- and 16-digit block seams) and at random.
+TEST(Nodes, DecimalWriterMatchesToChars) {
+  std::vector<uint64_t> xs = {0, ~0ULL, ~0ULL - 1};
+  for (uint64_t p = 1; p <= 10000000000000000000ULL; p *= 10) {
+    for (uint64_t d : {p - 1, p, p + 1}) xs.push_back(d);
+    if (p == 10000000000000000000ULL) break;
+  }
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 100000; ++i) xs.push_back(rng() >> (rng() % 64));
+  for (uint64_t x : xs) {
+    char want[24], got[24], padded[32];
+    const std::string expected(want, std::to_chars(want, want + 24, x).ptr);
+    ASSERT_EQ(std::string(got, rt::write_u64(got, x)), expected);
+    ASSERT_EQ(rt::u64_digits(x), (int)expected.size()) << x;
+    const std::string zero_padded(padded, rt::write_u64_zero_pad(padded, x, 22));
+    ASSERT_EQ(zero_padded, std::string(22 - expected.size(), '0') + expected);
+  }
 }
 
 // The digits come from multiplies when the combinations fit 32 bits: the same

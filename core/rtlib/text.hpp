@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,42 +69,70 @@ inline int u64_digits(uint64_t x) {
   return guess + 1 - ((x | 1) < kPowers[guess]);
 }
 
-// Writes the `digits` decimal digits of x ending at p + digits, two per step
-// from the right (the digit-pair table of std::to_chars, inlined into the
-// batch tier's row and column loops).
-inline char* write_u64_digits(char* p, uint64_t x, int digits) {
-  static constexpr char kPairs[201] =
-      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-      "8081828384858687888990919293949596979899";
-  char* end = p + digits;
-  char* q = end;
-  while (x >= 100) {
-    const uint64_t pair = (x % 100) * 2;
-    x /= 100;
-    *--q = kPairs[pair + 1];
-    *--q = kPairs[pair];
-  }
-  if (x >= 10) {
-    *--q = kPairs[x * 2 + 1];
-    *--q = kPairs[x * 2];
-  } else {
-    *--q = (char)('0' + x);
-  }
-  return end;
+namespace detail {
+
+inline constexpr char kDigitPairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+inline void write_pair(char* p, uint32_t pair) {
+  std::memcpy(p, kDigitPairs + 2 * pair, 2);
 }
 
+// The `digits` digits of v (< 10^8), two per step from the right.
+inline char* write_short_digits(char* p, uint32_t v, int digits) {
+  char* q = p + digits;
+  while (v >= 100) {
+    q -= 2;
+    write_pair(q, v % 100);
+    v /= 100;
+  }
+  if (v >= 10) {
+    write_pair(q - 2, v);
+  } else {
+    q[-1] = (char)('0' + v);
+  }
+  return p + digits;
+}
+
+// Exactly 8 digits of v (< 10^8), leading zeros included: four pairs from
+// two independent halves, no serial chain of divisions.
+inline char* write_8_digits(char* p, uint32_t v) {
+  const uint32_t high = v / 10000, low = v % 10000;
+  write_pair(p, high / 100);
+  write_pair(p + 2, high % 100);
+  write_pair(p + 4, low / 100);
+  write_pair(p + 6, low % 100);
+  return p + 8;
+}
+
+}  // namespace detail
+
+// x in decimal: a short head and 8-digit blocks whose digits are computed
+// independently (the batch tier's row writers and text nodes spend much of
+// their time here).
 inline char* write_u64(char* p, uint64_t x) {
-  return write_u64_digits(p, x, u64_digits(x));
+  constexpr uint64_t k8 = 100000000ULL, k16 = 10000000000000000ULL;
+  if (x < k8) return detail::write_short_digits(p, (uint32_t)x, u64_digits(x));
+  if (x < k16) {
+    const auto head = (uint32_t)(x / k8);
+    p = detail::write_short_digits(p, head, u64_digits(head));
+    return detail::write_8_digits(p, (uint32_t)(x % k8));
+  }
+  const auto head = (uint32_t)(x / k16);
+  const uint64_t rest = x % k16;
+  p = detail::write_short_digits(p, head, u64_digits(head));
+  p = detail::write_8_digits(p, (uint32_t)(rest / k8));
+  return detail::write_8_digits(p, (uint32_t)(rest % k8));
 }
 // Radix 2, 8, 10 or 16, digits in lower or upper case, with the prefixes 0b,
 // 0o, (none), 0x when asked.
 char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper = false);
 // Decimal x left-padded with '0' to `width`; bound max(width, kU64Text).
 inline char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
-  const int digits = u64_digits(x);
-  for (uint64_t k = (uint64_t)digits; k < width; ++k) *p++ = '0';
-  return write_u64_digits(p, x, digits);
+  for (uint64_t k = (uint64_t)u64_digits(x); k < width; ++k) *p++ = '0';
+  return write_u64(p, x);
 }
 
 // The same renderings as strings, for the per-value paths.
