@@ -23,6 +23,21 @@ namespace {
 // wrote; the std::string forms below reserve the bound, write, and cut.
 constexpr size_t kMaxWordText = 32;  // the longest u64, f64 or bool text
 
+// The longest text of a word of `type`: a chunk's bound is cleared before it
+// is written, so it is kept close to what is written.
+size_t max_word_text(Type type) {
+  switch (type) {
+    case Type::U64:
+      return rt::kU64Text;
+    case Type::Bool:
+      return 5;
+    case Type::F64:
+    case Type::Str:
+      break;
+  }
+  return kMaxWordText;
+}
+
 size_t max_string_text(RowFormat format, size_t size) {
   return (format == RowFormat::Jsonl ? 6 : 2) * size + 2;  // \u00XX, or doubled, plus quotes
 }
@@ -335,7 +350,7 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
         }
       }
     } else {
-      bound += chunk.rows * kMaxWordText;
+      bound += chunk.rows * max_word_text(v.type);
     }
     keys.push_back(std::move(key));
     writers.push_back(writer);
