@@ -178,10 +178,28 @@ class Lowerer {
     return Typed{Wire{add_node(std::move(n)), 0}, t};
   }
 
-  // Adds a call node whose arguments are already lowered and type-checked.
+  // Adds a call node whose arguments are already lowered and type-checked; a
+  // table pick becomes its native index node and the pick of that entry
+  // (nodes::TablePick), both labelled with the called node's name.
   std::vector<Typed> call_node(const NodeDef& def, std::vector<Typed> inputs,
                                std::vector<Value> params, SourcePos pos, size_t length,
                                const std::vector<SourcePos>& param_pos = {}) {
+    Node n = checked_call(def, inputs, std::move(params), pos, length, param_pos);
+    if (!def.table_pick) return add_call(std::move(n));
+    const nodes::TablePick& pick = *def.table_pick;
+    Node index = checked_call(pick.index(), inputs, pick.index_params(n.params), pos, length);
+    index.label = std::string(def.name) + " index";
+    const Typed entry_index = add_call(std::move(index))[0];
+    Node entry = checked_call(nodes::pick_str_node(), {entry_index},
+                              pick.entries(n.params, n.prepared.get()), pos, length);
+    entry.label = std::string(def.name);
+    return add_call(std::move(entry));
+  }
+
+  // A call node of `def`, its constant arguments checked and prepared (a bad
+  // one is a CompileError at its position) and its output types decided.
+  Node checked_call(const NodeDef& def, const std::vector<Typed>& inputs, std::vector<Value> params,
+                    SourcePos pos, size_t length, const std::vector<SourcePos>& param_pos = {}) {
     Node n;
     n.kind = NodeKind::Call;
     n.def = &def;
@@ -204,6 +222,10 @@ class Lowerer {
     n.binding = binding_name_;
     n.label = std::string(def.name);
     n.pos = pos;
+    return n;
+  }
+
+  std::vector<Typed> add_call(Node n) {
     const std::vector<Type> outs = n.out_types;
     const uint32_t id = add_node(std::move(n));
     std::vector<Typed> result;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "nodes/registry.hpp"
+#include "polyrt/error.hpp"
 #include "rtlib/rtlib.h"
 
 namespace polyrt::nodes {
@@ -91,7 +92,6 @@ std::shared_ptr<const Prepared> prepare_one_of_weighted(const std::vector<Value>
     prepared->strs.push_back(e.first);
   }
   prepared->f64s.back() = 1.0;
-  prepared->extra = string_table(prepared->strs);
   return prepared;
 }
 
@@ -134,7 +134,62 @@ std::shared_ptr<const Prepared> prepare_weighted_u64(const std::vector<Value>& p
   return prepared;
 }
 
+// one_of_weighted's index: the entry whose cumulative weight first reaches
+// unit_interval(hash(x)), natively.
+const NodeDef& weighted_index_node() {
+  static const NodeDef def{
+      .name = "__weighted_index",
+      .family = "internal",
+      .args = {wire("x", PortType::U64), konst("spec", PortType::Str)},
+      .results = {Type::U64},
+      .summary = "The index one_of_weighted picks.",
+      .prepare = prepare_one_of_weighted,
+      .eval =
+          [](Call& c) {
+            const Prepared& p = c.prepared();
+            c.set_u64(pd_weighted_index(c.u64(0), p.f64s.data(), p.f64s.size()));
+          },
+      .native = PD_NATIVE(pd_weighted_index, in(0), f64_table(), f64_count()),
+  };
+  return def;
+}
+
 }  // namespace
+
+const NodeDef& pick_str_node() {
+  static const NodeDef def{
+      .name = "__pick_str",
+      .family = "internal",
+      .args = {wire("index", PortType::U64), konsts("entries", PortType::Str)},
+      .results = {Type::Str},
+      .summary = "entries[index]: a table pick's entry (one_of, one_of_weighted).",
+      .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+        auto prepared = std::make_shared<Prepared>();
+        std::vector<std::string_view> entries;
+        for (const Value& v : p) entries.push_back(v.as_str());
+        prepared->extra = string_table(entries);
+        return prepared;
+      },
+      .eval =
+          [](Call& c) {
+            const uint64_t index = c.u64(0);
+            if (index >= c.params().size())
+              internal_error("a table pick's index is past its table");
+            c.set_str(c.param_str(index));
+          },
+      .columnar =
+          [](const ColumnCall& c) {
+            const columns::StringColumn& table = string_table_of(c.prepared.extra);
+            columns::StringColumn& out = *c.outputs[0].text;
+            for (uint64_t r = 0; r < c.rows; ++r) {
+              const uint64_t index = c.inputs[0].word(r);
+              if (index >= table.rows()) internal_error("a table pick's index is past its table");
+              out.append_padded(table[index]);
+            }
+          },
+  };
+  return def;
+}
 
 void register_distribution_nodes(Registry& r) {
   using P = PortType;
@@ -225,24 +280,16 @@ void register_distribution_nodes(Registry& r) {
        .family = "distributions",
        .args = {wire("x", P::U64), konsts("values", P::Str)},
        .results = {Type::Str},
-       .summary = "values[hash(x) mod N].",
+       .summary = "values[hash(x) mod N], i.e. values[hash_range(x, N)].",
        .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
          if (p.empty()) throw ParamError{0, "one_of needs at least one value"};
-         std::vector<std::string_view> values;
-         for (const Value& v : p) values.push_back(v.as_str());
-         auto prepared = std::make_shared<Prepared>();
-         prepared->extra = string_table(values);
-         return prepared;
+         return nullptr;
        },
-       .eval = [](Call& c) { c.set_str(c.param_str(pd_hash_range(c.u64(0), c.params().size()))); },
-       .columnar =
-           [](const ColumnCall& c) {
-             const columns::StringColumn& table = string_table_of(c.prepared.extra);
-             columns::StringColumn& out = *c.outputs[0].text;
-             for (uint64_t r = 0; r < c.rows; ++r) {
-               out.append_padded(table[pd_hash_range(c.inputs[0].word(r), table.rows())]);
-             }
-           }});
+       .table_pick = TablePick{
+           .index = []() -> const NodeDef& { return *find_node("hash_range"); },
+           .index_params =
+               [](const std::vector<Value>& p) { return std::vector<Value>{Value::u64(p.size())}; },
+           .entries = [](const std::vector<Value>& p, const Prepared*) { return p; }}});
   r.add({.name = "one_of_weighted",
          .family = "distributions",
          .args = {wire("x", P::U64), konst("spec", P::Str)},
@@ -250,21 +297,15 @@ void register_distribution_nodes(Registry& r) {
          .summary = "Picks from \"a:w,b:w,...\": cumulative normalized weights (the last forced "
                     "to 1.0), the first index whose cumulative weight >= unit_interval(hash(x)).",
          .prepare = prepare_one_of_weighted,
-         .eval =
-             [](Call& c) {
-               const Prepared& p = c.prepared();
-               c.set_str(p.strs[pd_weighted_index(c.u64(0), p.f64s.data(), p.f64s.size())]);
-             },
-         .columnar =
-             [](const ColumnCall& c) {
-               const Prepared& p = c.prepared;
-               const columns::StringColumn& table = string_table_of(p.extra);
-               columns::StringColumn& out = *c.outputs[0].text;
-               for (uint64_t r = 0; r < c.rows; ++r) {
-                 out.append_padded(
-                     table[pd_weighted_index(c.inputs[0].word(r), p.f64s.data(), p.f64s.size())]);
-               }
-             }});
+         .table_pick = TablePick{.index = weighted_index_node,
+                                 .index_params = [](const std::vector<Value>& p) { return p; },
+                                 .entries =
+                                     [](const std::vector<Value>&, const Prepared* prepared) {
+                                       std::vector<Value> entries;
+                                       for (const std::string& s : prepared->strs)
+                                         entries.push_back(Value::str(s));
+                                       return entries;
+                                     }}});
 }
 
 }  // namespace polyrt::nodes

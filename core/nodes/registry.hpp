@@ -101,6 +101,20 @@ struct ParamError {
 // Where a node sends side-channel text (log_info, ...).
 using SideChannelSink = std::function<void(std::string_view)>;
 
+// A node that picks an entry of a table (one_of, one_of_weighted). Lowering
+// turns each call into two nodes: `index`, a native node computing which
+// entry from the call's inputs (batch kernels compute it with the rest of
+// their work, on a GPU too), and pick_str_node() taking that entry of
+// `entries`. The two together are the node's meaning; it has no body.
+struct NodeDef;
+struct TablePick {
+  const NodeDef& (*index)();
+  // The index node's constant arguments, from the call's.
+  std::vector<Value> (*index_params)(const std::vector<Value>& params);
+  // The table, from the call's constant arguments and what its prepare made.
+  std::vector<Value> (*entries)(const std::vector<Value>& params, const Prepared* prepared);
+};
+
 struct NodeDef {
   std::string_view name;
   std::string_view family;
@@ -127,6 +141,7 @@ struct NodeDef {
   // The batch tier's form of a host-only node over a whole chunk (see
   // column_call.hpp): the same rtlib writers as eval, with no Value per row.
   void (*columnar)(const ColumnCall& call) = nullptr;
+  std::optional<TablePick> table_pick = std::nullopt;
 };
 
 // Looks a node up by name; nullptr when unknown.
@@ -138,6 +153,8 @@ const std::vector<const NodeDef*>& all_nodes();
 const NodeDef& to_str_node();
 const NodeDef& passthrough_node();
 const NodeDef& str_to_u64_node();
+// The entry of a table pick (see TablePick): entries[index].
+const NodeDef& pick_str_node();
 
 // The Display text of a value (u64 decimal, f64 shortest digits without an
 // exponent, bool true/false): what str_concat and `as str` produce.
