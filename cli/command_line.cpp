@@ -10,7 +10,8 @@ namespace {
 bool takes_value(const std::string& name) {
   static const char* const kValued[] = {"--out",    "--cycles",  "--outputs",     "--format",
                                         "--set",    "--threads", "--engine",      "--provenance",
-                                        "--target", "--sm",      "--cuda-driver", "--device"};
+                                        "--target", "--sm",      "--cuda-driver", "--device",
+                                        "--parts",  "--part"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }

@@ -1,6 +1,8 @@
 // polyrt run: rows for a coordinate range, evaluated on every core.
 #include <charconv>
 #include <cstdio>
+#include <filesystem>
+#include <functional>
 #include <optional>
 #include <thread>
 
@@ -9,6 +11,7 @@
 #include "polyrt/polyrt.hpp"
 #include "scheduler/batch_job.hpp"
 #include "scheduler/interruption.hpp"
+#include "scheduler/job_parts.hpp"
 #include "scheduler/range_job.hpp"
 
 namespace polyrt::cli {
@@ -35,7 +38,12 @@ const char* kRunUsage =
     "                        batch tier's device (default auto: a usable GPU, else the CPU)\n"
     "  -v, --verbose         say on stderr which device runs the batch\n"
     "  --engine E            batch, interpreter, closures or native (default batch)\n"
-    "  --provenance M        auto, raw, pull or pushpull (slot engines; default auto)\n";
+    "  --provenance M        auto, raw, pull or pushpull (slot engines; default auto)\n"
+    "  --parts N             split the range into N contiguous parts, one file each under\n"
+    "                        --out DIR: DIR/<table>.<K>.<csv|tsv|jsonl> (table: FILE's\n"
+    "                        name without .polydat) or DIR/part-K/<output>.npy; part K\n"
+    "                        covers [A + (K-1)*C/N, A + K*C/N) of the C rows, rounded down\n"
+    "  --part K              write only part K (1..N) of --parts N, e.g. one per host\n";
 
 uint64_t parse_u64_arg(const std::string& text, const std::string& what);
 
@@ -118,6 +126,39 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+// The most parts one run splits into: part files are opened one after
+// another, and a launcher with more ranks than this splits further itself.
+constexpr uint64_t kMaxParts = 1'000'000;
+
+// --parts N [--part K]: part K, or every part in order, each to its own file
+// under `dir` (created when missing). A failure or interruption removes the
+// parts this run already wrote: all of them or none.
+void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uint64_t> only,
+               const std::string& dir, const std::string& table, std::string_view extension,
+               const std::function<void(const scheduler::RangeJob&, const std::string&)>& run_to) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (!std::filesystem::is_directory(dir)) {
+    throw UsageError("polyrt run: --out " + dir + " must be a directory for --parts" +
+                     (error ? " (" + error.message() + ")" : ""));
+  }
+  std::vector<std::string> written;
+  try {
+    for (uint64_t k = only.value_or(1); k <= only.value_or(parts); ++k) {
+      scheduler::RangeJob part_job = job;
+      const scheduler::PartRange range = scheduler::part_range(job.first, job.count, parts, k);
+      part_job.first = range.first;
+      part_job.count = range.count;
+      const std::string path = scheduler::part_path(dir, table, k, extension);
+      run_to(part_job, path);
+      written.push_back(path);
+    }
+  } catch (...) {
+    for (const std::string& path : written) std::filesystem::remove_all(path, error);
+    throw;
+  }
+}
+
 }  // namespace
 
 int run_command(CommandLine& args) {
@@ -132,6 +173,7 @@ int run_command(CommandLine& args) {
   CompileOptions options;
   bool batch = true;
   bool npy = false;
+  std::optional<uint64_t> parts, part;
   while (!args.done()) {
     const std::string f = args.flag();
     if (f == "--cycles") {
@@ -155,6 +197,14 @@ int run_command(CommandLine& args) {
     } else if (f == "--device") {
       device = args.value_of(f);
       parse_device(device, job);
+    } else if (f == "--parts") {
+      parts = parse_u64_arg(args.value_of(f), "--parts");
+      if (*parts == 0 || *parts > kMaxParts) {
+        throw UsageError("polyrt run: --parts must be in [1, " + std::to_string(kMaxParts) +
+                         "], got " + std::to_string(*parts));
+      }
+    } else if (f == "--part") {
+      part = parse_u64_arg(args.value_of(f), "--part");
     } else if (f == "-v" || f == "--verbose") {
       job.verbose = true;
     } else if (!engine_flag(args, f, options, &batch)) {
@@ -171,6 +221,14 @@ int run_command(CommandLine& args) {
   if (npy && !batch)
     throw UsageError("polyrt run: --format npy runs on the batch tier (drop --engine)");
   if (npy && out_path.empty()) throw UsageError("polyrt run: --format npy needs --out DIR");
+  if (part && !parts) throw UsageError("polyrt run: --part K needs --parts N");
+  if (part && (*part == 0 || *part > *parts)) {
+    throw UsageError("polyrt run: --part must be in 1.." + std::to_string(*parts) +
+                     " (the --parts), got " + std::to_string(*part));
+  }
+  if (parts && out_path.empty()) {
+    throw UsageError("polyrt run: --parts writes one file per part and needs --out DIR");
+  }
 
   job.program = compile_file(file, options);
   const Program& p = *job.program;
@@ -222,17 +280,22 @@ int run_command(CommandLine& args) {
   for (const std::string& w : p.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
   // From here on SIGINT, SIGTERM and SIGHUP stop the job cleanly.
   const scheduler::Interruption::Guard interruptible;
-  if (npy) {
-    scheduler::run_batch_npy_job(job, out_path);
+  const auto run_to = [&](const scheduler::RangeJob& to_run, const std::string& path) {
+    if (npy) return scheduler::run_batch_npy_job(to_run, path);
+    scheduler::OutputSink sink(path, file);
+    if (batch) {
+      scheduler::run_batch_text_job(to_run, sink);
+    } else {
+      scheduler::run_range_job(to_run, sink);
+    }
+    sink.commit();
+  };
+  if (!parts) {
+    run_to(job, out_path);
     return 0;
   }
-  scheduler::OutputSink sink(out_path, file);
-  if (batch) {
-    scheduler::run_batch_text_job(job, sink);
-  } else {
-    scheduler::run_range_job(job, sink);
-  }
-  sink.commit();
+  run_parts(job, *parts, part, out_path, std::filesystem::path(file).stem().string(),
+            npy ? "npy" : scheduler::row_format_extension(job.format), run_to);
   return 0;
 }
 

@@ -17,6 +17,18 @@ RowFormat parse_row_format(std::string_view text) {
   throw UsageError("unknown format '" + std::string(text) + "' (valid: csv, tsv, jsonl, npy)");
 }
 
+std::string_view row_format_extension(RowFormat format) {
+  switch (format) {
+    case RowFormat::Csv:
+      return "csv";
+    case RowFormat::Tsv:
+      return "tsv";
+    case RowFormat::Jsonl:
+      return "jsonl";
+  }
+  return "csv";
+}
+
 namespace {
 
 // Writers into space the caller reserved, each returning the end of what it

@@ -14,6 +14,8 @@ enum class RowFormat { Csv, Tsv, Jsonl };
 
 // Parses "csv", "tsv" or "jsonl" (UsageError otherwise).
 RowFormat parse_row_format(std::string_view text);
+// The format's name, which is also its files' extension: "csv", "tsv", "jsonl".
+std::string_view row_format_extension(RowFormat format);
 
 // The header line (with its newline) for formats that have one, else "".
 std::string header_line(RowFormat format, const std::vector<std::string>& columns);

@@ -183,17 +183,6 @@ TEST_F(Cli, EnginesWriteTheSameRows) {
   }
 }
 
-// The 8-byte little-endian words after an .npy header, and the header's dict.
-std::vector<uint8_t> read_npy(const std::string& path, std::string& dict) {
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) return {};
-  const size_t header = 10 + (uint8_t)bytes[8] + 256 * (uint8_t)bytes[9];
-  dict = bytes.substr(10, header - 10);
-  EXPECT_EQ(header % 64, 0u);
-  return std::vector<uint8_t>(bytes.begin() + (ptrdiff_t)header, bytes.end());
-}
-
 TEST_F(Cli, NpyColumnsEqualTheCsvRows) {
   const std::string program =
       write_program(dir, "n.polydat",

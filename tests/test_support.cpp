@@ -96,4 +96,18 @@ void expect_contains(const std::string& text, std::initializer_list<const char*>
   }
 }
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<uint8_t> read_npy(const std::string& path, std::string& dict) {
+  const std::string bytes = read_file(path);
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0) return {};
+  const size_t header = 10 + (uint8_t)bytes[8] + 256 * (uint8_t)bytes[9];
+  dict = bytes.substr(10, header - 10);
+  EXPECT_EQ(header % 64, 0u);
+  return std::vector<uint8_t>(bytes.begin() + (ptrdiff_t)header, bytes.end());
+}
+
 }  // namespace polyrt::test

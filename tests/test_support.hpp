@@ -1,8 +1,10 @@
 // Helpers shared by the test files.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "polyrt/polyrt.hpp"
 
@@ -48,5 +50,10 @@ std::string write_program(const std::string& dir, const std::string& name, const
 bool exists(const std::string& path);
 // Entries of a directory other than . and .. (temporary files included).
 size_t entries(const std::string& dir);
+// A whole file's bytes ("" when it cannot be read).
+std::string read_file(const std::string& path);
+// The data bytes after an .npy header, and the header's dict (empty when the
+// file is not an .npy file; the header must be 64-byte aligned).
+std::vector<uint8_t> read_npy(const std::string& path, std::string& dict);
 
 }  // namespace polyrt::test
