@@ -7,12 +7,13 @@
 #include <thread>
 
 #include "cli/command_line.hpp"
+#include "cli/run_parts.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "scheduler/batch_job.hpp"
 #include "scheduler/interruption.hpp"
-#include "scheduler/job_parts.hpp"
 #include "scheduler/range_job.hpp"
+#include "scheduler/ranks.hpp"
 
 namespace polyrt::cli {
 
@@ -124,39 +125,6 @@ std::vector<std::string> split_list(const std::string& text) {
     start = end + 1;
   }
   return out;
-}
-
-// The most parts one run splits into: part files are opened one after
-// another, and a launcher with more ranks than this splits further itself.
-constexpr uint64_t kMaxParts = 1'000'000;
-
-// --parts N [--part K]: part K, or every part in order, each to its own file
-// under `dir` (created when missing). A failure or interruption removes the
-// parts this run already wrote: all of them or none.
-void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uint64_t> only,
-               const std::string& dir, const std::string& table, std::string_view extension,
-               const std::function<void(const scheduler::RangeJob&, const std::string&)>& run_to) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (!std::filesystem::is_directory(dir)) {
-    throw UsageError("polyrt run: --out " + dir + " must be a directory for --parts" +
-                     (error ? " (" + error.message() + ")" : ""));
-  }
-  std::vector<std::string> written;
-  try {
-    for (uint64_t k = only.value_or(1); k <= only.value_or(parts); ++k) {
-      scheduler::RangeJob part_job = job;
-      const scheduler::PartRange range = scheduler::part_range(job.first, job.count, parts, k);
-      part_job.first = range.first;
-      part_job.count = range.count;
-      const std::string path = scheduler::part_path(dir, table, k, extension);
-      run_to(part_job, path);
-      written.push_back(path);
-    }
-  } catch (...) {
-    for (const std::string& path : written) std::filesystem::remove_all(path, error);
-    throw;
-  }
 }
 
 }  // namespace
@@ -290,12 +258,28 @@ int run_command(CommandLine& args) {
     }
     sink.commit();
   };
+  const PartsTarget target{
+      .dir = out_path,
+      .program_file = file,
+      .table = std::filesystem::path(file).stem().string(),
+      .extension = npy ? "npy" : std::string(scheduler::row_format_extension(job.format)),
+      .npy_outputs = npy ? job.outputs : std::vector<std::string>{}};
+  if (const std::unique_ptr<scheduler::Ranks> ranks = scheduler::join_mpi_launch()) {
+    if (parts) {
+      throw UsageError(
+          "polyrt run: under an MPI launch every rank writes one part; drop --parts "
+          "and --part");
+    }
+    if (out_path.empty()) {
+      throw UsageError("polyrt run: under an MPI launch the ranks write parts and need --out DIR");
+    }
+    return run_as_rank(*ranks, job, target, run_to);
+  }
   if (!parts) {
     run_to(job, out_path);
     return 0;
   }
-  run_parts(job, *parts, part, out_path, std::filesystem::path(file).stem().string(),
-            npy ? "npy" : scheduler::row_format_extension(job.format), run_to);
+  run_parts(job, *parts, part, target, run_to);
   return 0;
 }
 

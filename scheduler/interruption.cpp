@@ -13,6 +13,7 @@ namespace {
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 volatile sig_atomic_t g_signal = 0;
 std::atomic<uint64_t> g_rows{0};
+std::function<bool()> g_stop_check;  // set while no job runs
 struct sigaction g_previous[3];
 
 extern "C" void on_signal(int signal) {
@@ -64,6 +65,11 @@ bool Interruption::requested() {
 
 void Interruption::stop_if_requested() {
   if (const int signal = g_signal) throw InterruptedError(signal, g_rows.load());
+  if (g_stop_check && g_stop_check()) throw InterruptedError(SIGTERM, g_rows.load());
+}
+
+void Interruption::set_stop_check(std::function<bool()> check) {
+  g_stop_check = std::move(check);
 }
 
 }  // namespace polyrt::scheduler

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "polyrt/error.hpp"
 
@@ -38,8 +39,13 @@ class Interruption {
   // Rows that reached the output so far: what the message reports.
   static void count_rows(uint64_t rows);
   static bool requested();
-  // Throws InterruptedError when a signal arrived.
+  // Throws InterruptedError when a signal arrived, or when the stop check
+  // says so (then as if SIGTERM had arrived).
   static void stop_if_requested();
+  // A check that stop_if_requested also runs (e.g. whether an MPI rank whose
+  // rows come first failed); empty removes it. It may be called from any
+  // thread of the job, so it must be thread-safe.
+  static void set_stop_check(std::function<bool()> check);
 };
 
 }  // namespace polyrt::scheduler

@@ -210,6 +210,10 @@ void append_string(std::string& out, RowFormat format, std::string_view s) {
 
 }  // namespace
 
+void append_json_string(std::string& out, std::string_view text) {
+  append_string(out, RowFormat::Jsonl, text);
+}
+
 std::string header_line(RowFormat format, const std::vector<std::string>& columns) {
   if (format == RowFormat::Jsonl) return "";
   std::string out;

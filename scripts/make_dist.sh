@@ -5,7 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build-dist}
-cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPOLYRT_STATIC_LLVM=ON \
+# Without MPI: the tarball must not need an MPI library (MPI launches need a
+# build from source, docs/scale-out.md).
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPOLYRT_STATIC_LLVM=ON -DPOLYRT_MPI=OFF \
   -DPOLYRT_BUILD_TESTS=OFF -DPOLYRT_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$dir" -j "$(nproc)" --target polyrt
 version=$(sed -n 's/^project(polyrt VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)

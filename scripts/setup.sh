@@ -3,8 +3,8 @@
 # Idempotent: when everything is present it installs nothing and touches no list.
 set -euo pipefail
 
-packages=(llvm-19-dev clang-19 libclang-rt-19-dev libtbb-dev libzstd-dev ninja-build ccache cmake g++
-          libgtest-dev libbenchmark-dev python3)
+packages=(llvm-19-dev clang-19 libclang-rt-19-dev libtbb-dev libzstd-dev zlib1g-dev ninja-build ccache
+          cmake g++ libgtest-dev libbenchmark-dev python3 libopenmpi-dev openmpi-bin)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,126 @@
+#include "cli/run_parts.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "polyrt/error.hpp"
+#include "scheduler/interruption.hpp"
+#include "scheduler/job_parts.hpp"
+#include "scheduler/part_manifest.hpp"
+
+namespace polyrt::cli {
+
+namespace {
+
+void make_directory(const std::string& dir, const char* why) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (!std::filesystem::is_directory(dir)) {
+    throw UsageError("polyrt run: --out " + dir + " must be a directory " + why +
+                     (error ? " (" + error.message() + ")" : ""));
+  }
+}
+
+scheduler::RangeJob part_job(const scheduler::RangeJob& job, uint64_t parts, uint64_t part) {
+  scheduler::RangeJob one = job;
+  const scheduler::PartRange range = scheduler::part_range(job.first, job.count, parts, part);
+  one.first = range.first;
+  one.count = range.count;
+  return one;
+}
+
+// The status `polyrt` exits with for an error (as main reports it).
+int exit_status_of(const std::exception& e) {
+  if (const auto* interrupted = dynamic_cast<const scheduler::InterruptedError*>(&e)) {
+    return interrupted->exit_status();
+  }
+  if (dynamic_cast<const UsageError*>(&e)) return 2;
+  return dynamic_cast<const Error*>(&e) ? 1 : 3;
+}
+
+}  // namespace
+
+void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uint64_t> only,
+               const PartsTarget& target, const RunTo& run_to) {
+  make_directory(target.dir, "for --parts");
+  std::vector<std::string> written;
+  try {
+    for (uint64_t k = only.value_or(1); k <= only.value_or(parts); ++k) {
+      const std::string path = scheduler::part_path(target.dir, target.table, k, target.extension);
+      run_to(part_job(job, parts, k), path);
+      written.push_back(path);
+    }
+  } catch (...) {
+    std::error_code ignored;
+    for (const std::string& path : written) std::filesystem::remove_all(path, ignored);
+    throw;
+  }
+}
+
+int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const PartsTarget& target,
+                const RunTo& run_to) {
+  const auto parts = (uint64_t)ranks.size();
+  const uint64_t part = (uint64_t)ranks.rank() + 1;
+  const std::string manifest = target.dir + "/" + scheduler::kManifestName;
+  std::error_code ignored;
+  make_directory(target.dir, "for the parts of an MPI launch");
+  // A manifest of an earlier run would describe parts this run replaces.
+  if (part == 1) std::filesystem::remove(manifest, ignored);
+  const std::string path = scheduler::part_path(target.dir, target.table, part, target.extension);
+  const scheduler::RangeJob mine = part_job(job, parts, part);
+  scheduler::RankOutcome outcome;
+  try {
+    run_to(mine, path);
+    const scheduler::FileSummary files = scheduler::summarize_part(path, target.npy_outputs);
+    outcome.rows = mine.count;
+    outcome.bytes = files.bytes;
+    outcome.crc32 = files.crc32;
+  } catch (const std::exception& e) {
+    // Every rank reaches the exchange below, whatever went wrong here: the
+    // others wait for it.
+    if (ranks.stopped()) {
+      outcome.stopped = true;
+    } else {
+      outcome.failed = true;
+      outcome.exit_status = exit_status_of(e);
+      outcome.message = e.what();
+      ranks.announce_failure();
+    }
+  }
+  const std::vector<scheduler::RankOutcome> outcomes = ranks.exchange(outcome);
+  for (size_t r = 0; r < outcomes.size(); ++r) {
+    if (!outcomes[r].failed) continue;
+    std::filesystem::remove_all(path, ignored);
+    if (ranks.rank() == 0) {
+      std::fprintf(
+          stderr, "%s\n(rank %zu of %d, part %zu: rows from %llu)\n", outcomes[r].message.c_str(),
+          r, ranks.size(), r + 1,
+          (unsigned long long)scheduler::part_range(job.first, job.count, parts, r + 1).first);
+    }
+    return outcomes[r].exit_status;
+  }
+  if (ranks.rank() != 0) return 0;
+  scheduler::Manifest m{.program_path = target.program_file,
+                        .program = scheduler::summarize_part(target.program_file, {}),
+                        .first = job.first,
+                        .count = job.count,
+                        .format = target.extension,
+                        .outputs = job.outputs,
+                        .parts = {}};
+  for (uint64_t k = 1; k <= parts; ++k) {
+    const scheduler::RankOutcome& o = outcomes[k - 1];
+    m.parts.push_back(scheduler::ManifestPart{
+        .part = k,
+        .path = std::filesystem::path(
+                    scheduler::part_path(target.dir, target.table, k, target.extension))
+                    .filename()
+                    .string(),
+        .first = scheduler::part_range(job.first, job.count, parts, k).first,
+        .rows = o.rows,
+        .files = {o.bytes, o.crc32}});
+  }
+  scheduler::write_manifest(target.dir, m);
+  return 0;
+}
+
+}  // namespace polyrt::cli

@@ -1,0 +1,46 @@
+// polyrt run over parts: --parts N [--part K] in one process, and the ranks
+// of an MPI launch each writing one part, with rank 0's manifest.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "scheduler/range_job.hpp"
+#include "scheduler/ranks.hpp"
+
+namespace polyrt::cli {
+
+// The most parts one run splits into: part files are written one after
+// another, and a launcher with more ranks than this splits further itself.
+inline constexpr uint64_t kMaxParts = 1'000'000;
+
+// Where and what the parts are.
+struct PartsTarget {
+  std::string dir;                       // --out DIR
+  std::string program_file;              // FILE
+  std::string table;                     // FILE's name without .polydat
+  std::string extension;                 // csv, tsv, jsonl or npy
+  std::vector<std::string> npy_outputs;  // npy: the column files, in order; else empty
+};
+
+// Runs one part's job into a file (or npy directory) atomically.
+using RunTo = std::function<void(const scheduler::RangeJob& job, const std::string& path)>;
+
+// --parts N [--part K]: part K, or every part in order, each to its own file
+// under DIR (created when missing). A failure or interruption removes the
+// parts this run already wrote: all of them or none.
+void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uint64_t> only,
+               const PartsTarget& target, const RunTo& run_to);
+
+// One rank of an MPI launch: part rank + 1 of the launch's size. When every
+// rank succeeded, rank 0 writes DIR/_manifest.json last; when one failed,
+// every rank removes its part, rank 0 reports the failure of the first
+// failing rank (the smallest failing coordinate of all) and every rank exits
+// with its status. Returns this process's exit status.
+int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const PartsTarget& target,
+                const RunTo& run_to);
+
+}  // namespace polyrt::cli

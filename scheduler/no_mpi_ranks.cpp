@@ -1,0 +1,10 @@
+// Built when CMake found no MPI: every run is one process.
+#include "scheduler/ranks.hpp"
+
+namespace polyrt::scheduler {
+
+std::unique_ptr<Ranks> join_mpi_launch() {
+  return nullptr;
+}
+
+}  // namespace polyrt::scheduler

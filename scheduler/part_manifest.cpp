@@ -1,0 +1,91 @@
+#include "scheduler/part_manifest.hpp"
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "polyrt/error.hpp"
+#include "scheduler/output_sink.hpp"
+#include "scheduler/row_format.hpp"
+
+namespace polyrt::scheduler {
+
+namespace {
+
+void add_file(FileSummary& summary, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw WriteError("cannot read back " + path + " to checksum it");
+  std::vector<char> buffer(1 << 20);
+  uLong crc = summary.crc32;
+  while (in) {
+    in.read(buffer.data(), (std::streamsize)buffer.size());
+    const auto n = (size_t)in.gcount();
+    crc = crc32_z(crc, reinterpret_cast<const Bytef*>(buffer.data()), n);
+    summary.bytes += n;
+  }
+  summary.crc32 = (uint32_t)crc;
+}
+
+std::string hex32(uint32_t v) {
+  char text[9];
+  std::snprintf(text, sizeof text, "%08x", v);
+  return text;
+}
+
+// A `"key":value` member after `out`'s last one.
+void member(std::string& out, const std::string& key, const std::string& json_value) {
+  if (out.back() != '{') out += ',';
+  append_json_string(out, key);
+  out += ':' + json_value;
+}
+
+std::string json_text(const std::string& text) {
+  std::string out;
+  append_json_string(out, text);
+  return out;
+}
+
+}  // namespace
+
+FileSummary summarize_part(const std::string& path, const std::vector<std::string>& npy_outputs) {
+  FileSummary summary;
+  if (npy_outputs.empty()) {
+    add_file(summary, path);
+  } else {
+    for (const std::string& output : npy_outputs) add_file(summary, path + "/" + output + ".npy");
+  }
+  return summary;
+}
+
+void write_manifest(const std::string& dir, const Manifest& m) {
+  std::string out = "{";
+  member(out, "program", json_text(m.program_path));
+  member(out, "program_bytes", std::to_string(m.program.bytes));
+  member(out, "program_crc32", json_text(hex32(m.program.crc32)));
+  member(out, "first", std::to_string(m.first));
+  member(out, "rows", std::to_string(m.count));
+  member(out, "format", json_text(m.format));
+  std::string outputs = "[";
+  for (const std::string& name : m.outputs)
+    outputs += (outputs.size() > 1 ? "," : "") + json_text(name);
+  member(out, "outputs", outputs + "]");
+  std::string parts = "[";
+  for (const ManifestPart& p : m.parts) {
+    std::string part = "{";
+    member(part, "part", std::to_string(p.part));
+    member(part, "path", json_text(p.path));
+    member(part, "first", std::to_string(p.first));
+    member(part, "rows", std::to_string(p.rows));
+    member(part, "bytes", std::to_string(p.files.bytes));
+    member(part, "crc32", json_text(hex32(p.files.crc32)));
+    parts += (parts.size() > 1 ? "," : "") + part + "}";
+  }
+  member(out, "parts", parts + "]");
+  out += "}\n";
+  OutputSink sink(dir + "/" + kManifestName);
+  sink.write(out);
+  sink.commit();
+}
+
+}  // namespace polyrt::scheduler

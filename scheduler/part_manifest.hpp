@@ -1,0 +1,45 @@
+// The summary of a job written in parts by the ranks of an MPI launch:
+// DIR/_manifest.json, written by rank 0 last, once every rank succeeded. It
+// names the program (bytes and CRC-32 of its source), the range, the format
+// and outputs, and each part with its first coordinate, rows, bytes and
+// CRC-32 (zlib's, as Python's zlib.crc32 computes it).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace polyrt::scheduler {
+
+struct FileSummary {
+  uint64_t bytes = 0;
+  uint32_t crc32 = 0;
+};
+
+// A written part: its one file, or for npy the <output>.npy files of its
+// directory, in `npy_outputs` order, as one byte stream.
+FileSummary summarize_part(const std::string& path, const std::vector<std::string>& npy_outputs);
+
+struct ManifestPart {
+  uint64_t part = 0;  // 1-based
+  std::string path;   // relative to the manifest's directory
+  uint64_t first = 0;
+  uint64_t rows = 0;
+  FileSummary files;
+};
+
+struct Manifest {
+  std::string program_path;
+  FileSummary program;
+  uint64_t first = 0, count = 0;
+  std::string format;
+  std::vector<std::string> outputs;
+  std::vector<ManifestPart> parts;
+};
+
+inline constexpr const char* kManifestName = "_manifest.json";
+
+// Writes DIR/_manifest.json atomically.
+void write_manifest(const std::string& dir, const Manifest& manifest);
+
+}  // namespace polyrt::scheduler

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# polyrt run under `mpirun -n 2`: each rank writes its part; the parts
+# concatenated are the single run; rank 0's manifest lists them with rows,
+# bytes and CRC-32s that Python recomputes; a failing rank leaves no part
+# and no manifest, and the smallest failing coordinate is reported once.
+#   tests/mpi_test.sh POLYRT_BINARY
+set -euo pipefail
+polyrt=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mpi=(mpirun --allow-run-as-root --oversubscribe -n 2)
+
+fail() { echo "mpi_test: $*" >&2; exit 1; }
+
+printf 'input cycle\nid := hash(cycle)\nname := one_of(id, "a", "b,c")\nscore := unit_interval(id)\n' \
+  > "$work/events.polydat"
+"$polyrt" run "$work/events.polydat" --cycles 3..100003 > "$work/single.csv"
+"${mpi[@]}" "$polyrt" run "$work/events.polydat" --cycles 3..100003 --threads 1 --out "$work/parts"
+{ cat "$work/parts/events.1.csv"; tail -n +2 "$work/parts/events.2.csv"; } | cmp - "$work/single.csv" \
+  || fail "the parts concatenated differ from the single run"
+python3 - "$work/parts" <<'PY' || fail "the manifest does not describe the parts"
+import json, sys, zlib
+d = sys.argv[1]
+m = json.load(open(d + "/_manifest.json"))
+assert m["first"] == 3 and m["rows"] == 100000 and m["format"] == "csv", m
+assert m["outputs"] == ["id", "name", "score"], m
+assert [p["part"] for p in m["parts"]] == [1, 2]
+assert m["parts"][1]["first"] == 3 + 50000 and sum(p["rows"] for p in m["parts"]) == 100000
+for p in m["parts"]:
+    data = open(d + "/" + p["path"], "rb").read()
+    assert p["bytes"] == len(data), p
+    assert p["crc32"] == "%08x" % zlib.crc32(data), p
+PY
+
+# npy parts: one directory per rank, the same columns as the single run.
+"${mpi[@]}" "$polyrt" run "$work/events.polydat" --cycles 0..1000 --outputs id,score --format npy \
+  --out "$work/npy"
+test -f "$work/npy/part-1/id.npy" -a -f "$work/npy/part-2/score.npy" -a -f "$work/npy/_manifest.json" \
+  || fail "npy parts missing"
+
+# Both ranks fail (cycle 30001 in part 1, 70001 in part 2): rank 0 reports
+# the smaller, once; nothing remains.
+printf 'input cycle\nv := in_range(cycle %% 40000, 0, 30000)\n' > "$work/fail.polydat"
+mkdir "$work/failed"
+if "${mpi[@]}" "$polyrt" run "$work/fail.polydat" --cycles 0..100000 --out "$work/failed" \
+  2> "$work/err.txt"; then
+  fail "a failing launch exited 0"
+fi
+grep -q "coordinates: cycle=30001" "$work/err.txt" || fail "not the smallest coordinate: $(cat "$work/err.txt")"
+test "$(grep -c "coordinates:" "$work/err.txt")" -eq 1 || fail "reported more than once"
+test -z "$(ls -A "$work/failed")" || fail "parts or a manifest remain: $(ls -A "$work/failed")"
+
+# Only the second rank fails: it stops nobody with earlier rows, rank 0 reports it.
+printf 'input cycle\nv := in_range(cycle, 0, 70000)\n' > "$work/late.polydat"
+if "${mpi[@]}" "$polyrt" run "$work/late.polydat" --cycles 0..100000 --out "$work/failed" \
+  2> "$work/err.txt"; then
+  fail "a failing launch exited 0"
+fi
+grep -q "coordinates: cycle=70001" "$work/err.txt" || fail "$(cat "$work/err.txt")"
+test -z "$(ls -A "$work/failed")" || fail "parts remain after a late failure"
+
+# --parts is the launch's business under MPI.
+if "${mpi[@]}" "$polyrt" run "$work/events.polydat" --cycles 0..10 --parts 2 --out "$work/x" \
+  2> /dev/null; then
+  fail "--parts under MPI was accepted"
+fi
+echo "mpi_test: ok"
