@@ -8,9 +8,10 @@ namespace {
 
 // Options that take a value (as the next argument or after '=').
 bool takes_value(const std::string& name) {
-  static const char* const kValued[] = {
-      "--out",        "--cycles", "--outputs", "--format",      "--set",    "--threads", "--engine",
-      "--provenance", "--target", "--sm",      "--cuda-driver", "--device", "--parts",   "--part"};
+  static const char* const kValued[] = {"--out",    "--cycles",  "--outputs",     "--format",
+                                        "--set",    "--threads", "--engine",      "--provenance",
+                                        "--target", "--sm",      "--cuda-driver", "--device",
+                                        "--parts",  "--part",    "--rate"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }

@@ -44,7 +44,10 @@ const char* kRunUsage =
     "                        --out DIR: DIR/<table>.<K>.<csv|tsv|jsonl> (table: FILE's\n"
     "                        name without .polydat) or DIR/part-K/<output>.npy; part K\n"
     "                        covers [A + (K-1)*C/N, A + K*C/N) of the C rows, rounded down\n"
-    "  --part K              write only part K (1..N) of --parts N, e.g. one per host\n";
+    "  --part K              write only part K (1..N) of --parts N, e.g. one per host\n"
+    "  --rate R              at most R rows per second, row by row (csv, tsv, jsonl): to feed\n"
+    "                        a load generator; a slow output is reported, never caught up\n"
+    "                        by more than a second's rows\n";
 
 uint64_t parse_u64_arg(const std::string& text, const std::string& what);
 
@@ -76,6 +79,18 @@ uint64_t parse_u64_arg(const std::string& text, const std::string& what) {
                      text + "'");
   }
   return v;
+}
+
+// --rate R: a positive, finite number of rows per second (fractions allowed).
+double parse_rate(const std::string& text) {
+  double rate = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), rate);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size() ||
+      !(rate > 0) || rate > 1e12) {
+    throw UsageError("polyrt run: --rate must be a number of rows per second in (0, 1e12], got '" +
+                     text + "'");
+  }
+  return rate;
 }
 
 // --cycles A..B (half-open), A..=B (inclusive, so 2^64 - 1 is reachable) or
@@ -171,6 +186,8 @@ int run_command(CommandLine& args) {
         throw UsageError("polyrt run: --parts must be in [1, " + std::to_string(kMaxParts) +
                          "], got " + std::to_string(*parts));
       }
+    } else if (f == "--rate") {
+      job.rate = parse_rate(args.value_of(f));
     } else if (f == "--part") {
       part = parse_u64_arg(args.value_of(f), "--part");
     } else if (f == "-v" || f == "--verbose") {
@@ -189,6 +206,8 @@ int run_command(CommandLine& args) {
   if (npy && !batch)
     throw UsageError("polyrt run: --format npy runs on the batch tier (drop --engine)");
   if (npy && out_path.empty()) throw UsageError("polyrt run: --format npy needs --out DIR");
+  if (npy && job.rate > 0)
+    throw UsageError("polyrt run: --rate paces text rows; npy columns are written as a whole");
   if (part && !parts) throw UsageError("polyrt run: --part K needs --parts N");
   if (part && (*part == 0 || *part > *parts)) {
     throw UsageError("polyrt run: --part must be in 1.." + std::to_string(*parts) +

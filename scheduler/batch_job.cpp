@@ -6,6 +6,7 @@
 #include "scheduler/interruption.hpp"
 #include "scheduler/npy_writer.hpp"
 #include "scheduler/progress_bar.hpp"
+#include "scheduler/rate_pacer.hpp"
 #include "scheduler/row_format.hpp"
 
 namespace polyrt::scheduler {
@@ -44,6 +45,7 @@ void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
   sink.write(header_line(job.format, job.outputs));
   refuse_none_columns(batch, job);
   ProgressBar progress(job.count);
+  RatePacer pacer(job.rate);
   batch.stream_encoded(
       job.first, job.count,
       [&](const ColumnChunk& chunk, std::string& bytes) {
@@ -51,7 +53,7 @@ void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
       },
       [&](const ColumnChunk& chunk, std::string& bytes) {
         Interruption::stop_if_requested();
-        sink.write(bytes);
+        pacer.write(sink, bytes, chunk.rows);
         progress.advance(chunk.rows);
         Interruption::count_rows(progress.done());
       });

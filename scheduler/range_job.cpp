@@ -7,6 +7,7 @@
 #include "scheduler/interruption.hpp"
 #include "scheduler/ordered_chunks.hpp"
 #include "scheduler/progress_bar.hpp"
+#include "scheduler/rate_pacer.hpp"
 
 namespace polyrt::scheduler {
 
@@ -36,6 +37,7 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
   tbb::enumerable_thread_specific<std::pair<State, std::vector<uint64_t>>> workers(
       [&] { return std::make_pair(prototype, job.coordinates); });
   ProgressBar progress(job.count);
+  RatePacer pacer(job.rate);
   run_ordered_chunks<Chunk>(
       job.count, job.chunk_rows ? job.chunk_rows : kDefaultChunkRows, job.threads,
       [&](Chunk& c) {
@@ -63,7 +65,7 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
       [&](Chunk& c) {
         if (c.failure) std::rethrow_exception(c.failure);
         Interruption::stop_if_requested();
-        sink.write(c.text);
+        pacer.write(sink, c.text, c.rows);
         progress.advance(c.rows);
         Interruption::count_rows(progress.done());
       });

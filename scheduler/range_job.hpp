@@ -31,6 +31,7 @@ struct RangeJob {
   BatchDevice device = BatchDevice::Cpu;  // the batch tier's device
   int gpu = 0;
   bool verbose = false;  // say on stderr where the batch runs
+  double rate = 0;       // text rows per second at most (RatePacer); 0: as fast as possible
 };
 
 // Runs the job into `sink` (which the caller commits). A failing row throws

@@ -35,7 +35,7 @@ _polyrt() {
   case "$command" in
     check) options="--help" ;;
     eval) options="--set --engine --provenance --help" ;;
-    run) options="--cycles --outputs --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --help" ;;
+    run) options="--cycles --outputs --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate --help" ;;
     plan) options="--engine --provenance --emit-llvm --before-o2 --device --target --sm --cuda-driver --emit-ptx --help" ;;
     *) options="--help" ;;
   esac

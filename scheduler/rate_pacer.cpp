@@ -1,0 +1,83 @@
+#include "scheduler/rate_pacer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "scheduler/interruption.hpp"
+
+namespace polyrt::scheduler {
+
+namespace {
+
+// The longest sleep between checks for a signal.
+constexpr std::chrono::milliseconds kSignalCheck{50};
+
+}  // namespace
+
+uint64_t RatePacer::wait_for_due_rows() {
+  for (;;) {
+    const Clock::time_point now = Clock::now();
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double due = std::floor(elapsed * rate_) + 1.0 - (double)written_;
+    if (due >= 1.0) {
+      const double lag = due / rate_;
+      worst_lag_ = std::max(worst_lag_, lag);
+      if (lag > 1.0) {
+        // The output fell behind: keep at most a second's rows due.
+        if (now - last_report_ >= std::chrono::seconds(1)) {
+          std::fprintf(stderr,
+                       "polyrt: --rate %.6g: the output cannot keep up; rows are %.1f s behind "
+                       "the schedule (it keeps at most 1 s of backlog)\n",
+                       rate_, lag);
+          last_report_ = now;
+        }
+        start_ +=
+            std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(lag - 1.0));
+        return (uint64_t)rate_;
+      }
+      return (uint64_t)due;
+    }
+    const auto next = start_ + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double>((double)written_ / rate_));
+    std::this_thread::sleep_until(std::min(next, now + kSignalCheck));
+    Interruption::stop_if_requested();
+  }
+}
+
+void RatePacer::write(OutputSink& sink, std::string_view bytes, uint64_t rows) {
+  if (rate_ <= 0 || rows == 0) {
+    sink.write(bytes);
+    return;
+  }
+  if (!started_) {
+    start_ = Clock::now();
+    last_report_ = start_ - std::chrono::seconds(1);
+    started_ = true;
+  }
+  const bool one_line_per_row = (uint64_t)std::count(bytes.begin(), bytes.end(), '\n') == rows;
+  size_t offset = 0;
+  uint64_t left = rows;
+  while (left > 0) {
+    const uint64_t due = wait_for_due_rows();
+    const uint64_t n = one_line_per_row ? std::min(due, left) : left;
+    size_t end = bytes.size();
+    if (n < left) {
+      end = offset;
+      for (uint64_t k = 0; k < n; ++k) {
+        end = (size_t)(static_cast<const char*>(
+                           std::memchr(bytes.data() + end, '\n', bytes.size() - end)) -
+                       bytes.data()) +
+              1;
+      }
+    }
+    sink.write(bytes.substr(offset, end - offset));
+    offset = end;
+    written_ += n;
+    left -= n;
+  }
+}
+
+}  // namespace polyrt::scheduler
