@@ -11,7 +11,7 @@ bool takes_value(const std::string& name) {
   static const char* const kValued[] = {"--out",    "--cycles",  "--outputs",     "--format",
                                         "--set",    "--threads", "--engine",      "--provenance",
                                         "--target", "--sm",      "--cuda-driver", "--device",
-                                        "--parts",  "--part",    "--rate"};
+                                        "--parts",  "--part",    "--rate",        "--seconds"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }
@@ -133,6 +133,69 @@ std::pair<std::string, std::string> split_assignment(const std::string& text) {
     throw UsageError("--set expects NAME=VALUE, got '" + text + "'");
   }
   return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+void apply_settings(const Program& p, const std::vector<std::pair<std::string, std::string>>& sets,
+                    const std::string& command, std::vector<uint64_t>& coordinates,
+                    std::vector<std::pair<std::string, Value>>& externs) {
+  const std::string prefix = "polyrt " + command + ": ";
+  coordinates.assign(p.input_names().size(), 0);
+  std::vector<bool> coordinate_set(p.input_names().size(), false);
+  if (!coordinate_set.empty()) coordinate_set[0] = true;
+  std::vector<bool> extern_set(p.externs().size(), false);
+  for (const auto& [name, text] : sets) {
+    bool found = false;
+    for (size_t c = 0; c < p.input_names().size() && !found; ++c) {
+      if (p.input_names()[c] != name) continue;
+      if (c == 0)
+        throw UsageError(prefix + "'" + name + "' is iterated by --cycles; do not --set it");
+      coordinates[c] = parse_setting("input " + name, text, Type::U64).as_u64();
+      coordinate_set[c] = found = true;
+    }
+    for (size_t e = 0; e < p.externs().size() && !found; ++e) {
+      if (p.externs()[e].name != name) continue;
+      externs.emplace_back(name, parse_setting("extern " + name, text, p.externs()[e].type));
+      extern_set[e] = found = true;
+    }
+    if (!found) {
+      throw UsageError(prefix + "--set " + name + ": the program has no input or extern named '" +
+                       name + "'");
+    }
+  }
+  for (size_t c = 0; c < coordinate_set.size(); ++c) {
+    if (!coordinate_set[c]) {
+      throw UsageError(prefix + "input '" + p.input_names()[c] + "' has no value; pass --set " +
+                       p.input_names()[c] + "=VALUE");
+    }
+  }
+  for (size_t e = 0; e < extern_set.size(); ++e) {
+    if (!extern_set[e] && p.externs()[e].default_value.is_none()) {
+      throw UsageError(prefix + "extern '" + p.externs()[e].name + "' has no default; pass --set " +
+                       p.externs()[e].name + "=VALUE");
+    }
+  }
+}
+
+std::vector<std::string> split_list(const std::string& text, const std::string& command) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string name = text.substr(start, end - start);
+    if (name.empty())
+      throw UsageError("polyrt " + command + ": --outputs '" + text + "' has an empty name");
+    for (const std::string& seen : out) {
+      if (seen == name) {
+        throw UsageError("polyrt " + command + ": --outputs names '" + name +
+                         "' twice (each column once: duplicate JSON keys and npy files would "
+                         "clash)");
+      }
+    }
+    out.push_back(name);
+    start = end + 1;
+  }
+  return out;
 }
 
 }  // namespace polyrt::cli

@@ -54,6 +54,7 @@ int run_command(CommandLine& args);
 int nodes_command(CommandLine& args);
 int plan_command(CommandLine& args);
 int devices_command(CommandLine& args);
+int bench_command(CommandLine& args);
 int version_command();
 
 // Handles --engine and --provenance (UsageError for a bad value); false when
@@ -67,5 +68,18 @@ std::pair<std::string, std::string> split_assignment(const std::string& text);
 // Parses a command-line value for `what` ("extern rate", "input seed"); the
 // UsageError names it, the text and the valid form.
 Value parse_setting(const std::string& what, const std::string& text, Type type);
+
+// The names of --outputs a,b,...: UsageError ("polyrt COMMAND: ...") for an
+// empty name or a name given twice.
+std::vector<std::string> split_list(const std::string& text, const std::string& command);
+
+// The --set values of a bulk command (`run`, `bench`) for program `p`:
+// every input but the first (which the command iterates) into `coordinates`
+// (one value per input), externs into `externs`. UsageError, prefixed
+// "polyrt COMMAND:", for an unknown name, the iterated input, an input
+// without a value or an extern without a default left unset.
+void apply_settings(const Program& p, const std::vector<std::pair<std::string, std::string>>& sets,
+                    const std::string& command, std::vector<uint64_t>& coordinates,
+                    std::vector<std::pair<std::string, Value>>& externs);
 
 }  // namespace polyrt::cli

@@ -20,6 +20,7 @@ const char* kUsage =
     "  run FILE --cycles A..B [OPTIONS]    generate rows for coordinates A..B-1 with every core\n"
     "  plan FILE [--emit-llvm]             print the native plan (or its optimized LLVM IR)\n"
     "  devices                             list the CPU and GPUs the batch tier can use\n"
+    "  bench FILE [OPTIONS]                measure FILE on every tier and device here\n"
     "  version                             polyrt's version and how it was built (also --version)\n"
     "  nodes                               print the node reference (Markdown)\n"
     "\n"
@@ -42,6 +43,7 @@ int dispatch(const std::vector<std::string>& args) {
     if (command == "nodes") return polyrt::cli::nodes_command(line);
     if (command == "plan") return polyrt::cli::plan_command(line);
     if (command == "devices") return polyrt::cli::devices_command(line);
+    if (command == "bench") return polyrt::cli::bench_command(line);
     std::fprintf(stderr, "polyrt: unknown command '%s'\n\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const polyrt::scheduler::InterruptedError& e) {

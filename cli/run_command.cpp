@@ -121,27 +121,6 @@ std::pair<uint64_t, uint64_t> parse_cycles(const std::string& v) {
   return {a, b - a + (inclusive || open ? 1 : 0)};
 }
 
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find(',', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string name = text.substr(start, end - start);
-    if (name.empty()) throw UsageError("polyrt run: --outputs '" + text + "' has an empty name");
-    for (const std::string& seen : out) {
-      if (seen == name) {
-        throw UsageError("polyrt run: --outputs names '" + name +
-                         "' twice (each column once: duplicate JSON keys and npy files would "
-                         "clash)");
-      }
-    }
-    out.push_back(name);
-    start = end + 1;
-  }
-  return out;
-}
-
 }  // namespace
 
 int run_command(CommandLine& args) {
@@ -162,7 +141,7 @@ int run_command(CommandLine& args) {
     if (f == "--cycles") {
       cycles = parse_cycles(args.value_of(f));
     } else if (f == "--outputs") {
-      outputs = split_list(args.value_of(f));
+      outputs = split_list(args.value_of(f), "run");
     } else if (f == "--format") {
       const std::string format = args.value_of(f);
       npy = format == "npy";
@@ -223,40 +202,7 @@ int run_command(CommandLine& args) {
     throw UsageError("polyrt run: " + file + " declares no input to iterate");
   job.first = cycles->first;
   job.count = cycles->second;
-  job.coordinates.assign(p.input_names().size(), 0);
-  std::vector<bool> coordinate_set(p.input_names().size(), false);
-  coordinate_set[0] = true;
-  std::vector<bool> extern_set(p.externs().size(), false);
-  for (const auto& [name, text] : sets) {
-    bool found = false;
-    for (size_t c = 0; c < p.input_names().size() && !found; ++c) {
-      if (p.input_names()[c] != name) continue;
-      if (c == 0)
-        throw UsageError("polyrt run: '" + name + "' is iterated by --cycles; do not --set it");
-      job.coordinates[c] = parse_setting("input " + name, text, Type::U64).as_u64();
-      coordinate_set[c] = found = true;
-    }
-    for (size_t e = 0; e < p.externs().size() && !found; ++e) {
-      if (p.externs()[e].name != name) continue;
-      job.externs.emplace_back(name, parse_setting("extern " + name, text, p.externs()[e].type));
-      extern_set[e] = found = true;
-    }
-    if (!found)
-      throw UsageError("polyrt run: --set " + name +
-                       ": the program has no input or extern named '" + name + "'");
-  }
-  for (size_t c = 0; c < coordinate_set.size(); ++c) {
-    if (!coordinate_set[c]) {
-      throw UsageError("polyrt run: input '" + p.input_names()[c] + "' has no value; pass --set " +
-                       p.input_names()[c] + "=VALUE");
-    }
-  }
-  for (size_t e = 0; e < extern_set.size(); ++e) {
-    if (!extern_set[e] && p.externs()[e].default_value.is_none()) {
-      throw UsageError("polyrt run: extern '" + p.externs()[e].name +
-                       "' has no default; pass --set " + p.externs()[e].name + "=VALUE");
-    }
-  }
+  apply_settings(p, sets, "run", job.coordinates, job.externs);
   job.outputs = outputs.empty() ? p.output_names() : outputs;
   for (const std::string& name : job.outputs) {
     if (!p.output_index(name))

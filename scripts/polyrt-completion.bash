@@ -6,7 +6,7 @@ _polyrt() {
   prev=${COMP_WORDS[COMP_CWORD - 1]}
   command=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "check eval run plan devices nodes version --version --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "check eval run plan bench devices nodes version --version --help" -- "$cur"))
     return
   fi
   case "$prev" in
@@ -29,19 +29,20 @@ _polyrt() {
     --target) COMPREPLY=($(compgen -W "cpu nvptx" -- "$cur")); return ;;
     --sm) COMPREPLY=($(compgen -W "60 61 62 70 72 75 80 86 87 89 90" -- "$cur")); return ;;
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --cycles|--outputs|--set|--threads|--cuda-driver) return ;;
+    --cycles|--outputs|--set|--threads|--cuda-driver|--parts|--part|--rate|--seconds) return ;;
   esac
   local options
   case "$command" in
     check) options="--help" ;;
     eval) options="--set --engine --provenance --help" ;;
     run) options="--cycles --outputs --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate --help" ;;
+    bench) options="--seconds --outputs --set --json --help" ;;
     plan) options="--engine --provenance --emit-llvm --before-o2 --device --target --sm --cuda-driver --emit-ptx --help" ;;
     *) options="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
-  elif [[ "$command" =~ ^(check|eval|run|plan)$ ]]; then
+  elif [[ "$command" =~ ^(check|eval|run|plan|bench)$ ]]; then
     # Program files, and directories to look into.
     COMPREPLY=($(compgen -f -X '!*.polydat' -- "$cur") $(compgen -d -- "$cur"))
   fi

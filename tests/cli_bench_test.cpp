@@ -1,0 +1,59 @@
+// `polyrt bench`: every tier and device measured, in tables and in JSON, and
+// the cache it compiles into cold is its own, removed afterwards.
+#include <gtest/gtest.h>
+
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+const std::string kLadder = std::string(POLYRT_SOURCE_DIR) + "/examples/ladder.polydat";
+
+TEST(CliBench, MeasuresEveryTierAndDevice) {
+  // The driver's test double gives one GPU (test_support points POLYRT_LIBCUDA at it).
+  const CommandResult r =
+      run_polyrt("bench " + kLadder + " --set tenant_seed=1 --set operation_seed=2 --seconds 0.05");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_contains(r.out, {"compile", "cold ms", "interpreter", "closures", "native",
+                          "batch kernels (cpu)", "per state", "ns/pull", "p99.9 ns", "batch",
+                          "rows/s", "GB/s", "cpu, 1 thread", "gpu 0 (polyrt CUDA test double"});
+}
+
+TEST(CliBench, JsonHasANumberForEveryMeasurement) {
+  const CommandResult r = run_polyrt("bench " + kLadder +
+                                     " --set tenant_seed=1 --set operation_seed=2 --seconds 0.05 "
+                                     "--outputs account_id,shard --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  if (std::system("python3 -c 'import json' 2>/dev/null") != 0) GTEST_SKIP() << "no python3";
+  const std::string dir = temp_dir();
+  const std::string path = write_program(dir, "bench.json", r.out);
+  const std::string check =
+      "python3 -c \"import json, sys; b = json.load(open(sys.argv[1])); "
+      "assert [c['engine'] for c in b['compile']] == ['interpreter', 'closures', 'native', "
+      "'batch kernels (cpu)']; "
+      "assert all(c['cold_ms'] > 0 and c['cached_ms'] > 0 for c in b['compile']); "
+      "assert [s['engine'] for s in b['per_state']] == ['interpreter', 'closures', 'native']; "
+      "assert all(0 < s['p50_ns'] <= s['p99_ns'] <= s['p999_ns'] and s['requests'] > 0 "
+      "for s in b['per_state']); "
+      "assert len(b['batch']) >= 2 and all(x['rows_per_second'] > 0 and x['gb_per_second'] > 0 "
+      "for x in b['batch'])\" " +
+      path;
+  EXPECT_EQ(std::system(check.c_str()), 0) << r.out;
+}
+
+TEST(CliBench, RefusesBadOptions) {
+  EXPECT_EQ(run_polyrt("bench " + kLadder + " --seconds 0").status, 2);
+  EXPECT_EQ(run_polyrt("bench " + kLadder + " --seconds abc").status, 2);
+  const CommandResult unset = run_polyrt("bench " + kLadder);
+  EXPECT_EQ(unset.status, 2);
+  EXPECT_NE(unset.err.find("polyrt bench: input 'tenant_seed' has no value"), std::string::npos)
+      << unset.err;
+  EXPECT_EQ(run_polyrt("bench " + kLadder +
+                       " --set tenant_seed=1 --set operation_seed=2 "
+                       "--outputs nope")
+                .status,
+            2);
+}
+
+}  // namespace
+}  // namespace polyrt::test
