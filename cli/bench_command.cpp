@@ -59,6 +59,7 @@ struct BatchRow {
   std::string device;
   double rows_per_second = 0, gb_per_second = 0;
   uint64_t rows = 0;
+  std::string skipped;  // why the device could not run the batch (a side channel, ...)
 };
 
 struct Job {
@@ -169,6 +170,10 @@ void print_tables(const std::vector<CompileRow>& compiles, const std::vector<Sta
   }
   std::printf("\n%-48s %12s %12s\n", "batch", "rows/s", "GB/s");
   for (const BatchRow& r : batches) {
+    if (!r.skipped.empty()) {
+      std::printf("%-48s skipped: %s\n", r.device.c_str(), r.skipped.c_str());
+      continue;
+    }
     std::printf("%-48s %12.4g %12.3f\n", r.device.c_str(), r.rows_per_second, r.gb_per_second);
   }
 }
@@ -205,7 +210,8 @@ void print_json(const Settings& s, const std::vector<CompileRow>& compiles,
     out += (i ? ",{" : "{") + std::string("\"device\":") + json_text(r.device) +
            ",\"rows\":" + std::to_string(r.rows) +
            ",\"rows_per_second\":" + std::to_string(r.rows_per_second) +
-           ",\"gb_per_second\":" + std::to_string(r.gb_per_second) + "}";
+           ",\"gb_per_second\":" + std::to_string(r.gb_per_second) +
+           (r.skipped.empty() ? "" : ",\"skipped\":" + json_text(r.skipped)) + "}";
   }
   out += "]}\n";
   std::fputs(out.c_str(), stdout);
@@ -266,6 +272,7 @@ int bench_command(CommandLine& args) {
   Job job;
   apply_settings(p, settings.sets, "bench", job.coordinates, job.externs);
   job.outputs = settings.outputs.empty() ? p.output_names() : settings.outputs;
+  if (job.outputs.empty()) throw UsageError("polyrt bench: " + settings.file + " has no output");
   for (const std::string& name : job.outputs) {
     if (!p.output_index(name)) {
       throw UsageError("polyrt bench: --outputs names '" + name + "', which is not a binding of " +
@@ -274,31 +281,42 @@ int bench_command(CommandLine& args) {
   }
   for (const std::string& w : p.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
 
-  compiles.push_back(time_compiles("batch kernels (cpu)", [&] {
-    BatchOptions options;
-    options.outputs = job.outputs;
-    options.coordinates = job.coordinates;
-    options.externs = job.externs;
-    const BatchEvaluator batch(programs.back(), options);
-  }));
+  try {
+    compiles.push_back(time_compiles("batch kernels (cpu)", [&] {
+      BatchOptions options;
+      options.outputs = job.outputs;
+      options.coordinates = job.coordinates;
+      options.externs = job.externs;
+      const BatchEvaluator batch(programs.back(), options);
+    }));
+  } catch (const RefusedError&) {
+    // No batch kernels to time; the batch rows below say why.
+  }
 
   std::vector<StateRow> states;
   for (const auto& program : programs) states.push_back(time_state(program, job, settings.seconds));
 
   std::vector<BatchRow> batches;
+  // A device that cannot run the batch (a side channel in an output's cone,
+  // a GPU failing) gets a row saying why; the others are still measured.
+  const auto measure = [&](const std::string& label, const BatchOptions& options) {
+    try {
+      batches.push_back(time_batch(programs.back(), job, options, settings.seconds));
+    } catch (const RefusedError& e) {
+      batches.push_back(BatchRow{.device = label, .skipped = e.what()});
+    } catch (const DeviceError& e) {
+      batches.push_back(BatchRow{.device = label, .skipped = e.what()});
+    }
+  };
   const auto cores = (size_t)std::max(1, tbb::info::default_concurrency());
   for (size_t threads : {size_t{1}, cores}) {
-    BatchOptions options;
-    options.threads = threads;
-    batches.push_back(time_batch(programs.back(), job, options, settings.seconds));
+    measure("cpu, " + std::to_string(threads) + " thread(s)", BatchOptions{.threads = threads});
     if (cores == 1) break;
   }
   if (const gpu::CudaDriver* driver = gpu::CudaDriver::get()) {
     for (const gpu::GpuDevice& d : driver->devices()) {
-      BatchOptions options;
-      options.device = BatchDevice::Gpu;
-      options.gpu = d.ordinal;
-      batches.push_back(time_batch(programs.back(), job, options, settings.seconds));
+      measure("gpu " + std::to_string(d.ordinal),
+              BatchOptions{.device = BatchDevice::Gpu, .gpu = d.ordinal});
     }
   }
   if (json) {

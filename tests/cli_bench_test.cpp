@@ -41,6 +41,14 @@ TEST(CliBench, JsonHasANumberForEveryMeasurement) {
   EXPECT_EQ(std::system(check.c_str()), 0) << r.out;
 }
 
+TEST(CliBench, ADeviceThatCannotRunTheBatchIsSkippedSayingWhy) {
+  const std::string program = write_program(
+      temp_dir(), "log.polydat", "input cycle\nlogged := log_info(cycle)\nid := hash(cycle)\n");
+  const CommandResult r = run_polyrt("bench " + program + " --seconds 0.02");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_contains(r.out, {"native", "skipped: ", "side-channel"});
+}
+
 TEST(CliBench, RefusesBadOptions) {
   EXPECT_EQ(run_polyrt("bench " + kLadder + " --seconds 0").status, 2);
   EXPECT_EQ(run_polyrt("bench " + kLadder + " --seconds abc").status, 2);
