@@ -288,6 +288,8 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
     }
   }
   combinations.modulus = (uint64_t)modulus;
+  combinations.modulus_reciprocal =
+      modulus != 0 && modulus <= (1ULL << 32) ? ~0ULL / combinations.modulus : 0;
   combinations.reciprocals.clear();
   for (const auto& set : charsets) {
     combinations.reciprocals.push_back(set.size() == 1 ? 0 : ~0ULL / set.size() + 1);
@@ -299,7 +301,14 @@ char* write_combinations(char* p, uint64_t x, const Combinations& combinations) 
   // The value is reduced modulo the number of combinations (none past 2^64 - 1),
   // then consumed as mixed-radix digits, the first charset least significant.
   const auto& charsets = combinations.charsets;
-  if (combinations.modulus != 0) x %= combinations.modulus;
+  if (const uint64_t reciprocal = combinations.modulus_reciprocal) {
+    // The estimate is at most 2 below x / modulus.
+    __extension__ const auto estimate = (uint64_t)(((unsigned __int128)x * reciprocal) >> 64);
+    x -= estimate * combinations.modulus;
+    while (x >= combinations.modulus) x -= combinations.modulus;
+  } else if (combinations.modulus != 0) {
+    x %= combinations.modulus;
+  }
   if (combinations.modulus != 0 && combinations.modulus <= (1ULL << 32)) {
     for (size_t i = 0; i < charsets.size(); ++i) {
       const std::string& set = charsets[i];

@@ -185,6 +185,9 @@ struct Combinations {
   std::vector<std::string> charsets;
   // The number of combinations; 0 when it passes 2^64 - 1 (no reduction).
   uint64_t modulus = 0;
+  // floor((2^64 - 1) / modulus) when the modulus fits 32 bits (else 0): x mod
+  // modulus from a multiply and at most two corrections, not a division.
+  uint64_t modulus_reciprocal = 0;
   // Per charset, ceil(2^64 / size) (0 for a single character): when the
   // modulus fits 32 bits, the digits come from a multiply instead of a
   // division (Lemire, Kaser and Kurz, "Faster remainder by direct
