@@ -35,9 +35,11 @@ const char* kRunUsage =
     "                        directory; default stdout)\n"
     "  --set NAME=VALUE      an extern, or another input (repeatable)\n"
     "  --threads N           worker threads (default: every core)\n"
-    "  --device D            cpu, gpu, a GPU's index (see polyrt devices) or auto: the\n"
-    "                        batch tier's device (default auto: a usable GPU, else the CPU)\n"
-    "  -v, --verbose         say on stderr which device runs the batch\n"
+    "  --device D            cpu, gpu, a GPU's index (see polyrt devices), auto or all: the\n"
+    "                        batch tier's device (default auto: a usable GPU, else the CPU;\n"
+    "                        all: every usable GPU and the CPU cores together)\n"
+    "  -v, --verbose         say on stderr which devices run the batch, and after it each\n"
+    "                        device's share of the rows and of the throughput\n"
     "  --engine E            batch, interpreter, closures or native (default batch)\n"
     "  --provenance M        auto, raw, pull or pushpull (slot engines; default auto)\n"
     "  --parts N             split the range into N contiguous parts, one file each under\n"
@@ -53,9 +55,10 @@ uint64_t parse_u64_arg(const std::string& text, const std::string& what);
 
 // --device cpu|gpu|auto|N.
 void parse_device(const std::string& text, scheduler::RangeJob& job) {
-  if (text == "cpu" || text == "gpu" || text == "auto") {
+  if (text == "cpu" || text == "gpu" || text == "auto" || text == "all") {
     job.device = text == "cpu"   ? BatchDevice::Cpu
                  : text == "gpu" ? BatchDevice::Gpu
+                 : text == "all" ? BatchDevice::All
                                  : BatchDevice::Auto;
     return;
   }
@@ -63,7 +66,7 @@ void parse_device(const std::string& text, scheduler::RangeJob& job) {
   const auto res = std::from_chars(text.data(), text.data() + text.size(), index);
   if (res.ec != std::errc() || res.ptr != text.data() + text.size() || index > 1024) {
     throw UsageError(
-        "polyrt run: --device must be cpu, gpu, auto or a GPU index (see polyrt "
+        "polyrt run: --device must be cpu, gpu, auto, all or a GPU index (see polyrt "
         "devices), got '" +
         text + "'");
   }

@@ -1,9 +1,11 @@
-// The batch back end for BatchOptions::device: the CPU tier, a GPU, or the
-// first usable GPU with the CPU as fallback.
+// The batch back ends for BatchOptions::device: the CPU tier, a GPU, the
+// first usable GPU with the CPU as fallback, or (BatchDevice::All) every
+// usable GPU and the CPU together.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "batch/batch_backend.hpp"
 #include "scheduler/batch_setup.hpp"
@@ -11,8 +13,9 @@
 namespace polyrt::scheduler {
 
 struct ChosenBackend {
-  std::unique_ptr<batch::BatchBackend> backend;
-  std::string fallback_reason;  // BatchDevice::Auto on the CPU: why no GPU
+  // One, or for BatchDevice::All the CPU first, then each usable GPU.
+  std::vector<std::unique_ptr<batch::BatchBackend>> backends;
+  std::string fallback_reason;  // Auto or All without a GPU: why no GPU
 };
 
 ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const BatchSetup& setup,

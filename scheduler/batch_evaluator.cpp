@@ -1,7 +1,13 @@
 // The public batch API over a batch back end: a oneTBB pipeline of chunks
 // (serial issue, parallel evaluation and encoding, in-order delivery), chunk
 // buffers recycled through a pool, failures re-evaluated on the interpreter.
+#include <tbb/info.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <mutex>
 
 #include "interp/state_engine.hpp"
 #include "polyrt/batch.hpp"
@@ -15,16 +21,51 @@ using plan::BatchValue;
 struct BatchEvaluator::Impl {
   BatchOptions options;
   scheduler::BatchSetup setup;
-  std::unique_ptr<batch::BatchBackend> backend;
-  std::string fallback_reason;  // BatchDevice::Auto on the CPU: why no GPU
+  // One back end, or for BatchDevice::All the CPU then each GPU. They run
+  // the same prepared batch: plan, scalars and program are read from the first.
+  std::vector<std::unique_ptr<batch::BatchBackend>> backends;
+  std::string fallback_reason;  // Auto or All without a GPU: why no GPU
+  // Per back end: rows evaluated, how long it had at least one chunk
+  // running, and the chunks it runs now.
+  struct Usage {
+    std::atomic<uint64_t> rows{0};
+    std::atomic<size_t> running{0};
+    std::mutex mutex;  // guards the two below: a chunk starting or ending
+    std::chrono::steady_clock::time_point active_since;
+    std::chrono::steady_clock::duration active{};
 
-  const plan::BatchPlan& plan() const { return backend->batch().plan; }
+    void start() {
+      const std::lock_guard lock(mutex);
+      if (running++ == 0) active_since = std::chrono::steady_clock::now();
+    }
+    void finish(uint64_t chunk_rows) {
+      rows += chunk_rows;
+      const std::lock_guard lock(mutex);
+      if (--running == 0) active += std::chrono::steady_clock::now() - active_since;
+    }
+    double active_seconds() {
+      const std::lock_guard lock(mutex);
+      return std::chrono::duration<double>(active).count();
+    }
+  };
+  std::unique_ptr<Usage[]> usage;
+
+  const batch::BatchBackend& primary() const { return *backends[0]; }
+  const plan::BatchPlan& plan() const { return primary().batch().plan; }
   // The caller's choice, else the back end's, else the default.
-  uint64_t chunk_rows() const {
+  uint64_t chunk_rows(const batch::BatchBackend& backend) const {
     if (options.chunk_rows) return options.chunk_rows;
-    const uint64_t preferred = backend->preferred_chunk_rows();
+    const uint64_t preferred = backend.preferred_chunk_rows();
     return preferred ? preferred : kDefaultChunkRows;
   }
+  // How many chunks back end `b` runs at once.
+  size_t capacity(size_t b) const;
+  // The rows of a chunk for back end `b` with several devices: about
+  // kDeviceChunkSeconds of its measured speed, so chunks of every device take
+  // similar times and none holds up in-order delivery for long.
+  uint64_t device_chunk_rows(size_t b) const;
+  // Which back end takes the next chunk: the first with room (GPUs first).
+  size_t next_backend() const;
 
   template <typename Encoded, typename Encode, typename Write>
   void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
@@ -50,14 +91,48 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given) 
   }
 }
 
+// A device's chunks aim at this many seconds once its speed is measured.
+constexpr double kDeviceChunkSeconds = 0.01;
+
+size_t BatchEvaluator::Impl::capacity(size_t b) const {
+  if (b > 0 || backends.size() == 1) {
+    const size_t in_flight = backends[b]->max_chunks_in_flight();
+    if (in_flight) return in_flight;
+  }
+  const auto cores = (size_t)tbb::info::default_concurrency();
+  return options.threads ? std::min(options.threads, cores) : cores;
+}
+
+uint64_t BatchEvaluator::Impl::device_chunk_rows(size_t b) const {
+  const uint64_t first_chunk = b == 0 ? kDefaultChunkRows : 8 * kDefaultChunkRows;
+  const uint64_t rows = usage[b].rows.load();
+  const double active = usage[b].active_seconds();
+  if (options.chunk_rows || rows == 0 || active == 0) {
+    return options.chunk_rows ? options.chunk_rows : first_chunk;
+  }
+  // A chunk of each slot takes about kDeviceChunkSeconds at the device's speed.
+  const double per_slot = (double)rows / active / (double)capacity(b);
+  const auto sized = (uint64_t)(per_slot * kDeviceChunkSeconds * (double)capacity(b));
+  const uint64_t largest = b == 0 ? 128 * kDefaultChunkRows : chunk_rows(*backends[b]);
+  return std::clamp(sized, kDefaultChunkRows, std::max(largest, kDefaultChunkRows));
+}
+
+size_t BatchEvaluator::Impl::next_backend() const {
+  for (size_t b = backends.size(); b-- > 1;) {
+    if (usage[b].running.load() < capacity(b)) return b;
+  }
+  return 0;
+}
+
 BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options)
     : impl_(new Impl) {
   impl_->options = std::move(options);
   impl_->setup = scheduler::resolve_batch_options(*program, impl_->options);
   scheduler::ChosenBackend chosen =
       scheduler::make_batch_backend(std::move(program), impl_->setup, impl_->options);
-  impl_->backend = std::move(chosen.backend);
+  impl_->backends = std::move(chosen.backends);
   impl_->fallback_reason = std::move(chosen.fallback_reason);
+  impl_->usage = std::make_unique<Impl::Usage[]>(impl_->backends.size());
 }
 
 BatchEvaluator::~BatchEvaluator() = default;
@@ -71,14 +146,26 @@ const std::vector<Type>& BatchEvaluator::output_types() const {
 }
 
 std::string BatchEvaluator::device_name() const {
-  const std::string name = impl_->backend->device_name();
+  std::string name;
+  for (const auto& backend : impl_->backends) {
+    name += (name.empty() ? "" : " + ") + backend->device_name();
+  }
   return impl_->fallback_reason.empty() ? name : name + " (no GPU: " + impl_->fallback_reason + ")";
+}
+
+std::vector<DeviceShare> BatchEvaluator::device_shares() const {
+  std::vector<DeviceShare> shares;
+  for (size_t b = 0; b < impl_->backends.size(); ++b) {
+    shares.push_back(DeviceShare{impl_->backends[b]->device_name(), impl_->usage[b].rows.load(),
+                                 impl_->usage[b].active_seconds()});
+  }
+  return shares;
 }
 
 void BatchEvaluator::Impl::raise_failure(uint64_t coordinate, uint64_t row,
                                          std::span<const uint64_t* const> columns) const {
-  const Program& p = *backend->batch().program;
-  State state(interp::make_interpreter(backend->batch().program));
+  const Program& p = *primary().batch().program;
+  State state(interp::make_interpreter(primary().batch().program));
   state.set_log_sink([](std::string_view) {});  // the batch refused side channels in its cones
   for (size_t i = 0; i < setup.externs.size(); ++i) {
     state.set_input(p.externs()[i].name, setup.externs[i]);
@@ -105,31 +192,52 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                      " column coordinate(s) but got " + std::to_string(columns.size()) +
                      " array(s)");
   }
-  // A chunk keeps its buffers (and its encoder's bytes) when it is recycled.
+  // A chunk keeps its buffers (one set per back end: a GPU's hold its
+  // device memory) and its encoder's bytes when it is recycled.
   struct InFlight {
     uint64_t offset = 0;  // rows before this chunk
     uint64_t rows = 0;
-    batch::ChunkBuffers buffers;
+    size_t backend = 0;
+    std::vector<batch::ChunkBuffers> buffers;
     uint64_t failure = plan::kNoFailingRow;
     ColumnChunk view;
     Encoded encoded{};
   };
-  scheduler::run_ordered_chunks<InFlight>(
-      count, chunk_rows(), options.threads,
+  const bool several = backends.size() > 1;
+  scheduler::PipelineShape shape{.threads = options.threads};
+  if (several) {
+    // GPU chunks mostly wait on their device: they get threads of their own.
+    for (size_t b = 1; b < backends.size(); ++b) shape.waiting_threads += capacity(b);
+  } else {
+    shape.max_in_flight = primary().max_chunks_in_flight();
+  }
+  const uint64_t single_rows = chunk_rows(primary());
+  scheduler::run_ordered_chunks_issued<InFlight>(
+      count,
+      [&](InFlight& c, uint64_t remaining) {
+        c.backend = several ? next_backend() : 0;
+        usage[c.backend].start();
+        return std::min(several ? device_chunk_rows(c.backend) : single_rows, remaining);
+      },
+      shape,
       [&](InFlight& c) {
-        batch::ChunkBuffers& b = c.buffers;
-        backend->prepare(b, c.rows);
+        const batch::BatchBackend& backend = *backends[c.backend];
+        Usage& used = usage[c.backend];
+        c.buffers.resize(backends.size());
+        batch::ChunkBuffers& b = c.buffers[c.backend];
+        backend.prepare(b, c.rows);
         std::vector<const uint64_t*> at;
         for (const uint64_t* column : columns) at.push_back(column + c.offset);
         std::vector<uint64_t*> into;
         for (uint64_t* target : targets) into.push_back(target + c.offset);
         if (device_targets.empty()) {
-          c.failure = backend->run(b, first + c.offset, at, into).row;
+          c.failure = backend.run(b, first + c.offset, at, into).row;
         } else {
           std::vector<uint64_t> to;
           for (uint64_t target : device_targets) to.push_back(target ? target + c.offset * 8 : 0);
-          c.failure = backend->run_to_device(b, first + c.offset, at, to).row;
+          c.failure = backend.run_to_device(b, first + c.offset, at, to).row;
         }
+        used.finish(c.rows);
         if (c.failure != plan::kNoFailingRow) return false;
         chunk_view(b, first + c.offset, c.view);
         encode(c.view, c.encoded);
@@ -141,8 +249,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
         }
         write(c.view, c.encoded);
         if constexpr (requires { c.encoded.clear(); }) c.encoded.clear();  // keeps capacity
-      },
-      backend->max_chunks_in_flight());
+      });
 }
 
 void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t first,
@@ -165,7 +272,7 @@ void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t fir
         column.bytes = b.texts[v.index].bytes();
         break;
       case BatchValue::Scalar:
-        column.is_none = backend->batch().scalars[v.index].is_none();
+        column.is_none = primary().batch().scalars[v.index].is_none();
         column.words = b.filled[o].data();
         column.offsets = b.filled_texts[o].offsets();
         column.bytes = b.filled_texts[o].bytes();
@@ -251,6 +358,10 @@ void BatchEvaluator::evaluate_on_device(uint64_t first, uint64_t count,
                                         std::span<const uint64_t> device_columns,
                                         std::span<const uint64_t* const> columns) const {
   impl_->require_word_columns("evaluate_on_device", device_columns.size());
+  if (impl_->backends.size() > 1) {
+    throw WriteError("evaluate_on_device writes to one GPU's memory; the batch runs on " +
+                     device_name() + " (use BatchDevice::Gpu)");
+  }
   struct Nothing {};
   impl_->run<Nothing>(
       first, count, columns, [](const ColumnChunk&, Nothing&) {},
@@ -260,11 +371,11 @@ void BatchEvaluator::evaluate_on_device(uint64_t first, uint64_t count,
 bool BatchEvaluator::output_is_none(size_t index) const {
   const BatchValue& v = impl_->plan().outputs.at(index);
   return v.kind == BatchValue::None ||
-         (v.kind == BatchValue::Scalar && impl_->backend->batch().scalars[v.index].is_none());
+         (v.kind == BatchValue::Scalar && impl_->primary().batch().scalars[v.index].is_none());
 }
 
 std::string BatchEvaluator::describe() const {
-  return plan::describe_batch_plan(impl_->backend->batch().graph(), impl_->plan());
+  return plan::describe_batch_plan(impl_->primary().batch().graph(), impl_->plan());
 }
 
 }  // namespace polyrt

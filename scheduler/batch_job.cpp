@@ -29,6 +29,21 @@ void say_where(const BatchEvaluator& batch, const RangeJob& job) {
   if (job.verbose) std::fprintf(stderr, "polyrt: batch tier on %s\n", batch.device_name().c_str());
 }
 
+// -v after the job: each device's rows, its share of them, and its rows per
+// active second.
+void say_shares(const BatchEvaluator& batch, const RangeJob& job) {
+  if (!job.verbose) return;
+  const std::vector<DeviceShare> shares = batch.device_shares();
+  uint64_t all = 0;
+  for (const DeviceShare& s : shares) all += s.rows;
+  for (const DeviceShare& s : shares) {
+    std::fprintf(stderr, "polyrt: %s: %llu rows (%.1f %%), %.4g rows/s while active\n",
+                 s.device.c_str(), (unsigned long long)s.rows,
+                 all ? 100.0 * (double)s.rows / (double)all : 0.0,
+                 s.active_seconds > 0 ? (double)s.rows / s.active_seconds : 0.0);
+  }
+}
+
 // A None column fails the first row, as it would row by row.
 void refuse_none_columns(const BatchEvaluator& batch, const RangeJob& job) {
   if (job.count == 0) return;
@@ -59,6 +74,7 @@ void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
       });
   Interruption::stop_if_requested();
   progress.finish();
+  say_shares(batch, job);
 }
 
 void run_batch_npy_job(const RangeJob& job, const std::string& dir) {
@@ -80,6 +96,7 @@ void run_batch_npy_job(const RangeJob& job, const std::string& dir) {
   Interruption::stop_if_requested();
   progress.finish();
   out.commit();
+  say_shares(batch, job);
 }
 
 }  // namespace polyrt::scheduler

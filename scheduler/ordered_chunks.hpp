@@ -10,6 +10,7 @@
 #pragma once
 
 #include <tbb/concurrent_queue.h>
+#include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
@@ -18,20 +19,36 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "scheduler/interruption.hpp"
 
 namespace polyrt::scheduler {
 
-template <typename Chunk, typename Work, typename Deliver>
-void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, const Work& work,
-                        const Deliver& deliver, size_t max_in_flight = 0) {
+// How many worker threads a pipeline runs and how many chunks it keeps.
+struct PipelineShape {
+  size_t threads = 0;          // 0: every core; never more than the cores
+  size_t waiting_threads = 0;  // more, beyond the cores, for work that mostly waits (GPUs)
+  size_t max_in_flight = 0;    // 0: twice the threads, plus two
+};
+
+// As run_ordered_chunks, with each chunk's size chosen as it is issued:
+// `issue(chunk, remaining)` returns its rows (1..remaining) and may note in
+// the chunk where it will run.
+template <typename Chunk, typename Issue, typename Work, typename Deliver>
+void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape shape,
+                               const Work& work, const Deliver& deliver) {
   if (count == 0) return;
-  // More threads than cores buys nothing and makes oneTBB warn on stderr.
+  // More threads than cores buys nothing and makes oneTBB warn on stderr,
+  // except for work that waits on a device.
   const size_t cores = (size_t)tbb::info::default_concurrency();
-  tbb::task_arena arena(threads ? (int)std::min(threads, cores) : tbb::task_arena::automatic);
-  const size_t tokens = max_in_flight ? max_in_flight : 2 * (size_t)arena.max_concurrency() + 2;
+  const size_t threads =
+      (shape.threads ? std::min(shape.threads, cores) : cores) + shape.waiting_threads;
+  std::optional<tbb::global_control> allow;
+  if (threads > cores) allow.emplace(tbb::global_control::max_allowed_parallelism, threads);
+  tbb::task_arena arena((int)threads);
+  const size_t tokens = shape.max_in_flight ? shape.max_in_flight : 2 * threads + 2;
   std::vector<std::unique_ptr<Chunk>> all;
   tbb::concurrent_queue<Chunk*> idle;
   uint64_t issued = 0;
@@ -52,7 +69,7 @@ void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, con
                                            c = all.back().get();
                                          }
                                          c->offset = issued;
-                                         c->rows = std::min(chunk_rows, count - issued);
+                                         c->rows = issue(*c, count - issued);
                                          issued += c->rows;
                                          return c;
                                        }) &
@@ -68,6 +85,14 @@ void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, con
   });
   // A signal stopped the issuing: never return as if every row had run.
   Interruption::stop_if_requested();
+}
+
+template <typename Chunk, typename Work, typename Deliver>
+void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, const Work& work,
+                        const Deliver& deliver, size_t max_in_flight = 0) {
+  run_ordered_chunks_issued<Chunk>(
+      count, [&](Chunk&, uint64_t remaining) { return std::min(chunk_rows, remaining); },
+      PipelineShape{.threads = threads, .max_in_flight = max_in_flight}, work, deliver);
 }
 
 }  // namespace polyrt::scheduler

@@ -23,7 +23,7 @@ _polyrt() {
       if [ "$command" = plan ]; then
         COMPREPLY=($(compgen -W "cpu gpu" -- "$cur"))
       else
-        COMPREPLY=($(compgen -W "auto cpu gpu 0 1 2 3" -- "$cur"))
+        COMPREPLY=($(compgen -W "auto cpu gpu all 0 1 2 3" -- "$cur"))
       fi
       return ;;
     --target) COMPREPLY=($(compgen -W "cpu nvptx" -- "$cur")); return ;;

@@ -305,6 +305,13 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
     std::string gpu_error;
     run_batch(BatchDevice::Gpu, on_gpu, gpu_error);
     mismatch = compare("gpu batch", on_gpu, gpu_error);
+    // Every other seed, the GPU and the CPU together, chunks split between them.
+    if (mismatch.empty() && seed % 2 == 0) {
+      std::vector<std::vector<std::string>> on_all;
+      std::string all_error;
+      run_batch(BatchDevice::All, on_all, all_error);
+      mismatch = compare("all-devices batch", on_all, all_error);
+    }
   }
   if (mismatch.empty()) return std::nullopt;
   std::string report = "seed " + std::to_string(seed) +

@@ -34,6 +34,17 @@ enum class BatchDevice : uint8_t {
   Cpu,   // the CPU batch tier: JIT kernels on every core
   Gpu,   // the GPU BatchOptions::gpu; DeviceError when it cannot be used
   Auto,  // GPU 0 when a usable one is found, else the CPU
+  // Every usable GPU and the CPU cores on one range: chunks go to whichever
+  // device has room, sized to its measured speed, and still reach the
+  // consumer in coordinate order.
+  All,
+};
+
+// What one device of a batch evaluated (BatchEvaluator::device_shares).
+struct DeviceShare {
+  std::string device;         // as device_name() names it
+  uint64_t rows = 0;          // rows it evaluated
+  double active_seconds = 0;  // wall time it had at least one chunk running
 };
 
 struct BatchOptions {
@@ -149,6 +160,10 @@ class BatchEvaluator {
   // smallest failing coordinate are written; the rest are unspecified.
   void evaluate_on_device(uint64_t first, uint64_t count, std::span<const uint64_t> device_columns,
                           std::span<const uint64_t* const> columns = {}) const;
+
+  // Per device, the rows it evaluated and how long it was active, over every
+  // call on this evaluator so far (one entry unless BatchDevice::All).
+  std::vector<DeviceShare> device_shares() const;
 
   // The batch plan: kernels, host steps, columns, scalars.
   std::string describe() const;
