@@ -27,7 +27,8 @@ const char* kBenchUsage =
     "  compile    cold (an empty cache) and cached (compiled again in this process), per engine\n"
     "  per state  interpreter, closures, native: ns per pull, pulls/s, and the latency of one\n"
     "             request (set the inputs, pull every output): p50, p99, p99.9\n"
-    "  batch      rows/s and output GB/s on 1 thread, on every core and on each GPU\n"
+    "  batch      rows/s and output GB/s on 1 thread, on every core, on each GPU and on all\n"
+    "             devices together\n"
     "Numbers from one run are comparable; --json prints them for machines.\n";
 
 using Clock = std::chrono::steady_clock;
@@ -318,6 +319,7 @@ int bench_command(CommandLine& args) {
       measure("gpu " + std::to_string(d.ordinal),
               BatchOptions{.device = BatchDevice::Gpu, .gpu = d.ordinal});
     }
+    if (!driver->devices().empty()) measure("all", BatchOptions{.device = BatchDevice::All});
   }
   if (json) {
     print_json(settings, compiles, states, batches);
