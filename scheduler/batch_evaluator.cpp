@@ -25,23 +25,28 @@ struct BatchEvaluator::Impl {
   // the same prepared batch: plan, scalars and program are read from the first.
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
   std::string fallback_reason;  // Auto or All without a GPU: why no GPU
-  // Per back end: rows evaluated, how long it had at least one chunk
-  // running, and the chunks it runs now.
+  // Per back end: rows evaluated, chunks given to it and not yet done, and
+  // how long it had at least one chunk running (from the start of a chunk's
+  // work, not its issue: a chunk may wait for a thread).
   struct Usage {
     std::atomic<uint64_t> rows{0};
-    std::atomic<size_t> running{0};
-    std::mutex mutex;  // guards the two below: a chunk starting or ending
+    std::atomic<size_t> given{0};
+    std::mutex mutex;  // guards the three below
+    size_t working = 0;
     std::chrono::steady_clock::time_point active_since;
     std::chrono::steady_clock::duration active{};
 
-    void start() {
+    void begin() {
       const std::lock_guard lock(mutex);
-      if (running++ == 0) active_since = std::chrono::steady_clock::now();
+      if (working++ == 0) active_since = std::chrono::steady_clock::now();
     }
     void finish(uint64_t chunk_rows) {
       rows += chunk_rows;
-      const std::lock_guard lock(mutex);
-      if (--running == 0) active += std::chrono::steady_clock::now() - active_since;
+      {
+        const std::lock_guard lock(mutex);
+        if (--working == 0) active += std::chrono::steady_clock::now() - active_since;
+      }
+      --given;
     }
     double active_seconds() {
       const std::lock_guard lock(mutex);
@@ -119,7 +124,7 @@ uint64_t BatchEvaluator::Impl::device_chunk_rows(size_t b) const {
 
 size_t BatchEvaluator::Impl::next_backend() const {
   for (size_t b = backends.size(); b-- > 1;) {
-    if (usage[b].running.load() < capacity(b)) return b;
+    if (usage[b].given.load() < capacity(b)) return b;
   }
   return 0;
 }
@@ -216,13 +221,14 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
       count,
       [&](InFlight& c, uint64_t remaining) {
         c.backend = several ? next_backend() : 0;
-        usage[c.backend].start();
+        ++usage[c.backend].given;
         return std::min(several ? device_chunk_rows(c.backend) : single_rows, remaining);
       },
       shape,
       [&](InFlight& c) {
         const batch::BatchBackend& backend = *backends[c.backend];
         Usage& used = usage[c.backend];
+        used.begin();
         c.buffers.resize(backends.size());
         batch::ChunkBuffers& b = c.buffers[c.backend];
         backend.prepare(b, c.rows);
