@@ -66,11 +66,10 @@ bool run_columnar(const PreparedBatch& batch, const ir::Node& n, uint32_t node, 
       outputs[k].words = b.column_pointers[v.index];
     }
   }
-  static const nodes::Prepared kNothing;
   n.def->columnar(nodes::ColumnCall{.rows = rows,
                                     .inputs = inputs,
                                     .params = n.params,
-                                    .prepared = n.prepared ? *n.prepared : kNothing,
+                                    .prepared = ir::prepared_of(n),
                                     .outputs = outputs});
   return true;
 }

@@ -31,9 +31,7 @@ inline std::optional<std::string> run_node(const Node& n, const Value* const* in
       return std::nullopt;
     }
   }
-  static const nodes::Prepared kNothing;
-  nodes::Call call(inputs, n.inputs.size(), n.params, n.prepared ? n.prepared.get() : &kNothing,
-                   outputs, n.out_types.size());
+  nodes::Call call(inputs, n.inputs.size(), n.params, &prepared_of(n), outputs, n.out_types.size());
   try {
     if (n.def->emit) {
       n.def->emit(call, sink);

@@ -51,6 +51,12 @@ struct Node {
   Lifecycle lifecycle = Lifecycle::Dynamic;
 };
 
+// What the node's prepare made, or an empty Prepared when it has none.
+inline const nodes::Prepared& prepared_of(const Node& n) {
+  static const nodes::Prepared kNothing;
+  return n.prepared ? *n.prepared : kNothing;
+}
+
 // An alias binding (`b := a`): its node passes its input through.
 inline bool is_alias(const Node& n) {
   return n.kind == NodeKind::Call && n.def == &nodes::passthrough_node();
