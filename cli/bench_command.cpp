@@ -179,26 +179,21 @@ void print_tables(const std::vector<CompileRow>& compiles, const std::vector<Sta
   }
 }
 
-std::string json_text(const std::string& text) {
-  std::string out;
-  scheduler::append_json_string(out, text);
-  return out;
-}
-
 void print_json(const Settings& s, const std::vector<CompileRow>& compiles,
                 const std::vector<StateRow>& states, const std::vector<BatchRow>& batches) {
-  std::string out =
-      "{\"program\":" + json_text(s.file) + ",\"seconds\":" + std::to_string(s.seconds);
+  std::string out = "{\"program\":" + scheduler::json_string(s.file) +
+                    ",\"seconds\":" + std::to_string(s.seconds);
   out += ",\"compile\":[";
   for (size_t i = 0; i < compiles.size(); ++i) {
-    out += (i ? ",{" : "{") + std::string("\"engine\":") + json_text(compiles[i].engine) +
+    out += (i ? ",{" : "{") + std::string("\"engine\":") +
+           scheduler::json_string(compiles[i].engine) +
            ",\"cold_ms\":" + std::to_string(compiles[i].cold_ms) +
            ",\"cached_ms\":" + std::to_string(compiles[i].cached_ms) + "}";
   }
   out += "],\"per_state\":[";
   for (size_t i = 0; i < states.size(); ++i) {
     const StateRow& r = states[i];
-    out += (i ? ",{" : "{") + std::string("\"engine\":") + json_text(r.engine) +
+    out += (i ? ",{" : "{") + std::string("\"engine\":") + scheduler::json_string(r.engine) +
            ",\"ns_per_pull\":" + std::to_string(r.ns_per_pull) +
            ",\"pulls_per_second\":" + std::to_string(r.pulls_per_second) +
            ",\"requests\":" + std::to_string(r.requests) +
@@ -208,11 +203,11 @@ void print_json(const Settings& s, const std::vector<CompileRow>& compiles,
   out += "],\"batch\":[";
   for (size_t i = 0; i < batches.size(); ++i) {
     const BatchRow& r = batches[i];
-    out += (i ? ",{" : "{") + std::string("\"device\":") + json_text(r.device) +
+    out += (i ? ",{" : "{") + std::string("\"device\":") + scheduler::json_string(r.device) +
            ",\"rows\":" + std::to_string(r.rows) +
            ",\"rows_per_second\":" + std::to_string(r.rows_per_second) +
            ",\"gb_per_second\":" + std::to_string(r.gb_per_second) +
-           (r.skipped.empty() ? "" : ",\"skipped\":" + json_text(r.skipped)) + "}";
+           (r.skipped.empty() ? "" : ",\"skipped\":" + scheduler::json_string(r.skipped)) + "}";
   }
   out += "]}\n";
   std::fputs(out.c_str(), stdout);

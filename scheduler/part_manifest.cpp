@@ -36,14 +36,7 @@ std::string hex32(uint32_t v) {
 // A `"key":value` member after `out`'s last one.
 void member(std::string& out, const std::string& key, const std::string& json_value) {
   if (out.back() != '{') out += ',';
-  append_json_string(out, key);
-  out += ':' + json_value;
-}
-
-std::string json_text(const std::string& text) {
-  std::string out;
-  append_json_string(out, text);
-  return out;
+  out += json_string(key) + ':' + json_value;
 }
 
 }  // namespace
@@ -60,25 +53,25 @@ FileSummary summarize_part(const std::string& path, const std::vector<std::strin
 
 void write_manifest(const std::string& dir, const Manifest& m) {
   std::string out = "{";
-  member(out, "program", json_text(m.program_path));
+  member(out, "program", json_string(m.program_path));
   member(out, "program_bytes", std::to_string(m.program.bytes));
-  member(out, "program_crc32", json_text(hex32(m.program.crc32)));
+  member(out, "program_crc32", json_string(hex32(m.program.crc32)));
   member(out, "first", std::to_string(m.first));
   member(out, "rows", std::to_string(m.count));
-  member(out, "format", json_text(m.format));
+  member(out, "format", json_string(m.format));
   std::string outputs = "[";
   for (const std::string& name : m.outputs)
-    outputs += (outputs.size() > 1 ? "," : "") + json_text(name);
+    outputs += (outputs.size() > 1 ? "," : "") + json_string(name);
   member(out, "outputs", outputs + "]");
   std::string parts = "[";
   for (const ManifestPart& p : m.parts) {
     std::string part = "{";
     member(part, "part", std::to_string(p.part));
-    member(part, "path", json_text(p.path));
+    member(part, "path", json_string(p.path));
     member(part, "first", std::to_string(p.first));
     member(part, "rows", std::to_string(p.rows));
     member(part, "bytes", std::to_string(p.files.bytes));
-    member(part, "crc32", json_text(hex32(p.files.crc32)));
+    member(part, "crc32", json_string(hex32(p.files.crc32)));
     parts += (parts.size() > 1 ? "," : "") + part + "}";
   }
   member(out, "parts", parts + "]");

@@ -210,8 +210,10 @@ void append_string(std::string& out, RowFormat format, std::string_view s) {
 
 }  // namespace
 
-void append_json_string(std::string& out, std::string_view text) {
+std::string json_string(std::string_view text) {
+  std::string out;
   append_string(out, RowFormat::Jsonl, text);
+  return out;
 }
 
 std::string header_line(RowFormat format, const std::vector<std::string>& columns) {

@@ -34,8 +34,8 @@ void append_field(std::string& out, RowFormat format, const std::string& column,
 void append_rows(std::string& out, RowFormat format, const std::vector<std::string>& columns,
                  const ColumnChunk& chunk);
 
-// Appends `text` as a JSON string, escaped as JSON Lines fields are.
-void append_json_string(std::string& out, std::string_view text);
+// `text` as a JSON string, quoted and escaped as JSON Lines fields are.
+std::string json_string(std::string_view text);
 
 // The EvalError of an output that is None at `coordinate`.
 EvalError none_output_error(const std::string& column, uint64_t coordinate);
