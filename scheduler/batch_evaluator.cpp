@@ -100,24 +100,18 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given) 
 constexpr double kDeviceChunkSeconds = 0.01;
 
 size_t BatchEvaluator::Impl::capacity(size_t b) const {
-  if (b > 0 || backends.size() == 1) {
-    const size_t in_flight = backends[b]->max_chunks_in_flight();
-    if (in_flight) return in_flight;
-  }
+  if (b > 0) return backends[b]->max_chunks_in_flight();  // a GPU
   const auto cores = (size_t)tbb::info::default_concurrency();
   return options.threads ? std::min(options.threads, cores) : cores;
 }
 
 uint64_t BatchEvaluator::Impl::device_chunk_rows(size_t b) const {
-  const uint64_t first_chunk = b == 0 ? kDefaultChunkRows : 8 * kDefaultChunkRows;
+  if (options.chunk_rows) return options.chunk_rows;
   const uint64_t rows = usage[b].rows.load();
   const double active = usage[b].active_seconds();
-  if (options.chunk_rows || rows == 0 || active == 0) {
-    return options.chunk_rows ? options.chunk_rows : first_chunk;
-  }
-  // A chunk of each slot takes about kDeviceChunkSeconds at the device's speed.
-  const double per_slot = (double)rows / active / (double)capacity(b);
-  const auto sized = (uint64_t)(per_slot * kDeviceChunkSeconds * (double)capacity(b));
+  if (rows == 0 || active == 0) return b == 0 ? kDefaultChunkRows : 8 * kDefaultChunkRows;
+  // kDeviceChunkSeconds of the device's measured throughput.
+  const auto sized = (uint64_t)((double)rows / active * kDeviceChunkSeconds);
   const uint64_t largest = b == 0 ? 128 * kDefaultChunkRows : chunk_rows(*backends[b]);
   return std::clamp(sized, kDefaultChunkRows, std::max(largest, kDefaultChunkRows));
 }
