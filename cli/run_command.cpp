@@ -2,7 +2,6 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <thread>
 

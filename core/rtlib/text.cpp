@@ -141,10 +141,6 @@ std::string f64_display(double x) {
   return rendered<kF64DisplayText>([&](char* p) { return write_f64_display(p, x); });
 }
 
-std::string f64_debug(double x) {
-  return rendered<kF64DebugText>([&](char* p) { return write_f64_debug(p, x); });
-}
-
 std::string f64_fixed(double x, int precision) {
   std::string out(f64_fixed_bound(precision), '\0');
   out.resize((size_t)(write_f64_fixed(out.data(), x, precision) - out.data()));

@@ -138,7 +138,6 @@ inline char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
 // The same renderings as strings, for the per-value paths.
 std::string f64_shortest(double x);
 std::string f64_display(double x);
-std::string f64_debug(double x);
 std::string f64_fixed(double x, int precision);
 std::string u64_radix(uint64_t x, int radix, bool with_prefix);
 std::string u64_zero_pad(uint64_t x, uint64_t width);
