@@ -3,13 +3,15 @@ BUILD_DIR ?= build
 BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 
+VENV ?= build-python/venv
+
 SANITIZE_DIR ?= build-sanitize
 FUZZ_SECONDS ?= 60
 
 PREFIX ?= /usr/local
 DIST_DIR ?= build-dist
 
-.PHONY: setup configure build run test sanitize bench format clean install dist
+.PHONY: setup configure build run test python sanitize bench format clean install dist
 
 setup:
 	@bash scripts/setup.sh
@@ -23,8 +25,13 @@ build: configure
 run: build
 	$(BUILD_DIR)/cli/polyrt run examples/users.polydat --cycles 0..20 --format csv
 
-test: build
+test: build python
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	POLYRT_BUILD_DIR=$(CURDIR)/$(BUILD_DIR) $(VENV)/bin/python -m pytest -q python/tests
+
+# The Python package installed into the virtual environment VENV.
+python: setup
+	@VENV=$(VENV) bash scripts/setup_python.sh
 
 # ASan + UBSan (clang-19): the unit tests, 200 differential seeds, and the
 # front end's fuzzer for FUZZ_SECONDS over a corpus of the examples.
@@ -48,7 +55,7 @@ format:
 	@git ls-files '*.cpp' '*.hpp' '*.h' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD_DIR) $(SANITIZE_DIR)
+	rm -rf $(BUILD_DIR) $(SANITIZE_DIR) build-python
 
 # The command, headers, libraries, CMake package, polyrt.pc and bash
 # completion under PREFIX (default /usr/local).

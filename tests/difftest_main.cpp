@@ -3,6 +3,9 @@
 // runs random programs on every engine until the time is up (or N seeds have
 // run); exit 1 and a reproducer on the first disagreement, exit 2 on a bad
 // command line (a run that checked nothing never reports success).
+//   polyrt_difftest --program S
+// prints seed S's program for other drivers (the Python tests): a first line
+// with the outputs the batch tier can run, then the source.
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -16,7 +19,8 @@ namespace {
 
 int usage(const char* why) {
   std::fprintf(stderr,
-               "polyrt_difftest: %s\nusage: polyrt_difftest [--seconds N | --seeds N] [--seed S]\n",
+               "polyrt_difftest: %s\nusage: polyrt_difftest [--seconds N | --seeds N] [--seed S]\n"
+               "       polyrt_difftest --program S\n",
                why);
   return 2;
 }
@@ -28,6 +32,20 @@ std::optional<T> number(std::string_view text) {
   if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
     return std::nullopt;
   return v;
+}
+
+int print_program(uint64_t seed) {
+  const polyrt::difftest::RandomProgram p = polyrt::difftest::program_for_seed(seed);
+  try {
+    const auto program = polyrt::compile(p.source);
+    for (const std::string& name : polyrt::difftest::batch_outputs(*program)) {
+      std::printf("%s ", name.c_str());
+    }
+  } catch (const polyrt::Error&) {
+    // Not a program that compiles: no batch outputs.
+  }
+  std::printf("\n%s", p.source.c_str());
+  return 0;
 }
 
 }  // namespace
@@ -47,6 +65,10 @@ int main(int argc, char** argv) {
     } else if (flag == "--seeds") {
       seeds = number<uint64_t>(value);
       if (!seeds || *seeds == 0) return usage("--seeds needs a positive integer");
+    } else if (flag == "--program") {
+      const auto s = number<uint64_t>(value);
+      if (!s) return usage("--program needs an unsigned integer");
+      return print_program(*s);
     } else if (flag == "--seed") {
       const auto s = number<uint64_t>(value);
       if (!s) return usage("--seed needs an unsigned integer");

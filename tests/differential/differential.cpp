@@ -340,9 +340,12 @@ std::vector<std::string> batch_outputs(const Program& program) {
   return names;
 }
 
+RandomProgram program_for_seed(uint64_t seed, const DiffOptions& options) {
+  return generate_program(seed, std::max<size_t>(1, (seed * 2654435761u) % options.max_bindings));
+}
+
 std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options) {
-  const RandomProgram p =
-      generate_program(seed, std::max<size_t>(1, (seed * 2654435761u) % options.max_bindings));
+  const RandomProgram p = program_for_seed(seed, options);
   std::string oracle_error;
   auto oracle = compile_for(p, kEngineConfigs[0], oracle_error);
   std::vector<Op> ops = random_ops(p, seed, options.ops);

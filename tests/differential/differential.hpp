@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "polyrt/polyrt.hpp"
+#include "tests/differential/random_program.hpp"
 
 namespace polyrt::difftest {
 
@@ -38,6 +39,9 @@ struct DiffOptions {
 
 // The outputs the batch tier can run: those whose cone holds no side channel.
 std::vector<std::string> batch_outputs(const Program& program);
+
+// The random program check_seed runs for `seed`.
+RandomProgram program_for_seed(uint64_t seed, const DiffOptions& options = {});
 
 // nullopt when every engine agrees; otherwise a report with the program, a
 // minimized op sequence that still disagrees, and both engines' outcomes.

@@ -1,0 +1,327 @@
+"""polyrt: deterministic procedural data from polydat programs.
+
+    import polyrt
+    program = polyrt.compile("examples/users.polydat")
+    state = program.state(tenant=7)
+    state.set_inputs(42)
+    state["email"]                       # one value, per request
+    batch = program.batch(outputs=["user_id", "email"])
+    batch.evaluate(0, 1_000_000)         # dict of numpy arrays
+    batch.to_arrow(0, 1_000_000)         # pyarrow.Table
+    batch.write_parquet("users.parquet", 0, 10_000_000)
+
+The same coordinates give the same values as the polyrt command and the C++
+API, on every engine, thread and device. Every failure is a polyrt.Error.
+See docs/python.md.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _polyrt
+from ._polyrt import (  # noqa: F401  (the exception classes are the public API)
+    CompileError,
+    ConstantFoldError,
+    DeviceError,
+    Error,
+    EvalError,
+    RefusedError,
+    UsageError,
+    WriteError,
+)
+
+__version__ = _polyrt.__version__
+
+__all__ = [
+    "compile",
+    "Program",
+    "State",
+    "Batch",
+    "Extern",
+    "Error",
+    "CompileError",
+    "ConstantFoldError",
+    "RefusedError",
+    "WriteError",
+    "EvalError",
+    "DeviceError",
+    "UsageError",
+]
+
+_ENGINES = ("interpreter", "closures", "native")
+_PROVENANCES = ("auto", "raw", "pull", "push_pull")
+_DEVICES = ("cpu", "gpu", "auto", "all")
+
+
+class Extern(NamedTuple):
+    """An extern of a program: its type and its default (None when it has none)."""
+
+    type: str
+    default: Any
+
+
+def compile(
+    source_or_path: Union[str, "os.PathLike[str]"],
+    *,
+    engine: str = "native",
+    provenance: str = "auto",
+    outputs: Optional[Sequence[str]] = None,
+    file_name: Optional[str] = None,
+) -> "Program":
+    """Compiles a program from its source text or from a file.
+
+    A ``pathlib.Path`` (any ``os.PathLike``) is always a file; a ``str`` is a
+    file when it names an existing file and has no newline, else source text.
+    ``engine`` is what per-request states run ("native", "closures",
+    "interpreter"); ``outputs`` keeps only those bindings (and what they
+    need). Raises CompileError (with file, line and column) or
+    ConstantFoldError.
+    """
+    outputs = list(outputs or [])
+    if isinstance(source_or_path, os.PathLike) or (
+        isinstance(source_or_path, str)
+        and "\n" not in source_or_path
+        and os.path.isfile(source_or_path)
+    ):
+        path = os.fspath(source_or_path)
+        with open(path, "rb") as f:
+            source = f.read().decode("utf-8", errors="surrogateescape")
+        native = _polyrt.compile_file(path, engine, provenance, outputs)
+        return Program(native, source, file_name or path, engine, provenance, outputs)
+    if not isinstance(source_or_path, str):
+        raise TypeError(
+            f"compile() takes source text (str) or a path, not {type(source_or_path).__name__}"
+        )
+    name = file_name or "<source>"
+    native = _polyrt.compile_source(source_or_path, name, engine, provenance, outputs)
+    return Program(native, source_or_path, name, engine, provenance, outputs)
+
+
+class Program:
+    """A compiled program: immutable and safe to share between threads.
+
+    Pickling sends the source, not machine code: the receiving process
+    compiles it again (this is how Dask workers get it).
+    """
+
+    def __init__(self, native, source, file_name, engine, provenance, outputs):
+        self._native = native
+        self._source = source
+        self._file_name = file_name
+        self._engine = engine
+        self._provenance = provenance
+        self._required = list(outputs)
+        self._output_index = {name: i for i, name in enumerate(native.output_names)}
+
+    def __reduce__(self):
+        return (
+            _compile_source,
+            (self._source, self._file_name, self._engine, self._provenance, self._required),
+        )
+
+    @property
+    def source(self) -> str:
+        return self._source
+
+    @property
+    def inputs(self) -> Dict[str, str]:
+        """Coordinate inputs in declaration order, name -> type (always "u64")."""
+        return {name: "u64" for name in self._native.input_names}
+
+    @property
+    def externs(self) -> Dict[str, Extern]:
+        return {name: Extern(t, default) for name, t, default in self._native.externs}
+
+    @property
+    def outputs(self) -> Dict[str, str]:
+        """Named bindings in source order, name -> "u64" | "f64" | "bool" | "str"."""
+        return dict(zip(self._native.output_names, self._native.output_types))
+
+    @property
+    def warnings(self) -> List[str]:
+        return list(self._native.warnings)
+
+    @property
+    def engine(self) -> str:
+        """What states of this program run, e.g. "native (PushPull)"."""
+        return self._native.engine
+
+    def state(self, **externs: Any) -> "State":
+        """A fresh per-request state with these externs set (others keep their defaults)."""
+        state = State(self, self._native.new_state())
+        if externs:
+            state.set_externs(**externs)
+        return state
+
+    def batch(
+        self,
+        outputs: Optional[Sequence[str]] = None,
+        *,
+        externs: Optional[Dict[str, Any]] = None,
+        inputs: Optional[Dict[str, int]] = None,
+        iterate: Optional[str] = None,
+        device: str = "cpu",
+        gpu: int = 0,
+        threads: int = 0,
+        chunk_rows: int = 0,
+    ) -> "Batch":
+        """Bulk evaluation of ``outputs`` (default: all) over coordinate ranges.
+
+        ``iterate`` names the input that takes each row's value (default: the
+        first); ``inputs`` fixes the others by name (unnamed ones are 0).
+        ``device`` is "cpu", "gpu" (``gpu`` picks which), "auto" (a GPU when
+        one is usable) or "all" (every GPU and the CPU cores together).
+        ``threads=0`` uses every core.
+        """
+        if device not in _DEVICES:
+            raise WriteError(f"unknown device {device!r}; valid: {', '.join(_DEVICES)}")
+        native = _polyrt.make_batch(
+            self._native,
+            list(outputs or []),
+            dict(externs or {}),
+            dict(inputs or {}),
+            iterate,
+            device,
+            gpu,
+            threads,
+            chunk_rows,
+        )
+        return Batch(native)
+
+    def __repr__(self) -> str:
+        return f"<polyrt.Program {self._file_name!r}: {len(self._output_index)} outputs>"
+
+
+def _compile_source(source, file_name, engine, provenance, outputs):
+    native = _polyrt.compile_source(source, file_name, engine, provenance, list(outputs))
+    return Program(native, source, file_name, engine, provenance, outputs)
+
+
+class State:
+    """Per-request evaluation state; one per thread (a shared one is serialized)."""
+
+    def __init__(self, program: Program, native):
+        self._program = program
+        self._native = native
+        self._index = program._output_index
+
+    @property
+    def program(self) -> Program:
+        return self._program
+
+    @property
+    def engine(self) -> str:
+        return self._native.engine
+
+    def set_inputs(self, *coordinates: Union[int, Sequence[int]]) -> None:
+        """Writes the coordinate inputs in declaration order: ``set_inputs(7)`` or ``set_inputs([7, 1])``."""
+        if len(coordinates) == 1 and not isinstance(coordinates[0], int):
+            coordinates = tuple(coordinates[0])
+        self._native.set_inputs(list(coordinates))
+
+    def set_externs(self, **externs: Any) -> None:
+        """Writes externs by name; None unsets one. A value of another type is a WriteError."""
+        self._native.set_externs(externs)
+
+    def pull(self, name: str) -> Any:
+        """Evaluates (lazily) and returns an output: int, float, bool, str, or None."""
+        index = self._index.get(name)
+        if index is None:
+            index = self._native.output_index(name)  # raises WriteError listing the outputs
+        return self._native.pull(index)
+
+    __getitem__ = pull
+
+    def eval(self) -> None:
+        """Brings every output up to date."""
+        self._native.eval()
+
+
+class Batch:
+    """Bulk evaluation over coordinate ranges ``[start, stop)``; see Program.batch."""
+
+    def __init__(self, native):
+        self._native = native
+
+    @property
+    def outputs(self) -> Dict[str, str]:
+        return dict(zip(self._native.output_names, self._native.output_types))
+
+    @property
+    def device(self) -> str:
+        """Where the batch runs, e.g. "cpu" or "gpu 0 (NVIDIA H200, ...)"."""
+        return self._native.device
+
+    def describe(self) -> str:
+        """The batch plan: kernels, host steps, columns."""
+        return self._native.describe()
+
+    def device_shares(self) -> List[tuple]:
+        """Per device: (name, rows evaluated, active seconds), over every call so far."""
+        return list(self._native.device_shares())
+
+    def evaluate(self, start: int, stop: int) -> Dict[str, Optional[np.ndarray]]:
+        """Rows ``[start, stop)`` as numpy arrays: uint64, float64, bool (no copy:
+        the arrays own polyrt's buffers), and str columns as object arrays of
+        str. An output that is None on every row (an unset extern) is None.
+        Ctrl-C stops it within a fraction of a second."""
+        raw = self._native.evaluate(start, stop)
+        out = {}
+        for name, column in raw.items():
+            if isinstance(column, tuple):
+                out[name] = np.array(_polyrt.str_objects(*column), dtype=object)
+            else:
+                out[name] = column
+        return out
+
+    def to_arrow(self, start: int, stop: int):
+        """Rows ``[start, stop)`` as a ``pyarrow.Table`` (str columns as
+        ``large_string`` built on polyrt's buffers, no per-row Python object)."""
+        from ._arrow import table_of
+
+        return table_of(self._native, start, stop)
+
+    def iter_batches(self, start: int, stop: int, rows: int = 1 << 20) -> Iterator[Any]:
+        """``pyarrow.RecordBatch`` es of at most ``rows`` rows covering ``[start, stop)``."""
+        from ._arrow import record_batches
+
+        return record_batches(self._native, start, stop, rows)
+
+    def to_polars(self, start: int, stop: int):
+        """Rows ``[start, stop)`` as a ``polars.DataFrame``."""
+        pl = _optional("polars", "to_polars")
+        return pl.from_arrow(self.to_arrow(start, stop))
+
+    def to_pandas(self, start: int, stop: int):
+        """Rows ``[start, stop)`` as a ``pandas.DataFrame``."""
+        _optional("pandas", "to_pandas")
+        return self.to_arrow(start, stop).to_pandas()
+
+    def write_parquet(
+        self,
+        path: Union[str, "os.PathLike[str]"],
+        start: int,
+        stop: int,
+        *,
+        row_group_rows: int = 1 << 20,
+        compression: str = "zstd",
+    ) -> None:
+        """Streams rows ``[start, stop)`` into a Parquet file, one row group of
+        ``row_group_rows`` at a time (memory stays bounded). The file appears
+        only when complete: a failure or Ctrl-C leaves no file behind."""
+        from ._arrow import write_parquet
+
+        write_parquet(self._native, os.fspath(path), start, stop, row_group_rows, compression)
+
+
+def _optional(module: str, feature: str):
+    try:
+        return __import__(module)
+    except ImportError as e:
+        raise ImportError(
+            f"polyrt's {feature} needs {module}: pip install {module}"
+        ) from e

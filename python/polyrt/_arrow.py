@@ -1,0 +1,82 @@
+"""Arrow, Parquet and record batches from polyrt's columns.
+
+str columns arrive as (offsets, bytes) numpy arrays in Arrow's LargeString
+layout; they become ``large_string`` arrays over the same memory.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+
+def _pyarrow():
+    try:
+        import pyarrow
+    except ImportError as e:
+        raise ImportError("polyrt's Arrow and Parquet output needs pyarrow: pip install pyarrow") from e
+    return pyarrow
+
+
+_TYPES = {"u64": "uint64", "f64": "float64", "bool": "bool_", "str": "large_string"}
+
+
+def _array(pa, column, type_name: str, rows: int):
+    arrow_type = getattr(pa, _TYPES[type_name])()
+    if column is None:  # None on every row
+        return pa.nulls(rows, arrow_type)
+    if type_name == "str":
+        offsets, data = column
+        return pa.LargeStringArray.from_buffers(rows, pa.py_buffer(offsets), pa.py_buffer(data))
+    return pa.array(column, type=arrow_type)
+
+
+def _schema(pa, native):
+    return pa.schema(
+        [(name, getattr(pa, _TYPES[t])()) for name, t in zip(native.output_names, native.output_types)]
+    )
+
+
+def record_batch(native, start: int, stop: int):
+    pa = _pyarrow()
+    columns = native.evaluate(start, stop)
+    arrays = [
+        _array(pa, columns[name], t, stop - start)
+        for name, t in zip(native.output_names, native.output_types)
+    ]
+    return pa.RecordBatch.from_arrays(arrays, schema=_schema(pa, native))
+
+
+def table_of(native, start: int, stop: int):
+    pa = _pyarrow()
+    return pa.Table.from_batches([record_batch(native, start, stop)], schema=_schema(pa, native))
+
+
+def record_batches(native, start: int, stop: int, rows: int):
+    if rows <= 0:
+        raise ValueError(f"iter_batches: rows must be positive, got {rows}")
+    _pyarrow()
+    at = start
+    while at < stop:
+        end = min(stop, at + rows)
+        yield record_batch(native, at, end)
+        at = end
+
+
+def write_parquet(native, path: str, start: int, stop: int, row_group_rows: int, compression: str):
+    pa = _pyarrow()
+    import pyarrow.parquet as pq
+
+    if row_group_rows <= 0:
+        raise ValueError(f"write_parquet: row_group_rows must be positive, got {row_group_rows}")
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(prefix=".polyrt-", suffix=".parquet.tmp", dir=directory)
+    os.close(fd)
+    try:
+        with pq.ParquetWriter(temporary, _schema(pa, native), compression=compression) as writer:
+            for batch in record_batches(native, start, stop, row_group_rows):
+                writer.write_batch(batch, row_group_size=row_group_rows)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise

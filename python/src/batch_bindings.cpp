@@ -1,0 +1,257 @@
+// Program.batch's native half: a BatchEvaluator whose results become numpy
+// arrays that own the buffers polyrt filled (no copy at the handover).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "polyrt/batch.hpp"
+#include "python/src/bindings.hpp"
+#include "python/src/interruptible.hpp"
+#include "python/src/native_program.hpp"
+#include "python/src/values.hpp"
+
+namespace nb = nanobind;
+
+namespace polyrt::python {
+namespace {
+
+struct NativeBatch {
+  std::shared_ptr<const Program> program;
+  std::unique_ptr<BatchEvaluator> evaluator;
+};
+
+BatchDevice device_named(const std::string& name) {
+  if (name == "cpu") return BatchDevice::Cpu;
+  if (name == "gpu") return BatchDevice::Gpu;
+  if (name == "auto") return BatchDevice::Auto;
+  if (name == "all") return BatchDevice::All;
+  throw WriteError("unknown device '" + name + "'; valid: cpu, gpu, auto, all");
+}
+
+size_t input_index(const Program& p, const std::string& name, const char* what) {
+  const std::vector<std::string>& inputs = p.input_names();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i] == name) return i;
+  }
+  std::string known;
+  for (const std::string& n : inputs) known += (known.empty() ? "" : ", ") + n;
+  throw WriteError(
+      std::string(what) + " names '" + name +
+      "', which is not an input of the program; its inputs: " + (known.empty() ? "(none)" : known));
+}
+
+NativeBatch make_batch(const NativeProgram& native, const std::vector<std::string>& outputs,
+                       const nb::dict& externs, const nb::dict& inputs, const nb::object& iterate,
+                       const std::string& device, int gpu, size_t threads, uint64_t chunk_rows) {
+  const Program& p = *native.program;
+  BatchOptions options;
+  options.outputs = outputs;
+  options.device = device_named(device);
+  options.gpu = gpu;
+  options.threads = threads;
+  options.chunk_rows = chunk_rows;
+  options.coordinates.assign(p.input_names().size(), 0);
+  if (!iterate.is_none()) {
+    options.iterated = input_index(p, nb::cast<std::string>(iterate), "iterate");
+  }
+  for (auto [key, value] : inputs) {
+    const std::string name = nb::cast<std::string>(key);
+    const size_t index = input_index(p, name, "inputs");
+    if (index == options.iterated) {
+      throw WriteError("input '" + name + "' is the one that iterates; it cannot also be fixed");
+    }
+    options.coordinates[index] = nb::cast<uint64_t>(value);
+  }
+  for (auto [key, value] : externs) {
+    const std::string name = nb::cast<std::string>(key);
+    Type type = Type::U64;
+    bool known = false;
+    for (const ExternInfo& e : p.externs()) {
+      if (e.name == name) type = e.type, known = true;
+    }
+    // An unknown name is left to the evaluator, which lists the externs.
+    options.externs.emplace_back(name, known ? from_python(value, type, name) : Value::none());
+  }
+  nb::gil_scoped_release release;
+  return NativeBatch{native.program,
+                     std::make_unique<BatchEvaluator>(native.program, std::move(options))};
+}
+
+// A malloc'd array that numpy will own (freed by the capsule).
+template <typename T>
+T* allocate(uint64_t count) {
+  void* data = std::malloc(std::max<uint64_t>(count, 1) * sizeof(T));
+  if (!data) throw std::bad_alloc();
+  return static_cast<T*>(data);
+}
+
+template <typename T>
+nb::object numpy_owning(T* data, uint64_t count) {
+  nb::capsule owner(data, [](void* p) noexcept { std::free(p); });
+  return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {(size_t)count}, owner));
+}
+
+// One output of an evaluate: where its rows go.
+struct Destination {
+  Type type = Type::U64;
+  bool is_none = false;
+  void* words = nullptr;                    // u64/f64: 8 bytes a row; bool: 1
+  std::vector<int64_t>* offsets = nullptr;  // str
+  std::string* bytes = nullptr;             // str
+};
+
+nb::object column_object(const Destination& d, uint64_t count) {
+  switch (d.type) {
+    case Type::U64:
+      return numpy_owning(static_cast<uint64_t*>(d.words), count);
+    case Type::F64:
+      return numpy_owning(static_cast<double*>(d.words), count);
+    case Type::Bool:
+      return numpy_owning(static_cast<bool*>(d.words), count);
+    case Type::Str: {
+      nb::capsule offsets_owner(
+          d.offsets, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
+      nb::capsule bytes_owner(d.bytes,
+                              [](void* p) noexcept { delete static_cast<std::string*>(p); });
+      auto offsets = nb::ndarray<nb::numpy, int64_t, nb::ndim<1>>(
+          d.offsets->data(), {d.offsets->size()}, offsets_owner);
+      auto bytes = nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(
+          reinterpret_cast<uint8_t*>(d.bytes->data()), {d.bytes->size()}, bytes_owner);
+      return nb::make_tuple(offsets, bytes);
+    }
+  }
+  return nb::none();
+}
+
+// Rows [start, stop) of every output: u64, f64 and bool columns as numpy
+// arrays, str columns as (offsets, bytes) arrays in Arrow's LargeString
+// layout, None for outputs that are None on every row.
+nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
+  if (stop < start) {
+    throw WriteError("evaluate(" + std::to_string(start) + ", " + std::to_string(stop) +
+                     "): stop is before start");
+  }
+  const uint64_t count = stop - start;
+  const BatchEvaluator& evaluator = *batch.evaluator;
+  const std::vector<Type>& types = evaluator.output_types();
+  std::vector<Destination> out(types.size());
+  // Freed here unless handed to numpy below.
+  std::vector<std::unique_ptr<void, decltype(&std::free)>> words;
+  std::vector<std::unique_ptr<std::vector<int64_t>>> offsets;
+  std::vector<std::unique_ptr<std::string>> bytes;
+  for (size_t o = 0; o < types.size(); ++o) {
+    Destination& d = out[o];
+    d.type = types[o];
+    d.is_none = evaluator.output_is_none(o);
+    if (d.is_none) continue;
+    if (d.type == Type::Str) {
+      offsets.push_back(std::make_unique<std::vector<int64_t>>());
+      offsets.back()->reserve(count + 1);
+      offsets.back()->push_back(0);
+      bytes.push_back(std::make_unique<std::string>());
+      d.offsets = offsets.back().get();
+      d.bytes = bytes.back().get();
+    } else {
+      d.words =
+          d.type == Type::Bool ? (void*)allocate<bool>(count) : (void*)allocate<uint64_t>(count);
+      words.emplace_back(d.words, &std::free);
+    }
+  }
+  run_interruptible(
+      [&](const std::atomic<bool>& stop_flag) {
+        evaluator.stream_encoded(
+            start, count,
+            // On the worker that evaluated the chunk: numbers straight to
+            // their place in the arrays.
+            [&](const ColumnChunk& chunk, std::string&) {
+              const uint64_t at = chunk.first - start;
+              for (size_t o = 0; o < out.size(); ++o) {
+                const ColumnView& v = chunk.columns[o];
+                const Destination& d = out[o];
+                if (d.is_none || d.type == Type::Str) continue;
+                if (d.type == Type::Bool) {
+                  bool* to = static_cast<bool*>(d.words) + at;
+                  for (uint64_t r = 0; r < chunk.rows; ++r) to[r] = v.words[r] != 0;
+                } else {
+                  std::memcpy(static_cast<uint64_t*>(d.words) + at, v.words, chunk.rows * 8);
+                }
+              }
+            },
+            // In coordinate order: text appended, and the stop checked.
+            [&](const ColumnChunk& chunk, std::string&) {
+              if (stop_flag.load(std::memory_order_relaxed)) throw Stopped{};
+              for (size_t o = 0; o < out.size(); ++o) {
+                const Destination& d = out[o];
+                if (d.is_none || d.type != Type::Str) continue;
+                const ColumnView& v = chunk.columns[o];
+                const int64_t base = (int64_t)d.bytes->size();
+                for (uint64_t r = 1; r <= chunk.rows; ++r)
+                  d.offsets->push_back(base + v.offsets[r]);
+                d.bytes->append(v.bytes, (size_t)v.offsets[chunk.rows]);
+              }
+            });
+      },
+      count <= kDefaultChunkRows);
+  nb::dict result;
+  for (size_t o = 0; o < out.size(); ++o) {
+    const std::string& name = evaluator.output_names()[o];
+    result[name.c_str()] = out[o].is_none ? nb::none() : column_object(out[o], count);
+  }
+  // numpy owns them now.
+  for (auto& w : words) w.release();
+  for (auto& v : offsets) v.release();
+  for (auto& b : bytes) b.release();
+  return result;
+}
+
+// Python str objects for a str column (for evaluate's numpy object arrays).
+nb::list str_objects(nb::ndarray<const int64_t, nb::ndim<1>> offsets,
+                     nb::ndarray<const uint8_t, nb::ndim<1>> bytes) {
+  nb::list out;
+  const int64_t* at = offsets.data();
+  const char* text = reinterpret_cast<const char*>(bytes.data());
+  for (size_t r = 0; r + 1 < offsets.shape(0); ++r) {
+    PyObject* s = PyUnicode_DecodeUTF8(text + at[r], at[r + 1] - at[r], "surrogateescape");
+    if (!s) throw nb::python_error();
+    out.append(nb::steal(s));
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_batch(nb::module_& m) {
+  nb::class_<NativeBatch>(m, "NativeBatch")
+      .def_prop_ro("output_names", [](const NativeBatch& b) { return b.evaluator->output_names(); })
+      .def_prop_ro("output_types",
+                   [](const NativeBatch& b) {
+                     std::vector<std::string> types;
+                     for (Type t : b.evaluator->output_types()) types.emplace_back(type_name(t));
+                     return types;
+                   })
+      .def_prop_ro("device", [](const NativeBatch& b) { return b.evaluator->device_name(); })
+      .def("describe", [](const NativeBatch& b) { return b.evaluator->describe(); })
+      .def("device_shares",
+           [](const NativeBatch& b) {
+             nb::list shares;
+             for (const DeviceShare& s : b.evaluator->device_shares()) {
+               shares.append(nb::make_tuple(s.device, s.rows, s.active_seconds));
+             }
+             return shares;
+           })
+      .def("evaluate", &evaluate, nb::arg("start"), nb::arg("stop"));
+  m.def("make_batch", &make_batch, nb::arg("program"), nb::arg("outputs"), nb::arg("externs"),
+        nb::arg("inputs"), nb::arg("iterate").none(), nb::arg("device"), nb::arg("gpu"),
+        nb::arg("threads"), nb::arg("chunk_rows"));
+  m.def("str_objects", &str_objects);
+}
+
+}  // namespace polyrt::python

@@ -1,0 +1,17 @@
+// What each binding file adds to the _polyrt module.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace polyrt::python {
+
+// polyrt.Error and one subclass per C++ exception type, with the same
+// messages (CompileError also carries file, line and column; EvalError the
+// failing node).
+void bind_errors(nanobind::module_& m);
+// compile(), Program, State.
+void bind_program(nanobind::module_& m);
+// Program.batch's native half: evaluation into numpy arrays.
+void bind_batch(nanobind::module_& m);
+
+}  // namespace polyrt::python

@@ -1,0 +1,231 @@
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import polyrt
+
+from conftest import built, run_cli
+
+TWO_INPUTS = """
+input row: u64
+input table: u64
+extern salt: u64 = 3
+extern tag: str
+h := hash(row ^ hash(table) ^ salt)
+v := mod(h, 100)
+f := unit_interval(h)
+name := one_of(h, "ann", "bob", "cy")
+label := "t{table}-{v}"
+tagged := default_or(tag, "none") + "/" + name
+tag_only := tag
+"""
+
+
+def per_state(program, outputs, rows, fixed=None, externs=None):
+    """The values per-state pulls give: the oracle for the batch."""
+    state = program.state(**(externs or {}))
+    out = {o: [] for o in outputs}
+    for r in rows:
+        state.set_inputs([r] + list(fixed or []))
+        for o in outputs:
+            out[o].append(state[o])
+    return out
+
+
+def test_evaluate_matches_per_state_pulls(examples):
+    program = polyrt.compile(examples / "users.polydat", engine="interpreter")
+    batch = program.batch()
+    got = batch.evaluate(1000, 1300)
+    want = per_state(program, list(program.outputs), range(1000, 1300))
+    for name, kind in program.outputs.items():
+        column = got[name]
+        assert len(column) == 300
+        if kind == "u64":
+            assert column.dtype == np.uint64
+        elif kind == "f64":
+            assert column.dtype == np.float64
+        assert list(column) == want[name], name
+
+
+def test_numeric_arrays_own_polyrt_buffers():
+    batch = polyrt.compile(TWO_INPUTS).batch(["h", "f"])
+    got = batch.evaluate(0, 50000)
+    for column in got.values():
+        assert not column.flags.owndata and column.base is not None  # a capsule: no copy
+        assert column.flags.writeable and column.flags.c_contiguous
+    del batch  # the arrays outlive the batch
+    assert got["h"][49999] == polyrt.compile(TWO_INPUTS).batch(["h"]).evaluate(49999, 50000)["h"][0]
+
+
+def test_iterate_and_fixed_inputs_by_name():
+    program = polyrt.compile(TWO_INPUTS)
+    batch = program.batch(["v", "label"], iterate="table", inputs={"row": 42})
+    got = batch.evaluate(5, 25)
+    state = program.state()
+    for i, table in enumerate(range(5, 25)):
+        state.set_inputs(42, table)
+        assert got["v"][i] == state["v"] and got["label"][i] == state["label"]
+
+
+def test_externs_and_none_columns():
+    program = polyrt.compile(TWO_INPUTS)
+    unset = program.batch(["tag_only", "tagged"]).evaluate(0, 10)
+    assert unset["tag_only"] is None  # None on every row: the extern has no default
+    assert all(t.startswith("none/") for t in unset["tagged"])
+    table = program.batch(["tag_only", "tagged"]).to_arrow(0, 10)
+    assert table.column("tag_only").null_count == 10
+    got = program.batch(["tagged"], externs={"tag": "x", "salt": 9}).evaluate(0, 10)
+    want = per_state(program, ["tagged"], range(10), [0], {"tag": "x", "salt": 9})
+    assert list(got["tagged"]) == want["tagged"]
+
+
+def test_to_arrow_polars_pandas_agree(examples):
+    pa = pytest.importorskip("pyarrow")
+    pl = pytest.importorskip("polars")
+    batch = polyrt.compile(examples / "users.polydat").batch()
+    table = batch.to_arrow(0, 20000)
+    assert table.num_rows == 20000
+    assert table.schema.field("email").type == pa.large_string()
+    assert table.schema.field("user_id").type == pa.uint64()
+    assert table.schema.field("score").type == pa.float64()
+    columns = batch.evaluate(0, 20000)
+    for name in table.column_names:
+        assert table.column(name).to_pylist() == list(columns[name]), name
+    frame = batch.to_polars(0, 20000)
+    assert frame.shape == (20000, len(table.column_names))
+    assert frame["email"].to_list() == table.column("email").to_pylist()
+    assert frame.equals(pl.from_arrow(table))
+    pandas_frame = batch.to_pandas(0, 20000)
+    assert list(pandas_frame["plate"]) == table.column("plate").to_pylist()
+
+
+def test_iter_batches_cover_the_range(examples):
+    pa = pytest.importorskip("pyarrow")
+    batch = polyrt.compile(examples / "users.polydat").batch(["user_id", "email"])
+    batches = list(batch.iter_batches(10, 10 + 25000, rows=10000))
+    assert [b.num_rows for b in batches] == [10000, 10000, 5000]
+    assert pa.Table.from_batches(batches).equals(batch.to_arrow(10, 25010))
+    with pytest.raises(ValueError):
+        list(batch.iter_batches(0, 10, rows=0))
+
+
+def test_write_parquet_round_trips(tmp_path, examples):
+    pq = pytest.importorskip("pyarrow.parquet")
+    batch = polyrt.compile(examples / "users.polydat").batch()
+    path = tmp_path / "users.parquet"
+    batch.write_parquet(path, 0, 30000, row_group_rows=8000, compression="snappy")
+    read = pq.read_table(path)
+    assert read.equals(batch.to_arrow(0, 30000))
+    assert pq.ParquetFile(path).metadata.num_row_groups == 4
+    assert sorted(os.listdir(tmp_path)) == ["users.parquet"]
+
+
+def test_failures_leave_no_file_and_name_the_smallest_coordinate(tmp_path):
+    program = polyrt.compile("input c: u64\nx := in_range(c, 0, 4999)\n")
+    path = tmp_path / "x.parquet"
+    with pytest.raises(polyrt.EvalError) as e:
+        program.batch().write_parquet(path, 0, 100000, row_group_rows=1000)
+    assert "5000" in str(e.value)
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(polyrt.EvalError) as again:
+        program.batch().evaluate(0, 100000)
+    state = program.state()
+    state.set_inputs(5000)
+    with pytest.raises(polyrt.EvalError) as pulled:
+        state["x"]
+    assert str(again.value) == str(pulled.value)
+
+
+def test_bad_arguments_are_polyrt_errors():
+    program = polyrt.compile(TWO_INPUTS)
+    with pytest.raises(polyrt.WriteError, match="nope"):
+        program.batch(["nope"])
+    with pytest.raises(polyrt.WriteError, match="its inputs: row, table"):
+        program.batch(inputs={"rows": 1})
+    with pytest.raises(polyrt.WriteError, match="iterates"):
+        program.batch(iterate="row", inputs={"row": 1})
+    with pytest.raises(polyrt.WriteError, match="cpu, gpu, auto, all"):
+        program.batch(device="tpu")
+    with pytest.raises(polyrt.WriteError, match="before start"):
+        program.batch().evaluate(10, 5)
+    with pytest.raises(polyrt.WriteError, match="salt"):
+        program.batch(externs={"salt": "text"})
+
+
+def test_gpu_without_a_driver_is_a_device_error():
+    env = dict(os.environ, POLYRT_LIBCUDA="/nonexistent/libcuda.so.1")
+    code = (
+        "import polyrt\n"
+        "p = polyrt.compile('input c: u64\\nx := hash(c)\\n')\n"
+        "try:\n"
+        "    p.batch(device='gpu')\n"
+        "except polyrt.DeviceError as e:\n"
+        "    print('DeviceError', e)\n"
+        "print(p.batch(device='auto').device)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("DeviceError")
+    assert "cpu (no GPU:" in out.stdout
+
+
+def test_gpu_batch_on_the_driver_double(examples):
+    double = built("cuda_double/libcuda.so.1")
+    env = dict(os.environ, POLYRT_LIBCUDA=str(double))
+    code = (
+        "import sys, polyrt, numpy as np\n"
+        "p = polyrt.compile(sys.argv[1])\n"
+        "outputs = [o for o, t in p.outputs.items() if t != 'str']\n"
+        "for device in ('gpu', 'all'):\n"
+        "    b = p.batch(outputs, device=device)\n"
+        "    got, want = b.evaluate(0, 70000), p.batch(outputs).evaluate(0, 70000)\n"
+        "    assert all(np.array_equal(got[o], want[o]) for o in outputs), device\n"
+        "    print(b.device)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(examples / "users.polydat")],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("gpu 0")
+
+
+def test_values_equal_the_cli(examples, polyrt_cli):
+    for example, fixed in (("users.polydat", {}), ("ladder.polydat", {"tenant_seed": 7, "operation_seed": 9})):
+        path = examples / example
+        settings = [arg for name, v in fixed.items() for arg in ("--set", f"{name}={v}")]
+        lines = run_cli(
+            polyrt_cli, "run", str(path), "--cycles", "0..2000", "--format", "jsonl", *settings
+        )
+        rows = [json.loads(line) for line in lines.splitlines()]
+        columns = polyrt.compile(path).batch(list(rows[0]), inputs=fixed).evaluate(0, 2000)
+        for name in rows[0]:
+            assert [row[name] for row in rows] == list(columns[name]), (example, name)
+
+
+def test_keyboard_interrupt_stops_a_long_evaluate(tmp_path):
+    program = polyrt.compile("input c: u64\nx := hash(hash(hash(c)))\ns := \"{x}-{x}\"\n")
+    batch = program.batch()
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        batch.write_parquet(tmp_path / "big.parquet", 0, 10**12, row_group_rows=1 << 20)
+    assert time.monotonic() - began < 1.5
+    assert os.listdir(tmp_path) == []
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    began = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        batch.evaluate(0, 10**9)
+    assert time.monotonic() - began < 1.5

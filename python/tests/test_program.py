@@ -1,0 +1,136 @@
+import pickle
+import threading
+
+import pytest
+
+import polyrt
+
+LADDER = """
+input cycle: u64
+extern salt: u64 = 5
+extern flag: bool = true
+h := hash(cycle ^ salt)
+x := mod(h, 1000)
+f := unit_interval(h)
+b := flag
+s := "id-{x}"
+"""
+
+
+def test_compile_source_and_metadata():
+    p = polyrt.compile(LADDER)
+    assert p.inputs == {"cycle": "u64"}
+    assert p.externs == {"salt": polyrt.Extern("u64", 5), "flag": polyrt.Extern("bool", True)}
+    assert p.outputs == {"h": "u64", "x": "u64", "f": "f64", "b": "bool", "s": "str"}
+    assert "native" in p.engine
+
+
+def test_compile_file_and_path(examples, tmp_path):
+    by_str = polyrt.compile(str(examples / "users.polydat"))
+    by_path = polyrt.compile(examples / "users.polydat")
+    assert by_str.outputs == by_path.outputs
+    assert "email" in by_str.outputs
+
+
+def test_state_pulls_every_type():
+    state = polyrt.compile(LADDER).state()
+    state.set_inputs(7)
+    h = state.pull("h")
+    assert isinstance(h, int) and 0 <= h < 2**64
+    assert state["x"] == h % 1000
+    assert isinstance(state["f"], float) and 0.0 <= state["f"] < 1.0
+    assert state["b"] is True
+    state.set_externs(flag=False)
+    assert state["b"] is False
+    assert state["s"] == f"id-{state['x']}"
+
+
+def test_engines_agree():
+    values = []
+    for engine in ("interpreter", "closures", "native"):
+        state = polyrt.compile(LADDER, engine=engine).state(salt=11)
+        state.set_inputs([123456])
+        values.append([state[o] for o in ("h", "x", "f", "b", "s")])
+    assert values[0] == values[1] == values[2]
+
+
+def test_externs_are_typed():
+    state = polyrt.compile(LADDER).state()
+    with pytest.raises(polyrt.WriteError, match="salt"):
+        state.set_externs(salt="no")
+    with pytest.raises(polyrt.WriteError, match="out of range"):
+        state.set_externs(salt=-1)
+    with pytest.raises(polyrt.WriteError, match="unknown extern 'sallt'"):
+        state.set_externs(sallt=1)
+    state.set_externs(salt=None)  # unset: outputs that need it are None
+    state.set_inputs(1)
+    assert state["h"] is None
+
+
+def test_unknown_output_lists_the_outputs():
+    state = polyrt.compile(LADDER).state()
+    state.set_inputs(1)
+    with pytest.raises(polyrt.WriteError, match="nope"):
+        state["nope"]
+
+
+def test_compile_error_has_position():
+    with pytest.raises(polyrt.CompileError) as e:
+        polyrt.compile("input c: u64\nx := hash(c\n", file_name="bad.polydat")
+    assert e.value.file == "bad.polydat"
+    assert e.value.line >= 1 and e.value.column >= 1
+    assert "bad.polydat:" in str(e.value)
+    assert isinstance(e.value, polyrt.Error)
+
+
+def test_eval_error_is_catchable():
+    p = polyrt.compile("input c: u64\nx := in_range(hash(c), 0, 10)\n")
+    state = p.state()
+    state.set_inputs(0)
+    with pytest.raises(polyrt.EvalError) as e:
+        state["x"]
+    assert isinstance(e.value, polyrt.Error)
+
+
+def test_wrong_coordinate_count():
+    state = polyrt.compile(LADDER).state()
+    with pytest.raises(polyrt.WriteError):
+        state.set_inputs(1, 2)
+
+
+def test_bad_engine_names_the_valid_ones():
+    with pytest.raises(polyrt.WriteError, match="interpreter, closures, native"):
+        polyrt.compile(LADDER, engine="jit")
+
+
+def test_program_pickles_as_source():
+    p = polyrt.compile(LADDER)
+    q = pickle.loads(pickle.dumps(p))
+    a, b = p.state(), q.state()
+    a.set_inputs(99)
+    b.set_inputs(99)
+    assert a["s"] == b["s"] and q.outputs == p.outputs
+
+
+def test_program_shared_by_threads():
+    p = polyrt.compile(LADDER)
+    expected = {}
+    state = p.state()
+    for c in range(200):
+        state.set_inputs(c)
+        expected[c] = state["h"]
+    failures = []
+
+    def work():
+        s = p.state()
+        for c in range(200):
+            s.set_inputs(c)
+            if s["h"] != expected[c]:
+                failures.append(c)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The Python package in a virtual environment of its own (VENV, default
+# build-python/venv): Debian's python3 (whose headers python3-dev installs),
+# the build tools with pip, then `pip install .[test]`, which builds the
+# extension module from this CMake project (incrementally: its build tree
+# under build-python/ is kept) along with pytest, pyarrow, polars, pandas
+# and Dask for the tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv="${VENV:-build-python/venv}"
+if [ ! -x "$venv/bin/python" ]; then
+  /usr/bin/python3 -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+  "scikit-build-core>=0.10" "nanobind>=2.0"
+# No build isolation: the tools above are used as installed (no download per build).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
+  ".[test]"
