@@ -214,6 +214,10 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
   scheduler::run_ordered_chunks_issued<InFlight>(
       count,
       [&](InFlight& c, uint64_t remaining) {
+        if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+          throw StoppedError("the batch was stopped after " + std::to_string(c.offset) + " of " +
+                             std::to_string(count) + " rows (BatchOptions::stop)");
+        }
         c.backend = several ? next_backend() : 0;
         ++usage[c.backend].given;
         return std::min(several ? device_chunk_rows(c.backend) : single_rows, remaining);

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <limits>
+#include <thread>
 
 #include "bench/ladder_baseline.hpp"
 #include "bench/ladder_columns_baseline.hpp"
@@ -221,6 +224,31 @@ TEST(Batch, AConsumerThatThrowsStopsTheRunAndTheEvaluatorStaysUsable) {
                std::runtime_error);
   EXPECT_EQ(chunks, 3u);
   EXPECT_EQ(batch.evaluate(5, 3)[0].words.size(), 3u);
+}
+
+// Another thread raises BatchOptions::stop: the call in progress ends soon
+// with StoppedError, and once the flag is lowered the evaluator runs again.
+TEST(Batch, TheStopFlagEndsACallFromAnotherThread) {
+  std::atomic<bool> stop{false};
+  BatchOptions options;
+  options.threads = 2;
+  options.stop = &stop;
+  BatchEvaluator batch(compile("input x: u64\nh := hash(hash(x))\n"), options);
+  std::vector<uint64_t> out(1 << 20);
+  uint64_t* into[] = {out.data()};
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stop = true;
+  });
+  const auto began = std::chrono::steady_clock::now();
+  EXPECT_THROW(
+      for (uint64_t first = 0;; first += out.size()) batch.evaluate_into(first, out.size(), into),
+      StoppedError);
+  stopper.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - began, std::chrono::seconds(2));
+  EXPECT_THROW(batch.evaluate(0, 100000), StoppedError);  // still raised
+  stop = false;
+  EXPECT_EQ(batch.evaluate(0, 100000)[0].words.size(), 100000u);
 }
 
 TEST(Batch, LastCoordinateIsTwoToTheSixtyFourMinusOne) {

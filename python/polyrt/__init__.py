@@ -42,6 +42,7 @@ __all__ = [
     "State",
     "Batch",
     "Extern",
+    "set_buffer_cache_limit",
     "Error",
     "CompileError",
     "ConstantFoldError",
@@ -316,6 +317,13 @@ class Batch:
         from ._arrow import write_parquet
 
         write_parquet(self._native, os.fspath(path), start, stop, row_group_rows, compression)
+
+
+def set_buffer_cache_limit(nbytes: int) -> None:
+    """How many bytes of freed column buffers polyrt keeps for the next
+    evaluate (default 1 GiB). Fresh memory costs a page fault per 4 KiB, more
+    than computing simple columns; 0 keeps none and returns memory at once."""
+    _polyrt.set_buffer_cache_limit(nbytes)
 
 
 def _optional(module: str, feature: str):

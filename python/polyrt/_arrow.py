@@ -63,6 +63,22 @@ def record_batches(native, start: int, stop: int, rows: int):
         at = end
 
 
+def _dictionary_columns(batch, sample_rows: int = 65536):
+    """Columns worth dictionary encoding, judged on a sample of the first
+    batch: those with few distinct values (flags, codes, names). Trying a
+    dictionary on unique ids and hashes costs Parquet writers about half
+    their time before they fall back."""
+    import pyarrow.compute as pc
+
+    sample = batch.slice(0, sample_rows)
+    chosen = []
+    for name, column in zip(sample.schema.names, sample.columns):
+        if sample.num_rows and column.type != _pyarrow().bool_():
+            if pc.count_distinct(column).as_py() * 4 <= sample.num_rows:
+                chosen.append(name)
+    return chosen
+
+
 def write_parquet(native, path: str, start: int, stop: int, row_group_rows: int, compression: str):
     pa = _pyarrow()
     import pyarrow.parquet as pq
@@ -73,8 +89,15 @@ def write_parquet(native, path: str, start: int, stop: int, row_group_rows: int,
     fd, temporary = tempfile.mkstemp(prefix=".polyrt-", suffix=".parquet.tmp", dir=directory)
     os.close(fd)
     try:
-        with pq.ParquetWriter(temporary, _schema(pa, native), compression=compression) as writer:
-            for batch in record_batches(native, start, stop, row_group_rows):
+        batches = record_batches(native, start, stop, row_group_rows)
+        first = next(batches, None)
+        dictionary = _dictionary_columns(first) if first is not None else True
+        with pq.ParquetWriter(
+            temporary, _schema(pa, native), compression=compression, use_dictionary=dictionary
+        ) as writer:
+            if first is not None:
+                writer.write_batch(first, row_group_size=row_group_rows)
+            for batch in batches:
                 writer.write_batch(batch, row_group_size=row_group_rows)
         os.replace(temporary, path)
     except BaseException:

@@ -14,6 +14,7 @@
 
 #include "polyrt/batch.hpp"
 #include "python/src/bindings.hpp"
+#include "python/src/buffer_pool.hpp"
 #include "python/src/interruptible.hpp"
 #include "python/src/native_program.hpp"
 #include "python/src/values.hpp"
@@ -25,6 +26,8 @@ namespace {
 
 struct NativeBatch {
   std::shared_ptr<const Program> program;
+  // Raised by Ctrl-C: stops the calls running on this batch.
+  std::unique_ptr<std::atomic<bool>> stop;
   std::unique_ptr<BatchEvaluator> evaluator;
 };
 
@@ -80,22 +83,22 @@ NativeBatch make_batch(const NativeProgram& native, const std::vector<std::strin
     // An unknown name is left to the evaluator, which lists the externs.
     options.externs.emplace_back(name, known ? from_python(value, type, name) : Value::none());
   }
+  auto stop = std::make_unique<std::atomic<bool>>(false);
+  options.stop = stop.get();
   nb::gil_scoped_release release;
-  return NativeBatch{native.program,
-                     std::make_unique<BatchEvaluator>(native.program, std::move(options))};
+  auto evaluator = std::make_unique<BatchEvaluator>(native.program, std::move(options));
+  return NativeBatch{native.program, std::move(stop), std::move(evaluator)};
 }
 
-// A malloc'd array that numpy will own (freed by the capsule).
+// A buffer that numpy will own (given back to the pool by the capsule).
 template <typename T>
 T* allocate(uint64_t count) {
-  void* data = std::malloc(std::max<uint64_t>(count, 1) * sizeof(T));
-  if (!data) throw std::bad_alloc();
-  return static_cast<T*>(data);
+  return static_cast<T*>(take_buffer(count * sizeof(T)));
 }
 
 template <typename T>
 nb::object numpy_owning(T* data, uint64_t count) {
-  nb::capsule owner(data, [](void* p) noexcept { std::free(p); });
+  nb::capsule owner(data, [](void* p) noexcept { give_buffer(p); });
   return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {(size_t)count}, owner));
 }
 
@@ -144,7 +147,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   const std::vector<Type>& types = evaluator.output_types();
   std::vector<Destination> out(types.size());
   // Freed here unless handed to numpy below.
-  std::vector<std::unique_ptr<void, decltype(&std::free)>> words;
+  std::vector<std::unique_ptr<void, decltype(&give_buffer)>> words;
   std::vector<std::unique_ptr<std::vector<int64_t>>> offsets;
   std::vector<std::unique_ptr<std::string>> bytes;
   for (size_t o = 0; o < types.size(); ++o) {
@@ -162,44 +165,55 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
     } else {
       d.words =
           d.type == Type::Bool ? (void*)allocate<bool>(count) : (void*)allocate<uint64_t>(count);
-      words.emplace_back(d.words, &std::free);
+      words.emplace_back(d.words, &give_buffer);
     }
   }
+  bool words_only = true;  // every output a u64 or f64 column: the kernels write the arrays
+  std::vector<uint64_t*> into;
+  for (const Destination& d : out) {
+    words_only = words_only && !d.is_none && (d.type == Type::U64 || d.type == Type::F64);
+    into.push_back(static_cast<uint64_t*>(d.words));
+  }
+  const auto stream_into_destinations = [&] {
+    evaluator.stream_encoded(
+        start, count,
+        // On the worker that evaluated the chunk: numbers straight to their
+        // place in the arrays.
+        [&](const ColumnChunk& chunk, std::string&) {
+          const uint64_t at = chunk.first - start;
+          for (size_t o = 0; o < out.size(); ++o) {
+            const ColumnView& v = chunk.columns[o];
+            const Destination& d = out[o];
+            if (d.is_none || d.type == Type::Str) continue;
+            if (d.type == Type::Bool) {
+              bool* to = static_cast<bool*>(d.words) + at;
+              for (uint64_t r = 0; r < chunk.rows; ++r) to[r] = v.words[r] != 0;
+            } else {
+              std::memcpy(static_cast<uint64_t*>(d.words) + at, v.words, chunk.rows * 8);
+            }
+          }
+        },
+        // In coordinate order: text appended.
+        [&](const ColumnChunk& chunk, std::string&) {
+          for (size_t o = 0; o < out.size(); ++o) {
+            const Destination& d = out[o];
+            if (d.is_none || d.type != Type::Str) continue;
+            const ColumnView& v = chunk.columns[o];
+            const int64_t base = (int64_t)d.bytes->size();
+            for (uint64_t r = 1; r <= chunk.rows; ++r) d.offsets->push_back(base + v.offsets[r]);
+            d.bytes->append(v.bytes, (size_t)v.offsets[chunk.rows]);
+          }
+        });
+  };
   run_interruptible(
-      [&](const std::atomic<bool>& stop_flag) {
-        evaluator.stream_encoded(
-            start, count,
-            // On the worker that evaluated the chunk: numbers straight to
-            // their place in the arrays.
-            [&](const ColumnChunk& chunk, std::string&) {
-              const uint64_t at = chunk.first - start;
-              for (size_t o = 0; o < out.size(); ++o) {
-                const ColumnView& v = chunk.columns[o];
-                const Destination& d = out[o];
-                if (d.is_none || d.type == Type::Str) continue;
-                if (d.type == Type::Bool) {
-                  bool* to = static_cast<bool*>(d.words) + at;
-                  for (uint64_t r = 0; r < chunk.rows; ++r) to[r] = v.words[r] != 0;
-                } else {
-                  std::memcpy(static_cast<uint64_t*>(d.words) + at, v.words, chunk.rows * 8);
-                }
-              }
-            },
-            // In coordinate order: text appended, and the stop checked.
-            [&](const ColumnChunk& chunk, std::string&) {
-              if (stop_flag.load(std::memory_order_relaxed)) throw Stopped{};
-              for (size_t o = 0; o < out.size(); ++o) {
-                const Destination& d = out[o];
-                if (d.is_none || d.type != Type::Str) continue;
-                const ColumnView& v = chunk.columns[o];
-                const int64_t base = (int64_t)d.bytes->size();
-                for (uint64_t r = 1; r <= chunk.rows; ++r)
-                  d.offsets->push_back(base + v.offsets[r]);
-                d.bytes->append(v.bytes, (size_t)v.offsets[chunk.rows]);
-              }
-            });
+      [&] {
+        if (words_only) {
+          evaluator.evaluate_into(start, count, into);
+        } else {
+          stream_into_destinations();
+        }
       },
-      count <= kDefaultChunkRows);
+      *batch.stop, count <= kDefaultChunkRows);
   nb::dict result;
   for (size_t o = 0; o < out.size(); ++o) {
     const std::string& name = evaluator.output_names()[o];
@@ -252,6 +266,7 @@ void bind_batch(nb::module_& m) {
         nb::arg("inputs"), nb::arg("iterate").none(), nb::arg("device"), nb::arg("gpu"),
         nb::arg("threads"), nb::arg("chunk_rows"));
   m.def("str_objects", &str_objects);
+  m.def("set_buffer_cache_limit", &set_buffer_cache_limit, nb::arg("bytes"));
 }
 
 }  // namespace polyrt::python

@@ -9,14 +9,12 @@
 
 namespace polyrt::python {
 
-// Thrown by work that saw its stop flag; never reaches Python.
-struct Stopped {};
-
-// Runs work(stop). `work` must not touch Python objects; it should check
-// `stop` at least every few milliseconds and then throw Stopped. Exceptions
-// of the work are rethrown here (as their Python translations). Small jobs
+// Runs work(). `work` must not touch Python objects; it should poll `stop`
+// (a batch's BatchOptions::stop) and give up with an exception once it is
+// raised. The flag is lowered again before this returns. Exceptions of the
+// work are rethrown here (as their Python translations). Small jobs
 // (`short_job`) run inline, without the thread.
-void run_interruptible(const std::function<void(const std::atomic<bool>& stop)>& work,
+void run_interruptible(const std::function<void()>& work, std::atomic<bool>& stop,
                        bool short_job = false);
 
 }  // namespace polyrt::python

@@ -229,3 +229,28 @@ def test_keyboard_interrupt_stops_a_long_evaluate(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         batch.evaluate(0, 10**9)
     assert time.monotonic() - began < 1.5
+
+
+def test_recycled_buffers_hold_the_new_rows():
+    program = polyrt.compile(TWO_INPUTS)
+    batch = program.batch(["h", "f"])
+    rows = 300_000  # buffers of over 1 MiB: recycled through the cache
+    first = batch.evaluate(0, rows)
+    del first
+    second = batch.evaluate(rows, 2 * rows)
+    fresh = program.batch(["h", "f"]).evaluate(rows, 2 * rows)
+    assert np.array_equal(second["h"], fresh["h"]) and np.array_equal(second["f"], fresh["f"])
+    polyrt.set_buffer_cache_limit(0)  # frees what is kept; evaluate still works
+    assert np.array_equal(batch.evaluate(rows, 2 * rows)["h"], fresh["h"])
+    polyrt.set_buffer_cache_limit(1 << 30)
+
+
+def test_parquet_dictionary_only_for_few_distinct_values(tmp_path, examples):
+    pq = pytest.importorskip("pyarrow.parquet")
+    batch = polyrt.compile(examples / "users.polydat").batch(["seed", "region", "email"])
+    path = tmp_path / "u.parquet"
+    batch.write_parquet(path, 0, 100_000)
+    group = pq.ParquetFile(path).metadata.row_group(0)
+    encodings = {group.column(i).path_in_schema: group.column(i).encodings for i in range(3)}
+    assert "RLE_DICTIONARY" in encodings["region"]
+    assert "RLE_DICTIONARY" not in encodings["seed"]

@@ -73,6 +73,13 @@ class DeviceError : public Error {
   throw Error("internal error: " + what + " (a polyrt bug; please report it)");
 }
 
+// A batch call gave up because its BatchOptions::stop flag was raised (by
+// another thread: a Ctrl-C handler, a timeout).
+class StoppedError : public Error {
+ public:
+  using Error::Error;
+};
+
 // Bad command-line usage or an I/O failure of the polyrt tools.
 class UsageError : public Error {
  public:

@@ -12,6 +12,7 @@
 // coordinate.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -65,6 +66,10 @@ struct BatchOptions {
   size_t threads = 0;  // 0: every core (host steps and consumers on a GPU)
   BatchDevice device = BatchDevice::Cpu;
   int gpu = 0;  // which GPU (an index of `polyrt devices`) for BatchDevice::Gpu
+  // When set, every call polls it before issuing each chunk; once it reads
+  // true the call waits for the chunks in flight and throws StoppedError
+  // (how another thread cancels a long evaluate). Must outlive the evaluator.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // A column of one chunk, valid during the callback that receives it. str

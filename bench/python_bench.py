@@ -1,0 +1,188 @@
+"""The Python package's figures; run through bench/python_bench.sh.
+
+1. evaluate() of the ladder graph (4 u64 columns, 2^22 rows) into numpy
+   against the C++ BatchEvaluator::evaluate_into (Google Benchmark's
+   BM_BatchLadder_EvaluateInto), on one thread and on every core.
+2. write_parquet of 10 M ladder rows against DuckDB computing a comparable
+   4-column hash table with COPY ... TO (FORMAT parquet), both snappy.
+3. A users-like table (10 columns: ids, names, region, age, score, flag,
+   plate, email, timestamp, label) from polyrt (to_arrow) against the same
+   columns from Mimesis and from Faker, in rows/s.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import time
+
+import polyrt
+
+LADDER = "examples/ladder.polydat"
+LADDER_OUTPUTS = ["account_id", "shard", "payload_class", "event_token"]
+LADDER_INPUTS = {"tenant_seed": 77, "operation_seed": 5}
+
+
+def timed(fn):
+    began = time.perf_counter()
+    fn()
+    return time.perf_counter() - began
+
+
+def cpp_evaluate_into(binary, threads):
+    """rows/s of BM_BatchLadder_EvaluateInto/threads:N (0: every core)."""
+    out = subprocess.run(
+        [
+            binary,
+            f"--benchmark_filter=BM_BatchLadder_EvaluateInto/threads:{threads}/",
+            "--benchmark_format=json",
+            "--benchmark_min_time=1",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out)["benchmarks"][0]["items_per_second"]
+
+
+def python_evaluate(threads, rows=1 << 22, calls=12):
+    batch = polyrt.compile(LADDER).batch(LADDER_OUTPUTS, inputs=LADDER_INPUTS, threads=threads)
+    columns = batch.evaluate(0, rows)  # warm: kernels compiled, buffers cached
+    seconds = []
+    for call in range(calls):
+        first = (call + 1) * rows
+        began = time.perf_counter()
+        columns = batch.evaluate(first, first + rows)  # the natural loop: no del
+        seconds.append(time.perf_counter() - began)
+    del columns
+    return rows / statistics.median(seconds)
+
+
+def evaluate_vs_cpp(binary, rounds):
+    print("== evaluate() into numpy vs C++ evaluate_into, ladder graph, 2^22 rows")
+    for threads in (1, 0):
+        ours, theirs = [], []
+        for _ in range(rounds):
+            theirs.append(cpp_evaluate_into(binary, threads))
+            ours.append(python_evaluate(threads))
+        label = "every core" if threads == 0 else "1 thread"
+        a, b = statistics.median(ours), statistics.median(theirs)
+        print(f"  {label}: Python {a / 1e6:.1f} M rows/s, C++ {b / 1e6:.1f} M rows/s, ratio {a / b:.3f}")
+
+
+def parquet_vs_duckdb(work, rounds, rows=10_000_000):
+    import duckdb
+
+    print(f"== write_parquet vs DuckDB COPY TO parquet, {rows:,} rows, 4 u64 hash columns, snappy")
+    batch = polyrt.compile(LADDER).batch(LADDER_OUTPUTS, inputs=LADDER_INPUTS)
+    ours_path, theirs_path = os.path.join(work, "polyrt.parquet"), os.path.join(work, "duckdb.parquet")
+    query = f"""COPY (SELECT hash(i + 77) % 10000000 AS account_id,
+                             hash(xor(hash(i + 77) % 10000000, 5)) % 64 AS shard,
+                             hash(xor(hash(i + 77), 5)) % 8 AS payload_class,
+                             hash(xor(hash(xor(hash(i + 77) % 10000000, 5)), hash(xor(hash(i + 77), 5))))
+                               AS event_token
+                      FROM range({rows}) t(i))
+                TO '{theirs_path}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 1048576)"""
+    con = duckdb.connect()
+    ours, theirs = [], []
+    for _ in range(rounds):
+        ours.append(
+            timed(lambda: batch.write_parquet(ours_path, 0, rows, row_group_rows=1 << 20, compression="snappy"))
+        )
+        theirs.append(timed(lambda: con.execute(query)))
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(
+        f"  polyrt {rows / a / 1e6:.1f} M rows/s ({os.path.getsize(ours_path) / 2**20:.0f} MiB), "
+        f"DuckDB {rows / b / 1e6:.1f} M rows/s ({os.path.getsize(theirs_path) / 2**20:.0f} MiB), "
+        f"ratio {b / a:.2f}x"
+    )
+
+
+USERS = """
+input cycle: u64
+seed       := hash(cycle ^ 7)
+user_id    := mod(seed, 1000000)
+first_name := one_of(seed, "Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
+last_name  := one_of(hash(seed + 9), "Smith", "Jones", "Brown", "Lee", "Diaz", "Khan")
+region     := one_of(cycle, "us-east", "us-west", "eu-central", "ap-south")
+age        := 18 + hash_range(seed + 1, 62)
+score      := dist_normal(unit_interval(hash(seed + 2)), 600.0, 80.0)
+plate      := combinations(hash(seed + 4), "A-Z;A-Z;A-Z;-;0-9;0-9;0-9")
+email      := "{first_name}.{user_id}@example.com"
+signup_ms  := 1704067200000 + hash_range(seed + 5, 31536000000)
+"""
+
+
+def mimesis_rows(rows):
+    from mimesis import Address, Datetime, Numeric, Person, Text
+    from mimesis.locales import Locale
+
+    person, numeric = Person(Locale.EN), Numeric()
+    text = Text(Locale.EN)
+    regions = ["us-east", "us-west", "eu-central", "ap-south"]
+    out = {k: [] for k in ("user_id", "first_name", "last_name", "region", "age", "score", "plate", "email", "signup_ms")}
+    for _ in range(rows):
+        out["user_id"].append(numeric.integer_number(0, 999999))
+        out["first_name"].append(person.first_name())
+        out["last_name"].append(person.last_name())
+        out["region"].append(regions[numeric.integer_number(0, 3)])
+        out["age"].append(numeric.integer_number(18, 79))
+        out["score"].append(numeric.float_number(300.0, 900.0))
+        out["plate"].append(person.identifier(mask="@@@-###"))
+        out["email"].append(person.email())
+        out["signup_ms"].append(numeric.integer_number(1704067200000, 1735603200000))
+    del text, Address, Datetime
+    return out
+
+
+def faker_rows(rows):
+    from faker import Faker
+
+    fake = Faker()
+    Faker.seed(1)
+    regions = ["us-east", "us-west", "eu-central", "ap-south"]
+    out = {k: [] for k in ("user_id", "first_name", "last_name", "region", "age", "score", "plate", "email", "signup_ms")}
+    for _ in range(rows):
+        out["user_id"].append(fake.random_int(0, 999999))
+        out["first_name"].append(fake.first_name())
+        out["last_name"].append(fake.last_name())
+        out["region"].append(fake.random_element(regions))
+        out["age"].append(fake.random_int(18, 79))
+        out["score"].append(fake.pyfloat(min_value=300, max_value=900))
+        out["plate"].append(fake.bothify("???-###").upper())
+        out["email"].append(fake.email())
+        out["signup_ms"].append(fake.random_int(1704067200000, 1735603200000))
+    return out
+
+
+def users_vs_peers(rounds, rows=2_000_000, peer_rows=20_000):
+    print(f"== users-like table, 9 columns: polyrt to_arrow ({rows:,} rows) vs Mimesis and Faker ({peer_rows:,} rows)")
+    batch = polyrt.compile(USERS).batch()
+    batch.to_arrow(0, 1000)
+    ours, mimesis, faker = [], [], []
+    for r in range(rounds):
+        ours.append(rows / timed(lambda: batch.to_arrow(r * rows, (r + 1) * rows)))
+        mimesis.append(peer_rows / timed(lambda: mimesis_rows(peer_rows)))
+        faker.append(peer_rows / timed(lambda: faker_rows(peer_rows)))
+    a, m, f = (statistics.median(x) for x in (ours, mimesis, faker))
+    print(
+        f"  polyrt {a / 1e6:.2f} M rows/s, Mimesis {m / 1e3:.1f} k rows/s ({a / m:.0f}x), "
+        f"Faker {f / 1e3:.1f} k rows/s ({a / f:.0f}x)"
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cpp-bench", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    print(f"polyrt {polyrt.__version__}, {os.cpu_count()} cores")
+    evaluate_vs_cpp(args.cpp_bench, args.rounds)
+    parquet_vs_duckdb(args.work, args.rounds)
+    users_vs_peers(args.rounds)
+
+
+if __name__ == "__main__":
+    main()
