@@ -34,9 +34,10 @@ ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const B
     }
     if (driver) {
       try {
+        const int ordinal = options.device == BatchDevice::Gpu ? options.gpu : 0;
         chosen.backends.push_back(
-            gpu::make_gpu_batch_backend(prepare(program, setup), *driver,
-                                        options.device == BatchDevice::Gpu ? options.gpu : 0));
+            gpu::make_gpu_batch_backend(prepare(program, setup), *driver, ordinal));
+        chosen.gpu = ordinal;
         return chosen;
       } catch (const DeviceError& e) {
         if (options.device == BatchDevice::Gpu) throw;

@@ -16,6 +16,7 @@ struct ChosenBackend {
   // One, or for BatchDevice::All the CPU first, then each usable GPU.
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
   std::string fallback_reason;  // Auto or All without a GPU: why no GPU
+  int gpu = -1;                 // the device of a single GPU back end, else -1
 };
 
 ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const BatchSetup& setup,

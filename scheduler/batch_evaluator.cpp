@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "gpu_backend/driver/device_resources.hpp"
 #include "interp/state_engine.hpp"
 #include "polyrt/batch.hpp"
 #include "scheduler/batch_backends.hpp"
@@ -25,6 +26,7 @@ struct BatchEvaluator::Impl {
   // the same prepared batch: plan, scalars and program are read from the first.
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
   std::string fallback_reason;  // Auto or All without a GPU: why no GPU
+  int gpu = -1;                 // the device of a batch on one GPU
   // Per back end: rows evaluated, chunks given to it and not yet done, and
   // how long it had at least one chunk running (from the start of a chunk's
   // work, not its issue: a chunk may wait for a thread).
@@ -131,6 +133,7 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
       scheduler::make_batch_backend(std::move(program), impl_->setup, impl_->options);
   impl_->backends = std::move(chosen.backends);
   impl_->fallback_reason = std::move(chosen.fallback_reason);
+  impl_->gpu = chosen.gpu;
   impl_->usage = std::make_unique<Impl::Usage[]>(impl_->backends.size());
 }
 
@@ -370,6 +373,35 @@ void BatchEvaluator::evaluate_on_device(uint64_t first, uint64_t count,
   impl_->run<Nothing>(
       first, count, columns, [](const ColumnChunk&, Nothing&) {},
       [](const ColumnChunk&, Nothing&) {}, {}, device_columns);
+}
+
+std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
+    uint64_t first, uint64_t count, std::span<const uint64_t* const> columns) const {
+  impl_->require_word_columns("evaluate_to_device", output_names().size());
+  if (impl_->gpu < 0) {
+    throw WriteError("evaluate_to_device allocates on the batch's GPU; the batch runs on " +
+                     device_name() + " (use BatchDevice::Gpu or Auto with a usable GPU)");
+  }
+  // A column's memory keeps the context it was allocated in (released after
+  // the buffer: members are destroyed in reverse order).
+  struct Allocation {
+    std::shared_ptr<const gpu::GpuContext> context;
+    gpu::DeviceBuffer buffer;
+  };
+  const auto context = std::make_shared<const gpu::GpuContext>(*gpu::CudaDriver::get(), impl_->gpu);
+  context->make_current();
+  std::vector<DeviceColumn> out(output_names().size());
+  std::vector<uint64_t> addresses(out.size(), 0);
+  for (size_t o = 0; o < out.size(); ++o) {
+    out[o] = DeviceColumn{output_names()[o], output_types()[o], impl_->gpu, 0, count, nullptr};
+    if (output_is_none(o)) continue;
+    auto allocation = std::make_shared<Allocation>(
+        Allocation{context, gpu::DeviceBuffer(*context, std::max<uint64_t>(count, 1) * 8)});
+    out[o].address = addresses[o] = allocation->buffer.address();
+    out[o].memory = std::move(allocation);
+  }
+  evaluate_on_device(first, count, addresses, columns);
+  return out;
 }
 
 bool BatchEvaluator::output_is_none(size_t index) const {

@@ -12,7 +12,7 @@ if [ ! -x "$venv/bin/python" ]; then
   /usr/bin/python3 -m venv "$venv"
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "scikit-build-core>=0.10" "nanobind>=2.0"
+  "scikit-build-core>=0.10" "nanobind>=2.2"
 # No build isolation: the tools above are used as installed (no download per build).
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
   ".[test]"

@@ -182,6 +182,42 @@ TEST(GpuBatch, DeviceResidentOutputMatchesTheCpuTier) {
       {"device-resident output needs a batch on a GPU", "runs on cpu"});
 }
 
+// evaluate_to_device allocates the columns itself: the same words as the CPU
+// tier's, address 0 for a None output, the memory alive as long as a copy of
+// the column is.
+TEST(GpuBatch, OwnedDeviceColumnsMatchTheCpuTier) {
+  REQUIRE_GPU();
+  const auto program = compile(
+      "input x\nextern unset: u64\nhashed := hash(x)\n"
+      "score := unit_interval(hashed)\nnothing := unset + 1\n");
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  const std::vector<Column> want = BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(3, 4000);
+  std::vector<DeviceColumn> got = gpu.evaluate_to_device(3, 4000);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[2].address, 0u);
+  EXPECT_EQ(got[2].memory, nullptr);
+  const std::vector<DeviceColumn> kept = {got[0], got[1]};
+  got.clear();  // the copies keep the memory
+  const gpu::GpuContext context(*gpu::CudaDriver::get(), 0);
+  context.make_current();
+  const gpu::GpuStream stream(context);
+  const gpu::PinnedBuffer host(context, 4000 * 8);
+  for (size_t o = 0; o < kept.size(); ++o) {
+    EXPECT_EQ(kept[o].name, want[o].name);
+    EXPECT_EQ(kept[o].rows, 4000u);
+    EXPECT_EQ(kept[o].gpu, 0);
+    context.check(context.driver().api().cuMemcpyDtoHAsync(host.words(), kept[o].address, 4000 * 8,
+                                                           stream.handle()),
+                  "cuMemcpyDtoHAsync");
+    stream.synchronize();
+    EXPECT_EQ(std::vector<uint64_t>(host.words(), host.words() + 4000), want[o].words);
+  }
+  test::expect_contains(test::thrown_message<WriteError>([&] {
+                          BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate_to_device(0, 10);
+                        }),
+                        {"allocates on the batch's GPU", "runs on cpu"});
+}
+
 // A second run of the same batch reuses the device and page-locked buffers
 // of the first: with every further allocation failing, it still runs.
 TEST(GpuFaults, RunsReuseTheirChunkBuffers) {

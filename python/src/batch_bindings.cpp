@@ -226,6 +226,36 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   return result;
 }
 
+// Rows [start, stop) in memory on the batch's GPU: per output (name, type,
+// gpu, address, rows, tensor), the tensor a DLPack-capable nanobind array
+// that keeps the memory alive (None for an output None on every row).
+nb::list evaluate_to_device(const NativeBatch& batch, uint64_t start, uint64_t stop) {
+  if (stop < start) {
+    throw WriteError("evaluate(" + std::to_string(start) + ", " + std::to_string(stop) +
+                     ", on_device=True): stop is before start");
+  }
+  std::vector<DeviceColumn> columns;
+  run_interruptible([&] { columns = batch.evaluator->evaluate_to_device(start, stop - start); },
+                    *batch.stop, stop - start <= kDefaultChunkRows);
+  nb::list out;
+  for (const DeviceColumn& c : columns) {
+    nb::object tensor = nb::none();
+    if (c.memory) {
+      auto* keep = new std::shared_ptr<const void>(c.memory);
+      nb::capsule owner(
+          keep, [](void* p) noexcept { delete static_cast<std::shared_ptr<const void>*>(p); });
+      const nb::dlpack::dtype dtype =
+          c.type == Type::F64 ? nb::dtype<double>() : nb::dtype<uint64_t>();
+      tensor =
+          nb::cast(nb::ndarray<nb::array_api>(reinterpret_cast<void*>(c.address), {(size_t)c.rows},
+                                              owner, {}, dtype, nb::device::cuda::value, c.gpu));
+    }
+    out.append(
+        nb::make_tuple(c.name, std::string(type_name(c.type)), c.gpu, c.address, c.rows, tensor));
+  }
+  return out;
+}
+
 // Python str objects for a str column (for evaluate's numpy object arrays).
 nb::list str_objects(nb::ndarray<const int64_t, nb::ndim<1>> offsets,
                      nb::ndarray<const uint8_t, nb::ndim<1>> bytes) {
@@ -261,7 +291,8 @@ void bind_batch(nb::module_& m) {
              }
              return shares;
            })
-      .def("evaluate", &evaluate, nb::arg("start"), nb::arg("stop"));
+      .def("evaluate", &evaluate, nb::arg("start"), nb::arg("stop"))
+      .def("evaluate_to_device", &evaluate_to_device, nb::arg("start"), nb::arg("stop"));
   m.def("make_batch", &make_batch, nb::arg("program"), nb::arg("outputs"), nb::arg("externs"),
         nb::arg("inputs"), nb::arg("iterate").none(), nb::arg("device"), nb::arg("gpu"),
         nb::arg("threads"), nb::arg("chunk_rows"));

@@ -254,3 +254,46 @@ def test_parquet_dictionary_only_for_few_distinct_values(tmp_path, examples):
     encodings = {group.column(i).path_in_schema: group.column(i).encodings for i in range(3)}
     assert "RLE_DICTIONARY" in encodings["region"]
     assert "RLE_DICTIONARY" not in encodings["seed"]
+
+
+def test_device_columns_on_the_driver_double():
+    """The driver double's device memory is host memory: the protocol fields
+    point at the very words the CPU tier computes."""
+    double = built("cuda_double/libcuda.so.1")
+    code = r"""
+import ctypes, gc, numpy as np, polyrt
+p = polyrt.compile("input x: u64\nextern unset: u64\nh := hash(x)\nf := unit_interval(h)\nnone := unset + 1\n")
+want = p.batch(["h", "f"]).evaluate(10, 5010)
+columns = p.batch(device="gpu").evaluate(10, 5010, on_device=True)
+assert columns["none"] is None
+for name, kind, typestr in (("h", np.uint64, "<u8"), ("f", np.float64, "<f8")):
+    c = columns[name]
+    cai = c.__cuda_array_interface__
+    assert cai["shape"] == (5000,) and cai["typestr"] == typestr and cai["version"] == 3
+    assert cai["strides"] is None and cai["stream"] is None
+    address, read_only = cai["data"]
+    assert address == c.address != 0 and read_only is False
+    assert c.__dlpack_device__() == (2, 0)  # kDLCUDA, GPU 0
+    words = np.ctypeslib.as_array((ctypes.c_uint64 * 5000).from_address(address)).view(kind)
+    assert np.array_equal(words, want[name]), name
+capsule = columns["h"].__dlpack__()
+get = ctypes.pythonapi.PyCapsule_GetPointer
+get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+tensor = get(capsule, b"dltensor")  # a DLManagedTensor: its DLTensor's data pointer first
+address = ctypes.c_void_p.from_address(tensor).value
+del columns
+gc.collect()
+kept = np.ctypeslib.as_array((ctypes.c_uint64 * 5000).from_address(address))
+assert np.array_equal(kept, want["h"])  # the capsule keeps the memory
+try:
+    p.batch(["h"]).evaluate(0, 10, on_device=True)
+except polyrt.WriteError as e:
+    assert "runs on cpu" in str(e)
+else:
+    raise AssertionError("on_device on the CPU was not refused")
+print("ok")
+"""
+    env = dict(os.environ, POLYRT_LIBCUDA=str(double))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"

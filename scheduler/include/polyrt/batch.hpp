@@ -109,6 +109,20 @@ struct Column {
   }
 };
 
+// An output column in GPU memory that the caller owns (evaluate_to_device):
+// `rows` 8-byte words (u64; f64 bit patterns; bool 0/1) at `address`, a
+// CUdeviceptr in the primary context of GPU `gpu`; address 0 for an output
+// that is None on every row. The memory is freed with the last copy of
+// `memory`.
+struct DeviceColumn {
+  std::string name;
+  Type type = Type::U64;
+  int gpu = 0;
+  uint64_t address = 0;
+  uint64_t rows = 0;
+  std::shared_ptr<const void> memory;
+};
+
 class BatchEvaluator {
  public:
   // Plans and compiles the batch for its device (CPU: vectorized JIT kernels;
@@ -165,6 +179,13 @@ class BatchEvaluator {
   // smallest failing coordinate are written; the rest are unspecified.
   void evaluate_on_device(uint64_t first, uint64_t count, std::span<const uint64_t> device_columns,
                           std::span<const uint64_t* const> columns = {}) const;
+
+  // evaluate_on_device into memory allocated here on the batch's GPU (one
+  // column per output): for consumers that take ownership (DLPack, CUDA
+  // array interface). Refused with WriteError like evaluate_on_device;
+  // DeviceError when the device is out of memory.
+  std::vector<DeviceColumn> evaluate_to_device(uint64_t first, uint64_t count,
+                                               std::span<const uint64_t* const> columns = {}) const;
 
   // Per device, the rows it evaluated and how long it was active, over every
   // call on this evaluator so far (one entry unless BatchDevice::All).
