@@ -1,0 +1,32 @@
+"""The Python examples of docs/python.md run as written (GPU and
+third-party blocks aside)."""
+
+import os
+import re
+
+import pytest
+
+from conftest import ROOT
+
+BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "docs" / "python.md").read_text(), re.S)
+
+
+def test_the_guide_has_examples():
+    assert len(BLOCKS) >= 5
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_example_runs(index, tmp_path, monkeypatch):
+    block = BLOCKS[index]
+    if 'device="gpu"' in block:
+        pytest.skip("needs a GPU")  # the device protocols are tested on the driver double
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("polars")
+    pytest.importorskip("dask.dataframe")
+    os.symlink(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    # Earlier blocks define what later ones use, as in a session.
+    scope = {}
+    for earlier in BLOCKS[: index + 1]:
+        if 'device="gpu"' not in earlier:
+            exec(compile(earlier, f"docs/python.md block {index}", "exec"), scope)
