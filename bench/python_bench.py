@@ -114,57 +114,66 @@ signup_ms  := 1704067200000 + hash_range(seed + 5, 31536000000)
 """
 
 
-def mimesis_rows(rows):
-    from mimesis import Address, Datetime, Numeric, Person, Text
-    from mimesis.locales import Locale
+REGIONS = ["us-east", "us-west", "eu-central", "ap-south"]
 
-    person, numeric = Person(Locale.EN), Numeric()
-    text = Text(Locale.EN)
-    regions = ["us-east", "us-west", "eu-central", "ap-south"]
-    out = {k: [] for k in ("user_id", "first_name", "last_name", "region", "age", "score", "plate", "email", "signup_ms")}
+
+def peer_rows(rows, columns):
+    """Row by row, as these libraries are used: one call per value."""
+    out = {name: [] for name in columns}
     for _ in range(rows):
-        out["user_id"].append(numeric.integer_number(0, 999999))
-        out["first_name"].append(person.first_name())
-        out["last_name"].append(person.last_name())
-        out["region"].append(regions[numeric.integer_number(0, 3)])
-        out["age"].append(numeric.integer_number(18, 79))
-        out["score"].append(numeric.float_number(300.0, 900.0))
-        out["plate"].append(person.identifier(mask="@@@-###"))
-        out["email"].append(person.email())
-        out["signup_ms"].append(numeric.integer_number(1704067200000, 1735603200000))
-    del text, Address, Datetime
+        for name, make in columns.items():
+            out[name].append(make())
     return out
 
 
-def faker_rows(rows):
+def mimesis_columns():
+    from mimesis import Numeric, Person
+    from mimesis.locales import Locale
+
+    person, numeric = Person(Locale.EN), Numeric()
+    return {
+        "user_id": lambda: numeric.integer_number(0, 999999),
+        "first_name": person.first_name,
+        "last_name": person.last_name,
+        "region": lambda: REGIONS[numeric.integer_number(0, 3)],
+        "age": lambda: numeric.integer_number(18, 79),
+        "score": lambda: numeric.float_number(300.0, 900.0),
+        "plate": lambda: person.identifier(mask="@@@-###"),
+        "email": person.email,
+        "signup_ms": lambda: numeric.integer_number(1704067200000, 1735603200000),
+    }
+
+
+def faker_columns():
     from faker import Faker
 
     fake = Faker()
     Faker.seed(1)
-    regions = ["us-east", "us-west", "eu-central", "ap-south"]
-    out = {k: [] for k in ("user_id", "first_name", "last_name", "region", "age", "score", "plate", "email", "signup_ms")}
-    for _ in range(rows):
-        out["user_id"].append(fake.random_int(0, 999999))
-        out["first_name"].append(fake.first_name())
-        out["last_name"].append(fake.last_name())
-        out["region"].append(fake.random_element(regions))
-        out["age"].append(fake.random_int(18, 79))
-        out["score"].append(fake.pyfloat(min_value=300, max_value=900))
-        out["plate"].append(fake.bothify("???-###").upper())
-        out["email"].append(fake.email())
-        out["signup_ms"].append(fake.random_int(1704067200000, 1735603200000))
-    return out
+    return {
+        "user_id": lambda: fake.random_int(0, 999999),
+        "first_name": fake.first_name,
+        "last_name": fake.last_name,
+        "region": lambda: fake.random_element(REGIONS),
+        "age": lambda: fake.random_int(18, 79),
+        "score": lambda: fake.pyfloat(min_value=300, max_value=900),
+        "plate": lambda: fake.bothify("???-###").upper(),
+        "email": fake.email,
+        "signup_ms": lambda: fake.random_int(1704067200000, 1735603200000),
+    }
 
 
-def users_vs_peers(rounds, rows=2_000_000, peer_rows=20_000):
-    print(f"== users-like table, 9 columns: polyrt to_arrow ({rows:,} rows) vs Mimesis and Faker ({peer_rows:,} rows)")
+def users_vs_peers(rounds, rows=2_000_000, peer_count=20_000):
+    print(
+        f"== users-like table, 9 columns: polyrt to_arrow ({rows:,} rows) "
+        f"vs Mimesis and Faker ({peer_count:,} rows)"
+    )
     batch = polyrt.compile(USERS).batch()
     batch.to_arrow(0, 1000)
     ours, mimesis, faker = [], [], []
     for r in range(rounds):
         ours.append(rows / timed(lambda: batch.to_arrow(r * rows, (r + 1) * rows)))
-        mimesis.append(peer_rows / timed(lambda: mimesis_rows(peer_rows)))
-        faker.append(peer_rows / timed(lambda: faker_rows(peer_rows)))
+        mimesis.append(peer_count / timed(lambda: peer_rows(peer_count, mimesis_columns())))
+        faker.append(peer_count / timed(lambda: peer_rows(peer_count, faker_columns())))
     a, m, f = (statistics.median(x) for x in (ours, mimesis, faker))
     print(
         f"  polyrt {a / 1e6:.2f} M rows/s, Mimesis {m / 1e3:.1f} k rows/s ({a / m:.0f}x), "

@@ -89,19 +89,14 @@ void CommandLine::allow_positionals(size_t count, const char* what) const {
 namespace {
 
 Engine parse_engine(const std::string& text, bool batch_allowed) {
-  if (text == "interpreter") return Engine::Interpreter;
-  if (text == "closures") return Engine::Closures;
-  if (text == "native") return Engine::Native;
+  if (const std::optional<Engine> engine = engine_named(text)) return *engine;
   throw UsageError("unknown engine '" + text + "' (valid: " + (batch_allowed ? "batch, " : "") +
-                   "interpreter, closures, native)");
+                   kEngineNames + ")");
 }
 
 Provenance parse_provenance(const std::string& text) {
-  if (text == "auto") return Provenance::Auto;
-  if (text == "raw") return Provenance::Raw;
-  if (text == "pull") return Provenance::Pull;
-  if (text == "pushpull") return Provenance::PushPull;
-  throw UsageError("unknown provenance mode '" + text + "' (valid: auto, raw, pull, pushpull)");
+  if (const std::optional<Provenance> provenance = provenance_named(text)) return *provenance;
+  throw UsageError("unknown provenance mode '" + text + "' (valid: " + kProvenanceNames + ")");
 }
 
 }  // namespace

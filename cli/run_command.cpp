@@ -54,20 +54,15 @@ uint64_t parse_u64_arg(const std::string& text, const std::string& what);
 
 // --device cpu|gpu|auto|N.
 void parse_device(const std::string& text, scheduler::RangeJob& job) {
-  if (text == "cpu" || text == "gpu" || text == "auto" || text == "all") {
-    job.device = text == "cpu"   ? BatchDevice::Cpu
-                 : text == "gpu" ? BatchDevice::Gpu
-                 : text == "all" ? BatchDevice::All
-                                 : BatchDevice::Auto;
+  if (const std::optional<BatchDevice> device = batch_device_named(text)) {
+    job.device = *device;
     return;
   }
   uint64_t index = 0;
   const auto res = std::from_chars(text.data(), text.data() + text.size(), index);
   if (res.ec != std::errc() || res.ptr != text.data() + text.size() || index > 1024) {
-    throw UsageError(
-        "polyrt run: --device must be cpu, gpu, auto, all or a GPU index (see polyrt "
-        "devices), got '" +
-        text + "'");
+    throw UsageError(std::string("polyrt run: --device must be ") + kBatchDeviceNames +
+                     " or a GPU index (see polyrt devices), got '" + text + "'");
   }
   job.device = BatchDevice::Gpu;
   job.gpu = (int)index;

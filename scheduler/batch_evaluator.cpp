@@ -19,6 +19,14 @@ namespace polyrt {
 
 using plan::BatchValue;
 
+std::optional<BatchDevice> batch_device_named(std::string_view name) {
+  if (name == "cpu") return BatchDevice::Cpu;
+  if (name == "gpu") return BatchDevice::Gpu;
+  if (name == "auto") return BatchDevice::Auto;
+  if (name == "all") return BatchDevice::All;
+  return std::nullopt;
+}
+
 struct BatchEvaluator::Impl {
   BatchOptions options;
   scheduler::BatchSetup setup;

@@ -116,6 +116,21 @@ Type Program::output_type(size_t index) const {
   return graph_->outputs.at(index).type;
 }
 
+std::optional<Engine> engine_named(std::string_view name) {
+  if (name == "interpreter") return Engine::Interpreter;
+  if (name == "closures") return Engine::Closures;
+  if (name == "native") return Engine::Native;
+  return std::nullopt;
+}
+
+std::optional<Provenance> provenance_named(std::string_view name) {
+  if (name == "auto") return Provenance::Auto;
+  if (name == "raw") return Provenance::Raw;
+  if (name == "pull") return Provenance::Pull;
+  if (name == "pushpull") return Provenance::PushPull;
+  return std::nullopt;
+}
+
 std::shared_ptr<const Program> compile(std::string_view source, const CompileOptions& options) {
   if (source.size() > dsl::kMaxSourceBytes) {
     throw CompileError(options.file_name + ": the program is " + std::to_string(source.size()) +

@@ -23,13 +23,15 @@ from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Se
 import numpy as np
 
 from . import _polyrt
-from ._polyrt import (  # noqa: F401  (the exception classes are the public API)
+from ._polyrt import (  # noqa: F401  (the exception classes and State are the public API)
     CompileError,
     ConstantFoldError,
     DeviceError,
     Error,
     EvalError,
     RefusedError,
+    State,
+    StoppedError,
     UsageError,
     WriteError,
 )
@@ -51,12 +53,10 @@ __all__ = [
     "WriteError",
     "EvalError",
     "DeviceError",
+    "StoppedError",
     "UsageError",
 ]
 
-_ENGINES = ("interpreter", "closures", "native")
-_PROVENANCES = ("auto", "raw", "pull", "push_pull")
-_DEVICES = ("cpu", "gpu", "auto", "all")
 
 
 class Extern(NamedTuple):
@@ -154,7 +154,7 @@ class Program:
 
     def state(self, **externs: Any) -> "State":
         """A fresh per-request state with these externs set (others keep their defaults)."""
-        state = State(self, self._native.new_state())
+        state = self._native.new_state()
         if externs:
             state.set_externs(**externs)
         return state
@@ -179,8 +179,6 @@ class Program:
         one is usable) or "all" (every GPU and the CPU cores together).
         ``threads=0`` uses every core.
         """
-        if device not in _DEVICES:
-            raise WriteError(f"unknown device {device!r}; valid: {', '.join(_DEVICES)}")
         native = _polyrt.make_batch(
             self._native,
             list(outputs or []),
@@ -201,46 +199,6 @@ class Program:
 def _compile_source(source, file_name, engine, provenance, outputs):
     native = _polyrt.compile_source(source, file_name, engine, provenance, list(outputs))
     return Program(native, source, file_name, engine, provenance, outputs)
-
-
-class State:
-    """Per-request evaluation state; one per thread (a shared one is serialized)."""
-
-    def __init__(self, program: Program, native):
-        self._program = program
-        self._native = native
-        self._index = program._output_index
-
-    @property
-    def program(self) -> Program:
-        return self._program
-
-    @property
-    def engine(self) -> str:
-        return self._native.engine
-
-    def set_inputs(self, *coordinates: Union[int, Sequence[int]]) -> None:
-        """Writes the coordinate inputs in declaration order: ``set_inputs(7)`` or ``set_inputs([7, 1])``."""
-        if len(coordinates) == 1 and not isinstance(coordinates[0], int):
-            coordinates = tuple(coordinates[0])
-        self._native.set_inputs(list(coordinates))
-
-    def set_externs(self, **externs: Any) -> None:
-        """Writes externs by name; None unsets one. A value of another type is a WriteError."""
-        self._native.set_externs(externs)
-
-    def pull(self, name: str) -> Any:
-        """Evaluates (lazily) and returns an output: int, float, bool, str, or None."""
-        index = self._index.get(name)
-        if index is None:
-            index = self._native.output_index(name)  # raises WriteError listing the outputs
-        return self._native.pull(index)
-
-    __getitem__ = pull
-
-    def eval(self) -> None:
-        """Brings every output up to date."""
-        self._native.eval()
 
 
 class Batch:

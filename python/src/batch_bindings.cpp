@@ -31,14 +31,6 @@ struct NativeBatch {
   std::unique_ptr<BatchEvaluator> evaluator;
 };
 
-BatchDevice device_named(const std::string& name) {
-  if (name == "cpu") return BatchDevice::Cpu;
-  if (name == "gpu") return BatchDevice::Gpu;
-  if (name == "auto") return BatchDevice::Auto;
-  if (name == "all") return BatchDevice::All;
-  throw WriteError("unknown device '" + name + "'; valid: cpu, gpu, auto, all");
-}
-
 size_t input_index(const Program& p, const std::string& name, const char* what) {
   const std::vector<std::string>& inputs = p.input_names();
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -57,7 +49,11 @@ NativeBatch make_batch(const NativeProgram& native, const std::vector<std::strin
   const Program& p = *native.program;
   BatchOptions options;
   options.outputs = outputs;
-  options.device = device_named(device);
+  const std::optional<BatchDevice> device_value = batch_device_named(device);
+  if (!device_value) {
+    throw WriteError("unknown device '" + device + "'; valid: " + kBatchDeviceNames);
+  }
+  options.device = *device_value;
   options.gpu = gpu;
   options.threads = threads;
   options.chunk_rows = chunk_rows;

@@ -3,6 +3,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
+#include "polyrt/batch.hpp"
 #include "polyrt/error.hpp"
 #include "python/src/bindings.hpp"
 
@@ -11,83 +12,74 @@ namespace nb = nanobind;
 namespace polyrt::python {
 namespace {
 
-// The Python class of each C++ exception type; set once at import.
-struct ErrorClasses {
-  PyObject* error = nullptr;
-  PyObject* compile = nullptr;
-  PyObject* constant_fold = nullptr;
-  PyObject* refused = nullptr;
-  PyObject* write = nullptr;
-  PyObject* eval = nullptr;
-  PyObject* device = nullptr;
-  PyObject* usage = nullptr;
+template <typename T>
+bool is(const Error& e) {
+  return dynamic_cast<const T*>(&e) != nullptr;
+}
+
+// One Python class per C++ exception type, most derived first: the first
+// that matches names the class an exception is raised as.
+struct ErrorKind {
+  const char* name;
+  const char* doc;
+  bool (*matches)(const Error&);
+  PyObject* python_class = nullptr;  // made at import
 };
-ErrorClasses classes;
-
-PyObject* new_class(nb::module_& m, const char* name, PyObject* base, const char* doc) {
-  PyObject* cls =
-      PyErr_NewExceptionWithDoc((std::string("polyrt.") + name).c_str(), doc, base, nullptr);
-  if (!cls) throw nb::python_error();
-  m.attr(name) = nb::borrow(cls);
-  return cls;
-}
-
-// Raises `cls(message)` with extra attributes set on the instance.
-void raise(PyObject* cls, const char* message, const nb::dict& attributes = {}) {
-  nb::object instance = nb::borrow(cls)(message);
-  for (auto [key, value] : attributes) nb::setattr(instance, key, value);
-  PyErr_SetObject(cls, instance.ptr());
-}
+ErrorKind kinds[] = {
+    {"CompileError",
+     "A parse, type or wiring error in a program; the message names file:line:col (also the "
+     "file, line and column attributes).",
+     is<CompileError>},
+    {"ConstantFoldError", "A compile-constant node failed while being folded.",
+     is<ConstantFoldError>},
+    {"RefusedError", "An engine or tier cannot run a construct; the message names it.",
+     is<RefusedError>},
+    {"WriteError",
+     "API misuse: an unknown name, a value of the wrong type, a bad range, or an output that "
+     "cannot be written.",
+     is<WriteError>},
+    {"EvalError",
+     "A node failed while evaluating; the message names the node, its position and the "
+     "coordinates (the node attribute names the node).",
+     is<EvalError>},
+    {"DeviceError", "A GPU cannot be used, or a CUDA driver call failed.", is<DeviceError>},
+    {"StoppedError", "A batch call was stopped from another thread.", is<StoppedError>},
+    {"UsageError", "Bad usage or an I/O failure.", is<UsageError>},
+    {"Error", "Base of every polyrt failure: catch it to handle any of them.", is<Error>},
+};
 
 void translate(const std::exception_ptr& thrown, void*) {
   try {
     std::rethrow_exception(thrown);
-  } catch (const CompileError& e) {
-    nb::dict at;
-    at["file"] = e.file();
-    at["line"] = e.line();
-    at["column"] = e.column();
-    raise(classes.compile, e.what(), at);
-  } catch (const EvalError& e) {
-    nb::dict at;
-    at["node"] = e.node();
-    raise(classes.eval, e.what(), at);
-  } catch (const ConstantFoldError& e) {
-    raise(classes.constant_fold, e.what());
-  } catch (const RefusedError& e) {
-    raise(classes.refused, e.what());
-  } catch (const WriteError& e) {
-    raise(classes.write, e.what());
-  } catch (const DeviceError& e) {
-    raise(classes.device, e.what());
-  } catch (const UsageError& e) {
-    raise(classes.usage, e.what());
   } catch (const Error& e) {
-    raise(classes.error, e.what());
+    ErrorKind* kind = kinds;
+    while (!kind->matches(e)) ++kind;  // the last, Error, matches every one
+    nb::object instance = nb::borrow(kind->python_class)(e.what());
+    if (const auto* compile = dynamic_cast<const CompileError*>(&e)) {
+      nb::setattr(instance, "file", nb::str(compile->file().c_str()));
+      nb::setattr(instance, "line", nb::int_(compile->line()));
+      nb::setattr(instance, "column", nb::int_(compile->column()));
+    } else if (const auto* eval = dynamic_cast<const EvalError*>(&e)) {
+      nb::setattr(instance, "node", nb::str(eval->node().c_str()));
+    }
+    PyErr_SetObject(kind->python_class, instance.ptr());
   }
 }
 
 }  // namespace
 
 void bind_errors(nb::module_& m) {
-  classes.error = new_class(m, "Error", PyExc_Exception,
-                            "Base of every polyrt failure: catch it to handle any of them.");
-  classes.compile = new_class(m, "CompileError", classes.error,
-                              "A parse, type or wiring error in a program; the message names "
-                              "file:line:col (also the file, line and column attributes).");
-  classes.constant_fold = new_class(m, "ConstantFoldError", classes.error,
-                                    "A compile-constant node failed while being folded.");
-  classes.refused = new_class(m, "RefusedError", classes.error,
-                              "An engine or tier cannot run a construct; the message names it.");
-  classes.write = new_class(m, "WriteError", classes.error,
-                            "API misuse: an unknown name, a value of the wrong type, a bad "
-                            "range, or an output that cannot be written.");
-  classes.eval = new_class(m, "EvalError", classes.error,
-                           "A node failed while evaluating; the message names the node, its "
-                           "position and the coordinates (the node attribute names the node).");
-  classes.device = new_class(m, "DeviceError", classes.error,
-                             "A GPU cannot be used, or a CUDA driver call failed.");
-  classes.usage = new_class(m, "UsageError", classes.error, "Bad usage or an I/O failure.");
+  const auto make = [&](ErrorKind& kind, PyObject* parent) {
+    kind.python_class = PyErr_NewExceptionWithDoc((std::string("polyrt.") + kind.name).c_str(),
+                                                  kind.doc, parent, nullptr);
+    if (!kind.python_class) throw nb::python_error();
+    m.attr(kind.name) = nb::borrow(kind.python_class);
+  };
+  ErrorKind& base = kinds[std::size(kinds) - 1];
+  make(base, PyExc_Exception);
+  for (ErrorKind& kind : kinds) {
+    if (&kind != &base) make(kind, base.python_class);
+  }
   nb::register_exception_translator(translate);
 }
 

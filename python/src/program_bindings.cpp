@@ -1,10 +1,15 @@
 // compile(), Program and State: the per-request API.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
+#include <bit>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "polyrt/polyrt.hpp"
@@ -17,41 +22,47 @@ namespace nb = nanobind;
 namespace polyrt::python {
 namespace {
 
-Engine engine_named(const std::string& name) {
-  if (name == "interpreter") return Engine::Interpreter;
-  if (name == "closures") return Engine::Closures;
-  if (name == "native") return Engine::Native;
-  throw WriteError("unknown engine '" + name + "'; valid: interpreter, closures, native");
-}
-
-Provenance provenance_named(const std::string& name) {
-  if (name == "auto") return Provenance::Auto;
-  if (name == "raw") return Provenance::Raw;
-  if (name == "pull") return Provenance::Pull;
-  if (name == "push_pull") return Provenance::PushPull;
-  throw WriteError("unknown provenance '" + name + "'; valid: auto, raw, pull, push_pull");
-}
-
 CompileOptions options_of(const std::string& file_name, const std::string& engine,
                           const std::string& provenance, const std::vector<std::string>& outputs) {
   CompileOptions options;
   options.file_name = file_name;
-  options.engine = engine_named(engine);
-  options.provenance = provenance_named(provenance);
+  const std::optional<Engine> engine_value = engine_named(engine);
+  if (!engine_value) {
+    throw WriteError("unknown engine '" + engine + "'; valid: " + kEngineNames);
+  }
+  const std::optional<Provenance> provenance_value = provenance_named(provenance);
+  if (!provenance_value) {
+    throw WriteError("unknown provenance '" + provenance + "'; valid: " + kProvenanceNames);
+  }
+  options.engine = *engine_value;
+  options.provenance = *provenance_value;
   options.required_outputs = outputs;
   return options;
 }
 
 // A State and the lock that lets it run without the GIL: a State belongs to
-// one thread at a time, and Python threads may share the object.
+// one thread at a time, and Python threads may share the object. The lock
+// is never held while waiting for the GIL, so the two cannot deadlock.
 struct NativeState {
   std::shared_ptr<const Program> program;  // outlives the state
   State state;
   std::mutex lock;
 
-  // Runs without the GIL (a pull may run a long program); the lock is never
-  // held while waiting for the GIL, so the two cannot deadlock.
-  nb::object pull(size_t index) {
+  size_t index_of(std::string_view name) const {
+    if (const std::optional<size_t> index = program->output_index(name)) return *index;
+    return program->require_output(name);  // throws WriteError listing the outputs
+  }
+
+  // A current scalar output is read with the GIL held (a few loads: cheaper
+  // than releasing it); anything that runs the program runs without it.
+  nb::object pull(std::string_view name) {
+    const size_t index = index_of(name);
+    const Type type = program->output_type(index);
+    if (type != Type::Str && lock.try_lock()) {
+      const std::optional<uint64_t> word = state.current_word(index);
+      lock.unlock();
+      if (word) return word_to_python(*word, type);
+    }
     Value value;
     {
       nb::gil_scoped_release release;
@@ -60,32 +71,80 @@ struct NativeState {
     }
     return to_python(value);
   }
-};
 
-void set_externs(NativeState& s, const nb::dict& externs) {
-  const Program& p = *s.program;
-  for (auto [key, value] : externs) {
-    const std::string name = nb::cast<std::string>(key);
-    const ExternInfo* info = nullptr;
-    for (const ExternInfo& e : p.externs()) {
-      if (e.name == name) info = &e;
+  static nb::object word_to_python(uint64_t word, Type type) {
+    switch (type) {
+      case Type::F64:
+        return nb::float_(std::bit_cast<double>(word));
+      case Type::Bool:
+        return nb::bool_(word != 0);
+      default:
+        return nb::int_(word);
     }
-    if (!info) {
-      std::string known;
-      for (const ExternInfo& e : p.externs()) known += (known.empty() ? "" : ", ") + e.name;
-      throw WriteError("unknown extern '" + name +
-                       "'; the program's externs: " + (known.empty() ? "(none)" : known));
-    }
-    const Value v = from_python(value, info->type, name);
-    const std::lock_guard guard(s.lock);
-    s.state.set_input(name, v);
   }
-}
 
-void set_inputs(NativeState& s, const std::vector<uint64_t>& coordinates) {
-  const std::lock_guard guard(s.lock);
-  s.state.set_inputs(coordinates);
-}
+  // set_inputs(7), set_inputs(7, 1) or set_inputs([7, 1]).
+  void set_inputs(const nb::args& args) {
+    nb::handle values = args;
+    if (args.size() == 1) {
+      PyObject* only = args[0].ptr();
+      if (PySequence_Check(only) && !PyUnicode_Check(only) && !PyBytes_Check(only)) {
+        values = args[0];
+      }
+    }
+    // Most programs have a few coordinates: no heap allocation per request.
+    uint64_t inline_coordinates[8];
+    std::vector<uint64_t> more;
+    size_t count = 0;
+    for (nb::handle v : values) {
+      // ints, and integers that say so (numpy's, through __index__); not bools.
+      nb::object as_int;
+      if (!PyBool_Check(v.ptr()) && PyIndex_Check(v.ptr())) {
+        as_int = nb::steal(PyNumber_Index(v.ptr()));
+      }
+      const bool is_int = as_int.is_valid();
+      const unsigned long long c =
+          is_int ? PyLong_AsUnsignedLongLong(as_int.ptr()) : (unsigned long long)-1;
+      if (c == (unsigned long long)-1 && (!is_int || PyErr_Occurred())) {
+        PyErr_Clear();
+        throw WriteError("coordinate " + std::to_string(count) + " is " + nb::repr(v).c_str() +
+                         "; coordinates are ints from 0 to 2**64 - 1");
+      }
+      if (count < std::size(inline_coordinates)) {
+        inline_coordinates[count] = c;
+      } else {
+        if (more.empty()) more.assign(inline_coordinates, inline_coordinates + count);
+        more.push_back(c);
+      }
+      ++count;
+    }
+    const std::span<const uint64_t> coordinates =
+        more.empty() ? std::span<const uint64_t>(inline_coordinates, count)
+                     : std::span<const uint64_t>(more);
+    const std::lock_guard guard(lock);
+    state.set_inputs(coordinates);
+  }
+
+  void set_externs(const nb::kwargs& externs) {
+    for (auto [key, value] : externs) {
+      const std::string name = nb::cast<std::string>(key);
+      const ExternInfo* info = nullptr;
+      for (const ExternInfo& e : program->externs()) {
+        if (e.name == name) info = &e;
+      }
+      if (!info) {
+        std::string known;
+        for (const ExternInfo& e : program->externs())
+          known += (known.empty() ? "" : ", ") + e.name;
+        throw WriteError("unknown extern '" + name +
+                         "'; the program's externs: " + (known.empty() ? "(none)" : known));
+      }
+      const Value v = from_python(value, info->type, name);
+      const std::lock_guard guard(lock);
+      state.set_input(name, v);
+    }
+  }
+};
 
 }  // namespace
 
@@ -140,18 +199,25 @@ void bind_program(nb::module_& m) {
       },
       nb::arg("path"), nb::arg("engine"), nb::arg("provenance"), nb::arg("outputs"));
 
-  nb::class_<NativeState>(m, "NativeState")
-      .def("set_inputs", &set_inputs)
-      .def("set_externs", &set_externs)
-      .def("output_index", [](const NativeState& s,
-                              const std::string& name) { return s.program->require_output(name); })
-      .def("pull", &NativeState::pull)
-      .def("eval",
-           [](NativeState& s) {
-             nb::gil_scoped_release release;
-             const std::lock_guard guard(s.lock);
-             s.state.eval();
-           })
+  nb::class_<NativeState>(m, "State",
+                          "Per-request evaluation state (Program.state): one per thread is "
+                          "fastest; a shared one is serialized.")
+      .def("set_inputs", &NativeState::set_inputs,
+           "Writes the coordinate inputs in declaration order: set_inputs(7), set_inputs(7, 1) "
+           "or set_inputs([7, 1]).")
+      .def("set_externs", &NativeState::set_externs,
+           "Writes externs by name; None unsets one. A value of another type is a WriteError.")
+      .def("pull", &NativeState::pull, nb::arg("name"),
+           "Evaluates (lazily) and returns an output: int, float, bool, str, or None.")
+      .def("__getitem__", &NativeState::pull, nb::arg("name"))
+      .def(
+          "eval",
+          [](NativeState& s) {
+            nb::gil_scoped_release release;
+            const std::lock_guard guard(s.lock);
+            s.state.eval();
+          },
+          "Brings every output up to date.")
       .def_prop_ro("engine", [](const NativeState& s) { return s.state.engine(); });
 }
 

@@ -201,7 +201,11 @@ def test_gpu_batch_on_the_driver_double(examples):
 
 
 def test_values_equal_the_cli(examples, polyrt_cli):
-    for example, fixed in (("users.polydat", {}), ("ladder.polydat", {"tenant_seed": 7, "operation_seed": 9})):
+    for example, fixed in (
+        ("users.polydat", {}),
+        ("lineitem.polydat", {}),
+        ("ladder.polydat", {"tenant_seed": 7, "operation_seed": 9}),
+    ):
         path = examples / example
         settings = [arg for name, v in fixed.items() for arg in ("--set", f"{name}={v}")]
         lines = run_cli(

@@ -1,6 +1,7 @@
 import pickle
 import threading
 
+import numpy as np
 import pytest
 
 import polyrt
@@ -134,3 +135,17 @@ def test_program_shared_by_threads():
     for t in threads:
         t.join()
     assert not failures
+
+
+def test_coordinates_are_checked():
+    state = polyrt.compile(LADDER).state()
+    for bad in (-1, 2**64, True, "7", 1.5):
+        with pytest.raises(polyrt.WriteError, match="coordinate 0"):
+            state.set_inputs(bad)
+    two = polyrt.compile("input a: u64\ninput b: u64\nx := a * 10 + b\n").state()
+    for args in ((3, 4), ([3, 4],), ((3, 4),), (np.array([3, 4], dtype=np.uint64),)):
+        two.set_inputs(*args)
+        assert two["x"] == 34
+    many = polyrt.compile("".join(f"input c{i}: u64\n" for i in range(12)) + "x := c11 + c0\n").state()
+    many.set_inputs(list(range(100, 112)))
+    assert many["x"] == 211

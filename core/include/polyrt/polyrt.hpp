@@ -46,6 +46,13 @@ enum class Provenance {
   PushPull,  // plus per-step skipping of steps whose inputs did not change
 };
 
+// The names the command line and the bindings give engines and provenance
+// modes ("native", "pushpull"), and nullopt for any other text.
+inline constexpr const char* kEngineNames = "interpreter, closures, native";
+inline constexpr const char* kProvenanceNames = "auto, raw, pull, pushpull";
+std::optional<Engine> engine_named(std::string_view name);
+std::optional<Provenance> provenance_named(std::string_view name);
+
 struct CompileOptions {
   // Shown in diagnostics as the file of every position.
   std::string file_name = "<source>";
@@ -202,12 +209,19 @@ class State {
   // WriteError for str outputs and when the output is None. A pull whose
   // output is already current costs a few loads (no call).
   uint64_t pull_word(size_t index) {
+    if (const std::optional<uint64_t> word = current_word(index)) return *word;
+    return lane_->pull_miss(impl_.get(), index);
+  }
+  // The word of scalar output `index` when it is current and not None (a
+  // pull would run nothing), else nullopt: for callers that prepare only for
+  // pulls that run (a binding that then releases its interpreter lock).
+  std::optional<uint64_t> current_word(size_t index) const {
     const detail::PullLane& lane = *lane_;
     if (index < lane.outputs) {
       const detail::OutputWord at = lane.output_words[index];
       if (lane.stamps[at.stamp] == lane.generation) return lane.words[at.slot];
     }
-    return lane.pull_miss(impl_.get(), index);
+    return std::nullopt;
   }
   // Brings every step up to date.
   void eval();

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -40,6 +41,11 @@ enum class BatchDevice : uint8_t {
   // consumer in coordinate order.
   All,
 };
+
+// The names the command line and the bindings give devices, and nullopt
+// for any other text.
+inline constexpr const char* kBatchDeviceNames = "cpu, gpu, auto, all";
+std::optional<BatchDevice> batch_device_named(std::string_view name);
 
 // What one device of a batch evaluated (BatchEvaluator::device_shares).
 struct DeviceShare {
