@@ -85,44 +85,44 @@ struct NativeState {
 
   // set_inputs(7), set_inputs(7, 1) or set_inputs([7, 1]).
   void set_inputs(const nb::args& args) {
-    nb::handle values = args;
+    nb::object values = nb::borrow(args);
     if (args.size() == 1) {
       PyObject* only = args[0].ptr();
       if (PySequence_Check(only) && !PyUnicode_Check(only) && !PyBytes_Check(only)) {
-        values = args[0];
+        values = nb::steal(PySequence_Fast(only, "set_inputs takes ints or one sequence of ints"));
+        if (!values.is_valid()) throw nb::python_error();
       }
     }
-    // Most programs have a few coordinates: no heap allocation per request.
+    // Indexed, not iterated (no iterator object per call), into a stack
+    // buffer for the usual few coordinates (no heap allocation per request).
+    const Py_ssize_t count = PySequence_Fast_GET_SIZE(values.ptr());
+    PyObject** items = PySequence_Fast_ITEMS(values.ptr());
     uint64_t inline_coordinates[8];
-    std::vector<uint64_t> more;
-    size_t count = 0;
-    for (nb::handle v : values) {
-      // ints, and integers that say so (numpy's, through __index__); not bools.
-      nb::object as_int;
-      if (!PyBool_Check(v.ptr()) && PyIndex_Check(v.ptr())) {
-        as_int = nb::steal(PyNumber_Index(v.ptr()));
-      }
-      const bool is_int = as_int.is_valid();
-      const unsigned long long c =
-          is_int ? PyLong_AsUnsignedLongLong(as_int.ptr()) : (unsigned long long)-1;
-      if (c == (unsigned long long)-1 && (!is_int || PyErr_Occurred())) {
-        PyErr_Clear();
-        throw WriteError("coordinate " + std::to_string(count) + " is " + nb::repr(v).c_str() +
-                         "; coordinates are ints from 0 to 2**64 - 1");
-      }
-      if (count < std::size(inline_coordinates)) {
-        inline_coordinates[count] = c;
-      } else {
-        if (more.empty()) more.assign(inline_coordinates, inline_coordinates + count);
-        more.push_back(c);
-      }
-      ++count;
+    std::vector<uint64_t> more((size_t)count > std::size(inline_coordinates) ? (size_t)count : 0);
+    uint64_t* coordinates = more.empty() ? inline_coordinates : more.data();
+    for (Py_ssize_t k = 0; k < count; ++k) {
+      coordinates[k] = coordinate_of(items[k], (size_t)k);
     }
-    const std::span<const uint64_t> coordinates =
-        more.empty() ? std::span<const uint64_t>(inline_coordinates, count)
-                     : std::span<const uint64_t>(more);
     const std::lock_guard guard(lock);
-    state.set_inputs(coordinates);
+    state.set_inputs(std::span<const uint64_t>(coordinates, (size_t)count));
+  }
+
+  // An int, or an integer that says so (numpy's, through __index__); not a bool.
+  static uint64_t coordinate_of(PyObject* v, size_t position) {
+    if (PyLong_CheckExact(v)) {
+      const unsigned long long c = PyLong_AsUnsignedLongLong(v);
+      if (c != (unsigned long long)-1 || !PyErr_Occurred()) return c;
+    } else if (!PyBool_Check(v) && PyIndex_Check(v)) {
+      nb::object as_int = nb::steal(PyNumber_Index(v));
+      if (as_int.is_valid()) {
+        const unsigned long long c = PyLong_AsUnsignedLongLong(as_int.ptr());
+        if (c != (unsigned long long)-1 || !PyErr_Occurred()) return c;
+      }
+    }
+    PyErr_Clear();
+    throw WriteError("coordinate " + std::to_string(position) + " is " +
+                     nb::repr(nb::handle(v)).c_str() +
+                     "; coordinates are ints from 0 to 2**64 - 1");
   }
 
   void set_externs(const nb::kwargs& externs) {
