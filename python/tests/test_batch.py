@@ -301,3 +301,16 @@ print("ok")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_missing_optional_modules_say_what_to_install(monkeypatch):
+    batch = polyrt.compile(TWO_INPUTS).batch(["v"])
+    for module, call in (
+        ("pyarrow", lambda: batch.to_arrow(0, 5)),
+        ("polars", lambda: batch.to_polars(0, 5)),
+        ("pandas", lambda: batch.to_pandas(0, 5)),
+    ):
+        monkeypatch.setitem(sys.modules, module, None)  # import fails as if not installed
+        with pytest.raises(ImportError, match=f"pip install {module}"):
+            call()
+        monkeypatch.undo()
