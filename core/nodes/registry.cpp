@@ -47,6 +47,7 @@ Registry build_user_registry() {
   register_float_nodes(r);
   register_distribution_nodes(r);
   register_text_nodes(r);
+  register_string_op_nodes(r);
   register_predicate_nodes(r);
   register_context_nodes(r);
   return r;

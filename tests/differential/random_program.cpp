@@ -182,7 +182,7 @@ class Generator {
   }
 
   std::string str_expr() {
-    switch (pick(15)) {
+    switch (pick(19)) {
       case 0:
         return "format_u64(" + u() + ", 16)";
       case 1:
@@ -214,6 +214,14 @@ class Generator {
         return "\"\" + " + f() + " + \"/\" + " + flt_lit();
       case 13:
         return "\"<{" + s() + "}>\"";
+      case 14:  // Unicode case mapping, final sigma and a character that becomes two
+        return "str_upper(" + s() + " + \"ß\") + str_lower(\"ΟΔΟΣ \" + " + s() + ")";
+      case 15:
+        return "number_to_words(" + u() + ")";
+      case 16:
+        return "hashed_uuid(" + u() + ") + char_buf(" + u() + ", \"a-fé\", " + u() + " & 7)";
+      case 17:
+        return "format_u64(str_to_u64(" + s() + ") + str_digit_suffix(" + s() + "), 10)";
       default:
         return "printf(\"{:05}|{:x}|{:.2}\", " + u() + ", " + u() + ", " + f() + ")";
     }

@@ -1,0 +1,88 @@
+// String operations beyond formatting: case mapping, numbers in words,
+// deterministic identifiers and characters, numbers read back from text.
+// Host steps (their results are variable-length text).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nodes/registry.hpp"
+#include "rtlib/string_ops.hpp"
+#include "rtlib/unicode_case.hpp"
+
+namespace polyrt::nodes {
+namespace {
+
+// The longest char_buf: a wire argument, so checked per value.
+constexpr uint64_t kMaxCharBufLength = uint64_t(1) << 20;
+
+}  // namespace
+
+void register_string_op_nodes(Registry& r) {
+  using P = PortType;
+  r.add({.name = "str_lower",
+         .family = "strings",
+         .args = {wire("text", P::Str)},
+         .results = {Type::Str},
+         .summary = "Full Unicode lowercase (Rust's to_lowercase): \"ÄPFEL\" -> \"äpfel\", a "
+                    "word-final capital sigma -> \"ς\"; bytes that are not UTF-8 are kept.",
+         .eval = [](Call& c) { c.set_str(rt::utf8_lower(c.str(0))); }});
+  r.add({.name = "str_upper",
+         .family = "strings",
+         .args = {wire("text", P::Str)},
+         .results = {Type::Str},
+         .summary = "Full Unicode uppercase (Rust's to_uppercase): \"straße\" -> \"STRASSE\"; "
+                    "bytes that are not UTF-8 are kept.",
+         .eval = [](Call& c) { c.set_str(rt::utf8_upper(c.str(0))); }});
+  r.add({.name = "number_to_words",
+         .family = "strings",
+         .args = {wire("x", P::U64)},
+         .results = {Type::Str},
+         .summary = "x in English words: 0 -> \"zero\", 42 -> \"forty-two\", 1001 -> \"one "
+                    "thousand one\", up to the quintillions.",
+         .eval = [](Call& c) { c.set_str(rt::number_to_words(c.u64(0))); }});
+  r.add({.name = "hashed_uuid",
+         .family = "strings",
+         .args = {wire("seed", P::U64)},
+         .results = {Type::Str},
+         .summary = "A version-4 UUID (lowercase hex with dashes) whose bits are XXH3-64 of "
+                    "seed and of that hash, as polydat makes it.",
+         .eval = [](Call& c) { c.set_str(rt::hashed_uuid(c.u64(0))); }});
+  r.add({.name = "char_buf",
+         .family = "strings",
+         .args = {wire("seed", P::U64), konst("charset", P::Str), wire("length", P::U64)},
+         .results = {Type::Str},
+         .can_fail = true,
+         .summary = "length characters from charset (ranges such as \"A-Za-z0-9\" and single "
+                    "characters; \"\" means a-z), each picked by XXH3-64 chained from seed.",
+         .failure = "length above 1048576",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           auto charset = std::make_shared<Prepared>();
+           charset->strs = rt::expand_charset(p[0].as_str());
+           return charset;
+         },
+         .eval =
+             [](Call& c) {
+               const uint64_t length = c.u64(1);
+               if (length > kMaxCharBufLength) {
+                 throw NodeFailure{"length " + std::to_string(length) + " is above " +
+                                   std::to_string(kMaxCharBufLength)};
+               }
+               c.set_str(rt::char_buf(c.u64(0), c.prepared().strs, length));
+             }});
+  r.add({.name = "str_to_u64",
+         .family = "strings",
+         .args = {wire("text", P::Str)},
+         .results = {Type::U64},
+         .summary = "The u64 the whole text (surrounding whitespace aside) spells in decimal, "
+                    "else 0 (unlike `as u64`, which fails).",
+         .eval = [](Call& c) { c.set_u64(rt::str_to_u64(c.str(0))); }});
+  r.add({.name = "str_digit_suffix",
+         .family = "strings",
+         .args = {wire("text", P::Str)},
+         .results = {Type::U64},
+         .summary = "The decimal digits that end the text (trailing whitespace aside): "
+                    "\"label-17\" -> 17; 0 when there are none or they do not fit a u64.",
+         .eval = [](Call& c) { c.set_u64(rt::str_digit_suffix(c.str(0))); }});
+}
+
+}  // namespace polyrt::nodes

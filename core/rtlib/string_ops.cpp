@@ -1,0 +1,165 @@
+#include "string_ops.hpp"
+
+#include <charconv>
+
+#include "xxh3.hpp"
+
+namespace polyrt::rt {
+namespace {
+
+constexpr const char* kOnes[20] = {"zero",    "one",     "two",       "three",    "four",
+                                   "five",    "six",     "seven",     "eight",    "nine",
+                                   "ten",     "eleven",  "twelve",    "thirteen", "fourteen",
+                                   "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"};
+constexpr const char* kTens[10] = {"",      "",      "twenty",  "thirty", "forty",
+                                   "fifty", "sixty", "seventy", "eighty", "ninety"};
+constexpr const char* kScales[7] = {"",         "thousand",    "million",    "billion",
+                                    "trillion", "quadrillion", "quintillion"};
+
+// 1..999 in words.
+void append_hundreds(std::string& out, uint32_t n) {
+  const uint32_t hundreds = n / 100, rest = n % 100;
+  if (hundreds) {
+    out += kOnes[hundreds];
+    out += " hundred";
+  }
+  if (rest == 0) return;
+  if (hundreds) out += ' ';
+  if (rest < 20) {
+    out += kOnes[rest];
+    return;
+  }
+  out += kTens[rest / 10];
+  if (rest % 10) {
+    out += '-';
+    out += kOnes[rest % 10];
+  }
+}
+
+// The code point of UTF-8 text at `i` and its length (a stray byte counts
+// as itself).
+std::pair<char32_t, size_t> code_point_at(std::string_view s, size_t i) {
+  const auto b = (unsigned char)s[i];
+  const size_t size = b < 0x80         ? 1
+                      : (b >> 5) == 6  ? 2
+                      : (b >> 4) == 14 ? 3
+                      : (b >> 3) == 30 ? 4
+                                       : 1;
+  if (size == 1 || i + size > s.size()) return {b, 1};
+  char32_t c = b & (0x7F >> size);
+  for (size_t k = 1; k < size; ++k) c = (c << 6) | ((unsigned char)s[i + k] & 0x3F);
+  return {c, size};
+}
+
+std::string utf8_of(char32_t c) {
+  std::string out;
+  if (c < 0x80) {
+    out.push_back((char)c);
+  } else if (c < 0x800) {
+    out += {(char)(0xC0 | (c >> 6)), (char)(0x80 | (c & 0x3F))};
+  } else if (c < 0x10000) {
+    out += {(char)(0xE0 | (c >> 12)), (char)(0x80 | ((c >> 6) & 0x3F)), (char)(0x80 | (c & 0x3F))};
+  } else {
+    out += {(char)(0xF0 | (c >> 18)), (char)(0x80 | ((c >> 12) & 0x3F)),
+            (char)(0x80 | ((c >> 6) & 0x3F)), (char)(0x80 | (c & 0x3F))};
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string number_to_words(uint64_t n) {
+  if (n < 20) return kOnes[n];
+  uint32_t groups[7];
+  int count = 0;
+  for (uint64_t rest = n; rest; rest /= 1000) groups[count++] = (uint32_t)(rest % 1000);
+  std::string out;
+  for (int g = count - 1; g >= 0; --g) {
+    if (groups[g] == 0) continue;
+    if (!out.empty()) out += ' ';
+    append_hundreds(out, groups[g]);
+    if (g > 0) {
+      out += ' ';
+      out += kScales[g];
+    }
+  }
+  return out;
+}
+
+std::string hashed_uuid(uint64_t seed) {
+  const uint64_t h1 = xxh3_u64(seed), h2 = xxh3_u64(h1);
+  unsigned char bytes[16];
+  for (int k = 0; k < 8; ++k) {
+    bytes[k] = (unsigned char)(h1 >> (8 * k));
+    bytes[8 + k] = (unsigned char)(h2 >> (8 * k));
+  }
+  bytes[6] = (unsigned char)((bytes[6] & 0x0F) | 0x40);  // version 4
+  bytes[8] = (unsigned char)((bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(36);
+  for (int k = 0; k < 16; ++k) {
+    if (k == 4 || k == 6 || k == 8 || k == 10) out.push_back('-');
+    out.push_back(kHex[bytes[k] >> 4]);
+    out.push_back(kHex[bytes[k] & 15]);
+  }
+  return out;
+}
+
+std::vector<std::string> expand_charset(std::string_view spec) {
+  std::vector<char32_t> points;
+  for (size_t i = 0; i < spec.size();) {
+    const auto [point, size] = code_point_at(spec, i);
+    points.push_back(point);
+    i += size;
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < points.size();) {
+    if (i + 2 < points.size() && points[i + 1] == U'-') {
+      for (char32_t c = points[i]; c <= points[i + 2]; ++c) {
+        if (c < 0xD800 || c > 0xDFFF) out.push_back(utf8_of(c));  // chars skip surrogates
+      }
+      i += 3;
+    } else {
+      out.push_back(utf8_of(points[i]));
+      i += 1;
+    }
+  }
+  if (out.empty()) {
+    for (char c = 'a'; c <= 'z'; ++c) out.emplace_back(1, c);
+  }
+  return out;
+}
+
+std::string char_buf(uint64_t seed, const std::vector<std::string>& charset, uint64_t length) {
+  std::string out;
+  uint64_t h = seed;
+  for (uint64_t k = 0; k < length; ++k) {
+    h = xxh3_u64(h);
+    out += charset[h % charset.size()];
+  }
+  return out;
+}
+
+uint64_t str_to_u64(std::string_view text) {
+  const size_t begin = text.find_first_not_of(" \t\n\r\f\v");
+  if (begin == std::string_view::npos) return 0;
+  text = text.substr(begin, text.find_last_not_of(" \t\n\r\f\v") - begin + 1);
+  if (!text.empty() && text[0] == '+') text.remove_prefix(1);  // Rust's parse takes a '+'
+  uint64_t v = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size()) return 0;
+  return v;
+}
+
+uint64_t str_digit_suffix(std::string_view text) {
+  const size_t end = text.find_last_not_of(" \t\n\r\f\v");
+  if (end == std::string_view::npos) return 0;
+  size_t begin = end + 1;
+  while (begin > 0 && text[begin - 1] >= '0' && text[begin - 1] <= '9') --begin;
+  uint64_t v = 0;
+  const auto res = std::from_chars(text.data() + begin, text.data() + end + 1, v);
+  return begin <= end && res.ec == std::errc() ? v : 0;
+}
+
+}  // namespace polyrt::rt

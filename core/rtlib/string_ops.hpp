@@ -1,0 +1,33 @@
+// Host-only string nodes beyond formatting: numbers in English words,
+// deterministic UUIDs and character strings, and reading numbers back out
+// of text. Their meanings are polydat's (same names, same outputs).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace polyrt::rt {
+
+// 0 -> "zero", 42 -> "forty-two", 1001 -> "one thousand one"; every u64.
+std::string number_to_words(uint64_t n);
+
+// The UUID (version 4, RFC 4122 variant) whose 128 bits are xxh3(seed) and
+// xxh3(xxh3(seed)), little-endian: "8e0f...-....-4...-[89ab]...-...".
+std::string hashed_uuid(uint64_t seed);
+
+// The characters of a charset spec: ranges "A-Z" and single characters, by
+// code point; "" (or a spec that yields none) means a-z. Each as UTF-8.
+std::vector<std::string> expand_charset(std::string_view spec);
+// `length` characters, each charset[h % size] for h = xxh3 chained from
+// `seed`.
+std::string char_buf(uint64_t seed, const std::vector<std::string>& charset, uint64_t length);
+
+// The u64 the whole (trimmed) string spells in decimal, else 0.
+uint64_t str_to_u64(std::string_view text);
+// The run of decimal digits that ends the string (trailing whitespace
+// ignored), else 0; 0 too when the run does not fit a u64.
+uint64_t str_digit_suffix(std::string_view text);
+
+}  // namespace polyrt::rt

@@ -1,0 +1,94 @@
+// The string-operation nodes (polydat's names and meanings): golden values
+// computed independently (identifiers with the reference xxHash), case
+// mapping against Unicode's rules, and failures.
+#include "rtlib/string_ops.hpp"
+
+#include <gtest/gtest.h>
+
+#include "rtlib/unicode_case.hpp"
+#include "rtlib/xxh3.hpp"
+#include "tests/test_support.hpp"
+
+namespace polyrt {
+namespace {
+
+std::string s(const std::string& expr, uint64_t x = 0) {
+  return test::eval_expr(expr, x).as_str();
+}
+uint64_t u(const std::string& expr, uint64_t x = 0) {
+  return test::eval_expr(expr, x).as_u64();
+}
+
+// XXH3-64 of the eight little-endian bytes, from the reference library.
+TEST(StringOps, Xxh3MatchesTheReference) {
+  EXPECT_EQ(rt::xxh3_u64(0), 0xc77b3abb6f87acd9ULL);
+  EXPECT_EQ(rt::xxh3_u64(1), 0x2fbc593564db792eULL);
+  EXPECT_EQ(rt::xxh3_u64(42), 0xd5a6f8c838df27c8ULL);
+  EXPECT_EQ(rt::xxh3_u64(~0ULL), 0x5111c7e47d784413ULL);
+}
+
+TEST(StringOps, HashedUuidAndCharBuf) {
+  EXPECT_EQ(s("hashed_uuid(x)", 0), "d9ac876f-bb3a-4bc7-b9f8-382893178079");
+  EXPECT_EQ(s("hashed_uuid(x)", 42), "c827df38-c8f8-46d5-a469-fa26ab8ad63c");
+  EXPECT_EQ(s("hashed_uuid(x)", 1234567), "03b155d2-791c-44d9-987f-40bd18790e6a");
+  EXPECT_EQ(s("char_buf(x, \"A-Z0-9\", 12)", 0), "3RJN3X3Q485H");
+  EXPECT_EQ(s("char_buf(x, \"A-Z0-9\", 12)", 42), "2MTQECTHGX2W");
+  EXPECT_EQ(s("char_buf(x, \"\", 5)", 42), "ocbmu");  // "" is a-z
+  EXPECT_EQ(s("char_buf(x, \"A-Z0-9\", 0)", 42), "");
+  EXPECT_EQ(rt::expand_charset("é-ë_"), (std::vector<std::string>{"é", "ê", "ë", "_"}));
+  EXPECT_EQ(s("char_buf(x, \"α-γ\", 3)", 7).size(), 6u);  // two bytes a character
+  EXPECT_THROW(test::eval_expr("char_buf(x, \"a-z\", x)", 2000000), EvalError);
+}
+
+TEST(StringOps, NumberToWords) {
+  EXPECT_EQ(s("number_to_words(x)", 0), "zero");
+  EXPECT_EQ(s("number_to_words(x)", 13), "thirteen");
+  EXPECT_EQ(s("number_to_words(x)", 40), "forty");
+  EXPECT_EQ(s("number_to_words(x)", 99), "ninety-nine");
+  EXPECT_EQ(s("number_to_words(x)", 100), "one hundred");
+  EXPECT_EQ(s("number_to_words(x)", 705), "seven hundred five");
+  EXPECT_EQ(s("number_to_words(x)", 1001), "one thousand one");
+  EXPECT_EQ(s("number_to_words(x)", 2000040), "two million forty");
+  EXPECT_EQ(s("number_to_words(x)", 18446744073709551615ULL),
+            "eighteen quintillion four hundred forty-six quadrillion seven hundred forty-four "
+            "trillion seventy-three billion seven hundred nine million five hundred fifty-one "
+            "thousand six hundred fifteen");
+}
+
+TEST(StringOps, CaseMappingIsFullUnicode) {
+  EXPECT_EQ(rt::utf8_lower("Hello, World 42"), "hello, world 42");
+  EXPECT_EQ(rt::utf8_upper("Hello, World 42"), "HELLO, WORLD 42");
+  EXPECT_EQ(rt::utf8_lower("ÄPFEL"), "äpfel");
+  EXPECT_EQ(rt::utf8_upper("äpfel"), "ÄPFEL");
+  EXPECT_EQ(rt::utf8_upper("straße ﬁ"), "STRASSE FI");  // one character, several
+  EXPECT_EQ(rt::utf8_lower("İ"), "i\u0307");
+  // Final sigma: after a cased letter (case-ignorable ones skipped), not before one.
+  EXPECT_EQ(rt::utf8_lower("ΟΔΟΣ"), "οδος");
+  EXPECT_EQ(rt::utf8_lower("ΟΔΟΣ ΣΟΣ"), "οδος σος");
+  EXPECT_EQ(rt::utf8_lower("Σ"), "σ");        // nothing cased before it
+  EXPECT_EQ(rt::utf8_lower("ΑΣ'Β"), "ασ'β");  // a cased letter follows the apostrophe
+  EXPECT_EQ(rt::utf8_lower("Α'Σ."), "α'ς.");  // the apostrophe is skipped before it
+  EXPECT_EQ(rt::utf8_lower("\xff"
+                           "AB\xc3"),
+            "\xff"
+            "ab\xc3");  // not UTF-8: kept
+  EXPECT_EQ(s("str_upper(str_lower(\"MiXeD\"))"), "MIXED");
+}
+
+TEST(StringOps, NumbersFromText) {
+  EXPECT_EQ(u("str_to_u64(\"4242\")"), 4242u);
+  EXPECT_EQ(u("str_to_u64(\"  12 \")"), 12u);
+  EXPECT_EQ(u("str_to_u64(\"+5\")"), 5u);
+  EXPECT_EQ(u("str_to_u64(\"4242x\")"), 0u);  // no partial reads
+  EXPECT_EQ(u("str_to_u64(\"-1\")"), 0u);
+  EXPECT_EQ(u("str_to_u64(\"18446744073709551616\")"), 0u);
+  EXPECT_EQ(u("str_to_u64(\"\")"), 0u);
+  EXPECT_EQ(u("str_digit_suffix(\"label-17\")"), 17u);
+  EXPECT_EQ(u("str_digit_suffix(\"profile_8 \")"), 8u);
+  EXPECT_EQ(u("str_digit_suffix(\"sift1m\")"), 0u);                // does not end in a digit
+  EXPECT_EQ(u("str_digit_suffix(\"99999999999999999999\")"), 0u);  // too long for a u64
+  EXPECT_EQ(u("str_digit_suffix(\"\")"), 0u);
+}
+
+}  // namespace
+}  // namespace polyrt
