@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "rtlib/unicode_case.hpp"
+#include "rtlib/web_encoding.hpp"
 #include "rtlib/xxh3.hpp"
 #include "tests/test_support.hpp"
 
@@ -88,6 +89,38 @@ TEST(StringOps, NumbersFromText) {
   EXPECT_EQ(u("str_digit_suffix(\"sift1m\")"), 0u);                // does not end in a digit
   EXPECT_EQ(u("str_digit_suffix(\"99999999999999999999\")"), 0u);  // too long for a u64
   EXPECT_EQ(u("str_digit_suffix(\"\")"), 0u);
+}
+
+TEST(StringOps, UrlAndHtmlEncodings) {
+  EXPECT_EQ(s("url_encode(\"hello world\")"), "hello%20world");
+  EXPECT_EQ(s("url_encode(\"a=1&b=2\")"), "a%3D1%26b%3D2");
+  EXPECT_EQ(s("url_encode(\"hello-world_123.txt~\")"), "hello-world_123.txt~");
+  EXPECT_EQ(s("url_encode(\"é\")"), "%C3%A9");
+  EXPECT_EQ(s("url_decode(url_encode(\"x & y = é\"))"), "x & y = é");
+  EXPECT_EQ(s("url_decode(\"%41%4a%zz%4\")"), "AJ%zz%4");  // not two hex digits: kept
+  EXPECT_EQ(s("url_decode(\"%+F\")"), "\x0F");             // a sign, as Rust parses it
+  EXPECT_EQ(s("url_decode(\"a%FFb\")"), "a\uFFFDb");
+  EXPECT_EQ(s("html_encode(\"<b>it's & \\\"q\\\"</b>\")"),
+            "&lt;b&gt;it&#x27;s &amp; &quot;q&quot;&lt;/b&gt;");
+  EXPECT_EQ(s("html_decode(html_encode(\"<a href='x'>&</a>\"))"), "<a href='x'>&</a>");
+  EXPECT_EQ(s("html_decode(\"&amp;lt; &#39;\")"), "< '");  // entity after entity, in order
+}
+
+// Invalid UTF-8 becomes one U+FFFD per maximal invalid sequence, like
+// Python's and Rust's lossy decoders (the expectations are Python's).
+TEST(StringOps, LossyUtf8) {
+  const std::string r = "\xEF\xBF\xBD";
+  EXPECT_EQ(rt::utf8_lossy("a\xff"
+                           "b"),
+            "a" + r + "b");
+  EXPECT_EQ(rt::utf8_lossy("\xe0\x80\x80"), r + r + r);
+  EXPECT_EQ(rt::utf8_lossy("\xed\xa0\x80"), r + r + r);  // a surrogate
+  EXPECT_EQ(rt::utf8_lossy("\xf0\x9f\x98"), r);          // truncated: one
+  EXPECT_EQ(rt::utf8_lossy("\xf0\x9f\x98\x80"), "\xf0\x9f\x98\x80");
+  EXPECT_EQ(rt::utf8_lossy("\xc3"), r);
+  EXPECT_EQ(rt::utf8_lossy("\xf4\x90\x80\x80"), r + r + r + r);  // above U+10FFFF
+  EXPECT_EQ(rt::utf8_lossy("\xc0\xaf"), r + r);                  // overlong
+  EXPECT_EQ(rt::utf8_lossy("\xe1\x80\xe1\x80\x80"), r + "\xe1\x80\x80");
 }
 
 }  // namespace

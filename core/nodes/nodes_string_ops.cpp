@@ -3,11 +3,13 @@
 // Host steps (their results are variable-length text).
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nodes/registry.hpp"
 #include "rtlib/string_ops.hpp"
 #include "rtlib/unicode_case.hpp"
+#include "rtlib/web_encoding.hpp"
 
 namespace polyrt::nodes {
 namespace {
@@ -19,20 +21,36 @@ constexpr uint64_t kMaxCharBufLength = uint64_t(1) << 20;
 
 void register_string_op_nodes(Registry& r) {
   using P = PortType;
-  r.add({.name = "str_lower",
-         .family = "strings",
-         .args = {wire("text", P::Str)},
-         .results = {Type::Str},
-         .summary = "Full Unicode lowercase (Rust's to_lowercase): \"ÄPFEL\" -> \"äpfel\", a "
-                    "word-final capital sigma -> \"ς\"; bytes that are not UTF-8 are kept.",
-         .eval = [](Call& c) { c.set_str(rt::utf8_lower(c.str(0))); }});
-  r.add({.name = "str_upper",
-         .family = "strings",
-         .args = {wire("text", P::Str)},
-         .results = {Type::Str},
-         .summary = "Full Unicode uppercase (Rust's to_uppercase): \"straße\" -> \"STRASSE\"; "
-                    "bytes that are not UTF-8 are kept.",
-         .eval = [](Call& c) { c.set_str(rt::utf8_upper(c.str(0))); }});
+  // One text in, one text out.
+  const auto text_map = [&](std::string_view name, std::string_view summary, void (*eval)(Call&)) {
+    r.add({.name = name,
+           .family = "strings",
+           .args = {wire("text", P::Str)},
+           .results = {Type::Str},
+           .summary = summary,
+           .eval = eval});
+  };
+  text_map("str_lower",
+           "Full Unicode lowercase (Rust's to_lowercase): \"ÄPFEL\" -> \"äpfel\", a word-final "
+           "capital sigma -> \"ς\"; bytes that are not UTF-8 are kept.",
+           [](Call& c) { c.set_str(rt::utf8_lower(c.str(0))); });
+  text_map("str_upper",
+           "Full Unicode uppercase (Rust's to_uppercase): \"straße\" -> \"STRASSE\"; bytes that "
+           "are not UTF-8 are kept.",
+           [](Call& c) { c.set_str(rt::utf8_upper(c.str(0))); });
+  text_map("url_encode",
+           "Every byte but A-Z a-z 0-9 - _ . ~ as %XX (RFC 3986): \"a=1&b\" -> \"a%3D1%26b\".",
+           [](Call& c) { c.set_str(rt::url_encode(c.str(0))); });
+  text_map("url_decode",
+           "%XX back to its byte (other text kept), then bytes that are not UTF-8 as U+FFFD, "
+           "one per maximal invalid sequence.",
+           [](Call& c) { c.set_str(rt::url_decode(c.str(0))); });
+  text_map("html_encode", "& < > \" ' as &amp; &lt; &gt; &quot; &#x27;.",
+           [](Call& c) { c.set_str(rt::html_encode(c.str(0))); });
+  text_map("html_decode",
+           "&amp; &lt; &gt; &quot; &#x27; &#39; back, one entity after another in that order "
+           "(\"&amp;lt;\" -> \"<\").",
+           [](Call& c) { c.set_str(rt::html_decode(c.str(0))); });
   r.add({.name = "number_to_words",
          .family = "strings",
          .args = {wire("x", P::U64)},

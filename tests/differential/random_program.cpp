@@ -182,7 +182,7 @@ class Generator {
   }
 
   std::string str_expr() {
-    switch (pick(19)) {
+    switch (pick(20)) {
       case 0:
         return "format_u64(" + u() + ", 16)";
       case 1:
@@ -222,6 +222,9 @@ class Generator {
         return "hashed_uuid(" + u() + ") + char_buf(" + u() + ", \"a-fé\", " + u() + " & 7)";
       case 17:
         return "format_u64(str_to_u64(" + s() + ") + str_digit_suffix(" + s() + "), 10)";
+      case 18:
+        return "url_decode(url_encode(" + s() + ") + \"%e9%FF\") + html_decode(html_encode(" + s() +
+               " + \"<&'>\"))";
       default:
         return "printf(\"{:05}|{:x}|{:.2}\", " + u() + ", " + u() + ", " + f() + ")";
     }

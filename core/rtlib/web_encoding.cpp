@@ -1,0 +1,145 @@
+#include "web_encoding.hpp"
+
+namespace polyrt::rt {
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The two characters after '%' as a byte, or -1. Like Rust's
+// u8::from_str_radix(.., 16), a leading '+' is a sign ("%+F" is 0x0F).
+int escaped_byte(char a, char b) {
+  if (a == '+') return hex_value(b);
+  const int high = hex_value(a), low = hex_value(b);
+  return high < 0 || low < 0 ? -1 : high * 16 + low;
+}
+
+void replace_all(std::string& text, std::string_view from, std::string_view to) {
+  std::string out;
+  size_t at = 0;
+  for (size_t found; (found = text.find(from, at)) != std::string::npos; at = found + from.size()) {
+    out.append(text, at, found - at);
+    out.append(to);
+  }
+  out.append(text, at);
+  text = std::move(out);
+}
+
+}  // namespace
+
+std::string url_encode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto b = (unsigned char)ch;
+    if ((b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9') || b == '-' ||
+        b == '_' || b == '.' || b == '~') {
+      out.push_back(ch);
+    } else {
+      out += {'%', kHex[b >> 4], kHex[b & 15]};
+    }
+  }
+  return out;
+}
+
+std::string url_decode(std::string_view text) {
+  std::string bytes;
+  bytes.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (text[i] == '%' && i + 2 < text.size()) {
+      if (const int b = escaped_byte(text[i + 1], text[i + 2]); b >= 0) {
+        bytes.push_back((char)b);
+        i += 3;
+        continue;
+      }
+    }
+    bytes.push_back(text[i++]);
+  }
+  return utf8_lossy(bytes);
+}
+
+std::string html_encode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#x27;";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string html_decode(std::string_view text) {
+  std::string out(text);
+  static constexpr std::pair<std::string_view, std::string_view> kEntities[] = {
+      {"&amp;", "&"},   {"&lt;", "<"},   {"&gt;", ">"},
+      {"&quot;", "\""}, {"&#x27;", "'"}, {"&#39;", "'"}};
+  for (const auto& [entity, character] : kEntities) replace_all(out, entity, character);
+  return out;
+}
+
+std::string utf8_lossy(std::string_view bytes) {
+  const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
+  const size_t n = bytes.size();
+  std::string out;
+  out.reserve(n);
+  for (size_t i = 0; i < n;) {
+    const unsigned char b = s[i];
+    if (b < 0x80) {
+      out.push_back((char)b);
+      ++i;
+      continue;
+    }
+    // The continuation bytes a lead byte takes, and the range of the first
+    // (narrower after E0, ED, F0, F4: no overlong, surrogate or too-large form).
+    size_t need = 0;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) {
+      need = 1;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      need = 2;
+      lo = b == 0xE0 ? 0xA0 : 0x80;
+      hi = b == 0xED ? 0x9F : 0xBF;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      need = 3;
+      lo = b == 0xF0 ? 0x90 : 0x80;
+      hi = b == 0xF4 ? 0x8F : 0xBF;
+    }
+    size_t taken = 1;  // the maximal prefix of a valid sequence
+    while (taken <= need && i + taken < n) {
+      const unsigned char c = s[i + taken];
+      if (c < (taken == 1 ? lo : 0x80) || c > (taken == 1 ? hi : 0xBF)) break;
+      ++taken;
+    }
+    if (need && taken == need + 1) {
+      out.append(bytes.substr(i, taken));
+    } else {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+    }
+    i += taken;
+  }
+  return out;
+}
+
+}  // namespace polyrt::rt
