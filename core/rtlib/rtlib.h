@@ -41,6 +41,10 @@ PD_API uint64_t pd_interleave(uint64_t a, uint64_t b);
 PD_API void pd_mixed_radix(uint64_t x, const uint64_t* radices, uint64_t count, uint64_t* digits);
 PD_API uint64_t pd_clamp_u64(uint64_t x, uint64_t lo, uint64_t hi);
 
+// Epoch milliseconds as year, month (1-12), day (1-31), hour, minute,
+// second, millisecond (out[0..6]); UTC, proleptic Gregorian.
+PD_API void pd_date_components(uint64_t epoch_ms, uint64_t* out);
+
 // Constant-operand arithmetic that fails on a zero divisor.
 PD_API int32_t pd_mod(uint64_t x, uint64_t k, uint64_t* out);
 PD_API int32_t pd_div(uint64_t x, uint64_t k, uint64_t* out);

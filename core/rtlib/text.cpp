@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "rtlib.h"
+
 namespace polyrt::rt {
 namespace {
 
@@ -107,6 +109,19 @@ char* write_f64_fixed(char* p, double x, int precision) {
   if (const char* special = special_f64(x)) return write_text(p, special);
   return std::to_chars(p, p + f64_fixed_bound(precision), x, std::chars_format::fixed, precision)
       .ptr;
+}
+
+char* write_timestamp(char* p, uint64_t epoch_ms) {
+  uint64_t c[7];
+  pd_date_components(epoch_ms, c);
+  p = write_u64_zero_pad(p, c[0], 4);
+  static constexpr char kSeparators[] = "--T::.";
+  for (int k = 1; k < 7; ++k) {
+    *p++ = kSeparators[k - 1];
+    p = write_u64_zero_pad(p, c[k], k == 6 ? 3 : 2);
+  }
+  *p++ = 'Z';
+  return p;
 }
 
 char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper) {

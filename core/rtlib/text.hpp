@@ -135,6 +135,11 @@ inline char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
   return write_u64(p, x);
 }
 
+// Epoch milliseconds as "YYYY-MM-DDThh:mm:ss.mmmZ" (UTC; years past 9999
+// take more digits): polydat's to_timestamp.
+inline constexpr size_t kTimestampText = 40;
+char* write_timestamp(char* p, uint64_t epoch_ms);
+
 // The same renderings as strings, for the per-value paths.
 std::string f64_shortest(double x);
 std::string f64_display(double x);

@@ -67,7 +67,7 @@ class Generator {
   }
 
   std::string u64_expr() {
-    switch (pick(30)) {
+    switch (pick(31)) {
       case 0:
         return "hash(" + u() + ")";
       case 1:
@@ -127,6 +127,8 @@ class Generator {
         return "weighted_u64(hash(" + u() + "), \"1:2;5:1;9:4\")";
       case 28:
         return "(" + u() + " && " + f() + ") || " + u();
+      case 29:
+        return "epoch_offset(epoch_scale(" + u() + ", 60000), 1704067200000)";
       default:
         return "select_u64(" + u() + " & 1, hash(" + u() + "), " + u() + ")";
     }
@@ -182,7 +184,7 @@ class Generator {
   }
 
   std::string str_expr() {
-    switch (pick(20)) {
+    switch (pick(21)) {
       case 0:
         return "format_u64(" + u() + ", 16)";
       case 1:
@@ -222,6 +224,8 @@ class Generator {
         return "hashed_uuid(" + u() + ") + char_buf(" + u() + ", \"a-fé\", " + u() + " & 7)";
       case 17:
         return "format_u64(str_to_u64(" + s() + ") + str_digit_suffix(" + s() + "), 10)";
+      case 19:
+        return "to_timestamp(epoch_offset(epoch_scale(" + u() + ", 1000), 1704067200000))";
       case 18:
         return "url_decode(url_encode(" + s() + ") + \"%e9%FF\") + html_decode(html_encode(" + s() +
                " + \"<&'>\"))";
@@ -248,6 +252,15 @@ class Generator {
     } else if (kind < 13) {
       line(name + " := required(" + u() + ", \"" + name + "\")");
       u64s_.push_back(name);
+    } else if (kind < 16 && chance(25)) {  // seven outputs, from the kernels
+      std::string names = name;
+      for (int k = 1; k < 7; ++k) names += ", " + name + "_" + std::to_string(k);
+      line("(" + names + ") := date_components(" + u() + ")");
+      u64s_.push_back(name);
+      for (int k = 1; k < 7; ++k) {
+        u64s_.push_back(name + "_" + std::to_string(k));
+        p.outputs.push_back(name + "_" + std::to_string(k));
+      }
     } else if (kind < 16) {
       const std::string second = name + "_hi";
       line("(" + name + ", " + second + ") := mixed_radix(" + u() + ", " +
