@@ -41,6 +41,17 @@ PD_API uint64_t pd_interleave(uint64_t a, uint64_t b);
 PD_API void pd_mixed_radix(uint64_t x, const uint64_t* radices, uint64_t count, uint64_t* digits);
 PD_API uint64_t pd_clamp_u64(uint64_t x, uint64_t lo, uint64_t hi);
 
+// PCG-RXS-M-XS 64/64 output at `position` of the sequence that starts at
+// state `seed` with increment 2 * stream + 1 (O(log position)).
+PD_API uint64_t pd_pcg(uint64_t position, uint64_t seed, uint64_t stream);
+// A bijection of [0, range) (range > 0): a Feistel network keyed by the PCG,
+// cycle-walked into range. The state (range, half width, round keys) is
+// built once by the setup.
+#define PD_CYCLE_WALK_ROUNDS 6
+#define PD_CYCLE_WALK_STATE (2 + PD_CYCLE_WALK_ROUNDS)
+PD_API void pd_cycle_walk_setup(uint64_t range, uint64_t seed, uint64_t stream, uint64_t* state);
+PD_API uint64_t pd_cycle_walk(uint64_t position, const uint64_t* state);
+
 // Epoch milliseconds as year, month (1-12), day (1-31), hour, minute,
 // second, millisecond (out[0..6]); UTC, proleptic Gregorian.
 PD_API void pd_date_components(uint64_t epoch_ms, uint64_t* out);

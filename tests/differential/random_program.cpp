@@ -67,7 +67,7 @@ class Generator {
   }
 
   std::string u64_expr() {
-    switch (pick(31)) {
+    switch (pick(32)) {
       case 0:
         return "hash(" + u() + ")";
       case 1:
@@ -129,6 +129,9 @@ class Generator {
         return "(" + u() + " && " + f() + ") || " + u();
       case 29:
         return "epoch_offset(epoch_scale(" + u() + ", 60000), 1704067200000)";
+      case 30:
+        return "pcg(" + u() + ", 42, 3) ^ pcg_stream(" + u() + ", " + u() + ") + cycle_walk(" +
+               u() + ", " + std::to_string(1 + pick(5000)) + ", 9)";
       default:
         return "select_u64(" + u() + " & 1, hash(" + u() + "), " + u() + ")";
     }

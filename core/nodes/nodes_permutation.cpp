@@ -1,0 +1,50 @@
+// Seekable pseudo-random sequences and permutations: polydat's pcg,
+// pcg_stream and cycle_walk (native: the kernels compute them, on the GPU
+// too).
+#include <memory>
+
+#include "nodes/registry.hpp"
+#include "rtlib/rtlib.h"
+
+namespace polyrt::nodes {
+
+void register_permutation_nodes(Registry& r) {
+  using P = PortType;
+  r.add({.name = "pcg",
+         .family = "permutations",
+         .args = {wire("position", P::U64), konst("seed", P::U64, Value::u64(0)),
+                  konst("stream", P::U64, Value::u64(0))},
+         .results = {Type::U64},
+         .summary = "Element `position` of the PCG-RXS-M-XS 64/64 sequence from state seed with "
+                    "increment 2 * stream + 1, reached in O(log position) steps.",
+         .eval = [](Call& c) { c.set_u64(pd_pcg(c.u64(0), c.param_u64(0), c.param_u64(1))); },
+         .native = PD_NATIVE(pd_pcg, in(0), param(0), param(1))});
+  r.add({.name = "pcg_stream",
+         .family = "permutations",
+         .args = {wire("position", P::U64), wire("stream", P::U64),
+                  konst("seed", P::U64, Value::u64(0))},
+         .results = {Type::U64},
+         .summary = "pcg with the stream a wire: one independent sequence per stream value.",
+         .eval = [](Call& c) { c.set_u64(pd_pcg(c.u64(0), c.param_u64(0), c.u64(1))); },
+         .native = PD_NATIVE(pd_pcg, in(0), param(0), in(1))});
+  r.add({.name = "cycle_walk",
+         .family = "permutations",
+         .args = {wire("position", P::U64), konst("range", P::U64),
+                  konst("seed", P::U64, Value::u64(0)), konst("stream", P::U64, Value::u64(0))},
+         .results = {Type::U64},
+         .summary = "A bijection of [0, range) applied to position mod range: a 6-round Feistel "
+                    "network keyed by pcg over the next even bit width, cycle-walked into range "
+                    "(about two rounds on average). Every row of a table once, in a shuffled "
+                    "order.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           if (p[0].as_u64() == 0) throw ParamError{0, "range must be at least 1"};
+           auto state = std::make_shared<Prepared>();
+           state->u64s.resize(PD_CYCLE_WALK_STATE);
+           pd_cycle_walk_setup(p[0].as_u64(), p[1].as_u64(), p[2].as_u64(), state->u64s.data());
+           return state;
+         },
+         .eval = [](Call& c) { c.set_u64(pd_cycle_walk(c.u64(0), c.prepared().u64s.data())); },
+         .native = PD_NATIVE(pd_cycle_walk, in(0), u64_table())});
+}
+
+}  // namespace polyrt::nodes
