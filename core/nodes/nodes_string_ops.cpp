@@ -21,14 +21,18 @@ constexpr uint64_t kMaxCharBufLength = uint64_t(1) << 20;
 
 void register_string_op_nodes(Registry& r) {
   using P = PortType;
-  // One text in, one text out.
-  const auto text_map = [&](std::string_view name, std::string_view summary, void (*eval)(Call&)) {
+  // Nodes of one wire argument.
+  const auto unary = [&](std::string_view name, std::string_view arg, PortType in, Type out,
+                         std::string_view summary, void (*eval)(Call&)) {
     r.add({.name = name,
            .family = "strings",
-           .args = {wire("text", P::Str)},
-           .results = {Type::Str},
+           .args = {wire(arg, in)},
+           .results = {out},
            .summary = summary,
            .eval = eval});
+  };
+  const auto text_map = [&](std::string_view name, std::string_view summary, void (*eval)(Call&)) {
+    unary(name, "text", P::Str, Type::Str, summary, eval);
   };
   text_map("str_lower",
            "Full Unicode lowercase (Rust's to_lowercase): \"ÄPFEL\" -> \"äpfel\", a word-final "
@@ -51,20 +55,14 @@ void register_string_op_nodes(Registry& r) {
            "&amp; &lt; &gt; &quot; &#x27; &#39; back, one entity after another in that order "
            "(\"&amp;lt;\" -> \"<\").",
            [](Call& c) { c.set_str(rt::html_decode(c.str(0))); });
-  r.add({.name = "number_to_words",
-         .family = "strings",
-         .args = {wire("x", P::U64)},
-         .results = {Type::Str},
-         .summary = "x in English words: 0 -> \"zero\", 42 -> \"forty-two\", 1001 -> \"one "
-                    "thousand one\", up to the quintillions.",
-         .eval = [](Call& c) { c.set_str(rt::number_to_words(c.u64(0))); }});
-  r.add({.name = "hashed_uuid",
-         .family = "strings",
-         .args = {wire("seed", P::U64)},
-         .results = {Type::Str},
-         .summary = "A version-4 UUID (lowercase hex with dashes) whose bits are XXH3-64 of "
-                    "seed and of that hash, as polydat makes it.",
-         .eval = [](Call& c) { c.set_str(rt::hashed_uuid(c.u64(0))); }});
+  unary("number_to_words", "x", P::U64, Type::Str,
+        "x in English words: 0 -> \"zero\", 42 -> \"forty-two\", 1001 -> \"one "
+        "thousand one\", up to the quintillions.",
+        [](Call& c) { c.set_str(rt::number_to_words(c.u64(0))); });
+  unary("hashed_uuid", "seed", P::U64, Type::Str,
+        "A version-4 UUID (lowercase hex with dashes) whose bits are XXH3-64 of "
+        "seed and of that hash, as polydat makes it.",
+        [](Call& c) { c.set_str(rt::hashed_uuid(c.u64(0))); });
   r.add({.name = "char_buf",
          .family = "strings",
          .args = {wire("seed", P::U64), konst("charset", P::Str), wire("length", P::U64)},
@@ -87,20 +85,14 @@ void register_string_op_nodes(Registry& r) {
                }
                c.set_str(rt::char_buf(c.u64(0), c.prepared().strs, length));
              }});
-  r.add({.name = "str_to_u64",
-         .family = "strings",
-         .args = {wire("text", P::Str)},
-         .results = {Type::U64},
-         .summary = "The u64 the whole text (surrounding whitespace aside) spells in decimal, "
-                    "else 0 (unlike `as u64`, which fails).",
-         .eval = [](Call& c) { c.set_u64(rt::str_to_u64(c.str(0))); }});
-  r.add({.name = "str_digit_suffix",
-         .family = "strings",
-         .args = {wire("text", P::Str)},
-         .results = {Type::U64},
-         .summary = "The decimal digits that end the text (trailing whitespace aside): "
-                    "\"label-17\" -> 17; 0 when there are none or they do not fit a u64.",
-         .eval = [](Call& c) { c.set_u64(rt::str_digit_suffix(c.str(0))); }});
+  unary("str_to_u64", "text", P::Str, Type::U64,
+        "The u64 the whole text (surrounding whitespace aside) spells in decimal, "
+        "else 0 (unlike `as u64`, which fails).",
+        [](Call& c) { c.set_u64(rt::str_to_u64(c.str(0))); });
+  unary("str_digit_suffix", "text", P::Str, Type::U64,
+        "The decimal digits that end the text (trailing whitespace aside): "
+        "\"label-17\" -> 17; 0 when there are none or they do not fit a u64.",
+        [](Call& c) { c.set_u64(rt::str_digit_suffix(c.str(0))); });
 }
 
 }  // namespace polyrt::nodes
