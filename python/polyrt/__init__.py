@@ -18,7 +18,7 @@ See docs/python.md.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
