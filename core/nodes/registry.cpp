@@ -50,6 +50,7 @@ Registry build_user_registry() {
   register_string_op_nodes(r);
   register_datetime_nodes(r);
   register_permutation_nodes(r);
+  register_noise_nodes(r);
   register_predicate_nodes(r);
   register_context_nodes(r);
   return r;

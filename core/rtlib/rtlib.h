@@ -52,6 +52,17 @@ PD_API uint64_t pd_pcg(uint64_t position, uint64_t seed, uint64_t stream);
 PD_API void pd_cycle_walk_setup(uint64_t range, uint64_t seed, uint64_t stream, uint64_t* state);
 PD_API uint64_t pd_cycle_walk(uint64_t position, const uint64_t* state);
 
+// Coherent noise at u64 coordinates times `frequency`, through a permutation
+// of 0..255 (`perm`, 256 words) the node prepares from its seed: Perlin in
+// [-1, 1], simplex, and fractal Brownian motion over `octaves` (1..64).
+PD_API double pd_perlin_1d(uint64_t x, double frequency, const uint64_t* perm);
+PD_API double pd_perlin_2d(uint64_t x, uint64_t y, double frequency, const uint64_t* perm);
+PD_API double pd_simplex_2d(uint64_t x, uint64_t y, double frequency, const uint64_t* perm);
+PD_API double pd_fractal_noise_1d(uint64_t x, double frequency, uint64_t octaves,
+                                  const uint64_t* perm);
+PD_API double pd_fractal_noise_2d(uint64_t x, uint64_t y, double frequency, uint64_t octaves,
+                                  const uint64_t* perm);
+
 // Epoch milliseconds as year, month (1-12), day (1-31), hour, minute,
 // second, millisecond (out[0..6]); UTC, proleptic Gregorian.
 PD_API void pd_date_components(uint64_t epoch_ms, uint64_t* out);

@@ -138,7 +138,7 @@ class Generator {
   }
 
   std::string f64_expr() {
-    switch (pick(22)) {
+    switch (pick(24)) {
       case 0:
         return "unit_interval(" + u() + ")";
       case 1:
@@ -181,6 +181,11 @@ class Generator {
         return "dist_zipf(" + f() + ", 50, 1.1)";
       case 20:
         return "if(" + u() + ", " + f() + ", " + flt_lit() + ")";
+      case 21:
+        return "perlin_1d(" + u() + ", 7, 0.013) + simplex_2d(" + u() + ", " + u() + ", 7, 0.5)";
+      case 22:
+        return "perlin_2d(" + u() + ", " + u() + ", 3, 0.25) - fractal_noise_2d(" + u() + ", " +
+               u() + ", 3, 0.01, 3) + fractal_noise_1d(" + u() + ", 5, 0.001)";
       default:
         return "-" + f() + " ** 2";
     }
