@@ -329,5 +329,24 @@ TEST(Nodes, EveryRegisteredNodeHasDocsAndAnImplementation) {
   }
 }
 
+// polydat's wire-operand arithmetic: a zero divisor fails the row (polydat
+// panics), the rounding helpers saturate or fall back as documented.
+TEST(Nodes, WireArithmetic) {
+  EXPECT_EQ(u("mod_wire(x, 7)", 100), 2u);
+  EXPECT_EQ(u("div_wire(x, 7)", 100), 14u);
+  EXPECT_THROW(eval_expr("mod_wire(x, x - x)", 5), EvalError);
+  EXPECT_THROW(eval_expr("div_wire(x, x - x)", 5), EvalError);
+  EXPECT_EQ(u("ceil_to_multiple(x, 8)", 17), 24u);
+  EXPECT_EQ(u("ceil_to_multiple(x, 8)", 16), 16u);
+  EXPECT_EQ(u("ceil_to_multiple(x, x - x)", 17), 17u);
+  EXPECT_EQ(u("ceil_to_multiple(x, 7)", ~0ULL), ~0ULL);  // saturates
+  EXPECT_EQ(u("multiples_at_least(x, 8)", 17), 3u);
+  EXPECT_EQ(u("multiples_at_least(x, x - x)", 17), 0u);
+  EXPECT_EQ(u("set_or_get(x, 9)", 0), 9u);
+  EXPECT_EQ(u("set_or_get(x, 9)", 4), 4u);
+  EXPECT_EQ(u("product(x, 3, x)", ~0ULL), 3u);  // wrapping
+  EXPECT_EQ(u("product()", 0), 1u);
+}
+
 }  // namespace
 }  // namespace polyrt::test

@@ -142,6 +142,69 @@ void register_integer_nodes(Registry& r) {
                for (size_t i = 0; i < digits.size(); ++i) c.set_u64(digits[i], i);
              },
          .native = PD_NATIVE(pd_mixed_radix, in(0), u64_table(), u64_count(), outputs())});
+  // The wire forms of mod and div: the divisor comes from another node, so
+  // a zero one fails the row (polydat panics there).
+  r.add({.name = "mod_wire",
+         .family = "integer arithmetic",
+         .args = {wire("input", P::U64), wire("divisor", P::U64)},
+         .results = {Type::U64},
+         .can_fail = true,
+         .summary = "input mod divisor, both wires.",
+         .failure = "divisor 0",
+         .eval =
+             [](Call& c) {
+               uint64_t out;
+               if (pd_mod(c.u64(0), c.u64(1), &out) != PD_OK) {
+                 throw NodeFailure{"mod_wire by zero: " + std::to_string(c.u64(0)) + " mod 0"};
+               }
+               c.set_u64(out);
+             },
+         .native = PD_NATIVE(pd_mod, in(0), in(1), outputs())});
+  r.add({.name = "div_wire",
+         .family = "integer arithmetic",
+         .args = {wire("input", P::U64), wire("divisor", P::U64)},
+         .results = {Type::U64},
+         .can_fail = true,
+         .summary = "input / divisor (rounded down), both wires.",
+         .failure = "divisor 0",
+         .eval =
+             [](Call& c) {
+               uint64_t out;
+               if (pd_div(c.u64(0), c.u64(1), &out) != PD_OK) {
+                 throw NodeFailure{"div_wire by zero: " + std::to_string(c.u64(0)) + " / 0"};
+               }
+               c.set_u64(out);
+             },
+         .native = PD_NATIVE(pd_div, in(0), in(1), outputs())});
+  r.add({.name = "ceil_to_multiple",
+         .family = "integer arithmetic",
+         .args = {wire("value", P::U64), wire("multiple", P::U64)},
+         .results = {Type::U64},
+         .summary = "The smallest multiple of multiple that is >= value (2^64-1 when that "
+                    "overflows); value itself when multiple is 0.",
+         .eval = [](Call& c) { c.set_u64(pd_ceil_to_multiple(c.u64(0), c.u64(1))); },
+         .native = PD_NATIVE(pd_ceil_to_multiple, in(0), in(1))});
+  r.add({.name = "multiples_at_least",
+         .family = "integer arithmetic",
+         .args = {wire("value", P::U64), wire("multiple", P::U64)},
+         .results = {Type::U64},
+         .summary = "How many multiples cover value: value / multiple rounded up; 0 when "
+                    "multiple is 0.",
+         .eval = [](Call& c) { c.set_u64(pd_multiples_at_least(c.u64(0), c.u64(1))); },
+         .native = PD_NATIVE(pd_multiples_at_least, in(0), in(1))});
+  r.add({.name = "set_or_get",
+         .family = "integer arithmetic",
+         .args = {wire("current", P::U64), wire("fallback", P::U64)},
+         .results = {Type::U64},
+         .summary = "current unless it is 0, else fallback.",
+         .eval = [](Call& c) { c.set_u64(pd_set_or_get(c.u64(0), c.u64(1))); },
+         .native = PD_NATIVE(pd_set_or_get, in(0), in(1))});
+  r.add({.name = "product",
+         .family = "integer arithmetic",
+         .args = {wires("values", P::U64)},
+         .results = {Type::U64},
+         .summary = "Wrapping product; 1 for no arguments.",
+         .eval = [](Call& c) { fold_variadic<pd_u64_mul>(c, 1); }});
   r.add({.name = "interleave",
          .family = "integer arithmetic",
          .args = {wire("a", P::U64), wire("b", P::U64)},

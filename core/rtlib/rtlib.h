@@ -67,7 +67,14 @@ PD_API double pd_fractal_noise_2d(uint64_t x, uint64_t y, double frequency, uint
 // second, millisecond (out[0..6]); UTC, proleptic Gregorian.
 PD_API void pd_date_components(uint64_t epoch_ms, uint64_t* out);
 
-// Constant-operand arithmetic that fails on a zero divisor.
+// Wire-operand helpers: the smallest multiple of `multiple` >= value
+// (saturating; value itself for a multiple of 0), how many multiples that
+// is (0 for 0), and `current` unless it is 0.
+PD_API uint64_t pd_ceil_to_multiple(uint64_t value, uint64_t multiple);
+PD_API uint64_t pd_multiples_at_least(uint64_t value, uint64_t multiple);
+PD_API uint64_t pd_set_or_get(uint64_t current, uint64_t fallback);
+
+// Arithmetic that fails on a zero divisor (constant or wire).
 PD_API int32_t pd_mod(uint64_t x, uint64_t k, uint64_t* out);
 PD_API int32_t pd_div(uint64_t x, uint64_t k, uint64_t* out);
 

@@ -67,7 +67,7 @@ class Generator {
   }
 
   std::string u64_expr() {
-    switch (pick(32)) {
+    switch (pick(33)) {
       case 0:
         return "hash(" + u() + ")";
       case 1:
@@ -129,6 +129,11 @@ class Generator {
         return "(" + u() + " && " + f() + ") || " + u();
       case 29:
         return "epoch_offset(epoch_scale(" + u() + ", 60000), 1704067200000)";
+      case 31:  // a zero divisor fails the row
+        return "mod_wire(" + u() + ", " + u() + " & 15) + div_wire(" + u() + ", " + u() +
+               " | 1) + ceil_to_multiple(" + u() + ", " + u() + " & 7) + multiples_at_least(" +
+               u() + ", " + u() + ") + set_or_get(" + u() + " & 1, " + u() + ") + product(" + u() +
+               ", " + u() + ")";
       case 30:
         return "pcg(" + u() + ", 42, 3) ^ pcg_stream(" + u() + ", " + u() + ") + cycle_walk(" +
                u() + ", " + std::to_string(1 + pick(5000)) + ", 9)";
