@@ -48,13 +48,15 @@ TEST(CheckerErrors, Types) {
 TEST(CheckerErrors, ArityAndLiterals) {
   expect_error("input x\nv := hash(x, 1)", "2:14", {"too many arguments to 'hash'"});
   expect_error("input x\nv := mod(x)", "2:6",
-               {"missing argument 'modulus'", "mod(x: u64, modulus: const u64)"});
+               {"missing argument 'modulus'", "mod(input: u64, modulus: const u64)"});
   expect_error("input x\nv := mod(x, x)", "2:13", {"must be a literal constant", "% or /"});
   expect_error("input x\nv := mod(x, 2.5)", "2:13", {"non-negative integer literal"});
   expect_error("input x\nv := mod(x, -2)", "2:13", {"non-negative integer literal"});
   expect_error("input x\nv := clamp(x, 9, 3)", "2:18", {"max 3 is below min 9"});
   expect_error("input x\nv := in_range(x, 9, 3)", "2:21", {"hi 3 is below lo 9"});
   expect_error("input x\nv := mixed_radix(x, 0, 5)", "2:21", {"only the last radix may be 0"});
+  expect_error("input x\n(a, b) := mixed_radix(input: x, radixes: 10, 0)", "2:42",
+               {"'radixes' collects the remaining arguments", "pass them by position"});
   expect_error("input x\nv := format_u64(x, 3)", "2:20", {"radix must be 2, 8, 10 or 16"});
   expect_error("input x\nv := unfair_coin(x, 1.5)", "2:21", {"probability must be in [0, 1]"});
   expect_error("input x\nv := one_of(x)", "2:6", {"at least one value"});

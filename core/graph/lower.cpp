@@ -648,7 +648,13 @@ class Lowerer {
       if (!e.arg_names[i].empty()) {
         size_t k = 0;
         while (k < specs.size() && specs[k].name != e.arg_names[i]) ++k;
-        if (k == specs.size() || specs[k].variadic) {
+        if (k < specs.size() && specs[k].variadic) {
+          src_.fail(a->pos,
+                    "'" + e.arg_names[i] + "' collects the remaining arguments of '" + e.text +
+                        "'; pass them by position, without a name",
+                    a->length, "signature: " + nodes::signature(*def));
+        }
+        if (k == specs.size()) {
           std::vector<std::string> names;
           for (const auto& s : specs) names.emplace_back(s.name);
           const std::string near = dsl::closest_name(e.arg_names[i], names);

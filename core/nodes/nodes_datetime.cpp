@@ -12,23 +12,24 @@ void register_datetime_nodes(Registry& r) {
   using P = PortType;
   r.add({.name = "epoch_scale",
          .family = "dates and times",
-         .args = {wire("x", P::U64), konst("factor", P::U64, Value::u64(1))},
+         .args = {wire("input", P::U64), konst("factor", P::U64, Value::u64(1))},
          .results = {Type::U64},
-         .summary = "x * factor, wrapping: x in units of factor milliseconds (1000: seconds, "
-                    "60000: minutes) as milliseconds.",
+         .summary =
+             "input * factor, wrapping: input in units of factor milliseconds (1000: seconds, "
+             "60000: minutes) as milliseconds.",
          .eval = [](Call& c) { c.set_u64(pd_u64_mul(c.u64(0), c.param_u64(0))); },
          .native = PD_NATIVE(pd_u64_mul, in(0), param(0))});
   r.add({.name = "epoch_offset",
          .family = "dates and times",
-         .args = {wire("x", P::U64), konst("base_epoch_ms", P::U64, Value::u64(0))},
+         .args = {wire("input", P::U64), konst("base_epoch_ms", P::U64, Value::u64(0))},
          .results = {Type::U64},
-         .summary = "x + base_epoch_ms, wrapping: an offset from a base instant "
+         .summary = "input + base_epoch_ms, wrapping: an offset from a base instant "
                     "(1704067200000 is 2024-01-01T00:00:00Z).",
          .eval = [](Call& c) { c.set_u64(pd_u64_add(c.u64(0), c.param_u64(0))); },
          .native = PD_NATIVE(pd_u64_add, in(0), param(0))});
   r.add({.name = "date_components",
          .family = "dates and times",
-         .args = {wire("epoch_ms", P::U64)},
+         .args = {wire("input", P::U64)},
          .results = {Type::U64, Type::U64, Type::U64, Type::U64, Type::U64, Type::U64, Type::U64},
          .result_doc = "(year, month, day, hour, minute, second, millis)",
          .summary = "Epoch milliseconds as year, month 1-12, day 1-31, hour, minute, second and "
@@ -43,7 +44,7 @@ void register_datetime_nodes(Registry& r) {
          .native = PD_NATIVE(pd_date_components, in(0), outputs())});
   r.add({.name = "to_timestamp",
          .family = "dates and times",
-         .args = {wire("epoch_ms", P::U64)},
+         .args = {wire("input", P::U64)},
          .results = {Type::Str},
          .summary = "Epoch milliseconds as ISO 8601 \"YYYY-MM-DDThh:mm:ss.mmmZ\" (UTC; years "
                     "past 9999 take more digits).",

@@ -71,9 +71,9 @@ void register_integer_nodes(Registry& r) {
   using P = PortType;
   r.add({.name = "mod",
          .family = "integer arithmetic",
-         .args = {wire("x", P::U64), konst("modulus", P::U64)},
+         .args = {wire("input", P::U64), konst("modulus", P::U64)},
          .results = {Type::U64},
-         .summary = "x mod modulus; a modulus of 0 is a compile error.",
+         .summary = "input mod modulus; a modulus of 0 is a compile error.",
          .prepare =
              [](const std::vector<Value>& p) { return require_nonzero(p, "modulus", "x mod"); },
          .eval =
@@ -88,9 +88,9 @@ void register_integer_nodes(Registry& r) {
   r.add(
       {.name = "div",
        .family = "integer arithmetic",
-       .args = {wire("x", P::U64), konst("divisor", P::U64)},
+       .args = {wire("input", P::U64), konst("divisor", P::U64)},
        .results = {Type::U64},
-       .summary = "x / divisor, rounded down; a divisor of 0 is a compile error.",
+       .summary = "input / divisor, rounded down; a divisor of 0 is a compile error.",
        .prepare = [](const std::vector<Value>& p) { return require_nonzero(p, "divisor", "x /"); },
        .eval =
            [](Call& c) {
@@ -103,35 +103,35 @@ void register_integer_nodes(Registry& r) {
        .native = PD_NATIVE(pd_div, in(0), param(0), outputs())});
   r.add({.name = "add",
          .family = "integer arithmetic",
-         .args = {wire("x", P::U64), konst("addend", P::U64)},
+         .args = {wire("input", P::U64), konst("addend", P::U64)},
          .results = {Type::U64},
-         .summary = "x + addend, wrapping.",
+         .summary = "input + addend, wrapping.",
          .eval = [](Call& c) { c.set_u64(pd_u64_add(c.u64(0), c.param_u64(0))); },
          .native = PD_NATIVE(pd_u64_add, in(0), param(0))});
   r.add({.name = "mul",
          .family = "integer arithmetic",
-         .args = {wire("x", P::U64), konst("factor", P::U64)},
+         .args = {wire("input", P::U64), konst("factor", P::U64)},
          .results = {Type::U64},
-         .summary = "x * factor, wrapping.",
+         .summary = "input * factor, wrapping.",
          .eval = [](Call& c) { c.set_u64(pd_u64_mul(c.u64(0), c.param_u64(0))); },
          .native = PD_NATIVE(pd_u64_mul, in(0), param(0))});
   r.add({.name = "clamp",
          .family = "integer arithmetic",
-         .args = {wire("x", P::U64), konst("min", P::U64), konst("max", P::U64)},
+         .args = {wire("input", P::U64), konst("min", P::U64), konst("max", P::U64)},
          .results = {Type::U64},
-         .summary = "x saturated to [min, max]; min <= max is checked at compile time.",
+         .summary = "input saturated to [min, max]; min <= max is checked at compile time.",
          .prepare = check_clamp,
          .eval = [](Call& c) { c.set_u64(pd_clamp_u64(c.u64(0), c.param_u64(0), c.param_u64(1))); },
          .native = PD_NATIVE(pd_clamp_u64, in(0), param(0), param(1))});
   r.add({.name = "mixed_radix",
          .family = "integer arithmetic",
-         .args = {wire("x", P::U64), konsts("radix", P::U64)},
+         .args = {wire("input", P::U64), konsts("radixes", P::U64)},
          .result_types =
              [](const std::vector<Type>&, const std::vector<Value>& params) {
                return std::vector<Type>(params.size(), Type::U64);
              },
          .result_doc = "(u64, ...) one digit per radix",
-         .summary = "Digits of x in the mixed radix, innermost first: digit k = remainder mod "
+         .summary = "Digits of input in the mixed radix, innermost first: digit k = remainder mod "
                     "radix k, then divide. A last radix of 0 takes the whole remainder.",
          .prepare = check_radices,
          .eval =

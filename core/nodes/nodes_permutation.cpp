@@ -12,16 +12,16 @@ void register_permutation_nodes(Registry& r) {
   using P = PortType;
   r.add({.name = "pcg",
          .family = "permutations",
-         .args = {wire("position", P::U64), konst("seed", P::U64, Value::u64(0)),
+         .args = {wire("input", P::U64), konst("seed", P::U64, Value::u64(0)),
                   konst("stream", P::U64, Value::u64(0))},
          .results = {Type::U64},
-         .summary = "Element `position` of the PCG-RXS-M-XS 64/64 sequence from state seed with "
-                    "increment 2 * stream + 1, reached in O(log position) steps.",
+         .summary = "Element `input` of the PCG-RXS-M-XS 64/64 sequence from state seed with "
+                    "increment 2 * stream + 1, reached in O(log input) steps.",
          .eval = [](Call& c) { c.set_u64(pd_pcg(c.u64(0), c.param_u64(0), c.param_u64(1))); },
          .native = PD_NATIVE(pd_pcg, in(0), param(0), param(1))});
   r.add({.name = "pcg_stream",
          .family = "permutations",
-         .args = {wire("position", P::U64), wire("stream", P::U64),
+         .args = {wire("input", P::U64), wire("stream", P::U64),
                   konst("seed", P::U64, Value::u64(0))},
          .results = {Type::U64},
          .summary = "pcg with the stream a wire: one independent sequence per stream value.",

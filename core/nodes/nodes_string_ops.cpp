@@ -32,7 +32,7 @@ void register_string_op_nodes(Registry& r) {
            .eval = eval});
   };
   const auto text_map = [&](std::string_view name, std::string_view summary, void (*eval)(Call&)) {
-    unary(name, "text", P::Str, Type::Str, summary, eval);
+    unary(name, "input", P::Str, Type::Str, summary, eval);
   };
   text_map("str_lower",
            "Full Unicode lowercase (Rust's to_lowercase): \"ÄPFEL\" -> \"äpfel\", a word-final "
@@ -55,13 +55,13 @@ void register_string_op_nodes(Registry& r) {
            "&amp; &lt; &gt; &quot; &#x27; &#39; back, one entity after another in that order "
            "(\"&amp;lt;\" -> \"<\").",
            [](Call& c) { c.set_str(rt::html_decode(c.str(0))); });
-  unary("number_to_words", "x", P::U64, Type::Str,
-        "x in English words: 0 -> \"zero\", 42 -> \"forty-two\", 1001 -> \"one "
+  unary("number_to_words", "input", P::U64, Type::Str,
+        "input in English words: 0 -> \"zero\", 42 -> \"forty-two\", 1001 -> \"one "
         "thousand one\", up to the quintillions.",
         [](Call& c) { c.set_str(rt::number_to_words(c.u64(0))); });
-  unary("hashed_uuid", "seed", P::U64, Type::Str,
+  unary("hashed_uuid", "input", P::U64, Type::Str,
         "A version-4 UUID (lowercase hex with dashes) whose bits are XXH3-64 of "
-        "seed and of that hash, as polydat makes it.",
+        "input and of that hash, as polydat makes it.",
         [](Call& c) { c.set_str(rt::hashed_uuid(c.u64(0))); });
   r.add({.name = "char_buf",
          .family = "strings",
@@ -85,11 +85,11 @@ void register_string_op_nodes(Registry& r) {
                }
                c.set_str(rt::char_buf(c.u64(0), c.prepared().strs, length));
              }});
-  unary("str_to_u64", "text", P::Str, Type::U64,
+  unary("str_to_u64", "s", P::Str, Type::U64,
         "The u64 the whole text (surrounding whitespace aside) spells in decimal, "
         "else 0 (unlike `as u64`, which fails).",
         [](Call& c) { c.set_u64(rt::str_to_u64(c.str(0))); });
-  unary("str_digit_suffix", "text", P::Str, Type::U64,
+  unary("str_digit_suffix", "s", P::Str, Type::U64,
         "The decimal digits that end the text (trailing whitespace aside): "
         "\"label-17\" -> 17; 0 when there are none or they do not fit a u64.",
         [](Call& c) { c.set_u64(rt::str_digit_suffix(c.str(0))); });

@@ -144,10 +144,10 @@ void register_text_nodes(Registry& r) {
              }});
   r.add({.name = "combinations",
          .family = "strings",
-         .args = {wire("x", P::U64), konst("pattern", P::Str)},
+         .args = {wire("input", P::U64), konst("pattern", P::Str)},
          .results = {Type::Str},
          .summary = "Pattern pieces split on ';', each a charset with ranges (\"A-Z\", \"0-9\") "
-                    "or a literal character; x mod (product of charset sizes) is spelled as "
+                    "or a literal character; input mod (product of charset sizes) is spelled as "
                     "mixed-radix digits, the first charset least significant.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            auto combinations = std::make_shared<rt::Combinations>();
