@@ -1,4 +1,5 @@
 #include <string>
+#include <string_view>
 
 #include "nodes/registry.hpp"
 #include "rtlib/rtlib.h"
@@ -63,6 +64,16 @@ std::shared_ptr<const Prepared> check_clamp(const std::vector<Value>& params) {
                             std::to_string(params[0].as_u64())};
   }
   return nullptr;
+}
+
+// input (op) divisor for the wire forms, or a failure of the row.
+uint64_t divided_or_fail(const Call& c, int32_t (*divide)(uint64_t, uint64_t, uint64_t*),
+                         const char* what, const char* zero) {
+  uint64_t out;
+  if (divide(c.u64(0), c.u64(1), &out) != PD_OK) {
+    throw NodeFailure{what + std::to_string(c.u64(0)) + zero};
+  }
+  return out;
 }
 
 }  // namespace
@@ -144,38 +155,26 @@ void register_integer_nodes(Registry& r) {
          .native = PD_NATIVE(pd_mixed_radix, in(0), u64_table(), u64_count(), outputs())});
   // The wire forms of mod and div: the divisor comes from another node, so
   // a zero one fails the row (polydat panics there).
-  r.add({.name = "mod_wire",
-         .family = "integer arithmetic",
-         .args = {wire("input", P::U64), wire("divisor", P::U64)},
-         .results = {Type::U64},
-         .can_fail = true,
-         .summary = "input mod divisor, both wires.",
-         .failure = "divisor 0",
-         .eval =
-             [](Call& c) {
-               uint64_t out;
-               if (pd_mod(c.u64(0), c.u64(1), &out) != PD_OK) {
-                 throw NodeFailure{"mod_wire by zero: " + std::to_string(c.u64(0)) + " mod 0"};
-               }
-               c.set_u64(out);
-             },
-         .native = PD_NATIVE(pd_mod, in(0), in(1), outputs())});
-  r.add({.name = "div_wire",
-         .family = "integer arithmetic",
-         .args = {wire("input", P::U64), wire("divisor", P::U64)},
-         .results = {Type::U64},
-         .can_fail = true,
-         .summary = "input / divisor (rounded down), both wires.",
-         .failure = "divisor 0",
-         .eval =
-             [](Call& c) {
-               uint64_t out;
-               if (pd_div(c.u64(0), c.u64(1), &out) != PD_OK) {
-                 throw NodeFailure{"div_wire by zero: " + std::to_string(c.u64(0)) + " / 0"};
-               }
-               c.set_u64(out);
-             },
-         .native = PD_NATIVE(pd_div, in(0), in(1), outputs())});
+  const auto wire_division = [&](std::string_view name, std::string_view summary,
+                                 void (*eval)(Call&), NativeForm native) {
+    r.add({.name = name,
+           .family = "integer arithmetic",
+           .args = {wire("input", P::U64), wire("divisor", P::U64)},
+           .results = {Type::U64},
+           .can_fail = true,
+           .summary = summary,
+           .failure = "divisor 0",
+           .eval = eval,
+           .native = std::move(native)});
+  };
+  wire_division(
+      "mod_wire", "input mod divisor, both wires.",
+      [](Call& c) { c.set_u64(divided_or_fail(c, pd_mod, "mod_wire by zero: ", " mod 0")); },
+      PD_NATIVE(pd_mod, in(0), in(1), outputs()));
+  wire_division(
+      "div_wire", "input / divisor (rounded down), both wires.",
+      [](Call& c) { c.set_u64(divided_or_fail(c, pd_div, "div_wire by zero: ", " / 0")); },
+      PD_NATIVE(pd_div, in(0), in(1), outputs()));
   r.add({.name = "ceil_to_multiple",
          .family = "integer arithmetic",
          .args = {wire("value", P::U64), wire("multiple", P::U64)},

@@ -4,6 +4,7 @@
 // time series and spatial fields.
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "nodes/registry.hpp"
@@ -59,32 +60,31 @@ void register_noise_nodes(Registry& r) {
                c.set_f64(pd_perlin_1d(c.u64(0), c.param_f64(1), c.prepared().u64s.data()));
              },
          .native = PD_NATIVE(pd_perlin_1d, in(0), param(1), u64_table())});
-  r.add({.name = "perlin_2d",
-         .family = "noise",
-         .args = {wire("x", P::U64), wire("y", P::U64), konst("seed", P::U64),
-                  konst("frequency", P::F64)},
-         .results = {Type::F64},
-         .summary = "Improved Perlin noise at (x, y) * frequency.",
-         .prepare = prepare_noise,
-         .eval =
-             [](Call& c) {
-               c.set_f64(
-                   pd_perlin_2d(c.u64(0), c.u64(1), c.param_f64(1), c.prepared().u64s.data()));
-             },
-         .native = PD_NATIVE(pd_perlin_2d, in(0), in(1), param(1), u64_table())});
-  r.add({.name = "simplex_2d",
-         .family = "noise",
-         .args = {wire("x", P::U64), wire("y", P::U64), konst("seed", P::U64),
-                  konst("frequency", P::F64)},
-         .results = {Type::F64},
-         .summary = "2D simplex noise at (x, y) * frequency, scaled by 70 to about [-1, 1].",
-         .prepare = prepare_noise,
-         .eval =
-             [](Call& c) {
-               c.set_f64(
-                   pd_simplex_2d(c.u64(0), c.u64(1), c.param_f64(1), c.prepared().u64s.data()));
-             },
-         .native = PD_NATIVE(pd_simplex_2d, in(0), in(1), param(1), u64_table())});
+  // Two coordinates, a seed and a frequency.
+  const auto noise_2d = [&](std::string_view name, std::string_view summary, void (*eval)(Call&),
+                            NativeForm native) {
+    r.add({.name = name,
+           .family = "noise",
+           .args = {wire("x", P::U64), wire("y", P::U64), konst("seed", P::U64),
+                    konst("frequency", P::F64)},
+           .results = {Type::F64},
+           .summary = summary,
+           .prepare = prepare_noise,
+           .eval = eval,
+           .native = std::move(native)});
+  };
+  noise_2d(
+      "perlin_2d", "Improved Perlin noise at (x, y) * frequency.",
+      [](Call& c) {
+        c.set_f64(pd_perlin_2d(c.u64(0), c.u64(1), c.param_f64(1), c.prepared().u64s.data()));
+      },
+      PD_NATIVE(pd_perlin_2d, in(0), in(1), param(1), u64_table()));
+  noise_2d(
+      "simplex_2d", "2D simplex noise at (x, y) * frequency, scaled by 70 to about [-1, 1].",
+      [](Call& c) {
+        c.set_f64(pd_simplex_2d(c.u64(0), c.u64(1), c.param_f64(1), c.prepared().u64s.data()));
+      },
+      PD_NATIVE(pd_simplex_2d, in(0), in(1), param(1), u64_table()));
   r.add({.name = "fractal_noise_1d",
          .family = "noise",
          .args = {wire("input", P::U64), konst("seed", P::U64), konst("frequency", P::F64),
