@@ -329,6 +329,23 @@ TEST(Nodes, EveryRegisteredNodeHasDocsAndAnImplementation) {
   }
 }
 
+// polydat's interpolation helpers: inv_lerp clamps (NaN passes), remap does
+// not, quantize rounds half away from zero and keeps the sign of zero.
+TEST(Nodes, InterpolationHelpers) {
+  EXPECT_EQ(f("inv_lerp(to_f64(x), 10.0, 20.0)", 15), 0.5);
+  EXPECT_EQ(f("inv_lerp(to_f64(x), 10.0, 20.0)", 5), 0.0);
+  EXPECT_EQ(f("inv_lerp(to_f64(x), 10.0, 20.0)", 50), 1.0);
+  EXPECT_TRUE(std::isnan(f("inv_lerp(sqrt(0.0 - to_f64(x) - 1.0), 0.0, 1.0)", 1)));
+  EXPECT_EQ(f("remap(to_f64(x), 32.0, 212.0, 0.0, 100.0)", 72), (72.0 - 32.0) / 180.0 * 100.0);
+  EXPECT_EQ(f("remap(to_f64(x), 0.0, 10.0, 0.0, 1.0)", 20), 2.0);  // extrapolates
+  EXPECT_EQ(f("quantize(to_f64(x), 10.0)", 15), 20.0);             // half away from zero
+  EXPECT_EQ(f("quantize(to_f64(x), 10.0)", 14), 10.0);
+  EXPECT_EQ(f("quantize(0.0 - to_f64(x), 10.0)", 15), -20.0);
+  EXPECT_EQ(f("quantize(to_f64(x) / 10.0, 0.25)", 13), 1.25);
+  EXPECT_TRUE(std::signbit(f("quantize(0.0 - to_f64(x) / 10.0, 1.0)", 3)));  // -0.0
+  EXPECT_EQ(f("quantize(to_f64(x), 1.0)", (1ULL << 60) + 1), (double)((1ULL << 60) + 1));
+}
+
 // polydat's wire-operand arithmetic: a zero divisor fails the row (polydat
 // panics), the rounding helpers saturate or fall back as documented.
 TEST(Nodes, WireArithmetic) {

@@ -53,7 +53,7 @@ void add_to_u64(Registry& r, std::string_view name, std::string_view symbol,
                 std::string_view summary) {
   r.add({.name = name,
          .family = "conversions",
-         .args = {wire("x", PortType::F64)},
+         .args = {wire("input", PortType::F64)},
          .results = {Type::U64},
          .summary = summary,
          .eval = [](Call& c) { c.set_u64(fn(c.f64(0))); },
@@ -107,7 +107,7 @@ void register_float_nodes(Registry& r) {
          .native = PD_NATIVE(pd_unit_interval, in(0))});
   r.add({.name = "to_f64",
          .family = "conversions",
-         .args = {wire("x", P::U64)},
+         .args = {wire("input", P::U64)},
          .results = {Type::F64},
          .summary = "Nearest double (round to nearest even).",
          .eval = [](Call& c) { c.set_f64(pd_to_f64(c.u64(0))); },
@@ -126,6 +126,37 @@ void register_float_nodes(Registry& r) {
          .summary = "a + t * (b - a); extrapolates outside [0, 1].",
          .eval = [](Call& c) { c.set_f64(pd_lerp(c.f64(0), c.param_f64(0), c.param_f64(1))); },
          .native = PD_NATIVE(pd_lerp, in(0), param(0), param(1))});
+  r.add({.name = "inv_lerp",
+         .family = "conversions",
+         .args = {wire("input", P::F64), konst("a", P::F64, Value::f64(0.0)),
+                  konst("b", P::F64, Value::f64(1.0))},
+         .results = {Type::F64},
+         .summary = "(input - a) * (1 / (b - a)), clamped to [0, 1]: lerp's inverse.",
+         .eval = [](Call& c) { c.set_f64(pd_inv_lerp(c.f64(0), c.param_f64(0), c.param_f64(1))); },
+         .native = PD_NATIVE(pd_inv_lerp, in(0), param(0), param(1))});
+  r.add(
+      {.name = "remap",
+       .family = "conversions",
+       .args = {wire("input", P::F64), konst("in_min", P::F64, Value::f64(0.0)),
+                konst("in_max", P::F64, Value::f64(1.0)), konst("out_min", P::F64, Value::f64(0.0)),
+                konst("out_max", P::F64, Value::f64(1.0))},
+       .results = {Type::F64},
+       .summary = "input mapped linearly from [in_min, in_max] onto [out_min, out_max]; not "
+                  "clamped.",
+       .eval =
+           [](Call& c) {
+             c.set_f64(pd_remap(c.f64(0), c.param_f64(0), c.param_f64(1), c.param_f64(2),
+                                c.param_f64(3)));
+           },
+       .native = PD_NATIVE(pd_remap, in(0), param(0), param(1), param(2), param(3))});
+  r.add({.name = "quantize",
+         .family = "conversions",
+         .args = {wire("input", P::F64), konst("step", P::F64, Value::f64(1.0))},
+         .results = {Type::F64},
+         .summary = "round(input / step) * step, rounding half away from zero: the nearest point "
+                    "of a grid (quantize(price, 0.01)).",
+         .eval = [](Call& c) { c.set_f64(pd_quantize(c.f64(0), c.param_f64(0))); },
+         .native = PD_NATIVE(pd_quantize, in(0), param(0))});
   r.add(
       {.name = "scale_range",
        .family = "conversions",

@@ -86,9 +86,9 @@ void register_text_nodes(Registry& r) {
              }});
   r.add({.name = "format_u64",
          .family = "strings",
-         .args = {wire("x", P::U64), konst("radix", P::U64, Value::u64(10))},
+         .args = {wire("input", P::U64), konst("radix", P::U64, Value::u64(10))},
          .results = {Type::Str},
-         .summary = "x in radix 2, 8, 10 or 16 with the prefix 0b, 0o, (none) or 0x.",
+         .summary = "input in radix 2, 8, 10 or 16 with the prefix 0b, 0o, (none) or 0x.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            const uint64_t radix = p[0].as_u64();
            if (radix != 2 && radix != 8 && radix != 10 && radix != 16) {
@@ -107,7 +107,7 @@ void register_text_nodes(Registry& r) {
              }});
   r.add({.name = "format_f64",
          .family = "strings",
-         .args = {wire("x", P::F64), konst("precision", P::U64, Value::u64(2))},
+         .args = {wire("input", P::F64), konst("precision", P::U64, Value::u64(2))},
          .results = {Type::Str},
          .summary = "Fixed decimals, exact round-half-even of the binary value (glibc %.*f): "
                     "format_f64(0.295, 2) is \"0.29\".",
@@ -126,9 +126,9 @@ void register_text_nodes(Registry& r) {
              }});
   r.add({.name = "zero_pad_u64",
          .family = "strings",
-         .args = {wire("x", P::U64), konst("width", P::U64, Value::u64(10))},
+         .args = {wire("input", P::U64), konst("width", P::U64, Value::u64(10))},
          .results = {Type::Str},
-         .summary = "Decimal x left-padded with 0 to width; never truncates.",
+         .summary = "Decimal input left-padded with 0 to width; never truncates.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            if (p[0].as_u64() > 4096) throw ParamError{0, "width must be <= 4096"};
            return nullptr;

@@ -98,6 +98,12 @@ PD_API uint64_t pd_f64_ge(double a, double b);
 PD_API double pd_select_f64(uint64_t c, double a, double b);
 PD_API double pd_clamp_f64(double x, double lo, double hi);
 PD_API double pd_lerp(double t, double a, double b);
+// (x - a) / (b - a) clamped to [0, 1] (NaN stays NaN); the linear map of
+// [in_min, in_max] onto [out_min, out_max], unclamped; x rounded (half away
+// from zero) to a multiple of step.
+PD_API double pd_inv_lerp(double x, double a, double b);
+PD_API double pd_remap(double x, double in_min, double in_max, double out_min, double out_max);
+PD_API double pd_quantize(double x, double step);
 PD_API double pd_abs_f64(double x);
 
 // Conversions (saturating: NaN and negatives give 0, >= 2^64 gives 2^64-1).

@@ -143,7 +143,7 @@ class Generator {
   }
 
   std::string f64_expr() {
-    switch (pick(24)) {
+    switch (pick(25)) {
       case 0:
         return "unit_interval(" + u() + ")";
       case 1:
@@ -186,6 +186,9 @@ class Generator {
         return "dist_zipf(" + f() + ", 50, 1.1)";
       case 20:
         return "if(" + u() + ", " + f() + ", " + flt_lit() + ")";
+      case 23:
+        return "inv_lerp(" + f() + ", -1.0, 3.0) + remap(" + f() + ", 0.0, 4.0, 10.0, -10.0) + " +
+               "quantize(" + f() + " * 1000.0, 0.25)";
       case 21:
         return "perlin_1d(" + u() + ", 7, 0.013) + simplex_2d(" + u() + ", " + u() + ", 7, 0.5)";
       case 22:
