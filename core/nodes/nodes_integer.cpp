@@ -14,10 +14,11 @@ using BinaryU64 = uint64_t (*)(uint64_t, uint64_t);
 // through the template argument so the eval stays a captureless function.
 template <BinaryU64 fn>
 void add_binary(Registry& r, std::string_view name, std::string_view symbol,
-                std::string_view summary) {
+                std::string_view summary, std::string_view family = "u64 operators",
+                std::string_view first = "a", std::string_view second = "b") {
   r.add({.name = name,
-         .family = "u64 operators",
-         .args = {wire("a", PortType::U64), wire("b", PortType::U64)},
+         .family = family,
+         .args = {wire(first, PortType::U64), wire(second, PortType::U64)},
          .results = {Type::U64},
          .summary = summary,
          .eval = [](Call& c) { c.set_u64(fn(c.u64(0), c.u64(1))); },
@@ -175,42 +176,27 @@ void register_integer_nodes(Registry& r) {
       "div_wire", "input / divisor (rounded down), both wires.",
       [](Call& c) { c.set_u64(divided_or_fail(c, pd_div, "div_wire by zero: ", " / 0")); },
       PD_NATIVE(pd_div, in(0), in(1), outputs()));
-  r.add({.name = "ceil_to_multiple",
-         .family = "integer arithmetic",
-         .args = {wire("value", P::U64), wire("multiple", P::U64)},
-         .results = {Type::U64},
-         .summary = "The smallest multiple of multiple that is >= value (2^64-1 when that "
-                    "overflows); value itself when multiple is 0.",
-         .eval = [](Call& c) { c.set_u64(pd_ceil_to_multiple(c.u64(0), c.u64(1))); },
-         .native = PD_NATIVE(pd_ceil_to_multiple, in(0), in(1))});
-  r.add({.name = "multiples_at_least",
-         .family = "integer arithmetic",
-         .args = {wire("value", P::U64), wire("multiple", P::U64)},
-         .results = {Type::U64},
-         .summary = "How many multiples cover value: value / multiple rounded up; 0 when "
-                    "multiple is 0.",
-         .eval = [](Call& c) { c.set_u64(pd_multiples_at_least(c.u64(0), c.u64(1))); },
-         .native = PD_NATIVE(pd_multiples_at_least, in(0), in(1))});
-  r.add({.name = "set_or_get",
-         .family = "integer arithmetic",
-         .args = {wire("current", P::U64), wire("fallback", P::U64)},
-         .results = {Type::U64},
-         .summary = "current unless it is 0, else fallback.",
-         .eval = [](Call& c) { c.set_u64(pd_set_or_get(c.u64(0), c.u64(1))); },
-         .native = PD_NATIVE(pd_set_or_get, in(0), in(1))});
+  add_binary<pd_ceil_to_multiple>(r, "ceil_to_multiple", "pd_ceil_to_multiple",
+                                  "The smallest multiple of multiple that is >= value (2^64-1 "
+                                  "when that overflows); value itself when multiple is 0.",
+                                  "integer arithmetic", "value", "multiple");
+  add_binary<pd_multiples_at_least>(r, "multiples_at_least", "pd_multiples_at_least",
+                                    "How many multiples cover value: value / multiple rounded "
+                                    "up; 0 when multiple is 0.",
+                                    "integer arithmetic", "value", "multiple");
+  add_binary<pd_set_or_get>(r, "set_or_get", "pd_set_or_get",
+                            "current unless it is 0, else fallback.", "integer arithmetic",
+                            "current", "fallback");
   r.add({.name = "product",
          .family = "integer arithmetic",
          .args = {wires("values", P::U64)},
          .results = {Type::U64},
          .summary = "Wrapping product; 1 for no arguments.",
          .eval = [](Call& c) { fold_variadic<pd_u64_mul>(c, 1); }});
-  r.add({.name = "interleave",
-         .family = "integer arithmetic",
-         .args = {wire("a", P::U64), wire("b", P::U64)},
-         .results = {Type::U64},
-         .summary = "Morton code of the low 32 bits: bit i of a to bit 2i, bit i of b to bit 2i+1.",
-         .eval = [](Call& c) { c.set_u64(pd_interleave(c.u64(0), c.u64(1))); },
-         .native = PD_NATIVE(pd_interleave, in(0), in(1))});
+  add_binary<pd_interleave>(
+      r, "interleave", "pd_interleave",
+      "Morton code of the low 32 bits: bit i of a to bit 2i, bit i of b to bit 2i+1.",
+      "integer arithmetic");
   r.add({.name = "sum",
          .family = "integer arithmetic",
          .args = {wires("values", P::U64)},
