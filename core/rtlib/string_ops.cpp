@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "utf8.hpp"
 #include "xxh3.hpp"
 
 namespace polyrt::rt {
@@ -34,36 +35,6 @@ void append_hundreds(std::string& out, uint32_t n) {
     out += '-';
     out += kOnes[rest % 10];
   }
-}
-
-// The code point of UTF-8 text at `i` and its length (a stray byte counts
-// as itself).
-std::pair<char32_t, size_t> code_point_at(std::string_view s, size_t i) {
-  const auto b = (unsigned char)s[i];
-  const size_t size = b < 0x80         ? 1
-                      : (b >> 5) == 6  ? 2
-                      : (b >> 4) == 14 ? 3
-                      : (b >> 3) == 30 ? 4
-                                       : 1;
-  if (size == 1 || i + size > s.size()) return {b, 1};
-  char32_t c = b & (0x7F >> size);
-  for (size_t k = 1; k < size; ++k) c = (c << 6) | ((unsigned char)s[i + k] & 0x3F);
-  return {c, size};
-}
-
-std::string utf8_of(char32_t c) {
-  std::string out;
-  if (c < 0x80) {
-    out.push_back((char)c);
-  } else if (c < 0x800) {
-    out += {(char)(0xC0 | (c >> 6)), (char)(0x80 | (c & 0x3F))};
-  } else if (c < 0x10000) {
-    out += {(char)(0xE0 | (c >> 12)), (char)(0x80 | ((c >> 6) & 0x3F)), (char)(0x80 | (c & 0x3F))};
-  } else {
-    out += {(char)(0xF0 | (c >> 18)), (char)(0x80 | ((c >> 12) & 0x3F)),
-            (char)(0x80 | ((c >> 6) & 0x3F)), (char)(0x80 | (c & 0x3F))};
-  }
-  return out;
 }
 
 }  // namespace
@@ -107,21 +78,27 @@ std::string hashed_uuid(uint64_t seed) {
 }
 
 std::vector<std::string> expand_charset(std::string_view spec) {
+  // Code points; a byte that is not UTF-8 stands for itself.
   std::vector<char32_t> points;
   for (size_t i = 0; i < spec.size();) {
-    const auto [point, size] = code_point_at(spec, i);
-    points.push_back(point);
-    i += size;
+    const Utf8Char c = utf8_at(spec, i);
+    points.push_back(c.valid ? c.point : (unsigned char)spec[i]);
+    i += c.valid ? c.size : 1;
   }
   std::vector<std::string> out;
+  const auto character = [](char32_t c) {
+    std::string text;
+    append_utf8(text, c);
+    return text;
+  };
   for (size_t i = 0; i < points.size();) {
     if (i + 2 < points.size() && points[i + 1] == U'-') {
       for (char32_t c = points[i]; c <= points[i + 2]; ++c) {
-        if (c < 0xD800 || c > 0xDFFF) out.push_back(utf8_of(c));  // chars skip surrogates
+        if (c < 0xD800 || c > 0xDFFF) out.push_back(character(c));  // chars skip surrogates
       }
       i += 3;
     } else {
-      out.push_back(utf8_of(points[i]));
+      out.push_back(character(points[i]));
       i += 1;
     }
   }

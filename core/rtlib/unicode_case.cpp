@@ -5,6 +5,8 @@
 #include <iterator>
 #include <vector>
 
+#include "utf8.hpp"
+
 namespace polyrt::rt {
 namespace {
 
@@ -19,7 +21,8 @@ struct CodeRange {
 
 #include "unicode_case_tables.inc"
 
-// A decoded character, or (code point kNotUtf8) one byte that is not UTF-8.
+// A decoded character, or (code point kNotUtf8) a sequence that is not
+// UTF-8, kept as it is.
 constexpr char32_t kNotUtf8 = 0xFFFFFFFF;
 struct Decoded {
   char32_t point;
@@ -28,57 +31,12 @@ struct Decoded {
 
 std::vector<Decoded> decode(std::string_view text) {
   std::vector<Decoded> out;
-  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-  for (uint32_t i = 0; i < text.size();) {
-    const unsigned char b = s[i];
-    const uint32_t size = b < 0x80         ? 1
-                          : (b >> 5) == 6  ? 2
-                          : (b >> 4) == 14 ? 3
-                          : (b >> 3) == 30 ? 4
-                                           : 0;
-    char32_t point = kNotUtf8;
-    if (size == 1) {
-      point = b;
-    } else if (size && i + size <= text.size()) {
-      point = b & (0x7F >> size);
-      bool valid = true;
-      for (uint32_t k = 1; k < size; ++k) {
-        valid = valid && (s[i + k] & 0xC0) == 0x80;
-        point = (point << 6) | (s[i + k] & 0x3F);
-      }
-      static constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-      if (!valid || point < kSmallest[size] || point > 0x10FFFF ||
-          (point >= 0xD800 && point <= 0xDFFF)) {
-        point = kNotUtf8;
-      }
-    }
-    if (point == kNotUtf8) {
-      out.push_back({kNotUtf8, i, 1});
-      ++i;
-    } else {
-      out.push_back({point, i, size});
-      i += size;
-    }
+  for (size_t i = 0; i < text.size();) {
+    const Utf8Char c = utf8_at(text, i);
+    out.push_back({c.valid ? c.point : kNotUtf8, (uint32_t)i, (uint32_t)c.size});
+    i += c.size;
   }
   return out;
-}
-
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out.push_back((char)c);
-  } else if (c < 0x800) {
-    out.push_back((char)(0xC0 | (c >> 6)));
-    out.push_back((char)(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out.push_back((char)(0xE0 | (c >> 12)));
-    out.push_back((char)(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back((char)(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back((char)(0xF0 | (c >> 18)));
-    out.push_back((char)(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back((char)(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back((char)(0x80 | (c & 0x3F)));
-  }
 }
 
 bool in(const CodeRange* begin, const CodeRange* end, char32_t c) {
@@ -120,7 +78,7 @@ std::string mapped(std::string_view text, const CaseMapping (&table)[N], const c
   for (size_t i = 0; i < chars.size(); ++i) {
     const Decoded& d = chars[i];
     if (d.point == kNotUtf8) {
-      out.push_back(text[d.begin]);
+      out.append(text.substr(d.begin, d.size));
       continue;
     }
     // Final_Sigma: a capital sigma after a cased letter and not before one.

@@ -1,5 +1,7 @@
 #include "web_encoding.hpp"
 
+#include "utf8.hpp"
+
 namespace polyrt::rt {
 namespace {
 
@@ -100,44 +102,16 @@ std::string html_decode(std::string_view text) {
 }
 
 std::string utf8_lossy(std::string_view bytes) {
-  const auto* s = reinterpret_cast<const unsigned char*>(bytes.data());
-  const size_t n = bytes.size();
   std::string out;
-  out.reserve(n);
-  for (size_t i = 0; i < n;) {
-    const unsigned char b = s[i];
-    if (b < 0x80) {
-      out.push_back((char)b);
-      ++i;
-      continue;
-    }
-    // The continuation bytes a lead byte takes, and the range of the first
-    // (narrower after E0, ED, F0, F4: no overlong, surrogate or too-large form).
-    size_t need = 0;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) {
-      need = 1;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      need = 2;
-      lo = b == 0xE0 ? 0xA0 : 0x80;
-      hi = b == 0xED ? 0x9F : 0xBF;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      need = 3;
-      lo = b == 0xF0 ? 0x90 : 0x80;
-      hi = b == 0xF4 ? 0x8F : 0xBF;
-    }
-    size_t taken = 1;  // the maximal prefix of a valid sequence
-    while (taken <= need && i + taken < n) {
-      const unsigned char c = s[i + taken];
-      if (c < (taken == 1 ? lo : 0x80) || c > (taken == 1 ? hi : 0xBF)) break;
-      ++taken;
-    }
-    if (need && taken == need + 1) {
-      out.append(bytes.substr(i, taken));
+  out.reserve(bytes.size());
+  for (size_t i = 0; i < bytes.size();) {
+    const Utf8Char c = utf8_at(bytes, i);
+    if (c.valid) {
+      out.append(bytes.substr(i, c.size));
     } else {
       out += "\xEF\xBF\xBD";  // U+FFFD
     }
-    i += taken;
+    i += c.size;
   }
   return out;
 }
