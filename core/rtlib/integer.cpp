@@ -121,15 +121,15 @@ PD_API int32_t pd_is_one_of(uint64_t v, const uint64_t* allowed, uint64_t count,
   return PD_FAIL;
 }
 
-PD_API uint64_t pd_ceil_to_multiple(uint64_t value, uint64_t multiple) {
-  if (multiple == 0) return value;
-  const uint64_t count = value / multiple + (value % multiple != 0 ? 1 : 0);
-  return count > ~0ULL / multiple ? ~0ULL : count * multiple;
-}
-
 PD_API uint64_t pd_multiples_at_least(uint64_t value, uint64_t multiple) {
   if (multiple == 0) return 0;
   return value / multiple + (value % multiple != 0 ? 1 : 0);
+}
+
+PD_API uint64_t pd_ceil_to_multiple(uint64_t value, uint64_t multiple) {
+  if (multiple == 0) return value;
+  const uint64_t count = pd_multiples_at_least(value, multiple);
+  return count > ~0ULL / multiple ? ~0ULL : count * multiple;
 }
 
 PD_API uint64_t pd_set_or_get(uint64_t current, uint64_t fallback) {
