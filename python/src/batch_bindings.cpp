@@ -71,19 +71,22 @@ NativeBatch make_batch(const NativeProgram& native, const std::vector<std::strin
   }
   for (auto [key, value] : externs) {
     const std::string name = nb::cast<std::string>(key);
-    Type type = Type::U64;
-    bool known = false;
-    for (const ExternInfo& e : p.externs()) {
-      if (e.name == name) type = e.type, known = true;
-    }
-    // An unknown name is left to the evaluator, which lists the externs.
-    options.externs.emplace_back(name, known ? from_python(value, type, name) : Value::none());
+    options.externs.emplace_back(name, extern_from_python(p, name, value));
   }
   auto stop = std::make_unique<std::atomic<bool>>(false);
   options.stop = stop.get();
   nb::gil_scoped_release release;
   auto evaluator = std::make_unique<BatchEvaluator>(native.program, std::move(options));
   return NativeBatch{native.program, std::move(stop), std::move(evaluator)};
+}
+
+// stop - start, refused when stop is before start (`call` names the variant).
+uint64_t row_count(uint64_t start, uint64_t stop, const char* call) {
+  if (stop < start) {
+    throw WriteError("evaluate(" + std::to_string(start) + ", " + std::to_string(stop) + call +
+                     "): stop is before start");
+  }
+  return stop - start;
 }
 
 // A buffer that numpy will own (given back to the pool by the capsule).
@@ -134,11 +137,7 @@ nb::object column_object(const Destination& d, uint64_t count) {
 // arrays, str columns as (offsets, bytes) arrays in Arrow's LargeString
 // layout, None for outputs that are None on every row.
 nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
-  if (stop < start) {
-    throw WriteError("evaluate(" + std::to_string(start) + ", " + std::to_string(stop) +
-                     "): stop is before start");
-  }
-  const uint64_t count = stop - start;
+  const uint64_t count = row_count(start, stop, "");
   const BatchEvaluator& evaluator = *batch.evaluator;
   const std::vector<Type>& types = evaluator.output_types();
   std::vector<Destination> out(types.size());
@@ -226,13 +225,10 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
 // gpu, address, rows, tensor), the tensor a DLPack-capable nanobind array
 // that keeps the memory alive (None for an output None on every row).
 nb::list evaluate_to_device(const NativeBatch& batch, uint64_t start, uint64_t stop) {
-  if (stop < start) {
-    throw WriteError("evaluate(" + std::to_string(start) + ", " + std::to_string(stop) +
-                     ", on_device=True): stop is before start");
-  }
+  const uint64_t count = row_count(start, stop, ", on_device=True");
   std::vector<DeviceColumn> columns;
-  run_interruptible([&] { columns = batch.evaluator->evaluate_to_device(start, stop - start); },
-                    *batch.stop, stop - start <= kDefaultChunkRows);
+  run_interruptible([&] { columns = batch.evaluator->evaluate_to_device(start, count); },
+                    *batch.stop, count <= kDefaultChunkRows);
   nb::list out;
   for (const DeviceColumn& c : columns) {
     nb::object tensor = nb::none();

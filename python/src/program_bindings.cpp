@@ -128,18 +128,7 @@ struct NativeState {
   void set_externs(const nb::kwargs& externs) {
     for (auto [key, value] : externs) {
       const std::string name = nb::cast<std::string>(key);
-      const ExternInfo* info = nullptr;
-      for (const ExternInfo& e : program->externs()) {
-        if (e.name == name) info = &e;
-      }
-      if (!info) {
-        std::string known;
-        for (const ExternInfo& e : program->externs())
-          known += (known.empty() ? "" : ", ") + e.name;
-        throw WriteError("unknown extern '" + name +
-                         "'; the program's externs: " + (known.empty() ? "(none)" : known));
-      }
-      const Value v = from_python(value, info->type, name);
+      const Value v = extern_from_python(*program, name, value);
       const std::lock_guard guard(lock);
       state.set_input(name, v);
     }

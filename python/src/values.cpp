@@ -71,4 +71,9 @@ Value from_python(nb::handle object, Type type, std::string_view name) {
   refuse(object, type, name, "unknown type");
 }
 
+Value extern_from_python(const Program& program, std::string_view name, nb::handle object) {
+  const size_t index = program.resolve_extern_write(name, Value::none()).first;
+  return from_python(object, program.externs()[index].type, name);
+}
+
 }  // namespace polyrt::python

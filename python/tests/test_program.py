@@ -61,7 +61,7 @@ def test_externs_are_typed():
         state.set_externs(salt="no")
     with pytest.raises(polyrt.WriteError, match="out of range"):
         state.set_externs(salt=-1)
-    with pytest.raises(polyrt.WriteError, match="unknown extern 'sallt'"):
+    with pytest.raises(polyrt.WriteError, match="no extern named 'sallt'; externs: salt, flag"):
         state.set_externs(sallt=1)
     state.set_externs(salt=None)  # unset: outputs that need it are None
     state.set_inputs(1)
