@@ -21,7 +21,8 @@ namespace polyrt::cli {
 namespace {
 
 const char* kBenchUsage =
-    "usage: polyrt bench FILE [--seconds S] [--outputs a,b,...] [--set NAME=VALUE]... [--json]\n\n"
+    "usage: polyrt bench FILE [--seconds S] [--outputs a,b,...] [--set NAME=VALUE]... [--json]\n"
+    "                    [--lib DIR]...\n\n"
     "Measures FILE on every tier and device here, each for about S seconds (default 0.5),\n"
     "iterating the first input from 0 (other inputs and externs from --set):\n"
     "  compile    cold (an empty cache) and cached (compiled again in this process), per engine\n"
@@ -42,6 +43,7 @@ struct Settings {
   double seconds = 0.5;
   std::vector<std::string> outputs;  // empty: every output
   std::vector<std::pair<std::string, std::string>> sets;
+  CompileOptions compile;  // --lib
 };
 
 struct CompileRow {
@@ -233,7 +235,7 @@ int bench_command(CommandLine& args) {
       settings.sets.push_back(split_assignment(args.value_of(f)));
     } else if (f == "--json") {
       json = true;
-    } else {
+    } else if (!library_flag(args, f, settings.compile)) {
       args.unknown_flag(f);
     }
   }
@@ -257,7 +259,9 @@ int bench_command(CommandLine& args) {
   for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
     std::shared_ptr<const Program> program;
     compiles.push_back(time_compiles(engine_name(engine), [&] {
-      program = compile_file(settings.file, CompileOptions{.engine = engine});
+      CompileOptions options = settings.compile;
+      options.engine = engine;
+      program = compile_file(settings.file, options);
     }));
     programs.push_back(program);
   }

@@ -8,10 +8,10 @@ namespace {
 
 // Options that take a value (as the next argument or after '=').
 bool takes_value(const std::string& name) {
-  static const char* const kValued[] = {"--out",    "--cycles",  "--outputs",     "--format",
-                                        "--set",    "--threads", "--engine",      "--provenance",
-                                        "--target", "--sm",      "--cuda-driver", "--device",
-                                        "--parts",  "--part",    "--rate",        "--seconds"};
+  static const char* const kValued[] = {
+      "--out",    "--cycles",     "--outputs", "--format",  "--set",         "--threads",
+      "--engine", "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
+      "--parts",  "--part",       "--rate",    "--seconds", "--lib"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }
@@ -45,7 +45,7 @@ CommandLine::CommandLine(std::string command, std::vector<std::string> args)
     } else if (takes_value(o.name) && i + 1 < args.size()) {
       o.value = args[++i];
     }
-    if (o.name != "--set") {
+    if (o.name != "--set" && o.name != "--lib") {
       for (const std::string& s : seen) {
         if (s == o.name) {
           throw UsageError("polyrt " + command_ + ": option " + o.name +
@@ -101,7 +101,14 @@ Provenance parse_provenance(const std::string& text) {
 
 }  // namespace
 
+bool library_flag(CommandLine& args, const std::string& flag, CompileOptions& options) {
+  if (flag != "--lib") return false;
+  options.library_paths.push_back(args.value_of(flag));
+  return true;
+}
+
 bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options, bool* batch) {
+  if (library_flag(args, flag, options)) return true;
   if (flag == "--engine") {
     const std::string value = args.value_of(flag);
     if (batch) *batch = value == "batch";

@@ -57,8 +57,11 @@ int devices_command(CommandLine& args);
 int bench_command(CommandLine& args);
 int version_command();
 
-// Handles --engine and --provenance (UsageError for a bad value); false when
-// `flag` is neither. With `batch`, --engine also accepts "batch" (polyrt run).
+// Handles --lib DIR (a module directory, repeatable): false for any other flag.
+bool library_flag(CommandLine& args, const std::string& flag, CompileOptions& options);
+
+// Handles --engine, --provenance (UsageError for a bad value) and --lib; false
+// for any other flag. With `batch`, --engine also accepts "batch" (polyrt run).
 bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options,
                  bool* batch = nullptr);
 

@@ -9,13 +9,19 @@ namespace polyrt::cli {
 
 int check_command(CommandLine& args) {
   static const char* usage =
-      "usage: polyrt check FILE\n\n"
-      "Compiles FILE and reports diagnostics. Exit status 0 when it compiles, 1 when not.\n";
+      "usage: polyrt check FILE [--lib DIR]...\n\n"
+      "Compiles FILE and reports diagnostics. Exit status 0 when it compiles, 1 when not.\n"
+      "--lib DIR adds a directory of modules (searched in order, after FILE's directory\n"
+      "and before POLYRT_LIB_PATH and the standard library).\n";
   if (args.wants_help()) return std::fputs(usage, stdout), 0;
-  if (!args.done()) args.unknown_flag(args.flag());
+  CompileOptions options;
+  while (!args.done()) {
+    const std::string f = args.flag();
+    if (!library_flag(args, f, options)) args.unknown_flag(f);
+  }
   const std::string& file = args.file();
   args.allow_positionals(1, "check takes one FILE");
-  auto program = compile_file(file);
+  auto program = compile_file(file, options);
   for (const std::string& w : program->warnings()) std::fprintf(stderr, "%s\n", w.c_str());
   std::printf("%s: ok (%zu inputs, %zu externs, %zu outputs)\n", file.c_str(),
               program->input_names().size(), program->externs().size(),
@@ -29,7 +35,7 @@ int eval_command(CommandLine& args) {
       "Sets the coordinate inputs (one value per declared input, in order) and the\n"
       "externs given with --set, then prints every named output as 'name = value'.\n"
       "--engine interpreter|closures|native (default native), --provenance "
-      "auto|raw|pull|pushpull.\n";
+      "auto|raw|pull|pushpull,\n--lib DIR a directory of modules (repeatable).\n";
   if (args.wants_help()) return std::fputs(usage, stdout), 0;
   std::vector<std::pair<std::string, std::string>> sets;
   CompileOptions options;

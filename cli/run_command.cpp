@@ -41,6 +41,8 @@ const char* kRunUsage =
     "                        device's share of the rows and of the throughput\n"
     "  --engine E            batch, interpreter, closures or native (default batch)\n"
     "  --provenance M        auto, raw, pull or pushpull (slot engines; default auto)\n"
+    "  --lib DIR             a directory of modules, searched after FILE's directory\n"
+    "                        (repeatable; see docs/language.md)\n"
     "  --parts N             split the range into N contiguous parts, one file each under\n"
     "                        --out DIR: DIR/<table>.<K>.<csv|tsv|jsonl> (table: FILE's\n"
     "                        name without .polydat) or DIR/part-K/<output>.npy; part K\n"

@@ -124,6 +124,25 @@ TEST(Parser, NewlineSeparatesACalleeFromAParenthesizedStatement) {
   EXPECT_EQ(ast.statements.size(), 2u);
 }
 
+TEST(Parser, ModuleDefinitions) {
+  Ast ast = parse_text(
+      "input cycle\nm(input: u64, scale: f64) -> (v: u64, w: String) := {\n"
+      "  h := hash(input)\n  v := h\n  w := \"x\"\n}\nm2() -> (k: u64) := { k := 1 }\n"
+      "y := m(cycle, 2.0)\n");
+  ASSERT_EQ(ast.modules.size(), 2u);
+  const ModuleDef& m = ast.modules[0];
+  EXPECT_EQ(m.name, "m");
+  ASSERT_EQ(m.params.size(), 2u);
+  EXPECT_EQ(m.params[0].name, "input");
+  EXPECT_EQ(*m.params[1].type, Type::F64);
+  ASSERT_EQ(m.outputs.size(), 2u);
+  EXPECT_EQ(*m.outputs[1].type, Type::Str);  // String is str
+  EXPECT_EQ(m.body.size(), 3u);
+  EXPECT_EQ(m.pos.line, 2);
+  EXPECT_TRUE(ast.modules[1].params.empty());
+  EXPECT_EQ(ast.statements.size(), 2u);  // the input and y
+}
+
 TEST(Parser, Rejections) {
   const char* bad[] = {
       "x = 1",
@@ -140,7 +159,11 @@ TEST(Parser, Rejections) {
       "input x: f64",
       "extern e: nope",
       "v := 1 as blob",
-      "m(a: u64) -> (b: u64) := { b := a }",
+      "m(a: u64) -> b := { b := a }",
+      "m(a) -> (b: u64) := { b := a }",
+      "m(a: u64) -> (b: u64) { b := a }",
+      "m(a: u64) -> (b: u64) := { b := a ",
+      "m(a: u64) -> (b: u64) := { x(c: u64) -> (d: u64) := { d := c } }",
   };
   for (const char* text : bad) EXPECT_THROW(parse_text(text), CompileError) << text;
 }

@@ -54,6 +54,11 @@ struct Expr {
   Type cast_type = Type::U64;
 };
 
+// A deep copy of `e`, every position moved to `origin` (the inlined copy of a
+// module body gets its own origin). An explicit stack: a left spine may be as
+// long as the file.
+ExprPtr clone(const Expr& e, uint32_t origin);
+
 enum class StmtKind : uint8_t { Input, Extern, Binding, Pragma };
 
 struct Stmt {
@@ -65,10 +70,43 @@ struct Stmt {
   ExprPtr expr;              // binding value or extern default
   bool is_const = false;
   bool is_volatile = false;
+  // Made by module inlining: a module's parameter, internal binding or
+  // output. Not an output of the program; its names are compiler-made.
+  bool hidden = false;
+  // Hidden bindings: a name the module's signature types (the lowering
+  // checks the bound value against it), and what it is in diagnostics
+  // ("output 'id' of module 'hashed_id'").
+  struct Declared {
+    size_t target;  // index into names
+    Type type;
+    std::string role;
+  };
+  std::vector<Declared> declared;
+  // The hidden binding of a module parameter's expression argument:
+  // "parameter 'max' of module 'bounded'".
+  std::string role;
+};
+
+// One `name: type` of a module signature (no type: a binding a library file
+// exports, whose boundary is typed only by the graph it joins).
+struct Param {
+  std::string name;
+  std::optional<Type> type;
+  SourcePos pos;
+};
+
+// `name(params) -> (outputs) := { body }`.
+struct ModuleDef {
+  std::string name;
+  SourcePos pos;
+  std::vector<Param> params;
+  std::vector<Param> outputs;
+  std::vector<Stmt> body;
 };
 
 struct Ast {
   std::vector<Stmt> statements;
+  std::vector<ModuleDef> modules;
 };
 
 // Parses a whole program. Throws CompileError.

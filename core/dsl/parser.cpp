@@ -52,7 +52,13 @@ class Parser {
 
   Ast parse_program() {
     Ast ast;
-    while (peek().kind != Tok::End) ast.statements.push_back(parse_statement());
+    while (peek().kind != Tok::End) {
+      if (starts_module_definition()) {
+        ast.modules.push_back(parse_module_definition());
+      } else {
+        ast.statements.push_back(parse_statement());
+      }
+    }
     return ast;
   }
 
@@ -96,6 +102,85 @@ class Parser {
               "valid types: u64, f64, str, bool");
     }
     return type;
+  }
+
+  // At a statement's start, `NAME(` (the parenthesis on the name's line) can
+  // only open a module definition: a bare call is not a statement.
+  bool starts_module_definition() const {
+    static const char* const keywords[] = {"input",    "extern", "pragma", "const", "shared",
+                                           "volatile", "cursor", "over",   "for",   "tile"};
+    if (peek().kind != Tok::Ident || peek(1).kind != Tok::LParen || peek(1).newline_before) {
+      return false;
+    }
+    for (const char* k : keywords) {
+      if (peek().text == k) return false;
+    }
+    return true;
+  }
+
+  // name(p: T, ...) -> (o: T, ...) := { statement* }
+  ModuleDef parse_module_definition() {
+    ModuleDef m;
+    const Token& name = advance();
+    m.name = name.text;
+    m.pos = name.pos;
+    if (m.name.rfind("__", 0) == 0) {
+      fail_at(name, "names starting with '__' are reserved for the compiler");
+    }
+    const bool signature =
+        peek(1).kind == Tok::RParen || (peek(1).kind == Tok::Ident && peek(2).kind == Tok::Colon);
+    if (!signature) {
+      fail_at(name, "expected a statement, found a call of '" + m.name + "'",
+              "a bare call is not a statement: bind it (NAME := " + m.name +
+                  "(...)) or define a module (" + m.name +
+                  "(p: TYPE, ...) -> (out: TYPE, ...) := { ... })");
+    }
+    m.params = parse_signature_list("parameter");
+    if (peek().kind != Tok::Arrow) {
+      fail_at(peek(),
+              "expected '->' and the outputs after the parameters of module '" + m.name +
+                  "', found " + describe(peek()),
+              "a module is written NAME(p: TYPE, ...) -> (out: TYPE, ...) := { ... }; a bare "
+              "call is not a statement");
+    }
+    advance();
+    m.outputs = parse_signature_list("output");
+    if (m.outputs.empty()) fail_at(peek(), "module '" + m.name + "' declares no output");
+    expect(Tok::ColonEq, "after the outputs of module '" + m.name + "'");
+    expect(Tok::LBrace, "to open the body of module '" + m.name + "'");
+    while (peek().kind != Tok::RBrace) {
+      if (peek().kind == Tok::End) {
+        fail_at(name, "the body of module '" + m.name + "' is not closed with '}'");
+      }
+      if (starts_module_definition()) {
+        fail_at(peek(), "module definitions cannot be nested",
+                "define '" + peek().text + "' at the top level of the file");
+      }
+      m.body.push_back(parse_statement());
+    }
+    advance();
+    return m;
+  }
+
+  // (name: TYPE, ...), possibly empty.
+  std::vector<Param> parse_signature_list(const std::string& what) {
+    std::vector<Param> list;
+    expect(Tok::LParen, "to open the " + what + " list");
+    if (peek().kind == Tok::RParen) {
+      advance();
+      return list;
+    }
+    do {
+      const Token& name = expect(Tok::Ident, "as the " + what + " name");
+      for (const Param& p : list) {
+        if (p.name == name.text) fail_at(name, "duplicate " + what + " '" + name.text + "'");
+      }
+      expect(Tok::Colon, "after " + what + " '" + name.text + "' (NAME: TYPE)");
+      list.push_back(
+          Param{name.text, parse_type("for " + what + " '" + name.text + "'"), name.pos});
+    } while (peek().kind == Tok::Comma && (advance(), true));
+    expect(Tok::RParen, "to close the " + what + " list");
+    return list;
   }
 
   Stmt parse_statement() {
@@ -181,10 +266,6 @@ class Parser {
       if (peek().kind == Tok::Colon) {
         fail_at(peek(), "a type annotation is only allowed on shared bindings",
                 "write " + name.text + " := EXPR; types are inferred");
-      }
-      if (peek().kind == Tok::LParen && !peek().newline_before) {
-        fail_at(peek(), "module definitions are not supported by polyrt yet",
-                "a binding is written NAME := EXPR");
       }
       if (peek().kind != Tok::ColonEq) {
         fail_at(peek(), "expected ':=' after '" + name.text + "', found " + describe(peek()),

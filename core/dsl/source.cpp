@@ -29,10 +29,6 @@ std::string_view SourceText::line(int line) const {
   return std::string_view(text_).substr(start, end - start);
 }
 
-namespace {
-
-// User text in a diagnostic never reaches the terminal raw: control bytes
-// are spelled \xNN.
 std::string printable(std::string_view text) {
   static const char* hex = "0123456789abcdef";
   std::string out;
@@ -47,8 +43,6 @@ std::string printable(std::string_view text) {
   }
   return out;
 }
-
-}  // namespace
 
 std::string SourceText::format(SourcePos pos, std::string_view message, size_t length,
                                std::string_view hint) const {

@@ -1,6 +1,7 @@
 // Source text with line lookup, and the one formatter of compile diagnostics.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -8,8 +9,9 @@
 namespace polyrt::dsl {
 
 struct SourcePos {
-  int line = 0;  // 1-based; 0 = no position (compiler-made)
-  int col = 0;   // 1-based, in bytes
+  int line = 0;         // 1-based; 0 = no position (compiler-made)
+  int col = 0;          // 1-based, in bytes
+  uint32_t origin = 0;  // which text: 0 is the program, others inlined modules (dsl::Sources)
 };
 
 // The largest program source polyrt reads (a file or a string).
@@ -40,6 +42,10 @@ class SourceText {
   std::string text_;
   std::vector<size_t> line_starts_;
 };
+
+// User text in a diagnostic never reaches the terminal raw: control bytes
+// are spelled \xNN.
+std::string printable(std::string_view text);
 
 // The closest candidate by edit distance, or "" when none is close enough.
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);

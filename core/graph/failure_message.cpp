@@ -38,9 +38,8 @@ std::string failure_message(const Graph& g, uint32_t node, const std::string& re
                             const std::vector<const Value*>& inputs,
                             const std::vector<uint64_t>* coordinates) {
   const Node& n = g.nodes[node];
-  std::string out = "node '" + n.label + "' in binding '" + n.binding + "' at " + g.file + ":" +
-                    std::to_string(n.pos.line) + ":" + std::to_string(n.pos.col) +
-                    " failed: " + reason;
+  std::string out = "node '" + n.label + "' in binding '" + n.binding + "' at " + g.location_of(n) +
+                    " failed: " + reason + g.call_chain_of(n);
   const auto fed = fed_outputs(g, node);
   out += "\n  feeds outputs: ";
   for (size_t i = 0; i < fed.size(); ++i) out += (i ? ", " : "") + fed[i];

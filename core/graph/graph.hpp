@@ -80,8 +80,26 @@ struct Extern {
   uint32_t node = 0;
 };
 
-struct Graph {
+// Where the positions of one origin (dsl::SourcePos::origin) lie: the file,
+// and the module calls that inlined them (dsl::Sources::call_chain; "" for
+// the program itself).
+struct SourceOrigin {
   std::string file;
+  std::string call_chain;
+};
+
+struct Graph {
+  std::vector<SourceOrigin> origins;  // [0] is the program
+  const std::string& file() const { return origins.at(0).file; }
+  // "file:line:col" of a node.
+  std::string location_of(const Node& n) const {
+    return origins.at(n.pos.origin).file + ":" + std::to_string(n.pos.line) + ":" +
+           std::to_string(n.pos.col);
+  }
+  // The module calls that inlined a node, one "\n  in module ..." line each.
+  const std::string& call_chain_of(const Node& n) const {
+    return origins.at(n.pos.origin).call_chain;
+  }
   std::vector<Node> nodes;            // topological order
   std::vector<uint32_t> coordinates;  // node of each coordinate, declaration order
   std::vector<Extern> externs;

@@ -32,18 +32,21 @@ enum class Visit : uint8_t { NotStarted, InProgress, Done };
 
 class Lowerer {
  public:
-  Lowerer(const dsl::SourceText& src, const dsl::Ast& ast) : src_(src), ast_(ast) {}
+  Lowerer(const dsl::Sources& src, const dsl::Ast& ast) : src_(src), ast_(ast) {}
 
   Graph run() {
-    g_.file = src_.file();
     declare_all();
     for (const Stmt* s : dependency_order()) lower_binding(*s);
     for (const Stmt& s : ast_.statements) {
-      if (s.kind != StmtKind::Binding) continue;
+      if (s.kind != StmtKind::Binding || s.hidden) continue;
       for (const std::string& name : s.names) {
         const Typed& t = bound_.at(name);
         g_.outputs.push_back(Output{name, t.wire, t.type});
       }
+    }
+    for (uint32_t o = 0; o < src_.origin_count(); ++o) {
+      const SourcePos start{0, 0, o};
+      g_.origins.push_back(SourceOrigin{src_.text_of(start).file(), src_.call_chain(start)});
     }
     return std::move(g_);
   }
@@ -51,15 +54,18 @@ class Lowerer {
  private:
   // ---- declarations -------------------------------------------------------
 
-  void claim_name(const std::string& name, SourcePos pos) {
+  void claim_name(const std::string& name, SourcePos pos, bool hidden = false) {
+    if (hidden) {
+      declared_at_.emplace(name, pos);
+      return;
+    }
     if (name.rfind("__", 0) == 0) {
       src_.fail(pos, "names starting with '__' are reserved for the compiler", name.size());
     }
     auto [it, inserted] = declared_at_.emplace(name, pos);
     if (!inserted) {
       src_.fail(pos, "'" + name + "' is already defined", name.size(),
-                "first defined at " + src_.file() + ":" + std::to_string(it->second.line) + ":" +
-                    std::to_string(it->second.col));
+                "first defined at " + src_.location(it->second));
     }
     known_names_.push_back(name);
   }
@@ -101,7 +107,7 @@ class Lowerer {
         }
         case StmtKind::Binding:
           for (size_t i = 0; i < s.names.size(); ++i) {
-            claim_name(s.names[i], s.name_pos[i]);
+            claim_name(s.names[i], s.name_pos[i], s.hidden);
             bindings_[s.names[i]] = BindingInfo{&s, i};
           }
           break;
@@ -335,6 +341,24 @@ class Lowerer {
       n.is_volatile_binding = s.is_volatile;
       bound_[s.names[i]] = t;
     }
+    for (const Stmt::Declared& d : s.declared) check_declared_type(s, d, results[d.target].type);
+  }
+
+  // A module's parameter or output holds the type its signature declares
+  // (a bool passes for a u64, as everywhere).
+  void check_declared_type(const Stmt& s, const Stmt::Declared& d, Type got) {
+    const Type want = d.type;
+    if (got == want || (want == Type::U64 && got == Type::Bool)) return;
+    std::string hint;
+    if (want == Type::F64 && got == Type::U64)
+      hint = "convert with to_f64(...) or unit_interval(...)";
+    if (want == Type::U64 && got == Type::F64)
+      hint = "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64";
+    if (want == Type::Str) hint = "convert with '... as str' or format it with printf";
+    src_.fail(s.expr->pos,
+              d.role + " is declared " + std::string(type_name(want)) + " but gets " +
+                  std::string(type_name(got)),
+              s.expr->length, hint);
   }
 
   std::string array_text(const Expr& e) {
@@ -576,6 +600,13 @@ class Lowerer {
     const bool negative = a.kind == ExprKind::Unary && a.text == "-" && is_number(*a.args[0]);
     if (a.kind != ExprKind::Int && a.kind != ExprKind::Float && a.kind != ExprKind::Str &&
         !negative) {
+      if (const Stmt* param = module_parameter(a)) {
+        src_.fail(a.pos,
+                  where + " must be a literal constant, but it is " + param->role +
+                      ", which the call passes as an expression at " +
+                      src_.location(param->expr->pos),
+                  a.length, "a module parameter that fills a constant argument takes a literal");
+      }
       src_.fail(
           a.pos, where + " must be a literal constant, not an expression", a.length,
           def.name == "mod" || def.name == "div"
@@ -601,6 +632,15 @@ class Lowerer {
         break;
     }
     src_.fail(a.pos, where + " has an unsupported literal", a.length);
+  }
+
+  // The hidden binding of a module parameter that `a` names, if it does.
+  const Stmt* module_parameter(const Expr& a) const {
+    if (a.kind != ExprKind::Ident) return nullptr;
+    auto it = bindings_.find(a.text);
+    if (it == bindings_.end() || !it->second.stmt->hidden) return nullptr;
+    const Stmt* s = it->second.stmt;
+    return s->role.empty() ? nullptr : s;
   }
 
   Typed wire_argument(const Expr& a, const nodes::ArgSpec& spec, const NodeDef& def) {
@@ -630,14 +670,8 @@ class Lowerer {
       src_.fail(e.pos, "if(cond, then, else) takes 3 arguments", e.length);
     }
     const NodeDef* def = nodes::find_node(e.text);
-    if (!def) {
-      std::vector<std::string> names;
-      for (const NodeDef* d : nodes::all_nodes()) names.emplace_back(d->name);
-      const std::string near = dsl::closest_name(e.text, names);
-      src_.fail(
-          e.pos, "unknown function '" + e.text + "'", e.length,
-          near.empty() ? "see docs/nodes.md for the node library" : "did you mean '" + near + "'?");
-    }
+    // Module inlining resolved every other name, or refused it.
+    if (!def) internal_error("call of '" + e.text + "' reached the lowering unresolved");
     const auto& specs = def->args;
     std::vector<const Expr*> assigned(specs.size(), nullptr);
     std::vector<const Expr*> rest;  // variadic
@@ -716,7 +750,7 @@ class Lowerer {
     return call_node(*def, std::move(inputs), std::move(params), e.pos, e.length, param_pos);
   }
 
-  const dsl::SourceText& src_;
+  const dsl::Sources& src_;
   const dsl::Ast& ast_;
   Graph g_;
   std::unordered_map<std::string, SourcePos> declared_at_;
@@ -729,8 +763,8 @@ class Lowerer {
 
 }  // namespace
 
-Graph lower(const dsl::SourceText& source, const dsl::Ast& ast) {
-  return Lowerer(source, ast).run();
+Graph lower(const dsl::Sources& sources, const dsl::Ast& ast) {
+  return Lowerer(sources, ast).run();
 }
 
 }  // namespace polyrt::ir

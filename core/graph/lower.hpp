@@ -3,11 +3,13 @@
 #pragma once
 
 #include "dsl/ast.hpp"
+#include "dsl/sources.hpp"
 #include "graph/graph.hpp"
 
 namespace polyrt::ir {
 
-// Throws CompileError pointing at the offending source.
-Graph lower(const dsl::SourceText& source, const dsl::Ast& ast);
+// `ast` has its module calls inlined (dsl::inline_modules). Throws
+// CompileError pointing at the offending source.
+Graph lower(const dsl::Sources& sources, const dsl::Ast& ast);
 
 }  // namespace polyrt::ir

@@ -31,7 +31,7 @@ namespace {
 
 // Lifecycle is the join over producers: Constant < Init < Dynamic; volatility
 // is contagious except through a const binding, which captures a value once.
-void classify(Graph& g, const dsl::SourceText& src) {
+void classify(Graph& g, const dsl::Sources& src) {
   const uint32_t none = ~0u;
   std::vector<uint32_t> coordinate_read(g.nodes.size(), none);  // first coordinate in provenance
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
@@ -106,7 +106,7 @@ void fold_constants(Graph& g) {
   }
 }
 
-void eliminate_dead(Graph& g, const dsl::SourceText& src,
+void eliminate_dead(Graph& g, const dsl::Sources& src,
                     const std::vector<std::string>& required) {
   if (!required.empty()) {
     std::unordered_map<std::string_view, size_t> by_name;
@@ -223,7 +223,7 @@ std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots
   return cone;
 }
 
-void run_passes(Graph& g, const dsl::SourceText& src, const std::vector<std::string>& required) {
+void run_passes(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
   classify(g, src);
   fold_constants(g);
   eliminate_dead(g, src, required);

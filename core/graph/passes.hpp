@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "dsl/source.hpp"
+#include "dsl/sources.hpp"
 #include "graph/graph.hpp"
 
 namespace polyrt::ir {
@@ -13,7 +13,7 @@ namespace polyrt::ir {
 // Runs every pass in order. `required_outputs` (when non-empty) restricts the
 // outputs before dead-code elimination. Throws CompileError (a const reading a
 // coordinate, an unknown required output) and ConstantFoldError.
-void run_passes(Graph& graph, const dsl::SourceText& source,
+void run_passes(Graph& graph, const dsl::Sources& source,
                 const std::vector<std::string>& required_outputs);
 
 // Call nodes (not folded) that `roots` need, in topological order. Linear in

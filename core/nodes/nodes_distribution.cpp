@@ -195,7 +195,7 @@ void register_distribution_nodes(Registry& r) {
   using P = PortType;
   r.add({.name = "dist_uniform",
          .family = "distributions",
-         .args = {wire("u", P::F64), konst("min", P::F64), konst("max", P::F64)},
+         .args = {wire("input", P::F64), konst("min", P::F64), konst("max", P::F64)},
          .results = {Type::F64},
          .summary = "Uniform on [min, max]: the 1001-point table of min + p(max - min), sampled "
                     "by linear interpolation at u clamped to [0, 1].",
@@ -208,7 +208,7 @@ void register_distribution_nodes(Registry& r) {
          .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
   r.add({.name = "dist_normal",
          .family = "distributions",
-         .args = {wire("u", P::F64), konst("mean", P::F64), konst("stddev", P::F64)},
+         .args = {wire("input", P::F64), konst("mean", P::F64), konst("stddev", P::F64)},
          .results = {Type::F64},
          .summary = "Normal: mean + stddev * probit(u), the probit tabulated at 1001 points by "
                     "Abramowitz & Stegun 26.2.23 (error < 4.5e-4) and linearly interpolated.",
@@ -221,7 +221,7 @@ void register_distribution_nodes(Registry& r) {
          .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
   r.add({.name = "dist_exponential",
          .family = "distributions",
-         .args = {wire("u", P::F64), konst("rate", P::F64)},
+         .args = {wire("input", P::F64), konst("rate", P::F64)},
          .results = {Type::F64},
          .summary = "Exponential: -ln(1 - p) / rate tabulated at 1001 points, interpolated.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
@@ -235,7 +235,7 @@ void register_distribution_nodes(Registry& r) {
          .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
   r.add({.name = "dist_zipf",
          .family = "distributions",
-         .args = {wire("u", P::F64), konst("n", P::U64), konst("exponent", P::F64)},
+         .args = {wire("input", P::F64), konst("n", P::U64), konst("exponent", P::F64)},
          .results = {Type::F64},
          .summary = "Zipf on 1..n: the discrete inverse of the normalized harmonic CDF tabulated "
                     "at 1001 points and interpolated, so values are not always integral.",
@@ -306,6 +306,9 @@ void register_distribution_nodes(Registry& r) {
                                          entries.push_back(Value::str(s));
                                        return entries;
                                      }}});
+  r.add_alias("icd_normal", "dist_normal");
+  r.add_alias("icd_exponential", "dist_exponential");
+  r.add_alias("icd_zipf", "dist_zipf");
 }
 
 }  // namespace polyrt::nodes

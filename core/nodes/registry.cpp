@@ -23,6 +23,18 @@ void Registry::add(NodeDef def) {
   ordered_.push_back(defs_.back().get());
 }
 
+void Registry::add_alias(std::string_view alias, std::string_view of) {
+  const NodeDef* target = find(of);
+  if (!target) internal_error("alias '" + std::string(alias) + "' of unknown node");
+  NodeDef def = *target;
+  alias_texts_.push_back(std::make_unique<std::string>(alias));
+  def.name = *alias_texts_.back();
+  alias_texts_.push_back(std::make_unique<std::string>(
+      "Another name of `" + std::string(of) + "` (polydat's): the same arguments and values."));
+  def.summary = *alias_texts_.back();
+  add(std::move(def));
+}
+
 const NodeDef* Registry::find(std::string_view name) const {
   for (const NodeDef* d : ordered_) {
     if (d->name == name) return d;

@@ -182,12 +182,16 @@ void register_context_nodes(Registry& r);
 class Registry {
  public:
   void add(NodeDef def);
+  // `alias` is another name of the node `of` (polydat's names for nodes that
+  // polyrt calls otherwise): the same definition, documented as the alias.
+  void add_alias(std::string_view alias, std::string_view of);
   const NodeDef* find(std::string_view name) const;
   const std::vector<const NodeDef*>& ordered() const { return ordered_; }
 
  private:
   std::vector<std::unique_ptr<NodeDef>> defs_;
   std::vector<const NodeDef*> ordered_;
+  std::vector<std::unique_ptr<std::string>> alias_texts_;  // what the aliases' views show
 };
 
 // Helpers for declaring arguments.

@@ -1,10 +1,14 @@
 #include <bit>
+#include <cstdlib>
+#include <filesystem>
 
 #include "dsl/ast.hpp"
+#include "dsl/sources.hpp"
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
 #include "interp/state_engine.hpp"
 #include "io/regular_file.hpp"
+#include "modules/inline_modules.hpp"
 #include "nodes/native_form.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/polyrt.hpp"
@@ -26,7 +30,7 @@ Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options)
   const size_t native_nodes = plan::native_node_count(*graph_);
   const bool too_big_for_native = native_nodes > plan::kMaxNativeNodes;
   if (too_big_for_native) {
-    warnings_.push_back(graph_->file + ": warning: " + std::to_string(native_nodes) +
+    warnings_.push_back(graph_->file() + ": warning: " + std::to_string(native_nodes) +
                         " native-capable nodes, more than " +
                         std::to_string(plan::kMaxNativeNodes) +
                         " (native code would take minutes to compile): the native engine runs "
@@ -131,7 +135,32 @@ std::optional<Provenance> provenance_named(std::string_view name) {
   return std::nullopt;
 }
 
-std::shared_ptr<const Program> compile(std::string_view source, const CompileOptions& options) {
+namespace {
+
+// Where modules are looked up, in order (CompileOptions::library_paths).
+std::vector<modules::LibraryDirectory> module_path(const CompileOptions& options,
+                                                   const std::string& program_path) {
+  std::vector<modules::LibraryDirectory> path;
+  if (!program_path.empty()) {
+    const std::filesystem::path dir = std::filesystem::path(program_path).parent_path();
+    path.push_back({dir.empty() ? "." : dir.string(), "the program's directory"});
+  }
+  for (const std::string& dir : options.library_paths) path.push_back({dir, "the library paths"});
+  if (const char* env = std::getenv(kLibraryPathVariable)) {
+    std::string_view rest = env;
+    while (!rest.empty()) {
+      const size_t colon = rest.find(':');
+      const std::string_view dir = rest.substr(0, colon);
+      if (!dir.empty()) path.push_back({std::string(dir), kLibraryPathVariable});
+      rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    }
+  }
+  return path;
+}
+
+std::shared_ptr<const Program> compile_source(std::string_view source,
+                                              const CompileOptions& options,
+                                              const std::string& program_path) {
   if (source.size() > dsl::kMaxSourceBytes) {
     throw CompileError(options.file_name + ": the program is " + std::to_string(source.size()) +
                            " bytes; programs are limited to " +
@@ -142,13 +171,13 @@ std::shared_ptr<const Program> compile(std::string_view source, const CompileOpt
   if (source.substr(0, kByteOrderMark.size()) == kByteOrderMark)
     source.remove_prefix(kByteOrderMark.size());
   dsl::SourceText text(options.file_name, std::string(source));
-  dsl::Ast ast = dsl::parse(text);
-  auto graph = std::make_shared<ir::Graph>(ir::lower(text, ast));
-  ir::run_passes(*graph, text, options.required_outputs);
+  dsl::Sources sources(text);
+  modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
+  const dsl::Ast ast = modules::inline_modules(dsl::parse(text), sources, library);
+  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast));
+  ir::run_passes(*graph, sources, options.required_outputs);
   return std::make_shared<const Program>(std::move(graph), options);
 }
-
-namespace {
 
 [[noreturn]] void refuse_file(const std::string& path, const std::string& why) {
   throw CompileError("cannot read program file '" + path + "': " + why, path, 0, 0);
@@ -174,10 +203,14 @@ std::string read_program_file(const std::string& path) {
 
 }  // namespace
 
+std::shared_ptr<const Program> compile(std::string_view source, const CompileOptions& options) {
+  return compile_source(source, options, "");
+}
+
 std::shared_ptr<const Program> compile_file(const std::string& path, CompileOptions options) {
   const std::string text = read_program_file(path);
   options.file_name = path;
-  return compile(text, options);
+  return compile_source(text, options, path);
 }
 
 // ---- State ------------------------------------------------------------------

@@ -73,6 +73,7 @@ def compile(
     provenance: str = "auto",
     outputs: Optional[Sequence[str]] = None,
     file_name: Optional[str] = None,
+    lib: Sequence[Union[str, "os.PathLike[str]"]] = (),
 ) -> "Program":
     """Compiles a program from its source text or from a file.
 
@@ -80,10 +81,13 @@ def compile(
     file when it names an existing file and has no newline, else source text.
     ``engine`` is what per-request states run ("native", "closures",
     "interpreter"); ``outputs`` keeps only those bindings (and what they
-    need). Raises CompileError (with file, line and column) or
+    need). ``lib`` lists directories of modules, searched after the program
+    file's own directory and before ``POLYRT_LIB_PATH`` and the standard
+    library. Raises CompileError (with file, line and column) or
     ConstantFoldError.
     """
     outputs = list(outputs or [])
+    library = [os.fspath(d) for d in lib]
     if isinstance(source_or_path, os.PathLike) or (
         isinstance(source_or_path, str)
         and "\n" not in source_or_path
@@ -92,15 +96,18 @@ def compile(
         path = os.fspath(source_or_path)
         with open(path, "rb") as f:
             source = f.read().decode("utf-8", errors="surrogateescape")
-        native = _polyrt.compile_file(path, engine, provenance, outputs)
-        return Program(native, source, file_name or path, engine, provenance, outputs)
+        native = _polyrt.compile_file(path, engine, provenance, outputs, library)
+        # A copy compiled elsewhere from the source alone (pickling) looks for
+        # modules where this one did: the file's directory comes first.
+        library = [os.path.dirname(os.path.abspath(path))] + library
+        return Program(native, source, file_name or path, engine, provenance, outputs, library)
     if not isinstance(source_or_path, str):
         raise TypeError(
             f"compile() takes source text (str) or a path, not {type(source_or_path).__name__}"
         )
     name = file_name or "<source>"
-    native = _polyrt.compile_source(source_or_path, name, engine, provenance, outputs)
-    return Program(native, source_or_path, name, engine, provenance, outputs)
+    native = _polyrt.compile_source(source_or_path, name, engine, provenance, outputs, library)
+    return Program(native, source_or_path, name, engine, provenance, outputs, library)
 
 
 class Program:
@@ -110,8 +117,9 @@ class Program:
     compiles it again (this is how Dask workers get it).
     """
 
-    def __init__(self, native, source, file_name, engine, provenance, outputs):
+    def __init__(self, native, source, file_name, engine, provenance, outputs, library):
         self._native = native
+        self._library = list(library)
         self._source = source
         self._file_name = file_name
         self._engine = engine
@@ -122,7 +130,14 @@ class Program:
     def __reduce__(self):
         return (
             _compile_source,
-            (self._source, self._file_name, self._engine, self._provenance, self._required),
+            (
+                self._source,
+                self._file_name,
+                self._engine,
+                self._provenance,
+                self._required,
+                self._library,
+            ),
         )
 
     @property
@@ -196,9 +211,11 @@ class Program:
         return f"<polyrt.Program {self._file_name!r}: {len(self._output_index)} outputs>"
 
 
-def _compile_source(source, file_name, engine, provenance, outputs):
-    native = _polyrt.compile_source(source, file_name, engine, provenance, list(outputs))
-    return Program(native, source, file_name, engine, provenance, outputs)
+def _compile_source(source, file_name, engine, provenance, outputs, library):
+    native = _polyrt.compile_source(
+        source, file_name, engine, provenance, list(outputs), list(library)
+    )
+    return Program(native, source, file_name, engine, provenance, outputs, library)
 
 
 class Batch:

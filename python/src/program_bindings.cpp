@@ -23,9 +23,11 @@ namespace polyrt::python {
 namespace {
 
 CompileOptions options_of(const std::string& file_name, const std::string& engine,
-                          const std::string& provenance, const std::vector<std::string>& outputs) {
+                          const std::string& provenance, const std::vector<std::string>& outputs,
+                          const std::vector<std::string>& library_paths) {
   CompileOptions options;
   options.file_name = file_name;
+  options.library_paths = library_paths;
   const std::optional<Engine> engine_value = engine_named(engine);
   if (!engine_value) {
     throw WriteError("unknown engine '" + engine + "'; valid: " + kEngineNames);
@@ -171,22 +173,25 @@ void bind_program(nb::module_& m) {
   m.def(
       "compile_source",
       [](const std::string& source, const std::string& file_name, const std::string& engine,
-         const std::string& provenance, const std::vector<std::string>& outputs) {
-        const CompileOptions options = options_of(file_name, engine, provenance, outputs);
+         const std::string& provenance, const std::vector<std::string>& outputs,
+         const std::vector<std::string>& library_paths) {
+        const CompileOptions options =
+            options_of(file_name, engine, provenance, outputs, library_paths);
         nb::gil_scoped_release release;
         return NativeProgram{compile(source, options)};
       },
       nb::arg("source"), nb::arg("file_name"), nb::arg("engine"), nb::arg("provenance"),
-      nb::arg("outputs"));
+      nb::arg("outputs"), nb::arg("library_paths"));
   m.def(
       "compile_file",
       [](const std::string& path, const std::string& engine, const std::string& provenance,
-         const std::vector<std::string>& outputs) {
-        CompileOptions options = options_of(path, engine, provenance, outputs);
+         const std::vector<std::string>& outputs, const std::vector<std::string>& library_paths) {
+        CompileOptions options = options_of(path, engine, provenance, outputs, library_paths);
         nb::gil_scoped_release release;
         return NativeProgram{compile_file(path, std::move(options))};
       },
-      nb::arg("path"), nb::arg("engine"), nb::arg("provenance"), nb::arg("outputs"));
+      nb::arg("path"), nb::arg("engine"), nb::arg("provenance"), nb::arg("outputs"),
+      nb::arg("library_paths"));
 
   nb::class_<NativeState>(m, "State",
                           "Per-request evaluation state (Program.state): one per thread is "

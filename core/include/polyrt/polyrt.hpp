@@ -61,7 +61,16 @@ struct CompileOptions {
   std::vector<std::string> required_outputs;
   Engine engine = Engine::Native;
   Provenance provenance = Provenance::Auto;
+  // Directories searched for the modules a program calls but neither defines
+  // nor finds among the nodes, in this order: the program file's directory
+  // (compile_file), these, the directories of the environment variable
+  // POLYRT_LIB_PATH (':'-separated), then the embedded standard library.
+  std::vector<std::string> library_paths;
 };
+
+// The environment variable of module directories searched after
+// CompileOptions::library_paths.
+inline constexpr const char* kLibraryPathVariable = "POLYRT_LIB_PATH";
 
 struct ExternInfo {
   std::string name;
@@ -120,9 +129,9 @@ class Program : public std::enable_shared_from_this<Program> {
 // compile-constant node failed).
 std::shared_ptr<const Program> compile(std::string_view source, const CompileOptions& options = {});
 // Reads and compiles a regular file of at most 64 MiB (a leading UTF-8
-// byte-order mark is skipped); the file name appears in every diagnostic. A
-// directory, device, FIFO, missing or oversized file is a CompileError
-// saying why.
+// byte-order mark is skipped); the file name appears in every diagnostic, and
+// its directory is searched first for modules. A directory, device, FIFO,
+// missing or oversized file is a CompileError saying why.
 std::shared_ptr<const Program> compile_file(const std::string& path, CompileOptions options = {});
 
 // Receives the text of every side-channel node that fires (log_info, ...).
