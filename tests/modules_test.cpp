@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
@@ -415,6 +416,19 @@ TEST(Modules, ServiceModelsAreDeterministicAndShaped) {
   }
   EXPECT_NEAR(slow / 20000.0, 0.1, 0.01);
   EXPECT_NEAR(errors / 20000.0, 0.05, 0.01);
+}
+
+// The example of modules gives the same rows on every per-state engine and
+// the batch tier (which inlining hands the same graph).
+TEST(Modules, TheRequestsExampleRunsAlikeOnEveryTier) {
+  const std::string file = std::string(POLYRT_SOURCE_DIR) + "/examples/requests.polydat";
+  const CommandResult batch = run_polyrt("run " + file + " --cycles 0..3000");
+  ASSERT_EQ(batch.status, 0) << batch.err;
+  for (const char* engine : {"interpreter", "closures", "native"}) {
+    const CommandResult one = run_polyrt("run " + file + " --cycles 0..3000 --engine " + engine);
+    EXPECT_EQ(one.out, batch.out) << engine;
+  }
+  EXPECT_EQ(std::count(batch.out.begin(), batch.out.end(), '\n'), 3001);
 }
 
 }  // namespace
