@@ -66,10 +66,11 @@ struct Stmt {
   SourcePos pos;
   std::vector<std::string> names;  // one, or several for destructuring
   std::vector<SourcePos> name_pos;
-  std::optional<Type> type;  // input / extern type
+  std::optional<Type> type;  // extern type, or a shared binding's annotation
   ExprPtr expr;              // binding value or extern default
   bool is_const = false;
   bool is_volatile = false;
+  bool is_shared = false;
   // Made by module inlining: a module's parameter, internal binding or
   // output. Not an output of the program; its names are compiler-made.
   bool hidden = false;
@@ -104,9 +105,17 @@ struct ModuleDef {
   std::vector<Stmt> body;
 };
 
+// Something the parser accepted but the author should know.
+struct Warning {
+  SourcePos pos;
+  size_t length;
+  std::string message;
+};
+
 struct Ast {
   std::vector<Stmt> statements;
   std::vector<ModuleDef> modules;
+  std::vector<Warning> warnings;
 };
 
 // Parses a whole program. Throws CompileError.

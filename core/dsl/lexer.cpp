@@ -28,7 +28,7 @@ bool ident_char(char c) {
 class Lexer {
  public:
   Lexer(const SourceText& src, size_t begin, size_t end)
-      : src_(src), s_(src.text()), i_(begin), end_(end) {}
+      : src_(src), s_(src.text()), begin_(begin), i_(begin), end_(end) {}
 
   std::vector<Token> run() {
     std::vector<Token> out;
@@ -122,8 +122,28 @@ class Lexer {
       static const char* hex = "0123456789abcdef";
       return std::string{hex[(unsigned char)c >> 4], hex[(unsigned char)c & 15]};
     }();
+    if (const size_t tile = enclosing_tile(i_); tile != std::string::npos) {
+      fail(tile, "'tile' templates are not supported by polyrt yet", 4,
+           "see docs/language.md, \"Not supported yet\"");
+    }
     fail(i_, "unexpected character '" + shown + "'", 1,
          "expected a name, a number, a string, an operator or punctuation");
+  }
+
+  // A tile's template body is raw text that no token rule covers: an
+  // unexpected character after a line starting `tile NAME` is most likely
+  // in one, and the construct is named instead of the character.
+  size_t enclosing_tile(size_t at) const {
+    size_t line_end = at;
+    while (true) {
+      const size_t newline = line_end > begin_ ? s_.rfind('\n', line_end - 1) : std::string::npos;
+      const size_t line = newline == std::string::npos || newline < begin_ ? begin_ : newline + 1;
+      size_t k = line;
+      while (k < at && (s_[k] == ' ' || s_[k] == '\t')) ++k;
+      if (s_.compare(k, 5, "tile ") == 0) return k;
+      if (line == begin_) return std::string::npos;
+      line_end = line - 1;
+    }
   }
 
   void lex_string(Token& t) {
@@ -258,6 +278,7 @@ class Lexer {
 
   const SourceText& src_;
   const std::string& s_;
+  size_t begin_;
   size_t i_;
   size_t end_;
 };

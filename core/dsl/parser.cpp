@@ -59,6 +59,7 @@ class Parser {
         ast.statements.push_back(parse_statement());
       }
     }
+    ast.warnings = std::move(warnings_);
     return ast;
   }
 
@@ -216,6 +217,10 @@ class Parser {
       }
       return s;
     }
+    if ((is_ident(first, "for") || is_ident(first, "cursor") || is_ident(first, "tile")) &&
+        peek(1).kind != Tok::ColonEq) {
+      refuse_later_construct(first);
+    }
     if (is_ident(first, "pragma") && peek(1).kind == Tok::Ident) {
       advance();
       s.kind = StmtKind::Pragma;
@@ -229,16 +234,18 @@ class Parser {
         peek().kind == Tok::Ident && peek(1).kind != Tok::ColonEq &&
         (is_ident(peek(), "const") || is_ident(peek(), "volatile") || is_ident(peek(), "shared"))) {
       const Token& m = advance();
-      if (m.text == "shared") {
-        fail_at(m, "'shared' bindings are not supported by polyrt yet",
-                "shared cells need nested scopes; use a plain binding");
-      }
-      bool& flag = m.text == "const" ? s.is_const : s.is_volatile;
+      bool& flag = m.text == "const"    ? s.is_const
+                   : m.text == "shared" ? s.is_shared
+                                        : s.is_volatile;
       if (flag) fail_at(m, "duplicate modifier '" + m.text + "'");
       flag = true;
       if (s.is_const && s.is_volatile) {
         fail_at(m, "'const volatile' is contradictory",
                 "a const is evaluated once; a volatile is re-read on every write");
+      }
+      if (s.is_const && s.is_shared) {
+        fail_at(m, "'shared const' is contradictory",
+                "a const is fixed for the state's life; a shared cell is written by other scopes");
       }
     }
     if (peek().kind == Tok::LParen) {
@@ -264,8 +271,14 @@ class Parser {
                 "a binding is written NAME := EXPR");
       }
       if (peek().kind == Tok::Colon) {
-        fail_at(peek(), "a type annotation is only allowed on shared bindings",
-                "write " + name.text + " := EXPR; types are inferred");
+        if (!s.is_shared) {
+          fail_at(peek(), "a type annotation is only allowed on shared bindings",
+                  "write " + name.text +
+                      " := EXPR; types are inferred (an extern NAME: TYPE "
+                      "is the typed slot the host writes)");
+        }
+        advance();
+        s.type = parse_type("for the shared binding");
       }
       if (peek().kind != Tok::ColonEq) {
         fail_at(peek(), "expected ':=' after '" + name.text + "', found " + describe(peek()),
@@ -283,10 +296,35 @@ class Parser {
     s.name_pos.push_back(name.pos);
     if (peek().kind == Tok::Colon) {
       advance();
-      const Token& at = peek();
-      const Type type = parse_type("for the input");
-      if (type != Type::U64) fail_at(at, "inputs (coordinates) are always u64");
+      const Token& at = expect(Tok::Ident, "for the input's type");
+      // polydat's annotation of a coordinate is advisory: every coordinate
+      // is a u64. Any numeric type it names is accepted, with a warning.
+      static const char* const numeric[] = {"u8",  "u16", "u32",  "u64", "u128", "i8", "i16",
+                                            "i32", "i64", "i128", "f16", "f32",  "f64"};
+      bool known = false;
+      for (const char* n : numeric) known = known || at.text == n;
+      if (!known) {
+        fail_at(at, "a coordinate input cannot have type '" + at.text + "'",
+                "coordinates are u64; an annotation may name a numeric type "
+                "(u8..u128, i8..i128, f16, f32, f64), which is advisory");
+      }
+      if (at.text != "u64") {
+        warnings_.push_back(Warning{at.pos, at.length,
+                                    "input '" + name.text + "' is annotated " + at.text +
+                                        ", but coordinates are always u64 (the annotation is "
+                                        "advisory)"});
+      }
     }
+  }
+
+  // polydat's comprehensions, cursors and tiles come in a later part of the
+  // language work; each is refused by name.
+  [[noreturn]] void refuse_later_construct(const Token& t) {
+    const std::string what = t.text == "for"      ? "'for' comprehensions and traversals"
+                             : t.text == "cursor" ? "'cursor' declarations"
+                                                  : "'tile' templates";
+    fail_at(t, what + " are not supported by polyrt yet",
+            "see docs/language.md, \"Not supported yet\"");
   }
 
   struct BinaryOp {
@@ -511,6 +549,7 @@ class Parser {
       case Tok::Ident: {
         advance();
         if (t.text == "if") return parse_if_after_keyword(t);
+        if (t.text == "for") refuse_later_construct(t);
         if (peek().kind == Tok::LParen && !peek().newline_before) {
           ExprPtr e = make(ExprKind::Call, t);
           e->text = t.text;
@@ -639,6 +678,7 @@ class Parser {
 
   const SourceText& src_;
   std::vector<Token> t_;
+  std::vector<Warning> warnings_;
   size_t i_ = 0;
   int recursion_ = 0;
 };

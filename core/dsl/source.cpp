@@ -45,9 +45,10 @@ std::string printable(std::string_view text) {
 }
 
 std::string SourceText::format(SourcePos pos, std::string_view message, size_t length,
-                               std::string_view hint) const {
+                               std::string_view hint, std::string_view severity) const {
   std::string out = printable(file_) + ":" + std::to_string(pos.line) + ":" +
-                    std::to_string(pos.col) + ": error: " + printable(message);
+                    std::to_string(pos.col) + ": " + std::string(severity) + ": " +
+                    printable(message);
   std::string_view text = line(pos.line);
   if (pos.line > 0) {
     // At most kQuoteWindow bytes around the column of a long line.

@@ -27,12 +27,12 @@ class SourceText {
   const std::string& text() const { return text_; }
   SourcePos position_of(size_t offset) const;
   std::string_view line(int line) const;
-  // "file:line:col: error: message", the line quoted (at most kQuoteWindow
+  // "file:line:col: SEVERITY: message" (error, or warning), the line quoted (at most kQuoteWindow
   // bytes around the column; control bytes shown as spaces, or as \xNN in
   // the message), a caret under the column (underlining `length` bytes),
   // and a hint line when given.
   std::string format(SourcePos pos, std::string_view message, size_t length = 1,
-                     std::string_view hint = {}) const;
+                     std::string_view hint = {}, std::string_view severity = "error") const;
   // Throws CompileError with the formatted diagnostic.
   [[noreturn]] void fail(SourcePos pos, std::string_view message, size_t length = 1,
                          std::string_view hint = {}) const;

@@ -42,6 +42,10 @@ std::string Sources::format(SourcePos pos, std::string_view message, size_t leng
   return text_of(pos).format(pos, message, length, hint) + call_chain(pos);
 }
 
+std::string Sources::warning(SourcePos pos, std::string_view message, size_t length) const {
+  return text_of(pos).format(pos, message, length, {}, "warning") + call_chain(pos);
+}
+
 void Sources::fail(SourcePos pos, std::string_view message, size_t length,
                    std::string_view hint) const {
   throw CompileError(format(pos, message, length, hint), text_of(pos).file(), pos.line, pos.col);

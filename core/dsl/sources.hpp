@@ -38,6 +38,8 @@ class Sources {
   // A diagnostic at `pos`, formatted by its text, the call chain appended.
   std::string format(SourcePos pos, std::string_view message, size_t length = 1,
                      std::string_view hint = {}) const;
+  // The same, as a warning.
+  std::string warning(SourcePos pos, std::string_view message, size_t length = 1) const;
   [[noreturn]] void fail(SourcePos pos, std::string_view message, size_t length = 1,
                          std::string_view hint = {}) const;
 

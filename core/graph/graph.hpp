@@ -47,6 +47,9 @@ struct Node {
   SourcePos pos;
   bool is_const_binding = false;
   bool is_volatile_binding = false;
+  // A `shared` cell: outside a `for` body (which polyrt does not have yet) it
+  // is a const (a volatile one if also `volatile`) that may not read a coordinate.
+  bool is_shared_binding = false;
   uint32_t slot = 0;  // Coordinate: coordinate index; Extern: extern index
   Lifecycle lifecycle = Lifecycle::Dynamic;
 };

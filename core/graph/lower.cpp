@@ -71,20 +71,15 @@ class Lowerer {
   }
 
   void declare_all() {
+    for (const dsl::Warning& w : ast_.warnings) {
+      g_.warnings.push_back(src_.warning(w.pos, w.message, w.length));
+    }
     for (const Stmt& s : ast_.statements) {
       switch (s.kind) {
         case StmtKind::Input:
           for (size_t i = 0; i < s.names.size(); ++i) {
             claim_name(s.names[i], s.name_pos[i]);
-            Node n;
-            n.kind = NodeKind::Coordinate;
-            n.out_types = {Type::U64};
-            n.name = n.binding = s.names[i];
-            n.label = "input";
-            n.pos = s.name_pos[i];
-            n.slot = (uint32_t)g_.coordinates.size();
-            g_.coordinates.push_back(add_node(std::move(n)));
-            bound_[s.names[i]] = Typed{Wire{g_.coordinates.back(), 0}, Type::U64};
+            declare_coordinate(s.names[i], s.name_pos[i]);
           }
           break;
         case StmtKind::Extern: {
@@ -112,9 +107,44 @@ class Lowerer {
           }
           break;
         case StmtKind::Pragma:
-          g_.warnings.push_back(src_.format(
+          g_.warnings.push_back(src_.warning(
               s.name_pos[0], "unknown pragma '" + s.names[0] + "' ignored", s.names[0].size()));
           break;
+      }
+    }
+    infer_inputs();
+  }
+
+  void declare_coordinate(const std::string& name, SourcePos pos) {
+    Node n;
+    n.kind = NodeKind::Coordinate;
+    n.out_types = {Type::U64};
+    n.name = n.binding = name;
+    n.label = "input";
+    n.pos = pos;
+    n.slot = (uint32_t)g_.coordinates.size();
+    g_.coordinates.push_back(add_node(std::move(n)));
+    bound_[name] = Typed{Wire{g_.coordinates.back(), 0}, Type::U64};
+  }
+
+  // polydat's inferred inputs: a name the program reads but neither declares
+  // nor binds is a coordinate the host supplies, after the declared ones, in
+  // the order of first use. A name close to a declared or bound one stays
+  // unknown (lookup reports it with "did you mean"): most likely a typo.
+  void infer_inputs() {
+    const std::vector<std::string> known = known_names_;
+    for (const Stmt& s : ast_.statements) {
+      if (s.kind != StmtKind::Binding) continue;
+      std::vector<const Expr*> pending{s.expr.get()};
+      while (!pending.empty()) {
+        const Expr* e = pending.back();
+        pending.pop_back();
+        for (size_t i = e->args.size(); i-- > 0;) pending.push_back(e->args[i].get());
+        if (e->kind != ExprKind::Ident || declared_at_.count(e->text)) continue;
+        if (e->text == "true" || e->text == "false" || nodes::find_node(e->text)) continue;
+        if (!dsl::closest_name(e->text, known).empty()) continue;
+        claim_name(e->text, e->pos);
+        declare_coordinate(e->text, e->pos);
       }
     }
   }
@@ -325,8 +355,16 @@ class Lowerer {
                   s.names[results.size()].size());
       }
       results.resize(s.names.size());
+    } else if (s.is_shared && s.type == Type::F64 && s.expr->kind == ExprKind::Int) {
+      results.push_back(constant(Value::f64(exact_f64(*s.expr)), s.expr->pos));
     } else {
       results.push_back(lower_expr(*s.expr));
+    }
+    if (s.is_shared && s.type && results[0].type != *s.type) {
+      src_.fail(s.expr->pos,
+                "shared binding '" + first + "' is declared " + std::string(type_name(*s.type)) +
+                    " but its starting value is " + std::string(type_name(results[0].type)),
+                s.expr->length);
     }
 
     for (size_t i = 0; i < s.names.size(); ++i) {
@@ -337,8 +375,9 @@ class Lowerer {
       if (!own_node) t = call1(nodes::passthrough_node(), {t}, *s.expr);
       Node& n = g_.nodes[t.wire.node];
       if (s.names.size() == 1) n.name = first;
-      n.is_const_binding = s.is_const;
+      n.is_const_binding = s.is_const || (s.is_shared && !s.is_volatile);
       n.is_volatile_binding = s.is_volatile;
+      n.is_shared_binding = s.is_shared;
       bound_[s.names[i]] = t;
     }
     for (const Stmt::Declared& d : s.declared) check_declared_type(s, d, results[d.target].type);
@@ -394,11 +433,11 @@ class Lowerer {
       src_.fail(e.pos, "'" + e.text + "' is not a literal in this language", e.length,
                 "use 1 or 0 (comparisons give u64 1/0)");
     }
+    // Only a near miss of a known name is left unknown (infer_inputs).
     const std::string near = dsl::closest_name(e.text, known_names_);
     src_.fail(e.pos, "unknown name '" + e.text + "'", e.length,
-              near.empty() ? "declare it with 'input " + e.text + "', 'extern " + e.text +
-                                 ": TYPE' or bind it with '" + e.text + " := ...'"
-                           : "did you mean '" + near + "'?");
+              "did you mean '" + near + "'? (declare it with 'input " + e.text +
+                  "' if it is a coordinate of its own)");
   }
 
   Typed lower_expr(const Expr& e) {

@@ -70,6 +70,12 @@ void classify(Graph& g, const dsl::Sources& src) {
     }
     const bool nondeterministic =
         n.def->purity == nodes::Purity::Nondeterministic || n.is_volatile_binding || volatile_input;
+    if (n.is_shared_binding && coordinate_read[i] != none) {
+      const Node& c = g.nodes[g.coordinates[coordinate_read[i]]];
+      src.fail(n.pos, "shared binding '" + n.name + "' reads the coordinate '" + c.name + "'",
+               n.name.size(),
+               "a shared cell's starting value is computed once, when a state is created");
+    }
     if (n.is_const_binding) {
       if (coordinate_read[i] != none) {
         const Node& c = g.nodes[g.coordinates[coordinate_read[i]]];
@@ -106,8 +112,7 @@ void fold_constants(Graph& g) {
   }
 }
 
-void eliminate_dead(Graph& g, const dsl::Sources& src,
-                    const std::vector<std::string>& required) {
+void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
   if (!required.empty()) {
     std::unordered_map<std::string_view, size_t> by_name;
     for (size_t i = 0; i < g.outputs.size(); ++i) by_name.emplace(g.outputs[i].name, i);

@@ -68,9 +68,10 @@ class Inliner {
       }
     }
     for (const Stmt& s : program.statements) {
-      if (s.kind == StmtKind::Input) inputs_.insert(s.names.begin(), s.names.end());
+      if (s.kind != StmtKind::Input) program_names_.insert(s.names.begin(), s.names.end());
     }
     dsl::Ast out;
+    out.warnings = std::move(program.warnings);
     for (Stmt& s : program.statements) {
       if (s.kind == StmtKind::Binding) {
         expand_statement(std::move(s), out.statements);
@@ -134,6 +135,7 @@ class Inliner {
           b.expr = identifier(outputs[i], s.expr->pos, s.expr->length);
           b.is_const = s.is_const;
           b.is_volatile = s.is_volatile;
+          b.is_shared = s.is_shared;
           b.hidden = s.hidden;
           for (const Stmt::Declared& d : s.declared) {
             if (d.target == i) b.declared.push_back(Stmt::Declared{0, d.type, d.role});
@@ -362,6 +364,8 @@ class Inliner {
     b.hidden = true;
     b.is_const = s.is_const;
     b.is_volatile = s.is_volatile;
+    b.is_shared = s.is_shared;
+    b.type = s.type;
     for (size_t i = 0; i < s.names.size(); ++i) {
       const std::string& name = s.names[i];
       if (substitutes.count(name)) {
@@ -384,8 +388,11 @@ class Inliner {
   }
 
   // Names the body reads, made the call's own: a parameter becomes its
-  // literal or hidden binding, a body binding gets the call's prefix, a
-  // program input stays itself; anything else is unknown.
+  // literal or hidden binding, a body binding gets the call's prefix. Any
+  // other name is a coordinate of the program (declared, or inferred as
+  // polydat's non-strict modules do), unless it names a binding or extern
+  // of the program (which a module cannot reach) or is a near miss of the
+  // module's own names (a typo).
   void rename(ExprPtr& root, const ModuleDef& m, const std::string& prefix,
               std::map<std::string, Substitute>& substitutes,
               const std::set<std::string>& body_names) {
@@ -405,15 +412,21 @@ class Inliner {
         }
       } else if (body_names.count(e->text)) {
         e->text = prefix + e->text;
-      } else if (!inputs_.count(e->text) && !nodes::find_node(e->text)) {
+      } else if (program_names_.count(e->text)) {
+        sources_.fail(
+            e->pos,
+            "module '" + m.name + "' reads '" + e->text + "', a binding or extern of the program",
+            e->length,
+            "a module reads its parameters, its own bindings and the program's "
+            "coordinates; pass it as a parameter");
+      } else {
         std::vector<std::string> names(body_names.begin(), body_names.end());
         for (const Param& p : m.params) names.push_back(p.name);
         const std::string near = dsl::closest_name(e->text, names);
-        sources_.fail(e->pos, "unknown name '" + e->text + "' in module '" + m.name + "'",
-                      e->length,
-                      near.empty() ? "a module reads its parameters, its own bindings and the "
-                                     "program's inputs"
-                                   : "did you mean '" + near + "'?");
+        if (!near.empty() && near != e->text) {
+          sources_.fail(e->pos, "unknown name '" + e->text + "' in module '" + m.name + "'",
+                        e->length, "did you mean '" + near + "'?");
+        }
       }
     }
   }
@@ -433,7 +446,7 @@ class Inliner {
   Sources& sources_;
   ModuleLibrary& library_;
   std::map<std::string, FoundModule> local_;
-  std::set<std::string> inputs_;
+  std::set<std::string> program_names_;  // bindings and externs
   std::vector<const ModuleDef*> active_;
   size_t calls_ = 0;
   size_t inlined_ = 0;

@@ -38,6 +38,7 @@ Stmt copy_statement(const Stmt& s) {
   if (s.expr) c.expr = clone(*s.expr, s.expr->pos.origin);
   c.is_const = s.is_const;
   c.is_volatile = s.is_volatile;
+  c.is_shared = s.is_shared;
   return c;
 }
 

@@ -28,11 +28,13 @@ def _dask_dataframe():
 
 
 @functools.lru_cache(maxsize=16)
-def _batch(source, file_name, engine, provenance, required, outputs, externs, inputs, iterate,
-           device, threads):
+def _batch(source, file_name, engine, provenance, required, library, outputs, externs, inputs,
+           iterate, device, threads):
     """One compiled batch per worker process and configuration: partitions
     after the first reuse its kernels."""
-    program = _compile_source(source, file_name, engine, provenance, list(required))
+    program = _compile_source(
+        source, file_name, engine, provenance, list(required), list(library)
+    )
     return program.batch(
         list(outputs),
         externs=dict(externs),
@@ -53,6 +55,7 @@ class _Partition:
             program._engine,
             program._provenance,
             tuple(program._required),
+            tuple(program._library),
             tuple(outputs),
             tuple(sorted(externs.items())),
             tuple(sorted(inputs.items())),

@@ -1,0 +1,92 @@
+// polydat's grammar beyond modules: inferred inputs, shared cells, advisory
+// coordinate types, and the constructs polyrt refuses by name.
+#include <gtest/gtest.h>
+
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+TEST(GrammarCompat, UndeclaredNamesAreInputsInOrderOfFirstUse) {
+  auto p = compile("a := hash(cycle) + thread\nb := cycle * 2\nc := shard + a\n");
+  EXPECT_EQ(p->input_names(), (std::vector<std::string>{"cycle", "thread", "shard"}));
+  State s = p->new_state();
+  s.set_inputs({3, 4, 5});
+  auto q = compile("input (cycle, thread, shard)\na := hash(cycle) + thread\n");
+  State t = q->new_state();
+  t.set_inputs({3, 4, 5});
+  EXPECT_EQ(s.pull("a").as_u64(), t.pull("a").as_u64());
+  EXPECT_EQ(s.pull("c").as_u64(), s.pull("a").as_u64() + 5);
+  // Declared inputs come first, in declaration order.
+  EXPECT_EQ(compile("x := seed + lane\ninput lane\n")->input_names(),
+            (std::vector<std::string>{"lane", "seed"}));
+}
+
+TEST(GrammarCompat, ANearMissOfAKnownNameIsStillATypo) {
+  expect_contains(
+      compile_error("input cycle\nv := hash(cycel)\n"),
+      {"unknown name 'cycel'", "did you mean 'cycle'?", "declare it with 'input cycel'"});
+  expect_contains(compile_error("total := 1\nv := totl + 1\n"), {"did you mean 'total'?"});
+  // Function names and true/false are never inputs.
+  expect_contains(compile_error("v := hash\n"), {"'hash' is a function, not a value"});
+  expect_contains(compile_error("v := true\n"), {"not a literal"});
+  expect_contains(compile_error("v := __hidden + 1\n"), {"reserved"});
+}
+
+TEST(GrammarCompat, AModuleBodyReachesTheProgramsCoordinatesOnly) {
+  auto p = compile("m(a: u64) -> (o: u64) := {\n o := a + shard\n}\ninput cycle\nv := m(cycle)\n");
+  EXPECT_EQ(p->input_names(), (std::vector<std::string>{"cycle", "shard"}));
+  expect_contains(
+      compile_error("m(a: u64) -> (o: u64) := {\n o := a + total\n}\n"
+                    "input cycle\ntotal := 5\nv := m(cycle)\n"),
+      {"module 'm' reads 'total', a binding or extern of the program", "pass it as a parameter"});
+}
+
+TEST(GrammarCompat, SharedCellsAreComputedOnceAndTyped) {
+  auto p = compile(
+      "input x\nextern e: u64 = 1\nshared total: f64 := 0\nshared base := hash(e)\n"
+      "shared volatile now := current_epoch_millis()\nv := total + to_f64(x)\nw := base + x\n");
+  State s = p->new_state();
+  s.set_inputs({2});
+  EXPECT_EQ(s.pull("v").as_f64(), 2.0);
+  const uint64_t w = s.pull("w").as_u64();
+  s.set_input("e", Value::u64(9));  // a shared cell's value is fixed at state creation
+  s.set_inputs({2});
+  EXPECT_EQ(s.pull("w").as_u64(), w);
+  expect_contains(compile_error("input x\nshared t := x + 1\n"),
+                  {"shared binding 't' reads the coordinate 'x'"});
+  expect_contains(compile_error("shared t: u64 := 1.5\n"),
+                  {"shared binding 't' is declared u64 but its starting value is f64"});
+  expect_contains(compile_error("shared t: str := 1\n"), {"declared str"});
+}
+
+TEST(GrammarCompat, CoordinateTypesAreAdvisory) {
+  auto p = compile("input (a: f64, b: i32, c: u64)\nv := a + b + c\n");
+  ASSERT_EQ(p->warnings().size(), 2u);
+  expect_contains(p->warnings()[0],
+                  {"<source>:1:11: warning: input 'a' is annotated f64, but coordinates are "
+                   "always u64"});
+  State s = p->new_state();
+  s.set_inputs({1, 2, 3});
+  EXPECT_EQ(s.pull("v").as_u64(), 6u);
+  expect_contains(compile_error("input a: text\n"), {"a coordinate input cannot have type 'text'"});
+}
+
+TEST(GrammarCompat, LaterConstructsAreRefusedByName) {
+  expect_contains(compile_error("input c\nfor k in 1..3 {\n x := hash(k)\n}\n"),
+                  {"t.polydat:2:1: error: 'for' comprehensions and traversals are not supported"});
+  expect_contains(compile_error("sweep := for k in 1..4\n"), {"'for' comprehensions"});
+  expect_contains(compile_error("cursor users = range(0, 10)\n"),
+                  {"'cursor' declarations are not supported"});
+  expect_contains(compile_error("input c\ntile doc : json := {\n \"a\": ${c}\n}\n"),
+                  {"t.polydat:2:1: error: 'tile' templates are not supported"});
+}
+
+TEST(GrammarCompat, UnknownPragmasAreWarnings) {
+  auto p = compile("pragma strict_values\ninput x\nv := x\n");
+  ASSERT_EQ(p->warnings().size(), 1u);
+  expect_contains(p->warnings()[0], {"<source>:1:8: warning: unknown pragma 'strict_values'"});
+}
+
+}  // namespace
+}  // namespace polyrt::test
