@@ -82,10 +82,24 @@ TEST(GrammarCompat, LaterConstructsAreRefusedByName) {
                   {"t.polydat:2:1: error: 'tile' templates are not supported"});
 }
 
-TEST(GrammarCompat, UnknownPragmasAreWarnings) {
-  auto p = compile("pragma strict_values\ninput x\nv := x\n");
+TEST(GrammarCompat, PolydatsPragmasAreKnownOthersAreWarnings) {
+  EXPECT_TRUE(compile("pragma strict_values\npragma strict_types\npragma strict\nv := 1\n")
+                  ->warnings()
+                  .empty());
+  auto p = compile("pragma fast_math\ninput x\nv := x\n");
   ASSERT_EQ(p->warnings().size(), 1u);
-  expect_contains(p->warnings()[0], {"<source>:1:8: warning: unknown pragma 'strict_values'"});
+  expect_contains(p->warnings()[0], {"<source>:1:8: warning: unknown pragma 'fast_math' ignored"});
+}
+
+TEST(GrammarCompat, AU64ArgumentWidensToAnF64Parameter) {
+  auto p =
+      compile("input x\na := sqrt(x)\nb := sqrt(to_f64(x))\nc := clamp_f64(x > 3, 0.0, 1.0)\n");
+  State s = p->new_state();
+  for (uint64_t x : {0ull, 7ull, (1ull << 53) + 1, ~0ull}) {
+    s.set_inputs({x});
+    EXPECT_TRUE(s.pull("a").same_as(s.pull("b"))) << x;
+    EXPECT_EQ(s.pull("c").as_f64(), x > 3 ? 1.0 : 0.0);
+  }
 }
 
 }  // namespace

@@ -205,9 +205,10 @@ TEST(Modules, BadDefinitionsAreCompileErrors) {
   expect_contains(module_error("input x\nm(a: u64) -> (o: u64) := {\n o := to_f64(a)\n}\n"
                                "y := m(x)\n"),
                   {"output 'o' of module 'm' is declared u64 but gets f64"});
-  expect_contains(module_error("input x\nm(a: u64) -> (o: u64) := {\n o := a + zz\n}\n"
-                               "y := m(x)\n"),
-                  {"unknown name 'zz' in module 'm'"});
+  expect_contains(
+      module_error("input x\nm(a: u64) -> (o: u64) := {\n inner := a\n o := innr + 1\n}\n"
+                   "y := m(x)\n"),
+      {"unknown name 'innr' in module 'm'", "did you mean 'inner'?"});
   expect_contains(module_error("input x\nm(a: u64) -> (o: u64) := {\n a := 1\n o := a\n}\n"
                                "y := m(x)\n"),
                   {"'a' is a parameter of module 'm'; its body cannot bind it"});

@@ -81,26 +81,41 @@ void SourceText::fail(SourcePos pos, std::string_view message, size_t length,
   throw CompileError(format(pos, message, length, hint), file_, pos.line, pos.col);
 }
 
-std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
-  auto distance = [](std::string_view a, std::string_view b) {
-    std::vector<size_t> row(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-    for (size_t i = 1; i <= a.size(); ++i) {
-      size_t prev = row[0];
-      row[0] = i;
-      for (size_t j = 1; j <= b.size(); ++j) {
-        const size_t cur = row[j];
-        row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        prev = cur;
-      }
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t prev = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t cur = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      prev = cur;
     }
-    return row[b.size()];
-  };
+  }
+  return row[b.size()];
+}
+
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
   std::string best;
   size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;
   for (const auto& c : candidates) {
-    const size_t d = distance(name, c);
+    const size_t d = edit_distance(name, c);
     if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  return best;
+}
+
+std::string typo_of(std::string_view name, const std::vector<std::string>& candidates) {
+  const size_t allowed = name.size() <= 4 ? 1 : 2;
+  std::string best;
+  size_t best_d = allowed + 1;
+  for (const auto& c : candidates) {
+    const size_t d = edit_distance(name, c);
+    if (d < best_d && d < name.size() && d < c.size()) {
       best_d = d;
       best = c;
     }

@@ -47,7 +47,16 @@ class SourceText {
 // are spelled \xNN.
 std::string printable(std::string_view text);
 
+// The Levenshtein distance of two names.
+size_t edit_distance(std::string_view a, std::string_view b);
+
 // The closest candidate by edit distance, or "" when none is close enough.
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
+
+// The candidate `name` is most likely a misspelling of (one edit for a name
+// of up to 4 characters, two for a longer one, never the whole name), or "".
+// Stricter than closest_name: it decides whether an unknown name is an error
+// or an inferred input.
+std::string typo_of(std::string_view name, const std::vector<std::string>& candidates);
 
 }  // namespace polyrt::dsl

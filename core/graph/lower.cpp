@@ -107,12 +107,23 @@ class Lowerer {
           }
           break;
         case StmtKind::Pragma:
-          g_.warnings.push_back(src_.warning(
-              s.name_pos[0], "unknown pragma '" + s.names[0] + "' ignored", s.names[0].size()));
+          if (!is_known_pragma(s.names[0])) {
+            g_.warnings.push_back(src_.warning(
+                s.name_pos[0], "unknown pragma '" + s.names[0] + "' ignored", s.names[0].size()));
+          }
           break;
       }
     }
     infer_inputs();
+  }
+
+  // polydat's pragmas. polyrt already holds what they ask for: constant
+  // arguments are checked at compile time and a zero divisor of mod_wire or
+  // div_wire fails its row (strict_values); wires are statically typed
+  // (strict_types); strict adds name checks in comprehensions, which polyrt
+  // does not have yet.
+  static bool is_known_pragma(const std::string& name) {
+    return name == "strict_values" || name == "strict_types" || name == "strict";
   }
 
   void declare_coordinate(const std::string& name, SourcePos pos) {
@@ -129,8 +140,8 @@ class Lowerer {
 
   // polydat's inferred inputs: a name the program reads but neither declares
   // nor binds is a coordinate the host supplies, after the declared ones, in
-  // the order of first use. A name close to a declared or bound one stays
-  // unknown (lookup reports it with "did you mean"): most likely a typo.
+  // the order of first use. A likely misspelling of a declared or bound name
+  // (dsl::typo_of) stays unknown: lookup reports it with "did you mean".
   void infer_inputs() {
     const std::vector<std::string> known = known_names_;
     for (const Stmt& s : ast_.statements) {
@@ -142,7 +153,7 @@ class Lowerer {
         for (size_t i = e->args.size(); i-- > 0;) pending.push_back(e->args[i].get());
         if (e->kind != ExprKind::Ident || declared_at_.count(e->text)) continue;
         if (e->text == "true" || e->text == "false" || nodes::find_node(e->text)) continue;
-        if (!dsl::closest_name(e->text, known).empty()) continue;
+        if (!dsl::typo_of(e->text, known).empty()) continue;
         claim_name(e->text, e->pos);
         declare_coordinate(e->text, e->pos);
       }
@@ -434,7 +445,7 @@ class Lowerer {
                 "use 1 or 0 (comparisons give u64 1/0)");
     }
     // Only a near miss of a known name is left unknown (infer_inputs).
-    const std::string near = dsl::closest_name(e.text, known_names_);
+    const std::string near = dsl::typo_of(e.text, known_names_);
     src_.fail(e.pos, "unknown name '" + e.text + "'", e.length,
               "did you mean '" + near + "'? (declare it with 'input " + e.text +
                   "' if it is a coordinate of its own)");
@@ -687,6 +698,10 @@ class Lowerer {
       return constant(Value::f64(exact_f64(a)), a.pos);
     }
     Typed t = lower_expr(a);
+    // polydat's one implicit widening, as the arithmetic operators do it.
+    if (spec.type == PortType::F64 && (t.type == Type::U64 || t.type == Type::Bool)) {
+      return call1("to_f64", {t}, a);
+    }
     if (!nodes::port_accepts(spec.type, t.type)) {
       std::string hint = "signature: " + nodes::signature(def);
       if (spec.type == PortType::F64 && t.type == Type::U64)

@@ -422,8 +422,8 @@ class Inliner {
       } else {
         std::vector<std::string> names(body_names.begin(), body_names.end());
         for (const Param& p : m.params) names.push_back(p.name);
-        const std::string near = dsl::closest_name(e->text, names);
-        if (!near.empty() && near != e->text) {
+        const std::string near = dsl::typo_of(e->text, names);
+        if (!near.empty()) {
           sources_.fail(e->pos, "unknown name '" + e->text + "' in module '" + m.name + "'",
                         e->length, "did you mean '" + near + "'?");
         }
