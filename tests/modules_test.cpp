@@ -222,6 +222,11 @@ TEST(Modules, BadDefinitionsAreCompileErrors) {
                                " c := b\n }\n o := a\n}\n"),
                   {"module definitions cannot be nested"});
   expect_contains(module_error("m(a: u64) -> () := {\n}\n"), {"module 'm' declares no output"});
+  // A module nothing calls is still checked for what can be known without a call.
+  expect_contains(module_error("m(a: u64) -> (o: u64) := {\n o := hsh(a)\n}\n"),
+                  {"<source>:2:7: error: unknown function 'hsh'", "did you mean 'hash'?"});
+  expect_contains(module_error("m(a: u64) -> (o: u64, q: u64) := {\n o := a\n}\n"),
+                  {"module 'm' declares output 'q' but its body does not bind it"});
   expect_contains(module_error("m(a: u64, a: u64) -> (o: u64) := {\n o := a\n}\n"),
                   {"duplicate parameter 'a'"});
   expect_contains(module_error("m(a: u64) -> (o: u64) := {\n o := a\n"),
@@ -324,6 +329,18 @@ TEST(Modules, AFileExportsItsBindingsAsModules) {
   expect_same_values("input x\ns := slot(x, 5)\nt := slot(offset: 1, cycle: x + 1)\n",
                      "input x\ns := mod(hash(x), 100) + 5\nt := mod(hash(x + 1), 100) + 1\n",
                      options);
+}
+
+TEST(Modules, AnAnonymousModuleIsNamedAfterItsFile) {
+  LibraryFiles files;
+  write_program(files.lib_a, "entity.polydat",
+                "(e: u64) -> (h: u64, code: u64) := {\n h := hash(e)\n code := h % 100\n}\n");
+  CompileOptions options;
+  options.library_paths = {files.lib_a};
+  expect_same_values("input x\n(h, c) := entity(x)\n", "input x\nh := hash(x)\nc := h % 100\n",
+                     options);
+  // `(a, b) := ...` is still destructuring.
+  EXPECT_NO_THROW(compile("input x\n(a, b) := mixed_radix(x, 10, 0)\n"));
 }
 
 TEST(Modules, LookupFailuresSayWhy) {

@@ -108,6 +108,18 @@ class Parser {
   // At a statement's start, `NAME(` (the parenthesis on the name's line) can
   // only open a module definition: a bare call is not a statement.
   bool starts_module_definition() const {
+    return starts_named_module() || starts_anonymous_module();
+  }
+
+  // polydat's older anonymous form, `(p: TYPE, ...) -> (...) := { ... }`, a
+  // module named after its file; `(a, b) := ...` destructures instead.
+  bool starts_anonymous_module() const {
+    return peek().kind == Tok::LParen &&
+           ((peek(1).kind == Tok::Ident && peek(2).kind == Tok::Colon) ||
+            (peek(1).kind == Tok::RParen && peek(2).kind == Tok::Arrow));
+  }
+
+  bool starts_named_module() const {
     static const char* const keywords[] = {"input",    "extern", "pragma", "const", "shared",
                                            "volatile", "cursor", "over",   "for",   "tile"};
     if (peek().kind != Tok::Ident || peek(1).kind != Tok::LParen || peek(1).newline_before) {
@@ -122,6 +134,11 @@ class Parser {
   // name(p: T, ...) -> (o: T, ...) := { statement* }
   ModuleDef parse_module_definition() {
     ModuleDef m;
+    if (starts_anonymous_module()) {
+      m.name = file_stem(src_.file());
+      m.pos = peek().pos;
+      return parse_module_rest(m, peek());
+    }
     const Token& name = advance();
     m.name = name.text;
     m.pos = name.pos;
@@ -136,6 +153,12 @@ class Parser {
                   "(...)) or define a module (" + m.name +
                   "(p: TYPE, ...) -> (out: TYPE, ...) := { ... })");
     }
+    return parse_module_rest(m, name);
+  }
+
+  // The signature and body of a module, from its parameter list on; `at` is
+  // where the definition starts.
+  ModuleDef parse_module_rest(ModuleDef& m, const Token& at) {
     m.params = parse_signature_list("parameter");
     if (peek().kind != Tok::Arrow) {
       fail_at(peek(),
@@ -151,7 +174,7 @@ class Parser {
     expect(Tok::LBrace, "to open the body of module '" + m.name + "'");
     while (peek().kind != Tok::RBrace) {
       if (peek().kind == Tok::End) {
-        fail_at(name, "the body of module '" + m.name + "' is not closed with '}'");
+        fail_at(at, "the body of module '" + m.name + "' is not closed with '}'");
       }
       if (starts_module_definition()) {
         fail_at(peek(), "module definitions cannot be nested",
@@ -160,7 +183,16 @@ class Parser {
       m.body.push_back(parse_statement());
     }
     advance();
-    return m;
+    return std::move(m);
+  }
+
+  // The name an anonymous module takes: its file's name without directory
+  // and extension ("lib/ids.polydat" -> "ids").
+  static std::string file_stem(const std::string& file) {
+    const size_t slash = file.find_last_of('/');
+    std::string stem = slash == std::string::npos ? file : file.substr(slash + 1);
+    const size_t dot = stem.rfind('.');
+    return dot == std::string::npos || dot == 0 ? stem : stem.substr(0, dot);
   }
 
   // (name: TYPE, ...), possibly empty.

@@ -70,6 +70,7 @@ class Inliner {
     for (const Stmt& s : program.statements) {
       if (s.kind != StmtKind::Input) program_names_.insert(s.names.begin(), s.names.end());
     }
+    for (const ModuleDef& m : program.modules) check_definition(m);
     dsl::Ast out;
     out.warnings = std::move(program.warnings);
     for (Stmt& s : program.statements) {
@@ -90,6 +91,32 @@ class Inliner {
     if (call.text == "if" || nodes::find_node(call.text)) return std::nullopt;
     if (auto found = library_.find(call.text, call.pos)) return found;
     refuse_unknown(call);
+  }
+
+  // What can be checked of a definition the program may never call: every
+  // function its body calls exists, and every declared output is bound.
+  // (Its types are checked at each call, where its arguments are known.)
+  void check_definition(const ModuleDef& m) {
+    std::set<std::string> bound;
+    for (const Stmt& s : m.body) {
+      if (s.kind != StmtKind::Binding) continue;
+      bound.insert(s.names.begin(), s.names.end());
+      std::vector<const Expr*> pending{s.expr.get()};
+      while (!pending.empty()) {
+        const Expr* e = pending.back();
+        pending.pop_back();
+        for (const ExprPtr& a : e->args) pending.push_back(a.get());
+        if (e->kind == ExprKind::Call) resolve(*e);
+      }
+    }
+    for (const Param& o : m.outputs) {
+      if (!bound.count(o.name)) {
+        sources_.fail(o.pos,
+                      "module '" + m.name + "' declares output '" + o.name +
+                          "' but its body does not bind it",
+                      o.name.size());
+      }
+    }
   }
 
   [[noreturn]] void refuse_unknown(const Expr& call) {
