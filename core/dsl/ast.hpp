@@ -7,12 +7,17 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dsl/source.hpp"
 #include "polyrt/value.hpp"
 
 namespace polyrt::dsl {
+
+// polydat's `select(cond, a, b)`: the if intrinsic under another name (a
+// program's own module of that name shadows it).
+inline constexpr std::string_view kSelectIntrinsic = "select";
 
 enum class ExprKind : uint8_t {
   Int,     // u

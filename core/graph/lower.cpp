@@ -1,5 +1,6 @@
 #include "graph/lower.hpp"
 
+#include <algorithm>
 #include <map>
 #include <unordered_map>
 
@@ -723,6 +724,15 @@ class Lowerer {
     if (e.text == "if") {
       src_.fail(e.pos, "if(cond, then, else) takes 3 arguments", e.length);
     }
+    if (e.text == dsl::kSelectIntrinsic) {
+      const bool named = std::any_of(e.arg_names.begin(), e.arg_names.end(),
+                                     [](const std::string& n) { return !n.empty(); });
+      if (e.args.size() != 3 || named) {
+        src_.fail(e.pos, "select(cond, if_true, if_false) takes 3 arguments, by position", e.length,
+                  "it is polydat's name of if(cond, then, else)");
+      }
+      return {lower_if(e)};
+    }
     const NodeDef* def = nodes::find_node(e.text);
     // Module inlining resolved every other name, or refused it.
     if (!def) internal_error("call of '" + e.text + "' reached the lowering unresolved");
@@ -735,7 +745,10 @@ class Lowerer {
       const Expr* a = e.args[i].get();
       if (!e.arg_names[i].empty()) {
         size_t k = 0;
-        while (k < specs.size() && specs[k].name != e.arg_names[i]) ++k;
+        while (k < specs.size() && specs[k].name != e.arg_names[i] &&
+               (specs[k].other_name.empty() || specs[k].other_name != e.arg_names[i])) {
+          ++k;
+        }
         if (k < specs.size() && specs[k].variadic) {
           src_.fail(a->pos,
                     "'" + e.arg_names[i] + "' collects the remaining arguments of '" + e.text +

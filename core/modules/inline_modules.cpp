@@ -88,7 +88,9 @@ class Inliner {
   // first (they shadow nodes), then nodes, then the library.
   std::optional<FoundModule> resolve(const Expr& call) {
     if (auto local = local_.find(call.text); local != local_.end()) return local->second;
-    if (call.text == "if" || nodes::find_node(call.text)) return std::nullopt;
+    if (call.text == "if" || call.text == dsl::kSelectIntrinsic || nodes::find_node(call.text)) {
+      return std::nullopt;
+    }
     if (auto found = library_.find(call.text, call.pos)) return found;
     refuse_unknown(call);
   }

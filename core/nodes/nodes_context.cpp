@@ -1,8 +1,26 @@
+#include <atomic>
 #include <chrono>
 
 #include "nodes/registry.hpp"
 
 namespace polyrt::nodes {
+
+namespace {
+
+// A counter node's next value, shared by every state and thread of its
+// program (the Prepared is made once per compiled node).
+struct CounterCell {
+  mutable std::atomic<uint64_t> next;
+};
+
+// A small number per thread, handed out in the order threads first ask.
+uint64_t this_thread_number() {
+  static std::atomic<uint64_t> next{0};
+  thread_local const uint64_t mine = next.fetch_add(1, std::memory_order_relaxed);
+  return mine;
+}
+
+}  // namespace
 
 void register_context_nodes(Registry& r) {
   r.add({.name = "current_epoch_millis",
@@ -16,6 +34,33 @@ void register_context_nodes(Registry& r) {
            const auto now = std::chrono::system_clock::now().time_since_epoch();
            c.set_u64((uint64_t)std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
          }});
+  r.add({.name = "counter",
+         .family = "context and side channels",
+         .args = {konst("start", PortType::U64, Value::u64(0))},
+         .results = {Type::U64},
+         .purity = Purity::Nondeterministic,
+         .summary = "start, start + 1, ...: one count per evaluation, shared by every state and "
+                    "thread of the program (which thread gets which count is not determined).",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           auto prepared = std::make_shared<Prepared>();
+           auto cell = std::make_shared<CounterCell>();
+           cell->next.store(p[0].as_u64());
+           prepared->extra = cell;
+           return prepared;
+         },
+         .eval =
+             [](Call& c) {
+               const auto& cell = *static_cast<const CounterCell*>(c.prepared().extra.get());
+               c.set_u64(cell.next.fetch_add(1, std::memory_order_relaxed));
+             }});
+  r.add({.name = "thread_id",
+         .family = "context and side channels",
+         .args = {},
+         .results = {Type::U64},
+         .purity = Purity::Nondeterministic,
+         .summary = "A number of the thread evaluating it: 0 for the first thread of the process "
+                    "that asks, 1 for the next, ...",
+         .eval = [](Call& c) { c.set_u64(this_thread_number()); }});
   r.add({.name = "log_info",
          .family = "context and side channels",
          .args = {wire("value", PortType::Any)},

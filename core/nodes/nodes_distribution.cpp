@@ -1,9 +1,8 @@
 #include <algorithm>
-#include <charconv>
-#include <deque>
 #include <string>
 
 #include "nodes/registry.hpp"
+#include "nodes/spec_parsing.hpp"
 #include "polyrt/error.hpp"
 #include "rtlib/rtlib.h"
 
@@ -49,88 +48,18 @@ void sample_table(Call& c) {
   c.set_f64(pd_table_sample(t.data(), t.size(), c.f64(0)));
 }
 
-bool parse_f64(std::string_view text, double& out) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  auto res = std::from_chars(text.data(), text.data() + text.size(), out);
-  return res.ec == std::errc() && res.ptr == text.data() + text.size();
-}
-
-// "value:weight" entries separated by ',' or ';'.
-std::vector<std::pair<std::string, double>> parse_weights(const std::string& spec) {
-  std::vector<std::pair<std::string, double>> out;
-  size_t start = 0;
-  while (start <= spec.size()) {
-    size_t end = spec.find_first_of(",;", start);
-    if (end == std::string::npos) end = spec.size();
-    const std::string entry = spec.substr(start, end - start);
-    const size_t colon = entry.rfind(':');
-    double w = 0;
-    if (colon == std::string::npos || !parse_f64(entry.substr(colon + 1), w)) {
-      throw ParamError{0, "entry \"" + entry + "\" is not value:weight (e.g. \"a:5,b:3\")"};
-    }
-    if (!(w > 0.0) || w - w != 0.0) {
-      throw ParamError{0, "weight of \"" + entry + "\" must be a positive finite number"};
-    }
-    std::string value = entry.substr(0, colon);
-    while (!value.empty() && value.front() == ' ') value.erase(0, 1);
-    out.emplace_back(value, w);
-    start = end + 1;
-  }
-  return out;
-}
-
 std::shared_ptr<const Prepared> prepare_one_of_weighted(const std::vector<Value>& params) {
-  auto entries = parse_weights(params[0].as_str());
+  const std::vector<WeightedEntry> entries = parse_weighted_spec(params[0].as_str(), false);
   auto prepared = std::make_shared<Prepared>();
   double total = 0;
-  for (const auto& e : entries) total += e.second;
+  for (const WeightedEntry& e : entries) total += e.weight;
   double cumulative = 0;
-  for (const auto& e : entries) {
-    cumulative += e.second;
+  for (const WeightedEntry& e : entries) {
+    cumulative += e.weight;
     prepared->f64s.push_back(cumulative / total);
-    prepared->strs.push_back(e.first);
+    prepared->strs.push_back(e.value);
   }
   prepared->f64s.back() = 1.0;
-  return prepared;
-}
-
-// Vose's alias method with FIFO work lists in index order (the reference's order).
-std::shared_ptr<const Prepared> prepare_weighted_u64(const std::vector<Value>& params) {
-  auto entries = parse_weights(params[0].as_str());
-  auto prepared = std::make_shared<Prepared>();
-  const size_t n = entries.size();
-  double total = 0;
-  for (const auto& e : entries) {
-    uint64_t v = 0;
-    auto res = std::from_chars(e.first.data(), e.first.data() + e.first.size(), v);
-    if (res.ec != std::errc() || res.ptr != e.first.data() + e.first.size()) {
-      throw ParamError{0, "value \"" + e.first + "\" is not a u64"};
-    }
-    prepared->strs.push_back(e.first);
-    prepared->u64s_b.push_back(v);
-    total += e.second;
-  }
-  std::vector<double> scaled(n);
-  std::deque<size_t> small, large;
-  for (size_t i = 0; i < n; ++i) {
-    scaled[i] = entries[i].second * (double)n / total;
-    (scaled[i] < 1.0 ? small : large).push_back(i);
-  }
-  auto& bias = prepared->f64s;
-  auto& alias = prepared->u64s;
-  bias.assign(n, 1.0);
-  alias.resize(n);
-  for (size_t i = 0; i < n; ++i) alias[i] = i;
-  while (!small.empty() && !large.empty()) {
-    const size_t s = small.front(), l = large.front();
-    small.pop_front();
-    large.pop_front();
-    bias[s] = scaled[s];
-    alias[s] = l;
-    scaled[l] = (scaled[l] + scaled[s]) - 1.0;
-    (scaled[l] < 1.0 ? small : large).push_back(l);
-  }
   return prepared;
 }
 
@@ -262,19 +191,6 @@ void register_distribution_nodes(Registry& r) {
          },
          .eval = sample_table,
          .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
-  r.add({.name = "weighted_u64",
-         .family = "distributions",
-         .args = {wire("x", P::U64), konst("spec", P::Str)},
-         .results = {Type::U64},
-         .summary = "Picks a value of \"v:w;v:w;...\" with probability proportional to its "
-                    "weight through a Vose alias table. Does not hash: slot = x mod n, coin = "
-                    "(x >> 32) / (2^32 - 1); feed it a hashed value.",
-         .prepare = prepare_weighted_u64,
-         .eval = [](Call& c) {
-           const Prepared& p = c.prepared();
-           const uint64_t i = pd_alias_index(c.u64(0), p.f64s.data(), p.u64s.data(), p.f64s.size());
-           c.set_u64(p.u64s_b[i]);
-         }});
   r.add(
       {.name = "one_of",
        .family = "distributions",
@@ -306,6 +222,50 @@ void register_distribution_nodes(Registry& r) {
                                          entries.push_back(Value::str(s));
                                        return entries;
                                      }}});
+  r.add({.name = "dist_pareto",
+         .family = "distributions",
+         .args = {wire("input", P::F64), konst("scale", P::F64), konst("shape", P::F64)},
+         .results = {Type::F64},
+         .summary = "Pareto: scale / (1 - p)^(1 / shape) tabulated at 1001 points, interpolated "
+                    "(the infinite last point takes its neighbour's value).",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           const double scale = p[0].as_f64(), shape = p[1].as_f64();
+           if (!(scale > 0.0) || scale - scale != 0.0) {
+             throw ParamError{0, "scale must be a positive finite number"};
+           }
+           if (!(shape > 0.0) || shape - shape != 0.0) {
+             throw ParamError{1, "shape must be a positive finite number"};
+           }
+           return tabulate([=](double q) { return scale / pd_pow(1.0 - q, 1.0 / shape); });
+         },
+         .eval = sample_table,
+         .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
+  r.add({.name = "dist_empirical",
+         .family = "distributions",
+         .args = {wire("input", P::F64), konst("spec", P::Str)},
+         .results = {Type::F64},
+         .summary = "The data points of spec (separated by spaces, ',' or ';'; at least 2), "
+                    "sorted, as the table: input 0 is the smallest, 1 the largest, linear in "
+                    "between.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           auto prepared = std::make_shared<Prepared>();
+           for (std::string_view piece : split_any(p[0].as_str(), " ,;")) {
+             if (piece.empty()) continue;
+             double v = 0;
+             if (!parse_number(piece, v) || v - v != 0.0) {
+               throw ParamError{0,
+                                "data point \"" + std::string(piece) + "\" is not a finite number"};
+             }
+             prepared->f64s.push_back(v);
+           }
+           if (prepared->f64s.size() < 2) {
+             throw ParamError{0, "an empirical distribution needs at least 2 data points"};
+           }
+           std::sort(prepared->f64s.begin(), prepared->f64s.end());
+           return prepared;
+         },
+         .eval = sample_table,
+         .native = PD_NATIVE(pd_table_sample, f64_table(), f64_count(), in(0))});
   r.add_alias("icd_normal", "dist_normal");
   r.add_alias("icd_exponential", "dist_exponential");
   r.add_alias("icd_zipf", "dist_zipf");

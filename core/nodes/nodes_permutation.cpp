@@ -45,6 +45,25 @@ void register_permutation_nodes(Registry& r) {
          },
          .eval = [](Call& c) { c.set_u64(pd_cycle_walk(c.u64(0), c.prepared().u64s.data())); },
          .native = PD_NATIVE(pd_cycle_walk, in(0), u64_table())});
+  r.add({.name = "shuffle",
+         .family = "permutations",
+         .args = {wire("input", P::U64), konst("feedback", P::U64, Value::u64(0)),
+                  konst("size", P::U64, Value::u64(0)), konst("min", P::U64, Value::u64(0))},
+         .results = {Type::U64},
+         .summary = "A bijection of [min, min + size) applied to input mod size: min + "
+                    "cycle_walk(input, size, seed: feedback); min when size is 0. polydat's "
+                    "shuffle is a Galois LFSR whose polynomial table polyrt does not have: the "
+                    "same promise (each value once), other values.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           auto state = std::make_shared<Prepared>();
+           state->u64s.resize(PD_CYCLE_WALK_STATE + 1);
+           const uint64_t size = p[1].as_u64();
+           pd_cycle_walk_setup(size == 0 ? 1 : size, p[0].as_u64(), 0, state->u64s.data());
+           state->u64s[PD_CYCLE_WALK_STATE] = p[2].as_u64();
+           return state;
+         },
+         .eval = [](Call& c) { c.set_u64(pd_shuffle(c.u64(0), c.prepared().u64s.data())); },
+         .native = PD_NATIVE(pd_shuffle, in(0), u64_table())});
 }
 
 }  // namespace polyrt::nodes

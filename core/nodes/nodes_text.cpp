@@ -144,15 +144,31 @@ void register_text_nodes(Registry& r) {
              }});
   r.add({.name = "combinations",
          .family = "strings",
-         .args = {wire("input", P::U64), konst("pattern", P::Str)},
+         .args = {ArgSpec{"input", ArgKind::Wire, P::U64, std::nullopt, false, "seed"},
+                  ArgSpec{"pattern", ArgKind::Const, P::Str, std::nullopt, false, "charset"},
+                  konst("length", P::U64, Value::u64(0))},
          .results = {Type::Str},
          .summary = "Pattern pieces split on ';', each a charset with ranges (\"A-Z\", \"0-9\") "
                     "or a literal character; input mod (product of charset sizes) is spelled as "
-                    "mixed-radix digits, the first charset least significant.",
+                    "mixed-radix digits, the first charset least significant. With a length "
+                    "(polydat's combinations(seed, charset, length)), the pattern is one charset "
+                    "spelled length times.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           constexpr uint64_t kMaxLength = 4096;
+           std::string pattern = p[0].as_str();
+           if (const uint64_t length = p[1].as_u64(); length > 0) {
+             if (pattern.find(';') != std::string::npos) {
+               throw ParamError{0, "with a length, the pattern is one charset (no ';')"};
+             }
+             if (length > kMaxLength) {
+               throw ParamError{1, "length must be at most " + std::to_string(kMaxLength)};
+             }
+             const std::string charset = pattern;
+             for (uint64_t k = 1; k < length; ++k) pattern += ";" + charset;
+           }
            auto combinations = std::make_shared<rt::Combinations>();
            std::string error;
-           if (!rt::parse_combinations(p[0].as_str(), *combinations, error)) {
+           if (!rt::parse_combinations(pattern, *combinations, error)) {
              throw ParamError{0, error};
            }
            auto prepared = std::make_shared<Prepared>();

@@ -33,6 +33,9 @@ struct ArgSpec {
   PortType type;
   std::optional<Value> default_value = std::nullopt;  // const args only
   bool variadic = false;                              // last argument only
+  // Another name a named argument may use: polydat's, where one node stands
+  // for two of its signatures (combinations' seed/charset).
+  std::string_view other_name = {};
 };
 
 // Data a node derives from its constant arguments once, at compile time
@@ -171,6 +174,7 @@ void register_hash_nodes(Registry& r);
 void register_integer_nodes(Registry& r);
 void register_float_nodes(Registry& r);
 void register_distribution_nodes(Registry& r);
+void register_weighted_nodes(Registry& r);
 void register_text_nodes(Registry& r);
 void register_string_op_nodes(Registry& r);
 void register_datetime_nodes(Registry& r);

@@ -69,3 +69,7 @@ PD_API uint64_t pd_cycle_walk(uint64_t position, const uint64_t* state) {
   } while (value >= range);
   return value;
 }
+
+PD_API uint64_t pd_shuffle(uint64_t position, const uint64_t* state) {
+  return state[PD_CYCLE_WALK_STATE] + pd_cycle_walk(position, state);
+}

@@ -51,6 +51,8 @@ PD_API uint64_t pd_pcg(uint64_t position, uint64_t seed, uint64_t stream);
 #define PD_CYCLE_WALK_STATE (2 + PD_CYCLE_WALK_ROUNDS)
 PD_API void pd_cycle_walk_setup(uint64_t range, uint64_t seed, uint64_t stream, uint64_t* state);
 PD_API uint64_t pd_cycle_walk(uint64_t position, const uint64_t* state);
+// shuffle: state[PD_CYCLE_WALK_STATE] (the minimum) plus cycle_walk's value.
+PD_API uint64_t pd_shuffle(uint64_t position, const uint64_t* state);
 
 // Coherent noise at u64 coordinates times `frequency`, through a permutation
 // of 0..255 (`perm`, 256 words) the node prepares from its seed: Perlin in
@@ -126,10 +128,13 @@ PD_API double pd_asin(double x);
 PD_API double pd_acos(double x);
 
 // Sampling from tables built at compile time.
-// Linear interpolation in an inverse-CDF table of `count` points at p = i/(count-1).
+// Linear interpolation in a table of `count` >= 2 points at p = i/(count-1),
+// as polydat's LutF64 samples: u clamped to [0, 1] (NaN passes through).
 PD_API double pd_table_sample(const double* table, uint64_t count, double u);
 // First index whose cumulative weight is >= hash(x)*2^-64.
 PD_API uint64_t pd_weighted_index(uint64_t x, const double* cumulative, uint64_t count);
-// Vose alias table lookup (no internal hash): slot = x mod n, coin from the high half.
-PD_API uint64_t pd_alias_index(uint64_t x, const double* bias, const uint64_t* alias,
-                               uint64_t count);
+// Vose alias table lookup (no internal hash): slot = x mod n, coin =
+// (x >> 32) / (2^32 - 1); the slot's own value when coin < bias[slot], else
+// its alias's. values holds (own, alias) value pairs, one per slot.
+PD_API uint64_t pd_alias_pick(uint64_t x, const double* bias, const uint64_t* values,
+                              uint64_t count);

@@ -1,13 +1,14 @@
 #include "rtlib.h"
 
 PD_API double pd_table_sample(const double* table, uint64_t count, double u) {
-  if (!(u > 0.0)) u = 0.0;  // NaN and negatives clamp to the first entry
+  if (u != u) return u;
+  if (u < 0.0) u = 0.0;
   if (u > 1.0) u = 1.0;
   const double pos = u * (double)(count - 1);
   uint64_t i = (uint64_t)pos;
-  if (i >= count - 1) return table[count - 1];
+  if (i > count - 2) i = count - 2;
   const double frac = pos - (double)i;
-  return table[i] + frac * (table[i + 1] - table[i]);
+  return table[i] * (1.0 - frac) + table[i + 1] * frac;
 }
 
 PD_API uint64_t pd_weighted_index(uint64_t x, const double* cumulative, uint64_t count) {
@@ -24,9 +25,9 @@ PD_API uint64_t pd_weighted_index(uint64_t x, const double* cumulative, uint64_t
   return lo;
 }
 
-PD_API uint64_t pd_alias_index(uint64_t x, const double* bias, const uint64_t* alias,
-                               uint64_t count) {
+PD_API uint64_t pd_alias_pick(uint64_t x, const double* bias, const uint64_t* values,
+                              uint64_t count) {
   const uint64_t slot = x % count;
   const double coin = (double)(x >> 32) / 4294967295.0;
-  return coin < bias[slot] ? slot : alias[slot];
+  return values[2 * slot + (coin < bias[slot] ? 0 : 1)];
 }

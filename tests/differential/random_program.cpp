@@ -67,7 +67,7 @@ class Generator {
   }
 
   std::string u64_expr() {
-    switch (pick(33)) {
+    switch (pick(34)) {
       case 0:
         return "hash(" + u() + ")";
       case 1:
@@ -137,13 +137,18 @@ class Generator {
       case 30:
         return "pcg(" + u() + ", 42, 3) ^ pcg_stream(" + u() + ", " + u() + ") + cycle_walk(" +
                u() + ", " + std::to_string(1 + pick(5000)) + ", 9)";
+      case 32:  // alias tables (a zero weight, empty and labelled pieces) and shuffle
+        return "histribution(hash(" + u() + "), \"50 0  25;13\") + histribution(" + u() +
+               ", \"7:1, 900:3\") + alias_sample(hash(" + u() + "), 1.0, 0.0, 3.5) + shuffle(" +
+               u() + ", 7, " + std::to_string(pick(3000)) + ", 5) + select(" + u() + " & 1, " +
+               u() + ", " + u() + ")";
       default:
         return "select_u64(" + u() + " & 1, hash(" + u() + "), " + u() + ")";
     }
   }
 
   std::string f64_expr() {
-    switch (pick(25)) {
+    switch (pick(26)) {
       case 0:
         return "unit_interval(" + u() + ")";
       case 1:
@@ -189,6 +194,9 @@ class Generator {
       case 23:
         return "inv_lerp(" + f() + ", -1.0, 3.0) + remap(" + f() + ", 0.0, 4.0, 10.0, -10.0) + " +
                "quantize(" + f() + " * 1000.0, 0.25)";
+      case 24:
+        return "dist_pareto(" + f() + ", 1.5, 2.0) + dist_empirical(" + f() +
+               ", \"3 1,2;10 -4.5\")";
       case 21:
         return "perlin_1d(" + u() + ", 7, 0.013) + simplex_2d(" + u() + ", " + u() + ", 7, 0.5)";
       case 22:
@@ -200,7 +208,7 @@ class Generator {
   }
 
   std::string str_expr() {
-    switch (pick(21)) {
+    switch (pick(22)) {
       case 0:
         return "format_u64(" + u() + ", 16)";
       case 1:
@@ -232,6 +240,9 @@ class Generator {
         return "\"\" + " + f() + " + \"/\" + " + flt_lit();
       case 13:
         return "\"<{" + s() + "}>\"";
+      case 20:
+        return "weighted_strings(hash(" + u() + "), \"a:1;bb:2;;:0.5;z:0\") + combinations(" + u() +
+               ", \"A-F\", " + std::to_string(1 + pick(6)) + ")";
       case 14:  // Unicode case mapping, final sigma and a character that becomes two
         return "str_upper(" + s() + " + \"ß\") + str_lower(\"ΟΔΟΣ \" + " + s() + ")";
       case 15:

@@ -1,0 +1,29 @@
+// The constant spec strings of the weighted and empirical nodes, read as
+// polydat reads them (entries split on separators, empty ones skipped).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace polyrt::nodes {
+
+// A decimal number with optional surrounding spaces (std::from_chars: no locale).
+bool parse_number(std::string_view text, double& out);
+
+struct WeightedEntry {
+  std::string value;  // what precedes the entry's last ':', leading spaces trimmed
+  double weight;
+};
+
+// "value:weight" entries separated by ',' or ';'; an entry that is empty
+// after trimming spaces is skipped. Weights must be finite and positive, or
+// non-negative with `zero_weights` (then their sum must be positive). Throws
+// ParamError{param} for a bad entry or a spec with none.
+std::vector<WeightedEntry> parse_weighted_spec(const std::string& spec, bool zero_weights,
+                                               size_t param = 0);
+
+// The pieces of `text` between any of `separators`, empty ones included.
+std::vector<std::string_view> split_any(std::string_view text, std::string_view separators);
+
+}  // namespace polyrt::nodes

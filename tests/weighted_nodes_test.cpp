@@ -1,0 +1,179 @@
+// The alias-table picks (weighted_u64, weighted_pick, weighted_strings,
+// histribution, alias_sample), the empirical and Pareto tables, counter,
+// thread_id, shuffle, combinations' length form and select. Golden picks come
+// from an independent Python rendering of polydat's AliasTableU64.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <thread>
+
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+// Raw selector inputs (the alias nodes do not hash theirs).
+const uint64_t kInputs[] = {0,
+                            1,
+                            0x9E3779B97F4A7C15ULL,
+                            0xFFFFFFFFFFFFFFFFULL,
+                            12345678901234567ULL,
+                            0x7FFFFFFF00000003ULL,
+                            0x5555555555555555ULL,
+                            0xDEADBEEFCAFEBABEULL};
+
+Value at(const std::string& expr, uint64_t x) {
+  return eval_expr(expr, x);
+}
+
+TEST(WeightedNodes, PicksMatchPolydatsAliasTables) {
+  const uint64_t u64s[] = {1, 2, 1, 1, 2, 2, 1, 1};
+  const char* strs[] = {"red", "blue", "blue", "red", "blue", "blue", "green", "red"};
+  const uint64_t hist[] = {100, 200, 100, 100, 200, 100, 100, 100};
+  const uint64_t hist2[] = {0, 1, 0, 1, 3, 1, 1, 0};
+  const uint64_t alias[] = {0, 1, 1, 0, 3, 0, 1, 0};
+  const uint64_t zero[] = {0, 0, 0, 0, 0, 0, 2, 0};
+  for (size_t i = 0; i < std::size(kInputs); ++i) {
+    const uint64_t x = kInputs[i];
+    EXPECT_EQ(at("weighted_u64(x, \"1:0.7;2:0.2;3:0.1\")", x).as_u64(), u64s[i]) << i;
+    EXPECT_EQ(at("weighted_pick(x, \"1:0.7,2:0.2,3:0.1\")", x).as_u64(), u64s[i]) << i;
+    EXPECT_EQ(at("weighted_strings(x, \"red:0.5;blue:0.3;green:0.2\")", x).as_str(), strs[i]) << i;
+    EXPECT_EQ(at("histribution(x, \"100:80 200:15 300:5\")", x).as_u64(), hist[i]) << i;
+    EXPECT_EQ(at("histribution(x, \"50 25 13 12\")", x).as_u64(), hist2[i]) << i;
+    EXPECT_EQ(at("alias_sample(x, 60.0, 20.0, 15.0, 5.0)", x).as_u64(), alias[i]) << i;
+    EXPECT_EQ(at("alias_sample(x, 3, 0, 1)", x).as_u64(), zero[i]) << i;
+  }
+}
+
+TEST(WeightedNodes, FrequenciesFollowTheWeights) {
+  auto p = compile(
+      "input x\nh := hash(x)\nw := weighted_strings(h, \"a:1;b:3\")\n"
+      "k := histribution(h, \"50  25\")\n");  // two spaces: outcomes 0 and 2
+  State s = p->new_state();
+  size_t b = 0, two = 0;
+  constexpr size_t kRows = 40000;
+  for (uint64_t x = 0; x < kRows; ++x) {
+    s.set_inputs({x});
+    b += s.pull("w").as_str() == "b";
+    const uint64_t k = s.pull("k").as_u64();
+    ASSERT_TRUE(k == 0 || k == 2) << k;
+    two += k == 2;
+  }
+  EXPECT_NEAR(b / double(kRows), 0.75, 0.01);
+  EXPECT_NEAR(two / double(kRows), 1.0 / 3.0, 0.01);
+}
+
+TEST(WeightedNodes, BadSpecsAreCompileErrors) {
+  expect_contains(compile_error("input x\nv := weighted_u64(x, \"1:a\")"), {"is not value:weight"});
+  expect_contains(compile_error("input x\nv := weighted_u64(x, \"one:1\")"),
+                  {"value \"one\" is not a u64"});
+  expect_contains(compile_error("input x\nv := weighted_strings(x, \" ; \")"),
+                  {"no value:weight entry"});
+  expect_contains(compile_error("input x\nv := weighted_strings(x, \"a:0;b:0\")"),
+                  {"positive finite sum"});
+  expect_contains(compile_error("input x\nv := histribution(x, \"5:1 7\")"),
+                  {"is not label:weight"});
+  expect_contains(compile_error("input x\nv := histribution(x, \"1 -2\")"),
+                  {"non-negative finite number"});
+  expect_contains(compile_error("input x\nv := alias_sample(x, 0.0)"), {"positive finite sum"});
+  // Empty entries are skipped, as polydat does.
+  EXPECT_EQ(eval_expr("weighted_u64(x, \";7:1;\")", 3).as_u64(), 7u);
+}
+
+TEST(WeightedNodes, EmpiricalAndParetoTables) {
+  const std::string data = "\"0.5 1.2 2.0 3.5 5.0 8.0 12.0 20.0 50.0 100.0\"";
+  auto empirical = [&](double u) {
+    return eval_expr("dist_empirical(" + std::to_string(u) + " + to_f64(x), " + data + ")", 0)
+        .as_f64();
+  };
+  EXPECT_EQ(empirical(0.5), 6.5);
+  EXPECT_EQ(empirical(0.0), 0.5);
+  EXPECT_EQ(empirical(1.0), 100.0);
+  EXPECT_EQ(empirical(0.25), 2.375);
+  EXPECT_EQ(empirical(-3.0), 0.5);                                                      // clamped
+  EXPECT_EQ(eval_expr("dist_empirical(0.5 + to_f64(x), \"9,1;5\")", 0).as_f64(), 5.0);  // sorted
+  EXPECT_NEAR(eval_expr("dist_pareto(0.5 + to_f64(x), 1.0, 2.0)", 0).as_f64(), std::sqrt(2.0),
+              1e-15);
+  EXPECT_EQ(eval_expr("dist_pareto(to_f64(x), 3.0, 2.0)", 0).as_f64(), 3.0);
+  EXPECT_TRUE(std::isfinite(eval_expr("dist_pareto(1.0 + to_f64(x), 3.0, 2.0)", 0).as_f64()));
+  // NaN passes through a table, as polydat's clamp lets it.
+  EXPECT_TRUE(std::isnan(eval_expr("dist_normal(sqrt(0.0 - 1.0 - to_f64(x)), 0.0, 1.0)").as_f64()));
+  expect_contains(compile_error("input x\nv := dist_empirical(0.5, \"1\")"), {"at least 2"});
+  expect_contains(compile_error("input x\nv := dist_empirical(0.5, \"1 two\")"),
+                  {"\"two\" is not a finite number"});
+  expect_contains(compile_error("input x\nv := dist_pareto(0.5, 0.0, 1.0)"), {"scale must be"});
+}
+
+TEST(ContextNodes, CounterCountsAcrossStatesAndThreadIdsDiffer) {
+  auto p = compile("input x\nc := counter(10)\n");
+  State a = p->new_state(), b = p->new_state();
+  std::vector<uint64_t> seen;
+  for (uint64_t x = 0; x < 3; ++x) {
+    a.set_inputs({x});
+    seen.push_back(a.pull("c").as_u64());
+    b.set_inputs({x});
+    seen.push_back(b.pull("c").as_u64());
+  }
+  EXPECT_EQ(seen, (std::vector<uint64_t>{10, 11, 12, 13, 14, 15}));
+  auto t = compile("input x\nt := thread_id()\n");
+  auto id_here = [&] {
+    State s = t->new_state();
+    s.set_inputs({0});
+    return s.pull("t").as_u64();
+  };
+  const uint64_t mine = id_here();
+  EXPECT_EQ(id_here(), mine);
+  uint64_t other = mine;
+  std::thread([&] { other = id_here(); }).join();
+  EXPECT_NE(other, mine);
+}
+
+TEST(PermutationNodes, ShuffleIsABijectionOfItsRange) {
+  auto p = compile("input x\ns := shuffle(x, 7, 1000, 5)\nz := shuffle(x, 7, 0, 42)\n");
+  State s = p->new_state();
+  std::set<uint64_t> seen;
+  for (uint64_t x = 0; x < 1000; ++x) {
+    s.set_inputs({x});
+    const uint64_t v = s.pull("s").as_u64();
+    ASSERT_GE(v, 5u);
+    ASSERT_LT(v, 1005u);
+    seen.insert(v);
+    ASSERT_EQ(s.pull("z").as_u64(), 42u);
+  }
+  EXPECT_EQ(seen.size(), 1000u);
+}
+
+TEST(TextNodes, CombinationsWithALengthSpellsOneCharsetThatManyTimes) {
+  for (uint64_t x : kInputs) {
+    EXPECT_EQ(eval_expr("combinations(x, \"A-Z0-9\", 4)", x).as_str(),
+              eval_expr("combinations(x, \"A-Z0-9;A-Z0-9;A-Z0-9;A-Z0-9\")", x).as_str());
+    EXPECT_EQ(eval_expr("combinations(seed: x, charset: \"a-f\", length: 3)", x).as_str(),
+              eval_expr("combinations(x, \"a-f;a-f;a-f\")", x).as_str());
+  }
+  expect_contains(compile_error("input x\nv := combinations(x, \"A-Z;0-9\", 3)"),
+                  {"with a length, the pattern is one charset"});
+  expect_contains(compile_error("input x\nv := combinations(x, \"A-Z\", 5000)"),
+                  {"length must be at most 4096"});
+}
+
+TEST(Intrinsics, SelectIsPolydatsNameOfIf) {
+  auto p = compile(
+      "input x\na := select(x & 1, 10, 20)\nb := select(x > 5, 1.5, x)\n"
+      "c := select(x == 3, \"three\", \"other\")\n");
+  State s = p->new_state();
+  s.set_inputs({3});
+  EXPECT_EQ(s.pull("a").as_u64(), 10u);
+  EXPECT_EQ(s.pull("b").as_f64(), 3.0);
+  EXPECT_EQ(s.pull("c").as_str(), "three");
+  expect_contains(compile_error("input x\nv := select(x, 1)"),
+                  {"select(cond, if_true, if_false) takes 3 arguments"});
+  // A program's own module of that name comes first.
+  auto q = compile("input x\nselect(a: u64) -> (o: u64) := {\n o := a + 1\n}\nv := select(x)\n");
+  State t = q->new_state();
+  t.set_inputs({4});
+  EXPECT_EQ(t.pull("v").as_u64(), 5u);
+}
+
+}  // namespace
+}  // namespace polyrt::test
