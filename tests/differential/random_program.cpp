@@ -208,7 +208,7 @@ class Generator {
   }
 
   std::string str_expr() {
-    switch (pick(22)) {
+    switch (pick(23)) {
       case 0:
         return "format_u64(" + u() + ", 16)";
       case 1:
@@ -243,6 +243,9 @@ class Generator {
       case 20:
         return "weighted_strings(hash(" + u() + "), \"a:1;bb:2;;:0.5;z:0\") + combinations(" + u() +
                ", \"A-F\", " + std::to_string(1 + pick(6)) + ")";
+      case 21:  // built-in word lists
+        return "first_names(" + u() + ") + full_names(" + u() + ") + state_codes(" + u() +
+               ") + country_names(" + u() + ") + first_names_male(" + u() + ")";
       case 14:  // Unicode case mapping, final sigma and a character that becomes two
         return "str_upper(" + s() + " + \"ß\") + str_lower(\"ΟΔΟΣ \" + " + s() + ")";
       case 15:
