@@ -2,6 +2,8 @@
 
 #include <deque>
 
+#include "rtlib/rtlib.h"
+
 namespace polyrt::nodes {
 
 std::shared_ptr<Prepared> alias_table(const std::vector<double>& weights,
@@ -37,6 +39,10 @@ std::shared_ptr<Prepared> alias_table(const std::vector<double>& weights,
     prepared->u64s.push_back(values[alias[i]]);
   }
   return prepared;
+}
+
+uint64_t alias_pick(const Prepared& table, uint64_t input) {
+  return pd_alias_pick(input, table.f64s.data(), table.u64s.data(), table.f64s.size());
 }
 
 std::vector<uint64_t> indices(size_t n) {

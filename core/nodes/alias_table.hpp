@@ -20,6 +20,9 @@ namespace polyrt::nodes {
 std::shared_ptr<Prepared> alias_table(const std::vector<double>& weights,
                                       const std::vector<uint64_t>& values);
 
+// The value an alias table (as alias_table lays it out) picks for `input`.
+uint64_t alias_pick(const Prepared& table, uint64_t input);
+
 // 0, 1, ..., n - 1: the values of a table whose outcomes are its indices.
 std::vector<uint64_t> indices(size_t n);
 

@@ -14,8 +14,7 @@ namespace polyrt::nodes {
 namespace {
 
 void pick(Call& c) {
-  const Prepared& p = c.prepared();
-  c.set_u64(pd_alias_pick(c.u64(0), p.f64s.data(), p.u64s.data(), p.f64s.size()));
+  c.set_u64(alias_pick(c.prepared(), c.u64(0)));
 }
 
 std::shared_ptr<const Prepared> prepare_weighted_u64(const std::vector<Value>& params) {

@@ -71,10 +71,6 @@ std::shared_ptr<Prepared> table_of(const WordList& list) {
   return alias_table(weights, indices(weights.size()));
 }
 
-uint64_t pick_index(const Prepared& table, uint64_t input) {
-  return pd_alias_pick(input, table.f64s.data(), table.u64s.data(), table.f64s.size());
-}
-
 const NodeDef& word_index_node() {
   static const NodeDef def{
       .name = "__word_index",
@@ -85,7 +81,7 @@ const NodeDef& word_index_node() {
       .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
         return table_of(list_named(p[0].as_str()));
       },
-      .eval = [](Call& c) { c.set_u64(pick_index(c.prepared(), c.u64(0))); },
+      .eval = [](Call& c) { c.set_u64(alias_pick(c.prepared(), c.u64(0))); },
       .native = PD_NATIVE(pd_alias_pick, in(0), f64_table(), u64_table(), f64_count()),
   };
   return def;
@@ -155,7 +151,7 @@ void register_word_list_nodes(Registry& r) {
            const uint64_t h_last = rt::xxh3_u64(h);
            const bool is_female = (h & 1) == 0;
            const WordList& firsts = list_named(is_female ? kFemale : kMale);
-           const std::string_view first = firsts.words[pick_index(is_female ? *female : *male, h)];
+           const std::string_view first = firsts.words[alias_pick(is_female ? *female : *male, h)];
            const std::string_view last = kLastNames[h_last % std::size(kLastNames)];
            std::string name;
            name.reserve(first.size() + 1 + last.size());
