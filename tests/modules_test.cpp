@@ -248,6 +248,13 @@ TEST(Modules, RecursionAndRunawayInliningAreRefused) {
   }
   expect_contains(module_error(doubling + "y := m30(x)\n"),
                   {"module inlining made more than 262144 statements"});
+  // A chain of 5000 modules, each calling the next: refused, not a stack overflow.
+  std::string chain = "input x\nm5000(v: u64) -> (o: u64) := {\n o := v\n}\n";
+  for (int i = 4999; i >= 0; --i) {
+    chain += "m" + std::to_string(i) + "(v: u64) -> (o: u64) := {\n o := m" +
+             std::to_string(i + 1) + "(v)\n}\n";
+  }
+  expect_contains(module_error(chain + "y := m0(x)\n"), {"module calls nest more than 256 deep"});
 }
 
 TEST(Modules, AFailureAtRunTimeNamesTheCallChain) {

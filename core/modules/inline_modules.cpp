@@ -297,6 +297,12 @@ class Inliner {
       sources_.fail(call.pos, "module '" + m.name + "' calls itself: " + chain + m.name,
                     call.length, "modules are inlined at compile time, so they cannot recurse");
     }
+    if (active_.size() >= kMaxModuleDepth) {
+      sources_.fail(call.pos,
+                    "module calls nest more than " + std::to_string(kMaxModuleDepth) +
+                        " deep (calling '" + m.name + "')",
+                    call.length, "flatten the chain of modules");
+    }
     const uint32_t origin = sources_.add_module_call(*found.text, m.name, m.pos, call.pos);
     const std::string prefix = m.name + "#" + std::to_string(++calls_) + ".";
 

@@ -15,6 +15,9 @@ namespace polyrt::modules {
 // Limits a program's inlining (a module called in many places, modules whose
 // bodies call modules several times over): past it, a CompileError.
 inline constexpr size_t kMaxInlinedStatements = size_t{1} << 18;
+// How deep module calls may nest (a module calling a module calling ...);
+// deeper is a CompileError, never a stack overflow.
+inline constexpr size_t kMaxModuleDepth = 256;
 
 // `program` with every module call inlined: the module's hidden bindings
 // (Stmt::hidden) join its statements and `modules` is empty. Modules the
