@@ -8,8 +8,11 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <stdexcept>
 
 namespace polyrt::test {
 
@@ -37,10 +40,41 @@ Value eval_expr(const std::string& expr, uint64_t x) {
   return s.pull("v");
 }
 
+namespace {
+
+// The directories temp_dir made, removed with everything in them when the
+// test process ends: tests write files of hundreds of megabytes, and a test
+// machine's disk must not fill up run after run.
+class TempDirs {
+ public:
+  std::string make() {
+    char tmpl[] = "/tmp/polyrt-test-XXXXXX";
+    if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed: cannot make a test directory");
+    std::lock_guard<std::mutex> lock(mutex_);
+    dirs_.emplace_back(tmpl);
+    return dirs_.back();
+  }
+  ~TempDirs() {
+    for (const std::string& dir : dirs_) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> dirs_;
+};
+
+TempDirs& temp_dirs() {
+  static TempDirs dirs;
+  return dirs;
+}
+
+}  // namespace
+
 std::string temp_dir() {
-  char tmpl[] = "/tmp/polyrt-test-XXXXXX";
-  const char* dir = mkdtemp(tmpl);
-  return dir ? dir : "/tmp";
+  return temp_dirs().make();
 }
 
 namespace {

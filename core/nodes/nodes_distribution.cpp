@@ -194,7 +194,7 @@ void register_distribution_nodes(Registry& r) {
   r.add(
       {.name = "one_of",
        .family = "distributions",
-       .args = {wire("x", P::U64), konsts("values", P::Str)},
+       .args = {wire("input", P::U64), konsts("values", P::Str)},
        .results = {Type::Str},
        .summary = "values[hash(x) mod N], i.e. values[hash_range(x, N)].",
        .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
@@ -208,7 +208,7 @@ void register_distribution_nodes(Registry& r) {
            .entries = [](const std::vector<Value>& p, const Prepared*) { return p; }}});
   r.add({.name = "one_of_weighted",
          .family = "distributions",
-         .args = {wire("x", P::U64), konst("spec", P::Str)},
+         .args = {wire("input", P::U64), konst("spec", P::Str)},
          .results = {Type::Str},
          .summary = "Picks from \"a:w,b:w,...\": cumulative normalized weights (the last forced "
                     "to 1.0), the first index whose cumulative weight >= unit_interval(hash(x)).",

@@ -41,7 +41,7 @@ void add_math(Registry& r, std::string_view name, std::string_view symbol,
               std::string_view summary) {
   r.add({.name = name,
          .family = "f64 math",
-         .args = {wire("x", PortType::F64)},
+         .args = {wire("input", PortType::F64)},
          .results = {Type::F64},
          .summary = summary,
          .eval = [](Call& c) { c.set_f64(fn(c.f64(0))); },
@@ -99,7 +99,7 @@ void register_float_nodes(Registry& r) {
 
   r.add({.name = "unit_interval",
          .family = "conversions",
-         .args = {wire("x", P::U64)},
+         .args = {wire("input", P::U64)},
          .results = {Type::F64},
          .summary = "double(x) * 2^-64 (= x / (2^64 - 1) as the reference computes it): [0, 1], "
                     "x >= 2^64 - 2^10 gives exactly 1.0.",
@@ -160,7 +160,7 @@ void register_float_nodes(Registry& r) {
   r.add(
       {.name = "scale_range",
        .family = "conversions",
-       .args = {wire("x", P::U64), konst("min", P::F64, Value::f64(0.0)),
+       .args = {wire("input", P::U64), konst("min", P::F64, Value::f64(0.0)),
                 konst("max", P::F64, Value::f64(1.0))},
        .results = {Type::F64},
        .summary = "min + unit_interval(x) * (max - min).",
@@ -168,7 +168,7 @@ void register_float_nodes(Registry& r) {
        .native = PD_NATIVE(pd_scale_range, in(0), param(0), param(1))});
   r.add({.name = "clamp_f64",
          .family = "conversions",
-         .args = {wire("x", P::F64), konst("min", P::F64), konst("max", P::F64)},
+         .args = {wire("input", P::F64), konst("min", P::F64), konst("max", P::F64)},
          .results = {Type::F64},
          .summary = "x limited to [min, max] by comparisons: NaN passes through, -0.0 is kept. "
                     "min <= max and non-NaN bounds are checked at compile time.",
