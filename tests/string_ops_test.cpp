@@ -123,5 +123,29 @@ TEST(StringOps, LossyUtf8) {
   EXPECT_EQ(rt::utf8_lossy("\xe1\x80\xe1\x80\x80"), r + "\xe1\x80\x80");
 }
 
+// Lengths and cuts count characters; an invalid UTF-8 piece is one
+// character (as a lossy decoder sees it), so a cut never splits a sequence.
+TEST(StringOps, LengthSubstringAndReplace) {
+  EXPECT_EQ(rt::char_count(""), 0u);
+  EXPECT_EQ(rt::char_count("\xC3\xA4pfel"), 5u);
+  EXPECT_EQ(rt::char_count("a\xF0\x9F\x98\x80b"), 3u);  // a, U+1F600, b
+  EXPECT_EQ(rt::char_count("\xE2\x82x\xFF"), 3u);       // truncated sequence, x, stray byte
+  EXPECT_EQ(rt::substring("h\xC3\xA9llo", 1, 2), "\xC3\xA9l");
+  EXPECT_EQ(rt::substring("abc", 1, 100), "bc");
+  EXPECT_EQ(rt::substring("abc", 3, 1), "");
+  EXPECT_EQ(rt::substring("abc", ~0ULL, ~0ULL), "");
+  EXPECT_EQ(rt::substring("a\xE2\x82xyz", 1, 2), "\xE2\x82x");
+  EXPECT_EQ(rt::replace_all("a-b-c", "-", "::"), "a::b::c");
+  EXPECT_EQ(rt::replace_all("aaaa", "aa", "b"), "bb");
+  EXPECT_EQ(rt::replace_all("abc", "x", "y"), "abc");
+  EXPECT_EQ(u("str_length(\"d\" + (x as str))", 12345), 6u);
+  EXPECT_EQ(s("substring(\"0123456789\", x, 3)", 8), "89");
+  EXPECT_EQ(s("str_replace(\"{x}-{x}\", \"-\", \"\")", 7), "77");
+  EXPECT_EQ(u("identity(x) + 1", 41), 42u);
+  EXPECT_EQ(s("identity(\"s\")"), "s");
+  test::expect_contains(test::compile_error("input x\nv := str_replace(\"a\", \"\", \"b\")"),
+                        {"from must not be empty"});
+}
+
 }  // namespace
 }  // namespace polyrt

@@ -61,6 +61,13 @@ void register_context_nodes(Registry& r) {
          .summary = "A number of the thread evaluating it: 0 for the first thread of the process "
                     "that asks, 1 for the next, ...",
          .eval = [](Call& c) { c.set_u64(this_thread_number()); }});
+  r.add({.name = "identity",
+         .family = "context and side channels",
+         .args = {wire("input", PortType::Any)},
+         .result_types = [](const std::vector<Type>& in, const std::vector<Value>&) { return in; },
+         .result_doc = "same type as input",
+         .summary = "input, unchanged (a named pass-through, as polydat has it).",
+         .eval = [](Call& c) { c.set(c.input(0)); }});
   r.add({.name = "log_info",
          .family = "context and side channels",
          .args = {wire("value", PortType::Any)},

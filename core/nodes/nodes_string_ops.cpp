@@ -93,6 +93,29 @@ void register_string_op_nodes(Registry& r) {
         "The decimal digits that end the text (trailing whitespace aside): "
         "\"label-17\" -> 17; 0 when there are none or they do not fit a u64.",
         [](Call& c) { c.set_u64(rt::str_digit_suffix(c.str(0))); });
+  unary("str_length", "input", P::Str, Type::U64,
+        "The number of characters (a valid UTF-8 sequence is one, so is each maximal "
+        "invalid piece): \"äpfel\" -> 5.",
+        [](Call& c) { c.set_u64(rt::char_count(c.str(0))); });
+  r.add({.name = "substring",
+         .family = "strings",
+         .args = {wire("input", P::Str), wire("start", P::U64), wire("length", P::U64)},
+         .results = {Type::Str},
+         .summary = "The length characters from character start (counted as str_length counts, "
+                    "so a character is never split); fewer at the end, \"\" from past it.",
+         .eval = [](Call& c) { c.set_str(rt::substring(c.str(0), c.u64(1), c.u64(2))); }});
+  r.add(
+      {.name = "str_replace",
+       .family = "strings",
+       .args = {wire("input", P::Str), konst("from", P::Str), konst("to", P::Str)},
+       .results = {Type::Str},
+       .summary = "Every non-overlapping occurrence of from replaced by to, left to right.",
+       .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+         if (p[0].as_str().empty()) throw ParamError{0, "from must not be empty"};
+         return nullptr;
+       },
+       .eval =
+           [](Call& c) { c.set_str(rt::replace_all(c.str(0), c.param_str(0), c.param_str(1))); }});
 }
 
 }  // namespace polyrt::nodes

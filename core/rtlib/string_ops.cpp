@@ -139,4 +139,33 @@ uint64_t str_digit_suffix(std::string_view text) {
   return begin <= end && res.ec == std::errc() ? v : 0;
 }
 
+uint64_t char_count(std::string_view text) {
+  uint64_t count = 0;
+  for (size_t i = 0; i < text.size(); i += utf8_at(text, i).size) ++count;
+  return count;
+}
+
+std::string substring(std::string_view text, uint64_t start, uint64_t length) {
+  size_t i = 0;
+  for (uint64_t skipped = 0; skipped < start && i < text.size(); ++skipped) {
+    i += utf8_at(text, i).size;
+  }
+  size_t end = i;
+  for (uint64_t taken = 0; taken < length && end < text.size(); ++taken) {
+    end += utf8_at(text, end).size;
+  }
+  return std::string(text.substr(i, end - i));
+}
+
+std::string replace_all(std::string_view text, std::string_view from, std::string_view to) {
+  std::string out;
+  size_t i = 0;
+  for (size_t hit = text.find(from); hit != std::string_view::npos; hit = text.find(from, i)) {
+    out.append(text.substr(i, hit - i)).append(to);
+    i = hit + from.size();
+  }
+  out.append(text.substr(i));
+  return out;
+}
+
 }  // namespace polyrt::rt

@@ -30,4 +30,13 @@ uint64_t str_to_u64(std::string_view text);
 // ignored), else 0; 0 too when the run does not fit a u64.
 uint64_t str_digit_suffix(std::string_view text);
 
+// Characters of UTF-8 text: each valid sequence is one, and so is each
+// maximal invalid piece (what a lossy decoder turns into one U+FFFD).
+uint64_t char_count(std::string_view text);
+// The `length` characters from character `start` (fewer at the end; "" from
+// past it). Counted as char_count counts, so a cut never splits a character.
+std::string substring(std::string_view text, uint64_t start, uint64_t length);
+// Every non-overlapping occurrence of `from` (non-empty) replaced, left to right.
+std::string replace_all(std::string_view text, std::string_view from, std::string_view to);
+
 }  // namespace polyrt::rt

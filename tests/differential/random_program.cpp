@@ -208,7 +208,7 @@ class Generator {
   }
 
   std::string str_expr() {
-    switch (pick(23)) {
+    switch (pick(24)) {
       case 0:
         return "format_u64(" + u() + ", 16)";
       case 1:
@@ -243,6 +243,10 @@ class Generator {
       case 20:
         return "weighted_strings(hash(" + u() + "), \"a:1;bb:2;;:0.5;z:0\") + combinations(" + u() +
                ", \"A-F\", " + std::to_string(1 + pick(6)) + ")";
+      case 22:  // character counts and cuts over text that is not always ASCII
+        return "substring(" + s() + " + \"\u00e9\u00df\", " + u() + " % 6, " + u() +
+               " % 4) + str_replace(" + s() + ", \"a\", \"\u00e4\") + (str_length(" + s() +
+               ") as str) + identity(" + s() + ")";
       case 21:  // built-in word lists
         return "first_names(" + u() + ") + full_names(" + u() + ") + state_codes(" + u() +
                ") + country_names(" + u() + ") + first_names_male(" + u() + ")";
