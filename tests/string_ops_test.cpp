@@ -128,8 +128,10 @@ TEST(StringOps, LossyUtf8) {
 TEST(StringOps, LengthSubstringAndReplace) {
   EXPECT_EQ(rt::char_count(""), 0u);
   EXPECT_EQ(rt::char_count("\xC3\xA4pfel"), 5u);
-  EXPECT_EQ(rt::char_count("a\xF0\x9F\x98\x80b"), 3u);  // a, U+1F600, b
-  EXPECT_EQ(rt::char_count("\xE2\x82x\xFF"), 3u);       // truncated sequence, x, stray byte
+  EXPECT_EQ(rt::char_count("a\xF0\x9F\x98\x80"
+                           "b"),
+            3u);                                   // a, U+1F600, b
+  EXPECT_EQ(rt::char_count("\xE2\x82x\xFF"), 3u);  // truncated sequence, x, stray byte
   EXPECT_EQ(rt::substring("h\xC3\xA9llo", 1, 2), "\xC3\xA9l");
   EXPECT_EQ(rt::substring("abc", 1, 100), "bc");
   EXPECT_EQ(rt::substring("abc", 3, 1), "");
