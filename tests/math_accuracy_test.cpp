@@ -114,6 +114,34 @@ TEST(MathAccuracy, PowWithinBound) {
   EXPECT_LE(worst, 1.0);
 }
 
+TEST(MathAccuracy, Atan2WithinBoundAndItsSpecialCases) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> coordinate(-1000.0, 1000.0), exponent(-300.0, 300.0);
+  double worst = 0;
+  for (int i = 0; i < 200000; ++i) {
+    // Half near the origin's scale, half spread over the exponent range.
+    double y = coordinate(rng), x = coordinate(rng);
+    if (i % 2) {
+      y = std::ldexp(y, (int)exponent(rng));
+      x = std::ldexp(x, (int)exponent(rng));
+    }
+    worst = std::max(worst, ulp_error(pd_atan2(y, x), atan2l((long double)y, (long double)x)));
+  }
+  std::printf("atan2      max error %.3f ulp\n", worst);
+  EXPECT_LE(worst, 2.0);
+  // C99's special cases, exactly as the C library gives them.
+  const double specials[] = {0.0, -0.0, 1.0, -1.0, INFINITY, -INFINITY, 1e-310, -1e300};
+  for (double y : specials) {
+    for (double x : specials) {
+      const double want = std::atan2(y, x), got = pd_atan2(y, x);
+      EXPECT_LE(ulp_error(got, (long double)want), 1.0) << y << ", " << x;
+      EXPECT_EQ(std::signbit(got), std::signbit(want)) << y << ", " << x;
+    }
+  }
+  EXPECT_TRUE(std::isnan(pd_atan2(NAN, 1.0)));
+  EXPECT_TRUE(std::isnan(pd_atan2(1.0, NAN)));
+}
+
 TEST(MathAccuracy, SpecialValues) {
   EXPECT_EQ(pd_exp(0.0), 1.0);
   EXPECT_EQ(pd_exp(-INFINITY), 0.0);

@@ -186,6 +186,14 @@ void register_float_nodes(Registry& r) {
   ADD_F64(add_math, r, asin, "Arcsine; NaN outside [-1, 1].");
   ADD_F64(add_math, r, acos, "Arccosine; NaN outside [-1, 1].");
   ADD_F64(add_math, r, atan, "Arctangent.");
+  r.add({.name = "atan2",
+         .family = "f64 math",
+         .args = {wire("y", P::F64), wire("x", P::F64)},
+         .results = {Type::F64},
+         .summary = "The angle of the point (x, y) in (-pi, pi], with C99's special cases "
+                    "(signed zeros, infinities).",
+         .eval = [](Call& c) { c.set_f64(pd_atan2(c.f64(0), c.f64(1))); },
+         .native = PD_NATIVE(pd_atan2, in(0), in(1))});
   r.add({.name = "pow",
          .family = "f64 math",
          .args = {wire("base", P::F64), wire("exponent", P::F64)},

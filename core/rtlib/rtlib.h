@@ -124,6 +124,8 @@ PD_API double pd_sin(double x);
 PD_API double pd_cos(double x);
 PD_API double pd_tan(double x);
 PD_API double pd_atan(double x);
+// atan2(y, x) with C99's special cases (signed zeros, infinities).
+PD_API double pd_atan2(double y, double x);
 PD_API double pd_asin(double x);
 PD_API double pd_acos(double x);
 

@@ -382,6 +382,28 @@ PD_API double pd_atan(double x) {
   return atan_impl(x);
 }
 
+PD_API double pd_atan2(double y, double x) {
+  if (x != x || y != y) return kNaN;
+  // pi as a double-double: twice pi/2's parts (doubling is exact).
+  const double pi_hi = 2.0 * PD_PIO2_HI, pi_lo = 2.0 * PD_PIO2_LO;
+  const bool y_negative = __builtin_signbit(y), x_negative = __builtin_signbit(x);
+  const double sign = y_negative ? -1.0 : 1.0;
+  const double inf = __builtin_inf();
+  if (y == 0.0) return x_negative ? sign * pi_hi : y;
+  if (x == 0.0) return sign * PD_PIO2_HI;
+  if (y == inf || y == -inf) {
+    if (x == inf) return sign * 0.5 * PD_PIO2_HI;
+    if (x == -inf) return sign * (PD_PIO2_HI + 0.5 * PD_PIO2_HI);
+    return sign * PD_PIO2_HI;
+  }
+  if (x == inf) return sign * 0.0;
+  if (x == -inf) return sign * pi_hi;
+  const double a = atan_impl(y / x);
+  if (!x_negative) return a;
+  // atan(y / x) is within (-pi/2, pi/2); the quadrant adds or takes away pi.
+  return y_negative ? (a - pi_hi) - pi_lo : (a + pi_hi) + pi_lo;
+}
+
 PD_API double pd_asin(double x) {
   if (x != x) return x;
   if (x > 1.0 || x < -1.0) return kNaN;

@@ -170,7 +170,7 @@ class Generator {
       case 9:
         return "sin(" + f() + " * 1000.0) + cos(" + f() + ")";
       case 10:
-        return "tan(" + f() + ") + atan(" + f() + ")";
+        return "tan(" + f() + ") + atan(" + f() + ") - atan2(" + f() + ", " + f() + ")";
       case 11:
         return "asin(" + f() + ") - acos(" + f() + ")";
       case 12:
