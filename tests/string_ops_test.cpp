@@ -145,6 +145,9 @@ TEST(StringOps, LengthSubstringAndReplace) {
   EXPECT_EQ(s("str_replace(\"{x}-{x}\", \"-\", \"\")", 7), "77");
   EXPECT_EQ(u("identity(x) + 1", 41), 42u);
   EXPECT_EQ(s("identity(\"s\")"), "s");
+  EXPECT_EQ(rt::escape_json("a\"b\\c\nd\te\x01\x7f\xC3\xA4"),
+            "a\\\"b\\\\c\\nd\\te\\u0001\x7f\xC3\xA4");
+  EXPECT_EQ(s("escape_json(\"q\\\"\" + (x as str))", 5), "q\\\"5");
   test::expect_contains(test::compile_error("input x\nv := str_replace(\"a\", \"\", \"b\")"),
                         {"from must not be empty"});
 }

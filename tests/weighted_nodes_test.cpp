@@ -210,5 +210,68 @@ TEST(WordLists, NamesFollowTheCensusAndListsAreComplete) {
   EXPECT_EQ(eval_expr("country_names(x)", 0).as_str(), "Andorra");
 }
 
+TEST(ProbabilityNodes, ChanceAndNOf) {
+  for (uint64_t x = 0; x < 200; ++x) {
+    const uint64_t coin = eval_expr("unfair_coin(x, 0.3)", x).as_u64();
+    EXPECT_EQ(eval_expr("chance(x, 0.3)", x).as_u64(), coin ? 0x3FF0000000000000ULL : 0u);
+  }
+  // Exactly n of every m consecutive inputs, and which ones moves between windows.
+  auto p = compile("input x\nk := n_of(x, 3, 10)\n");
+  State s = p->new_state();
+  std::set<uint64_t> first, second;
+  for (uint64_t window = 0; window < 50; ++window) {
+    size_t ones = 0;
+    for (uint64_t q = 0; q < 10; ++q) {
+      s.set_inputs({window * 10 + q});
+      const uint64_t v = s.pull("k").as_u64();
+      ones += v;
+      if (v && window == 0) first.insert(q);
+      if (v && window == 1) second.insert(q);
+    }
+    ASSERT_EQ(ones, 3u) << window;
+  }
+  EXPECT_NE(first, second);
+  EXPECT_EQ(eval_expr("n_of(x, 0, 5)", 3).as_u64(), 0u);
+  EXPECT_EQ(eval_expr("n_of(x, 5, 5)", 3).as_u64(), 1u);
+  expect_contains(compile_error("input x\nv := n_of(x, 3, 0)"), {"m must be in [1, 65536]"});
+  expect_contains(compile_error("input x\nv := n_of(x, 6, 5)"), {"n must be at most m"});
+}
+
+TEST(ConversionNodes, DiscretizeAndTheRoundingAliases) {
+  auto d = [](const std::string& x) {
+    return eval_expr("discretize(" + x + " + to_f64(x), 100.0, 10)", 0).as_u64();
+  };
+  EXPECT_EQ(d("0.0"), 0u);
+  EXPECT_EQ(d("9.999"), 0u);
+  EXPECT_EQ(d("10.0"), 1u);
+  EXPECT_EQ(d("99.99"), 9u);
+  EXPECT_EQ(d("100.0"), 9u);
+  EXPECT_EQ(d("1e300"), 9u);
+  EXPECT_EQ(d("-5.0"), 0u);
+  EXPECT_EQ(d("sqrt(-1.0)"), 0u);
+  EXPECT_EQ(eval_expr("discretize(55.0 + to_f64(x))", 0).as_u64(), 5u);  // defaults 100, 10
+  expect_contains(compile_error("input x\nv := discretize(1.0, 0.0, 3)"), {"range must be"});
+  EXPECT_EQ(eval_expr("trunc_u64(2.7 + to_f64(x))", 0).as_u64(), 2u);
+  EXPECT_EQ(eval_expr("round_u64(2.5 + to_f64(x))", 0).as_u64(), 3u);
+}
+
+TEST(ContextNodes, EnvironmentAndSessionClock) {
+  ASSERT_EQ(setenv("POLYRT_TEST_ENV", "from the shell", 1), 0);
+  EXPECT_EQ(eval_expr("env(\"POLYRT_TEST_ENV\")").as_str(), "from the shell");
+  EXPECT_EQ(eval_expr("env_or(\"POLYRT_TEST_ENV\", \"d\")").as_str(), "from the shell");
+  unsetenv("POLYRT_TEST_ENV");
+  EXPECT_EQ(eval_expr("env_or(\"POLYRT_TEST_ENV\", \"d\")").as_str(), "d");
+  expect_contains(compile_error("input x\nv := env(\"POLYRT_TEST_ENV\")"),
+                  {"environment variable POLYRT_TEST_ENV is not set"});
+  auto p = compile("input x\ns := session_start_millis()\ne := elapsed_millis()\n");
+  State s = p->new_state();
+  s.set_inputs({0});
+  const uint64_t start = s.pull("s").as_u64();
+  EXPECT_GT(start, 1700000000000u);
+  EXPECT_LT(s.pull("e").as_u64(), 60000u);
+  s.set_inputs({1});
+  EXPECT_EQ(s.pull("s").as_u64(), start);
+}
+
 }  // namespace
 }  // namespace polyrt::test

@@ -1,5 +1,6 @@
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 
 #include "nodes/registry.hpp"
 
@@ -12,6 +13,11 @@ namespace {
 struct CounterCell {
   mutable std::atomic<uint64_t> next;
 };
+
+uint64_t epoch_millis() {
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  return (uint64_t)std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
+}
 
 // A small number per thread, handed out in the order threads first ask.
 uint64_t this_thread_number() {
@@ -30,10 +36,7 @@ void register_context_nodes(Registry& r) {
          .purity = Purity::Nondeterministic,
          .summary = "Wall-clock milliseconds since the Unix epoch; read once per write of the "
                     "state (volatile), never folded.",
-         .eval = [](Call& c) {
-           const auto now = std::chrono::system_clock::now().time_since_epoch();
-           c.set_u64((uint64_t)std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
-         }});
+         .eval = [](Call& c) { c.set_u64(epoch_millis()); }});
   r.add({.name = "counter",
          .family = "context and side channels",
          .args = {konst("start", PortType::U64, Value::u64(0))},
@@ -61,6 +64,66 @@ void register_context_nodes(Registry& r) {
          .summary = "A number of the thread evaluating it: 0 for the first thread of the process "
                     "that asks, 1 for the next, ...",
          .eval = [](Call& c) { c.set_u64(this_thread_number()); }});
+  r.add({.name = "session_start_millis",
+         .family = "context and side channels",
+         .args = {},
+         .results = {Type::U64},
+         .purity = Purity::Nondeterministic,
+         .summary = "Wall-clock milliseconds since the Unix epoch when the program was compiled: "
+                    "the same for every evaluation of the program.",
+         .prepare = [](const std::vector<Value>&) -> std::shared_ptr<const Prepared> {
+           auto prepared = std::make_shared<Prepared>();
+           prepared->u64s.push_back(epoch_millis());
+           return prepared;
+         },
+         .eval = [](Call& c) { c.set_u64(c.prepared().u64s[0]); }});
+  r.add({.name = "elapsed_millis",
+         .family = "context and side channels",
+         .args = {},
+         .results = {Type::U64},
+         .purity = Purity::Nondeterministic,
+         .summary = "Milliseconds since the program was compiled (session_start_millis), read at "
+                    "each evaluation.",
+         .prepare = [](const std::vector<Value>&) -> std::shared_ptr<const Prepared> {
+           auto prepared = std::make_shared<Prepared>();
+           prepared->u64s.push_back(epoch_millis());
+           return prepared;
+         },
+         .eval =
+             [](Call& c) {
+               const uint64_t start = c.prepared().u64s[0], now = epoch_millis();
+               c.set_u64(now > start ? now - start : 0);
+             }});
+  r.add({.name = "env",
+         .family = "context and side channels",
+         .args = {konst("name", PortType::Str)},
+         .results = {Type::Str},
+         .summary = "The environment variable name's value when the program is compiled (a "
+                    "constant); compiling fails when it is not set.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           const char* value = std::getenv(p[0].as_str().c_str());
+           if (!value) {
+             throw ParamError{0, "environment variable " + p[0].as_str() +
+                                     " is not set (env_or gives a default)"};
+           }
+           auto prepared = std::make_shared<Prepared>();
+           prepared->strs.push_back(value);
+           return prepared;
+         },
+         .eval = [](Call& c) { c.set_str(c.prepared().strs[0]); }});
+  r.add({.name = "env_or",
+         .family = "context and side channels",
+         .args = {konst("name", PortType::Str), konst("default", PortType::Str)},
+         .results = {Type::Str},
+         .summary = "The environment variable name's value when the program is compiled, or "
+                    "default when it is not set (a constant).",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           const char* value = std::getenv(p[0].as_str().c_str());
+           auto prepared = std::make_shared<Prepared>();
+           prepared->strs.push_back(value ? std::string(value) : p[1].as_str());
+           return prepared;
+         },
+         .eval = [](Call& c) { c.set_str(c.prepared().strs[0]); }});
   r.add({.name = "identity",
          .family = "context and side channels",
          .args = {wire("input", PortType::Any)},

@@ -118,6 +118,26 @@ void register_float_nodes(Registry& r) {
   ADD_F64(add_to_u64, r, round_to_u64, "Round half away from zero, then saturate.");
   ADD_F64(add_to_u64, r, floor_to_u64, "Floor, then saturate.");
   ADD_F64(add_to_u64, r, ceil_to_u64, "Ceiling, then saturate.");
+  r.add_alias("trunc_u64", "f64_to_u64");
+  r.add_alias("round_u64", "round_to_u64");
+  r.add(
+      {.name = "discretize",
+       .family = "conversions",
+       .args = {wire("input", P::F64), konst("range", P::F64, Value::f64(100.0)),
+                konst("buckets", P::U64, Value::u64(10))},
+       .results = {Type::U64},
+       .summary = "The bucket of input over [0, range) cut in buckets: floor(input / range * "
+                  "buckets), NaN and input <= 0 in bucket 0, input >= range in the last.",
+       .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+         const double range = p[0].as_f64();
+         if (!(range > 0.0) || range - range != 0.0) {
+           throw ParamError{0, "range must be a positive finite number"};
+         }
+         if (p[1].as_u64() == 0) throw ParamError{1, "buckets must be at least 1"};
+         return nullptr;
+       },
+       .eval = [](Call& c) { c.set_u64(pd_discretize(c.f64(0), c.param_f64(0), c.param_u64(1))); },
+       .native = PD_NATIVE(pd_discretize, in(0), param(0), param(1))});
   r.add({.name = "lerp",
          .family = "conversions",
          .args = {wire("t", P::F64), konst("a", P::F64, Value::f64(0.0)),

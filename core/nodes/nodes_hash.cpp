@@ -55,6 +55,30 @@ void register_hash_nodes(Registry& r) {
          .prepare = check_probability,
          .eval = [](Call& c) { c.set_u64(pd_unfair_coin(c.u64(0), c.param_f64(0))); },
          .native = PD_NATIVE(pd_unfair_coin, in(0), param(0))});
+  r.add({.name = "chance",
+         .family = "hashing",
+         .args = {wire("input", P::U64), konst("p", P::F64)},
+         .results = {Type::U64},
+         .summary = "unfair_coin's test as the bit pattern of 1.0 (0x3FF0000000000000) or 0.0.",
+         .prepare = check_probability,
+         .eval = [](Call& c) { c.set_u64(pd_chance(c.u64(0), c.param_f64(0))); },
+         .native = PD_NATIVE(pd_chance, in(0), param(0))});
+  r.add({.name = "n_of",
+         .family = "hashing",
+         .args = {wire("input", P::U64), konst("n", P::U64), konst("m", P::U64)},
+         .results = {Type::U64},
+         .summary = "1 for exactly n of every m consecutive inputs: in the window input / m, "
+                    "position input mod m is 1 when fewer than n positions rank ahead of it by "
+                    "hash((window * 0x517CC1B727220A95) ^ (position * 0x9E3779B97F4A7C15)), ties "
+                    "by position. O(m) per value.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           const uint64_t n = p[0].as_u64(), m = p[1].as_u64();
+           if (m < 1 || m > 65536) throw ParamError{1, "m must be in [1, 65536]"};
+           if (n > m) throw ParamError{0, "n must be at most m"};
+           return nullptr;
+         },
+         .eval = [](Call& c) { c.set_u64(pd_n_of(c.u64(0), c.param_u64(0), c.param_u64(1))); },
+         .native = PD_NATIVE(pd_n_of, in(0), param(0), param(1))});
 }
 
 }  // namespace polyrt::nodes

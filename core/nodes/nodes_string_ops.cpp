@@ -93,6 +93,11 @@ void register_string_op_nodes(Registry& r) {
         "The decimal digits that end the text (trailing whitespace aside): "
         "\"label-17\" -> 17; 0 when there are none or they do not fit a u64.",
         [](Call& c) { c.set_u64(rt::str_digit_suffix(c.str(0))); });
+  text_map("escape_json",
+           "The inside of a JSON string literal for input, as serde_json writes it: \" and \\ "
+           "backslashed, \\n \\t \\r \\b \\f, other control bytes as \\u00xx; no quotes "
+           "added.",
+           [](Call& c) { c.set_str(rt::escape_json(c.str(0))); });
   unary("str_length", "input", P::Str, Type::U64,
         "The number of characters (a valid UTF-8 sequence is one, so is each maximal "
         "invalid piece): \"äpfel\" -> 5.",

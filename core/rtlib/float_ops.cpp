@@ -160,3 +160,10 @@ PD_API uint64_t pd_round_to_u64(double x) {
   uint64_t t = (uint64_t)x;
   return x - (double)t >= 0.5 ? t + 1 : t;
 }
+
+PD_API uint64_t pd_discretize(double x, double range, uint64_t buckets) {
+  if (!(x > 0.0)) return 0;  // NaN and what is below the range: the first bucket
+  const double scaled = x / range * (double)buckets;
+  if (!(scaled < (double)buckets)) return buckets - 1;
+  return (uint64_t)scaled;
+}

@@ -32,3 +32,20 @@ PD_API uint64_t pd_fair_coin(uint64_t x) {
 PD_API uint64_t pd_unfair_coin(uint64_t x, double p) {
   return pd_unit_interval(pd_hash(x)) < p ? 1 : 0;
 }
+
+PD_API uint64_t pd_chance(uint64_t x, double p) {
+  return pd_unfair_coin(x, p) ? 0x3FF0000000000000ULL : 0;  // the bits of 1.0 or 0.0
+}
+
+PD_API uint64_t pd_n_of(uint64_t x, uint64_t n, uint64_t m) {
+  const uint64_t window = x / m, q = x % m;
+  const uint64_t base = window * 0x517CC1B727220A95ULL;
+  const uint64_t mine = pd_hash(base ^ (q * 0x9E3779B97F4A7C15ULL));
+  uint64_t before = 0;  // positions of the window that rank ahead of q
+  for (uint64_t i = 0; i < m; ++i) {
+    if (i == q) continue;
+    const uint64_t key = pd_hash(base ^ (i * 0x9E3779B97F4A7C15ULL));
+    before += (key < mine || (key == mine && i < q)) ? 1 : 0;
+  }
+  return before < n ? 1 : 0;
+}

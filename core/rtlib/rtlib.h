@@ -14,6 +14,10 @@ PD_API double pd_hash_interval(uint64_t x, double min, double max);
 PD_API double pd_scale_range(uint64_t x, double min, double max);
 PD_API uint64_t pd_fair_coin(uint64_t x);
 PD_API uint64_t pd_unfair_coin(uint64_t x, double p);
+// unfair_coin as the bit pattern of 1.0 or 0.0.
+PD_API uint64_t pd_chance(uint64_t x, double p);
+// 1 for exactly n of every m consecutive x (windows of m, ranked by hash).
+PD_API uint64_t pd_n_of(uint64_t x, uint64_t n, uint64_t m);
 
 // u64 arithmetic: wrapping, shift counts masked, wire division by 0 gives 0.
 PD_API uint64_t pd_u64_add(uint64_t a, uint64_t b);
@@ -128,6 +132,10 @@ PD_API double pd_atan(double x);
 PD_API double pd_atan2(double y, double x);
 PD_API double pd_asin(double x);
 PD_API double pd_acos(double x);
+
+// The bucket (0..buckets-1) of x over [0, range): floor(x / range * buckets),
+// NaN and x <= 0 in the first, x >= range in the last.
+PD_API uint64_t pd_discretize(double x, double range, uint64_t buckets);
 
 // Sampling from tables built at compile time.
 // Linear interpolation in a table of `count` >= 2 points at p = i/(count-1),

@@ -39,4 +39,9 @@ std::string substring(std::string_view text, uint64_t start, uint64_t length);
 // Every non-overlapping occurrence of `from` (non-empty) replaced, left to right.
 std::string replace_all(std::string_view text, std::string_view from, std::string_view to);
 
+// The inside of a JSON string literal for text, as serde_json writes it:
+// '"' and '\\' backslashed, \b \f \n \r \t, other bytes below 0x20 as
+// \u00xx; everything else (UTF-8 included) as it is. No quotes around it.
+std::string escape_json(std::string_view text);
+
 }  // namespace polyrt::rt

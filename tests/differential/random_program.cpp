@@ -141,7 +141,9 @@ class Generator {
         return "histribution(hash(" + u() + "), \"50 0  25;13\") + histribution(" + u() +
                ", \"7:1, 900:3\") + alias_sample(hash(" + u() + "), 1.0, 0.0, 3.5) + shuffle(" +
                u() + ", 7, " + std::to_string(pick(3000)) + ", 5) + select(" + u() + " & 1, " +
-               u() + ", " + u() + ")";
+               u() + ", " + u() + ") + chance(" + u() + ", 0.4) + n_of(" + u() + ", 2, " +
+               std::to_string(1 + pick(40)) + ") + discretize(" + f() + " * 100.0, 50.0, 7) + " +
+               "trunc_u64(" + f() + " * 9.0) + round_u64(" + f() + ")";
       default:
         return "select_u64(" + u() + " & 1, hash(" + u() + "), " + u() + ")";
     }
@@ -246,7 +248,7 @@ class Generator {
       case 22:  // character counts and cuts over text that is not always ASCII
         return "substring(" + s() + " + \"\u00e9\u00df\", " + u() + " % 6, " + u() +
                " % 4) + str_replace(" + s() + ", \"a\", \"\u00e4\") + (str_length(" + s() +
-               ") as str) + identity(" + s() + ")";
+               ") as str) + identity(" + s() + ") + escape_json(" + s() + " + \"\\\"\\n\")";
       case 21:  // built-in word lists
         return "first_names(" + u() + ") + full_names(" + u() + ") + state_codes(" + u() +
                ") + country_names(" + u() + ") + first_names_male(" + u() + ")";
