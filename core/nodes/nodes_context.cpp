@@ -1,6 +1,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 
 #include "nodes/registry.hpp"
 
@@ -17,6 +18,26 @@ struct CounterCell {
 uint64_t epoch_millis() {
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   return (uint64_t)std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
+}
+
+// The moment a program is compiled (the prepare of a node that reads it).
+std::shared_ptr<const Prepared> capture_compile_time(const std::vector<Value>&) {
+  auto prepared = std::make_shared<Prepared>();
+  prepared->u64s.push_back(epoch_millis());
+  return prepared;
+}
+
+// An environment variable's value at compile time: `fallback` when it is
+// unset, or a ParamError without one.
+std::shared_ptr<const Prepared> read_environment(const std::string& name,
+                                                 const std::optional<std::string>& fallback) {
+  const char* value = std::getenv(name.c_str());
+  if (!value && !fallback) {
+    throw ParamError{0, "environment variable " + name + " is not set (env_or gives a default)"};
+  }
+  auto prepared = std::make_shared<Prepared>();
+  prepared->strs.push_back(value ? std::string(value) : *fallback);
+  return prepared;
 }
 
 // A small number per thread, handed out in the order threads first ask.
@@ -71,11 +92,7 @@ void register_context_nodes(Registry& r) {
          .purity = Purity::Nondeterministic,
          .summary = "Wall-clock milliseconds since the Unix epoch when the program was compiled: "
                     "the same for every evaluation of the program.",
-         .prepare = [](const std::vector<Value>&) -> std::shared_ptr<const Prepared> {
-           auto prepared = std::make_shared<Prepared>();
-           prepared->u64s.push_back(epoch_millis());
-           return prepared;
-         },
+         .prepare = capture_compile_time,
          .eval = [](Call& c) { c.set_u64(c.prepared().u64s[0]); }});
   r.add({.name = "elapsed_millis",
          .family = "context and side channels",
@@ -84,32 +101,21 @@ void register_context_nodes(Registry& r) {
          .purity = Purity::Nondeterministic,
          .summary = "Milliseconds since the program was compiled (session_start_millis), read at "
                     "each evaluation.",
-         .prepare = [](const std::vector<Value>&) -> std::shared_ptr<const Prepared> {
-           auto prepared = std::make_shared<Prepared>();
-           prepared->u64s.push_back(epoch_millis());
-           return prepared;
-         },
-         .eval =
-             [](Call& c) {
-               const uint64_t start = c.prepared().u64s[0], now = epoch_millis();
-               c.set_u64(now > start ? now - start : 0);
-             }});
+         .prepare = capture_compile_time,
+         .eval = [](Call& c) {
+           const uint64_t start = c.prepared().u64s[0], now = epoch_millis();
+           c.set_u64(now > start ? now - start : 0);
+         }});
   r.add({.name = "env",
          .family = "context and side channels",
          .args = {konst("name", PortType::Str)},
          .results = {Type::Str},
          .summary = "The environment variable name's value when the program is compiled (a "
                     "constant); compiling fails when it is not set.",
-         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-           const char* value = std::getenv(p[0].as_str().c_str());
-           if (!value) {
-             throw ParamError{0, "environment variable " + p[0].as_str() +
-                                     " is not set (env_or gives a default)"};
-           }
-           auto prepared = std::make_shared<Prepared>();
-           prepared->strs.push_back(value);
-           return prepared;
-         },
+         .prepare =
+             [](const std::vector<Value>& p) {
+               return read_environment(p[0].as_str(), std::nullopt);
+             },
          .eval = [](Call& c) { c.set_str(c.prepared().strs[0]); }});
   r.add({.name = "env_or",
          .family = "context and side channels",
@@ -117,12 +123,10 @@ void register_context_nodes(Registry& r) {
          .results = {Type::Str},
          .summary = "The environment variable name's value when the program is compiled, or "
                     "default when it is not set (a constant).",
-         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-           const char* value = std::getenv(p[0].as_str().c_str());
-           auto prepared = std::make_shared<Prepared>();
-           prepared->strs.push_back(value ? std::string(value) : p[1].as_str());
-           return prepared;
-         },
+         .prepare =
+             [](const std::vector<Value>& p) {
+               return read_environment(p[0].as_str(), p[1].as_str());
+             },
          .eval = [](Call& c) { c.set_str(c.prepared().strs[0]); }});
   r.add({.name = "identity",
          .family = "context and side channels",
