@@ -387,6 +387,7 @@ TEST(Modules, TheStandardLibraryMatchesItsDefinitions) {
     g := gaussian_latency(x, 5, 1.2)
     el := exponential_latency(x, 0.1)
     saw := sawtooth(x, 16)
+    key := alpha_numeric(x, 12)
   )",
       R"(
     input x
@@ -402,6 +403,7 @@ TEST(Modules, TheStandardLibraryMatchesItsDefinitions) {
     g := clamp_f64(dist_normal(unit_interval(hash(x)), 5.0, 1.2), 0.1, 999999.0)
     el := clamp_f64(dist_exponential(unit_interval(hash(x)), 0.1), 0.1, 999999.0)
     saw := to_f64(x % 16) / 16.0
+    key := combinations(hash(x), "0-9A-Za-z", 12)
   )");
 }
 

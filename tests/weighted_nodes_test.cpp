@@ -151,6 +151,11 @@ TEST(TextNodes, CombinationsWithALengthSpellsOneCharsetThatManyTimes) {
     EXPECT_EQ(eval_expr("combinations(seed: x, charset: \"a-f\", length: 3)", x).as_str(),
               eval_expr("combinations(x, \"a-f;a-f;a-f\")", x).as_str());
   }
+  // More combinations than 2^64: the count saturates at 2^64 - 1, as polydat's
+  // does, so the largest input wraps to all first characters.
+  EXPECT_EQ(eval_expr("combinations(x, \"0-9\", 24)", ~0ULL).as_str(), std::string(24, '0'));
+  EXPECT_EQ(eval_expr("combinations(x, \"0-9\", 24)", ~0ULL - 1).as_str(),
+            "416155907370447644810000");  // 2^64 - 2, least significant digit first
   expect_contains(compile_error("input x\nv := combinations(x, \"A-Z;0-9\", 3)"),
                   {"with a length, the pattern is one charset"});
   expect_contains(compile_error("input x\nv := combinations(x, \"A-Z\", 5000)"),

@@ -293,8 +293,8 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
   __extension__ unsigned __int128 modulus = 1;
   for (const auto& set : charsets) {
     modulus *= set.size();
-    if (modulus > ~0ULL) {
-      modulus = 0;
+    if (modulus > ~0ULL) {  // saturates, as polydat's saturating_mul does
+      modulus = ~0ULL;
       break;
     }
   }
@@ -309,7 +309,8 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
 }
 
 char* write_combinations(char* p, uint64_t x, const Combinations& combinations) {
-  // The value is reduced modulo the number of combinations (none past 2^64 - 1),
+  // The value is reduced modulo the number of combinations (2^64 - 1 when
+  // there are more),
   // then consumed as mixed-radix digits, the first charset least significant.
   const auto& charsets = combinations.charsets;
   if (const uint64_t reciprocal = combinations.modulus_reciprocal) {
