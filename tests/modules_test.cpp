@@ -388,6 +388,8 @@ TEST(Modules, TheStandardLibraryMatchesItsDefinitions) {
     el := exponential_latency(x, 0.1)
     saw := sawtooth(x, 16)
     key := alpha_numeric(x, 12)
+    ts := monotonic_ts(x, 1710000000000, 1000)
+    jt := jittered_ts(input: x, base_epoch: 1710000000000, interval_ms: 1000, jitter_ms: 200)
   )",
       R"(
     input x
@@ -404,6 +406,8 @@ TEST(Modules, TheStandardLibraryMatchesItsDefinitions) {
     el := clamp_f64(dist_exponential(unit_interval(hash(x)), 0.1), 0.1, 999999.0)
     saw := to_f64(x % 16) / 16.0
     key := combinations(hash(x), "0-9A-Za-z", 12)
+    ts := x * 1000 + 1710000000000
+    jt := x * 1000 + 1710000000000 + hash(x) % 200
   )");
 }
 
