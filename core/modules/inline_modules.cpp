@@ -111,13 +111,21 @@ class Inliner {
         if (e->kind == ExprKind::Call) resolve(*e);
       }
     }
+    require_bound_outputs(m, bound, 0);
+  }
+
+  // Every output the signature declares is bound by the body; positions in
+  // `origin` (the definition's text as it is read there).
+  void require_bound_outputs(const ModuleDef& m, const std::set<std::string>& bound,
+                             uint32_t origin) {
     for (const Param& o : m.outputs) {
-      if (!bound.count(o.name)) {
-        sources_.fail(o.pos,
-                      "module '" + m.name + "' declares output '" + o.name +
-                          "' but its body does not bind it",
-                      o.name.size());
-      }
+      if (bound.count(o.name)) continue;
+      SourcePos at = o.pos;
+      at.origin = origin;
+      sources_.fail(
+          at,
+          "module '" + m.name + "' declares output '" + o.name + "' but its body does not bind it",
+          o.name.size());
     }
   }
 
@@ -341,18 +349,9 @@ class Inliner {
       inline_statement(s, m, origin, prefix, substitutes, body_names, outputs, out);
     active_.pop_back();
 
+    require_bound_outputs(m, body_names, origin);
     std::vector<std::string> names;
-    for (const Param& o : m.outputs) {
-      if (!body_names.count(o.name)) {
-        SourcePos at = o.pos;
-        at.origin = origin;
-        sources_.fail(at,
-                      "module '" + m.name + "' declares output '" + o.name +
-                          "' but its body does not bind it",
-                      o.name.size());
-      }
-      names.push_back(prefix + o.name);
-    }
+    for (const Param& o : m.outputs) names.push_back(prefix + o.name);
     return names;
   }
 

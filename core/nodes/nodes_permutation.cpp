@@ -8,6 +8,19 @@
 
 namespace polyrt::nodes {
 
+namespace {
+
+// cycle_walk's keyed state for [0, range), and `extra` words after it.
+std::shared_ptr<Prepared> cycle_walk_state(uint64_t range, uint64_t seed, uint64_t stream,
+                                           size_t extra) {
+  auto state = std::make_shared<Prepared>();
+  state->u64s.resize(PD_CYCLE_WALK_STATE + extra);
+  pd_cycle_walk_setup(range, seed, stream, state->u64s.data());
+  return state;
+}
+
+}  // namespace
+
 void register_permutation_nodes(Registry& r) {
   using P = PortType;
   r.add({.name = "pcg",
@@ -38,10 +51,7 @@ void register_permutation_nodes(Registry& r) {
                     "order.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            if (p[0].as_u64() == 0) throw ParamError{0, "range must be at least 1"};
-           auto state = std::make_shared<Prepared>();
-           state->u64s.resize(PD_CYCLE_WALK_STATE);
-           pd_cycle_walk_setup(p[0].as_u64(), p[1].as_u64(), p[2].as_u64(), state->u64s.data());
-           return state;
+           return cycle_walk_state(p[0].as_u64(), p[1].as_u64(), p[2].as_u64(), 0);
          },
          .eval = [](Call& c) { c.set_u64(pd_cycle_walk(c.u64(0), c.prepared().u64s.data())); },
          .native = PD_NATIVE(pd_cycle_walk, in(0), u64_table())});
@@ -55,11 +65,9 @@ void register_permutation_nodes(Registry& r) {
                     "shuffle is a Galois LFSR whose polynomial table polyrt does not have: the "
                     "same promise (each value once), other values.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-           auto state = std::make_shared<Prepared>();
-           state->u64s.resize(PD_CYCLE_WALK_STATE + 1);
            const uint64_t size = p[1].as_u64();
-           pd_cycle_walk_setup(size == 0 ? 1 : size, p[0].as_u64(), 0, state->u64s.data());
-           state->u64s[PD_CYCLE_WALK_STATE] = p[2].as_u64();
+           auto state = cycle_walk_state(size == 0 ? 1 : size, p[0].as_u64(), 0, 1);
+           state->u64s[PD_CYCLE_WALK_STATE] = p[2].as_u64();  // the minimum
            return state;
          },
          .eval = [](Call& c) { c.set_u64(pd_shuffle(c.u64(0), c.prepared().u64s.data())); },

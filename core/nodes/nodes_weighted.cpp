@@ -2,8 +2,6 @@
 // them: weighted_u64 (and its other name weighted_pick), weighted_strings,
 // histribution and alias_sample. None of them hashes its input: feed them a
 // hashed value. Every pick is native (pd_alias_pick), on the GPU too.
-#include <charconv>
-
 #include "nodes/alias_table.hpp"
 #include "nodes/registry.hpp"
 #include "nodes/spec_parsing.hpp"
@@ -22,11 +20,7 @@ std::shared_ptr<const Prepared> prepare_weighted_u64(const std::vector<Value>& p
   std::vector<uint64_t> values;
   for (const WeightedEntry& e : parse_weighted_spec(params[0].as_str(), true)) {
     uint64_t v = 0;
-    const char* end = e.value.data() + e.value.size();
-    const auto res = std::from_chars(e.value.data(), end, v);
-    if (res.ec != std::errc() || res.ptr != end) {
-      throw ParamError{0, "value \"" + e.value + "\" is not a u64"};
-    }
+    if (!parse_u64(e.value, v)) throw ParamError{0, "value \"" + e.value + "\" is not a u64"};
     values.push_back(v);
     weights.push_back(e.weight);
   }
@@ -72,9 +66,7 @@ std::shared_ptr<const Prepared> prepare_histribution(const std::vector<Value>& p
     uint64_t label = i;
     if (labeled) {
       const size_t colon = piece.find(':');
-      const char* end = piece.data() + (colon == std::string_view::npos ? 0 : colon);
-      const auto res = std::from_chars(piece.data(), end, label);
-      if (colon == std::string_view::npos || res.ec != std::errc() || res.ptr != end) {
+      if (colon == std::string_view::npos || !parse_u64(piece.substr(0, colon), label)) {
         throw ParamError{0, "\"" + std::string(piece) +
                                 "\" is not label:weight with a u64 label (a spec with any ':' "
                                 "labels every entry)"};
@@ -91,9 +83,7 @@ std::shared_ptr<const Prepared> prepare_histribution(const std::vector<Value>& p
   }
   double sum = 0;
   for (double w : weights) sum += w;
-  if (weights.empty() || !(sum > 0.0) || sum - sum != 0.0) {
-    throw ParamError{0, "the spec needs weights with a positive finite sum (e.g. \"50 25 25\")"};
-  }
+  require_positive_sum(sum, weights.size());
   return alias_table(weights, labels);
 }
 
@@ -106,9 +96,7 @@ std::shared_ptr<const Prepared> prepare_alias_sample(const std::vector<Value>& p
     weights.push_back(w);
     sum += w;
   }
-  if (weights.empty() || !(sum > 0.0) || sum - sum != 0.0) {
-    throw ParamError{0, "alias_sample needs weights with a positive finite sum"};
-  }
+  require_positive_sum(sum, weights.size());
   return alias_table(weights, indices(weights.size()));
 }
 

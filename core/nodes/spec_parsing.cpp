@@ -22,6 +22,18 @@ bool parse_number(std::string_view text, double& out) {
   return res.ec == std::errc() && res.ptr == text.data() + text.size();
 }
 
+bool parse_u64(std::string_view text, uint64_t& out) {
+  const char* end = text.data() + text.size();
+  const auto res = std::from_chars(text.data(), end, out);
+  return res.ec == std::errc() && res.ptr == end;
+}
+
+void require_positive_sum(double sum, size_t count, size_t param) {
+  if (count == 0 || !(sum > 0.0) || sum - sum != 0.0) {
+    throw ParamError{param, "the weights must have a positive finite sum"};
+  }
+}
+
 std::vector<std::string_view> split_any(std::string_view text, std::string_view separators) {
   std::vector<std::string_view> pieces;
   size_t start = 0;
@@ -55,9 +67,7 @@ std::vector<WeightedEntry> parse_weighted_spec(const std::string& spec, bool zer
     total += w;
   }
   if (out.empty()) throw ParamError{param, "the spec has no value:weight entry"};
-  if (!(total > 0.0) || total - total != 0.0) {
-    throw ParamError{param, "the weights must have a positive finite sum"};
-  }
+  require_positive_sum(total, out.size(), param);
   return out;
 }
 

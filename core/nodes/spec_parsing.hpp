@@ -2,6 +2,7 @@
 // polydat reads them (entries split on separators, empty ones skipped).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,13 @@ namespace polyrt::nodes {
 
 // A decimal number with optional surrounding spaces (std::from_chars: no locale).
 bool parse_number(std::string_view text, double& out);
+
+// A u64 in decimal, the whole text (std::from_chars: no sign, no spaces).
+bool parse_u64(std::string_view text, uint64_t& out);
+
+// Throws ParamError{param} unless `count` weights were given and their `sum`
+// is positive and finite (an alias table needs something to pick).
+void require_positive_sum(double sum, size_t count, size_t param = 0);
 
 struct WeightedEntry {
   std::string value;  // what precedes the entry's last ':', leading spaces trimmed
