@@ -9,9 +9,11 @@
 #include <cstring>
 #include <mutex>
 
+#include "columns/native_columns.hpp"
 #include "gpu_backend/driver/device_resources.hpp"
 #include "interp/state_engine.hpp"
 #include "polyrt/batch.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "scheduler/batch_backends.hpp"
 #include "scheduler/ordered_chunks.hpp"
 
@@ -89,11 +91,23 @@ struct BatchEvaluator::Impl {
   void chunk_view(const batch::ChunkBuffers& buffers, uint64_t first, ColumnChunk& view) const;
   [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
                                   std::span<const uint64_t* const> columns) const;
-  // `call` got `given` word arrays: one per output, and no str output.
-  void require_word_columns(const char* call, size_t given) const;
+  // `call` got `given` word arrays: one per output, and no str output (nor,
+  // unless `narrow_ok`, an output narrower than 8 bytes).
+  void require_word_columns(const char* call, size_t given, bool narrow_ok = false) const;
 };
 
-void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given) const {
+namespace {
+
+// Whether an output's arrays hold fewer than 8 bytes a row (bool columns
+// stay 8-byte words 0/1, as they always were).
+bool is_narrow(Type type) {
+  return type != Type::Bool && type != Type::Str && native_width(type) < 8;
+}
+
+}  // namespace
+
+void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given,
+                                                bool narrow_ok) const {
   if (given != setup.names.size()) {
     throw WriteError(std::string(call) + " got " + std::to_string(given) + " array(s) for " +
                      std::to_string(setup.names.size()) + " output(s)");
@@ -102,6 +116,12 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given) 
     if (setup.types[o] == Type::Str) {
       throw WriteError("output '" + setup.names[o] + "' is a str; " + call +
                        " writes 8-byte word columns (use evaluate or stream)");
+    }
+    if (!narrow_ok && is_narrow(setup.types[o])) {
+      throw WriteError("output '" + setup.names[o] + "' is a " +
+                       std::string(type_name(setup.types[o])) + "; " + call +
+                       " writes 8-byte word columns (cast it to u64, i64 or f64, or use "
+                       "evaluate_into)");
     }
   }
 }
@@ -244,7 +264,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
         std::vector<const uint64_t*> at;
         for (const uint64_t* column : columns) at.push_back(column + c.offset);
         std::vector<uint64_t*> into;
-        for (uint64_t* target : targets) into.push_back(target + c.offset);
+        for (uint64_t* target : targets) into.push_back(target ? target + c.offset : nullptr);
         if (device_targets.empty()) {
           c.failure = backend.run(b, first + c.offset, at, into).row;
         } else {
@@ -351,10 +371,16 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
 void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
                                    std::span<uint64_t* const> destinations,
                                    std::span<const uint64_t* const> columns) const {
-  impl_->require_word_columns("evaluate_into", destinations.size());
+  impl_->require_word_columns("evaluate_into", destinations.size(), true);
   const std::vector<std::string>& names = output_names();
-  // The kernels write column outputs straight into the destinations; the
-  // rest (lane, scalar and repeated outputs) is copied as chunks arrive.
+  const std::vector<Type>& types = output_types();
+  // The kernels write 8-byte column outputs straight into the destinations;
+  // the rest (narrow, lane, scalar and repeated outputs) is copied as chunks
+  // arrive, narrow ones at their native width.
+  std::vector<uint64_t*> direct(destinations.begin(), destinations.end());
+  for (size_t o = 0; o < names.size(); ++o) {
+    if (is_narrow(types[o])) direct[o] = nullptr;
+  }
   struct Nothing {};
   impl_->run<Nothing>(
       first, count, columns, [](const ColumnChunk&, Nothing&) {},
@@ -363,10 +389,15 @@ void BatchEvaluator::evaluate_into(uint64_t first, uint64_t count,
         for (size_t o = 0; o < names.size(); ++o) {
           const ColumnView& v = chunk.columns[o];
           if (v.is_none || v.words == destinations[o] + offset) continue;
-          std::memcpy(destinations[o] + offset, v.words, chunk.rows * 8);
+          if (is_narrow(types[o])) {
+            char* at = reinterpret_cast<char*>(destinations[o]) + offset * native_width(types[o]);
+            columns::copy_native(types[o], v.words, chunk.rows, at);
+          } else {
+            std::memcpy(destinations[o] + offset, v.words, chunk.rows * 8);
+          }
         }
       },
-      destinations);
+      direct);
 }
 
 void BatchEvaluator::evaluate_on_device(uint64_t first, uint64_t count,

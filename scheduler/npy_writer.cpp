@@ -9,30 +9,21 @@
 #include <cstring>
 #include <filesystem>
 
+#include "columns/native_columns.hpp"
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "scheduler/temporary_files.hpp"
 
 namespace polyrt::scheduler {
 
 namespace {
 
-const char* descr(Type type) {
-  switch (type) {
-    case Type::U64:
-      return "<u8";
-    case Type::F64:
-      return "<f8";
-    case Type::Bool:
-      return "|u1";
-    case Type::Str:
-      break;
-  }
-  return nullptr;
-}
-
-// Bytes per row of a column: |u1 for bool, 8 for the others.
-uint64_t width_of(Type type) {
-  return type == Type::Bool ? 1 : 8;
+// The npy type string of a column of `type`, its elements little-endian.
+std::string descr(Type type) {
+  if (type == Type::Bool) return "|u1";  // 0 or 1
+  const char kind = is_float(type) ? 'f' : is_signed_integer(type) ? 'i' : 'u';
+  const size_t width = native_width(type);
+  return std::string(width == 1 ? "|" : "<") + kind + std::to_string(width);
 }
 
 void write_all(int fd, const void* data, size_t size, uint64_t offset, const std::string& path) {
@@ -50,8 +41,8 @@ void write_all(int fd, const void* data, size_t size, uint64_t offset, const std
 }  // namespace
 
 std::string npy_header(Type type, uint64_t rows) {
-  std::string dict = "{'descr': '" + std::string(descr(type)) +
-                     "', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ",), }";
+  std::string dict = "{'descr': '" + descr(type) + "', 'fortran_order': False, 'shape': (" +
+                     std::to_string(rows) + ",), }";
   const size_t unpadded = 10 + dict.size() + 1;  // magic, version, length, dict, newline
   dict.append((64 - unpadded % 64) % 64, ' ');
   dict.push_back('\n');
@@ -86,7 +77,7 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
   for (Type type : types) {
     headers.push_back(npy_header(type, rows));
     const uint64_t header = headers.back().size();
-    const uint64_t width = width_of(type);
+    const uint64_t width = native_width(type);
     file_sizes_.push_back(rows > (kMax - header) / width ? kMax : header + rows * width);
     needed = needed > kMax - file_sizes_.back() ? kMax : needed + file_sizes_.back();
   }
@@ -140,13 +131,14 @@ void NpyDirectory::write(const ColumnChunk& chunk, uint64_t row) const {
   std::vector<uint8_t> bytes;
   for (size_t k = 0; k < fds_.size(); ++k) {
     const ColumnView& v = chunk.columns[k];
-    reserve(k, data_offsets_[k] + (row + chunk.rows) * width_of(types_[k]));
-    if (types_[k] == Type::Bool) {
-      bytes.resize(chunk.rows);
-      for (uint64_t r = 0; r < chunk.rows; ++r) bytes[r] = (uint8_t)v.words[r];
-      write_all(fds_[k], bytes.data(), bytes.size(), data_offsets_[k] + row, temp_dir_);
-    } else {
+    reserve(k, data_offsets_[k] + (row + chunk.rows) * native_width(types_[k]));
+    const size_t width = native_width(types_[k]);
+    if (width == 8) {
       write_all(fds_[k], v.words, chunk.rows * 8, data_offsets_[k] + row * 8, temp_dir_);
+    } else {
+      bytes.resize(chunk.rows * width);
+      columns::copy_native(types_[k], v.words, chunk.rows, bytes.data());
+      write_all(fds_[k], bytes.data(), bytes.size(), data_offsets_[k] + row * width, temp_dir_);
     }
   }
 }

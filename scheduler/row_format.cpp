@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "rtlib/text.hpp"
 
 namespace polyrt::scheduler {
@@ -38,16 +39,8 @@ constexpr size_t kMaxWordText = 32;  // the longest u64, f64 or bool text
 // The longest text of a word of `type`: a chunk's bound is cleared before it
 // is written, so it is kept close to what is written.
 size_t max_word_text(Type type) {
-  switch (type) {
-    case Type::U64:
-      return rt::kU64Text;
-    case Type::Bool:
-      return 5;
-    case Type::F64:
-    case Type::Str:
-      break;
-  }
-  return kMaxWordText;
+  if (is_integer(type)) return rt::kU64Text + (is_signed_integer(type) ? 1 : 0);
+  return type == Type::Bool ? 5 : kMaxWordText;
 }
 
 size_t max_string_text(RowFormat format, size_t size) {
@@ -181,10 +174,23 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
                                                uint64_t word) {
   switch (type) {
     case Type::U64:
+    case Type::U32:
+    case Type::U16:
+    case Type::U8:
       return rt::write_u64(p, word);
+    case Type::I64:
+    case Type::I32:
+    case Type::I16:
+    case Type::I8:
+      return rt::write_i64(p, (int64_t)word);
     case Type::F64: {
       const double d = std::bit_cast<double>(word);
       if (d - d == 0.0) return std::to_chars(p, p + kMaxWordText, d).ptr;
+      return write_non_finite(p, format, d);
+    }
+    case Type::F32: {
+      const double d = std::bit_cast<double>(word);
+      if (d - d == 0.0) return std::to_chars(p, p + kMaxWordText, (float)d).ptr;
       return write_non_finite(p, format, d);
     }
     case Type::Bool:

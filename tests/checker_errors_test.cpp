@@ -37,11 +37,12 @@ TEST(CheckerErrors, CyclesAndDuplicates) {
 TEST(CheckerErrors, Types) {
   expect_error("input x\nv := sqrt(\"a\")", "2:11", {"expects f64, got str"});
   expect_error("input x\nv := hash(to_f64(x))", "2:11", {"expects u64, got f64", "round_to_u64"});
-  expect_error("input x\nv := unit_interval(x) & 1", "2:6", {"needs u64 operands, got f64"});
+  expect_error("input x\nv := unit_interval(x) & 1", "2:6",
+               {"needs unsigned integer operands, got f64"});
   expect_error("input x\nv := \"a\" < \"b\"", "2:10", {"not defined on str", "== and !="});
   expect_error("input x\nv := unit_interval(x) as u64", "2:23", {"f64 as u64", "round_to_u64"});
   expect_error("input x\nv := if(unit_interval(x), 1, 2)", "2:9",
-               {"condition of 'if' must be u64"});
+               {"condition of 'if' must be an integer"});
   expect_error("input x\nv := default_or(x, \"s\")", "2:6",
                {"fallback must have the type of the value"});
 }

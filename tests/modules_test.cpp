@@ -186,8 +186,9 @@ TEST(Modules, BadCallsAreCompileErrors) {
                   {"parameter 'a' of module 'm' is declared u64"});
   expect_contains(module_error(m + "(y, z) := m(x, \"s\")\n"),
                   {"parameter 'b' of module 'm' is declared f64"});
-  expect_contains(module_error(m + "(y, z) := m(x, to_f64(x) > 1.0)\n"),
-                  {"parameter 'b' of module 'm' is declared f64 but gets u64"});
+  expect_contains(module_error(m + "(y, z) := m(x as i32, 1.0)\n"),
+                  {"parameter 'a' of module 'm' is declared u64 but gets i32",
+                   "convert with '... as u64' (checked"});
   expect_contains(module_error(m + "(y, z, w) := m(x, 1.0)\n"),
                   {"module 'm' has 2 output(s) but 3 names are bound"});
   expect_contains(module_error(m + "y := m(x, 1.0)\n"),

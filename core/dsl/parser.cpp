@@ -100,7 +100,7 @@ class Parser {
     Type type;
     if (!parse_type_name(t.text, type)) {
       fail_at(t, "unknown or unsupported type '" + t.text + "'",
-              "valid types: u64, f64, str, bool");
+              "valid types: " + std::string(type_names()));
     }
     return type;
   }

@@ -41,6 +41,14 @@ inline std::optional<std::string> run_node(const Node& n, const Value* const* in
   } catch (const nodes::NodeFailure& f) {
     return f.message;
   }
+  // A body that passes an input through (required, default_or, ...) keeps
+  // that input's type; the output has the node's type, as the word engines
+  // read it (a u8 passed to a u64 port comes out a u64).
+  for (size_t p = 0; p < n.out_types.size(); ++p) {
+    Value& v = outputs[p];
+    if (v.is_none() || n.out_types[p] == Type::Str || v.type() == n.out_types[p]) continue;
+    v = Value::of_word(n.out_types[p], word_of(v));
+  }
   return std::nullopt;
 }
 

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "rtlib/text.hpp"
 
 namespace polyrt::ir {
@@ -186,8 +188,48 @@ class Lowerer {
           return Value::boolean(e.text == "true");
         }
         return bad();
+      default:
+        if (auto v = numeric_literal(e, type)) return *v;
+        return bad();
     }
-    return bad();
+  }
+
+  static bool is_negative_literal(const Expr& e) {
+    return e.kind == ExprKind::Unary && e.text == "-" && is_number(*e.args[0]);
+  }
+
+  // A number literal (or a negated one) as a value of the narrow, signed or
+  // f32 type `type`; nullopt when `e` is no number literal. An integer
+  // outside the type's range is a compile error; a float literal for an
+  // integer type too.
+  std::optional<Value> numeric_literal(const Expr& e, Type type) {
+    const bool negative = is_negative_literal(e);
+    const Expr& digits = negative ? *e.args[0] : e;
+    if (!is_number(digits)) return std::nullopt;
+    if (type == Type::F32) {
+      const double d = digits.kind == ExprKind::Int ? (double)(float)digits.u : digits.f;
+      return Value::f32((float)(negative ? -d : d));
+    }
+    if (type == Type::F64) {
+      const double d = digits.kind == ExprKind::Int ? exact_f64(digits) : digits.f;
+      return Value::f64(negative ? -d : d);
+    }
+    const std::string range = std::string(type_name(type)) + " (" +
+                              std::to_string(integer_min(type)) + ".." +
+                              std::to_string(integer_max(type)) + ")";
+    if (digits.kind == ExprKind::Float) {
+      src_.fail(e.pos, "a float literal is not a " + range, e.length,
+                "write an integer literal, or convert with f64_to_i64 or round_to_i64");
+    }
+    const bool too_negative = negative && digits.u > (uint64_t)1 << 63;
+    const uint64_t word = negative ? 0 - digits.u : digits.u;
+    if (too_negative || !integer_fits(word, negative ? Type::I64 : Type::U64, type)) {
+      src_.fail(e.pos,
+                "literal " + std::string(negative ? "-" : "") + std::to_string(digits.u) +
+                    " does not fit " + range,
+                e.length);
+    }
+    return Value::of_word(type, word);
   }
 
   static bool is_number(const Expr& e) {
@@ -367,8 +409,9 @@ class Lowerer {
                   s.names[results.size()].size());
       }
       results.resize(s.names.size());
-    } else if (s.is_shared && s.type == Type::F64 && s.expr->kind == ExprKind::Int) {
-      results.push_back(constant(Value::f64(exact_f64(*s.expr)), s.expr->pos));
+    } else if (s.is_shared && s.type && is_scalar(*s.type) && *s.type != Type::Bool &&
+               *s.type != Type::U64 && numeric_literal(*s.expr, *s.type)) {
+      results.push_back(constant(*numeric_literal(*s.expr, *s.type), s.expr->pos));
     } else {
       results.push_back(lower_expr(*s.expr));
     }
@@ -379,6 +422,9 @@ class Lowerer {
                 s.expr->length);
     }
 
+    for (const Stmt::Declared& d : s.declared) {
+      results[d.target] = declared_value(s, d, results[d.target]);
+    }
     for (size_t i = 0; i < s.names.size(); ++i) {
       Typed t = results[i];
       const Node& root = g_.nodes[t.wire.node];
@@ -392,17 +438,16 @@ class Lowerer {
       n.is_shared_binding = s.is_shared;
       bound_[s.names[i]] = t;
     }
-    for (const Stmt::Declared& d : s.declared) check_declared_type(s, d, results[d.target].type);
   }
 
-  // A module's parameter or output holds the type its signature declares
-  // (a bool passes for a u64, as everywhere).
-  void check_declared_type(const Stmt& s, const Stmt::Declared& d, Type got) {
-    const Type want = d.type;
-    if (got == want || (want == Type::U64 && got == Type::Bool)) return;
-    std::string hint;
-    if (want == Type::F64 && got == Type::U64)
-      hint = "convert with to_f64(...) or unit_interval(...)";
+  // A module's parameter or output as the type its signature declares: the
+  // value itself, or its implicit widening (a bool passes for a u64, as
+  // everywhere).
+  Typed declared_value(const Stmt& s, const Stmt::Declared& d, const Typed& v) {
+    const Type want = d.type, got = v.type;
+    if (got == want || (want == Type::U64 && got == Type::Bool)) return v;
+    if (widens_implicitly(got, want)) return convert(v, want, *s.expr, false);
+    std::string hint = narrowing_hint(got, want);
     if (want == Type::U64 && got == Type::F64)
       hint = "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64";
     if (want == Type::Str) hint = "convert with '... as str' or format it with printf";
@@ -410,6 +455,15 @@ class Lowerer {
               d.role + " is declared " + std::string(type_name(want)) + " but gets " +
                   std::string(type_name(got)),
               s.expr->length, hint);
+  }
+
+  // How to reach integer type `want` from `got` explicitly, when it is one.
+  static std::string narrowing_hint(Type got, Type want) {
+    if (is_integer(want) && is_integer(got)) {
+      return "convert with '... as " + std::string(type_name(want)) +
+             "' (checked: a value outside its range fails the row)";
+    }
+    return "";
   }
 
   std::string array_text(const Expr& e) {
@@ -487,32 +541,120 @@ class Lowerer {
     src_.fail(e.pos, "unsupported expression", e.length);
   }
 
-  // A u64 operand widened to f64; a u64 literal becomes an f64 constant.
+  // A numeric operand as f64; an integer literal becomes an f64 constant.
   Typed to_f64(const Typed& t, const Expr& e) {
     if (t.type == Type::F64) return t;
     if (t.type == Type::Str) {
       src_.fail(e.pos, "expected a number, got str", e.length);
     }
     if (e.kind == ExprKind::Int) return constant(Value::f64(exact_f64(e)), e.pos);
-    return call1("to_f64", {t}, e);
+    return convert(t, Type::F64, e, false);
   }
 
   Typed to_str(const Typed& t, const Expr& e) {
     return t.type == Type::Str ? t : call1(nodes::to_str_node(), {t}, e);
   }
 
+  // `v` as type `to`: what `as` converts (`is_cast`), or what the checker
+  // converts silently (only the widenings that never fail: widens_implicitly).
+  Typed convert(const Typed& v, Type to, const Expr& e, bool is_cast) {
+    const Type from = v.type;
+    if (from == to) return v;
+    auto refuse = [&](const std::string& hint) -> Typed {
+      src_.fail(e.pos,
+                "no " + std::string(is_cast ? "" : "implicit ") + "conversion from " +
+                    std::string(type_name(from)) + " to " + std::string(type_name(to)),
+                e.length, hint);
+    };
+    if (!is_cast && !widens_implicitly(from, to)) refuse(narrowing_hint(from, to));
+    if (to == Type::Str) return to_str(v, e);
+    if (from == Type::Str) {
+      if (to == Type::U64) return call1(nodes::str_to_u64_node(), {v}, e);
+      return refuse("text converts to u64 only ('s as u64'); convert that value further");
+    }
+    if (to == Type::Bool) return refuse("compare instead, e.g. x != 0");
+    if (is_float(from) && is_integer(to)) {
+      return refuse(is_signed_integer(to)
+                        ? "the rounding must be explicit: use f64_to_i64 (truncate) or "
+                          "round_to_i64, then 'as " +
+                              std::string(type_name(to)) + "'"
+                        : "the rounding must be explicit: use f64_to_u64 (truncate), "
+                          "round_to_u64, floor_to_u64 or ceil_to_u64");
+    }
+    const bool from_signed = is_signed_integer(from);
+    if (to == Type::F64) {
+      if (from == Type::F32) return retag(v, to, e);
+      return call1(from_signed ? "i64_to_f64" : "to_f64", {v}, e);
+    }
+    if (to == Type::F32) {
+      if (from == Type::F64) return call1("f64_to_f32", {v}, e);
+      return call1(from_signed ? "i64_to_f32" : "u64_to_f32", {v}, e);
+    }
+    // Between integers (bool is 0 or 1): a widening keeps the word.
+    if (from == Type::Bool && to == Type::U64) {
+      return call1("u64_ne", {v, constant(Value::u64(0), e.pos)}, e);
+    }
+    if (widens_implicitly(from, to)) return retag(v, to, e);
+    Typed checked = call_node(nodes::int_convert_node(), {v},
+                              {Value::u64(from_signed), Value::u64((uint64_t)integer_bits(to)),
+                               Value::u64(is_signed_integer(to))},
+                              e.pos, e.length)[0];
+    g_.nodes[checked.wire.node].label = "as " + std::string(type_name(to));  // what failures name
+    return checked;
+  }
+
+  Typed retag(const Typed& v, Type to, const Expr& e) {
+    return call_node(nodes::retag_node(), {v}, {Value::u64((uint64_t)to)}, e.pos, e.length)[0];
+  }
+
+  // An unsigned integer (or bool) operand of u64 operators.
   Typed require_u64(const Typed& t, const Expr& e, const std::string& what) {
-    if (t.type == Type::U64 || t.type == Type::Bool) return t;
-    src_.fail(e.pos, what + " needs u64 operands, got " + std::string(type_name(t.type)), e.length,
-              t.type == Type::F64
-                  ? "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64"
-                  : "");
+    if (is_unsigned_integer(t.type) || t.type == Type::Bool) return t;
+    src_.fail(
+        e.pos, what + " needs unsigned integer operands, got " + std::string(type_name(t.type)),
+        e.length,
+        is_float(t.type) ? "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64"
+        : is_signed_integer(t.type)
+            ? "convert with '... as u64' (checked: a negative value fails the row)"
+            : "");
   }
 
   Typed truth(const Typed& t, const Expr& e) {
-    if (t.type == Type::F64) return call1("f64_ne", {t, constant(Value::f64(0.0), e.pos)}, e);
+    if (is_float(t.type)) return call1("f64_ne", {t, constant(Value::f64(0.0), e.pos)}, e);
+    if (is_signed_integer(t.type)) {
+      return call1("i64_ne", {t, constant(Value::i64(0), e.pos)}, e);
+    }
     require_u64(t, e, "'&&' and '||'");
     return call1("u64_ne", {t, constant(Value::u64(0), e.pos)}, e);
+  }
+
+  // The type two numeric operands meet in: f64 when either is a float, u64
+  // when both are unsigned (or bool), i64 when one is signed and both widen
+  // to i64; nullopt for a signed integer and a u64 (no type holds both).
+  static std::optional<Type> common_numeric(Type a, Type b) {
+    if (is_float(a) || is_float(b)) return Type::F64;
+    if (!is_signed_integer(a) && !is_signed_integer(b)) return Type::U64;
+    if (widens_implicitly(a, Type::I64) && widens_implicitly(b, Type::I64)) return Type::I64;
+    return std::nullopt;
+  }
+
+  // An integer literal operand beside a signed one is an i64 constant.
+  Typed signed_operand(const Typed& t, const Expr& e, Type other) {
+    if (!is_signed_integer(other)) return t;
+    if (e.kind == ExprKind::Int || is_negative_literal(e)) {
+      if (auto v = numeric_literal(e, Type::I64)) return constant(*v, e.pos);
+    }
+    return t;
+  }
+
+  // The common type of the operands of `op` (see common_numeric), or a
+  // compile error naming both.
+  Type meet(const Expr& op, Type a, Type b) {
+    if (auto t = common_numeric(a, b)) return *t;
+    src_.fail(op.pos,
+              "operator '" + op.text + "' mixes " + std::string(type_name(a)) + " and " +
+                  std::string(type_name(b)) + ": no type holds every value of both",
+              op.length, "convert one side with 'as' (checked), e.g. x as i64 or y as u64");
   }
 
   static bool is_left_associative(const Expr& e) {
@@ -553,21 +695,24 @@ class Lowerer {
   }
 
   // One binary operator over lowered operands.
-  Typed combine(const Expr& e, const Typed& a, const Typed& b) {
+  Typed combine(const Expr& e, Typed a, Typed b) {
     const std::string& op = e.text;
     const Expr& le = *e.args[0];
     const Expr& re = *e.args[1];
+    a = signed_operand(a, le, b.type);
+    b = signed_operand(b, re, a.type);
     const bool any_str = a.type == Type::Str || b.type == Type::Str;
-    const bool any_f64 = a.type == Type::F64 || b.type == Type::F64;
     if (op == "&&" || op == "||") {
       return call1(op == "&&" ? "u64_and" : "u64_or", {truth(a, le), truth(b, re)}, e);
     }
     if (op == "==" || op == "!=") {
       if (any_str)
         return call1(op == "==" ? "str_eq" : "str_ne", {to_str(a, le), to_str(b, re)}, e);
-      if (any_f64)
+      const Type t = meet(e, a.type, b.type);
+      if (t == Type::F64)
         return call1(op == "==" ? "f64_eq" : "f64_ne", {to_f64(a, le), to_f64(b, re)}, e);
-      return call1(op == "==" ? "u64_eq" : "u64_ne", {a, b}, e);
+      const std::string prefix = t == Type::I64 ? "i64_" : "u64_";
+      return call1(prefix + (op == "==" ? "eq" : "ne"), {a, b}, e);
     }
     if (any_str) {
       src_.fail(e.pos, "operator '" + op + "' is not defined on str", e.length,
@@ -588,8 +733,9 @@ class Lowerer {
                    e);
     }
     const std::string& suffix = arith.at(op);
-    if (any_f64) return call1("f64_" + suffix, {to_f64(a, le), to_f64(b, re)}, e);
-    return call1("u64_" + suffix, {a, b}, e);
+    const Type t = meet(e, a.type, b.type);
+    if (t == Type::F64) return call1("f64_" + suffix, {to_f64(a, le), to_f64(b, re)}, e);
+    return call1((t == Type::I64 ? "i64_" : "u64_") + suffix, {a, b}, e);
   }
 
   Typed lower_unary(const Expr& e) {
@@ -597,6 +743,7 @@ class Lowerer {
     if (e.text == "-") {
       if (is_number(x)) return constant(Value::f64(-number_of(x)), e.pos);
       Typed v = lower_expr(x);
+      if (is_signed_integer(v.type)) return call1("i64_neg", {v}, e);
       return call1("f64_sub", {constant(Value::f64(0.0), e.pos), to_f64(v, x)}, e);
     }
     Typed v = lower_expr(x);
@@ -605,42 +752,45 @@ class Lowerer {
 
   Typed lower_cast(const Expr& e) {
     const Expr& x = *e.args[0];
-    Typed v = lower_expr(x);
     const Type to = e.cast_type;
+    // A literal becomes a constant of the type (checked at compile time).
+    if (to != Type::U64 && to != Type::Str && to != Type::Bool) {
+      if (auto v = numeric_literal(x, to)) return constant(*v, e.pos);
+    }
+    Typed v = lower_expr(x);
     if (v.type == to) return v;
-    if (to == Type::F64 && (v.type == Type::U64 || v.type == Type::Bool))
-      return call1("to_f64", {v}, e);
-    if (to == Type::Str) return call1(nodes::to_str_node(), {v}, e);
-    if (to == Type::U64 && v.type == Type::Str) return call1(nodes::str_to_u64_node(), {v}, e);
-    if (to == Type::U64 && v.type == Type::Bool)
-      return call1("u64_ne", {v, constant(Value::u64(0), e.pos)}, e);
     if (to == Type::U64 && v.type == Type::F64) {
       src_.fail(e.pos, "'f64 as u64' is not allowed: the rounding must be explicit", e.length,
                 "use f64_to_u64 (truncate), round_to_u64, floor_to_u64 or ceil_to_u64");
     }
-    src_.fail(e.pos,
-              "no conversion from " + std::string(type_name(v.type)) + " to " +
-                  std::string(type_name(to)),
-              e.length);
+    return convert(v, to, e, true);
   }
 
   Typed lower_if(const Expr& e) {
     Typed c = lower_expr(*e.args[0]);
-    if (c.type != Type::U64 && c.type != Type::Bool) {
-      src_.fail(e.args[0]->pos,
-                "the condition of 'if' must be u64 (nonzero selects the first branch), got " +
-                    std::string(type_name(c.type)),
-                e.args[0]->length, c.type == Type::F64 ? "compare explicitly, e.g. x != 0.0" : "");
+    if (!is_integer(c.type) && c.type != Type::Bool) {
+      src_.fail(
+          e.args[0]->pos,
+          "the condition of 'if' must be an integer (nonzero selects the first branch), got " +
+              std::string(type_name(c.type)),
+          e.args[0]->length, is_float(c.type) ? "compare explicitly, e.g. x != 0.0" : "");
     }
+    if (is_signed_integer(c.type)) c = truth(c, *e.args[0]);
     Typed a = lower_expr(*e.args[1]);
     Typed b = lower_expr(*e.args[2]);
     if (a.type == Type::Str || b.type == Type::Str) {
       return call1("select_str", {c, to_str(a, *e.args[1]), to_str(b, *e.args[2])}, e);
     }
-    if (a.type == Type::F64 || b.type == Type::F64) {
+    a = signed_operand(a, *e.args[1], b.type);
+    b = signed_operand(b, *e.args[2], a.type);
+    const Type t = meet(e, a.type, b.type);
+    if (t == Type::F64) {
       return call1("select_f64", {c, to_f64(a, *e.args[1]), to_f64(b, *e.args[2])}, e);
     }
-    return call1("select_u64", {c, a, b}, e);
+    Typed picked = call1(t == Type::I64 ? "select_i64" : "select_u64", {c, a, b}, e);
+    // Both branches of one narrower type: so is the result.
+    if (a.type == b.type && a.type != t && a.type != Type::Bool) return retag(picked, a.type, e);
+    return picked;
   }
 
   // ---- calls --------------------------------------------------------------
@@ -667,6 +817,7 @@ class Lowerer {
                     nodes::signature(def));
     }
     switch (spec.type) {
+      case PortType::I64:
       case PortType::U64:
         if (a.kind == ExprKind::Int) return Value::u64(a.u);
         src_.fail(a.pos, where + " must be a non-negative integer literal", a.length,
@@ -698,15 +849,19 @@ class Lowerer {
     if (spec.type == PortType::F64 && a.kind == ExprKind::Int) {
       return constant(Value::f64(exact_f64(a)), a.pos);
     }
+    if (spec.type == PortType::I64 && (a.kind == ExprKind::Int || is_negative_literal(a))) {
+      return constant(*numeric_literal(a, Type::I64), a.pos);
+    }
     Typed t = lower_expr(a);
-    // polydat's one implicit widening, as the arithmetic operators do it.
-    if (spec.type == PortType::F64 && (t.type == Type::U64 || t.type == Type::Bool)) {
-      return call1("to_f64", {t}, a);
+    // The implicit widenings to f64, as the arithmetic operators make them.
+    if (spec.type == PortType::F64 && (is_integer(t.type) || t.type == Type::Bool)) {
+      return convert(t, Type::F64, a, false);
     }
     if (!nodes::port_accepts(spec.type, t.type)) {
       std::string hint = "signature: " + nodes::signature(def);
-      if (spec.type == PortType::F64 && t.type == Type::U64)
-        hint = "convert with to_f64(...) or unit_interval(...)";
+      if (spec.type == PortType::U64 && is_signed_integer(t.type)) {
+        hint = "convert with '... as u64' (checked: a negative value fails the row)";
+      }
       if (spec.type == PortType::U64 && t.type == Type::F64) {
         hint = "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64";
       }

@@ -36,6 +36,18 @@ ExprPtr identifier(const std::string& name, SourcePos pos, size_t length) {
   return e;
 }
 
+// `a as type`, positioned at `a`.
+ExprPtr cast_to(ExprPtr a, Type type) {
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::Cast;
+  e->pos = a->pos;
+  e->length = a->length;
+  e->depth = a->depth + 1;
+  e->cast_type = type;
+  e->args.push_back(std::move(a));
+  return e;
+}
+
 std::string signature(const ModuleDef& m) {
   auto list = [](const std::vector<Param>& ps) {
     std::string out = "(";
@@ -292,8 +304,12 @@ class Inliner {
       case Type::Bool:
         sources_.fail(a->pos, what + "; pass a comparison or a bool value, not a literal",
                       a->length);
+      default:
+        // The other numeric types: the literal as that type (`as` checks
+        // that it fits).
+        if (text) sources_.fail(a->pos, what + "; pass a number", a->length);
+        return cast_to(std::move(a), *p.type);
     }
-    return a;
   }
 
   std::vector<std::string> inline_call(Expr& call, const FoundModule& found,

@@ -5,6 +5,7 @@
 
 #include "nodes/text_fields.hpp"
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "rtlib/text.hpp"
 
 namespace polyrt::nodes {
@@ -13,6 +14,11 @@ uint64_t Call::u64(size_t i) const {
   const Value& v = *inputs_[i];
   if (!v.is_none() && v.type() == Type::Bool) return v.as_bool() ? 1 : 0;
   return v.as_u64();
+}
+
+uint64_t Call::word(size_t i) const {
+  if (inputs_[i]->is_none()) internal_error("a node read a None input as a word");
+  return word_of(*inputs_[i]);
 }
 
 void Registry::add(NodeDef def) {
@@ -56,6 +62,7 @@ Registry build_user_registry() {
   Registry r;
   register_hash_nodes(r);
   register_integer_nodes(r);
+  register_numeric_type_nodes(r);
   register_float_nodes(r);
   register_distribution_nodes(r);
   register_weighted_nodes(r);
@@ -157,6 +164,8 @@ std::string_view port_type_name(PortType type) {
       return "str";
     case PortType::Any:
       return "any";
+    case PortType::I64:
+      return "i64";
   }
   return "?";
 }
@@ -165,10 +174,12 @@ bool port_accepts(PortType port, Type t) {
   switch (port) {
     case PortType::Any:
       return true;
-    case PortType::U64:
-      return t == Type::U64 || t == Type::Bool;
-    case PortType::F64:
-      return t == Type::F64;
+    case PortType::U64:  // the unsigned integers' words are their u64 values
+      return is_unsigned_integer(t) || t == Type::Bool;
+    case PortType::F64:  // an f32's word is its f64
+      return is_float(t);
+    case PortType::I64:
+      return t == Type::I64 || widens_implicitly(t, Type::I64);
     case PortType::Str:
       return t == Type::Str;
   }

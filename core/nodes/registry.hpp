@@ -25,7 +25,10 @@ enum class ArgKind : uint8_t {
 };
 
 // What a wire port accepts: a type, or any type (printf, str_concat, ...).
-enum class PortType : uint8_t { U64, F64, Str, Any };
+// U64 takes every unsigned integer and bool (their words are their u64
+// values), I64 every signed integer and what widens to i64 (u8..u32, bool),
+// F64 f64 and f32 (an f32's word is its f64).
+enum class PortType : uint8_t { U64, F64, Str, Any, I64 };
 
 struct ArgSpec {
   std::string_view name;
@@ -63,6 +66,8 @@ class Call {
   size_t input_count() const { return input_count_; }
   const Value& input(size_t i) const { return *inputs_[i]; }
   uint64_t u64(size_t i) const;  // bools read as 0/1
+  // The word of a scalar input of any type (signed integers sign-extended).
+  uint64_t word(size_t i) const;
   double f64(size_t i) const { return inputs_[i]->as_f64(); }
   const std::string& str(size_t i) const { return inputs_[i]->as_str(); }
   uint64_t param_u64(size_t i) const { return params_[i].as_u64(); }
@@ -156,6 +161,10 @@ const std::vector<const NodeDef*>& all_nodes();
 const NodeDef& to_str_node();
 const NodeDef& passthrough_node();
 const NodeDef& str_to_u64_node();
+// A range-checked integer conversion (`as` narrowing) and a widening that
+// keeps the word (see nodes_numeric_types.cpp).
+const NodeDef& int_convert_node();
+const NodeDef& retag_node();
 // The entry of a table pick (see TablePick): entries[index].
 const NodeDef& pick_str_node();
 
@@ -172,6 +181,7 @@ std::string signature(const NodeDef& def);
 class Registry;
 void register_hash_nodes(Registry& r);
 void register_integer_nodes(Registry& r);
+void register_numeric_type_nodes(Registry& r);
 void register_float_nodes(Registry& r);
 void register_distribution_nodes(Registry& r);
 void register_weighted_nodes(Registry& r);

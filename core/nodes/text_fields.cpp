@@ -2,6 +2,8 @@
 
 #include <bit>
 
+#include "polyrt/numeric_types.hpp"
+
 namespace polyrt::nodes {
 
 FieldValue field_of(const Value& v) {
@@ -9,29 +11,57 @@ FieldValue field_of(const Value& v) {
   return {v.type(), word_of(v), {}};
 }
 
-size_t display_bound(const FieldValue& v) {
-  switch (v.type) {
-    case Type::U64:
-      return rt::kU64Text;
+namespace {
+
+// How a type renders: the rtlib writer family it uses.
+enum class Rendering : uint8_t { Unsigned, Signed, F64, F32, Str, Bool };
+
+Rendering rendering_of(Type t) {
+  if (is_signed_integer(t)) return Rendering::Signed;
+  if (is_integer(t)) return Rendering::Unsigned;
+  switch (t) {
     case Type::F64:
-      return rt::kF64DisplayText;
+      return Rendering::F64;
+    case Type::F32:
+      return Rendering::F32;
     case Type::Str:
+      return Rendering::Str;
+    default:
+      return Rendering::Bool;
+  }
+}
+
+}  // namespace
+
+size_t display_bound(const FieldValue& v) {
+  switch (rendering_of(v.type)) {
+    case Rendering::Unsigned:
+    case Rendering::Signed:
+      return rt::kU64Text + 1;
+    case Rendering::F64:
+    case Rendering::F32:
+      return rt::kF64DisplayText;
+    case Rendering::Str:
       return v.text.size();
-    case Type::Bool:
+    case Rendering::Bool:
       return 5;
   }
   return 0;
 }
 
 char* write_display(char* p, const FieldValue& v) {
-  switch (v.type) {
-    case Type::U64:
+  switch (rendering_of(v.type)) {
+    case Rendering::Unsigned:
       return rt::write_u64(p, v.word);
-    case Type::F64:
+    case Rendering::Signed:
+      return rt::write_i64(p, (int64_t)v.word);
+    case Rendering::F64:
       return rt::write_f64_display(p, std::bit_cast<double>(v.word));
-    case Type::Str:
+    case Rendering::F32:
+      return rt::write_f32_display(p, std::bit_cast<double>(v.word));
+    case Rendering::Str:
       return std::copy(v.text.begin(), v.text.end(), p);
-    case Type::Bool:
+    case Rendering::Bool:
       return v.word ? std::copy_n("true", 4, p) : std::copy_n("false", 5, p);
   }
   return p;
@@ -39,17 +69,19 @@ char* write_display(char* p, const FieldValue& v) {
 
 size_t field_bound(const rt::FormatSegment& spec, const FieldValue& v) {
   size_t bound = 5;  // bool
-  switch (v.type) {
-    case Type::U64:
-      bound = spec.radix ? rt::kU64RadixText : rt::kU64Text;
+  switch (rendering_of(v.type)) {
+    case Rendering::Unsigned:
+    case Rendering::Signed:
+      bound = spec.radix ? rt::kU64RadixText : rt::kU64Text + 1;
       break;
-    case Type::F64:
+    case Rendering::F64:
+    case Rendering::F32:
       bound = spec.precision >= 0 ? rt::f64_fixed_bound(spec.precision) : rt::kF64DebugText;
       break;
-    case Type::Str:
+    case Rendering::Str:
       bound = v.text.size();
       break;
-    case Type::Bool:
+    case Rendering::Bool:
       break;
   }
   return std::max(bound, (size_t)spec.width);
@@ -57,25 +89,24 @@ size_t field_bound(const rt::FormatSegment& spec, const FieldValue& v) {
 
 char* write_field(char* p, const rt::FormatSegment& spec, const FieldValue& v) {
   char* end = p;
-  switch (v.type) {
-    case Type::U64:
-      end = spec.radix == 0 ? rt::write_u64(p, v.word)
-                            : rt::write_u64_radix(p, v.word,
-                                                  spec.radix == 'b'   ? 2
-                                                  : spec.radix == 'o' ? 8
-                                                                      : 16,
-                                                  false, spec.radix == 'X');
-      break;
-    case Type::F64: {
-      const double d = std::bit_cast<double>(v.word);
-      end = spec.precision >= 0 ? rt::write_f64_fixed(p, d, spec.precision)
-                                : rt::write_f64_debug(p, d);
-      break;
-    }
-    case Type::Str:
-    case Type::Bool:
-      end = write_display(p, v);
-      break;
+  const Rendering r = rendering_of(v.type);
+  if ((r == Rendering::Unsigned || r == Rendering::Signed) && spec.radix != 0) {
+    // A negative integer in a radix shows its two's complement at its width,
+    // as Rust's {:x} does.
+    const int bits = integer_bits(v.type);
+    const uint64_t word = bits == 64 ? v.word : v.word & (((uint64_t)1 << bits) - 1);
+    end = rt::write_u64_radix(p, word,
+                              spec.radix == 'b'   ? 2
+                              : spec.radix == 'o' ? 8
+                                                  : 16,
+                              false, spec.radix == 'X');
+  } else if (r == Rendering::F64 || r == Rendering::F32) {
+    const double d = std::bit_cast<double>(v.word);
+    end = spec.precision >= 0   ? rt::write_f64_fixed(p, d, spec.precision)
+          : r == Rendering::F64 ? rt::write_f64_debug(p, d)
+                                : rt::write_f32_debug(p, d);
+  } else {
+    end = write_display(p, v);
   }
   return spec.width ? rt::pad_field(p, end, spec) : end;
 }

@@ -12,17 +12,7 @@ namespace polyrt::plan {
 namespace {
 
 Value placeholder(Type type) {
-  switch (type) {
-    case Type::U64:
-      return Value::u64(0);
-    case Type::F64:
-      return Value::f64(0.0);
-    case Type::Bool:
-      return Value::boolean(false);
-    case Type::Str:
-      return Value::str("");
-  }
-  return Value::none();
+  return type == Type::Str ? Value::str("") : Value::of_word(type, 0);
 }
 
 // Which outputs of a None-aware node are None when the given inputs are. The

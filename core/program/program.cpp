@@ -11,6 +11,7 @@
 #include "modules/inline_modules.hpp"
 #include "nodes/native_form.hpp"
 #include "plan/native_limits.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
 #include "program/name_list.hpp"
 #include "slots/slot_program.hpp"
@@ -98,8 +99,8 @@ std::pair<size_t, Value> Program::resolve_extern_write(std::string_view name,
                        std::string(type_name(externs_[i].type)) + ", cannot write a " +
                        std::string(type_name(value.type())) + " value");
     }
-    if (!value.is_none() && value.type() == Type::F64 && value.as_f64() != value.as_f64()) {
-      return {i, Value::f64(std::bit_cast<double>(nodes::kCanonicalNanBits))};  // one NaN
+    if (!value.is_none() && is_float(value.type()) && value.as_f64() != value.as_f64()) {
+      return {i, Value::of_word(value.type(), nodes::kCanonicalNanBits)};  // one NaN
     }
     return {i, value};
   }

@@ -119,6 +119,33 @@ PD_API uint64_t pd_round_to_u64(double x);
 PD_API uint64_t pd_floor_to_u64(double x);
 PD_API uint64_t pd_ceil_to_u64(double x);
 
+// Signed integers, as their sign-extended words: i64 division truncates
+// toward zero; by 0 gives 0, INT64_MIN / -1 wraps to INT64_MIN; the remainder
+// takes the dividend's sign (by 0 or -1 gives 0). Comparisons give 1 or 0.
+PD_API uint64_t pd_identity_word(uint64_t x);  // a word as another type
+PD_API uint64_t pd_i64_div(uint64_t a, uint64_t b);
+PD_API uint64_t pd_i64_mod(uint64_t a, uint64_t b);
+PD_API uint64_t pd_i64_lt(uint64_t a, uint64_t b);
+PD_API uint64_t pd_i64_le(uint64_t a, uint64_t b);
+PD_API uint64_t pd_i64_gt(uint64_t a, uint64_t b);
+PD_API uint64_t pd_i64_ge(uint64_t a, uint64_t b);
+PD_API uint64_t pd_i64_neg(uint64_t a);
+PD_API double pd_i64_to_f64(uint64_t x);
+// The f32 nearest the value (one rounding), as the f64 that holds it exactly;
+// past the f32 range +-inf, NaN stays NaN.
+PD_API double pd_f64_to_f32(double x);
+PD_API double pd_u64_to_f32(uint64_t x);
+PD_API double pd_i64_to_f32(uint64_t x);
+// To i64, saturating at its range, NaN to 0: truncated, or rounded half away
+// from zero.
+PD_API uint64_t pd_f64_to_i64(double x);
+PD_API uint64_t pd_round_to_i64(double x);
+// A range-checked integer conversion: x, a word of a signed or unsigned
+// integer, as an integer of `to_bits` bits, signed or not (the same word when
+// the value fits, which is the only case that succeeds).
+PD_API int32_t pd_int_convert(uint64_t x, uint64_t from_signed, uint64_t to_bits,
+                              uint64_t to_signed, uint64_t* out);
+
 // Transcendentals built only from + - * / and sqrt (docs/nodes.md gives accuracy).
 PD_API double pd_sqrt(double x);
 PD_API double pd_exp(double x);

@@ -32,9 +32,13 @@ struct ShortestDigits {
   bool negative = false;
 };
 
-ShortestDigits shortest_digits(double x) {
+// `single`: the digits of x as an f32 (x holds one exactly), the fewest that
+// read back to that f32.
+ShortestDigits shortest_digits(double x, bool single) {
   char buf[40];
-  const char* end = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific).ptr;
+  const char* end =
+      single ? std::to_chars(buf, buf + sizeof buf, (float)x, std::chars_format::scientific).ptr
+             : std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific).ptr;
   ShortestDigits d;
   const char* s = buf;
   d.negative = *s == '-';
@@ -81,18 +85,26 @@ char* write_f64_shortest(char* p, double x) {
   return std::to_chars(p, p + kF64ShortestText, x).ptr;
 }
 
-char* write_f64_display(char* p, double x) {
+char* write_f32_shortest(char* p, double x) {
+  if (const char* special = special_f64(x)) return write_text(p, special);
+  return std::to_chars(p, p + kF64ShortestText, (float)x).ptr;
+}
+
+namespace {
+
+// Display and Debug of an f64, or of an f32 when `single`.
+char* write_display(char* p, double x, bool single) {
   if (const char* special = special_f64(x)) return write_text(p, special);
   if (x == 0.0) return write_text(p, std::signbit(x) ? "-0" : "0");
-  const ShortestDigits d = shortest_digits(x);
+  const ShortestDigits d = shortest_digits(x, single);
   if (d.negative) *p++ = '-';
   return write_plain_decimal(p, d, false);
 }
 
-char* write_f64_debug(char* p, double x) {
+char* write_debug(char* p, double x, bool single) {
   if (const char* special = special_f64(x)) return write_text(p, special);
   if (x == 0.0) return write_text(p, std::signbit(x) ? "-0.0" : "0.0");
-  const ShortestDigits d = shortest_digits(x);
+  const ShortestDigits d = shortest_digits(x, single);
   if (d.negative) *p++ = '-';
   const double a = std::fabs(x);
   if (a >= 1e-4 && a < 1e16) return write_plain_decimal(p, d, true);
@@ -103,6 +115,21 @@ char* write_f64_debug(char* p, double x) {
   }
   *p++ = 'e';
   return std::to_chars(p, p + 8, d.point - 1).ptr;
+}
+
+}  // namespace
+
+char* write_f64_display(char* p, double x) {
+  return write_display(p, x, false);
+}
+char* write_f32_display(char* p, double x) {
+  return write_display(p, x, true);
+}
+char* write_f64_debug(char* p, double x) {
+  return write_debug(p, x, false);
+}
+char* write_f32_debug(char* p, double x) {
+  return write_debug(p, x, true);
 }
 
 char* write_f64_fixed(char* p, double x, int precision) {
@@ -154,6 +181,10 @@ std::string f64_shortest(double x) {
 
 std::string f64_display(double x) {
   return rendered<kF64DisplayText>([&](char* p) { return write_f64_display(p, x); });
+}
+
+std::string f32_shortest(double x) {
+  return rendered<kF64ShortestText>([&](char* p) { return write_f32_shortest(p, x); });
 }
 
 std::string f64_fixed(double x, int precision) {

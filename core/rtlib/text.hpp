@@ -39,6 +39,11 @@ char* write_f64_display(char* p, double x);
 // 1e-4 <= |x| < 1e16, and exponent form ("1e16", "1.5e-7") outside that range.
 // Used by printf and string interpolation.
 char* write_f64_debug(char* p, double x);
+// The same three forms of an f32, which x holds exactly: the fewest digits
+// that read back to that f32 ("0.1" for the f32 nearest 0.1).
+char* write_f32_shortest(char* p, double x);
+char* write_f32_display(char* p, double x);
+char* write_f32_debug(char* p, double x);
 // Exact decimal rounding of the binary value, half to even (glibc %.*f).
 char* write_f64_fixed(char* p, double x, int precision);
 
@@ -126,6 +131,12 @@ inline char* write_u64(char* p, uint64_t x) {
   p = detail::write_8_digits(p, (uint32_t)(rest / k8));
   return detail::write_8_digits(p, (uint32_t)(rest % k8));
 }
+// x in decimal with a '-' when negative; bound kU64Text + 1.
+inline char* write_i64(char* p, int64_t x) {
+  if (x >= 0) return write_u64(p, (uint64_t)x);
+  *p++ = '-';
+  return write_u64(p, 0 - (uint64_t)x);
+}
 // Radix 2, 8, 10 or 16, digits in lower or upper case, with the prefixes 0b,
 // 0o, (none), 0x when asked.
 char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper = false);
@@ -143,6 +154,7 @@ char* write_timestamp(char* p, uint64_t epoch_ms);
 // The same renderings as strings, for the per-value paths.
 std::string f64_shortest(double x);
 std::string f64_display(double x);
+std::string f32_shortest(double x);
 std::string f64_fixed(double x, int precision);
 std::string u64_radix(uint64_t x, int radix, bool with_prefix);
 std::string u64_zero_pad(uint64_t x, uint64_t width);

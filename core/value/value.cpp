@@ -1,11 +1,14 @@
 #include "polyrt/value.hpp"
 
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "rtlib/text.hpp"
 
 namespace polyrt {
@@ -20,26 +23,62 @@ std::string_view type_name(Type type) {
       return "str";
     case Type::Bool:
       return "bool";
+    case Type::I64:
+      return "i64";
+    case Type::I32:
+      return "i32";
+    case Type::I16:
+      return "i16";
+    case Type::I8:
+      return "i8";
+    case Type::U32:
+      return "u32";
+    case Type::U16:
+      return "u16";
+    case Type::U8:
+      return "u8";
+    case Type::F32:
+      return "f32";
   }
   return "?";
+}
+
+std::string_view type_names() {
+  return "u64, u32, u16, u8, i64, i32, i16, i8, f64, f32, str, bool";
 }
 
 uint64_t word_of(const Value& v) {
   if (v.is_none()) return 0;
   switch (v.type()) {
-    case Type::U64:
-      return v.as_u64();
     case Type::F64:
+    case Type::F32:
       return std::bit_cast<uint64_t>(v.as_f64());
     case Type::Bool:
       return v.as_bool() ? 1 : 0;
     case Type::Str:
-      break;
+      return 0;
+    default:
+      return is_signed_integer(v.type()) ? (uint64_t)v.as_i64() : v.as_u64();
   }
-  return 0;
 }
 
-Value value_of_word(Type type, uint64_t word) {
+namespace {
+
+// Whether `word` is how a value of `type` rides: the integer in range and
+// extended by its signedness, an f32 exactly as its f64.
+bool canonical(Type type, uint64_t word) {
+  if (is_integer(type))
+    return integer_fits(word, is_signed_integer(type) ? Type::I64 : Type::U64, type);
+  if (type == Type::F32) {
+    const double d = std::bit_cast<double>(word);
+    return d != d || (double)(float)d == d;
+  }
+  return true;
+}
+
+}  // namespace
+
+Value Value::of_word(Type type, uint64_t word) {
   switch (type) {
     case Type::U64:
       return Value::u64(word);
@@ -48,24 +87,29 @@ Value value_of_word(Type type, uint64_t word) {
     case Type::Bool:
       return Value::boolean(word != 0);
     case Type::Str:
-      break;
+      return Value::none();
+    default:
+      if (!canonical(type, word)) {
+        internal_error("word " + std::to_string(word) + " is not a " +
+                       std::string(type_name(type)));
+      }
+      return Value(Data(std::in_place_index<5>, Word{type, word}));
   }
-  return Value::none();
 }
 
 bool parse_type_name(std::string_view text, Type& out) {
-  if (text == "u64") {
-    out = Type::U64;
-  } else if (text == "f64") {
-    out = Type::F64;
-  } else if (text == "str" || text == "Str" || text == "String") {
+  if (text == "str" || text == "Str" || text == "String") {
     out = Type::Str;
-  } else if (text == "bool") {
-    out = Type::Bool;
-  } else {
-    return false;
+    return true;
   }
-  return true;
+  for (Type t : {Type::U64, Type::F64, Type::Bool, Type::I64, Type::I32, Type::I16, Type::I8,
+                 Type::U32, Type::U16, Type::U8, Type::F32}) {
+    if (text == type_name(t)) {
+      out = t;
+      return true;
+    }
+  }
+  return false;
 }
 
 Type Value::type() const {
@@ -78,6 +122,8 @@ Type Value::type() const {
       return Type::Str;
     case 4:
       return Type::Bool;
+    case 5:
+      return std::get<5>(data_).type;
     default:
       throw WriteError("the value is None and has no type");
   }
@@ -92,12 +138,21 @@ namespace {
 }  // namespace
 
 uint64_t Value::as_u64() const {
-  if (data_.index() != 1) mismatch(*this, Type::U64);
-  return std::get<1>(data_);
+  if (data_.index() == 1) return std::get<1>(data_);
+  if (data_.index() == 5 && is_unsigned_integer(std::get<5>(data_).type))
+    return std::get<5>(data_).word;
+  mismatch(*this, Type::U64);
+}
+int64_t Value::as_i64() const {
+  if (data_.index() == 5 && is_signed_integer(std::get<5>(data_).type))
+    return (int64_t)std::get<5>(data_).word;
+  mismatch(*this, Type::I64);
 }
 double Value::as_f64() const {
-  if (data_.index() != 2) mismatch(*this, Type::F64);
-  return std::get<2>(data_);
+  if (data_.index() == 2) return std::get<2>(data_);
+  if (data_.index() == 5 && std::get<5>(data_).type == Type::F32)
+    return std::bit_cast<double>(std::get<5>(data_).word);
+  mismatch(*this, Type::F64);
 }
 const std::string& Value::as_str() const {
   if (data_.index() != 3) mismatch(*this, Type::Str);
@@ -118,6 +173,11 @@ std::string Value::to_string() const {
       return std::get<3>(data_);
     case 4:
       return std::get<4>(data_) ? "true" : "false";
+    case 5: {
+      const Word& w = std::get<5>(data_);
+      if (w.type == Type::F32) return rt::f32_shortest(std::bit_cast<double>(w.word));
+      return is_signed_integer(w.type) ? std::to_string((int64_t)w.word) : std::to_string(w.word);
+    }
     default:
       return "None";
   }
@@ -132,46 +192,84 @@ bool Value::same_as(const Value& other) const {
   return data_ == other.data_;
 }
 
+namespace {
+
+// What text parse_value accepts for `type`, for its message.
+std::string expected_text(Type type) {
+  if (is_signed_integer(type)) {
+    return "an integer in " + std::to_string(integer_min(type)) + ".." +
+           std::to_string(integer_max(type)) + ", decimal or 0x hex";
+  }
+  if (is_integer(type)) {
+    return type == Type::U64
+               ? "decimal digits or 0x hex"
+               : "an integer in 0.." + std::to_string(integer_max(type)) + ", decimal or 0x hex";
+  }
+  if (is_float(type)) return "a decimal number such as 0.25 or 1e-3";
+  return "true, false, 1 or 0";
+}
+
+// Decimal or 0x hex digits, with a leading '-' when `negative_ok`: the
+// magnitude and whether it was negative; false for anything else.
+bool parse_integer_text(std::string_view text, bool negative_ok, uint64_t& magnitude,
+                        bool& negative) {
+  negative = negative_ok && !text.empty() && text[0] == '-';
+  if (negative) text.remove_prefix(1);
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  if (hex) text.remove_prefix(2);
+  auto res = std::from_chars(text.data(), text.data() + text.size(), magnitude, hex ? 16 : 10);
+  return !text.empty() && res.ec == std::errc() && res.ptr == text.data() + text.size();
+}
+
+// Decimal text as the float type `F` (one rounding); +-inf past its range.
+template <typename F>
+bool parse_float_text(std::string_view text, F& v) {
+  auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ptr != text.data() + text.size()) return false;
+  if (res.ec == std::errc::result_out_of_range) {
+    // +-inf or +-0, as strtod reads it (and as inf itself reads)
+    const std::string copy(text);
+    if constexpr (std::is_same_v<F, float>) {
+      v = std::strtof(copy.c_str(), nullptr);
+    } else {
+      v = std::strtod(copy.c_str(), nullptr);
+    }
+    return true;
+  }
+  return res.ec == std::errc();
+}
+
+}  // namespace
+
 Value parse_value(std::string_view text, Type type, std::string_view target) {
   auto fail = [&]() -> Value {
     throw WriteError("cannot read \"" + std::string(text) + "\" as " +
                      std::string(type_name(type)) +
-                     (target.empty() ? "" : " for " + std::string(target)) +
-                     (type == Type::U64   ? " (expected decimal digits or 0x hex)"
-                      : type == Type::F64 ? " (expected a decimal number such as 0.25 or 1e-3)"
-                                          : " (expected true, false, 1 or 0)"));
+                     (target.empty() ? "" : " for " + std::string(target)) + " (expected " +
+                     expected_text(type) + ")");
   };
-  switch (type) {
-    case Type::Str:
-      return Value::str(std::string(text));
-    case Type::U64: {
-      uint64_t v = 0;
-      const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-      const char* begin = text.data() + (hex ? 2 : 0);
-      auto res = std::from_chars(begin, text.data() + text.size(), v, hex ? 16 : 10);
-      if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size())
-        return fail();
-      return Value::u64(v);
-    }
-    case Type::F64: {
-      double v = 0;
-      auto res = std::from_chars(text.data(), text.data() + text.size(), v);
-      if (text.empty() || res.ptr != text.data() + text.size()) return fail();
-      if (res.ec == std::errc::result_out_of_range) {
-        v = std::strtod(std::string(text).c_str(), nullptr);  // +-inf or +-0, like inf itself
-      } else if (res.ec != std::errc()) {
-        return fail();
-      }
-      return Value::f64(v);
-    }
-    case Type::Bool: {
-      std::string lower;
-      for (char c : text) lower.push_back((char)std::tolower((unsigned char)c));
-      if (lower == "true" || lower == "1") return Value::boolean(true);
-      if (lower == "false" || lower == "0") return Value::boolean(false);
-      return fail();
-    }
+  if (type == Type::Str) return Value::str(std::string(text));
+  if (is_integer(type)) {
+    uint64_t magnitude = 0;
+    bool negative = false;
+    if (!parse_integer_text(text, is_signed_integer(type), magnitude, negative)) return fail();
+    if (negative && magnitude > (uint64_t)1 << 63) return fail();
+    const uint64_t word = negative ? 0 - magnitude : magnitude;
+    if (!integer_fits(word, negative ? Type::I64 : Type::U64, type)) return fail();
+    return Value::of_word(type, word);
   }
+  if (type == Type::F64) {
+    double v = 0;
+    return parse_float_text(text, v) ? Value::f64(v) : fail();
+  }
+  if (type == Type::F32) {
+    float v = 0;
+    return parse_float_text(text, v) ? Value::f32(v) : fail();
+  }
+  std::string lower;
+  for (char c : text) lower.push_back((char)std::tolower((unsigned char)c));
+  if (lower == "true" || lower == "1") return Value::boolean(true);
+  if (lower == "false" || lower == "0") return Value::boolean(false);
   return fail();
 }
 

@@ -244,8 +244,9 @@ class Batch:
     def evaluate(
         self, start: int, stop: int, *, on_device: bool = False
     ) -> Dict[str, Any]:
-        """Rows ``[start, stop)`` as numpy arrays: uint64, float64, bool (no copy:
-        the arrays own polyrt's buffers), and str columns as object arrays of
+        """Rows ``[start, stop)`` as numpy arrays of each output's own type
+        (uint64, int32, float32, ..., bool; no copy: the arrays own polyrt's
+        buffers), and str columns as object arrays of
         str. An output that is None on every row (an unset extern) is None.
         Ctrl-C stops it within a fraction of a second.
 
@@ -310,7 +311,8 @@ class DeviceColumn:
     """One output column in GPU memory (Batch.evaluate(..., on_device=True)):
     ``rows`` 8-byte values at ``address`` on GPU ``gpu``, freed when the last
     reference (this object or a tensor made from it) goes. u64 columns are
-    uint64, f64 columns float64, bool columns uint64 words of 0 or 1. The
+    uint64, i64 columns int64, f64 columns float64, bool columns uint64
+    words of 0 or 1 (narrower outputs are refused: cast them to 8 bytes). The
     columns are complete when evaluate returns: no stream to wait on.
 
         import cupy, torch
@@ -326,7 +328,7 @@ class DeviceColumn:
 
     @property
     def dtype(self) -> np.dtype:
-        return np.dtype(np.float64 if self.type == "f64" else np.uint64)
+        return np.dtype({"f64": np.float64, "i64": np.int64}.get(self.type, np.uint64))
 
     @property
     def shape(self):

@@ -18,7 +18,20 @@ def _pyarrow():
     return pyarrow
 
 
-_TYPES = {"u64": "uint64", "f64": "float64", "bool": "bool_", "str": "large_string"}
+_TYPES = {
+    "u64": "uint64",
+    "u32": "uint32",
+    "u16": "uint16",
+    "u8": "uint8",
+    "i64": "int64",
+    "i32": "int32",
+    "i16": "int16",
+    "i8": "int8",
+    "f64": "float64",
+    "f32": "float32",
+    "bool": "bool_",
+    "str": "large_string",
+}
 
 
 def _array(pa, column, type_name: str, rows: int):

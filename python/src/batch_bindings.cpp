@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "columns/native_columns.hpp"
 #include "polyrt/batch.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "python/src/bindings.hpp"
 #include "python/src/buffer_pool.hpp"
 #include "python/src/interruptible.hpp"
@@ -105,7 +107,7 @@ nb::object numpy_owning(T* data, uint64_t count) {
 struct Destination {
   Type type = Type::U64;
   bool is_none = false;
-  void* words = nullptr;                    // u64/f64: 8 bytes a row; bool: 1
+  void* words = nullptr;                    // numbers: their native width; bool: 1
   std::vector<int64_t>* offsets = nullptr;  // str
   std::string* bytes = nullptr;             // str
 };
@@ -114,8 +116,24 @@ nb::object column_object(const Destination& d, uint64_t count) {
   switch (d.type) {
     case Type::U64:
       return numpy_owning(static_cast<uint64_t*>(d.words), count);
+    case Type::U32:
+      return numpy_owning(static_cast<uint32_t*>(d.words), count);
+    case Type::U16:
+      return numpy_owning(static_cast<uint16_t*>(d.words), count);
+    case Type::U8:
+      return numpy_owning(static_cast<uint8_t*>(d.words), count);
+    case Type::I64:
+      return numpy_owning(static_cast<int64_t*>(d.words), count);
+    case Type::I32:
+      return numpy_owning(static_cast<int32_t*>(d.words), count);
+    case Type::I16:
+      return numpy_owning(static_cast<int16_t*>(d.words), count);
+    case Type::I8:
+      return numpy_owning(static_cast<int8_t*>(d.words), count);
     case Type::F64:
       return numpy_owning(static_cast<double*>(d.words), count);
+    case Type::F32:
+      return numpy_owning(static_cast<float*>(d.words), count);
     case Type::Bool:
       return numpy_owning(static_cast<bool*>(d.words), count);
     case Type::Str: {
@@ -158,15 +176,19 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
       d.offsets = offsets.back().get();
       d.bytes = bytes.back().get();
     } else {
-      d.words =
-          d.type == Type::Bool ? (void*)allocate<bool>(count) : (void*)allocate<uint64_t>(count);
+      // Every number at its native width (bools as numpy bools).
+      d.words = d.type == Type::Bool        ? (void*)allocate<bool>(count)
+                : native_width(d.type) == 8 ? (void*)allocate<uint64_t>(count)
+                : native_width(d.type) == 4 ? (void*)allocate<uint32_t>(count)
+                : native_width(d.type) == 2 ? (void*)allocate<uint16_t>(count)
+                                            : (void*)allocate<uint8_t>(count);
       words.emplace_back(d.words, &give_buffer);
     }
   }
-  bool words_only = true;  // every output a u64 or f64 column: the kernels write the arrays
+  bool words_only = true;  // every output a number: evaluate_into fills the arrays
   std::vector<uint64_t*> into;
   for (const Destination& d : out) {
-    words_only = words_only && !d.is_none && (d.type == Type::U64 || d.type == Type::F64);
+    words_only = words_only && !d.is_none && d.type != Type::Str && d.type != Type::Bool;
     into.push_back(static_cast<uint64_t*>(d.words));
   }
   const auto stream_into_destinations = [&] {
@@ -184,7 +206,8 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
               bool* to = static_cast<bool*>(d.words) + at;
               for (uint64_t r = 0; r < chunk.rows; ++r) to[r] = v.words[r] != 0;
             } else {
-              std::memcpy(static_cast<uint64_t*>(d.words) + at, v.words, chunk.rows * 8);
+              columns::copy_native(d.type, v.words, chunk.rows,
+                                   static_cast<char*>(d.words) + at * native_width(d.type));
             }
           }
         },
@@ -236,8 +259,9 @@ nb::list evaluate_to_device(const NativeBatch& batch, uint64_t start, uint64_t s
       auto* keep = new std::shared_ptr<const void>(c.memory);
       nb::capsule owner(
           keep, [](void* p) noexcept { delete static_cast<std::shared_ptr<const void>*>(p); });
-      const nb::dlpack::dtype dtype =
-          c.type == Type::F64 ? nb::dtype<double>() : nb::dtype<uint64_t>();
+      const nb::dlpack::dtype dtype = c.type == Type::F64   ? nb::dtype<double>()
+                                      : c.type == Type::I64 ? nb::dtype<int64_t>()
+                                                            : nb::dtype<uint64_t>();
       tensor =
           nb::cast(nb::ndarray<nb::array_api>(reinterpret_cast<void*>(c.address), {(size_t)c.rows},
                                               owner, {}, dtype, nb::device::cuda::value, c.gpu));

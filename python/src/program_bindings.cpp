@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
 #include "python/src/bindings.hpp"
 #include "python/src/native_program.hpp"
@@ -75,14 +76,10 @@ struct NativeState {
   }
 
   static nb::object word_to_python(uint64_t word, Type type) {
-    switch (type) {
-      case Type::F64:
-        return nb::float_(std::bit_cast<double>(word));
-      case Type::Bool:
-        return nb::bool_(word != 0);
-      default:
-        return nb::int_(word);
-    }
+    if (type == Type::Bool) return nb::bool_(word != 0);
+    if (is_float(type)) return nb::float_(std::bit_cast<double>(word));
+    if (is_signed_integer(type)) return nb::int_((int64_t)word);
+    return nb::int_(word);
   }
 
   // set_inputs(7), set_inputs(7, 1) or set_inputs([7, 1]).

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
 
 namespace nb = nanobind;
 
@@ -10,17 +11,12 @@ namespace polyrt::python {
 
 nb::object to_python(const Value& value) {
   if (value.is_none()) return nb::none();
-  switch (value.type()) {
-    case Type::U64:
-      return nb::int_(value.as_u64());
-    case Type::F64:
-      return nb::float_(value.as_f64());
-    case Type::Bool:
-      return nb::bool_(value.as_bool());
-    case Type::Str:
-      return nb::str(value.as_str().data(), value.as_str().size());
-  }
-  return nb::none();
+  const Type type = value.type();
+  if (type == Type::Str) return nb::str(value.as_str().data(), value.as_str().size());
+  if (type == Type::Bool) return nb::bool_(value.as_bool());
+  if (is_float(type)) return nb::float_(value.as_f64());
+  if (is_signed_integer(type)) return nb::int_(value.as_i64());
+  return nb::int_(value.as_u64());
 }
 
 namespace {
@@ -32,8 +28,26 @@ namespace {
 
 }  // namespace
 
+// An int extern of a type other than u64: range-checked.
+Value integer_from_python(nb::handle object, Type type, std::string_view name) {
+  const std::string range =
+      std::to_string(integer_min(type)) + " to " + std::to_string(integer_max(type));
+  if (!PyLong_Check(object.ptr()) || PyBool_Check(object.ptr())) {
+    refuse(object, type, name, ("an int from " + range + " is expected").c_str());
+  }
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(object.ptr(), &overflow);
+  if (overflow || (v == -1 && PyErr_Occurred()) || !integer_fits((uint64_t)v, Type::I64, type)) {
+    PyErr_Clear();
+    refuse(object, type, name, ("out of range: " + range).c_str());
+  }
+  return Value::of_word(type, (uint64_t)v);
+}
+
 Value from_python(nb::handle object, Type type, std::string_view name) {
   if (object.is_none()) return Value::none();
+  if (is_integer(type) && type != Type::U64) return integer_from_python(object, type, name);
+  if (type == Type::F32) return Value::f32((float)from_python(object, Type::F64, name).as_f64());
   switch (type) {
     case Type::U64: {
       if (!PyLong_Check(object.ptr()) || PyBool_Check(object.ptr())) {
@@ -67,6 +81,8 @@ Value from_python(nb::handle object, Type type, std::string_view name) {
       if (!text) throw nb::python_error();
       return Value::str(std::string(text, (size_t)size));
     }
+    default:
+      break;
   }
   refuse(object, type, name, "unknown type");
 }

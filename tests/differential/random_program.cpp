@@ -61,6 +61,81 @@ class Generator {
     if (strs_.empty() || chance(20)) return "format_u64(" + u() + ", 16)";
     return any(strs_);
   }
+  // A signed integer operand: a signed binding or a signed value made here.
+  std::string i() {
+    if (i64s_.empty() || chance(25)) {
+      return chance(50) ? "((" + u() + " % 2001) as i32 - 1000)"
+                        : "(-" + std::to_string(pick(9)) + " as i8)";
+    }
+    return any(i64s_);
+  }
+
+  // Signed integers, narrow types and f32: casts (checked ones fail rows),
+  // signed arithmetic and comparisons, widenings, and their text forms.
+  std::string signed_expr() {
+    switch (pick(10)) {
+      case 0:
+        return i() + " + " + i() + " * " + i();
+      case 1:
+        return i() + " / " + i() + " - " + i() + " % " + i();
+      case 2:
+        return "-" + i() + " + (" + u() + " % 50) as u8";
+      case 3:
+        return "(" + i() + " * " + i() + ") as i16";
+      case 4:
+        return "if(" + i() + " < " + i() + ", " + i() + ", " + i() + " - 3)";
+      case 5:
+        return "f64_to_i64(" + f() + " * 1e6) + round_to_i64(" + f() + " * -3.0)";
+      case 6:
+        return "(" + u() + " % 300) as i8";
+      case 7:
+        return "((" + u() + " % 70000) as i32 as i16) as i64";
+      case 8:
+        return "select(" + u() + " & 1, " + i() + ", -" + std::to_string(pick(99)) + ")";
+      default:
+        return "(" + i() + " as i16 as i32) - 2";
+    }
+  }
+
+  // An expression of a narrow unsigned type or f32 (used where u64 and f64
+  // are), or a u64, f64 or str made from signed values.
+  std::string numeric_type_expr(char& kind) {
+    kind = "uufsu"[pick(5)];
+    if (numeric_ && kind == 's') kind = 'u';
+    if (kind == 'u') {
+      switch (pick(6)) {
+        case 0:
+          return "(" + u() + " % 256) as u8";
+        case 1:
+          return "(" + u() + " & 65535) as u16";
+        case 2:
+          return u() + " as u32";  // fails for a value past 2^32 - 1
+        case 3:
+          return "(" + i() + " < " + i() + ") + (" + i() + " == " + i() + ")";
+        case 4:
+          return i() + " as u64";  // fails for a negative value
+        default:
+          return "(" + u() + " % 9) as u8 + " + u();
+      }
+    }
+    if (kind == 'f') {
+      switch (pick(5)) {
+        case 0:
+          return f() + " as f32";
+        case 1:
+          return u() + " as f32";
+        case 2:
+          return i() + " as f32 * " + f();
+        case 3:
+          return i() + " as f64 / 7.0";
+        default:
+          return "(" + f() + " * 1e30) as f32";
+      }
+    }
+    return "\"{" + i() + "}|{" + f() + "}|\" + (" + i() + " as str) + printf(\"{:x}|{:06}\", " +
+           i() + ", " + i() + ")";
+  }
+
   std::string flt_lit() {
     static const char* lits[] = {"0.0", "1.0", "-1.0", "0.5", "1e300", "-0.25", "3.0"};
     return lits[pick(7)];
@@ -312,9 +387,16 @@ class Generator {
         line(modifier + name + " := " + any(strs_));
         strs_.push_back(name);
       }
-    } else if (kind < 56) {
+    } else if (kind < 44) {
       line(modifier + name + " := " + u64_expr());
       u64s_.push_back(name);
+    } else if (kind < 50) {
+      line(modifier + name + " := " + signed_expr());
+      i64s_.push_back(name);
+    } else if (kind < 56) {
+      char type = 'u';
+      line(modifier + name + " := " + numeric_type_expr(type));
+      (type == 'u' ? u64s_ : type == 'f' ? f64s_ : strs_).push_back(name);
     } else if (kind < 82) {
       line(modifier + name + " := " + f64_expr());
       f64s_.push_back(name);
@@ -329,7 +411,7 @@ class Generator {
   bool numeric_;
   std::string text_;
   size_t counter_ = 0;
-  std::vector<std::string> u64s_, f64s_, strs_, u64_externs_with_default_;
+  std::vector<std::string> u64s_, f64s_, strs_, i64s_, u64_externs_with_default_;
 };
 
 }  // namespace

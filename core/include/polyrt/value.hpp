@@ -1,6 +1,7 @@
 // Runtime values and their static types.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -9,14 +10,20 @@
 namespace polyrt {
 
 // The static types a port or extern can have. Booleans ride as u64 0/1 inside
-// the graph; Bool exists so an extern can be declared and written as one.
-enum class Type : uint8_t { U64, F64, Str, Bool };
+// the graph; Bool exists so an extern can be declared and written as one. The
+// narrow and signed integers and f32 (polydat's numeric types) ride in the
+// same 64-bit word: unsigned zero-extended, signed sign-extended (two's
+// complement), f32 as the f64 that holds it exactly (see numeric_types.hpp).
+enum class Type : uint8_t { U64, F64, Str, Bool, I64, I32, I16, I8, U32, U16, U8, F32 };
 
 std::string_view type_name(Type type);
 // Parses a type keyword of the DSL; returns false for an unknown one.
 bool parse_type_name(std::string_view text, Type& out);
+// The keywords parse_type_name knows, for messages ("u64, f64, ...").
+std::string_view type_names();
 
-// A value: absent (None), u64, f64, string or bool.
+// A value: absent (None), u64, f64, string, bool, or one of the other numeric
+// types as its 64-bit word.
 class Value {
  public:
   Value() = default;  // None
@@ -25,13 +32,22 @@ class Value {
   static Value f64(double v) { return Value(Data(std::in_place_index<2>, v)); }
   static Value str(std::string v) { return Value(Data(std::in_place_index<3>, std::move(v))); }
   static Value boolean(bool v) { return Value(Data(std::in_place_index<4>, v)); }
+  static Value i64(int64_t v) { return of_word(Type::I64, (uint64_t)v); }
+  // The f32 nearest to v.
+  static Value f32(float v) { return of_word(Type::F32, std::bit_cast<uint64_t>((double)v)); }
+  // The value of `type` a word carries (None for str): for the narrow types
+  // the word must be canonical (an internal error otherwise).
+  static Value of_word(Type type, uint64_t word);
 
   bool is_none() const { return data_.index() == 0; }
   // The type of a present value; calling it on None is a host bug (WriteError).
   Type type() const;
 
   // Typed accessors: a type mismatch throws WriteError naming both types.
+  // as_u64 reads every unsigned integer type, as_i64 every signed one, as_f64
+  // f64 and f32 (the widenings that never lose a value).
   uint64_t as_u64() const;
+  int64_t as_i64() const;
   double as_f64() const;
   const std::string& as_str() const;
   bool as_bool() const;
@@ -44,16 +60,25 @@ class Value {
   bool same_as(const Value& other) const;
 
  private:
-  using Data = std::variant<std::monostate, uint64_t, double, std::string, bool>;
+  // A value of the other numeric types: its type and canonical word.
+  struct Word {
+    Type type;
+    uint64_t word;
+    bool operator==(const Word&) const = default;
+  };
+  using Data = std::variant<std::monostate, uint64_t, double, std::string, bool, Word>;
   explicit Value(Data d) : data_(std::move(d)) {}
   Data data_;
 };
 
 // The 64-bit word slots, columns and State::pull_word carry for a scalar
-// value: u64 as is, the f64 bit pattern, bool 0/1. A str or None has none (0).
+// value: u64 as is, the f64 bit pattern, bool 0/1, the other types as
+// Type describes. A str or None has none (0).
 uint64_t word_of(const Value& value);
 // The scalar value of `type` a word carries (None for str).
-Value value_of_word(Type type, uint64_t word);
+inline Value value_of_word(Type type, uint64_t word) {
+  return Value::of_word(type, word);
+}
 
 // Parses host text as a value of `type`: u64 decimal or 0x hex, f64 decimal
 // text (inf, -inf and nan spelled out; a magnitude past the f64 range is

@@ -170,8 +170,11 @@ class BatchEvaluator {
                                std::span<const uint64_t* const> columns = {}) const;
   // Into caller arrays: one pointer per output, `count` 8-byte words each
   // (an f64 output's words are IEEE doubles: a double array's storage may be
-  // passed; bools are 0/1). str outputs are refused with WriteError; None
-  // outputs fill nothing. The kernels write straight into them, with no copy.
+  // passed; bools are 0/1; i64 two's complement), except that an output of a
+  // narrower type (u8..u32, i8..i32, f32) takes native_width(type) bytes a
+  // row: pass an int32_t or float array's storage for an i32 or f32 output.
+  // str outputs are refused with WriteError; None outputs fill nothing. The
+  // kernels write 8-byte columns straight into them, with no copy.
   void evaluate_into(uint64_t first, uint64_t count, std::span<uint64_t* const> destinations,
                      std::span<const uint64_t* const> columns = {}) const;
 
