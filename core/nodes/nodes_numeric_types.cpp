@@ -3,6 +3,7 @@
 // nodes when an operand is signed, and `as` lowers to the conversions.
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "nodes/registry.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -28,6 +29,34 @@ void add_i64_binary(Registry& r, std::string_view name, std::string_view symbol,
          .summary = summary,
          .eval = [](Call& c) { c.set(Value::of_word(result, fn(c.word(0), c.word(1)))); },
          .native = native<fn>(symbol, {in(0), in(1)})});
+}
+
+template <typename R, typename A>
+A argument_of(R (*)(A));
+
+// A one-wire conversion node calling rtlib `fn` (of a double or a word),
+// giving a value of `result` (its NaN the canonical one).
+template <auto fn, Type result>
+void add_conversion(Registry& r, std::string_view name, std::string_view symbol, PortType port,
+                    std::string_view summary) {
+  r.add({.name = name,
+         .family = "conversions",
+         .args = {wire("input", port)},
+         .results = {result},
+         .summary = summary,
+         .eval =
+             [](Call& c) {
+               using A = decltype(argument_of(fn));
+               const A input = [&] {
+                 if constexpr (std::is_same_v<A, double>) {
+                   return c.f64(0);
+                 } else {
+                   return c.word(0);
+                 }
+               }();
+               c.set(Value::of_word(result, kit_detail::to_word(fn(input))));
+             },
+         .native = native<fn>(symbol, {in(0)})});
 }
 
 Type integer_type(uint64_t bits, bool is_signed) {
@@ -92,48 +121,23 @@ void register_numeric_type_nodes(Registry& r) {
              },
          .native = PD_NATIVE(pd_select_u64, in(0), in(1), in(2))});
 
-  r.add({.name = "i64_to_f64",
-         .family = "conversions",
-         .args = {wire("input", P::I64)},
-         .results = {Type::F64},
-         .summary = "Nearest double (round to nearest even).",
-         .eval = [](Call& c) { c.set_f64(pd_i64_to_f64(c.word(0))); },
-         .native = PD_NATIVE(pd_i64_to_f64, in(0))});
-  r.add({.name = "f64_to_i64",
-         .family = "conversions",
-         .args = {wire("input", P::F64)},
-         .results = {Type::I64},
-         .summary = "Truncate toward zero, saturating at -2^63 and 2^63-1; NaN gives 0.",
-         .eval = [](Call& c) { c.set(Value::of_word(Type::I64, pd_f64_to_i64(c.f64(0)))); },
-         .native = PD_NATIVE(pd_f64_to_i64, in(0))});
-  r.add({.name = "round_to_i64",
-         .family = "conversions",
-         .args = {wire("input", P::F64)},
-         .results = {Type::I64},
-         .summary = "Round half away from zero, saturating at -2^63 and 2^63-1; NaN gives 0.",
-         .eval = [](Call& c) { c.set(Value::of_word(Type::I64, pd_round_to_i64(c.f64(0)))); },
-         .native = PD_NATIVE(pd_round_to_i64, in(0))});
-  r.add({.name = "f64_to_f32",
-         .family = "conversions",
-         .args = {wire("input", P::F64)},
-         .results = {Type::F32},
-         .summary = "The nearest f32 (round to nearest even); +-inf past the f32 range (`as f32`).",
-         .eval = [](Call& c) { c.set(Value::f32((float)c.f64(0))); },
-         .native = PD_NATIVE(pd_f64_to_f32, in(0))});
-  r.add({.name = "u64_to_f32",
-         .family = "conversions",
-         .args = {wire("input", P::U64)},
-         .results = {Type::F32},
-         .summary = "The nearest f32, rounded once (`as f32` on an unsigned integer).",
-         .eval = [](Call& c) { c.set(Value::f32((float)c.u64(0))); },
-         .native = PD_NATIVE(pd_u64_to_f32, in(0))});
-  r.add({.name = "i64_to_f32",
-         .family = "conversions",
-         .args = {wire("input", P::I64)},
-         .results = {Type::F32},
-         .summary = "The nearest f32, rounded once (`as f32` on a signed integer).",
-         .eval = [](Call& c) { c.set(Value::f32((float)(int64_t)c.word(0))); },
-         .native = PD_NATIVE(pd_i64_to_f32, in(0))});
+  add_conversion<pd_i64_to_f64, Type::F64>(r, "i64_to_f64", "pd_i64_to_f64", P::I64,
+                                           "Nearest double (round to nearest even).");
+  add_conversion<pd_f64_to_i64, Type::I64>(
+      r, "f64_to_i64", "pd_f64_to_i64", P::F64,
+      "Truncate toward zero, saturating at -2^63 and 2^63-1; NaN gives 0.");
+  add_conversion<pd_round_to_i64, Type::I64>(
+      r, "round_to_i64", "pd_round_to_i64", P::F64,
+      "Round half away from zero, saturating at -2^63 and 2^63-1; NaN gives 0.");
+  add_conversion<pd_f64_to_f32, Type::F32>(
+      r, "f64_to_f32", "pd_f64_to_f32", P::F64,
+      "The nearest f32 (round to nearest even); +-inf past the f32 range (`as f32`).");
+  add_conversion<pd_u64_to_f32, Type::F32>(
+      r, "u64_to_f32", "pd_u64_to_f32", P::U64,
+      "The nearest f32, rounded once (`as f32` on an unsigned integer).");
+  add_conversion<pd_i64_to_f32, Type::F32>(
+      r, "i64_to_f32", "pd_i64_to_f32", P::I64,
+      "The nearest f32, rounded once (`as f32` on a signed integer).");
 }
 
 const NodeDef& int_convert_node() {

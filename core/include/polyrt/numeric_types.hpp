@@ -67,7 +67,8 @@ constexpr int integer_bits(Type t) {
 
 // The range of an integer type, as a signed minimum and an unsigned maximum.
 constexpr int64_t integer_min(Type t) {
-  return is_signed_integer(t) ? -(int64_t)((uint64_t)1 << (integer_bits(t) - 1)) : 0;
+  // -2^(bits-1), computed unsigned: negating INT64_MIN would overflow
+  return is_signed_integer(t) ? (int64_t)(0 - ((uint64_t)1 << (integer_bits(t) - 1))) : 0;
 }
 constexpr uint64_t integer_max(Type t) {
   const int bits = integer_bits(t) - (is_signed_integer(t) ? 1 : 0);
