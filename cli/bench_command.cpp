@@ -95,7 +95,7 @@ StateRow time_state(const std::shared_ptr<const Program>& program, const Job& jo
   std::vector<bool> text;
   for (const std::string& name : job.outputs) {
     outputs.push_back(state.output_index(name));
-    text.push_back(program->output_type(outputs.back()) == Type::Str);
+    text.push_back(is_text(program->output_type(outputs.back())));
   }
   std::vector<uint64_t> coordinates = job.coordinates;
   std::vector<double> latencies;
@@ -106,7 +106,7 @@ StateRow time_state(const std::shared_ptr<const Program>& program, const Job& jo
       const Clock::time_point request = Clock::now();
       state.set_inputs(coordinates);
       for (size_t k = 0; k < outputs.size(); ++k) {
-        sink += text[k] ? state.pull_ref(outputs[k]).as_str().size() : state.pull_word(outputs[k]);
+        sink += text[k] ? state.pull_ref(outputs[k]).text().size() : state.pull_word(outputs[k]);
       }
       latencies.push_back(std::chrono::duration<double, std::nano>(Clock::now() - request).count());
       ++coordinates[0];
@@ -147,7 +147,7 @@ BatchRow time_batch(const std::shared_ptr<const Program>& program, const Job& jo
   while (since(start) < seconds) {
     batch.stream(first, step, [&](const ColumnChunk& chunk) {
       for (const ColumnView& c : chunk.columns) {
-        bytes += c.type == Type::Str ? (uint64_t)c.offsets[chunk.rows] : 8 * chunk.rows;
+        bytes += is_text(c.type) ? (uint64_t)c.offsets[chunk.rows] : 8 * chunk.rows;
       }
     });
     first += step;

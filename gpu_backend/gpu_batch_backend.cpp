@@ -155,9 +155,9 @@ class GpuBatchBackend final : public batch::BatchBackend {
     for (size_t o = 0; o < device_targets.size(); ++o) {
       const BatchValue& v = batch_.plan.outputs[o];
       const bool str = v.kind == BatchValue::Column
-                           ? batch_.plan.column_types[v.index] == Type::Str
+                           ? is_text(batch_.plan.column_types[v.index])
                            : v.kind == BatchValue::Scalar && !batch_.scalars[v.index].is_none() &&
-                                 batch_.scalars[v.index].type() == Type::Str;
+                                 is_text(batch_.scalars[v.index].type());
       if (str) internal_error("device-resident output of a str column");
     }
     return run_chunk(b, first, coordinate_columns, device_targets);
@@ -179,7 +179,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const size_t bytes = rows * 8;
     std::vector<uint8_t> on_host(p.column_types.size(), 0), on_device(p.column_types.size(), 0);
     auto to_host = [&](uint32_t c) {
-      if (on_host[c] || p.column_types[c] == Type::Str) return;
+      if (on_host[c] || is_text(p.column_types[c])) return;
       context_.check(
           api.cuMemcpyDtoHAsync(g.host[c].words(), g.device[c].address(), bytes, g.stream.handle()),
           "cuMemcpyDtoHAsync");
@@ -351,7 +351,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       if (v.kind == BatchValue::Column) on_host_side_[v.index] = 1;
     }
     for (size_t c = 0; c < p.column_types.size(); ++c) {
-      if (p.column_types[c] == Type::Str) on_device_side_[c] = on_host_side_[c] = 0;
+      if (is_text(p.column_types[c])) on_device_side_[c] = on_host_side_[c] = 0;
     }
   }
 

@@ -101,7 +101,7 @@ namespace {
 // Whether an output's arrays hold fewer than 8 bytes a row (bool columns
 // stay 8-byte words 0/1, as they always were).
 bool is_narrow(Type type) {
-  return type != Type::Bool && type != Type::Str && native_width(type) < 8;
+  return type != Type::Bool && !is_text(type) && native_width(type) < 8;
 }
 
 }  // namespace
@@ -113,8 +113,9 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given,
                      std::to_string(setup.names.size()) + " output(s)");
   }
   for (size_t o = 0; o < setup.names.size(); ++o) {
-    if (setup.types[o] == Type::Str) {
-      throw WriteError("output '" + setup.names[o] + "' is a str; " + call +
+    if (is_text(setup.types[o])) {
+      throw WriteError("output '" + setup.names[o] + "' is a " +
+                       std::string(type_name(setup.types[o])) + "; " + call +
                        " writes 8-byte word columns (use evaluate or stream)");
     }
     if (!narrow_ok && is_narrow(setup.types[o])) {
@@ -344,7 +345,7 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
   for (size_t o = 0; o < out.size(); ++o) {
     out[o].name = output_names()[o];
     out[o].type = output_types()[o];
-    if (out[o].type == Type::Str) out[o].offsets.push_back(0);
+    if (is_text(out[o].type)) out[o].offsets.push_back(0);
   }
   stream(
       first, count,
@@ -353,7 +354,7 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
           const ColumnView& v = chunk.columns[o];
           out[o].is_none = v.is_none;
           if (v.is_none) continue;
-          if (v.type == Type::Str) {
+          if (is_text(v.type)) {
             // Each chunk's offsets start at 0: shifted by the bytes before it.
             const int64_t base = (int64_t)out[o].bytes.size();
             for (uint64_t r = 1; r <= chunk.rows; ++r)

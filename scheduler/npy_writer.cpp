@@ -57,9 +57,10 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
     : dir_(dir), types_(types) {
   namespace fs = std::filesystem;
   for (size_t k = 0; k < names.size(); ++k) {
-    if (types[k] == Type::Str) {
+    if (is_text(types[k])) {
       throw UsageError("--format npy writes numeric and bool columns; output '" + names[k] +
-                       "' is a str (choose --outputs without it, or use csv, tsv or jsonl)");
+                       "' is a " + std::string(type_name(types[k])) +
+                       " (choose --outputs without it, or use csv, tsv or jsonl)");
     }
   }
   std::error_code ec;

@@ -7,6 +7,7 @@
 
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
+#include "rtlib/byte_encodings.hpp"
 #include "rtlib/text.hpp"
 
 namespace polyrt::scheduler {
@@ -196,6 +197,8 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
     case Type::Bool:
       return word ? std::copy_n("true", 4, p) : std::copy_n("false", 5, p);
     case Type::Str:
+    case Type::Bytes:
+    case Type::Json:
       break;
   }
   return p;
@@ -253,8 +256,12 @@ void append_field(std::string& out, RowFormat format, const std::string& column,
     out.push_back(':');
   }
   if (value.is_none()) throw none_output_error(column, coordinate);
-  if (value.type() == Type::Str) {
-    append_string(out, format, value.as_str());
+  if (value.type() == Type::Json && format == RowFormat::Jsonl) {
+    out += value.as_json();  // a JSON value embedded as itself
+  } else if (value.type() == Type::Bytes) {
+    append_string(out, format, rt::hex_text(value.as_bytes()));
+  } else if (is_text(value.type())) {
+    append_string(out, format, value.text());
   } else {
     append_bounded(out, kMaxWordText,
                    [&](char* p) { return write_word(p, format, value.type(), word_of(value)); });
@@ -272,8 +279,20 @@ namespace {
 
 // How one column's fields of a chunk are written: numbers from their words;
 // text copied as is when no field of the chunk needs quoting or escaping
-// (decided once per column per chunk), else escaped field by field.
-enum class FieldWriter : uint8_t { Word, PlainText, EscapedText };
+// (decided once per column per chunk), else escaped field by field; bytes as
+// lowercase hex (never escaped); json values in JSON Lines as themselves.
+enum class FieldWriter : uint8_t { Word, PlainText, EscapedText, Hex, RawText };
+
+// Lowercase hex of n bytes.
+char* write_hex(char* p, const char* bytes, size_t n) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (size_t i = 0; i < n; ++i) {
+    const auto b = (unsigned char)bytes[i];
+    *p++ = kDigits[b >> 4];
+    *p++ = kDigits[b & 15];
+  }
+  return p;
+}
 
 // Whether `c` makes a field need quoting or escaping in `format`.
 bool special_in(RowFormat format, unsigned char c) {
@@ -362,8 +381,14 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
     bound += chunk.rows * (key.size() + 1);  // and a separator
     const ColumnView& v = chunk.columns[k];
     FieldWriter writer = FieldWriter::Word;
-    if (v.type == Type::Str) {
-      const size_t bytes = (size_t)v.offsets[chunk.rows];
+    const size_t bytes = is_text(v.type) ? (size_t)v.offsets[chunk.rows] : 0;
+    if (v.type == Type::Bytes) {
+      writer = FieldWriter::Hex;
+      bound += 2 * bytes + (json ? 2 * chunk.rows : 0);
+    } else if (v.type == Type::Json && json) {
+      writer = FieldWriter::RawText;
+      bound += bytes;
+    } else if (is_text(v.type)) {
       if (all_plain(format, v.bytes, bytes)) {
         writer = FieldWriter::PlainText;
         bound += bytes + (json ? 2 * chunk.rows : 0);  // JSON's quotes
@@ -399,6 +424,15 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
             break;
           case FieldWriter::EscapedText:
             p = write_string(p, format, v.text(r));
+            break;
+          case FieldWriter::Hex:
+            if (json) *p++ = '"';
+            p = write_hex(p, v.bytes + v.offsets[r], (size_t)(v.offsets[r + 1] - v.offsets[r]));
+            if (json) *p++ = '"';
+            break;
+          case FieldWriter::RawText:
+            p = copy_field(p, v.bytes + v.offsets[r], (size_t)(v.offsets[r + 1] - v.offsets[r]),
+                           v.bytes + v.offsets[chunk.rows]);
             break;
         }
       }

@@ -27,13 +27,15 @@ std::string random_bytes(std::mt19937_64& rng) {
   return s;
 }
 
-// "<hex of the bytes>" for strings, the shortest text for numbers: what the
-// Python side compares each decoded field with.
+// "b:<hex of the bytes>" for strings, "j:<hex of the JSON text>" for json,
+// "x:<hex>" for bytes (written as that hex), the shortest text for numbers:
+// what the Python side compares each decoded field with.
 std::string expected(const Value& v) {
   static const char* hex = "0123456789abcdef";
-  if (v.type() != Type::Str) return v.to_string();
-  std::string out = "b:";
-  for (unsigned char c : v.as_str()) {
+  if (v.type() == Type::Bytes) return "x:" + v.to_string();
+  if (!is_text(v.type())) return v.to_string();
+  std::string out = v.type() == Type::Json ? "j:" : "b:";
+  for (unsigned char c : v.text()) {
     out.push_back(hex[c >> 4]);
     out.push_back(hex[c & 15]);
   }
@@ -107,6 +109,10 @@ for n, (line, expect) in enumerate(zip(lines, want)):
         if field.startswith("b:"):
             got = value.encode("utf-8", "surrogateescape").hex()
             assert got == field[2:], (n, line, got, field)
+        elif field.startswith("j:"):
+            assert value == json.loads(bytes.fromhex(field[2:]).decode()), (n, line, field)
+        elif field.startswith("x:"):
+            assert value == field[2:], (n, line, field)
         elif isinstance(value, str):
             assert value == field and field in ("NaN", "inf", "-inf"), (n, line, field)
         elif isinstance(value, bool):

@@ -15,7 +15,7 @@ void size_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t rows,
   b.texts.resize(columns);
   b.column_pointers.assign(columns, nullptr);
   for (size_t c = 0; c < columns; ++c) {
-    if (p.column_types[c] == Type::Str) {
+    if (is_text(p.column_types[c])) {
       b.texts[c].clear(rows);
       continue;
     }
@@ -29,12 +29,12 @@ void size_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t rows,
     const BatchValue& v = p.outputs[o];
     if (v.kind != BatchValue::Lane && v.kind != BatchValue::Scalar) continue;
     const Value* scalar = v.kind == BatchValue::Scalar ? &batch.scalars[v.index] : nullptr;
-    if (scalar && !scalar->is_none() && scalar->type() == Type::Str) {
+    if (scalar && !scalar->is_none() && is_text(scalar->type())) {
       // The same text on every row of every chunk of this batch: a recycled
       // chunk of the same size already holds it.
       if (b.filled_texts[o].rows() != rows) {
         b.filled_texts[o].clear(rows);
-        b.filled_texts[o].append_repeated(scalar->as_str(), rows);
+        b.filled_texts[o].append_repeated(scalar->text(), rows);
       }
     } else if (b.filled[o].size() < rows) {
       b.filled[o].resize(rows);
@@ -67,7 +67,7 @@ void bind_caller_columns(const PreparedBatch& batch, ChunkBuffers& b,
   }
   for (size_t o = 0; o < targets.size(); ++o) {
     const BatchValue& v = p.outputs[o];
-    if (!targets[o] || v.kind != BatchValue::Column || p.column_types[v.index] == Type::Str) {
+    if (!targets[o] || v.kind != BatchValue::Column || is_text(p.column_types[v.index])) {
       continue;
     }
     // An output requested twice is written once, to its first target.

@@ -35,10 +35,10 @@ bool run_columnar(const PreparedBatch& batch, const ir::Node& n, uint32_t node, 
         in.type = scalar.type();
         in.stride = 0;
         in.words = &batch.scalar_words[v.index];
-        if (in.type == Type::Str) {
-          scalar_offsets[k] = {0, (int64_t)scalar.as_str().size()};
+        if (is_text(in.type)) {
+          scalar_offsets[k] = {0, (int64_t)scalar.text().size()};
           in.offsets = scalar_offsets[k].data();
-          in.bytes = scalar.as_str().data();
+          in.bytes = scalar.text().data();
         }
         break;
       }
@@ -60,7 +60,7 @@ bool run_columnar(const PreparedBatch& batch, const ir::Node& n, uint32_t node, 
   for (size_t k = 0; k < outputs.size(); ++k) {
     const BatchValue& v = p.values[p.port_base[node] + k];
     if (v.kind != BatchValue::Column) return false;
-    if (p.column_types[v.index] == Type::Str) {
+    if (is_text(p.column_types[v.index])) {
       outputs[k].text = &b.texts[v.index];
     } else {
       outputs[k].words = b.column_pointers[v.index];
@@ -97,8 +97,8 @@ uint64_t run_rows(const PreparedBatch& batch, const ir::Node& n, uint32_t node, 
           in[k] = Value::u64(first + r);
           break;
         case BatchValue::Column:
-          in[k] = p.column_types[v.index] == Type::Str
-                      ? Value::str(std::string(b.texts[v.index][r]))
+          in[k] = is_text(p.column_types[v.index])
+                      ? Value::of_text(p.column_types[v.index], std::string(b.texts[v.index][r]))
                       : value_of_word(p.column_types[v.index], b.column_pointers[v.index][r]);
           break;
         case BatchValue::Register:
@@ -112,8 +112,8 @@ uint64_t run_rows(const PreparedBatch& batch, const ir::Node& n, uint32_t node, 
       if (out[k].is_none()) {
         internal_error("node '" + n.label + "' gave None where the batch plan expected a value");
       }
-      if (p.column_types[v.index] == Type::Str) {
-        b.texts[v.index].append(out[k].as_str());
+      if (is_text(p.column_types[v.index])) {
+        b.texts[v.index].append(out[k].text());
       } else {
         b.column_pointers[v.index][r] = word_of(out[k]);
       }
@@ -137,7 +137,7 @@ uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step, 
   // the step's str columns get empty ones.
   for (size_t k = 0; k < n.out_types.size(); ++k) {
     const BatchValue& v = p.values[p.port_base[node] + k];
-    if (v.kind != BatchValue::Column || p.column_types[v.index] != Type::Str) continue;
+    if (v.kind != BatchValue::Column || !is_text(p.column_types[v.index])) continue;
     columns::StringColumn& text = b.texts[v.index];
     if (text.rows() < b.rows) text.append_repeated({}, b.rows - text.rows());
   }

@@ -46,7 +46,11 @@ inline std::optional<std::string> run_node(const Node& n, const Value* const* in
   // read it (a u8 passed to a u64 port comes out a u64).
   for (size_t p = 0; p < n.out_types.size(); ++p) {
     Value& v = outputs[p];
-    if (v.is_none() || n.out_types[p] == Type::Str || v.type() == n.out_types[p]) continue;
+    if (v.is_none() || v.type() == n.out_types[p]) continue;
+    if (is_text(n.out_types[p])) {
+      v = Value::of_text(n.out_types[p], v.text());
+      continue;
+    }
     v = Value::of_word(n.out_types[p], word_of(v));
   }
   return std::nullopt;

@@ -188,6 +188,14 @@ class Lowerer {
           return Value::boolean(e.text == "true");
         }
         return bad();
+      case Type::Bytes:  // hex text, as the host writes it
+      case Type::Json:   // the JSON text
+        if (e.kind != ExprKind::Str) return bad();
+        try {
+          return parse_value(e.text, type);
+        } catch (const WriteError& error) {
+          src_.fail(e.pos, error.what(), e.length);
+        }
       default:
         if (auto v = numeric_literal(e, type)) return *v;
         return bad();
@@ -451,6 +459,9 @@ class Lowerer {
     if (want == Type::U64 && got == Type::F64)
       hint = "convert with f64_to_u64, round_to_u64, floor_to_u64 or ceil_to_u64";
     if (want == Type::Str) hint = "convert with '... as str' or format it with printf";
+    if (want == Type::Bytes || want == Type::Json) {
+      hint = "convert with '... as " + std::string(type_name(want)) + "'";
+    }
     src_.fail(s.expr->pos,
               d.role + " is declared " + std::string(type_name(want)) + " but gets " +
                   std::string(type_name(got)),
@@ -568,6 +579,17 @@ class Lowerer {
     };
     if (!is_cast && !widens_implicitly(from, to)) refuse(narrowing_hint(from, to));
     if (to == Type::Str) return to_str(v, e);
+    if (to == Type::Bytes) {
+      if (from == Type::Json) return refuse("take its text first: 'j as str as bytes'");
+      return call1(nodes::to_bytes_node(), {v}, e);
+    }
+    if (to == Type::Json) {
+      if (from == Type::Str) return call1(nodes::parse_json_node(), {v}, e);
+      return call1("to_json", {v}, e);
+    }
+    if (from == Type::Bytes || from == Type::Json) {
+      return refuse("bytes and json convert to str, and str to numbers");
+    }
     if (from == Type::Str) {
       if (to == Type::U64) return call1(nodes::str_to_u64_node(), {v}, e);
       return refuse("text converts to u64 only ('s as u64'); convert that value further");
@@ -831,6 +853,8 @@ class Lowerer {
         if (a.kind == ExprKind::Str) return Value::str(a.text);
         src_.fail(a.pos, where + " must be a string literal", a.length);
       case PortType::Any:
+      case PortType::Bytes:
+      case PortType::Json:
         break;
     }
     src_.fail(a.pos, where + " has an unsupported literal", a.length);
@@ -853,9 +877,16 @@ class Lowerer {
       return constant(*numeric_literal(a, Type::I64), a.pos);
     }
     Typed t = lower_expr(a);
-    // The implicit widenings to f64, as the arithmetic operators make them.
+    // The implicit widenings to f64, as the arithmetic operators make them,
+    // and of numbers to bytes and integers to json.
     if (spec.type == PortType::F64 && (is_integer(t.type) || t.type == Type::Bool)) {
       return convert(t, Type::F64, a, false);
+    }
+    if (spec.type == PortType::Bytes && widens_implicitly(t.type, Type::Bytes)) {
+      return convert(t, Type::Bytes, a, false);
+    }
+    if (spec.type == PortType::Json && widens_implicitly(t.type, Type::Json)) {
+      return convert(t, Type::Json, a, false);
     }
     if (!nodes::port_accepts(spec.type, t.type)) {
       std::string hint = "signature: " + nodes::signature(def);
@@ -954,8 +985,8 @@ class Lowerer {
       }
       const Expr* a = assigned[k];
       if (!a) {
-        if (spec.kind == ArgKind::Const && spec.default_value) {
-          params.push_back(*spec.default_value);
+        if (spec.kind == ArgKind::Const && !spec.default_value.is_none()) {
+          params.push_back(spec.default_value);
           param_pos.push_back(e.pos);
           continue;
         }

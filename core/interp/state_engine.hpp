@@ -35,7 +35,10 @@ class StateEngine {
     const Value v = pull_at(output);
     const std::string& name = program().output_names()[output];
     if (v.is_none()) throw WriteError("output '" + name + "' is None; pull_word needs a value");
-    if (v.type() == Type::Str) throw WriteError("output '" + name + "' is a str; use pull");
+    if (is_text(v.type())) {
+      throw WriteError("output '" + name + "' is a " + std::string(type_name(v.type())) +
+                       "; use pull");
+    }
     return word_of(v);
   }
   // Throws WriteError unless `output` is a scalar output of the program.
@@ -46,9 +49,10 @@ class StateEngine {
                        " is out of range (the program has " +
                        std::to_string(p.output_names().size()) + " outputs)");
     }
-    if (p.output_type(output) == Type::Str) {
-      throw WriteError("output '" + p.output_names()[output] +
-                       "' is a str; pull_word reads scalar outputs");
+    if (is_text(p.output_type(output))) {
+      throw WriteError("output '" + p.output_names()[output] + "' is a " +
+                       std::string(type_name(p.output_type(output))) +
+                       "; pull_word reads scalar outputs");
     }
   }
   virtual void eval() = 0;

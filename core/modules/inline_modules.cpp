@@ -304,6 +304,9 @@ class Inliner {
       case Type::Bool:
         sources_.fail(a->pos, what + "; pass a comparison or a bool value, not a literal",
                       a->length);
+      case Type::Bytes:
+      case Type::Json:
+        return a;  // its type is checked where the parameter is bound
       default:
         // The other numeric types: the literal as that type (`as` checks
         // that it fits).

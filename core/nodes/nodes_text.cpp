@@ -144,8 +144,8 @@ void register_text_nodes(Registry& r) {
              }});
   r.add({.name = "combinations",
          .family = "strings",
-         .args = {ArgSpec{"input", ArgKind::Wire, P::U64, std::nullopt, false, "seed"},
-                  ArgSpec{"pattern", ArgKind::Const, P::Str, std::nullopt, false, "charset"},
+         .args = {ArgSpec{"input", ArgKind::Wire, P::U64, Value(), false, "seed"},
+                  ArgSpec{"pattern", ArgKind::Const, P::Str, Value(), false, "charset"},
                   konst("length", P::U64, Value::u64(0))},
          .results = {Type::Str},
          .summary = "Pattern pieces split on ';', each a charset with ranges (\"A-Z\", \"0-9\") "

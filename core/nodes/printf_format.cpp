@@ -57,6 +57,8 @@ void write_printf_columns(const ParsedFormat& format, const ColumnCall& c) {
         fixed_bound += std::max<size_t>(seg.width, rt::kU64Text);
       } else if (type == Type::Str) {
         piece.writer = seg.width == 0 && piece.input->padded ? Writer::Text : Writer::Generic;
+      } else if (is_text(type)) {  // bytes (as hex) and json: bounded row by row
+        piece.writer = Writer::Generic;
       } else {
         piece.writer = Writer::Generic;
         fixed_bound += field_bound(seg, FieldValue{type, 0, {}});
@@ -65,7 +67,7 @@ void write_printf_columns(const ParsedFormat& format, const ColumnCall& c) {
     pieces.push_back(piece);
   }
   for (const Piece& piece : pieces) {
-    if (piece.input && piece.input->type == Type::Str) text_pieces.push_back(&piece);
+    if (piece.input && is_text(piece.input->type)) text_pieces.push_back(&piece);
   }
 
   columns::StringColumn& out = *c.outputs[0].text;

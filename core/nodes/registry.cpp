@@ -49,7 +49,7 @@ const NodeDef* Registry::find(std::string_view name) const {
 }
 
 std::string display_text(const Value& v) {
-  if (v.type() == Type::Str) return v.as_str();
+  if (v.type() == Type::Str || v.type() == Type::Json) return v.text();
   return rt::render_text([&](char* p, const auto& ensure) {
     const FieldValue field = field_of(v);
     return write_display(ensure(p, display_bound(field)), field);
@@ -69,6 +69,8 @@ Registry build_user_registry() {
   register_word_list_nodes(r);
   register_text_nodes(r);
   register_string_op_nodes(r);
+  register_bytes_nodes(r);
+  register_json_nodes(r);
   register_datetime_nodes(r);
   register_permutation_nodes(r);
   register_noise_nodes(r);
@@ -166,6 +168,10 @@ std::string_view port_type_name(PortType type) {
       return "any";
     case PortType::I64:
       return "i64";
+    case PortType::Bytes:
+      return "bytes";
+    case PortType::Json:
+      return "json";
   }
   return "?";
 }
@@ -180,6 +186,10 @@ bool port_accepts(PortType port, Type t) {
       return is_float(t);
     case PortType::I64:
       return t == Type::I64 || widens_implicitly(t, Type::I64);
+    case PortType::Bytes:
+      return t == Type::Bytes;
+    case PortType::Json:
+      return t == Type::Json;
     case PortType::Str:
       return t == Type::Str;
   }
@@ -195,9 +205,9 @@ std::string signature(const NodeDef& def) {
     if (a.kind == ArgKind::Const) out += "const ";
     out += port_type_name(a.type);
     if (a.variadic) out += "...";
-    if (a.default_value) {
+    if (!a.default_value.is_none()) {
       out += " = ";
-      const Value& d = *a.default_value;
+      const Value& d = a.default_value;
       out += d.type() == Type::Str ? "\"" + d.as_str() + "\"" : d.to_string();
     }
   }

@@ -28,14 +28,14 @@ enum class ArgKind : uint8_t {
 // U64 takes every unsigned integer and bool (their words are their u64
 // values), I64 every signed integer and what widens to i64 (u8..u32, bool),
 // F64 f64 and f32 (an f32's word is its f64).
-enum class PortType : uint8_t { U64, F64, Str, Any, I64 };
+enum class PortType : uint8_t { U64, F64, Str, Any, I64, Bytes, Json };
 
 struct ArgSpec {
   std::string_view name;
   ArgKind kind;
   PortType type;
-  std::optional<Value> default_value = std::nullopt;  // const args only
-  bool variadic = false;                              // last argument only
+  Value default_value = {};  // const args only; None when there is no default
+  bool variadic = false;     // last argument only
   // Another name a named argument may use: polydat's, where one node stands
   // for two of its signatures (combinations' seed/charset).
   std::string_view other_name = {};
@@ -165,6 +165,12 @@ const NodeDef& str_to_u64_node();
 // keeps the word (see nodes_numeric_types.cpp).
 const NodeDef& int_convert_node();
 const NodeDef& retag_node();
+// `as bytes` and `as json` (see nodes_bytes.cpp, nodes_json.cpp).
+const NodeDef& to_bytes_node();
+const NodeDef& parse_json_node();
+// A value's bytes (what `as bytes` gives) and its JSON text (to_json's).
+std::string bytes_of(const Value& v);
+std::string json_of(const Value& v);
 // The entry of a table pick (see TablePick): entries[index].
 const NodeDef& pick_str_node();
 
@@ -182,6 +188,8 @@ class Registry;
 void register_hash_nodes(Registry& r);
 void register_integer_nodes(Registry& r);
 void register_numeric_type_nodes(Registry& r);
+void register_bytes_nodes(Registry& r);
+void register_json_nodes(Registry& r);
 void register_float_nodes(Registry& r);
 void register_distribution_nodes(Registry& r);
 void register_weighted_nodes(Registry& r);
@@ -214,14 +222,13 @@ inline ArgSpec wire(std::string_view name, PortType type) {
   return ArgSpec{name, ArgKind::Wire, type};
 }
 inline ArgSpec wires(std::string_view name, PortType type) {
-  return ArgSpec{name, ArgKind::Wire, type, std::nullopt, true};
+  return ArgSpec{name, ArgKind::Wire, type, Value(), true};
 }
-inline ArgSpec konst(std::string_view name, PortType type,
-                     std::optional<Value> default_value = std::nullopt) {
+inline ArgSpec konst(std::string_view name, PortType type, Value default_value = {}) {
   return ArgSpec{name, ArgKind::Const, type, std::move(default_value)};
 }
 inline ArgSpec konsts(std::string_view name, PortType type) {
-  return ArgSpec{name, ArgKind::Const, type, std::nullopt, true};
+  return ArgSpec{name, ArgKind::Const, type, Value(), true};
 }
 
 }  // namespace polyrt::nodes

@@ -3,18 +3,19 @@
 #include <bit>
 
 #include "polyrt/numeric_types.hpp"
+#include "rtlib/byte_encodings.hpp"
 
 namespace polyrt::nodes {
 
 FieldValue field_of(const Value& v) {
-  if (v.type() == Type::Str) return {Type::Str, 0, v.as_str()};
+  if (is_text(v.type())) return {v.type(), 0, v.text()};
   return {v.type(), word_of(v), {}};
 }
 
 namespace {
 
 // How a type renders: the rtlib writer family it uses.
-enum class Rendering : uint8_t { Unsigned, Signed, F64, F32, Str, Bool };
+enum class Rendering : uint8_t { Unsigned, Signed, F64, F32, Str, Hex, Bool };
 
 Rendering rendering_of(Type t) {
   if (is_signed_integer(t)) return Rendering::Signed;
@@ -25,7 +26,10 @@ Rendering rendering_of(Type t) {
     case Type::F32:
       return Rendering::F32;
     case Type::Str:
+    case Type::Json:
       return Rendering::Str;
+    case Type::Bytes:
+      return Rendering::Hex;
     default:
       return Rendering::Bool;
   }
@@ -43,6 +47,8 @@ size_t display_bound(const FieldValue& v) {
       return rt::kF64DisplayText;
     case Rendering::Str:
       return v.text.size();
+    case Rendering::Hex:
+      return 2 * v.text.size();
     case Rendering::Bool:
       return 5;
   }
@@ -61,6 +67,10 @@ char* write_display(char* p, const FieldValue& v) {
       return rt::write_f32_display(p, std::bit_cast<double>(v.word));
     case Rendering::Str:
       return std::copy(v.text.begin(), v.text.end(), p);
+    case Rendering::Hex: {
+      const std::string hex = rt::hex_text(v.text);
+      return std::copy(hex.begin(), hex.end(), p);
+    }
     case Rendering::Bool:
       return v.word ? std::copy_n("true", 4, p) : std::copy_n("false", 5, p);
   }
@@ -79,7 +89,8 @@ size_t field_bound(const rt::FormatSegment& spec, const FieldValue& v) {
       bound = spec.precision >= 0 ? rt::f64_fixed_bound(spec.precision) : rt::kF64DebugText;
       break;
     case Rendering::Str:
-      bound = v.text.size();
+    case Rendering::Hex:
+      bound = display_bound(v);
       break;
     case Rendering::Bool:
       break;

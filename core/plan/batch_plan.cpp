@@ -12,7 +12,8 @@ namespace polyrt::plan {
 namespace {
 
 Value placeholder(Type type) {
-  return type == Type::Str ? Value::str("") : Value::of_word(type, 0);
+  if (type == Type::Json) return Value::json("null");
+  return is_text(type) ? Value::of_text(type, "") : Value::of_word(type, 0);
 }
 
 // Which outputs of a None-aware node are None when the given inputs are. The

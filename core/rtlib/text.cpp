@@ -101,13 +101,15 @@ char* write_display(char* p, double x, bool single) {
   return write_plain_decimal(p, d, false);
 }
 
-char* write_debug(char* p, double x, bool single) {
+// Rust's Debug form; `smallest_plain` is where the exponent form starts
+// below (1e-4 for Debug, 1e-5 for ryu, which serde_json's JSON uses).
+char* write_debug(char* p, double x, bool single, double smallest_plain = 1e-4) {
   if (const char* special = special_f64(x)) return write_text(p, special);
   if (x == 0.0) return write_text(p, std::signbit(x) ? "-0.0" : "0.0");
   const ShortestDigits d = shortest_digits(x, single);
   if (d.negative) *p++ = '-';
   const double a = std::fabs(x);
-  if (a >= 1e-4 && a < 1e16) return write_plain_decimal(p, d, true);
+  if (a >= smallest_plain && a < 1e16) return write_plain_decimal(p, d, true);
   *p++ = d.digits[0];
   if (d.count > 1) {
     *p++ = '.';
@@ -130,6 +132,9 @@ char* write_f64_debug(char* p, double x) {
 }
 char* write_f32_debug(char* p, double x) {
   return write_debug(p, x, true);
+}
+char* write_f64_json(char* p, double x) {
+  return write_debug(p, x, false, 1e-5);
 }
 
 char* write_f64_fixed(char* p, double x, int precision) {

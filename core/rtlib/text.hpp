@@ -44,6 +44,9 @@ char* write_f64_debug(char* p, double x);
 char* write_f32_shortest(char* p, double x);
 char* write_f32_display(char* p, double x);
 char* write_f32_debug(char* p, double x);
+// A finite f64 as serde_json writes a JSON number (ryu's form): like Debug,
+// with the exponent form below 1e-5 rather than 1e-4.
+char* write_f64_json(char* p, double x);
 // Exact decimal rounding of the binary value, half to even (glibc %.*f).
 char* write_f64_fixed(char* p, double x, int precision);
 

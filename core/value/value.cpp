@@ -9,6 +9,8 @@
 
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
+#include "rtlib/byte_encodings.hpp"
+#include "rtlib/json_text.hpp"
 #include "rtlib/text.hpp"
 
 namespace polyrt {
@@ -39,12 +41,16 @@ std::string_view type_name(Type type) {
       return "u8";
     case Type::F32:
       return "f32";
+    case Type::Bytes:
+      return "bytes";
+    case Type::Json:
+      return "json";
   }
   return "?";
 }
 
 std::string_view type_names() {
-  return "u64, u32, u16, u8, i64, i32, i16, i8, f64, f32, str, bool";
+  return "u64, u32, u16, u8, i64, i32, i16, i8, f64, f32, str, bool, bytes, json";
 }
 
 uint64_t word_of(const Value& v) {
@@ -55,9 +61,8 @@ uint64_t word_of(const Value& v) {
       return std::bit_cast<uint64_t>(v.as_f64());
     case Type::Bool:
       return v.as_bool() ? 1 : 0;
-    case Type::Str:
-      return 0;
     default:
+      if (is_text(v.type())) return 0;
       return is_signed_integer(v.type()) ? (uint64_t)v.as_i64() : v.as_u64();
   }
 }
@@ -86,9 +91,8 @@ Value Value::of_word(Type type, uint64_t word) {
       return Value::f64(std::bit_cast<double>(word));
     case Type::Bool:
       return Value::boolean(word != 0);
-    case Type::Str:
-      return Value::none();
     default:
+      if (is_text(type)) return Value::none();
       if (!canonical(type, word)) {
         internal_error("word " + std::to_string(word) + " is not a " +
                        std::string(type_name(type)));
@@ -97,13 +101,20 @@ Value Value::of_word(Type type, uint64_t word) {
   }
 }
 
+Value Value::of_text(Type type, std::string text) {
+  if (type == Type::Bytes) return Value::bytes(std::move(text));
+  if (type == Type::Json) return Value::json(std::move(text));
+  if (type != Type::Str) internal_error(std::string(type_name(type)) + " is not a text type");
+  return Value::str(std::move(text));
+}
+
 bool parse_type_name(std::string_view text, Type& out) {
   if (text == "str" || text == "Str" || text == "String") {
     out = Type::Str;
     return true;
   }
   for (Type t : {Type::U64, Type::F64, Type::Bool, Type::I64, Type::I32, Type::I16, Type::I8,
-                 Type::U32, Type::U16, Type::U8, Type::F32}) {
+                 Type::U32, Type::U16, Type::U8, Type::F32, Type::Bytes, Type::Json}) {
     if (text == type_name(t)) {
       out = t;
       return true;
@@ -124,6 +135,8 @@ Type Value::type() const {
       return Type::Bool;
     case 5:
       return std::get<5>(data_).type;
+    case 6:
+      return std::get<6>(data_).type;
     default:
       throw WriteError("the value is None and has no type");
   }
@@ -154,6 +167,18 @@ double Value::as_f64() const {
     return std::bit_cast<double>(std::get<5>(data_).word);
   mismatch(*this, Type::F64);
 }
+const std::string& Value::as_bytes() const {
+  if (data_.index() != 6 || std::get<6>(data_).type != Type::Bytes) mismatch(*this, Type::Bytes);
+  return std::get<6>(data_).data;
+}
+const std::string& Value::as_json() const {
+  if (data_.index() != 6 || std::get<6>(data_).type != Type::Json) mismatch(*this, Type::Json);
+  return std::get<6>(data_).data;
+}
+const std::string& Value::text() const {
+  if (data_.index() == 6) return std::get<6>(data_).data;
+  return as_str();
+}
 const std::string& Value::as_str() const {
   if (data_.index() != 3) mismatch(*this, Type::Str);
   return std::get<3>(data_);
@@ -173,6 +198,10 @@ std::string Value::to_string() const {
       return std::get<3>(data_);
     case 4:
       return std::get<4>(data_) ? "true" : "false";
+    case 6: {
+      const Blob& b = std::get<6>(data_);
+      return b.type == Type::Json ? b.data : rt::hex_text(b.data);
+    }
     case 5: {
       const Word& w = std::get<5>(data_);
       if (w.type == Type::F32) return rt::f32_shortest(std::bit_cast<double>(w.word));
@@ -206,6 +235,8 @@ std::string expected_text(Type type) {
                : "an integer in 0.." + std::to_string(integer_max(type)) + ", decimal or 0x hex";
   }
   if (is_float(type)) return "a decimal number such as 0.25 or 1e-3";
+  if (type == Type::Bytes) return "pairs of hex digits such as 00ff";
+  if (type == Type::Json) return "one JSON value";
   return "true, false, 1 or 0";
 }
 
@@ -249,6 +280,20 @@ Value parse_value(std::string_view text, Type type, std::string_view target) {
                      expected_text(type) + ")");
   };
   if (type == Type::Str) return Value::str(std::string(text));
+  if (type == Type::Bytes) {
+    const bool hex = text.size() % 2 == 0 &&
+                     text.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
+    return hex ? Value::bytes(rt::from_hex(text)) : fail();
+  }
+  if (type == Type::Json) {
+    std::string error;
+    const auto parsed = rt::parse_json(text, error);
+    if (!parsed) {
+      throw WriteError("cannot read \"" + std::string(text) + "\" as json" +
+                       (target.empty() ? "" : " for " + std::string(target)) + ": " + error);
+    }
+    return Value::json(rt::json_text(*parsed));
+  }
   if (is_integer(type)) {
     uint64_t magnitude = 0;
     bool negative = false;

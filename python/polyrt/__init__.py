@@ -259,10 +259,12 @@ class Batch:
                 for name, kind, gpu, address, rows, tensor in self._native.evaluate_to_device(start, stop)
             }
         raw = self._native.evaluate(start, stop)
+        types = dict(zip(self._native.output_names, self._native.output_types))
         out = {}
         for name, column in raw.items():
-            if isinstance(column, tuple):
-                out[name] = np.array(_polyrt.str_objects(*column), dtype=object)
+            if isinstance(column, tuple):  # str and json as str objects, bytes as bytes
+                objects = _polyrt.bytes_objects if types[name] == "bytes" else _polyrt.str_objects
+                out[name] = np.array(objects(*column), dtype=object)
             else:
                 out[name] = column
         return out

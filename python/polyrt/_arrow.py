@@ -31,6 +31,8 @@ _TYPES = {
     "f32": "float32",
     "bool": "bool_",
     "str": "large_string",
+    "bytes": "large_binary",
+    "json": "large_string",  # the JSON text
 }
 
 
@@ -38,9 +40,13 @@ def _array(pa, column, type_name: str, rows: int):
     arrow_type = getattr(pa, _TYPES[type_name])()
     if column is None:  # None on every row
         return pa.nulls(rows, arrow_type)
-    if type_name == "str":
+    if type_name in ("str", "json"):
         offsets, data = column
         return pa.LargeStringArray.from_buffers(rows, pa.py_buffer(offsets), pa.py_buffer(data))
+    if type_name == "bytes":
+        offsets, data = column
+        buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+        return pa.Array.from_buffers(pa.large_binary(), rows, buffers)
     return pa.array(column, type=arrow_type)
 
 

@@ -136,7 +136,9 @@ nb::object column_object(const Destination& d, uint64_t count) {
       return numpy_owning(static_cast<float*>(d.words), count);
     case Type::Bool:
       return numpy_owning(static_cast<bool*>(d.words), count);
-    case Type::Str: {
+    case Type::Str:
+    case Type::Bytes:
+    case Type::Json: {
       nb::capsule offsets_owner(
           d.offsets, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
       nb::capsule bytes_owner(d.bytes,
@@ -151,9 +153,9 @@ nb::object column_object(const Destination& d, uint64_t count) {
   return nb::none();
 }
 
-// Rows [start, stop) of every output: u64, f64 and bool columns as numpy
-// arrays, str columns as (offsets, bytes) arrays in Arrow's LargeString
-// layout, None for outputs that are None on every row.
+// Rows [start, stop) of every output: number and bool columns as numpy
+// arrays, str, bytes and json columns as (offsets, bytes) arrays in Arrow's
+// LargeString/LargeBinary layout, None for outputs that are None on every row.
 nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   const uint64_t count = row_count(start, stop, "");
   const BatchEvaluator& evaluator = *batch.evaluator;
@@ -168,7 +170,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
     d.type = types[o];
     d.is_none = evaluator.output_is_none(o);
     if (d.is_none) continue;
-    if (d.type == Type::Str) {
+    if (is_text(d.type)) {
       offsets.push_back(std::make_unique<std::vector<int64_t>>());
       offsets.back()->reserve(count + 1);
       offsets.back()->push_back(0);
@@ -188,7 +190,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   bool words_only = true;  // every output a number: evaluate_into fills the arrays
   std::vector<uint64_t*> into;
   for (const Destination& d : out) {
-    words_only = words_only && !d.is_none && d.type != Type::Str && d.type != Type::Bool;
+    words_only = words_only && !d.is_none && !is_text(d.type) && d.type != Type::Bool;
     into.push_back(static_cast<uint64_t*>(d.words));
   }
   const auto stream_into_destinations = [&] {
@@ -201,7 +203,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
           for (size_t o = 0; o < out.size(); ++o) {
             const ColumnView& v = chunk.columns[o];
             const Destination& d = out[o];
-            if (d.is_none || d.type == Type::Str) continue;
+            if (d.is_none || is_text(d.type)) continue;
             if (d.type == Type::Bool) {
               bool* to = static_cast<bool*>(d.words) + at;
               for (uint64_t r = 0; r < chunk.rows; ++r) to[r] = v.words[r] != 0;
@@ -215,7 +217,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
         [&](const ColumnChunk& chunk, std::string&) {
           for (size_t o = 0; o < out.size(); ++o) {
             const Destination& d = out[o];
-            if (d.is_none || d.type != Type::Str) continue;
+            if (d.is_none || !is_text(d.type)) continue;
             const ColumnView& v = chunk.columns[o];
             const int64_t base = (int64_t)d.bytes->size();
             for (uint64_t r = 1; r <= chunk.rows; ++r) d.offsets->push_back(base + v.offsets[r]);
@@ -286,6 +288,18 @@ nb::list str_objects(nb::ndarray<const int64_t, nb::ndim<1>> offsets,
   return out;
 }
 
+// Python bytes objects for a bytes column.
+nb::list bytes_objects(nb::ndarray<const int64_t, nb::ndim<1>> offsets,
+                       nb::ndarray<const uint8_t, nb::ndim<1>> bytes) {
+  nb::list out;
+  const int64_t* at = offsets.data();
+  const char* data = reinterpret_cast<const char*>(bytes.data());
+  for (size_t r = 0; r + 1 < offsets.shape(0); ++r) {
+    out.append(nb::bytes(data + at[r], (size_t)(at[r + 1] - at[r])));
+  }
+  return out;
+}
+
 }  // namespace
 
 void bind_batch(nb::module_& m) {
@@ -313,6 +327,7 @@ void bind_batch(nb::module_& m) {
         nb::arg("inputs"), nb::arg("iterate").none(), nb::arg("device"), nb::arg("gpu"),
         nb::arg("threads"), nb::arg("chunk_rows"));
   m.def("str_objects", &str_objects);
+  m.def("bytes_objects", &bytes_objects);
   m.def("set_buffer_cache_limit", &set_buffer_cache_limit, nb::arg("bytes"));
 }
 

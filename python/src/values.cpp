@@ -12,7 +12,10 @@ namespace polyrt::python {
 nb::object to_python(const Value& value) {
   if (value.is_none()) return nb::none();
   const Type type = value.type();
-  if (type == Type::Str) return nb::str(value.as_str().data(), value.as_str().size());
+  if (type == Type::Str || type == Type::Json) {
+    return nb::str(value.text().data(), value.text().size());  // json: its text
+  }
+  if (type == Type::Bytes) return nb::bytes(value.as_bytes().data(), value.as_bytes().size());
   if (type == Type::Bool) return nb::bool_(value.as_bool());
   if (is_float(type)) return nb::float_(value.as_f64());
   if (is_signed_integer(type)) return nb::int_(value.as_i64());
@@ -48,6 +51,17 @@ Value from_python(nb::handle object, Type type, std::string_view name) {
   if (object.is_none()) return Value::none();
   if (is_integer(type) && type != Type::U64) return integer_from_python(object, type, name);
   if (type == Type::F32) return Value::f32((float)from_python(object, Type::F64, name).as_f64());
+  if (type == Type::Bytes) {
+    if (!PyBytes_Check(object.ptr()) && !PyByteArray_Check(object.ptr())) {
+      refuse(object, type, name, "bytes or bytearray is expected");
+    }
+    const nb::bytes b(object);
+    return Value::bytes(std::string(b.c_str(), b.size()));
+  }
+  if (type == Type::Json) {  // its JSON text, checked and made compact
+    return parse_value(from_python(object, Type::Str, name).as_str(), Type::Json,
+                       "extern " + std::string(name));
+  }
   switch (type) {
     case Type::U64: {
       if (!PyLong_Check(object.ptr()) || PyBool_Check(object.ptr())) {

@@ -79,8 +79,9 @@ std::string show(const Value& v) {
       return "str \"" + v.as_str() + "\"";
     case Type::Bool:
       return v.as_bool() ? "bool true" : "bool false";
+    default:  // the other numbers, bytes and json: their type and text
+      return std::string(type_name(v.type())) + " " + v.to_string();
   }
-  return "?";
 }
 
 std::string describe(const Op& op, const RandomProgram& p) {
@@ -234,9 +235,9 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
       try {
         for (const std::string& o : options.outputs) {
           const Value v = s.pull(o);
-          row.push_back(v.is_none()             ? "None"
-                        : v.type() == Type::Str ? "str " + v.as_str()
-                                                : "word " + std::to_string(word_of(v)));
+          row.push_back(v.is_none()         ? "None"
+                        : is_text(v.type()) ? "text " + v.text()
+                                            : "word " + std::to_string(word_of(v)));
         }
         want.push_back(std::move(row));
       } catch (const EvalError& e) {
@@ -258,9 +259,9 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
         for (uint64_t r = 0; r < chunk.rows; ++r) {
           std::vector<std::string> row;
           for (const ColumnView& v : chunk.columns) {
-            row.push_back(v.is_none             ? "None"
-                          : v.type == Type::Str ? "str " + std::string(v.text(r))
-                                                : "word " + std::to_string(v.words[r]));
+            row.push_back(v.is_none         ? "None"
+                          : is_text(v.type) ? "text " + std::string(v.text(r))
+                                            : "word " + std::to_string(v.words[r]));
           }
           got.push_back(std::move(row));
         }

@@ -284,8 +284,38 @@ class Generator {
     }
   }
 
+  std::string bytes_expr() {
+    switch (pick(3)) {
+      case 0:
+        return "sha256(" + s() + " as bytes)";
+      case 1:
+        return "byte_slice(bytes_from_hash(" + u() + ", 13), " + std::to_string(pick(16)) + ", 5)";
+      default:
+        return "from_base64(to_base64(md5(" + u() + ")))";
+    }
+  }
+
+  std::string json_expr() {
+    switch (pick(3)) {
+      case 0:
+        return "json_object(json_with(\"k\", " + u() + "), json_with(\"f\", " + f() +
+               "), json_with(\"s\", " + s() + "))";
+      case 1:
+        return "json_array(" + i() + ", " + f() + " as f32, " + s() + " as bytes)";
+      default:
+        return "json_merge(" + s() + " as json, json_with(\"z\", " + u() + "))";
+    }
+  }
+
+  // A bytes or json value (outputs only: no pool holds them).
+  std::string bytes_or_json_expr() { return chance(50) ? bytes_expr() : json_expr(); }
+
   std::string str_expr() {
-    switch (pick(24)) {
+    switch (pick(26)) {
+      case 24:  // bytes and json, shown as text
+        return "to_hex(" + bytes_expr() + ") + to_base32((" + u() + " & 65535) as u16 as bytes)";
+      case 25:
+        return "json_to_str(" + json_expr() + ") + (str_to_json(" + s() + ") as str)";
       case 0:
         return "format_u64(" + u() + ", 16)";
       case 1:
@@ -400,6 +430,8 @@ class Generator {
     } else if (kind < 82) {
       line(modifier + name + " := " + f64_expr());
       f64s_.push_back(name);
+    } else if (kind < 85) {
+      line(modifier + name + " := " + bytes_or_json_expr());
     } else {
       line(modifier + name + " := " + str_expr());
       strs_.push_back(name);

@@ -42,7 +42,7 @@ constexpr bool is_float(Type t) {
 
 // A number or a bool: the types that ride as one word.
 constexpr bool is_scalar(Type t) {
-  return t != Type::Str;
+  return !is_text(t);
 }
 
 // Bits of an integer type (0 for the others).
@@ -88,9 +88,12 @@ constexpr bool integer_fits(uint64_t word, Type from, Type to) {
 // checker converts it silently (polydat's class A widenings): an unsigned
 // integer to any wider integer, a signed one to any wider signed one, bool to
 // any number, f32 to f64, and any integer to f64 (the one widening that may
-// round, above 2^53, as in polydat), and the small integers to f32.
+// round, above 2^53, as in polydat), and the small integers to f32; and a
+// number or bool to its bytes, an integer or bool to json.
 constexpr bool widens_implicitly(Type from, Type to) {
   if (from == to) return true;
+  if (to == Type::Bytes) return !is_text(from);
+  if (to == Type::Json) return is_integer(from) || from == Type::Bool;
   if (from == Type::Bool) return is_integer(to) || is_float(to);
   if (to == Type::F64) return is_integer(from) || from == Type::F32;
   if (to == Type::F32) return is_integer(from) && integer_bits(from) <= 16;
@@ -101,7 +104,7 @@ constexpr bool widens_implicitly(Type from, Type to) {
 }
 
 // Bytes per value in a column of the native width (an npy array, a narrow
-// evaluate_into destination): 1 for bool, 0 for str.
+// evaluate_into destination): 1 for bool, 0 for the text types.
 constexpr size_t native_width(Type t) {
   switch (t) {
     case Type::U64:
@@ -120,6 +123,8 @@ constexpr size_t native_width(Type t) {
     case Type::Bool:
       return 1;
     case Type::Str:
+    case Type::Bytes:
+    case Type::Json:
       return 0;
   }
   return 0;

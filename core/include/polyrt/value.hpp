@@ -14,7 +14,29 @@ namespace polyrt {
 // narrow and signed integers and f32 (polydat's numeric types) ride in the
 // same 64-bit word: unsigned zero-extended, signed sign-extended (two's
 // complement), f32 as the f64 that holds it exactly (see numeric_types.hpp).
-enum class Type : uint8_t { U64, F64, Str, Bool, I64, I32, I16, I8, U32, U16, U8, F32 };
+// `bytes` (raw bytes) and `json` (a JSON value as its compact text) ride like
+// str: as text in host steps and in columns of offsets and bytes.
+enum class Type : uint8_t {
+  U64,
+  F64,
+  Str,
+  Bool,
+  I64,
+  I32,
+  I16,
+  I8,
+  U32,
+  U16,
+  U8,
+  F32,
+  Bytes,
+  Json
+};
+
+// str, bytes and json: the types carried as text rather than as a word.
+constexpr bool is_text(Type t) {
+  return t == Type::Str || t == Type::Bytes || t == Type::Json;
+}
 
 std::string_view type_name(Type type);
 // Parses a type keyword of the DSL; returns false for an unknown one.
@@ -31,6 +53,13 @@ class Value {
   static Value u64(uint64_t v) { return Value(Data(std::in_place_index<1>, v)); }
   static Value f64(double v) { return Value(Data(std::in_place_index<2>, v)); }
   static Value str(std::string v) { return Value(Data(std::in_place_index<3>, std::move(v))); }
+  static Value bytes(std::string v) {
+    return Value(Data(std::in_place_index<6>, Blob{Type::Bytes, std::move(v)}));
+  }
+  // `text` must be one JSON value in compact form (what the json nodes make).
+  static Value json(std::string text) {
+    return Value(Data(std::in_place_index<6>, Blob{Type::Json, std::move(text)}));
+  }
   static Value boolean(bool v) { return Value(Data(std::in_place_index<4>, v)); }
   static Value i64(int64_t v) { return of_word(Type::I64, (uint64_t)v); }
   // The f32 nearest to v.
@@ -38,6 +67,8 @@ class Value {
   // The value of `type` a word carries (None for str): for the narrow types
   // the word must be canonical (an internal error otherwise).
   static Value of_word(Type type, uint64_t word);
+  // The str, bytes or json value (is_text(type)) of a payload.
+  static Value of_text(Type type, std::string text);
 
   bool is_none() const { return data_.index() == 0; }
   // The type of a present value; calling it on None is a host bug (WriteError).
@@ -50,10 +81,15 @@ class Value {
   int64_t as_i64() const;
   double as_f64() const;
   const std::string& as_str() const;
+  const std::string& as_bytes() const;
+  const std::string& as_json() const;  // the compact JSON text
+  // The payload of a str, bytes or json value (is_text of its type).
+  const std::string& text() const;
   bool as_bool() const;
 
   // Text form used by `polyrt eval` and the row writers: u64 decimal, f64
-  // shortest round-trip text, strings raw, bools true/false, None as "None".
+  // shortest round-trip text, strings raw, bytes as lowercase hex, json as
+  // its text, bools true/false, None as "None".
   std::string to_string() const;
 
   // Bit-exact equality (f64 compared by bit pattern, so NaN == NaN and 0.0 != -0.0).
@@ -66,7 +102,13 @@ class Value {
     uint64_t word;
     bool operator==(const Word&) const = default;
   };
-  using Data = std::variant<std::monostate, uint64_t, double, std::string, bool, Word>;
+  // A bytes or json value: its type and payload.
+  struct Blob {
+    Type type;
+    std::string data;
+    bool operator==(const Blob&) const = default;
+  };
+  using Data = std::variant<std::monostate, uint64_t, double, std::string, bool, Word, Blob>;
   explicit Value(Data d) : data_(std::move(d)) {}
   Data data_;
 };

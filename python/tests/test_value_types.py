@@ -1,6 +1,6 @@
-"""The numeric types beside u64 and f64: per-state values and externs, and
-batch columns of each type's own numpy dtype."""
-
+"""The types beside u64, f64, str and bool: the narrow and signed integers
+and f32, bytes and json: per-state values and externs, batch columns of
+each type's numpy dtype or Python objects, and Arrow columns."""
 import numpy as np
 import pytest
 
@@ -47,3 +47,35 @@ def test_batch_columns_have_each_types_dtype():
     table = batch.to_arrow(0, 10)
     assert str(table.schema.field("signed").type) == "int32"
     assert str(table.schema.field("single").type) == "float"
+
+
+BYTES_JSON = """
+input x
+extern key: bytes = "00ff"
+extern doc: json = '{{"a": 1}}'
+raw := u64_to_bytes(x)
+digest := sha256(key)
+obj := json_merge(doc, json_with("x", x))
+"""
+
+
+def test_bytes_and_json_values_and_columns():
+    program = polyrt.compile(BYTES_JSON)
+    state = program.state()
+    state.set_inputs(2)
+    assert state.pull("raw") == (2).to_bytes(8, "little")
+    assert state.pull("obj") == '{"a":1,"x":2}'
+    state.set_externs(key=b"abc", doc='[1,  2]')
+    assert state.pull("digest").hex().startswith("ba7816bf")
+    assert state.pull("obj") == "[1,2]"
+    with pytest.raises(polyrt.WriteError, match="bytes or bytearray is expected"):
+        state.set_externs(key="abc")
+    with pytest.raises(polyrt.WriteError, match="as json"):
+        state.set_externs(doc="{oops")
+    batch = program.batch()
+    out = batch.evaluate(0, 3)
+    assert list(out["raw"]) == [r.to_bytes(8, "little") for r in range(3)]
+    assert list(out["obj"]) == ['{"a":1,"x":%d}' % r for r in range(3)]
+    table = batch.to_arrow(0, 3)
+    assert str(table.schema.field("raw").type) == "large_binary"
+    assert table.column("raw").to_pylist()[1] == (1).to_bytes(8, "little")

@@ -1,0 +1,116 @@
+#include "byte_encodings.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace polyrt::rt {
+
+namespace {
+
+constexpr char kHexDigits[] = "0123456789abcdef";
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr char kBase32[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+int index_in(const char* alphabet, int size, char c) {
+  for (int i = 0; i < size; ++i) {
+    if (alphabet[i] == c) return i;
+  }
+  return -1;
+}
+
+// Groups of `in_bytes` bytes as `out_chars` characters of `bits` bits each,
+// the last group padded with '=' (base64: 3, 4, 6; base32: 5, 8, 5).
+std::string encode_groups(std::string_view bytes, const char* alphabet, size_t in_bytes,
+                          size_t out_chars, int bits) {
+  std::string out;
+  out.reserve((bytes.size() + in_bytes - 1) / in_bytes * out_chars);
+  for (size_t i = 0; i < bytes.size(); i += in_bytes) {
+    const size_t n = std::min(in_bytes, bytes.size() - i);
+    uint64_t group = 0;
+    for (size_t k = 0; k < in_bytes; ++k) {
+      group = group << 8 | (k < n ? (uint8_t)bytes[i + k] : 0);
+    }
+    const size_t used = (n * 8 + bits - 1) / bits;  // characters carrying data
+    for (size_t c = 0; c < out_chars; ++c) {
+      const int shift = (int)(in_bytes * 8) - bits * (int)(c + 1);
+      out.push_back(c < used ? alphabet[(group >> shift) & ((1u << bits) - 1)] : '=');
+    }
+  }
+  return out;
+}
+
+// The inverse of encode_groups; empty when the text is not what it makes.
+std::string decode_groups(std::string_view text, const char* alphabet, int alphabet_size,
+                          size_t in_bytes, size_t out_chars, int bits) {
+  if (text.size() % out_chars != 0) return {};
+  std::string out;
+  for (size_t i = 0; i < text.size(); i += out_chars) {
+    uint64_t group = 0;
+    size_t data_chars = 0;
+    for (size_t c = 0; c < out_chars; ++c) {
+      const char ch = text[i + c];
+      int v = 0;
+      if (ch == '=') {
+        if (i + out_chars != text.size()) return {};  // padding only at the end
+      } else {
+        if (data_chars != c) return {};  // data after padding
+        v = index_in(alphabet, alphabet_size, ch);
+        if (v < 0) return {};
+        ++data_chars;
+      }
+      group = group << bits | (uint64_t)v;
+    }
+    const size_t n = data_chars * bits / 8;
+    if (n == 0 || (n * 8 + bits - 1) / bits != data_chars) {
+      return {};  // a padding length the encoder never makes
+    }
+    for (size_t k = 0; k < n; ++k) out.push_back((char)(group >> (8 * (in_bytes - 1 - k)) & 0xff));
+    // Bits of the last data character beyond the bytes must be zero.
+    const uint64_t spare = (uint64_t)(in_bytes - n) * 8;
+    if (n < in_bytes && (group & ((1ULL << spare) - 1)) != 0) return {};
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string hex_text(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char b : bytes) {
+    out.push_back(kHexDigits[b >> 4]);
+    out.push_back(kHexDigits[b & 15]);
+  }
+  return out;
+}
+
+std::string from_hex(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i + 1 < text.size(); i += 2) {
+    const int high = hex_value(text[i]), low = hex_value(text[i + 1]);
+    if (high >= 0 && low >= 0) out.push_back((char)(high << 4 | low));
+  }
+  return out;
+}
+
+std::string to_base64(std::string_view bytes) {
+  return encode_groups(bytes, kBase64, 3, 4, 6);
+}
+std::string from_base64(std::string_view text) {
+  return decode_groups(text, kBase64, 64, 3, 4, 6);
+}
+std::string to_base32(std::string_view bytes) {
+  return encode_groups(bytes, kBase32, 5, 8, 5);
+}
+std::string from_base32(std::string_view text) {
+  return decode_groups(text, kBase32, 32, 5, 8, 5);
+}
+
+}  // namespace polyrt::rt

@@ -1,0 +1,160 @@
+// The bytes and json types: digests and encodings against published test
+// vectors, the JSON parser and printer, the nodes and conversions on every
+// engine, and how the row writers show them.
+#include <gtest/gtest.h>
+
+#include "polyrt/polyrt.hpp"
+#include "rtlib/byte_encodings.hpp"
+#include "rtlib/digests.hpp"
+#include "rtlib/json_text.hpp"
+#include "tests/test_support.hpp"
+
+namespace polyrt {
+namespace {
+
+using test::expect_contains;
+
+TEST(Bytes, DigestsMatchThePublishedVectors) {
+  EXPECT_EQ(rt::hex_text(rt::sha256("")),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(rt::hex_text(rt::sha256("abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(rt::hex_text(rt::sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(rt::hex_text(rt::sha256(std::string(1000000, 'a'))),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(rt::hex_text(rt::md5("")), "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(rt::hex_text(rt::md5("abc")), "900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(rt::hex_text(rt::md5("The quick brown fox jumps over the lazy dog")),
+            "9e107d9d372bb6826bd81d3542a419d6");
+}
+
+TEST(Bytes, EncodingsMatchRfc4648) {
+  const char* plain[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
+  const char* base64[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
+  const char* base32[] = {
+      "", "MY======", "MZXQ====", "MZXW6===", "MZXW6YQ=", "MZXW6YTB", "MZXW6YTBOI======"};
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_EQ(rt::to_base64(plain[i]), base64[i]);
+    EXPECT_EQ(rt::from_base64(base64[i]), plain[i]);
+    EXPECT_EQ(rt::to_base32(plain[i]), base32[i]);
+    EXPECT_EQ(rt::from_base32(base32[i]), plain[i]);
+  }
+  for (const char* bad : {"Zg=", "Zh==", "Z===", "Zg==Zg==", "Zm9*", "=Zm9"}) {
+    EXPECT_EQ(rt::from_base64(bad), "") << bad;
+  }
+  EXPECT_EQ(rt::hex_text(std::string("\x00\xff\x10", 3)), "00ff10");
+  EXPECT_EQ(rt::from_hex("00FFx1 10fa"), std::string("\x00\xff\x0f", 3));  // x1, " 1", a: skipped
+}
+
+std::string canonical(const std::string& text) {
+  std::string error;
+  auto v = rt::parse_json(text, error);
+  return v ? rt::json_text(*v) : "error: " + error;
+}
+
+TEST(Json, ParsesAndPrintsCompactWithSortedKeys) {
+  EXPECT_EQ(canonical(" { \"b\" : [1, 2.50, \"x\\u00e9\\n\"], \"a\": null, \"b\": true } "),
+            "{\"a\":null,\"b\":true}");
+  EXPECT_EQ(
+      canonical("[1e2, -0.5, 18446744073709551615, 18446744073709551616, -9223372036854775808]"),
+      "[100.0,-0.5,18446744073709551615,1.8446744073709552e19,-9223372036854775808]");
+  EXPECT_EQ(canonical("\"\\ud83d\\ude00 \\/\\\"\\u0001\""), "\"\xf0\x9f\x98\x80 /\\\"\\u0001\"");
+  expect_contains(canonical("{\"a\" 1}"), {"error: ':' expected at offset 5"});
+  expect_contains(canonical("[01]"), {"a bad number"});
+  expect_contains(canonical("\"\\ud800\""), {"an unpaired surrogate"});
+  expect_contains(canonical(std::string(300, '[') + std::string(300, ']')),
+                  {"nesting deeper than 256 levels"});
+  expect_contains(canonical("1 2"), {"text after the value"});
+  expect_contains(canonical("[1e400]"), {"a number out of the f64 range"});
+  // A byte that is not UTF-8 is the lone surrogate \udcXX both ways.
+  EXPECT_EQ(rt::json_quoted(std::string("a\xff\xc3\xa9", 4)), "\"a\\udcff\xc3\xa9\"");
+  std::string error;
+  EXPECT_EQ(rt::parse_json("\"a\\udcff\"", error)->scalar, std::string("a\xff"));
+  expect_contains(canonical("\"\\udc10\""), {"an unpaired surrogate"});
+}
+
+std::vector<std::string> values_everywhere(const std::string& source, uint64_t x,
+                                           const std::vector<std::string>& names) {
+  std::vector<std::string> first;
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    State state = compile(source, CompileOptions{.engine = engine})->new_state();
+    state.set_inputs({x});
+    std::vector<std::string> got;
+    for (const std::string& n : names) {
+      const Value v = state.pull(n);
+      got.push_back(std::string(type_name(v.type())) + " " + v.to_string());
+    }
+    if (first.empty()) first = got;
+    EXPECT_EQ(got, first) << "engine " << (int)engine;
+  }
+  return first;
+}
+
+TEST(Bytes, NodesAndConversionsOnEveryEngine) {
+  const std::string source =
+      "input x\nextern key: bytes = \"00ff\"\n"
+      "k := key\nle := (x + 258) as u16 as bytes\nword := u64_to_bytes(x)\n"
+      "f := 1.5 as f32 as bytes\ntext := \"h\u00e9\" as bytes\n"
+      "d := to_hex(sha256(\"abc\" as bytes))\ncut := byte_slice(bytes_from_hash(x, 20), 16, 8)\n"
+      "b64 := to_base64(md5(x))\nshown := \"{key}\"\n";
+  const auto got =
+      values_everywhere(source, 1, {"k", "le", "word", "f", "text", "d", "cut", "b64", "shown"});
+  EXPECT_EQ(got[0], "bytes 00ff");
+  EXPECT_EQ(got[1], "bytes 0301");
+  EXPECT_EQ(got[2], "bytes 0100000000000000");
+  EXPECT_EQ(got[3], "bytes 0000c03f");
+  EXPECT_EQ(got[4], "bytes 68c3a9");
+  EXPECT_EQ(got[5], "str ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(got[6].size(), std::string("bytes ").size() + 8);  // 4 of the 20 bytes remain
+  EXPECT_EQ(got[8], "str 00ff");
+  expect_contains(test::compile_error("extern key: bytes = \"0g\"\ny := key\n"),
+                  {"cannot read \"0g\" as bytes (expected pairs of hex digits"});
+  expect_contains(test::compile_error("input x\ny := to_json(x) as bytes\n"),
+                  {"no conversion from json to bytes"});
+}
+
+TEST(Json, NodesAndConversionsOnEveryEngine) {
+  const std::string source =
+      "input x\nextern doc: json = '{{\"z\": [1, 2.50], \"a\": \"s\"}}'\n"
+      "n := to_json(x)\nf := to_json(0.00001) + \"|\" + to_json(0.000001) + \"|\" + "
+      "to_json(1e16) + \"|\" + to_json(100.0) + \"|\" + to_json(sqrt(-1.0))\n"
+      "o := json_object(json_with(\"id\", x), doc, json_with(\"a\", x > 0))\n"
+      "arr := json_array(x as i8 - 3, \"q\\\"\", 1.5 as f32, \"\u00e9\" as bytes)\n"
+      "m := json_merge(doc, json_with(\"z\", 0))\nfield := json_field(doc, \"z\")\n"
+      "missing := json_field(n, \"z\")\nparsed := '[1, 2]' as json\nbad := '{{' as json\n"
+      "loose := str_to_json('nope')\ntext := json_to_str(o)\n";
+  const auto got = values_everywhere(
+      source, 1, {"n", "f", "o", "arr", "m", "field", "missing", "parsed", "bad", "loose", "text"});
+  const std::vector<std::string> want = {
+      "json 1",
+      "str 0.00001|1e-6|1e16|100.0|null",
+      "json {\"a\":1,\"id\":1,\"z\":[1,2.5]}",
+      "json [-2,\"q\\\"\",1.5,\"w6k=\"]",
+      "json {\"a\":\"s\",\"z\":0}",
+      "json [1,2.5]",
+      "json null",
+      "json [1,2]",
+      "json {\"error\":\"invalid JSON\",\"message\":\"a key expected at offset 1\",\"raw\":\"{\"}",
+      "json null",
+      "str {\"a\":1,\"id\":1,\"z\":[1,2.5]}"};
+  EXPECT_EQ(got, want);
+}
+
+TEST(Json, RowFormatsEmbedJsonAndShowBytesAsHex) {
+  const std::string dir = test::temp_dir();
+  const std::string program = test::write_program(
+      dir, "j.polydat", "input x\no := json_with(\"k\", x)\nb := u64_to_bytes(x) \n");
+  auto jsonl = test::run_polyrt("run " + program + " --cycles 1..3 --format jsonl");
+  EXPECT_EQ(jsonl.out,
+            "{\"o\":{\"k\":1},\"b\":\"0100000000000000\"}\n"
+            "{\"o\":{\"k\":2},\"b\":\"0200000000000000\"}\n");
+  auto csv = test::run_polyrt("run " + program + " --cycles 1..2 --format csv");
+  EXPECT_EQ(csv.out, "o,b\n\"{\"\"k\"\":1}\",0100000000000000\n");
+  auto npy = test::run_polyrt("run " + program + " --cycles 1..2 --format npy --out " + dir + "/n");
+  EXPECT_NE(npy.status, 0);
+  expect_contains(npy.err, {"output 'o' is a json"});
+}
+
+}  // namespace
+}  // namespace polyrt
