@@ -13,6 +13,7 @@ namespace polyrt {
 namespace {
 
 using test::expect_contains;
+using test::values_everywhere;
 
 TEST(Bytes, DigestsMatchThePublishedVectors) {
   EXPECT_EQ(rt::hex_text(rt::sha256("")),
@@ -72,23 +73,6 @@ TEST(Json, ParsesAndPrintsCompactWithSortedKeys) {
   std::string error;
   EXPECT_EQ(rt::parse_json("\"a\\udcff\"", error)->scalar, std::string("a\xff"));
   expect_contains(canonical("\"\\udc10\""), {"an unpaired surrogate"});
-}
-
-std::vector<std::string> values_everywhere(const std::string& source, uint64_t x,
-                                           const std::vector<std::string>& names) {
-  std::vector<std::string> first;
-  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
-    State state = compile(source, CompileOptions{.engine = engine})->new_state();
-    state.set_inputs({x});
-    std::vector<std::string> got;
-    for (const std::string& n : names) {
-      const Value v = state.pull(n);
-      got.push_back(std::string(type_name(v.type())) + " " + v.to_string());
-    }
-    if (first.empty()) first = got;
-    EXPECT_EQ(got, first) << "engine " << (int)engine;
-  }
-  return first;
 }
 
 TEST(Bytes, NodesAndConversionsOnEveryEngine) {

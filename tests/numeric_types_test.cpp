@@ -17,6 +17,7 @@ namespace {
 
 using test::compile_error;
 using test::expect_contains;
+using test::values_everywhere;
 
 TEST(NumericTypes, TheWideningRulesArePolydats) {
   EXPECT_TRUE(widens_implicitly(Type::U8, Type::I16));
@@ -52,24 +53,6 @@ TEST(NumericTypes, HostTextIsRangeChecked) {
   EXPECT_EQ(Value::i64(-5).type(), Type::I64);
   EXPECT_TRUE(Value::of_word(Type::I32, (uint64_t)-5).same_as(parse_value("-5", Type::I32)));
   EXPECT_FALSE(Value::of_word(Type::I32, 5).same_as(Value::of_word(Type::I64, 5)));
-}
-
-// Each output's value at x, the same on every engine.
-std::vector<std::string> values_everywhere(const std::string& source, uint64_t x,
-                                           const std::vector<std::string>& names) {
-  std::vector<std::string> first;
-  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
-    State state = compile(source, CompileOptions{.engine = engine})->new_state();
-    state.set_inputs({x});
-    std::vector<std::string> got;
-    for (const std::string& n : names) {
-      const Value v = state.pull(n);
-      got.push_back(std::string(type_name(v.type())) + " " + v.to_string());
-    }
-    if (first.empty()) first = got;
-    EXPECT_EQ(got, first) << "engine " << (int)engine;
-  }
-  return first;
 }
 
 TEST(NumericTypes, SignedArithmeticOnEveryEngine) {

@@ -16,6 +16,23 @@
 
 namespace polyrt::test {
 
+std::vector<std::string> values_everywhere(const std::string& source, uint64_t x,
+                                           const std::vector<std::string>& names) {
+  std::vector<std::string> first;
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    State state = compile(source, CompileOptions{.engine = engine})->new_state();
+    state.set_inputs({x});
+    std::vector<std::string> got;
+    for (const std::string& n : names) {
+      const Value v = state.pull(n);
+      got.push_back(std::string(type_name(v.type())) + " " + v.to_string());
+    }
+    if (first.empty()) first = got;
+    EXPECT_EQ(got, first) << "engine " << (int)engine;
+  }
+  return first;
+}
+
 namespace {
 // Every test process, and the polyrt commands it runs, loads the CUDA
 // driver's test double unless POLYRT_LIBCUDA already names a driver (on a

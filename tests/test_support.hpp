@@ -42,6 +42,11 @@ std::string thrown_message(F&& f) {
   return "(nothing thrown)";
 }
 
+// "<type> <text>" of each named output at input x, which must be the same on
+// every engine (a test failure names the engine that differs).
+std::vector<std::string> values_everywhere(const std::string& source, uint64_t x,
+                                           const std::vector<std::string>& names);
+
 // Fails the test unless `text` contains every one of `parts`.
 void expect_contains(const std::string& text, std::initializer_list<const char*> parts);
 

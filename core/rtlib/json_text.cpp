@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdint>
 
+#include "string_ops.hpp"
 #include "text.hpp"
 #include "utf8.hpp"
 
@@ -297,60 +298,7 @@ std::string json_text(const JsonValue& value) {
 }
 
 std::string json_quoted(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  for (size_t i = 0; i < text.size();) {
-    const char c = text[i];
-    const Utf8Char at = utf8_at(text, i);
-    if (!at.valid) {
-      // Not UTF-8: the lone surrogate \udcXX (Python's "surrogateescape",
-      // as the JSON Lines writer spells such bytes), so the text stays JSON.
-      out += "\\udc";
-      out.push_back(kHex[(unsigned char)c >> 4]);
-      out.push_back(kHex[c & 15]);
-      ++i;
-      continue;
-    }
-    if (at.size > 1) {
-      out.append(text.substr(i, at.size));
-      i += at.size;
-      continue;
-    }
-    ++i;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      default:
-        if ((unsigned char)c < 0x20) {
-          out += "\\u00";
-          out.push_back(kHex[(unsigned char)c >> 4]);
-          out.push_back(kHex[c & 15]);
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
-  return out;
+  return "\"" + escape_json(text) + "\"";
 }
 
 }  // namespace polyrt::rt

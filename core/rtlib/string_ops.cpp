@@ -172,8 +172,23 @@ std::string escape_json(std::string_view text) {
   static const char* hex = "0123456789abcdef";
   std::string out;
   out.reserve(text.size());
-  for (const char ch : text) {
+  for (size_t i = 0; i < text.size();) {
+    const char ch = text[i];
     const auto c = (unsigned char)ch;
+    const Utf8Char at = utf8_at(text, i);
+    if (!at.valid) {  // not UTF-8: the lone surrogate \udcXX
+      out += "\\udc";
+      out.push_back(hex[c >> 4]);
+      out.push_back(hex[c & 15]);
+      ++i;
+      continue;
+    }
+    if (at.size > 1) {
+      out.append(text.substr(i, at.size));
+      i += at.size;
+      continue;
+    }
+    ++i;
     switch (c) {
       case '"':
         out += "\\\"";

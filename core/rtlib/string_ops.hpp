@@ -41,7 +41,9 @@ std::string replace_all(std::string_view text, std::string_view from, std::strin
 
 // The inside of a JSON string literal for text, as serde_json writes it:
 // '"' and '\\' backslashed, \b \f \n \r \t, other bytes below 0x20 as
-// \u00xx; everything else (UTF-8 included) as it is. No quotes around it.
+// \u00xx; UTF-8 as it is. No quotes around it. A byte that is not UTF-8
+// (which a Rust string cannot hold) becomes the lone surrogate \udcXX, as
+// the JSON Lines writer spells it, so the result is always valid JSON text.
 std::string escape_json(std::string_view text);
 
 }  // namespace polyrt::rt
