@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <tuple>
 
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
@@ -176,6 +177,33 @@ TEST(NumericTypes, ColumnsOfTheNativeWidth) {
   EXPECT_NE(dict.find("'descr': '<u2'"), std::string::npos) << dict;
   auto csv = test::run_polyrt("run " + program + " --cycles 0..2 --format csv");
   EXPECT_EQ(csv.out, "small,signed,single,short\n0,-3,0,0\n1,-2,0.25,1\n");
+}
+
+// The example of narrow columns, json and bytes gives the same rows on every
+// per-state engine and the batch tier, and its npy files have each type's width.
+TEST(NumericTypes, TheTelemetryExampleRunsAlikeOnEveryTier) {
+  const std::string file = std::string(POLYRT_SOURCE_DIR) + "/examples/telemetry.polydat";
+  const auto batch = test::run_polyrt("run " + file + " --cycles 0..3000 --format jsonl");
+  ASSERT_EQ(batch.status, 0) << batch.err;
+  for (const char* engine : {"interpreter", "closures", "native"}) {
+    const auto one =
+        test::run_polyrt("run " + file + " --cycles 0..3000 --format jsonl --engine " + engine);
+    EXPECT_EQ(one.out, batch.out) << engine;
+  }
+  const std::string dir = test::temp_dir();
+  const auto npy = test::run_polyrt("run " + file +
+                                    " --cycles 0..100 --format npy --outputs "
+                                    "device,temp_tenths,voltage,battery --out " +
+                                    dir + "/t");
+  ASSERT_EQ(npy.status, 0) << npy.err;
+  std::string dict;
+  for (auto [name, descr, bytes] : {std::tuple{"device", "'<u2'", 200},
+                                    {"temp_tenths", "'<i8'", 800},
+                                    {"voltage", "'<f4'", 400},
+                                    {"battery", "'|u1'", 100}}) {
+    EXPECT_EQ(test::read_npy(dir + "/t/" + name + ".npy", dict).size(), (size_t)bytes) << name;
+    EXPECT_NE(dict.find(descr), std::string::npos) << name << ": " << dict;
+  }
 }
 
 TEST(NumericTypes, BatchDestinationsOfTheNativeWidth) {

@@ -144,9 +144,9 @@ TEST(Ptx, DifferentialProgramsAssembleWithoutSpills) {
 
 TEST(Ptx, ExamplesAndTheStressProgramAssembleWithoutSpills) {
   if (!toolkit_found()) GTEST_SKIP() << "no CUDA toolkit (ptxas) found: PTX not assembled";
-  for (const char* file :
-       {"examples/ladder.polydat", "examples/users.polydat", "examples/lineitem.polydat",
-        "examples/requests.polydat", "tests/data/gpu_stress.polydat"}) {
+  for (const char* file : {"examples/ladder.polydat", "examples/users.polydat",
+                           "examples/lineitem.polydat", "examples/requests.polydat",
+                           "examples/telemetry.polydat", "tests/data/gpu_stress.polydat"}) {
     const gpu::PtxKernels kernels =
         ptx_of(compile_file(std::string(POLYRT_SOURCE_DIR) + "/" + file), {});
     ASSERT_TRUE(has_kernel(kernels)) << file;
