@@ -24,6 +24,25 @@ TEST(Bytes, DigestsMatchThePublishedVectors) {
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   EXPECT_EQ(rt::hex_text(rt::sha256(std::string(1000000, 'a'))),
             "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  // Around the padding's block boundaries (from Python's hashlib).
+  const struct {
+    size_t n;
+    const char* sha256;
+    const char* md5;
+  } lengths[] = {{55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318",
+                  "ef1772b6dff9a122358552954ad0df65"},
+                 {63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34",
+                  "b06521f39153d618550606be297466d5"},
+                 {64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb",
+                  "014842d480b571495a4a0363793f7367"},
+                 {119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb",
+                  "8a7bd0732ed6a28ce75f6dabc90e1613"},
+                 {120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c",
+                  "5f61c0ccad4cac44c75ff505e1f1e537"}};
+  for (const auto& l : lengths) {
+    EXPECT_EQ(rt::hex_text(rt::sha256(std::string(l.n, 'a'))), l.sha256) << l.n;
+    EXPECT_EQ(rt::hex_text(rt::md5(std::string(l.n, 'a'))), l.md5) << l.n;
+  }
   EXPECT_EQ(rt::hex_text(rt::md5("")), "d41d8cd98f00b204e9800998ecf8427e");
   EXPECT_EQ(rt::hex_text(rt::md5("abc")), "900150983cd24fb0d6963f7d28e17f72");
   EXPECT_EQ(rt::hex_text(rt::md5("The quick brown fox jumps over the lazy dog")),

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 
 namespace polyrt::rt {
 
@@ -14,18 +15,24 @@ uint32_t rotl(uint32_t x, int n) {
   return (x << n) | (x >> (32 - n));
 }
 
-// The message padded to whole 64-byte blocks with its bit length appended,
-// big-endian (SHA-256) or little-endian (MD5).
-std::string padded(std::string_view bytes, bool big_endian) {
-  std::string m(bytes);
+// Calls `block` on each 64-byte block of the message padded with 0x80, zeros
+// and its bit length (big-endian for SHA-256, little-endian for MD5): whole
+// blocks in place, only the tail copied.
+template <typename Block>
+void for_each_block(std::string_view bytes, bool big_endian, const Block& block) {
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const size_t whole = bytes.size() / 64 * 64;
+  for (size_t at = 0; at < whole; at += 64) block(data + at);
+  unsigned char tail[128] = {};
+  const size_t rest = bytes.size() - whole;
+  std::memcpy(tail, data + whole, rest);
+  tail[rest] = 0x80;
+  const size_t tail_size = rest < 56 ? 64 : 128;
   const uint64_t bits = (uint64_t)bytes.size() * 8;
-  m.push_back((char)0x80);
-  while (m.size() % 64 != 56) m.push_back('\0');
   for (int i = 0; i < 8; ++i) {
-    const int shift = big_endian ? 56 - 8 * i : 8 * i;
-    m.push_back((char)(bits >> shift & 0xff));
+    tail[tail_size - 8 + i] = (unsigned char)(bits >> (big_endian ? 56 - 8 * i : 8 * i));
   }
-  return m;
+  for (size_t at = 0; at < tail_size; at += 64) block(tail + at);
 }
 
 constexpr std::array<uint32_t, 64> kSha256Rounds = {
@@ -53,10 +60,10 @@ constexpr std::array<uint32_t, 64> kMd5Constants = {
     0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
     0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
 
-uint32_t word_at(const std::string& m, size_t at, bool big_endian) {
+uint32_t word_at(const unsigned char* m, size_t at, bool big_endian) {
   uint32_t w = 0;
   for (int k = 0; k < 4; ++k) {
-    const uint32_t byte = (uint8_t)m[at + k];
+    const uint32_t byte = m[at + k];
     w |= big_endian ? byte << (24 - 8 * k) : byte << (8 * k);
   }
   return w;
@@ -67,10 +74,9 @@ uint32_t word_at(const std::string& m, size_t at, bool big_endian) {
 std::string sha256(std::string_view bytes) {
   uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  const std::string m = padded(bytes, true);
-  for (size_t block = 0; block < m.size(); block += 64) {
+  for_each_block(bytes, true, [&](const unsigned char* m) {
     uint32_t w[64];
-    for (int i = 0; i < 16; ++i) w[i] = word_at(m, block + 4 * i, true);
+    for (int i = 0; i < 16; ++i) w[i] = word_at(m, 4 * i, true);
     for (int i = 16; i < 64; ++i) {
       const uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
       const uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
@@ -92,7 +98,7 @@ std::string sha256(std::string_view bytes) {
     }
     const uint32_t next[8] = {a, b, c, d, e, f, g, k};
     for (int i = 0; i < 8; ++i) h[i] += next[i];
-  }
+  });
   std::string out;
   for (uint32_t word : h) {
     for (int s = 24; s >= 0; s -= 8) out.push_back((char)(word >> s & 0xff));
@@ -102,10 +108,9 @@ std::string sha256(std::string_view bytes) {
 
 std::string md5(std::string_view bytes) {
   uint32_t h[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
-  const std::string m = padded(bytes, false);
-  for (size_t block = 0; block < m.size(); block += 64) {
+  for_each_block(bytes, false, [&](const unsigned char* m) {
     uint32_t w[16];
-    for (int i = 0; i < 16; ++i) w[i] = word_at(m, block + 4 * i, false);
+    for (int i = 0; i < 16; ++i) w[i] = word_at(m, 4 * i, false);
     uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
     for (int i = 0; i < 64; ++i) {
       uint32_t f;
@@ -133,7 +138,7 @@ std::string md5(std::string_view bytes) {
     h[1] += b;
     h[2] += c;
     h[3] += d;
-  }
+  });
   std::string out;
   for (uint32_t word : h) {
     for (int s = 0; s < 32; s += 8) out.push_back((char)(word >> s & 0xff));
