@@ -283,17 +283,6 @@ namespace {
 // lowercase hex (never escaped); json values in JSON Lines as themselves.
 enum class FieldWriter : uint8_t { Word, PlainText, EscapedText, Hex, RawText };
 
-// Lowercase hex of n bytes.
-char* write_hex(char* p, const char* bytes, size_t n) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  for (size_t i = 0; i < n; ++i) {
-    const auto b = (unsigned char)bytes[i];
-    *p++ = kDigits[b >> 4];
-    *p++ = kDigits[b & 15];
-  }
-  return p;
-}
-
 // Whether `c` makes a field need quoting or escaping in `format`.
 bool special_in(RowFormat format, unsigned char c) {
   switch (format) {
@@ -427,7 +416,7 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
             break;
           case FieldWriter::Hex:
             if (json) *p++ = '"';
-            p = write_hex(p, v.bytes + v.offsets[r], (size_t)(v.offsets[r + 1] - v.offsets[r]));
+            p = rt::write_hex(p, v.text(r));
             if (json) *p++ = '"';
             break;
           case FieldWriter::RawText:

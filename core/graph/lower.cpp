@@ -202,6 +202,16 @@ class Lowerer {
     }
   }
 
+  // The starting value of a `shared` cell annotated with a number type other
+  // than u64, when it is a number literal: a constant of that type.
+  std::optional<Value> shared_literal(const Stmt& s) {
+    if (!s.is_shared || !s.type || !is_scalar(*s.type) || *s.type == Type::Bool ||
+        *s.type == Type::U64) {
+      return std::nullopt;
+    }
+    return numeric_literal(*s.expr, *s.type);
+  }
+
   static bool is_negative_literal(const Expr& e) {
     return e.kind == ExprKind::Unary && e.text == "-" && is_number(*e.args[0]);
   }
@@ -417,9 +427,8 @@ class Lowerer {
                   s.names[results.size()].size());
       }
       results.resize(s.names.size());
-    } else if (s.is_shared && s.type && is_scalar(*s.type) && *s.type != Type::Bool &&
-               *s.type != Type::U64 && numeric_literal(*s.expr, *s.type)) {
-      results.push_back(constant(*numeric_literal(*s.expr, *s.type), s.expr->pos));
+    } else if (auto literal = shared_literal(s)) {
+      results.push_back(constant(*literal, s.expr->pos));
     } else {
       results.push_back(lower_expr(*s.expr));
     }
@@ -877,16 +886,12 @@ class Lowerer {
       return constant(*numeric_literal(a, Type::I64), a.pos);
     }
     Typed t = lower_expr(a);
-    // The implicit widenings to f64, as the arithmetic operators make them,
-    // and of numbers to bytes and integers to json.
-    if (spec.type == PortType::F64 && (is_integer(t.type) || t.type == Type::Bool)) {
-      return convert(t, Type::F64, a, false);
-    }
-    if (spec.type == PortType::Bytes && widens_implicitly(t.type, Type::Bytes)) {
-      return convert(t, Type::Bytes, a, false);
-    }
-    if (spec.type == PortType::Json && widens_implicitly(t.type, Type::Json)) {
-      return convert(t, Type::Json, a, false);
+    // The implicit widenings a parameter takes with a conversion node (an
+    // integer to f64, as the arithmetic operators make it; a number to bytes,
+    // an integer to json). The u64 and i64 ports take theirs as the word.
+    if (auto want = converting_port_type(spec.type);
+        want && !nodes::port_accepts(spec.type, t.type) && widens_implicitly(t.type, *want)) {
+      return convert(t, *want, a, false);
     }
     if (!nodes::port_accepts(spec.type, t.type)) {
       std::string hint = "signature: " + nodes::signature(def);
@@ -904,6 +909,21 @@ class Lowerer {
                 a.length, hint);
     }
     return t;
+  }
+
+  // The type a port converts its widenings to, for the ports that need a
+  // conversion node for them.
+  static std::optional<Type> converting_port_type(PortType port) {
+    switch (port) {
+      case PortType::F64:
+        return Type::F64;
+      case PortType::Bytes:
+        return Type::Bytes;
+      case PortType::Json:
+        return Type::Json;
+      default:
+        return std::nullopt;
+    }
   }
 
   std::vector<Typed> lower_call(const Expr& e) {

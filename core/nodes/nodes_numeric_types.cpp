@@ -159,13 +159,15 @@ const NodeDef& int_convert_node() {
             const Type to = convert_target(c.params());
             const bool from_signed = c.param_u64(0) != 0;
             const uint64_t word = c.word(0);
-            if (!integer_fits(word, from_signed ? Type::I64 : Type::U64, to)) {
+            uint64_t out;
+            if (pd_int_convert(word, c.param_u64(0), c.param_u64(1), c.param_u64(2), &out) !=
+                PD_OK) {
               throw NodeFailure{"value " + value_text(word, from_signed) + " does not fit " +
                                 std::string(type_name(to)) + " (" +
                                 std::to_string(integer_min(to)) + ".." +
                                 std::to_string(integer_max(to)) + ")"};
             }
-            c.set(Value::of_word(to, word));
+            c.set(Value::of_word(to, out));
           },
       .native = PD_NATIVE(pd_int_convert, in(0), param(0), param(1), param(2), outputs()),
   };

@@ -67,10 +67,8 @@ char* write_display(char* p, const FieldValue& v) {
       return rt::write_f32_display(p, std::bit_cast<double>(v.word));
     case Rendering::Str:
       return std::copy(v.text.begin(), v.text.end(), p);
-    case Rendering::Hex: {
-      const std::string hex = rt::hex_text(v.text);
-      return std::copy(hex.begin(), hex.end(), p);
-    }
+    case Rendering::Hex:
+      return rt::write_hex(p, v.text);
     case Rendering::Bool:
       return v.word ? std::copy_n("true", 4, p) : std::copy_n("false", 5, p);
   }

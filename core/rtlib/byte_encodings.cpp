@@ -81,13 +81,17 @@ std::string decode_groups(std::string_view text, const char* alphabet, int alpha
 
 }  // namespace
 
-std::string hex_text(std::string_view bytes) {
-  std::string out;
-  out.reserve(bytes.size() * 2);
+char* write_hex(char* p, std::string_view bytes) {
   for (unsigned char b : bytes) {
-    out.push_back(kHexDigits[b >> 4]);
-    out.push_back(kHexDigits[b & 15]);
+    *p++ = kHexDigits[b >> 4];
+    *p++ = kHexDigits[b & 15];
   }
+  return p;
+}
+
+std::string hex_text(std::string_view bytes) {
+  std::string out(bytes.size() * 2, '\0');
+  write_hex(out.data(), bytes);
   return out;
 }
 

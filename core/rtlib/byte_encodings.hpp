@@ -9,6 +9,8 @@
 
 namespace polyrt::rt {
 
+// Lowercase hex into space for 2 * bytes.size() characters; returns the end.
+char* write_hex(char* p, std::string_view bytes);
 std::string hex_text(std::string_view bytes);
 // Pairs of hex digits (either case) to bytes; a pair with a non-hex
 // character is skipped and an odd last character ignored (polydat's rule).

@@ -29,8 +29,6 @@ namespace {
                    "; got " + nb::repr(object).c_str() + " (" + why + ")");
 }
 
-}  // namespace
-
 // An int extern of a type other than u64: range-checked.
 Value integer_from_python(nb::handle object, Type type, std::string_view name) {
   const std::string range =
@@ -47,6 +45,8 @@ Value integer_from_python(nb::handle object, Type type, std::string_view name) {
   return Value::of_word(type, (uint64_t)v);
 }
 
+}  // namespace
+
 Value from_python(nb::handle object, Type type, std::string_view name) {
   if (object.is_none()) return Value::none();
   if (is_integer(type) && type != Type::U64) return integer_from_python(object, type, name);
@@ -55,8 +55,12 @@ Value from_python(nb::handle object, Type type, std::string_view name) {
     if (!PyBytes_Check(object.ptr()) && !PyByteArray_Check(object.ptr())) {
       refuse(object, type, name, "bytes or bytearray is expected");
     }
-    const nb::bytes b(object);
-    return Value::bytes(std::string(b.c_str(), b.size()));
+    if (PyByteArray_Check(object.ptr())) {
+      return Value::bytes(std::string(PyByteArray_AS_STRING(object.ptr()),
+                                      (size_t)PyByteArray_GET_SIZE(object.ptr())));
+    }
+    return Value::bytes(
+        std::string(PyBytes_AS_STRING(object.ptr()), (size_t)PyBytes_GET_SIZE(object.ptr())));
   }
   if (type == Type::Json) {  // its JSON text, checked and made compact
     return parse_value(from_python(object, Type::Str, name).as_str(), Type::Json,

@@ -68,6 +68,8 @@ def test_bytes_and_json_values_and_columns():
     state.set_externs(key=b"abc", doc='[1,  2]')
     assert state.pull("digest").hex().startswith("ba7816bf")
     assert state.pull("obj") == "[1,2]"
+    state.set_externs(key=bytearray(b"abc"))
+    assert state.pull("digest").hex().startswith("ba7816bf")
     with pytest.raises(polyrt.WriteError, match="bytes or bytearray is expected"):
         state.set_externs(key="abc")
     with pytest.raises(polyrt.WriteError, match="as json"):
