@@ -199,6 +199,8 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
     case Type::Str:
     case Type::Bytes:
     case Type::Json:
+    case Type::Partition:
+    case Type::PartitionList:
       break;
   }
   return p;
@@ -256,8 +258,8 @@ void append_field(std::string& out, RowFormat format, const std::string& column,
     out.push_back(':');
   }
   if (value.is_none()) throw none_output_error(column, coordinate);
-  if (value.type() == Type::Json && format == RowFormat::Jsonl) {
-    out += value.as_json();  // a JSON value embedded as itself
+  if (is_json_text(value.type()) && format == RowFormat::Jsonl) {
+    out += value.text();  // a JSON value embedded as itself
   } else if (value.type() == Type::Bytes) {
     append_string(out, format, rt::hex_text(value.as_bytes()));
   } else if (is_text(value.type())) {
@@ -374,7 +376,7 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
     if (v.type == Type::Bytes) {
       writer = FieldWriter::Hex;
       bound += 2 * bytes + (json ? 2 * chunk.rows : 0);
-    } else if (v.type == Type::Json && json) {
+    } else if (is_json_text(v.type) && json) {
       writer = FieldWriter::RawText;
       bound += bytes;
     } else if (is_text(v.type)) {

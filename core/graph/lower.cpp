@@ -90,6 +90,13 @@ class Lowerer {
           Extern e;
           e.name = s.names[0];
           e.type = *s.type;
+          if (is_partition(e.type)) {
+            src_.fail(s.name_pos[0],
+                      "extern '" + e.name + "' cannot be a " + std::string(type_name(e.type)),
+                      e.name.size(),
+                      "partition values are made in the program, e.g. partitions(\"20%,30%,*\", "
+                      "1000000); an extern can carry the spec as a str");
+          }
           if (s.expr) e.default_value = literal_default(*s.expr, e.type);
           Node n;
           n.kind = NodeKind::Extern;
@@ -864,6 +871,8 @@ class Lowerer {
       case PortType::Any:
       case PortType::Bytes:
       case PortType::Json:
+      case PortType::Partition:
+      case PortType::PartitionList:
         break;
     }
     src_.fail(a.pos, where + " has an unsupported literal", a.length);

@@ -112,6 +112,21 @@ void fold_constants(Graph& g) {
   }
 }
 
+// A call with a ConstantInputForm whose input is now a constant becomes the
+// native node of that form (see registry.hpp).
+void bind_constant_inputs(Graph& g) {
+  for (Node& n : g.nodes) {
+    if (n.kind != NodeKind::Call || !n.def->constant_input_form) continue;
+    const nodes::ConstantInputForm& form = *n.def->constant_input_form;
+    const Wire w = n.inputs[form.input];
+    const Node& source = g.nodes[w.node];
+    if (source.kind != NodeKind::Constant) continue;
+    n.params = form.params(source.constants[w.port]);
+    n.inputs.erase(n.inputs.begin() + form.input);
+    n.def = &form.node();
+  }
+}
+
 void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
   if (!required.empty()) {
     std::unordered_map<std::string_view, size_t> by_name;
@@ -231,6 +246,7 @@ std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots
 void run_passes(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
   classify(g, src);
   fold_constants(g);
+  bind_constant_inputs(g);
   eliminate_dead(g, src, required);
   derive_provenance(g);
   g.port_base.assign(1, 0);

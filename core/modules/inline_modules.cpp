@@ -306,6 +306,8 @@ class Inliner {
                       a->length);
       case Type::Bytes:
       case Type::Json:
+      case Type::Partition:
+      case Type::PartitionList:
         return a;  // its type is checked where the parameter is bound
       default:
         // The other numeric types: the literal as that type (`as` checks

@@ -49,7 +49,7 @@ const NodeDef* Registry::find(std::string_view name) const {
 }
 
 std::string display_text(const Value& v) {
-  if (v.type() == Type::Str || v.type() == Type::Json) return v.text();
+  if (v.type() == Type::Str || is_json_text(v.type())) return v.text();
   return rt::render_text([&](char* p, const auto& ensure) {
     const FieldValue field = field_of(v);
     return write_display(ensure(p, display_bound(field)), field);
@@ -76,6 +76,7 @@ Registry build_user_registry() {
   register_noise_nodes(r);
   register_predicate_nodes(r);
   register_context_nodes(r);
+  register_partition_nodes(r);
   return r;
 }
 
@@ -172,6 +173,10 @@ std::string_view port_type_name(PortType type) {
       return "bytes";
     case PortType::Json:
       return "json";
+    case PortType::Partition:
+      return "partition";
+    case PortType::PartitionList:
+      return "partition_list";
   }
   return "?";
 }
@@ -190,6 +195,10 @@ bool port_accepts(PortType port, Type t) {
       return t == Type::Bytes;
     case PortType::Json:
       return t == Type::Json;
+    case PortType::Partition:
+      return t == Type::Partition;
+    case PortType::PartitionList:
+      return t == Type::PartitionList;
     case PortType::Str:
       return t == Type::Str;
   }

@@ -28,7 +28,7 @@ enum class ArgKind : uint8_t {
 // U64 takes every unsigned integer and bool (their words are their u64
 // values), I64 every signed integer and what widens to i64 (u8..u32, bool),
 // F64 f64 and f32 (an f32's word is its f64).
-enum class PortType : uint8_t { U64, F64, Str, Any, I64, Bytes, Json };
+enum class PortType : uint8_t { U64, F64, Str, Any, I64, Bytes, Json, Partition, PartitionList };
 
 struct ArgSpec {
   std::string_view name;
@@ -123,6 +123,17 @@ struct TablePick {
   std::vector<Value> (*entries)(const std::vector<Value>& params, const Prepared* prepared);
 };
 
+// A node whose meaning is plain arithmetic once one wire input is known:
+// when that input is a compile-time constant (a partition resolved from a
+// literal spec), a pass after constant folding turns the call into `node`,
+// a native node taking the other inputs and, as constant arguments,
+// params(the constant). Batch kernels and the GPU then compute it inline.
+struct ConstantInputForm {
+  uint8_t input;
+  const NodeDef& (*node)();
+  std::vector<Value> (*params)(const Value& constant);
+};
+
 struct NodeDef {
   std::string_view name;
   std::string_view family;
@@ -150,6 +161,7 @@ struct NodeDef {
   // column_call.hpp): the same rtlib writers as eval, with no Value per row.
   void (*columnar)(const ColumnCall& call) = nullptr;
   std::optional<TablePick> table_pick = std::nullopt;
+  std::optional<ConstantInputForm> constant_input_form = std::nullopt;
 };
 
 // Looks a node up by name; nullptr when unknown.
@@ -201,6 +213,7 @@ void register_permutation_nodes(Registry& r);
 void register_noise_nodes(Registry& r);
 void register_predicate_nodes(Registry& r);
 void register_context_nodes(Registry& r);
+void register_partition_nodes(Registry& r);
 
 class Registry {
  public:

@@ -27,6 +27,8 @@ Rendering rendering_of(Type t) {
       return Rendering::F32;
     case Type::Str:
     case Type::Json:
+    case Type::Partition:
+    case Type::PartitionList:
       return Rendering::Str;
     case Type::Bytes:
       return Rendering::Hex;

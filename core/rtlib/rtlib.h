@@ -119,6 +119,16 @@ PD_API uint64_t pd_round_to_u64(double x);
 PD_API uint64_t pd_floor_to_u64(double x);
 PD_API uint64_t pd_ceil_to_u64(double x);
 
+// Ordinals inside a partition [start, start + card) (polydat's partition
+// nodes, with the partition's start and cardinality as numbers): mod_in
+// wraps n into it, clamp_in saturates n at its ends, random_in picks the
+// ordinal hash(seed) mod card; all three give start for an empty partition.
+// pd_at is start + i, failing when i >= card.
+PD_API uint64_t pd_mod_in(uint64_t n, uint64_t start, uint64_t card);
+PD_API uint64_t pd_clamp_in(uint64_t n, uint64_t start, uint64_t card);
+PD_API uint64_t pd_random_in(uint64_t seed, uint64_t start, uint64_t card);
+PD_API int32_t pd_at(uint64_t i, uint64_t start, uint64_t card, uint64_t* out);
+
 // Signed integers, as their sign-extended words: i64 division truncates
 // toward zero; by 0 gives 0, INT64_MIN / -1 wraps to INT64_MIN; the remainder
 // takes the dividend's sign (by 0 or -1 gives 0). Comparisons give 1 or 0.

@@ -45,12 +45,17 @@ std::string_view type_name(Type type) {
       return "bytes";
     case Type::Json:
       return "json";
+    case Type::Partition:
+      return "partition";
+    case Type::PartitionList:
+      return "partition_list";
   }
   return "?";
 }
 
 std::string_view type_names() {
-  return "u64, u32, u16, u8, i64, i32, i16, i8, f64, f32, str, bool, bytes, json";
+  return "u64, u32, u16, u8, i64, i32, i16, i8, f64, f32, str, bool, bytes, json, partition, "
+         "partition_list";
 }
 
 uint64_t word_of(const Value& v) {
@@ -103,9 +108,9 @@ Value Value::of_word(Type type, uint64_t word) {
 
 Value Value::of_text(Type type, std::string text) {
   if (type == Type::Bytes) return Value::bytes(std::move(text));
-  if (type == Type::Json) return Value::json(std::move(text));
-  if (type != Type::Str) internal_error(std::string(type_name(type)) + " is not a text type");
-  return Value::str(std::move(text));
+  if (type == Type::Str) return Value::str(std::move(text));
+  if (!is_text(type)) internal_error(std::string(type_name(type)) + " is not a text type");
+  return Value(Data(std::in_place_index<6>, Blob{type, std::move(text)}));
 }
 
 bool parse_type_name(std::string_view text, Type& out) {
@@ -113,8 +118,14 @@ bool parse_type_name(std::string_view text, Type& out) {
     out = Type::Str;
     return true;
   }
+  // polydat's spellings of its partition value types.
+  if (text == "Partition" || text == "PartitionList") {
+    out = text == "Partition" ? Type::Partition : Type::PartitionList;
+    return true;
+  }
   for (Type t : {Type::U64, Type::F64, Type::Bool, Type::I64, Type::I32, Type::I16, Type::I8,
-                 Type::U32, Type::U16, Type::U8, Type::F32, Type::Bytes, Type::Json}) {
+                 Type::U32, Type::U16, Type::U8, Type::F32, Type::Bytes, Type::Json,
+                 Type::Partition, Type::PartitionList}) {
     if (text == type_name(t)) {
       out = t;
       return true;
@@ -200,7 +211,7 @@ std::string Value::to_string() const {
       return std::get<4>(data_) ? "true" : "false";
     case 6: {
       const Blob& b = std::get<6>(data_);
-      return b.type == Type::Json ? b.data : rt::hex_text(b.data);
+      return b.type == Type::Bytes ? rt::hex_text(b.data) : b.data;
     }
     case 5: {
       const Word& w = std::get<5>(data_);
@@ -280,6 +291,11 @@ Value parse_value(std::string_view text, Type type, std::string_view target) {
                      expected_text(type) + ")");
   };
   if (type == Type::Str) return Value::str(std::string(text));
+  if (is_partition(type)) {
+    throw WriteError("a " + std::string(type_name(type)) +
+                     " is made by the partitions nodes, not read from text" +
+                     (target.empty() ? "" : " (" + std::string(target) + ")"));
+  }
   if (type == Type::Bytes) {
     const bool hex = text.size() % 2 == 0 &&
                      text.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;

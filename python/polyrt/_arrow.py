@@ -33,14 +33,19 @@ _TYPES = {
     "str": "large_string",
     "bytes": "large_binary",
     "json": "large_string",  # the JSON text
+    "partition": "large_string",  # the JSON object polydat renders
+    "partition_list": "large_string",  # the JSON array of them
 }
+
+# The types whose columns are text: (offsets, bytes) in Arrow's LargeString layout.
+_STRING_TYPES = ("str", "json", "partition", "partition_list")
 
 
 def _array(pa, column, type_name: str, rows: int):
     arrow_type = getattr(pa, _TYPES[type_name])()
     if column is None:  # None on every row
         return pa.nulls(rows, arrow_type)
-    if type_name in ("str", "json"):
+    if type_name in _STRING_TYPES:
         offsets, data = column
         return pa.LargeStringArray.from_buffers(rows, pa.py_buffer(offsets), pa.py_buffer(data))
     if type_name == "bytes":

@@ -138,7 +138,9 @@ nb::object column_object(const Destination& d, uint64_t count) {
       return numpy_owning(static_cast<bool*>(d.words), count);
     case Type::Str:
     case Type::Bytes:
-    case Type::Json: {
+    case Type::Json:
+    case Type::Partition:
+    case Type::PartitionList: {
       nb::capsule offsets_owner(
           d.offsets, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
       nb::capsule bytes_owner(d.bytes,

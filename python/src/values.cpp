@@ -12,8 +12,8 @@ namespace polyrt::python {
 nb::object to_python(const Value& value) {
   if (value.is_none()) return nb::none();
   const Type type = value.type();
-  if (type == Type::Str || type == Type::Json) {
-    return nb::str(value.text().data(), value.text().size());  // json: its text
+  if (type == Type::Str || is_json_text(type)) {
+    return nb::str(value.text().data(), value.text().size());  // json, partitions: their text
   }
   if (type == Type::Bytes) return nb::bytes(value.as_bytes().data(), value.as_bytes().size());
   if (type == Type::Bool) return nb::bool_(value.as_bool());

@@ -125,6 +125,8 @@ constexpr size_t native_width(Type t) {
     case Type::Str:
     case Type::Bytes:
     case Type::Json:
+    case Type::Partition:
+    case Type::PartitionList:
       return 0;
   }
   return 0;

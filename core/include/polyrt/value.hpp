@@ -15,7 +15,9 @@ namespace polyrt {
 // same 64-bit word: unsigned zero-extended, signed sign-extended (two's
 // complement), f32 as the f64 that holds it exactly (see numeric_types.hpp).
 // `bytes` (raw bytes) and `json` (a JSON value as its compact text) ride like
-// str: as text in host steps and in columns of offsets and bytes.
+// str: as text in host steps and in columns of offsets and bytes. So do
+// polydat's partition values, `partition` and `partition_list`, as the JSON
+// object (list: array of them) polydat renders one as.
 enum class Type : uint8_t {
   U64,
   F64,
@@ -30,12 +32,23 @@ enum class Type : uint8_t {
   U8,
   F32,
   Bytes,
-  Json
+  Json,
+  Partition,
+  PartitionList
 };
 
-// str, bytes and json: the types carried as text rather than as a word.
+constexpr bool is_partition(Type t) {
+  return t == Type::Partition || t == Type::PartitionList;
+}
+
+// json and the partition types: their text is JSON, which JSON Lines embeds.
+constexpr bool is_json_text(Type t) {
+  return t == Type::Json || is_partition(t);
+}
+
+// str, bytes, json and the partition types: carried as text, not as a word.
 constexpr bool is_text(Type t) {
-  return t == Type::Str || t == Type::Bytes || t == Type::Json;
+  return t == Type::Str || t == Type::Bytes || is_json_text(t);
 }
 
 std::string_view type_name(Type type);
@@ -67,7 +80,7 @@ class Value {
   // The value of `type` a word carries (None for str): for the narrow types
   // the word must be canonical (an internal error otherwise).
   static Value of_word(Type type, uint64_t word);
-  // The str, bytes or json value (is_text(type)) of a payload.
+  // The value of a text type (is_text(type)) with this payload.
   static Value of_text(Type type, std::string text);
 
   bool is_none() const { return data_.index() == 0; }
