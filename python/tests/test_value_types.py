@@ -1,6 +1,8 @@
 """The types beside u64, f64, str and bool: the narrow and signed integers
 and f32, bytes and json: per-state values and externs, batch columns of
 each type's numpy dtype or Python objects, and Arrow columns."""
+import json
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,25 @@ def test_bytes_and_json_values_and_columns():
     table = batch.to_arrow(0, 3)
     assert str(table.schema.field("raw").type) == "large_binary"
     assert table.column("raw").to_pylist()[1] == (1).to_bytes(8, "little")
+
+
+PARTITIONS = """
+input x
+parts := partitions("20%,30%,*", 1000)
+part := partition_at(parts, x % 3)
+start := start_of(part)
+"""
+
+
+def test_partitions_are_json_text_values_and_columns():
+    program = polyrt.compile(PARTITIONS)
+    state = program.state()
+    state.set_inputs(1)
+    assert json.loads(state.pull("part"))["start_ord"] == 200
+    assert state.pull("start") == 200
+    assert len(json.loads(state.pull("parts"))) == 3
+    out = program.batch().evaluate(0, 3)
+    assert [json.loads(p)["end_ord"] for p in out["part"]] == [200, 500, 1000]
+    assert list(out["start"]) == [0, 200, 500]
+    table = program.batch().to_arrow(0, 3)
+    assert str(table.schema.field("part").type) == "large_string"
