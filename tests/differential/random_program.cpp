@@ -142,7 +142,7 @@ class Generator {
   }
 
   std::string u64_expr() {
-    switch (pick(34)) {
+    switch (pick(35)) {
       case 0:
         return "hash(" + u() + ")";
       case 1:
@@ -219,8 +219,58 @@ class Generator {
                u() + ", " + u() + ") + chance(" + u() + ", 0.4) + n_of(" + u() + ", 2, " +
                std::to_string(1 + pick(40)) + ") + discretize(" + f() + " * 100.0, 50.0, 7) + " +
                "trunc_u64(" + f() + " * 9.0) + round_u64(" + f() + ")";
+      case 33:
+        return partition_u64_expr();
       default:
         return "select_u64(" + u() + " & 1, hash(" + u() + "), " + u() + ")";
+    }
+  }
+
+  // A partition of a spec list: a constant pick (its projections and ordinal
+  // nodes compile to native code), a per-row pick (host steps; one past the
+  // end fails the row), or a pick from a per-row spec.
+  std::string partition_expr() {
+    struct Listed {
+      const char* spec;
+      uint64_t count;
+    };
+    static const Listed specs[] = {{"20%,30%,*", 3},
+                                   {"linear:5", 5},
+                                   {"fib:6 random", 6},
+                                   {"10%,...", 10},
+                                   {"zipf:1.2,7 largest_first", 7},
+                                   {"*/4 in 10%..90%", 4},
+                                   {"1000,~5000,* random", 2},
+                                   {"ratios:3,0,1", 3}};
+    static const char* extents[] = {"0", "1", "1000", "1000000", "18446744073709551615"};
+    const Listed& listed = specs[pick(std::size(specs))];
+    const std::string list = std::string("partitions(\"") + listed.spec + "\", " +
+                             extents[pick(std::size(extents))] + ")";
+    if (numeric_ || chance(40)) {
+      return "partition_at(" + list + ", " + std::to_string(pick(listed.count)) + ")";
+    }
+    if (chance(70)) {
+      return "partition_at(" + list + ", " + u() + " % " +
+             std::to_string(listed.count + (chance(10) ? 1 : 0)) + ")";
+    }
+    return "partition_at(partitions(one_of(" + u() + ", \"linear:3\", \"~1%,*,20%\"), 500), " +
+           u() + " % 2)";
+  }
+
+  std::string partition_u64_expr() {
+    const std::string part = partition_expr();
+    switch (pick(5)) {
+      case 0:
+        return "mod_in(" + u() + ", " + part + ") + clamp_in(" + u() + ", " + part + ")";
+      case 1:
+        return "random_in(" + part + ", " + u() + ")";
+      case 2:  // fails the row past the partition's end
+        return "at(" + part + ", " + u() + " % 300)";
+      case 3:
+        return "cardinality(" + part + ") + start_of(" + part + ") * 3 + end_of(" + part +
+               ") + idx_of(" + part + ") + count_of(" + part + ")";
+      default:  // fails the row for more pieces than ordinals
+        return "partition_count(subdivide(" + part + ", " + std::to_string(1 + pick(6)) + "))";
     }
   }
 
@@ -307,8 +357,11 @@ class Generator {
     }
   }
 
-  // A bytes or json value (outputs only: no pool holds them).
-  std::string bytes_or_json_expr() { return chance(50) ? bytes_expr() : json_expr(); }
+  // A bytes, json or partition value (outputs only: no pool holds them).
+  std::string output_only_expr() {
+    if (chance(20)) return partition_expr();
+    return chance(50) ? bytes_expr() : json_expr();
+  }
 
   std::string str_expr() {
     switch (pick(26)) {
@@ -431,7 +484,7 @@ class Generator {
       line(modifier + name + " := " + f64_expr());
       f64s_.push_back(name);
     } else if (kind < 85) {
-      line(modifier + name + " := " + bytes_or_json_expr());
+      line(modifier + name + " := " + output_only_expr());
     } else {
       line(modifier + name + " := " + str_expr());
       strs_.push_back(name);
