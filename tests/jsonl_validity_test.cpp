@@ -27,14 +27,15 @@ std::string random_bytes(std::mt19937_64& rng) {
   return s;
 }
 
-// "b:<hex of the bytes>" for strings, "j:<hex of the JSON text>" for json,
+// "b:<hex of the bytes>" for strings, "j:<hex of the JSON text>" for json
+// and the partition types (which JSON Lines embeds as JSON),
 // "x:<hex>" for bytes (written as that hex), the shortest text for numbers:
 // what the Python side compares each decoded field with.
 std::string expected(const Value& v) {
   static const char* hex = "0123456789abcdef";
   if (v.type() == Type::Bytes) return "x:" + v.to_string();
   if (!is_text(v.type())) return v.to_string();
-  std::string out = v.type() == Type::Json ? "j:" : "b:";
+  std::string out = is_json_text(v.type()) ? "j:" : "b:";
   for (unsigned char c : v.text()) {
     out.push_back(hex[c >> 4]);
     out.push_back(hex[c & 15]);
