@@ -8,6 +8,7 @@
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
+#include "rtlib/shortest_double.hpp"
 #include "rtlib/text.hpp"
 
 namespace polyrt::scheduler {
@@ -186,7 +187,7 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
       return rt::write_i64(p, (int64_t)word);
     case Type::F64: {
       const double d = std::bit_cast<double>(word);
-      if (d - d == 0.0) return std::to_chars(p, p + kMaxWordText, d).ptr;
+      if (d - d == 0.0) return rt::write_shortest_finite(p, d);
       return write_non_finite(p, format, d);
     }
     case Type::F32: {
@@ -279,11 +280,30 @@ EvalError none_output_error(const std::string& column, uint64_t coordinate) {
 
 namespace {
 
-// How one column's fields of a chunk are written: numbers from their words;
-// text copied as is when no field of the chunk needs quoting or escaping
-// (decided once per column per chunk), else escaped field by field; bytes as
-// lowercase hex (never escaped); json values in JSON Lines as themselves.
-enum class FieldWriter : uint8_t { Word, PlainText, EscapedText, Hex, RawText };
+// How one column's fields of a chunk are written: numbers from their words
+// by type; text copied as is when no field of the chunk needs quoting or
+// escaping (decided once per column per chunk), else escaped field by field;
+// bytes as lowercase hex (never escaped); json values in JSON Lines as
+// themselves. One switch per field: the type is folded into the writer.
+enum class FieldWriter : uint8_t {
+  Unsigned,
+  Signed,
+  F64,
+  F32,
+  Bool,
+  PlainText,
+  EscapedText,
+  Hex,
+  RawText
+};
+
+FieldWriter word_writer(Type type) {
+  if (is_signed_integer(type)) return FieldWriter::Signed;
+  if (is_integer(type)) return FieldWriter::Unsigned;
+  if (type == Type::F64) return FieldWriter::F64;
+  if (type == Type::F32) return FieldWriter::F32;
+  return FieldWriter::Bool;
+}
 
 // Whether `c` makes a field need quoting or escaping in `format`.
 bool special_in(RowFormat format, unsigned char c) {
@@ -354,6 +374,64 @@ bool all_plain(RowFormat format, const char* bytes, size_t size) {
   return p + n;
 }
 
+// One column of a chunk as the row loop reads it.
+struct ColumnPlan {
+  FieldWriter writer;
+  const ColumnView* view;
+  const char* limit;  // the end of a text column's bytes (copy_field)
+};
+
+// The rows of a chunk: the format is a template argument so that CSV and TSV
+// rows carry no JSON Lines branch or key.
+template <RowFormat Format>
+char* write_rows(char* p, const ColumnChunk& chunk, const std::vector<ColumnPlan>& plans,
+                 const std::vector<std::string>& keys) {
+  constexpr bool json = Format == RowFormat::Jsonl;
+  constexpr char separator = Format == RowFormat::Tsv ? '\t' : ',';
+  for (uint64_t r = 0; r < chunk.rows; ++r) {
+    if constexpr (json) *p++ = '{';
+    for (size_t k = 0; k < plans.size(); ++k) {
+      if (k) *p++ = separator;
+      if constexpr (json) p = std::copy(keys[k].begin(), keys[k].end(), p);
+      const ColumnView& v = *plans[k].view;
+      switch (plans[k].writer) {
+        case FieldWriter::Unsigned:
+          p = rt::write_u64(p, v.words[r]);
+          break;
+        case FieldWriter::Signed:
+          p = rt::write_i64(p, (int64_t)v.words[r]);
+          break;
+        case FieldWriter::F64:
+        case FieldWriter::F32:
+        case FieldWriter::Bool:
+          p = write_word(p, Format, v.type, v.words[r]);
+          break;
+        case FieldWriter::PlainText:
+          if constexpr (json) *p++ = '"';
+          p = copy_field(p, v.bytes + v.offsets[r], (size_t)(v.offsets[r + 1] - v.offsets[r]),
+                         plans[k].limit);
+          if constexpr (json) *p++ = '"';
+          break;
+        case FieldWriter::EscapedText:
+          p = write_string(p, Format, v.text(r));
+          break;
+        case FieldWriter::Hex:
+          if constexpr (json) *p++ = '"';
+          p = rt::write_hex(p, v.text(r));
+          if constexpr (json) *p++ = '"';
+          break;
+        case FieldWriter::RawText:
+          p = copy_field(p, v.bytes + v.offsets[r], (size_t)(v.offsets[r + 1] - v.offsets[r]),
+                         plans[k].limit);
+          break;
+      }
+    }
+    if constexpr (json) *p++ = '}';
+    *p++ = '\n';
+  }
+  return p;
+}
+
 }  // namespace
 
 void append_rows(std::string& out, RowFormat format, const std::vector<std::string>& columns,
@@ -361,7 +439,7 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
   constexpr size_t kCopySlack = 16;  // see copy_field
   const bool json = format == RowFormat::Jsonl;
   std::vector<std::string> keys;  // JSON Lines: "name":
-  std::vector<FieldWriter> writers;
+  std::vector<ColumnPlan> plans;
   size_t bound = chunk.rows * 3 + kCopySlack;  // '{', '}', newline
   for (size_t k = 0; k < columns.size(); ++k) {
     std::string key;
@@ -371,7 +449,7 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
     }
     bound += chunk.rows * (key.size() + 1);  // and a separator
     const ColumnView& v = chunk.columns[k];
-    FieldWriter writer = FieldWriter::Word;
+    FieldWriter writer = word_writer(v.type);
     const size_t bytes = is_text(v.type) ? (size_t)v.offsets[chunk.rows] : 0;
     if (v.type == Type::Bytes) {
       writer = FieldWriter::Hex;
@@ -393,42 +471,16 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
       bound += chunk.rows * max_word_text(v.type);
     }
     keys.push_back(std::move(key));
-    writers.push_back(writer);
+    plans.push_back({writer, &v, is_text(v.type) ? v.bytes + bytes : nullptr});
   }
-  const char separator = format == RowFormat::Tsv ? '\t' : ',';
   append_bounded(out, bound, [&](char* p) {
-    for (uint64_t r = 0; r < chunk.rows; ++r) {
-      if (json) *p++ = '{';
-      for (size_t k = 0; k < chunk.columns.size(); ++k) {
-        if (k) *p++ = separator;
-        p = std::copy(keys[k].begin(), keys[k].end(), p);
-        const ColumnView& v = chunk.columns[k];
-        switch (writers[k]) {
-          case FieldWriter::Word:
-            p = write_word(p, format, v.type, v.words[r]);
-            break;
-          case FieldWriter::PlainText:
-            if (json) *p++ = '"';
-            p = copy_field(p, v.bytes + v.offsets[r], (size_t)(v.offsets[r + 1] - v.offsets[r]),
-                           v.bytes + v.offsets[chunk.rows]);
-            if (json) *p++ = '"';
-            break;
-          case FieldWriter::EscapedText:
-            p = write_string(p, format, v.text(r));
-            break;
-          case FieldWriter::Hex:
-            if (json) *p++ = '"';
-            p = rt::write_hex(p, v.text(r));
-            if (json) *p++ = '"';
-            break;
-          case FieldWriter::RawText:
-            p = copy_field(p, v.bytes + v.offsets[r], (size_t)(v.offsets[r + 1] - v.offsets[r]),
-                           v.bytes + v.offsets[chunk.rows]);
-            break;
-        }
-      }
-      if (json) *p++ = '}';
-      *p++ = '\n';
+    switch (format) {
+      case RowFormat::Csv:
+        return write_rows<RowFormat::Csv>(p, chunk, plans, keys);
+      case RowFormat::Tsv:
+        return write_rows<RowFormat::Tsv>(p, chunk, plans, keys);
+      case RowFormat::Jsonl:
+        return write_rows<RowFormat::Jsonl>(p, chunk, plans, keys);
     }
     return p;
   });

@@ -27,7 +27,8 @@ void append_field(std::string& out, RowFormat format, const std::string& column,
                   uint64_t coordinate);
 
 // Appends every row of a batch chunk (no column may be None: callers check
-// first). Numbers are written straight from the words with std::to_chars;
+// first). Numbers are written straight from the words (f64 in std::to_chars's
+// shortest text, by rt::write_shortest_finite);
 // a str column is copied field by field with memcpy when none of its fields in
 // the chunk needs quoting or escaping (checked once per column per chunk),
 // and escaped as append_field does otherwise: the bytes are the same.

@@ -76,14 +76,7 @@ void register_text_nodes(Registry& r) {
                      p, c.input_count(), [&](size_t k) { return field_of(c.input(k)); }, ensure);
                }));
              },
-         .columnar =
-             [](const ColumnCall& c) {
-               for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-                 return write_concat(
-                     p, c.inputs.size(), [&](size_t k) { return field_of(c.inputs[k], r); },
-                     ensure);
-               });
-             }});
+         .columnar = write_concat_columns});
   r.add({.name = "format_u64",
          .family = "strings",
          .args = {wire("input", P::U64), konst("radix", P::U64, Value::u64(10))},

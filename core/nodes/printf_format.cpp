@@ -18,65 +18,52 @@ bool ParsedFormat::parse(std::string_view format, std::string& error) {
 
 namespace {
 
-// How a piece writes its placeholder: the common cases without the generic
-// field writer's switches and padding pass.
+// How a piece writes its value: the common cases without the generic
+// writers' switches and padding pass.
 enum class Writer : uint8_t {
-  None,        // the tail: a literal only
-  Decimal,     // u64, {}
+  None,        // a literal only
+  Decimal,     // u64, {} or Display
   ZeroPadded,  // u64, {:0N}
-  Text,        // str from a padded column, {}
-  Generic,     // anything else, through write_field
+  Text,        // str from a padded column, {} or Display
+  Field,       // anything else under a printf spec, through write_field
+  Display,     // anything else in its Display form, through write_display
 };
 
+// A literal (padded: copied as one fixed move when short), then a value.
 struct Piece {
-  const char* literal;
-  size_t literal_size;
+  const char* literal = nullptr;
+  size_t literal_size = 0;
   Writer writer = Writer::None;
   const rt::FormatSegment* spec = nullptr;
   const ColumnInput* input = nullptr;
 };
 
-}  // namespace
-
-void write_printf_columns(const ParsedFormat& format, const ColumnCall& c) {
-  std::vector<Piece> pieces;
-  std::vector<const Piece*> text_pieces;  // their room depends on the row
-  size_t fixed_bound = 0;
-  size_t next_input = 0;
-  pieces.reserve(format.segments.size());
-  for (size_t i = 0; i < format.segments.size(); ++i) {
-    const rt::FormatSegment& seg = format.segments[i];
-    Piece piece{format.literals.data() + format.literal_offsets[i], seg.literal.size()};
-    fixed_bound += seg.literal.size();
-    if (seg.placeholder) {
-      piece.spec = &seg;
-      piece.input = &c.inputs[next_input++];
-      const Type type = piece.input->type;
-      if (type == Type::U64 && seg.radix == 0 && (seg.width == 0 || seg.zero_pad)) {
-        piece.writer = seg.width == 0 ? Writer::Decimal : Writer::ZeroPadded;
-        fixed_bound += std::max<size_t>(seg.width, rt::kU64Text);
-      } else if (type == Type::Str) {
-        piece.writer = seg.width == 0 && piece.input->padded ? Writer::Text : Writer::Generic;
-      } else if (is_text(type)) {  // bytes (as hex) and json: bounded row by row
-        piece.writer = Writer::Generic;
-      } else {
-        piece.writer = Writer::Generic;
-        fixed_bound += field_bound(seg, FieldValue{type, 0, {}});
-      }
-    }
-    pieces.push_back(piece);
+// The room a piece's value needs at row r beyond the fixed bound: text
+// lengths vary by row.
+size_t row_room(const Piece& piece, uint64_t r) {
+  const FieldValue v = field_of(*piece.input, r);
+  switch (piece.writer) {
+    case Writer::Text:
+      return v.text.size();
+    case Writer::Field:
+      return field_bound(*piece.spec, v);
+    default:
+      return display_bound(v);
   }
+}
+
+// Output 0 of the chunk: each row the pieces in order. `fixed_bound` is the
+// room every row needs whatever its values (literals and number fields).
+void write_pieces(const std::vector<Piece>& pieces, size_t fixed_bound, const ColumnCall& c) {
+  std::vector<const Piece*> text_pieces;
   for (const Piece& piece : pieces) {
     if (piece.input && is_text(piece.input->type)) text_pieces.push_back(&piece);
   }
-
   columns::StringColumn& out = *c.outputs[0].text;
   char* p = out.cursor();
   for (uint64_t r = 0; r < c.rows; ++r) {
     size_t bound = fixed_bound;
-    for (const Piece* piece : text_pieces) {
-      bound += std::max<size_t>(piece->spec->width, piece->input->text(r).size());
-    }
+    for (const Piece* piece : text_pieces) bound += row_room(*piece, r);
     p = out.ensure(p, bound);
     for (const Piece& piece : pieces) {
       p = columns::copy_padded(p, piece.literal, piece.literal_size);
@@ -94,13 +81,87 @@ void write_printf_columns(const ParsedFormat& format, const ColumnCall& c) {
           p = columns::copy_padded(p, text.data(), text.size());
           break;
         }
-        case Writer::Generic:
+        case Writer::Field:
           p = write_field(p, *piece.spec, field_of(*piece.input, r));
+          break;
+        case Writer::Display:
+          p = write_display(p, field_of(*piece.input, r));
           break;
       }
     }
     out.finish_row(p);
   }
+}
+
+}  // namespace
+
+void write_printf_columns(const ParsedFormat& format, const ColumnCall& c) {
+  std::vector<Piece> pieces;
+  size_t fixed_bound = 0;
+  size_t next_input = 0;
+  pieces.reserve(format.segments.size());
+  for (size_t i = 0; i < format.segments.size(); ++i) {
+    const rt::FormatSegment& seg = format.segments[i];
+    Piece piece{format.literals.data() + format.literal_offsets[i], seg.literal.size()};
+    fixed_bound += seg.literal.size();
+    if (seg.placeholder) {
+      piece.spec = &seg;
+      piece.input = &c.inputs[next_input++];
+      const Type type = piece.input->type;
+      if (type == Type::U64 && seg.radix == 0 && (seg.width == 0 || seg.zero_pad)) {
+        piece.writer = seg.width == 0 ? Writer::Decimal : Writer::ZeroPadded;
+        fixed_bound += std::max<size_t>(seg.width, rt::kU64Text);
+      } else if (type == Type::Str && seg.width == 0 && piece.input->padded) {
+        piece.writer = Writer::Text;
+      } else {
+        piece.writer = Writer::Field;
+        if (!is_text(type)) fixed_bound += field_bound(seg, FieldValue{type, 0, {}});
+      }
+    }
+    pieces.push_back(piece);
+  }
+  write_pieces(pieces, fixed_bound, c);
+}
+
+void write_concat_columns(const ColumnCall& c) {
+  // A scalar argument (a literal) is rendered once per chunk into padded
+  // literal text; the rest are written row by row.
+  std::string literals;
+  std::vector<size_t> literal_ends(c.inputs.size());
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const ColumnInput& in = c.inputs[k];
+    if (in.stride == 0) {
+      const FieldValue v = field_of(in, 0);
+      const size_t start = literals.size();
+      literals.resize(start + display_bound(v));
+      literals.resize((size_t)(write_display(literals.data() + start, v) - literals.data()));
+    }
+    literal_ends[k] = literals.size();
+  }
+  literals.append(columns::kPadding, '\0');
+  std::vector<Piece> pieces;
+  size_t fixed_bound = 0;
+  size_t literal_start = 0;
+  for (size_t k = 0; k < c.inputs.size(); ++k) {
+    const ColumnInput& in = c.inputs[k];
+    Piece piece{literals.data() + literal_start, literal_ends[k] - literal_start};
+    literal_start = literal_ends[k];
+    fixed_bound += piece.literal_size;
+    if (in.stride != 0) {
+      piece.input = &in;
+      if (in.type == Type::U64) {
+        piece.writer = Writer::Decimal;
+        fixed_bound += rt::kU64Text;
+      } else if (in.type == Type::Str && in.padded) {
+        piece.writer = Writer::Text;
+      } else {
+        piece.writer = Writer::Display;
+        if (!is_text(in.type)) fixed_bound += display_bound(FieldValue{in.type, 0, {}});
+      }
+    }
+    pieces.push_back(piece);
+  }
+  write_pieces(pieces, fixed_bound, c);
 }
 
 }  // namespace polyrt::nodes

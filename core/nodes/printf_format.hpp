@@ -1,6 +1,6 @@
 // printf's compiled format (string interpolation compiles to printf too) and
-// its columnar form: a whole chunk of rows, each placeholder's writer chosen
-// once per chunk from its spec and its argument's type.
+// the columnar forms of printf and str_concat: a whole chunk of rows, each
+// value's writer chosen once per chunk from its spec and its argument's type.
 #pragma once
 
 #include <string>
@@ -26,5 +26,8 @@ struct ParsedFormat {
 // Output 0 of the chunk: each row formatted from the inputs, byte for byte as
 // printf's row form writes it (the same rtlib writers).
 void write_printf_columns(const ParsedFormat& format, const ColumnCall& call);
+// Output 0 of the chunk: each row the Display forms of the inputs one after
+// another, as str_concat's row form writes them.
+void write_concat_columns(const ColumnCall& call);
 
 }  // namespace polyrt::nodes

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "rtlib.h"
+#include "shortest_double.hpp"
 
 namespace polyrt::rt {
 namespace {
@@ -35,6 +36,14 @@ struct ShortestDigits {
 // `single`: the digits of x as an f32 (x holds one exactly), the fewest that
 // read back to that f32.
 ShortestDigits shortest_digits(double x, bool single) {
+  if (!single) {
+    ShortestDigits d;
+    d.negative = std::signbit(x);
+    const DecimalDigits decimal = shortest_decimal(std::fabs(x));
+    d.count = (int)(write_u64(d.digits, decimal.digits) - d.digits);
+    d.point = decimal.exponent + d.count;
+    return d;
+  }
   char buf[40];
   const char* end =
       single ? std::to_chars(buf, buf + sizeof buf, (float)x, std::chars_format::scientific).ptr
@@ -82,7 +91,7 @@ std::string rendered(const Write& write) {
 
 char* write_f64_shortest(char* p, double x) {
   if (const char* special = special_f64(x)) return write_text(p, special);
-  return std::to_chars(p, p + kF64ShortestText, x).ptr;
+  return write_shortest_finite(p, x);
 }
 
 char* write_f32_shortest(char* p, double x) {

@@ -1,0 +1,164 @@
+#include "shortest_double.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include "text.hpp"
+
+namespace polyrt::rt {
+namespace {
+
+#include "pow10_table.inc"
+
+__extension__ typedef unsigned __int128 u128;
+
+// floor(log10(2^q)), floor(log10(3/4 * 2^q)) and floor(log2(10^e)) for the
+// exponents of doubles (tools/generate_pow10_table.py checks them exactly).
+int floor_log10_pow2(int q) {
+  return (q * 315653) >> 20;
+}
+int floor_log10_three_quarters_pow2(int q) {
+  return (q * 315653 - 131237) >> 20;
+}
+int floor_log2_pow10(int e) {
+  return (e * 1741647) >> 19;
+}
+
+// floor(g * cp / 2^128), its last bit set when the product is not an
+// integer (rounded to odd, which keeps every comparison with an even
+// integer exact). g over-estimates the power by less than one unit, which
+// never reaches the middle word for an exact product.
+uint64_t round_to_odd(const uint64_t g[2], uint64_t cp) {
+  const u128 low = (u128)g[1] * cp;
+  const u128 high = (u128)g[0] * cp + (uint64_t)(low >> 64);
+  return (uint64_t)(high >> 64) | ((uint64_t)high != 0);
+}
+
+// digits * 10^exponent with the trailing zeros of digits removed.
+DecimalDigits without_trailing_zeros(uint64_t digits, int exponent) {
+  while (digits % 10 == 0) {
+    digits /= 10;
+    ++exponent;
+  }
+  return {digits, exponent};
+}
+
+// An integral x as std::to_chars writes it in fixed form: every digit of its
+// exact value (2^60 is 1152921504606846976, not 1152921504606847000). Fixed
+// form is chosen only while it is no longer than the exponent form, so x is
+// below 10^23 and fits 128 bits.
+char* write_integral(char* p, double x) {
+  const uint64_t bits = std::bit_cast<uint64_t>(x);
+  const int q = (int)((bits >> 52) & 0x7ff) - 1075;
+  const uint64_t c = (bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
+  if (q <= 0) return write_u64(p, c >> -q);
+  const u128 value = (u128)c << q;
+  constexpr uint64_t k19 = 10000000000000000000ULL;
+  const auto head = (uint64_t)(value / k19);
+  const auto tail = (uint64_t)(value % k19);
+  if (head == 0) return write_u64(p, tail);
+  p = write_u64(p, head);
+  const int tail_digits = u64_digits(tail);
+  for (int i = tail_digits; i < 19; ++i) *p++ = '0';
+  return write_u64(p, tail);
+}
+
+}  // namespace
+
+DecimalDigits shortest_decimal(double x) {
+  const uint64_t bits = std::bit_cast<uint64_t>(x);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  const int biased = (int)((bits >> 52) & 0x7ff);
+  // x = c * 2^q.
+  const uint64_t c = biased == 0 ? fraction : fraction | (uint64_t{1} << 52);
+  const int q = biased == 0 ? -1074 : biased - 1075;
+  // An integer below 2^53 is its own shortest form: no other decimal of as
+  // few digits lies within half a unit of it.
+  if (q <= 0 && q >= -52 && (c & ((uint64_t{1} << -q) - 1)) == 0) {
+    return without_trailing_zeros(c >> -q, 0);
+  }
+  // The rounding interval, in quarters of 2^q: half a unit each side, but a
+  // quarter below a power of two, whose predecessor is closer.
+  const bool lower_closer = fraction == 0 && biased > 1;
+  const uint64_t cb = 4 * c;
+  const uint64_t cbl = cb - 2 + lower_closer;
+  const uint64_t cbr = cb + 2;
+  // The interval spans at least one unit and less than ten at 10^k.
+  const int k = lower_closer ? floor_log10_three_quarters_pow2(q) : floor_log10_pow2(q);
+  const int h = q + floor_log2_pow10(-k) + 1;  // 1..4
+  const uint64_t* g = kPow10[-k - kPow10Min];
+  const uint64_t vbl = round_to_odd(g, cbl << h);
+  const uint64_t vb = round_to_odd(g, cb << h);
+  const uint64_t vbr = round_to_odd(g, cbr << h);
+  // The bounds belong to the interval when c is even (reading rounds half
+  // to even).
+  const uint64_t odd = c & 1;
+  const uint64_t lower = vbl + odd;
+  const uint64_t upper = vbr - odd;
+  const uint64_t s = vb >> 2;  // floor(x / 10^k)
+  // At most one multiple of 10^(k+1) is inside: the shorter candidate, when
+  // there is one. Else the multiple of 10^k inside, or the nearer of the two
+  // inside (ties to even). Selected without branches: which case holds is
+  // a coin toss for random doubles, and a mispredicted branch cost more
+  // than computing every case.
+  const uint64_t sp = s / 10;
+  const bool up_inside = lower <= 40 * sp;
+  const bool wp_inside = 40 * sp + 40 <= upper;
+  const bool shorter = (s >= 10) & (up_inside != wp_inside);
+  const bool u_inside = lower <= 4 * s;
+  const bool w_inside = 4 * s + 4 <= upper;
+  const uint64_t mid = 4 * s + 2;
+  const bool round_up = (vb > mid) | ((vb == mid) & ((s & 1) != 0));
+  const uint64_t nearer = s + (u_inside != w_inside ? w_inside : round_up);
+  return without_trailing_zeros(shorter ? sp + wp_inside : nearer, k + shorter);
+}
+
+char* write_shortest_finite(char* p, double x) {
+  if (std::signbit(x)) {
+    *p++ = '-';
+    x = -x;
+  }
+  if (x == 0.0) {
+    *p = '0';
+    return p + 1;
+  }
+  const DecimalDigits d = shortest_decimal(x);
+  const int n = u64_digits(d.digits);
+  const int point = d.exponent + n;  // x = 0.DIGITS * 10^point
+  const int sci_exponent = point - 1;
+  const int abs_exponent = sci_exponent < 0 ? -sci_exponent : sci_exponent;
+  const int sci_length = n + (n > 1) + 2 + (abs_exponent >= 100 ? 3 : 2);
+  const int fixed_length = d.exponent >= 0 ? n + d.exponent : point > 0 ? n + 1 : n + 2 - point;
+  if (fixed_length <= sci_length) {
+    if (d.exponent >= 0) return write_integral(p, x);
+    if (point > 0) {
+      // Digits written one place to the right, then the integral part moved
+      // back over the point's place.
+      char* end = write_u64(p + 1, d.digits);
+      for (int i = 0; i < point; ++i) p[i] = p[i + 1];
+      p[point] = '.';
+      return end;
+    }
+    *p++ = '0';
+    *p++ = '.';
+    for (int i = 0; i < -point; ++i) *p++ = '0';
+    return write_u64(p, d.digits);
+  }
+  char* end = write_u64(p + 1, d.digits);
+  p[0] = p[1];
+  if (n > 1) {
+    p[1] = '.';
+  } else {
+    end = p + 1;
+  }
+  *end++ = 'e';
+  *end++ = sci_exponent < 0 ? '-' : '+';
+  if (abs_exponent >= 100) {
+    *end++ = (char)('0' + abs_exponent / 100);
+  }
+  *end++ = (char)('0' + abs_exponent / 10 % 10);
+  *end++ = (char)('0' + abs_exponent % 10);
+  return end;
+}
+
+}  // namespace polyrt::rt
