@@ -347,8 +347,12 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
   combinations.modulus_reciprocal =
       modulus != 0 && modulus <= (1ULL << 32) ? ~0ULL / combinations.modulus : 0;
   combinations.reciprocals.clear();
+  combinations.place_reciprocals.clear();
+  uint64_t place = 1;  // the product of the sizes before a charset
   for (const auto& set : charsets) {
     combinations.reciprocals.push_back(set.size() == 1 ? 0 : ~0ULL / set.size() + 1);
+    combinations.place_reciprocals.push_back(place == 1 ? 0 : ~0ULL / place + 1);
+    if (combinations.modulus_reciprocal) place *= set.size();
   }
   return true;
 }
@@ -367,13 +371,17 @@ char* write_combinations(char* p, uint64_t x, const Combinations& combinations) 
     x %= combinations.modulus;
   }
   if (combinations.modulus != 0 && combinations.modulus <= (1ULL << 32)) {
+    // Each digit on its own, (x / place) mod size, so the characters do not
+    // wait on one another as a chain of divisions would.
+    __extension__ typedef unsigned __int128 u128;
     for (size_t i = 0; i < charsets.size(); ++i) {
       const std::string& set = charsets[i];
+      const uint64_t place = combinations.place_reciprocals[i];
+      const uint64_t above = place ? (uint64_t)(((u128)place * x) >> 64) : x;
       const uint64_t reciprocal = combinations.reciprocals[i];
-      __extension__ const uint64_t quotient =
-          reciprocal ? (uint64_t)(((unsigned __int128)reciprocal * x) >> 64) : x;
-      *p++ = set[x - quotient * set.size()];
-      x = quotient;
+      const uint64_t digit =
+          reciprocal ? (uint64_t)(((u128)(reciprocal * above) * set.size()) >> 64) : 0;
+      *p++ = set[digit];
     }
     return p;
   }

@@ -239,6 +239,11 @@ struct Combinations {
   // division (Lemire, Kaser and Kurz, "Faster remainder by direct
   // computation", 2019: exact for 32-bit dividends and divisors).
   std::vector<uint64_t> reciprocals;
+  // Per charset, ceil(2^64 / place) with place the product of the sizes
+  // before it (0 for the first): x / place from a multiply, by the same
+  // theorem, so every digit is (x / place) mod size, independent of the
+  // others.
+  std::vector<uint64_t> place_reciprocals;
 };
 bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error);
 // One character per charset; bound combinations.charsets.size().
