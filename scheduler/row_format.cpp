@@ -215,9 +215,8 @@ template <typename Write>
 void append_bounded(std::string& out, size_t bound, const Write& write) {
   const size_t start = out.size();
 #if defined(__cpp_lib_string_resize_and_overwrite)
-  out.resize_and_overwrite(start + bound, [&](char* data, size_t) {
-    return (size_t)(write(data + start) - data);
-  });
+  out.resize_and_overwrite(
+      start + bound, [&](char* data, size_t) { return (size_t)(write(data + start) - data); });
 #else
   out.resize(start + bound);
   char* end = write(out.data() + start);

@@ -127,6 +127,59 @@ void bind_constant_inputs(Graph& g) {
   }
 }
 
+// The format text of a literal part: braces doubled.
+std::string format_literal(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    out.push_back(c);
+    if (c == '{' || c == '}') out.push_back(c);
+  }
+  return out;
+}
+
+// A str_concat that reads a zero_pad_u64 (`"user-" + zero_pad_u64(id, 7)`)
+// becomes one printf ("user-{:07}" of id): the same bytes (both write
+// through rt::write_u64_zero_pad, and printf's {} of a u64 or str is its
+// Display), but one pass over a chunk instead of a padded column that is
+// then copied. The zero_pad_u64 is left to dead-code elimination when
+// nothing else reads it. Parts other than u64, str and str constants leave
+// the concatenation as it is (an f64's Display is not printf's {}).
+void fuse_padded_concatenations(Graph& g) {
+  const nodes::NodeDef* concat = nodes::find_node("str_concat");
+  const nodes::NodeDef* zero_pad = nodes::find_node("zero_pad_u64");
+  const nodes::NodeDef* printf_def = nodes::find_node("printf");
+  for (Node& n : g.nodes) {
+    if (n.kind != NodeKind::Call || n.def != concat) continue;
+    std::string format;
+    std::vector<Wire> args;
+    bool fused = false, plain = true;
+    for (const Wire& w : n.inputs) {
+      const Node& part = g.nodes[w.node];
+      const Type type = part.out_types[w.port];
+      if (part.kind == NodeKind::Constant && type == Type::Str) {
+        format += format_literal(part.constants[w.port].as_str());
+      } else if (part.kind == NodeKind::Call && part.def == zero_pad &&
+                 g.nodes[part.inputs[0].node].out_types[part.inputs[0].port] == Type::U64) {
+        const uint64_t width = part.params[0].as_u64();
+        format += width ? "{:0" + std::to_string(width) + "}" : "{}";
+        args.push_back(part.inputs[0]);
+        fused = true;
+      } else if (type == Type::U64 || type == Type::Str) {
+        format += "{}";
+        args.push_back(w);
+      } else {
+        plain = false;
+        break;
+      }
+    }
+    if (!fused || !plain) continue;
+    n.def = printf_def;
+    n.params = {Value::str(format)};
+    n.prepared = printf_def->prepare(n.params);
+    n.inputs = std::move(args);
+  }
+}
+
 void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
   if (!required.empty()) {
     std::unordered_map<std::string_view, size_t> by_name;
@@ -247,6 +300,7 @@ void run_passes(Graph& g, const dsl::Sources& src, const std::vector<std::string
   classify(g, src);
   fold_constants(g);
   bind_constant_inputs(g);
+  fuse_padded_concatenations(g);
   eliminate_dead(g, src, required);
   derive_provenance(g);
   g.port_base.assign(1, 0);
