@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -79,66 +80,44 @@ inline int u64_digits(uint64_t x) {
 
 namespace detail {
 
-inline constexpr char kDigitPairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-inline void write_pair(char* p, uint32_t pair) {
-  std::memcpy(p, kDigitPairs + 2 * pair, 2);
+// The 8 decimal digits of v (< 10^8) as the bytes 0..9 of a word, the most
+// significant first in memory: v split into two 4-digit halves, each half
+// into two pairs, each pair into two digits, every lane of the word at once
+// (multiplies by reciprocals of 100 and 10 that are exact below 10^4 and
+// 100, and no carry crosses a lane).
+inline uint64_t decimal_lanes(uint32_t v) {
+  const uint32_t high = v / 10000;
+  uint64_t x = high | (uint64_t)(v - high * 10000) << 32;
+  const uint64_t hundreds = ((x * 10486) >> 20) & 0x0000007f0000007fULL;
+  x = (x - hundreds * 100) << 16 | hundreds;
+  const uint64_t tens = ((x * 103) >> 10) & 0x000f000f000f000fULL;
+  return (x - tens * 10) << 8 | tens;
 }
 
-// v (< 10^8) in decimal, its digits from one fixed-point product: y holds
-// v / 10^(2 * pairs) with 57 fraction bits, so the integral part is the
-// leading one or two digits and each multiply by 100 brings the next pair
-// up. Rounding the reciprocal up errs by under 10^8 / 2^57 of a unit, which
-// three multiplies by 100 keep far below the 1/100 a pair could lose; no
-// loop and no digit count, whose data-dependent branches cost more than
-// the digits.
+// Stores the 8 bytes of lanes in memory order.
+inline void store_lanes(char* p, uint64_t lanes) {
+  if constexpr (std::endian::native == std::endian::big) lanes = __builtin_bswap64(lanes);
+  std::memcpy(p, &lanes, 8);
+}
+
+// v (< 10^8) in decimal without leading zeros: the leading zero digits are
+// the word's low zero bytes, shifted out, and the 8 bytes are stored at
+// once (callers give at least 8 bytes of room). No digit count and no loop:
+// their data-dependent branches cost more than the digits.
 inline char* write_short_decimal(char* p, uint32_t v) {
-  constexpr int kFraction = 57;
-  constexpr uint64_t kMask = (uint64_t{1} << kFraction) - 1;
-  if (v < 100) {
-    if (v < 10) {
-      *p = (char)('0' + v);
-      return p + 1;
-    }
-    write_pair(p, v);
-    return p + 2;
+  if (v == 0) {
+    *p = '0';
+    return p + 1;
   }
-  int pairs = 3;
-  uint64_t reciprocal = (uint64_t{1} << kFraction) / 1000000 + 1;
-  if (v < 10000) {
-    pairs = 1;
-    reciprocal = (uint64_t{1} << kFraction) / 100 + 1;
-  } else if (v < 1000000) {
-    pairs = 2;
-    reciprocal = (uint64_t{1} << kFraction) / 10000 + 1;
-  }
-  uint64_t y = v * reciprocal;
-  const auto lead = (uint32_t)(y >> kFraction);
-  if (lead < 10) {
-    *p++ = (char)('0' + lead);
-  } else {
-    write_pair(p, lead);
-    p += 2;
-  }
-  for (int i = 0; i < pairs; ++i) {
-    y = (y & kMask) * 100;
-    write_pair(p, (uint32_t)(y >> kFraction));
-    p += 2;
-  }
-  return p;
+  const uint64_t lanes = decimal_lanes(v);
+  const int zeros = __builtin_ctzll(lanes) / 8;
+  store_lanes(p, (lanes | 0x3030303030303030ULL) >> (8 * zeros));
+  return p + 8 - zeros;
 }
 
-// Exactly 8 digits of v (< 10^8), leading zeros included: four pairs from
-// two independent halves, no serial chain of divisions.
+// Exactly 8 digits of v (< 10^8), leading zeros included.
 inline char* write_8_digits(char* p, uint32_t v) {
-  const uint32_t high = v / 10000, low = v % 10000;
-  write_pair(p, high / 100);
-  write_pair(p + 2, high % 100);
-  write_pair(p + 4, low / 100);
-  write_pair(p + 6, low % 100);
+  store_lanes(p, decimal_lanes(v) | 0x3030303030303030ULL);
   return p + 8;
 }
 
