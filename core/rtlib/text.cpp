@@ -346,12 +346,14 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
   combinations.modulus = (uint64_t)modulus;
   combinations.modulus_reciprocal =
       modulus != 0 && modulus <= (1ULL << 32) ? ~0ULL / combinations.modulus : 0;
-  combinations.reciprocals.clear();
-  combinations.place_reciprocals.clear();
+  combinations.digits.clear();
+  combinations.alphabet.clear();
   uint64_t place = 1;  // the product of the sizes before a charset
   for (const auto& set : charsets) {
-    combinations.reciprocals.push_back(set.size() == 1 ? 0 : ~0ULL / set.size() + 1);
-    combinations.place_reciprocals.push_back(place == 1 ? 0 : ~0ULL / place + 1);
+    combinations.digits.push_back({place == 1 ? 0 : ~0ULL / place + 1,
+                                   set.size() == 1 ? 0 : ~0ULL / set.size() + 1,
+                                   (uint32_t)set.size(), (uint32_t)combinations.alphabet.size()});
+    combinations.alphabet += set;
     if (combinations.modulus_reciprocal) place *= set.size();
   }
   return true;
@@ -371,19 +373,19 @@ char* write_combinations(char* p, uint64_t x, const Combinations& combinations) 
     x %= combinations.modulus;
   }
   if (combinations.modulus != 0 && combinations.modulus <= (1ULL << 32)) {
-    // Each digit on its own, (x / place) mod size, so the characters do not
-    // wait on one another as a chain of divisions would.
     __extension__ typedef unsigned __int128 u128;
-    for (size_t i = 0; i < charsets.size(); ++i) {
-      const std::string& set = charsets[i];
-      const uint64_t place = combinations.place_reciprocals[i];
-      const uint64_t above = place ? (uint64_t)(((u128)place * x) >> 64) : x;
-      const uint64_t reciprocal = combinations.reciprocals[i];
+    const Combinations::Digit* digits = combinations.digits.data();
+    const char* alphabet = combinations.alphabet.data();
+    const size_t count = combinations.digits.size();
+    for (size_t i = 0; i < count; ++i) {
+      const Combinations::Digit d = digits[i];
+      const uint64_t above =
+          d.place_reciprocal ? (uint64_t)(((u128)d.place_reciprocal * x) >> 64) : x;
       const uint64_t digit =
-          reciprocal ? (uint64_t)(((u128)(reciprocal * above) * set.size()) >> 64) : 0;
-      *p++ = set[digit];
+          d.reciprocal ? (uint64_t)(((u128)(d.reciprocal * above) * d.size) >> 64) : 0;
+      p[i] = alphabet[d.offset + digit];
     }
-    return p;
+    return p + count;
   }
   for (const auto& set : charsets) {
     *p++ = set[x % set.size()];

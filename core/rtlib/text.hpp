@@ -213,16 +213,21 @@ struct Combinations {
   // floor((2^64 - 1) / modulus) when the modulus fits 32 bits (else 0): x mod
   // modulus from a multiply and at most two corrections, not a division.
   uint64_t modulus_reciprocal = 0;
-  // Per charset, ceil(2^64 / size) (0 for a single character): when the
-  // modulus fits 32 bits, the digits come from a multiply instead of a
-  // division (Lemire, Kaser and Kurz, "Faster remainder by direct
-  // computation", 2019: exact for 32-bit dividends and divisors).
-  std::vector<uint64_t> reciprocals;
-  // Per charset, ceil(2^64 / place) with place the product of the sizes
-  // before it (0 for the first): x / place from a multiply, by the same
-  // theorem, so every digit is (x / place) mod size, independent of the
-  // others.
-  std::vector<uint64_t> place_reciprocals;
+  // Per charset, in one array so that the writer's loop loads each once
+  // (its character stores could alias anything else it reads): when the
+  // modulus fits 32 bits, each character is (x / place) mod size from
+  // multiplies instead of divisions (Lemire, Kaser and Kurz, "Faster
+  // remainder by direct computation", 2019: exact for 32-bit dividends and
+  // divisors), independent of the others.
+  struct Digit {
+    uint64_t place_reciprocal;  // ceil(2^64 / place), place the product of the sizes before; 0 for
+                                // place 1
+    uint64_t reciprocal;        // ceil(2^64 / size); 0 for a single character
+    uint32_t size;
+    uint32_t offset;  // of the charset's characters in `alphabet`
+  };
+  std::vector<Digit> digits;
+  std::string alphabet;  // every charset, back to back
 };
 bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error);
 // One character per charset; bound combinations.charsets.size().
