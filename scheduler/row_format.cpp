@@ -36,7 +36,7 @@ namespace {
 
 // Writers into space the caller reserved, each returning the end of what it
 // wrote; the std::string forms below reserve the bound, write, and cut.
-constexpr size_t kMaxWordText = 32;  // the longest u64, f64 or bool text
+constexpr size_t kMaxWordText = rt::kF64ShortestText;  // room for a u64, f64 or bool
 
 // The longest text of a word of `type`: a chunk's bound is cleared before it
 // is written, so it is kept close to what is written.
@@ -372,11 +372,14 @@ bool all_plain(RowFormat format, const char* bytes, size_t size) {
 
 // Copies a field of n bytes ending before `limit` (the end of its buffer):
 // short fields as one 16-byte move (the destination has 16 bytes of slack),
-// which beats a memcpy call per field.
+// up to 32 bytes as two that overlap, which beats a memcpy call per field.
 [[gnu::always_inline]] inline char* copy_field(char* p, const char* src, size_t n,
                                                const char* limit) {
   if (n <= 16 && src + 16 <= limit) {
     std::memcpy(p, src, 16);
+  } else if (n >= 16 && n <= 32) {
+    std::memcpy(p, src, 16);
+    std::memcpy(p + n - 16, src + n - 16, 16);
   } else {
     std::memcpy(p, src, n);
   }
@@ -392,14 +395,17 @@ struct ColumnPlan {
 
 // The rows of a chunk: the format is a template argument so that CSV and TSV
 // rows carry no JSON Lines branch or key.
+// The plans come as a pointer and a count held in locals: the row's byte
+// stores could alias a vector's own pointers, which would be reloaded for
+// every field.
 template <RowFormat Format>
-char* write_rows(char* p, const ColumnChunk& chunk, const std::vector<ColumnPlan>& plans,
-                 const std::vector<std::string>& keys) {
+char* write_rows(char* p, uint64_t rows, const ColumnPlan* plans, size_t columns,
+                 const std::string* keys) {
   constexpr bool json = Format == RowFormat::Jsonl;
   constexpr char separator = Format == RowFormat::Tsv ? '\t' : ',';
-  for (uint64_t r = 0; r < chunk.rows; ++r) {
+  for (uint64_t r = 0; r < rows; ++r) {
     if constexpr (json) *p++ = '{';
-    for (size_t k = 0; k < plans.size(); ++k) {
+    for (size_t k = 0; k < columns; ++k) {
       if (k) *p++ = separator;
       if constexpr (json) p = std::copy(keys[k].begin(), keys[k].end(), p);
       const ColumnView& v = *plans[k].view;
@@ -485,11 +491,11 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
   append_bounded(out, bound, [&](char* p) {
     switch (format) {
       case RowFormat::Csv:
-        return write_rows<RowFormat::Csv>(p, chunk, plans, keys);
+        return write_rows<RowFormat::Csv>(p, chunk.rows, plans.data(), plans.size(), keys.data());
       case RowFormat::Tsv:
-        return write_rows<RowFormat::Tsv>(p, chunk, plans, keys);
+        return write_rows<RowFormat::Tsv>(p, chunk.rows, plans.data(), plans.size(), keys.data());
       case RowFormat::Jsonl:
-        return write_rows<RowFormat::Jsonl>(p, chunk, plans, keys);
+        return write_rows<RowFormat::Jsonl>(p, chunk.rows, plans.data(), plans.size(), keys.data());
     }
     return p;
   });

@@ -281,8 +281,12 @@ TEST(Nodes, DecimalWriterMatchesToChars) {
     const std::string expected(want, std::to_chars(want, want + 24, x).ptr);
     ASSERT_EQ(std::string(got, rt::write_u64(got, x)), expected);
     ASSERT_EQ(rt::u64_digits(x), (int)expected.size()) << x;
-    const std::string zero_padded(padded, rt::write_u64_zero_pad(padded, x, 22));
-    ASSERT_EQ(zero_padded, std::string(22 - expected.size(), '0') + expected);
+    for (uint64_t width : {0, 1, 2, 5, 7, 8, 9, 22}) {
+      const std::string zero_padded(padded, rt::write_u64_zero_pad(padded, x, width));
+      ASSERT_EQ(zero_padded,
+                std::string(width > expected.size() ? width - expected.size() : 0, '0') + expected)
+          << x << " width " << width;
+    }
   }
 }
 

@@ -20,10 +20,14 @@ namespace polyrt::columns {
 inline constexpr size_t kPadding = 16;
 
 // Copies n bytes to p, where src may be read and p written kPadding bytes
-// past what n needs (a padded buffer): fields up to 16 bytes in one move.
+// past what n needs (a padded buffer): fields up to 16 bytes in one move,
+// up to 32 in two that overlap, so that short text never calls memcpy.
 inline char* copy_padded(char* p, const char* src, size_t n) {
   if (n <= kPadding) {
     std::memcpy(p, src, kPadding);
+  } else if (n <= 2 * kPadding) {
+    std::memcpy(p, src, kPadding);
+    std::memcpy(p + n - kPadding, src + n - kPadding, kPadding);
   } else {
     std::memcpy(p, src, n);
   }

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 
 #include "text.hpp"
 
@@ -132,12 +133,14 @@ char* write_shortest_finite(char* p, double x) {
   if (fixed_length <= sci_length) {
     if (d.exponent >= 0) return write_integral(p, x);
     if (point > 0) {
-      // Digits written one place to the right, then the integral part moved
-      // back over the point's place.
-      char* end = write_u64(p + 1, d.digits);
-      for (int i = 0; i < point; ++i) p[i] = p[i + 1];
+      // The fraction (at most 16 digits: point >= 1) moves one place right
+      // as one 16-byte move, making room for the point.
+      char* end = write_u64(p, d.digits);
+      char fraction[16];
+      std::memcpy(fraction, p + point, 16);
+      std::memcpy(p + point + 1, fraction, 16);
       p[point] = '.';
-      return end;
+      return end + 1;
     }
     *p++ = '0';
     *p++ = '.';

@@ -19,9 +19,10 @@
 
 namespace polyrt::rt {
 
-inline constexpr size_t kU64Text = 20;          // the longest u64 in decimal
-inline constexpr size_t kU64RadixText = 66;     // 64 binary digits and a prefix
-inline constexpr size_t kF64ShortestText = 32;  // "-2.2250738585072014e-308" and room
+inline constexpr size_t kU64Text = 20;       // the longest u64 in decimal
+inline constexpr size_t kU64RadixText = 66;  // 64 binary digits and a prefix
+// "-2.2250738585072014e-308" is 24 bytes; the writer moves 16 bytes at a time.
+inline constexpr size_t kF64ShortestText = 40;
 inline constexpr size_t kF64DebugText = 32;     // never longer than the shortest form + ".0"
 inline constexpr size_t kF64DisplayText = 350;  // "-0." + 323 zeros + 17 digits, and room
 // Room for f64 text with `precision` fixed decimals: a sign, 309 integral
@@ -151,6 +152,15 @@ inline char* write_i64(char* p, int64_t x) {
 char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper = false);
 // Decimal x left-padded with '0' to `width`; bound max(width, kU64Text).
 inline char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
+  if (width <= 8 && x < 100000000) {
+    // The 8 digits with their leading zeros, cut to the width or to the
+    // digits, whichever is longer: no digit count and no loop.
+    const uint64_t lanes = detail::decimal_lanes((uint32_t)x);
+    const int digits = lanes ? 8 - __builtin_ctzll(lanes) / 8 : 1;
+    const int shown = std::max(digits, (int)width);
+    detail::store_lanes(p, (lanes | 0x3030303030303030ULL) >> (8 * (8 - shown)));
+    return p + shown;
+  }
   for (uint64_t k = (uint64_t)u64_digits(x); k < width; ++k) *p++ = '0';
   return write_u64(p, x);
 }
