@@ -3,6 +3,7 @@
 // engine, and how the row writers show them.
 #include <gtest/gtest.h>
 
+#include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "rtlib/byte_encodings.hpp"
 #include "rtlib/digests.hpp"
@@ -157,6 +158,25 @@ TEST(Json, RowFormatsEmbedJsonAndShowBytesAsHex) {
   auto npy = test::run_polyrt("run " + program + " --cycles 1..2 --format npy --out " + dir + "/n");
   EXPECT_NE(npy.status, 0);
   expect_contains(npy.err, {"output 'o' is a json"});
+}
+
+// printf's columnar form makes room for a bytes argument's hex text, twice
+// its length (it made room for the length alone: long bytes overran the
+// column). The batch tier's text equals the interpreter's, row by row.
+TEST(Bytes, PrintfOfLongBytesInTheBatchTier) {
+  const char* source = "input x\nb := bytes_from_hash(x, 3000)\nt := \"<{b}>\"\n";
+  BatchOptions options;
+  options.outputs = {"t"};
+  options.coordinates = {0};
+  options.chunk_rows = 64;
+  const auto columns = BatchEvaluator(compile(source), options).evaluate(0, 200);
+  State state = compile(source, CompileOptions{.engine = Engine::Interpreter})->new_state();
+  for (uint64_t r = 0; r < 200; ++r) {
+    state.set_inputs({r});
+    const std::string want = state.pull("t").as_str();
+    ASSERT_EQ(want.size(), 6002u);
+    ASSERT_EQ(columns[0].text(r), want) << r;
+  }
 }
 
 }  // namespace

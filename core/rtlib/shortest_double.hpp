@@ -2,9 +2,10 @@
 // rendering of polyrt starts from (the row writers, Display, Debug, JSON).
 // Schubfach (R. Giulietti, "The Schubfach way to render doubles", 2020):
 // three 128x64-bit products against one table of powers of ten, no loop
-// over digits and no big integers, about 3x faster than libstdc++'s
-// std::to_chars, and the same digits: the fewest that round-trip, the one
-// nearest the double among those, ties to an even last digit.
+// over digits and no big integers (bench/number_text_bench.cpp compares it
+// with libstdc++'s std::to_chars), and the same digits: the fewest that
+// round-trip, the one nearest the double among those, ties to an even last
+// digit.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# examples/users.polydat (11 columns, 5 of them text) to CSV on every core,
+# ROWS rows (20,000,000) to /dev/null, ROUNDS times (7), alternating with the
+# polyrt binary BASELINE when one is given (another build: the commit before
+# a change, say), so that both see the same machine; prints each run, the
+# fastest and the median of each, in M rows/s, and their ratio. On a shared
+# machine the fastest run is the least disturbed one.
+#   bench/compare_users.sh              POLYRT=build/cli/polyrt ROUNDS=7 ROWS=20000000
+#   BASELINE=/tmp/old/polyrt bench/compare_users.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+polyrt=${POLYRT:-build/cli/polyrt}
+baseline=${BASELINE:-}
+rounds=${ROUNDS:-7}
+rows=${ROWS:-20000000}
+
+seconds() {  # runs "$@", prints its wall time in seconds
+  local start end
+  start=$(date +%s%N)
+  "$@" >/dev/null
+  end=$(date +%s%N)
+  awk -v ns=$((end - start)) 'BEGIN {printf "%.3f", ns / 1e9}'
+}
+summary() {  # label, then the times: fastest and median in M rows/s
+  local label=$1
+  shift
+  printf '%s\n' "$@" | sort -n | awk -v n="$rows" -v label="$label" '{a[NR] = $1}
+    END {printf "%s: fastest %.2f M rows/s (%.3f s), median %.2f M rows/s (%.3f s)\n",
+         label, n / a[1] / 1e6, a[1], n / a[int((NR + 1) / 2)] / 1e6, a[int((NR + 1) / 2)]}'
+}
+
+ours=() theirs=()
+for ((round = 1; round <= rounds; ++round)); do
+  t=$(seconds "$polyrt" run examples/users.polydat --cycles 0..$rows --format csv)
+  ours+=("$t")
+  if [[ -n $baseline ]]; then
+    u=$(seconds "$baseline" run examples/users.polydat --cycles 0..$rows --format csv)
+    theirs+=("$u")
+    echo "round $round: polyrt $t s, baseline $u s"
+  else
+    echo "round $round: polyrt $t s"
+  fi
+done
+summary "polyrt  " "${ours[@]}"
+if [[ -n $baseline ]]; then
+  summary "baseline" "${theirs[@]}"
+  fastest() { printf '%s\n' "$@" | sort -n | head -1; }
+  awk -v a="$(fastest "${ours[@]}")" -v b="$(fastest "${theirs[@]}")" \
+    'BEGIN {printf "ratio (polyrt / baseline rows/s, fastest runs): %.2fx\n", b / a}'
+fi
