@@ -54,18 +54,25 @@ size_t row_room(const Piece& piece, uint64_t r) {
 
 // Output 0 of the chunk: each row the pieces in order. `fixed_bound` is the
 // room every row needs whatever its values (literals and number fields).
-void write_pieces(const std::vector<Piece>& pieces, size_t fixed_bound, const ColumnCall& c) {
-  std::vector<const Piece*> text_pieces;
-  for (const Piece& piece : pieces) {
-    if (piece.input && is_text(piece.input->type)) text_pieces.push_back(&piece);
+// The pieces are read through pointers held in locals: the row's byte stores
+// could alias a vector's own pointers, which would be reloaded per piece.
+void write_pieces(const std::vector<Piece>& piece_list, size_t fixed_bound, const ColumnCall& c) {
+  std::vector<const Piece*> text_list;
+  for (const Piece& piece : piece_list) {
+    if (piece.input && is_text(piece.input->type)) text_list.push_back(&piece);
   }
+  const Piece* const pieces = piece_list.data();
+  const Piece* const pieces_end = pieces + piece_list.size();
+  const Piece* const* const text_pieces = text_list.data();
+  const size_t text_count = text_list.size();
   columns::StringColumn& out = *c.outputs[0].text;
   char* p = out.cursor();
   for (uint64_t r = 0; r < c.rows; ++r) {
     size_t bound = fixed_bound;
-    for (const Piece* piece : text_pieces) bound += row_room(*piece, r);
+    for (size_t k = 0; k < text_count; ++k) bound += row_room(*text_pieces[k], r);
     p = out.ensure(p, bound);
-    for (const Piece& piece : pieces) {
+    for (const Piece* it = pieces; it != pieces_end; ++it) {
+      const Piece& piece = *it;
       p = columns::copy_padded(p, piece.literal, piece.literal_size);
       switch (piece.writer) {
         case Writer::None:
@@ -102,6 +109,7 @@ void write_printf_columns(const ParsedFormat& format, const ColumnCall& c) {
   pieces.reserve(format.segments.size());
   for (size_t i = 0; i < format.segments.size(); ++i) {
     const rt::FormatSegment& seg = format.segments[i];
+    if (!seg.placeholder && seg.literal.empty()) continue;  // an empty tail
     Piece piece{format.literals.data() + format.literal_offsets[i], seg.literal.size()};
     fixed_bound += seg.literal.size();
     if (seg.placeholder) {
