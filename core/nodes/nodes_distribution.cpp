@@ -108,12 +108,19 @@ const NodeDef& pick_str_node() {
           },
       .columnar =
           [](const ColumnCall& c) {
+            // The table and the indexes through locals: the output's byte
+            // stores would make the compiler reload them from their objects.
             const columns::StringColumn& table = string_table_of(c.prepared.extra);
+            const int64_t* const offsets = table.offsets();
+            const char* const bytes = table.bytes();
+            const uint64_t entries = table.rows();
+            const ColumnInput indexes = c.inputs[0];
             columns::StringColumn& out = *c.outputs[0].text;
             for (uint64_t r = 0; r < c.rows; ++r) {
-              const uint64_t index = c.inputs[0].word(r);
-              if (index >= table.rows()) internal_error("a table pick's index is past its table");
-              out.append_padded(table[index]);
+              const uint64_t index = indexes.word(r);
+              if (index >= entries) internal_error("a table pick's index is past its table");
+              out.append_padded(
+                  {bytes + offsets[index], (size_t)(offsets[index + 1] - offsets[index])});
             }
           },
   };

@@ -378,11 +378,12 @@ char* write_combinations(char* p, uint64_t x, const Combinations& combinations) 
     const char* alphabet = combinations.alphabet.data();
     const size_t count = combinations.digits.size();
     for (size_t i = 0; i < count; ++i) {
+      // A single character has reciprocal 0, which gives digit 0 with no
+      // branch; only place 1 (reciprocal 2^64) needs one.
       const Combinations::Digit d = digits[i];
       const uint64_t above =
           d.place_reciprocal ? (uint64_t)(((u128)d.place_reciprocal * x) >> 64) : x;
-      const uint64_t digit =
-          d.reciprocal ? (uint64_t)(((u128)(d.reciprocal * above) * d.size) >> 64) : 0;
+      const auto digit = (uint64_t)(((u128)(d.reciprocal * above) * d.size) >> 64);
       p[i] = alphabet[d.offset + digit];
     }
     return p + count;
