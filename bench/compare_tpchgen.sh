@@ -25,13 +25,7 @@ outputs=l_orderkey,l_partkey,l_suppkey,l_linenumber,l_quantity,l_extendedprice,l
 outputs=$outputs,l_returnflag,l_linestatus,l_shipdate,l_commitdate,l_receiptdate,l_shipinstruct
 outputs=$outputs,l_shipmode,l_comment
 
-seconds() {  # runs "$@", prints its wall time in seconds
-  local start end
-  start=$(date +%s%N)
-  "$@" >/dev/null
-  end=$(date +%s%N)
-  awk -v ns=$((end - start)) 'BEGIN {printf "%.3f", ns / 1e9}'
-}
+source bench/timing.sh
 median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 ours=() theirs=()

@@ -14,13 +14,7 @@ baseline=${BASELINE:-}
 rounds=${ROUNDS:-7}
 rows=${ROWS:-20000000}
 
-seconds() {  # runs "$@", prints its wall time in seconds
-  local start end
-  start=$(date +%s%N)
-  "$@" >/dev/null
-  end=$(date +%s%N)
-  awk -v ns=$((end - start)) 'BEGIN {printf "%.3f", ns / 1e9}'
-}
+source bench/timing.sh
 summary() {  # label, then the times: fastest and median in M rows/s
   local label=$1
   shift
