@@ -4,10 +4,13 @@
 // from an independent Python rendering of polydat's AliasTableU64.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <set>
 #include <thread>
 
+#include "rtlib/rtlib.h"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -62,6 +65,31 @@ TEST(WeightedNodes, FrequenciesFollowTheWeights) {
   }
   EXPECT_NEAR(b / double(kRows), 0.75, 0.01);
   EXPECT_NEAR(two / double(kRows), 1.0 / 3.0, 0.01);
+}
+
+// one_of_weighted's index (pd_weighted_index, a branch-free lower bound) is
+// std::lower_bound's over all entries but the last, for tables with repeated
+// entries (zero weights) and hashed points that fall exactly on an entry.
+TEST(WeightedNodes, WeightedIndexIsTheLowerBound) {
+  std::mt19937_64 rng(8);
+  for (uint64_t count = 1; count <= 40; ++count) {
+    for (int round = 0; round < 20; ++round) {
+      std::vector<double> cumulative(count);
+      for (double& c : cumulative)
+        c = round % 3 == 0 ? (double)(rng() % 4) / 4 : pd_unit_interval(rng());
+      if (round % 4 == 1) cumulative[rng() % count] = pd_unit_interval(pd_hash(round));
+      std::sort(cumulative.begin(), cumulative.end());
+      cumulative.back() = 1.0;
+      for (uint64_t i = 0; i < 200; ++i) {
+        const uint64_t x = i < 2 ? (uint64_t)round : rng();
+        const double u = pd_unit_interval(pd_hash(x));
+        const auto want = (uint64_t)(std::lower_bound(cumulative.begin(), cumulative.end() - 1, u) -
+                                     cumulative.begin());
+        ASSERT_EQ(pd_weighted_index(x, cumulative.data(), count), want)
+            << "count " << count << " round " << round << " x " << x;
+      }
+    }
+  }
 }
 
 TEST(WeightedNodes, BadSpecsAreCompileErrors) {

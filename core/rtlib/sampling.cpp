@@ -11,18 +11,21 @@ PD_API double pd_table_sample(const double* table, uint64_t count, double u) {
   return table[i] * (1.0 - frac) + table[i + 1] * frac;
 }
 
+// The first entry of cumulative[0, count - 1) that is >= u, else count - 1
+// (a lower bound). The search halves a length that depends on count alone,
+// so with count a constant the kernels unroll it into selects: no loop and
+// no data-dependent branch per row. !(a >= u) keeps a NaN u going right, as
+// a branching search would.
 PD_API uint64_t pd_weighted_index(uint64_t x, const double* cumulative, uint64_t count) {
   const double u = pd_unit_interval(pd_hash(x));
-  uint64_t lo = 0, hi = count - 1;
-  while (lo < hi) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    if (cumulative[mid] >= u) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
+  uint64_t base = 0, length = count - 1;
+  if (length == 0) return 0;
+  while (length > 1) {
+    const uint64_t half = length / 2;
+    base = !(cumulative[base + half] >= u) ? base + half : base;
+    length -= half;
   }
-  return lo;
+  return base + !(cumulative[base] >= u);
 }
 
 PD_API uint64_t pd_alias_pick(uint64_t x, const double* bias, const uint64_t* values,
