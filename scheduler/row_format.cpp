@@ -406,7 +406,6 @@ char* write_rows(char* p, uint64_t rows, const ColumnPlan* plans, size_t columns
   for (uint64_t r = 0; r < rows; ++r) {
     if constexpr (json) *p++ = '{';
     for (size_t k = 0; k < columns; ++k) {
-      if (k) *p++ = separator;
       if constexpr (json) p = std::copy(keys[k].begin(), keys[k].end(), p);
       const ColumnView& v = *plans[k].view;
       switch (plans[k].writer) {
@@ -440,9 +439,11 @@ char* write_rows(char* p, uint64_t rows, const ColumnPlan* plans, size_t columns
                          plans[k].limit);
           break;
       }
+      *p++ = separator;  // after every field: the row's last one becomes its end
     }
-    if constexpr (json) *p++ = '}';
-    *p++ = '\n';
+    if (columns == 0) *p++ = separator;  // a row of no fields: its end only
+    p[-1] = json ? '}' : '\n';
+    if constexpr (json) *p++ = '\n';
   }
   return p;
 }

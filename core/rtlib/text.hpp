@@ -106,8 +106,8 @@ inline void store_lanes(char* p, uint64_t lanes) {
 // once (callers give at least 8 bytes of room). No digit count and no loop:
 // their data-dependent branches cost more than the digits.
 inline char* write_short_decimal(char* p, uint32_t v) {
-  if (v == 0) {
-    *p = '0';
+  if (v < 10) {  // flags and other one-digit columns (and 0, which has no nonzero lane)
+    *p = (char)('0' + v);
     return p + 1;
   }
   const uint64_t lanes = decimal_lanes(v);
