@@ -75,6 +75,19 @@ TEST_F(Cli, RunCsvTsvJsonl) {
   EXPECT_NE(jsonl.out.find("\"c\":\"t,x\\\"y\"}"), std::string::npos) << jsonl.out;
 }
 
+// A program with no outputs writes one empty row per coordinate: the row
+// writer ends each row where its last field's separator would be.
+TEST_F(Cli, RowsOfNoColumns) {
+  const std::string none = write_program(dir, "none.polydat", "input x\n");
+  for (const char* engine : {"batch", "closures"}) {
+    auto csv = run_polyrt("run " + none + " --cycles 0..3 --engine " + engine);
+    ASSERT_EQ(csv.status, 0) << csv.err;
+    EXPECT_EQ(csv.out, "\n\n\n\n") << engine;
+    auto jsonl = run_polyrt("run " + none + " --cycles 0..2 --format jsonl --engine " + engine);
+    EXPECT_EQ(jsonl.out, "{}\n{}\n") << engine;
+  }
+}
+
 TEST_F(Cli, StringEscapesInEveryFormatAndTier) {
   const std::string f =
       write_program(dir, "esc.polydat", "input cycle\ns := \"a\\tb\\nc\\\\d\\\"e,f\"\n");
