@@ -217,7 +217,7 @@ class Generator {
                ", \"7:1, 900:3\") + alias_sample(hash(" + u() + "), 1.0, 0.0, 3.5) + shuffle(" +
                u() + ", 7, " + std::to_string(pick(3000)) + ", 5) + select(" + u() + " & 1, " +
                u() + ", " + u() + ") + chance(" + u() + ", 0.4) + n_of(" + u() + ", 2, " +
-               std::to_string(1 + pick(40)) + ") + discretize(" + f() + " * 100.0, 50.0, 7) + " +
+               std::to_string(2 + pick(40)) + ") + discretize(" + f() + " * 100.0, 50.0, 7) + " +
                "trunc_u64(" + f() + " * 9.0) + round_u64(" + f() + ")";
       case 33:
         return partition_u64_expr();
@@ -423,6 +423,9 @@ class Generator {
       case 18:
         return "url_decode(url_encode(" + s() + ") + \"%e9%FF\") + html_decode(html_encode(" + s() +
                " + \"<&'>\"))";
+      case 23:  // a concatenation compiled as one printf: braces, widths past the 8 digits
+        return "\"{{\" + zero_pad_u64(" + u() + ", " + std::to_string(pick(13)) + ") + \"}}\" + " +
+               s() + " + " + u();
       default:
         return "printf(\"{:05}|{:x}|{:.2}\", " + u() + ", " + u() + ", " + f() + ")";
     }
@@ -434,9 +437,10 @@ class Generator {
     if (chance(4) && !numeric_) modifier = "volatile ";
     size_t kind = pick(100);
     if (numeric_ && (kind < 4 || kind >= 82)) kind = 16 + kind % 66;
-    if (kind < 4) {  // side channel
-      line(name + " := log_info(" + (chance(50) ? u() : s()) + ")");
-      (chance(50) ? u64s_ : strs_).push_back(name);
+    if (kind < 4) {                    // side channel
+      const bool number = chance(50);  // one choice: the binding's type is its argument's
+      line(name + " := log_info(" + (number ? u() : s()) + ")");
+      (number ? u64s_ : strs_).push_back(name);
     } else if (kind < 7 && !u64_externs_with_default_.empty()) {
       line("const " + name + " := hash(" + any(u64_externs_with_default_) + ")");
       u64s_.push_back(name);
