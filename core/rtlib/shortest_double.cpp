@@ -64,9 +64,8 @@ char* write_integral(char* p, double x) {
   return write_u64(p, tail);
 }
 
-}  // namespace
-
-DecimalDigits shortest_decimal(double x) {
+// The body of shortest_decimal, inlined into the text writer.
+[[gnu::always_inline]] inline DecimalDigits shortest(double x) {
   const uint64_t bits = std::bit_cast<uint64_t>(x);
   const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
   const int biased = (int)((bits >> 52) & 0x7ff);
@@ -114,6 +113,12 @@ DecimalDigits shortest_decimal(double x) {
   return without_trailing_zeros(shorter ? sp + wp_inside : nearer, k + shorter);
 }
 
+}  // namespace
+
+DecimalDigits shortest_decimal(double x) {
+  return shortest(x);
+}
+
 char* write_shortest_finite(char* p, double x) {
   if (std::signbit(x)) {
     *p++ = '-';
@@ -123,7 +128,7 @@ char* write_shortest_finite(char* p, double x) {
     *p = '0';
     return p + 1;
   }
-  const DecimalDigits d = shortest_decimal(x);
+  const DecimalDigits d = shortest(x);
   const int n = u64_digits(d.digits);
   const int point = d.exponent + n;  // x = 0.DIGITS * 10^point
   const int sci_exponent = point - 1;
