@@ -55,8 +55,9 @@ void register_datetime_nodes(Registry& r) {
              },
          .columnar =
              [](const ColumnCall& c) {
+               const ColumnInput in = c.inputs[0];  // a copy: one load per row
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-                 return rt::write_timestamp(ensure(p, rt::kTimestampText), c.inputs[0].word(r));
+                 return rt::write_timestamp(ensure(p, rt::kTimestampText), in.word(r));
                });
              }});
 }

@@ -93,9 +93,9 @@ void register_text_nodes(Registry& r) {
          .columnar =
              [](const ColumnCall& c) {
                const int radix = (int)c.params[0].as_u64();
+               const ColumnInput in = c.inputs[0];  // a copy: one load per row
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-                 return rt::write_u64_radix(ensure(p, rt::kU64RadixText), c.inputs[0].word(r),
-                                            radix, true);
+                 return rt::write_u64_radix(ensure(p, rt::kU64RadixText), in.word(r), radix, true);
                });
              }});
   r.add({.name = "format_f64",
@@ -112,9 +112,10 @@ void register_text_nodes(Registry& r) {
          .columnar =
              [](const ColumnCall& c) {
                const int precision = (int)c.params[0].as_u64();
+               const ColumnInput in = c.inputs[0];  // a copy: one load per row
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
                  return rt::write_f64_fixed(ensure(p, rt::f64_fixed_bound(precision)),
-                                            std::bit_cast<double>(c.inputs[0].word(r)), precision);
+                                            std::bit_cast<double>(in.word(r)), precision);
                });
              }});
   r.add({.name = "zero_pad_u64",
@@ -131,8 +132,9 @@ void register_text_nodes(Registry& r) {
              [](const ColumnCall& c) {
                const uint64_t width = c.params[0].as_u64();
                const size_t bound = std::max<uint64_t>(width, rt::kU64Text);
+               const ColumnInput in = c.inputs[0];  // a copy: one load per row
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-                 return rt::write_u64_zero_pad(ensure(p, bound), c.inputs[0].word(r), width);
+                 return rt::write_u64_zero_pad(ensure(p, bound), in.word(r), width);
                });
              }});
   r.add({.name = "combinations",
@@ -179,9 +181,10 @@ void register_text_nodes(Registry& r) {
          .columnar =
              [](const ColumnCall& c) {
                const auto& combinations = combinations_of(c.prepared);
+               const size_t length = combinations.charsets.size();
+               const ColumnInput in = c.inputs[0];  // a copy: one load per row
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-                 return rt::write_combinations(ensure(p, combinations.charsets.size()),
-                                               c.inputs[0].word(r), combinations);
+                 return rt::write_combinations(ensure(p, length), in.word(r), combinations);
                });
              }});
   r.add({.name = "str_eq",
