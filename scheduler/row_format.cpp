@@ -38,8 +38,9 @@ namespace {
 // wrote; the std::string forms below reserve the bound, write, and cut.
 constexpr size_t kMaxWordText = rt::kF64ShortestText;  // room for a u64, f64 or bool
 
-// The longest text of a word of `type`: a chunk's bound is cleared before it
-// is written, so it is kept close to what is written.
+// The longest text of a word of `type`: a chunk's bound is reserved (and
+// cleared, where resize_and_overwrite is missing) before it is written, so
+// it is kept close to what is written.
 size_t max_word_text(Type type) {
   if (is_integer(type)) return rt::kU64Text + (is_signed_integer(type) ? 1 : 0);
   return type == Type::Bool ? 5 : kMaxWordText;
@@ -386,9 +387,8 @@ bool all_plain(RowFormat format, const char* bytes, size_t size) {
   return p + n;
 }
 
-// One column of a chunk as the row loop reads it.
-// The view's pointers are copied in: one load per field instead of a
-// dependent chain through the view.
+// One column of a chunk as the row loop reads it, the view's pointers copied
+// in: one load per field instead of a dependent chain through the view.
 struct ColumnPlan {
   FieldWriter writer;
   Type type;
@@ -403,10 +403,9 @@ struct ColumnPlan {
 };
 
 // The rows of a chunk: the format is a template argument so that CSV and TSV
-// rows carry no JSON Lines branch or key.
-// The plans come as a pointer and a count held in locals: the row's byte
-// stores could alias a vector's own pointers, which would be reloaded for
-// every field.
+// rows carry no JSON Lines branch or key. The plans come as a pointer and a
+// count held in locals: the row's byte stores could alias a vector's own
+// pointers, which would be reloaded for every field.
 template <RowFormat Format>
 char* write_rows(char* p, uint64_t rows, const ColumnPlan* plans, size_t columns,
                  const std::string* keys) {
