@@ -298,9 +298,7 @@ namespace {
 enum class FieldWriter : uint8_t {
   Unsigned,
   Signed,
-  F64,
-  F32,
-  Bool,
+  Word,  // f64, f32, bool: write_word
   PlainText,
   EscapedText,
   Hex,
@@ -310,9 +308,7 @@ enum class FieldWriter : uint8_t {
 FieldWriter word_writer(Type type) {
   if (is_signed_integer(type)) return FieldWriter::Signed;
   if (is_integer(type)) return FieldWriter::Unsigned;
-  if (type == Type::F64) return FieldWriter::F64;
-  if (type == Type::F32) return FieldWriter::F32;
-  return FieldWriter::Bool;
+  return FieldWriter::Word;
 }
 
 // Whether `c` makes a field need quoting or escaping in `format`.
@@ -400,6 +396,10 @@ struct ColumnPlan {
   std::string_view text(uint64_t row) const {
     return {bytes + offsets[row], (size_t)(offsets[row + 1] - offsets[row])};
   }
+  // Row `row`'s bytes as they are, at p.
+  char* copy_text(char* p, uint64_t row) const {
+    return copy_field(p, bytes + offsets[row], (size_t)(offsets[row + 1] - offsets[row]), limit);
+  }
 };
 
 // The rows of a chunk: the format is a template argument so that CSV and TSV
@@ -423,15 +423,12 @@ char* write_rows(char* p, uint64_t rows, const ColumnPlan* plans, size_t columns
         case FieldWriter::Signed:
           p = rt::write_i64(p, (int64_t)v.words[r]);
           break;
-        case FieldWriter::F64:
-        case FieldWriter::F32:
-        case FieldWriter::Bool:
+        case FieldWriter::Word:
           p = write_word(p, Format, v.type, v.words[r]);
           break;
         case FieldWriter::PlainText:
           if constexpr (json) *p++ = '"';
-          p = copy_field(p, v.bytes + v.offsets[r], (size_t)(v.offsets[r + 1] - v.offsets[r]),
-                         v.limit);
+          p = v.copy_text(p, r);
           if constexpr (json) *p++ = '"';
           break;
         case FieldWriter::EscapedText:
@@ -443,8 +440,7 @@ char* write_rows(char* p, uint64_t rows, const ColumnPlan* plans, size_t columns
           if constexpr (json) *p++ = '"';
           break;
         case FieldWriter::RawText:
-          p = copy_field(p, v.bytes + v.offsets[r], (size_t)(v.offsets[r + 1] - v.offsets[r]),
-                         v.limit);
+          p = v.copy_text(p, r);
           break;
       }
       *p++ = separator;  // after every field: the row's last one becomes its end

@@ -58,10 +58,7 @@ char* write_integral(char* p, double x) {
   const auto head = (uint64_t)(value / k19);
   const auto tail = (uint64_t)(value % k19);
   if (head == 0) return write_u64(p, tail);
-  p = write_u64(p, head);
-  const int tail_digits = u64_digits(tail);
-  for (int i = tail_digits; i < 19; ++i) *p++ = '0';
-  return write_u64(p, tail);
+  return write_u64_zero_pad(write_u64(p, head), tail, 19);
 }
 
 // The body of shortest_decimal, inlined into the text writer.
