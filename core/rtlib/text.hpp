@@ -101,11 +101,11 @@ inline void store_lanes(char* p, uint64_t lanes) {
   std::memcpy(p, &lanes, 8);
 }
 
-// Stores the last `count` (1..8) of the 8 digits in lanes as characters:
-// the lanes before them, the leading ones in memory, are shifted out.
-inline char* store_last_digits(char* p, uint64_t lanes, int count) {
-  store_lanes(p, (lanes | 0x3030303030303030ULL) >> (8 * (8 - count)));
-  return p + count;
+// Stores the 8 digits in lanes as characters but for the first `dropped`
+// (0..7), which are shifted out (they lead in memory).
+inline char* store_digits(char* p, uint64_t lanes, int dropped) {
+  store_lanes(p, (lanes | 0x3030303030303030ULL) >> (8 * dropped));
+  return p + 8 - dropped;
 }
 
 // v (< 10^8) in decimal without leading zeros: the leading zero digits are
@@ -118,12 +118,12 @@ inline char* write_short_decimal(char* p, uint32_t v) {
     return p + 1;
   }
   const uint64_t lanes = decimal_lanes(v);
-  return store_last_digits(p, lanes, 8 - __builtin_ctzll(lanes) / 8);
+  return store_digits(p, lanes, __builtin_ctzll(lanes) / 8);
 }
 
 // Exactly 8 digits of v (< 10^8), leading zeros included.
 inline char* write_8_digits(char* p, uint32_t v) {
-  return store_last_digits(p, decimal_lanes(v), 8);
+  return store_digits(p, decimal_lanes(v), 0);
 }
 
 }  // namespace detail
@@ -161,7 +161,7 @@ inline char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
     // digits, whichever is longer: no digit count and no loop.
     const uint64_t lanes = detail::decimal_lanes((uint32_t)x);
     const int digits = lanes ? 8 - __builtin_ctzll(lanes) / 8 : 1;
-    return detail::store_last_digits(p, lanes, std::max(digits, (int)width));
+    return detail::store_digits(p, lanes, 8 - std::max(digits, (int)width));
   }
   for (uint64_t k = (uint64_t)u64_digits(x); k < width; ++k) *p++ = '0';
   return write_u64(p, x);
