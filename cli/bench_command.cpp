@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 #include "cli/command_line.hpp"
 #include "gpu_backend/driver/cuda_driver.hpp"
@@ -22,14 +23,15 @@ namespace {
 
 const char* kBenchUsage =
     "usage: polyrt bench FILE [--seconds S] [--outputs a,b,...] [--set NAME=VALUE]... [--json]\n"
-    "                    [--lib DIR]...\n\n"
+    "                    [--threads N] [--lib DIR]...\n\n"
     "Measures FILE on every tier and device here, each for about S seconds (default 0.5),\n"
     "iterating the first input from 0 (other inputs and externs from --set):\n"
     "  compile    cold (an empty cache) and cached (compiled again in this process), per engine\n"
     "  per state  interpreter, closures, native: ns per pull, pulls/s, and the latency of one\n"
     "             request (set the inputs, pull every output): p50, p99, p99.9\n"
-    "  batch      rows/s and output GB/s on 1 thread, on every core, on each GPU and on all\n"
-    "             devices together\n"
+    "  batch      rows/s and output GB/s on 1 thread, on N threads (--threads, default every\n"
+    "             core), on each GPU and on all devices together (the CPU's part on N threads),\n"
+    "             and what all together make of the sum of each device alone\n"
     "Numbers from one run are comparable; --json prints them for machines.\n";
 
 using Clock = std::chrono::steady_clock;
@@ -41,6 +43,7 @@ double since(Clock::time_point start) {
 struct Settings {
   std::string file;
   double seconds = 0.5;
+  size_t threads = 0;  // the CPU's threads beyond the 1-thread row, and in all's; 0: every core
   std::vector<std::string> outputs;  // empty: every output
   std::vector<std::pair<std::string, std::string>> sets;
   CompileOptions compile;  // --lib
@@ -140,9 +143,16 @@ BatchRow time_batch(const std::shared_ptr<const Program>& program, const Job& jo
         ", " + std::to_string(options.threads) + (options.threads == 1 ? " thread" : " threads");
   }
   uint64_t bytes = 0, first = job.coordinates[0];
-  const uint64_t step = 1 << 20;
-  batch.stream(first, step, [](const ColumnChunk&) {});  // warm-up: threads, buffers
+  uint64_t step = 1 << 20;
+  batch.stream(first, step, [](const ColumnChunk&) {});  // warm-up: threads, buffers, speeds
   first += step;
+  const Clock::time_point warm = Clock::now();
+  batch.stream(first, step, [](const ColumnChunk&) {});
+  first += step;
+  // Each timed call then takes about a quarter of the time, so that the
+  // start and end of a call (where devices wait for one another) weigh little.
+  const double warm_rate = (double)step / std::max(since(warm), 1e-9);
+  step = std::clamp((uint64_t)(warm_rate * seconds / 4), step, uint64_t{1} << 32);
   const Clock::time_point start = Clock::now();
   while (since(start) < seconds) {
     batch.stream(first, step, [&](const ColumnChunk& chunk) {
@@ -160,7 +170,7 @@ BatchRow time_batch(const std::shared_ptr<const Program>& program, const Job& jo
 }
 
 void print_tables(const std::vector<CompileRow>& compiles, const std::vector<StateRow>& states,
-                  const std::vector<BatchRow>& batches) {
+                  const std::vector<BatchRow>& batches, std::optional<double> all_of_sum) {
   std::printf("%-48s %12s %12s\n", "compile", "cold ms", "cached ms");
   for (const CompileRow& r : compiles) {
     std::printf("%-48s %12.2f %12.2f\n", r.engine.c_str(), r.cold_ms, r.cached_ms);
@@ -179,10 +189,15 @@ void print_tables(const std::vector<CompileRow>& compiles, const std::vector<Sta
     }
     std::printf("%-48s %12.4g %12.3f\n", r.device.c_str(), r.rows_per_second, r.gb_per_second);
   }
+  if (all_of_sum) {
+    std::printf("\nall devices together: %.1f %% of the sum of each device alone\n",
+                100 * *all_of_sum);
+  }
 }
 
 void print_json(const Settings& s, const std::vector<CompileRow>& compiles,
-                const std::vector<StateRow>& states, const std::vector<BatchRow>& batches) {
+                const std::vector<StateRow>& states, const std::vector<BatchRow>& batches,
+                std::optional<double> all_of_sum) {
   std::string out = "{\"program\":" + scheduler::json_string(s.file) +
                     ",\"seconds\":" + std::to_string(s.seconds);
   out += ",\"compile\":[";
@@ -211,7 +226,9 @@ void print_json(const Settings& s, const std::vector<CompileRow>& compiles,
            ",\"gb_per_second\":" + std::to_string(r.gb_per_second) +
            (r.skipped.empty() ? "" : ",\"skipped\":" + scheduler::json_string(r.skipped)) + "}";
   }
-  out += "]}\n";
+  out += "]";
+  if (all_of_sum) out += ",\"all_of_sum\":" + std::to_string(*all_of_sum);
+  out += "}\n";
   std::fputs(out.c_str(), stdout);
 }
 
@@ -229,6 +246,12 @@ int bench_command(CommandLine& args) {
       if (!(settings.seconds > 0) || settings.seconds > 3600) {
         throw UsageError("polyrt bench: --seconds must be in (0, 3600]");
       }
+    } else if (f == "--threads") {
+      const Value v = parse_setting("--threads", args.value_of(f), Type::U64);
+      if (v.as_u64() == 0 || v.as_u64() > 4096) {
+        throw UsageError("polyrt bench: --threads must be in [1, 4096]");
+      }
+      settings.threads = (size_t)v.as_u64();
     } else if (f == "--outputs") {
       settings.outputs = split_list(args.value_of(f), "bench");
     } else if (f == "--set") {
@@ -309,21 +332,31 @@ int bench_command(CommandLine& args) {
     }
   };
   const auto cores = (size_t)std::max(1, tbb::info::default_concurrency());
-  for (size_t threads : {size_t{1}, cores}) {
-    measure("cpu, " + std::to_string(threads) + " thread(s)", BatchOptions{.threads = threads});
-    if (cores == 1) break;
-  }
+  const size_t threads = settings.threads ? std::min(settings.threads, cores) : cores;
+  measure("cpu, 1 thread", BatchOptions{.threads = 1});
+  if (threads > 1)
+    measure("cpu, " + std::to_string(threads) + " threads", BatchOptions{.threads = threads});
+  // All devices together against the sum of each alone (the CPU on the same
+  // threads): how much of the devices' speeds the balancing keeps.
+  double alone = batches.back().skipped.empty() ? batches.back().rows_per_second : 0;
+  std::optional<double> all_of_sum;
   if (const gpu::CudaDriver* driver = gpu::CudaDriver::get()) {
     for (const gpu::GpuDevice& d : driver->devices()) {
       measure("gpu " + std::to_string(d.ordinal),
               BatchOptions{.device = BatchDevice::Gpu, .gpu = d.ordinal});
+      if (batches.back().skipped.empty()) alone += batches.back().rows_per_second;
     }
-    if (!driver->devices().empty()) measure("all", BatchOptions{.device = BatchDevice::All});
+    if (!driver->devices().empty()) {
+      measure("all", BatchOptions{.threads = threads, .device = BatchDevice::All});
+      if (batches.back().skipped.empty() && alone > 0) {
+        all_of_sum = batches.back().rows_per_second / alone;
+      }
+    }
   }
   if (json) {
-    print_json(settings, compiles, states, batches);
+    print_json(settings, compiles, states, batches, all_of_sum);
   } else {
-    print_tables(compiles, states, batches);
+    print_tables(compiles, states, batches, all_of_sum);
   }
   return 0;
 }

@@ -15,6 +15,8 @@
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "scheduler/batch_backends.hpp"
+#include "scheduler/device_balance.hpp"
+#include "scheduler/device_chunks.hpp"
 #include "scheduler/ordered_chunks.hpp"
 
 namespace polyrt {
@@ -37,35 +39,10 @@ struct BatchEvaluator::Impl {
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
   std::string fallback_reason;  // Auto or All without a GPU: why no GPU
   int gpu = -1;                 // the device of a batch on one GPU
-  // Per back end: rows evaluated, chunks given to it and not yet done, and
-  // how long it had at least one chunk running (from the start of a chunk's
-  // work, not its issue: a chunk may wait for a thread).
-  struct Usage {
-    std::atomic<uint64_t> rows{0};
-    std::atomic<size_t> given{0};
-    std::mutex mutex;  // guards the three below
-    size_t working = 0;
-    std::chrono::steady_clock::time_point active_since;
-    std::chrono::steady_clock::duration active{};
-
-    void begin() {
-      const std::lock_guard lock(mutex);
-      if (working++ == 0) active_since = std::chrono::steady_clock::now();
-    }
-    void finish(uint64_t chunk_rows) {
-      rows += chunk_rows;
-      {
-        const std::lock_guard lock(mutex);
-        if (--working == 0) active += std::chrono::steady_clock::now() - active_since;
-      }
-      --given;
-    }
-    double active_seconds() {
-      const std::lock_guard lock(mutex);
-      return std::chrono::duration<double>(active).count();
-    }
-  };
-  std::unique_ptr<Usage[]> usage;
+  // With several back ends: what each can take, and its rows and active
+  // time over this evaluator's life (measured speeds carry over to later runs).
+  std::vector<scheduler::DeviceLimits> limits;
+  std::unique_ptr<scheduler::DeviceMeter[]> meters;
 
   const batch::BatchBackend& primary() const { return *backends[0]; }
   const plan::BatchPlan& plan() const { return primary().batch().plan; }
@@ -77,12 +54,8 @@ struct BatchEvaluator::Impl {
   }
   // How many chunks back end `b` runs at once.
   size_t capacity(size_t b) const;
-  // The rows of a chunk for back end `b` with several devices: about
-  // kDeviceChunkSeconds of its measured speed, so chunks of every device take
-  // similar times and none holds up in-order delivery for long.
-  uint64_t device_chunk_rows(size_t b) const;
-  // Which back end takes the next chunk: the first with room (GPUs first).
-  size_t next_backend() const;
+  // What back end `b` can take among several.
+  scheduler::DeviceLimits limits_of(size_t b) const;
 
   template <typename Encoded, typename Encode, typename Write>
   void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
@@ -127,8 +100,11 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given,
   }
 }
 
-// A device's chunks aim at this many seconds once its speed is measured.
-constexpr double kDeviceChunkSeconds = 0.01;
+// With several devices, how many chunks per CPU thread, and per chunk a GPU
+// runs at once, may be taken and not yet delivered: the room to finish
+// ahead of a chunk that in-order delivery waits on.
+constexpr size_t kCpuChunksAhead = 16;
+constexpr size_t kGpuChunksAhead = 3;
 
 size_t BatchEvaluator::Impl::capacity(size_t b) const {
   if (b > 0) return backends[b]->max_chunks_in_flight();  // a GPU
@@ -136,22 +112,24 @@ size_t BatchEvaluator::Impl::capacity(size_t b) const {
   return options.threads ? std::min(options.threads, cores) : cores;
 }
 
-uint64_t BatchEvaluator::Impl::device_chunk_rows(size_t b) const {
-  if (options.chunk_rows) return options.chunk_rows;
-  const uint64_t rows = usage[b].rows.load();
-  const double active = usage[b].active_seconds();
-  if (rows == 0 || active == 0) return b == 0 ? kDefaultChunkRows : 8 * kDefaultChunkRows;
-  // kDeviceChunkSeconds of the device's measured throughput.
-  const auto sized = (uint64_t)((double)rows / active * kDeviceChunkSeconds);
-  const uint64_t largest = b == 0 ? 128 * kDefaultChunkRows : chunk_rows(*backends[b]);
-  return std::clamp(sized, kDefaultChunkRows, std::max(largest, kDefaultChunkRows));
-}
-
-size_t BatchEvaluator::Impl::next_backend() const {
-  for (size_t b = backends.size(); b-- > 1;) {
-    if (usage[b].given.load() < capacity(b)) return b;
+scheduler::DeviceLimits BatchEvaluator::Impl::limits_of(size_t b) const {
+  if (b == 0) {
+    // The CPU takes the rows in order, in chunks of the size that suits its
+    // caches.
+    const uint64_t rows = chunk_rows(*backends[0]);
+    return scheduler::DeviceLimits{.slots = capacity(0),
+                                   .frontier = true,
+                                   .first_rows = rows,
+                                   .min_rows = rows,
+                                   .max_rows = rows};
   }
-  return 0;
+  // A GPU's first chunk runs at the frontier, where delivery waits for it,
+  // so it is small; once its speed is known its chunks grow to
+  // kDeviceChunkSeconds of work, up to its preferred size.
+  return scheduler::DeviceLimits{.slots = capacity(b),
+                                 .first_rows = kDefaultChunkRows,
+                                 .min_rows = kDefaultChunkRows,
+                                 .max_rows = chunk_rows(*backends[b])};
 }
 
 BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options)
@@ -163,7 +141,10 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
   impl_->backends = std::move(chosen.backends);
   impl_->fallback_reason = std::move(chosen.fallback_reason);
   impl_->gpu = chosen.gpu;
-  impl_->usage = std::make_unique<Impl::Usage[]>(impl_->backends.size());
+  for (size_t b = 0; b < impl_->backends.size(); ++b) {
+    impl_->limits.push_back(impl_->limits_of(b));
+  }
+  impl_->meters = std::make_unique<scheduler::DeviceMeter[]>(impl_->backends.size());
 }
 
 BatchEvaluator::~BatchEvaluator() = default;
@@ -187,8 +168,8 @@ std::string BatchEvaluator::device_name() const {
 std::vector<DeviceShare> BatchEvaluator::device_shares() const {
   std::vector<DeviceShare> shares;
   for (size_t b = 0; b < impl_->backends.size(); ++b) {
-    shares.push_back(DeviceShare{impl_->backends[b]->device_name(), impl_->usage[b].rows.load(),
-                                 impl_->usage[b].active_seconds()});
+    shares.push_back(DeviceShare{impl_->backends[b]->device_name(), impl_->meters[b].rows(),
+                                 impl_->meters[b].active_seconds()});
   }
   return shares;
 }
@@ -228,64 +209,76 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
   struct InFlight {
     uint64_t offset = 0;  // rows before this chunk
     uint64_t rows = 0;
-    size_t backend = 0;
+    size_t device = 0;  // which back end runs it
     std::vector<batch::ChunkBuffers> buffers;
     uint64_t failure = plan::kNoFailingRow;
     ColumnChunk view;
     Encoded encoded{};
   };
   const bool several = backends.size() > 1;
-  scheduler::PipelineShape shape{.threads = options.threads};
-  if (several) {
-    // GPU chunks mostly wait on their device: they get threads of their own.
-    for (size_t b = 1; b < backends.size(); ++b) shape.waiting_threads += capacity(b);
-  } else {
-    shape.max_in_flight = primary().max_chunks_in_flight();
+  scheduler::ChunkAssigner assigner(limits, {meters.get(), backends.size()}, count,
+                                    options.chunk_rows);
+  const auto check_stop = [&](uint64_t offset) {
+    if (options.stop && options.stop->load(std::memory_order_relaxed)) {
+      throw StoppedError("the batch was stopped after " + std::to_string(offset) + " of " +
+                         std::to_string(count) + " rows (BatchOptions::stop)");
+    }
+  };
+  const auto work = [&](InFlight& c) {
+    if (several) check_stop(c.offset);
+    const batch::BatchBackend& backend = *backends[c.device];
+    c.buffers.resize(backends.size());
+    batch::ChunkBuffers& b = c.buffers[c.device];
+    {
+      // The device's part, timed; encoding the rows after it is not.
+      const scheduler::RunningChunk running(meters[c.device], several ? &assigner : nullptr,
+                                            c.device, c.rows);
+      backend.prepare(b, c.rows);
+      std::vector<const uint64_t*> at;
+      for (const uint64_t* column : columns) at.push_back(column + c.offset);
+      std::vector<uint64_t*> into;
+      for (uint64_t* target : targets) into.push_back(target ? target + c.offset : nullptr);
+      if (device_targets.empty()) {
+        c.failure = backend.run(b, first + c.offset, at, into).row;
+      } else {
+        std::vector<uint64_t> to;
+        for (uint64_t target : device_targets) to.push_back(target ? target + c.offset * 8 : 0);
+        c.failure = backend.run_to_device(b, first + c.offset, at, to).row;
+      }
+    }
+    if (c.failure != plan::kNoFailingRow) return false;
+    chunk_view(b, first + c.offset, c.view);
+    encode(c.view, c.encoded);
+    return true;
+  };
+  const auto deliver = [&](InFlight& c) {
+    if (c.failure != plan::kNoFailingRow) {
+      raise_failure(first + c.offset + c.failure, c.offset + c.failure, columns);
+    }
+    write(c.view, c.encoded);
+    if constexpr (requires { c.encoded.clear(); }) c.encoded.clear();  // keeps capacity
+  };
+  if (!several) {
+    const uint64_t rows = chunk_rows(primary());
+    scheduler::run_ordered_chunks_issued<InFlight>(
+        count,
+        [&](InFlight& c, uint64_t remaining) {
+          check_stop(c.offset);
+          return std::min(rows, remaining);
+        },
+        scheduler::PipelineShape{.threads = options.threads,
+                                 .max_in_flight = primary().max_chunks_in_flight()},
+        work, deliver);
+    return;
   }
-  const uint64_t single_rows = chunk_rows(primary());
-  scheduler::run_ordered_chunks_issued<InFlight>(
-      count,
-      [&](InFlight& c, uint64_t remaining) {
-        if (options.stop && options.stop->load(std::memory_order_relaxed)) {
-          throw StoppedError("the batch was stopped after " + std::to_string(c.offset) + " of " +
-                             std::to_string(count) + " rows (BatchOptions::stop)");
-        }
-        c.backend = several ? next_backend() : 0;
-        ++usage[c.backend].given;
-        return std::min(several ? device_chunk_rows(c.backend) : single_rows, remaining);
-      },
-      shape,
-      [&](InFlight& c) {
-        const batch::BatchBackend& backend = *backends[c.backend];
-        Usage& used = usage[c.backend];
-        used.begin();
-        c.buffers.resize(backends.size());
-        batch::ChunkBuffers& b = c.buffers[c.backend];
-        backend.prepare(b, c.rows);
-        std::vector<const uint64_t*> at;
-        for (const uint64_t* column : columns) at.push_back(column + c.offset);
-        std::vector<uint64_t*> into;
-        for (uint64_t* target : targets) into.push_back(target ? target + c.offset : nullptr);
-        if (device_targets.empty()) {
-          c.failure = backend.run(b, first + c.offset, at, into).row;
-        } else {
-          std::vector<uint64_t> to;
-          for (uint64_t target : device_targets) to.push_back(target ? target + c.offset * 8 : 0);
-          c.failure = backend.run_to_device(b, first + c.offset, at, to).row;
-        }
-        used.finish(c.rows);
-        if (c.failure != plan::kNoFailingRow) return false;
-        chunk_view(b, first + c.offset, c.view);
-        encode(c.view, c.encoded);
-        return true;
-      },
-      [&](InFlight& c) {
-        if (c.failure != plan::kNoFailingRow) {
-          raise_failure(first + c.offset + c.failure, c.offset + c.failure, columns);
-        }
-        write(c.view, c.encoded);
-        if constexpr (requires { c.encoded.clear(); }) c.encoded.clear();  // keeps capacity
-      });
+  // Every device's workers take chunks as they become free: the CPU's
+  // threads, one per chunk a GPU runs at once.
+  std::vector<scheduler::DeviceWorkers> devices;
+  for (size_t b = 0; b < backends.size(); ++b) {
+    devices.push_back({.workers = capacity(b),
+                       .undelivered = capacity(b) * (b == 0 ? kCpuChunksAhead : kGpuChunksAhead)});
+  }
+  scheduler::run_device_chunks<InFlight>(count, assigner, devices, work, deliver);
 }
 
 void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t first,

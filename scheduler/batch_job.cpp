@@ -29,18 +29,28 @@ void say_where(const BatchEvaluator& batch, const RangeJob& job) {
   if (job.verbose) std::fprintf(stderr, "polyrt: batch tier on %s\n", batch.device_name().c_str());
 }
 
-// -v after the job: each device's rows, its share of them, and its rows per
-// active second.
+// -v after the job: each device's rows and their share, its rows per active
+// second, and that speed's share of the devices' summed speeds (a balanced
+// job gives each device the share of rows its speed earns).
 void say_shares(const BatchEvaluator& batch, const RangeJob& job) {
   if (!job.verbose) return;
   const std::vector<DeviceShare> shares = batch.device_shares();
   uint64_t all = 0;
-  for (const DeviceShare& s : shares) all += s.rows;
+  double speeds = 0;
+  const auto speed = [](const DeviceShare& s) {
+    return s.active_seconds > 0 ? (double)s.rows / s.active_seconds : 0.0;
+  };
   for (const DeviceShare& s : shares) {
-    std::fprintf(stderr, "polyrt: %s: %llu rows (%.1f %%), %.4g rows/s while active\n",
+    all += s.rows;
+    speeds += speed(s);
+  }
+  for (const DeviceShare& s : shares) {
+    std::fprintf(stderr,
+                 "polyrt: %s: %llu rows (%.1f %% of the rows), %.4g rows/s while active (%.1f %% "
+                 "of the summed speeds)\n",
                  s.device.c_str(), (unsigned long long)s.rows,
-                 all ? 100.0 * (double)s.rows / (double)all : 0.0,
-                 s.active_seconds > 0 ? (double)s.rows / s.active_seconds : 0.0);
+                 all ? 100.0 * (double)s.rows / (double)all : 0.0, speed(s),
+                 speeds > 0 ? 100.0 * speed(s) / speeds : 0.0);
   }
 }
 

@@ -10,7 +10,6 @@
 #pragma once
 
 #include <tbb/concurrent_queue.h>
-#include <tbb/global_control.h>
 #include <tbb/info.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/task_arena.h>
@@ -19,7 +18,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "scheduler/interruption.hpp"
@@ -28,25 +26,20 @@ namespace polyrt::scheduler {
 
 // How many worker threads a pipeline runs and how many chunks it keeps.
 struct PipelineShape {
-  size_t threads = 0;          // 0: every core; never more than the cores
-  size_t waiting_threads = 0;  // more, beyond the cores, for work that mostly waits (GPUs)
-  size_t max_in_flight = 0;    // 0: twice the threads, plus two
+  size_t threads = 0;        // 0: every core; never more than the cores
+  size_t max_in_flight = 0;  // 0: twice the threads, plus two
 };
 
 // As run_ordered_chunks, with each chunk's size chosen as it is issued:
-// `issue(chunk, remaining)` returns its rows (1..remaining) and may note in
-// the chunk where it will run.
+// `issue(chunk, remaining)` returns its rows (1..remaining), or throws to
+// stop the run.
 template <typename Chunk, typename Issue, typename Work, typename Deliver>
 void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape shape,
                                const Work& work, const Deliver& deliver) {
   if (count == 0) return;
-  // More threads than cores buys nothing and makes oneTBB warn on stderr,
-  // except for work that waits on a device.
+  // More threads than cores buys nothing and makes oneTBB warn on stderr.
   const size_t cores = (size_t)tbb::info::default_concurrency();
-  const size_t threads =
-      (shape.threads ? std::min(shape.threads, cores) : cores) + shape.waiting_threads;
-  std::optional<tbb::global_control> allow;
-  if (threads > cores) allow.emplace(tbb::global_control::max_allowed_parallelism, threads);
+  const size_t threads = shape.threads ? std::min(shape.threads, cores) : cores;
   tbb::task_arena arena((int)threads);
   const size_t tokens = shape.max_in_flight ? shape.max_in_flight : 2 * threads + 2;
   std::vector<std::unique_ptr<Chunk>> all;

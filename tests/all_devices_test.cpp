@@ -44,7 +44,7 @@ TEST(AllDevices, EveryDeviceTogetherWritesTheCpuBytes) {
   uint64_t rows = 0;
   std::istringstream lines(all.err);
   for (std::string line; std::getline(lines, line);) {
-    const size_t end = line.find(" rows (");  // "polyrt: DEVICE: N rows (P %), ..."
+    const size_t end = line.find(" rows (");  // "polyrt: DEVICE: N rows (P % of the rows), ..."
     if (end != std::string::npos) rows += std::stoull(line.substr(line.rfind(' ', end - 1) + 1));
   }
   EXPECT_EQ(rows, 3000000u) << all.err;
@@ -52,6 +52,35 @@ TEST(AllDevices, EveryDeviceTogetherWritesTheCpuBytes) {
   ASSERT_EQ(test::run_polyrt(npy + dir + "/c").status, 0);
   ASSERT_EQ(test::run_polyrt_with(kTwoGpus, npy + dir + "/a --device all").status, 0);
   EXPECT_EQ(slurp(dir + "/a/event_token.npy"), slurp(dir + "/c/event_token.npy"));
+}
+
+// Each device's share of the rows, from -v, against its speed's share of the
+// summed speeds: within 20 %, when the devices (not the output) bound the job.
+// The double's GPUs here spend most of a chunk waiting on their modeled
+// copies, as a real GPU's kernels leave the CPU's cores to it.
+TEST(AllDevices, EachDevicesShareOfRowsFollowsItsSpeed) {
+  if (!gpu::CudaDriver::get()) GTEST_SKIP() << gpu::CudaDriver::unavailable_reason();
+  const std::string dir = test::temp_dir();
+  const std::string stress = std::string(POLYRT_SOURCE_DIR) + "/tests/data/gpu_stress.polydat";
+  const test::CommandResult all = test::run_polyrt_with(
+      "POLYRT_CUDA_DOUBLE='devices=2;speeds=1,3;kernel_us=1000;copy_us_per_mib=30000'",
+      "run " + stress +
+          " --set region=3 --outputs normal,wait,rank,root,score --cycles 0..6000000 --threads 1"
+          " --format npy --device all -v --out " + dir + "/o");
+  ASSERT_EQ(all.status, 0) << all.err;
+  std::istringstream lines(all.err);
+  int devices = 0;
+  for (std::string line; std::getline(lines, line);) {
+    double rows = 0, speed = 0;
+    const size_t of_rows = line.find(" % of the rows)"), of_speeds = line.find(" % of the summed");
+    if (of_rows == std::string::npos || of_speeds == std::string::npos) continue;
+    rows = std::stod(line.substr(line.rfind('(', of_rows) + 1));
+    speed = std::stod(line.substr(line.rfind('(', of_speeds) + 1));
+    EXPECT_GT(rows, 0) << line;
+    EXPECT_NEAR(rows, speed, 0.2 * speed) << all.err;
+    ++devices;
+  }
+  EXPECT_EQ(devices, 3) << all.err;
 }
 
 TEST(AllDevices, TheSmallestFailingCoordinateWinsAndNothingIsWritten) {
