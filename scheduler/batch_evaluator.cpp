@@ -102,9 +102,11 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given,
 
 // With several devices, how many chunks per CPU thread, and per chunk a GPU
 // runs at once, may be taken and not yet delivered: the room to finish
-// ahead of a chunk that in-order delivery waits on.
-constexpr size_t kCpuChunksAhead = 16;
+// ahead of a chunk that in-order delivery waits on. A CPU chunk is at most
+// kCpuPiecesPerChunk pieces.
+constexpr size_t kCpuChunksAhead = 8;
 constexpr size_t kGpuChunksAhead = 3;
+constexpr uint64_t kCpuPiecesPerChunk = 32;
 
 size_t BatchEvaluator::Impl::capacity(size_t b) const {
   if (b > 0) return backends[b]->max_chunks_in_flight();  // a GPU
@@ -114,22 +116,23 @@ size_t BatchEvaluator::Impl::capacity(size_t b) const {
 
 scheduler::DeviceLimits BatchEvaluator::Impl::limits_of(size_t b) const {
   if (b == 0) {
-    // The CPU takes the rows in order, in chunks of the size that suits its
-    // caches.
-    const uint64_t rows = chunk_rows(*backends[0]);
+    // The CPU takes the rows in order, about 1 ms of one thread's work at a
+    // time, run in pieces of the size that suits its caches (piece_rows).
+    const uint64_t piece = chunk_rows(*backends[0]);
     return scheduler::DeviceLimits{.slots = capacity(0),
                                    .frontier = true,
-                                   .first_rows = rows,
-                                   .min_rows = rows,
-                                   .max_rows = rows};
+                                   .first_rows = piece,
+                                   .min_rows = piece,
+                                   .max_rows = kCpuPiecesPerChunk * piece,
+                                   .chunk_seconds = 0.001};
   }
-  // A GPU's first chunk runs at the frontier, where delivery waits for it,
-  // so it is small; once its speed is known its chunks grow to
-  // kDeviceChunkSeconds of work, up to its preferred size.
+  // A GPU's first chunk, which measures it, is small; then its chunks grow
+  // to about 10 ms of its work, up to its preferred size.
   return scheduler::DeviceLimits{.slots = capacity(b),
                                  .first_rows = kDefaultChunkRows,
                                  .min_rows = kDefaultChunkRows,
-                                 .max_rows = chunk_rows(*backends[b])};
+                                 .max_rows = chunk_rows(*backends[b]),
+                                 .chunk_seconds = 0.01};
 }
 
 BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options)
@@ -276,7 +279,8 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
   std::vector<scheduler::DeviceWorkers> devices;
   for (size_t b = 0; b < backends.size(); ++b) {
     devices.push_back({.workers = capacity(b),
-                       .undelivered = capacity(b) * (b == 0 ? kCpuChunksAhead : kGpuChunksAhead)});
+                       .undelivered = capacity(b) * (b == 0 ? kCpuChunksAhead : kGpuChunksAhead),
+                       .piece_rows = b == 0 ? chunk_rows(*backends[0]) : 0});
   }
   scheduler::run_device_chunks<InFlight>(count, assigner, devices, work, deliver);
 }

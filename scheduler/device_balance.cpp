@@ -101,7 +101,7 @@ std::optional<ChunkAssigner::Taken> ChunkAssigner::take(size_t device) {
   // When every device would be done if what is left were shared by speed.
   const double horizon = total_rate > 0 ? (double)(untaken_rows_ + held) / total_rate : 0;
   if (rate > 0 && !fixed_rows_) {
-    rows = std::clamp((uint64_t)(slot_rate * kDeviceChunkSeconds), limit.min_rows,
+    rows = std::clamp((uint64_t)(slot_rate * limit.chunk_seconds), limit.min_rows,
                       std::max(limit.min_rows, limit.max_rows));
     const double share = std::max(0.0, rate * horizon - (double)held_[device]);
     rows = std::min(rows, std::max((uint64_t)share, limit.min_rows));

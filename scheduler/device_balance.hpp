@@ -2,15 +2,15 @@
 // rows a device's free worker takes next. Each device's speed is measured as
 // it runs (rows per second of a chunk on one of its slots).
 //
-// - The frontier device (the CPU: many small chunks, cache-sized) always
-//   takes the lowest rows no one has taken, so in-order delivery never waits
-//   for rows that nobody runs.
+// - The frontier device (the CPU: many short chunks) always takes the lowest
+//   rows no one has taken, so in-order delivery never waits for rows that
+//   nobody runs.
 // - Every other device (a GPU: few large chunks) takes its chunk ahead of the
 //   frontier, by the rows the frontier device will have taken by the time
 //   the chunk is done. Delivery then reaches the chunk about when it is
 //   finished: a slow chunk neither holds up the rows behind it nor the
 //   frontier device, whatever the devices' speeds.
-// - A chunk aims at kDeviceChunkSeconds on one of its device's slots. Near
+// - A chunk aims at its device's chunk_seconds on one slot. Near
 //   the end of the range chunks shrink to each device's share of what is
 //   left, and a device other than the frontier one declines rows that would
 //   end after the whole range would otherwise be done and that another
@@ -30,9 +30,6 @@
 
 namespace polyrt::scheduler {
 
-// A chunk aims at this many seconds on one slot of its device once the
-// device's speed is known.
-inline constexpr double kDeviceChunkSeconds = 0.01;
 // A device's first chunk, which measures its speed, is placed this many
 // seconds of the frontier device's rows ahead of the frontier: a slow
 // device's first chunk then holds up delivery only by what it takes beyond.
@@ -44,6 +41,7 @@ struct DeviceLimits {
   uint64_t first_rows = 1;  // rows of its chunks until its speed is known
   uint64_t min_rows = 1;    // bounds of its chunks once its speed is known
   uint64_t max_rows = 1;
+  double chunk_seconds = 0.01;  // what a chunk aims at once its speed is known
 };
 
 // A device's rows, the wall time in which it had at least one chunk running,

@@ -2,15 +2,15 @@
 // device has worker threads of its own (the CPU its threads, a GPU one per
 // chunk it runs at once); a free worker asks the ChunkAssigner for its next
 // rows, so each device's share follows its speed. `work` runs a chunk on its
-// worker; the calling thread gets the chunks in row order through `deliver`.
-// A device has at most `undelivered` chunks between take and delivery, which
-// bounds the memory in flight.
+// worker, piece by piece; the calling thread gets the pieces in row order
+// through `deliver`. A device has at most `undelivered` chunks between take
+// and delivery, which bounds the memory in flight.
 //
 // As with run_ordered_chunks: chunk objects (default-constructible, with
-// `offset`, `rows` and `device`) are recycled with their buffers; when
-// `work` returns false the rows after the chunk are no longer taken, and
-// `deliver` still sees the chunks before it, then it, and decides what to
-// raise. An exception from any stage stops every worker and is rethrown
+// `offset`, `rows` and `device`), one per piece, are recycled with their
+// buffers; when `work` returns false the rows after the piece are no longer
+// taken, and `deliver` still sees the pieces before it, then it, and
+// decides what to raise. An exception from any stage stops every worker and is rethrown
 // here, after they have all ended; a stop signal (Interruption) throws
 // InterruptedError.
 #pragma once
@@ -35,6 +35,10 @@ namespace polyrt::scheduler {
 struct DeviceWorkers {
   size_t workers = 1;      // threads taking its chunks
   size_t undelivered = 1;  // its chunks between take and delivery, at most
+  // A chunk taken is run as pieces of at most this many rows (0: one piece),
+  // each in a chunk object of its own: the CPU's pieces fit its caches, and
+  // the pipeline's work (locks, wake-ups) is paid per chunk, not per piece.
+  uint64_t piece_rows = 0;
 };
 
 template <typename Chunk, typename Work, typename Deliver>
@@ -42,47 +46,67 @@ void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
                        std::span<const DeviceWorkers> devices, const Work& work,
                        const Deliver& deliver) {
   if (count == 0) return;
+  struct Piece {
+    Chunk* chunk;
+    bool ends_chunk;  // the last piece of its chunk that ran
+    bool failed;      // its work returned false
+  };
   std::mutex mutex;
-  std::condition_variable changed;  // a chunk was worked or delivered, or the run stops
+  std::condition_variable delivery;  // the piece at the delivery cursor was worked
+  std::condition_variable room;      // a chunk was delivered or worked, or the run stops
   std::vector<std::unique_ptr<Chunk>> all;
-  // Per device: a chunk goes back to the device that ran it, whose buffers
-  // it holds (a GPU's are page-locked and on the device).
+  // Per device: a chunk object goes back to the device that ran it, whose
+  // buffers it holds (a GPU's are page-locked and on the device).
   std::vector<std::vector<Chunk*>> idle(devices.size());
-  std::map<uint64_t, Chunk*> worked;  // not delivered yet, by offset
+  std::map<uint64_t, Piece> worked;  // not delivered yet, by offset
   std::vector<size_t> undelivered(devices.size(), 0);
-  std::optional<uint64_t> failed_at;  // the first failing chunk's offset
-  uint64_t changes = 0;               // what a declining worker waits for
+  uint64_t cursor = 0;   // rows delivered
+  uint64_t changes = 0;  // what a declining worker waits for
+  size_t waiting = 0;    // workers waiting on `room`
   bool stop = false;
   std::exception_ptr error;
 
+  const auto wait_for_room = [&](std::unique_lock<std::mutex>& lock, auto until) {
+    ++waiting;
+    room.wait(lock, until);
+    --waiting;
+  };
   const auto worker = [&](size_t device) {
+    std::vector<Chunk*> pieces;
     std::unique_lock lock(mutex);
     while (!stop && !Interruption::requested()) {
       if (undelivered[device] >= devices[device].undelivered) {
-        changed.wait(lock);
+        wait_for_room(lock,
+                      [&] { return stop || undelivered[device] < devices[device].undelivered; });
         continue;
       }
       const std::optional<ChunkAssigner::Taken> taken = assigner.take(device);
       if (!taken) {
         if (assigner.exhausted()) break;
         const uint64_t seen = changes;
-        changed.wait(lock, [&] { return changes != seen || stop; });
+        wait_for_room(lock, [&] { return changes != seen || stop; });
         continue;
       }
-      if (idle[device].empty()) {
-        all.push_back(std::make_unique<Chunk>());
-        idle[device].push_back(all.back().get());
+      const uint64_t piece = devices[device].piece_rows ? devices[device].piece_rows : taken->rows;
+      pieces.clear();
+      for (uint64_t at = 0; at < taken->rows; at += piece) {
+        if (idle[device].empty()) {
+          all.push_back(std::make_unique<Chunk>());
+          idle[device].push_back(all.back().get());
+        }
+        Chunk* c = idle[device].back();
+        idle[device].pop_back();
+        c->offset = taken->offset + at;
+        c->rows = std::min(piece, taken->rows - at);
+        c->device = device;
+        pieces.push_back(c);
       }
-      Chunk* c = idle[device].back();
-      idle[device].pop_back();
-      c->offset = taken->offset;
-      c->rows = taken->rows;
-      c->device = device;
       ++undelivered[device];
       lock.unlock();
-      bool ok = false;
+      size_t ran = 0;
+      bool ok = true;
       try {
-        ok = work(*c);
+        while (ok && ran < pieces.size()) ok = work(*pieces[ran++]);
       } catch (...) {
         lock.lock();
         if (!error) error = std::current_exception();
@@ -91,14 +115,18 @@ void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
       }
       lock.lock();
       if (!ok) {
-        assigner.limit(c->offset);
-        if (!failed_at || c->offset < *failed_at) failed_at = c->offset;
+        // Rows after the failing piece are not needed; its own are done.
+        assigner.limit(pieces[ran - 1]->offset);
+        for (size_t k = ran; k < pieces.size(); ++k) idle[device].push_back(pieces[k]);
       }
-      worked.emplace(c->offset, c);
+      for (size_t k = 0; k < ran; ++k) {
+        worked.emplace(pieces[k]->offset, Piece{pieces[k], k + 1 == ran, !ok && k + 1 == ran});
+      }
       ++changes;
-      changed.notify_all();
+      if (pieces[0]->offset == cursor) delivery.notify_one();
+      if (waiting) room.notify_all();
     }
-    changed.notify_all();
+    delivery.notify_one();
   };
 
   std::vector<std::thread> threads;
@@ -107,7 +135,7 @@ void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
       const std::lock_guard lock(mutex);
       stop = true;
     }
-    changed.notify_all();
+    room.notify_all();
     for (std::thread& t : threads) t.join();
     threads.clear();
   };
@@ -115,25 +143,36 @@ void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
     for (size_t d = 0; d < devices.size(); ++d) {
       for (size_t k = 0; k < devices[d].workers; ++k) threads.emplace_back(worker, d);
     }
-    uint64_t delivered = 0;
+    std::vector<Piece> ready;
+    bool done = false;
     std::unique_lock lock(mutex);
-    while (delivered < count && !error && !Interruption::requested()) {
-      const auto next = worked.find(delivered);
-      if (next == worked.end()) {
-        changed.wait_for(lock, std::chrono::milliseconds(50));  // signals do not notify
+    while (!done && cursor < count && !error && !Interruption::requested()) {
+      // Every piece worked from the cursor on, delivered without the lock.
+      ready.clear();
+      for (auto next = worked.find(cursor); next != worked.end();
+           next = worked.find(ready.back().chunk->offset + ready.back().chunk->rows)) {
+        ready.push_back(next->second);
+        worked.erase(next);
+      }
+      if (ready.empty()) {
+        delivery.wait_for(lock, std::chrono::milliseconds(50));  // signals do not notify
         continue;
       }
-      Chunk* c = next->second;
-      worked.erase(next);
       lock.unlock();
-      deliver(*c);
+      size_t delivered = 0;
+      for (; delivered < ready.size() && !done; ++delivered) {
+        deliver(*ready[delivered].chunk);
+        done = ready[delivered].failed;  // `deliver` did not raise it: nothing follows
+      }
       lock.lock();
-      if (failed_at == c->offset) break;  // `deliver` did not raise it: nothing follows
-      delivered += c->rows;
-      idle[c->device].push_back(c);
-      --undelivered[c->device];
+      for (size_t k = 0; k < delivered; ++k) {
+        Chunk* c = ready[k].chunk;
+        cursor += c->rows;
+        idle[c->device].push_back(c);
+        if (ready[k].ends_chunk) --undelivered[c->device];
+      }
       ++changes;
-      changed.notify_all();
+      if (waiting) room.notify_all();
     }
   } catch (...) {
     finish();
