@@ -1,13 +1,12 @@
-// The public batch API over a batch back end: a oneTBB pipeline of chunks
-// (serial issue, parallel evaluation and encoding, in-order delivery), chunk
-// buffers recycled through a pool, failures re-evaluated on the interpreter.
+// The public batch API over its back ends: on one device a oneTBB pipeline of
+// chunks (serial issue, parallel evaluation and encoding, in-order delivery),
+// on several the devices' own workers (device_chunks.hpp); chunk buffers
+// recycled, failures re-evaluated on the interpreter.
 #include <tbb/info.h>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstring>
-#include <mutex>
 
 #include "columns/native_columns.hpp"
 #include "gpu_backend/driver/device_resources.hpp"

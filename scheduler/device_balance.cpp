@@ -126,8 +126,10 @@ std::optional<ChunkAssigner::Taken> ChunkAssigner::take(size_t device) {
         }
       }
     }
-    // The rows the frontier device takes while this chunk runs.
-    const auto ahead = (uint64_t)(frontier_rate * (double)rows / slot_rate);
+    // The rows the frontier device takes while this chunk runs, with
+    // kLeadMargin to spare: a chunk done early only waits in memory, one
+    // done late stalls the frontier device once its room ahead is full.
+    const auto ahead = (uint64_t)(kLeadMargin * frontier_rate * (double)rows / slot_rate);
     const auto [at, end] = untaken_ahead(ahead, rows);
     taken = Taken{at, std::min(rows, end - at)};
   }

@@ -34,6 +34,8 @@ namespace polyrt::scheduler {
 // seconds of the frontier device's rows ahead of the frontier: a slow
 // device's first chunk then holds up delivery only by what it takes beyond.
 inline constexpr double kProbeLeadSeconds = 0.05;
+// How much further ahead than its estimated time a chunk is placed.
+inline constexpr double kLeadMargin = 1.5;
 
 struct DeviceLimits {
   size_t slots = 1;         // chunks it runs at once (its workers)

@@ -66,7 +66,8 @@ TEST(AllDevices, EachDevicesShareOfRowsFollowsItsSpeed) {
       "POLYRT_CUDA_DOUBLE='devices=2;speeds=1,3;kernel_us=1000;copy_us_per_mib=30000'",
       "run " + stress +
           " --set region=3 --outputs normal,wait,rank,root,score --cycles 0..6000000 --threads 1"
-          " --format npy --device all -v --out " + dir + "/o");
+          " --format npy --device all -v --out " +
+          dir + "/o");
   ASSERT_EQ(all.status, 0) << all.err;
   std::istringstream lines(all.err);
   int devices = 0;
