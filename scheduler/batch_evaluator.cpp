@@ -231,22 +231,21 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     const batch::BatchBackend& backend = *backends[c.device];
     c.buffers.resize(backends.size());
     batch::ChunkBuffers& b = c.buffers[c.device];
-    {
-      // The device's part, timed; encoding the rows after it is not.
-      const scheduler::RunningChunk running(meters[c.device], several ? &assigner : nullptr,
-                                            c.device, c.rows);
-      backend.prepare(b, c.rows);
-      std::vector<const uint64_t*> at;
-      for (const uint64_t* column : columns) at.push_back(column + c.offset);
-      std::vector<uint64_t*> into;
-      for (uint64_t* target : targets) into.push_back(target ? target + c.offset : nullptr);
-      if (device_targets.empty()) {
-        c.failure = backend.run(b, first + c.offset, at, into).row;
-      } else {
-        std::vector<uint64_t> to;
-        for (uint64_t target : device_targets) to.push_back(target ? target + c.offset * 8 : 0);
-        c.failure = backend.run_to_device(b, first + c.offset, at, to).row;
-      }
+    // Timed with the encoding of its rows: a device's worker takes no more
+    // rows until both are done, so that is the speed its share must follow.
+    const scheduler::RunningChunk running(meters[c.device], several ? &assigner : nullptr,
+                                          c.device, c.rows);
+    backend.prepare(b, c.rows);
+    std::vector<const uint64_t*> at;
+    for (const uint64_t* column : columns) at.push_back(column + c.offset);
+    std::vector<uint64_t*> into;
+    for (uint64_t* target : targets) into.push_back(target ? target + c.offset : nullptr);
+    if (device_targets.empty()) {
+      c.failure = backend.run(b, first + c.offset, at, into).row;
+    } else {
+      std::vector<uint64_t> to;
+      for (uint64_t target : device_targets) to.push_back(target ? target + c.offset * 8 : 0);
+      c.failure = backend.run_to_device(b, first + c.offset, at, to).row;
     }
     if (c.failure != plan::kNoFailingRow) return false;
     chunk_view(b, first + c.offset, c.view);
