@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <optional>
 
 #include "columns/native_columns.hpp"
 #include "gpu_backend/driver/device_resources.hpp"
@@ -38,8 +39,9 @@ struct BatchEvaluator::Impl {
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
   std::string fallback_reason;  // Auto or All without a GPU: why no GPU
   int gpu = -1;                 // the device of a batch on one GPU
-  // With several back ends: what each can take, and its rows and active
-  // time over this evaluator's life (measured speeds carry over to later runs).
+  // With several back ends, what each can take; for every back end, its rows
+  // and times over this evaluator's life (measured speeds carry over to
+  // later runs).
   std::vector<scheduler::DeviceLimits> limits;
   std::unique_ptr<scheduler::DeviceMeter[]> meters;
 
@@ -143,8 +145,10 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
   impl_->backends = std::move(chosen.backends);
   impl_->fallback_reason = std::move(chosen.fallback_reason);
   impl_->gpu = chosen.gpu;
-  for (size_t b = 0; b < impl_->backends.size(); ++b) {
-    impl_->limits.push_back(impl_->limits_of(b));
+  if (impl_->backends.size() > 1) {
+    for (size_t b = 0; b < impl_->backends.size(); ++b) {
+      impl_->limits.push_back(impl_->limits_of(b));
+    }
   }
   impl_->meters = std::make_unique<scheduler::DeviceMeter[]>(impl_->backends.size());
 }
@@ -218,8 +222,10 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     Encoded encoded{};
   };
   const bool several = backends.size() > 1;
-  scheduler::ChunkAssigner assigner(limits, {meters.get(), backends.size()}, count,
-                                    options.chunk_rows);
+  // Only several devices share rows out; one takes them in order.
+  std::optional<scheduler::ChunkAssigner> assigner;
+  if (several)
+    assigner.emplace(limits, std::span{meters.get(), backends.size()}, count, options.chunk_rows);
   const auto check_stop = [&](uint64_t offset) {
     if (options.stop && options.stop->load(std::memory_order_relaxed)) {
       throw StoppedError("the batch was stopped after " + std::to_string(offset) + " of " +
@@ -233,7 +239,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     batch::ChunkBuffers& b = c.buffers[c.device];
     // Timed with the encoding of its rows: a device's worker takes no more
     // rows until both are done, so that is the speed its share must follow.
-    const scheduler::RunningChunk running(meters[c.device], several ? &assigner : nullptr,
+    const scheduler::RunningChunk running(meters[c.device], assigner ? &*assigner : nullptr,
                                           c.device, c.rows);
     backend.prepare(b, c.rows);
     std::vector<const uint64_t*> at;
@@ -280,7 +286,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                        .undelivered = capacity(b) * (b == 0 ? kCpuChunksAhead : kGpuChunksAhead),
                        .piece_rows = b == 0 ? chunk_rows(*backends[0]) : 0});
   }
-  scheduler::run_device_chunks<InFlight>(count, assigner, devices, work, deliver);
+  scheduler::run_device_chunks<InFlight>(count, *assigner, devices, work, deliver);
 }
 
 void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t first,
