@@ -66,6 +66,7 @@ struct BatchRow {
   double rows_per_second = 0, gb_per_second = 0;
   uint64_t rows = 0;
   std::string skipped;  // why the device could not run the batch (a side channel, ...)
+  size_t devices = 0;   // how many devices ran it
 };
 
 struct Job {
@@ -138,6 +139,7 @@ BatchRow time_batch(const std::shared_ptr<const Program>& program, const Job& jo
   const BatchEvaluator batch(program, options);
   BatchRow row;
   row.device = batch.device_name();
+  row.devices = batch.device_shares().size();
   if (options.device == BatchDevice::Cpu) {
     row.device +=
         ", " + std::to_string(options.threads) + (options.threads == 1 ? " thread" : " threads");
@@ -338,18 +340,24 @@ int bench_command(CommandLine& args) {
     measure("cpu, " + std::to_string(threads) + " threads", BatchOptions{.threads = threads});
   // All devices together against the sum of each alone (the CPU on the same
   // threads): how much of the devices' speeds the balancing keeps.
-  double alone = batches.back().skipped.empty() ? batches.back().rows_per_second : 0;
+  // The ratio means something only when every device ran alone and "all"
+  // ran on all of them (it falls back to the CPU when no GPU is usable).
+  bool every_device_ran = batches.back().skipped.empty();
+  double alone = every_device_ran ? batches.back().rows_per_second : 0;
   std::optional<double> all_of_sum;
   if (const gpu::CudaDriver* driver = gpu::CudaDriver::get()) {
     for (const gpu::GpuDevice& d : driver->devices()) {
       measure("gpu " + std::to_string(d.ordinal),
               BatchOptions{.device = BatchDevice::Gpu, .gpu = d.ordinal});
-      if (batches.back().skipped.empty()) alone += batches.back().rows_per_second;
+      every_device_ran = every_device_ran && batches.back().skipped.empty();
+      alone += batches.back().rows_per_second;
     }
     if (!driver->devices().empty()) {
       measure("all", BatchOptions{.threads = threads, .device = BatchDevice::All});
-      if (batches.back().skipped.empty() && alone > 0) {
-        all_of_sum = batches.back().rows_per_second / alone;
+      const BatchRow& all = batches.back();
+      if (every_device_ran && all.skipped.empty() && all.devices == 1 + driver->devices().size() &&
+          alone > 0) {
+        all_of_sum = all.rows_per_second / alone;
       }
     }
   }

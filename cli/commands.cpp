@@ -51,6 +51,14 @@ int eval_command(CommandLine& args) {
   const std::string& file = args.file();
   auto program = compile_file(file, options);
   const auto& inputs = program->input_names();
+  const size_t given = args.positionals().size() - 1;
+  if (given != inputs.size()) {
+    std::string names;
+    for (const std::string& n : inputs) names += (names.empty() ? "" : ", ") + n;
+    throw UsageError("polyrt eval: " + file + " declares " + std::to_string(inputs.size()) +
+                     " input(s)" + (names.empty() ? "" : " (" + names + ")") + " but got " +
+                     std::to_string(given) + " coordinate(s); give one value per input, in order");
+  }
   std::vector<uint64_t> coordinates;
   for (size_t i = 1; i < args.positionals().size(); ++i) {
     const std::string what =

@@ -28,6 +28,11 @@ const char* kUsage =
 
 int dispatch(const std::vector<std::string>& args) {
   if (!args.empty() && (args[0] == "--version" || args[0] == "version")) {
+    if (args.size() > 1) {
+      std::fprintf(stderr, "polyrt %s: takes no arguments, got '%s'\n", args[0].c_str(),
+                   args[1].c_str());
+      return 2;
+    }
     return polyrt::cli::version_command();
   }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {

@@ -131,6 +131,7 @@ int run_command(CommandLine& args) {
   scheduler::RangeJob job;
   job.device = BatchDevice::Auto;
   std::string device = "auto";
+  bool device_given = false;
   CompileOptions options;
   bool batch = true;
   bool npy = false;
@@ -157,6 +158,7 @@ int run_command(CommandLine& args) {
             "cores runs on every core)");
     } else if (f == "--device") {
       device = args.value_of(f);
+      device_given = true;
       parse_device(device, job);
     } else if (f == "--parts") {
       parts = parse_u64_arg(args.value_of(f), "--parts");
@@ -176,7 +178,7 @@ int run_command(CommandLine& args) {
   }
   const std::string file = args.file();
   args.allow_positionals(1, "run takes one FILE; options start with --");
-  if (!batch && job.device == BatchDevice::Gpu) {
+  if (!batch && device_given && job.device != BatchDevice::Cpu) {
     throw UsageError("polyrt run: --device " + device +
                      " runs the batch tier; per-state engines (--engine) run on the CPU");
   }
@@ -214,7 +216,7 @@ int run_command(CommandLine& args) {
   const scheduler::Interruption::Guard interruptible;
   const auto run_to = [&](const scheduler::RangeJob& to_run, const std::string& path) {
     if (npy) return scheduler::run_batch_npy_job(to_run, path);
-    scheduler::OutputSink sink(path, file);
+    scheduler::OutputSink sink(path, p.source_files());
     if (batch) {
       scheduler::run_batch_text_job(to_run, sink);
     } else {

@@ -6,7 +6,9 @@
 #include "polyrt/error.hpp"
 #include "scheduler/interruption.hpp"
 #include "scheduler/job_parts.hpp"
+#include "scheduler/output_target.hpp"
 #include "scheduler/part_manifest.hpp"
+#include "scheduler/temporary_files.hpp"
 
 namespace polyrt::cli {
 
@@ -43,17 +45,40 @@ int exit_status_of(const std::exception& e) {
 void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uint64_t> only,
                const PartsTarget& target, const RunTo& run_to) {
   make_directory(target.dir, "for --parts");
-  std::vector<std::string> written;
+  const bool npy = target.extension == "npy";
+  // Every part of a whole run is first written under a staging name and
+  // renamed into place only when all of them succeeded: a failure leaves
+  // the previous run's parts as they were. (npy parts need no staging: an
+  // existing part directory is refused, never replaced.)
+  const bool staged = !only && !npy;
+  std::vector<std::string> written;                            // removed on failure
+  std::vector<std::pair<std::string, std::string>> to_rename;  // staged -> final
   try {
     for (uint64_t k = only.value_or(1); k <= only.value_or(parts); ++k) {
       const std::string path = scheduler::part_path(target.dir, target.table, k, target.extension);
-      run_to(part_job(job, parts, k), path);
-      written.push_back(path);
+      const std::string name = std::filesystem::path(path).filename().string();
+      scheduler::remove_stale_temporaries(target.dir, name);  // a killed run's staged parts
+      const std::string write_to =
+          staged ? target.dir + "/" + scheduler::temporary_name(name) : path;
+      run_to(part_job(job, parts, k), write_to);
+      written.push_back(write_to);
+      if (staged) to_rename.emplace_back(write_to, path);
     }
+    scheduler::Interruption::stop_if_requested();
   } catch (...) {
     std::error_code ignored;
     for (const std::string& path : written) std::filesystem::remove_all(path, ignored);
     throw;
+  }
+  for (const auto& [from, to] : to_rename) scheduler::commit_output_temporary(from, to);
+  if (!only) {
+    // Parts past N of an earlier run with more parts would read as part of this one.
+    std::error_code ignored;
+    for (uint64_t k = parts + 1;; ++k) {
+      const std::string stale = scheduler::part_path(target.dir, target.table, k, target.extension);
+      if (!std::filesystem::exists(stale, ignored)) break;
+      std::filesystem::remove_all(stale, ignored);
+    }
   }
 }
 
@@ -84,7 +109,8 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
       outcome.failed = true;
       outcome.exit_status = exit_status_of(e);
       outcome.message = e.what();
-      ranks.announce_failure();
+      // A signal to this rank (not the stop check) stops every rank.
+      ranks.announce_failure(dynamic_cast<const scheduler::InterruptedError*>(&e) != nullptr);
     }
   }
   const std::vector<scheduler::RankOutcome> outcomes = ranks.exchange(outcome);
@@ -100,26 +126,36 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
     return outcomes[r].exit_status;
   }
   if (ranks.rank() != 0) return 0;
-  scheduler::Manifest m{.program_path = target.program_file,
-                        .program = scheduler::summarize_part(target.program_file, {}),
-                        .first = job.first,
-                        .count = job.count,
-                        .format = target.extension,
-                        .outputs = job.outputs,
-                        .parts = {}};
-  for (uint64_t k = 1; k <= parts; ++k) {
-    const scheduler::RankOutcome& o = outcomes[k - 1];
-    m.parts.push_back(scheduler::ManifestPart{
-        .part = k,
-        .path = std::filesystem::path(
-                    scheduler::part_path(target.dir, target.table, k, target.extension))
-                    .filename()
-                    .string(),
-        .first = scheduler::part_range(job.first, job.count, parts, k).first,
-        .rows = o.rows,
-        .files = {o.bytes, o.crc32}});
+  try {
+    scheduler::Manifest m{.program_path = target.program_file,
+                          .program = scheduler::summarize_part(target.program_file, {}),
+                          .first = job.first,
+                          .count = job.count,
+                          .format = target.extension,
+                          .outputs = job.outputs,
+                          .parts = {}};
+    for (uint64_t k = 1; k <= parts; ++k) {
+      const scheduler::RankOutcome& o = outcomes[k - 1];
+      m.parts.push_back(scheduler::ManifestPart{
+          .part = k,
+          .path = std::filesystem::path(
+                      scheduler::part_path(target.dir, target.table, k, target.extension))
+                      .filename()
+                      .string(),
+          .first = scheduler::part_range(job.first, job.count, parts, k).first,
+          .rows = o.rows,
+          .files = {o.bytes, o.crc32}});
+    }
+    scheduler::Interruption::stop_if_requested();
+    scheduler::write_manifest(target.dir, m);
+  } catch (...) {
+    // Parts without their manifest are not a result: all of them or none.
+    for (uint64_t k = 1; k <= parts; ++k) {
+      std::filesystem::remove_all(
+          scheduler::part_path(target.dir, target.table, k, target.extension), ignored);
+    }
+    throw;
   }
-  scheduler::write_manifest(target.dir, m);
   return 0;
 }
 

@@ -30,8 +30,11 @@ struct PartsTarget {
 using RunTo = std::function<void(const scheduler::RangeJob& job, const std::string& path)>;
 
 // --parts N [--part K]: part K, or every part in order, each to its own file
-// under DIR (created when missing). A failure or interruption removes the
-// parts this run already wrote: all of them or none.
+// under DIR (created when missing). All of them or none: the parts are
+// staged and replace the previous run's only when every one succeeded (a
+// failure or interruption removes what this run wrote and leaves the
+// previous output untouched); a whole run then removes the parts past N of
+// an earlier run with more parts.
 void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uint64_t> only,
                const PartsTarget& target, const RunTo& run_to);
 

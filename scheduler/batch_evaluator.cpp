@@ -12,6 +12,7 @@
 #include "columns/native_columns.hpp"
 #include "gpu_backend/driver/device_resources.hpp"
 #include "interp/state_engine.hpp"
+#include "io/buffer_sizes.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "scheduler/batch_backends.hpp"
@@ -205,6 +206,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                                const Write& write, std::span<uint64_t* const> targets,
                                std::span<const uint64_t> device_targets) const {
   if (count == 0) return;
+  io::check_coordinate_range(first, count, "the batch's rows");
   if (columns.size() != options.column_coordinates.size()) {
     throw WriteError("the batch has " + std::to_string(options.column_coordinates.size()) +
                      " column coordinate(s) but got " + std::to_string(columns.size()) +
@@ -343,6 +345,10 @@ void BatchEvaluator::stream_encoded(
 std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
                                              std::span<const uint64_t* const> columns) const {
   std::vector<Column> out(output_names().size());
+  io::BufferSizes sizes("BatchEvaluator::evaluate(" + std::to_string(first) + ", " +
+                        std::to_string(count) + ")");
+  for (size_t o = 0; o < out.size(); ++o) sizes.add(count, 8);
+  sizes.check_memory();
   for (size_t o = 0; o < out.size(); ++o) {
     out[o].name = output_names()[o];
     out[o].type = output_types()[o];
@@ -429,6 +435,11 @@ std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
     std::shared_ptr<const gpu::GpuContext> context;
     gpu::DeviceBuffer buffer;
   };
+  // Checked before anything is allocated: a wrapped size would be written past.
+  io::check_coordinate_range(first, count, "evaluate_to_device");
+  io::BufferSizes sizes("evaluate_to_device(" + std::to_string(first) + ", " +
+                        std::to_string(count) + ")");
+  for (size_t o = 0; o < output_names().size(); ++o) sizes.add(std::max<uint64_t>(count, 1), 8);
   const auto context = std::make_shared<const gpu::GpuContext>(*gpu::CudaDriver::get(), impl_->gpu);
   context->make_current();
   std::vector<DeviceColumn> out(output_names().size());
@@ -447,8 +458,10 @@ std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
 
 bool BatchEvaluator::output_is_none(size_t index) const {
   const BatchValue& v = impl_->plan().outputs.at(index);
-  return v.kind == BatchValue::None ||
-         (v.kind == BatchValue::Scalar && impl_->primary().batch().scalars[v.index].is_none());
+  const batch::PreparedBatch& prepared = impl_->primary().batch();
+  // A scalar whose node failed is not None: every row fails with its error.
+  return v.kind == BatchValue::None || (v.kind == BatchValue::Scalar && !prepared.scalars_failed &&
+                                        prepared.scalars[v.index].is_none());
 }
 
 std::string BatchEvaluator::describe() const {

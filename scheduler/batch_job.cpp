@@ -80,7 +80,6 @@ void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
         Interruption::stop_if_requested();
         pacer.write(sink, bytes, chunk.rows);
         progress.advance(chunk.rows);
-        Interruption::count_rows(progress.done());
       });
   Interruption::stop_if_requested();
   progress.finish();
@@ -101,7 +100,7 @@ void run_batch_npy_job(const RangeJob& job, const std::string& dir) {
       [&](const ColumnChunk& chunk, std::string&) {
         Interruption::stop_if_requested();
         progress.advance(chunk.rows);
-        Interruption::count_rows(progress.done());
+        Interruption::add_rows(chunk.rows);
       });
   Interruption::stop_if_requested();
   progress.finish();

@@ -13,6 +13,7 @@ namespace {
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 volatile sig_atomic_t g_signal = 0;
 std::atomic<uint64_t> g_rows{0};
+std::atomic<bool> g_partial_output_kept{false};
 std::function<bool()> g_stop_check;  // set while no job runs
 struct sigaction g_previous[3];
 
@@ -32,16 +33,24 @@ std::string signal_name(int signal) {
   return "signal " + std::to_string(signal);
 }
 
+std::string interruption_message(int signal, uint64_t rows, bool partial_output_kept) {
+  std::string message = "polyrt: interrupted by " + signal_name(signal) + " after " +
+                        std::to_string(rows) + " row(s) ";
+  return message + (partial_output_kept
+                        ? "were written to the output (they stay there; a row being written may "
+                          "be cut short)"
+                        : "were generated; no partial output was kept");
+}
+
 }  // namespace
 
-InterruptedError::InterruptedError(int signal, uint64_t rows)
-    : Error("polyrt: interrupted by " + signal_name(signal) + " after " + std::to_string(rows) +
-            " rows; no partial output was kept"),
-      signal_(signal) {}
+InterruptedError::InterruptedError(int signal, uint64_t rows, bool partial_output_kept)
+    : Error(interruption_message(signal, rows, partial_output_kept)), signal_(signal) {}
 
 Interruption::Guard::Guard() {
   g_signal = 0;
   g_rows = 0;
+  g_partial_output_kept = false;
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);
@@ -55,8 +64,12 @@ Interruption::Guard::~Guard() {
     ::sigaction(kSignals[i], &g_previous[i], nullptr);
 }
 
-void Interruption::count_rows(uint64_t rows) {
-  g_rows.store(rows, std::memory_order_relaxed);
+void Interruption::add_rows(uint64_t rows) {
+  g_rows.fetch_add(rows, std::memory_order_relaxed);
+}
+
+void Interruption::set_partial_output_kept(bool kept) {
+  g_partial_output_kept = kept;
 }
 
 bool Interruption::requested() {
@@ -64,8 +77,12 @@ bool Interruption::requested() {
 }
 
 void Interruption::stop_if_requested() {
-  if (const int signal = g_signal) throw InterruptedError(signal, g_rows.load());
-  if (g_stop_check && g_stop_check()) throw InterruptedError(SIGTERM, g_rows.load());
+  if (const int signal = g_signal) {
+    throw InterruptedError(signal, g_rows.load(), g_partial_output_kept.load());
+  }
+  if (g_stop_check && g_stop_check()) {
+    throw InterruptedError(SIGTERM, g_rows.load(), g_partial_output_kept.load());
+  }
 }
 
 void Interruption::set_stop_check(std::function<bool()> check) {

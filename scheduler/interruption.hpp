@@ -16,7 +16,7 @@ namespace polyrt::scheduler {
 
 class InterruptedError : public Error {
  public:
-  InterruptedError(int signal, uint64_t rows);
+  InterruptedError(int signal, uint64_t rows, bool partial_output_kept);
   int signal() const { return signal_; }
   int exit_status() const { return 128 + signal_; }
 
@@ -36,8 +36,12 @@ class Interruption {
     Guard& operator=(const Guard&) = delete;
   };
 
-  // Rows that reached the output so far: what the message reports.
-  static void count_rows(uint64_t rows);
+  // `rows` more rows reached the output: what the message reports.
+  static void add_rows(uint64_t rows);
+  // Whether what was written stays when the job stops: true for a stream
+  // (standard output, a pipe, a device), false for a file written
+  // atomically (removed). The message says which.
+  static void set_partial_output_kept(bool kept);
   static bool requested();
   // Throws InterruptedError when a signal arrived, or when the stop check
   // says so (then as if SIGTERM had arrived).

@@ -13,7 +13,10 @@ namespace polyrt::scheduler {
 
 namespace {
 
-constexpr int kStopTag = 0x706f;  // "a rank with earlier rows failed"
+constexpr int kStopTag = 0x706f;  // "stop": another rank failed
+// What a rank announced (the stop message's value).
+constexpr int kFailed = 1;       // an error of its rows: later ranks stop
+constexpr int kInterrupted = 2;  // a signal: every other rank stops
 
 // Whether this process was started by an MPI launcher: Open MPI's mpirun, or
 // a PMI / PMIx launcher such as Slurm's srun.
@@ -44,11 +47,11 @@ class MpiRanks final : public Ranks {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
 
-  void announce_failure() override {
+  void announce_failure(bool interrupted) override {
     const std::lock_guard lock(mutex_);
-    const int failed = 1;
-    for (int r = rank_ + 1; r < size_; ++r) {
-      MPI_Send(&failed, 1, MPI_INT, r, kStopTag, MPI_COMM_WORLD);
+    announced_ = interrupted ? kInterrupted : kFailed;
+    for (int r = interrupted ? 0 : rank_ + 1; r < size_; ++r) {
+      if (r != rank_) MPI_Send(&announced_, 1, MPI_INT, r, kStopTag, MPI_COMM_WORLD);
     }
   }
 
@@ -61,11 +64,13 @@ class MpiRanks final : public Ranks {
     const std::lock_guard lock(mutex_);
     // Every rank learns which failed, to receive each stop message meant for
     // it (a message never received would be left pending at MPI_Finalize).
-    std::vector<int> failed(size_);
-    int my_failed = mine.failed ? 1 : 0;
-    MPI_Allgather(&my_failed, 1, MPI_INT, failed.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    std::vector<int> announced(size_);
+    MPI_Allgather(&announced_, 1, MPI_INT, announced.data(), 1, MPI_INT, MPI_COMM_WORLD);
     int expected = 0;
-    for (int r = 0; r < rank_; ++r) expected += failed[r];
+    for (int r = 0; r < size_; ++r) {
+      expected +=
+          (announced[r] == kFailed && r < rank_) || (announced[r] == kInterrupted && r != rank_);
+    }
     for (; received_ < expected; ++received_) {
       int ignored = 0;
       MPI_Recv(&ignored, 1, MPI_INT, MPI_ANY_SOURCE, kStopTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -100,7 +105,7 @@ class MpiRanks final : public Ranks {
   }
 
  private:
-  // The stop check: a stop message from a rank with earlier rows.
+  // The stop check: a stop message from another rank.
   bool earlier_rank_failed() {
     const std::lock_guard lock(mutex_);
     if (stop_) return true;
@@ -115,7 +120,8 @@ class MpiRanks final : public Ranks {
 
   mutable std::mutex mutex_;
   int rank_ = 0, size_ = 1;
-  int received_ = 0;  // stop messages received
+  int received_ = 0;   // stop messages received
+  int announced_ = 0;  // what this rank announced: 0, kFailed or kInterrupted
   bool stop_ = false;
 };
 

@@ -31,7 +31,7 @@ void write_all(int fd, const void* data, size_t size, uint64_t offset, const std
   while (size > 0) {
     const ssize_t n = ::pwrite(fd, p, size, (off_t)offset);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw WriteError("cannot write '" + path + "': " + std::strerror(errno));
+    if (n <= 0) throw UsageError("cannot write '" + path + "': " + std::strerror(errno));
     p += n;
     offset += (uint64_t)n;
     size -= (size_t)n;
@@ -100,7 +100,7 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
   }
   for (size_t k = 0; k < names.size(); ++k) {
     const std::string path = temp_dir_ + "/" + names[k] + ".npy";
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) throw UsageError("cannot create '" + path + "': " + std::strerror(errno));
     fds_.push_back(fd);
     write_all(fd, headers[k].data(), headers[k].size(), 0, path);
@@ -146,13 +146,13 @@ void NpyDirectory::write(const ColumnChunk& chunk, uint64_t row) const {
 
 void NpyDirectory::commit() {
   for (int fd : fds_) {
-    if (::close(fd) != 0) throw WriteError("cannot close a file in '" + temp_dir_ + "'");
+    if (::close(fd) != 0) throw UsageError("cannot close a file in '" + temp_dir_ + "'");
   }
   fds_.clear();
   std::error_code ec;
   std::filesystem::remove(dir_, ec);  // an empty directory in the way
   std::filesystem::rename(temp_dir_, dir_, ec);
-  if (ec) throw WriteError("cannot rename '" + temp_dir_ + "' to '" + dir_ + "': " + ec.message());
+  if (ec) throw UsageError("cannot rename '" + temp_dir_ + "' to '" + dir_ + "': " + ec.message());
   committed_ = true;
 }
 

@@ -20,6 +20,7 @@
 #include <memory>
 #include <vector>
 
+#include "scheduler/fork_safety.hpp"
 #include "scheduler/interruption.hpp"
 
 namespace polyrt::scheduler {
@@ -37,6 +38,7 @@ template <typename Chunk, typename Issue, typename Work, typename Deliver>
 void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape shape,
                                const Work& work, const Deliver& deliver) {
   if (count == 0) return;
+  make_thread_pool_fork_safe();
   // More threads than cores buys nothing and makes oneTBB warn on stderr.
   const size_t cores = (size_t)tbb::info::default_concurrency();
   const size_t threads = shape.threads ? std::min(shape.threads, cores) : cores;

@@ -1,7 +1,6 @@
 #include "scheduler/output_sink.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,7 +10,7 @@
 
 #include "polyrt/error.hpp"
 #include "scheduler/interruption.hpp"
-#include "scheduler/temporary_files.hpp"
+#include "scheduler/output_target.hpp"
 
 namespace polyrt::scheduler {
 
@@ -21,51 +20,25 @@ std::string errno_text() {
 }
 }  // namespace
 
-OutputSink::OutputSink(const std::string& path, const std::string& program_file) : path_(path) {
+OutputSink::OutputSink(const std::string& path, std::span<const std::string> protected_files)
+    : path_(path) {
   if (path.empty()) {
     fd_ = STDOUT_FILENO;
+    Interruption::set_partial_output_kept(true);
     return;
   }
-  struct stat st {};
-  const bool exists = ::stat(path.c_str(), &st) == 0;
-  struct stat input {};
-  if (exists && !program_file.empty() && ::stat(program_file.c_str(), &input) == 0 &&
-      input.st_dev == st.st_dev && input.st_ino == st.st_ino) {
-    throw UsageError("--out " + path + " is the program file " + program_file +
-                     "; refusing to replace the program with its output");
-  }
-  if (exists && !S_ISREG(st.st_mode)) {
+  if (check_output_target(path, protected_files, "--out")) {
     // A device or pipe such as /dev/null: write it directly, never replace it.
+    Interruption::set_partial_output_kept(true);
     fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) throw UsageError("cannot open '" + path + "' for writing: " + errno_text());
     owns_fd_ = true;
     return;
   }
-  // A regular file is replaced atomically (a temporary file renamed over
-  // it), which is not what a symlink's or a read-only file's owner expects
-  // (cp writes through a link; nothing overwrites a read-only file unasked).
-  struct stat link {};
-  if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
-    throw UsageError("--out " + path +
-                     " is a symbolic link; polyrt replaces its output atomically, which would "
-                     "replace the link, not its target: write to the target path, or remove the "
-                     "link first");
-  }
-  if (exists && (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0)) {
-    throw UsageError("--out " + path +
-                     " is read-only; polyrt does not replace a file it may not write (make it "
-                     "writable or remove it first)");
-  }
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  remove_stale_temporaries(dir, base);
-  std::string temp = dir + "/" + temporary_name(base) + "-XXXXXX";
-  fd_ = ::mkstemp(temp.data());
-  if (fd_ < 0) throw UsageError("cannot create a temporary file in '" + dir + "': " + errno_text());
-  ::fchmod(fd_, 0644);
+  OutputTemporary temporary = create_output_temporary(path);
+  fd_ = temporary.fd;
   owns_fd_ = true;
-  temp_path_ = temp;
+  temp_path_ = std::move(temporary.path);
 }
 
 OutputSink::~OutputSink() {
@@ -95,9 +68,7 @@ void OutputSink::commit() {
     throw UsageError("cannot finish writing '" + path_ + "': " + errno_text());
   }
   fd_ = -1;
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    throw UsageError("cannot rename the output into '" + path_ + "': " + errno_text());
-  }
+  commit_output_temporary(temp_path_, path_);
   temp_path_.clear();
 }
 

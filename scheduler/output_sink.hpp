@@ -3,6 +3,7 @@
 // when the job succeeds, so a failed job leaves no partial file).
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -11,10 +12,10 @@ namespace polyrt::scheduler {
 class OutputSink {
  public:
   // Empty path: standard output. Throws UsageError when the path cannot be
-  // opened, is `program_file` itself (same inode), is a symlink or a
-  // read-only file (which an atomic replace would clobber). Removes the
-  // temporaries of earlier runs for this path whose process is gone.
-  explicit OutputSink(const std::string& path, const std::string& program_file = "");
+  // opened or must not be replaced (check_output_target: one of
+  // `protected_files`, a symlink, a read-only file). Removes the temporaries
+  // of earlier runs for this path whose process is gone.
+  explicit OutputSink(const std::string& path, std::span<const std::string> protected_files = {});
   ~OutputSink();  // discards the temporary file unless commit() ran
   OutputSink(const OutputSink&) = delete;
   OutputSink& operator=(const OutputSink&) = delete;

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "polyrt/error.hpp"
+#include "scheduler/interruption.hpp"
 #include "scheduler/output_sink.hpp"
 #include "scheduler/row_format.hpp"
 
@@ -15,10 +16,11 @@ namespace {
 
 void add_file(FileSummary& summary, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw WriteError("cannot read back " + path + " to checksum it");
+  if (!in) throw UsageError("cannot read back " + path + " to checksum it");
   std::vector<char> buffer(1 << 20);
   uLong crc = summary.crc32;
   while (in) {
+    Interruption::stop_if_requested();  // a part may be gigabytes: a signal stops the read
     in.read(buffer.data(), (std::streamsize)buffer.size());
     const auto n = (size_t)in.gcount();
     crc = crc32_z(crc, reinterpret_cast<const Bytef*>(buffer.data()), n);

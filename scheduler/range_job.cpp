@@ -67,7 +67,6 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
         Interruption::stop_if_requested();
         pacer.write(sink, c.text, c.rows);
         progress.advance(c.rows);
-        Interruption::count_rows(progress.done());
       });
   Interruption::stop_if_requested();
   progress.finish();

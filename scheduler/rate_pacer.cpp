@@ -20,10 +20,12 @@ constexpr std::chrono::milliseconds kSignalCheck{50};
 uint64_t RatePacer::wait_for_due_rows() {
   for (;;) {
     const Clock::time_point now = Clock::now();
-    const double elapsed = std::chrono::duration<double>(now - start_).count();
-    const double due = std::floor(elapsed * rate_) + 1.0 - (double)written_;
-    if (due >= 1.0) {
-      const double lag = due / rate_;
+    double elapsed = std::chrono::duration<double>(now - start_).count();
+    // How late row `written_` (due at written_ / R) is; negative: not due yet.
+    // Measured in seconds, not rows, so that R < 1 (a row every few seconds)
+    // is never taken for a backlog.
+    const double lag = elapsed - (double)written_ / rate_;
+    if (lag >= 0) {
       worst_lag_ = std::max(worst_lag_, lag);
       if (lag > 1.0) {
         // The output fell behind: keep at most a second's rows due.
@@ -36,9 +38,11 @@ uint64_t RatePacer::wait_for_due_rows() {
         }
         start_ +=
             std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(lag - 1.0));
-        return (uint64_t)rate_;
+        elapsed -= lag - 1.0;
       }
-      return (uint64_t)due;
+      // Rows written_ .. floor(elapsed * R) are due: at least the one that is late.
+      const double due = std::floor(elapsed * rate_) + 1.0 - (double)written_;
+      return due < 1.0 ? 1 : (uint64_t)due;
     }
     const auto next = start_ + std::chrono::duration_cast<Clock::duration>(
                                    std::chrono::duration<double>((double)written_ / rate_));
@@ -50,6 +54,7 @@ uint64_t RatePacer::wait_for_due_rows() {
 void RatePacer::write(OutputSink& sink, std::string_view bytes, uint64_t rows) {
   if (rate_ <= 0 || rows == 0) {
     sink.write(bytes);
+    Interruption::add_rows(rows);
     return;
   }
   if (!started_) {
@@ -77,6 +82,7 @@ void RatePacer::write(OutputSink& sink, std::string_view bytes, uint64_t rows) {
     offset = end;
     written_ += n;
     left -= n;
+    Interruption::add_rows(n);
   }
 }
 

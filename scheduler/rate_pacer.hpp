@@ -22,7 +22,8 @@ class RatePacer {
 
   // Writes a chunk's `bytes`, holding `rows` rows of one line each, to `sink`
   // on schedule. (A chunk whose CSV fields hold line breaks is written whole
-  // when its first row is due.) Stops for signals while it waits.
+  // when its first row is due.) Stops for signals while it waits. Counts
+  // the rows written for the interruption message (Interruption::add_rows).
   void write(OutputSink& sink, std::string_view bytes, uint64_t rows);
 
   // The largest lag seen, in seconds (for reports and tests).

@@ -84,8 +84,17 @@ TEST(Json, ParsesAndPrintsCompactWithSortedKeys) {
   expect_contains(canonical("{\"a\" 1}"), {"error: ':' expected at offset 5"});
   expect_contains(canonical("[01]"), {"a bad number"});
   expect_contains(canonical("\"\\ud800\""), {"an unpaired surrogate"});
-  expect_contains(canonical(std::string(300, '[') + std::string(300, ']')),
-                  {"nesting deeper than 256 levels"});
+  // serde_json's recursion limit: 127 levels nest, a 128th is refused.
+  EXPECT_EQ(canonical(std::string(127, '[') + std::string(127, ']')),
+            std::string(127, '[') + std::string(127, ']'));
+  expect_contains(canonical(std::string(128, '[') + std::string(128, ']')),
+                  {"nested more than 127 levels deep"});
+  std::string objects;
+  for (int k = 0; k < 128; ++k) objects += "{\"a\":";
+  expect_contains(canonical(objects + "1" + std::string(128, '}')),
+                  {"nested more than 127 levels deep"});
+  // serde_json reads -0 as the double -0.0 (no integer is negative zero).
+  EXPECT_EQ(canonical("[-0, 0, -0.0, -0e0]"), "[-0.0,0,-0.0,-0.0]");
   expect_contains(canonical("1 2"), {"text after the value"});
   expect_contains(canonical("[1e400]"), {"a number out of the f64 range"});
   // A byte that is not UTF-8 is the lone surrogate \udcXX both ways.

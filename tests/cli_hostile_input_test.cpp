@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -133,10 +135,10 @@ TEST_F(CliHostile, EvalPrintsStringsWithNulBytesWhole) {
 
 TEST_F(CliHostile, OutputNeverReplacesTheProgramALinkOrAReadOnlyFile) {
   const std::string run = "run " + program + " --cycles 0..3 --out ";
-  expect_error(run_polyrt(run + program), 2, "is the program file");
+  expect_error(run_polyrt(run + program), 2, "a source file of the program");
   const std::string hard = dir + "/hard.polydat";
   ASSERT_EQ(::link(program.c_str(), hard.c_str()), 0);
-  expect_error(run_polyrt(run + hard), 2, "is the program file");
+  expect_error(run_polyrt(run + hard), 2, "a source file of the program");
   const std::string target = write_program(dir, "target.csv", "keep");
   const std::string link = dir + "/link.csv";
   ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0);
@@ -205,6 +207,122 @@ TEST_F(CliHostile, NpyRefusesWhatCannotFit) {
       run_polyrt("run " + program + " --cycles 0..100000000000 --format npy --out " + dir + "/n"),
       2, "bytes are free on its file system");
   EXPECT_FALSE(exists(dir + "/n"));
+}
+
+TEST_F(CliHostile, AnInterruptedStreamSaysWhatWasWritten) {
+  // Paced to stdout: rows reach the pipe before the signal, and they stay.
+  const std::string cmd = std::string(POLYRT_BINARY) + " run " + program +
+                          " --cycles 0..1000000 --rate 20 >" + dir + "/out 2>" + dir +
+                          "/err & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; exit $?";
+  EXPECT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 130);
+  const std::string err = read_file(dir + "/err");
+  const std::string out = read_file(dir + "/out");
+  const size_t rows = (size_t)std::count(out.begin(), out.end(), '\n') - 1;  // less the header
+  EXPECT_GE(rows, 10u) << out;
+  EXPECT_NE(err.find("after " + std::to_string(rows) + " row(s) were written to the output"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("no partial output"), std::string::npos) << err;
+}
+
+TEST_F(CliHostile, ARateBelowOneRowPerSecondWritesRows) {
+  const auto r = run_polyrt_with("timeout 5", "run " + program + " --cycles 0..3 --rate 0.9");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4) << r.out;
+  EXPECT_EQ(r.err.find("cannot keep up"), std::string::npos) << r.err;
+}
+
+TEST_F(CliHostile, AnNpyWriteErrorIsAnIoErrorExit2) {
+  // A file size limit (SIGXFSZ ignored) makes the column writes fail.
+  const std::string cmd = "trap '' XFSZ; ulimit -f 64; exec " + std::string(POLYRT_BINARY) +
+                          " run " + program + " --cycles 0..1000000 --outputs a --format npy " +
+                          "--out " + dir + "/cols 2>" + dir + "/err";
+  const int raw = std::system(("sh -c \"" + cmd + "\"").c_str());
+  EXPECT_EQ(WEXITSTATUS(raw), 2) << read_file(dir + "/err");
+  EXPECT_NE(read_file(dir + "/err").find("cannot write"), std::string::npos);
+  EXPECT_FALSE(exists(dir + "/cols"));
+}
+
+TEST_F(CliHostile, AFailingExternOnlyValueIsTheNodesErrorOnEveryTier) {
+  const std::string f =
+      write_program(dir, "scalar.polydat", "input c\nextern s: str = \"abc\"\nx := s as u64\n");
+  for (const char* engine : {"batch", "interpreter", "native"}) {
+    const auto r = run_polyrt("run " + f + " --cycles 4..6 --engine " + engine);
+    expect_error(r, 1, "cannot parse \"abc\" as u64");
+    EXPECT_NE(r.err.find("coordinates: c=4"), std::string::npos) << engine << r.err;
+    EXPECT_EQ(r.err.find("unset extern"), std::string::npos) << engine << r.err;
+  }
+}
+
+TEST_F(CliHostile, UsageGapsAreUsageErrors) {
+  expect_error(run_polyrt("run " + program + " --cycles 0..3 --engine interpreter --device all"), 2,
+               "runs the batch tier");
+  expect_error(run_polyrt("run " + program + " --cycles 0..3 --engine native --device auto"), 2,
+               "runs the batch tier");
+  EXPECT_EQ(run_polyrt("run " + program + " --cycles 0..3 --engine native --device cpu").status, 0);
+  expect_error(run_polyrt("eval " + program), 2, "declares 1 input(s) (cycle) but got 0");
+  expect_error(run_polyrt("eval " + program + " 1 2"), 2, "but got 2 coordinate(s)");
+  expect_error(run_polyrt("version --junk"), 2, "takes no arguments");
+  expect_error(run_polyrt("--version --junk"), 2, "takes no arguments");
+}
+
+TEST_F(CliHostile, OutputNeverReplacesAModuleOfTheProgram) {
+  const std::string kTwice = "twice(x: u64) -> (y: u64) := {\n  y := x * 2\n}\n";
+  const std::string lib = dir + "/lib";
+  ::mkdir(lib.c_str(), 0755);
+  const std::string module = write_program(lib, "twice.polydat", kTwice);
+  const std::string beside =
+      write_program(dir, "plus1.polydat", "plus1(x: u64) -> (y: u64) := {\n  y := x + 1\n}\n");
+  const std::string f =
+      write_program(dir, "uses.polydat", "input c\nv := twice(c)\nw := plus1(c)\n");
+  ASSERT_EQ(run_polyrt("run " + f + " --cycles 0..2 --lib " + lib).status, 0);
+  expect_error(run_polyrt("run " + f + " --cycles 0..2 --lib " + lib + " --out " + module), 2,
+               "a source file of the program");
+  expect_error(run_polyrt("run " + f + " --cycles 0..2 --lib " + lib + " --out " + beside), 2,
+               "a source file of the program");
+  expect_error(
+      run_polyrt_with("POLYRT_LIB_PATH=" + lib, "run " + f + " --cycles 0..2 --out " + module), 2,
+      "a source file of the program");
+  EXPECT_EQ(read_file(module), kTwice);
+}
+
+TEST_F(CliHostile, AMissingLibraryPathDirectoryIsSkipped) {
+  // hashed_id is a module of the standard library, searched after the
+  // environment's directories: each is listed on the way there.
+  const std::string f = write_program(dir, "std.polydat", "input c\nu := hashed_id(c, 1000)\n");
+  const auto r = run_polyrt_with("POLYRT_LIB_PATH=" + dir + "/nowhere:" + dir + "/neither",
+                                 "run " + f + " --cycles 0..2");
+  EXPECT_EQ(r.status, 0) << r.err;
+  // One named explicitly must exist.
+  expect_error(run_polyrt("run " + f + " --cycles 0..2 --lib " + dir + "/nowhere"), 1,
+               "cannot read the module directory");
+}
+
+TEST_F(CliHostile, HugeValuesAreCutInMessages) {
+  const std::string f =
+      write_program(dir, "huge.polydat", "input c\nextern s: str\nx := (s + \"{c}\") as u64\n");
+  const auto r = run_polyrt("eval " + f + " --set s=" + std::string(100000, 'a') + " 3");
+  EXPECT_EQ(r.status, 1) << r.err.substr(0, 300);
+  EXPECT_LT(r.err.size(), 3000u);
+  EXPECT_NE(r.err.find("bytes omitted"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("aa3\""), std::string::npos) << "the end is kept";
+}
+
+TEST_F(CliHostile, AMissingHomeIsNeverCreated) {
+  const std::string home = dir + "/no-such-home";
+  const auto r = run_polyrt_with("HOME=" + home + " XDG_CACHE_HOME= POLYRT_CACHE_DIR=",
+                                 "run " + program + " --cycles 0..3");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(exists(home));
+}
+
+TEST_F(CliHostile, OutputFilesGetANewFilesMode) {
+  const std::string out = dir + "/mode.csv";
+  const auto r = run_polyrt_with("umask 027;", "run " + program + " --cycles 0..3 --out " + out);
+  ASSERT_EQ(r.status, 0) << r.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(out.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
 }
 
 }  // namespace

@@ -4,6 +4,9 @@
 // of the u64 range.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <vector>
+
 #include "scheduler/job_parts.hpp"
 #include "tests/test_support.hpp"
 
@@ -93,6 +96,29 @@ TEST_F(CliParts, AFailingPartLeavesNoPartFile) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("coordinates: cycle=701"), std::string::npos) << r.err;
   EXPECT_EQ(entries(out), 0u) << "part 1 was written, then removed: all parts or none";
+}
+
+// A rerun that fails leaves the previous run's parts exactly as they were
+// (the new parts are staged and replace them only when all succeeded); a
+// successful rerun with fewer parts removes the earlier run's extra parts.
+TEST_F(CliParts, ARerunReplacesEveryPartOrNone) {
+  const std::string out = dir + "/rerun";
+  ASSERT_EQ(run_polyrt("run " + program + " --cycles 0..1000 --parts 4 --out " + out).status, 0);
+  std::vector<std::string> before;
+  for (int k = 1; k <= 4; ++k)
+    before.push_back(read_file(out + "/events." + std::to_string(k) + ".csv"));
+  const std::string failing = write_program(
+      dir, "events2.polydat", "input cycle\nid := hash(cycle)\nv := in_range(cycle, 0, 700)\n");
+  ASSERT_EQ(::rename(failing.c_str(), program.c_str()), 0);  // the same table name
+  const auto r = run_polyrt("run " + program + " --cycles 0..1000 --parts 4 --out " + out);
+  EXPECT_EQ(r.status, 1) << r.err;
+  for (int k = 1; k <= 4; ++k) {
+    EXPECT_EQ(read_file(out + "/events." + std::to_string(k) + ".csv"), before[k - 1]) << k;
+  }
+  EXPECT_EQ(entries(out), 4u) << "nothing staged is left behind";
+  ASSERT_EQ(run_polyrt("run " + program + " --cycles 0..500 --parts 2 --out " + out).status, 0);
+  EXPECT_EQ(entries(out), 2u) << "parts 3 and 4 of the earlier run are gone";
+  EXPECT_FALSE(exists(out + "/events.3.csv"));
 }
 
 TEST_F(CliParts, RefusesWhatCannotBeSplit) {

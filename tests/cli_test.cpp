@@ -58,7 +58,7 @@ TEST_F(Cli, Eval) {
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.err.find("cannot read \"notanumber\" as u64 for extern k"), std::string::npos)
       << bad.err;
-  EXPECT_EQ(run_polyrt("eval " + ladder + " 1 2").status, 1);
+  EXPECT_EQ(run_polyrt("eval " + ladder + " 1 2").status, 2);  // one value per input
 }
 
 TEST_F(Cli, RunCsvTsvJsonl) {

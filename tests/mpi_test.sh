@@ -2,7 +2,8 @@
 # polyrt run under `mpirun -n 2`: each rank writes its part; the parts
 # concatenated are the single run; rank 0's manifest lists them with rows,
 # bytes and CRC-32s that Python recomputes; a failing rank leaves no part
-# and no manifest, and the smallest failing coordinate is reported once.
+# and no manifest, and the smallest failing coordinate is reported once; a
+# signal to one rank stops them all.
 #   tests/mpi_test.sh POLYRT_BINARY
 set -euo pipefail
 polyrt=$1
@@ -58,6 +59,34 @@ if "${mpi[@]}" "$polyrt" run "$work/late.polydat" --cycles 0..100000 --out "$wor
 fi
 grep -q "coordinates: cycle=70001" "$work/err.txt" || fail "$(cat "$work/err.txt")"
 test -z "$(ls -A "$work/failed")" || fail "parts remain after a late failure"
+
+# SIGTERM to one rank (the one with later rows): every rank stops at its next
+# chunk, not after computing its whole part (minutes here); nothing remains.
+mkdir -p "$work/term"
+"${mpi[@]}" "$polyrt" run "$work/events.polydat" --cycles 0..40000000000 --threads 1 \
+  --out "$work/term" 2> "$work/err.txt" &
+launch=$!
+rank1=""
+for _ in $(seq 100); do
+  for pid in $(pgrep -f "events.polydat --cycles 0..40000000000" || true); do
+    if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then
+      rank1=$pid
+    fi
+  done
+  [ -n "$rank1" ] && break
+  sleep 0.1
+done
+[ -n "$rank1" ] || fail "rank 1 did not start"
+sleep 1
+started=$(date +%s)
+kill -TERM "$rank1"
+status=0
+timeout 60 tail --pid="$launch" -f /dev/null || fail "the launch did not stop within 60 s of SIGTERM"
+wait "$launch" || status=$?
+test "$status" -ne 0 || fail "an interrupted launch exited 0"
+test $(( $(date +%s) - started )) -lt 30 || fail "the other rank computed on after the signal"
+grep -q "interrupted by SIGTERM" "$work/err.txt" || fail "no message: $(cat "$work/err.txt")"
+test -z "$(ls -A "$work/term")" || fail "parts remain after an interruption: $(ls -A "$work/term")"
 
 # --parts is the launch's business under MPI.
 if "${mpi[@]}" "$polyrt" run "$work/events.polydat" --cycles 0..10 --parts 2 --out "$work/x" \

@@ -52,10 +52,15 @@ std::optional<std::string> default_cache_dir() {
     return std::nullopt;
   }
   if (const char* dir = std::getenv("POLYRT_CACHE_DIR"); dir && *dir) return std::string(dir);
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+  // The XDG rules: a relative XDG_CACHE_HOME is ignored. The home directory
+  // must exist: a cache never creates it (HOME=/nonexistent, as daemons and
+  // containers often have, would otherwise make /nonexistent as root).
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg == '/') {
     return std::string(xdg) + "/polyrt";
   }
-  if (const char* home = std::getenv("HOME"); home && *home) {
+  struct stat home_dir {};
+  if (const char* home = std::getenv("HOME");
+      home && *home == '/' && ::stat(home, &home_dir) == 0 && S_ISDIR(home_dir.st_mode)) {
     return std::string(home) + "/.cache/polyrt";
   }
   return std::nullopt;

@@ -2,14 +2,17 @@
 
 #include <algorithm>
 
+#include "value/message_text.hpp"
+
 namespace polyrt::ir {
 
 namespace {
 
+// Long values are cut (text_for_message): the message stays readable.
 std::string show(const Value* v) {
   if (v->is_none()) return "None";
-  if (v->type() == Type::Str) return "\"" + v->as_str() + "\"";
-  return v->to_string();
+  if (v->type() == Type::Str) return "\"" + text_for_message(v->as_str()) + "\"";
+  return text_for_message(v->to_string());
 }
 
 // Named outputs whose value depends on `node` (including its own), sorted.
@@ -39,7 +42,7 @@ std::string failure_message(const Graph& g, uint32_t node, const std::string& re
                             const std::vector<uint64_t>* coordinates) {
   const Node& n = g.nodes[node];
   std::string out = "node '" + n.label + "' in binding '" + n.binding + "' at " + g.location_of(n) +
-                    " failed: " + reason + g.call_chain_of(n);
+                    " failed: " + text_for_message(reason, 1024) + g.call_chain_of(n);
   const auto fed = fed_outputs(g, node);
   out += "\n  feeds outputs: ";
   for (size_t i = 0; i < fed.size(); ++i) out += (i ? ", " : "") + fed[i];

@@ -101,6 +101,9 @@ std::vector<std::string> ModuleLibrary::files_of(const LibraryDirectory& dir, So
     if (file.size() > kExtension.size() && file.ends_with(kExtension) && !is_program)
       files.push_back(it->path().string());
   }
+  if (ec == std::errc::no_such_file_or_directory && dir.optional) {
+    return listings_[dir.path] = {};
+  }
   if (ec) {
     sources_.fail(call,
                   "cannot read the module directory '" + dir.path + "' (from " + dir.origin +
@@ -109,6 +112,14 @@ std::vector<std::string> ModuleLibrary::files_of(const LibraryDirectory& dir, So
   }
   std::sort(files.begin(), files.end());
   return listings_[dir.path] = files;
+}
+
+std::vector<std::string> ModuleLibrary::files_read() const {
+  std::vector<std::string> paths;
+  for (const auto& [path, file] : files_) {
+    if (file.text && !path.starts_with(kStandardPrefix)) paths.push_back(path);
+  }
+  return paths;
 }
 
 ModuleLibrary::File& ModuleLibrary::load(const std::string& key, const std::string& display,

@@ -26,6 +26,9 @@ using dsl::SourceText;
 struct LibraryDirectory {
   std::string path;
   std::string origin;
+  // Skipped when it does not exist, as a shell skips a missing PATH entry
+  // (the environment's directories); one named explicitly must exist.
+  bool optional = false;
 };
 
 struct FoundModule {
@@ -47,6 +50,10 @@ class ModuleLibrary {
   // Files of the path that could not be parsed while looking for a module
   // in files not named after it, for the hint of an unknown name.
   const std::vector<std::string>& skipped_files() const { return skipped_; }
+
+  // The module files read from disk (not the embedded standard library):
+  // what output must never replace.
+  std::vector<std::string> files_read() const;
 
   // Every module of the embedded standard library, for "did you mean".
   std::vector<std::string> standard_module_names();

@@ -18,8 +18,9 @@
 
 namespace polyrt {
 
-Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options)
-    : graph_(std::move(graph)), options_(std::move(options)) {
+Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options,
+                 ProgramSource source)
+    : graph_(std::move(graph)), options_(std::move(options)), source_(std::move(source)) {
   for (uint32_t c : graph_->coordinates) input_names_.push_back(graph_->nodes[c].name);
   for (const ir::Extern& e : graph_->externs)
     externs_.push_back(ExternInfo{e.name, e.type, e.default_value});
@@ -152,7 +153,7 @@ std::vector<modules::LibraryDirectory> module_path(const CompileOptions& options
     while (!rest.empty()) {
       const size_t colon = rest.find(':');
       const std::string_view dir = rest.substr(0, colon);
-      if (!dir.empty()) path.push_back({std::string(dir), kLibraryPathVariable});
+      if (!dir.empty()) path.push_back({std::string(dir), kLibraryPathVariable, true});
       rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
     }
   }
@@ -177,7 +178,9 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   const dsl::Ast ast = modules::inline_modules(dsl::parse(text), sources, library);
   auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast));
   ir::run_passes(*graph, sources, options.required_outputs);
-  return std::make_shared<const Program>(std::move(graph), options);
+  ProgramSource origin{std::string(source), library.files_read()};
+  if (!program_path.empty()) origin.files.insert(origin.files.begin(), program_path);
+  return std::make_shared<const Program>(std::move(graph), options, std::move(origin));
 }
 
 [[noreturn]] void refuse_file(const std::string& path, const std::string& why) {

@@ -11,7 +11,9 @@ namespace polyrt::rt {
 
 namespace {
 
-constexpr int kMaxDepth = 256;
+// serde_json's recursion limit: it refuses a 128th array or object opened
+// inside 127 others, so at most 127 levels nest.
+constexpr int kMaxNesting = 127;
 
 class Parser {
  public:
@@ -45,10 +47,12 @@ class Parser {
   }
 
   bool value(JsonValue& v, int depth) {
-    if (depth > kMaxDepth) return fail("nesting deeper than 256 levels");
     space();
     if (i_ >= s_.size()) return fail("a value expected");
     const char c = s_[i_];
+    if ((c == '{' || c == '[') && depth >= kMaxNesting) {
+      return fail("arrays and objects nested more than 127 levels deep (serde_json's limit)");
+    }
     if (c == '{') return object(v, depth);
     if (c == '[') return array(v, depth);
     if (c == '"') {
@@ -103,7 +107,10 @@ class Parser {
       const auto r = std::from_chars(b, e, into);
       return r.ec == std::errc() && r.ptr == e;
     };
-    const bool fits = integral && (whole(u) || whole(n));
+    // "-0" is the double -0.0 to serde_json (no integer is negative zero).
+    const bool negative_zero =
+        integral && v.scalar[0] == '-' && v.scalar.find_first_not_of('0', 1) == std::string::npos;
+    const bool fits = integral && !negative_zero && (whole(u) || whole(n));
     if (!fits) {
       double d = 0;
       if (std::from_chars(b, e, d).ec != std::errc()) return fail("a number out of the f64 range");

@@ -19,7 +19,8 @@ struct JsonValue {
   std::map<std::string, JsonValue> members;  // Object, sorted by key
 };
 
-// Parses one JSON value (RFC 8259; nesting up to 256 levels); nullopt with
+// Parses one JSON value (RFC 8259; at most 127 nested levels, serde_json's
+// limit; "-0" is the double -0.0 as serde_json reads it); nullopt with
 // `error` set for anything else.
 std::optional<JsonValue> parse_json(std::string_view text, std::string& error);
 // The compact text of a value.

@@ -12,6 +12,7 @@
 #include "rtlib/byte_encodings.hpp"
 #include "rtlib/json_text.hpp"
 #include "rtlib/text.hpp"
+#include "value/message_text.hpp"
 
 namespace polyrt {
 
@@ -285,7 +286,7 @@ bool parse_float_text(std::string_view text, F& v) {
 
 Value parse_value(std::string_view text, Type type, std::string_view target) {
   auto fail = [&]() -> Value {
-    throw WriteError("cannot read \"" + std::string(text) + "\" as " +
+    throw WriteError("cannot read \"" + text_for_message(text) + "\" as " +
                      std::string(type_name(type)) +
                      (target.empty() ? "" : " for " + std::string(target)) + " (expected " +
                      expected_text(type) + ")");
@@ -305,7 +306,7 @@ Value parse_value(std::string_view text, Type type, std::string_view target) {
     std::string error;
     const auto parsed = rt::parse_json(text, error);
     if (!parsed) {
-      throw WriteError("cannot read \"" + std::string(text) + "\" as json" +
+      throw WriteError("cannot read \"" + text_for_message(text) + "\" as json" +
                        (target.empty() ? "" : " for " + std::string(target)) + ": " + error);
     }
     return Value::json(rt::json_text(*parsed));

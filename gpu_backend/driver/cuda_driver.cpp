@@ -1,10 +1,13 @@
 #include "gpu_backend/driver/cuda_driver.hpp"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <string>
 
 #include "polyrt/error.hpp"
 
@@ -78,6 +81,25 @@ void CudaDriver::check(cuda::CUresult result, const char* call) const {
   }
 }
 
+namespace {
+
+// The file a symbol of the loaded library lives in, and what tells one
+// build of it from another.
+std::string identity_of(void* symbol, const std::string& fallback_path) {
+  Dl_info info{};
+  std::string file = fallback_path;
+  if (symbol && ::dladdr(symbol, &info) != 0 && info.dli_fname) file = info.dli_fname;
+  char resolved[PATH_MAX];
+  if (::realpath(file.c_str(), resolved)) file = resolved;
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return file;
+  return file + ":" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" +
+         std::to_string(st.st_size) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
+}  // namespace
+
 void CudaDriver::load(std::string& why_not) {
   const char* override_path = std::getenv("POLYRT_LIBCUDA");
   path_ = override_path && *override_path ? override_path : "libcuda.so.1";
@@ -90,6 +112,7 @@ void CudaDriver::load(std::string& why_not) {
     return;
   }
   auto get_proc = reinterpret_cast<cuda::GetProcAddress>(::dlsym(library_, "cuGetProcAddress_v2"));
+  identity_ = identity_of(get_proc ? (void*)get_proc : nullptr, path_);
   if (!get_proc) {
     why_not = "the CUDA driver " + path_ +
               " is older than CUDA 12 (it has no cuGetProcAddress_v2); polyrt needs a CUDA 12 "
@@ -139,6 +162,11 @@ void CudaDriver::load(std::string& why_not) {
   if (const cuda::CUresult r = api_.cuDeviceGetCount(&count);
       r != cuda::CUDA_SUCCESS && r != cuda::CUDA_ERROR_NO_DEVICE) {
     why_not = "cuDeviceGetCount failed: " + describe(r);
+    return;
+  }
+  if (count < 0) {
+    why_not = "the CUDA driver " + path_ + " reported " + std::to_string(count) +
+              " devices (cuDeviceGetCount); a driver must report 0 or more";
     return;
   }
   try {

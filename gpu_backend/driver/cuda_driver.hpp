@@ -32,6 +32,11 @@ class CudaDriver {
   const cuda::DriverApi& api() const { return api_; }
   int version() const { return version_; }  // 12040 for CUDA 12.4
   const std::string& library_path() const { return path_; }
+  // The driver library file that was loaded: its resolved path, device,
+  // inode, size and modification time. Part of the cubin cache key, so that
+  // a cubin made by one driver (or by the test double, whose "cubins" are not
+  // machine code) is never loaded by another sharing the cache directory.
+  const std::string& library_identity() const { return identity_; }
   const std::vector<GpuDevice>& devices() const { return devices_; }
   // The library's handle, for symbols beyond the driver API (the test
   // double's host-twin hook).
@@ -52,6 +57,7 @@ class CudaDriver {
 
   void* library_ = nullptr;
   std::string path_;
+  std::string identity_;
   cuda::DriverApi api_{};
   int version_ = 0;
   std::vector<GpuDevice> devices_;

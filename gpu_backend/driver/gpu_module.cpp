@@ -38,6 +38,7 @@ std::string GpuModule::cubin_of(const std::string& ptx, const std::string& ptx_k
                               .add(ptx_key)
                               .add(std::to_string(context_.device().sm()))
                               .add(std::to_string(driver.version()))
+                              .add(driver.library_identity())
                               .hex();
   const codegen::DiskCache cache(codegen::default_cache_dir(), ".cubin");
   if (std::optional<std::string> cubin = cache.load(key)) return *cubin;

@@ -18,6 +18,7 @@ See docs/python.md.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -35,6 +36,8 @@ from ._polyrt import (  # noqa: F401  (the exception classes and State are the p
     UsageError,
     WriteError,
 )
+
+from ._arrow import InvalidUtf8Warning  # noqa: E402
 
 __version__ = _polyrt.__version__
 
@@ -55,6 +58,7 @@ __all__ = [
     "DeviceError",
     "StoppedError",
     "UsageError",
+    "InvalidUtf8Warning",
 ]
 
 
@@ -78,36 +82,90 @@ def compile(
     """Compiles a program from its source text or from a file.
 
     A ``pathlib.Path`` (any ``os.PathLike``) is always a file; a ``str`` is a
-    file when it names an existing file and has no newline, else source text.
-    ``engine`` is what per-request states run ("native", "closures",
-    "interpreter"); ``outputs`` keeps only those bindings (and what they
-    need). ``lib`` lists directories of modules, searched after the program
-    file's own directory and before ``POLYRT_LIB_PATH`` and the standard
-    library. Raises CompileError (with file, line and column) or
-    ConstantFoldError.
+    file when it has no newline and either names something that exists or
+    looks like a path (only path characters, with a slash or a dot: a
+    missing one is a CompileError that says so), else source text. Files are read by polyrt under the command's rules
+    (a regular file of at most 64 MiB). ``engine`` is what per-request
+    states run ("native", "closures", "interpreter"); ``outputs`` keeps only
+    those bindings (and what they need). ``lib`` lists directories of
+    modules, searched after the program file's own directory and before
+    ``POLYRT_LIB_PATH`` and the standard library. Raises CompileError (with
+    file, line and column) or ConstantFoldError.
     """
-    outputs = list(outputs or [])
-    library = [os.fspath(d) for d in lib]
-    if isinstance(source_or_path, os.PathLike) or (
-        isinstance(source_or_path, str)
-        and "\n" not in source_or_path
-        and os.path.isfile(source_or_path)
-    ):
-        path = os.fspath(source_or_path)
-        with open(path, "rb") as f:
-            source = f.read().decode("utf-8", errors="surrogateescape")
+    outputs = _names(outputs, "compile(outputs=...)")
+    library = [os.fspath(d) for d in _sequence(lib, "compile(lib=...)")]
+    path = _program_path(source_or_path)
+    if path is not None:
         native = _polyrt.compile_file(path, engine, provenance, outputs, library)
+        source = native.source.decode("utf-8", errors="surrogateescape")
         # A copy compiled elsewhere from the source alone (pickling) looks for
         # modules where this one did: the file's directory comes first.
         library = [os.path.dirname(os.path.abspath(path))] + library
         return Program(native, source, file_name or path, engine, provenance, outputs, library)
+    name = file_name or "<source>"
+    native = _polyrt.compile_source(_utf8(source_or_path), name, engine, provenance, outputs, library)
+    return Program(native, source_or_path, name, engine, provenance, outputs, library)
+
+
+def _program_path(source_or_path) -> Optional[str]:
+    """The file compile() reads, or None for source text."""
+    if isinstance(source_or_path, os.PathLike):
+        return os.fsdecode(source_or_path)
     if not isinstance(source_or_path, str):
         raise TypeError(
             f"compile() takes source text (str) or a path, not {type(source_or_path).__name__}"
         )
-    name = file_name or "<source>"
-    native = _polyrt.compile_source(source_or_path, name, engine, provenance, outputs, library)
-    return Program(native, source_or_path, name, engine, provenance, outputs, library)
+    if "\n" in source_or_path:
+        return None
+    if os.path.exists(source_or_path) or _looks_like_a_path(source_or_path):
+        return source_or_path
+    return None
+
+
+def _looks_like_a_path(text: str) -> bool:
+    """A missing file named like one ("examples/users.polydt"): only path
+    characters, with a slash or a dot. One line of source has a space, ':=',
+    or a call's parentheses."""
+    return bool(re.fullmatch(r"[\w./~+-]+", text)) and ("/" in text or "." in text)
+
+
+def _utf8(text: str) -> bytes:
+    """Source text as polyrt reads it: UTF-8, surrogateescape's lone
+    surrogates as the bytes they stand for (a file read as Latin-1 bytes)."""
+    return text.encode("utf-8", errors="surrogateescape")
+
+
+def _sequence(value, what: str) -> list:
+    """A list or tuple of names or paths; a lone str (which Python would
+    split into characters) is refused."""
+    if isinstance(value, (str, bytes)) or isinstance(value, os.PathLike):
+        raise TypeError(f"{what} takes a list, not a single {type(value).__name__}: wrap it in [...]")
+    return list(value)
+
+
+def _names(value, what: str) -> List[str]:
+    names = _sequence(value or [], what)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"{what} takes names (str), got {name!r}")
+    return names
+
+
+def _range(start, stop, call: str):
+    """[start, stop) as ints, checked as evaluate checks it: coordinates from
+    0 to 2**64 - 1, stop not before start (an empty range is fine)."""
+    import operator
+
+    try:
+        start, stop = operator.index(start), operator.index(stop)
+    except TypeError:
+        raise TypeError(f"{call}: start and stop are ints, got {start!r} and {stop!r}") from None
+    for name, value in (("start", start), ("stop", stop)):
+        if not 0 <= value < 1 << 64:
+            raise WriteError(f"{call}({start}, {stop}): {name} is {value}; coordinates are 0 to 2**64 - 1")
+    if stop < start:
+        raise WriteError(f"{call}({start}, {stop}): stop is before start")
+    return start, stop
 
 
 class Program:
@@ -196,7 +254,7 @@ class Program:
         """
         native = _polyrt.make_batch(
             self._native,
-            list(outputs or []),
+            _names(outputs, "batch(outputs=...)"),
             dict(externs or {}),
             dict(inputs or {}),
             iterate,
@@ -205,7 +263,7 @@ class Program:
             threads,
             chunk_rows,
         )
-        return Batch(native)
+        return Batch(native, self._native.source_files)
 
     def __repr__(self) -> str:
         return f"<polyrt.Program {self._file_name!r}: {len(self._output_index)} outputs>"
@@ -213,7 +271,7 @@ class Program:
 
 def _compile_source(source, file_name, engine, provenance, outputs, library):
     native = _polyrt.compile_source(
-        source, file_name, engine, provenance, list(outputs), list(library)
+        _utf8(source), file_name, engine, provenance, list(outputs), list(library)
     )
     return Program(native, source, file_name, engine, provenance, outputs, library)
 
@@ -221,8 +279,9 @@ def _compile_source(source, file_name, engine, provenance, outputs, library):
 class Batch:
     """Bulk evaluation over coordinate ranges ``[start, stop)``; see Program.batch."""
 
-    def __init__(self, native):
+    def __init__(self, native, source_files=()):
         self._native = native
+        self._source_files = list(source_files)  # write_parquet never replaces one
 
     @property
     def outputs(self) -> Dict[str, str]:
@@ -253,6 +312,7 @@ class Batch:
         ``on_device=True`` (a batch on a GPU) leaves the columns in GPU memory
         as DeviceColumn objects, which CuPy, PyTorch and JAX take without a
         copy (DLPack, CUDA array interface)."""
+        start, stop = _range(start, stop, "evaluate")
         if on_device:
             return {
                 name: None if tensor is None else DeviceColumn(name, kind, gpu, address, rows, tensor)
@@ -274,12 +334,14 @@ class Batch:
         ``large_string`` built on polyrt's buffers, no per-row Python object)."""
         from ._arrow import table_of
 
+        start, stop = _range(start, stop, "to_arrow")
         return table_of(self._native, start, stop)
 
     def iter_batches(self, start: int, stop: int, rows: int = 1 << 20) -> Iterator[Any]:
         """``pyarrow.RecordBatch`` es of at most ``rows`` rows covering ``[start, stop)``."""
         from ._arrow import record_batches
 
+        start, stop = _range(start, stop, "iter_batches")
         return record_batches(self._native, start, stop, rows)
 
     def to_polars(self, start: int, stop: int):
@@ -303,10 +365,22 @@ class Batch:
     ) -> None:
         """Streams rows ``[start, stop)`` into a Parquet file, one row group of
         ``row_group_rows`` at a time (memory stays bounded). The file appears
-        only when complete: a failure or Ctrl-C leaves no file behind."""
+        only when complete, with a new file's mode: a failure or Ctrl-C leaves
+        an existing file untouched and no file behind. Like ``polyrt run
+        --out``, it refuses to replace a symbolic link, a read-only file or a
+        source file of the program."""
         from ._arrow import write_parquet
 
-        write_parquet(self._native, os.fspath(path), start, stop, row_group_rows, compression)
+        start, stop = _range(start, stop, "write_parquet")
+        write_parquet(
+            self._native,
+            os.fsdecode(path),
+            start,
+            stop,
+            row_group_rows,
+            compression,
+            self._source_files,
+        )
 
 
 class DeviceColumn:

@@ -6,8 +6,12 @@ layout; they become ``large_string`` arrays over the same memory.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import os
-import tempfile
+import warnings
+
+from . import _polyrt
 
 
 def _pyarrow():
@@ -41,18 +45,40 @@ _TYPES = {
 _STRING_TYPES = ("str", "json", "partition", "partition_list")
 
 
-def _array(pa, column, type_name: str, rows: int):
+def _array(pa, column, type_name: str, rows: int, name: str):
     arrow_type = getattr(pa, _TYPES[type_name])()
     if column is None:  # None on every row
         return pa.nulls(rows, arrow_type)
     if type_name in _STRING_TYPES:
-        offsets, data = column
+        offsets, data = _valid_utf8(column, name)
         return pa.LargeStringArray.from_buffers(rows, pa.py_buffer(offsets), pa.py_buffer(data))
     if type_name == "bytes":
         offsets, data = column
         buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
         return pa.Array.from_buffers(pa.large_binary(), rows, buffers)
     return pa.array(column, type=arrow_type)
+
+
+class InvalidUtf8Warning(UserWarning):
+    """A str column held text that is not UTF-8 (e.g. from url_decode or a
+    Latin-1 program); Arrow's strings must be UTF-8, so each invalid byte
+    became U+FFFD there. ``evaluate`` keeps the bytes (surrogateescape)."""
+
+
+def _valid_utf8(column, name: str):
+    """(offsets, bytes) of a text column as valid UTF-8: itself when it is."""
+    repaired = _polyrt.valid_utf8(*column)
+    if repaired is None:
+        return column
+    offsets, data, rows = repaired
+    warnings.warn(
+        f"polyrt: column {name!r} has {rows} row(s) whose text is not valid UTF-8; Arrow "
+        "strings must be, so each invalid byte became U+FFFD (cast the output to bytes to "
+        "keep them exactly)",
+        InvalidUtf8Warning,
+        stacklevel=4,
+    )
+    return offsets, data
 
 
 def _schema(pa, native):
@@ -65,7 +91,7 @@ def record_batch(native, start: int, stop: int):
     pa = _pyarrow()
     columns = native.evaluate(start, stop)
     arrays = [
-        _array(pa, columns[name], t, stop - start)
+        _array(pa, columns[name], t, stop - start, name)
         for name, t in zip(native.output_names, native.output_types)
     ]
     return pa.RecordBatch.from_arrays(arrays, schema=_schema(pa, native))
@@ -77,14 +103,28 @@ def table_of(native, start: int, stop: int):
 
 
 def record_batches(native, start: int, stop: int, rows: int):
-    if rows <= 0:
-        raise ValueError(f"iter_batches: rows must be positive, got {rows}")
+    """Checked now (not at the first next()), then generated."""
+    rows = _positive(rows, "iter_batches: rows")
     _pyarrow()
+    return _generate_batches(native, start, stop, rows)
+
+
+def _generate_batches(native, start: int, stop: int, rows: int):
     at = start
     while at < stop:
         end = min(stop, at + rows)
         yield record_batch(native, at, end)
         at = end
+
+
+def _positive(value, what: str) -> int:
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an int, got {value!r}") from None
+    if value <= 0:
+        raise ValueError(f"{what} must be positive, got {value}")
+    return value
 
 
 def _dictionary_columns(batch, sample_rows: int = 65536):
@@ -103,27 +143,30 @@ def _dictionary_columns(batch, sample_rows: int = 65536):
     return chosen
 
 
-def write_parquet(native, path: str, start: int, stop: int, row_group_rows: int, compression: str):
+def write_parquet(
+    native, path: str, start: int, stop: int, row_group_rows: int, compression: str, source_files
+):
     pa = _pyarrow()
     import pyarrow.parquet as pq
 
-    if row_group_rows <= 0:
-        raise ValueError(f"write_parquet: row_group_rows must be positive, got {row_group_rows}")
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(prefix=".polyrt-", suffix=".parquet.tmp", dir=directory)
-    os.close(fd)
+    row_group_rows = _positive(row_group_rows, "write_parquet: row_group_rows")
+    # The command's rules: refusals first, then a temporary named after this
+    # process (a later run removes it if this one is killed), renamed into
+    # place only when complete.
+    temporary = _polyrt.begin_output(path, list(source_files), "write_parquet")
     try:
-        batches = record_batches(native, start, stop, row_group_rows)
+        batches = _generate_batches(native, start, stop, row_group_rows)
         first = next(batches, None)
         dictionary = _dictionary_columns(first) if first is not None else True
         with pq.ParquetWriter(
             temporary, _schema(pa, native), compression=compression, use_dictionary=dictionary
         ) as writer:
-            if first is not None:
-                writer.write_batch(first, row_group_size=row_group_rows)
-            for batch in batches:
-                writer.write_batch(batch, row_group_size=row_group_rows)
-        os.replace(temporary, path)
+            for batch in itertools.chain([first] if first is not None else [], batches):
+                writer.write_batch(batch, row_group_size=batch.num_rows)
+        _polyrt.commit_output(temporary, path)
     except BaseException:
-        os.unlink(temporary)
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
         raise

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "columns/native_columns.hpp"
+#include "io/buffer_sizes.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "python/src/bindings.hpp"
@@ -50,6 +51,15 @@ NativeBatch make_batch(const NativeProgram& native, const std::vector<std::strin
                        const std::string& device, int gpu, size_t threads, uint64_t chunk_rows) {
   const Program& p = *native.program;
   BatchOptions options;
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    for (size_t before = 0; before < k; ++before) {
+      if (outputs[before] == outputs[k]) {
+        throw WriteError("outputs name '" + outputs[k] +
+                         "' twice; name each column once (a dict, a table or a file cannot "
+                         "hold two columns of one name)");
+      }
+    }
+  }
   options.outputs = outputs;
   const std::optional<BatchDevice> device_value = batch_device_named(device);
   if (!device_value) {
@@ -61,18 +71,19 @@ NativeBatch make_batch(const NativeProgram& native, const std::vector<std::strin
   options.chunk_rows = chunk_rows;
   options.coordinates.assign(p.input_names().size(), 0);
   if (!iterate.is_none()) {
-    options.iterated = input_index(p, nb::cast<std::string>(iterate), "iterate");
+    options.iterated = input_index(p, name_from_python(iterate, "iterate"), "iterate");
   }
   for (auto [key, value] : inputs) {
-    const std::string name = nb::cast<std::string>(key);
+    const std::string name = name_from_python(key, "a name in inputs");
     const size_t index = input_index(p, name, "inputs");
     if (index == options.iterated) {
       throw WriteError("input '" + name + "' is the one that iterates; it cannot also be fixed");
     }
-    options.coordinates[index] = nb::cast<uint64_t>(value);
+    options.coordinates[index] =
+        coordinate_from_python(value, [&] { return "inputs['" + name + "']"; });
   }
   for (auto [key, value] : externs) {
-    const std::string name = nb::cast<std::string>(key);
+    const std::string name = name_from_python(key, "a name in externs");
     options.externs.emplace_back(name, extern_from_python(p, name, value));
   }
   auto stop = std::make_unique<std::atomic<bool>>(false);
@@ -162,6 +173,19 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   const uint64_t count = row_count(start, stop, "");
   const BatchEvaluator& evaluator = *batch.evaluator;
   const std::vector<Type>& types = evaluator.output_types();
+  // Every buffer's size is checked before the first is allocated: a wrapped
+  // size would be written far past its end.
+  io::BufferSizes sizes("evaluate(" + std::to_string(start) + ", " + std::to_string(stop) + ")");
+  for (size_t o = 0; o < types.size(); ++o) {
+    if (evaluator.output_is_none(o)) continue;
+    if (is_text(types[o])) {
+      sizes.add(count, sizeof(int64_t));
+      sizes.add(1, sizeof(int64_t));
+    } else {
+      sizes.add(count, types[o] == Type::Bool ? 1 : native_width(types[o]));
+    }
+  }
+  sizes.check_memory();
   std::vector<Destination> out(types.size());
   // Freed here unless handed to numpy below.
   std::vector<std::unique_ptr<void, decltype(&give_buffer)>> words;

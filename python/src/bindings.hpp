@@ -13,5 +13,7 @@ void bind_errors(nanobind::module_& m);
 void bind_program(nanobind::module_& m);
 // Program.batch's native half: evaluation into numpy arrays.
 void bind_batch(nanobind::module_& m);
+// write_parquet's files (the command's rules) and valid UTF-8 for Arrow.
+void bind_output(nanobind::module_& m);
 
 }  // namespace polyrt::python

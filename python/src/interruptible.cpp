@@ -1,6 +1,7 @@
 #include "python/src/interruptible.hpp"
 
 #include <nanobind/nanobind.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -69,9 +70,17 @@ class Worker {
 // until the process exits.
 std::mutex idle_lock;
 std::vector<Worker*> idle_workers;
+// The process they run in: a forked child (multiprocessing's default) inherits
+// the list but not the threads, and would wait forever for a dead worker. It
+// forgets them (leaked: their threads are gone) and makes its own.
+pid_t idle_workers_process = 0;
 
 Worker* take_worker() {
   const std::lock_guard lock(idle_lock);
+  if (idle_workers_process != ::getpid()) {
+    idle_workers.clear();
+    idle_workers_process = ::getpid();
+  }
   if (idle_workers.empty()) return new Worker;
   Worker* w = idle_workers.back();
   idle_workers.pop_back();
@@ -80,7 +89,7 @@ Worker* take_worker() {
 
 void return_worker(Worker* w) {
   const std::lock_guard lock(idle_lock);
-  idle_workers.push_back(w);
+  if (idle_workers_process == ::getpid()) idle_workers.push_back(w);
 }
 
 }  // namespace

@@ -100,33 +100,16 @@ struct NativeState {
     std::vector<uint64_t> more((size_t)count > std::size(inline_coordinates) ? (size_t)count : 0);
     uint64_t* coordinates = more.empty() ? inline_coordinates : more.data();
     for (Py_ssize_t k = 0; k < count; ++k) {
-      coordinates[k] = coordinate_of(items[k], (size_t)k);
+      coordinates[k] =
+          coordinate_from_python(items[k], [k] { return "coordinate " + std::to_string(k); });
     }
     const std::lock_guard guard(lock);
     state.set_inputs(std::span<const uint64_t>(coordinates, (size_t)count));
   }
 
-  // An int, or an integer that says so (numpy's, through __index__); not a bool.
-  static uint64_t coordinate_of(PyObject* v, size_t position) {
-    if (PyLong_CheckExact(v)) {
-      const unsigned long long c = PyLong_AsUnsignedLongLong(v);
-      if (c != (unsigned long long)-1 || !PyErr_Occurred()) return c;
-    } else if (!PyBool_Check(v) && PyIndex_Check(v)) {
-      nb::object as_int = nb::steal(PyNumber_Index(v));
-      if (as_int.is_valid()) {
-        const unsigned long long c = PyLong_AsUnsignedLongLong(as_int.ptr());
-        if (c != (unsigned long long)-1 || !PyErr_Occurred()) return c;
-      }
-    }
-    PyErr_Clear();
-    throw WriteError("coordinate " + std::to_string(position) + " is " +
-                     nb::repr(nb::handle(v)).c_str() +
-                     "; coordinates are ints from 0 to 2**64 - 1");
-  }
-
   void set_externs(const nb::kwargs& externs) {
     for (auto [key, value] : externs) {
-      const std::string name = nb::cast<std::string>(key);
+      const std::string name = name_from_python(key, "an extern's name");
       const Value v = extern_from_python(*program, name, value);
       const std::lock_guard guard(lock);
       state.set_input(name, v);
@@ -159,6 +142,12 @@ void bind_program(nb::module_& m) {
                    })
       .def_prop_ro("warnings", [](const NativeProgram& p) { return p.program->warnings(); })
       .def_prop_ro("engine", [](const NativeProgram& p) { return p.program->engine_name(); })
+      .def_prop_ro("source",
+                   [](const NativeProgram& p) {
+                     const std::string& text = p.program->source_text();
+                     return nb::bytes(text.data(), text.size());
+                   })
+      .def_prop_ro("source_files", [](const NativeProgram& p) { return p.program->source_files(); })
       .def(
           "new_state",
           [](const NativeProgram& p) {
@@ -169,13 +158,14 @@ void bind_program(nb::module_& m) {
 
   m.def(
       "compile_source",
-      [](const std::string& source, const std::string& file_name, const std::string& engine,
+      [](const nb::bytes& source, const std::string& file_name, const std::string& engine,
          const std::string& provenance, const std::vector<std::string>& outputs,
          const std::vector<std::string>& library_paths) {
         const CompileOptions options =
             options_of(file_name, engine, provenance, outputs, library_paths);
+        const std::string text(source.c_str(), source.size());
         nb::gil_scoped_release release;
-        return NativeProgram{compile(source, options)};
+        return NativeProgram{compile(text, options)};
       },
       nb::arg("source"), nb::arg("file_name"), nb::arg("engine"), nb::arg("provenance"),
       nb::arg("outputs"), nb::arg("library_paths"));

@@ -13,13 +13,55 @@ nb::object to_python(const Value& value) {
   if (value.is_none()) return nb::none();
   const Type type = value.type();
   if (type == Type::Str || is_json_text(type)) {
-    return nb::str(value.text().data(), value.text().size());  // json, partitions: their text
+    return text_to_python(value.text());  // json, partitions: their text
   }
   if (type == Type::Bytes) return nb::bytes(value.as_bytes().data(), value.as_bytes().size());
   if (type == Type::Bool) return nb::bool_(value.as_bool());
   if (is_float(type)) return nb::float_(value.as_f64());
   if (is_signed_integer(type)) return nb::int_(value.as_i64());
   return nb::int_(value.as_u64());
+}
+
+nb::object text_to_python(std::string_view text) {
+  PyObject* s = PyUnicode_DecodeUTF8(text.data(), (Py_ssize_t)text.size(), "surrogateescape");
+  if (!s) throw nb::python_error();
+  return nb::steal(s);
+}
+
+std::string text_from_python(nb::handle object) {
+  nb::object encoded =
+      nb::steal(PyUnicode_AsEncodedString(object.ptr(), "utf-8", "surrogateescape"));
+  if (!encoded.is_valid()) throw nb::python_error();
+  return std::string(PyBytes_AS_STRING(encoded.ptr()), (size_t)PyBytes_GET_SIZE(encoded.ptr()));
+}
+
+std::optional<uint64_t> coordinate_of(nb::handle object) {
+  PyObject* v = object.ptr();
+  if (PyLong_CheckExact(v)) {
+    const unsigned long long c = PyLong_AsUnsignedLongLong(v);
+    if (c != (unsigned long long)-1 || !PyErr_Occurred()) return c;
+  } else if (!PyBool_Check(v) && PyIndex_Check(v)) {
+    nb::object as_int = nb::steal(PyNumber_Index(v));
+    if (as_int.is_valid()) {
+      const unsigned long long c = PyLong_AsUnsignedLongLong(as_int.ptr());
+      if (c != (unsigned long long)-1 || !PyErr_Occurred()) return c;
+    }
+  }
+  PyErr_Clear();
+  return std::nullopt;
+}
+
+void refuse_coordinate(nb::handle object, const std::string& what) {
+  throw WriteError(what + " is " + nb::repr(object).c_str() +
+                   "; coordinates are ints from 0 to 2**64 - 1");
+}
+
+std::string name_from_python(nb::handle object, const std::string& what) {
+  if (!PyUnicode_Check(object.ptr())) {
+    throw WriteError(what + " must be a str, got " + nb::repr(object).c_str() + " (" +
+                     Py_TYPE(object.ptr())->tp_name + ")");
+  }
+  return text_from_python(object);
 }
 
 namespace {
@@ -63,8 +105,8 @@ Value from_python(nb::handle object, Type type, std::string_view name) {
         std::string(PyBytes_AS_STRING(object.ptr()), (size_t)PyBytes_GET_SIZE(object.ptr())));
   }
   if (type == Type::Json) {  // its JSON text, checked and made compact
-    return parse_value(from_python(object, Type::Str, name).as_str(), Type::Json,
-                       "extern " + std::string(name));
+    if (!PyUnicode_Check(object.ptr())) refuse(object, type, name, "JSON text (a str) is expected");
+    return parse_value(text_from_python(object), Type::Json, "extern " + std::string(name));
   }
   switch (type) {
     case Type::U64: {
@@ -94,10 +136,7 @@ Value from_python(nb::handle object, Type type, std::string_view name) {
       return Value::boolean(object.ptr() == Py_True);
     case Type::Str: {
       if (!PyUnicode_Check(object.ptr())) refuse(object, type, name, "a str is expected");
-      Py_ssize_t size = 0;
-      const char* text = PyUnicode_AsUTF8AndSize(object.ptr(), &size);
-      if (!text) throw nb::python_error();
-      return Value::str(std::string(text, (size_t)size));
+      return Value::str(text_from_python(object));
     }
     default:
       break;

@@ -13,7 +13,8 @@
 //
 // Configured by POLYRT_CUDA_DOUBLE (read at cuInit) or
 // polyrtCudaDoubleConfigure(spec), `;`-separated:
-//   devices=N         devices (default 1), all sm_90 with 4 SMs
+//   devices=N         devices (default 1), all sm_90 with 4 SMs (a negative N is
+//                     reported as is by cuDeviceGetCount, as a broken driver might)
 //   memory_mib=N      memory per device (default 512)
 //   speeds=a,b,...    relative speed per device (default 1): delays scale by 1/speed
 //   kernel_us=N       added to every launch
@@ -201,8 +202,11 @@ void configure(const std::string& spec) {
   d.allocations = 0;
   d.launches = 0;
   d.lost = false;
-  if (d.contexts.size() < (size_t)c.devices) d.contexts.resize(c.devices);
-  if (d.used.size() < (size_t)c.devices) d.used.resize(c.devices, 0);
+  // A negative count is what a broken driver may report (cuDeviceGetCount
+  // passes it on); there are no devices behind it.
+  const size_t devices = c.devices > 0 ? (size_t)c.devices : 0;
+  if (d.contexts.size() < devices) d.contexts.resize(devices);
+  if (d.used.size() < devices) d.used.resize(devices, 0);
 }
 
 // Every call but the few allowed before cuInit.
@@ -377,7 +381,9 @@ EXPORT CUresult cuInit(unsigned flags) {
 
 EXPORT CUresult cuDriverGetVersion(int* version) {
   if (!version) return kInvalidValue;
-  *version = 12040;
+  // CUDA 12.4 to polyrt's checks, but no real driver's number: real ones are
+  // 1000 * major + 10 * minor, never ending in 9.
+  *version = 12049;
   return kSuccess;
 }
 

@@ -80,10 +80,17 @@ struct ExternInfo {
 
 class State;
 
+// What a program was compiled from (Program::source_text, source_files).
+struct ProgramSource {
+  std::string text;
+  std::vector<std::string> files;
+};
+
 // A compiled program: immutable and safe to share between threads.
 class Program : public std::enable_shared_from_this<Program> {
  public:
-  explicit Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options);
+  Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options,
+          ProgramSource source = {});
   ~Program();
 
   // A fresh state: every extern at its default, nothing evaluated yet except
@@ -107,6 +114,12 @@ class Program : public std::enable_shared_from_this<Program> {
   // engine's (a program too big for native code runs on closures).
   const std::vector<std::string>& warnings() const;
   const CompileOptions& options() const { return options_; }
+  // The source text it was compiled from (without a byte-order mark).
+  const std::string& source_text() const { return source_.text; }
+  // The files it was compiled from: the program file (compile_file) and
+  // every module file read while resolving its calls. Output never replaces
+  // one of them.
+  const std::vector<std::string>& source_files() const { return source_.files; }
   const ir::Graph& graph() const { return *graph_; }
   // The plan and code of the slot-buffer engines (null for the interpreter).
   const slots::SlotProgram* slot_program() const { return slot_program_.get(); }
@@ -116,6 +129,7 @@ class Program : public std::enable_shared_from_this<Program> {
  private:
   std::shared_ptr<const ir::Graph> graph_;
   CompileOptions options_;
+  ProgramSource source_;
   std::shared_ptr<const slots::SlotProgram> slot_program_;
   std::vector<std::string> input_names_;
   std::vector<ExternInfo> externs_;

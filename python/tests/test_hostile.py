@@ -1,0 +1,286 @@
+"""The Python API under hostile and careless use: huge and reversed ranges,
+fork, files that must not be replaced, programs that are not files, values
+of the wrong type and text that is not UTF-8. Each case is a clear
+polyrt.Error (or TypeError), never a crash, a hang or a silent surprise."""
+
+import multiprocessing
+import os
+import pickle
+import stat
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import polyrt
+
+from conftest import built
+
+PROGRAM = "input c: u64\nh := hash(c)\nf := unit_interval(h)\nname := one_of(h, \"ann\", \"bob\")\n"
+
+
+@pytest.fixture
+def batch():
+    return polyrt.compile(PROGRAM).batch()
+
+
+# ---- huge ranges ------------------------------------------------------------
+
+
+def test_a_range_too_large_for_memory_is_refused_before_allocating(batch):
+    for call in (
+        lambda: batch.evaluate(0, 2**61 + 1),
+        lambda: batch.evaluate(0, 2**64 - 1),
+        lambda: batch.to_arrow(0, 2**61 + 1),
+        lambda: next(batch.iter_batches(0, 2**62, rows=2**61)),
+    ):
+        with pytest.raises(polyrt.WriteError, match="more than (this machine's memory|2\\*\\*64)"):
+            call()
+
+
+def test_a_huge_row_group_of_a_small_range_is_fine(tmp_path, batch):
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "small.parquet"
+    batch.write_parquet(path, 0, 1000, row_group_rows=2**62)
+    assert pq.read_table(path).num_rows == 1000
+
+
+def test_a_huge_range_on_the_gpu_is_refused_before_allocating():
+    double = built("cuda_double/libcuda.so.1")
+    code = (
+        "import polyrt\n"
+        f"b = polyrt.compile({PROGRAM!r}).batch(['h'], device='gpu')\n"
+        "for stop in (2**61 + 1, 2**64 - 1):\n"
+        "    try:\n"
+        "        b.evaluate(0, stop, on_device=True)\n"
+        "    except polyrt.WriteError as e:\n"
+        "        print('refused', e)\n"
+    )
+    env = dict(os.environ, POLYRT_LIBCUDA=str(double))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("refused") == 2, out.stdout
+
+
+def test_coordinates_never_wrap(batch):
+    with pytest.raises(polyrt.WriteError, match="coordinates are 0 to 2\\*\\*64 - 1"):
+        batch.evaluate(2**64 - 1, 2**64 + 1)
+    with pytest.raises(polyrt.WriteError, match="coordinates are 0 to 2\\*\\*64 - 1"):
+        batch.evaluate(-1, 3)
+
+
+# ---- reversed and empty ranges -----------------------------------------------
+
+
+def test_reversed_ranges_are_refused_alike_and_leave_files_untouched(tmp_path, batch):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "keep.parquet"
+    path.write_bytes(b"previous")
+    for call in (
+        lambda: batch.evaluate(10, 0),
+        lambda: batch.to_arrow(10, 0),
+        lambda: batch.iter_batches(5, 1),  # refused at the call, not at the first next()
+        lambda: batch.write_parquet(path, 10, 0),
+    ):
+        with pytest.raises(polyrt.WriteError, match="stop is before start"):
+            call()
+    assert path.read_bytes() == b"previous"
+    assert sorted(os.listdir(tmp_path)) == ["keep.parquet"]
+
+
+def test_empty_ranges_are_empty_everywhere(tmp_path, batch):
+    pq = pytest.importorskip("pyarrow.parquet")
+    assert all(len(c) == 0 for c in batch.evaluate(7, 7).values())
+    assert batch.to_arrow(7, 7).num_rows == 0
+    assert list(batch.iter_batches(7, 7)) == []
+    batch.write_parquet(tmp_path / "empty.parquet", 7, 7)
+    assert pq.read_table(tmp_path / "empty.parquet").num_rows == 0
+
+
+# ---- fork ---------------------------------------------------------------------
+
+
+def _child_sum(start):
+    batch = polyrt.compile(PROGRAM).batch(["h"])
+    return int(batch.evaluate(start, start + 3_000_000)["h"].sum(dtype=np.uint64))
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn", "forkserver"])
+def test_a_child_process_evaluates_after_the_parent_did(method):
+    batch = polyrt.compile(PROGRAM).batch(["h"])
+    want = int(batch.evaluate(0, 3_000_000)["h"].sum(dtype=np.uint64))  # the pool is running
+    context = multiprocessing.get_context(method)
+    with context.Pool(2) as pool:
+        result = pool.map_async(_child_sum, [0, 0])
+        assert result.get(timeout=120) == [want, want]
+    # The parent's pool still works after the fork.
+    assert int(batch.evaluate(0, 3_000_000)["h"].sum(dtype=np.uint64)) == want
+
+
+# ---- files written like the command writes them ---------------------------------
+
+
+def test_parquet_files_get_a_new_files_mode(tmp_path, batch):
+    pytest.importorskip("pyarrow")
+    old = os.umask(0o027)
+    try:
+        batch.write_parquet(tmp_path / "mode.parquet", 0, 10)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "mode.parquet").st_mode) == 0o640
+
+
+def test_parquet_refuses_what_the_command_refuses(tmp_path, examples):
+    pytest.importorskip("pyarrow")
+    target = tmp_path / "target.parquet"
+    target.write_bytes(b"keep")
+    link = tmp_path / "link.parquet"
+    link.symlink_to(target)
+    readonly = tmp_path / "ro.parquet"
+    readonly.write_bytes(b"keep")
+    readonly.chmod(0o444)
+    source = tmp_path / "users.polydat"
+    source.write_bytes((examples / "users.polydat").read_bytes())
+    batch = polyrt.compile(source).batch(["user_id"])
+    for path, why in (
+        (link, "is a symbolic link"),
+        (readonly, "is read-only"),
+        (source, "a source file of the program"),
+    ):
+        with pytest.raises(polyrt.UsageError, match=why):
+            batch.write_parquet(path, 0, 10)
+    assert target.read_bytes() == b"keep" and readonly.read_bytes() == b"keep"
+    assert source.read_bytes() == (examples / "users.polydat").read_bytes()
+    assert sorted(os.listdir(tmp_path)) == ["link.parquet", "ro.parquet", "target.parquet", "users.polydat"]
+
+
+def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path, batch):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "rows.parquet"
+    code = (
+        "import os, sys, polyrt\n"
+        f"b = polyrt.compile({PROGRAM!r}).batch()\n"
+        "import polyrt._arrow as a\n"
+        "real = a._generate_batches\n"
+        "def dying(*args):\n"
+        "    yield from real(*args)\n"
+        "    os._exit(9)  # killed while the temporary is open\n"
+        "a._generate_batches = dying\n"
+        "b.write_parquet(sys.argv[1], 0, 100)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
+    assert out.returncode == 9, out.stderr
+    leftovers = [n for n in os.listdir(tmp_path) if n.startswith(".rows.parquet.polyrt-tmp-")]
+    assert len(leftovers) == 1, os.listdir(tmp_path)
+    batch.write_parquet(path, 0, 100)
+    assert os.listdir(tmp_path) == ["rows.parquet"]
+
+
+# ---- reading programs -------------------------------------------------------------
+
+
+def test_programs_are_read_under_the_commands_rules(tmp_path):
+    fifo = tmp_path / "fifo.polydat"
+    os.mkfifo(fifo)
+    for path, why in (
+        (str(fifo), "it is a FIFO"),
+        ("/dev/zero", "it is a character device"),
+        (str(tmp_path), "it is a directory"),
+        ("examples/users.polydt", "No such file"),
+        ("no/such/program.polydat", "No such file"),
+    ):
+        with pytest.raises(polyrt.CompileError, match=why):
+            polyrt.compile(path)
+
+
+def test_a_latin1_program_round_trips_through_pickle(tmp_path):
+    path = tmp_path / "latin1.polydat"
+    path.write_bytes("input c: u64\nname := \"caf\xe9\"\n".encode("latin-1"))
+    program = polyrt.compile(path)
+    state = program.state()
+    state.set_inputs(1)
+    assert state["name"] == "caf\udce9"  # surrogateescape: the byte is kept
+    copy = pickle.loads(pickle.dumps(program))
+    state = copy.state()
+    state.set_inputs(1)
+    assert state["name"].encode("utf-8", "surrogateescape") == b"caf\xe9"
+
+
+def test_text_that_is_not_utf8_is_valid_in_arrow(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "latin1.polydat"
+    path.write_bytes(
+        'input c: u64\nextern s: str = "\xe9"\nname := "caf\xe9{c}"\nt := s\n'.encode("latin-1")
+    )
+    program = polyrt.compile(path)
+    assert program.externs["s"].default == "\udce9"
+    batch = program.batch(["name"])
+    assert list(batch.evaluate(0, 2)["name"]) == ["caf\udce90", "caf\udce91"]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = batch.to_arrow(0, 2)
+        table.validate(full=True)
+        assert table.column("name").to_pylist() == ["caf\ufffd0", "caf\ufffd1"]
+        batch.write_parquet(tmp_path / "t.parquet", 0, 2)
+    assert any(issubclass(w.category, polyrt.InvalidUtf8Warning) for w in caught)
+    assert pq.read_table(tmp_path / "t.parquet").column("name").to_pylist() == [
+        "caf\ufffd0",
+        "caf\ufffd1",
+    ]
+    assert table.schema.field("name").type == pa.large_string()
+    # A str extern with surrogates round-trips to the same bytes.
+    state = program.state(s="x\udcffy")
+    state.set_inputs(0)
+    assert state["t"] == "x\udcffy"
+
+
+# ---- types at the boundary --------------------------------------------------------
+
+
+def test_a_str_where_a_list_belongs_is_a_type_error():
+    program = polyrt.compile(PROGRAM)
+    with pytest.raises(TypeError, match="wrap it in"):
+        program.batch("h")
+    with pytest.raises(TypeError, match="wrap it in"):
+        polyrt.compile(PROGRAM, outputs="h")
+    with pytest.raises(TypeError, match="wrap it in"):
+        polyrt.compile(PROGRAM, lib="mods")
+
+
+@pytest.mark.parametrize("value", [-1, 2**64, 1.5, None, "3", True])
+def test_inputs_must_be_coordinates(value):
+    program = polyrt.compile("input a: u64\ninput b: u64\nv := hash(a ^ b)\n")
+    with pytest.raises(polyrt.WriteError, match="inputs\\['b'\\] is .*coordinates are ints"):
+        program.batch(inputs={"b": value})
+
+
+def test_names_must_be_str():
+    program = polyrt.compile("input a: u64\ninput b: u64\nv := hash(a ^ b)\n")
+    with pytest.raises(polyrt.WriteError, match="must be a str"):
+        program.batch(inputs={1: 2})
+    with pytest.raises(polyrt.WriteError, match="iterate must be a str"):
+        program.batch(iterate=3)
+    with pytest.raises(polyrt.WriteError, match="must be a str"):
+        program.batch(externs={1: 2})
+
+
+def test_a_json_extern_says_it_is_json():
+    program = polyrt.compile("input c: u64\nextern doc: json\nv := doc\n")
+    with pytest.raises(polyrt.WriteError, match="extern 'doc' is json"):
+        program.state(doc=5)
+
+
+def test_duplicate_outputs_are_refused():
+    with pytest.raises(polyrt.WriteError, match="name .h. twice"):
+        polyrt.compile(PROGRAM).batch(["h", "f", "h"])
+
+
+def test_huge_values_are_cut_in_messages():
+    program = polyrt.compile("input c: u64\nextern s: str\nx := (s + \"{c}\") as u64\n")
+    with pytest.raises(polyrt.EvalError) as e:
+        program.batch(["x"], externs={"s": "a" * 1_000_000}).evaluate(0, 10)
+    assert len(str(e.value)) < 3000
+    assert "bytes omitted" in str(e.value)
