@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <atomic>
 #include <chrono>
 #include <limits>
@@ -260,6 +262,23 @@ TEST(Batch, LastCoordinateIsTwoToTheSixtyFourMinusOne) {
   ASSERT_EQ(columns[0].words.size(), 100u);
   EXPECT_EQ(columns[0].words[99], 0u);  // wraps
   EXPECT_EQ(columns[1].words[99], max);
+  // Rows past the last coordinate would wrap to 0: refused, on every call.
+  std::vector<uint64_t> a(101), b(101);
+  uint64_t* into[] = {a.data(), b.data()};
+  for (const auto& call : std::vector<std::function<void()>>{
+           [&] { batch.evaluate(max - 99, 101); },
+           [&] { batch.evaluate_into(max - 99, 101, into); },
+           [&] { batch.stream(max, 2, [](const ColumnChunk&) {}); }}) {
+    test::expect_contains(test::thrown_message<WriteError>(call),
+                          {"pass the last coordinate 2**64 - 1"});
+  }
+  // A range whose columns cannot fit in memory is refused before allocating.
+  test::expect_contains(
+      test::thrown_message<WriteError>([&] { batch.evaluate(0, uint64_t{1} << 61); }),
+      {"BatchEvaluator::evaluate(0, 2305843009213693952)", "more than 2**64 bytes"});
+  test::expect_contains(
+      test::thrown_message<WriteError>([&] { batch.evaluate(0, uint64_t{1} << 58); }),
+      {"more than this machine's memory"});
 }
 
 TEST(Batch, Refusals) {

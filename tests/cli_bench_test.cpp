@@ -50,6 +50,21 @@ TEST(CliBench, ADeviceThatCannotRunTheBatchIsSkippedSayingWhy) {
   expect_contains(r.out, {"native", "skipped: ", "side-channel"});
 }
 
+// "all" with a GPU skipped falls back to the CPU: a ratio against the sum
+// of the devices alone would mean nothing, so none is printed.
+TEST(CliBench, NoRatioOfAllDevicesWhenADeviceWasSkipped) {
+  const std::string program = write_program(temp_dir(), "ids.polydat",
+                                            "input cycle\nid := hash(cycle)\n");
+  const CommandResult r =
+      run_polyrt_with("POLYRT_CUDA_DOUBLE=invalid_ptx", "bench " + program + " --seconds 0.02");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_contains(r.out, {"gpu 0", "skipped: ", "CUDA_ERROR_INVALID_PTX"});
+  EXPECT_EQ(r.out.find("all devices together"), std::string::npos) << r.out;
+  const CommandResult fine = run_polyrt("bench " + program + " --seconds 0.02");
+  ASSERT_EQ(fine.status, 0) << fine.err;
+  expect_contains(fine.out, {"all devices together: "});
+}
+
 TEST(CliBench, RefusesBadOptions) {
   EXPECT_EQ(run_polyrt("bench " + kLadder + " --seconds 0").status, 2);
   EXPECT_EQ(run_polyrt("bench " + kLadder + " --seconds abc").status, 2);

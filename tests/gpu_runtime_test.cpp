@@ -216,6 +216,14 @@ TEST(GpuBatch, OwnedDeviceColumnsMatchTheCpuTier) {
                           BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate_to_device(0, 10);
                         }),
                         {"allocates on the batch's GPU", "runs on cpu"});
+  // Sizes are checked before anything is allocated: a wrapped one would be
+  // written far past its end.
+  test::expect_contains(test::thrown_message<WriteError>(
+                            [&] { gpu.evaluate_to_device(0, (uint64_t{1} << 61) + 1); }),
+                        {"evaluate_to_device(0, 2305843009213693953)", "more than 2**64 bytes"});
+  test::expect_contains(
+      test::thrown_message<WriteError>([&] { gpu.evaluate_to_device(UINT64_MAX - 1, 10); }),
+      {"pass the last coordinate 2**64 - 1"});
 }
 
 // A second run of the same batch reuses the device and page-locked buffers
@@ -353,6 +361,41 @@ TEST(GpuCli, NoUsableDriverIsExplainedAndAutoFallsBack) {
     EXPECT_EQ(automatic.out, cpu.out);
     test::expect_contains(automatic.err, {"batch tier on cpu (no GPU: ", says});
   }
+}
+
+TEST(GpuCli, ANegativeDeviceCountIsExplained) {
+  const test::CommandResult r =
+      test::run_polyrt_with("POLYRT_CUDA_DOUBLE=devices=-1", "devices");
+  EXPECT_EQ(r.status, 0) << r.err;
+  test::expect_contains(r.out, {"gpu: none (", "reported -1 devices (cuDeviceGetCount)"});
+}
+
+// A cubin is cached under its driver library's identity: the same PTX,
+// compute capability and driver version from another driver file (here a
+// copy of the double) is compiled afresh, never loaded from the first's entry.
+TEST(GpuCli, CubinsAreCachedPerDriverLibrary) {
+  REQUIRE_GPU();
+  const std::string dir = test::temp_dir();
+  const std::string copy = dir + "/libcuda.so.1";
+  std::filesystem::copy_file(gpu::CudaDriver::get()->library_path(), copy);
+  const std::string run = "run " + source_file("examples/users.polydat") +
+                          " --cycles 0..100 --device gpu --outputs user_id,score";
+  const std::string cache = "POLYRT_CACHE_DIR=" + dir + "/cache";
+  const auto cubins = [&] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/cache")) {
+      n += e.path().extension() == ".cubin";
+    }
+    return n;
+  };
+  ASSERT_EQ(test::run_polyrt_with(cache, run).status, 0);
+  const size_t first = cubins();
+  ASSERT_GE(first, 1u);
+  ASSERT_EQ(test::run_polyrt_with(cache, run).status, 0);
+  EXPECT_EQ(cubins(), first) << "the same driver reuses its entries";
+  ASSERT_EQ(test::run_polyrt_with(cache + " POLYRT_LIBCUDA=" + copy, run).status, 0);
+  EXPECT_EQ(cubins(), 2 * first) << "another driver file has entries of its own";
+  EXPECT_NE(gpu::CudaDriver::get()->version() % 10, 0) << "the double's version is no real one";
 }
 
 TEST(GpuCli, DevicesListsTheGpus) {

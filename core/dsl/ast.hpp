@@ -121,6 +121,9 @@ struct Ast {
   std::vector<Stmt> statements;
   std::vector<ModuleDef> modules;
   std::vector<Warning> warnings;
+  // The program's tokens: a bound on its graph's nodes, reserved up front so
+  // that a program of millions of terms never holds two copies of them.
+  size_t tokens = 0;
 };
 
 // Parses a whole program. Throws CompileError.

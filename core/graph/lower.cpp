@@ -38,6 +38,7 @@ class Lowerer {
   Lowerer(const dsl::Sources& src, const dsl::Ast& ast) : src_(src), ast_(ast) {}
 
   Graph run() {
+    g_.nodes.reserve(ast_.tokens + 16);
     declare_all();
     for (const Stmt* s : dependency_order()) lower_binding(*s);
     for (const Stmt& s : ast_.statements) {

@@ -211,17 +211,20 @@ void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::st
     if (!live[i]) continue;
     for (const Wire& w : g.nodes[i].inputs) live[w.node] = 1;
   }
+  // Compacted in place (a live node only moves down): a second vector of
+  // nodes would double the pass's memory on programs of millions of terms.
   std::vector<uint32_t> remap(g.nodes.size(), ~0u);
-  std::vector<Node> kept;
+  uint32_t kept = 0;
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     if (!live[i]) continue;
-    remap[i] = (uint32_t)kept.size();
-    kept.push_back(std::move(g.nodes[i]));
+    remap[i] = kept;
+    if (kept != i) g.nodes[kept] = std::move(g.nodes[i]);
+    ++kept;
   }
-  for (Node& n : kept) {
+  g.nodes.erase(g.nodes.begin() + kept, g.nodes.end());
+  for (Node& n : g.nodes) {
     for (Wire& w : n.inputs) w.node = remap[w.node];
   }
-  g.nodes = std::move(kept);
   for (uint32_t& c : g.coordinates) c = remap[c];
   for (Extern& e : g.externs) e.node = remap[e.node];
   for (Output& o : g.outputs) o.wire.node = remap[o.wire.node];

@@ -85,6 +85,7 @@ class Inliner {
     for (const ModuleDef& m : program.modules) check_definition(m);
     dsl::Ast out;
     out.warnings = std::move(program.warnings);
+    out.tokens = program.tokens;
     for (Stmt& s : program.statements) {
       if (s.kind == StmtKind::Binding) {
         expand_statement(std::move(s), out.statements);

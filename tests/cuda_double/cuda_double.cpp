@@ -376,7 +376,9 @@ EXPORT CUresult cuInit(unsigned flags) {
     configure(spec ? spec : "");
     d.initialized = true;
   }
-  return d.config.devices > 0 ? kSuccess : kNoDevice;
+  // No device: what a real driver says. A negative count initializes, as a
+  // broken driver might, and cuDeviceGetCount reports it.
+  return d.config.devices != 0 ? kSuccess : kNoDevice;
 }
 
 EXPORT CUresult cuDriverGetVersion(int* version) {
