@@ -7,7 +7,11 @@
 #include <cstdio>
 #include <vector>
 
+#include <csignal>
+
+#include "scheduler/interruption.hpp"
 #include "scheduler/job_parts.hpp"
+#include "scheduler/part_manifest.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -119,6 +123,17 @@ TEST_F(CliParts, ARerunReplacesEveryPartOrNone) {
   ASSERT_EQ(run_polyrt("run " + program + " --cycles 0..500 --parts 2 --out " + out).status, 0);
   EXPECT_EQ(entries(out), 2u) << "parts 3 and 4 of the earlier run are gone";
   EXPECT_FALSE(exists(out + "/events.3.csv"));
+}
+
+// Reading a committed part back for the manifest (gigabytes at scale) stops
+// for a signal like the rest of the job, so the launch removes the parts
+// instead of leaving them without a manifest.
+TEST_F(CliParts, ReadingAPartBackStopsForASignal) {
+  const std::string part = write_program(dir, "part.csv", std::string(1 << 20, 'x'));
+  EXPECT_EQ(scheduler::summarize_part(part, {}).bytes, 1u << 20);
+  const scheduler::Interruption::Guard guard;
+  ASSERT_EQ(::raise(SIGINT), 0);  // only sets the flag while the guard lives
+  EXPECT_THROW(scheduler::summarize_part(part, {}), scheduler::InterruptedError);
 }
 
 TEST_F(CliParts, RefusesWhatCannotBeSplit) {
