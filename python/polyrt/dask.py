@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Dict, Optional, Sequence
 
-from . import Program, _compile_source
+from . import Program, _compile_source, _names, _range
 
 
 def _dask_dataframe():
@@ -91,9 +91,8 @@ def read_program(
     dd = _dask_dataframe()
     if npartitions <= 0:
         raise ValueError(f"read_program: npartitions must be positive, got {npartitions}")
-    if stop < start:
-        raise ValueError(f"read_program: stop ({stop}) is before start ({start})")
-    outputs = list(outputs or program.outputs)
+    start, stop = _range(start, stop, "read_program")  # the rule of every range
+    outputs = _names(outputs, "read_program(outputs=...)") or list(program.outputs)
     externs = dict(externs or {})
     inputs = dict(inputs or {})
     partition = _Partition(program, outputs, externs, inputs, iterate, device, threads)

@@ -53,3 +53,8 @@ def test_bad_arguments():
         polyrt.dask.read_program(program, 0, 10, npartitions=0)
     with pytest.raises(polyrt.WriteError):
         polyrt.dask.read_program(program, 0, 10, npartitions=2, outputs=["nope"])
+    # The rules of every range and list of names (a sibling of Batch's).
+    with pytest.raises(polyrt.WriteError, match="stop is before start"):
+        polyrt.dask.read_program(program, 10, 0, npartitions=2)
+    with pytest.raises(TypeError, match="wrap it in"):
+        polyrt.dask.read_program(program, 0, 10, npartitions=2, outputs="x")
