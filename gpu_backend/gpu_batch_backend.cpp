@@ -88,6 +88,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
  public:
   GpuBatchBackend(batch::PreparedBatch batch, const CudaDriver& driver, int ordinal)
       : batch_(std::move(batch)), context_(driver, ordinal) {
+    const CurrentContext current = context_.make_current();
     const GpuDevice& device = context_.device();
     const unsigned sm = best_sm_for(device.sm());
     if (sm == 0) {
@@ -169,7 +170,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   batch::ChunkFailure run_chunk(batch::ChunkBuffers& b, uint64_t first,
                                 std::span<const uint64_t* const> coordinate_columns,
                                 std::span<const uint64_t> device_targets) const {
-    context_.make_current();
+    const CurrentContext current = context_.make_current();
     batch::fill_generated_outputs(batch_, b, first);
     if (batch_.scalars_failed) return batch::ChunkFailure{0, 0, 0};
     GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;

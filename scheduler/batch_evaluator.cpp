@@ -441,7 +441,7 @@ std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
                         std::to_string(count) + ")");
   for (size_t o = 0; o < output_names().size(); ++o) sizes.add(std::max<uint64_t>(count, 1), 8);
   const auto context = std::make_shared<const gpu::GpuContext>(*gpu::CudaDriver::get(), impl_->gpu);
-  context->make_current();
+  const gpu::CurrentContext current = context->make_current();
   std::vector<DeviceColumn> out(output_names().size());
   std::vector<uint64_t> addresses(out.size(), 0);
   for (size_t o = 0; o < out.size(); ++o) {

@@ -1,70 +1,131 @@
 #!/usr/bin/env bash
 # The GPU tier's check on a machine with an NVIDIA GPU (docs/gpu.md).
 #
-#   scripts/device_check.sh bundle   on the build machine: a static-LLVM
-#       Release build of polyrt, its tests, the differential driver and the
-#       benchmarks, stripped and packed into build-device/device-bundle.tar.xz
-#       (one solid xz archive: the binaries share most of their bytes, so it
-#       stays far below the 64 MiB a device machine receives).
+#   scripts/device_check.sh bundle   on the build machine: a static-LLVM,
+#       MPI-free Release build of polyrt, its tests, the differential driver
+#       and the benchmarks, stripped and packed with every shared library
+#       they need beyond glibc, libstdc++ and libgcc_s into
+#       build-device/device-bundle.tar.xz (one solid xz archive: the
+#       binaries share most of their bytes). It then checks that every binary
+#       resolves every library from the bundle and the C/C++ runtime alone.
 #   scripts/device_check.sh run      on the GPU machine, from the repository
-#       root with build-device/device-bundle.tar.xz present: unpacks it, lists
-#       the devices, runs the GPU tests against the real driver, the GPU tier
-#       against the CPU batch tier over random programs for 60 s and the GPU
-#       benchmarks, and prints one table. Needs no package and no network.
+#       root with the bundle present: unpacks it (tar with xz, or python3
+#       alone), says which driver, GPU and library it found, runs the GPU
+#       tests against the real driver, the GPU tier against the CPU batch tier
+#       over random programs and the GPU benchmarks, each under a time limit,
+#       and prints one table, line by line as each result is known. A step
+#       that fails or crashes is a line of the table; the others still run.
+#       Everything (each step's log, the table) is written to $OUT when set,
+#       else to a new temporary directory. Needs no package and no network;
+#       well under 8 minutes.
 #
 # POLYRT_LIBCUDA (default libcuda.so.1) picks the driver; pointing it at the
 # driver's test double (build/cuda_double/libcuda.so.1) rehearses `run` on a
 # machine without a GPU.
-set -euo pipefail
+set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 bundle=build-device/device-bundle.tar.xz
 targets=(cli/polyrt tests/polyrt_tests tests/polyrt_difftest bench/polyrt_bench)
 
+# What every Linux machine has: the C library, the dynamic loader and the
+# C++ runtime. Everything else a binary needs travels in the bundle.
+is_system_library() {
+  case "$1" in
+    linux-vdso.so.* | ld-linux*.so.* | libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | \
+      librt.so.* | libstdc++.so.* | libgcc_s.so.*) return 0 ;;
+  esac
+  return 1
+}
+
+# Fails when `binary`, run with only `lib_dir` on the library path and no
+# other environment, would miss a library or take one from the system that
+# is not a system library (so it would be missing on a bare machine).
+check_libraries() {
+  local binary=$1 lib_dir=$2 line name path bad=0
+  while read -r line; do
+    name=$(awk '{print $1}' <<< "$line")
+    if [[ "$line" == *"not found"* ]]; then
+      echo "device_check: $binary: $name is not found" >&2
+      bad=1
+      continue
+    fi
+    path=$(awk '/=>/ {print $3}' <<< "$line")
+    [ -z "$path" ] && continue
+    if [[ "$path" != "$lib_dir"/* ]] && ! is_system_library "$(basename "$path")"; then
+      echo "device_check: $binary: $name comes from $path, not the bundle" >&2
+      bad=1
+    fi
+  done < <(env -i LD_LIBRARY_PATH="$lib_dir" ldd "$binary")
+  return "$bad"
+}
+
 make_bundle() {
-  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DPOLYRT_STATIC_LLVM=ON >/dev/null
+  set -e
+  cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DPOLYRT_STATIC_LLVM=ON \
+    -DPOLYRT_MPI=OFF >/dev/null
   cmake --build build-device -j "$(nproc)" --target polyrt polyrt_tests polyrt_difftest polyrt_bench
   stage=$(mktemp -d)
   trap 'rm -rf "${stage:-}"' EXIT
-  mkdir -p "$stage/build-device/lib"
+  local lib_dir="$stage/build-device/lib"
+  mkdir -p "$lib_dir"
   for t in "${targets[@]}"; do
     mkdir -p "$stage/build-device/$(dirname "$t")"
     strip -o "$stage/build-device/$t" "build-device/$t"
+    ldd "build-device/$t" | awk '/=> \// {print $3}' | while read -r lib; do
+      is_system_library "$(basename "$lib")" || cp -Ln "$lib" "$lib_dir/" 2>/dev/null || true
+    done
   done
-  # The shared libraries that are not part of every Linux system.
-  ldd build-device/tests/polyrt_tests | awk '/=> \// {print $3}' | while read -r lib; do
-    case "$(basename "$lib")" in
-      libc.so.*|libm.so.*|libgcc_s.so.*|libstdc++.so.*|libz.so.*) ;;
-      *) cp -L "$lib" "$stage/build-device/lib/" ;;
-    esac
-  done
+  local bad=0
+  for t in "${targets[@]}"; do check_libraries "$stage/build-device/$t" "$lib_dir" || bad=1; done
+  [ "$bad" -eq 0 ] || { echo "device_check: the bundle is incomplete" >&2; exit 1; }
   # The binaries name source files (examples, test programs) by absolute path.
   echo "$root" > "$stage/build-device/source-root"
   tar -C "$stage" -cf - build-device | xz -9e -T1 --lzma2=dict=192MiB > "$bundle.tmp"
   mv "$bundle.tmp" "$bundle"
   local bytes
   bytes=$(stat -c %s "$bundle")
-  echo "bundle: $bundle, $((bytes / 1048576)) MiB ($(du -sh "$stage/build-device" | cut -f1) unpacked)"
+  echo "bundle: $bundle, $((bytes / 1048576)) MiB ($(du -sh "$stage/build-device" | cut -f1) unpacked;" \
+    "libraries: $(ls "$lib_dir" | tr '\n' ' '))"
   if [ "$bytes" -gt $((60 * 1048576)) ]; then
     echo "device_check: the bundle exceeds 60 MiB" >&2
     exit 1
   fi
 }
 
-# "1.23G/s" -> bytes per second.
-to_number() {
-  awk -v v="$1" 'BEGIN {
-    n = v + 0; u = substr(v, length(n "") + 1, 1)
-    m = (u == "k") ? 1e3 : (u == "M") ? 1e6 : (u == "G") ? 1e9 : (u == "T") ? 1e12 : 1
-    printf "%.6g", n * m }'
+# Unpacks the bundle with xz when the machine has it, else with Python's
+# lzma module (python3 is on every machine that lacks xz).
+unpack() {
+  if command -v xz >/dev/null; then
+    tar -xJf "$bundle"
+  else
+    python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1], "r:xz").extractall(".")' "$bundle"
+  fi
 }
 
 run_checks() {
-  local start
+  local start out table
   start=$(date +%s)
-  command -v xz >/dev/null || { echo "device_check: xz is needed to unpack $bundle" >&2; exit 1; }
-  [ -f "$bundle" ] || { echo "device_check: no $bundle (run: $0 bundle)" >&2; exit 1; }
-  tar -xJf "$bundle"
+  out=${OUT:-$(mktemp -d)}
+  mkdir -p "$out"
+  table="$out/table.md"
+  : > "$table"
+  row() {  # one line of the table, printed and kept as soon as it is known
+    echo "| $1 | $2 |" | tee -a "$table"
+  }
+  # A step's status: 0, its own failure code, or 124 when it ran out of time.
+  status_text() {
+    case "$1" in
+      0) echo "ok" ;;
+      124) echo "TIMED OUT" ;;
+      *) [ "$1" -gt 128 ] && echo "CRASHED (signal $(($1 - 128)))" || echo "FAILED (exit $1)" ;;
+    esac
+  }
+  [ -f "$bundle" ] || { echo "device_check: no $bundle (run: $0 bundle)" | tee "$out/error"; exit 1; }
+  if ! unpack > "$out/unpack.log" 2>&1; then
+    echo "device_check: cannot unpack $bundle: $(cat "$out/unpack.log")" | tee "$out/error"
+    exit 1
+  fi
   local baked
   baked=$(cat build-device/source-root)
   if [ "$baked" != "$root" ] && [ ! -e "$baked" ]; then
@@ -75,57 +136,75 @@ run_checks() {
   export POLYRT_LIBCUDA="${POLYRT_LIBCUDA:-libcuda.so.1}"
   POLYRT_CACHE_DIR=$(mktemp -d)
   export POLYRT_CACHE_DIR
-  local out
-  out=$(mktemp -d)
 
-  build-device/cli/polyrt devices | tee "$out/devices"
+  # What this machine has, first: the check's numbers mean nothing without it.
+  {
+    echo "driver library: $POLYRT_LIBCUDA"
+    command -v nvidia-smi >/dev/null &&
+      timeout 30 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    for t in "${targets[@]}"; do
+      ldd "build-device/$t" 2>&1 | grep "not found" | sed "s|^|$t: |"
+    done
+  } > "$out/machine" 2>&1
+  cat "$out/machine"
+  local status
+  timeout 60 build-device/cli/polyrt devices > "$out/devices" 2>&1
+  status=$?
+  cat "$out/devices"
+  echo
+  echo "| check | result |" | tee -a "$table"
+  echo "| --- | --- |" | tee -a "$table"
+  if [ "$status" -eq 0 ]; then
+    row "devices" "$(grep -c '^gpu [0-9]' "$out/devices") GPU(s): $(grep '^gpu' "$out/devices" | head -1)"
+  else
+    row "devices" "$(status_text "$status"): $(tail -1 "$out/devices")"
+  fi
 
   local tests="CudaDriver*:GpuBatch*:GpuFaults*:GpuCli*:HostTwin*:PtxCompiler*:NvptxTarget*"
-  local tests_status=0
-  build-device/tests/polyrt_tests --gtest_filter="$tests" > "$out/tests" 2>&1 || tests_status=$?
+  timeout 240 build-device/tests/polyrt_tests --gtest_filter="$tests" > "$out/tests.log" 2>&1
+  local tests_status=$?
   local passed failed skipped
-  passed=$(grep -c '^\[       OK \]' "$out/tests" || true)
-  failed=$(grep -c '^\[  FAILED  \] .*(' "$out/tests" || true)
-  skipped=$(grep -c '^\[  SKIPPED \] .*(' "$out/tests" || true)
-  [ "$tests_status" -eq 0 ] || grep -B2 -A12 'Failure' "$out/tests" | head -60
+  passed=$(grep -c '^\[       OK \]' "$out/tests.log")
+  failed=$(grep -c '^\[  FAILED  \] .*(' "$out/tests.log")
+  skipped=$(grep -c '^\[  SKIPPED \] .*(' "$out/tests.log")
+  row "GPU tests on the driver ($POLYRT_LIBCUDA)" \
+    "$(status_text "$tests_status"): $passed passed, $failed failed, $skipped skipped$(
+      grep '^\[  FAILED  \] .*(' "$out/tests.log" | sed 's/^\[  FAILED  \] / /; s/ (.*//' | head -5 | tr '\n' ',')"
 
-  local diff_status=0
-  build-device/tests/polyrt_difftest --seconds 60 --seed "$(date +%s)" > "$out/difftest" 2>&1 ||
-    diff_status=$?
-  [ "$diff_status" -eq 0 ] || head -60 "$out/difftest"
+  timeout 120 build-device/tests/polyrt_difftest --seconds 60 --seed "$(date +%s)" \
+    > "$out/difftest.log" 2>&1
+  local diff_status=$?
+  row "GPU tier vs CPU tier, 60 s" "$(status_text "$diff_status"): $(tail -1 "$out/difftest.log")"
 
-  build-device/bench/polyrt_bench --benchmark_filter='Gpu' --benchmark_repetitions=3 \
-    --benchmark_report_aggregates_only=true --benchmark_format=csv > "$out/bench.csv" 2>/dev/null ||
-    true
+  timeout 240 build-device/bench/polyrt_bench --benchmark_filter='Gpu' --benchmark_repetitions=3 \
+    --benchmark_report_aggregates_only=true --benchmark_format=csv > "$out/bench.csv" \
+    2> "$out/bench.log"
+  local bench_status=$?
   median() {  # column 6: bytes_per_second, 7: items_per_second, 3: real_time
     awk -F, -v n="\"$1/real_time_median\"" -v c="$2" '$1 == n {print $c}' "$out/bench.csv"
   }
+  ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0 && a != "") printf "%.0f %%", 100 * a / b; else print "n/a"}'; }
+  rate() { awk -v a="$1" 'BEGIN {if (a != "") printf "%.2f G", a / 1e9; else print "n/a "}'; }
+  [ "$bench_status" -eq 0 ] || row "benchmarks" "$(status_text "$bench_status") (see bench.log)"
   local write d2h
   write=$(median BM_Gpu_DeviceWriteBandwidth 6)
   d2h=$(median BM_Gpu_PinnedDeviceToHostBandwidth 6)
-  ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0 && a != "") printf "%.0f %%", 100 * a / b; else print "n/a"}'; }
-  rate() { awk -v a="$1" 'BEGIN {if (a != "") printf "%.2f G", a / 1e9; else print "n/a"}'; }
-
-  echo
-  echo "| check | result |"
-  echo "| --- | --- |"
-  echo "| devices | $(grep -c '^gpu [0-9]' "$out/devices" || true) GPU(s): $(grep '^gpu' "$out/devices" | head -1) |"
-  echo "| GPU tests on the driver ($POLYRT_LIBCUDA) | $passed passed, $failed failed, $skipped skipped |"
-  echo "| GPU tier vs CPU tier, 60 s | $(tail -1 "$out/difftest") |"
-  echo "| device write bandwidth (memset) | $(rate "$write")B/s |"
-  echo "| pinned device-to-host bandwidth | $(rate "$d2h")B/s |"
+  row "device write bandwidth (memset)" "$(rate "$write")B/s"
+  row "pinned device-to-host bandwidth" "$(rate "$d2h")B/s"
   for b in Ladder Stress; do
     local dr th target=""
     dr=$(median "BM_GpuDeviceResident/${b}" 6)
     th=$(median "BM_GpuToHost/${b}" 6)
     [ "$b" = Ladder ] && target=" (target >= 80 %)"
-    echo "| $b device-resident | $(rate "$(median "BM_GpuDeviceResident/${b}" 7)")rows/s, $(rate "$dr")B/s = $(ratio "$dr" "$write") of memset$target |"
-    echo "| $b to host | $(rate "$(median "BM_GpuToHost/${b}" 7)")rows/s, $(rate "$th")B/s = $(ratio "$th" "$d2h") of pinned D2H$target |"
+    row "$b device-resident" \
+      "$(rate "$(median "BM_GpuDeviceResident/${b}" 7)")rows/s, $(rate "$dr")B/s = $(ratio "$dr" "$write") of memset$target"
+    row "$b to host" \
+      "$(rate "$(median "BM_GpuToHost/${b}" 7)")rows/s, $(rate "$th")B/s = $(ratio "$th" "$d2h") of pinned D2H$target"
   done
-  echo "| compile of a new program, cold (PTX + cubin) | $(median BM_GpuCompile_NewProgramCold 3) ms (target < 150) |"
-  echo "| compile from the caches | $(median BM_GpuCompile_Cached 3) ms (target < 5) |"
-  echo "| wall time | $(($(date +%s) - start)) s |"
-  [ "$tests_status" -eq 0 ] && [ "$diff_status" -eq 0 ]
+  row "compile of a new program, cold (PTX + cubin)" "$(median BM_GpuCompile_NewProgramCold 3) ms (target < 150)"
+  row "compile from the caches" "$(median BM_GpuCompile_Cached 3) ms (target < 5)"
+  row "wall time" "$(($(date +%s) - start)) s; logs in $out"
+  [ "$tests_status" -eq 0 ] && [ "$diff_status" -eq 0 ] && [ "$bench_status" -eq 0 ]
 }
 
 case "${1:-}" in

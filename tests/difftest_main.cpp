@@ -11,8 +11,10 @@
 #include <cstdio>
 #include <optional>
 #include <random>
+#include <string>
 #include <string_view>
 
+#include "gpu_backend/driver/cuda_driver.hpp"
 #include "tests/differential/differential.hpp"
 
 namespace {
@@ -90,7 +92,14 @@ int main(int argc, char** argv) {
     std::printf("no program ran in %g s: nothing was checked\n", seconds);
     return 1;
   }
-  std::printf("%llu programs from seed %llu: every engine agreed\n", (unsigned long long)programs,
-              (unsigned long long)first);
+  // Which GPU tier took part: agreement without a usable driver says nothing
+  // of a GPU, and the line must not read as if it did.
+  const polyrt::gpu::CudaDriver* driver = polyrt::gpu::CudaDriver::get();
+  const std::string gpu =
+      driver && !driver->devices().empty()
+          ? "GPU tier on " + driver->devices()[0].name + " (driver " + driver->library_path() + ")"
+          : "no GPU tier: " + polyrt::gpu::CudaDriver::unavailable_reason();
+  std::printf("%llu programs from seed %llu: every engine agreed; %s\n",
+              (unsigned long long)programs, (unsigned long long)first, gpu.c_str());
   return 0;
 }

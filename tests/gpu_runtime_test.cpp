@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "gpu_backend/driver/cuda_driver.hpp"
 #include "gpu_backend/driver/device_resources.hpp"
@@ -157,7 +158,7 @@ TEST(GpuBatch, DeviceResidentOutputMatchesTheCpuTier) {
   const BatchEvaluator gpu(program, options);
   const std::vector<Column> want = BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(9, 5000);
   const gpu::GpuContext context(*gpu::CudaDriver::get(), 0);
-  context.make_current();
+  const gpu::CurrentContext current = context.make_current();
   std::vector<gpu::DeviceBuffer> device;
   std::vector<uint64_t> addresses;
   for (size_t o = 0; o < want.size(); ++o) {
@@ -199,7 +200,7 @@ TEST(GpuBatch, OwnedDeviceColumnsMatchTheCpuTier) {
   const std::vector<DeviceColumn> kept = {got[0], got[1]};
   got.clear();  // the copies keep the memory
   const gpu::GpuContext context(*gpu::CudaDriver::get(), 0);
-  context.make_current();
+  const gpu::CurrentContext current = context.make_current();
   const gpu::GpuStream stream(context);
   const gpu::PinnedBuffer host(context, 4000 * 8);
   for (size_t o = 0; o < kept.size(); ++o) {
@@ -218,12 +219,59 @@ TEST(GpuBatch, OwnedDeviceColumnsMatchTheCpuTier) {
                         {"allocates on the batch's GPU", "runs on cpu"});
   // Sizes are checked before anything is allocated: a wrapped one would be
   // written far past its end.
-  test::expect_contains(test::thrown_message<WriteError>(
-                            [&] { gpu.evaluate_to_device(0, (uint64_t{1} << 61) + 1); }),
-                        {"evaluate_to_device(0, 2305843009213693953)", "more than 2**64 bytes"});
+  test::expect_contains(
+      test::thrown_message<WriteError>([&] { gpu.evaluate_to_device(0, (uint64_t{1} << 61) + 1); }),
+      {"evaluate_to_device(0, 2305843009213693953)", "more than 2**64 bytes"});
   test::expect_contains(
       test::thrown_message<WriteError>([&] { gpu.evaluate_to_device(UINT64_MAX - 1, 10); }),
       {"pass the last coordinate 2**64 - 1"});
+}
+
+// A process retains each primary context once and keeps it: batches made
+// and dropped in turn never pay its creation again (on a big GPU 0.1-0.3 s
+// each, and every module reloaded).
+TEST(GpuContexts, TwentyBatchesInTurnCreateTheContextOnce) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "contexts are counted by the driver's test double only";
+  configure("context_ms=20");
+  using Created = int64_t (*)();
+  const auto created = reinterpret_cast<Created>(
+      ::dlsym(gpu::CudaDriver::get()->library(), "polyrtCudaDoubleContextsCreated"));
+  ASSERT_NE(created, nullptr);
+  const auto program = compile("input x\nh := hash(x)\nscore := unit_interval(h)\n");
+  const std::vector<Column> want = BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(0, 5000);
+  for (int k = 0; k < 20; ++k) {
+    expect_same_columns(BatchEvaluator(program, on(BatchDevice::Gpu)).evaluate(0, 5000), want);
+  }
+  EXPECT_LE(created(), 1);
+  configure("");
+}
+
+// polyrt's calls run on threads it does not own: whatever context the
+// caller had current (none, or a host application's) is current again after
+// every call, its memory freed on any thread included.
+TEST(GpuContexts, TheCallersCurrentContextIsLeftAsItWas) {
+  REQUIRE_GPU();
+  const gpu::CudaDriver& driver = *gpu::CudaDriver::get();
+  const auto current = [&] {
+    gpu::cuda::CUcontext c = nullptr;
+    driver.check(driver.api().cuCtxGetCurrent(&c), "cuCtxGetCurrent");
+    return c;
+  };
+  ASSERT_EQ(driver.api().cuCtxSetCurrent(nullptr), gpu::cuda::CUDA_SUCCESS);
+  const auto program = compile("input x\nh := hash(x)\nscore := unit_interval(h)\n");
+  {
+    const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+    EXPECT_EQ(current(), nullptr) << "making the batch";
+    gpu.evaluate(0, 5000);
+    EXPECT_EQ(current(), nullptr) << "evaluate";
+    std::vector<DeviceColumn> columns = gpu.evaluate_to_device(0, 5000);
+    EXPECT_EQ(current(), nullptr) << "evaluate_to_device";
+    std::thread([&] { columns.clear(); }).join();  // freed on another thread
+    EXPECT_EQ(current(), nullptr);
+  }
+  EXPECT_EQ(current(), nullptr) << "dropping the batch";
 }
 
 // A second run of the same batch reuses the device and page-locked buffers
@@ -364,8 +412,7 @@ TEST(GpuCli, NoUsableDriverIsExplainedAndAutoFallsBack) {
 }
 
 TEST(GpuCli, ANegativeDeviceCountIsExplained) {
-  const test::CommandResult r =
-      test::run_polyrt_with("POLYRT_CUDA_DOUBLE=devices=-1", "devices");
+  const test::CommandResult r = test::run_polyrt_with("POLYRT_CUDA_DOUBLE=devices=-1", "devices");
   EXPECT_EQ(r.status, 0) << r.err;
   test::expect_contains(r.out, {"gpu: none (", "reported -1 devices (cuDeviceGetCount)"});
 }

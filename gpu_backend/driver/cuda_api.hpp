@@ -45,6 +45,7 @@ inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
+inline constexpr unsigned CU_CTX_SCHED_BLOCKING_SYNC = 0x04;
 
 // CUjit_option
 inline constexpr int CU_JIT_INFO_LOG_BUFFER = 3;
@@ -76,7 +77,9 @@ struct DriverApi {
   CUresult (*cuDeviceTotalMem)(size_t* bytes, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext* context, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
+  CUresult (*cuDevicePrimaryCtxSetFlags)(CUdevice device, unsigned flags);
   CUresult (*cuCtxSetCurrent)(CUcontext context);
+  CUresult (*cuCtxGetCurrent)(CUcontext* context);
   CUresult (*cuMemGetInfo)(size_t* free, size_t* total);
   CUresult (*cuStreamCreate)(CUstream* stream, unsigned flags);
   CUresult (*cuStreamDestroy)(CUstream stream);
@@ -118,7 +121,9 @@ struct DriverApi {
   X(cuDeviceTotalMem) \
   X(cuDevicePrimaryCtxRetain) \
   X(cuDevicePrimaryCtxRelease) \
+  X(cuDevicePrimaryCtxSetFlags) \
   X(cuCtxSetCurrent) \
+  X(cuCtxGetCurrent) \
   X(cuMemGetInfo) \
   X(cuStreamCreate) \
   X(cuStreamDestroy) \

@@ -75,6 +75,21 @@ std::string CudaDriver::describe(cuda::CUresult result) const {
   return describe_cuda_error(result);
 }
 
+cuda::CUcontext CudaDriver::primary_context(int ordinal) const {
+  const std::lock_guard lock(contexts_lock_);
+  if (contexts_.empty()) contexts_.assign(devices_.size(), nullptr);
+  cuda::CUcontext& context = contexts_.at((size_t)ordinal);
+  if (!context) {
+    cuda::CUdevice device = 0;
+    check(api_.cuDeviceGet(&device, ordinal), "cuDeviceGet");
+    // Refused once the context is active (made by the host application):
+    // then it keeps the application's flags.
+    api_.cuDevicePrimaryCtxSetFlags(device, cuda::CU_CTX_SCHED_BLOCKING_SYNC);
+    check(api_.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  }
+  return context;
+}
+
 void CudaDriver::check(cuda::CUresult result, const char* call) const {
   if (result != cuda::CUDA_SUCCESS) {
     throw DeviceError(std::string(call) + " failed: " + describe(result));

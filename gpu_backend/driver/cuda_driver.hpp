@@ -6,6 +6,7 @@
 // error's name and text.
 #pragma once
 
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,13 @@ class CudaDriver {
   // double's host-twin hook).
   void* library() const { return library_; }
 
+  // Device `ordinal`'s primary context, retained once per process and kept
+  // (the last release would destroy it: every new batch would pay its
+  // creation, 0.1-0.3 s on a big GPU, and reload its modules). Before the
+  // first retain it is set to block on synchronization: a thread waiting
+  // for a stream sleeps instead of spinning a core the CPU tier could use.
+  cuda::CUcontext primary_context(int ordinal) const;
+
   // Throws DeviceError("CALL failed: NAME (CODE): TEXT") unless `result` is
   // CUDA_SUCCESS.
   void check(cuda::CUresult result, const char* call) const;
@@ -61,6 +69,8 @@ class CudaDriver {
   cuda::DriverApi api_{};
   int version_ = 0;
   std::vector<GpuDevice> devices_;
+  mutable std::mutex contexts_lock_;
+  mutable std::vector<cuda::CUcontext> contexts_;  // per device, null until retained
 };
 
 // "CUDA_ERROR_STUB_LIBRARY (34): ..." from polyrt's own table: what a loader

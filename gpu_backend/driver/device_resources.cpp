@@ -6,24 +6,23 @@
 
 namespace polyrt::gpu {
 
-GpuContext::GpuContext(const CudaDriver& driver, int ordinal) : driver_(driver), ordinal_(ordinal) {
-  check(driver_.api().cuDeviceGet(&handle_, ordinal), "cuDeviceGet");
-  check(driver_.api().cuDevicePrimaryCtxRetain(&context_, handle_), "cuDevicePrimaryCtxRetain");
+CurrentContext::CurrentContext(const CudaDriver& driver, cuda::CUcontext context)
+    : driver_(driver) {
+  driver_.check(driver_.api().cuCtxGetCurrent(&previous_), "cuCtxGetCurrent");
+  if (previous_ == context) return;
+  driver_.check(driver_.api().cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  changed_ = true;
 }
 
-GpuContext::~GpuContext() {
-  driver_.api().cuDevicePrimaryCtxRelease(handle_);
+CurrentContext::~CurrentContext() {
+  if (changed_) driver_.api().cuCtxSetCurrent(previous_);
 }
 
-void GpuContext::make_current() const {
-  thread_local cuda::CUcontext current = nullptr;
-  if (current == context_) return;
-  check(driver_.api().cuCtxSetCurrent(context_), "cuCtxSetCurrent");
-  current = context_;
-}
+GpuContext::GpuContext(const CudaDriver& driver, int ordinal)
+    : driver_(driver), ordinal_(ordinal), context_(driver.primary_context(ordinal)) {}
 
 GpuStream::GpuStream(const GpuContext& context) : context_(context) {
-  context_.make_current();
+  const CurrentContext current = context_.make_current();
   context_.check(context_.driver().api().cuStreamCreate(&stream_, cuda::CU_STREAM_NON_BLOCKING),
                  "cuStreamCreate");
 }
@@ -31,24 +30,24 @@ GpuStream::GpuStream(const GpuContext& context) : context_(context) {
 GpuStream::~GpuStream() {
   if (!stream_) return;
   try {
-    context_.make_current();
+    const CurrentContext current = context_.make_current();
+    context_.driver().api().cuStreamDestroy(stream_);
   } catch (const Error&) {
-    return;
   }
-  context_.driver().api().cuStreamDestroy(stream_);
 }
 
 void GpuStream::synchronize() const {
+  const CurrentContext current = context_.make_current();
   context_.check(context_.driver().api().cuStreamSynchronize(stream_), "cuStreamSynchronize");
 }
 
 DeviceBuffer::DeviceBuffer(const GpuContext& context, size_t bytes) : DriverMemory(context, bytes) {
-  context.make_current();
+  const CurrentContext current = context.make_current();
   context.check(context.driver().api().cuMemAlloc(&pointer_, bytes ? bytes : 8), "cuMemAlloc");
 }
 
 PinnedBuffer::PinnedBuffer(const GpuContext& context, size_t bytes) : DriverMemory(context, bytes) {
-  context.make_current();
+  const CurrentContext current = context.make_current();
   context.check(context.driver().api().cuMemHostAlloc(&pointer_, bytes ? bytes : 8,
                                                       cuda::CU_MEMHOSTALLOC_PORTABLE),
                 "cuMemHostAlloc");

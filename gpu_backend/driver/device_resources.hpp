@@ -13,16 +13,34 @@
 
 namespace polyrt::gpu {
 
+// While it lives, a context is current on the calling thread; when it goes,
+// the thread's previous context is current again. polyrt's calls run on
+// threads it does not own (the caller's, oneTBB's), where a host
+// application's own context (PyTorch's, CuPy's) must be left as it was.
+class CurrentContext {
+ public:
+  CurrentContext(const CudaDriver& driver, cuda::CUcontext context);
+  ~CurrentContext();
+  CurrentContext(const CurrentContext&) = delete;
+  CurrentContext& operator=(const CurrentContext&) = delete;
+
+ private:
+  const CudaDriver& driver_;
+  cuda::CUcontext previous_ = nullptr;
+  bool changed_ = false;
+};
+
 class GpuContext {
  public:
-  // Retains the primary context of device `ordinal`.
+  // Device `ordinal`'s primary context, retained once per process
+  // (CudaDriver::primary_context): making one costs nothing more.
   GpuContext(const CudaDriver& driver, int ordinal);
-  ~GpuContext();
   GpuContext(const GpuContext&) = delete;
   GpuContext& operator=(const GpuContext&) = delete;
 
-  // Makes the context current on the calling thread (a no-op when it is).
-  void make_current() const;
+  // Makes the context current on the calling thread (asking the driver which
+  // is current, never a cached answer) until the returned guard goes.
+  [[nodiscard]] CurrentContext make_current() const { return CurrentContext(driver_, context_); }
 
   const CudaDriver& driver() const { return driver_; }
   const GpuDevice& device() const { return driver_.devices()[ordinal_]; }
@@ -31,7 +49,6 @@ class GpuContext {
  private:
   const CudaDriver& driver_;
   int ordinal_;
-  cuda::CUdevice handle_ = 0;
   cuda::CUcontext context_ = nullptr;
 };
 
@@ -77,7 +94,7 @@ class DriverMemory {
   void release() {
     if (!pointer_) return;
     try {
-      context_->make_current();
+      const CurrentContext current = context_->make_current();
       (context_->driver().api().*Free)(pointer_);
     } catch (const Error&) {
     }

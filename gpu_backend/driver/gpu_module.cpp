@@ -68,7 +68,7 @@ std::string GpuModule::cubin_of(const std::string& ptx, const std::string& ptx_k
 
 GpuModule::GpuModule(const GpuContext& context, const std::string& ptx, const std::string& ptx_key)
     : context_(context) {
-  context_.make_current();
+  const CurrentContext current = context_.make_current();
   const std::string cubin = cubin_of(ptx, ptx_key);
   JitLogs logs;
   const cuda::CUresult r =
@@ -81,7 +81,7 @@ GpuModule::GpuModule(const GpuContext& context, const std::string& ptx, const st
 GpuModule::~GpuModule() {
   if (!module_) return;
   try {
-    context_.make_current();
+    const CurrentContext current = context_.make_current();
     context_.driver().api().cuModuleUnload(module_);
   } catch (const Error&) {
   }

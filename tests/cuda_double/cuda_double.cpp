@@ -23,6 +23,12 @@
 //   invalid_ptx       cuLinkAddData refuses the PTX, with a JIT error log
 //   launch_failure_at=N  the Nth launch from now fails when it runs
 //   lost_at=N         the device is lost when the Nth launch from now runs
+//   context_ms=N      creating a primary context (its first retain) takes N ms
+//
+// As the driver does, calls on a stream or on memory need the current
+// context of the calling thread to be theirs (kInvalidContext otherwise), and
+// a primary context released to no retain is destroyed: the next retain
+// creates it again. polyrtCudaDoubleContextsCreated() counts creations.
 #include <dlfcn.h>
 
 #include <atomic>
@@ -63,6 +69,7 @@ struct Config {
   std::vector<double> speeds;
   int64_t kernel_us = 0, copy_us_per_mib = 0;
   int64_t oom_at = 0, launch_failure_at = 0, lost_at = 0;
+  int64_t context_ms = 0;  // the cost of creating a primary context
   bool invalid_ptx = false;
   double speed(int device) const {
     return device < (int)speeds.size() && speeds[device] > 0 ? speeds[device] : 1.0;
@@ -80,6 +87,7 @@ struct Entry {
 struct CUctx_st {
   int device = 0;
   int retained = 0;
+  unsigned flags = 0;  // cuDevicePrimaryCtxSetFlags
 };
 struct CUfunc_st;
 struct CUmod_st {
@@ -161,6 +169,7 @@ struct Driver {
   std::vector<size_t> used;                                   // per device
   std::map<uintptr_t, size_t> pinned;
   std::atomic<int64_t> allocations{0}, launches{0};
+  std::atomic<int64_t> contexts_created{0};  // primary contexts made (retained from 0)
   std::atomic<bool> lost{false};
 };
 
@@ -190,6 +199,7 @@ void configure(const std::string& spec) {
     if (key == "oom_at") c.oom_at = number(value);
     if (key == "launch_failure_at") c.launch_failure_at = number(value);
     if (key == "lost_at") c.lost_at = number(value);
+    if (key == "context_ms") c.context_ms = number(value);
     if (key == "invalid_ptx") c.invalid_ptx = true;
     if (key == "speeds") {
       std::stringstream speeds(value);
@@ -201,6 +211,7 @@ void configure(const std::string& spec) {
   d.config = c;
   d.allocations = 0;
   d.launches = 0;
+  d.contexts_created = 0;
   d.lost = false;
   // A negative count is what a broken driver may report (cuDeviceGetCount
   // passes it on); there are no devices behind it.
@@ -355,6 +366,10 @@ __attribute__((visibility("default"))) int polyrtCudaDoubleConfigure(const char*
   return 0;
 }
 
+__attribute__((visibility("default"))) int64_t polyrtCudaDoubleContextsCreated() {
+  return driver().contexts_created;
+}
+
 __attribute__((visibility("default"))) int polyrtCudaDoubleAttachHostTwin(CUmod_st* module,
                                                                           const char* entry,
                                                                           void* twin) {
@@ -460,8 +475,28 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUctx_st** context, CUdevice device) {
   if (!context) return kInvalidValue;
   std::lock_guard<std::mutex> lock(d.mutex);
   d.contexts[device].device = device;
-  ++d.contexts[device].retained;
+  if (d.contexts[device].retained++ == 0) {
+    ++d.contexts_created;
+    std::this_thread::sleep_for(std::chrono::milliseconds(d.config.context_ms));
+  }
   *context = &d.contexts[device];
+  return kSuccess;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice device, unsigned flags) {
+  if (CUresult r = ready()) return r;
+  Driver& d = driver();
+  if (device < 0 || device >= d.config.devices) return kInvalidDevice;
+  if (flags > 0x1f) return kInvalidValue;
+  std::lock_guard<std::mutex> lock(d.mutex);
+  d.contexts[device].flags = flags;
+  return kSuccess;
+}
+
+EXPORT CUresult cuCtxGetCurrent(CUctx_st** context) {
+  if (CUresult r = ready()) return r;
+  if (!context) return kInvalidValue;
+  *context = current;
   return kSuccess;
 }
 
@@ -499,9 +534,16 @@ EXPORT CUresult cuStreamCreate(CUstream_st** stream, unsigned flags) {
   return kSuccess;
 }
 
+// A stream's calls on a thread whose current context is another device's
+// fail, as with the driver.
+CUresult stream_in_context(const CUstream_st* stream) {
+  if (!stream) return kInvalidHandle;
+  return stream->device == current->device ? kSuccess : kInvalidContext;
+}
+
 EXPORT CUresult cuStreamDestroy_v2(CUstream_st* stream) {
   if (CUresult r = ready_to_free()) return r;
-  if (!stream) return kInvalidHandle;
+  if (CUresult r = stream_in_context(stream)) return r;
   stream->drain();
   delete stream;
   return kSuccess;
@@ -509,7 +551,7 @@ EXPORT CUresult cuStreamDestroy_v2(CUstream_st* stream) {
 
 EXPORT CUresult cuStreamSynchronize(CUstream_st* stream) {
   if (CUresult r = ready_in_context()) return r;
-  if (!stream) return kInvalidHandle;
+  if (CUresult r = stream_in_context(stream)) return r;
   const CUresult r = stream->drain();
   return driver().lost ? kDevicesUnavailable : r;
 }
@@ -537,6 +579,7 @@ EXPORT CUresult cuMemFree_v2(CUdeviceptr pointer) {
   std::lock_guard<std::mutex> lock(d.mutex);
   auto it = d.device_memory.find((uintptr_t)pointer);
   if (it == d.device_memory.end()) return kInvalidValue;  // not allocated, or freed twice
+  if (it->second.second != current->device) return kInvalidContext;
   d.used[it->second.second] -= it->second.first;
   d.device_memory.erase(it);
   std::free((void*)(uintptr_t)pointer);
@@ -751,7 +794,9 @@ EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** function, int ver
       {"cuDeviceTotalMem", (void*)&cuDeviceTotalMem_v2},
       {"cuDevicePrimaryCtxRetain", (void*)&cuDevicePrimaryCtxRetain},
       {"cuDevicePrimaryCtxRelease", (void*)&cuDevicePrimaryCtxRelease_v2},
+      {"cuDevicePrimaryCtxSetFlags", (void*)&cuDevicePrimaryCtxSetFlags_v2},
       {"cuCtxSetCurrent", (void*)&cuCtxSetCurrent},
+      {"cuCtxGetCurrent", (void*)&cuCtxGetCurrent},
       {"cuMemGetInfo", (void*)&cuMemGetInfo_v2},
       {"cuStreamCreate", (void*)&cuStreamCreate},
       {"cuStreamDestroy", (void*)&cuStreamDestroy_v2},
