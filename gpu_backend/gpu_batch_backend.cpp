@@ -88,6 +88,10 @@ class GpuBatchBackend final : public batch::BatchBackend {
  public:
   GpuBatchBackend(batch::PreparedBatch batch, const CudaDriver& driver, int ordinal)
       : batch_(std::move(batch)), context_(driver, ordinal) {
+    if (const std::optional<std::string> fault = driver.fault(ordinal)) {
+      throw DeviceError("GPU " + std::to_string(ordinal) +
+                        " is unusable for the rest of this process: it faulted (" + *fault + ")");
+    }
     const CurrentContext current = context_.make_current();
     const GpuDevice& device = context_.device();
     const unsigned sm = best_sm_for(device.sm());

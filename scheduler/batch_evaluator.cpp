@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <optional>
 
 #include "columns/native_columns.hpp"
@@ -45,6 +46,16 @@ struct BatchEvaluator::Impl {
   // later runs).
   std::vector<scheduler::DeviceLimits> limits;
   std::unique_ptr<scheduler::DeviceMeter[]> meters;
+  // GPUs that faulted under BatchDevice::All (device_faults), once each.
+  mutable std::mutex faults_lock;
+  mutable std::vector<std::pair<size_t, std::string>> faults;
+  void note_fault(size_t b, const std::string& what) const {
+    const std::lock_guard lock(faults_lock);
+    for (const auto& [device, message] : faults) {
+      if (device == b) return;
+    }
+    faults.emplace_back(b, backends[b]->device_name() + ": " + what);
+  }
 
   const batch::BatchBackend& primary() const { return *backends[0]; }
   const plan::BatchPlan& plan() const { return primary().batch().plan; }
@@ -181,6 +192,13 @@ std::vector<DeviceShare> BatchEvaluator::device_shares() const {
   return shares;
 }
 
+std::vector<std::string> BatchEvaluator::device_faults() const {
+  const std::lock_guard lock(impl_->faults_lock);
+  std::vector<std::string> out;
+  for (const auto& [device, message] : impl_->faults) out.push_back(message);
+  return out;
+}
+
 void BatchEvaluator::Impl::raise_failure(uint64_t coordinate, uint64_t row,
                                          std::span<const uint64_t* const> columns) const {
   const Program& p = *primary().batch().program;
@@ -234,15 +252,15 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                          std::to_string(count) + " rows (BatchOptions::stop)");
     }
   };
-  const auto work = [&](InFlight& c) {
-    if (several) check_stop(c.offset);
-    const batch::BatchBackend& backend = *backends[c.device];
-    c.buffers.resize(backends.size());
-    batch::ChunkBuffers& b = c.buffers[c.device];
+  // Chunk `c` on back end `device` (its own, or the CPU's for a GPU that faulted).
+  const auto run_on = [&](InFlight& c, size_t device) {
+    const batch::BatchBackend& backend = *backends[device];
+    batch::ChunkBuffers& b = c.buffers[device];
     // Timed with the encoding of its rows: a device's worker takes no more
     // rows until both are done, so that is the speed its share must follow.
-    const scheduler::RunningChunk running(meters[c.device], assigner ? &*assigner : nullptr,
-                                          c.device, c.rows);
+    // (Rows taken by a GPU and run on the CPU are the GPU's in the assigner.)
+    const scheduler::RunningChunk running(
+        meters[device], assigner && device == c.device ? &*assigner : nullptr, device, c.rows);
     backend.prepare(b, c.rows);
     std::vector<const uint64_t*> at;
     for (const uint64_t* column : columns) at.push_back(column + c.offset);
@@ -259,6 +277,21 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     chunk_view(b, first + c.offset, c.view);
     encode(c.view, c.encoded);
     return true;
+  };
+  const auto work = [&](InFlight& c) {
+    if (several) check_stop(c.offset);
+    c.buffers.resize(backends.size());
+    if (!several || c.device == 0) return run_on(c, c.device);
+    try {
+      return run_on(c, c.device);
+    } catch (const DeviceError& e) {
+      // A GPU that faults takes no more rows; the CPU runs the rows it had
+      // taken (this chunk here, the others as their workers see the fault):
+      // the output is complete, and the fault is reported as a warning.
+      assigner->retire(c.device);
+      note_fault(c.device, e.what());
+      return run_on(c, 0);
+    }
   };
   const auto deliver = [&](InFlight& c) {
     if (c.failure != plan::kNoFailingRow) {

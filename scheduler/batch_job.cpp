@@ -33,6 +33,13 @@ void say_where(const BatchEvaluator& batch, const RangeJob& job) {
 // second, and that speed's share of the devices' summed speeds (a balanced
 // job gives each device the share of rows its speed earns).
 void say_shares(const BatchEvaluator& batch, const RangeJob& job) {
+  // Always said: a device failed, although the output is complete.
+  for (const std::string& fault : batch.device_faults()) {
+    std::fprintf(stderr,
+                 "polyrt: warning: %s; it takes no more rows in this process, and the rows it "
+                 "had taken ran on the other devices (the output is complete)\n",
+                 fault.c_str());
+  }
   if (!job.verbose) return;
   const std::vector<DeviceShare> shares = batch.device_shares();
   uint64_t all = 0;

@@ -42,7 +42,8 @@ ChunkAssigner::ChunkAssigner(std::span<const DeviceLimits> limits,
       meters_(meters),
       fixed_rows_(fixed_rows),
       untaken_rows_(rows),
-      held_(limits.size(), 0) {
+      held_(limits.size(), 0),
+      retired_(limits.size(), 0) {
   if (limits.size() != meters.size() ||
       std::count_if(limits.begin(), limits.end(),
                     [](const DeviceLimits& l) { return l.frontier; }) != 1) {
@@ -83,13 +84,13 @@ void ChunkAssigner::remove(uint64_t offset, uint64_t rows) {
 
 std::optional<ChunkAssigner::Taken> ChunkAssigner::take(size_t device) {
   const std::lock_guard lock(mutex_);
-  if (untaken_rows_ == 0) return std::nullopt;
+  if (untaken_rows_ == 0 || retired_[device]) return std::nullopt;
   const size_t n = limits_.size();
   std::vector<double> rates(n);
   double total_rate = 0, frontier_rate = 0;
   uint64_t held = 0;
   for (size_t d = 0; d < n; ++d) {
-    rates[d] = meters_[d].slot_rate() * (double)limits_[d].slots;
+    rates[d] = retired_[d] ? 0 : meters_[d].slot_rate() * (double)limits_[d].slots;
     total_rate += rates[d];
     if (limits_[d].frontier) frontier_rate = rates[d];
     held += held_[d];
@@ -146,6 +147,16 @@ bool ChunkAssigner::exhausted() const {
 void ChunkAssigner::done(size_t device, uint64_t rows) {
   const std::lock_guard lock(mutex_);
   held_[device] -= rows;
+}
+
+void ChunkAssigner::retire(size_t device) {
+  const std::lock_guard lock(mutex_);
+  if (!limits_[device].frontier) retired_[device] = 1;
+}
+
+bool ChunkAssigner::retired(size_t device) const {
+  const std::lock_guard lock(mutex_);
+  return retired_[device] != 0;
 }
 
 void ChunkAssigner::limit(uint64_t end) {

@@ -88,6 +88,10 @@ class ChunkAssigner {
   void done(size_t device, uint64_t rows);
   // Rows from `end` on are not needed any more (a chunk there failed).
   void limit(uint64_t end);
+  // `device` takes no more rows (it faulted): the others share what is left.
+  // The frontier device is never retired.
+  void retire(size_t device);
+  bool retired(size_t device) const;
 
  private:
   // When `device` would finish `rows` more, at its measured speed `rate`
@@ -104,7 +108,8 @@ class ChunkAssigner {
   mutable std::mutex mutex_;
   std::map<uint64_t, uint64_t> untaken_;  // disjoint runs: start -> end
   uint64_t untaken_rows_;
-  std::vector<uint64_t> held_;  // per device: rows taken and not done
+  std::vector<uint64_t> held_;    // per device: rows taken and not done
+  std::vector<uint8_t> retired_;  // per device: 1 once it takes no more rows
 };
 
 // A chunk's work on its device, from construction to destruction (also when

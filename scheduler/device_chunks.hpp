@@ -82,7 +82,7 @@ void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
       }
       const std::optional<ChunkAssigner::Taken> taken = assigner.take(device);
       if (!taken) {
-        if (assigner.exhausted()) break;
+        if (assigner.exhausted() || assigner.retired(device)) break;
         const uint64_t seen = changes;
         wait_for_room(lock, [&] { return changes != seen || stop; });
         continue;

@@ -309,8 +309,9 @@ TEST(GpuFaults, EachFaultIsADeviceErrorNamingTheCall) {
       // First: later runs take the cubin from the cache, not from the linker.
       {"invalid_ptx", {"cuLinkAddData failed", "CUDA_ERROR_INVALID_PTX", "JIT log", "ptxas"}},
       {"oom_at=1", {"cuMemAlloc failed", "CUDA_ERROR_OUT_OF_MEMORY"}},
-      {"launch_failure_at=2", {"cuStreamSynchronize failed", "CUDA_ERROR_LAUNCH_FAILED"}},
-      {"lost_at=1", {"failed", "CUDA_ERROR_DEVICES_UNAVAILABLE"}},
+      // Sticky faults (a launch failure, a lost device) end the device for
+      // the process: GpuCli.AStickyFaultEndsTheDeviceNotTheJob, in processes
+      // of their own.
   };
   // A cubin cache no run has seen, so every PTX goes through the driver's linker.
   const char* saved = std::getenv("POLYRT_CACHE_DIR");
@@ -334,6 +335,36 @@ TEST(GpuFaults, EachFaultIsADeviceErrorNamingTheCall) {
     ::setenv("POLYRT_CACHE_DIR", restore.c_str(), 1);
   } else {
     ::unsetenv("POLYRT_CACHE_DIR");
+  }
+}
+
+// A launch failure or a lost device leaves the GPU's context unusable (on a
+// real GPU, and in the double): under --device all the CPU runs the rows the
+// GPU had taken and the output is the CPU's, with a warning; on the GPU alone
+// (or auto, which chose it) the job fails with the fault and leaves no file.
+TEST(GpuCli, AStickyFaultEndsTheDeviceNotTheJob) {
+  REQUIRE_GPU();
+  const std::string dir = test::temp_dir();
+  const std::string run =
+      "run " + source_file("examples/users.polydat") + " --cycles 0..3000000 --out ";
+  ASSERT_EQ(test::run_polyrt(run + dir + "/cpu.csv --device cpu").status, 0);
+  const std::string cpu = slurp(dir + "/cpu.csv");
+  for (const auto& [fault, says] : std::vector<std::pair<std::string, const char*>>{
+           {"launch_failure_at=3", "CUDA_ERROR_LAUNCH_FAILED"},
+           {"lost_at=2", "CUDA_ERROR_DEVICES_UNAVAILABLE"}}) {
+    SCOPED_TRACE(fault);
+    const std::string env = "POLYRT_CUDA_DOUBLE=" + fault;
+    const test::CommandResult all = test::run_polyrt_with(env, run + dir + "/all.csv --device all");
+    EXPECT_EQ(all.status, 0) << all.err;
+    test::expect_contains(all.err, {"warning: gpu 0", says, "the output is complete"});
+    EXPECT_EQ(slurp(dir + "/all.csv"), cpu);
+    for (const char* device : {"gpu", "auto"}) {
+      const test::CommandResult one =
+          test::run_polyrt_with(env, run + dir + "/one.csv --device " + device);
+      EXPECT_EQ(one.status, 1) << device;
+      test::expect_contains(one.err, {says});
+      EXPECT_FALSE(std::filesystem::exists(dir + "/one.csv")) << device;
+    }
   }
 }
 

@@ -90,6 +90,38 @@ cuda::CUcontext CudaDriver::primary_context(int ordinal) const {
   return context;
 }
 
+bool CudaDriver::is_sticky(cuda::CUresult result) {
+  switch (result) {
+    case 46:   // CUDA_ERROR_DEVICES_UNAVAILABLE (the test double's lost device)
+    case 214:  // CUDA_ERROR_ECC_UNCORRECTABLE
+    case 700:  // CUDA_ERROR_ILLEGAL_ADDRESS
+    case 702:  // CUDA_ERROR_LAUNCH_TIMEOUT
+    case 714:  // CUDA_ERROR_HARDWARE_STACK_ERROR
+    case 715:  // CUDA_ERROR_ILLEGAL_INSTRUCTION
+    case 716:  // CUDA_ERROR_MISALIGNED_ADDRESS
+    case 717:  // CUDA_ERROR_INVALID_ADDRESS_SPACE
+    case 718:  // CUDA_ERROR_INVALID_PC
+    case 719:  // CUDA_ERROR_LAUNCH_FAILED
+    case 999:  // CUDA_ERROR_UNKNOWN
+      return true;
+    default:
+      return false;
+  }
+}
+
+void CudaDriver::record_fault(int ordinal, const std::string& what) const {
+  const std::lock_guard lock(contexts_lock_);
+  if (faults_.empty()) faults_.resize(devices_.size());
+  std::string& fault = faults_.at((size_t)ordinal);
+  if (fault.empty()) fault = what;
+}
+
+std::optional<std::string> CudaDriver::fault(int ordinal) const {
+  const std::lock_guard lock(contexts_lock_);
+  if ((size_t)ordinal >= faults_.size() || faults_[(size_t)ordinal].empty()) return std::nullopt;
+  return faults_[(size_t)ordinal];
+}
+
 void CudaDriver::check(cuda::CUresult result, const char* call) const {
   if (result != cuda::CUDA_SUCCESS) {
     throw DeviceError(std::string(call) + " failed: " + describe(result));

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,16 @@ class CudaDriver {
   // for a stream sleeps instead of spinning a core the CPU tier could use.
   cuda::CUcontext primary_context(int ordinal) const;
 
+  // Faults that leave a device's context unusable for the rest of the
+  // process (an illegal address, a launch failure, a lost device, ...): on a
+  // real GPU every later call in that context fails too.
+  static bool is_sticky(cuda::CUresult result);
+  // Marks device `ordinal` unusable for the rest of the process; the first
+  // fault is the one kept and named from then on.
+  void record_fault(int ordinal, const std::string& what) const;
+  // The first sticky fault of device `ordinal`, if it had one.
+  std::optional<std::string> fault(int ordinal) const;
+
   // Throws DeviceError("CALL failed: NAME (CODE): TEXT") unless `result` is
   // CUDA_SUCCESS.
   void check(cuda::CUresult result, const char* call) const;
@@ -71,6 +82,7 @@ class CudaDriver {
   std::vector<GpuDevice> devices_;
   mutable std::mutex contexts_lock_;
   mutable std::vector<cuda::CUcontext> contexts_;  // per device, null until retained
+  mutable std::vector<std::string> faults_;        // per device, empty while usable
 };
 
 // "CUDA_ERROR_STUB_LIBRARY (34): ..." from polyrt's own table: what a loader

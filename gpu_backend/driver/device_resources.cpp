@@ -21,6 +21,13 @@ CurrentContext::~CurrentContext() {
 GpuContext::GpuContext(const CudaDriver& driver, int ordinal)
     : driver_(driver), ordinal_(ordinal), context_(driver.primary_context(ordinal)) {}
 
+void GpuContext::check(cuda::CUresult result, const char* call) const {
+  if (result == cuda::CUDA_SUCCESS) return;
+  const std::string what = std::string(call) + " failed: " + driver_.describe(result);
+  if (CudaDriver::is_sticky(result)) driver_.record_fault(ordinal_, what);
+  throw DeviceError(what);
+}
+
 GpuStream::GpuStream(const GpuContext& context) : context_(context) {
   const CurrentContext current = context_.make_current();
   context_.check(context_.driver().api().cuStreamCreate(&stream_, cuda::CU_STREAM_NON_BLOCKING),

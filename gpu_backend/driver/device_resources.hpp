@@ -44,7 +44,9 @@ class GpuContext {
 
   const CudaDriver& driver() const { return driver_; }
   const GpuDevice& device() const { return driver_.devices()[ordinal_]; }
-  void check(cuda::CUresult result, const char* call) const { driver_.check(result, call); }
+  // CudaDriver::check, and a sticky fault marks the device unusable for the
+  // rest of the process (CudaDriver::record_fault).
+  void check(cuda::CUresult result, const char* call) const;
 
  private:
   const CudaDriver& driver_;

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -59,7 +60,15 @@ __all__ = [
     "StoppedError",
     "UsageError",
     "InvalidUtf8Warning",
+    "DeviceFaultWarning",
 ]
+
+
+class DeviceFaultWarning(RuntimeWarning):
+    """A GPU faulted during a call on ``device="all"``: it takes no more rows
+    in this process and the CPU ran the rows it had taken, so the result is
+    complete. (On ``device="gpu"`` a fault is a DeviceError, and a faulted
+    GPU is unusable for the rest of the process.)"""
 
 
 
@@ -282,6 +291,19 @@ class Batch:
     def __init__(self, native, source_files=()):
         self._native = native
         self._source_files = list(source_files)  # write_parquet never replaces one
+        self._faults_reported = 0
+
+    def _report_faults(self) -> None:
+        """Warns once for each GPU that faulted during a call so far."""
+        faults = self._native.device_faults()
+        for fault in faults[self._faults_reported :]:
+            warnings.warn(
+                f"polyrt: {fault}; it takes no more rows in this process, and the rows it had "
+                "taken ran on the other devices (the result is complete)",
+                DeviceFaultWarning,
+                stacklevel=3,
+            )
+        self._faults_reported = len(faults)
 
     @property
     def outputs(self) -> Dict[str, str]:
@@ -319,6 +341,7 @@ class Batch:
                 for name, kind, gpu, address, rows, tensor in self._native.evaluate_to_device(start, stop)
             }
         raw = self._native.evaluate(start, stop)
+        self._report_faults()
         types = dict(zip(self._native.output_names, self._native.output_types))
         out = {}
         for name, column in raw.items():
@@ -335,14 +358,21 @@ class Batch:
         from ._arrow import table_of
 
         start, stop = _range(start, stop, "to_arrow")
-        return table_of(self._native, start, stop)
+        table = table_of(self._native, start, stop)
+        self._report_faults()
+        return table
 
     def iter_batches(self, start: int, stop: int, rows: int = 1 << 20) -> Iterator[Any]:
         """``pyarrow.RecordBatch`` es of at most ``rows`` rows covering ``[start, stop)``."""
         from ._arrow import record_batches
 
         start, stop = _range(start, stop, "iter_batches")
-        return record_batches(self._native, start, stop, rows)
+        return self._reporting(record_batches(self._native, start, stop, rows))
+
+    def _reporting(self, batches):
+        for batch in batches:
+            self._report_faults()
+            yield batch
 
     def to_polars(self, start: int, stop: int):
         """Rows ``[start, stop)`` as a ``polars.DataFrame``."""
@@ -381,6 +411,7 @@ class Batch:
             compression,
             self._source_files,
         )
+        self._report_faults()
 
 
 class DeviceColumn:

@@ -347,6 +347,7 @@ void bind_batch(nb::module_& m) {
              }
              return shares;
            })
+      .def("device_faults", [](const NativeBatch& b) { return b.evaluator->device_faults(); })
       .def("evaluate", &evaluate, nb::arg("start"), nb::arg("stop"))
       .def("evaluate_to_device", &evaluate_to_device, nb::arg("start"), nb::arg("stop"));
   m.def("make_batch", &make_batch, nb::arg("program"), nb::arg("outputs"), nb::arg("externs"),

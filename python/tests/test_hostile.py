@@ -284,3 +284,58 @@ def test_huge_values_are_cut_in_messages():
         program.batch(["x"], externs={"s": "a" * 1_000_000}).evaluate(0, 10)
     assert len(str(e.value)) < 3000
     assert "bytes omitted" in str(e.value)
+
+
+# ---- GPU faults ---------------------------------------------------------------------
+
+
+def test_a_gpu_fault_ends_the_device_not_the_process():
+    double = built("cuda_double/libcuda.so.1")
+    code = (
+        "import warnings, polyrt, numpy as np\n"
+        f"p = polyrt.compile({PROGRAM!r})\n"
+        "want = p.batch(['h', 'f']).evaluate(0, 300000)\n"
+        "try:\n"
+        "    p.batch(['h', 'f'], device='gpu', chunk_rows=20000).evaluate(0, 300000)\n"
+        "except polyrt.DeviceError as e:\n"
+        "    print('gpu:', e)\n"
+        "try:\n"
+        "    p.batch(['h'], device='gpu')\n"
+        "except polyrt.DeviceError as e:\n"
+        "    print('again:', e)\n"
+        "auto = p.batch(['h', 'f'], device='auto')\n"
+        "print('auto:', auto.device)\n"
+        "assert np.array_equal(auto.evaluate(0, 300000)['h'], want['h'])\n"
+        "print('done')\n"
+    )
+    env = dict(os.environ, POLYRT_LIBCUDA=str(double), POLYRT_CUDA_DOUBLE="launch_failure_at=3")
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("gpu: ") and "CUDA_ERROR_LAUNCH_FAILED" in lines[0], lines
+    assert "unusable for the rest of this process" in lines[1], lines
+    assert "CUDA_ERROR_LAUNCH_FAILED" in lines[1], lines
+    assert lines[2].startswith("auto: cpu (no GPU: GPU 0 is unusable"), lines
+    assert lines[3] == "done"
+
+
+def test_a_gpu_fault_under_all_is_a_warning_and_a_complete_result():
+    double = built("cuda_double/libcuda.so.1")
+    code = (
+        "import warnings, polyrt, numpy as np\n"
+        f"p = polyrt.compile({PROGRAM!r})\n"
+        "want = p.batch(['h', 'f']).evaluate(0, 3000000)\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    got = p.batch(['h', 'f'], device='all').evaluate(0, 3000000)\n"
+        "assert all(np.array_equal(got[k], want[k]) for k in want)\n"
+        "print([str(w.message) for w in caught if w.category is polyrt.DeviceFaultWarning])\n"
+    )
+    env = dict(os.environ, POLYRT_LIBCUDA=str(double), POLYRT_CUDA_DOUBLE="launch_failure_at=3")
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert "CUDA_ERROR_LAUNCH_FAILED" in out.stdout and "the result is complete" in out.stdout

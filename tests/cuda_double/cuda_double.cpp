@@ -21,7 +21,8 @@
 //   copy_us_per_mib=N added to every copy, per MiB
 //   oom_at=N          the Nth cuMemAlloc from now fails (out of memory)
 //   invalid_ptx       cuLinkAddData refuses the PTX, with a JIT error log
-//   launch_failure_at=N  the Nth launch from now fails when it runs
+//   launch_failure_at=N  the Nth launch from now fails when it runs: a sticky
+//                     fault, every later call in that context fails with it
 //   lost_at=N         the device is lost when the Nth launch from now runs
 //   context_ms=N      creating a primary context (its first retain) takes N ms
 //
@@ -88,6 +89,15 @@ struct CUctx_st {
   int device = 0;
   int retained = 0;
   unsigned flags = 0;  // cuDevicePrimaryCtxSetFlags
+  // A sticky fault (a launch failure): every later call in the context
+  // fails with it, as on a real GPU, until the primary context is reset.
+  std::atomic<int> fault{0};
+  CUctx_st() = default;
+  CUctx_st(const CUctx_st& other)  // for the vector's growth (configure)
+      : device(other.device),
+        retained(other.retained),
+        flags(other.flags),
+        fault(other.fault.load()) {}
 };
 struct CUfunc_st;
 struct CUmod_st {
@@ -213,6 +223,7 @@ void configure(const std::string& spec) {
   d.launches = 0;
   d.contexts_created = 0;
   d.lost = false;
+  for (CUctx_st& c : d.contexts) c.fault = 0;  // a new configuration: a fresh driver
   // A negative count is what a broken driver may report (cuDeviceGetCount
   // passes it on); there are no devices behind it.
   const size_t devices = c.devices > 0 ? (size_t)c.devices : 0;
@@ -229,7 +240,8 @@ CUresult ready() {
 
 CUresult ready_in_context() {
   if (CUresult r = ready()) return r;
-  return current ? kSuccess : kInvalidContext;
+  if (!current) return kInvalidContext;
+  return current->fault.load();
 }
 
 // What frees resources works on a lost device too (its host-side state goes).
@@ -480,6 +492,14 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUctx_st** context, CUdevice device) {
     std::this_thread::sleep_for(std::chrono::milliseconds(d.config.context_ms));
   }
   *context = &d.contexts[device];
+  return kSuccess;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice device) {
+  if (CUresult r = ready()) return r;
+  Driver& d = driver();
+  if (device < 0 || device >= d.config.devices) return kInvalidDevice;
+  d.contexts[device].fault = 0;
   return kSuccess;
 }
 
@@ -768,6 +788,7 @@ EXPORT CUresult cuLaunchKernel(CUfunc_st* f, unsigned grid_x, unsigned grid_y, u
   stream->push([=, values = std::move(values)]() mutable {
     delay(driver().config.kernel_us, device);
     if (lose) driver().lost = true;
+    if (fail) driver().contexts[device].fault = kLaunchFailed;
     if (fail || lose) return fail ? kLaunchFailed : kDevicesUnavailable;
     std::vector<void*> pointers;
     for (uint64_t& v : values) pointers.push_back(&v);
@@ -795,6 +816,7 @@ EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** function, int ver
       {"cuDevicePrimaryCtxRetain", (void*)&cuDevicePrimaryCtxRetain},
       {"cuDevicePrimaryCtxRelease", (void*)&cuDevicePrimaryCtxRelease_v2},
       {"cuDevicePrimaryCtxSetFlags", (void*)&cuDevicePrimaryCtxSetFlags_v2},
+      {"cuDevicePrimaryCtxReset", (void*)&cuDevicePrimaryCtxReset_v2},
       {"cuCtxSetCurrent", (void*)&cuCtxSetCurrent},
       {"cuCtxGetCurrent", (void*)&cuCtxGetCurrent},
       {"cuMemGetInfo", (void*)&cuMemGetInfo_v2},
