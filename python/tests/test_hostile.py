@@ -289,11 +289,24 @@ def test_huge_values_are_cut_in_messages():
 # ---- GPU faults ---------------------------------------------------------------------
 
 
-def test_a_gpu_fault_ends_the_device_not_the_process():
+def _on_the_double(code: str, fault: str) -> str:
+    """`code`'s standard output, run in a process of its own on the driver's
+    test double with `fault` injected (a fault ends a device for its process)."""
     double = built("cuda_double/libcuda.so.1")
+    env = dict(os.environ, POLYRT_LIBCUDA=str(double), POLYRT_CUDA_DOUBLE=fault)
+    out = subprocess.run(
+        [sys.executable, "-c", f"import polyrt, numpy as np\np = polyrt.compile({PROGRAM!r})\n" + code],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_a_gpu_fault_ends_the_device_not_the_process():
     code = (
-        "import warnings, polyrt, numpy as np\n"
-        f"p = polyrt.compile({PROGRAM!r})\n"
         "want = p.batch(['h', 'f']).evaluate(0, 300000)\n"
         "try:\n"
         "    p.batch(['h', 'f'], device='gpu', chunk_rows=20000).evaluate(0, 300000)\n"
@@ -308,12 +321,7 @@ def test_a_gpu_fault_ends_the_device_not_the_process():
         "assert np.array_equal(auto.evaluate(0, 300000)['h'], want['h'])\n"
         "print('done')\n"
     )
-    env = dict(os.environ, POLYRT_LIBCUDA=str(double), POLYRT_CUDA_DOUBLE="launch_failure_at=3")
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert out.returncode == 0, out.stderr
-    lines = out.stdout.splitlines()
+    lines = _on_the_double(code, "launch_failure_at=3").splitlines()
     assert lines[0].startswith("gpu: ") and "CUDA_ERROR_LAUNCH_FAILED" in lines[0], lines
     assert "unusable for the rest of this process" in lines[1], lines
     assert "CUDA_ERROR_LAUNCH_FAILED" in lines[1], lines
@@ -322,10 +330,8 @@ def test_a_gpu_fault_ends_the_device_not_the_process():
 
 
 def test_a_gpu_fault_under_all_is_a_warning_and_a_complete_result():
-    double = built("cuda_double/libcuda.so.1")
     code = (
-        "import warnings, polyrt, numpy as np\n"
-        f"p = polyrt.compile({PROGRAM!r})\n"
+        "import warnings\n"
         "want = p.batch(['h', 'f']).evaluate(0, 3000000)\n"
         "with warnings.catch_warnings(record=True) as caught:\n"
         "    warnings.simplefilter('always')\n"
@@ -333,9 +339,5 @@ def test_a_gpu_fault_under_all_is_a_warning_and_a_complete_result():
         "assert all(np.array_equal(got[k], want[k]) for k in want)\n"
         "print([str(w.message) for w in caught if w.category is polyrt.DeviceFaultWarning])\n"
     )
-    env = dict(os.environ, POLYRT_LIBCUDA=str(double), POLYRT_CUDA_DOUBLE="launch_failure_at=3")
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert out.returncode == 0, out.stderr
-    assert "CUDA_ERROR_LAUNCH_FAILED" in out.stdout and "the result is complete" in out.stdout
+    out = _on_the_double(code, "launch_failure_at=3")
+    assert "CUDA_ERROR_LAUNCH_FAILED" in out and "the result is complete" in out
