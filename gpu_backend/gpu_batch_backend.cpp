@@ -204,7 +204,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
       g.stream.synchronize();
       for (uint32_t s = 0; s < p.steps.size(); ++s) {
         if (!launched[s]) continue;
-        results[s] = decode_failure_word(g.failure_words_on_host.words()[s]);
+        results[s] = p.steps[s].fallible ? decode_failure_word(g.failure_words_on_host.words()[s])
+                                         : batch::KernelFailure{};
         launched[s] = 0;
       }
     };
@@ -222,11 +223,19 @@ class GpuBatchBackend final : public batch::BatchBackend {
         continue;
       }
       // A host step: its inputs on the host, every earlier failure known.
-      for (const ir::Wire& w : batch_.graph().nodes[step.nodes[0]].inputs) {
-        const BatchValue& v = p.value_of(w);
-        if (v.kind == BatchValue::Column) to_host(v.index);
+      // The first of a run of host steps brings down the kernel-made inputs
+      // of the whole run in one batch of copies and one synchronize (not a
+      // round trip per host step: lineitem has 16 in a row).
+      if (s == 0 || p.steps[s - 1].kind == plan::BatchStep::Kernel) {
+        for (uint32_t t = s; t < p.steps.size() && p.steps[t].kind != plan::BatchStep::Kernel;
+             ++t) {
+          for (const ir::Wire& w : batch_.graph().nodes[p.steps[t].nodes[0]].inputs) {
+            const BatchValue& v = p.value_of(w);
+            if (v.kind == BatchValue::Column && on_device[v.index]) to_host(v.index);
+          }
+        }
+        collect();
       }
-      collect();
       results[s].row = batch::run_host_step(batch_, step, b, first, failure_before(s).row);
       for (uint32_t c : columns_[s]) {
         if (batch_.plan.column_steps[c] == s) {
@@ -290,9 +299,14 @@ class GpuBatchBackend final : public batch::BatchBackend {
       }
       columns.push_back(g.device[c].address());
     }
+    // A kernel with no fallible member never writes its failure word: it
+    // needs neither the reset nor the copy back (two stream operations).
+    const bool fallible = batch_.plan.steps[s].fallible;
     const cuda::CUdeviceptr failure_word = g.failure_words.address() + s * 8;
     // kNoFailureWord: every byte 0xff.
-    context_.check(api.cuMemsetD8Async(failure_word, 0xff, 8, stream), "cuMemsetD8Async");
+    if (fallible) {
+      context_.check(api.cuMemsetD8Async(failure_word, 0xff, 8, stream), "cuMemsetD8Async");
+    }
     KernelArguments arguments(first, rows, scalars_.address(), columns, failure_word);
     const uint64_t wanted = (rows + codegen::kGpuBlockThreads - 1) / codegen::kGpuBlockThreads;
     const unsigned blocks =
@@ -306,9 +320,11 @@ class GpuBatchBackend final : public batch::BatchBackend {
         on_host[c] = 0;
       }
     }
-    context_.check(
-        api.cuMemcpyDtoHAsync(g.failure_words_on_host.words() + s, failure_word, 8, stream),
-        "cuMemcpyDtoHAsync");
+    if (fallible) {
+      context_.check(
+          api.cuMemcpyDtoHAsync(g.failure_words_on_host.words() + s, failure_word, 8, stream),
+          "cuMemcpyDtoHAsync");
+    }
   }
 
   void attach_host_twins_to_a_test_double(const CudaDriver& driver) {

@@ -41,6 +41,17 @@ Configure double_configure() {
              : nullptr;
 }
 
+// What the double counted since its last configuration ("contexts",
+// "memsets", "launches"); -1 on a real driver.
+int64_t double_count(const char* what) {
+  using Count = int64_t (*)(const char*);
+  const gpu::CudaDriver* driver = gpu::CudaDriver::get();
+  const auto count =
+      driver ? reinterpret_cast<Count>(::dlsym(driver->library(), "polyrtCudaDoubleCount"))
+             : nullptr;
+  return count ? count(what) : -1;
+}
+
 void expect_same_columns(const std::vector<Column>& a, const std::vector<Column>& b) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t o = 0; o < a.size(); ++o) {
@@ -235,16 +246,12 @@ TEST(GpuContexts, TwentyBatchesInTurnCreateTheContextOnce) {
   const Configure configure = double_configure();
   if (!configure) GTEST_SKIP() << "contexts are counted by the driver's test double only";
   configure("context_ms=20");
-  using Created = int64_t (*)();
-  const auto created = reinterpret_cast<Created>(
-      ::dlsym(gpu::CudaDriver::get()->library(), "polyrtCudaDoubleContextsCreated"));
-  ASSERT_NE(created, nullptr);
   const auto program = compile("input x\nh := hash(x)\nscore := unit_interval(h)\n");
   const std::vector<Column> want = BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(0, 5000);
   for (int k = 0; k < 20; ++k) {
     expect_same_columns(BatchEvaluator(program, on(BatchDevice::Gpu)).evaluate(0, 5000), want);
   }
-  EXPECT_LE(created(), 1);
+  EXPECT_LE(double_count("contexts"), 1);
   configure("");
 }
 
@@ -272,6 +279,47 @@ TEST(GpuContexts, TheCallersCurrentContextIsLeftAsItWas) {
     EXPECT_EQ(current(), nullptr);
   }
   EXPECT_EQ(current(), nullptr) << "dropping the batch";
+}
+
+// A kernel with no fallible member never writes its failure word: no
+// reset and no copy back per launch. A fallible one gets both.
+TEST(GpuBatch, OnlyFallibleKernelsResetTheirFailureWord) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "stream operations are counted by the driver's test double";
+  BatchOptions options = on(BatchDevice::Gpu);
+  options.chunk_rows = 1000;
+  const auto infallible = compile("input x\nh := hash(x)\nscore := unit_interval(h)\n");
+  const BatchEvaluator quiet(infallible, options);
+  configure("");
+  quiet.evaluate(0, 10000);
+  EXPECT_GT(double_count("launches"), 0);
+  EXPECT_EQ(double_count("memsets"), 0);
+  const auto fallible = compile("input x\nv := in_range(hash(x) % 100, 0, 99)\n");
+  const BatchEvaluator checked(fallible, options);
+  configure("");
+  checked.evaluate(0, 10000);
+  EXPECT_EQ(double_count("memsets"), double_count("launches"));
+  EXPECT_EQ(BatchEvaluator(fallible, options).evaluate(0, 10000)[0].words,
+            BatchEvaluator(fallible, on(BatchDevice::Cpu)).evaluate(0, 10000)[0].words);
+}
+
+// A run of host steps gets its kernel-made inputs in one batch of copies
+// and one synchronize: lineitem's 2 kernels then 16 host steps cost 2
+// synchronizes a chunk, not 17.
+TEST(GpuBatch, ARunOfHostStepsWaitsForTheStreamOnce) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "stream operations are counted by the driver's test double";
+  BatchOptions options = on(BatchDevice::Gpu);
+  options.chunk_rows = 1000;
+  options.threads = 1;
+  const auto lineitem = compile_file(source_file("examples/lineitem.polydat"));
+  const BatchEvaluator gpu(lineitem, options);
+  configure("");
+  const std::vector<Column> got = gpu.evaluate(0, 10000);  // 10 chunks
+  EXPECT_LE(double_count("synchronizes"), 10 * 3);
+  expect_same_columns(got, BatchEvaluator(lineitem, on(BatchDevice::Cpu)).evaluate(0, 10000));
 }
 
 // A second run of the same batch reuses the device and page-locked buffers

@@ -29,7 +29,9 @@
 // As the driver does, calls on a stream or on memory need the current
 // context of the calling thread to be theirs (kInvalidContext otherwise), and
 // a primary context released to no retain is destroyed: the next retain
-// creates it again. polyrtCudaDoubleContextsCreated() counts creations.
+// creates it again. polyrtCudaDoubleCount(what) counts, since the last
+// configuration, "contexts" (primary contexts created), "memsets",
+// "launches" and "synchronizes" (cuStreamSynchronize).
 #include <dlfcn.h>
 
 #include <atomic>
@@ -45,6 +47,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -180,6 +183,7 @@ struct Driver {
   std::map<uintptr_t, size_t> pinned;
   std::atomic<int64_t> allocations{0}, launches{0};
   std::atomic<int64_t> contexts_created{0};  // primary contexts made (retained from 0)
+  std::atomic<int64_t> memsets{0}, synchronizes{0};
   std::atomic<bool> lost{false};
 };
 
@@ -222,6 +226,8 @@ void configure(const std::string& spec) {
   d.allocations = 0;
   d.launches = 0;
   d.contexts_created = 0;
+  d.memsets = 0;
+  d.synchronizes = 0;
   d.lost = false;
   for (CUctx_st& c : d.contexts) c.fault = 0;  // a new configuration: a fresh driver
   // A negative count is what a broken driver may report (cuDeviceGetCount
@@ -378,8 +384,13 @@ __attribute__((visibility("default"))) int polyrtCudaDoubleConfigure(const char*
   return 0;
 }
 
-__attribute__((visibility("default"))) int64_t polyrtCudaDoubleContextsCreated() {
-  return driver().contexts_created;
+__attribute__((visibility("default"))) int64_t polyrtCudaDoubleCount(const char* what) {
+  const std::string_view name = what ? what : "";
+  if (name == "contexts") return driver().contexts_created;
+  if (name == "memsets") return driver().memsets;
+  if (name == "launches") return driver().launches;
+  if (name == "synchronizes") return driver().synchronizes;
+  return -1;
 }
 
 __attribute__((visibility("default"))) int polyrtCudaDoubleAttachHostTwin(CUmod_st* module,
@@ -572,6 +583,7 @@ EXPORT CUresult cuStreamDestroy_v2(CUstream_st* stream) {
 EXPORT CUresult cuStreamSynchronize(CUstream_st* stream) {
   if (CUresult r = ready_in_context()) return r;
   if (CUresult r = stream_in_context(stream)) return r;
+  ++driver().synchronizes;
   const CUresult r = stream->drain();
   return driver().lost ? kDevicesUnavailable : r;
 }
@@ -667,6 +679,7 @@ EXPORT CUresult cuMemsetD8Async(CUdeviceptr to, unsigned char value, size_t coun
   if (CUresult r = ready_in_context()) return r;
   if (!stream) return kInvalidHandle;
   if (!device_range_ok(to, count, current->device)) return kInvalidValue;
+  ++driver().memsets;
   stream->push([=] {
     std::memset((void*)(uintptr_t)to, value, count);
     return kSuccess;
