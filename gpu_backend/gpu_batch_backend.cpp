@@ -41,6 +41,12 @@ struct GpuChunkState {
   DeviceBuffer failure_words;           // per step
   PinnedBuffer failure_words_on_host;   // per step
   std::vector<PinnedBuffer> generated;  // per output: lane or scalar words to copy up
+  // Per plan column, for this run: the caller's device memory a kernel
+  // writes it to directly (evaluate_on_device), or 0 for `device`.
+  std::vector<cuda::CUdeviceptr> targets;
+  cuda::CUdeviceptr column_address(uint32_t c) const {
+    return targets[c] ? targets[c] : device[c].address();
+  }
 };
 
 // Idle chunk states of a back end, at most one per chunk in flight.
@@ -181,12 +187,23 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const plan::BatchPlan& p = batch_.plan;
     const cuda::DriverApi& api = context_.driver().api();
     const uint64_t rows = b.rows;
+    // A kernel-made output column goes straight into the caller's device
+    // memory: no chunk column and device-to-device copy (3x the traffic).
+    g.targets.assign(p.column_types.size(), 0);
+    for (size_t o = 0; o < device_targets.size(); ++o) {
+      const BatchValue& v = p.outputs[o];
+      if (v.kind == BatchValue::Column && device_targets[o] && !g.targets[v.index] &&
+          p.column_steps[v.index] != plan::kNoStep &&
+          p.steps[p.column_steps[v.index]].kind == plan::BatchStep::Kernel) {
+        g.targets[v.index] = device_targets[o];
+      }
+    }
     const size_t bytes = rows * 8;
     std::vector<uint8_t> on_host(p.column_types.size(), 0), on_device(p.column_types.size(), 0);
     auto to_host = [&](uint32_t c) {
       if (on_host[c] || is_text(p.column_types[c])) return;
       context_.check(
-          api.cuMemcpyDtoHAsync(g.host[c].words(), g.device[c].address(), bytes, g.stream.handle()),
+          api.cuMemcpyDtoHAsync(g.host[c].words(), g.column_address(c), bytes, g.stream.handle()),
           "cuMemcpyDtoHAsync");
       on_host[c] = 1;
     };
@@ -270,8 +287,11 @@ class GpuBatchBackend final : public batch::BatchBackend {
       const cuda::CUdeviceptr to = device_targets[o];
       if (v.kind == BatchValue::None || v.kind == BatchValue::Register || !to) continue;
       if (v.kind == BatchValue::Column && on_device[v.index]) {
-        context_.check(api.cuMemcpyDtoDAsync(to, g.device[v.index].address(), bytes, stream),
-                       "cuMemcpyDtoDAsync");
+        // Written there by its kernel, or (an output named twice) copied.
+        if (g.column_address(v.index) != to) {
+          context_.check(api.cuMemcpyDtoDAsync(to, g.column_address(v.index), bytes, stream),
+                         "cuMemcpyDtoDAsync");
+        }
         continue;
       }
       const uint64_t* words =
@@ -297,7 +317,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
             "cuMemcpyHtoDAsync");
         on_device[c] = 1;
       }
-      columns.push_back(g.device[c].address());
+      columns.push_back(g.column_address(c));
     }
     // A kernel with no fallible member never writes its failure word: it
     // needs neither the reset nor the copy back (two stream operations).

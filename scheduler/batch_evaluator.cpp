@@ -445,6 +445,14 @@ void BatchEvaluator::evaluate_on_device(uint64_t first, uint64_t count,
                                         std::span<const uint64_t> device_columns,
                                         std::span<const uint64_t* const> columns) const {
   impl_->require_word_columns("evaluate_on_device", device_columns.size());
+  for (size_t o = 0; o < device_columns.size(); ++o) {
+    // Kernels store 8-byte words there directly: an unaligned store faults.
+    if (device_columns[o] % 8 != 0) {
+      throw WriteError("evaluate_on_device: the device column of output '" + output_names()[o] +
+                       "' is at " + std::to_string(device_columns[o]) +
+                       ", not a multiple of 8; columns hold 8-byte words");
+    }
+  }
   if (impl_->backends.size() > 1) {
     throw WriteError("evaluate_on_device writes to one GPU's memory; the batch runs on " +
                      device_name() + " (use BatchDevice::Gpu)");

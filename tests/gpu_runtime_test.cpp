@@ -192,6 +192,22 @@ TEST(GpuBatch, DeviceResidentOutputMatchesTheCpuTier) {
         BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate_on_device(0, 10, addresses);
       }),
       {"device-resident output needs a batch on a GPU", "runs on cpu"});
+  // Kernel outputs are written into the caller's columns directly: with only
+  // kernel-made outputs, no device-to-device copy at all.
+  if (double_configure()) {
+    const auto kernels_only = compile("input x\nh := hash(x)\nscore := unit_interval(h)\n");
+    const BatchEvaluator direct(kernels_only, options);
+    double_configure()("");
+    direct.evaluate_on_device(9, 5000, std::span(addresses).first(2));
+    EXPECT_EQ(double_count("device_copies"), 0);
+    EXPECT_GT(double_count("launches"), 0);
+  }
+  test::expect_contains(test::thrown_message<WriteError>([&] {
+                          const std::vector<uint64_t> odd = {addresses[0] + 4, addresses[1]};
+                          BatchEvaluator(compile("input x\nh := hash(x)\ns := x\n"), options)
+                              .evaluate_on_device(0, 10, odd);
+                        }),
+                        {"device column of output 'h'", "not a multiple of 8"});
 }
 
 // evaluate_to_device allocates the columns itself: the same words as the CPU

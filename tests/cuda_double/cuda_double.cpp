@@ -31,7 +31,8 @@
 // a primary context released to no retain is destroyed: the next retain
 // creates it again. polyrtCudaDoubleCount(what) counts, since the last
 // configuration, "contexts" (primary contexts created), "memsets",
-// "launches" and "synchronizes" (cuStreamSynchronize).
+// "launches", "synchronizes" (cuStreamSynchronize) and "device_copies"
+// (cuMemcpyDtoDAsync).
 #include <dlfcn.h>
 
 #include <atomic>
@@ -183,7 +184,7 @@ struct Driver {
   std::map<uintptr_t, size_t> pinned;
   std::atomic<int64_t> allocations{0}, launches{0};
   std::atomic<int64_t> contexts_created{0};  // primary contexts made (retained from 0)
-  std::atomic<int64_t> memsets{0}, synchronizes{0};
+  std::atomic<int64_t> memsets{0}, synchronizes{0}, device_copies{0};
   std::atomic<bool> lost{false};
 };
 
@@ -228,6 +229,7 @@ void configure(const std::string& spec) {
   d.contexts_created = 0;
   d.memsets = 0;
   d.synchronizes = 0;
+  d.device_copies = 0;
   d.lost = false;
   for (CUctx_st& c : d.contexts) c.fault = 0;  // a new configuration: a fresh driver
   // A negative count is what a broken driver may report (cuDeviceGetCount
@@ -390,6 +392,7 @@ __attribute__((visibility("default"))) int64_t polyrtCudaDoubleCount(const char*
   if (name == "memsets") return driver().memsets;
   if (name == "launches") return driver().launches;
   if (name == "synchronizes") return driver().synchronizes;
+  if (name == "device_copies") return driver().device_copies;
   return -1;
 }
 
@@ -524,8 +527,10 @@ EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice device, unsigned flags) {
   return kSuccess;
 }
 
+// Which context is current is the thread's own business: asked and set on a
+// lost or faulted device too, so that what frees resources can run.
 EXPORT CUresult cuCtxGetCurrent(CUctx_st** context) {
-  if (CUresult r = ready()) return r;
+  if (!driver().initialized) return kNotInitialized;
   if (!context) return kInvalidValue;
   *context = current;
   return kSuccess;
@@ -542,7 +547,7 @@ EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice device) {
 }
 
 EXPORT CUresult cuCtxSetCurrent(CUctx_st* context) {
-  if (CUresult r = ready()) return r;
+  if (!driver().initialized) return kNotInitialized;
   if (context && context->retained == 0) return kInvalidContext;
   current = context;
   return kSuccess;
@@ -663,6 +668,7 @@ EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr to, CUdeviceptr from, size_t by
                                      CUstream_st* stream) {
   if (CUresult r = ready_in_context()) return r;
   if (!stream) return kInvalidHandle;
+  ++driver().device_copies;
   if (!device_range_ok(to, bytes, current->device) ||
       !device_range_ok(from, bytes, current->device)) {
     return kInvalidValue;
