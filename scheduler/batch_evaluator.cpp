@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "columns/native_columns.hpp"
+#include "cpu_backend/cpu_batch_backend.hpp"
 #include "gpu_backend/driver/device_resources.hpp"
 #include "interp/state_engine.hpp"
 #include "io/buffer_sizes.hpp"
@@ -46,7 +47,19 @@ struct BatchEvaluator::Impl {
   // later runs).
   std::vector<scheduler::DeviceLimits> limits;
   std::unique_ptr<scheduler::DeviceMeter[]> meters;
-  // GPUs that faulted under BatchDevice::All (device_faults), once each.
+  // BatchDevice::Auto on a GPU: the CPU back end that takes the rows over
+  // when the GPU faults (made only then: a healthy run compiles no second
+  // back end).
+  mutable std::once_flag takeover_once;
+  mutable std::unique_ptr<batch::BatchBackend> takeover;
+  mutable std::atomic<bool> taken_over{false};
+  const batch::BatchBackend& cpu_takeover() const {
+    std::call_once(takeover_once, [&] {
+      takeover = cpu::make_batch_backend(scheduler::prepare(primary().batch().program, setup));
+    });
+    return *takeover;
+  }
+  // GPUs that faulted under BatchDevice::All or Auto (device_faults), once each.
   mutable std::mutex faults_lock;
   mutable std::vector<std::pair<size_t, std::string>> faults;
   void note_fault(size_t b, const std::string& what) const {
@@ -252,15 +265,14 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                          std::to_string(count) + " rows (BatchOptions::stop)");
     }
   };
-  // Chunk `c` on back end `device` (its own, or the CPU's for a GPU that faulted).
-  const auto run_on = [&](InFlight& c, size_t device) {
-    const batch::BatchBackend& backend = *backends[device];
-    batch::ChunkBuffers& b = c.buffers[device];
+  // Chunk `c` on `backend` with buffers `b`: its device's own (`own`), or
+  // the CPU's for a GPU that faulted (the rows stay the GPU's in the assigner).
+  const auto run_on = [&](InFlight& c, const batch::BatchBackend& backend, batch::ChunkBuffers& b,
+                          scheduler::DeviceMeter& meter, bool own) {
     // Timed with the encoding of its rows: a device's worker takes no more
     // rows until both are done, so that is the speed its share must follow.
-    // (Rows taken by a GPU and run on the CPU are the GPU's in the assigner.)
-    const scheduler::RunningChunk running(
-        meters[device], assigner && device == c.device ? &*assigner : nullptr, device, c.rows);
+    const scheduler::RunningChunk running(meter, assigner && own ? &*assigner : nullptr, c.device,
+                                          c.rows);
     backend.prepare(b, c.rows);
     std::vector<const uint64_t*> at;
     for (const uint64_t* column : columns) at.push_back(column + c.offset);
@@ -278,19 +290,31 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     encode(c.view, c.encoded);
     return true;
   };
+  // A GPU that faults takes no more rows and the CPU runs the rows it had
+  // taken (each chunk as its worker sees the fault): the output is
+  // complete, and the fault is reported as a warning. Under All the CPU is
+  // back end 0; under Auto it is made when needed. On one GPU chosen by
+  // name, or writing to device memory, a fault is the caller's DeviceError.
+  const bool auto_on_gpu =
+      !several && options.device == BatchDevice::Auto && gpu >= 0 && device_targets.empty();
   const auto work = [&](InFlight& c) {
     if (several) check_stop(c.offset);
-    c.buffers.resize(backends.size());
-    if (!several || c.device == 0) return run_on(c, c.device);
+    c.buffers.resize(backends.size() + 1);  // the last: a CPU takeover's
+    const auto on_cpu = [&] {
+      return several ? run_on(c, *backends[0], c.buffers[0], meters[0], false)
+                     : run_on(c, cpu_takeover(), c.buffers.back(), meters[0], false);
+    };
+    if (auto_on_gpu && taken_over) return on_cpu();
+    if (!(several && c.device != 0) && !auto_on_gpu) {
+      return run_on(c, *backends[c.device], c.buffers[c.device], meters[c.device], true);
+    }
     try {
-      return run_on(c, c.device);
+      return run_on(c, *backends[c.device], c.buffers[c.device], meters[c.device], true);
     } catch (const DeviceError& e) {
-      // A GPU that faults takes no more rows; the CPU runs the rows it had
-      // taken (this chunk here, the others as their workers see the fault):
-      // the output is complete, and the fault is reported as a warning.
-      assigner->retire(c.device);
+      if (several) assigner->retire(c.device);
+      taken_over = true;
       note_fault(c.device, e.what());
-      return run_on(c, 0);
+      return on_cpu();
     }
   };
   const auto deliver = [&](InFlight& c) {

@@ -37,7 +37,7 @@ void say_shares(const BatchEvaluator& batch, const RangeJob& job) {
   for (const std::string& fault : batch.device_faults()) {
     std::fprintf(stderr,
                  "polyrt: warning: %s; it takes no more rows in this process, and the rows it "
-                 "had taken ran on the other devices (the output is complete)\n",
+                 "had taken ran on the CPU (the output is complete)\n",
                  fault.c_str());
   }
   if (!job.verbose) return;

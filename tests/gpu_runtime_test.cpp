@@ -403,9 +403,9 @@ TEST(GpuFaults, EachFaultIsADeviceErrorNamingTheCall) {
 }
 
 // A launch failure or a lost device leaves the GPU's context unusable (on a
-// real GPU, and in the double): under --device all the CPU runs the rows the
-// GPU had taken and the output is the CPU's, with a warning; on the GPU alone
-// (or auto, which chose it) the job fails with the fault and leaves no file.
+// real GPU, and in the double): under --device all or auto the CPU runs the
+// rows the GPU had taken and the output is the CPU's, with a warning; on
+// --device gpu the job fails with the fault and leaves no file.
 TEST(GpuCli, AStickyFaultEndsTheDeviceNotTheJob) {
   REQUIRE_GPU();
   const std::string dir = test::temp_dir();
@@ -418,17 +418,17 @@ TEST(GpuCli, AStickyFaultEndsTheDeviceNotTheJob) {
            {"lost_at=2", "CUDA_ERROR_DEVICES_UNAVAILABLE"}}) {
     SCOPED_TRACE(fault);
     const std::string env = "POLYRT_CUDA_DOUBLE=" + fault;
-    const test::CommandResult all = test::run_polyrt_with(env, run + dir + "/all.csv --device all");
-    EXPECT_EQ(all.status, 0) << all.err;
-    test::expect_contains(all.err, {"warning: gpu 0", says, "the output is complete"});
-    EXPECT_EQ(slurp(dir + "/all.csv"), cpu);
-    for (const char* device : {"gpu", "auto"}) {
-      const test::CommandResult one =
-          test::run_polyrt_with(env, run + dir + "/one.csv --device " + device);
-      EXPECT_EQ(one.status, 1) << device;
-      test::expect_contains(one.err, {says});
-      EXPECT_FALSE(std::filesystem::exists(dir + "/one.csv")) << device;
+    for (const char* device : {"all", "auto"}) {
+      const test::CommandResult r =
+          test::run_polyrt_with(env, run + dir + "/out.csv --device " + device);
+      EXPECT_EQ(r.status, 0) << device << r.err;
+      test::expect_contains(r.err, {"warning: gpu 0", says, "the output is complete"});
+      EXPECT_EQ(slurp(dir + "/out.csv"), cpu) << device;
     }
+    const test::CommandResult gpu = test::run_polyrt_with(env, run + dir + "/gpu.csv --device gpu");
+    EXPECT_EQ(gpu.status, 1);
+    test::expect_contains(gpu.err, {says});
+    EXPECT_FALSE(std::filesystem::exists(dir + "/gpu.csv"));
   }
 }
 

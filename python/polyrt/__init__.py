@@ -65,10 +65,10 @@ __all__ = [
 
 
 class DeviceFaultWarning(RuntimeWarning):
-    """A GPU faulted during a call on ``device="all"``: it takes no more rows
-    in this process and the CPU ran the rows it had taken, so the result is
-    complete. (On ``device="gpu"`` a fault is a DeviceError, and a faulted
-    GPU is unusable for the rest of the process.)"""
+    """A GPU faulted during a call on ``device="all"`` or ``"auto"``: it takes
+    no more rows in this process and the CPU ran the rows it had taken, so
+    the result is complete. (On ``device="gpu"`` a fault is a DeviceError,
+    and a faulted GPU is unusable for the rest of the process.)"""
 
 
 
@@ -299,7 +299,7 @@ class Batch:
         for fault in faults[self._faults_reported :]:
             warnings.warn(
                 f"polyrt: {fault}; it takes no more rows in this process, and the rows it had "
-                "taken ran on the other devices (the result is complete)",
+                "taken ran on the CPU (the result is complete)",
                 DeviceFaultWarning,
                 stacklevel=3,
             )

@@ -329,15 +329,16 @@ def test_a_gpu_fault_ends_the_device_not_the_process():
     assert lines[3] == "done"
 
 
-def test_a_gpu_fault_under_all_is_a_warning_and_a_complete_result():
+@pytest.mark.parametrize("device", ["all", "auto"])
+def test_a_gpu_fault_under_all_or_auto_is_a_warning_and_a_complete_result(device):
     code = (
         "import warnings\n"
         "want = p.batch(['h', 'f']).evaluate(0, 3000000)\n"
         "with warnings.catch_warnings(record=True) as caught:\n"
         "    warnings.simplefilter('always')\n"
-        "    got = p.batch(['h', 'f'], device='all').evaluate(0, 3000000)\n"
+        f"    got = p.batch(['h', 'f'], device={device!r}).evaluate(0, 3000000)\n"
         "assert all(np.array_equal(got[k], want[k]) for k in want)\n"
         "print([str(w.message) for w in caught if w.category is polyrt.DeviceFaultWarning])\n"
     )
-    out = _on_the_double(code, "launch_failure_at=3")
+    out = _on_the_double(code, "launch_failure_at=2")
     assert "CUDA_ERROR_LAUNCH_FAILED" in out and "the result is complete" in out

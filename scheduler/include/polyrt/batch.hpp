@@ -200,11 +200,12 @@ class BatchEvaluator {
   // call on this evaluator so far (one entry unless BatchDevice::All).
   std::vector<DeviceShare> device_shares() const;
 
-  // Under BatchDevice::All, each GPU that faulted during a call ("gpu 0
-  // (...): cuStreamSynchronize failed: CUDA_ERROR_LAUNCH_FAILED ..."): it took
-  // no more rows, the CPU ran the ones it had taken, and the call's result is
-  // complete. Empty when none did. (On one GPU a fault is a DeviceError; a
-  // faulted GPU is unusable for the rest of the process.)
+  // Under BatchDevice::All or Auto, each GPU that faulted during a call ("gpu
+  // 0 (...): cuStreamSynchronize failed: CUDA_ERROR_LAUNCH_FAILED ..."): it
+  // took no more rows, the CPU ran the ones it had taken, and the call's
+  // result is complete. Empty when none did. (On BatchDevice::Gpu, or
+  // writing to device memory, a fault is a DeviceError; a faulted GPU is
+  // unusable for the rest of the process.)
   std::vector<std::string> device_faults() const;
 
   // The batch plan: kernels, host steps, columns, scalars.
