@@ -49,7 +49,10 @@ struct GpuChunkState {
   }
 };
 
-// Idle chunk states of a back end, at most one per chunk in flight.
+// Idle chunk states of a back end: every state it made, kept for its life
+// (under --device all a GPU has up to 9 chunks between take and delivery,
+// each holding one; dropping all but 3 after a call made every later call
+// allocate the rest again).
 class ChunkPool {
  public:
   std::unique_ptr<GpuChunkState> take(const GpuContext& context) {
@@ -65,7 +68,7 @@ class ChunkPool {
   }
   void give_back(std::unique_ptr<GpuChunkState> state) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (idle_.size() < kGpuChunksInFlight) idle_.push_back(std::move(state));
+    idle_.push_back(std::move(state));
   }
 
  private:
@@ -138,16 +141,22 @@ class GpuBatchBackend final : public batch::BatchBackend {
     GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;
     const plan::BatchPlan& p = batch_.plan;
     if (g.capacity < rows) {
+      // At full capacity (the super-chunk size the memory budget allows), so
+      // that chunks that grow (a device's first under --device all is small)
+      // never free and reallocate while rows run; only a caller's larger
+      // chunk_rows grows it again.
+      const uint64_t capacity = std::max(rows, chunk_rows_);
       g.device.clear();
       g.host.clear();
       for (size_t c = 0; c < p.column_types.size(); ++c) {
-        g.device.emplace_back(on_device_side_[c] ? DeviceBuffer(context_, rows * 8)
+        g.device.emplace_back(on_device_side_[c] ? DeviceBuffer(context_, capacity * 8)
                                                  : DeviceBuffer());
-        g.host.emplace_back(on_host_side_[c] ? PinnedBuffer(context_, rows * 8) : PinnedBuffer());
+        g.host.emplace_back(on_host_side_[c] ? PinnedBuffer(context_, capacity * 8)
+                                             : PinnedBuffer());
       }
       g.failure_words = DeviceBuffer(context_, p.steps.size() * 8);
       g.failure_words_on_host = PinnedBuffer(context_, p.steps.size() * 8);
-      g.capacity = rows;
+      g.capacity = capacity;
     }
     for (size_t c = 0; c < p.column_types.size(); ++c) {
       if (on_host_side_[c]) b.column_pointers[c] = g.host[c].words();

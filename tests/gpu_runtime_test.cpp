@@ -338,6 +338,23 @@ TEST(GpuBatch, ARunOfHostStepsWaitsForTheStreamOnce) {
   expect_same_columns(got, BatchEvaluator(lineitem, on(BatchDevice::Cpu)).evaluate(0, 10000));
 }
 
+// Under --device all a GPU's chunks grow from a small first one that
+// measures it, and up to 9 wait for delivery: its chunk states are made at
+// full capacity and kept, so a later call allocates nothing.
+TEST(GpuBatch, ChunkStatesAreMadeAtFullCapacityAndKept) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "allocations are counted by the driver's test double";
+  const auto program = compile("input x\nh := hash(x)\nscore := unit_interval(h)\n");
+  const BatchEvaluator all(program, on(BatchDevice::All));
+  configure("");
+  all.evaluate(0, 6000000);
+  const int64_t first = double_count("allocations");
+  EXPECT_GT(first, 0);
+  all.evaluate(0, 6000000);
+  EXPECT_EQ(double_count("allocations"), first) << "a later call allocates nothing";
+}
+
 // A second run of the same batch reuses the device and page-locked buffers
 // of the first: with every further allocation failing, it still runs.
 TEST(GpuFaults, RunsReuseTheirChunkBuffers) {

@@ -31,8 +31,8 @@
 // a primary context released to no retain is destroyed: the next retain
 // creates it again. polyrtCudaDoubleCount(what) counts, since the last
 // configuration, "contexts" (primary contexts created), "memsets",
-// "launches", "synchronizes" (cuStreamSynchronize) and "device_copies"
-// (cuMemcpyDtoDAsync).
+// "launches", "synchronizes" (cuStreamSynchronize), "device_copies"
+// (cuMemcpyDtoDAsync) and "allocations" (cuMemAlloc).
 #include <dlfcn.h>
 
 #include <atomic>
@@ -393,6 +393,7 @@ __attribute__((visibility("default"))) int64_t polyrtCudaDoubleCount(const char*
   if (name == "launches") return driver().launches;
   if (name == "synchronizes") return driver().synchronizes;
   if (name == "device_copies") return driver().device_copies;
+  if (name == "allocations") return driver().allocations;
   return -1;
 }
 
