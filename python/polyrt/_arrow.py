@@ -60,9 +60,9 @@ def _array(pa, column, type_name: str, rows: int, name: str):
 
 
 class InvalidUtf8Warning(UserWarning):
-    """A str column held text that is not UTF-8 (e.g. from url_decode or a
-    Latin-1 program); Arrow's strings must be UTF-8, so each invalid byte
-    became U+FFFD there. ``evaluate`` keeps the bytes (surrogateescape)."""
+    """A str column held text that is not UTF-8 (e.g. a string literal of a
+    Latin-1 program); Arrow's strings must be UTF-8, so each invalid
+    sequence became U+FFFD there. ``evaluate`` keeps the bytes (surrogateescape)."""
 
 
 def _valid_utf8(column, name: str):
@@ -73,7 +73,7 @@ def _valid_utf8(column, name: str):
     offsets, data, rows = repaired
     warnings.warn(
         f"polyrt: column {name!r} has {rows} row(s) whose text is not valid UTF-8; Arrow "
-        "strings must be, so each invalid byte became U+FFFD (cast the output to bytes to "
+        "strings must be, so each invalid sequence became U+FFFD (cast the output to bytes to "
         "keep them exactly)",
         InvalidUtf8Warning,
         stacklevel=4,
