@@ -307,9 +307,7 @@ nb::list str_objects(nb::ndarray<const int64_t, nb::ndim<1>> offsets,
   const int64_t* at = offsets.data();
   const char* text = reinterpret_cast<const char*>(bytes.data());
   for (size_t r = 0; r + 1 < offsets.shape(0); ++r) {
-    PyObject* s = PyUnicode_DecodeUTF8(text + at[r], at[r + 1] - at[r], "surrogateescape");
-    if (!s) throw nb::python_error();
-    out.append(nb::steal(s));
+    out.append(text_to_python(std::string_view(text + at[r], (size_t)(at[r + 1] - at[r]))));
   }
   return out;
 }

@@ -29,6 +29,13 @@ nb::object text_to_python(std::string_view text) {
 }
 
 std::string text_from_python(nb::handle object) {
+  // The str's cached UTF-8 (no new object, as per-request externs want);
+  // only a str holding surrogates needs the encoder.
+  Py_ssize_t size = 0;
+  if (const char* utf8 = PyUnicode_AsUTF8AndSize(object.ptr(), &size)) {
+    return std::string(utf8, (size_t)size);
+  }
+  PyErr_Clear();
   nb::object encoded =
       nb::steal(PyUnicode_AsEncodedString(object.ptr(), "utf-8", "surrogateescape"));
   if (!encoded.is_valid()) throw nb::python_error();
