@@ -305,12 +305,11 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                      : run_on(c, cpu_takeover(), c.buffers.back(), meters[0], false);
     };
     if (auto_on_gpu && taken_over) return on_cpu();
-    if (!(several && c.device != 0) && !auto_on_gpu) {
-      return run_on(c, *backends[c.device], c.buffers[c.device], meters[c.device], true);
-    }
     try {
       return run_on(c, *backends[c.device], c.buffers[c.device], meters[c.device], true);
     } catch (const DeviceError& e) {
+      const bool gpu_of_several = several && c.device != 0;
+      if (!gpu_of_several && !auto_on_gpu) throw;
       if (several) assigner->retire(c.device);
       taken_over = true;
       note_fault(c.device, e.what());

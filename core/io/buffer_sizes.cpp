@@ -29,14 +29,13 @@ void BufferSizes::refuse_overflow() const {
                    "range (or stream it in batches)");
 }
 
-uint64_t BufferSizes::check_memory() const {
+void BufferSizes::check_memory() const {
   const uint64_t memory = physical_memory_bytes();
   if (memory != 0 && total_ > memory) {
     throw WriteError(call_ + ": the rows' buffers need " + std::to_string(total_) +
                      " bytes, more than this machine's memory (" + std::to_string(memory) +
                      " bytes); evaluate a smaller range (or stream it in batches)");
   }
-  return total_;
 }
 
 void check_coordinate_range(uint64_t first, uint64_t count, const std::string& call) {

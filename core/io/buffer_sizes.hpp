@@ -22,8 +22,7 @@ class BufferSizes {
   // count * width bytes more; throws WriteError when the total passes 2**64.
   void add(uint64_t count, uint64_t width);
   // Throws WriteError when the total passes the machine's physical memory.
-  uint64_t check_memory() const;
-  uint64_t total() const { return total_; }
+  void check_memory() const;
 
  private:
   [[noreturn]] void refuse_overflow() const;

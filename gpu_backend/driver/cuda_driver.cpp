@@ -123,9 +123,11 @@ std::optional<std::string> CudaDriver::fault(int ordinal) const {
 }
 
 void CudaDriver::check(cuda::CUresult result, const char* call) const {
-  if (result != cuda::CUDA_SUCCESS) {
-    throw DeviceError(std::string(call) + " failed: " + describe(result));
-  }
+  if (result != cuda::CUDA_SUCCESS) throw DeviceError(failure(result, call));
+}
+
+std::string CudaDriver::failure(cuda::CUresult result, const char* call) const {
+  return std::string(call) + " failed: " + describe(result);
 }
 
 namespace {

@@ -61,9 +61,10 @@ class CudaDriver {
   // The first sticky fault of device `ordinal`, if it had one.
   std::optional<std::string> fault(int ordinal) const;
 
-  // Throws DeviceError("CALL failed: NAME (CODE): TEXT") unless `result` is
-  // CUDA_SUCCESS.
+  // Throws DeviceError(failure(result, call)) unless `result` is CUDA_SUCCESS.
   void check(cuda::CUresult result, const char* call) const;
+  // "CALL failed: NAME (CODE): TEXT".
+  std::string failure(cuda::CUresult result, const char* call) const;
   // "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory", also for codes the driver
   // cannot name (a stub library names none).
   std::string describe(cuda::CUresult result) const;

@@ -22,10 +22,8 @@ GpuContext::GpuContext(const CudaDriver& driver, int ordinal)
     : driver_(driver), ordinal_(ordinal), context_(driver.primary_context(ordinal)) {}
 
 void GpuContext::check(cuda::CUresult result, const char* call) const {
-  if (result == cuda::CUDA_SUCCESS) return;
-  const std::string what = std::string(call) + " failed: " + driver_.describe(result);
-  if (CudaDriver::is_sticky(result)) driver_.record_fault(ordinal_, what);
-  throw DeviceError(what);
+  if (CudaDriver::is_sticky(result)) driver_.record_fault(ordinal_, driver_.failure(result, call));
+  driver_.check(result, call);
 }
 
 GpuStream::GpuStream(const GpuContext& context) : context_(context) {
