@@ -4,9 +4,11 @@
 #include <cstdio>
 
 #include "cli/command_line.hpp"
+#include "codegen/batch_codegen.hpp"
 #include "cpu_backend/batch_kernels.hpp"
 #include "cpu_backend/native_program.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
+#include "gpu_backend/ptx/ptxas.hpp"
 #include "plan/state_plan.hpp"
 #include "scheduler/batch_setup.hpp"
 #include "slots/slot_program.hpp"
@@ -58,8 +60,12 @@ std::string batch_output(const std::shared_ptr<const Program>& program, bool nvp
     return gpu::PtxCompiler::instance().module_ir(graph, prepared.plan, target, !before_o2);
   }
   if (emit_llvm) return cpu::batch_kernels_ir(graph, prepared.plan, !before_o2);
-  return plan::describe_batch_plan(graph, prepared.plan,
-                                   nvptx ? plan::PlanPlacement::Gpu : plan::PlanPlacement::Cpu);
+  if (!nvptx) return plan::describe_batch_plan(graph, prepared.plan, plan::PlanPlacement::Cpu);
+  const gpu::PtxKernels kernels =
+      gpu::PtxCompiler::instance().compile(graph, prepared.plan, target);
+  return plan::describe_batch_plan(graph, prepared.plan, plan::PlanPlacement::Gpu) +
+         gpu::describe_kernel_resources(kernels.ptx, kernels.entries, kernels.target.sm,
+                                        codegen::kGpuBlockThreads);
 }
 
 }  // namespace
@@ -75,7 +81,8 @@ int plan_command(CommandLine& args) {
       "optimized LLVM IR of the native segments instead.\n\n"
       "--engine batch prints the batch plan of every output (the first input iterated);\n"
       "--device gpu (the batch plan with --target nvptx) says what runs on the GPU, what\n"
-      "on CPU workers, and which columns are copied between them;\n"
+      "on CPU workers, which columns are copied between them, and each kernel's registers,\n"
+      "spills and occupancy as the CUDA toolkit's ptxas reports them (when one is found);\n"
       "--emit-llvm its kernels' LLVM IR after O2 (--before-o2: as emitted, before the\n"
       "rtlib is linked). --target nvptx generates the GPU kernels: --emit-ptx prints\n"
       "their PTX, --sm the compute capability (default 90; valid: " +

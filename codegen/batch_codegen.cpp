@@ -266,7 +266,7 @@ class BatchEmitter {
 
   // The device entry: the wrapper with the thread's special registers, and
   // the launch bounds ptxas allocates registers for (kGpuBlockThreads says why
-  // one block per SM).
+  // two blocks per SM).
   std::string emit_gpu_kernel(uint32_t step, llvm::Function* lanes) {
     std::vector<llvm::Type*> params;
     const unsigned ids = (unsigned)lanes->arg_size() - 4;
@@ -291,7 +291,7 @@ class BatchEmitter {
     llvm::NamedMDNode* annotations = m_.getOrInsertNamedMetadata("nvvm.annotations");
     for (auto [key, value] : {std::pair<const char*, unsigned>{"kernel", 1},
                               std::pair<const char*, unsigned>{"maxntidx", kGpuBlockThreads},
-                              std::pair<const char*, unsigned>{"minctasm", 1}}) {
+                              std::pair<const char*, unsigned>{"minctasm", kGpuMinBlocksPerSm}}) {
       llvm::Metadata* ops[] = {llvm::ValueAsMetadata::get(fn), llvm::MDString::get(ctx_, key),
                                llvm::ConstantAsMetadata::get(ir_.getInt32(value))};
       annotations->addOperand(llvm::MDNode::get(ctx_, ops));

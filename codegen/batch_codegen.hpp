@@ -18,9 +18,9 @@
 //   ptx_kernel void polyrt_gpu_kernel_k(i64 first, i64 count, ptr scalars,
 //                                       ptr c0, .., ptr err)  (BatchTarget::Nvptx)
 //     one lane per thread, grid-stride over rows [0, count) (count < 2^32),
-//     at most kGpuBlockThreads threads per block (.maxntid, .minnctapersm 1); the columns are the
-//     kernel's (kernel_columns order). A failing lane does an atomic minimum
-//     of (row << 32) | member into *err, which the caller set to UINT64_MAX.
+//     at most kGpuBlockThreads threads per block (.maxntid, .minnctapersm kGpuMinBlocksPerSm); the
+//     columns are the kernel's (kernel_columns order). A failing lane does an atomic minimum of
+//     (row << 32) | member into *err, which the caller set to UINT64_MAX.
 //
 //   void polyrt_gpu_twin_k(ptr params, i32 block, i32 block_dim, i32 thread,
 //                          i32 grid_dim)                  (BatchTarget::HostTwin)
@@ -44,12 +44,16 @@ namespace polyrt::codegen {
 
 enum class BatchTarget { Cpu, Nvptx, HostTwin };
 
-// Threads per block of every GPU batch kernel: its launch bounds, with one
-// block per SM as the only occupancy asked for. With `.maxntid` alone ptxas
-// aims at several blocks per SM and capped fused kernels of the differential
-// test's programs at 64 (256 threads) or 80 (128) registers, spilling 32
-// bytes; with `.minnctapersm 1` it may use what a kernel needs (up to 255).
+// Threads per block of every GPU batch kernel and the blocks per SM its
+// launch bounds ask ptxas for (.maxntid, .minnctapersm): 2 blocks of 256
+// threads cap a kernel at 128 registers. With 1 block, ptxas gave
+// lineitem's fused kernel 168 registers (8 warps per SM, too few to hide
+// memory latency); with 2 it fits in 128 with no spills (16 warps), as do
+// the examples and the differential test's programs (tests/ptx_test.cpp).
+// Without .minnctapersm ptxas aims at more blocks and spilled at 64-80
+// registers. The grid is then sized from the driver's occupancy calculator.
 inline constexpr unsigned kGpuBlockThreads = 256;
+inline constexpr unsigned kGpuMinBlocksPerSm = 2;
 
 // The entry point of kernel step `step` for `target`.
 std::string batch_kernel_symbol(BatchTarget target, uint32_t step);

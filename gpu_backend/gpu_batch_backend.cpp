@@ -7,9 +7,8 @@
 #include <mutex>
 
 #include "codegen/batch_codegen.hpp"
-#include "gpu_backend/driver/gpu_module.hpp"
-#include "gpu_backend/host_twin.hpp"
 #include "gpu_backend/kernel_arguments.hpp"
+#include "gpu_backend/loaded_kernels.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
 #include "polyrt/error.hpp"
 
@@ -112,15 +111,11 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const plan::BatchPlan& p = batch_.plan;
     kernels_ = PtxCompiler::instance().compile(batch_.graph(), p,
                                                NvptxTarget{sm, (unsigned)driver.version()});
-    module_ = std::make_unique<GpuModule>(context_, kernels_.ptx, kernels_.key);
-    functions_.resize(p.steps.size());
+    loaded_ = KernelModules::instance().get(
+        driver, ordinal, kernels_.key, [&](const GpuContext& context) { return load(context); });
     for (uint32_t s = 0; s < p.steps.size(); ++s) {
       columns_.push_back(codegen::kernel_columns(batch_.graph(), p, s));
-      if (p.steps[s].kind == plan::BatchStep::Kernel) {
-        functions_[s] = module_->function(kernels_.entries[s]);
-      }
     }
-    attach_host_twins_to_a_test_double(driver);
     upload_scalars();
     place_columns();
     size_chunks();
@@ -132,6 +127,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   std::string device_name() const override { return name_; }
   uint64_t preferred_chunk_rows() const override { return chunk_rows_; }
   size_t max_chunks_in_flight() const override { return kGpuChunksInFlight; }
+  size_t max_chunks_held() const override { return kGpuChunksHeld; }
 
   void prepare(batch::ChunkBuffers& b, uint64_t rows) const override {
     // The failure word holds the row in its upper 32 bits.
@@ -151,8 +147,9 @@ class GpuBatchBackend final : public batch::BatchBackend {
       for (size_t c = 0; c < p.column_types.size(); ++c) {
         g.device.emplace_back(on_device_side_[c] ? DeviceBuffer(context_, capacity * 8)
                                                  : DeviceBuffer());
-        g.host.emplace_back(on_host_side_[c] ? PinnedBuffer(context_, capacity * 8)
-                                             : PinnedBuffer());
+        g.host.emplace_back(on_host_side_[c] && !staged_for_host_only_[c]
+                                ? PinnedBuffer(context_, capacity * 8)
+                                : PinnedBuffer());
       }
       g.failure_words = DeviceBuffer(context_, p.steps.size() * 8);
       g.failure_words_on_host = PinnedBuffer(context_, p.steps.size() * 8);
@@ -160,6 +157,17 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
     for (size_t c = 0; c < p.column_types.size(); ++c) {
       if (on_host_side_[c]) b.column_pointers[c] = g.host[c].words();
+    }
+  }
+
+  // Host staging of the kernel-made outputs, made on the first run that
+  // takes them to the host: a batch whose outputs stay on the device
+  // (evaluate_to_device) pins nothing for them.
+  void stage_outputs_for_host(GpuChunkState& g, batch::ChunkBuffers& b) const {
+    for (size_t c = 0; c < staged_for_host_only_.size(); ++c) {
+      if (!staged_for_host_only_[c]) continue;
+      if (g.host[c].bytes() < g.capacity * 8) g.host[c] = PinnedBuffer(context_, g.capacity * 8);
+      b.column_pointers[c] = g.host[c].words();
     }
   }
 
@@ -196,6 +204,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const plan::BatchPlan& p = batch_.plan;
     const cuda::DriverApi& api = context_.driver().api();
     const uint64_t rows = b.rows;
+    if (device_targets.empty()) stage_outputs_for_host(g, b);
     // A kernel-made output column goes straight into the caller's device
     // memory: no chunk column and device-to-device copy (3x the traffic).
     g.targets.assign(p.column_types.size(), 0);
@@ -337,11 +346,14 @@ class GpuBatchBackend final : public batch::BatchBackend {
       context_.check(api.cuMemsetD8Async(failure_word, 0xff, 8, stream), "cuMemsetD8Async");
     }
     KernelArguments arguments(first, rows, scalars_.address(), columns, failure_word);
+    // One wave: as many blocks as the SMs hold at once (more would only
+    // queue behind them; the kernel's grid-stride loop covers every row).
+    const LoadedKernel& kernel = loaded_->kernels[s];
     const uint64_t wanted = (rows + codegen::kGpuBlockThreads - 1) / codegen::kGpuBlockThreads;
-    const unsigned blocks =
-        (unsigned)std::clamp<uint64_t>(wanted, 1, (uint64_t)context_.device().sms * 8);
-    context_.check(api.cuLaunchKernel(functions_[s], blocks, 1, 1, codegen::kGpuBlockThreads, 1, 1,
-                                      0, stream, arguments.pointers(), nullptr),
+    const unsigned blocks = (unsigned)std::clamp<uint64_t>(
+        wanted, 1, (uint64_t)context_.device().sms * kernel.blocks_per_sm);
+    context_.check(api.cuLaunchKernel(kernel.function, blocks, 1, 1, codegen::kGpuBlockThreads, 1,
+                                      1, 0, stream, arguments.pointers(), nullptr),
                    "cuLaunchKernel");
     for (uint32_t c : columns_[s]) {
       if (batch_.plan.column_steps[c] == s) {
@@ -356,18 +368,46 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
   }
 
-  void attach_host_twins_to_a_test_double(const CudaDriver& driver) {
-    auto attach = reinterpret_cast<AttachHostTwin>(::dlsym(driver.library(), kAttachHostTwin));
-    if (!attach) return;
-    twins_ = compile_host_twins(batch_.graph(), batch_.plan);
+  // The module and its entries, in the process-wide cache's context; on the
+  // driver's test double, each entry's host twin attached.
+  LoadedKernels load(const GpuContext& context) const {
+    LoadedKernels loaded;
+    loaded.module = std::make_unique<GpuModule>(context, kernels_.ptx, kernels_.key);
+    const plan::BatchPlan& p = batch_.plan;
+    loaded.kernels.resize(p.steps.size());
+    for (uint32_t s = 0; s < p.steps.size(); ++s) {
+      if (p.steps[s].kind != plan::BatchStep::Kernel) continue;
+      LoadedKernel& k = loaded.kernels[s];
+      k.function = loaded.module->function(kernels_.entries[s]);
+      int blocks = 0;
+      context.check(context.driver().api().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                        &blocks, k.function, (int)codegen::kGpuBlockThreads, 0),
+                    "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+      if (blocks <= 0) {
+        int registers = 0;
+        context.check(context.driver().api().cuFuncGetAttribute(
+                          &registers, cuda::CU_FUNC_ATTRIBUTE_NUM_REGS, k.function),
+                      "cuFuncGetAttribute");
+        throw DeviceError("kernel " + kernels_.entries[s] + " cannot run " +
+                          std::to_string(codegen::kGpuBlockThreads) +
+                          " threads per block on this GPU (it uses " + std::to_string(registers) +
+                          " registers per thread)");
+      }
+      k.blocks_per_sm = (unsigned)blocks;
+    }
+    auto attach =
+        reinterpret_cast<AttachHostTwin>(::dlsym(context.driver().library(), kAttachHostTwin));
+    if (!attach) return loaded;
+    loaded.twins = compile_host_twins(batch_.graph(), p);
     for (size_t s = 0; s < kernels_.entries.size(); ++s) {
       if (kernels_.entries[s].empty()) continue;
-      if (attach(module_->handle(), kernels_.entries[s].c_str(),
-                 reinterpret_cast<void*>(twins_.per_step[s])) != 0) {
+      if (attach(loaded.module->handle(), kernels_.entries[s].c_str(),
+                 reinterpret_cast<void*>(loaded.twins.per_step[s])) != 0) {
         throw DeviceError("the CUDA driver test double refused the host twin of " +
                           kernels_.entries[s]);
       }
     }
+    return loaded;
   }
 
   void upload_scalars() {
@@ -397,11 +437,16 @@ class GpuBatchBackend final : public batch::BatchBackend {
     for (uint32_t c : p.coordinate_columns) {
       if (c != ~0u) on_host_side_[c] = 1;
     }
+    staged_for_host_only_.assign(p.column_types.size(), 0);
     for (const BatchValue& v : p.outputs) {
-      if (v.kind == BatchValue::Column) on_host_side_[v.index] = 1;
+      if (v.kind != BatchValue::Column || on_host_side_[v.index]) continue;
+      on_host_side_[v.index] = 1;
+      staged_for_host_only_[v.index] = 1;
     }
     for (size_t c = 0; c < p.column_types.size(); ++c) {
-      if (is_text(p.column_types[c])) on_device_side_[c] = on_host_side_[c] = 0;
+      if (is_text(p.column_types[c])) {
+        on_device_side_[c] = on_host_side_[c] = staged_for_host_only_[c] = 0;
+      }
     }
   }
 
@@ -413,8 +458,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
     size_t free_bytes = 0, total_bytes = 0;
     context_.check(context_.driver().api().cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
-    const uint64_t device_per_row = 8 * device_columns * kGpuChunksInFlight;
-    const uint64_t host_per_row = 8 * host_columns * kGpuChunksInFlight;
+    const uint64_t device_per_row = 8 * device_columns * kGpuChunksHeld;
+    const uint64_t host_per_row = 8 * host_columns * kGpuChunksHeld;
     uint64_t rows = std::min<uint64_t>(
         {kMaxChunkRows, free_bytes / 4 / device_per_row, kPinnedBytesInFlight / host_per_row});
     rows = std::max(rows, kMinChunkRows);
@@ -424,12 +469,12 @@ class GpuBatchBackend final : public batch::BatchBackend {
   batch::PreparedBatch batch_;
   GpuContext context_;
   PtxKernels kernels_;
-  std::unique_ptr<GpuModule> module_;
-  std::vector<cuda::CUfunction> functions_;     // per step (null for host steps)
-  std::vector<std::vector<uint32_t>> columns_;  // per step: the kernel's columns
-  std::vector<uint8_t> on_device_side_;         // per column: has device memory
-  std::vector<uint8_t> on_host_side_;           // per column: has page-locked host memory
-  HostTwinKernels twins_;                       // only for the test double
+  std::shared_ptr<const LoadedKernels> loaded_;  // shared with the process
+  std::vector<std::vector<uint32_t>> columns_;   // per step: the kernel's columns
+  std::vector<uint8_t> on_device_side_;          // per column: has device memory
+  std::vector<uint8_t> on_host_side_;            // per column: has page-locked host memory
+  // per column: an output only kernels write, staged only for runs to the host
+  std::vector<uint8_t> staged_for_host_only_;
   DeviceBuffer scalars_;
   uint64_t chunk_rows_ = kMinChunkRows;
   mutable ChunkPool pool_;

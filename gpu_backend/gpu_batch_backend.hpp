@@ -5,12 +5,12 @@
 // flight each hold their stream, device columns and page-locked staging, so
 // one chunk's kernels overlap another's copies and the consumer of a third.
 //
-// Memory in flight: at most kGpuChunksInFlight chunks, each with rows x 8
-// bytes on the device per word column a kernel reads or writes, and in
-// page-locked host memory per word column the host reads or writes (outputs,
-// caller coordinates, host steps' columns); rows = min(4 Mi, free device
-// memory / 4 and 1 GiB of pinned memory shared by the chunks in flight), at
-// least 64 Ki.
+// Memory: each chunk held (kGpuChunksHeld: running, or under --device all
+// also waiting for in-order delivery) has rows x 8 bytes on the device per
+// word column a kernel reads or writes, and in page-locked host memory per
+// word column the host reads or writes (outputs that go to the host, caller
+// coordinates, host steps' columns); rows = min(4 Mi, free device memory / 4
+// and 1 GiB of pinned memory shared by the chunks held), at least 64 Ki.
 #pragma once
 
 #include <memory>
@@ -21,6 +21,9 @@
 namespace polyrt::gpu {
 
 inline constexpr size_t kGpuChunksInFlight = 3;
+// Chunks it keeps states for: those in flight, and under --device all those
+// finished ahead of the delivery cursor (each keeps its host staging).
+inline constexpr size_t kGpuChunksHeld = 3 * kGpuChunksInFlight;
 
 // Throws DeviceError when the device cannot be used or a driver call fails.
 std::unique_ptr<batch::BatchBackend> make_gpu_batch_backend(batch::PreparedBatch batch,

@@ -340,8 +340,12 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
   // threads, one per chunk a GPU runs at once.
   std::vector<scheduler::DeviceWorkers> devices;
   for (size_t b = 0; b < backends.size(); ++b) {
+    size_t undelivered = capacity(b) * (b == 0 ? kCpuChunksAhead : kGpuChunksAhead);
+    if (const size_t held = backends[b]->max_chunks_held()) {
+      undelivered = std::min(undelivered, held);
+    }
     devices.push_back({.workers = capacity(b),
-                       .undelivered = capacity(b) * (b == 0 ? kCpuChunksAhead : kGpuChunksAhead),
+                       .undelivered = undelivered,
                        .piece_rows = b == 0 ? chunk_rows(*backends[0]) : 0});
   }
   scheduler::run_device_chunks<InFlight>(count, *assigner, devices, work, deliver);

@@ -13,6 +13,7 @@
 #include "cpu_backend/jit/jit_engine.hpp"
 #include "gpu_backend/host_twin_backend.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
+#include "gpu_backend/ptx/ptxas.hpp"
 #include "scheduler/batch_setup.hpp"
 #include "tests/test_support.hpp"
 
@@ -111,7 +112,7 @@ TEST(PtxCompiler, EntriesCarryLaunchBoundsAndTheFailureWord) {
     }
   }
   EXPECT_NE(k.ptx.find(".maxntid 256, 1, 1"), std::string::npos);
-  EXPECT_NE(k.ptx.find(".minnctapersm 1"), std::string::npos);
+  EXPECT_NE(k.ptx.find(".minnctapersm 2"), std::string::npos);
   EXPECT_NE(k.ptx.find("atom.global.min.u64"), std::string::npos);  // in_range can fail
   EXPECT_NE(k.ptx.find("%ctaid.x"), std::string::npos);
   EXPECT_NE(k.ptx.find("%nctaid.x"), std::string::npos);  // grid-stride
@@ -186,6 +187,24 @@ TEST(PlanCommand, DeviceGpuSaysWhatRunsWhereAndWhatIsCopied) {
       {"kernels on the GPU", "step 0: GPU kernel [", "one_of_weighted index -> first_name__anon_1",
        "copy to the host: first_name__anon_1\nstep 1: host, on a CPU worker",
        "copy to the host: seed, age, score, premium, signup_ms"});
+}
+
+// Each kernel's registers, spills and occupancy, as ptxas reports them: the
+// launch bounds hold lineitem's fused kernel to 128 registers (2 blocks per
+// SM) with no spills. Without ptxas the plan says why there is no report.
+TEST(PlanCommand, DeviceGpuShowsEachKernelsRegistersAndOccupancy) {
+  const std::string lineitem = std::string(POLYRT_SOURCE_DIR) + "/examples/lineitem.polydat";
+  const test::CommandResult none = test::run_polyrt_with("POLYRT_PTXAS=/nonexistent/ptxas",
+                                                         "plan " + lineitem + " --device gpu");
+  EXPECT_EQ(none.status, 0) << none.err;
+  test::expect_contains(none.out, {"POLYRT_PTXAS='/nonexistent/ptxas' is not an executable file"});
+  if (!gpu::find_ptxas()) GTEST_SKIP() << "no CUDA toolkit (ptxas) found";
+  const test::CommandResult r = test::run_polyrt("plan " + lineitem + " --device gpu");
+  EXPECT_EQ(r.status, 0) << r.err;
+  test::expect_contains(r.out, {"kernel resources (", "-arch=sm_90 -v), 256 threads per block",
+                                "step 0: 128 registers, 0 bytes stack, no spills; 2 block(s) per "
+                                "SM, 16 of 64 warps (25% occupancy)",
+                                "step 1: "});
 }
 
 TEST(PlanCommand, RefusesBadGpuOptions) {

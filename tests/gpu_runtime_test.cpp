@@ -254,20 +254,24 @@ TEST(GpuBatch, OwnedDeviceColumnsMatchTheCpuTier) {
       {"pass the last coordinate 2**64 - 1"});
 }
 
-// A process retains each primary context once and keeps it: batches made
-// and dropped in turn never pay its creation again (on a big GPU 0.1-0.3 s
-// each, and every module reloaded).
-TEST(GpuContexts, TwentyBatchesInTurnCreateTheContextOnce) {
+// A process retains each primary context once and keeps it, and loads each
+// program's module once: batches made and dropped in turn never pay the
+// context's creation again (on a big GPU 0.1-0.3 s each) nor the module's.
+TEST(GpuContexts, TwentyBatchesInTurnCreateTheContextAndLoadTheModuleOnce) {
   REQUIRE_GPU();
   const Configure configure = double_configure();
   if (!configure) GTEST_SKIP() << "contexts are counted by the driver's test double only";
   configure("context_ms=20");
-  const auto program = compile("input x\nh := hash(x)\nscore := unit_interval(h)\n");
-  const std::vector<Column> want = BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(0, 5000);
+  const char* source = "input x\nh := hash(x)\nscore := unit_interval(h ^ 0x7a3)\n";
+  const std::vector<Column> want =
+      BatchEvaluator(compile(source), on(BatchDevice::Cpu)).evaluate(0, 5000);
   for (int k = 0; k < 20; ++k) {
-    expect_same_columns(BatchEvaluator(program, on(BatchDevice::Gpu)).evaluate(0, 5000), want);
+    // A program compiled afresh each time: the same kernels, the same module.
+    expect_same_columns(BatchEvaluator(compile(source), on(BatchDevice::Gpu)).evaluate(0, 5000),
+                        want);
   }
   EXPECT_LE(double_count("contexts"), 1);
+  EXPECT_EQ(double_count("modules"), 1);
   configure("");
 }
 
@@ -417,6 +421,19 @@ TEST(GpuFaults, EachFaultIsADeviceErrorNamingTheCall) {
   } else {
     ::unsetenv("POLYRT_CACHE_DIR");
   }
+}
+
+// A kernel the device cannot hold one block of (too many registers for 256
+// threads) is refused when the batch is made, naming the kernel.
+TEST(GpuFaults, AKernelNoSmCanHoldIsRefusedWhenTheBatchIsMade) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "registers are set by the driver's test double only";
+  configure("registers=300");
+  const std::string message = test::thrown_message<DeviceError>(
+      [&] { BatchEvaluator(compile("input x\ny := hash(x) % 977\n"), on(BatchDevice::Gpu)); });
+  configure("");
+  test::expect_contains(message, {"cannot run 256 threads per block", "300 registers per thread"});
 }
 
 // A launch failure or a lost device leaves the GPU's context unusable (on a

@@ -7,11 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "gpu_backend/ptx/ptx_compiler.hpp"
+#include "gpu_backend/ptx/ptxas.hpp"
 #include "scheduler/batch_setup.hpp"
 #include "tests/differential/differential.hpp"
 #include "tests/differential/random_program.hpp"
@@ -20,37 +19,16 @@
 namespace polyrt {
 namespace {
 
-struct PtxasRun {
-  int status = -1;
-  std::string output;
-};
-
-PtxasRun run_ptxas(const std::string& ptx) {
-  const std::string path = test::temp_dir() + "/kernel.ptx";
-  std::ofstream(path) << ptx;
-  const std::string command =
-      std::string(POLYRT_PTXAS) + " -arch=sm_90 -v " + path + " -o /dev/null 2>&1";
-  PtxasRun run;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return run;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-  run.status = ::pclose(pipe);
-  return run;
-}
-
-// Every "N bytes spill stores, M bytes spill loads" of ptxas -v is zero.
-std::string spills(const std::string& ptxas_output) {
-  static const std::regex spill(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
+// Every kernel's "N bytes spill stores, M bytes spill loads" is zero.
+std::string spills(const std::vector<gpu::KernelResources>& kernels) {
   std::string found;
-  size_t functions = 0;
-  for (std::sregex_iterator it(ptxas_output.begin(), ptxas_output.end(), spill), end; it != end;
-       ++it) {
-    ++functions;
-    if ((*it)[1] != "0" || (*it)[2] != "0") found += it->str() + "; ";
+  for (const gpu::KernelResources& k : kernels) {
+    if (k.spill_store_bytes || k.spill_load_bytes) {
+      found += k.entry + ": " + std::to_string(k.spill_store_bytes) + " bytes spill stores, " +
+               std::to_string(k.spill_load_bytes) + " bytes spill loads; ";
+    }
   }
-  return functions == 0 ? "ptxas -v reported no function properties" : found;
+  return kernels.empty() ? "ptxas -v reported no function properties" : found;
 }
 
 // A rounding f32/f64 operation without .rn, any fma or mad on floats, any .approx.
@@ -78,7 +56,7 @@ std::string float_lint(const std::string& ptx) {
 }
 
 bool toolkit_found() {
-  return std::string(POLYRT_PTXAS).size() > 0;
+  return gpu::find_ptxas().has_value();
 }
 
 // The PTX of every kernel of the batch over `outputs` (empty: every output).
@@ -100,9 +78,9 @@ bool has_kernel(const gpu::PtxKernels& k) {
 
 void expect_clean_ptx(const gpu::PtxKernels& kernels, const std::string& what) {
   EXPECT_EQ(float_lint(kernels.ptx), "") << what;
-  const PtxasRun run = run_ptxas(kernels.ptx);
+  const gpu::PtxasRun run = gpu::run_ptxas(*gpu::find_ptxas(), kernels.ptx, 90);
   ASSERT_EQ(run.status, 0) << what << ": ptxas failed\n" << run.output;
-  EXPECT_EQ(spills(run.output), "") << what << "\n" << run.output;
+  EXPECT_EQ(spills(run.kernels), "") << what << "\n" << run.output;
 }
 
 TEST(Ptx, LintFindsWhatItMustRefuse) {
@@ -113,8 +91,37 @@ TEST(Ptx, LintFindsWhatItMustRefuse) {
   EXPECT_EQ(float_lint("\tadd.rn.f64 \t%fd1, %fd2, %fd3;\n\tadd.s64 \t%rd1, %rd2, %rd3;\n"
                        "\tmax.f64 \t%fd1, %fd2, %fd3;\n\tmul.lo.s64 \t%rd1, %rd2, %rd3;\n"),
             "");
-  EXPECT_NE(spills("0 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads"), "");
-  EXPECT_EQ(spills("0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads"), "");
+  const std::string report =
+      "ptxas info    : Compiling entry function 'a' for 'sm_90'\n"
+      "ptxas info    : Function properties for a\n"
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "ptxas info    : Used 128 registers, used 0 barriers, 392 bytes cmem[0]\n"
+      "ptxas info    : Compiling entry function 'b' for 'sm_90'\n"
+      "ptxas info    : Function properties for b\n"
+      "    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+      "ptxas info    : Used 255 registers, used 0 barriers, 392 bytes cmem[0]\n";
+  const std::vector<gpu::KernelResources> kernels = gpu::parse_ptxas_report(report);
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_EQ(kernels[0].registers, 128u);
+  EXPECT_EQ(kernels[1].registers, 255u);
+  EXPECT_EQ(kernels[1].stack_bytes, 16u);
+  EXPECT_EQ(spills({kernels[0]}), "");
+  EXPECT_EQ(spills(kernels), "b: 8 bytes spill stores, 4 bytes spill loads; ");
+  EXPECT_NE(spills({}), "");
+}
+
+// The CUDA occupancy calculator's counts: registers allocated per warp in
+// units of 256, limited by registers, threads and blocks per SM.
+TEST(Ptx, OccupancyFollowsRegistersAndThreadsPerSm) {
+  EXPECT_EQ(gpu::occupancy_of(90, 128, 256).blocks_per_sm, 2u);
+  EXPECT_EQ(gpu::occupancy_of(90, 38, 256).blocks_per_sm, 6u);  // 40 per thread: 1280 per warp
+  EXPECT_EQ(gpu::occupancy_of(90, 255, 256).blocks_per_sm, 1u);
+  EXPECT_EQ(gpu::occupancy_of(90, 16, 256).blocks_per_sm, 8u);  // 2048 threads per SM
+  EXPECT_EQ(gpu::occupancy_of(86, 32, 256).blocks_per_sm, 6u);  // 1536 threads per SM
+  EXPECT_EQ(gpu::occupancy_of(90, 16, 32).blocks_per_sm, 32u);  // 32 blocks per SM
+  const gpu::Occupancy o = gpu::occupancy_of(90, 128, 256);
+  EXPECT_EQ(o.warps_per_sm, 16u);
+  EXPECT_EQ(o.max_warps_per_sm, 64u);
 }
 
 TEST(Ptx, DifferentialProgramsAssembleWithoutSpills) {

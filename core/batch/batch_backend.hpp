@@ -30,6 +30,10 @@ class BatchBackend {
   // memory a back end holds per chunk.
   virtual size_t max_chunks_in_flight() const { return 0; }
 
+  // Chunks it keeps buffers for at once, running or waiting for in-order
+  // delivery (0: no limit): the count its memory budget is divided by.
+  virtual size_t max_chunks_held() const { return 0; }
+
   // Readies `buffers` (recycled between chunks) for a chunk of `rows` rows.
   virtual void prepare(ChunkBuffers& buffers, uint64_t rows) const = 0;
 

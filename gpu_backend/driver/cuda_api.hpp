@@ -43,6 +43,10 @@ inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 
+// CUfunction_attribute
+inline constexpr int CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
+inline constexpr int CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
+
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
 inline constexpr unsigned CU_CTX_SCHED_BLOCKING_SYNC = 0x04;
@@ -101,6 +105,9 @@ struct DriverApi {
                                  void** values);
   CUresult (*cuModuleUnload)(CUmodule module);
   CUresult (*cuModuleGetFunction)(CUfunction* function, CUmodule module, const char* name);
+  CUresult (*cuFuncGetAttribute)(int* value, int attribute, CUfunction function);
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int* blocks, CUfunction function,
+                                                         int block_threads, size_t shared_bytes);
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
                              unsigned block_x, unsigned block_y, unsigned block_z,
                              unsigned shared_bytes, CUstream stream, void** params, void** extra);
@@ -143,6 +150,8 @@ struct DriverApi {
   X(cuModuleLoadDataEx) \
   X(cuModuleUnload) \
   X(cuModuleGetFunction) \
+  X(cuFuncGetAttribute) \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuLaunchKernel)
 // clang-format on
 

@@ -25,6 +25,8 @@
 //                     fault, every later call in that context fails with it
 //   lost_at=N         the device is lost when the Nth launch from now runs
 //   context_ms=N      creating a primary context (its first retain) takes N ms
+//   registers=N       registers per thread every kernel uses (default 64): what
+//                     cuFuncGetAttribute and the occupancy calculator report
 //
 // As the driver does, calls on a stream or on memory need the current
 // context of the calling thread to be theirs (kInvalidContext otherwise), and
@@ -32,9 +34,11 @@
 // creates it again. polyrtCudaDoubleCount(what) counts, since the last
 // configuration, "contexts" (primary contexts created), "memsets",
 // "launches", "synchronizes" (cuStreamSynchronize), "device_copies"
-// (cuMemcpyDtoDAsync) and "allocations" (cuMemAlloc).
+// (cuMemcpyDtoDAsync), "allocations" (cuMemAlloc) and "modules"
+// (cuModuleLoadDataEx).
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -75,6 +79,7 @@ struct Config {
   int64_t kernel_us = 0, copy_us_per_mib = 0;
   int64_t oom_at = 0, launch_failure_at = 0, lost_at = 0;
   int64_t context_ms = 0;  // the cost of creating a primary context
+  int registers = 64;      // per thread, of every kernel
   bool invalid_ptx = false;
   double speed(int device) const {
     return device < (int)speeds.size() && speeds[device] > 0 ? speeds[device] : 1.0;
@@ -184,7 +189,7 @@ struct Driver {
   std::map<uintptr_t, size_t> pinned;
   std::atomic<int64_t> allocations{0}, launches{0};
   std::atomic<int64_t> contexts_created{0};  // primary contexts made (retained from 0)
-  std::atomic<int64_t> memsets{0}, synchronizes{0}, device_copies{0};
+  std::atomic<int64_t> memsets{0}, synchronizes{0}, device_copies{0}, modules{0};
   std::atomic<bool> lost{false};
 };
 
@@ -215,6 +220,7 @@ void configure(const std::string& spec) {
     if (key == "launch_failure_at") c.launch_failure_at = number(value);
     if (key == "lost_at") c.lost_at = number(value);
     if (key == "context_ms") c.context_ms = number(value);
+    if (key == "registers") c.registers = (int)number(value);
     if (key == "invalid_ptx") c.invalid_ptx = true;
     if (key == "speeds") {
       std::stringstream speeds(value);
@@ -230,6 +236,7 @@ void configure(const std::string& spec) {
   d.memsets = 0;
   d.synchronizes = 0;
   d.device_copies = 0;
+  d.modules = 0;
   d.lost = false;
   for (CUctx_st& c : d.contexts) c.fault = 0;  // a new configuration: a fresh driver
   // A negative count is what a broken driver may report (cuDeviceGetCount
@@ -394,6 +401,7 @@ __attribute__((visibility("default"))) int64_t polyrtCudaDoubleCount(const char*
   if (name == "synchronizes") return driver().synchronizes;
   if (name == "device_copies") return driver().device_copies;
   if (name == "allocations") return driver().allocations;
+  if (name == "modules") return driver().modules;
   return -1;
 }
 
@@ -753,6 +761,7 @@ EXPORT CUresult cuModuleLoadDataEx(CUmod_st** module, const void* image, unsigne
     return kInvalidImage;
   }
   auto* m = new CUmod_st;
+  ++driver().modules;
   m->device = current->device;
   for (auto& [name, entry] : parse_entries(text + std::strlen(kImageMagic))) {
     auto f = std::make_unique<CUfunc_st>();
@@ -779,6 +788,42 @@ EXPORT CUresult cuModuleGetFunction(CUfunc_st** function, CUmod_st* module, cons
   auto it = module->functions.find(name);
   if (it == module->functions.end()) return kNotFound;
   *function = it->second.get();
+  return kSuccess;
+}
+
+EXPORT CUresult cuFuncGetAttribute(int* value, int attribute, CUfunc_st* f) {
+  if (CUresult r = ready_in_context()) return r;
+  if (!value || !f) return kInvalidValue;
+  constexpr int kMaxThreadsPerBlock = 0, kLocalSizeBytes = 3, kNumRegs = 4;
+  switch (attribute) {
+    case kMaxThreadsPerBlock:
+      *value = (int)f->entry.maxntid;
+      return kSuccess;
+    case kLocalSizeBytes:
+      *value = 0;
+      return kSuccess;
+    case kNumRegs:
+      *value = driver().config.registers;
+      return kSuccess;
+    default:
+      return kInvalidValue;
+  }
+}
+
+// An sm_90 SM: 65536 registers allocated per warp in units of 256, 2048
+// threads, 32 blocks.
+EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, CUfunc_st* f,
+                                                            int block_threads,
+                                                            size_t shared_bytes) {
+  if (CUresult r = ready_in_context()) return r;
+  if (!blocks || !f || block_threads <= 0 || shared_bytes != 0) return kInvalidValue;
+  if ((unsigned)block_threads > f->entry.maxntid) {
+    *blocks = 0;
+    return kSuccess;
+  }
+  const int warps = (block_threads + 31) / 32;
+  const int per_warp = (std::max(driver().config.registers, 1) * 32 + 255) / 256 * 256;
+  *blocks = std::min({65536 / per_warp / warps, 64 / warps, 32});
   return kSuccess;
 }
 
@@ -858,6 +903,9 @@ EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** function, int ver
       {"cuModuleLoadDataEx", (void*)&cuModuleLoadDataEx},
       {"cuModuleUnload", (void*)&cuModuleUnload},
       {"cuModuleGetFunction", (void*)&cuModuleGetFunction},
+      {"cuFuncGetAttribute", (void*)&cuFuncGetAttribute},
+      {"cuOccupancyMaxActiveBlocksPerMultiprocessor",
+       (void*)&cuOccupancyMaxActiveBlocksPerMultiprocessor},
       {"cuLaunchKernel", (void*)&cuLaunchKernel},
   };
   auto it = table.find(symbol);

@@ -1,0 +1,58 @@
+// A plan's kernels loaded on a device, kept for the life of the process and
+// shared by every batch of the same program on that device: loading a module
+// (reading the cubin, cuModuleLoadDataEx, resolving its entries) is paid
+// once, as a CUDA runtime pays it once per process, not per evaluator.
+// The primary contexts are kept just as long (CudaDriver::primary_context).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu_backend/driver/gpu_module.hpp"
+#include "gpu_backend/host_twin.hpp"
+
+namespace polyrt::gpu {
+
+// A kernel as launched: its entry and how many of its blocks an SM holds at
+// once (the driver's occupancy calculator, from its registers): a launch
+// has at most that many blocks per SM, each thread looping over rows.
+struct LoadedKernel {
+  cuda::CUfunction function = nullptr;
+  unsigned blocks_per_sm = 0;
+};
+
+struct LoadedKernels {
+  std::unique_ptr<GpuModule> module;
+  std::vector<LoadedKernel> kernels;  // per plan step (no function for host steps)
+  HostTwinKernels twins;              // only on the driver's test double
+};
+
+// Modules kept per process at most; the least recently used one that no
+// batch holds goes first (a long-lived process compiling many programs
+// would otherwise keep every module on the device).
+inline constexpr size_t kModulesKept = 64;
+
+class KernelModules {
+ public:
+  static KernelModules& instance();
+
+  // The kernels of `key` (the PTX's cache key) on device `ordinal`: loaded by
+  // `load` on the first call, in a context owned by this cache, then shared.
+  // A failing `load` leaves nothing behind, so a later call tries again.
+  std::shared_ptr<const LoadedKernels> get(
+      const CudaDriver& driver, int ordinal, const std::string& key,
+      const std::function<LoadedKernels(const GpuContext& context)>& load);
+
+  // Loads so far in this process (the tests count them).
+  size_t loads() const;
+
+ private:
+  KernelModules() = default;
+  struct Impl;
+  Impl& impl() const;
+};
+
+}  // namespace polyrt::gpu
