@@ -1,6 +1,7 @@
-// The batch back ends for BatchOptions::device: the CPU tier, a GPU, the
-// first usable GPU with the CPU as fallback, or (BatchDevice::All) every
-// usable GPU and the CPU together.
+// The batch back ends for BatchOptions::device: the CPU tier, a GPU, or
+// (BatchDevice::All, and Auto when a GPU is usable) the CPU and every usable
+// GPU together: Auto then chooses among them by measured speed
+// (auto_devices.hpp).
 #pragma once
 
 #include <memory>
@@ -13,10 +14,12 @@
 namespace polyrt::scheduler {
 
 struct ChosenBackend {
-  // One, or for BatchDevice::All the CPU first, then each usable GPU.
+  // One, or for BatchDevice::All and Auto the CPU first, then each usable GPU.
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
   std::string fallback_reason;  // Auto or All without a GPU: why no GPU
-  int gpu = -1;                 // the device of a single GPU back end, else -1
+  // The GPU device-resident output goes to (BatchDevice::Gpu's, or Auto's
+  // first usable one), else -1.
+  int gpu = -1;
 };
 
 ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const BatchSetup& setup,

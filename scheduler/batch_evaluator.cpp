@@ -3,12 +3,16 @@
 // on several the devices' own workers (device_chunks.hpp); chunk buffers
 // recycled, failures re-evaluated on the interpreter.
 #include <tbb/info.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <type_traits>
 
 #include "columns/native_columns.hpp"
 #include "cpu_backend/cpu_batch_backend.hpp"
@@ -17,6 +21,7 @@
 #include "io/buffer_sizes.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
+#include "scheduler/auto_devices.hpp"
 #include "scheduler/batch_backends.hpp"
 #include "scheduler/device_balance.hpp"
 #include "scheduler/device_chunks.hpp"
@@ -37,28 +42,27 @@ std::optional<BatchDevice> batch_device_named(std::string_view name) {
 struct BatchEvaluator::Impl {
   BatchOptions options;
   scheduler::BatchSetup setup;
-  // One back end, or for BatchDevice::All the CPU then each GPU. They run
-  // the same prepared batch: plan, scalars and program are read from the first.
+  // One back end, or for BatchDevice::All (and Auto with a usable GPU) the
+  // CPU then each GPU. They run the same prepared batch: plan, scalars and
+  // program are read from the first.
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
   std::string fallback_reason;  // Auto or All without a GPU: why no GPU
-  int gpu = -1;                 // the device of a batch on one GPU
+  int gpu = -1;                 // the GPU of device-resident output (ChosenBackend::gpu)
   // With several back ends, what each can take; for every back end, its rows
   // and times over this evaluator's life (measured speeds carry over to
   // later runs).
   std::vector<scheduler::DeviceLimits> limits;
   std::unique_ptr<scheduler::DeviceMeter[]> meters;
-  // BatchDevice::Auto on a GPU: the CPU back end that takes the rows over
-  // when the GPU faults (made only then: a healthy run compiles no second
-  // back end).
-  mutable std::once_flag takeover_once;
-  mutable std::unique_ptr<batch::BatchBackend> takeover;
-  mutable std::atomic<bool> taken_over{false};
-  const batch::BatchBackend& cpu_takeover() const {
-    std::call_once(takeover_once, [&] {
-      takeover = cpu::make_batch_backend(scheduler::prepare(primary().batch().program, setup));
-    });
-    return *takeover;
-  }
+  // BatchDevice::Auto with a usable GPU: the devices it chose (empty until
+  // every device is measured), and why.
+  mutable std::mutex auto_lock;
+  mutable std::vector<uint8_t> auto_use;
+  mutable std::string auto_reason;
+  bool automatic() const { return options.device == BatchDevice::Auto && backends.size() > 1; }
+  // Auto's devices once every device's speed is measured (else empty).
+  std::vector<uint8_t> auto_devices() const;
+  // Auto after a GPU fault: the CPU alone from then on.
+  void auto_cpu_only(const std::string& why) const;
   // GPUs that faulted under BatchDevice::All or Auto (device_faults), once each.
   mutable std::mutex faults_lock;
   mutable std::vector<std::pair<size_t, std::string>> faults;
@@ -87,6 +91,13 @@ struct BatchEvaluator::Impl {
   void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
            const Encode& encode, const Write& write, std::span<uint64_t* const> targets = {},
            std::span<const uint64_t> device_targets = {}) const;
+  // run() on the back ends `use` marks (one: in order on it; several: the
+  // devices' own workers).
+  template <typename Encoded, typename Encode, typename Write>
+  void run_on_devices(const std::vector<uint8_t>& use, uint64_t first, uint64_t count,
+                      std::span<const uint64_t* const> columns, const Encode& encode,
+                      const Write& write, std::span<uint64_t* const> targets,
+                      std::span<const uint64_t> device_targets) const;
   void chunk_view(const batch::ChunkBuffers& buffers, uint64_t first, ColumnChunk& view) const;
   [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
                                   std::span<const uint64_t* const> columns) const;
@@ -101,6 +112,46 @@ namespace {
 // stay 8-byte words 0/1, as they always were).
 bool is_narrow(Type type) {
   return type != Type::Bool && !is_text(type) && native_width(type) < 8;
+}
+
+// A chunk of many rows (a GPU's super-chunk) is encoded in parts of this
+// many rows on every core, each into a buffer of its own, joined in order:
+// the few threads that wait for a GPU's streams would otherwise encode all
+// of its rows. (stream_encoded's `encode` is row-local and thread-safe.)
+constexpr uint64_t kEncodePartRows = uint64_t{64} << 10;
+
+// Rows [begin, begin + rows) of `chunk`, as a chunk of their own.
+ColumnChunk part_of(const ColumnChunk& chunk, uint64_t begin, uint64_t rows) {
+  ColumnChunk part{chunk.first + begin, rows, chunk.columns};
+  for (ColumnView& v : part.columns) {
+    if (v.words) v.words += begin;
+    if (v.offsets) v.offsets += begin;
+  }
+  return part;
+}
+
+template <typename Encode>
+void encode_in_parts(const ColumnChunk& chunk, std::string& encoded,
+                     std::vector<std::string>& parts, const Encode& encode) {
+  const size_t count = (size_t)((chunk.rows + kEncodePartRows - 1) / kEncodePartRows);
+  parts.resize(count);
+  // A context of its own: a cancelled pipeline (another chunk threw) must not
+  // cancel these parts and leave the chunk's bytes incomplete.
+  tbb::task_group_context isolated(tbb::task_group_context::isolated);
+  tbb::parallel_for(
+      tbb::blocked_range<size_t>(0, count, 1),
+      [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t k = r.begin(); k < r.end(); ++k) {
+          const uint64_t begin = k * kEncodePartRows;
+          parts[k].clear();
+          encode(part_of(chunk, begin, std::min(kEncodePartRows, chunk.rows - begin)), parts[k]);
+        }
+      },
+      isolated);
+  size_t bytes = encoded.size();
+  for (const std::string& part : parts) bytes += part.size();
+  encoded.reserve(bytes);
+  for (const std::string& part : parts) encoded += part;
 }
 
 }  // namespace
@@ -205,6 +256,11 @@ std::vector<DeviceShare> BatchEvaluator::device_shares() const {
   return shares;
 }
 
+std::string BatchEvaluator::device_choice() const {
+  const std::lock_guard lock(impl_->auto_lock);
+  return impl_->auto_reason;
+}
+
 std::vector<std::string> BatchEvaluator::device_faults() const {
   const std::lock_guard lock(impl_->faults_lock);
   std::vector<std::string> out;
@@ -231,6 +287,29 @@ void BatchEvaluator::Impl::raise_failure(uint64_t coordinate, uint64_t row,
                  " that the interpreter does not reproduce");
 }
 
+std::vector<uint8_t> BatchEvaluator::Impl::auto_devices() const {
+  const std::lock_guard lock(auto_lock);
+  if (!auto_use.empty()) return auto_use;
+  std::vector<double> rates;
+  std::vector<std::string> names;
+  for (size_t b = 0; b < backends.size(); ++b) {
+    rates.push_back(meters[b].slot_rate() * (double)capacity(b));
+    if (rates.back() <= 0) return {};
+    names.push_back(backends[b]->device_name());
+  }
+  scheduler::AutoChoice choice = scheduler::choose_auto_devices(rates, names);
+  auto_use = std::move(choice.use);
+  auto_reason = std::move(choice.reason);
+  return auto_use;
+}
+
+void BatchEvaluator::Impl::auto_cpu_only(const std::string& why) const {
+  const std::lock_guard lock(auto_lock);
+  auto_use.assign(backends.size(), 0);
+  auto_use[0] = 1;
+  auto_reason = "chose cpu: " + why;
+}
+
 template <typename Encoded, typename Encode, typename Write>
 void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                                std::span<const uint64_t* const> columns, const Encode& encode,
@@ -243,6 +322,39 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                      " column coordinate(s) but got " + std::to_string(columns.size()) +
                      " array(s)");
   }
+  std::vector<uint8_t> use(backends.size(), 1);
+  if (!device_targets.empty() && backends.size() > 1) {
+    // Auto's device-resident output: its first GPU alone.
+    use.assign(backends.size(), 0);
+    use[1] = 1;
+  } else if (automatic()) {
+    std::vector<uint8_t> chosen = auto_devices();
+    if (chosen.empty()) {
+      // Every device runs the first rows, which measure them; the rest go
+      // to the devices chosen then.
+      const uint64_t probe = std::min(count, scheduler::kAutoProbeRows);
+      run_on_devices<Encoded>(use, first, probe, columns, encode, write, targets, device_targets);
+      if (probe == count) return;
+      std::vector<const uint64_t*> later_columns;
+      for (const uint64_t* column : columns) later_columns.push_back(column + probe);
+      std::vector<uint64_t*> later_targets;
+      for (uint64_t* target : targets) later_targets.push_back(target ? target + probe : nullptr);
+      chosen = auto_devices();
+      run_on_devices<Encoded>(chosen.empty() ? use : chosen, first + probe, count - probe,
+                              later_columns, encode, write, later_targets, device_targets);
+      return;
+    }
+    use = std::move(chosen);
+  }
+  run_on_devices<Encoded>(use, first, count, columns, encode, write, targets, device_targets);
+}
+
+template <typename Encoded, typename Encode, typename Write>
+void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint64_t first,
+                                          uint64_t count, std::span<const uint64_t* const> columns,
+                                          const Encode& encode, const Write& write,
+                                          std::span<uint64_t* const> targets,
+                                          std::span<const uint64_t> device_targets) const {
   // A chunk keeps its buffers (one set per back end: a GPU's hold its
   // device memory) and its encoder's bytes when it is recycled.
   struct InFlight {
@@ -253,12 +365,19 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     uint64_t failure = plan::kNoFailingRow;
     ColumnChunk view;
     Encoded encoded{};
+    std::vector<Encoded> parts;  // encode_in_parts's buffers
   };
-  const bool several = backends.size() > 1;
+  const bool several = std::count(use.begin(), use.end(), 1) > 1;
+  // The one back end that runs every chunk when not several.
+  const size_t lone = (size_t)(std::find(use.begin(), use.end(), 1) - use.begin());
   // Only several devices share rows out; one takes them in order.
   std::optional<scheduler::ChunkAssigner> assigner;
-  if (several)
+  if (several) {
     assigner.emplace(limits, std::span{meters.get(), backends.size()}, count, options.chunk_rows);
+    for (size_t b = 0; b < use.size(); ++b) {
+      if (!use[b]) assigner->retire(b);
+    }
+  }
   const auto check_stop = [&](uint64_t offset) {
     if (options.stop && options.stop->load(std::memory_order_relaxed)) {
       throw StoppedError("the batch was stopped after " + std::to_string(offset) + " of " +
@@ -287,33 +406,40 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     }
     if (c.failure != plan::kNoFailingRow) return false;
     chunk_view(b, first + c.offset, c.view);
+    if constexpr (std::is_same_v<Encoded, std::string>) {
+      if (c.rows >= 2 * kEncodePartRows) {
+        encode_in_parts(c.view, c.encoded, c.parts, encode);
+        return true;
+      }
+    }
     encode(c.view, c.encoded);
     return true;
   };
-  // A GPU that faults takes no more rows and the CPU runs the rows it had
-  // taken (each chunk as its worker sees the fault): the output is
-  // complete, and the fault is reported as a warning. Under All the CPU is
-  // back end 0; under Auto it is made when needed. On one GPU chosen by
-  // name, or writing to device memory, a fault is the caller's DeviceError.
-  const bool auto_on_gpu =
-      !several && options.device == BatchDevice::Auto && gpu >= 0 && device_targets.empty();
+  // A GPU that faults takes no more rows and the CPU (back end 0) runs the
+  // rows it had taken (each chunk as its worker sees the fault): the output
+  // is complete, and the fault is reported as a warning. On one GPU chosen
+  // by name, or writing to device memory, a fault is the caller's
+  // DeviceError.
+  const bool cpu_takes_over = backends.size() > 1 && device_targets.empty();
+  std::atomic<bool> gpu_faulted{false};
   const auto work = [&](InFlight& c) {
     if (several) check_stop(c.offset);
-    c.buffers.resize(backends.size() + 1);  // the last: a CPU takeover's
-    const auto on_cpu = [&] {
-      return several ? run_on(c, *backends[0], c.buffers[0], meters[0], false)
-                     : run_on(c, cpu_takeover(), c.buffers.back(), meters[0], false);
-    };
-    if (auto_on_gpu && taken_over) return on_cpu();
+    c.buffers.resize(backends.size());
+    if (c.device != 0 && cpu_takes_over && gpu_faulted) {
+      return run_on(c, *backends[0], c.buffers[0], meters[0], false);
+    }
     try {
       return run_on(c, *backends[c.device], c.buffers[c.device], meters[c.device], true);
     } catch (const DeviceError& e) {
-      const bool gpu_of_several = several && c.device != 0;
-      if (!gpu_of_several && !auto_on_gpu) throw;
-      if (several) assigner->retire(c.device);
-      taken_over = true;
+      if (c.device == 0 || !cpu_takes_over) throw;
+      if (several) {
+        assigner->retire(c.device);
+      } else {
+        gpu_faulted = true;  // the rest of this run goes to the CPU
+      }
+      if (automatic()) auto_cpu_only(backends[c.device]->device_name() + " faulted");
       note_fault(c.device, e.what());
-      return on_cpu();
+      return run_on(c, *backends[0], c.buffers[0], meters[0], false);
     }
   };
   const auto deliver = [&](InFlight& c) {
@@ -324,15 +450,16 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     if constexpr (requires { c.encoded.clear(); }) c.encoded.clear();  // keeps capacity
   };
   if (!several) {
-    const uint64_t rows = chunk_rows(primary());
+    const uint64_t rows = chunk_rows(*backends[lone]);
     scheduler::run_ordered_chunks_issued<InFlight>(
         count,
         [&](InFlight& c, uint64_t remaining) {
           check_stop(c.offset);
+          c.device = lone;
           return std::min(rows, remaining);
         },
         scheduler::PipelineShape{.threads = options.threads,
-                                 .max_in_flight = primary().max_chunks_in_flight()},
+                                 .max_in_flight = backends[lone]->max_chunks_in_flight()},
         work, deliver);
     return;
   }
@@ -480,9 +607,9 @@ void BatchEvaluator::evaluate_on_device(uint64_t first, uint64_t count,
                        ", not a multiple of 8; columns hold 8-byte words");
     }
   }
-  if (impl_->backends.size() > 1) {
+  if (impl_->backends.size() > 1 && impl_->gpu < 0) {
     throw WriteError("evaluate_on_device writes to one GPU's memory; the batch runs on " +
-                     device_name() + " (use BatchDevice::Gpu)");
+                     device_name() + " (use BatchDevice::Gpu or Auto)");
   }
   struct Nothing {};
   impl_->run<Nothing>(

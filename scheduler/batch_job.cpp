@@ -41,6 +41,9 @@ void say_shares(const BatchEvaluator& batch, const RangeJob& job) {
                  fault.c_str());
   }
   if (!job.verbose) return;
+  if (const std::string choice = batch.device_choice(); !choice.empty()) {
+    std::fprintf(stderr, "polyrt: --device auto %s\n", choice.c_str());
+  }
   const std::vector<DeviceShare> shares = batch.device_shares();
   uint64_t all = 0;
   double speeds = 0;

@@ -470,7 +470,9 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
     bound += chunk.rows * (key.size() + 1);  // and a separator
     const ColumnView& v = chunk.columns[k];
     FieldWriter writer = word_writer(v.type);
-    const size_t bytes = is_text(v.type) ? (size_t)v.offsets[chunk.rows] : 0;
+    // A chunk's part (encoded on its own) starts at its first row's offset.
+    const int64_t begin = is_text(v.type) ? v.offsets[0] : 0;
+    const size_t bytes = is_text(v.type) ? (size_t)(v.offsets[chunk.rows] - begin) : 0;
     if (v.type == Type::Bytes) {
       writer = FieldWriter::Hex;
       bound += 2 * bytes + (json ? 2 * chunk.rows : 0);
@@ -478,7 +480,7 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
       writer = FieldWriter::RawText;
       bound += bytes;
     } else if (is_text(v.type)) {
-      if (all_plain(format, v.bytes, bytes)) {
+      if (all_plain(format, v.bytes + begin, bytes)) {
         writer = FieldWriter::PlainText;
         bound += bytes + (json ? 2 * chunk.rows : 0);  // JSON's quotes
       } else {

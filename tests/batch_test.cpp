@@ -5,10 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <limits>
 #include <thread>
 

@@ -53,8 +53,8 @@ TEST(CliBench, ADeviceThatCannotRunTheBatchIsSkippedSayingWhy) {
 // "all" with a GPU skipped falls back to the CPU: a ratio against the sum
 // of the devices alone would mean nothing, so none is printed.
 TEST(CliBench, NoRatioOfAllDevicesWhenADeviceWasSkipped) {
-  const std::string program = write_program(temp_dir(), "ids.polydat",
-                                            "input cycle\nid := hash(cycle)\n");
+  const std::string program =
+      write_program(temp_dir(), "ids.polydat", "input cycle\nid := hash(cycle)\n");
   const CommandResult r =
       run_polyrt_with("POLYRT_CUDA_DOUBLE=invalid_ptx", "bench " + program + " --seconds 0.02");
   ASSERT_EQ(r.status, 0) << r.err;

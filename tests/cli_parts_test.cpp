@@ -4,10 +4,9 @@
 // of the u64 range.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <cstdio>
 #include <vector>
-
-#include <csignal>
 
 #include "scheduler/interruption.hpp"
 #include "scheduler/job_parts.hpp"

@@ -11,6 +11,8 @@
 #include <map>
 #include <queue>
 
+#include "scheduler/auto_devices.hpp"
+
 namespace polyrt::scheduler {
 namespace {
 
@@ -222,6 +224,28 @@ TEST(DeviceBalance, AMeterTimesTheUnionOfItsChunksAndEachSlot) {
   EXPECT_EQ(meter.rows(), 40u);
   EXPECT_DOUBLE_EQ(meter.active_seconds(), 3.0);
   EXPECT_DOUBLE_EQ(meter.slot_rate(), 40 / 3.5);  // chunks of 0.5, 2 and 1 s
+}
+
+// BatchDevice::Auto's choice: a device under 10 % of the summed speed is
+// left out, the fastest never; the reason names what was measured.
+TEST(AutoDevices, ADeviceUnderATenthOfTheSummedSpeedIsLeftOut) {
+  const std::vector<std::string> names = {"cpu", "gpu 0 (H200)"};
+  const AutoChoice slow_gpu = choose_auto_devices(std::vector<double>{5e7, 1e6}, names);
+  EXPECT_EQ(slow_gpu.use, (std::vector<uint8_t>{1, 0}));
+  EXPECT_EQ(slow_gpu.reason,
+            "chose cpu (measured: cpu 5e+07 rows/s, gpu 0 (H200) 1e+06 rows/s); left out gpu 0 "
+            "(H200): under 10 % of the summed speed");
+  const AutoChoice fast_gpu = choose_auto_devices(std::vector<double>{5e7, 6e8}, names);
+  EXPECT_EQ(fast_gpu.use, (std::vector<uint8_t>{0, 1}));
+  EXPECT_NE(fast_gpu.reason.find("chose gpu 0 (H200) ("), std::string::npos) << fast_gpu.reason;
+  EXPECT_NE(fast_gpu.reason.find("left out cpu"), std::string::npos) << fast_gpu.reason;
+  const AutoChoice both = choose_auto_devices(std::vector<double>{5e7, 2e8}, names);
+  EXPECT_EQ(both.use, (std::vector<uint8_t>{1, 1}));
+  EXPECT_EQ(both.reason.find("left out"), std::string::npos) << both.reason;
+  EXPECT_EQ(choose_auto_devices(std::vector<double>{5e7, 1e8, 4e8},
+                                std::vector<std::string>{"cpu", "gpu 0", "gpu 1"})
+                .use,
+            (std::vector<uint8_t>{0, 1, 1}));
 }
 
 }  // namespace

@@ -121,6 +121,53 @@ TEST(GpuBatch, HostStepsBetweenKernelsMatchTheCpuTier) {
   expect_same_columns(gpu.evaluate(0, 50000), cpu.evaluate(0, 50000));
 }
 
+// A GPU's chunks are hundreds of thousands of rows: their host steps and
+// their encoding run in parts on every core, and give the CPU tier's
+// columns, bytes and first failure (a host step failing in a later part).
+TEST(GpuBatch, LargeChunksRunHostStepsAndEncodingInPartsAlike) {
+  REQUIRE_GPU();
+  const auto program = compile(
+      "input x\nh := hash(x)\nname := one_of(h % 3, \"ab\", \"cd\", \"ef\")\n"
+      "label := printf(\"{}-{}\", name, h % 1000)\n"
+      "digits := select_str(u64_eq(x, 250001), \"zz\", format_u64(h % 1000))\n"
+      "n := digits as u64\n");
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
+  expect_same_columns(gpu.evaluate(0, 240000), cpu.evaluate(0, 240000));
+  const auto encoded = [&](const BatchEvaluator& batch, uint64_t count, std::string& error) {
+    std::string out;
+    size_t largest = 0;
+    try {
+      batch.stream_encoded(
+          0, count,
+          [](const ColumnChunk& chunk, std::string& bytes) {
+            for (uint64_t r = 0; r < chunk.rows; ++r) {
+              bytes += std::to_string(chunk.first + r) + "," +
+                       std::string(chunk.columns[2].text(r)) + "," +
+                       std::to_string(chunk.columns[4].words[r]) + "\n";
+            }
+          },
+          [&](const ColumnChunk& chunk, std::string& bytes) {
+            largest = std::max<size_t>(largest, chunk.rows);
+            out += bytes;
+          });
+    } catch (const EvalError& e) {
+      error = e.what();
+    }
+    return std::make_pair(out, largest);
+  };
+  std::string gpu_error, cpu_error;
+  const auto [on_gpu, gpu_chunk] = encoded(gpu, 240000, gpu_error);
+  EXPECT_GE(gpu_chunk, 2 * (uint64_t{64} << 10)) << "chunks too small to be split";
+  EXPECT_EQ(on_gpu, encoded(cpu, 240000, cpu_error).first);
+  // Past row 250001 a host step fails: the same error (the rows delivered
+  // before it follow each tier's chunks).
+  encoded(gpu, 300000, gpu_error);
+  encoded(cpu, 300000, cpu_error);
+  EXPECT_NE(cpu_error.find("cannot parse \"zz\" as u64"), std::string::npos) << cpu_error;
+  EXPECT_EQ(gpu_error, cpu_error);
+}
+
 // The smallest failing coordinate's EvalError, after every earlier row.
 TEST(GpuBatch, FailuresAreTheCpuTiersError) {
   REQUIRE_GPU();
@@ -155,6 +202,28 @@ TEST(GpuBatch, AutoPicksTheGpuAndTheCpuNeedsNoDriver) {
   missing.gpu = 7;
   test::expect_contains(test::thrown_message<DeviceError>([&] { BatchEvaluator(ladder, missing); }),
                         {"no GPU 7"});
+}
+
+// Auto measures every device on a run's first rows, then leaves out the
+// ones not worth their cost: here a GPU whose every launch takes 0.5 s. The
+// rows are the CPU tier's; device-resident output still goes to the GPU.
+TEST(GpuBatch, AutoLeavesOutASlowGpuAfterMeasuringIt) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "the GPU's speed is set on the driver's test double only";
+  configure("kernel_us=500000");
+  const auto ladder = compile_file(source_file("examples/ladder.polydat"));
+  BatchOptions options;
+  options.coordinates = {0, 3, 4};
+  const BatchEvaluator automatic(ladder, on(BatchDevice::Auto, options));
+  EXPECT_EQ(automatic.device_choice(), "");
+  const std::vector<Column> rows = automatic.evaluate(0, 3000000);
+  configure("");
+  expect_same_columns(rows,
+                      BatchEvaluator(ladder, on(BatchDevice::Cpu, options)).evaluate(0, 3000000));
+  test::expect_contains(automatic.device_choice(),
+                        {"chose cpu (measured: cpu ", "left out gpu 0", "under 10 %"});
+  EXPECT_EQ(automatic.evaluate_to_device(0, 1000).size(), rows.size());
 }
 
 // Columns land in the caller's device memory: kernel outputs, a host step's
@@ -430,8 +499,11 @@ TEST(GpuFaults, AKernelNoSmCanHoldIsRefusedWhenTheBatchIsMade) {
   const Configure configure = double_configure();
   if (!configure) GTEST_SKIP() << "registers are set by the driver's test double only";
   configure("registers=300");
-  const std::string message = test::thrown_message<DeviceError>(
-      [&] { BatchEvaluator(compile("input x\ny := hash(x) % 977\n"), on(BatchDevice::Gpu)); });
+  // Kernels of their own (constants are scalars: `hash(x) % 977` would
+  // share another test's module, loaded once per process).
+  const auto program = compile("input x\ny := u64_shr(hash(u64_xor(hash(x), x)), 7)\n");
+  const std::string message =
+      test::thrown_message<DeviceError>([&] { BatchEvaluator(program, on(BatchDevice::Gpu)); });
   configure("");
   test::expect_contains(message, {"cannot run 256 threads per block", "300 registers per thread"});
 }
@@ -491,6 +563,20 @@ TEST(GpuCli, RunOnTheGpuWritesTheCpuBytesInEveryFormat) {
                                                  " --cycles 0..10 --set tenant_seed=1 "
                                                  "--set operation_seed=2 -v --device gpu");
   EXPECT_NE(v.err.find("batch tier on gpu 0"), std::string::npos) << v.err;
+}
+
+// `run -v` says what --device auto chose and from which measured speeds.
+TEST(GpuCli, AutoSaysWhatItChoseAndWhy) {
+  REQUIRE_GPU();
+  if (!double_configure())
+    GTEST_SKIP() << "the GPU's speed is set on the driver's test double only";
+  const std::string dir = test::temp_dir();
+  const test::CommandResult r = test::run_polyrt_with(
+      "POLYRT_CUDA_DOUBLE=kernel_us=500000", "run " + source_file("examples/users.polydat") +
+                                                " --cycles 0..2000000 -v --out " + dir + "/a.csv");
+  EXPECT_EQ(r.status, 0) << r.err;
+  test::expect_contains(r.err,
+                        {"--device auto chose cpu (measured: cpu ", "left out gpu 0 (polyrt CUDA"});
 }
 
 TEST(GpuCli, AFaultLeavesNoOutputFile) {

@@ -29,4 +29,15 @@ void StringColumn::append_repeated(std::string_view s, uint64_t count) {
   }
 }
 
+void StringColumn::append_rows(const StringColumn& other) {
+  const uint64_t rows = other.rows();
+  if (rows == 0) return;
+  char* p = ensure(cursor(), other.size_);
+  if (other.size_) std::memcpy(p, other.data_.get(), other.size_);
+  const int64_t base = (int64_t)size_;
+  offsets_.reserve(offsets_.size() + rows);
+  for (uint64_t r = 1; r <= rows; ++r) offsets_.push_back(base + other.offsets_[r]);
+  size_ += other.size_;
+}
+
 }  // namespace polyrt::columns

@@ -79,6 +79,8 @@ class StringColumn {
   }
   // Appends `count` rows of `s`.
   void append_repeated(std::string_view s, uint64_t count);
+  // Appends every row of `other`.
+  void append_rows(const StringColumn& other);
 
  private:
   char* grow(char* p, size_t n);

@@ -2,7 +2,8 @@
 // polyrt loads it through its normal path (POLYRT_LIBCUDA, dlopen,
 // cuGetProcAddress_v2) and it holds polyrt to the driver's contract:
 // cuInit first; a current context on every calling thread; device memory
-// bounds- and lifetime-checked; each stream executes in order on its own
+// bounds- and lifetime-checked (a free waits for running stream work, and
+// a faulted context runs no more of it); each stream executes in order on its own
 // worker thread, so a result read before cuStreamSynchronize is stale;
 // launch parameters copied at launch; `.maxntid` launch bounds parsed from the
 // PTX and enforced; asynchronous copies only from page-locked memory
@@ -50,6 +51,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -127,6 +129,11 @@ struct CUlinkState_st {
   size_t error_bytes = 0;
 };
 
+// Runs a stream's operation as the device would: not at all once its
+// context faulted or the device was lost (a real context is dead then), and
+// never while memory is being freed (cuMemFree waits for running work).
+CUresult run_stream_operation(int device, const std::function<CUresult()>& op);
+
 struct CUstream_st {
   int device = 0;
   std::mutex mutex;
@@ -168,7 +175,7 @@ struct CUstream_st {
       queue.pop_front();
       busy = true;
       lock.unlock();
-      const CUresult r = op();
+      const CUresult r = run_stream_operation(device, op);
       lock.lock();
       if (r != kSuccess && error == kSuccess) error = r;
       busy = false;
@@ -191,6 +198,8 @@ struct Driver {
   std::atomic<int64_t> contexts_created{0};  // primary contexts made (retained from 0)
   std::atomic<int64_t> memsets{0}, synchronizes{0}, device_copies{0}, modules{0};
   std::atomic<bool> lost{false};
+  // Held shared by every running stream operation, exclusively by a free.
+  std::shared_mutex running;
 };
 
 Driver& driver() {
@@ -199,6 +208,20 @@ Driver& driver() {
 }
 
 thread_local CUctx_st* current = nullptr;
+
+}  // namespace
+
+CUresult run_stream_operation(int device, const std::function<CUresult()>& op) {
+  Driver& d = driver();
+  std::shared_lock<std::shared_mutex> running(d.running);
+  if (d.lost) return kDevicesUnavailable;
+  if (device < (int)d.contexts.size()) {
+    if (const CUresult fault = d.contexts[device].fault.load()) return fault;
+  }
+  return op();
+}
+
+namespace {
 
 int64_t number(const std::string& text) {
   return std::strtoll(text.c_str(), nullptr, 10);
@@ -622,6 +645,7 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr* pointer, size_t bytes) {
 EXPORT CUresult cuMemFree_v2(CUdeviceptr pointer) {
   if (CUresult r = ready_to_free()) return r;
   Driver& d = driver();
+  std::unique_lock<std::shared_mutex> running(d.running);
   std::lock_guard<std::mutex> lock(d.mutex);
   auto it = d.device_memory.find((uintptr_t)pointer);
   if (it == d.device_memory.end()) return kInvalidValue;  // not allocated, or freed twice
@@ -645,6 +669,7 @@ EXPORT CUresult cuMemHostAlloc(void** pointer, size_t bytes, unsigned) {
 
 EXPORT CUresult cuMemFreeHost(void* pointer) {
   if (CUresult r = ready_to_free()) return r;
+  std::unique_lock<std::shared_mutex> running(driver().running);
   std::lock_guard<std::mutex> lock(driver().mutex);
   auto it = driver().pinned.find((uintptr_t)pointer);
   if (it == driver().pinned.end()) return kInvalidValue;

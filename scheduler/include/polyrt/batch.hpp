@@ -33,9 +33,13 @@ inline constexpr uint64_t kDefaultChunkRows = 8192;
 
 // Where a batch runs.
 enum class BatchDevice : uint8_t {
-  Cpu,   // the CPU batch tier: JIT kernels on every core
-  Gpu,   // the GPU BatchOptions::gpu; DeviceError when it cannot be used
-  Auto,  // GPU 0 when a usable one is found, else the CPU
+  Cpu,  // the CPU batch tier: JIT kernels on every core
+  Gpu,  // the GPU BatchOptions::gpu; DeviceError when it cannot be used
+  // The CPU and every usable GPU, as All, until each device's speed on
+  // this program is measured (a run's first rows); then the devices worth
+  // their cost: a device under 10 % of the summed speed is left out
+  // (device_choice says which and why). The CPU alone without a usable GPU.
+  Auto,
   // Every usable GPU and the CPU cores on one range: chunks go to whichever
   // device has room, sized to its measured speed, and still reach the
   // consumer in coordinate order.
@@ -159,6 +163,11 @@ class BatchEvaluator {
   // Two stages: `encode` runs on the worker that evaluated the chunk (any
   // order) and appends to an empty byte buffer; `write` gets the chunk and its
   // bytes in coordinate order (the buffer is then emptied and reused).
+  // `encode` must be thread-safe and row-local: a large chunk (a GPU's) is
+  // encoded as consecutive parts at once, each a ColumnChunk of its own
+  // (its `first`, `rows` and views at its first row; str offsets are the
+  // chunk's, so a part's first offset need not be 0), and its bytes are the
+  // parts' bytes in order.
   void stream_encoded(
       uint64_t first, uint64_t count,
       const std::function<void(const ColumnChunk&, std::string& bytes)>& encode,
@@ -180,8 +189,9 @@ class BatchEvaluator {
 
   // Device-resident output, for consumers on the GPU (BatchDevice::Gpu, or
   // Auto on a GPU): one device address per output (a CUdeviceptr on the
-  // batch's GPU, in its primary context) with room for `count` 8-byte words.
-  // Kernel columns are copied device to device, never through the host. The
+  // batch's GPU, in its primary context; under Auto its first usable GPU,
+  // which runs these rows alone) with room for `count` 8-byte words.
+  // Kernels write their columns there directly, never through the host. The
   // columns are complete when the call returns (its own streams are
   // synchronized: that is the sync point). str outputs are refused with
   // WriteError, as is a batch on the CPU. On a failure, rows before the
@@ -199,6 +209,11 @@ class BatchEvaluator {
   // Per device, the rows it evaluated and how long it was active, over every
   // call on this evaluator so far (one entry unless BatchDevice::All).
   std::vector<DeviceShare> device_shares() const;
+
+  // Under BatchDevice::Auto, the devices it chose and their measured speeds
+  // ("chose gpu 0 (...) (measured: cpu 4.1e+07 rows/s, gpu 0 (...) 6e+08
+  // rows/s); left out cpu: ..."); empty until chosen.
+  std::string device_choice() const;
 
   // Under BatchDevice::All or Auto, each GPU that faulted during a call ("gpu
   // 0 (...): cuStreamSynchronize failed: CUDA_ERROR_LAUNCH_FAILED ..."): it
