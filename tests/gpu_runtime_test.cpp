@@ -565,6 +565,43 @@ TEST(GpuCli, RunOnTheGpuWritesTheCpuBytesInEveryFormat) {
   EXPECT_NE(v.err.find("batch tier on gpu 0"), std::string::npos) << v.err;
 }
 
+// A GPU whose context cannot be made, or a driver missing an entry point:
+// --device gpu fails naming it and leaves no file; auto and all run on the
+// CPU with the CPU's bytes; bench skips the GPU saying why.
+TEST(GpuCli, AContextOrEntryPointFailureLeavesTheCpu) {
+  REQUIRE_GPU();
+  if (!double_configure()) GTEST_SKIP() << "faults are injected by the driver's test double only";
+  const std::string dir = test::temp_dir();
+  const std::string run = "run " + source_file("examples/ladder.polydat") +
+                          " --cycles 0..100000 --set tenant_seed=1 --set operation_seed=2";
+  ASSERT_EQ(test::run_polyrt(run + " --device cpu --out " + dir + "/cpu.csv").status, 0);
+  const std::string cpu = slurp(dir + "/cpu.csv");
+  for (const auto& [fault, says] : std::vector<std::pair<std::string, std::vector<const char*>>>{
+           {"context_failure",
+            {"cuDevicePrimaryCtxRetain failed", "CUDA_ERROR_DEVICES_UNAVAILABLE"}},
+           {"missing_entry=cuLaunchKernel",
+            {"lacks entry points polyrt needs (cuLaunchKernel)", "CUDA_ERROR_NOT_FOUND"}}}) {
+    SCOPED_TRACE(fault);
+    const std::string env = "POLYRT_CUDA_DOUBLE=" + fault;
+    const test::CommandResult gpu =
+        test::run_polyrt_with(env, run + " --device gpu --out " + dir + "/gpu.csv");
+    EXPECT_EQ(gpu.status, 1);
+    test::expect_contains(gpu.err, {says[0], says[1]});
+    EXPECT_FALSE(std::filesystem::exists(dir + "/gpu.csv"));
+    for (const char* device : {"auto", "all"}) {
+      const test::CommandResult r =
+          test::run_polyrt_with(env, run + " -v --device " + device + " --out " + dir + "/a.csv");
+      EXPECT_EQ(r.status, 0) << device << r.err;
+      test::expect_contains(r.err, {"batch tier on cpu (no GPU: ", says[0]});
+      EXPECT_EQ(slurp(dir + "/a.csv"), cpu) << device;
+    }
+    const test::CommandResult bench = test::run_polyrt_with(
+        env, "bench " + source_file("examples/ladder.polydat") +
+                 " --set tenant_seed=1 --set operation_seed=2 --seconds 0.02");
+    EXPECT_EQ(bench.status, 0) << bench.err;
+  }
+}
+
 // `run -v` says what --device auto chose and from which measured speeds.
 TEST(GpuCli, AutoSaysWhatItChoseAndWhy) {
   REQUIRE_GPU();
@@ -573,7 +610,7 @@ TEST(GpuCli, AutoSaysWhatItChoseAndWhy) {
   const std::string dir = test::temp_dir();
   const test::CommandResult r = test::run_polyrt_with(
       "POLYRT_CUDA_DOUBLE=kernel_us=500000", "run " + source_file("examples/users.polydat") +
-                                                " --cycles 0..2000000 -v --out " + dir + "/a.csv");
+                                                 " --cycles 0..2000000 -v --out " + dir + "/a.csv");
   EXPECT_EQ(r.status, 0) << r.err;
   test::expect_contains(r.err,
                         {"--device auto chose cpu (measured: cpu ", "left out gpu 0 (polyrt CUDA"});

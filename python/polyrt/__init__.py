@@ -257,8 +257,9 @@ class Program:
 
         ``iterate`` names the input that takes each row's value (default: the
         first); ``inputs`` fixes the others by name (unnamed ones are 0).
-        ``device`` is "cpu", "gpu" (``gpu`` picks which), "auto" (a GPU when
-        one is usable) or "all" (every GPU and the CPU cores together).
+        ``device`` is "cpu", "gpu" (``gpu`` picks which), "auto" (the CPU and
+        every usable GPU, measured on the first rows, then only those worth
+        their cost) or "all" (every GPU and the CPU cores together).
         ``threads=0`` uses every core.
         """
         native = _polyrt.make_batch(

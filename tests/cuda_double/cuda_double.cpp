@@ -26,6 +26,9 @@
 //                     fault, every later call in that context fails with it
 //   lost_at=N         the device is lost when the Nth launch from now runs
 //   context_ms=N      creating a primary context (its first retain) takes N ms
+//   context_failure   creating a primary context fails (devices unavailable)
+//   missing_entry=F   cuGetProcAddress_v2 does not find entry point F (read
+//                     from POLYRT_CUDA_DOUBLE only, when polyrt loads the driver)
 //   registers=N       registers per thread every kernel uses (default 64): what
 //                     cuFuncGetAttribute and the occupancy calculator report
 //
@@ -82,6 +85,7 @@ struct Config {
   int64_t oom_at = 0, launch_failure_at = 0, lost_at = 0;
   int64_t context_ms = 0;  // the cost of creating a primary context
   int registers = 64;      // per thread, of every kernel
+  bool context_failure = false;
   bool invalid_ptx = false;
   double speed(int device) const {
     return device < (int)speeds.size() && speeds[device] > 0 ? speeds[device] : 1.0;
@@ -244,6 +248,7 @@ void configure(const std::string& spec) {
     if (key == "lost_at") c.lost_at = number(value);
     if (key == "context_ms") c.context_ms = number(value);
     if (key == "registers") c.registers = (int)number(value);
+    if (key == "context_failure") c.context_failure = true;
     if (key == "invalid_ptx") c.invalid_ptx = true;
     if (key == "speeds") {
       std::stringstream speeds(value);
@@ -532,6 +537,7 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUctx_st** context, CUdevice device) {
   if (device < 0 || device >= d.config.devices) return kInvalidDevice;
   if (!context) return kInvalidValue;
   std::lock_guard<std::mutex> lock(d.mutex);
+  if (d.contexts[device].retained == 0 && d.config.context_failure) return kDevicesUnavailable;
   d.contexts[device].device = device;
   if (d.contexts[device].retained++ == 0) {
     ++d.contexts_created;
@@ -934,6 +940,13 @@ EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** function, int ver
       {"cuLaunchKernel", (void*)&cuLaunchKernel},
   };
   auto it = table.find(symbol);
+  // missing_entry=NAME: a driver without NAME. Read here, not at cuInit: the
+  // loader resolves every entry point before it initializes the driver.
+  if (const char* spec = std::getenv("POLYRT_CUDA_DOUBLE");
+      spec && (";" + std::string(spec) + ";").find(";missing_entry=" + std::string(symbol) + ";") !=
+                  std::string::npos) {
+    it = table.end();
+  }
   if (it == table.end() || version < 12000) {
     if (status) *status = it == table.end() ? 1 : 2;
     *function = nullptr;
