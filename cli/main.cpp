@@ -57,6 +57,9 @@ int dispatch(const std::vector<std::string>& args) {
   } catch (const polyrt::UsageError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
+  } catch (const polyrt::InternalError& e) {
+    std::fprintf(stderr, "polyrt: %s\n", e.what());
+    return 3;
   } catch (const polyrt::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 1;

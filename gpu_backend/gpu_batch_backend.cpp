@@ -292,8 +292,11 @@ class GpuBatchBackend final : public batch::BatchBackend {
         }
         collect();
       }
-      results[s].row = batch::run_host_step_in_parts(batch_, step, b, first, failure_before(s).row,
-                                                     kHostPartRows, run_parts_on_every_core);
+      const uint64_t limit = failure_before(s).row;
+      results[s].row = b.parts_on_every_core
+                           ? batch::run_host_step_in_parts(batch_, step, b, first, limit,
+                                                           kHostPartRows, run_parts_on_every_core)
+                           : batch::run_host_step(batch_, step, b, first, limit);
       for (uint32_t c : columns_[s]) {
         if (batch_.plan.column_steps[c] == s) {
           on_host[c] = 1;

@@ -7,6 +7,24 @@
 namespace polyrt::test {
 namespace {
 
+// A broken invariant is an InternalError naming where it was detected (the
+// path from the source tree's top folder), distinct from user errors.
+TEST(InternalErrors, NameTheSourceFileAndLine) {
+  const unsigned line = __LINE__ + 2;
+  try {
+    POLYRT_CHECK(1 + 1 == 3, "arithmetic broke");
+    FAIL() << "nothing thrown";
+  } catch (const InternalError& e) {
+    EXPECT_EQ(e.file(), "tests/checker_errors_test.cpp");
+    EXPECT_EQ(e.line(), line);
+    EXPECT_EQ(std::string(e.what()),
+              "internal error: arithmetic broke (tests/checker_errors_test.cpp:" +
+                  std::to_string(line) + "; a polyrt bug, please report it)");
+  }
+  EXPECT_NO_THROW(POLYRT_CHECK(1 + 1 == 2, "never"));
+  EXPECT_THROW(internal_error("x"), Error);
+}
+
 void expect_error(const std::string& source, const std::string& position,
                   const std::vector<std::string>& fragments) {
   const std::string msg = compile_error(source);

@@ -83,8 +83,14 @@ int main(int argc, char** argv) {
   uint64_t programs = 0;
   for (uint64_t seed = first; seeds ? programs < *seeds : std::chrono::steady_clock::now() < end;
        ++seed, ++programs) {
-    if (auto report = polyrt::difftest::check_seed(seed)) {
-      std::printf("%s", report->c_str());
+    try {
+      if (auto report = polyrt::difftest::check_seed(seed)) {
+        std::printf("%s", report->c_str());
+        return 1;
+      }
+    } catch (const polyrt::InternalError& e) {
+      std::printf("seed %llu: %s\nthe program:\n%s", (unsigned long long)seed, e.what(),
+                  polyrt::difftest::program_for_seed(seed).source.c_str());
       return 1;
     }
   }

@@ -131,7 +131,11 @@ TEST(GpuBatch, LargeChunksRunHostStepsAndEncodingInPartsAlike) {
       "label := printf(\"{}-{}\", name, h % 1000)\n"
       "digits := select_str(u64_eq(x, 250001), \"zz\", format_u64(h % 1000))\n"
       "n := digits as u64\n");
-  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  // More worker threads than the GPU's 3 chunks in flight: the parts run
+  // (on 2 cores they would not, and the threads are oversubscribed here).
+  BatchOptions options;
+  options.threads = 8;
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu, options));
   const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
   expect_same_columns(gpu.evaluate(0, 240000), cpu.evaluate(0, 240000));
   const auto encoded = [&](const BatchEvaluator& batch, uint64_t count, std::string& error) {

@@ -29,6 +29,11 @@ struct ChunkBuffers {
   std::vector<columns::StringColumn> filled_texts;  // per output: scalar str outputs
   std::vector<uint64_t> lanes;                      // host steps' copy of the lane's coordinates
   std::unique_ptr<ChunkResources> resources;        // the back end's, or null
+  // Whether the chunk's host work may run in parts on every core: the
+  // evaluator's call, true only when cores would otherwise idle (one device,
+  // more cores than chunks in flight; never while a CPU device's own workers
+  // have the cores).
+  bool parts_on_every_core = false;
 };
 
 // Where a chunk's word columns live: in `words` (the host's vectors), or in

@@ -411,13 +411,14 @@ class SlotStateBase : public StateEngine {
   [[noreturn, gnu::noinline, gnu::cold]] void fail(uint32_t node) {
     const ir::Node& n = g_->nodes[node];
     gather_inputs(n);
-    const std::string reason =
-        ir::run_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_)
-            .value_or(
-                "internal error: native code reported a failure the node body does not "
-                "reproduce");
+    const std::optional<std::string> reason =
+        ir::run_node(n, scratch_ptrs_.data(), scratch_out_.data(), sink_);
+    if (!reason) {
+      internal_error("native code of node '" + n.label +
+                     "' reported a failure its registry body does not reproduce");
+    }
     const std::vector<uint64_t> written = written_coordinates();
-    throw EvalError(ir::failure_message(*g_, node, reason, scratch_ptrs_, &written), n.label);
+    throw EvalError(ir::failure_message(*g_, node, *reason, scratch_ptrs_, &written), n.label);
   }
 
   // Scratch of cone_to_run.

@@ -45,6 +45,10 @@ ErrorKind kinds[] = {
     {"DeviceError", "A GPU cannot be used, or a CUDA driver call failed.", is<DeviceError>},
     {"StoppedError", "A batch call was stopped from another thread.", is<StoppedError>},
     {"UsageError", "Bad usage or an I/O failure.", is<UsageError>},
+    {"InternalError",
+     "A broken invariant of polyrt itself (a bug to report); the message names where it was "
+     "detected.",
+     is<InternalError>},
     {"Error", "Base of every polyrt failure: catch it to handle any of them.", is<Error>},
 };
 

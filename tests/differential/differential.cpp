@@ -113,6 +113,8 @@ std::vector<std::string> run(const std::shared_ptr<const Program>& program, cons
   std::optional<State> state;
   try {
     state.emplace(program->new_state());
+  } catch (const InternalError&) {
+    throw;  // a bug, never an outcome engines may agree on
   } catch (const Error& e) {
     return {std::string("new_state error: ") + e.what()};
   }
@@ -141,6 +143,8 @@ std::vector<std::string> run(const std::shared_ptr<const Program>& program, cons
           state->invalidate_all();
           break;
       }
+    } catch (const InternalError&) {
+      throw;  // a bug, never an outcome engines may agree on
     } catch (const Error& e) {
       out = std::string("error: ") + e.what();
     }
@@ -160,6 +164,8 @@ std::shared_ptr<const Program> compile_for(const RandomProgram& p, const EngineC
   o.provenance = e.provenance;
   try {
     return compile(p.source, o);
+  } catch (const InternalError&) {
+    throw;  // a bug, never an outcome engines may agree on
   } catch (const Error& ex) {
     error = ex.what();
     return nullptr;
@@ -268,6 +274,8 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
       });
     } catch (const EvalError& e) {
       got_error = e.what();
+    } catch (const InternalError&) {
+      throw;  // a bug, never an outcome engines may agree on
     } catch (const Error& e) {
       got_error = std::string("unexpected: ") + e.what();
     }

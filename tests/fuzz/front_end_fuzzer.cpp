@@ -1,6 +1,7 @@
 // libFuzzer target for the front end: any bytes given to compile() either
-// compile or raise a polyrt::Error; never a crash, a hang, a sanitizer report
-// or another exception type. Built with `make sanitize` (clang-19,
+// compile or raise a polyrt::Error; never a crash, a hang, a sanitizer report,
+// an InternalError (a broken invariant: it escapes, and libFuzzer reports
+// it) or another exception type. Built with `make sanitize` (clang-19,
 // -fsanitize=fuzzer,address,undefined); see docs/testing.md for long runs.
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     polyrt::State state = program->new_state();
     state.set_log_sink([](std::string_view) {});
     state.eval();
+  } catch (const polyrt::InternalError&) {
+    throw;
   } catch (const polyrt::Error&) {
     // a clear, typed error is the expected outcome of most inputs
   }

@@ -1,6 +1,7 @@
 // Every failure polyrt reports is one of these exception types.
 #pragma once
 
+#include <source_location>
 #include <stdexcept>
 #include <string>
 
@@ -66,12 +67,45 @@ class DeviceError : public Error {
 };
 
 // A broken invariant of polyrt itself, never caused by the user's input: a
-// bug to report. Every internal check throws through this one helper, as a
-// plain Error (callers catching polyrt::Error see it; it never crosses JIT
-// code).
-[[noreturn]] inline void internal_error(const std::string& what) {
-  throw Error("internal error: " + what + " (a polyrt bug; please report it)");
+// bug to report, carrying where it was detected. Callers catching
+// polyrt::Error see it too (it never crosses JIT code); the command exits 3
+// for it, and the fuzzers and the differential test fail on it where they
+// accept every other Error.
+class InternalError : public Error {
+ public:
+  InternalError(const std::string& what, const char* file, unsigned line)
+      : Error("internal error: " + what + " (" + file_name(file) + ":" + std::to_string(line) +
+              "; a polyrt bug, please report it)"),
+        file_(file_name(file)),
+        line_(line) {}
+  const std::string& file() const { return file_; }
+  unsigned line() const { return line_; }
+
+ private:
+  // The path from the source tree's top folder (core/..., scheduler/...).
+  static std::string file_name(const char* path) {
+    const std::string p = path;
+    for (const char* top : {"/core/", "/codegen/", "/cpu_backend/", "/gpu_backend/", "/scheduler/",
+                            "/cli/", "/python/", "/tests/"}) {
+      if (const size_t at = p.rfind(top); at != std::string::npos) return p.substr(at + 1);
+    }
+    return p;
+  }
+  std::string file_;
+  unsigned line_;
+};
+
+// Every internal check throws through this one helper, or POLYRT_CHECK.
+[[noreturn]] inline void internal_error(
+    const std::string& what, const std::source_location where = std::source_location::current()) {
+  throw InternalError(what, where.file_name(), where.line());
 }
+
+// Throws InternalError(message) unless `condition` holds.
+#define POLYRT_CHECK(condition, message)                 \
+  do {                                                   \
+    if (!(condition)) ::polyrt::internal_error(message); \
+  } while (false)
 
 // A batch call gave up because its BatchOptions::stop flag was raised (by
 // another thread: a Ctrl-C handler, a timeout).
