@@ -342,3 +342,30 @@ def test_a_gpu_fault_under_all_or_auto_is_a_warning_and_a_complete_result(device
     )
     out = _on_the_double(code, "launch_failure_at=2")
     assert "CUDA_ERROR_LAUNCH_FAILED" in out and "the result is complete" in out
+
+
+@pytest.mark.parametrize(
+    "fault, says",
+    [
+        ("context_failure", "cuDevicePrimaryCtxRetain failed: CUDA_ERROR_DEVICES_UNAVAILABLE"),
+        ("missing_entry=cuLaunchKernel", "lacks entry points polyrt needs (cuLaunchKernel)"),
+    ],
+)
+def test_a_gpu_that_cannot_start_leaves_the_cpu(fault, says):
+    code = (
+        "want = p.batch(['h', 'f']).evaluate(0, 100000)\n"
+        "for device in ('gpu', 'auto', 'all'):\n"
+        "    try:\n"
+        "        b = p.batch(['h', 'f'], device=device)\n"
+        "        got = b.evaluate(0, 100000)\n"
+        "        assert all(np.array_equal(got[k], want[k]) for k in want)\n"
+        "        print(device, 'ran on', b.device)\n"
+        "        b.evaluate(0, 10, on_device=True)\n"
+        "    except polyrt.Error as e:\n"
+        "        print(device, type(e).__name__, e)\n"
+    )
+    lines = _on_the_double(code, fault).splitlines()
+    assert lines[0].startswith("gpu DeviceError") and says in lines[0], lines
+    for device, line, refused in zip(("auto", "all"), lines[1::2], lines[2::2]):
+        assert line.startswith(f"{device} ran on cpu (no GPU: ") and says in line, lines
+        assert refused.startswith(f"{device} WriteError"), lines
