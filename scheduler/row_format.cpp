@@ -9,6 +9,7 @@
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
 #include "rtlib/shortest_double.hpp"
+#include "rtlib/string_ops.hpp"
 #include "rtlib/text.hpp"
 
 namespace polyrt::scheduler {
@@ -66,62 +67,11 @@ const char* backslash_escape(char c) {
   }
 }
 
-// Length of the well-formed UTF-8 sequence at s[i] (1 to 4), or 0 when the
-// byte there does not start one (stray continuation, overlong form, UTF-16
-// surrogate, past U+10FFFF, truncated).
-size_t utf8_sequence(std::string_view s, size_t i) {
-  const auto b = [&](size_t k) { return i + k < s.size() ? (unsigned char)s[i + k] : 0u; };
-  const unsigned c = b(0);
-  auto cont = [&](size_t k, unsigned lo = 0x80, unsigned hi = 0xbf) {
-    return b(k) >= lo && b(k) <= hi;
-  };
-  if (c < 0x80) return 1;
-  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
-  if (c == 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
-  if (c == 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
-  if (c >= 0xe1 && c <= 0xef) return cont(1) && cont(2) ? 3 : 0;
-  if (c == 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (c >= 0xf1 && c <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (c == 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
-  return 0;
-}
-
-// A JSON string, valid whatever the bytes: well-formed UTF-8 is copied, a
-// byte that is not part of it becomes the lone surrogate \udcXX (XX its
-// value: the "surrogateescape" convention of Python's PEP 383, so
-// json.loads(line)[k].encode("utf-8", "surrogateescape") gives the exact
-// bytes back; valid text never produces such an escape).
+// A JSON string (rt::write_json_escaped between quotes), valid whatever the
+// bytes.
 char* write_json_string(char* p, std::string_view s) {
-  static const char* hex = "0123456789abcdef";
   *p++ = '"';
-  for (size_t i = 0; i < s.size();) {
-    const auto c = (unsigned char)s[i];
-    if (const char* escape = backslash_escape((char)c)) {
-      *p++ = escape[0];
-      *p++ = escape[1];
-      ++i;
-    } else if (c == '"') {
-      *p++ = '\\';
-      *p++ = '"';
-      ++i;
-    } else if (c < 0x20 || c == 0x7f) {
-      p = std::copy_n("\\u00", 4, p);
-      *p++ = hex[c >> 4];
-      *p++ = hex[c & 15];
-      ++i;
-    } else if (c < 0x80) {
-      *p++ = (char)c;
-      ++i;
-    } else if (const size_t n = utf8_sequence(s, i)) {
-      p = std::copy_n(s.data() + i, n, p);
-      i += n;
-    } else {
-      p = std::copy_n("\\udc", 4, p);
-      *p++ = hex[c >> 4];
-      *p++ = hex[c & 15];
-      ++i;
-    }
-  }
+  p = rt::write_json_escaped(p, s);
   *p++ = '"';
   return p;
 }

@@ -43,6 +43,29 @@ std::string expected(const Value& v) {
   return out;
 }
 
+// One JSON escaper: a JSON Lines field is the escape_json node's text in
+// quotes, for every byte (controls, \b and \f, DEL, quotes, backslashes,
+// UTF-8 and bytes that are not UTF-8), per state and per batch chunk.
+TEST(JsonLines, FieldsAreTheEscapeJsonNodesText) {
+  std::string text = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc3 \xed\xa0\x80 \"q\" \\ ";
+  for (int c = 0; c < 256; ++c) text.push_back((char)c);
+  const auto program = compile("input c\nextern s: str\ne := escape_json(s)\n");
+  State state = program->new_state();
+  state.set_input("s", Value::str(text));
+  const std::string escaped(state.pull("e").text());
+  EXPECT_NE(escaped.find("\\b\\t\\n\\u000b\\f\\r"), std::string::npos) << "short forms";
+  EXPECT_NE(escaped.find("\\udcc3"), std::string::npos) << "a byte that is not UTF-8";
+  std::string per_state;
+  scheduler::append_field(per_state, RowFormat::Jsonl, "s", Value::str(text), 0);
+  EXPECT_NE(per_state.find("\"" + escaped + "\""), std::string::npos) << per_state;
+  const int64_t offsets[] = {0, (int64_t)text.size()};
+  ColumnChunk chunk{
+      0, 1, {ColumnView{.type = Type::Str, .offsets = offsets, .bytes = text.data()}}};
+  std::string batch;
+  scheduler::append_rows(batch, RowFormat::Jsonl, {"s"}, chunk);
+  EXPECT_EQ(batch, "{\"s\":\"" + escaped + "\"}\n");
+}
+
 TEST(JsonLines, PythonReadsEveryLineOfTheRandomProgramsBack) {
   const std::string dir = temp_dir();
   std::ofstream lines(dir + "/rows.jsonl", std::ios::binary);

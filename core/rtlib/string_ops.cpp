@@ -1,5 +1,6 @@
 #include "string_ops.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "utf8.hpp"
@@ -168,59 +169,50 @@ std::string replace_all(std::string_view text, std::string_view from, std::strin
   return out;
 }
 
-std::string escape_json(std::string_view text) {
+char* write_json_escaped(char* p, std::string_view text) {
   static const char* hex = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size());
+  const auto escaped = [&](const char* prefix, unsigned char c) {
+    p = std::copy_n(prefix, 4, p);
+    *p++ = hex[c >> 4];
+    *p++ = hex[c & 15];
+  };
   for (size_t i = 0; i < text.size();) {
-    const char ch = text[i];
-    const auto c = (unsigned char)ch;
-    const Utf8Char at = utf8_at(text, i);
-    if (!at.valid) {  // not UTF-8: the lone surrogate \udcXX
-      out += "\\udc";
-      out.push_back(hex[c >> 4]);
-      out.push_back(hex[c & 15]);
-      ++i;
-      continue;
-    }
-    if (at.size > 1) {
-      out.append(text.substr(i, at.size));
-      i += at.size;
+    const auto c = (unsigned char)text[i];
+    if (c >= 0x80) {
+      const Utf8Char at = utf8_at(text, i);
+      if (at.valid) {
+        p = std::copy_n(text.data() + i, at.size, p);
+        i += at.size;
+      } else {  // not UTF-8: the lone surrogate \udcXX
+        escaped("\\udc", c);
+        ++i;
+      }
       continue;
     }
     ++i;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out.push_back(hex[c >> 4]);
-          out.push_back(hex[c & 15]);
-        } else {
-          out.push_back(ch);
-        }
+    const char* short_form = c == '"'    ? "\\\""
+                             : c == '\\' ? "\\\\"
+                             : c == '\b' ? "\\b"
+                             : c == '\f' ? "\\f"
+                             : c == '\n' ? "\\n"
+                             : c == '\r' ? "\\r"
+                             : c == '\t' ? "\\t"
+                                         : nullptr;
+    if (short_form) {
+      *p++ = short_form[0];
+      *p++ = short_form[1];
+    } else if (c < 0x20) {
+      escaped("\\u00", c);
+    } else {
+      *p++ = (char)c;
     }
   }
+  return p;
+}
+
+std::string escape_json(std::string_view text) {
+  std::string out(text.size() * kJsonEscapedBytesPerByte, '\0');
+  out.resize((size_t)(write_json_escaped(out.data(), text) - out.data()));
   return out;
 }
 

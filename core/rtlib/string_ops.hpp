@@ -42,8 +42,15 @@ std::string replace_all(std::string_view text, std::string_view from, std::strin
 // The inside of a JSON string literal for text, as serde_json writes it:
 // '"' and '\\' backslashed, \b \f \n \r \t, other bytes below 0x20 as
 // \u00xx; UTF-8 as it is. No quotes around it. A byte that is not UTF-8
-// (which a Rust string cannot hold) becomes the lone surrogate \udcXX, as
-// the JSON Lines writer spells it, so the result is always valid JSON text.
+// (which a Rust string cannot hold) becomes the lone surrogate \udcXX (PEP
+// 383's surrogateescape: `.encode("utf-8", "surrogateescape")` gives the
+// bytes back), so the result is always valid JSON text. The one JSON
+// escaper: the escape_json node and the JSON Lines writer both use it.
 std::string escape_json(std::string_view text);
+// At most this many bytes out per byte in.
+inline constexpr size_t kJsonEscapedBytesPerByte = 6;
+// escape_json written at p (room for kJsonEscapedBytesPerByte per byte);
+// returns the end.
+char* write_json_escaped(char* p, std::string_view text);
 
 }  // namespace polyrt::rt
