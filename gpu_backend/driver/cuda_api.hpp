@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace polyrt::gpu::cuda {
 
@@ -68,92 +69,55 @@ inline std::string version_text(unsigned version) {
 // returns the variant of that version: cuMemAlloc_v2 for "cuMemAlloc").
 inline constexpr int kApiVersion = 12000;
 
-// Entry points, by base name.
-struct DriverApi {
-  CUresult (*cuInit)(unsigned flags);
-  CUresult (*cuDriverGetVersion)(int* version);
-  CUresult (*cuGetErrorName)(CUresult error, const char** name);
-  CUresult (*cuGetErrorString)(CUresult error, const char** text);
-  CUresult (*cuDeviceGetCount)(int* count);
-  CUresult (*cuDeviceGet)(CUdevice* device, int ordinal);
-  CUresult (*cuDeviceGetName)(char* name, int length, CUdevice device);
-  CUresult (*cuDeviceGetAttribute)(int* value, int attribute, CUdevice device);
-  CUresult (*cuDeviceTotalMem)(size_t* bytes, CUdevice device);
-  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext* context, CUdevice device);
-  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
-  CUresult (*cuDevicePrimaryCtxSetFlags)(CUdevice device, unsigned flags);
-  CUresult (*cuCtxSetCurrent)(CUcontext context);
-  CUresult (*cuCtxGetCurrent)(CUcontext* context);
-  CUresult (*cuMemGetInfo)(size_t* free, size_t* total);
-  CUresult (*cuStreamCreate)(CUstream* stream, unsigned flags);
-  CUresult (*cuStreamDestroy)(CUstream stream);
-  CUresult (*cuStreamSynchronize)(CUstream stream);
-  CUresult (*cuMemAlloc)(CUdeviceptr* pointer, size_t bytes);
-  CUresult (*cuMemFree)(CUdeviceptr pointer);
-  CUresult (*cuMemHostAlloc)(void** pointer, size_t bytes, unsigned flags);
-  CUresult (*cuMemFreeHost)(void* pointer);
-  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr to, const void* from, size_t bytes, CUstream stream);
-  CUresult (*cuMemcpyDtoHAsync)(void* to, CUdeviceptr from, size_t bytes, CUstream stream);
-  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr to, CUdeviceptr from, size_t bytes, CUstream stream);
-  CUresult (*cuMemsetD8Async)(CUdeviceptr to, unsigned char value, size_t count, CUstream stream);
-  CUresult (*cuLinkCreate)(unsigned options, int* keys, void** values, CUlinkState* state);
-  CUresult (*cuLinkAddData)(CUlinkState state, int type, void* data, size_t bytes, const char* name,
-                            unsigned options, int* keys, void** values);
-  CUresult (*cuLinkComplete)(CUlinkState state, void** cubin, size_t* bytes);
-  CUresult (*cuLinkDestroy)(CUlinkState state);
-  CUresult (*cuModuleLoadDataEx)(CUmodule* module, const void* image, unsigned options, int* keys,
-                                 void** values);
-  CUresult (*cuModuleUnload)(CUmodule module);
-  CUresult (*cuModuleGetFunction)(CUfunction* function, CUmodule module, const char* name);
-  CUresult (*cuFuncGetAttribute)(int* value, int attribute, CUfunction function);
-  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int* blocks, CUfunction function,
-                                                         int block_threads, size_t shared_bytes);
-  CUresult (*cuLaunchKernel)(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z,
-                             unsigned block_x, unsigned block_y, unsigned block_z,
-                             unsigned shared_bytes, CUstream stream, void** params, void** extra);
-};
-
-// Every entry of DriverApi with its base name, in declaration order: what
-// the loader resolves (and the test double serves).
+// Every entry point polyrt uses: its base name (what cuGetProcAddress_v2
+// resolves at kApiVersion, and the test double serves) and its signature.
+// The one list: DriverApi and the loader are made from it.
 // clang-format off
 #define POLYRT_CUDA_ENTRY_POINTS(X) \
-  X(cuInit) \
-  X(cuDriverGetVersion) \
-  X(cuGetErrorName) \
-  X(cuGetErrorString) \
-  X(cuDeviceGetCount) \
-  X(cuDeviceGet) \
-  X(cuDeviceGetName) \
-  X(cuDeviceGetAttribute) \
-  X(cuDeviceTotalMem) \
-  X(cuDevicePrimaryCtxRetain) \
-  X(cuDevicePrimaryCtxRelease) \
-  X(cuDevicePrimaryCtxSetFlags) \
-  X(cuCtxSetCurrent) \
-  X(cuCtxGetCurrent) \
-  X(cuMemGetInfo) \
-  X(cuStreamCreate) \
-  X(cuStreamDestroy) \
-  X(cuStreamSynchronize) \
-  X(cuMemAlloc) \
-  X(cuMemFree) \
-  X(cuMemHostAlloc) \
-  X(cuMemFreeHost) \
-  X(cuMemcpyHtoDAsync) \
-  X(cuMemcpyDtoHAsync) \
-  X(cuMemcpyDtoDAsync) \
-  X(cuMemsetD8Async) \
-  X(cuLinkCreate) \
-  X(cuLinkAddData) \
-  X(cuLinkComplete) \
-  X(cuLinkDestroy) \
-  X(cuModuleLoadDataEx) \
-  X(cuModuleUnload) \
-  X(cuModuleGetFunction) \
-  X(cuFuncGetAttribute) \
-  X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
-  X(cuLaunchKernel)
+  X(cuInit, CUresult(unsigned flags)) \
+  X(cuDriverGetVersion, CUresult(int* version)) \
+  X(cuGetErrorName, CUresult(CUresult error, const char** name)) \
+  X(cuGetErrorString, CUresult(CUresult error, const char** text)) \
+  X(cuDeviceGetCount, CUresult(int* count)) \
+  X(cuDeviceGet, CUresult(CUdevice* device, int ordinal)) \
+  X(cuDeviceGetName, CUresult(char* name, int length, CUdevice device)) \
+  X(cuDeviceGetAttribute, CUresult(int* value, int attribute, CUdevice device)) \
+  X(cuDeviceTotalMem, CUresult(size_t* bytes, CUdevice device)) \
+  X(cuDevicePrimaryCtxRetain, CUresult(CUcontext* context, CUdevice device)) \
+  X(cuDevicePrimaryCtxRelease, CUresult(CUdevice device)) \
+  X(cuDevicePrimaryCtxSetFlags, CUresult(CUdevice device, unsigned flags)) \
+  X(cuCtxSetCurrent, CUresult(CUcontext context)) \
+  X(cuCtxGetCurrent, CUresult(CUcontext* context)) \
+  X(cuMemGetInfo, CUresult(size_t* free, size_t* total)) \
+  X(cuStreamCreate, CUresult(CUstream* stream, unsigned flags)) \
+  X(cuStreamDestroy, CUresult(CUstream stream)) \
+  X(cuStreamSynchronize, CUresult(CUstream stream)) \
+  X(cuMemAlloc, CUresult(CUdeviceptr* pointer, size_t bytes)) \
+  X(cuMemFree, CUresult(CUdeviceptr pointer)) \
+  X(cuMemHostAlloc, CUresult(void** pointer, size_t bytes, unsigned flags)) \
+  X(cuMemFreeHost, CUresult(void* pointer)) \
+  X(cuMemcpyHtoDAsync, CUresult(CUdeviceptr to, const void* from, size_t bytes, CUstream stream)) \
+  X(cuMemcpyDtoHAsync, CUresult(void* to, CUdeviceptr from, size_t bytes, CUstream stream)) \
+  X(cuMemcpyDtoDAsync, CUresult(CUdeviceptr to, CUdeviceptr from, size_t bytes, CUstream stream)) \
+  X(cuMemsetD8Async, CUresult(CUdeviceptr to, unsigned char value, size_t count, CUstream stream)) \
+  X(cuLinkCreate, CUresult(unsigned options, int* keys, void** values, CUlinkState* state)) \
+  X(cuLinkAddData, CUresult(CUlinkState state, int type, void* data, size_t bytes, const char* name, unsigned options, int* keys, void** values)) \
+  X(cuLinkComplete, CUresult(CUlinkState state, void** cubin, size_t* bytes)) \
+  X(cuLinkDestroy, CUresult(CUlinkState state)) \
+  X(cuModuleLoadDataEx, CUresult(CUmodule* module, const void* image, unsigned options, int* keys, void** values)) \
+  X(cuModuleUnload, CUresult(CUmodule module)) \
+  X(cuModuleGetFunction, CUresult(CUfunction* function, CUmodule module, const char* name)) \
+  X(cuFuncGetAttribute, CUresult(int* value, int attribute, CUfunction function)) \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, CUresult(int* blocks, CUfunction function, int block_threads, size_t shared_bytes)) \
+  X(cuLaunchKernel, CUresult(CUfunction function, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x, unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream, void** params, void** extra))
 // clang-format on
+
+// The entry points, by base name.
+struct DriverApi {
+#define POLYRT_DECLARE_ENTRY_POINT(name, signature) std::add_pointer_t<signature> name = nullptr;
+  POLYRT_CUDA_ENTRY_POINTS(POLYRT_DECLARE_ENTRY_POINT)
+#undef POLYRT_DECLARE_ENTRY_POINT
+};
 
 // cuGetProcAddress_v2, the one entry point found with dlsym.
 using GetProcAddress = CUresult (*)(const char* symbol, void** function, int cuda_version,

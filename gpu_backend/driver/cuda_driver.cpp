@@ -170,7 +170,7 @@ void CudaDriver::load(std::string& why_not) {
   }
   std::string missing;
   cuda::CUresult first_error = cuda::CUDA_SUCCESS;
-#define POLYRT_RESOLVE(name)                                                      \
+#define POLYRT_RESOLVE(name, signature)                                           \
   {                                                                               \
     void* fn = nullptr;                                                           \
     int status = 0;                                                               \
