@@ -17,10 +17,10 @@ install(TARGETS polyrt_sdk polyrt_scheduler polyrt_gpu_backend polyrt_cpu_backen
         EXPORT polyrtTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}/polyrt
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES core/include/polyrt/polyrt.hpp core/include/polyrt/value.hpp
-              core/include/polyrt/error.hpp core/include/polyrt/version.hpp
-              scheduler/include/polyrt/batch.hpp
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/polyrt)
+# Every public header (each one a public header includes must be installed
+# with it).
+file(GLOB POLYRT_PUBLIC_HEADERS core/include/polyrt/*.hpp scheduler/include/polyrt/*.hpp)
+install(FILES ${POLYRT_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/polyrt)
 
 set(POLYRT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/polyrt)
 install(EXPORT polyrtTargets NAMESPACE polyrt:: DESTINATION ${POLYRT_CMAKE_DIR})

@@ -26,20 +26,20 @@ void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, cpu::JitEn
 }  // namespace
 
 std::shared_ptr<slots::SlotProgram> slots::build_native_program(const ir::Graph& graph,
-                                                                plan::ProvenanceMode mode) {
+                                                                Provenance mode) {
   auto sp = build_slot_program(graph, true, mode, "native");
   compile_segments(graph, *sp, cpu::JitEngine::instance());
   return sp;
 }
 
 std::shared_ptr<const void> cpu::compile_native_segments(const Program& program, JitEngine& jit) {
-  auto sp = slots::build_slot_program(program.graph(), true, plan::ProvenanceMode::Raw, "native");
+  auto sp = slots::build_slot_program(program.graph(), true, Provenance::Raw, "native");
   compile_segments(program.graph(), *sp, jit);
   return sp;
 }
 
 std::string cpu::native_program_ir(const Program& program) {
-  auto sp = slots::build_slot_program(program.graph(), true, plan::ProvenanceMode::Raw, "native");
+  auto sp = slots::build_slot_program(program.graph(), true, Provenance::Raw, "native");
   JitEngine& jit = JitEngine::instance();
   JitModule m("polyrt_program", jit);
   codegen::emit_segments(*m.module, program.graph(), *sp);

@@ -11,27 +11,27 @@
 
 namespace polyrt::plan {
 
-std::string_view mode_name(ProvenanceMode mode) {
+std::string_view mode_name(Provenance mode) {
   switch (mode) {
-    case ProvenanceMode::Auto:
+    case Provenance::Auto:
       return "Auto";
-    case ProvenanceMode::Raw:
+    case Provenance::Raw:
       return "Raw";
-    case ProvenanceMode::Pull:
+    case Provenance::Pull:
       return "Pull";
-    case ProvenanceMode::PushPull:
+    case Provenance::PushPull:
       return "PushPull";
   }
   return "?";
 }
 
-ProvenanceMode select_mode(const ir::Graph& g) {
+Provenance select_mode(const ir::Graph& g) {
   size_t calls = 0;
   for (const ir::Node& n : g.nodes) calls += n.kind == ir::NodeKind::Call;
   const size_t inputs = g.coordinates.size() + g.externs.size();
-  if (calls < 15 && inputs <= 1) return ProvenanceMode::Raw;
-  if (inputs >= 2) return ProvenanceMode::PushPull;
-  return ProvenanceMode::Pull;
+  if (calls < 15 && inputs <= 1) return Provenance::Raw;
+  if (inputs >= 2) return Provenance::PushPull;
+  return Provenance::Pull;
 }
 
 namespace {
@@ -410,7 +410,7 @@ std::optional<std::vector<uint32_t>> output_cone(const StatePlan& p, size_t outp
   return cone;
 }
 
-std::string describe_plan(const ir::Graph& g, const StatePlan& p, ProvenanceMode mode) {
+std::string describe_plan(const ir::Graph& g, const StatePlan& p, Provenance mode) {
   std::string out = "mode: " + std::string(mode_name(mode)) + "\n";
   out += "slots: " + std::to_string(p.slot_count) + "\n";
   for (size_t i = 0; i < g.nodes.size(); ++i) {

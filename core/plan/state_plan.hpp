@@ -11,20 +11,14 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "polyrt/provenance.hpp"
 
 namespace polyrt::plan {
 
-enum class ProvenanceMode : uint8_t {
-  Auto,      // chosen by select_mode
-  Raw,       // every needed step runs once per round
-  Pull,      // Raw plus the cone guard: a pull whose inputs did not change runs nothing
-  PushPull,  // the cone guard plus per-step skipping of steps whose inputs did not change
-};
-
-std::string_view mode_name(ProvenanceMode mode);
+std::string_view mode_name(Provenance mode);
 // The runtime reference's selector: small single-input graphs Raw, several
 // inputs PushPull, else Pull.
-ProvenanceMode select_mode(const ir::Graph& graph);
+Provenance select_mode(const ir::Graph& graph);
 
 enum class StepKind : uint8_t {
   Kit,      // one node with a native form, run through its kit (closure tier)
@@ -126,6 +120,6 @@ std::optional<std::vector<uint32_t>> output_cone(const StatePlan& plan, size_t o
                                                  size_t limit);
 
 // Human-readable plan: steps, members, native or host, slot layout, mode.
-std::string describe_plan(const ir::Graph& graph, const StatePlan& plan, ProvenanceMode mode);
+std::string describe_plan(const ir::Graph& graph, const StatePlan& plan, Provenance mode);
 
 }  // namespace polyrt::plan

@@ -38,9 +38,7 @@ Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options,
                         " (native code would take minutes to compile): the native engine runs "
                         "this program on closures, the batch tier as host steps");
   }
-  static_assert((int)Provenance::PushPull == (int)plan::ProvenanceMode::PushPull &&
-                (int)Provenance::Auto == (int)plan::ProvenanceMode::Auto);
-  const auto mode = static_cast<plan::ProvenanceMode>(options_.provenance);
+  const Provenance mode = options_.provenance;
   switch (options_.engine) {
     case Engine::Interpreter:
       break;

@@ -12,15 +12,14 @@
 
 namespace polyrt::slots {
 
-using plan::ProvenanceMode;
 using plan::Step;
 using plan::StepKind;
 
-std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, ProvenanceMode mode,
+std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, Provenance mode,
                                                 const std::string& engine) {
   auto sp = std::make_shared<SlotProgram>();
   sp->plan = plan::plan_states(g, fuse);
-  sp->mode = mode == ProvenanceMode::Auto ? plan::select_mode(g) : mode;
+  sp->mode = mode == Provenance::Auto ? plan::select_mode(g) : mode;
   sp->engine_name = engine + " (" + std::string(plan::mode_name(sp->mode)) + ")";
   sp->node_words.resize(g.nodes.size());
   const plan::StatePlan& p = sp->plan;
@@ -32,11 +31,11 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
   sp->cones.attach(&sp->plan);
   sp->stale_steps = FlatLists(p.input_steps);
   sp->dirty_steps =
-      FlatLists(sp->mode == ProvenanceMode::PushPull ? p.input_steps : p.input_side_steps);
+      FlatLists(sp->mode == Provenance::PushPull ? p.input_steps : p.input_side_steps);
   for (uint32_t slot : p.output_slot) {
     sp->output_word_mask.push_back(is_text(p.slot_type[slot]) ? 0 : ~uint64_t{0});
   }
-  sp->express = sp->mode == ProvenanceMode::Raw && g.externs.empty();
+  sp->express = sp->mode == Provenance::Raw && g.externs.empty();
   for (size_t s = 0; s < p.steps.size(); ++s) {
     const bool native = p.steps[s].kind != StepKind::Host;
     sp->express = sp->express && (p.steps[s].is_frozen || (native && sp->steps[s].flags == 0));
@@ -201,7 +200,7 @@ class SlotStateBase : public StateEngine {
     // Steps a write makes stale: every dependent step in PushPull, only the
     // side channels otherwise (pure steps run again once per round anyway).
     for (uint32_t s : sp_->dirty_steps[input]) clean_[s] = 0;
-    if (mode_ == ProvenanceMode::Raw) {
+    if (mode_ == Provenance::Raw) {
       ++lane_.generation;
     } else {
       for (uint32_t s : sp_->stale_steps[input]) word_stamp_[s] = 0;
@@ -327,7 +326,7 @@ class SlotStateBase : public StateEngine {
   std::vector<uint8_t> clean_;
   uint64_t epoch_ = 0;
   bool stale_ = true;
-  ProvenanceMode mode_;
+  Provenance mode_;
   // Per step (plus a last one never current): the lane generation its outputs
   // are current in when none of them is None, else 0 (the lane's stamps).
   std::vector<uint64_t> word_stamp_;
@@ -431,7 +430,7 @@ class SlotStateBase : public StateEngine {
   std::vector<Value> scratch_out_;
 };
 
-template <ProvenanceMode M>
+template <Provenance M>
 class SlotState final : public SlotStateBase {
  public:
   using SlotStateBase::SlotStateBase;
@@ -465,7 +464,7 @@ class SlotState final : public SlotStateBase {
  private:
   void bring_up_to_date(size_t o) {
     begin_round();
-    if constexpr (M != ProvenanceMode::Raw) {
+    if constexpr (M != Provenance::Raw) {
       if (cone_is_current(o)) return;
     }
     for (uint32_t s : cone_to_run(o, [&](uint32_t s) { return ran_[s] == epoch_; })) {
@@ -475,7 +474,7 @@ class SlotState final : public SlotStateBase {
   }
 
   void step(uint32_t s) {
-    if constexpr (M == ProvenanceMode::PushPull) {
+    if constexpr (M == Provenance::PushPull) {
       if (clean_[s]) {
         ran_[s] = epoch_;
         return;
@@ -563,13 +562,13 @@ std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> pro
                                               std::shared_ptr<const SlotProgram> sp) {
   if (sp->express) return std::make_unique<ExpressState>(program, sp);
   switch (sp->mode) {
-    case ProvenanceMode::Raw:
-      return std::make_unique<SlotState<ProvenanceMode::Raw>>(program, sp);
-    case ProvenanceMode::Pull:
-      return std::make_unique<SlotState<ProvenanceMode::Pull>>(program, sp);
-    case ProvenanceMode::PushPull:
-    case ProvenanceMode::Auto:
-      return std::make_unique<SlotState<ProvenanceMode::PushPull>>(program, sp);
+    case Provenance::Raw:
+      return std::make_unique<SlotState<Provenance::Raw>>(program, sp);
+    case Provenance::Pull:
+      return std::make_unique<SlotState<Provenance::Pull>>(program, sp);
+    case Provenance::PushPull:
+    case Provenance::Auto:
+      return std::make_unique<SlotState<Provenance::PushPull>>(program, sp);
   }
   return nullptr;
 }

@@ -44,7 +44,7 @@ struct HotStep {
 
 struct SlotProgram {
   plan::StatePlan plan;
-  plan::ProvenanceMode mode = plan::ProvenanceMode::Raw;
+  Provenance mode = Provenance::Raw;
   std::string engine_name;  // what State::engine() reports, e.g. "native (PushPull)"
   std::vector<uint64_t> const_words;
   // Per node with a native form: the word of each argument (Outputs excluded).
@@ -70,14 +70,12 @@ struct SlotProgram {
 };
 
 // Plans the program and resolves kit arguments. fuse: native segments (P3).
-std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& graph, bool fuse,
-                                                plan::ProvenanceMode mode,
+std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& graph, bool fuse, Provenance mode,
                                                 const std::string& engine);
 
 // P3: the fused plan with every native segment compiled by the JIT into one
 // module. Defined by the CPU backend (cpu_backend/native_program.cpp).
-std::shared_ptr<SlotProgram> build_native_program(const ir::Graph& graph,
-                                                  plan::ProvenanceMode mode);
+std::shared_ptr<SlotProgram> build_native_program(const ir::Graph& graph, Provenance mode);
 
 std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> program,
                                               std::shared_ptr<const SlotProgram> slots);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "polyrt/error.hpp"
+#include "polyrt/provenance.hpp"
 #include "polyrt/value.hpp"
 
 namespace polyrt {
@@ -36,14 +37,6 @@ enum class Engine {
   Interpreter,  // P1: typed values node by node; the semantic oracle
   Closures,     // P2: every node a host step over a flat slot buffer
   Native,       // P3: native-capable nodes fused and JIT-compiled, host steps for the rest
-};
-
-// How the slot-buffer engines (Closures, Native) avoid work; never changes results.
-enum class Provenance {
-  Auto,      // Raw for small single-input graphs, PushPull with several inputs, else Pull
-  Raw,       // every step a pull needs runs once per write
-  Pull,      // plus the cone guard: a pull whose inputs did not change runs nothing
-  PushPull,  // plus per-step skipping of steps whose inputs did not change
 };
 
 // The names the command line and the bindings give engines and provenance
