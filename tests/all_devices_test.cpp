@@ -54,11 +54,12 @@ TEST(AllDevices, EveryDeviceTogetherWritesTheCpuBytes) {
   EXPECT_EQ(slurp(dir + "/a/event_token.npy"), slurp(dir + "/c/event_token.npy"));
 }
 
-// Each device's share of the rows, from -v, against its speed's share of the
-// summed speeds: within 20 %, when the devices (not the output) bound the job.
-// The double's GPUs here spend most of a chunk waiting on their modeled
-// copies, as a real GPU's kernels leave the CPU's cores to it.
-TEST(AllDevices, EachDevicesShareOfRowsFollowsItsSpeed) {
+// -v names every device with its share of the rows and of the summed
+// speeds, every device took rows, and the shares add up. (That the shares
+// follow the speeds is the assigner's policy, held to it on a simulated
+// clock in device_balance_test.cpp: a wall-clock check here failed on a
+// loaded machine.)
+TEST(AllDevices, EveryDeviceTakesRowsAndVerboseSaysItsShare) {
   if (!gpu::CudaDriver::get()) GTEST_SKIP() << gpu::CudaDriver::unavailable_reason();
   const std::string dir = test::temp_dir();
   const std::string stress = std::string(POLYRT_SOURCE_DIR) + "/tests/data/gpu_stress.polydat";
@@ -71,17 +72,19 @@ TEST(AllDevices, EachDevicesShareOfRowsFollowsItsSpeed) {
   ASSERT_EQ(all.status, 0) << all.err;
   std::istringstream lines(all.err);
   int devices = 0;
+  double rows_share = 0, speed_share = 0;
   for (std::string line; std::getline(lines, line);) {
-    double rows = 0, speed = 0;
     const size_t of_rows = line.find(" % of the rows)"), of_speeds = line.find(" % of the summed");
     if (of_rows == std::string::npos || of_speeds == std::string::npos) continue;
-    rows = std::stod(line.substr(line.rfind('(', of_rows) + 1));
-    speed = std::stod(line.substr(line.rfind('(', of_speeds) + 1));
+    const double rows = std::stod(line.substr(line.rfind('(', of_rows) + 1));
     EXPECT_GT(rows, 0) << line;
-    EXPECT_NEAR(rows, speed, 0.2 * speed) << all.err;
+    rows_share += rows;
+    speed_share += std::stod(line.substr(line.rfind('(', of_speeds) + 1));
     ++devices;
   }
   EXPECT_EQ(devices, 3) << all.err;
+  EXPECT_NEAR(rows_share, 100.0, 0.5) << all.err;
+  EXPECT_NEAR(speed_share, 100.0, 0.5) << all.err;
 }
 
 TEST(AllDevices, TheSmallestFailingCoordinateWinsAndNothingIsWritten) {
