@@ -13,7 +13,18 @@ class CpuBatchBackend final : public batch::BatchBackend {
 
   const batch::PreparedBatch& batch() const override { return batch_; }
 
-  std::string device_name() const override { return "cpu"; }
+  batch::DeviceInfo device() const override { return {batch::DeviceKind::Cpu, "cpu"}; }
+
+  // One chunk per worker thread. Among several devices the CPU is the
+  // frontier: it takes the rows in order, about 1 ms of one thread's work at
+  // a time, run in pieces of the size that suits its caches, and may finish
+  // 8 chunks per thread ahead of delivery.
+  batch::SchedulingLimits scheduling() const override {
+    return batch::SchedulingLimits{.chunks_ahead_per_slot = 8,
+                                   .frontier = true,
+                                   .pieces_per_chunk = 32,
+                                   .chunk_seconds = 0.001};
+  }
 
   void prepare(batch::ChunkBuffers& buffers, uint64_t rows) const override {
     batch::size_chunk(batch_, buffers, rows);

@@ -145,10 +145,20 @@ class GpuBatchBackend final : public batch::BatchBackend {
   }
 
   const batch::PreparedBatch& batch() const override { return batch_; }
-  std::string device_name() const override { return name_; }
-  uint64_t preferred_chunk_rows() const override { return chunk_rows_; }
-  size_t max_chunks_in_flight() const override { return kGpuChunksInFlight; }
-  size_t max_chunks_held() const override { return kGpuChunksHeld; }
+  batch::DeviceInfo device() const override { return {batch::DeviceKind::Gpu, name_}; }
+
+  // kGpuChunksInFlight chunks at once (each its stream), super-chunks sized
+  // from its memory; among several devices a chunk aims at about 10 ms of
+  // its work, 3 per slot may wait for delivery, and it holds at most
+  // kGpuChunksHeld (what size_chunks budgets for).
+  batch::SchedulingLimits scheduling() const override {
+    return batch::SchedulingLimits{.slots = kGpuChunksInFlight,
+                                   .preferred_chunk_rows = chunk_rows_,
+                                   .max_chunks_in_flight = kGpuChunksInFlight,
+                                   .chunks_ahead_per_slot = kGpuChunksHeld / kGpuChunksInFlight,
+                                   .max_chunks_held = kGpuChunksHeld,
+                                   .chunk_seconds = 0.01};
+  }
 
   void prepare(batch::ChunkBuffers& b, uint64_t rows) const override {
     // The failure word holds the row in its upper 32 bits.

@@ -21,7 +21,10 @@ class HostTwinBackend final : public batch::BatchBackend {
 
   const batch::PreparedBatch& batch() const override { return batch_; }
 
-  std::string device_name() const override { return "host twin of the GPU kernels"; }
+  batch::DeviceInfo device() const override {
+    return {batch::DeviceKind::Cpu, "host twin of the GPU kernels"};
+  }
+  batch::SchedulingLimits scheduling() const override { return {}; }
 
   void prepare(batch::ChunkBuffers& buffers, uint64_t rows) const override {
     // The failure word holds the row in its upper 32 bits.

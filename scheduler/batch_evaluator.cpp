@@ -79,9 +79,14 @@ struct BatchEvaluator::Impl {
   // The caller's choice, else the back end's, else the default.
   uint64_t chunk_rows(const batch::BatchBackend& backend) const {
     if (options.chunk_rows) return options.chunk_rows;
-    const uint64_t preferred = backend.preferred_chunk_rows();
+    const uint64_t preferred = backend.scheduling().preferred_chunk_rows;
     return preferred ? preferred : kDefaultChunkRows;
   }
+  // With several back ends, the frontier's index: it takes over the rows of
+  // a device that faults (the CPU); none (-1) on one GPU.
+  int frontier = -1;
+  // The first GPU's index, where Auto's device-resident output goes (-1: none).
+  int first_gpu = -1;
   // How many chunks back end `b` runs at once.
   size_t capacity(size_t b) const;
   // What back end `b` can take among several.
@@ -177,39 +182,31 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given,
   }
 }
 
-// With several devices, how many chunks per CPU thread, and per chunk a GPU
-// runs at once, may be taken and not yet delivered: the room to finish
-// ahead of a chunk that in-order delivery waits on. A CPU chunk is at most
-// kCpuPiecesPerChunk pieces.
-constexpr size_t kCpuChunksAhead = 8;
-constexpr size_t kGpuChunksAhead = 3;
-constexpr uint64_t kCpuPiecesPerChunk = 32;
-
 size_t BatchEvaluator::Impl::capacity(size_t b) const {
-  if (b > 0) return backends[b]->max_chunks_in_flight();  // a GPU
+  if (const size_t slots = backends[b]->scheduling().slots) return slots;
   const auto cores = (size_t)tbb::info::default_concurrency();
   return options.threads ? std::min(options.threads, cores) : cores;
 }
 
 scheduler::DeviceLimits BatchEvaluator::Impl::limits_of(size_t b) const {
-  if (b == 0) {
-    // The CPU takes the rows in order, about 1 ms of one thread's work at a
-    // time, run in pieces of the size that suits its caches (piece_rows).
-    const uint64_t piece = chunk_rows(*backends[0]);
-    return scheduler::DeviceLimits{.slots = capacity(0),
+  const batch::SchedulingLimits policy = backends[b]->scheduling();
+  const uint64_t rows = chunk_rows(*backends[b]);
+  if (policy.frontier) {
+    // Its rows in order, in chunks of up to pieces_per_chunk pieces.
+    return scheduler::DeviceLimits{.slots = capacity(b),
                                    .frontier = true,
-                                   .first_rows = piece,
-                                   .min_rows = piece,
-                                   .max_rows = kCpuPiecesPerChunk * piece,
-                                   .chunk_seconds = 0.001};
+                                   .first_rows = rows,
+                                   .min_rows = rows,
+                                   .max_rows = policy.pieces_per_chunk * rows,
+                                   .chunk_seconds = policy.chunk_seconds};
   }
-  // A GPU's first chunk, which measures it, is small; then its chunks grow
-  // to about 10 ms of its work, up to its preferred size.
+  // Its first chunk, which measures it, is small; then its chunks grow to
+  // chunk_seconds of its work, up to its chunk rows.
   return scheduler::DeviceLimits{.slots = capacity(b),
                                  .first_rows = kDefaultChunkRows,
                                  .min_rows = kDefaultChunkRows,
-                                 .max_rows = chunk_rows(*backends[b]),
-                                 .chunk_seconds = 0.01};
+                                 .max_rows = rows,
+                                 .chunk_seconds = policy.chunk_seconds};
 }
 
 BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOptions options)
@@ -221,6 +218,14 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
   impl_->backends = std::move(chosen.backends);
   impl_->fallback_reason = std::move(chosen.fallback_reason);
   impl_->gpu = chosen.gpu;
+  for (size_t b = 0; b < impl_->backends.size(); ++b) {
+    if (impl_->backends[b]->scheduling().frontier && impl_->backends.size() > 1) {
+      impl_->frontier = (int)b;
+    }
+    if (impl_->first_gpu < 0 && impl_->backends[b]->device().kind == batch::DeviceKind::Gpu) {
+      impl_->first_gpu = (int)b;
+    }
+  }
   if (impl_->backends.size() > 1) {
     for (size_t b = 0; b < impl_->backends.size(); ++b) {
       impl_->limits.push_back(impl_->limits_of(b));
@@ -306,7 +311,7 @@ std::vector<uint8_t> BatchEvaluator::Impl::auto_devices() const {
 void BatchEvaluator::Impl::auto_cpu_only(const std::string& why) const {
   const std::lock_guard lock(auto_lock);
   auto_use.assign(backends.size(), 0);
-  auto_use[0] = 1;
+  auto_use[frontier] = 1;
   auto_reason = "chose cpu: " + why;
 }
 
@@ -326,7 +331,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
   if (!device_targets.empty() && backends.size() > 1) {
     // Auto's device-resident output: its first GPU alone.
     use.assign(backends.size(), 0);
-    use[1] = 1;
+    use[first_gpu] = 1;
   } else if (automatic()) {
     std::vector<uint8_t> chosen = auto_devices();
     if (chosen.empty()) {
@@ -390,7 +395,7 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
   // have the cores; on 2 cores a GPU's 3 chunks in flight already use them, and parts only add
   // their joins: users on the driver's double took 1.10-1.23 s for 4 Mi rows with parts against
   // 0.85-1.13 s without.)
-  const size_t in_flight = backends[lone]->max_chunks_in_flight();
+  const size_t in_flight = backends[lone]->scheduling().max_chunks_in_flight;
   const size_t threads =
       options.threads ? options.threads : (size_t)tbb::info::default_concurrency();
   const bool parts_on_every_core = !several && in_flight > 0 && threads > in_flight;
@@ -426,23 +431,24 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
     encode(c.view, c.encoded);
     return true;
   };
-  // A GPU that faults takes no more rows and the CPU (back end 0) runs the
+  // A GPU that faults takes no more rows and the CPU (the frontier) runs the
   // rows it had taken (each chunk as its worker sees the fault): the output
   // is complete, and the fault is reported as a warning. On one GPU chosen
   // by name, or writing to device memory, a fault is the caller's
   // DeviceError.
-  const bool cpu_takes_over = backends.size() > 1 && device_targets.empty();
+  const bool cpu_takes_over = frontier >= 0 && device_targets.empty();
   std::atomic<bool> gpu_faulted{false};
   const auto work = [&](InFlight& c) {
     if (several) check_stop(c.offset);
     c.buffers.resize(backends.size());
-    if (c.device != 0 && cpu_takes_over && gpu_faulted) {
-      return run_on(c, *backends[0], c.buffers[0], meters[0], false);
-    }
+    const auto on_cpu = [&] {
+      return run_on(c, *backends[frontier], c.buffers[frontier], meters[frontier], false);
+    };
+    if ((int)c.device != frontier && cpu_takes_over && gpu_faulted) return on_cpu();
     try {
       return run_on(c, *backends[c.device], c.buffers[c.device], meters[c.device], true);
     } catch (const DeviceError& e) {
-      if (c.device == 0 || !cpu_takes_over) throw;
+      if ((int)c.device == frontier || !cpu_takes_over) throw;
       if (several) {
         assigner->retire(c.device);
       } else {
@@ -450,7 +456,7 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
       }
       if (automatic()) auto_cpu_only(backends[c.device]->device_name() + " faulted");
       note_fault(c.device, e.what());
-      return run_on(c, *backends[0], c.buffers[0], meters[0], false);
+      return on_cpu();
     }
   };
   const auto deliver = [&](InFlight& c) {
@@ -469,8 +475,9 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
           c.device = lone;
           return std::min(rows, remaining);
         },
-        scheduler::PipelineShape{.threads = options.threads,
-                                 .max_in_flight = backends[lone]->max_chunks_in_flight()},
+        scheduler::PipelineShape{
+            .threads = options.threads,
+            .max_in_flight = backends[lone]->scheduling().max_chunks_in_flight},
         work, deliver);
     return;
   }
@@ -478,13 +485,12 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
   // threads, one per chunk a GPU runs at once.
   std::vector<scheduler::DeviceWorkers> devices;
   for (size_t b = 0; b < backends.size(); ++b) {
-    size_t undelivered = capacity(b) * (b == 0 ? kCpuChunksAhead : kGpuChunksAhead);
-    if (const size_t held = backends[b]->max_chunks_held()) {
-      undelivered = std::min(undelivered, held);
-    }
+    const batch::SchedulingLimits policy = backends[b]->scheduling();
+    size_t undelivered = capacity(b) * policy.chunks_ahead_per_slot;
+    if (policy.max_chunks_held) undelivered = std::min(undelivered, policy.max_chunks_held);
     devices.push_back({.workers = capacity(b),
                        .undelivered = undelivered,
-                       .piece_rows = b == 0 ? chunk_rows(*backends[0]) : 0});
+                       .piece_rows = policy.frontier ? chunk_rows(*backends[b]) : 0});
   }
   scheduler::run_device_chunks<InFlight>(count, *assigner, devices, work, deliver);
 }

@@ -4,6 +4,7 @@
 // loops; a GPU back end runs the same kernel bodies one lane per thread.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -13,26 +14,50 @@
 
 namespace polyrt::batch {
 
+enum class DeviceKind : uint8_t { Cpu, Gpu };
+
+struct DeviceInfo {
+  DeviceKind kind = DeviceKind::Cpu;
+  std::string name;
+};
+
+// A back end's scheduling policy, as the batch evaluator applies it.
+struct SchedulingLimits {
+  // Chunks it runs at once (0: one per worker thread the caller allows).
+  size_t slots = 0;
+  // Rows per chunk when the caller does not choose (0: kDefaultChunkRows).
+  uint64_t preferred_chunk_rows = 0;
+  // Chunks in flight at most on its own (0: the pipeline's default): bounds
+  // what it holds per chunk.
+  size_t max_chunks_in_flight = 0;
+  // Among several devices: chunks per slot it may finish ahead of in-order
+  // delivery, and chunks it can hold at once (0: no limit beyond that), the
+  // count its memory budget is divided by.
+  size_t chunks_ahead_per_slot = 1;
+  size_t max_chunks_held = 0;
+  // Among several devices: the frontier takes the lowest untaken rows in
+  // chunks of up to `pieces_per_chunk` pieces of its chunk rows, aiming at
+  // `chunk_seconds` of one slot's work (exactly one back end is the
+  // frontier: the one that can take rows over from a faulted device).
+  bool frontier = false;
+  uint64_t pieces_per_chunk = 1;
+  double chunk_seconds = 0.01;
+};
+
 class BatchBackend {
  public:
   virtual ~BatchBackend() = default;
 
   virtual const PreparedBatch& batch() const = 0;
 
-  // Where it runs, for messages and `-v`: "cpu", "gpu 0 (NVIDIA H200, sm_90)".
-  virtual std::string device_name() const = 0;
+  // Where it runs: the device's kind and its name for messages and `-v`
+  // ("cpu", "gpu 0 (NVIDIA H200, sm_90, 132 SMs)").
+  virtual DeviceInfo device() const = 0;
+  std::string device_name() const { return device().name; }
 
-  // Rows per chunk when the caller does not choose (0: the evaluator's
-  // default): a GPU wants super-chunks sized from its memory.
-  virtual uint64_t preferred_chunk_rows() const { return 0; }
-
-  // Chunks in flight at most (0: the evaluator's default), which bounds the
-  // memory a back end holds per chunk.
-  virtual size_t max_chunks_in_flight() const { return 0; }
-
-  // Chunks it keeps buffers for at once, running or waiting for in-order
-  // delivery (0: no limit): the count its memory budget is divided by.
-  virtual size_t max_chunks_held() const { return 0; }
+  // How the evaluator schedules its chunks (the back end's own policy: the
+  // evaluator never tells devices apart by kind or position).
+  virtual SchedulingLimits scheduling() const = 0;
 
   // Readies `buffers` (recycled between chunks) for a chunk of `rows` rows.
   virtual void prepare(ChunkBuffers& buffers, uint64_t rows) const = 0;
