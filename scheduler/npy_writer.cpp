@@ -58,14 +58,14 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
   namespace fs = std::filesystem;
   for (size_t k = 0; k < names.size(); ++k) {
     if (is_text(types[k])) {
-      throw UsageError("--format npy writes numeric and bool columns; output '" + names[k] +
+      throw UsageError("npy output holds numeric and bool columns; output '" + names[k] +
                        "' is a " + std::string(type_name(types[k])) +
-                       " (choose --outputs without it, or use csv, tsv or jsonl)");
+                       " (leave it out of the outputs, or write csv, tsv or jsonl)");
     }
   }
   std::error_code ec;
   if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec))) {
-    throw UsageError("--out " + dir + " exists and is not an empty directory");
+    throw UsageError("npy output directory " + dir + " exists and is not an empty directory");
   }
   fs::path target = fs::absolute(dir, ec);
   if (target.filename().empty()) target = target.parent_path();  // "out/" names "out"
@@ -86,10 +86,10 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
   if (::statvfs(parent.c_str(), &fs_info) == 0) {
     const uint64_t available = (uint64_t)fs_info.f_bavail * fs_info.f_frsize;
     if (needed > available) {
-      throw UsageError("--out " + dir + " needs " + std::to_string(needed) + " bytes for " +
-                       std::to_string(rows) + " rows of " + std::to_string(names.size()) +
-                       " column(s), but only " + std::to_string(available) +
-                       " bytes are free on its file system");
+      throw UsageError("npy output directory " + dir + " needs " + std::to_string(needed) +
+                       " bytes for " + std::to_string(rows) + " rows of " +
+                       std::to_string(names.size()) + " column(s), but only " +
+                       std::to_string(available) + " bytes are free on its file system");
     }
   }
   remove_stale_temporaries(parent, target.filename().string());

@@ -27,7 +27,7 @@ OutputSink::OutputSink(const std::string& path, std::span<const std::string> pro
     Interruption::set_partial_output_kept(true);
     return;
   }
-  if (check_output_target(path, protected_files, "--out")) {
+  if (check_output_target(path, protected_files, "output file")) {
     // A device or pipe such as /dev/null: write it directly, never replace it.
     Interruption::set_partial_output_kept(true);
     fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
