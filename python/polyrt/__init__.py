@@ -51,6 +51,7 @@ __all__ = [
     "Extern",
     "DeviceColumn",
     "set_buffer_cache_limit",
+    "devices",
     "Error",
     "CompileError",
     "ConstantFoldError",
@@ -473,6 +474,16 @@ def set_buffer_cache_limit(nbytes: int) -> None:
     evaluate (default 1 GiB). Fresh memory costs a page fault per 4 KiB, more
     than computing simple columns; 0 keeps none and returns memory at once."""
     _polyrt.set_buffer_cache_limit(nbytes)
+
+
+def devices() -> dict:
+    """What the batch tier can run on here, as ``polyrt devices`` prints it:
+    ``{"cpu": {"cores", "target", "vector_isa"}, "gpus": [{"index", "name",
+    "compute_capability", "multiprocessors", "memory_bytes", "fault"}],
+    "no_gpu_reason", "cuda_driver_version", "cuda_driver_library", "text"}``.
+    ``no_gpu_reason`` says why no GPU is usable (None when one is); a GPU's
+    ``fault`` is set once a sticky fault made it unusable for the process."""
+    return _polyrt.devices()
 
 
 def _optional(module: str, feature: str):

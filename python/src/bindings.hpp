@@ -15,5 +15,7 @@ void bind_program(nanobind::module_& m);
 void bind_batch(nanobind::module_& m);
 // write_parquet's files (the command's rules) and valid UTF-8 for Arrow.
 void bind_output(nanobind::module_& m);
+// devices(): the CPU and GPUs the batch tier can use, or why no GPU.
+void bind_devices(nanobind::module_& m);
 
 }  // namespace polyrt::python

@@ -8,5 +8,6 @@ NB_MODULE(_polyrt, m) {
   polyrt::python::bind_program(m);
   polyrt::python::bind_batch(m);
   polyrt::python::bind_output(m);
+  polyrt::python::bind_devices(m);
   m.attr("__version__") = polyrt::build_info().version;
 }
