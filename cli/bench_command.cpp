@@ -13,8 +13,8 @@
 #include <optional>
 
 #include "cli/command_line.hpp"
-#include "gpu_backend/driver/cuda_driver.hpp"
 #include "polyrt/batch.hpp"
+#include "polyrt/devices.hpp"
 #include "scheduler/row_format.hpp"
 
 namespace polyrt::cli {
@@ -345,20 +345,18 @@ int bench_command(CommandLine& args) {
   bool every_device_ran = batches.back().skipped.empty();
   double alone = every_device_ran ? batches.back().rows_per_second : 0;
   std::optional<double> all_of_sum;
-  if (const gpu::CudaDriver* driver = gpu::CudaDriver::get()) {
-    for (const gpu::GpuDevice& d : driver->devices()) {
-      measure("gpu " + std::to_string(d.ordinal),
-              BatchOptions{.device = BatchDevice::Gpu, .gpu = d.ordinal});
+  if (const Devices here = devices(); !here.gpus.empty()) {
+    for (const GpuDeviceInfo& d : here.gpus) {
+      measure("gpu " + std::to_string(d.index),
+              BatchOptions{.device = BatchDevice::Gpu, .gpu = d.index});
       every_device_ran = every_device_ran && batches.back().skipped.empty();
       alone += batches.back().rows_per_second;
     }
-    if (!driver->devices().empty()) {
-      measure("all", BatchOptions{.threads = threads, .device = BatchDevice::All});
-      const BatchRow& all = batches.back();
-      if (every_device_ran && all.skipped.empty() && all.devices == 1 + driver->devices().size() &&
-          alone > 0) {
-        all_of_sum = all.rows_per_second / alone;
-      }
+    measure("all", BatchOptions{.threads = threads, .device = BatchDevice::All});
+    const BatchRow& all = batches.back();
+    if (every_device_ran && all.skipped.empty() && all.devices == 1 + here.gpus.size() &&
+        alone > 0) {
+      all_of_sum = all.rows_per_second / alone;
     }
   }
   if (json) {

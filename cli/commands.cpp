@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "cli/command_line.hpp"
-#include "nodes/node_docs.hpp"
+#include "polyrt/introspect.hpp"
 #include "polyrt/polyrt.hpp"
 
 namespace polyrt::cli {
@@ -92,7 +92,7 @@ int nodes_command(CommandLine& args) {
   if (args.wants_help()) return std::fputs(usage, stdout), 0;
   if (!args.done()) args.unknown_flag(args.flag());
   args.allow_positionals(0, "nodes takes no argument");
-  std::fputs(nodes::node_reference_markdown().c_str(), stdout);
+  std::fputs(node_reference().c_str(), stdout);
   return 0;
 }
 

@@ -4,14 +4,7 @@
 #include <cstdio>
 
 #include "cli/command_line.hpp"
-#include "codegen/batch_codegen.hpp"
-#include "cpu_backend/batch_kernels.hpp"
-#include "cpu_backend/native_program.hpp"
-#include "gpu_backend/ptx/ptx_compiler.hpp"
-#include "gpu_backend/ptx/ptxas.hpp"
-#include "plan/state_plan.hpp"
-#include "scheduler/batch_setup.hpp"
-#include "slots/slot_program.hpp"
+#include "polyrt/introspect.hpp"
 
 namespace polyrt::cli {
 
@@ -23,7 +16,7 @@ unsigned parse_sm(const std::string& text) {
   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), sm);
   if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty()) {
     throw UsageError("--sm expects a compute capability such as 90 or sm_90, got '" + text +
-                     "' (valid: " + gpu::valid_sm_list() + ")");
+                     "' (valid: " + valid_gpu_targets() + ")");
   }
   return sm;
 }
@@ -50,22 +43,11 @@ unsigned parse_driver_version(const std::string& text) {
 }
 
 std::string batch_output(const std::shared_ptr<const Program>& program, bool nvptx,
-                         const gpu::NvptxTarget& target, bool emit_llvm, bool before_o2,
-                         bool emit_ptx) {
-  const scheduler::BatchSetup setup = scheduler::resolve_batch_options(*program, BatchOptions{});
-  const batch::PreparedBatch prepared = scheduler::prepare(program, setup);
-  const ir::Graph& graph = prepared.graph();
-  if (emit_ptx) return gpu::PtxCompiler::instance().compile(graph, prepared.plan, target).ptx;
-  if (emit_llvm && nvptx) {
-    return gpu::PtxCompiler::instance().module_ir(graph, prepared.plan, target, !before_o2);
-  }
-  if (emit_llvm) return cpu::batch_kernels_ir(graph, prepared.plan, !before_o2);
-  if (!nvptx) return plan::describe_batch_plan(graph, prepared.plan, plan::PlanPlacement::Cpu);
-  const gpu::PtxKernels kernels =
-      gpu::PtxCompiler::instance().compile(graph, prepared.plan, target);
-  return plan::describe_batch_plan(graph, prepared.plan, plan::PlanPlacement::Gpu) +
-         gpu::describe_kernel_resources(kernels.ptx, kernels.entries, kernels.target.sm,
-                                        codegen::kGpuBlockThreads);
+                         const GpuTarget& target, bool emit_llvm, bool before_o2, bool emit_ptx) {
+  const PlanDevice device = nvptx ? PlanDevice::Gpu : PlanDevice::Cpu;
+  if (emit_ptx) return batch_kernels_ptx(program, {}, target);
+  if (emit_llvm) return batch_kernels_llvm_ir(program, device, !before_o2, {}, target);
+  return batch_plan_text(program, device, {}, target);
 }
 
 }  // namespace
@@ -86,7 +68,7 @@ int plan_command(CommandLine& args) {
       "--emit-llvm its kernels' LLVM IR after O2 (--before-o2: as emitted, before the\n"
       "rtlib is linked). --target nvptx generates the GPU kernels: --emit-ptx prints\n"
       "their PTX, --sm the compute capability (default 90; valid: " +
-      gpu::valid_sm_list() +
+      valid_gpu_targets() +
       "),\n--cuda-driver the oldest CUDA driver that must load it (e.g. 12.4; it picks the PTX\n"
       "ISA; default: the newest LLVM emits, PTX ISA 8.5).\n";
   if (args.wants_help()) return std::fputs(usage.c_str(), stdout), 0;
@@ -94,7 +76,7 @@ int plan_command(CommandLine& args) {
   options.engine = Engine::Native;
   bool emit_llvm = false, before_o2 = false, emit_ptx = false, batch = false;
   std::optional<std::string> target_name;
-  gpu::NvptxTarget target;
+  GpuTarget target;
   bool gpu_option = false;
   while (!args.done()) {
     const std::string f = args.flag();
@@ -121,7 +103,7 @@ int plan_command(CommandLine& args) {
       target.sm = parse_sm(args.value_of(f));
       gpu_option = true;
     } else if (f == "--cuda-driver") {
-      target.driver_version = parse_driver_version(args.value_of(f));
+      target.cuda_driver_version = parse_driver_version(args.value_of(f));
       gpu_option = true;
     } else if (!engine_flag(args, f, options, &batch)) {
       args.unknown_flag(f);
@@ -140,7 +122,7 @@ int plan_command(CommandLine& args) {
   if (emit_llvm && emit_ptx) throw UsageError("--emit-llvm and --emit-ptx exclude each other");
   if (nvptx) {
     try {
-      gpu::resolve_nvptx_target(target);
+      check_gpu_target(target);
     } catch (const Error& e) {
       throw UsageError(e.what());  // a compute capability or driver polyrt cannot target
     }
@@ -156,13 +138,8 @@ int plan_command(CommandLine& args) {
     throw UsageError("polyrt plan: the interpreter has no plan; use --engine closures or native");
   }
   auto program = compile_file(file, options);
-  if (emit_llvm) {
-    std::fputs(cpu::native_program_ir(*program).c_str(), stdout);
-    return 0;
-  }
-  std::printf("engine: %s\n", program->engine_name().c_str());
-  const slots::SlotProgram& sp = *program->slot_program();
-  std::fputs(plan::describe_plan(program->graph(), sp.plan, sp.mode).c_str(), stdout);
+  std::fputs((emit_llvm ? state_plan_llvm_ir(*program) : state_plan_text(*program)).c_str(),
+             stdout);
   return 0;
 }
 

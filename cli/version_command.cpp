@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "cli/command_line.hpp"
-#include "gpu_backend/ptx/nvptx_target.hpp"
+#include "polyrt/introspect.hpp"
 #include "polyrt/version.hpp"
 
 namespace polyrt::cli {
@@ -16,7 +16,7 @@ int version_command() {
   std::printf(
       "GPU: NVPTX kernels for sm_%s; the CUDA driver (libcuda.so.1, CUDA 12 or newer) is loaded "
       "at run time, none needed to build\n",
-      gpu::valid_sm_list().c_str());
+      valid_gpu_targets().c_str());
   return 0;
 }
 

@@ -163,6 +163,20 @@ def _names(value, what: str) -> List[str]:
     return names
 
 
+def _driver_version(version) -> int:
+    """A CUDA driver version as cuDriverGetVersion reports it (12040) from
+    "12.4" or 12040; 0 for None."""
+    if version is None:
+        return 0
+    if isinstance(version, int) and not isinstance(version, bool) and version >= 1000:
+        return version
+    if isinstance(version, str):
+        major, dot, minor = version.partition(".")
+        if major.isdigit() and (not dot or (minor.isdigit() and len(minor) <= 2)):
+            return int(major) * 1000 + (int(minor) * 10 if dot else 0)
+    raise WriteError(f"cuda_driver expects a CUDA driver version such as '12.4' or 12040, got {version!r}")
+
+
 def _range(start, stop, call: str):
     """[start, stop) as ints, checked as evaluate checks it: coordinates from
     0 to 2**64 - 1, stop not before start (an empty range is fine)."""
@@ -236,6 +250,40 @@ class Program:
     def engine(self) -> str:
         """What states of this program run, e.g. "native (PushPull)"."""
         return self._native.engine
+
+    def plan(
+        self,
+        kind: str = "batch",
+        *,
+        device: str = "cpu",
+        outputs: Optional[Sequence[str]] = None,
+        llvm: bool = False,
+        sm: int = 90,
+        cuda_driver: Union[str, int, None] = None,
+    ) -> str:
+        """What this program runs as, as ``polyrt plan`` prints it.
+
+        ``kind="batch"``: the batch plan of ``outputs`` (default: all) on
+        ``device`` ("cpu" or "gpu": kernels, host steps, copies; on a GPU each
+        kernel's registers and occupancy when the CUDA toolkit's ptxas is
+        found). ``kind="state"``: the per-state plan (closures and native
+        programs). ``llvm=True`` gives the optimized LLVM IR instead. ``sm``
+        and ``cuda_driver`` ("12.4" or 12040) pick the GPU target."""
+        return self._native.plan(
+            kind, device, _names(outputs or [], "outputs"), llvm, sm, _driver_version(cuda_driver)
+        )
+
+    def ptx(
+        self,
+        outputs: Optional[Sequence[str]] = None,
+        *,
+        sm: int = 90,
+        cuda_driver: Union[str, int, None] = None,
+    ) -> str:
+        """The PTX of the batch kernels of ``outputs`` (default: all) for
+        compute capability ``sm`` and the oldest CUDA driver that must load it
+        (``cuda_driver``, "12.4" or 12040; default: the newest PTX ISA)."""
+        return self._native.ptx(_names(outputs or [], "outputs"), sm, _driver_version(cuda_driver))
 
     def state(self, **externs: Any) -> "State":
         """A fresh per-request state with these externs set (others keep their defaults)."""

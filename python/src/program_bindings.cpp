@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "polyrt/introspect.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
 #include "python/src/bindings.hpp"
@@ -148,6 +149,37 @@ void bind_program(nb::module_& m) {
                      return nb::bytes(text.data(), text.size());
                    })
       .def_prop_ro("source_files", [](const NativeProgram& p) { return p.program->source_files(); })
+      .def(
+          "plan",
+          [](const NativeProgram& p, const std::string& kind, const std::string& device,
+             const std::vector<std::string>& outputs, bool llvm, unsigned sm,
+             unsigned cuda_driver) {
+            const GpuTarget target{sm, cuda_driver};
+            if (kind == "state") {
+              return llvm ? state_plan_llvm_ir(*p.program) : state_plan_text(*p.program);
+            }
+            if (kind != "batch") {
+              throw WriteError("plan kind must be 'batch' or 'state', got '" + kind + "'");
+            }
+            if (device != "cpu" && device != "gpu") {
+              throw WriteError("plan device must be 'cpu' or 'gpu', got '" + device + "'");
+            }
+            const PlanDevice on = device == "gpu" ? PlanDevice::Gpu : PlanDevice::Cpu;
+            if (on == PlanDevice::Gpu) check_gpu_target(target);
+            return llvm ? batch_kernels_llvm_ir(p.program, on, true, outputs, target)
+                        : batch_plan_text(p.program, on, outputs, target);
+          },
+          nb::arg("kind"), nb::arg("device"), nb::arg("outputs"), nb::arg("llvm"), nb::arg("sm"),
+          nb::arg("cuda_driver"))
+      .def(
+          "ptx",
+          [](const NativeProgram& p, const std::vector<std::string>& outputs, unsigned sm,
+             unsigned cuda_driver) {
+            const GpuTarget target{sm, cuda_driver};
+            check_gpu_target(target);
+            return batch_kernels_ptx(p.program, outputs, target);
+          },
+          nb::arg("outputs"), nb::arg("sm"), nb::arg("cuda_driver"))
       .def(
           "new_state",
           [](const NativeProgram& p) {

@@ -149,3 +149,26 @@ def test_coordinates_are_checked():
     many = polyrt.compile("".join(f"input c{i}: u64\n" for i in range(12)) + "x := c11 + c0\n").state()
     many.set_inputs(list(range(100, 112)))
     assert many["x"] == 211
+
+
+def test_plans_and_ptx_as_the_command_prints_them():
+    program = polyrt.compile(LADDER)
+    batch = program.plan()
+    assert batch.startswith("batch plan: ") and "step 0" in batch
+    gpu = program.plan(device="gpu", outputs=["x", "s"])
+    assert "kernels on the GPU" in gpu and "copy to the host" in gpu
+    assert "kernel resources" in gpu  # registers and occupancy, or why there is no ptxas
+    assert program.plan("state").startswith("engine: native")
+    assert "define" in program.plan("state", llvm=True)
+    assert "nvptx64-nvidia-cuda" in program.plan(device="gpu", llvm=True)
+    ptx = program.ptx(["x"], sm=80, cuda_driver="12.4")
+    assert ".target sm_80" in ptx and ".version 8.4" in ptx
+    assert program.ptx(cuda_driver=12000).count(".version 8.0") == 1
+    with pytest.raises(polyrt.Error, match="supports 60, 61"):
+        program.ptx(sm=91)
+    with pytest.raises(polyrt.WriteError, match="cuda_driver expects"):
+        program.ptx(cuda_driver="12.x")
+    with pytest.raises(polyrt.WriteError, match="'batch' or 'state'"):
+        program.plan("kernels")
+    with pytest.raises(polyrt.RefusedError, match="interpreter has no plan"):
+        polyrt.compile(LADDER, engine="interpreter").plan("state")

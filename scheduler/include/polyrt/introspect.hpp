@@ -1,0 +1,58 @@
+// What a compiled program runs as, for people and tools: the per-state plan,
+// the batch plan on the CPU or a GPU, and the code generated for them (LLVM
+// IR, PTX). `polyrt plan` prints these; Python's Program.plan() and
+// Program.ptx() return them. No GPU or driver is needed.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "polyrt/polyrt.hpp"
+
+namespace polyrt {
+
+// The GPU code is generated for: a compute capability and the oldest CUDA
+// driver that must load it (which picks the PTX ISA).
+struct GpuTarget {
+  unsigned sm = 90;                  // major * 10 + minor
+  unsigned cuda_driver_version = 0;  // 12040 for 12.4; 0: the newest ISA LLVM emits
+};
+
+// Throws polyrt::Error naming the valid ones for a compute capability or
+// driver polyrt cannot generate code for.
+void check_gpu_target(const GpuTarget& target);
+
+// The per-state plan of a Closures or Native program: its engine, slot
+// layout, steps in evaluation order and provenance mode. RefusedError for
+// the interpreter, which has no plan.
+std::string state_plan_text(const Program& program);
+// The optimized LLVM IR of a Native program's segments.
+std::string state_plan_llvm_ir(const Program& program);
+
+enum class PlanDevice { Cpu, Gpu };
+
+// The batch plan of `outputs` (empty: every output; the first input
+// iterated) on `device`: steps, kernels, host steps and the columns copied
+// between them; on a GPU also each kernel's registers, spills and occupancy
+// when the CUDA toolkit's ptxas is found.
+std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanDevice device,
+                            const std::vector<std::string>& outputs = {},
+                            const GpuTarget& target = {});
+// The batch kernels' LLVM IR on `device`: after O2 (`optimized`) or as
+// emitted, before the runtime library is linked.
+std::string batch_kernels_llvm_ir(const std::shared_ptr<const Program>& program, PlanDevice device,
+                                  bool optimized, const std::vector<std::string>& outputs = {},
+                                  const GpuTarget& target = {});
+// The GPU batch kernels' PTX.
+std::string batch_kernels_ptx(const std::shared_ptr<const Program>& program,
+                              const std::vector<std::string>& outputs = {},
+                              const GpuTarget& target = {});
+
+// Valid compute capabilities, "60, 61, 62, 70, ..." (for messages and help).
+std::string valid_gpu_targets();
+
+// Every node's reference in Markdown (`polyrt nodes`, docs/nodes.md).
+std::string node_reference();
+
+}  // namespace polyrt

@@ -1,0 +1,87 @@
+#include "polyrt/introspect.hpp"
+
+#include "codegen/batch_codegen.hpp"
+#include "cpu_backend/batch_kernels.hpp"
+#include "cpu_backend/native_program.hpp"
+#include "gpu_backend/ptx/ptx_compiler.hpp"
+#include "gpu_backend/ptx/ptxas.hpp"
+#include "nodes/node_docs.hpp"
+#include "plan/state_plan.hpp"
+#include "scheduler/batch_setup.hpp"
+#include "slots/slot_program.hpp"
+
+namespace polyrt {
+
+namespace {
+
+gpu::NvptxTarget nvptx(const GpuTarget& target) {
+  return gpu::NvptxTarget{target.sm, target.cuda_driver_version};
+}
+
+batch::PreparedBatch prepared(const std::shared_ptr<const Program>& program,
+                              const std::vector<std::string>& outputs) {
+  BatchOptions options;
+  options.outputs = outputs;
+  return scheduler::prepare(program, scheduler::resolve_batch_options(*program, options));
+}
+
+const slots::SlotProgram& slot_program_of(const Program& program) {
+  if (!program.slot_program()) {
+    throw RefusedError("the interpreter has no plan; compile with the closures or native engine");
+  }
+  return *program.slot_program();
+}
+
+}  // namespace
+
+void check_gpu_target(const GpuTarget& target) {
+  gpu::resolve_nvptx_target(nvptx(target));
+}
+
+std::string valid_gpu_targets() {
+  return gpu::valid_sm_list();
+}
+
+std::string node_reference() {
+  return nodes::node_reference_markdown();
+}
+
+std::string state_plan_text(const Program& program) {
+  const slots::SlotProgram& sp = slot_program_of(program);
+  return "engine: " + program.engine_name() + "\n" +
+         plan::describe_plan(program.graph(), sp.plan, sp.mode);
+}
+
+std::string state_plan_llvm_ir(const Program& program) {
+  slot_program_of(program);
+  return cpu::native_program_ir(program);
+}
+
+std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanDevice device,
+                            const std::vector<std::string>& outputs, const GpuTarget& target) {
+  const batch::PreparedBatch p = prepared(program, outputs);
+  if (device == PlanDevice::Cpu) {
+    return plan::describe_batch_plan(p.graph(), p.plan, plan::PlanPlacement::Cpu);
+  }
+  const gpu::PtxKernels kernels =
+      gpu::PtxCompiler::instance().compile(p.graph(), p.plan, nvptx(target));
+  return plan::describe_batch_plan(p.graph(), p.plan, plan::PlanPlacement::Gpu) +
+         gpu::describe_kernel_resources(kernels.ptx, kernels.entries, kernels.target.sm,
+                                        codegen::kGpuBlockThreads);
+}
+
+std::string batch_kernels_llvm_ir(const std::shared_ptr<const Program>& program, PlanDevice device,
+                                  bool optimized, const std::vector<std::string>& outputs,
+                                  const GpuTarget& target) {
+  const batch::PreparedBatch p = prepared(program, outputs);
+  if (device == PlanDevice::Cpu) return cpu::batch_kernels_ir(p.graph(), p.plan, optimized);
+  return gpu::PtxCompiler::instance().module_ir(p.graph(), p.plan, nvptx(target), optimized);
+}
+
+std::string batch_kernels_ptx(const std::shared_ptr<const Program>& program,
+                              const std::vector<std::string>& outputs, const GpuTarget& target) {
+  const batch::PreparedBatch p = prepared(program, outputs);
+  return gpu::PtxCompiler::instance().compile(p.graph(), p.plan, nvptx(target)).ptx;
+}
+
+}  // namespace polyrt
