@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Holds every #include of polyrt's sources to the layering of
+docs/architecture.md (like LLVM's layering checks): a folder includes only
+from itself and the folders below it. A new upward or sideways include fails
+here, naming the file and the line; widening the table is a design change to
+make on purpose (and to write down in docs/architecture.md)."""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Folder -> the folders (besides itself) it may include from. "public" is the
+# installed API (polyrt/*.hpp of core and scheduler).
+ALLOWED = {
+    "core": {"public"},
+    "codegen": {"core", "public"},
+    "cpu_backend": {"core", "codegen", "public"},
+    # The host twins compile GPU kernels for the host with the CPU's JIT.
+    "gpu_backend": {"core", "codegen", "cpu_backend", "public"},
+    "scheduler": {"core", "codegen", "cpu_backend", "gpu_backend", "public"},
+    "cli": {"public", "scheduler-jobs"},
+    "python": {"public", "core", "scheduler"},
+}
+
+# What the command may use of the scheduler beyond its public headers: the
+# job layer (ranges, parts, ranks, interruption, output files). Nothing else.
+CLI_SCHEDULER_HEADERS = {
+    "scheduler/batch_job.hpp",
+    "scheduler/interruption.hpp",
+    "scheduler/job_parts.hpp",
+    "scheduler/output_target.hpp",
+    "scheduler/part_manifest.hpp",
+    "scheduler/range_job.hpp",
+    "scheduler/ranks.hpp",
+    "scheduler/row_format.hpp",
+    "scheduler/temporary_files.hpp",
+}
+
+CORE_FOLDERS = set(os.listdir(os.path.join(ROOT, "core")))
+
+
+def owner(include: str, including_dir: str) -> str:
+    """The layer an #include "..." belongs to."""
+    first = include.split("/")[0]
+    if "/" not in include:
+        return "same folder"
+    if first == "polyrt":
+        return "public"
+    if first in ALLOWED or first in ("bench", "tests"):
+        return first
+    if first in CORE_FOLDERS:
+        return "core"
+    return "unknown"
+
+
+def main() -> int:
+    problems = []
+    for folder, allowed in ALLOWED.items():
+        for dirpath, _, files in os.walk(os.path.join(ROOT, folder)):
+            for name in files:
+                if not name.endswith((".cpp", ".hpp", ".h", ".cc", ".inc")):
+                    continue
+                path = os.path.join(dirpath, name)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    for number, line in enumerate(f, 1):
+                        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                        if not m:
+                            continue
+                        include = m.group(1)
+                        layer = owner(include, dirpath)
+                        if layer in (folder, "same folder") or layer in allowed:
+                            continue
+                        if folder == "cli" and include in CLI_SCHEDULER_HEADERS:
+                            continue
+                        if folder == "cli" and include.startswith("cli/"):
+                            continue
+                        rel = os.path.relpath(path, ROOT)
+                        problems.append(f"{rel}:{number}: {folder}/ may not include \"{include}\" ({layer})")
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} include(s) break the layering (tests/layering_check.py)")
+        return 1
+    print("every #include keeps to the layering")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
