@@ -12,7 +12,7 @@
 #include "bench/ladder_baseline.hpp"
 #include "bench/ladder_columns_baseline.hpp"
 #include "polyrt/batch.hpp"
-#include "scheduler/batch_job.hpp"
+#include "scheduler/jobs/batch_job.hpp"
 
 namespace polyrt::bench {
 namespace {

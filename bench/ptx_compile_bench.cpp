@@ -6,7 +6,7 @@
 
 #include "bench/ladder_baseline.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
-#include "scheduler/batch_setup.hpp"
+#include "scheduler/runtime/batch_setup.hpp"
 
 namespace polyrt::bench {
 namespace {

@@ -7,9 +7,9 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/ladder_baseline.hpp"
-#include "scheduler/batch_job.hpp"
-#include "scheduler/output_sink.hpp"
-#include "scheduler/range_job.hpp"
+#include "scheduler/jobs/batch_job.hpp"
+#include "scheduler/output/output_sink.hpp"
+#include "scheduler/jobs/range_job.hpp"
 
 namespace polyrt::bench {
 namespace {

@@ -15,7 +15,7 @@
 #include "cli/command_line.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/devices.hpp"
-#include "scheduler/row_format.hpp"
+#include "scheduler/output/row_format.hpp"
 
 namespace polyrt::cli {
 

@@ -7,7 +7,7 @@
 
 #include "cli/command_line.hpp"
 #include "polyrt/error.hpp"
-#include "scheduler/interruption.hpp"
+#include "scheduler/jobs/interruption.hpp"
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include "cli/run_parts.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
-#include "scheduler/batch_job.hpp"
-#include "scheduler/interruption.hpp"
-#include "scheduler/range_job.hpp"
-#include "scheduler/ranks.hpp"
+#include "scheduler/jobs/batch_job.hpp"
+#include "scheduler/jobs/interruption.hpp"
+#include "scheduler/jobs/range_job.hpp"
+#include "scheduler/jobs/ranks.hpp"
 
 namespace polyrt::cli {
 

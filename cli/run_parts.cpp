@@ -4,11 +4,11 @@
 #include <filesystem>
 
 #include "polyrt/error.hpp"
-#include "scheduler/interruption.hpp"
-#include "scheduler/job_parts.hpp"
-#include "scheduler/output_target.hpp"
-#include "scheduler/part_manifest.hpp"
-#include "scheduler/temporary_files.hpp"
+#include "scheduler/jobs/interruption.hpp"
+#include "scheduler/jobs/job_parts.hpp"
+#include "scheduler/output/output_target.hpp"
+#include "scheduler/jobs/part_manifest.hpp"
+#include "scheduler/output/temporary_files.hpp"
 
 namespace polyrt::cli {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "scheduler/range_job.hpp"
-#include "scheduler/ranks.hpp"
+#include "scheduler/jobs/range_job.hpp"
+#include "scheduler/jobs/ranks.hpp"
 
 namespace polyrt::cli {
 

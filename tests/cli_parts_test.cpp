@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "scheduler/interruption.hpp"
-#include "scheduler/job_parts.hpp"
-#include "scheduler/part_manifest.hpp"
+#include "scheduler/jobs/interruption.hpp"
+#include "scheduler/jobs/job_parts.hpp"
+#include "scheduler/jobs/part_manifest.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {

@@ -3,7 +3,7 @@
 // in proportion to their speed and finish together; a slow device's chunks
 // do not keep the frontier device (the CPU) waiting for in-order delivery;
 // a failure's limit stops the taking of later rows.
-#include "scheduler/device_balance.hpp"
+#include "scheduler/runtime/device_balance.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <map>
 #include <queue>
 
-#include "scheduler/auto_devices.hpp"
+#include "scheduler/runtime/auto_devices.hpp"
 
 namespace polyrt::scheduler {
 namespace {

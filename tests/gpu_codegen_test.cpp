@@ -14,7 +14,7 @@
 #include "gpu_backend/host_twin_backend.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
 #include "gpu_backend/ptx/ptxas.hpp"
-#include "scheduler/batch_setup.hpp"
+#include "scheduler/runtime/batch_setup.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt {

@@ -26,15 +26,15 @@ ALLOWED = {
 # What the command may use of the scheduler beyond its public headers: the
 # job layer (ranges, parts, ranks, interruption, output files). Nothing else.
 CLI_SCHEDULER_HEADERS = {
-    "scheduler/batch_job.hpp",
-    "scheduler/interruption.hpp",
-    "scheduler/job_parts.hpp",
-    "scheduler/output_target.hpp",
-    "scheduler/part_manifest.hpp",
-    "scheduler/range_job.hpp",
-    "scheduler/ranks.hpp",
-    "scheduler/row_format.hpp",
-    "scheduler/temporary_files.hpp",
+    "scheduler/jobs/batch_job.hpp",
+    "scheduler/jobs/interruption.hpp",
+    "scheduler/jobs/job_parts.hpp",
+    "scheduler/output/output_target.hpp",
+    "scheduler/jobs/part_manifest.hpp",
+    "scheduler/jobs/range_job.hpp",
+    "scheduler/jobs/ranks.hpp",
+    "scheduler/output/row_format.hpp",
+    "scheduler/output/temporary_files.hpp",
 }
 
 CORE_FOLDERS = set(os.listdir(os.path.join(ROOT, "core")))

@@ -11,7 +11,7 @@
 
 #include "gpu_backend/ptx/ptx_compiler.hpp"
 #include "gpu_backend/ptx/ptxas.hpp"
-#include "scheduler/batch_setup.hpp"
+#include "scheduler/runtime/batch_setup.hpp"
 #include "tests/differential/differential.hpp"
 #include "tests/differential/random_program.hpp"
 #include "tests/test_support.hpp"

@@ -17,7 +17,7 @@
 #include "python/src/bindings.hpp"
 #include "rtlib/utf8.hpp"
 #include "rtlib/web_encoding.hpp"
-#include "scheduler/output_target.hpp"
+#include "scheduler/output/output_target.hpp"
 
 namespace nb = nanobind;
 

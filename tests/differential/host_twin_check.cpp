@@ -5,7 +5,7 @@
 
 #include "cpu_backend/cpu_batch_backend.hpp"
 #include "gpu_backend/host_twin_backend.hpp"
-#include "scheduler/batch_setup.hpp"
+#include "scheduler/runtime/batch_setup.hpp"
 
 namespace polyrt::difftest {
 

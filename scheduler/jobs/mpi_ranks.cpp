@@ -6,8 +6,8 @@
 #include <mutex>
 
 #include "polyrt/error.hpp"
-#include "scheduler/interruption.hpp"
-#include "scheduler/ranks.hpp"
+#include "scheduler/jobs/interruption.hpp"
+#include "scheduler/jobs/ranks.hpp"
 
 namespace polyrt::scheduler {
 

@@ -1,4 +1,4 @@
-#include "scheduler/npy_writer.hpp"
+#include "scheduler/output/npy_writer.hpp"
 
 #include <fcntl.h>
 #include <sys/statvfs.h>
@@ -12,7 +12,7 @@
 #include "columns/native_columns.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
-#include "scheduler/temporary_files.hpp"
+#include "scheduler/output/temporary_files.hpp"
 
 namespace polyrt::scheduler {
 

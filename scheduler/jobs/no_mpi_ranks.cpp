@@ -1,5 +1,5 @@
 // Built when CMake found no MPI: every run is one process.
-#include "scheduler/ranks.hpp"
+#include "scheduler/jobs/ranks.hpp"
 
 namespace polyrt::scheduler {
 

@@ -1,13 +1,13 @@
-#include "scheduler/batch_job.hpp"
+#include "scheduler/jobs/batch_job.hpp"
 
 #include <cstdio>
 
 #include "polyrt/batch.hpp"
-#include "scheduler/interruption.hpp"
-#include "scheduler/npy_writer.hpp"
-#include "scheduler/progress_bar.hpp"
-#include "scheduler/rate_pacer.hpp"
-#include "scheduler/row_format.hpp"
+#include "scheduler/jobs/interruption.hpp"
+#include "scheduler/output/npy_writer.hpp"
+#include "scheduler/jobs/progress_bar.hpp"
+#include "scheduler/jobs/rate_pacer.hpp"
+#include "scheduler/output/row_format.hpp"
 
 namespace polyrt::scheduler {
 

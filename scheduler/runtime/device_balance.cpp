@@ -1,4 +1,4 @@
-#include "scheduler/device_balance.hpp"
+#include "scheduler/runtime/device_balance.hpp"
 
 #include <algorithm>
 #include <limits>

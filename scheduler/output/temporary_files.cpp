@@ -1,4 +1,4 @@
-#include "scheduler/temporary_files.hpp"
+#include "scheduler/output/temporary_files.hpp"
 
 #include <dirent.h>
 #include <signal.h>

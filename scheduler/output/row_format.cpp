@@ -1,4 +1,4 @@
-#include "scheduler/row_format.hpp"
+#include "scheduler/output/row_format.hpp"
 
 #include <algorithm>
 #include <bit>

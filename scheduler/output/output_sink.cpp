@@ -1,4 +1,4 @@
-#include "scheduler/output_sink.hpp"
+#include "scheduler/output/output_sink.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,8 +9,8 @@
 #include <cstring>
 
 #include "polyrt/error.hpp"
-#include "scheduler/interruption.hpp"
-#include "scheduler/output_target.hpp"
+#include "scheduler/jobs/interruption.hpp"
+#include "scheduler/output/output_target.hpp"
 
 namespace polyrt::scheduler {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "scheduler/output_sink.hpp"
+#include "scheduler/output/output_sink.hpp"
 
 namespace polyrt::scheduler {
 

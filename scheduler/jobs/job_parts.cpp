@@ -1,4 +1,4 @@
-#include "scheduler/job_parts.hpp"
+#include "scheduler/jobs/job_parts.hpp"
 
 #include "polyrt/error.hpp"
 

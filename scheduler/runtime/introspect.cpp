@@ -7,7 +7,7 @@
 #include "gpu_backend/ptx/ptxas.hpp"
 #include "nodes/node_docs.hpp"
 #include "plan/state_plan.hpp"
-#include "scheduler/batch_setup.hpp"
+#include "scheduler/runtime/batch_setup.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {

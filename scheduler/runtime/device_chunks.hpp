@@ -27,8 +27,8 @@
 #include <thread>
 #include <vector>
 
-#include "scheduler/device_balance.hpp"
-#include "scheduler/interruption.hpp"
+#include "scheduler/runtime/device_balance.hpp"
+#include "scheduler/jobs/interruption.hpp"
 
 namespace polyrt::scheduler {
 

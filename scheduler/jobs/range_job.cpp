@@ -1,13 +1,13 @@
-#include "scheduler/range_job.hpp"
+#include "scheduler/jobs/range_job.hpp"
 
 #include <tbb/enumerable_thread_specific.h>
 
 #include <exception>
 
-#include "scheduler/interruption.hpp"
-#include "scheduler/ordered_chunks.hpp"
-#include "scheduler/progress_bar.hpp"
-#include "scheduler/rate_pacer.hpp"
+#include "scheduler/jobs/interruption.hpp"
+#include "scheduler/runtime/ordered_chunks.hpp"
+#include "scheduler/jobs/progress_bar.hpp"
+#include "scheduler/jobs/rate_pacer.hpp"
 
 namespace polyrt::scheduler {
 

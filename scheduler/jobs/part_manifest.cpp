@@ -1,4 +1,4 @@
-#include "scheduler/part_manifest.hpp"
+#include "scheduler/jobs/part_manifest.hpp"
 
 #include <zlib.h>
 
@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include "polyrt/error.hpp"
-#include "scheduler/interruption.hpp"
-#include "scheduler/output_sink.hpp"
-#include "scheduler/row_format.hpp"
+#include "scheduler/jobs/interruption.hpp"
+#include "scheduler/output/output_sink.hpp"
+#include "scheduler/output/row_format.hpp"
 
 namespace polyrt::scheduler {
 

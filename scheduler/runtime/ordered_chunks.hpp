@@ -20,8 +20,8 @@
 #include <memory>
 #include <vector>
 
-#include "scheduler/fork_safety.hpp"
-#include "scheduler/interruption.hpp"
+#include "scheduler/runtime/fork_safety.hpp"
+#include "scheduler/jobs/interruption.hpp"
 
 namespace polyrt::scheduler {
 

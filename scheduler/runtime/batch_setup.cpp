@@ -1,4 +1,4 @@
-#include "scheduler/batch_setup.hpp"
+#include "scheduler/runtime/batch_setup.hpp"
 
 #include "program/name_list.hpp"
 

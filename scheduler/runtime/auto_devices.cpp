@@ -1,4 +1,4 @@
-#include "scheduler/auto_devices.hpp"
+#include "scheduler/runtime/auto_devices.hpp"
 
 #include <cstdio>
 

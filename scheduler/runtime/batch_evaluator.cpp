@@ -21,11 +21,11 @@
 #include "io/buffer_sizes.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
-#include "scheduler/auto_devices.hpp"
-#include "scheduler/batch_backends.hpp"
-#include "scheduler/device_balance.hpp"
-#include "scheduler/device_chunks.hpp"
-#include "scheduler/ordered_chunks.hpp"
+#include "scheduler/runtime/auto_devices.hpp"
+#include "scheduler/runtime/batch_backends.hpp"
+#include "scheduler/runtime/device_balance.hpp"
+#include "scheduler/runtime/device_chunks.hpp"
+#include "scheduler/runtime/ordered_chunks.hpp"
 
 namespace polyrt {
 

@@ -1,4 +1,4 @@
-#include "scheduler/interruption.hpp"
+#include "scheduler/jobs/interruption.hpp"
 
 #include <signal.h>
 

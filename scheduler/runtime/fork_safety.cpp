@@ -1,4 +1,4 @@
-#include "scheduler/fork_safety.hpp"
+#include "scheduler/runtime/fork_safety.hpp"
 
 #include <pthread.h>
 #include <tbb/global_control.h>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "batch/batch_backend.hpp"
-#include "scheduler/batch_setup.hpp"
+#include "scheduler/runtime/batch_setup.hpp"
 
 namespace polyrt::scheduler {
 

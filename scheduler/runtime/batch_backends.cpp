@@ -1,4 +1,4 @@
-#include "scheduler/batch_backends.hpp"
+#include "scheduler/runtime/batch_backends.hpp"
 
 #include "cpu_backend/cpu_batch_backend.hpp"
 #include "gpu_backend/gpu_batch_backend.hpp"

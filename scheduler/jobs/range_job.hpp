@@ -11,8 +11,8 @@
 
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
-#include "scheduler/output_sink.hpp"
-#include "scheduler/row_format.hpp"
+#include "scheduler/output/output_sink.hpp"
+#include "scheduler/output/row_format.hpp"
 
 namespace polyrt::scheduler {
 

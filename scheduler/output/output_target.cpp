@@ -1,4 +1,4 @@
-#include "scheduler/output_target.hpp"
+#include "scheduler/output/output_target.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "polyrt/error.hpp"
-#include "scheduler/temporary_files.hpp"
+#include "scheduler/output/temporary_files.hpp"
 
 namespace polyrt::scheduler {
 

@@ -1,4 +1,4 @@
-#include "scheduler/rate_pacer.hpp"
+#include "scheduler/jobs/rate_pacer.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <thread>
 
-#include "scheduler/interruption.hpp"
+#include "scheduler/jobs/interruption.hpp"
 
 namespace polyrt::scheduler {
 

@@ -1,4 +1,4 @@
-#include "scheduler/progress_bar.hpp"
+#include "scheduler/jobs/progress_bar.hpp"
 
 #include <unistd.h>
 
