@@ -121,104 +121,115 @@ std::pair<uint64_t, uint64_t> parse_cycles(const std::string& v) {
   return {a, b - a + (inclusive || open ? 1 : 0)};
 }
 
-}  // namespace
-
-int run_command(CommandLine& args) {
-  if (args.wants_help()) return std::fputs(kRunUsage, stdout), 0;
+// What `polyrt run`'s flags ask for.
+struct RunRequest {
   std::optional<std::pair<uint64_t, uint64_t>> cycles;
   std::vector<std::string> outputs;
   std::string out_path;
   std::vector<std::pair<std::string, std::string>> sets;
-  scheduler::RangeJob job;
-  job.device = BatchDevice::Auto;
+  scheduler::RangeJob job{.device = BatchDevice::Auto};
   std::string device = "auto";
   bool device_given = false;
   CompileOptions options;
   bool batch = true;
   bool npy = false;
   std::optional<uint64_t> parts, part;
-  while (!args.done()) {
-    const std::string f = args.flag();
-    if (f == "--cycles") {
-      cycles = parse_cycles(args.value_of(f));
-    } else if (f == "--outputs") {
-      outputs = split_list(args.value_of(f), "run");
-    } else if (f == "--format") {
-      const std::string format = args.value_of(f);
-      npy = format == "npy";
-      if (!npy) job.format = scheduler::parse_row_format(format);
-    } else if (f == "--out") {
-      out_path = args.value_of(f);
-    } else if (f == "--set") {
-      sets.push_back(split_assignment(args.value_of(f)));
-    } else if (f == "--threads") {
-      job.threads = parse_u64_arg(args.value_of(f), "--threads");
-      if (job.threads == 0 || job.threads > 4096)
-        throw UsageError(
-            "polyrt run: --threads must be in [1, 4096] (more than the machine's "
-            "cores runs on every core)");
-    } else if (f == "--device") {
-      device = args.value_of(f);
-      device_given = true;
-      parse_device(device, job);
-    } else if (f == "--parts") {
-      parts = parse_u64_arg(args.value_of(f), "--parts");
-      if (*parts == 0 || *parts > kMaxParts) {
-        throw UsageError("polyrt run: --parts must be in [1, " + std::to_string(kMaxParts) +
-                         "], got " + std::to_string(*parts));
-      }
-    } else if (f == "--rate") {
-      job.rate = parse_rate(args.value_of(f));
-    } else if (f == "--part") {
-      part = parse_u64_arg(args.value_of(f), "--part");
-    } else if (f == "-v" || f == "--verbose") {
-      job.verbose = true;
-    } else if (!engine_flag(args, f, options, &batch)) {
-      args.unknown_flag(f);
+};
+
+// One flag into `r`; false when it is none of run's own.
+bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
+  scheduler::RangeJob& job = r.job;
+  if (f == "--cycles") {
+    r.cycles = parse_cycles(args.value_of(f));
+  } else if (f == "--outputs") {
+    r.outputs = split_list(args.value_of(f), "run");
+  } else if (f == "--format") {
+    const std::string format = args.value_of(f);
+    r.npy = format == "npy";
+    if (!r.npy) job.format = scheduler::parse_row_format(format);
+  } else if (f == "--out") {
+    r.out_path = args.value_of(f);
+  } else if (f == "--set") {
+    r.sets.push_back(split_assignment(args.value_of(f)));
+  } else if (f == "--threads") {
+    job.threads = parse_u64_arg(args.value_of(f), "--threads");
+    if (job.threads == 0 || job.threads > 4096)
+      throw UsageError(
+          "polyrt run: --threads must be in [1, 4096] (more than the machine's "
+          "cores runs on every core)");
+  } else if (f == "--device") {
+    r.device = args.value_of(f);
+    r.device_given = true;
+    parse_device(r.device, job);
+  } else if (f == "--parts") {
+    r.parts = parse_u64_arg(args.value_of(f), "--parts");
+    if (*r.parts == 0 || *r.parts > kMaxParts) {
+      throw UsageError("polyrt run: --parts must be in [1, " + std::to_string(kMaxParts) +
+                       "], got " + std::to_string(*r.parts));
     }
+  } else if (f == "--rate") {
+    job.rate = parse_rate(args.value_of(f));
+  } else if (f == "--part") {
+    r.part = parse_u64_arg(args.value_of(f), "--part");
+  } else if (f == "-v" || f == "--verbose") {
+    job.verbose = true;
+  } else {
+    return engine_flag(args, f, r.options, &r.batch);
   }
-  const std::string file = args.file();
-  args.allow_positionals(1, "run takes one FILE; options start with --");
-  if (!batch && device_given && job.device != BatchDevice::Cpu) {
-    throw UsageError("polyrt run: --device " + device +
+  return true;
+}
+
+// The flags' combinations that cannot run, refused before anything compiles.
+void refuse_conflicts(const RunRequest& r) {
+  if (!r.batch && r.device_given && r.job.device != BatchDevice::Cpu) {
+    throw UsageError("polyrt run: --device " + r.device +
                      " runs the batch tier; per-state engines (--engine) run on the CPU");
   }
-  if (!cycles) throw UsageError("polyrt run: --cycles A..B is required");
-  if (npy && !batch)
+  if (!r.cycles) throw UsageError("polyrt run: --cycles A..B is required");
+  if (r.npy && !r.batch)
     throw UsageError("polyrt run: --format npy runs on the batch tier (drop --engine)");
-  if (npy && out_path.empty()) throw UsageError("polyrt run: --format npy needs --out DIR");
-  if (npy && job.rate > 0)
+  if (r.npy && r.out_path.empty()) throw UsageError("polyrt run: --format npy needs --out DIR");
+  if (r.npy && r.job.rate > 0)
     throw UsageError("polyrt run: --rate paces text rows; npy columns are written as a whole");
-  if (part && !parts) throw UsageError("polyrt run: --part K needs --parts N");
-  if (part && (*part == 0 || *part > *parts)) {
-    throw UsageError("polyrt run: --part must be in 1.." + std::to_string(*parts) +
-                     " (the --parts), got " + std::to_string(*part));
+  if (r.part && !r.parts) throw UsageError("polyrt run: --part K needs --parts N");
+  if (r.part && (*r.part == 0 || *r.part > *r.parts)) {
+    throw UsageError("polyrt run: --part must be in 1.." + std::to_string(*r.parts) +
+                     " (the --parts), got " + std::to_string(*r.part));
   }
-  if (parts && out_path.empty()) {
+  if (r.parts && r.out_path.empty()) {
     throw UsageError("polyrt run: --parts writes one file per part and needs --out DIR");
   }
+}
 
-  job.program = compile_file(file, options);
+// The job: the program compiled, its range, settings and outputs checked.
+void prepare_job(RunRequest& r, const std::string& file) {
+  scheduler::RangeJob& job = r.job;
+  job.program = compile_file(file, r.options);
   const Program& p = *job.program;
   if (p.input_names().empty())
     throw UsageError("polyrt run: " + file + " declares no input to iterate");
-  job.first = cycles->first;
-  job.count = cycles->second;
-  apply_settings(p, sets, "run", job.coordinates, job.externs);
-  job.outputs = outputs.empty() ? p.output_names() : outputs;
+  job.first = r.cycles->first;
+  job.count = r.cycles->second;
+  apply_settings(p, r.sets, "run", job.coordinates, job.externs);
+  job.outputs = r.outputs.empty() ? p.output_names() : r.outputs;
   for (const std::string& name : job.outputs) {
     if (!p.output_index(name))
       throw UsageError("polyrt run: --outputs names '" + name + "', which is not a binding of " +
                        file);
   }
-
   for (const std::string& w : p.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
+}
+
+// Runs the job to one output, as parts, or as this MPI rank's part.
+int execute(const RunRequest& r, const std::string& file) {
+  const scheduler::RangeJob& job = r.job;
+  const Program& p = *job.program;
   // From here on SIGINT, SIGTERM and SIGHUP stop the job cleanly.
   const scheduler::Interruption::Guard interruptible;
   const auto run_to = [&](const scheduler::RangeJob& to_run, const std::string& path) {
-    if (npy) return scheduler::run_batch_npy_job(to_run, path);
+    if (r.npy) return scheduler::run_batch_npy_job(to_run, path);
     scheduler::OutputSink sink(path, p.source_files());
-    if (batch) {
+    if (r.batch) {
       scheduler::run_batch_text_job(to_run, sink);
     } else {
       scheduler::run_range_job(to_run, sink);
@@ -226,28 +237,44 @@ int run_command(CommandLine& args) {
     sink.commit();
   };
   const PartsTarget target{
-      .dir = out_path,
+      .dir = r.out_path,
       .program_file = file,
       .table = std::filesystem::path(file).stem().string(),
-      .extension = npy ? "npy" : std::string(scheduler::row_format_extension(job.format)),
-      .npy_outputs = npy ? job.outputs : std::vector<std::string>{}};
+      .extension = r.npy ? "npy" : std::string(scheduler::row_format_extension(job.format)),
+      .npy_outputs = r.npy ? job.outputs : std::vector<std::string>{}};
   if (const std::unique_ptr<scheduler::Ranks> ranks = scheduler::join_mpi_launch()) {
-    if (parts) {
+    if (r.parts) {
       throw UsageError(
           "polyrt run: under an MPI launch every rank writes one part; drop --parts "
           "and --part");
     }
-    if (out_path.empty()) {
+    if (r.out_path.empty()) {
       throw UsageError("polyrt run: under an MPI launch the ranks write parts and need --out DIR");
     }
     return run_as_rank(*ranks, job, target, run_to);
   }
-  if (!parts) {
-    run_to(job, out_path);
+  if (!r.parts) {
+    run_to(job, r.out_path);
     return 0;
   }
-  run_parts(job, *parts, part, target, run_to);
+  run_parts(job, *r.parts, r.part, target, run_to);
   return 0;
+}
+
+}  // namespace
+
+int run_command(CommandLine& args) {
+  if (args.wants_help()) return std::fputs(kRunUsage, stdout), 0;
+  RunRequest request;
+  while (!args.done()) {
+    const std::string f = args.flag();
+    if (!parse_run_flag(args, f, request)) args.unknown_flag(f);
+  }
+  const std::string file = args.file();
+  args.allow_positionals(1, "run takes one FILE; options start with --");
+  refuse_conflicts(request);
+  prepare_job(request, file);
+  return execute(request, file);
 }
 
 }  // namespace polyrt::cli
