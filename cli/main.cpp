@@ -6,50 +6,32 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "cli/command_table.hpp"
 #include "polyrt/error.hpp"
 #include "scheduler/jobs/interruption.hpp"
 
 namespace {
 
-const char* kUsage =
-    "usage: polyrt COMMAND [OPTIONS]\n"
-    "\n"
-    "commands:\n"
-    "  check FILE                          compile FILE and report diagnostics\n"
-    "  eval FILE [--set N=V]... INPUTS...  evaluate one coordinate, print every output\n"
-    "  run FILE --cycles A..B [OPTIONS]    generate rows for coordinates A..B-1 with every core\n"
-    "  plan FILE [--emit-llvm]             print the native plan (or its optimized LLVM IR)\n"
-    "  devices                             list the CPU and GPUs the batch tier can use\n"
-    "  bench FILE [OPTIONS]                measure FILE on every tier and device here\n"
-    "  version                             polyrt's version and how it was built (also --version)\n"
-    "  nodes                               print the node reference (Markdown)\n"
-    "\n"
-    "Run 'polyrt COMMAND --help' for the options of a command.\n";
-
 int dispatch(const std::vector<std::string>& args) {
-  if (!args.empty() && (args[0] == "--version" || args[0] == "version")) {
-    if (args.size() > 1) {
-      std::fprintf(stderr, "polyrt %s: takes no arguments, got '%s'\n", args[0].c_str(),
-                   args[1].c_str());
-      return 2;
-    }
-    return polyrt::cli::version_command();
-  }
+  const std::string usage = polyrt::cli::usage_text();
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    // `polyrt help --commands`: the command names, for the bash completion.
+    if (args.size() == 2 && args[0] == "help" && args[1] == "--commands") {
+      for (const polyrt::cli::Command& c : polyrt::cli::commands()) std::printf("%s\n", c.name);
+      return 0;
+    }
+    std::fputs(usage.c_str(), args.empty() ? stderr : stdout);
     return args.empty() ? 2 : 0;
   }
+  // --version is the version command under its flag's name.
   const std::string command = args[0];
   try {
     polyrt::cli::CommandLine line(command, std::vector<std::string>(args.begin() + 1, args.end()));
-    if (command == "check") return polyrt::cli::check_command(line);
-    if (command == "eval") return polyrt::cli::eval_command(line);
-    if (command == "run") return polyrt::cli::run_command(line);
-    if (command == "nodes") return polyrt::cli::nodes_command(line);
-    if (command == "plan") return polyrt::cli::plan_command(line);
-    if (command == "devices") return polyrt::cli::devices_command(line);
-    if (command == "bench") return polyrt::cli::bench_command(line);
-    std::fprintf(stderr, "polyrt: unknown command '%s'\n\n%s", command.c_str(), kUsage);
+    const std::string name = command == "--version" ? "version" : command;
+    for (const polyrt::cli::Command& c : polyrt::cli::commands()) {
+      if (name == c.name) return c.run(line);
+    }
+    std::fprintf(stderr, "polyrt: unknown command '%s'\n\n%s", command.c_str(), usage.c_str());
     return 2;
   } catch (const polyrt::scheduler::InterruptedError& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -6,7 +6,8 @@ _polyrt() {
   prev=${COMP_WORDS[COMP_CWORD - 1]}
   command=${COMP_WORDS[1]}
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "check eval run plan bench devices nodes version --version --help" -- "$cur"))
+    # The command names from the command itself (its one command table).
+    COMPREPLY=($(compgen -W "$(polyrt help --commands 2>/dev/null) --version --help" -- "$cur"))
     return
   fi
   case "$prev" in

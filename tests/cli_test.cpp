@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "tests/test_support.hpp"
@@ -32,6 +33,30 @@ TEST_F(Cli, Help) {
   EXPECT_EQ(run_polyrt("run --help").status, 0);
   EXPECT_NE(run_polyrt("run --help").out.find("--cycles A..B"), std::string::npos);
   EXPECT_EQ(run_polyrt("bogus").status, 2);
+}
+
+// One command table: every command `help --commands` lists (what the bash
+// completion offers) is in the usage, runs its --help, and the usage lists
+// no other.
+TEST_F(Cli, OneCommandTableDrivesUsageDispatchAndCompletion) {
+  const std::string usage = run_polyrt("--help").out;
+  const CommandResult names = run_polyrt("help --commands");
+  ASSERT_EQ(names.status, 0);
+  std::istringstream lines(names.out);
+  size_t commands = 0;
+  for (std::string name; std::getline(lines, name); ++commands) {
+    EXPECT_NE(usage.find("\n  " + name + " "), std::string::npos) << name;
+    EXPECT_EQ(run_polyrt(name + " --help").status, name == "version" ? 2 : 0) << name;
+  }
+  EXPECT_EQ(commands, 8u);
+  size_t listed = 0;
+  for (size_t at = usage.find("\n  "); at != std::string::npos; at = usage.find("\n  ", at + 1)) {
+    ++listed;
+  }
+  EXPECT_EQ(listed, commands) << usage;
+  std::ifstream completion(std::string(POLYRT_SOURCE_DIR) + "/scripts/polyrt-completion.bash");
+  const std::string script((std::istreambuf_iterator<char>(completion)), {});
+  EXPECT_NE(script.find("polyrt help --commands"), std::string::npos);
 }
 
 TEST_F(Cli, Check) {
