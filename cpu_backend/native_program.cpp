@@ -4,6 +4,7 @@
 
 #include "codegen/segment_codegen.hpp"
 #include "cpu_backend/jit/jit_module.hpp"
+#include "program/program_internals.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {
@@ -33,16 +34,18 @@ std::shared_ptr<slots::SlotProgram> slots::build_native_program(const ir::Graph&
 }
 
 std::shared_ptr<const void> cpu::compile_native_segments(const Program& program, JitEngine& jit) {
-  auto sp = slots::build_slot_program(program.graph(), true, Provenance::Raw, "native");
-  compile_segments(program.graph(), *sp, jit);
+  auto sp =
+      slots::build_slot_program(ProgramInternals::graph(program), true, Provenance::Raw, "native");
+  compile_segments(ProgramInternals::graph(program), *sp, jit);
   return sp;
 }
 
 std::string cpu::native_program_ir(const Program& program) {
-  auto sp = slots::build_slot_program(program.graph(), true, Provenance::Raw, "native");
+  auto sp =
+      slots::build_slot_program(ProgramInternals::graph(program), true, Provenance::Raw, "native");
   JitEngine& jit = JitEngine::instance();
   JitModule m("polyrt_program", jit);
-  codegen::emit_segments(*m.module, program.graph(), *sp);
+  codegen::emit_segments(*m.module, ProgramInternals::graph(program), *sp);
   return jit.optimized_ir(*m.module);
 }
 

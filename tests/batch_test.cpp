@@ -14,6 +14,7 @@
 #include "bench/ladder_baseline.hpp"
 #include "bench/ladder_columns_baseline.hpp"
 #include "plan/batch_plan.hpp"
+#include "program/program_internals.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -100,13 +101,13 @@ TEST(Batch, AliasesCostNothingAndNeverSplitAKernel) {
       "input x\na := hash(x)\nb := a\nc := b\nd := hash(c) % 100\ns := format_u64(d, 10)\n"
       "t := s\nlane := x\nk := 5\nk2 := k\n";
   auto program = compile(source);
-  const plan::BatchPlan p = plan::plan_batch(program->graph(), [&] {
+  const plan::BatchPlan p = plan::plan_batch(ProgramInternals::graph(*program), [&] {
     plan::BatchShape shape;
     shape.coordinates = {plan::CoordinateSource::Lane};
     for (uint32_t o = 0; o < program->output_names().size(); ++o) shape.outputs.push_back(o);
     return shape;
   }());
-  ASSERT_EQ(p.steps.size(), 2u) << plan::describe_batch_plan(program->graph(), p);
+  ASSERT_EQ(p.steps.size(), 2u) << plan::describe_batch_plan(ProgramInternals::graph(*program), p);
   EXPECT_EQ(p.steps[0].kind, plan::BatchStep::Kernel);
   EXPECT_EQ(p.steps[0].nodes.size(), 3u);  // hash, hash, u64_mod: not split by b and c
   EXPECT_EQ(p.steps[1].kind, plan::BatchStep::Host);

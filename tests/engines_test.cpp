@@ -8,6 +8,7 @@
 
 #include "bench/ladder_baseline.hpp"
 #include "plan/state_plan.hpp"
+#include "program/program_internals.hpp"
 #include "rtlib/rtlib.h"
 #include "slots/slot_program.hpp"
 #include "tests/differential/differential.hpp"
@@ -128,7 +129,7 @@ TEST(Engines, NativeStatesOnManyThreads) {
 
 TEST(Engines, LadderIsOneNativeSegment) {
   auto p = ladder(kConfigs[6]);
-  const plan::StatePlan& plan = p->slot_program()->plan;
+  const plan::StatePlan& plan = ProgramInternals::slot_program(*p)->plan;
   ASSERT_EQ(plan.steps.size(), 1u);
   EXPECT_EQ(plan.steps[0].kind, plan::StepKind::Segment);
   EXPECT_EQ(plan.steps[0].nodes.size(), 11u);
@@ -136,10 +137,10 @@ TEST(Engines, LadderIsOneNativeSegment) {
 
 TEST(Engines, FallibleNodesAreSegmentsOfTheirOwn) {
   auto p = compile("input x\na := hash(x)\nb := in_range(a, 0, 10)\nc := a + 1\nd := mod(c, 7)\n");
-  const plan::StatePlan& plan = p->slot_program()->plan;
+  const plan::StatePlan& plan = ProgramInternals::slot_program(*p)->plan;
   for (const plan::Step& s : plan.steps) {
     for (uint32_t n : s.nodes) {
-      if (p->graph().nodes[n].label == "in_range") {
+      if (ProgramInternals::graph(*p).nodes[n].label == "in_range") {
         EXPECT_EQ(s.nodes.size(), 1u);
       }
     }
@@ -162,7 +163,7 @@ TEST(Engines, ExpressStatesAgreeWithTheInterpreter) {
     raw.engine = engine;
     raw.provenance = Provenance::Raw;
     auto fast = compile(source, raw);
-    ASSERT_TRUE(fast->slot_program()->express);
+    ASSERT_TRUE(ProgramInternals::slot_program(*fast)->express);
     CompileOptions reference;
     reference.engine = Engine::Interpreter;
     auto oracle = compile(source, reference);

@@ -7,6 +7,7 @@
 
 #include "bench/ladder_baseline.hpp"
 #include "graph/graph.hpp"
+#include "program/program_internals.hpp"
 #include "rtlib/rtlib.h"
 #include "tests/test_support.hpp"
 
@@ -191,7 +192,7 @@ TEST(Interpreter, ConstantsFoldAtBuild) {
   auto p = compile_p1(
       "input cycle\nconst shards := 32\nconst salt := hash(7)\nshard := (hash(cycle) ^ salt) % "
       "shards\n");
-  const auto& g = p->graph();
+  const auto& g = ProgramInternals::graph(*p);
   size_t calls = 0;
   for (const auto& n : g.nodes) calls += n.kind == ir::NodeKind::Call;
   EXPECT_EQ(calls, 3u);  // hash(cycle), ^, %: hash(7) was folded

@@ -4,6 +4,7 @@
 
 #include "graph/evaluate_node.hpp"
 #include "graph/passes.hpp"
+#include "program/program_internals.hpp"
 
 namespace polyrt::batch {
 
@@ -54,7 +55,7 @@ PreparedBatch prepare_batch(std::shared_ptr<const Program> program, const plan::
                             std::span<const uint64_t> coordinates, std::span<const Value> externs) {
   PreparedBatch b;
   b.program = std::move(program);
-  const ir::Graph& g = b.program->graph();
+  const ir::Graph& g = ProgramInternals::graph(*b.program);
   b.plan = plan::plan_batch(g, shape);
   const plan::BatchPlan& p = b.plan;
   b.scalars.resize(p.scalar_ports.size());

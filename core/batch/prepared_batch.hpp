@@ -9,6 +9,7 @@
 
 #include "plan/batch_plan.hpp"
 #include "polyrt/polyrt.hpp"
+#include "program/program_internals.hpp"
 
 namespace polyrt::batch {
 
@@ -19,7 +20,7 @@ struct PreparedBatch {
   std::vector<uint64_t> scalar_words;  // what kernels read (0 for None)
   bool scalars_failed = false;         // a scalar node failed: every row fails
 
-  const ir::Graph& graph() const { return program->graph(); }
+  const ir::Graph& graph() const { return ProgramInternals::graph(*program); }
 };
 
 // Plans the batch and evaluates its scalars. coordinates: one value per

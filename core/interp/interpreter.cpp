@@ -5,6 +5,7 @@
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
 #include "interp/state_engine.hpp"
+#include "program/program_internals.hpp"
 
 namespace polyrt::interp {
 
@@ -15,7 +16,7 @@ class Interpreter final : public StateEngine {
   explicit Interpreter(std::shared_ptr<const Program> program)
       : StateEngine(program->input_names().size()),
         program_(std::move(program)),
-        g_(&program_->graph()) {
+        g_(&ProgramInternals::graph(*program_)) {
     const auto& nodes = g_->nodes;
     values_.resize(g_->port_base.back());
     clean_.assign(nodes.size(), 0);

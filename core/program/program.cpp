@@ -14,6 +14,7 @@
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
 #include "program/name_list.hpp"
+#include "program/program_internals.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {
@@ -178,7 +179,7 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   ir::run_passes(*graph, sources, options.required_outputs);
   ProgramSource origin{std::string(source), library.files_read()};
   if (!program_path.empty()) origin.files.insert(origin.files.begin(), program_path);
-  return std::make_shared<const Program>(std::move(graph), options, std::move(origin));
+  return ProgramInternals::make(std::move(graph), options, std::move(origin));
 }
 
 [[noreturn]] void refuse_file(const std::string& path, const std::string& why) {
@@ -277,7 +278,8 @@ void State::write_coordinates(std::span<const uint64_t> coordinates) {
 }
 
 void State::set_input(std::string_view name, const Value& value) {
-  const auto [index, stored] = engine_ref().program().resolve_extern_write(name, value);
+  const auto [index, stored] =
+      ProgramInternals::resolve_extern_write(engine_ref().program(), name, value);
   engine_ref().set_extern(index, stored);
 }
 

@@ -8,6 +8,7 @@
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
 #include "interp/state_engine.hpp"
+#include "program/program_internals.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt::slots {
@@ -99,7 +100,7 @@ class SlotStateBase : public StateEngine {
       : StateEngine(program->input_names().size()),
         program_(std::move(program)),
         sp_(std::move(sp)),
-        g_(&program_->graph()),
+        g_(&ProgramInternals::graph(*program_)),
         p_(&sp_->plan),
         mode_(sp_->mode) {
     slots_.assign(p_->slot_count + 1, 0);

@@ -4,6 +4,7 @@
 
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
+#include "program/program_internals.hpp"
 
 namespace nb = nanobind;
 
@@ -152,7 +153,7 @@ Value from_python(nb::handle object, Type type, std::string_view name) {
 }
 
 Value extern_from_python(const Program& program, std::string_view name, nb::handle object) {
-  const size_t index = program.resolve_extern_write(name, Value::none()).first;
+  const size_t index = ProgramInternals::resolve_extern_write(program, name, Value::none()).first;
   return from_python(object, program.externs()[index].type, name);
 }
 

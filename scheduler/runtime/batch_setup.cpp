@@ -1,6 +1,7 @@
 #include "scheduler/runtime/batch_setup.hpp"
 
 #include "program/name_list.hpp"
+#include "program/program_internals.hpp"
 
 namespace polyrt::scheduler {
 
@@ -43,7 +44,7 @@ BatchSetup resolve_batch_options(const Program& p, const BatchOptions& options) 
 
   for (const ExternInfo& e : p.externs()) setup.externs.push_back(e.default_value);
   for (const auto& [name, value] : options.externs) {
-    auto [index, stored] = p.resolve_extern_write(name, value);
+    auto [index, stored] = ProgramInternals::resolve_extern_write(p, name, value);
     setup.externs[index] = std::move(stored);
   }
   for (const Value& v : setup.externs) shape.extern_is_none.push_back(v.is_none());

@@ -7,6 +7,7 @@
 #include "gpu_backend/ptx/ptxas.hpp"
 #include "nodes/node_docs.hpp"
 #include "plan/state_plan.hpp"
+#include "program/program_internals.hpp"
 #include "scheduler/runtime/batch_setup.hpp"
 #include "slots/slot_program.hpp"
 
@@ -26,10 +27,10 @@ batch::PreparedBatch prepared(const std::shared_ptr<const Program>& program,
 }
 
 const slots::SlotProgram& slot_program_of(const Program& program) {
-  if (!program.slot_program()) {
+  if (!ProgramInternals::slot_program(program)) {
     throw RefusedError("the interpreter has no plan; compile with the closures or native engine");
   }
-  return *program.slot_program();
+  return *ProgramInternals::slot_program(program);
 }
 
 }  // namespace
@@ -49,7 +50,7 @@ std::string node_reference() {
 std::string state_plan_text(const Program& program) {
   const slots::SlotProgram& sp = slot_program_of(program);
   return "engine: " + program.engine_name() + "\n" +
-         plan::describe_plan(program.graph(), sp.plan, sp.mode);
+         plan::describe_plan(ProgramInternals::graph(program), sp.plan, sp.mode);
 }
 
 std::string state_plan_llvm_ir(const Program& program) {

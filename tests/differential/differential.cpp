@@ -10,6 +10,7 @@
 #include "graph/passes.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
+#include "program/program_internals.hpp"
 #include "tests/differential/host_twin_check.hpp"
 #include "tests/differential/random_program.hpp"
 
@@ -337,7 +338,7 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
 }  // namespace
 
 std::vector<std::string> batch_outputs(const Program& program) {
-  const ir::Graph& g = program.graph();
+  const ir::Graph& g = ProgramInternals::graph(program);
   std::vector<std::string> names;
   for (size_t o = 0; o < g.outputs.size(); ++o) {
     bool side_channel = false;

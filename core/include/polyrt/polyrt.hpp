@@ -72,6 +72,7 @@ struct ExternInfo {
 };
 
 class State;
+struct ProgramInternals;
 
 // What a program was compiled from (Program::source_text, source_files).
 struct ProgramSource {
@@ -82,8 +83,6 @@ struct ProgramSource {
 // A compiled program: immutable and safe to share between threads.
 class Program : public std::enable_shared_from_this<Program> {
  public:
-  Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options,
-          ProgramSource source = {});
   ~Program();
 
   // A fresh state: every extern at its default, nothing evaluated yet except
@@ -98,10 +97,6 @@ class Program : public std::enable_shared_from_this<Program> {
   std::optional<size_t> output_index(std::string_view name) const;
   // The index of output `name`; WriteError listing the outputs when unknown.
   size_t require_output(std::string_view name) const;
-  // Checks a write of extern `name` (WriteError for an unknown name or a
-  // value of another type, never converted) and returns the extern's index
-  // and the value as it is stored (any NaN as the one canonical NaN).
-  std::pair<size_t, Value> resolve_extern_write(std::string_view name, const Value& value) const;
   Type output_type(size_t index) const;
   // Compiler warnings (unknown pragmas, ...), each a full diagnostic, and the
   // engine's (a program too big for native code runs on closures).
@@ -113,13 +108,16 @@ class Program : public std::enable_shared_from_this<Program> {
   // every module file read while resolving its calls. Output never replaces
   // one of them.
   const std::vector<std::string>& source_files() const { return source_.files; }
-  const ir::Graph& graph() const { return *graph_; }
-  // The plan and code of the slot-buffer engines (null for the interpreter).
-  const slots::SlotProgram* slot_program() const { return slot_program_.get(); }
   // What states of this program run, e.g. "interpreter" or "native (PushPull)".
   std::string engine_name() const;
 
  private:
+  // polyrt's own layers reach the graph, the slot program and extern writes
+  // through ProgramInternals (program/program_internals.hpp), not the API.
+  friend struct ProgramInternals;
+  Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options, ProgramSource source);
+  std::pair<size_t, Value> resolve_extern_write(std::string_view name, const Value& value) const;
+
   std::shared_ptr<const ir::Graph> graph_;
   CompileOptions options_;
   ProgramSource source_;

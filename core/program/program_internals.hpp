@@ -1,0 +1,34 @@
+// What polyrt's own layers (engines, planners, back ends, bindings) may see
+// of a Program beyond its public API: its checked graph, the slot-buffer
+// engines' plan and code, and the check of an extern write. Not installed.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "polyrt/polyrt.hpp"
+
+namespace polyrt {
+
+struct ProgramInternals {
+  static std::shared_ptr<const Program> make(std::shared_ptr<const ir::Graph> graph,
+                                             CompileOptions options, ProgramSource source) {
+    return std::shared_ptr<const Program>(
+        new Program(std::move(graph), std::move(options), std::move(source)));
+  }
+  static const ir::Graph& graph(const Program& program) { return *program.graph_; }
+  // The plan and code of the slot-buffer engines (null for the interpreter).
+  static const slots::SlotProgram* slot_program(const Program& program) {
+    return program.slot_program_.get();
+  }
+  // Checks a write of extern `name` (WriteError for an unknown name or a
+  // value of another type, never converted) and returns the extern's index
+  // and the value as it is stored (any NaN as the one canonical NaN).
+  static std::pair<size_t, Value> resolve_extern_write(const Program& program,
+                                                       std::string_view name, const Value& value) {
+    return program.resolve_extern_write(name, value);
+  }
+};
+
+}  // namespace polyrt
