@@ -19,11 +19,11 @@ namespace {
 
 class SegmentEmitter {
  public:
-  SegmentEmitter(llvm::Module& m, const ir::Graph& g, const slots::SlotProgram& sp)
-      : m_(m), g_(g), sp_(sp), ctx_(m.getContext()), ir_(ctx_), rtlib_(m, RtlibTarget::Host) {}
+  SegmentEmitter(llvm::Module& m, const ir::Graph& g, const plan::StatePlan& plan)
+      : m_(m), g_(g), plan_(plan), ctx_(m.getContext()), ir_(ctx_), rtlib_(m, RtlibTarget::Host) {}
 
   void emit(uint32_t step_index) {
-    const plan::Step& step = sp_.plan.steps[step_index];
+    const plan::Step& step = plan_.steps[step_index];
     auto* fn_type = llvm::FunctionType::get(ir_.getInt32Ty(), {ir_.getPtrTy()}, false);
     fn_ = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage,
                                  segment_symbol(step_index), m_);
@@ -54,7 +54,7 @@ class SegmentEmitter {
     const ir::Node& n = g_.nodes[node_index];
     const NativeCall call = emit_native_call(ir_, m_, rtlib_, n, [&](size_t input) {
       const ir::Wire w = n.inputs[input];
-      return word(sp_.plan.node_slot[w.node] + w.port);
+      return word(plan_.node_slot[w.node] + w.port);
     });
     if (call.status) {
       auto* ok = llvm::BasicBlock::Create(ctx_, "ok", fn_);
@@ -64,7 +64,7 @@ class SegmentEmitter {
       ir_.CreateRet(ir_.getInt32((int32_t)member + 1));
       ir_.SetInsertPoint(ok);
     }
-    const uint32_t first_out = sp_.plan.node_slot[node_index];
+    const uint32_t first_out = plan_.node_slot[node_index];
     for (uint32_t k = 0; k < call.outputs.size(); ++k) {
       ir_.CreateAlignedStore(call.outputs[k], slot_ptr(first_out + k), llvm::Align(8));
       values_[first_out + k] = call.outputs[k];
@@ -73,7 +73,7 @@ class SegmentEmitter {
 
   llvm::Module& m_;
   const ir::Graph& g_;
-  const slots::SlotProgram& sp_;
+  const plan::StatePlan& plan_;
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> ir_;
   RtlibLinker rtlib_;
@@ -85,11 +85,11 @@ class SegmentEmitter {
 }  // namespace
 
 std::vector<std::string> emit_segments(llvm::Module& module, const ir::Graph& graph,
-                                       const slots::SlotProgram& sp) {
-  SegmentEmitter emitter(module, graph, sp);
-  std::vector<std::string> symbols(sp.plan.steps.size());
-  for (uint32_t s = 0; s < sp.plan.steps.size(); ++s) {
-    if (sp.plan.steps[s].kind != plan::StepKind::Segment) continue;
+                                       const plan::StatePlan& plan) {
+  SegmentEmitter emitter(module, graph, plan);
+  std::vector<std::string> symbols(plan.steps.size());
+  for (uint32_t s = 0; s < plan.steps.size(); ++s) {
+    if (plan.steps[s].kind != plan::StepKind::Segment) continue;
     emitter.emit(s);
     symbols[s] = segment_symbol(s);
   }

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "slots/slot_program.hpp"
+#include "plan/state_plan.hpp"
 
 namespace llvm {
 class Module;
@@ -19,10 +19,10 @@ namespace polyrt::codegen {
 
 std::string segment_symbol(uint32_t step);
 
-// Adds one function per Segment step of `sp` to `module` (whose triple and
-// data layout are set); returns the symbols, indexed like sp.plan.steps ("" for
-// other steps).
+// Adds one function per Segment step of `plan` to `module` (whose triple and
+// data layout are set); returns the symbols, indexed like plan.steps ("" for
+// other steps). Code generation needs the plan only, not the slots runtime.
 std::vector<std::string> emit_segments(llvm::Module& module, const ir::Graph& graph,
-                                       const slots::SlotProgram& sp);
+                                       const plan::StatePlan& plan);
 
 }  // namespace polyrt::codegen

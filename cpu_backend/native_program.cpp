@@ -14,7 +14,7 @@ namespace {
 // P3: compiles every Segment step of the plan into one module.
 void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, cpu::JitEngine& jit) {
   cpu::JitModule m("polyrt_program", jit);
-  const std::vector<std::string> symbols = codegen::emit_segments(*m.module, graph, sp);
+  const std::vector<std::string> symbols = codegen::emit_segments(*m.module, graph, sp.plan);
   cpu::CompiledSteps compiled = cpu::compile_steps(jit, std::move(m), symbols);
   for (size_t s = 0; s < compiled.addresses.size(); ++s) {
     if (compiled.addresses[s]) {
@@ -45,7 +45,7 @@ std::string cpu::native_program_ir(const Program& program) {
       slots::build_slot_program(ProgramInternals::graph(program), true, Provenance::Raw, "native");
   JitEngine& jit = JitEngine::instance();
   JitModule m("polyrt_program", jit);
-  codegen::emit_segments(*m.module, ProgramInternals::graph(program), *sp);
+  codegen::emit_segments(*m.module, ProgramInternals::graph(program), sp->plan);
   return jit.optimized_ir(*m.module);
 }
 
