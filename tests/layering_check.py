@@ -23,6 +23,12 @@ ALLOWED = {
     "python": {"public", "core", "scheduler"},
 }
 
+# Within an allowed folder, headers a layer still must not use: code
+# generation works from plans, never the slots runtime.
+FORBIDDEN = {
+    "codegen": ("slots/",),
+}
+
 # What the command may use of the scheduler beyond its public headers: the
 # job layer (ranges, parts, ranks, interruption, output files). Nothing else.
 CLI_SCHEDULER_HEADERS = {
@@ -69,7 +75,8 @@ def main() -> int:
                             continue
                         include = m.group(1)
                         layer = owner(include, dirpath)
-                        if layer in (folder, "same folder") or layer in allowed:
+                        forbidden = include.startswith(FORBIDDEN.get(folder, ()))
+                        if not forbidden and (layer in (folder, "same folder") or layer in allowed):
                             continue
                         if folder == "cli" and include in CLI_SCHEDULER_HEADERS:
                             continue
