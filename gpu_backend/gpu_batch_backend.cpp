@@ -1,9 +1,6 @@
 #include "gpu_backend/gpu_batch_backend.hpp"
 
 #include <dlfcn.h>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <cstring>
@@ -30,24 +27,6 @@ constexpr const char* kAttachHostTwin = "polyrtCudaDoubleAttachHostTwin";
 constexpr uint64_t kMaxChunkRows = uint64_t{4} << 20;
 constexpr uint64_t kMinChunkRows = uint64_t{64} << 10;
 constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
-
-// A chunk's host steps run in parts of this many rows on every core: a
-// GPU's chunks are millions of rows, and the few threads that wait for its
-// streams would otherwise do all of its host work.
-constexpr uint64_t kHostPartRows = uint64_t{64} << 10;
-
-// In a context of its own: when another chunk throws, oneTBB cancels the
-// pipeline's tasks and, with a bound context, these parts too, leaving the
-// chunk half-computed while its code goes on reading it.
-void run_parts_on_every_core(size_t count, const std::function<void(size_t)>& part) {
-  tbb::task_group_context isolated(tbb::task_group_context::isolated);
-  tbb::parallel_for(
-      tbb::blocked_range<size_t>(0, count, 1),
-      [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t k = r.begin(); k < r.end(); ++k) part(k);
-      },
-      isolated);
-}
 
 // What a chunk in flight holds on the device: its stream, columns and
 // staging. Kept by the back end between runs (see ChunkPool): allocating
@@ -305,7 +284,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       const uint64_t limit = failure_before(s).row;
       results[s].row = b.parts_on_every_core
                            ? batch::run_host_step_in_parts(batch_, step, b, first, limit,
-                                                           kHostPartRows, run_parts_on_every_core)
+                                                           batch::kPartRows, b.parts_on_every_core)
                            : batch::run_host_step(batch_, step, b, first, limit);
       for (uint32_t c : columns_[s]) {
         if (batch_.plan.column_steps[c] == s) {

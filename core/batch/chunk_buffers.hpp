@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -20,6 +21,15 @@ struct ChunkResources {
   virtual ~ChunkResources() = default;
 };
 
+// Runs `part(k)` for k in [0, count), possibly at once on several threads,
+// and returns when every one has.
+using ForEachPart = std::function<void(size_t count, const std::function<void(size_t k)>& part)>;
+
+// Rows of a part of a large chunk's host work (host steps, encoding): a
+// GPU's chunks are millions of rows, and the few threads that wait for its
+// streams would otherwise do all of it.
+inline constexpr uint64_t kPartRows = uint64_t{64} << 10;
+
 struct ChunkBuffers {
   uint64_t rows = 0;
   std::vector<std::vector<uint64_t>> words;         // per plan column (empty for str)
@@ -29,11 +39,11 @@ struct ChunkBuffers {
   std::vector<columns::StringColumn> filled_texts;  // per output: scalar str outputs
   std::vector<uint64_t> lanes;                      // host steps' copy of the lane's coordinates
   std::unique_ptr<ChunkResources> resources;        // the back end's, or null
-  // Whether the chunk's host work may run in parts on every core: the
-  // evaluator's call, true only when cores would otherwise idle (one device,
-  // more cores than chunks in flight; never while a CPU device's own workers
-  // have the cores).
-  bool parts_on_every_core = false;
+  // When set, the chunk's host work may run in parts of kPartRows that this
+  // runs at once on every core: the evaluator's call, made only when cores
+  // would otherwise idle (one device, more threads than chunks in flight;
+  // never while a CPU device's own workers have the cores).
+  ForEachPart parts_on_every_core;
 };
 
 // Where a chunk's word columns live: in `words` (the host's vectors), or in

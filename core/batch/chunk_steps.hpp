@@ -38,10 +38,6 @@ struct ChunkFailure {
 uint64_t run_host_step(const PreparedBatch& batch, const plan::BatchStep& step,
                        ChunkBuffers& buffers, uint64_t first, uint64_t limit);
 
-// Runs `part(k)` for k in [0, count), possibly at once on several threads,
-// and returns when every one has.
-using ForEachPart = std::function<void(size_t count, const std::function<void(size_t k)>& part)>;
-
 // run_host_step with its rows in consecutive parts of `part_rows` rows that
 // `for_each_part` may run at once (each part's str rows in a column of its
 // own, appended in order): the host steps of a GPU's large chunk on every

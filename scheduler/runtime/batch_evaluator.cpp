@@ -119,11 +119,20 @@ bool is_narrow(Type type) {
   return type != Type::Bool && !is_text(type) && native_width(type) < 8;
 }
 
-// A chunk of many rows (a GPU's super-chunk) is encoded in parts of this
-// many rows on every core, each into a buffer of its own, joined in order:
-// the few threads that wait for a GPU's streams would otherwise encode all
-// of its rows. (stream_encoded's `encode` is row-local and thread-safe.)
-constexpr uint64_t kEncodePartRows = uint64_t{64} << 10;
+// A large chunk's parts on every core (batch::ChunkBuffers::
+// parts_on_every_core), in a oneTBB context of their own: when another chunk
+// throws, oneTBB cancels the pipeline's tasks and, with a bound context,
+// these parts too, leaving the chunk half-done while its code goes on
+// reading it.
+void run_parts_isolated(size_t count, const std::function<void(size_t)>& part) {
+  tbb::task_group_context isolated(tbb::task_group_context::isolated);
+  tbb::parallel_for(
+      tbb::blocked_range<size_t>(0, count, 1),
+      [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t k = r.begin(); k < r.end(); ++k) part(k);
+      },
+      isolated);
+}
 
 // Rows [begin, begin + rows) of `chunk`, as a chunk of their own.
 ColumnChunk part_of(const ColumnChunk& chunk, uint64_t begin, uint64_t rows) {
@@ -135,24 +144,21 @@ ColumnChunk part_of(const ColumnChunk& chunk, uint64_t begin, uint64_t rows) {
   return part;
 }
 
+// A chunk encoded in parts of batch::kPartRows, each into a buffer of its
+// own, joined in order (stream_encoded's `encode` is row-local and
+// thread-safe).
 template <typename Encode>
 void encode_in_parts(const ColumnChunk& chunk, std::string& encoded,
-                     std::vector<std::string>& parts, const Encode& encode) {
-  const size_t count = (size_t)((chunk.rows + kEncodePartRows - 1) / kEncodePartRows);
+                     std::vector<std::string>& parts, const Encode& encode,
+                     const batch::ForEachPart& for_each_part) {
+  const uint64_t part_rows = batch::kPartRows;
+  const size_t count = (size_t)((chunk.rows + part_rows - 1) / part_rows);
   parts.resize(count);
-  // A context of its own: a cancelled pipeline (another chunk threw) must not
-  // cancel these parts and leave the chunk's bytes incomplete.
-  tbb::task_group_context isolated(tbb::task_group_context::isolated);
-  tbb::parallel_for(
-      tbb::blocked_range<size_t>(0, count, 1),
-      [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t k = r.begin(); k < r.end(); ++k) {
-          const uint64_t begin = k * kEncodePartRows;
-          parts[k].clear();
-          encode(part_of(chunk, begin, std::min(kEncodePartRows, chunk.rows - begin)), parts[k]);
-        }
-      },
-      isolated);
+  for_each_part(count, [&](size_t k) {
+    const uint64_t begin = k * part_rows;
+    parts[k].clear();
+    encode(part_of(chunk, begin, std::min(part_rows, chunk.rows - begin)), parts[k]);
+  });
   size_t bytes = encoded.size();
   for (const std::string& part : parts) bytes += part.size();
   encoded.reserve(bytes);
@@ -398,7 +404,9 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
   const size_t in_flight = backends[lone]->scheduling().max_chunks_in_flight;
   const size_t threads =
       options.threads ? options.threads : (size_t)tbb::info::default_concurrency();
-  const bool parts_on_every_core = !several && in_flight > 0 && threads > in_flight;
+  const batch::ForEachPart parts_on_every_core = !several && in_flight > 0 && threads > in_flight
+                                                     ? batch::ForEachPart(run_parts_isolated)
+                                                     : batch::ForEachPart();
   // Chunk `c` on `backend` with buffers `b`: its device's own (`own`), or
   // the CPU's for a GPU that faulted (the rows stay the GPU's in the assigner).
   const auto run_on = [&](InFlight& c, const batch::BatchBackend& backend, batch::ChunkBuffers& b,
@@ -423,8 +431,8 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
     if (c.failure != plan::kNoFailingRow) return false;
     chunk_view(b, first + c.offset, c.view);
     if constexpr (std::is_same_v<Encoded, std::string>) {
-      if (parts_on_every_core && c.rows >= 2 * kEncodePartRows) {
-        encode_in_parts(c.view, c.encoded, c.parts, encode);
+      if (parts_on_every_core && c.rows >= 2 * batch::kPartRows) {
+        encode_in_parts(c.view, c.encoded, c.parts, encode, parts_on_every_core);
         return true;
       }
     }
