@@ -15,7 +15,6 @@ struct KernelModules::Impl {
   std::vector<std::unique_ptr<GpuContext>> contexts;  // per device, made on first use
   std::vector<Entry> entries;
   uint64_t clock = 0;
-  size_t loads = 0;
 
   const GpuContext& context(const CudaDriver& driver, int ordinal) {
     if (contexts.size() <= (size_t)ordinal) contexts.resize(ordinal + 1);
@@ -37,22 +36,18 @@ struct KernelModules::Impl {
   }
 };
 
-KernelModules& KernelModules::instance() {
-  static KernelModules modules;
-  return modules;
-}
+KernelModules::KernelModules() : impl_(new Impl) {}
+KernelModules::~KernelModules() = default;
 
-KernelModules::Impl& KernelModules::impl() const {
-  // Never destroyed: modules outlive every batch, and unloading them while
-  // the process exits could run after the driver is gone.
-  static Impl* impl = new Impl;
-  return *impl;
+KernelModules& KernelModules::instance() {
+  static KernelModules* modules = new KernelModules;
+  return *modules;
 }
 
 std::shared_ptr<const LoadedKernels> KernelModules::get(
     const CudaDriver& driver, int ordinal, const std::string& key,
     const std::function<LoadedKernels(const GpuContext& context)>& load) {
-  Impl& m = impl();
+  Impl& m = *impl_;
   const std::lock_guard lock(m.mutex);
   for (Impl::Entry& e : m.entries) {
     if (e.ordinal == ordinal && e.key == key) {
@@ -61,16 +56,9 @@ std::shared_ptr<const LoadedKernels> KernelModules::get(
     }
   }
   auto kernels = std::make_shared<const LoadedKernels>(load(m.context(driver, ordinal)));
-  ++m.loads;
   m.entries.push_back(Impl::Entry{ordinal, key, kernels, ++m.clock});
   m.evict_beyond_limit();
   return kernels;
-}
-
-size_t KernelModules::loads() const {
-  Impl& m = impl();
-  const std::lock_guard lock(m.mutex);
-  return m.loads;
 }
 
 }  // namespace polyrt::gpu

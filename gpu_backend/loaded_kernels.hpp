@@ -37,6 +37,8 @@ inline constexpr size_t kModulesKept = 64;
 
 class KernelModules {
  public:
+  // Never destroyed: modules outlive every batch, and unloading them while
+  // the process exits could run after the driver is gone.
   static KernelModules& instance();
 
   // The kernels of `key` (the PTX's cache key) on device `ordinal`: loaded by
@@ -46,13 +48,11 @@ class KernelModules {
       const CudaDriver& driver, int ordinal, const std::string& key,
       const std::function<LoadedKernels(const GpuContext& context)>& load);
 
-  // Loads so far in this process (the tests count them).
-  size_t loads() const;
-
  private:
-  KernelModules() = default;
+  KernelModules();
+  ~KernelModules();
   struct Impl;
-  Impl& impl() const;
+  std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace polyrt::gpu
