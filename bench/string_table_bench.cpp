@@ -8,8 +8,8 @@
 
 #include "bench/ladder_baseline.hpp"
 #include "scheduler/jobs/batch_job.hpp"
-#include "scheduler/output/output_sink.hpp"
 #include "scheduler/jobs/range_job.hpp"
+#include "scheduler/output/output_sink.hpp"
 
 namespace polyrt::bench {
 namespace {

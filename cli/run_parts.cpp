@@ -6,8 +6,8 @@
 #include "polyrt/error.hpp"
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/jobs/job_parts.hpp"
-#include "scheduler/output/output_target.hpp"
 #include "scheduler/jobs/part_manifest.hpp"
+#include "scheduler/output/output_target.hpp"
 #include "scheduler/output/temporary_files.hpp"
 
 namespace polyrt::cli {

@@ -4,9 +4,9 @@
 
 #include "polyrt/batch.hpp"
 #include "scheduler/jobs/interruption.hpp"
-#include "scheduler/output/npy_writer.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/jobs/rate_pacer.hpp"
+#include "scheduler/output/npy_writer.hpp"
 #include "scheduler/output/row_format.hpp"
 
 namespace polyrt::scheduler {

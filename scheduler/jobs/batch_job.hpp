@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "scheduler/output/output_sink.hpp"
 #include "scheduler/jobs/range_job.hpp"
+#include "scheduler/output/output_sink.hpp"
 
 namespace polyrt::scheduler {
 

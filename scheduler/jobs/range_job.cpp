@@ -5,9 +5,9 @@
 #include <exception>
 
 #include "scheduler/jobs/interruption.hpp"
-#include "scheduler/runtime/ordered_chunks.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/jobs/rate_pacer.hpp"
+#include "scheduler/runtime/ordered_chunks.hpp"
 
 namespace polyrt::scheduler {
 

@@ -14,8 +14,8 @@ namespace polyrt::scheduler {
 // Throws UsageError when `path` must not be replaced: it is one of
 // `protected_files` (same file: the program and the modules it was compiled
 // from), a symbolic link or a read-only file. `option` names the path in
-// messages ("output file", "write_parquet"), never a command-line flag. Returns true when `path` exists and is
-// not a regular file (a device or pipe such as /dev/null: written directly).
+// messages ("output file", "write_parquet"), never a command-line flag. Returns true when `path`
+// exists and is not a regular file (a device or pipe such as /dev/null: written directly).
 bool check_output_target(const std::string& path, std::span<const std::string> protected_files,
                          const std::string& option);
 

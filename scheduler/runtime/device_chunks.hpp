@@ -27,8 +27,8 @@
 #include <thread>
 #include <vector>
 
-#include "scheduler/runtime/device_balance.hpp"
 #include "scheduler/jobs/interruption.hpp"
+#include "scheduler/runtime/device_balance.hpp"
 
 namespace polyrt::scheduler {
 

@@ -20,8 +20,8 @@
 #include <memory>
 #include <vector>
 
-#include "scheduler/runtime/fork_safety.hpp"
 #include "scheduler/jobs/interruption.hpp"
+#include "scheduler/runtime/fork_safety.hpp"
 
 namespace polyrt::scheduler {
 
