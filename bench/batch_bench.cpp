@@ -88,9 +88,7 @@ scheduler::RangeJob ladder_job(uint64_t rows, size_t threads) {
 void BM_RunLadder_CsvToDevNull(benchmark::State& st) {
   const scheduler::RangeJob job = ladder_job(1 << 23, (size_t)st.range(0));
   for (auto _ : st) {
-    scheduler::OutputSink sink("/dev/null");
-    scheduler::run_batch_text_job(job, sink);
-    sink.commit();
+    scheduler::run_batch_job(job, "/dev/null");
   }
   st.SetItemsProcessed(st.iterations() * job.count);
 }
@@ -98,11 +96,12 @@ BENCHMARK(BM_RunLadder_CsvToDevNull)->Apply(one_thread_and_every_core);
 
 // `polyrt run ... --format npy --out DIR` into a temporary directory.
 void BM_RunLadder_NpyToTempDir(benchmark::State& st) {
-  const scheduler::RangeJob job = ladder_job(1 << 23, (size_t)st.range(0));
+  scheduler::RangeJob job = ladder_job(1 << 23, (size_t)st.range(0));
+  job.format = scheduler::find_output_format("npy");
   const std::string dir = std::filesystem::temp_directory_path().string() + "/polyrt-bench-npy-" +
                           std::to_string(::getpid());
   for (auto _ : st) {
-    scheduler::run_batch_npy_job(job, dir);
+    scheduler::run_batch_job(job, dir);
     st.PauseTiming();  // deleting the files is not the job's cost
     std::filesystem::remove_all(dir);
     st.ResumeTiming();

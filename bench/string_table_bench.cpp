@@ -35,9 +35,7 @@ scheduler::RangeJob table_job(const std::string& file, size_t threads,
 void run_batch(benchmark::State& st, const std::string& file) {
   const scheduler::RangeJob job = table_job(file, (size_t)st.range(0));
   for (auto _ : st) {
-    scheduler::OutputSink sink("/dev/null");
-    scheduler::run_batch_text_job(job, sink);
-    sink.commit();
+    scheduler::run_batch_job(job, "/dev/null");
   }
   st.SetItemsProcessed(st.iterations() * job.count);
 }
@@ -54,9 +52,7 @@ void BM_RunUsers_CsvToDevNull_PerStateBaseline(benchmark::State& st) {
   scheduler::RangeJob job = table_job("users.polydat", 1, Engine::Closures);
   job.count = kRows / 8;
   for (auto _ : st) {
-    scheduler::OutputSink sink("/dev/null");
-    scheduler::run_range_job(job, sink);
-    sink.commit();
+    scheduler::run_range_job(job, "/dev/null");
   }
   st.SetItemsProcessed(st.iterations() * job.count);
 }

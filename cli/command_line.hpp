@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/usage_error.hpp"
 #include "polyrt/polyrt.hpp"
 
 namespace polyrt::cli {

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "cli/usage_error.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::cli {

@@ -36,7 +36,10 @@ int dispatch(const std::vector<std::string>& args) {
   } catch (const polyrt::scheduler::InterruptedError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return e.exit_status();
-  } catch (const polyrt::UsageError& e) {
+  } catch (const polyrt::cli::UsageError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  } catch (const polyrt::OutputError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   } catch (const polyrt::InternalError& e) {

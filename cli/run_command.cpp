@@ -132,7 +132,6 @@ struct RunRequest {
   bool device_given = false;
   CompileOptions options;
   bool batch = true;
-  bool npy = false;
   std::optional<uint64_t> parts, part;
 };
 
@@ -145,8 +144,11 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
     r.outputs = split_list(args.value_of(f), "run");
   } else if (f == "--format") {
     const std::string format = args.value_of(f);
-    r.npy = format == "npy";
-    if (!r.npy) job.format = scheduler::parse_row_format(format);
+    job.format = scheduler::find_output_format(format);
+    if (!job.format) {
+      throw UsageError("polyrt run: unknown --format '" + format +
+                       "' (valid: " + scheduler::output_format_names() + ")");
+    }
   } else if (f == "--out") {
     r.out_path = args.value_of(f);
   } else if (f == "--set") {
@@ -186,11 +188,16 @@ void refuse_conflicts(const RunRequest& r) {
                      " runs the batch tier; per-state engines (--engine) run on the CPU");
   }
   if (!r.cycles) throw UsageError("polyrt run: --cycles A..B is required");
-  if (r.npy && !r.batch)
-    throw UsageError("polyrt run: --format npy runs on the batch tier (drop --engine)");
-  if (r.npy && r.out_path.empty()) throw UsageError("polyrt run: --format npy needs --out DIR");
-  if (r.npy && r.job.rate > 0)
-    throw UsageError("polyrt run: --rate paces text rows; npy columns are written as a whole");
+  const scheduler::OutputFormat& format = *r.job.format;
+  const std::string name(format.name());
+  if (!format.text_rows() && !r.batch)
+    throw UsageError("polyrt run: --format " + name + " runs on the batch tier (drop --engine)");
+  if (format.writes_directory() && r.out_path.empty())
+    throw UsageError("polyrt run: --format " + name + " needs --out DIR");
+  if (!format.text_rows() && r.job.rate > 0) {
+    throw UsageError("polyrt run: --rate paces text rows; " + name +
+                     " columns are written as a whole");
+  }
   if (r.part && !r.parts) throw UsageError("polyrt run: --part K needs --parts N");
   if (r.part && (*r.part == 0 || *r.part > *r.parts)) {
     throw UsageError("polyrt run: --part must be in 1.." + std::to_string(*r.parts) +
@@ -223,25 +230,15 @@ void prepare_job(RunRequest& r, const std::string& file) {
 // Runs the job to one output, as parts, or as this MPI rank's part.
 int execute(const RunRequest& r, const std::string& file) {
   const scheduler::RangeJob& job = r.job;
-  const Program& p = *job.program;
   // From here on SIGINT, SIGTERM and SIGHUP stop the job cleanly.
   const scheduler::Interruption::Guard interruptible;
   const auto run_to = [&](const scheduler::RangeJob& to_run, const std::string& path) {
-    if (r.npy) return scheduler::run_batch_npy_job(to_run, path);
-    scheduler::OutputSink sink(path, p.source_files());
-    if (r.batch) {
-      scheduler::run_batch_text_job(to_run, sink);
-    } else {
-      scheduler::run_range_job(to_run, sink);
-    }
-    sink.commit();
+    if (r.batch) return scheduler::run_batch_job(to_run, path);
+    scheduler::run_range_job(to_run, path);
   };
-  const PartsTarget target{
-      .dir = r.out_path,
-      .program_file = file,
-      .table = std::filesystem::path(file).stem().string(),
-      .extension = r.npy ? "npy" : std::string(scheduler::row_format_extension(job.format)),
-      .npy_outputs = r.npy ? job.outputs : std::vector<std::string>{}};
+  const PartsTarget target{.dir = r.out_path,
+                           .program_file = file,
+                           .table = std::filesystem::path(file).stem().string()};
   if (const std::unique_ptr<scheduler::Ranks> ranks = scheduler::join_mpi_launch()) {
     if (r.parts) {
       throw UsageError(

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli/usage_error.hpp"
 #include "polyrt/error.hpp"
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/jobs/job_parts.hpp"
@@ -36,7 +37,7 @@ int exit_status_of(const std::exception& e) {
   if (const auto* interrupted = dynamic_cast<const scheduler::InterruptedError*>(&e)) {
     return interrupted->exit_status();
   }
-  if (dynamic_cast<const UsageError*>(&e)) return 2;
+  if (dynamic_cast<const UsageError*>(&e) || dynamic_cast<const OutputError*>(&e)) return 2;
   return dynamic_cast<const Error*>(&e) ? 1 : 3;
 }
 
@@ -45,17 +46,16 @@ int exit_status_of(const std::exception& e) {
 void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uint64_t> only,
                const PartsTarget& target, const RunTo& run_to) {
   make_directory(target.dir, "for --parts");
-  const bool npy = target.extension == "npy";
   // Every part of a whole run is first written under a staging name and
   // renamed into place only when all of them succeeded: a failure leaves
-  // the previous run's parts as they were. (npy parts need no staging: an
-  // existing part directory is refused, never replaced.)
-  const bool staged = !only && !npy;
+  // the previous run's parts as they were. (A directory format's parts need
+  // no staging: an existing part directory is refused, never replaced.)
+  const bool staged = !only && !job.format->writes_directory();
   std::vector<std::string> written;                            // removed on failure
   std::vector<std::pair<std::string, std::string>> to_rename;  // staged -> final
   try {
     for (uint64_t k = only.value_or(1); k <= only.value_or(parts); ++k) {
-      const std::string path = scheduler::part_path(target.dir, target.table, k, target.extension);
+      const std::string path = scheduler::part_path(target.dir, target.table, k, *job.format);
       const std::string name = std::filesystem::path(path).filename().string();
       scheduler::remove_stale_temporaries(target.dir, name);  // a killed run's staged parts
       const std::string write_to =
@@ -75,7 +75,7 @@ void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uin
     // Parts past N of an earlier run with more parts would read as part of this one.
     std::error_code ignored;
     for (uint64_t k = parts + 1;; ++k) {
-      const std::string stale = scheduler::part_path(target.dir, target.table, k, target.extension);
+      const std::string stale = scheduler::part_path(target.dir, target.table, k, *job.format);
       if (!std::filesystem::exists(stale, ignored)) break;
       std::filesystem::remove_all(stale, ignored);
     }
@@ -91,12 +91,13 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
   make_directory(target.dir, "for the parts of an MPI launch");
   // A manifest of an earlier run would describe parts this run replaces.
   if (part == 1) std::filesystem::remove(manifest, ignored);
-  const std::string path = scheduler::part_path(target.dir, target.table, part, target.extension);
+  const std::string path = scheduler::part_path(target.dir, target.table, part, *job.format);
   const scheduler::RangeJob mine = part_job(job, parts, part);
   scheduler::RankOutcome outcome;
   try {
     run_to(mine, path);
-    const scheduler::FileSummary files = scheduler::summarize_part(path, target.npy_outputs);
+    const scheduler::FileSummary files =
+        scheduler::summarize_files(job.format->files_of(path, job.outputs));
     outcome.rows = mine.count;
     outcome.bytes = files.bytes;
     outcome.crc32 = files.crc32;
@@ -128,20 +129,20 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
   if (ranks.rank() != 0) return 0;
   try {
     scheduler::Manifest m{.program_path = target.program_file,
-                          .program = scheduler::summarize_part(target.program_file, {}),
+                          .program = scheduler::summarize_files({target.program_file}),
                           .first = job.first,
                           .count = job.count,
-                          .format = target.extension,
+                          .format = std::string(job.format->name()),
                           .outputs = job.outputs,
                           .parts = {}};
     for (uint64_t k = 1; k <= parts; ++k) {
       const scheduler::RankOutcome& o = outcomes[k - 1];
       m.parts.push_back(scheduler::ManifestPart{
           .part = k,
-          .path = std::filesystem::path(
-                      scheduler::part_path(target.dir, target.table, k, target.extension))
-                      .filename()
-                      .string(),
+          .path =
+              std::filesystem::path(scheduler::part_path(target.dir, target.table, k, *job.format))
+                  .filename()
+                  .string(),
           .first = scheduler::part_range(job.first, job.count, parts, k).first,
           .rows = o.rows,
           .files = {o.bytes, o.crc32}});
@@ -151,8 +152,8 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
   } catch (...) {
     // Parts without their manifest are not a result: all of them or none.
     for (uint64_t k = 1; k <= parts; ++k) {
-      std::filesystem::remove_all(
-          scheduler::part_path(target.dir, target.table, k, target.extension), ignored);
+      std::filesystem::remove_all(scheduler::part_path(target.dir, target.table, k, *job.format),
+                                  ignored);
     }
     throw;
   }

@@ -19,14 +19,12 @@ inline constexpr uint64_t kMaxParts = 1'000'000;
 
 // Where and what the parts are.
 struct PartsTarget {
-  std::string dir;                       // --out DIR
-  std::string program_file;              // FILE
-  std::string table;                     // FILE's name without .polydat
-  std::string extension;                 // csv, tsv, jsonl or npy
-  std::vector<std::string> npy_outputs;  // npy: the column files, in order; else empty
+  std::string dir;           // --out DIR
+  std::string program_file;  // FILE
+  std::string table;         // FILE's name without .polydat
 };
 
-// Runs one part's job into a file (or npy directory) atomically.
+// Runs one part's job into its target (a file or directory) atomically.
 using RunTo = std::function<void(const scheduler::RangeJob& job, const std::string& path)>;
 
 // --parts N [--part K]: part K, or every part in order, each to its own file

@@ -129,10 +129,10 @@ TEST_F(CliParts, ARerunReplacesEveryPartOrNone) {
 // instead of leaving them without a manifest.
 TEST_F(CliParts, ReadingAPartBackStopsForASignal) {
   const std::string part = write_program(dir, "part.csv", std::string(1 << 20, 'x'));
-  EXPECT_EQ(scheduler::summarize_part(part, {}).bytes, 1u << 20);
+  EXPECT_EQ(scheduler::summarize_files({part}).bytes, 1u << 20);
   const scheduler::Interruption::Guard guard;
   ASSERT_EQ(::raise(SIGINT), 0);  // only sets the flag while the guard lives
-  EXPECT_THROW(scheduler::summarize_part(part, {}), scheduler::InterruptedError);
+  EXPECT_THROW(scheduler::summarize_files({part}), scheduler::InterruptedError);
 }
 
 TEST_F(CliParts, RefusesWhatCannotBeSplit) {

@@ -35,7 +35,7 @@ from ._polyrt import (  # noqa: F401  (the exception classes and State are the p
     RefusedError,
     State,
     StoppedError,
-    UsageError,
+    OutputError,
     WriteError,
 )
 
@@ -61,7 +61,7 @@ __all__ = [
     "DeviceError",
     "InternalError",
     "StoppedError",
-    "UsageError",
+    "OutputError",
     "InvalidUtf8Warning",
     "DeviceFaultWarning",
 ]

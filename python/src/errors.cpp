@@ -44,7 +44,10 @@ ErrorKind kinds[] = {
      is<EvalError>},
     {"DeviceError", "A GPU cannot be used, or a CUDA driver call failed.", is<DeviceError>},
     {"StoppedError", "A batch call was stopped from another thread.", is<StoppedError>},
-    {"UsageError", "Bad usage or an I/O failure.", is<UsageError>},
+    {"OutputError",
+     "Output that cannot be written or put in place (a symbolic link, a read-only file, a "
+     "source of the program, an I/O failure); the message names the path and the reason.",
+     is<OutputError>},
     {"InternalError",
      "A broken invariant of polyrt itself (a bug to report); the message names where it was "
      "detected.",

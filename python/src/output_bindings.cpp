@@ -28,7 +28,7 @@ namespace {
 std::string begin_output(const std::string& path, const std::vector<std::string>& protected_files,
                          const std::string& call) {
   if (scheduler::check_output_target(path, protected_files, call)) {
-    throw UsageError(call + " " + path +
+    throw OutputError(call + " " + path +
                      " is not a regular file (a device, pipe or directory); write_parquet "
                      "writes a file");
   }

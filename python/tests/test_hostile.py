@@ -149,7 +149,7 @@ def test_parquet_refuses_what_the_command_refuses(tmp_path, examples):
         (readonly, "is read-only"),
         (source, "a source file of the program"),
     ):
-        with pytest.raises(polyrt.UsageError, match=why):
+        with pytest.raises(polyrt.OutputError, match=why):
             batch.write_parquet(path, 0, 10)
     assert target.read_bytes() == b"keep" and readonly.read_bytes() == b"keep"
     assert source.read_bytes() == (examples / "users.polydat").read_bytes()

@@ -6,7 +6,6 @@
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/jobs/rate_pacer.hpp"
-#include "scheduler/output/npy_writer.hpp"
 #include "scheduler/output/row_format.hpp"
 
 namespace polyrt::scheduler {
@@ -74,47 +73,27 @@ void refuse_none_columns(const BatchEvaluator& batch, const RangeJob& job) {
 
 }  // namespace
 
-void run_batch_text_job(const RangeJob& job, OutputSink& sink) {
+void run_batch_job(const RangeJob& job, const std::string& target) {
   const BatchEvaluator batch = make_evaluator(job);
   say_where(batch, job);
-  sink.write(header_line(job.format, job.outputs));
   refuse_none_columns(batch, job);
+  OutputColumns columns = output_columns(job);
+  columns.types = batch.output_types();
+  const std::unique_ptr<FormatWriter> writer =
+      job.format->open(target, columns, job.program->source_files());
   ProgressBar progress(job.count);
   RatePacer pacer(job.rate);
   batch.stream_encoded(
       job.first, job.count,
-      [&](const ColumnChunk& chunk, std::string& bytes) {
-        append_rows(bytes, job.format, job.outputs, chunk);
-      },
+      [&](const ColumnChunk& chunk, std::string& bytes) { writer->encode(chunk, bytes); },
       [&](const ColumnChunk& chunk, std::string& bytes) {
         Interruption::stop_if_requested();
-        pacer.write(sink, bytes, chunk.rows);
+        pacer.write(*writer, bytes, chunk.rows);
         progress.advance(chunk.rows);
       });
   Interruption::stop_if_requested();
   progress.finish();
-  say_shares(batch, job);
-}
-
-void run_batch_npy_job(const RangeJob& job, const std::string& dir) {
-  const BatchEvaluator batch = make_evaluator(job);
-  say_where(batch, job);
-  refuse_none_columns(batch, job);
-  NpyDirectory out(dir, job.outputs, batch.output_types(), job.count);
-  ProgressBar progress(job.count);
-  // Each worker writes its chunk at its place in the files; the ordered
-  // stage only counts.
-  batch.stream_encoded(
-      job.first, job.count,
-      [&](const ColumnChunk& chunk, std::string&) { out.write(chunk, chunk.first - job.first); },
-      [&](const ColumnChunk& chunk, std::string&) {
-        Interruption::stop_if_requested();
-        progress.advance(chunk.rows);
-        Interruption::add_rows(chunk.rows);
-      });
-  Interruption::stop_if_requested();
-  progress.finish();
-  out.commit();
+  writer->commit();
   say_shares(batch, job);
 }
 

@@ -1,17 +1,16 @@
-// `polyrt run` on the batch tier: JIT batch kernels over chunks on every core;
-// text rows are formatted on the workers and written in coordinate order, npy
-// columns go to one file each.
+// `polyrt run` on the batch tier: JIT batch kernels over chunks on every
+// core and device; the output format encodes each chunk on the workers and
+// writes it in coordinate order.
 #pragma once
 
 #include <string>
 
 #include "scheduler/jobs/range_job.hpp"
-#include "scheduler/output/output_sink.hpp"
 
 namespace polyrt::scheduler {
 
-void run_batch_text_job(const RangeJob& job, OutputSink& sink);
-// Writes DIR/<output>.npy for every output; DIR appears only on success.
-void run_batch_npy_job(const RangeJob& job, const std::string& dir);
+// Runs the job into `target` (a path; "" is standard output where the
+// format allows it), which appears only when the job succeeds.
+void run_batch_job(const RangeJob& job, const std::string& target);
 
 }  // namespace polyrt::scheduler

@@ -17,9 +17,9 @@ PartRange part_range(uint64_t first, uint64_t count, uint64_t parts, uint64_t pa
 }
 
 std::string part_path(const std::string& dir, const std::string& table, uint64_t part,
-                      std::string_view extension) {
-  if (extension == "npy") return dir + "/part-" + std::to_string(part);
-  return dir + "/" + table + "." + std::to_string(part) + "." + std::string(extension);
+                      const OutputFormat& format) {
+  if (format.writes_directory()) return dir + "/part-" + std::to_string(part);
+  return dir + "/" + table + "." + std::to_string(part) + "." + std::string(format.name());
 }
 
 }  // namespace polyrt::scheduler

@@ -6,7 +6,8 @@
 
 #include <cstdint>
 #include <string>
-#include <string_view>
+
+#include "scheduler/output/output_format.hpp"
 
 namespace polyrt::scheduler {
 
@@ -19,9 +20,10 @@ struct PartRange {
 // check: anything else is an internal error).
 PartRange part_range(uint64_t first, uint64_t count, uint64_t parts, uint64_t part);
 
-// Where part `part` of table `table` goes under `dir`: DIR/<table>.<part>.<extension>
-// for text rows, DIR/part-<part> (a directory of <output>.npy) for npy.
+// Where part `part` of table `table` goes under `dir`:
+// DIR/<table>.<part>.<extension> for a format of one file,
+// DIR/part-<part> for a directory format (npy: its <output>.npy files).
 std::string part_path(const std::string& dir, const std::string& table, uint64_t part,
-                      std::string_view extension);
+                      const OutputFormat& format);
 
 }  // namespace polyrt::scheduler

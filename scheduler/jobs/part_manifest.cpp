@@ -16,7 +16,7 @@ namespace {
 
 void add_file(FileSummary& summary, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("cannot read back " + path + " to checksum it");
+  if (!in) throw OutputError("cannot read back " + path + " to checksum it");
   std::vector<char> buffer(1 << 20);
   uLong crc = summary.crc32;
   while (in) {
@@ -43,13 +43,9 @@ void member(std::string& out, const std::string& key, const std::string& json_va
 
 }  // namespace
 
-FileSummary summarize_part(const std::string& path, const std::vector<std::string>& npy_outputs) {
+FileSummary summarize_files(const std::vector<std::string>& files) {
   FileSummary summary;
-  if (npy_outputs.empty()) {
-    add_file(summary, path);
-  } else {
-    for (const std::string& output : npy_outputs) add_file(summary, path + "/" + output + ".npy");
-  }
+  for (const std::string& file : files) add_file(summary, file);
   return summary;
 }
 

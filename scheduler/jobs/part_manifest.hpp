@@ -16,9 +16,9 @@ struct FileSummary {
   uint32_t crc32 = 0;
 };
 
-// A written part: its one file, or for npy the <output>.npy files of its
-// directory, in `npy_outputs` order, as one byte stream.
-FileSummary summarize_part(const std::string& path, const std::vector<std::string>& npy_outputs);
+// Files (a written part's, as OutputFormat::files_of lists them), in order,
+// as one byte stream.
+FileSummary summarize_files(const std::vector<std::string>& files);
 
 struct ManifestPart {
   uint64_t part = 0;  // 1-based

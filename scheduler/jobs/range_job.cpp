@@ -24,15 +24,29 @@ struct Chunk {
 
 }  // namespace
 
-void run_range_job(const RangeJob& job, OutputSink& sink) {
+OutputColumns output_columns(const RangeJob& job) {
+  OutputColumns columns{.names = job.outputs, .types = {}, .first = job.first, .rows = job.count};
+  for (const std::string& name : job.outputs) {
+    columns.types.push_back(job.program->output_type(*job.program->output_index(name)));
+  }
+  return columns;
+}
+
+void run_range_job(const RangeJob& job, const std::string& target) {
+  const std::optional<RowFormat> format = job.format->text_rows();
+  if (!format) {
+    throw RefusedError("per-state engines write text rows; " + std::string(job.format->name()) +
+                       " is written by the batch tier only");
+  }
   State prototype = job.program->new_state();
   for (const auto& [name, value] : job.externs) prototype.set_input(name, value);
   prototype.set_inputs(job.coordinates);
   std::vector<size_t> columns;
   for (const std::string& name : job.outputs) columns.push_back(prototype.output_index(name));
 
-  sink.write(header_line(job.format, job.outputs));
-  if (job.count == 0) return;
+  const std::unique_ptr<FormatWriter> writer =
+      job.format->open(target, output_columns(job), job.program->source_files());
+  if (job.count == 0) return writer->commit();
 
   tbb::enumerable_thread_specific<std::pair<State, std::vector<uint64_t>>> workers(
       [&] { return std::make_pair(prototype, job.coordinates); });
@@ -49,12 +63,12 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
             const uint64_t x = job.first + c.offset + r;
             coords[0] = x;
             state.set_inputs(coords);
-            begin_row(c.text, job.format);
+            begin_row(c.text, *format);
             for (size_t k = 0; k < columns.size(); ++k) {
-              if (k) field_separator(c.text, job.format);
-              append_field(c.text, job.format, job.outputs[k], state.pull_at(columns[k]), x);
+              if (k) field_separator(c.text, *format);
+              append_field(c.text, *format, job.outputs[k], state.pull_at(columns[k]), x);
             }
-            end_row(c.text, job.format);
+            end_row(c.text, *format);
           }
         } catch (...) {
           c.failure = std::current_exception();
@@ -65,11 +79,12 @@ void run_range_job(const RangeJob& job, OutputSink& sink) {
       [&](Chunk& c) {
         if (c.failure) std::rethrow_exception(c.failure);
         Interruption::stop_if_requested();
-        pacer.write(sink, c.text, c.rows);
+        pacer.write(*writer, c.text, c.rows);
         progress.advance(c.rows);
       });
   Interruption::stop_if_requested();
   progress.finish();
+  writer->commit();
 }
 
 }  // namespace polyrt::scheduler

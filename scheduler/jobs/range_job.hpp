@@ -1,6 +1,6 @@
-// A bulk job over a coordinate range: every core evaluates chunks of rows with
-// its own State (oneTBB), formats them in parallel, and the rows reach the
-// sink in coordinate order.
+// A bulk job over a coordinate range, and the per-state way to run it:
+// every core evaluates chunks of rows with its own State (oneTBB), formats
+// them in parallel, and the rows reach the output in coordinate order.
 #pragma once
 
 #include <cstdint>
@@ -11,8 +11,7 @@
 
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
-#include "scheduler/output/output_sink.hpp"
-#include "scheduler/output/row_format.hpp"
+#include "scheduler/output/output_format.hpp"
 
 namespace polyrt::scheduler {
 
@@ -25,7 +24,7 @@ struct RangeJob {
   std::vector<uint64_t> coordinates;  // values of every coordinate; [0] is replaced per row
   std::vector<std::pair<std::string, Value>> externs;
   std::vector<std::string> outputs;  // columns, in order
-  RowFormat format = RowFormat::Csv;
+  const OutputFormat* format = find_output_format("csv");
   size_t threads = 0;                     // 0: every core
   uint64_t chunk_rows = 0;                // 0: the tier's default
   BatchDevice device = BatchDevice::Cpu;  // the batch tier's device
@@ -34,9 +33,13 @@ struct RangeJob {
   double rate = 0;       // text rows per second at most (RatePacer); 0: as fast as possible
 };
 
-// Runs the job into `sink` (which the caller commits). A failing row throws
+// The columns the job writes (names and types).
+OutputColumns output_columns(const RangeJob& job);
+
+// Runs the job on per-state engines into `target` (a path; "" is standard
+// output), which appears only when the job succeeds. A failing row throws
 // its EvalError; it is always the smallest failing coordinate, whatever the
-// thread count.
-void run_range_job(const RangeJob& job, OutputSink& sink);
+// thread count. The format must have text rows (RefusedError otherwise).
+void run_range_job(const RangeJob& job, const std::string& target);
 
 }  // namespace polyrt::scheduler

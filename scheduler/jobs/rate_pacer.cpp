@@ -51,9 +51,9 @@ uint64_t RatePacer::wait_for_due_rows() {
   }
 }
 
-void RatePacer::write(OutputSink& sink, std::string_view bytes, uint64_t rows) {
+void RatePacer::write(FormatWriter& writer, std::string_view bytes, uint64_t rows) {
   if (rate_ <= 0 || rows == 0) {
-    sink.write(bytes);
+    writer.write(bytes);
     Interruption::add_rows(rows);
     return;
   }
@@ -78,7 +78,7 @@ void RatePacer::write(OutputSink& sink, std::string_view bytes, uint64_t rows) {
               1;
       }
     }
-    sink.write(bytes.substr(offset, end - offset));
+    writer.write(bytes.substr(offset, end - offset));
     offset = end;
     written_ += n;
     left -= n;

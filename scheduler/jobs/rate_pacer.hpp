@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "scheduler/output/output_sink.hpp"
+#include "scheduler/output/output_format.hpp"
 
 namespace polyrt::scheduler {
 
@@ -20,11 +20,11 @@ class RatePacer {
   // rows_per_second 0: no pacing.
   explicit RatePacer(double rows_per_second) : rate_(rows_per_second) {}
 
-  // Writes a chunk's `bytes`, holding `rows` rows of one line each, to `sink`
-  // on schedule. (A chunk whose CSV fields hold line breaks is written whole
+  // Writes a chunk's `bytes`, holding `rows` rows of one line each, to
+  // `writer` on schedule. (A chunk whose CSV fields hold line breaks is written whole
   // when its first row is due.) Stops for signals while it waits. Counts
   // the rows written for the interruption message (Interruption::add_rows).
-  void write(OutputSink& sink, std::string_view bytes, uint64_t rows);
+  void write(FormatWriter& writer, std::string_view bytes, uint64_t rows);
 
   // The largest lag seen, in seconds (for reports and tests).
   double worst_lag() const { return worst_lag_; }

@@ -31,7 +31,7 @@ OutputSink::OutputSink(const std::string& path, std::span<const std::string> pro
     // A device or pipe such as /dev/null: write it directly, never replace it.
     Interruption::set_partial_output_kept(true);
     fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd_ < 0) throw UsageError("cannot open '" + path + "' for writing: " + errno_text());
+    if (fd_ < 0) throw OutputError("cannot open '" + path + "' for writing: " + errno_text());
     owns_fd_ = true;
     return;
   }
@@ -54,8 +54,8 @@ void OutputSink::write(std::string_view bytes) {
         Interruption::stop_if_requested();
         continue;
       }
-      throw UsageError("cannot write to '" + (path_.empty() ? std::string("stdout") : path_) +
-                       "': " + errno_text());
+      throw OutputError("cannot write to '" + (path_.empty() ? std::string("stdout") : path_) +
+                        "': " + errno_text());
     }
     bytes.remove_prefix((size_t)n);
   }
@@ -65,7 +65,7 @@ void OutputSink::commit() {
   if (temp_path_.empty()) return;
   if (::close(fd_) != 0) {
     fd_ = -1;
-    throw UsageError("cannot finish writing '" + path_ + "': " + errno_text());
+    throw OutputError("cannot finish writing '" + path_ + "': " + errno_text());
   }
   fd_ = -1;
   commit_output_temporary(temp_path_, path_);

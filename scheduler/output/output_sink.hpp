@@ -11,7 +11,7 @@ namespace polyrt::scheduler {
 
 class OutputSink {
  public:
-  // Empty path: standard output. Throws UsageError when the path cannot be
+  // Empty path: standard output. Throws OutputError when the path cannot be
   // opened or must not be replaced (check_output_target: one of
   // `protected_files`, a symlink, a read-only file). Removes the temporaries
   // of earlier runs for this path whose process is gone.

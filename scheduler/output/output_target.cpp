@@ -41,22 +41,22 @@ bool check_output_target(const std::string& path, std::span<const std::string> p
     struct stat source {};
     if (exists && !file.empty() && ::stat(file.c_str(), &source) == 0 &&
         source.st_dev == st.st_dev && source.st_ino == st.st_ino) {
-      throw UsageError(option + " " + path + " is " + file +
-                       ", a source file of the program; refusing to replace it with output");
+      throw OutputError(option + " " + path + " is " + file +
+                        ", a source file of the program; refusing to replace it with output");
     }
   }
   if (exists && !S_ISREG(st.st_mode)) return true;
   struct stat link {};
   if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
-    throw UsageError(option + " " + path +
-                     " is a symbolic link; polyrt replaces its output atomically, which would "
-                     "replace the link, not its target: write to the target path, or remove the "
-                     "link first");
+    throw OutputError(option + " " + path +
+                      " is a symbolic link; polyrt replaces its output atomically, which would "
+                      "replace the link, not its target: write to the target path, or remove the "
+                      "link first");
   }
   if (exists && (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0)) {
-    throw UsageError(option + " " + path +
-                     " is read-only; polyrt does not replace a file it may not write (make it "
-                     "writable or remove it first)");
+    throw OutputError(option + " " + path +
+                      " is read-only; polyrt does not replace a file it may not write (make it "
+                      "writable or remove it first)");
   }
   return false;
 }
@@ -71,7 +71,7 @@ OutputTemporary create_output_temporary(const std::string& path) {
   t.path = dir + "/" + temporary_name(base) + "-XXXXXX";
   t.fd = ::mkostemp(t.path.data(), O_CLOEXEC);
   if (t.fd < 0) {
-    throw UsageError("cannot create a temporary file in '" + dir + "': " + errno_text());
+    throw OutputError("cannot create a temporary file in '" + dir + "': " + errno_text());
   }
   ::fchmod(t.fd, 0666 & ~current_umask());
   return t;
@@ -79,7 +79,7 @@ OutputTemporary create_output_temporary(const std::string& path) {
 
 void commit_output_temporary(const std::string& temporary, const std::string& path) {
   if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    throw UsageError("cannot rename the output into '" + path + "': " + errno_text());
+    throw OutputError("cannot rename the output into '" + path + "': " + errno_text());
   }
 }
 

@@ -11,7 +11,7 @@
 
 namespace polyrt::scheduler {
 
-// Throws UsageError when `path` must not be replaced: it is one of
+// Throws OutputError when `path` must not be replaced: it is one of
 // `protected_files` (same file: the program and the modules it was compiled
 // from), a symbolic link or a read-only file. `option` names the path in
 // messages ("output file", "write_parquet"), never a command-line flag. Returns true when `path`
@@ -28,7 +28,7 @@ struct OutputTemporary {
 };
 OutputTemporary create_output_temporary(const std::string& path);
 
-// Renames `temporary` over `path`; throws UsageError when it cannot.
+// Renames `temporary` over `path`; throws OutputError when it cannot.
 void commit_output_temporary(const std::string& temporary, const std::string& path);
 
 }  // namespace polyrt::scheduler

@@ -14,13 +14,6 @@
 
 namespace polyrt::scheduler {
 
-RowFormat parse_row_format(std::string_view text) {
-  if (text == "csv") return RowFormat::Csv;
-  if (text == "tsv") return RowFormat::Tsv;
-  if (text == "jsonl") return RowFormat::Jsonl;
-  throw UsageError("unknown format '" + std::string(text) + "' (valid: csv, tsv, jsonl, npy)");
-}
-
 std::string_view row_format_extension(RowFormat format) {
   switch (format) {
     case RowFormat::Csv:

@@ -12,8 +12,6 @@ namespace polyrt::scheduler {
 
 enum class RowFormat { Csv, Tsv, Jsonl };
 
-// Parses "csv", "tsv" or "jsonl" (UsageError otherwise).
-RowFormat parse_row_format(std::string_view text);
 // The format's name, which is also its files' extension: "csv", "tsv", "jsonl".
 std::string_view row_format_extension(RowFormat format);
 

@@ -114,8 +114,11 @@ class StoppedError : public Error {
   using Error::Error;
 };
 
-// Bad command-line usage or an I/O failure of the polyrt tools.
-class UsageError : public Error {
+// Output that cannot be written or put in place: a path that must not be
+// replaced (a symbolic link, a read-only file, the program's own source), an
+// I/O failure, a column its format cannot hold. The message names the path
+// or column and the reason.
+class OutputError : public Error {
  public:
   using Error::Error;
 };

@@ -1,4 +1,4 @@
-#include "scheduler/output/npy_writer.hpp"
+#include "scheduler/output/npy_format.hpp"
 
 #include <fcntl.h>
 #include <sys/statvfs.h>
@@ -31,7 +31,7 @@ void write_all(int fd, const void* data, size_t size, uint64_t offset, const std
   while (size > 0) {
     const ssize_t n = ::pwrite(fd, p, size, (off_t)offset);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) throw UsageError("cannot write '" + path + "': " + std::strerror(errno));
+    if (n <= 0) throw OutputError("cannot write '" + path + "': " + std::strerror(errno));
     p += n;
     offset += (uint64_t)n;
     size -= (size_t)n;
@@ -52,20 +52,40 @@ std::string npy_header(Type type, uint64_t rows) {
   return header + dict;
 }
 
-NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string>& names,
-                           const std::vector<Type>& types, uint64_t rows)
-    : dir_(dir), types_(types) {
+std::vector<std::string> NpyFormat::files_of(const std::string& target,
+                                             const std::vector<std::string>& columns) const {
+  std::vector<std::string> files;
+  for (const std::string& column : columns) files.push_back(target + "/" + column + ".npy");
+  return files;
+}
+
+std::unique_ptr<FormatWriter> NpyFormat::open(const std::string& target,
+                                              const OutputColumns& columns,
+                                              std::span<const std::string>) const {
+  // The program's sources are files, never the directory an npy job makes.
+  return std::make_unique<NpyDirectory>(target, columns);
+}
+
+NpyDirectory::NpyDirectory(const std::string& dir, const OutputColumns& columns)
+    : dir_(dir), first_(columns.first), types_(columns.types) {
   namespace fs = std::filesystem;
+  const std::vector<std::string>& names = columns.names;
+  const uint64_t rows = columns.rows;
+  if (dir.empty()) {
+    throw OutputError(
+        "npy output is a directory of files, one per column: it needs a directory "
+        "to write, not standard output");
+  }
   for (size_t k = 0; k < names.size(); ++k) {
-    if (is_text(types[k])) {
-      throw UsageError("npy output holds numeric and bool columns; output '" + names[k] +
-                       "' is a " + std::string(type_name(types[k])) +
-                       " (leave it out of the outputs, or write csv, tsv or jsonl)");
+    if (is_text(types_[k])) {
+      throw OutputError("npy output holds numeric and bool columns; output '" + names[k] +
+                        "' is a " + std::string(type_name(types_[k])) +
+                        " (leave it out of the outputs, or write csv, tsv or jsonl)");
     }
   }
   std::error_code ec;
   if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec))) {
-    throw UsageError("npy output directory " + dir + " exists and is not an empty directory");
+    throw OutputError("npy output directory " + dir + " exists and is not an empty directory");
   }
   fs::path target = fs::absolute(dir, ec);
   if (target.filename().empty()) target = target.parent_path();  // "out/" names "out"
@@ -75,7 +95,7 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
   constexpr uint64_t kMax = ~uint64_t{0};
   std::vector<std::string> headers;
   uint64_t needed = 0;
-  for (Type type : types) {
+  for (Type type : types_) {
     headers.push_back(npy_header(type, rows));
     const uint64_t header = headers.back().size();
     const uint64_t width = native_width(type);
@@ -86,22 +106,22 @@ NpyDirectory::NpyDirectory(const std::string& dir, const std::vector<std::string
   if (::statvfs(parent.c_str(), &fs_info) == 0) {
     const uint64_t available = (uint64_t)fs_info.f_bavail * fs_info.f_frsize;
     if (needed > available) {
-      throw UsageError("npy output directory " + dir + " needs " + std::to_string(needed) +
-                       " bytes for " + std::to_string(rows) + " rows of " +
-                       std::to_string(names.size()) + " column(s), but only " +
-                       std::to_string(available) + " bytes are free on its file system");
+      throw OutputError("npy output directory " + dir + " needs " + std::to_string(needed) +
+                        " bytes for " + std::to_string(rows) + " rows of " +
+                        std::to_string(names.size()) + " column(s), but only " +
+                        std::to_string(available) + " bytes are free on its file system");
     }
   }
   remove_stale_temporaries(parent, target.filename().string());
   temp_dir_ = (target.parent_path() / temporary_name(target.filename().string())).string();
   fs::remove_all(temp_dir_, ec);
   if (!fs::create_directories(temp_dir_, ec)) {
-    throw UsageError("cannot create '" + temp_dir_ + "': " + ec.message());
+    throw OutputError("cannot create '" + temp_dir_ + "': " + ec.message());
   }
   for (size_t k = 0; k < names.size(); ++k) {
     const std::string path = temp_dir_ + "/" + names[k] + ".npy";
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) throw UsageError("cannot create '" + path + "': " + std::strerror(errno));
+    if (fd < 0) throw OutputError("cannot create '" + path + "': " + std::strerror(errno));
     fds_.push_back(fd);
     write_all(fd, headers[k].data(), headers[k].size(), 0, path);
     data_offsets_.push_back(headers[k].size());
@@ -128,7 +148,8 @@ void NpyDirectory::reserve(size_t k, uint64_t end) const {
   r.end.store(to, std::memory_order_release);
 }
 
-void NpyDirectory::write(const ColumnChunk& chunk, uint64_t row) const {
+void NpyDirectory::encode(const ColumnChunk& chunk, std::string&) const {
+  const uint64_t row = chunk.first - first_;
   std::vector<uint8_t> bytes;
   for (size_t k = 0; k < fds_.size(); ++k) {
     const ColumnView& v = chunk.columns[k];
@@ -146,13 +167,13 @@ void NpyDirectory::write(const ColumnChunk& chunk, uint64_t row) const {
 
 void NpyDirectory::commit() {
   for (int fd : fds_) {
-    if (::close(fd) != 0) throw UsageError("cannot close a file in '" + temp_dir_ + "'");
+    if (::close(fd) != 0) throw OutputError("cannot close a file in '" + temp_dir_ + "'");
   }
   fds_.clear();
   std::error_code ec;
   std::filesystem::remove(dir_, ec);  // an empty directory in the way
   std::filesystem::rename(temp_dir_, dir_, ec);
-  if (ec) throw UsageError("cannot rename '" + temp_dir_ + "' to '" + dir_ + "': " + ec.message());
+  if (ec) throw OutputError("cannot rename '" + temp_dir_ + "' to '" + dir_ + "': " + ec.message());
   committed_ = true;
 }
 

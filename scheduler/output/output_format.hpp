@@ -1,0 +1,72 @@
+// A bulk output format, as `polyrt run --format` names it: its files'
+// extension, whether row-by-row (per-state) jobs can write it, and a writer
+// that a job feeds chunk by chunk. The formats are registered in one table
+// (output_formats.cpp), as DuckDB registers its copy functions: a new
+// format is one file implementing OutputFormat and one line there.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polyrt/batch.hpp"
+#include "scheduler/output/row_format.hpp"
+
+namespace polyrt::scheduler {
+
+// The columns a job writes, and its rows.
+struct OutputColumns {
+  std::vector<std::string> names;
+  std::vector<Type> types;
+  uint64_t first = 0;  // the first row's coordinate
+  uint64_t rows = 0;
+};
+
+// One job's output, from open to commit. Destroyed without commit(), it
+// leaves nothing where its target was to appear.
+class FormatWriter {
+ public:
+  virtual ~FormatWriter() = default;
+  // Runs on the workers, for several chunks at once: the chunk's rows
+  // appended to `bytes` (a text format), or written at their place in the
+  // target (a format of fixed-width columns, which leaves `bytes` empty).
+  virtual void encode(const ColumnChunk& chunk, std::string& bytes) const = 0;
+  // Runs in coordinate order: the bytes encode() made (or a slice of them).
+  virtual void write(std::string_view bytes) = 0;
+  // The job succeeded: the target appears whole (renamed into place).
+  virtual void commit() = 0;
+};
+
+class OutputFormat {
+ public:
+  virtual ~OutputFormat() = default;
+  // The name --format takes, also its files' extension.
+  virtual std::string_view name() const = 0;
+  // The text rows a per-state job formats value by value; none for a
+  // format that only the batch tier writes.
+  virtual std::optional<RowFormat> text_rows() const = 0;
+  // Whether its target is a directory of files (never replaced: an existing
+  // non-empty one is refused) rather than one file written atomically.
+  virtual bool writes_directory() const = 0;
+  // The files a written target consists of, in order (a manifest sums them).
+  virtual std::vector<std::string> files_of(const std::string& target,
+                                            const std::vector<std::string>& columns) const = 0;
+  // A writer of `columns` to `target` (a path; "" is standard output where
+  // the format allows it). `protected_files` must never be replaced (the
+  // program's own sources). Throws OutputError when the target cannot be
+  // written or the format cannot hold a column.
+  virtual std::unique_ptr<FormatWriter> open(
+      const std::string& target, const OutputColumns& columns,
+      std::span<const std::string> protected_files) const = 0;
+};
+
+// The registered format of that name, or null.
+const OutputFormat* find_output_format(std::string_view name);
+// Every registered format's name, in order ("csv, tsv, jsonl, npy").
+std::string output_format_names();
+
+}  // namespace polyrt::scheduler

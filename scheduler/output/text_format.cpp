@@ -1,0 +1,36 @@
+#include "scheduler/output/text_format.hpp"
+
+#include "scheduler/output/output_sink.hpp"
+
+namespace polyrt::scheduler {
+
+namespace {
+
+class TextWriter final : public FormatWriter {
+ public:
+  TextWriter(RowFormat rows, const std::string& target, const std::vector<std::string>& columns,
+             std::span<const std::string> protected_files)
+      : rows_(rows), columns_(columns), sink_(target, protected_files) {
+    sink_.write(header_line(rows_, columns_));
+  }
+  void encode(const ColumnChunk& chunk, std::string& bytes) const override {
+    append_rows(bytes, rows_, columns_, chunk);
+  }
+  void write(std::string_view bytes) override { sink_.write(bytes); }
+  void commit() override { sink_.commit(); }
+
+ private:
+  RowFormat rows_;
+  std::vector<std::string> columns_;
+  OutputSink sink_;
+};
+
+}  // namespace
+
+std::unique_ptr<FormatWriter> TextFormat::open(const std::string& target,
+                                               const OutputColumns& columns,
+                                               std::span<const std::string> protected_files) const {
+  return std::make_unique<TextWriter>(rows_, target, columns.names, protected_files);
+}
+
+}  // namespace polyrt::scheduler
