@@ -183,83 +183,10 @@ class Lexer {
 
   void lex_number(Token& t) {
     const size_t start = i_;
-    if (s_[i_] == '0' && (peek(1) == 'x' || peek(1) == 'X')) {
-      i_ += 2;
-      const size_t digits = i_;
-      while (i_ < end_ && std::isxdigit((unsigned char)s_[i_])) ++i_;
-      if (i_ == digits) fail(start, "hex literal needs digits after 0x", 2);
-      auto res = std::from_chars(s_.data() + digits, s_.data() + i_, t.u, 16);
-      if (res.ec != std::errc()) {
-        fail(start, "hex literal does not fit in u64", i_ - start,
-             "the largest is 0xffffffffffffffff");
-      }
-      t.kind = Tok::Int;
-      return;
-    }
-    bool is_float = false;
-    while (i_ < end_ && std::isdigit((unsigned char)s_[i_])) ++i_;
-    if (peek() == '.' && std::isdigit((unsigned char)peek(1))) {
-      is_float = true;
-      ++i_;
-      while (i_ < end_ && std::isdigit((unsigned char)s_[i_])) ++i_;
-    }
-    if ((peek() == 'e' || peek() == 'E') &&
-        (std::isdigit((unsigned char)peek(1)) ||
-         ((peek(1) == '+' || peek(1) == '-') && std::isdigit((unsigned char)peek(2))))) {
-      is_float = true;
-      i_ += 2;
-      while (i_ < end_ && std::isdigit((unsigned char)s_[i_])) ++i_;
-    }
+    if (s_[i_] == '0' && (peek(1) == 'x' || peek(1) == 'X')) return lex_hex(t, start);
+    const bool is_float = scan_decimal();
     const std::string mantissa = s_.substr(start, i_ - start);
-    // SI suffix, only when no identifier character follows it.
-    struct Suffix {
-      const char* text;
-      int decimal_exp;  // 10^k, or 0 when binary
-      int binary_exp;   // 2^k
-    };
-    static const Suffix suffixes[] = {{"Ki", 0, 10}, {"Mi", 0, 20}, {"Gi", 0, 30}, {"Ti", 0, 40},
-                                      {"Pi", 0, 50}, {"K", 3, 0},   {"M", 6, 0},   {"G", 9, 0},
-                                      {"T", 12, 0},  {"P", 15, 0},  {"m", -3, 0},  {"u", -6, 0},
-                                      {"n", -9, 0}};
-    for (const Suffix& sfx : suffixes) {
-      const size_t n = std::char_traits<char>::length(sfx.text);
-      if (i_ + n <= end_ && s_.compare(i_, n, sfx.text) == 0 &&
-          (i_ + n >= end_ || !ident_char(s_[i_ + n]))) {
-        i_ += n;
-        double value;
-        if (sfx.binary_exp != 0) {
-          value = std::strtod(mantissa.c_str(), nullptr) * (double)(1ULL << sfx.binary_exp);
-        } else {
-          value = std::strtod((mantissa + "e" + std::to_string(sfx.decimal_exp)).c_str(), nullptr);
-        }
-        if (value < 18446744073709551616.0 && value == (double)(uint64_t)value) {
-          if (!is_float && sfx.binary_exp != 0) {
-            uint64_t m = 0;
-            std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), m);
-            if (m > (~0ULL >> sfx.binary_exp))
-              fail(start, "literal does not fit in u64", i_ - start);
-            t.u = m << sfx.binary_exp;
-          } else if (!is_float && sfx.decimal_exp > 0) {
-            uint64_t m = 0;
-            std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), m);
-            __extension__ unsigned __int128 v = m;
-            for (int k = 0; k < sfx.decimal_exp; ++k) v *= 10;
-            if (v > ~0ULL) fail(start, "literal does not fit in u64", i_ - start);
-            t.u = (uint64_t)v;
-          } else {
-            t.u = (uint64_t)value;
-          }
-          t.kind = Tok::Int;
-        } else {
-          if (!is_float && (sfx.decimal_exp > 0 || sfx.binary_exp > 0)) {
-            fail(start, "literal does not fit in u64", i_ - start);
-          }
-          t.f = value;
-          t.kind = Tok::Float;
-        }
-        return;
-      }
-    }
+    if (lex_suffix(t, start, mantissa, is_float)) return;
     if (is_float) {
       auto res = std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), t.f);
       if (res.ec == std::errc::result_out_of_range) {
@@ -274,6 +201,94 @@ class Lexer {
            "the largest is 18446744073709551615");
     }
     t.kind = Tok::Int;
+  }
+
+  void lex_hex(Token& t, size_t start) {
+    i_ += 2;
+    const size_t digits = i_;
+    while (i_ < end_ && std::isxdigit((unsigned char)s_[i_])) ++i_;
+    if (i_ == digits) fail(start, "hex literal needs digits after 0x", 2);
+    auto res = std::from_chars(s_.data() + digits, s_.data() + i_, t.u, 16);
+    if (res.ec != std::errc()) {
+      fail(start, "hex literal does not fit in u64", i_ - start,
+           "the largest is 0xffffffffffffffff");
+    }
+    t.kind = Tok::Int;
+  }
+
+  // Digits, a fraction and an exponent; true when either of the last two was there.
+  bool scan_decimal() {
+    bool is_float = false;
+    while (i_ < end_ && std::isdigit((unsigned char)s_[i_])) ++i_;
+    if (peek() == '.' && std::isdigit((unsigned char)peek(1))) {
+      is_float = true;
+      ++i_;
+      while (i_ < end_ && std::isdigit((unsigned char)s_[i_])) ++i_;
+    }
+    if ((peek() == 'e' || peek() == 'E') &&
+        (std::isdigit((unsigned char)peek(1)) ||
+         ((peek(1) == '+' || peek(1) == '-') && std::isdigit((unsigned char)peek(2))))) {
+      is_float = true;
+      i_ += 2;
+      while (i_ < end_ && std::isdigit((unsigned char)s_[i_])) ++i_;
+    }
+    return is_float;
+  }
+
+  // An SI suffix after the mantissa, only when no identifier character
+  // follows it: the literal scaled, an integer when the scaled value is one.
+  // False when there is none.
+  bool lex_suffix(Token& t, size_t start, const std::string& mantissa, bool is_float) {
+    struct Suffix {
+      const char* text;
+      int decimal_exp;  // 10^k, or 0 when binary
+      int binary_exp;   // 2^k
+    };
+    static const Suffix suffixes[] = {{"Ki", 0, 10}, {"Mi", 0, 20}, {"Gi", 0, 30}, {"Ti", 0, 40},
+                                      {"Pi", 0, 50}, {"K", 3, 0},   {"M", 6, 0},   {"G", 9, 0},
+                                      {"T", 12, 0},  {"P", 15, 0},  {"m", -3, 0},  {"u", -6, 0},
+                                      {"n", -9, 0}};
+    for (const Suffix& sfx : suffixes) {
+      const size_t n = std::char_traits<char>::length(sfx.text);
+      if (i_ + n > end_ || s_.compare(i_, n, sfx.text) != 0 ||
+          (i_ + n < end_ && ident_char(s_[i_ + n]))) {
+        continue;
+      }
+      i_ += n;
+      const double value =
+          sfx.binary_exp != 0
+              ? std::strtod(mantissa.c_str(), nullptr) * (double)(1ULL << sfx.binary_exp)
+              : std::strtod((mantissa + "e" + std::to_string(sfx.decimal_exp)).c_str(), nullptr);
+      const bool scaled_up = sfx.decimal_exp > 0 || sfx.binary_exp > 0;
+      if (value < 18446744073709551616.0 && value == (double)(uint64_t)value) {
+        t.u = is_float || !scaled_up
+                  ? (uint64_t)value
+                  : scaled_integer(start, mantissa, sfx.decimal_exp, sfx.binary_exp);
+        t.kind = Tok::Int;
+      } else {
+        if (!is_float && scaled_up) fail(start, "literal does not fit in u64", i_ - start);
+        t.f = value;
+        t.kind = Tok::Float;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // An integer mantissa times 10^decimal_exp or 2^binary_exp, exactly
+  // (through a double it could round).
+  uint64_t scaled_integer(size_t start, const std::string& mantissa, int decimal_exp,
+                          int binary_exp) {
+    uint64_t m = 0;
+    std::from_chars(mantissa.data(), mantissa.data() + mantissa.size(), m);
+    if (binary_exp != 0) {
+      if (m > (~0ULL >> binary_exp)) fail(start, "literal does not fit in u64", i_ - start);
+      return m << binary_exp;
+    }
+    __extension__ unsigned __int128 v = m;
+    for (int k = 0; k < decimal_exp; ++k) v *= 10;
+    if (v > ~0ULL) fail(start, "literal does not fit in u64", i_ - start);
+    return (uint64_t)v;
   }
 
   const SourceText& src_;

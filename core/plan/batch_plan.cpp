@@ -37,97 +37,124 @@ std::vector<uint8_t> probe_none(const ir::Node& n, const std::vector<uint8_t>& i
   return none;
 }
 
-}  // namespace
+bool all_set(const std::vector<uint8_t>& bits) {
+  return std::all_of(bits.begin(), bits.end(), [](uint8_t b) { return b != 0; });
+}
 
-BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
-  BatchPlan p;
-  const size_t n = g.nodes.size();
-  p.port_base = g.port_base;
-  p.values.assign(g.port_base.back(), BatchValue{});
-  p.source_port.resize(g.port_base.back());
-  for (uint32_t port = 0; port < p.source_port.size(); ++port) p.source_port[port] = port;
-  p.coordinate_columns.assign(g.coordinates.size(), ~0u);
+// plan_batch's phases over shared state: where each needed node's value
+// lives (scalar, lane, column or register), which stage and kernel computes
+// it, which ports need columns, and the steps in order.
+class BatchPlanner {
+ public:
+  BatchPlanner(const ir::Graph& g, const BatchShape& shape)
+      : g_(g), shape_(shape), n_(g.nodes.size()), stage_(n_, -1), is_host_(n_, 0), piece_(n_, 0) {
+    p_.port_base = g.port_base;
+    p_.values.assign(g.port_base.back(), BatchValue{});
+    p_.source_port.resize(g.port_base.back());
+    for (uint32_t port = 0; port < p_.source_port.size(); ++port) p_.source_port[port] = port;
+    p_.coordinate_columns.assign(g.coordinates.size(), ~0u);
+    std::vector<uint32_t> roots;
+    for (uint32_t o : shape.outputs) roots.push_back(g.outputs[o].wire.node);
+    needed_ = ir::cone_mask(g, roots, true);
+  }
 
-  std::vector<uint32_t> roots;
-  for (uint32_t o : shape.outputs) roots.push_back(g.outputs[o].wire.node);
-  const std::vector<uint8_t> needed = ir::cone_mask(g, roots, true);
-
-  auto set_all = [&](uint32_t node, BatchValue v) {
-    for (size_t k = 0; k < g.nodes[node].out_types.size(); ++k) p.values[p.port_base[node] + k] = v;
-  };
-  auto make_scalar = [&](uint32_t node) {
-    p.scalar_nodes.push_back(node);
-    for (size_t k = 0; k < g.nodes[node].out_types.size(); ++k) {
-      p.values[p.port_base[node] + k] = {BatchValue::Scalar, (uint32_t)p.scalar_ports.size()};
-      p.scalar_ports.push_back(p.port_base[node] + (uint32_t)k);
+  BatchPlan run() {
+    find_default_none();
+    allow_kernels();
+    for (uint32_t i = 0; i < n_; ++i) {
+      if (needed_[i]) place(i);
     }
-  };
-  auto new_column = [&](Type type) {
-    p.column_types.push_back(type);
-    return (uint32_t)p.column_types.size() - 1;
-  };
+    cut_kernels();
+    assign_columns();
+    emit_steps();
+    return std::move(p_);
+  }
+
+ private:
+  void set_all(uint32_t node, BatchValue v) {
+    for (size_t k = 0; k < g_.nodes[node].out_types.size(); ++k) {
+      p_.values[p_.port_base[node] + k] = v;
+    }
+  }
+  void make_scalar(uint32_t node) {
+    p_.scalar_nodes.push_back(node);
+    for (size_t k = 0; k < g_.nodes[node].out_types.size(); ++k) {
+      p_.values[p_.port_base[node] + k] = {BatchValue::Scalar, (uint32_t)p_.scalar_ports.size()};
+      p_.scalar_ports.push_back(p_.port_base[node] + (uint32_t)k);
+    }
+  }
+  uint32_t new_column(Type type) {
+    p_.column_types.push_back(type);
+    return (uint32_t)p_.column_types.size() - 1;
+  }
 
   // None-ness when a state is created (externs at their defaults): what
   // `const` bindings see. One pass in topological order (a recursive walk
   // from each const would be as deep as the program).
-  std::vector<uint8_t> default_none(n, 0);
-  for (uint32_t i = 0; i < n; ++i) {
-    const ir::Node& node = g.nodes[i];
-    if (node.kind == ir::NodeKind::Extern) {
-      default_none[i] = shape.extern_default_is_none[node.slot];
-      continue;
+  void find_default_none() {
+    default_none_.assign(n_, 0);
+    for (uint32_t i = 0; i < n_; ++i) {
+      const ir::Node& node = g_.nodes[i];
+      if (node.kind == ir::NodeKind::Extern) {
+        default_none_[i] = shape_.extern_default_is_none[node.slot];
+        continue;
+      }
+      if (node.kind != ir::NodeKind::Call) continue;
+      std::vector<uint8_t> input_none;
+      for (const ir::Wire& w : node.inputs) input_none.push_back(default_none_[w.node]);
+      if (std::find(input_none.begin(), input_none.end(), 1) == input_none.end()) continue;
+      default_none_[i] = all_set(node.def->accepts_none ? probe_none(node, input_none, g_)
+                                                        : std::vector<uint8_t>{1});
     }
-    if (node.kind != ir::NodeKind::Call) continue;
-    std::vector<uint8_t> input_none;
-    for (const ir::Wire& w : node.inputs) input_none.push_back(default_none[w.node]);
-    if (std::find(input_none.begin(), input_none.end(), 1) == input_none.end()) continue;
-    const std::vector<uint8_t> probed =
-        node.def->accepts_none ? probe_none(node, input_none, g) : std::vector<uint8_t>{1};
-    default_none[i] = std::all_of(probed.begin(), probed.end(), [](uint8_t b) { return b != 0; });
   }
 
   // Past the native size limit every node is a host step (no kernel to compile).
-  size_t native_needed = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    const ir::Node& node = g.nodes[i];
-    native_needed += needed[i] && node.kind == ir::NodeKind::Call && node.def->native;
+  void allow_kernels() {
+    size_t native_needed = 0;
+    for (uint32_t i = 0; i < n_; ++i) {
+      const ir::Node& node = g_.nodes[i];
+      native_needed += needed_[i] && node.kind == ir::NodeKind::Call && node.def->native;
+    }
+    kernels_allowed_ = native_needed <= kMaxNativeNodes;
   }
-  const bool kernels_allowed = native_needed <= kMaxNativeNodes;
 
-  // Stages: kernel s runs, then the host nodes of stage s; a native node fed by
-  // a host node of stage s belongs to kernel s + 1.
-  std::vector<int> stage(n, -1);
-  std::vector<uint8_t> is_host(n, 0);
-  std::vector<uint32_t> varying;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!needed[i]) continue;
-    const ir::Node& node = g.nodes[i];
+  void place(uint32_t i) {
+    const ir::Node& node = g_.nodes[i];
     switch (node.kind) {
       case ir::NodeKind::Coordinate:
-        switch (shape.coordinates[node.slot]) {
-          case CoordinateSource::Lane:
-            set_all(i, {BatchValue::Lane, 0});
-            stage[i] = 0;
-            break;
-          case CoordinateSource::Column:
-            p.coordinate_columns[node.slot] = new_column(Type::U64);
-            set_all(i, {BatchValue::Column, p.coordinate_columns[node.slot]});
-            stage[i] = 0;
-            break;
-          case CoordinateSource::Scalar:
-            make_scalar(i);
-            break;
-        }
-        continue;
+        return place_coordinate(i);
       case ir::NodeKind::Extern:
-        if (!shape.extern_is_none[node.slot]) make_scalar(i);
-        continue;
+        if (!shape_.extern_is_none[node.slot]) make_scalar(i);
+        return;
       case ir::NodeKind::Constant:
-        make_scalar(i);
-        continue;
+        return make_scalar(i);
       case ir::NodeKind::Call:
+        return place_call(i);
+    }
+  }
+
+  void place_coordinate(uint32_t i) {
+    const uint32_t slot = g_.nodes[i].slot;
+    switch (shape_.coordinates[slot]) {
+      case CoordinateSource::Lane:
+        set_all(i, {BatchValue::Lane, 0});
+        stage_[i] = 0;
+        break;
+      case CoordinateSource::Column:
+        p_.coordinate_columns[slot] = new_column(Type::U64);
+        set_all(i, {BatchValue::Column, p_.coordinate_columns[slot]});
+        stage_[i] = 0;
+        break;
+      case CoordinateSource::Scalar:
+        make_scalar(i);
         break;
     }
+  }
+
+  // Stages: kernel s runs, then the host nodes of stage s; a native node fed
+  // by a host node of stage s belongs to kernel s + 1.
+  void place_call(uint32_t i) {
+    const ir::Node& node = g_.nodes[i];
     if (node.lifecycle == ir::Lifecycle::SideChannel) {
       throw RefusedError("the batch tier does not run side-channel node '" + node.label +
                          "' (binding '" + node.binding +
@@ -135,119 +162,141 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
                          "engine (--engine native)");
     }
     if (ir::is_frozen_const(node)) {
-      if (!default_none[i]) make_scalar(i);
-      continue;
+      if (!default_none_[i]) make_scalar(i);
+      return;
     }
     if (ir::is_alias(node)) {
       // Its consumers read the aliased port (it has one output, port 0).
-      const uint32_t source = p.source_of(node.inputs[0]);
-      p.source_port[p.port_base[i]] = source;
-      stage[i] = stage[node.inputs[0].node];
-      is_host[i] = is_host[node.inputs[0].node];
-      continue;
+      p_.source_port[p_.port_base[i]] = p_.source_of(node.inputs[0]);
+      stage_[i] = stage_[node.inputs[0].node];
+      is_host_[i] = is_host_[node.inputs[0].node];
+      return;
     }
     std::vector<uint8_t> input_none;
-    bool any_none = false, any_varying = false;
+    bool any_varying = false;
     for (const ir::Wire& w : node.inputs) {
-      const BatchValue& v = p.value_of(w);
+      const BatchValue& v = p_.value_of(w);
       input_none.push_back(v.kind == BatchValue::None);
-      any_none = any_none || v.kind == BatchValue::None;
       any_varying = any_varying || v.kind == BatchValue::Lane || v.kind == BatchValue::Column ||
                     v.kind == BatchValue::Register;
     }
-    if (any_none && !node.def->accepts_none) continue;  // None without running
-    if (any_none) {
-      const std::vector<uint8_t> none = probe_none(node, input_none, g);
-      if (std::all_of(none.begin(), none.end(), [](uint8_t b) { return b != 0; })) continue;
-    }
-    if (!any_varying && node.lifecycle != ir::Lifecycle::Volatile) {
-      make_scalar(i);
-      continue;
-    }
-    const bool native = kernels_allowed && node.def->native &&
+    const bool any_none = std::find(input_none.begin(), input_none.end(), 1) != input_none.end();
+    if (any_none && !node.def->accepts_none) return;  // None without running
+    if (any_none && all_set(probe_none(node, input_none, g_))) return;
+    if (!any_varying && node.lifecycle != ir::Lifecycle::Volatile) return make_scalar(i);
+    const bool native = kernels_allowed_ && node.def->native &&
                         node.lifecycle != ir::Lifecycle::Volatile && !any_none;
     int s = 0;
     for (const ir::Wire& w : node.inputs) {
-      if (stage[w.node] < 0) continue;  // scalar
-      s = std::max(s, stage[w.node] + (native && is_host[w.node] ? 1 : 0));
+      if (stage_[w.node] < 0) continue;  // scalar
+      s = std::max(s, stage_[w.node] + (native && is_host_[w.node] ? 1 : 0));
     }
-    stage[i] = s;
-    is_host[i] = !native;
+    stage_[i] = s;
+    is_host_[i] = !native;
     set_all(i, {BatchValue::Register, 0});
-    varying.push_back(i);
+    varying_.push_back(i);
   }
 
   // A stage's native nodes form one kernel, cut every kMaxFusedNodes nodes
   // (in topological order, so a piece reads only earlier pieces).
-  int stages = 0;
-  for (uint32_t i : varying) stages = std::max(stages, stage[i] + 1);
-  std::vector<uint32_t> native_in_stage(stages, 0);
-  std::vector<uint32_t> piece(n, 0);
-  for (uint32_t i : varying) {
-    if (!is_host[i]) piece[i] = (uint32_t)(native_in_stage[stage[i]]++ / kMaxFusedNodes);
+  void cut_kernels() {
+    for (uint32_t i : varying_) stages_ = std::max(stages_, stage_[i] + 1);
+    std::vector<uint32_t> native_in_stage(stages_, 0);
+    for (uint32_t i : varying_) {
+      if (!is_host_[i]) piece_[i] = (uint32_t)(native_in_stage[stage_[i]]++ / kMaxFusedNodes);
+    }
+  }
+
+  bool same_step(uint32_t producer, uint32_t consumer) const {
+    return !is_host_[producer] && !is_host_[consumer] && stage_[producer] == stage_[consumer] &&
+           piece_[producer] == piece_[consumer];
   }
 
   // Ports read outside their step, or requested, get columns.
-  auto same_step = [&](uint32_t producer, uint32_t consumer) {
-    return !is_host[producer] && !is_host[consumer] && stage[producer] == stage[consumer] &&
-           piece[producer] == piece[consumer];
-  };
-  // The node owning a port (aliases resolved: the port that computes it).
-  std::vector<uint32_t> port_node(p.values.size());
-  for (uint32_t i = 0; i < n; ++i) {
-    for (uint32_t k = p.port_base[i]; k < p.port_base[i + 1]; ++k) port_node[k] = i;
-  }
-  auto to_column = [&](ir::Wire w) {
-    const uint32_t port = p.source_of(w);
-    BatchValue& v = p.values[port];
-    if (v.kind == BatchValue::Register) {
-      v = {BatchValue::Column,
-           new_column(g.nodes[port_node[port]].out_types[port - p.port_base[port_node[port]]])};
+  void assign_columns() {
+    // The node owning a port (aliases resolved: the port that computes it).
+    std::vector<uint32_t> port_node(p_.values.size());
+    for (uint32_t i = 0; i < n_; ++i) {
+      for (uint32_t k = p_.port_base[i]; k < p_.port_base[i + 1]; ++k) port_node[k] = i;
     }
-  };
-  for (uint32_t i : varying) {
-    for (const ir::Wire& w : g.nodes[i].inputs) {
-      if (p.value_of(w).kind == BatchValue::Register && !same_step(port_node[p.source_of(w)], i)) {
-        to_column(w);
+    auto to_column = [&](ir::Wire w) {
+      const uint32_t port = p_.source_of(w);
+      BatchValue& v = p_.values[port];
+      if (v.kind == BatchValue::Register) {
+        const uint32_t node = port_node[port];
+        v = {BatchValue::Column, new_column(g_.nodes[node].out_types[port - p_.port_base[node]])};
+      }
+    };
+    for (uint32_t i : varying_) {
+      for (const ir::Wire& w : g_.nodes[i].inputs) {
+        if (p_.value_of(w).kind == BatchValue::Register &&
+            !same_step(port_node[p_.source_of(w)], i)) {
+          to_column(w);
+        }
       }
     }
+    for (uint32_t o : shape_.outputs) {
+      to_column(g_.outputs[o].wire);
+      p_.outputs.push_back(p_.value_of(g_.outputs[o].wire));
+    }
+    // What an alias carries, for whoever reads `values` directly.
+    for (uint32_t port = 0; port < p_.values.size(); ++port) {
+      p_.values[port] = p_.values[p_.source_port[port]];
+    }
   }
-  for (uint32_t o : shape.outputs) {
-    to_column(g.outputs[o].wire);
-    p.outputs.push_back(p.value_of(g.outputs[o].wire));
-  }
-  // What an alias carries, for whoever reads `values` directly.
-  for (uint32_t port = 0; port < p.values.size(); ++port)
-    p.values[port] = p.values[p.source_port[port]];
 
-  // Steps: per stage its kernels, then its host nodes.
-  std::vector<std::vector<uint32_t>> by_stage(stages);
-  for (uint32_t i : varying) by_stage[stage[i]].push_back(i);
-  for (const std::vector<uint32_t>& members : by_stage) {
-    for (uint32_t i : members) {
-      if (is_host[i]) continue;
-      if (p.steps.empty() || p.steps.back().kind != BatchStep::Kernel ||
-          stage[p.steps.back().nodes.front()] != stage[i] ||
-          piece[p.steps.back().nodes.front()] != piece[i]) {
-        p.steps.push_back({BatchStep::Kernel, {}, false});
+  // Steps: per stage its kernels, then its host nodes; and the step that
+  // writes each column.
+  void emit_steps() {
+    std::vector<std::vector<uint32_t>> by_stage(stages_);
+    for (uint32_t i : varying_) by_stage[stage_[i]].push_back(i);
+    for (const std::vector<uint32_t>& members : by_stage) {
+      for (uint32_t i : members) {
+        if (!is_host_[i]) add_to_kernel(i);
       }
-      BatchStep& kernel = p.steps.back();
-      kernel.nodes.push_back(i);
-      kernel.fallible = kernel.fallible || g.nodes[i].def->native->fallible;
+      for (uint32_t i : members) {
+        if (is_host_[i]) p_.steps.push_back({BatchStep::Host, {i}, false});
+      }
     }
-    for (uint32_t i : members) {
-      if (is_host[i]) p.steps.push_back({BatchStep::Host, {i}, false});
-    }
-  }
-  p.column_steps.assign(p.column_types.size(), kNoStep);
-  for (uint32_t s = 0; s < p.steps.size(); ++s) {
-    for (uint32_t node : p.steps[s].nodes) {
-      for (uint32_t port = p.port_base[node]; port < p.port_base[node + 1]; ++port) {
-        if (p.values[port].kind == BatchValue::Column) p.column_steps[p.values[port].index] = s;
+    p_.column_steps.assign(p_.column_types.size(), kNoStep);
+    for (uint32_t s = 0; s < p_.steps.size(); ++s) {
+      for (uint32_t node : p_.steps[s].nodes) {
+        for (uint32_t port = p_.port_base[node]; port < p_.port_base[node + 1]; ++port) {
+          if (p_.values[port].kind == BatchValue::Column)
+            p_.column_steps[p_.values[port].index] = s;
+        }
       }
     }
   }
-  return p;
+
+  void add_to_kernel(uint32_t i) {
+    if (p_.steps.empty() || p_.steps.back().kind != BatchStep::Kernel ||
+        stage_[p_.steps.back().nodes.front()] != stage_[i] ||
+        piece_[p_.steps.back().nodes.front()] != piece_[i]) {
+      p_.steps.push_back({BatchStep::Kernel, {}, false});
+    }
+    BatchStep& kernel = p_.steps.back();
+    kernel.nodes.push_back(i);
+    kernel.fallible = kernel.fallible || g_.nodes[i].def->native->fallible;
+  }
+
+  const ir::Graph& g_;
+  const BatchShape& shape_;
+  const size_t n_;
+  BatchPlan p_;
+  std::vector<uint8_t> needed_, default_none_;
+  bool kernels_allowed_ = true;
+  std::vector<int> stage_;
+  std::vector<uint8_t> is_host_;
+  std::vector<uint32_t> piece_;
+  std::vector<uint32_t> varying_;  // the needed nodes computed per lane, in order
+  int stages_ = 0;
+};
+
+}  // namespace
+
+BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
+  return BatchPlanner(g, shape).run();
 }
 
 std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan,

@@ -65,17 +65,15 @@ struct UnionFind {
   }
 };
 
-// Connected groups of fusible nodes of one extern class, each split into
-// convex pieces: a member reached from the group through a non-member goes to
-// a later stage, so no path leaves a piece and re-enters it.
-std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
+// Each node's hazards, as bits: the None sources a None can reach it from
+// (externs, None-aware nodes, consts) and the observable nodes upstream
+// (fallible ones and side channels). A unit runs whole and its None guard
+// covers every member, so members must share their hazards, or a pull could
+// see a None, a failure or a log line from a node its output does not depend
+// on. A None-aware node stops the None sources behind it (it absorbs their
+// None) but not the others.
+std::vector<Bits> node_hazards(const ir::Graph& g) {
   const size_t n = g.nodes.size();
-  // A unit runs whole and its None guard covers every member, so members must
-  // share their hazards: the None sources a None can reach them from (externs,
-  // None-aware nodes, consts) and the observable nodes upstream (fallible ones
-  // and side channels). Otherwise a pull could see a None, a failure or a log
-  // line from a node its output does not depend on. A None-aware node stops
-  // the None sources behind it (it absorbs their None) but not the others.
   std::vector<uint32_t> hazard_bit(n, ~0u);
   std::vector<uint8_t> observable(n, 0);
   size_t hazard_count = 0;
@@ -105,6 +103,14 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
       if (bit != ~0u) hazards[i][bit / 64] |= 1ULL << (bit % 64);
     }
   }
+  return hazards;
+}
+
+// Connected groups of fusible, infallible nodes of the same hazards (every
+// other fusible node alone), each in topological order.
+std::vector<std::vector<uint32_t>> fusible_groups(const ir::Graph& g,
+                                                  const std::vector<Bits>& hazards) {
+  const size_t n = g.nodes.size();
   UnionFind uf(n);
   for (uint32_t i = 0; i < n; ++i) {
     if (!fusible(g.nodes[i]) || !infallible(g.nodes[i])) continue;
@@ -119,60 +125,42 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
   for (uint32_t i = 0; i < n; ++i) {
     if (fusible(g.nodes[i])) groups[uf.find(i)].push_back(i);
   }
-  std::vector<std::vector<uint32_t>> consumers(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    for (const ir::Wire& w : g.nodes[i].inputs) consumers[w.node].push_back(i);
+  std::vector<std::vector<uint32_t>> out;
+  for (auto& group : groups) out.push_back(std::move(group.second));
+  return out;
+}
+
+// Splits groups into convex pieces: a member reached from its group through
+// a non-member goes to a later stage, so no path leaves a piece and re-enters
+// it. Its buffers are sized once for the graph and cleared per group, so
+// that many small groups cost their own size.
+class ConvexSplitter {
+ public:
+  ConvexSplitter(const ir::Graph& g, const std::vector<Bits>& hazards)
+      : g_(g),
+        hazards_(hazards),
+        consumers_(g.nodes.size()),
+        member_(g.nodes.size(), 0),
+        reached_(g.nodes.size(), 0),
+        stage_(g.nodes.size(), 0),
+        pieces_(g.nodes.size()) {
+    for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+      for (const ir::Wire& w : g.nodes[i].inputs) consumers_[w.node].push_back(i);
+    }
   }
-  std::vector<std::vector<uint32_t>> units;
-  std::vector<uint8_t> member(n, 0), reached(n, 0);
-  std::vector<uint32_t> stage(n, 0);
-  std::vector<uint32_t> visited, stack;
-  UnionFind pieces(n);
-  for (auto& group : groups) {
-    const std::vector<uint32_t>& nodes = group.second;
+
+  // Appends the pieces of `nodes` (a group, in topological order) to `units`,
+  // none larger than kMaxFusedNodes.
+  void split(const std::vector<uint32_t>& nodes, std::vector<std::vector<uint32_t>>& units) {
     if (nodes.size() == 1) {  // a single node is convex
       units.push_back(nodes);
-      continue;
+      return;
     }
-    for (uint32_t m : nodes) member[m] = 1;
-    // Only nodes reached from the group up to its last member can put a
-    // member on a later stage: walk those, not the whole graph, so that many
-    // small groups cost their own size.
-    const uint32_t last = nodes.back();
-    visited.clear();
-    for (uint32_t m : nodes) {
-      reached[m] = 1;
-      visited.push_back(m);
-      stack.push_back(m);
-    }
-    while (!stack.empty()) {
-      const uint32_t i = stack.back();
-      stack.pop_back();
-      for (uint32_t c : consumers[i]) {
-        if (c > last || reached[c]) continue;
-        reached[c] = 1;
-        visited.push_back(c);
-        stack.push_back(c);
-      }
-    }
-    std::sort(visited.begin(), visited.end());
-    for (uint32_t i : visited) {
-      for (const ir::Wire& w : g.nodes[i].inputs) {
-        if (!reached[w.node]) continue;
-        const uint32_t step_up = member[i] && !member[w.node] ? 1 : 0;
-        stage[i] = std::max(stage[i], stage[w.node] + step_up);
-      }
-    }
-    for (uint32_t m : nodes) pieces.parent[m] = m;
-    for (uint32_t m : nodes) {
-      for (const ir::Wire& w : g.nodes[m].inputs) {
-        if (member[w.node] && stage[w.node] == stage[m] && hazards[w.node] == hazards[m]) {
-          pieces.join(m, w.node);
-        }
-      }
-    }
+    for (uint32_t m : nodes) member_[m] = 1;
+    reach_from(nodes);
+    assign_stages();
     std::map<uint32_t, std::vector<uint32_t>> split;
-    for (uint32_t m : nodes) split[pieces.find(m)].push_back(m);
+    for (uint32_t m : join_same_stage(nodes)) split[pieces_.find(m)].push_back(m);
     for (auto& piece : split) {
       const std::vector<uint32_t>& members = piece.second;  // in topological order
       for (size_t at = 0; at < members.size(); at += kMaxFusedNodes) {
@@ -180,28 +168,89 @@ std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
         units.emplace_back(members.begin() + (ptrdiff_t)at, members.begin() + (ptrdiff_t)end);
       }
     }
-    for (uint32_t m : nodes) member[m] = 0;
-    for (uint32_t i : visited) reached[i] = stage[i] = 0;
+    for (uint32_t m : nodes) member_[m] = 0;
+    for (uint32_t i : visited_) reached_[i] = stage_[i] = 0;
+  }
+
+ private:
+  // Only nodes reached from the group up to its last member can put a
+  // member on a later stage: walk those, not the whole graph.
+  void reach_from(const std::vector<uint32_t>& nodes) {
+    const uint32_t last = nodes.back();
+    visited_.clear();
+    for (uint32_t m : nodes) {
+      reached_[m] = 1;
+      visited_.push_back(m);
+      stack_.push_back(m);
+    }
+    while (!stack_.empty()) {
+      const uint32_t i = stack_.back();
+      stack_.pop_back();
+      for (uint32_t c : consumers_[i]) {
+        if (c > last || reached_[c]) continue;
+        reached_[c] = 1;
+        visited_.push_back(c);
+        stack_.push_back(c);
+      }
+    }
+    std::sort(visited_.begin(), visited_.end());
+  }
+
+  // A member's stage: how many times a path from the group to it left the
+  // group and came back.
+  void assign_stages() {
+    for (uint32_t i : visited_) {
+      for (const ir::Wire& w : g_.nodes[i].inputs) {
+        if (!reached_[w.node]) continue;
+        const uint32_t step_up = member_[i] && !member_[w.node] ? 1 : 0;
+        stage_[i] = std::max(stage_[i], stage_[w.node] + step_up);
+      }
+    }
+  }
+
+  // Joins members wired to each other on the same stage with the same
+  // hazards; returns `nodes` for the caller to read the pieces from.
+  const std::vector<uint32_t>& join_same_stage(const std::vector<uint32_t>& nodes) {
+    for (uint32_t m : nodes) pieces_.parent[m] = m;
+    for (uint32_t m : nodes) {
+      for (const ir::Wire& w : g_.nodes[m].inputs) {
+        if (member_[w.node] && stage_[w.node] == stage_[m] && hazards_[w.node] == hazards_[m]) {
+          pieces_.join(m, w.node);
+        }
+      }
+    }
+    return nodes;
+  }
+
+  const ir::Graph& g_;
+  const std::vector<Bits>& hazards_;
+  std::vector<std::vector<uint32_t>> consumers_;
+  std::vector<uint8_t> member_, reached_;
+  std::vector<uint32_t> stage_;
+  std::vector<uint32_t> visited_, stack_;
+  UnionFind pieces_;
+};
+
+// Connected groups of fusible nodes of one extern class, each split into
+// convex pieces.
+std::vector<std::vector<uint32_t>> fusion_units(const ir::Graph& g) {
+  const std::vector<Bits> hazards = node_hazards(g);
+  ConvexSplitter splitter(g, hazards);
+  std::vector<std::vector<uint32_t>> units;
+  for (const std::vector<uint32_t>& group : fusible_groups(g, hazards)) {
+    splitter.split(group, units);
   }
   return units;
 }
 
-}  // namespace
+using Units = std::vector<std::vector<uint32_t>>;
 
-StatePlan plan_states(const ir::Graph& g, bool fuse) {
-  StatePlan p;
+// Units: fused groups (when fusing), then every other call node alone;
+// `in_unit` marks the fused nodes.
+Units collect_units(const ir::Graph& g, bool fuse, std::vector<uint8_t>& in_unit) {
   const size_t n = g.nodes.size();
-  p.node_slot.assign(g.port_base.begin(), g.port_base.end() - 1);  // one slot per port
-  p.slot_count = g.port_base.back();
-  for (const ir::Node& node : g.nodes) {
-    p.slot_type.insert(p.slot_type.end(), node.out_types.begin(), node.out_types.end());
-  }
-  for (uint32_t c : g.coordinates) p.coordinate_slots.push_back(p.node_slot[c]);
-  for (const ir::Extern& e : g.externs) p.extern_slots.push_back(p.node_slot[e.node]);
-
-  // Units: fused groups, then every other call node alone.
-  std::vector<std::vector<uint32_t>> units;
-  std::vector<uint8_t> in_unit(n, 0);
+  Units units;
+  in_unit.assign(n, 0);
   if (fuse) {
     units = fusion_units(g);
     for (const auto& u : units) {
@@ -211,53 +260,65 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
   for (uint32_t i = 0; i < n; ++i) {
     if (g.nodes[i].kind == ir::NodeKind::Call && !in_unit[i]) units.push_back({i});
   }
+  return units;
+}
 
-  // Order units topologically. Convex units can still depend on each other
-  // both ways (a1 -> b2 and b1 -> a2 with a1 -> a2, b1 -> b2); when Kahn's
-  // algorithm stalls, the stalled units are split into single nodes, which
-  // the graph's own order always sorts.
-  std::vector<uint32_t> unit_of(n, ~0u);
-  std::vector<std::vector<uint32_t>> consumers;
-  std::vector<uint32_t> pending;
-  std::vector<uint32_t> topo;
+// The units' dependency graph and one topological order of it.
+struct UnitGraph {
+  std::vector<uint32_t> unit_of;                 // per node; ~0u when in none
+  std::vector<std::vector<uint32_t>> consumers;  // per unit
+  std::vector<uint32_t> pending;                 // per unit: its producer units
+  std::vector<uint32_t> topo;                    // every unit once, when sortable
+};
+
+UnitGraph unit_graph(const ir::Graph& g, const Units& units) {
+  UnitGraph ug;
+  ug.unit_of.assign(g.nodes.size(), ~0u);
+  for (uint32_t u = 0; u < units.size(); ++u) {
+    for (uint32_t m : units[u]) ug.unit_of[m] = u;
+  }
+  ug.consumers.assign(units.size(), {});
+  ug.pending.assign(units.size(), 0);
+  for (uint32_t u = 0; u < units.size(); ++u) {
+    std::vector<uint32_t> deps;
+    for (uint32_t m : units[u]) {
+      for (const ir::Wire& w : g.nodes[m].inputs) {
+        const uint32_t d = ug.unit_of[w.node];
+        if (d != ~0u && d != u) deps.push_back(d);
+      }
+    }
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    ug.pending[u] = (uint32_t)deps.size();
+    for (uint32_t d : deps) ug.consumers[d].push_back(u);
+  }
+  std::vector<uint32_t> waiting = ug.pending;
+  std::vector<uint32_t> queue;
+  for (uint32_t u = 0; u < units.size(); ++u) {
+    if (waiting[u] == 0) queue.push_back(u);
+  }
+  while (!queue.empty()) {
+    const uint32_t u = queue.back();
+    queue.pop_back();
+    ug.topo.push_back(u);
+    for (uint32_t c : ug.consumers[u]) {
+      if (--waiting[c] == 0) queue.push_back(c);
+    }
+  }
+  return ug;
+}
+
+// Orders units topologically. Convex units can still depend on each other
+// both ways (a1 -> b2 and b1 -> a2 with a1 -> a2, b1 -> b2); when Kahn's
+// algorithm stalls, the stalled units are split into single nodes, which
+// the graph's own order always sorts.
+UnitGraph sort_units(const ir::Graph& g, Units& units) {
   while (true) {
-    std::fill(unit_of.begin(), unit_of.end(), ~0u);
-    for (uint32_t u = 0; u < units.size(); ++u) {
-      for (uint32_t m : units[u]) unit_of[m] = u;
-    }
-    consumers.assign(units.size(), {});
-    pending.assign(units.size(), 0);
-    for (uint32_t u = 0; u < units.size(); ++u) {
-      std::vector<uint32_t> deps;
-      for (uint32_t m : units[u]) {
-        for (const ir::Wire& w : g.nodes[m].inputs) {
-          const uint32_t d = unit_of[w.node];
-          if (d != ~0u && d != u) deps.push_back(d);
-        }
-      }
-      std::sort(deps.begin(), deps.end());
-      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-      pending[u] = (uint32_t)deps.size();
-      for (uint32_t d : deps) consumers[d].push_back(u);
-    }
-    topo.clear();
-    std::vector<uint32_t> waiting = pending;
-    std::vector<uint32_t> queue;
-    for (uint32_t u = 0; u < units.size(); ++u) {
-      if (waiting[u] == 0) queue.push_back(u);
-    }
-    while (!queue.empty()) {
-      const uint32_t u = queue.back();
-      queue.pop_back();
-      topo.push_back(u);
-      for (uint32_t c : consumers[u]) {
-        if (--waiting[c] == 0) queue.push_back(c);
-      }
-    }
-    if (topo.size() == units.size()) break;
+    UnitGraph ug = unit_graph(g, units);
+    if (ug.topo.size() == units.size()) return ug;
     std::vector<uint8_t> sorted(units.size(), 0);
-    for (uint32_t u : topo) sorted[u] = 1;
-    std::vector<std::vector<uint32_t>> split;
+    for (uint32_t u : ug.topo) sorted[u] = 1;
+    Units split;
     for (uint32_t u = 0; u < units.size(); ++u) {
       if (sorted[u] || units[u].size() == 1) {
         split.push_back(std::move(units[u]));
@@ -267,72 +328,102 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     }
     units = std::move(split);
   }
-  // Observable steps (failures, side channels) must run in the interpreter's
-  // node order, so that the same failure and the same log lines come first.
-  // Each unit gets the index of the earliest observable node that needs it
-  // (its urgency); Kahn's algorithm then pops the ready unit of least urgency,
-  // then of least first member.
+}
+
+// Observable steps (failures, side channels) must run in the interpreter's
+// node order, so that the same failure and the same log lines come first.
+// Each unit gets the index of the earliest observable node that needs it
+// (its urgency).
+std::vector<uint32_t> unit_urgency(const ir::Graph& g, const Units& units, const UnitGraph& ug) {
   auto is_observable = [&](uint32_t u) {
     const ir::Node& node = g.nodes[units[u].front()];
     return units[u].size() == 1 &&
            (!infallible(node) || node.def->purity == nodes::Purity::SideChannel);
   };
   std::vector<uint32_t> urgency(units.size(), ~0u);
-  for (size_t k = topo.size(); k-- > 0;) {
-    const uint32_t u = topo[k];
+  for (size_t k = ug.topo.size(); k-- > 0;) {
+    const uint32_t u = ug.topo[k];
     if (is_observable(u)) urgency[u] = units[u].front();
-    for (uint32_t c : consumers[u]) urgency[u] = std::min(urgency[u], urgency[c]);
+    for (uint32_t c : ug.consumers[u]) urgency[u] = std::min(urgency[u], urgency[c]);
   }
+  return urgency;
+}
+
+// The step of unit `u`: its kind, flags, output slots and the slots it
+// reads from other units.
+Step unit_step(const ir::Graph& g, const StatePlan& p, const std::vector<uint32_t>& unit,
+               uint32_t u, const UnitGraph& ug, bool fused) {
+  Step s;
+  s.nodes = unit;
+  const ir::Node& head = g.nodes[s.nodes.front()];
+  if (fused) {  // a fusion unit, or a piece of one split apart
+    s.kind = StepKind::Segment;
+  } else {
+    s.kind = head.def->native && !head.def->accepts_none ? StepKind::Kit : StepKind::Host;
+  }
+  s.accepts_none = head.def->accepts_none;
+  for (uint32_t m : s.nodes) {
+    const ir::Node& node = g.nodes[m];
+    s.is_volatile = s.is_volatile || node.lifecycle == ir::Lifecycle::Volatile;
+    s.is_side_channel = s.is_side_channel || node.def->purity == nodes::Purity::SideChannel;
+    s.is_init = s.is_init || node.lifecycle == ir::Lifecycle::Init;
+    s.is_frozen = s.is_frozen || ir::is_frozen_const(node);
+    for (uint32_t k = 0; k < node.out_types.size(); ++k)
+      s.output_slots.push_back(p.node_slot[m] + k);
+  }
+  for (uint32_t m : s.nodes) {
+    for (const ir::Wire& w : g.nodes[m].inputs) {
+      if (ug.unit_of[w.node] == u) continue;
+      const uint32_t slot = p.node_slot[w.node] + w.port;
+      if (std::find(s.input_slots.begin(), s.input_slots.end(), slot) == s.input_slots.end()) {
+        s.input_slots.push_back(slot);
+      }
+    }
+  }
+  return s;
+}
+
+// The steps, in the order Kahn's algorithm pops the ready unit of least
+// urgency, then of least first member.
+void emit_steps(const ir::Graph& g, const Units& units, UnitGraph& ug,
+                const std::vector<uint8_t>& in_unit, StatePlan& p) {
+  const std::vector<uint32_t> urgency = unit_urgency(g, units, ug);
   using Entry = std::tuple<uint32_t, uint32_t, uint32_t>;  // (urgency, first member, unit)
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> ready;
   for (uint32_t u = 0; u < units.size(); ++u) {
-    if (pending[u] == 0) ready.push({urgency[u], units[u].front(), u});
+    if (ug.pending[u] == 0) ready.push({urgency[u], units[u].front(), u});
   }
-  p.node_step.assign(n, ~0u);
+  p.node_step.assign(g.nodes.size(), ~0u);
   while (!ready.empty()) {
     const uint32_t u = std::get<2>(ready.top());
     ready.pop();
-    Step s;
-    s.nodes = units[u];
-    const ir::Node& head = g.nodes[s.nodes.front()];
-    if (in_unit[s.nodes.front()]) {  // a fusion unit, or a piece of one split apart
-      s.kind = StepKind::Segment;
-    } else {
-      s.kind = head.def->native && !head.def->accepts_none ? StepKind::Kit : StepKind::Host;
-    }
-    s.accepts_none = head.def->accepts_none;
-    for (uint32_t m : s.nodes) {
-      const ir::Node& node = g.nodes[m];
-      p.node_step[m] = (uint32_t)p.steps.size();
-      s.is_volatile = s.is_volatile || node.lifecycle == ir::Lifecycle::Volatile;
-      s.is_side_channel = s.is_side_channel || node.def->purity == nodes::Purity::SideChannel;
-      s.is_init = s.is_init || node.lifecycle == ir::Lifecycle::Init;
-      s.is_frozen = s.is_frozen || ir::is_frozen_const(node);
-      for (uint32_t k = 0; k < node.out_types.size(); ++k)
-        s.output_slots.push_back(p.node_slot[m] + k);
-    }
-    for (uint32_t m : s.nodes) {
-      for (const ir::Wire& w : g.nodes[m].inputs) {
-        if (unit_of[w.node] == u) continue;
-        const uint32_t slot = p.node_slot[w.node] + w.port;
-        if (std::find(s.input_slots.begin(), s.input_slots.end(), slot) == s.input_slots.end()) {
-          s.input_slots.push_back(slot);
-        }
-      }
-    }
-    p.steps.push_back(std::move(s));
-    for (uint32_t c : consumers[u]) {
-      if (--pending[c] == 0) ready.push({urgency[c], units[c].front(), c});
+    for (uint32_t m : units[u]) p.node_step[m] = (uint32_t)p.steps.size();
+    p.steps.push_back(unit_step(g, p, units[u], u, ug, in_unit[units[u].front()]));
+    for (uint32_t c : ug.consumers[u]) {
+      if (--ug.pending[c] == 0) ready.push({urgency[c], units[c].front(), c});
     }
   }
-
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
     if (g.nodes[i].kind == ir::NodeKind::Call && p.node_step[i] == ~0u) {
       internal_error("the planner left node '" + g.nodes[i].name + "' without a step");
     }
   }
+}
 
-  // Dirty lists, volatile and init steps.
+// One slot per port, and where the coordinates and externs are written.
+void assign_slots(const ir::Graph& g, StatePlan& p) {
+  p.node_slot.assign(g.port_base.begin(), g.port_base.end() - 1);
+  p.slot_count = g.port_base.back();
+  for (const ir::Node& node : g.nodes) {
+    p.slot_type.insert(p.slot_type.end(), node.out_types.begin(), node.out_types.end());
+  }
+  for (uint32_t c : g.coordinates) p.coordinate_slots.push_back(p.node_slot[c]);
+  for (const ir::Extern& e : g.externs) p.extern_slots.push_back(p.node_slot[e.node]);
+}
+
+// Dirty lists (the steps each input's write makes stale), volatile steps, and
+// the const bindings' cones, run when a state is created.
+void list_dirty_steps(const ir::Graph& g, StatePlan& p) {
   const size_t inputs = p.input_count();
   p.input_steps.assign(inputs, {});
   p.input_side_steps.assign(inputs, {});
@@ -348,20 +439,20 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
       if (step.is_side_channel) p.input_side_steps[bit].push_back(s);
     }
   }
-
-  // The const bindings' cones, run when a state is created.
   std::vector<uint8_t> init_step(p.steps.size(), 0);
   for (uint32_t node : g.init_nodes) init_step[p.node_step[node]] = 1;
   for (uint32_t s = 0; s < p.steps.size(); ++s) {
     if (init_step[s]) p.init_steps.push_back(s);
   }
+}
 
-  // Each step's producer steps, once; the cone of an output is derived from
-  // them on demand (output_cone), as storing every output's cone costs the
-  // square of a chain's length. Steps are in topological order, so the same
-  // forward pass spreads volatility: volatile_fed through every producer
-  // (stale after every write), volatile_cone through the cone an output runs,
-  // which stops at frozen consts.
+// Each step's producer steps, once; the cone of an output is derived from
+// them on demand (output_cone), as storing every output's cone costs the
+// square of a chain's length. Steps are in topological order, so the same
+// forward pass spreads volatility: volatile_fed through every producer
+// (stale after every write), volatile_cone through the cone an output runs,
+// which stops at frozen consts. Returns volatile_cone per step.
+std::vector<uint8_t> link_steps(const ir::Graph& g, StatePlan& p) {
   p.step_predecessors.assign(p.steps.size(), {});
   std::vector<uint8_t> volatile_fed(p.steps.size(), 0), volatile_cone(p.steps.size(), 0);
   for (uint32_t s = 0; s < p.steps.size(); ++s) {
@@ -383,8 +474,13 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     if (fed) p.volatile_fed_steps.push_back(s);
     volatile_cone[s] = !p.steps[s].is_frozen && in_cone;
   }
+  return volatile_cone;
+}
 
-  // Per-output guards.
+// Per-output guards: the output's slot, the inputs it depends on, its step
+// and whether that step's cone is volatile.
+void guard_outputs(const ir::Graph& g, const std::vector<uint8_t>& volatile_cone, StatePlan& p) {
+  const size_t inputs = p.input_count();
   for (const ir::Output& o : g.outputs) {
     p.output_slot.push_back(p.node_slot[o.wire.node] + o.wire.port);
     std::vector<uint32_t> deps;
@@ -397,6 +493,19 @@ StatePlan plan_states(const ir::Graph& g, bool fuse) {
     p.output_volatile.push_back(has_step && volatile_cone[producer]);
     p.output_step.push_back(has_step ? producer : ~0u);
   }
+}
+
+}  // namespace
+
+StatePlan plan_states(const ir::Graph& g, bool fuse) {
+  StatePlan p;
+  assign_slots(g, p);
+  std::vector<uint8_t> in_unit;
+  Units units = collect_units(g, fuse, in_unit);
+  UnitGraph ug = sort_units(g, units);
+  emit_steps(g, units, ug, in_unit, p);
+  list_dirty_steps(g, p);
+  guard_outputs(g, link_steps(g, p), p);
   return p;
 }
 
