@@ -10,7 +10,7 @@
 #include <string>
 
 #include "bench/generated_programs.hpp"
-#include "cpu_backend/jit/jit_engine.hpp"
+#include "codegen/jit/jit_engine.hpp"
 #include "cpu_backend/native_program.hpp"
 #include "polyrt/polyrt.hpp"
 
@@ -44,7 +44,7 @@ void BM_NativeCompile_ChainCold(benchmark::State& st) {
   const auto program = compile(hash_chain_program(st.range(0)), options);
   for (auto _ : st) {
     st.PauseTiming();
-    auto jit = std::make_unique<cpu::JitEngine>(cpu::JitOptions{std::nullopt});
+    auto jit = std::make_unique<jit::JitEngine>(jit::JitOptions{std::nullopt});
     st.ResumeTiming();
     benchmark::DoNotOptimize(cpu::compile_native_segments(*program, *jit));
   }

@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "bench/ladder_baseline.hpp"
-#include "cpu_backend/jit/jit_engine.hpp"
+#include "codegen/jit/jit_engine.hpp"
 #include "cpu_backend/native_program.hpp"
 #include "polyrt/polyrt.hpp"
 
@@ -24,7 +24,7 @@ void BM_JitCompile_Cold(benchmark::State& st) {
   auto program = ladder_program();
   for (auto _ : st) {
     st.PauseTiming();
-    auto jit = std::make_unique<cpu::JitEngine>(cpu::JitOptions{std::nullopt});
+    auto jit = std::make_unique<jit::JitEngine>(jit::JitOptions{std::nullopt});
     st.ResumeTiming();
     benchmark::DoNotOptimize(cpu::compile_native_segments(*program, *jit));
   }
@@ -33,7 +33,7 @@ BENCHMARK(BM_JitCompile_Cold)->Unit(benchmark::kMillisecond);
 
 void BM_JitCompile_WarmMemory(benchmark::State& st) {
   auto program = ladder_program();
-  cpu::JitEngine jit(cpu::JitOptions{std::nullopt});
+  jit::JitEngine jit(jit::JitOptions{std::nullopt});
   cpu::compile_native_segments(*program, jit);
   for (auto _ : st) benchmark::DoNotOptimize(cpu::compile_native_segments(*program, jit));
 }
@@ -43,12 +43,12 @@ void BM_JitCompile_DiskCacheNewProcess(benchmark::State& st) {
   auto program = ladder_program();
   const std::string dir = std::filesystem::temp_directory_path() / "polyrt-bench-cache";
   {
-    cpu::JitEngine seed(cpu::JitOptions{dir});
+    jit::JitEngine seed(jit::JitOptions{dir});
     cpu::compile_native_segments(*program, seed);
   }
   for (auto _ : st) {
     st.PauseTiming();
-    auto jit = std::make_unique<cpu::JitEngine>(cpu::JitOptions{dir});
+    auto jit = std::make_unique<jit::JitEngine>(jit::JitOptions{dir});
     st.ResumeTiming();
     benchmark::DoNotOptimize(cpu::compile_native_segments(*program, *jit));
   }

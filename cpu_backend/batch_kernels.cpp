@@ -1,17 +1,17 @@
 #include "cpu_backend/batch_kernels.hpp"
 
 #include "codegen/batch_codegen.hpp"
+#include "codegen/jit/jit_module.hpp"
 #include "codegen/pipeline/optimize.hpp"
-#include "cpu_backend/jit/jit_module.hpp"
 
 namespace polyrt::cpu {
 
 BatchKernels compile_batch_kernels(const ir::Graph& graph, const plan::BatchPlan& plan) {
-  JitEngine& jit = JitEngine::instance();
-  JitModule m("polyrt_batch", jit);
+  jit::JitEngine& jit = jit::JitEngine::instance();
+  jit::JitModule m("polyrt_batch", jit);
   const std::vector<std::string> symbols =
       codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::Cpu);
-  CompiledSteps compiled = compile_steps(jit, std::move(m), symbols);
+  jit::CompiledSteps compiled = jit::compile_steps(jit, std::move(m), symbols);
   BatchKernels kernels;
   for (void* address : compiled.addresses) {
     kernels.per_step.push_back(reinterpret_cast<BatchKernelFn>(address));
@@ -21,8 +21,8 @@ BatchKernels compile_batch_kernels(const ir::Graph& graph, const plan::BatchPlan
 }
 
 std::string batch_kernels_ir(const ir::Graph& graph, const plan::BatchPlan& plan, bool optimized) {
-  JitEngine& jit = JitEngine::instance();
-  JitModule m("polyrt_batch", jit);
+  jit::JitEngine& jit = jit::JitEngine::instance();
+  jit::JitModule m("polyrt_batch", jit);
   codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::Cpu);
   return optimized ? jit.optimized_ir(*m.module) : codegen::module_text(*m.module);
 }

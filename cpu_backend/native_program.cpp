@@ -2,8 +2,8 @@
 // module and compiles it with the process JIT.
 #include "cpu_backend/native_program.hpp"
 
+#include "codegen/jit/jit_module.hpp"
 #include "codegen/segment_codegen.hpp"
-#include "cpu_backend/jit/jit_module.hpp"
 #include "program/program_internals.hpp"
 #include "slots/slot_program.hpp"
 
@@ -12,10 +12,10 @@ namespace polyrt {
 namespace {
 
 // P3: compiles every Segment step of the plan into one module.
-void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, cpu::JitEngine& jit) {
-  cpu::JitModule m("polyrt_program", jit);
+void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, jit::JitEngine& jit) {
+  jit::JitModule m("polyrt_program", jit);
   const std::vector<std::string> symbols = codegen::emit_segments(*m.module, graph, sp.plan);
-  cpu::CompiledSteps compiled = cpu::compile_steps(jit, std::move(m), symbols);
+  jit::CompiledSteps compiled = jit::compile_steps(jit, std::move(m), symbols);
   for (size_t s = 0; s < compiled.addresses.size(); ++s) {
     if (compiled.addresses[s]) {
       sp.steps[s].segment = reinterpret_cast<slots::SegmentFn>(compiled.addresses[s]);
@@ -26,14 +26,15 @@ void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, cpu::JitEn
 
 }  // namespace
 
-std::shared_ptr<slots::SlotProgram> slots::build_native_program(const ir::Graph& graph,
-                                                                Provenance mode) {
-  auto sp = build_slot_program(graph, true, mode, "native");
-  compile_segments(graph, *sp, cpu::JitEngine::instance());
+std::shared_ptr<slots::SlotProgram> cpu::build_native_program(const ir::Graph& graph,
+                                                              Provenance mode) {
+  auto sp = slots::build_slot_program(graph, true, mode, "native");
+  compile_segments(graph, *sp, jit::JitEngine::instance());
   return sp;
 }
 
-std::shared_ptr<const void> cpu::compile_native_segments(const Program& program, JitEngine& jit) {
+std::shared_ptr<const void> cpu::compile_native_segments(const Program& program,
+                                                         jit::JitEngine& jit) {
   auto sp =
       slots::build_slot_program(ProgramInternals::graph(program), true, Provenance::Raw, "native");
   compile_segments(ProgramInternals::graph(program), *sp, jit);
@@ -43,8 +44,8 @@ std::shared_ptr<const void> cpu::compile_native_segments(const Program& program,
 std::string cpu::native_program_ir(const Program& program) {
   auto sp =
       slots::build_slot_program(ProgramInternals::graph(program), true, Provenance::Raw, "native");
-  JitEngine& jit = JitEngine::instance();
-  JitModule m("polyrt_program", jit);
+  jit::JitEngine& jit = jit::JitEngine::instance();
+  jit::JitModule m("polyrt_program", jit);
   codegen::emit_segments(*m.module, ProgramInternals::graph(program), sp->plan);
   return jit.optimized_ir(*m.module);
 }

@@ -1,16 +1,16 @@
 #include "gpu_backend/host_twin.hpp"
 
 #include "codegen/batch_codegen.hpp"
-#include "cpu_backend/jit/jit_module.hpp"
+#include "codegen/jit/jit_module.hpp"
 
 namespace polyrt::gpu {
 
 HostTwinKernels compile_host_twins(const ir::Graph& graph, const plan::BatchPlan& plan) {
-  cpu::JitEngine& jit = cpu::JitEngine::instance();
-  cpu::JitModule m("polyrt_gpu_twin", jit);
+  jit::JitEngine& jit = jit::JitEngine::instance();
+  jit::JitModule m("polyrt_gpu_twin", jit);
   const std::vector<std::string> symbols =
       codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::HostTwin);
-  cpu::CompiledSteps compiled = cpu::compile_steps(jit, std::move(m), symbols);
+  jit::CompiledSteps compiled = jit::compile_steps(jit, std::move(m), symbols);
   HostTwinKernels twins;
   for (void* address : compiled.addresses) {
     twins.per_step.push_back(reinterpret_cast<HostTwinFn>(address));

@@ -10,7 +10,7 @@
 
 #include "codegen/rtlib_bitcode.hpp"
 #include "cpu_backend/cpu_batch_backend.hpp"
-#include "cpu_backend/jit/jit_engine.hpp"
+#include "codegen/jit/jit_engine.hpp"
 #include "gpu_backend/host_twin_backend.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
 #include "gpu_backend/ptx/ptxas.hpp"
@@ -66,8 +66,8 @@ TEST(RtlibLinker, RefusesTheOtherTargetsRtlib) {
   llvm::Module gpu("gpu", ctx), host("host", ctx);
   gpu.setTargetTriple("nvptx64-nvidia-cuda");
   gpu.setDataLayout((*nvptx_rtlib)->getDataLayout());
-  host.setTargetTriple(cpu::JitEngine::instance().triple());
-  host.setDataLayout(cpu::JitEngine::instance().data_layout());
+  host.setTargetTriple(jit::JitEngine::instance().triple());
+  host.setDataLayout(jit::JitEngine::instance().data_layout());
   EXPECT_NO_THROW(codegen::RtlibLinker(gpu, codegen::RtlibTarget::Nvptx));
   EXPECT_NO_THROW(codegen::RtlibLinker(host, codegen::RtlibTarget::Host));
   test::expect_contains(

@@ -13,12 +13,12 @@
 #include <random>
 
 #include "codegen/pipeline/disk_cache.hpp"
-#include "cpu_backend/jit/jit_engine.hpp"
+#include "codegen/jit/jit_engine.hpp"
 #include "polyrt/error.hpp"
 #include "rtlib/rtlib.h"
 #include "tests/test_support.hpp"
 
-namespace polyrt::cpu {
+namespace polyrt::jit {
 using codegen::default_cache_dir;
 using codegen::DiskCache;
 
@@ -258,4 +258,4 @@ TEST(Jit, ProcessEngineUsesTheHostCpu) {
 }
 
 }  // namespace
-}  // namespace polyrt::cpu
+}  // namespace polyrt::jit

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Holds every #include of polyrt's sources to the layering of
-docs/architecture.md (like LLVM's layering checks): a folder includes only
-from itself and the folders below it. A new upward or sideways include fails
-here, naming the file and the line; widening the table is a design change to
-make on purpose (and to write down in docs/architecture.md)."""
+"""Holds every #include of polyrt's sources, and every link between its
+libraries, to the layering of docs/architecture.md (like LLVM's layering
+checks): a folder includes only from itself and the folders below it, and
+its library links only theirs. A new upward or sideways include or link
+fails here, naming the file and the line; widening the table is a design
+change to make on purpose (and to write down in docs/architecture.md)."""
 import os
 import re
 import sys
@@ -16,8 +17,9 @@ ALLOWED = {
     "core": {"public"},
     "codegen": {"core", "public"},
     "cpu_backend": {"core", "codegen", "public"},
-    # The host twins compile GPU kernels for the host with the CPU's JIT.
-    "gpu_backend": {"core", "codegen", "cpu_backend", "public"},
+    # The back ends are siblings: both build on codegen (and its host JIT,
+    # which also runs the GPU kernels' host twins), neither on the other.
+    "gpu_backend": {"core", "codegen", "public"},
     "scheduler": {"core", "codegen", "cpu_backend", "gpu_backend", "public"},
     "cli": {"public", "scheduler-jobs"},
     "python": {"public", "core", "scheduler"},
@@ -60,8 +62,39 @@ def owner(include: str, including_dir: str) -> str:
     return "unknown"
 
 
-def main() -> int:
+# The libraries built from the layered folders.
+LIBRARY_FOLDER = {
+    "polyrt_core": "core",
+    "polyrt_core_internal": "core",
+    "polyrt_codegen": "codegen",
+    "polyrt_cpu_backend": "cpu_backend",
+    "polyrt_gpu_backend": "gpu_backend",
+    "polyrt_scheduler": "scheduler",
+}
+
+
+def link_problems() -> list:
+    """Links of a layered library to a polyrt library above or beside it."""
     problems = []
+    for folder in ("core", "codegen", "cpu_backend", "gpu_backend", "scheduler"):
+        path = os.path.join(ROOT, folder, "CMakeLists.txt")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for m in re.finditer(r"target_link_libraries\(\s*(\w+)([^)]*)\)", text):
+            if LIBRARY_FOLDER.get(m.group(1)) != folder:
+                continue
+            number = text.count("\n", 0, m.start()) + 1
+            for used in re.findall(r"\bpolyrt_\w+", m.group(2)):
+                layer = LIBRARY_FOLDER.get(used)
+                if layer is None or layer == folder or layer in ALLOWED[folder]:
+                    continue
+                rel = os.path.relpath(path, ROOT)
+                problems.append(f"{rel}:{number}: {m.group(1)} may not link {used} ({layer})")
+    return problems
+
+
+def main() -> int:
+    problems = link_problems()
     for folder, allowed in ALLOWED.items():
         for dirpath, _, files in os.walk(os.path.join(ROOT, folder)):
             for name in files:
@@ -87,9 +120,9 @@ def main() -> int:
     for p in problems:
         print(p)
     if problems:
-        print(f"{len(problems)} include(s) break the layering (tests/layering_check.py)")
+        print(f"{len(problems)} include(s) or link(s) break the layering (tests/layering_check.py)")
         return 1
-    print("every #include keeps to the layering")
+    print("every #include and library link keeps to the layering")
     return 0
 
 

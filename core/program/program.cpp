@@ -13,6 +13,7 @@
 #include "plan/native_limits.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
+#include "program/compile_program.hpp"
 #include "program/name_list.hpp"
 #include "program/program_internals.hpp"
 #include "slots/slot_program.hpp"
@@ -20,7 +21,7 @@
 namespace polyrt {
 
 Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options,
-                 ProgramSource source)
+                 ProgramSource source, slots::NativeBuilder native)
     : graph_(std::move(graph)), options_(std::move(options)), source_(std::move(source)) {
   for (uint32_t c : graph_->coordinates) input_names_.push_back(graph_->nodes[c].name);
   for (const ir::Extern& e : graph_->externs)
@@ -47,9 +48,14 @@ Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options,
       slot_program_ = slots::build_slot_program(*graph_, false, mode, "closures");
       break;
     case Engine::Native:
+      if (!native) {
+        throw RefusedError(
+            "the native engine needs the CPU back end, which this build of polyrt does not "
+            "link (valid here: the interpreter and closures engines)");
+      }
       slot_program_ = too_big_for_native
                           ? slots::build_slot_program(*graph_, false, mode, "closures")
-                          : slots::build_native_program(*graph_, mode);
+                          : native(*graph_, mode);
       break;
   }
 }
@@ -161,7 +167,8 @@ std::vector<modules::LibraryDirectory> module_path(const CompileOptions& options
 
 std::shared_ptr<const Program> compile_source(std::string_view source,
                                               const CompileOptions& options,
-                                              const std::string& program_path) {
+                                              const std::string& program_path,
+                                              slots::NativeBuilder native) {
   if (source.size() > dsl::kMaxSourceBytes) {
     throw CompileError(options.file_name + ": the program is " + std::to_string(source.size()) +
                            " bytes; programs are limited to " +
@@ -179,7 +186,7 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   ir::run_passes(*graph, sources, options.required_outputs);
   ProgramSource origin{std::string(source), library.files_read()};
   if (!program_path.empty()) origin.files.insert(origin.files.begin(), program_path);
-  return ProgramInternals::make(std::move(graph), options, std::move(origin));
+  return ProgramInternals::make(std::move(graph), options, std::move(origin), native);
 }
 
 [[noreturn]] void refuse_file(const std::string& path, const std::string& why) {
@@ -206,14 +213,17 @@ std::string read_program_file(const std::string& path) {
 
 }  // namespace
 
-std::shared_ptr<const Program> compile(std::string_view source, const CompileOptions& options) {
-  return compile_source(source, options, "");
+std::shared_ptr<const Program> compile_program(std::string_view source,
+                                               const CompileOptions& options,
+                                               slots::NativeBuilder native) {
+  return compile_source(source, options, "", native);
 }
 
-std::shared_ptr<const Program> compile_file(const std::string& path, CompileOptions options) {
+std::shared_ptr<const Program> compile_program_file(const std::string& path, CompileOptions options,
+                                                    slots::NativeBuilder native) {
   const std::string text = read_program_file(path);
   options.file_name = path;
-  return compile_source(text, options, path);
+  return compile_source(text, options, path, native);
 }
 
 // ---- State ------------------------------------------------------------------

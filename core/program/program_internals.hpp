@@ -13,9 +13,10 @@ namespace polyrt {
 
 struct ProgramInternals {
   static std::shared_ptr<const Program> make(std::shared_ptr<const ir::Graph> graph,
-                                             CompileOptions options, ProgramSource source) {
+                                             CompileOptions options, ProgramSource source,
+                                             slots::NativeBuilder native) {
     return std::shared_ptr<const Program>(
-        new Program(std::move(graph), std::move(options), std::move(source)));
+        new Program(std::move(graph), std::move(options), std::move(source), native));
   }
   static const ir::Graph& graph(const Program& program) { return *program.graph_; }
   // The plan and code of the slot-buffer engines (null for the interpreter).

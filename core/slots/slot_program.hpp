@@ -73,10 +73,6 @@ struct SlotProgram {
 std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& graph, bool fuse, Provenance mode,
                                                 const std::string& engine);
 
-// P3: the fused plan with every native segment compiled by the JIT into one
-// module. Defined by the CPU backend (cpu_backend/native_program.cpp).
-std::shared_ptr<SlotProgram> build_native_program(const ir::Graph& graph, Provenance mode);
-
 std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> program,
                                               std::shared_ptr<const SlotProgram> slots);
 

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "cpu_backend/jit/jit_engine.hpp"
+#include "codegen/jit/jit_engine.hpp"
 #include "gpu_backend/driver/cuda_driver.hpp"
 
 namespace polyrt {
@@ -25,7 +25,7 @@ std::string vector_isa(const std::string& features) {
 
 Devices devices() {
   Devices out;
-  const cpu::JitEngine& jit = cpu::JitEngine::instance();
+  const jit::JitEngine& jit = jit::JitEngine::instance();
   out.cpu =
       CpuDevice{(unsigned)tbb::info::default_concurrency(), jit.cpu(), vector_isa(jit.features())};
   const gpu::CudaDriver* driver = gpu::CudaDriver::get();

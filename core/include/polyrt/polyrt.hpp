@@ -30,7 +30,10 @@ struct Graph;
 }
 namespace slots {
 struct SlotProgram;
-}
+// Builds the native engine's code for a graph: the CPU back end's, which
+// compile() passes in (core itself holds no code generator).
+using NativeBuilder = std::shared_ptr<SlotProgram> (*)(const ir::Graph&, Provenance);
+}  // namespace slots
 
 // Which engine a state runs. All give identical values, Nones and failures.
 enum class Engine {
@@ -115,7 +118,8 @@ class Program : public std::enable_shared_from_this<Program> {
   // polyrt's own layers reach the graph, the slot program and extern writes
   // through ProgramInternals (program/program_internals.hpp), not the API.
   friend struct ProgramInternals;
-  Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options, ProgramSource source);
+  Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options, ProgramSource source,
+          slots::NativeBuilder native);
   std::pair<size_t, Value> resolve_extern_write(std::string_view name, const Value& value) const;
 
   std::shared_ptr<const ir::Graph> graph_;

@@ -18,7 +18,7 @@ class LLVMContext;
 class Module;
 }  // namespace llvm
 
-namespace polyrt::cpu {
+namespace polyrt::jit {
 
 // Objects built, and reused from memory or from disk.
 using JitStats = codegen::CacheStats;
@@ -67,4 +67,4 @@ class JitEngine {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace polyrt::cpu
+}  // namespace polyrt::jit

@@ -1,9 +1,9 @@
-#include "cpu_backend/jit/jit_module.hpp"
+#include "codegen/jit/jit_module.hpp"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-namespace polyrt::cpu {
+namespace polyrt::jit {
 
 JitModule::JitModule(const std::string& name, JitEngine& jit)
     : context(std::make_unique<llvm::LLVMContext>()),
@@ -32,4 +32,4 @@ CompiledSteps compile_steps(JitEngine& jit, JitModule m, const std::vector<std::
   return out;
 }
 
-}  // namespace polyrt::cpu
+}  // namespace polyrt::jit

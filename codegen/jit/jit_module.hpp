@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "cpu_backend/jit/jit_engine.hpp"
+#include "codegen/jit/jit_engine.hpp"
 
-namespace polyrt::cpu {
+namespace polyrt::jit {
 
 struct JitModule {
   JitModule(const std::string& name, JitEngine& jit);
@@ -27,4 +27,4 @@ struct CompiledSteps {
 CompiledSteps compile_steps(JitEngine& jit, JitModule module,
                             const std::vector<std::string>& symbols);
 
-}  // namespace polyrt::cpu
+}  // namespace polyrt::jit

@@ -1,4 +1,4 @@
-#include "cpu_backend/jit/jit_engine.hpp"
+#include "codegen/jit/jit_engine.hpp"
 
 #include <llvm/ExecutionEngine/Orc/CompileUtils.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -21,7 +21,7 @@
 #include "codegen/rtlib_bitcode.hpp"
 #include "polyrt/error.hpp"
 
-namespace polyrt::cpu {
+namespace polyrt::jit {
 
 namespace {
 
@@ -213,4 +213,4 @@ JitStats JitEngine::stats() const {
   return impl_->cache->stats();
 }
 
-}  // namespace polyrt::cpu
+}  // namespace polyrt::jit
