@@ -4,6 +4,7 @@
 // what each device did.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 
@@ -120,6 +121,24 @@ TEST(AllDevices, TheBatchApiCountsEachDevicesRows) {
   EXPECT_EQ(rows, 700000u);
   std::vector<uint64_t> device(2);
   EXPECT_THROW(all.evaluate_on_device(0, 1, {device.data(), device.size()}), WriteError);
+}
+
+// The cancellation token reaches the pipeline of several devices: a raised
+// BatchOptions::stop ends the call with StoppedError, never with a partial
+// result, and the evaluator runs again once it is lowered.
+TEST(AllDevices, TheStopFlagEndsACallOnEveryDevice) {
+  if (!gpu::CudaDriver::get()) GTEST_SKIP() << gpu::CudaDriver::unavailable_reason();
+  std::atomic<bool> stop{true};
+  BatchOptions options;
+  options.coordinates = {0, 5, 6};
+  options.outputs = {"account_id"};
+  options.device = BatchDevice::All;
+  options.stop = &stop;
+  const BatchEvaluator all(compile_file(ladder()), options);
+  const std::string why = test::thrown_message<StoppedError>([&] { all.evaluate(0, 700000); });
+  EXPECT_NE(why.find("stopped after 0 of 700000 rows"), std::string::npos) << why;
+  stop = false;
+  EXPECT_EQ(all.evaluate(0, 700000)[0].words.size(), 700000u);
 }
 
 }  // namespace

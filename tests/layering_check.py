@@ -29,6 +29,9 @@ ALLOWED = {
 # generation works from plans, never the slots runtime.
 FORBIDDEN = {
     "codegen": ("slots/",),
+    # The batch runtime serves the API and the command alike: it knows no
+    # job (signals, parts) or output file; its cancellation token is a flag.
+    "scheduler/runtime": ("scheduler/jobs/", "scheduler/output/"),
 }
 
 # What the command may use of the scheduler beyond its public headers: the
@@ -108,7 +111,12 @@ def main() -> int:
                             continue
                         include = m.group(1)
                         layer = owner(include, dirpath)
-                        forbidden = include.startswith(FORBIDDEN.get(folder, ()))
+                        here = os.path.relpath(dirpath, ROOT)
+                        forbidden = any(
+                            include.startswith(FORBIDDEN[key])
+                            for key in FORBIDDEN
+                            if here == key or here.startswith(key + "/")
+                        )
                         if not forbidden and (layer in (folder, "same folder") or layer in allowed):
                             continue
                         if folder == "cli" and include in CLI_SCHEDULER_HEADERS:

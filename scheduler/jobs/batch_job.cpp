@@ -21,6 +21,7 @@ BatchEvaluator make_evaluator(const RangeJob& job) {
   options.chunk_rows = job.chunk_rows;
   options.device = job.device;
   options.gpu = job.gpu;
+  options.stop = Interruption::stop_flag();
   return BatchEvaluator(job.program, options);
 }
 
@@ -83,14 +84,16 @@ void run_batch_job(const RangeJob& job, const std::string& target) {
       job.format->open(target, columns, job.program->source_files());
   ProgressBar progress(job.count);
   RatePacer pacer(job.rate);
-  batch.stream_encoded(
-      job.first, job.count,
-      [&](const ColumnChunk& chunk, std::string& bytes) { writer->encode(chunk, bytes); },
-      [&](const ColumnChunk& chunk, std::string& bytes) {
-        Interruption::stop_if_requested();
-        pacer.write(*writer, bytes, chunk.rows);
-        progress.advance(chunk.rows);
-      });
+  Interruption::stopping_on_signals([&] {
+    batch.stream_encoded(
+        job.first, job.count,
+        [&](const ColumnChunk& chunk, std::string& bytes) { writer->encode(chunk, bytes); },
+        [&](const ColumnChunk& chunk, std::string& bytes) {
+          Interruption::stop_if_requested();
+          pacer.write(*writer, bytes, chunk.rows);
+          progress.advance(chunk.rows);
+        });
+  });
   Interruption::stop_if_requested();
   progress.finish();
   writer->commit();

@@ -12,6 +12,8 @@ namespace {
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 volatile sig_atomic_t g_signal = 0;
+std::atomic<bool> g_stop{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
 std::atomic<uint64_t> g_rows{0};
 std::atomic<bool> g_partial_output_kept{false};
 std::function<bool()> g_stop_check;  // set while no job runs
@@ -19,6 +21,7 @@ struct sigaction g_previous[3];
 
 extern "C" void on_signal(int signal) {
   g_signal = signal;
+  g_stop.store(true, std::memory_order_relaxed);
 }
 
 std::string signal_name(int signal) {
@@ -49,6 +52,7 @@ InterruptedError::InterruptedError(int signal, uint64_t rows, bool partial_outpu
 
 Interruption::Guard::Guard() {
   g_signal = 0;
+  g_stop = false;
   g_rows = 0;
   g_partial_output_kept = false;
   struct sigaction action {};
@@ -74,6 +78,10 @@ void Interruption::set_partial_output_kept(bool kept) {
 
 bool Interruption::requested() {
   return g_signal != 0;
+}
+
+const std::atomic<bool>* Interruption::stop_flag() {
+  return &g_stop;
 }
 
 void Interruption::stop_if_requested() {

@@ -1,12 +1,14 @@
 // Stopping a bulk job cleanly on SIGINT, SIGTERM or SIGHUP. While a Guard
 // lives, those signals only set a flag (the handler does nothing else, so it
-// is async-signal-safe); the job sees the flag between chunks (and a write
-// blocked on a pipe returns EINTR) and throws InterruptedError, so every
+// is async-signal-safe): the pipelines' cancellation token (stop_flag(),
+// passed as BatchOptions::stop). They stop between chunks (and a write
+// blocked on a pipe returns EINTR), and the job throws InterruptedError, so every
 // destructor on the way out runs: temporary files and directories are
 // removed and the progress line is cleared. The command then exits with
 // 128 + the signal number, as a shell expects.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 
@@ -43,6 +45,20 @@ class Interruption {
   // atomically (removed). The message says which.
   static void set_partial_output_kept(bool kept);
   static bool requested();
+  // The token the signal handler raises, for the pipelines to poll (a
+  // lock-free atomic: safe to set from a handler).
+  static const std::atomic<bool>* stop_flag();
+  // Runs `job`; a StoppedError it throws because the token was raised
+  // becomes the InterruptedError of the signal (others pass unchanged).
+  template <typename Job>
+  static void stopping_on_signals(const Job& job) {
+    try {
+      job();
+    } catch (const StoppedError&) {
+      stop_if_requested();
+      throw;
+    }
+  }
   // Throws InterruptedError when a signal arrived, or when the stop check
   // says so (then as if SIGTERM had arrived).
   static void stop_if_requested();

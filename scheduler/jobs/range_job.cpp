@@ -52,36 +52,39 @@ void run_range_job(const RangeJob& job, const std::string& target) {
       [&] { return std::make_pair(prototype, job.coordinates); });
   ProgressBar progress(job.count);
   RatePacer pacer(job.rate);
-  run_ordered_chunks<Chunk>(
-      job.count, job.chunk_rows ? job.chunk_rows : kDefaultChunkRows, job.threads,
-      [&](Chunk& c) {
-        auto& [state, coords] = workers.local();
-        c.text.clear();
-        c.failure = nullptr;
-        try {
-          for (uint64_t r = 0; r < c.rows; ++r) {  // counted: the range may end at 2^64 - 1
-            const uint64_t x = job.first + c.offset + r;
-            coords[0] = x;
-            state.set_inputs(coords);
-            begin_row(c.text, *format);
-            for (size_t k = 0; k < columns.size(); ++k) {
-              if (k) field_separator(c.text, *format);
-              append_field(c.text, *format, job.outputs[k], state.pull_at(columns[k]), x);
+  const PipelineShape shape{.threads = job.threads, .stop = Interruption::stop_flag()};
+  Interruption::stopping_on_signals([&] {
+    run_ordered_chunks<Chunk>(
+        job.count, job.chunk_rows ? job.chunk_rows : kDefaultChunkRows, shape,
+        [&](Chunk& c) {
+          auto& [state, coords] = workers.local();
+          c.text.clear();
+          c.failure = nullptr;
+          try {
+            for (uint64_t r = 0; r < c.rows; ++r) {  // counted: the range may end at 2^64 - 1
+              const uint64_t x = job.first + c.offset + r;
+              coords[0] = x;
+              state.set_inputs(coords);
+              begin_row(c.text, *format);
+              for (size_t k = 0; k < columns.size(); ++k) {
+                if (k) field_separator(c.text, *format);
+                append_field(c.text, *format, job.outputs[k], state.pull_at(columns[k]), x);
+              }
+              end_row(c.text, *format);
             }
-            end_row(c.text, *format);
+          } catch (...) {
+            c.failure = std::current_exception();
+            return false;
           }
-        } catch (...) {
-          c.failure = std::current_exception();
-          return false;
-        }
-        return true;
-      },
-      [&](Chunk& c) {
-        if (c.failure) std::rethrow_exception(c.failure);
-        Interruption::stop_if_requested();
-        pacer.write(*writer, c.text, c.rows);
-        progress.advance(c.rows);
-      });
+          return true;
+        },
+        [&](Chunk& c) {
+          if (c.failure) std::rethrow_exception(c.failure);
+          Interruption::stop_if_requested();
+          pacer.write(*writer, c.text, c.rows);
+          progress.advance(c.rows);
+        });
+  });
   Interruption::stop_if_requested();
   progress.finish();
   writer->commit();

@@ -390,10 +390,7 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
     }
   }
   const auto check_stop = [&](uint64_t offset) {
-    if (options.stop && options.stop->load(std::memory_order_relaxed)) {
-      throw StoppedError("the batch was stopped after " + std::to_string(offset) + " of " +
-                         std::to_string(count) + " rows (BatchOptions::stop)");
-    }
+    if (scheduler::stop_requested(options.stop)) scheduler::throw_stopped(offset, count);
   };
   // A large chunk's host work (host steps, encoding) in parts on every core
   // helps only where cores would idle: one device that bounds its chunks in
@@ -483,9 +480,9 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
           c.device = lone;
           return std::min(rows, remaining);
         },
-        scheduler::PipelineShape{
-            .threads = options.threads,
-            .max_in_flight = backends[lone]->scheduling().max_chunks_in_flight},
+        scheduler::PipelineShape{.threads = options.threads,
+                                 .max_in_flight = backends[lone]->scheduling().max_chunks_in_flight,
+                                 .stop = options.stop},
         work, deliver);
     return;
   }
@@ -500,7 +497,7 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
                        .undelivered = undelivered,
                        .piece_rows = policy.frontier ? chunk_rows(*backends[b]) : 0});
   }
-  scheduler::run_device_chunks<InFlight>(count, *assigner, devices, work, deliver);
+  scheduler::run_device_chunks<InFlight>(count, *assigner, devices, options.stop, work, deliver);
 }
 
 void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t first,

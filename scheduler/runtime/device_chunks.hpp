@@ -11,8 +11,8 @@
 // buffers; when `work` returns false the rows after the piece are no longer
 // taken, and `deliver` still sees the pieces before it, then it, and
 // decides what to raise. An exception from any stage stops every worker and is rethrown
-// here, after they have all ended; a stop signal (Interruption) throws
-// InterruptedError.
+// here, after they have all ended; a raised `stop` flag (stop_flag.hpp)
+// throws StoppedError.
 #pragma once
 
 #include <chrono>
@@ -27,8 +27,8 @@
 #include <thread>
 #include <vector>
 
-#include "scheduler/jobs/interruption.hpp"
 #include "scheduler/runtime/device_balance.hpp"
+#include "scheduler/runtime/stop_flag.hpp"
 
 namespace polyrt::scheduler {
 
@@ -43,8 +43,8 @@ struct DeviceWorkers {
 
 template <typename Chunk, typename Work, typename Deliver>
 void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
-                       std::span<const DeviceWorkers> devices, const Work& work,
-                       const Deliver& deliver) {
+                       std::span<const DeviceWorkers> devices, const std::atomic<bool>* stop_flag,
+                       const Work& work, const Deliver& deliver) {
   if (count == 0) return;
   struct Piece {
     Chunk* chunk;
@@ -74,7 +74,7 @@ void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
   const auto worker = [&](size_t device) {
     std::vector<Chunk*> pieces;
     std::unique_lock lock(mutex);
-    while (!stop && !Interruption::requested()) {
+    while (!stop && !stop_requested(stop_flag)) {
       if (undelivered[device] >= devices[device].undelivered) {
         wait_for_room(lock,
                       [&] { return stop || undelivered[device] < devices[device].undelivered; });
@@ -139,14 +139,14 @@ void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
     for (std::thread& t : threads) t.join();
     threads.clear();
   };
+  bool done = false;  // a failed piece was delivered: nothing follows it
   try {
     for (size_t d = 0; d < devices.size(); ++d) {
       for (size_t k = 0; k < devices[d].workers; ++k) threads.emplace_back(worker, d);
     }
     std::vector<Piece> ready;
-    bool done = false;
     std::unique_lock lock(mutex);
-    while (!done && cursor < count && !error && !Interruption::requested()) {
+    while (!done && cursor < count && !error && !stop_requested(stop_flag)) {
       // Every piece worked from the cursor on, delivered without the lock.
       ready.clear();
       for (auto next = worked.find(cursor); next != worked.end();
@@ -180,8 +180,8 @@ void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
   }
   finish();
   if (error) std::rethrow_exception(error);
-  // A signal stopped the taking: never return as if every row had run.
-  Interruption::stop_if_requested();
+  // A stop ended the taking: never return as if every row had run.
+  if (cursor < count && !done) throw_stopped(cursor, count);
 }
 
 }  // namespace polyrt::scheduler

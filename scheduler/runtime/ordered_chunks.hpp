@@ -4,8 +4,8 @@
 // `rows`) is recycled with whatever buffers it holds; the run owns them all,
 // so a throwing stage leaks nothing. When `work` returns false (the chunk
 // failed), no further chunk is issued; `deliver` still sees the chunks
-// before it, then the failing one, and decides what to raise. A stop signal
-// (Interruption) ends the issuing and throws InterruptedError. At most
+// before it, then the failing one, and decides what to raise. A raised stop
+// flag (stop_flag.hpp) ends the issuing and throws StoppedError. At most
 // `max_in_flight` chunks exist at once (0: twice the threads, plus two).
 #pragma once
 
@@ -20,15 +20,16 @@
 #include <memory>
 #include <vector>
 
-#include "scheduler/jobs/interruption.hpp"
 #include "scheduler/runtime/fork_safety.hpp"
+#include "scheduler/runtime/stop_flag.hpp"
 
 namespace polyrt::scheduler {
 
 // How many worker threads a pipeline runs and how many chunks it keeps.
 struct PipelineShape {
-  size_t threads = 0;        // 0: every core; never more than the cores
-  size_t max_in_flight = 0;  // 0: twice the threads, plus two
+  size_t threads = 0;                       // 0: every core; never more than the cores
+  size_t max_in_flight = 0;                 // 0: twice the threads, plus two
+  const std::atomic<bool>* stop = nullptr;  // the cancellation token, if any
 };
 
 // As run_ordered_chunks, with each chunk's size chosen as it is issued:
@@ -54,7 +55,7 @@ void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape
         tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order,
                                        [&](tbb::flow_control& fc) -> Chunk* {
                                          if (issued >= count || failed ||
-                                             Interruption::requested()) {
+                                             stop_requested(shape.stop)) {
                                            fc.stop();
                                            return nullptr;
                                          }
@@ -78,16 +79,16 @@ void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape
               idle.push(c);
             }));
   });
-  // A signal stopped the issuing: never return as if every row had run.
-  Interruption::stop_if_requested();
+  // A stop ended the issuing: never return as if every row had run.
+  if (issued < count && !failed) throw_stopped(issued, count);
 }
 
 template <typename Chunk, typename Work, typename Deliver>
-void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, size_t threads, const Work& work,
-                        const Deliver& deliver, size_t max_in_flight = 0) {
+void run_ordered_chunks(uint64_t count, uint64_t chunk_rows, PipelineShape shape, const Work& work,
+                        const Deliver& deliver) {
   run_ordered_chunks_issued<Chunk>(
-      count, [&](Chunk&, uint64_t remaining) { return std::min(chunk_rows, remaining); },
-      PipelineShape{.threads = threads, .max_in_flight = max_in_flight}, work, deliver);
+      count, [&](Chunk&, uint64_t remaining) { return std::min(chunk_rows, remaining); }, shape,
+      work, deliver);
 }
 
 }  // namespace polyrt::scheduler
