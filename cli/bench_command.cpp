@@ -140,7 +140,7 @@ BatchRow time_batch(const std::shared_ptr<const Program>& program, const Job& jo
   BatchRow row;
   row.device = batch.device_name();
   row.devices = batch.device_shares().size();
-  if (options.device == BatchDevice::Cpu) {
+  if (options.device.kind == BatchDevice::Cpu) {
     row.device +=
         ", " + std::to_string(options.threads) + (options.threads == 1 ? " thread" : " threads");
   }
@@ -348,7 +348,7 @@ int bench_command(CommandLine& args) {
   if (const Devices here = devices(); !here.gpus.empty()) {
     for (const GpuDeviceInfo& d : here.gpus) {
       measure("gpu " + std::to_string(d.index),
-              BatchOptions{.device = BatchDevice::Gpu, .gpu = d.index});
+              BatchOptions{.device = DeviceChoice(BatchDevice::Gpu, d.index)});
       every_device_ran = every_device_ran && batches.back().skipped.empty();
       alone += batches.back().rows_per_second;
     }

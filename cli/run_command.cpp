@@ -67,8 +67,7 @@ void parse_device(const std::string& text, scheduler::RangeJob& job) {
     throw UsageError(std::string("polyrt run: --device must be ") + kBatchDeviceNames +
                      " or a GPU index (see polyrt devices), got '" + text + "'");
   }
-  job.device = BatchDevice::Gpu;
-  job.gpu = (int)index;
+  job.device = DeviceChoice(BatchDevice::Gpu, (int)index);
 }
 
 uint64_t parse_u64_arg(const std::string& text, const std::string& what) {
@@ -183,7 +182,7 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
 
 // The flags' combinations that cannot run, refused before anything compiles.
 void refuse_conflicts(const RunRequest& r) {
-  if (!r.batch && r.device_given && r.job.device != BatchDevice::Cpu) {
+  if (!r.batch && r.device_given && r.job.device.kind != BatchDevice::Cpu) {
     throw UsageError("polyrt run: --device " + r.device +
                      " runs the batch tier; per-state engines (--engine) run on the CPU");
   }

@@ -19,7 +19,8 @@ install(TARGETS polyrt_sdk polyrt_scheduler polyrt_gpu_backend polyrt_cpu_backen
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # Every public header (each one a public header includes must be installed
 # with it).
-file(GLOB POLYRT_PUBLIC_HEADERS core/include/polyrt/*.hpp scheduler/include/polyrt/*.hpp)
+file(GLOB POLYRT_PUBLIC_HEADERS CONFIGURE_DEPENDS core/include/polyrt/*.hpp
+     scheduler/include/polyrt/*.hpp)
 install(FILES ${POLYRT_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/polyrt)
 
 set(POLYRT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/polyrt)

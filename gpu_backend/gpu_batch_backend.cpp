@@ -124,7 +124,25 @@ class GpuBatchBackend final : public batch::BatchBackend {
   }
 
   const batch::PreparedBatch& batch() const override { return batch_; }
-  batch::DeviceInfo device() const override { return {batch::DeviceKind::Gpu, name_}; }
+  batch::DeviceInfo device() const override {
+    return {batch::DeviceKind::Gpu, context_.device().ordinal, name_};
+  }
+
+  // A column's memory keeps a context of its own (the device's primary
+  // context, retained until the buffer is freed: members are destroyed in
+  // reverse order), so it outlives this back end.
+  batch::DeviceMemory allocate_device_memory(uint64_t bytes) const override {
+    struct Allocation {
+      std::shared_ptr<const GpuContext> context;
+      DeviceBuffer buffer;
+    };
+    auto context = std::make_shared<const GpuContext>(context_.driver(), context_.device().ordinal);
+    const CurrentContext current = context->make_current();
+    auto allocation =
+        std::make_shared<Allocation>(Allocation{context, DeviceBuffer(*context, bytes)});
+    const uint64_t address = allocation->buffer.address();
+    return {address, std::move(allocation)};
+  }
 
   // kGpuChunksInFlight chunks at once (each its stream), super-chunks sized
   // from its memory; among several devices a chunk aims at about 10 ms of
@@ -504,6 +522,36 @@ std::unique_ptr<batch::BatchBackend> make_gpu_batch_backend(batch::PreparedBatch
                       std::to_string(driver.devices().size()) + " device(s)");
   }
   return std::make_unique<GpuBatchBackend>(std::move(batch), driver, device);
+}
+
+namespace {
+
+class CudaGpus final : public batch::DeviceFamily {
+ public:
+  batch::DeviceKind kind() const override { return batch::DeviceKind::Gpu; }
+  std::vector<int> usable_devices(std::string& why_none) const override {
+    const CudaDriver* driver = CudaDriver::get();
+    if (!driver) {
+      why_none = CudaDriver::unavailable_reason();
+      return {};
+    }
+    std::vector<int> devices;
+    for (const GpuDevice& d : driver->devices()) devices.push_back(d.ordinal);
+    return devices;
+  }
+  std::unique_ptr<batch::BatchBackend> make_backend(batch::PreparedBatch batch,
+                                                    int index) const override {
+    const CudaDriver* driver = CudaDriver::get();
+    if (!driver) throw DeviceError("no usable GPU: " + CudaDriver::unavailable_reason());
+    return make_gpu_batch_backend(std::move(batch), *driver, index);
+  }
+};
+
+}  // namespace
+
+const batch::DeviceFamily& cuda_gpus() {
+  static const CudaGpus family;
+  return family;
 }
 
 }  // namespace polyrt::gpu

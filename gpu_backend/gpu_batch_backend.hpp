@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "batch/batch_backend.hpp"
+#include "batch/device_family.hpp"
 #include "gpu_backend/driver/cuda_driver.hpp"
 
 namespace polyrt::gpu {
@@ -28,5 +29,9 @@ inline constexpr size_t kGpuChunksHeld = 3 * kGpuChunksInFlight;
 // Throws DeviceError when the device cannot be used or a driver call fails.
 std::unique_ptr<batch::BatchBackend> make_gpu_batch_backend(batch::PreparedBatch batch,
                                                             const CudaDriver& driver, int device);
+
+// The CUDA GPUs as a device family: the devices of the driver loaded at run
+// time (none, with the reason, without one).
+const batch::DeviceFamily& cuda_gpus();
 
 }  // namespace polyrt::gpu

@@ -203,7 +203,7 @@ TEST(GpuBatch, AutoPicksTheGpuAndTheCpuNeedsNoDriver) {
             std::string::npos);
   EXPECT_EQ(BatchEvaluator(ladder, on(BatchDevice::Cpu)).device_name(), "cpu");
   BatchOptions missing = on(BatchDevice::Gpu);
-  missing.gpu = 7;
+  missing.device.gpu = 7;
   test::expect_contains(test::thrown_message<DeviceError>([&] { BatchEvaluator(ladder, missing); }),
                         {"no GPU 7"});
 }
@@ -306,7 +306,8 @@ TEST(GpuBatch, OwnedDeviceColumnsMatchTheCpuTier) {
   for (size_t o = 0; o < kept.size(); ++o) {
     EXPECT_EQ(kept[o].name, want[o].name);
     EXPECT_EQ(kept[o].rows, 4000u);
-    EXPECT_EQ(kept[o].gpu, 0);
+    EXPECT_EQ(kept[o].device, 0);
+    EXPECT_EQ(kept[o].kind, DeviceKind::Gpu);
     context.check(context.driver().api().cuMemcpyDtoHAsync(host.words(), kept[o].address, 4000 * 8,
                                                            stream.handle()),
                   "cuMemcpyDtoHAsync");

@@ -6,19 +6,29 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
 #include "batch/chunk_steps.hpp"
+#include "polyrt/device_kind.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::batch {
 
-enum class DeviceKind : uint8_t { Cpu, Gpu };
+using polyrt::DeviceKind;
 
 struct DeviceInfo {
   DeviceKind kind = DeviceKind::Cpu;
+  int index = 0;  // among the devices of its kind (a GPU's CUDA ordinal)
   std::string name;
+};
+
+// Device memory a back end allocated for the caller: its address on the
+// device and an owner that frees it with its last copy.
+struct DeviceMemory {
+  uint64_t address = 0;
+  std::shared_ptr<const void> owner;
 };
 
 // A back end's scheduling policy, as the batch evaluator applies it.
@@ -78,6 +88,14 @@ class BatchBackend {
   // when the chunk's columns are complete there. Only a GPU back end can.
   virtual ChunkFailure run_to_device(ChunkBuffers&, uint64_t, std::span<const uint64_t* const>,
                                      std::span<const uint64_t>) const {
+    throw WriteError("device-resident output needs a batch on a GPU; this one runs on " +
+                     device_name());
+  }
+
+  // `bytes` of memory on its device for output the caller keeps
+  // (evaluate_to_device), in a context that lives as long as the memory.
+  // Only a back end with device memory can.
+  virtual DeviceMemory allocate_device_memory(uint64_t) const {
     throw WriteError("device-resident output needs a batch on a GPU; this one runs on " +
                      device_name());
   }

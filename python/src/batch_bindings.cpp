@@ -65,8 +65,7 @@ NativeBatch make_batch(const NativeProgram& native, const std::vector<std::strin
   if (!device_value) {
     throw WriteError("unknown device '" + device + "'; valid: " + kBatchDeviceNames);
   }
-  options.device = *device_value;
-  options.gpu = gpu;
+  options.device = DeviceChoice(*device_value, gpu);
   options.threads = threads;
   options.chunk_rows = chunk_rows;
   options.coordinates.assign(p.input_names().size(), 0);
@@ -292,10 +291,10 @@ nb::list evaluate_to_device(const NativeBatch& batch, uint64_t start, uint64_t s
                                                             : nb::dtype<uint64_t>();
       tensor =
           nb::cast(nb::ndarray<nb::array_api>(reinterpret_cast<void*>(c.address), {(size_t)c.rows},
-                                              owner, {}, dtype, nb::device::cuda::value, c.gpu));
+                                              owner, {}, dtype, nb::device::cuda::value, c.device));
     }
-    out.append(
-        nb::make_tuple(c.name, std::string(type_name(c.type)), c.gpu, c.address, c.rows, tensor));
+    out.append(nb::make_tuple(c.name, std::string(type_name(c.type)), c.device, c.address, c.rows,
+                              tensor));
   }
   return out;
 }

@@ -20,7 +20,6 @@ BatchEvaluator make_evaluator(const RangeJob& job) {
   options.threads = job.threads;
   options.chunk_rows = job.chunk_rows;
   options.device = job.device;
-  options.gpu = job.gpu;
   options.stop = Interruption::stop_flag();
   return BatchEvaluator(job.program, options);
 }

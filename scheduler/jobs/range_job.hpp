@@ -27,8 +27,7 @@ struct RangeJob {
   const OutputFormat* format = find_output_format("csv");
   size_t threads = 0;                     // 0: every core
   uint64_t chunk_rows = 0;                // 0: the tier's default
-  BatchDevice device = BatchDevice::Cpu;  // the batch tier's device
-  int gpu = 0;
+  DeviceChoice device;  // the batch tier's device
   bool verbose = false;  // say on stderr where the batch runs
   double rate = 0;       // text rows per second at most (RatePacer); 0: as fast as possible
 };

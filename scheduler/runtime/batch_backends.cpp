@@ -5,37 +5,53 @@
 
 namespace polyrt::scheduler {
 
+namespace {
+
+// The device families besides the CPU, registered here: a new kind of
+// device is a back-end folder implementing batch::DeviceFamily and one line.
+std::vector<const batch::DeviceFamily*> device_families() {
+  return {&gpu::cuda_gpus()};
+}
+
+const batch::DeviceFamily& gpu_family() {
+  for (const batch::DeviceFamily* family : device_families()) {
+    if (family->kind() == batch::DeviceKind::Gpu) return *family;
+  }
+  internal_error("no GPU device family is registered");
+}
+
+}  // namespace
+
 ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const BatchSetup& setup,
                                  const BatchOptions& options) {
   ChosenBackend chosen;
-  if (options.device == BatchDevice::Gpu) {
-    const gpu::CudaDriver* driver = gpu::CudaDriver::get();
-    if (!driver) throw DeviceError("no usable GPU: " + gpu::CudaDriver::unavailable_reason());
+  if (options.device.kind == BatchDevice::Gpu) {
     chosen.backends.push_back(
-        gpu::make_gpu_batch_backend(prepare(program, setup), *driver, options.gpu));
-    chosen.gpu = options.gpu;
+        gpu_family().make_backend(prepare(program, setup), options.device.gpu));
+    chosen.gpu = options.device.gpu;
     return chosen;
   }
   chosen.backends.push_back(cpu::make_batch_backend(prepare(program, setup)));
-  if (options.device == BatchDevice::Cpu) return chosen;
-  const gpu::CudaDriver* driver = gpu::CudaDriver::get();
-  if (!driver) {
-    chosen.fallback_reason = gpu::CudaDriver::unavailable_reason();
-    return chosen;
-  }
-  for (const gpu::GpuDevice& d : driver->devices()) {
-    try {
-      chosen.backends.push_back(
-          gpu::make_gpu_batch_backend(prepare(program, setup), *driver, d.ordinal));
-      if (chosen.gpu < 0) chosen.gpu = d.ordinal;
-    } catch (const DeviceError& e) {
-      // A GPU that cannot run the batch leaves the others to it.
-      chosen.fallback_reason +=
-          (chosen.fallback_reason.empty() ? "" : "; ") + std::string(e.what());
+  if (options.device.kind == BatchDevice::Cpu) return chosen;
+  for (const batch::DeviceFamily* family : device_families()) {
+    std::string why_none;
+    const std::vector<int> usable = family->usable_devices(why_none);
+    if (!why_none.empty()) {
+      chosen.fallback_reason += (chosen.fallback_reason.empty() ? "" : "; ") + why_none;
+    }
+    for (int index : usable) {
+      try {
+        chosen.backends.push_back(family->make_backend(prepare(program, setup), index));
+        if (chosen.gpu < 0 && family->kind() == batch::DeviceKind::Gpu) chosen.gpu = index;
+      } catch (const DeviceError& e) {
+        // A device that cannot run the batch leaves the others to it.
+        chosen.fallback_reason +=
+            (chosen.fallback_reason.empty() ? "" : "; ") + std::string(e.what());
+      }
     }
   }
   // All's device-resident output is refused (its rows span devices).
-  if (options.device == BatchDevice::All) chosen.gpu = -1;
+  if (options.device.kind == BatchDevice::All) chosen.gpu = -1;
   return chosen;
 }
 

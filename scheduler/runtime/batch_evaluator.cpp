@@ -16,7 +16,6 @@
 
 #include "columns/native_columns.hpp"
 #include "cpu_backend/cpu_batch_backend.hpp"
-#include "gpu_backend/driver/device_resources.hpp"
 #include "interp/state_engine.hpp"
 #include "io/buffer_sizes.hpp"
 #include "polyrt/batch.hpp"
@@ -58,7 +57,7 @@ struct BatchEvaluator::Impl {
   mutable std::mutex auto_lock;
   mutable std::vector<uint8_t> auto_use;
   mutable std::string auto_reason;
-  bool automatic() const { return options.device == BatchDevice::Auto && backends.size() > 1; }
+  bool automatic() const { return options.device.kind == BatchDevice::Auto && backends.size() > 1; }
   // Auto's devices once every device's speed is measured (else empty).
   std::vector<uint8_t> auto_devices() const;
   // Auto after a GPU fault: the CPU alone from then on.
@@ -646,28 +645,23 @@ std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
     throw WriteError("evaluate_to_device allocates on the batch's GPU; the batch runs on " +
                      device_name() + " (use BatchDevice::Gpu or Auto with a usable GPU)");
   }
-  // A column's memory keeps the context it was allocated in (released after
-  // the buffer: members are destroyed in reverse order).
-  struct Allocation {
-    std::shared_ptr<const gpu::GpuContext> context;
-    gpu::DeviceBuffer buffer;
-  };
   // Checked before anything is allocated: a wrapped size would be written past.
   io::check_coordinate_range(first, count, "evaluate_to_device");
   io::BufferSizes sizes("evaluate_to_device(" + std::to_string(first) + ", " +
                         std::to_string(count) + ")");
   for (size_t o = 0; o < output_names().size(); ++o) sizes.add(std::max<uint64_t>(count, 1), 8);
-  const auto context = std::make_shared<const gpu::GpuContext>(*gpu::CudaDriver::get(), impl_->gpu);
-  const gpu::CurrentContext current = context->make_current();
+  // The device output goes to (BatchDevice::Gpu's, or Auto's first GPU).
+  const batch::BatchBackend& holder = *impl_->backends[impl_->first_gpu];
+  const batch::DeviceInfo device = holder.device();
   std::vector<DeviceColumn> out(output_names().size());
   std::vector<uint64_t> addresses(out.size(), 0);
   for (size_t o = 0; o < out.size(); ++o) {
-    out[o] = DeviceColumn{output_names()[o], output_types()[o], impl_->gpu, 0, count, nullptr};
+    out[o] = DeviceColumn{
+        output_names()[o], output_types()[o], device.kind, device.index, 0, count, nullptr};
     if (output_is_none(o)) continue;
-    auto allocation = std::make_shared<Allocation>(
-        Allocation{context, gpu::DeviceBuffer(*context, std::max<uint64_t>(count, 1) * 8)});
-    out[o].address = addresses[o] = allocation->buffer.address();
-    out[o].memory = std::move(allocation);
+    batch::DeviceMemory memory = holder.allocate_device_memory(std::max<uint64_t>(count, 1) * 8);
+    out[o].address = addresses[o] = memory.address;
+    out[o].memory = std::move(memory.owner);
   }
   evaluate_on_device(first, count, addresses, columns);
   return out;

@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "polyrt/device_kind.hpp"
 #include "polyrt/polyrt.hpp"
 
 namespace polyrt {
@@ -51,6 +52,16 @@ enum class BatchDevice : uint8_t {
 inline constexpr const char* kBatchDeviceNames = "cpu, gpu, auto, all";
 std::optional<BatchDevice> batch_device_named(std::string_view name);
 
+// Where a batch runs, as one value: a BatchDevice and, for BatchDevice::Gpu,
+// which GPU (an index of `polyrt devices`). A BatchDevice converts to it
+// (GPU 0 for Gpu). It has no ==: compare `kind` (and `gpu`) explicitly.
+struct DeviceChoice {
+  BatchDevice kind = BatchDevice::Cpu;
+  int gpu = 0;
+  constexpr DeviceChoice() = default;
+  constexpr DeviceChoice(BatchDevice kind, int gpu = 0) : kind(kind), gpu(gpu) {}
+};
+
 // What one device of a batch evaluated (BatchEvaluator::device_shares).
 struct DeviceShare {
   std::string device;         // as device_name() names it
@@ -73,9 +84,8 @@ struct BatchOptions {
   // Rows per chunk, the unit of parallel work and of streaming (0:
   // kDefaultChunkRows).
   uint64_t chunk_rows = 0;
-  size_t threads = 0;  // 0: every core (host steps and consumers on a GPU)
-  BatchDevice device = BatchDevice::Cpu;
-  int gpu = 0;  // which GPU (an index of `polyrt devices`) for BatchDevice::Gpu
+  size_t threads = 0;   // 0: every core (host steps and consumers on a GPU)
+  DeviceChoice device;  // default: the CPU
   // When set, every call polls it before issuing each chunk; once it reads
   // true the call waits for the chunks in flight and throws StoppedError
   // (how another thread cancels a long evaluate). Must outlive the evaluator.
@@ -119,15 +129,17 @@ struct Column {
   }
 };
 
-// An output column in GPU memory that the caller owns (evaluate_to_device):
-// `rows` 8-byte words (u64; f64 bit patterns; bool 0/1) at `address`, a
-// CUdeviceptr in the primary context of GPU `gpu`; address 0 for an output
-// that is None on every row. The memory is freed with the last copy of
-// `memory`.
+// An output column in device memory that the caller owns
+// (evaluate_to_device): `rows` 8-byte words (u64; f64 bit patterns; bool
+// 0/1) at `address` on device `device` of kind `kind`, what DLPack needs
+// (for a GPU: kDLCUDA, its CUDA ordinal, a CUdeviceptr in its primary
+// context); address 0 for an output that is None on every row. `memory` is
+// an opaque handle: the memory is freed with its last copy.
 struct DeviceColumn {
   std::string name;
   Type type = Type::U64;
-  int gpu = 0;
+  DeviceKind kind = DeviceKind::Gpu;
+  int device = 0;
   uint64_t address = 0;
   uint64_t rows = 0;
   std::shared_ptr<const void> memory;
