@@ -51,6 +51,7 @@ __all__ = [
     "Extern",
     "DeviceColumn",
     "set_buffer_cache_limit",
+    "bench",
     "devices",
     "Error",
     "CompileError",
@@ -532,6 +533,38 @@ def devices() -> dict:
     ``no_gpu_reason`` says why no GPU is usable (None when one is); a GPU's
     ``fault`` is set once a sticky fault made it unusable for the process."""
     return _polyrt.devices()
+
+
+def bench(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    seconds: float = 0.5,
+    threads: Optional[int] = None,
+    outputs: Optional[Sequence[str]] = None,
+    inputs: Optional[dict] = None,
+    externs: Optional[dict] = None,
+    lib: Sequence[Union[str, "os.PathLike[str]"]] = (),
+) -> dict:
+    """Measures the program file at ``path`` on every tier and device here,
+    each for about ``seconds``, as ``polyrt bench --json`` does: ``{"program",
+    "seconds", "compile": [{"engine", "cold_ms", "cached_ms"}], "per_state":
+    [{"engine", "ns_per_pull", "pulls_per_second", "requests", "p50_ns",
+    "p99_ns", "p999_ns"}], "batch": [{"device", "rows", "rows_per_second",
+    "gb_per_second", "skipped"}], "all_of_sum", "text"}``. The first input
+    iterates from 0; ``inputs`` fixes the others, ``externs`` sets externs.
+    ``threads`` is the CPU's threads beyond the 1-thread row (None: every
+    core). ``cold_ms`` is the first compile in this process: cold only on an
+    empty compile cache (``polyrt bench`` uses an empty one of its own).
+    ``text`` is the tables ``polyrt bench`` prints."""
+    names = _names(outputs, "bench(outputs=...)") or []
+    library = [os.fspath(d) for d in _sequence(lib, "bench(lib=...)")]
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise WriteError(f"bench(threads=...) must be an int of at least 1 or None, got {threads!r}")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise WriteError(f"bench(seconds=...) must be a number, got {seconds!r}")
+    return _polyrt.bench(
+        os.fspath(path), float(seconds), threads or 0, names, dict(inputs or {}), dict(externs or {}), library
+    )
 
 
 def _optional(module: str, feature: str):

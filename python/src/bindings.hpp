@@ -17,5 +17,7 @@ void bind_batch(nanobind::module_& m);
 void bind_output(nanobind::module_& m);
 // devices(): the CPU and GPUs the batch tier can use, or why no GPU.
 void bind_devices(nanobind::module_& m);
+// bench(): a program measured on every tier and device here.
+void bind_bench(nanobind::module_& m);
 
 }  // namespace polyrt::python

@@ -9,5 +9,6 @@ NB_MODULE(_polyrt, m) {
   polyrt::python::bind_batch(m);
   polyrt::python::bind_output(m);
   polyrt::python::bind_devices(m);
+  polyrt::python::bind_bench(m);
   m.attr("__version__") = polyrt::build_info().version;
 }

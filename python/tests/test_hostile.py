@@ -380,3 +380,29 @@ def test_devices_says_what_the_batch_tier_can_use():
     code = "d = polyrt.devices()\nprint(len(d['gpus']), d['gpus'][1]['name'], d['no_gpu_reason'])\n"
     assert _on_the_double(code, "devices=2").split() == [
         "2", "polyrt", "CUDA", "test", "double", "1", "None"]
+
+
+def test_bench_measures_every_tier_and_refuses_bad_settings(examples, tmp_path):
+    report = polyrt.bench(examples / "users.polydat", seconds=0.02, threads=1, outputs=["user_id"])
+    assert [c["engine"] for c in report["compile"]] == [
+        "interpreter", "closures", "native", "batch kernels (cpu)"]
+    assert all(c["cold_ms"] > 0 and c["cached_ms"] > 0 for c in report["compile"])
+    assert [s["engine"] for s in report["per_state"]] == ["interpreter", "closures", "native"]
+    assert all(s["requests"] > 0 and s["p50_ns"] <= s["p99_ns"] for s in report["per_state"])
+    cpu = report["batch"][0]
+    assert cpu["device"] == "cpu, 1 thread" and cpu["rows"] > 0 and cpu["skipped"] is None
+    assert report["text"].startswith("compile ")
+    program = tmp_path / "p.polydat"
+    program.write_text("input cycle\ninput shard\nextern tag: str = \"t\"\nid := hash(cycle) + shard\n")
+    fixed = polyrt.bench(program, seconds=0.01, threads=1, inputs={"shard": 5}, externs={"tag": "x"})
+    assert fixed["batch"][0]["rows"] > 0
+    for kwargs, error, says in (
+        ({"inputs": {"cycle": 1}}, polyrt.WriteError, "the first input iterates"),
+        ({"inputs": {"nope": 1}}, polyrt.WriteError, "not an input"),
+        ({"externs": {"tag": 3}}, polyrt.WriteError, "tag"),
+        ({"outputs": ["nope"]}, polyrt.WriteError, "nope"),
+        ({"seconds": 0}, polyrt.WriteError, "seconds must be in"),
+        ({"threads": 0}, polyrt.WriteError, "threads"),
+    ):
+        with pytest.raises(error, match=says):
+            polyrt.bench(program, **kwargs)
