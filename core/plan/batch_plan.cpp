@@ -299,9 +299,11 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
   return BatchPlanner(g, shape).run();
 }
 
-std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan,
-                                PlanPlacement placement) {
-  const bool gpu = placement == PlanPlacement::Gpu;
+BatchPlanView view_batch_plan(const ir::Graph& g, const BatchPlan& plan, PlanPlacement placement) {
+  BatchPlanView view;
+  view.gpu = placement == PlanPlacement::Gpu;
+  view.columns = plan.column_types.size();
+  view.scalars = plan.scalar_ports.size();
   // Per column: the binding that produces it.
   std::vector<std::string> column_name(plan.column_types.size(), "?");
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
@@ -318,58 +320,55 @@ std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan,
     return step != kNoStep && plan.steps[step].kind == BatchStep::Kernel;
   };
   std::vector<uint8_t> copied(plan.column_types.size(), 0);  // already on the other side
-  auto first_copy = [&](std::vector<uint32_t>& columns, uint32_t c) {
-    if (!copied[c]) columns.push_back(c);
-    copied[c] = 1;
+  auto copy = [&](std::vector<std::string>& names, const BatchValue& v, bool to_host) {
+    if (v.kind != BatchValue::Column || on_gpu(v.index) != to_host || copied[v.index]) return;
+    copied[v.index] = 1;
+    names.push_back(column_name[v.index]);
   };
-  auto names = [&](const std::vector<uint32_t>& columns) {
-    std::string out;
-    for (uint32_t c : columns) out += (out.empty() ? "" : ", ") + column_name[c];
-    return out;
-  };
-
-  std::string out = "batch plan: " + std::to_string(plan.steps.size()) + " step(s), " +
-                    std::to_string(plan.column_types.size()) + " column(s), " +
-                    std::to_string(plan.scalar_ports.size()) + " scalar(s)" +
-                    (gpu ? ", kernels on the GPU" : "") + "\n";
-  for (size_t s = 0; s < plan.steps.size(); ++s) {
-    const BatchStep& step = plan.steps[s];
+  for (const BatchStep& step : plan.steps) {
     const bool kernel = step.kind == BatchStep::Kernel;
-    if (gpu && !kernel) {
-      std::vector<uint32_t> down;
-      for (const ir::Wire& w : g.nodes[step.nodes[0]].inputs) {
-        const BatchValue& v = plan.value_of(w);
-        if (v.kind == BatchValue::Column && on_gpu(v.index)) first_copy(down, v.index);
-      }
-      if (!down.empty()) out += "  copy to the host: " + names(down) + "\n";
+    PlanStep s;
+    s.kind = kernel ? (view.gpu ? "GPU kernel" : "native kernel")
+                    : (view.gpu ? "host, on a CPU worker" : "host");
+    for (uint32_t node : step.nodes) {
+      s.nodes.push_back(PlanNode{g.nodes[node].label, g.nodes[node].name});
+      if (!view.gpu || (!kernel && node != step.nodes[0])) continue;
+      for (const ir::Wire& w : g.nodes[node].inputs)
+        copy(s.copied_before, plan.value_of(w), !kernel);
     }
-    if (gpu && kernel) {
-      std::vector<uint32_t> up;
-      for (uint32_t node : step.nodes) {
-        for (const ir::Wire& w : g.nodes[node].inputs) {
-          const BatchValue& v = plan.value_of(w);
-          if (v.kind == BatchValue::Column && !on_gpu(v.index)) first_copy(up, v.index);
-        }
-      }
-      if (!up.empty()) out += "  copy to the GPU: " + names(up) + "\n";
-    }
-    out += "step " + std::to_string(s) + ": " +
-           (kernel ? (gpu ? "GPU kernel [" : "native kernel [")
-                   : (gpu ? "host, on a CPU worker [" : "host ["));
+    view.steps.push_back(std::move(s));
+  }
+  if (view.gpu) {
+    for (const BatchValue& v : plan.outputs) copy(view.copied_to_host_last, v, true);
+  }
+  return view;
+}
+
+std::string describe_batch_plan(const BatchPlanView& view) {
+  std::string out = "batch plan: " + std::to_string(view.steps.size()) + " step(s), " +
+                    std::to_string(view.columns) + " column(s), " + std::to_string(view.scalars) +
+                    " scalar(s)" + (view.gpu ? ", kernels on the GPU" : "") + "\n";
+  const auto copies = [](const std::vector<std::string>& names, bool to_host) {
+    if (names.empty()) return std::string();
+    std::string out = to_host ? "  copy to the host: " : "  copy to the GPU: ";
+    for (size_t k = 0; k < names.size(); ++k) out += (k ? ", " : "") + names[k];
+    return out + "\n";
+  };
+  for (size_t s = 0; s < view.steps.size(); ++s) {
+    const PlanStep& step = view.steps[s];
+    out += copies(step.copied_before, step.kind.starts_with("host"));
+    out += "step " + std::to_string(s) + ": " + step.kind + " [";
     for (size_t k = 0; k < step.nodes.size(); ++k) {
-      const ir::Node& n = g.nodes[step.nodes[k]];
-      out += (k ? ", " : "") + n.label + " -> " + n.name;
+      out += (k ? ", " : "") + step.nodes[k].node + " -> " + step.nodes[k].binding;
     }
     out += "]\n";
   }
-  if (gpu) {
-    std::vector<uint32_t> down;
-    for (const BatchValue& v : plan.outputs) {
-      if (v.kind == BatchValue::Column && on_gpu(v.index)) first_copy(down, v.index);
-    }
-    if (!down.empty()) out += "  copy to the host: " + names(down) + "\n";
-  }
-  return out;
+  return out + copies(view.copied_to_host_last, true);
+}
+
+std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan,
+                                PlanPlacement placement) {
+  return describe_batch_plan(view_batch_plan(g, plan, placement));
 }
 
 }  // namespace polyrt::plan

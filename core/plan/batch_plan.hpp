@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "polyrt/plan_view.hpp"
 
 namespace polyrt::plan {
 
@@ -86,9 +87,13 @@ BatchPlan plan_batch(const ir::Graph& graph, const BatchShape& shape);
 // Where a plan's kernels run, for describing it.
 enum class PlanPlacement : uint8_t { Cpu, Gpu };
 
-// The plan as text: its steps (kernels and host steps, with their nodes),
-// columns and scalars (`polyrt plan --engine batch`); on the GPU also the
-// columns copied to the host before host steps and at the end.
+// The plan as data: its steps (kernels and host steps, with their nodes),
+// columns and scalars; on the GPU also the columns copied between the
+// device and the host before each step and at the end.
+BatchPlanView view_batch_plan(const ir::Graph& graph, const BatchPlan& plan,
+                              PlanPlacement placement = PlanPlacement::Cpu);
+// The view as `polyrt plan --engine batch` prints it.
+std::string describe_batch_plan(const BatchPlanView& view);
 std::string describe_batch_plan(const ir::Graph& graph, const BatchPlan& plan,
                                 PlanPlacement placement = PlanPlacement::Cpu);
 

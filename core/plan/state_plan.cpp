@@ -519,36 +519,53 @@ std::optional<std::vector<uint32_t>> output_cone(const StatePlan& p, size_t outp
   return cone;
 }
 
-std::string describe_plan(const ir::Graph& g, const StatePlan& p, Provenance mode) {
-  std::string out = "mode: " + std::string(mode_name(mode)) + "\n";
-  out += "slots: " + std::to_string(p.slot_count) + "\n";
+StatePlanView view_plan(const ir::Graph& g, const StatePlan& p, Provenance mode) {
+  StatePlanView view;
+  view.mode = mode_name(mode);
+  view.slot_count = p.slot_count;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const ir::Node& n = g.nodes[i];
     if (n.kind == ir::NodeKind::Call && n.name.find("__") != std::string::npos) continue;
-    out += "  slot " + std::to_string(p.node_slot[i]) + ": " + n.name + " (" +
-           std::string(type_name(n.out_types[0])) + ", " +
-           std::string(ir::lifecycle_name(n.lifecycle)) + ")\n";
+    view.slots.push_back(PlanSlot{p.node_slot[i], n.name, std::string(type_name(n.out_types[0])),
+                                  std::string(ir::lifecycle_name(n.lifecycle))});
+  }
+  for (const Step& step : p.steps) {
+    PlanStep s;
+    s.kind = step.kind == StepKind::Segment ? "native segment"
+             : step.kind == StepKind::Kit   ? "kit"
+                                            : "host step";
+    if (step.is_volatile) s.flags.push_back("volatile");
+    if (step.is_side_channel) s.flags.push_back("side channel");
+    if (step.is_init) s.flags.push_back("init");
+    for (uint32_t m : step.nodes) s.nodes.push_back(PlanNode{g.nodes[m].label, g.nodes[m].name});
+    s.reads = step.input_slots;
+    s.writes = step.output_slots;
+    view.steps.push_back(std::move(s));
+  }
+  return view;
+}
+
+std::string describe_plan(const StatePlanView& view) {
+  std::string out = "mode: " + view.mode + "\n";
+  out += "slots: " + std::to_string(view.slot_count) + "\n";
+  for (const PlanSlot& slot : view.slots) {
+    out += "  slot " + std::to_string(slot.slot) + ": " + slot.binding + " (" + slot.type + ", " +
+           slot.lifecycle + ")\n";
   }
   size_t native = 0, host = 0;
-  for (size_t s = 0; s < p.steps.size(); ++s) {
-    const Step& step = p.steps[s];
-    const char* kind = step.kind == StepKind::Segment ? "native segment"
-                       : step.kind == StepKind::Kit   ? "kit"
-                                                      : "host step";
-    (step.kind == StepKind::Host ? host : native) += step.nodes.size();
-    out += "step " + std::to_string(s) + ": " + kind;
-    if (step.is_volatile) out += " (volatile)";
-    if (step.is_side_channel) out += " (side channel)";
-    if (step.is_init) out += " (init)";
+  for (size_t s = 0; s < view.steps.size(); ++s) {
+    const PlanStep& step = view.steps[s];
+    (step.kind == "host step" ? host : native) += step.nodes.size();
+    out += "step " + std::to_string(s) + ": " + step.kind;
+    for (const std::string& flag : step.flags) out += " (" + flag + ")";
     out += " [";
     for (size_t k = 0; k < step.nodes.size(); ++k) {
-      const ir::Node& n = g.nodes[step.nodes[k]];
-      out += (k ? ", " : "") + n.label + " -> " + n.name;
+      out += (k ? ", " : "") + step.nodes[k].node + " -> " + step.nodes[k].binding;
     }
     out += "] reads";
-    for (uint32_t s_in : step.input_slots) out += " " + std::to_string(s_in);
+    for (uint32_t slot : step.reads) out += " " + std::to_string(slot);
     out += ", writes";
-    for (uint32_t s_out : step.output_slots) out += " " + std::to_string(s_out);
+    for (uint32_t slot : step.writes) out += " " + std::to_string(slot);
     out += "\n";
   }
   out +=

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "polyrt/plan_view.hpp"
 #include "polyrt/provenance.hpp"
 
 namespace polyrt::plan {
@@ -120,6 +121,8 @@ std::optional<std::vector<uint32_t>> output_cone(const StatePlan& plan, size_t o
                                                  size_t limit);
 
 // Human-readable plan: steps, members, native or host, slot layout, mode.
-std::string describe_plan(const ir::Graph& graph, const StatePlan& plan, Provenance mode);
+StatePlanView view_plan(const ir::Graph& graph, const StatePlan& plan, Provenance mode);
+// The text `polyrt plan` prints (the view's engine is not part of it).
+std::string describe_plan(const StatePlanView& view);
 
 }  // namespace polyrt::plan

@@ -274,6 +274,24 @@ class Program:
             kind, device, _names(outputs or [], "outputs"), llvm, sm, _driver_version(cuda_driver)
         )
 
+    def plan_data(
+        self,
+        kind: str = "batch",
+        *,
+        device: str = "cpu",
+        outputs: Optional[Sequence[str]] = None,
+    ) -> dict:
+        """The plan ``plan()`` prints, as data. Every kind has ``steps``: dicts
+        of ``kind`` ("native kernel", "host", "GPU kernel", "host, on a CPU
+        worker"; per state "native segment", "kit", "host step"), ``nodes``
+        ((node, binding) pairs in evaluation order), ``flags``, ``reads`` and
+        ``writes`` (per-state slots) and ``copied_before`` (on a GPU: the
+        columns copied before the step). ``kind="batch"`` adds ``device``,
+        ``columns``, ``scalars`` and ``copied_to_host_last``; ``kind="state"``
+        adds ``engine``, ``mode``, ``slot_count`` and ``slots`` ((slot,
+        binding, type, lifecycle) tuples)."""
+        return self._native.plan_data(kind, device, _names(outputs or [], "outputs"))
+
     def ptx(
         self,
         outputs: Optional[Sequence[str]] = None,

@@ -120,6 +120,53 @@ struct NativeState {
 
 }  // namespace
 
+namespace {
+
+nb::list steps_list(const std::vector<PlanStep>& steps) {
+  nb::list out;
+  for (const PlanStep& step : steps) {
+    nb::list nodes;
+    for (const PlanNode& n : step.nodes) nodes.append(nb::make_tuple(n.node, n.binding));
+    nb::dict d;
+    d["kind"] = step.kind;
+    d["nodes"] = nodes;
+    d["flags"] = step.flags;
+    d["reads"] = step.reads;
+    d["writes"] = step.writes;
+    d["copied_before"] = step.copied_before;
+    out.append(d);
+  }
+  return out;
+}
+
+nb::dict state_plan_dict(const StatePlanView& view) {
+  nb::list slots;
+  for (const PlanSlot& s : view.slots) {
+    slots.append(nb::make_tuple(s.slot, s.binding, s.type, s.lifecycle));
+  }
+  nb::dict d;
+  d["kind"] = "state";
+  d["engine"] = view.engine;
+  d["mode"] = view.mode;
+  d["slot_count"] = view.slot_count;
+  d["slots"] = slots;
+  d["steps"] = steps_list(view.steps);
+  return d;
+}
+
+nb::dict batch_plan_dict(const BatchPlanView& view) {
+  nb::dict d;
+  d["kind"] = "batch";
+  d["device"] = view.gpu ? "gpu" : "cpu";
+  d["columns"] = view.columns;
+  d["scalars"] = view.scalars;
+  d["steps"] = steps_list(view.steps);
+  d["copied_to_host_last"] = view.copied_to_host_last;
+  return d;
+}
+
+}  // namespace
+
 void bind_program(nb::module_& m) {
   nb::class_<NativeProgram>(m, "NativeProgram")
       .def_prop_ro("input_names", [](const NativeProgram& p) { return p.program->input_names(); })
@@ -171,6 +218,21 @@ void bind_program(nb::module_& m) {
           },
           nb::arg("kind"), nb::arg("device"), nb::arg("outputs"), nb::arg("llvm"), nb::arg("sm"),
           nb::arg("cuda_driver"))
+      .def(
+          "plan_data",
+          [](const NativeProgram& p, const std::string& kind, const std::string& device,
+             const std::vector<std::string>& outputs) {
+            if (kind == "state") return state_plan_dict(state_plan(*p.program));
+            if (kind != "batch") {
+              throw WriteError("plan kind must be 'batch' or 'state', got '" + kind + "'");
+            }
+            if (device != "cpu" && device != "gpu") {
+              throw WriteError("plan device must be 'cpu' or 'gpu', got '" + device + "'");
+            }
+            return batch_plan_dict(batch_plan(
+                p.program, device == "gpu" ? PlanDevice::Gpu : PlanDevice::Cpu, outputs));
+          },
+          nb::arg("kind"), nb::arg("device"), nb::arg("outputs"))
       .def(
           "ptx",
           [](const NativeProgram& p, const std::vector<std::string>& outputs, unsigned sm,

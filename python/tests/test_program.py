@@ -172,3 +172,24 @@ def test_plans_and_ptx_as_the_command_prints_them():
         program.plan("kernels")
     with pytest.raises(polyrt.RefusedError, match="interpreter has no plan"):
         polyrt.compile(LADDER, engine="interpreter").plan("state")
+
+
+def test_plans_as_data_are_what_the_text_shows():
+    program = polyrt.compile(LADDER)
+    batch = program.plan_data()
+    text = program.plan()
+    assert batch["kind"] == "batch" and batch["device"] == "cpu"
+    assert text.startswith(f"batch plan: {len(batch['steps'])} step(s), {batch['columns']} column(s)")
+    for k, step in enumerate(batch["steps"]):
+        nodes = ", ".join(f"{node} -> {binding}" for node, binding in step["nodes"])
+        assert f"step {k}: {step['kind']} [{nodes}]" in text
+    gpu = program.plan_data(device="gpu", outputs=["x", "s"])
+    copies = [c for step in gpu["steps"] for c in step["copied_before"]] + gpu["copied_to_host_last"]
+    assert gpu["device"] == "gpu" and copies
+    assert all(c in program.plan(device="gpu", outputs=["x", "s"]) for c in copies)
+    state = program.plan_data("state")
+    assert state["engine"] == program.engine and state["mode"] in ("Raw", "Pull", "PushPull")
+    assert f"slots: {state['slot_count']}" in program.plan("state")
+    assert {s["kind"] for s in state["steps"]} <= {"native segment", "kit", "host step"}
+    with pytest.raises(polyrt.WriteError, match="'cpu' or 'gpu'"):
+        program.plan_data(device="tpu")

@@ -47,10 +47,24 @@ std::string node_reference() {
   return nodes::node_reference_markdown();
 }
 
-std::string state_plan_text(const Program& program) {
+StatePlanView state_plan(const Program& program) {
   const slots::SlotProgram& sp = slot_program_of(program);
-  return "engine: " + program.engine_name() + "\n" +
-         plan::describe_plan(ProgramInternals::graph(program), sp.plan, sp.mode);
+  StatePlanView view = plan::view_plan(ProgramInternals::graph(program), sp.plan, sp.mode);
+  view.engine = program.engine_name();
+  return view;
+}
+
+std::string state_plan_text(const Program& program) {
+  const StatePlanView view = state_plan(program);
+  return "engine: " + view.engine + "\n" + plan::describe_plan(view);
+}
+
+BatchPlanView batch_plan(const std::shared_ptr<const Program>& program, PlanDevice device,
+                         const std::vector<std::string>& outputs) {
+  const batch::PreparedBatch p = prepared(program, outputs);
+  return plan::view_batch_plan(
+      p.graph(), p.plan,
+      device == PlanDevice::Gpu ? plan::PlanPlacement::Gpu : plan::PlanPlacement::Cpu);
 }
 
 std::string state_plan_llvm_ir(const Program& program) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "polyrt/plan_view.hpp"
 #include "polyrt/polyrt.hpp"
 
 namespace polyrt {
@@ -24,13 +25,21 @@ struct GpuTarget {
 void check_gpu_target(const GpuTarget& target);
 
 // The per-state plan of a Closures or Native program: its engine, slot
-// layout, steps in evaluation order and provenance mode. RefusedError for
-// the interpreter, which has no plan.
+// layout, steps in evaluation order and provenance mode, as data and as the
+// text `polyrt plan` prints. RefusedError for the interpreter, which has no
+// plan.
+StatePlanView state_plan(const Program& program);
 std::string state_plan_text(const Program& program);
 // The optimized LLVM IR of a Native program's segments.
 std::string state_plan_llvm_ir(const Program& program);
 
 enum class PlanDevice { Cpu, Gpu };
+
+// The batch plan of `outputs` (empty: every output; the first input
+// iterated) on `device`, as data: its steps and, on a GPU, the columns
+// copied between the device and the host.
+BatchPlanView batch_plan(const std::shared_ptr<const Program>& program, PlanDevice device,
+                         const std::vector<std::string>& outputs = {});
 
 // The batch plan of `outputs` (empty: every output; the first input
 // iterated) on `device`: steps, kernels, host steps and the columns copied
