@@ -12,15 +12,15 @@
 #include <fstream>
 #include <random>
 
-#include "codegen/pipeline/disk_cache.hpp"
+#include "cache/disk_cache.hpp"
 #include "codegen/jit/jit_engine.hpp"
 #include "polyrt/error.hpp"
 #include "rtlib/rtlib.h"
 #include "tests/test_support.hpp"
 
 namespace polyrt::jit {
-using codegen::default_cache_dir;
-using codegen::DiskCache;
+using cache::default_cache_dir;
+using cache::DiskCache;
 
 namespace {
 

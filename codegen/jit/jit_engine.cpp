@@ -16,7 +16,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "codegen/pipeline/disk_cache.hpp"
+#include "cache/disk_cache.hpp"
 #include "codegen/pipeline/optimize.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 #include "polyrt/error.hpp"
@@ -44,7 +44,7 @@ struct JitEngine::Impl {
   llvm::orc::JITTargetMachineBuilder jtmb{llvm::Triple()};
   std::string triple, data_layout, cpu, features;
   std::string key_salt;  // LLVM version, triple, CPU, features, rtlib content
-  std::unique_ptr<codegen::CompiledCache> cache;  // objects, keyed by module_key
+  std::unique_ptr<cache::CompiledCache> cache;  // objects, keyed by module_key
   std::atomic<uint64_t> dylib_counter{0};
   std::mutex error_mutex;
   std::string last_session_error;
@@ -112,7 +112,7 @@ class DylibCode : public JitCode {
 // Never destroyed: compiled code of programs that outlive main (held in
 // statics) still refers to it at exit.
 JitEngine& JitEngine::instance() {
-  static JitEngine* engine = new JitEngine(JitOptions{codegen::default_cache_dir()});
+  static JitEngine* engine = new JitEngine(JitOptions{cache::default_cache_dir()});
   return *engine;
 }
 
@@ -145,7 +145,7 @@ JitEngine::JitEngine(JitOptions options) : impl_(new Impl) {
   impl_->features = jtmb->getFeatures().getString();
   const std::string_view rtlib = codegen::rtlib_bitcode(codegen::RtlibTarget::Host);
   impl_->key_salt = codegen::target_salt(impl_->triple, impl_->cpu, impl_->features, rtlib);
-  impl_->cache = std::make_unique<codegen::CompiledCache>(options.cache_dir, ".o");
+  impl_->cache = std::make_unique<cache::CompiledCache>(options.cache_dir, ".o");
 }
 
 JitEngine::~JitEngine() = default;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/pipeline/compiled_cache.hpp"
+#include "cache/compiled_cache.hpp"
 
 namespace llvm {
 class LLVMContext;
@@ -21,7 +21,7 @@ class Module;
 namespace polyrt::jit {
 
 // Objects built, and reused from memory or from disk.
-using JitStats = codegen::CacheStats;
+using JitStats = cache::CacheStats;
 
 // Compiled code: keeps its JIT dylib alive and hands out symbol addresses.
 class JitCode {

@@ -11,7 +11,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
-#include "codegen/pipeline/content_hash.hpp"
+#include "cache/content_hash.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::codegen {
@@ -55,7 +55,7 @@ void verify_generated_module(const llvm::Module& module) {
 
 std::string target_salt(std::string_view triple, std::string_view cpu, std::string_view features,
                         std::string_view rtlib_blob) {
-  return ContentHash()
+  return cache::ContentHash()
       .add(LLVM_VERSION_STRING)
       .add(triple)
       .add(cpu)
@@ -68,7 +68,10 @@ std::string module_key(std::string_view target_salt, const llvm::Module& module)
   llvm::SmallVector<char, 0> bitcode;
   llvm::raw_svector_ostream os(bitcode);
   llvm::WriteBitcodeToFile(module, os);
-  return ContentHash().add(target_salt).add(std::string_view(bitcode.data(), bitcode.size())).hex();
+  return cache::ContentHash()
+      .add(target_salt)
+      .add(std::string_view(bitcode.data(), bitcode.size()))
+      .hex();
 }
 
 void optimize_o2(llvm::Module& m, llvm::TargetMachine& tm) {

@@ -3,8 +3,8 @@
 #include <cstring>
 #include <vector>
 
-#include "codegen/pipeline/content_hash.hpp"
-#include "codegen/pipeline/disk_cache.hpp"
+#include "cache/content_hash.hpp"
+#include "cache/disk_cache.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::gpu {
@@ -34,13 +34,13 @@ struct JitLogs {
 
 std::string GpuModule::cubin_of(const std::string& ptx, const std::string& ptx_key) const {
   const CudaDriver& driver = context_.driver();
-  const std::string key = codegen::ContentHash()
+  const std::string key = cache::ContentHash()
                               .add(ptx_key)
                               .add(std::to_string(context_.device().sm()))
                               .add(std::to_string(driver.version()))
                               .add(driver.library_identity())
                               .hex();
-  const codegen::DiskCache cache(codegen::default_cache_dir(), ".cubin");
+  const cache::DiskCache cache(cache::default_cache_dir(), ".cubin");
   if (std::optional<std::string> cubin = cache.load(key)) return *cubin;
 
   JitLogs logs;

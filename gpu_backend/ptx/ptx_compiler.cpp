@@ -12,8 +12,8 @@
 
 #include <mutex>
 
+#include "cache/disk_cache.hpp"
 #include "codegen/batch_codegen.hpp"
-#include "codegen/pipeline/disk_cache.hpp"
 #include "codegen/pipeline/optimize.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 #include "polyrt/error.hpp"
@@ -87,13 +87,13 @@ std::string emit_ptx(llvm::Module& module, llvm::TargetMachine& tm) {
 
 struct PtxCompiler::Impl {
   explicit Impl(std::optional<std::string> cache_dir) : cache(std::move(cache_dir), ".ptx") {}
-  codegen::CompiledCache cache;
+  cache::CompiledCache cache;
 };
 
 // Never destroyed, like the JIT engine: programs held in statics may compile
 // while the process exits.
 PtxCompiler& PtxCompiler::instance() {
-  static PtxCompiler* compiler = new PtxCompiler(codegen::default_cache_dir());
+  static PtxCompiler* compiler = new PtxCompiler(cache::default_cache_dir());
   return *compiler;
 }
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/pipeline/compiled_cache.hpp"
+#include "cache/compiled_cache.hpp"
 #include "gpu_backend/ptx/nvptx_target.hpp"
 #include "plan/batch_plan.hpp"
 
@@ -24,11 +24,11 @@ struct PtxKernels {
   ResolvedNvptxTarget target;
 };
 
-using PtxStats = codegen::CacheStats;
+using PtxStats = cache::CacheStats;
 
 class PtxCompiler {
  public:
-  // The process-wide compiler (disk cache from codegen::default_cache_dir()).
+  // The process-wide compiler (disk cache from cache::default_cache_dir()).
   static PtxCompiler& instance();
   explicit PtxCompiler(std::optional<std::string> cache_dir);
   ~PtxCompiler();

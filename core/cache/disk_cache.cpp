@@ -1,4 +1,4 @@
-#include "codegen/pipeline/disk_cache.hpp"
+#include "cache/disk_cache.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "codegen/pipeline/content_hash.hpp"
+#include "cache/content_hash.hpp"
 #include "io/regular_file.hpp"
 
-namespace polyrt::codegen {
+namespace polyrt::cache {
 
 namespace {
 
@@ -131,4 +131,4 @@ void DiskCache::store(const std::string& key, std::string_view payload) const {
   }
 }
 
-}  // namespace polyrt::codegen
+}  // namespace polyrt::cache

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace polyrt::codegen {
+namespace polyrt::cache {
 
 class ContentHash {
  public:
@@ -37,4 +37,4 @@ class ContentHash {
   uint64_t b_ = 0x84222325cbf29ce4ULL;
 };
 
-}  // namespace polyrt::codegen
+}  // namespace polyrt::cache

@@ -9,9 +9,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "codegen/pipeline/disk_cache.hpp"
+#include "cache/disk_cache.hpp"
 
-namespace polyrt::codegen {
+namespace polyrt::cache {
 
 struct CacheStats {
   uint64_t compiled = 0;     // entries built (by O2 and a back end)
@@ -39,4 +39,4 @@ class CompiledCache {
   std::atomic<uint64_t> compiled_{0}, memory_hits_{0}, disk_hits_{0};
 };
 
-}  // namespace polyrt::codegen
+}  // namespace polyrt::cache

@@ -1,6 +1,6 @@
-#include "codegen/pipeline/compiled_cache.hpp"
+#include "cache/compiled_cache.hpp"
 
-namespace polyrt::codegen {
+namespace polyrt::cache {
 
 CompiledCache::CompiledCache(std::optional<std::string> dir, std::string suffix)
     : disk_(std::move(dir), std::move(suffix)) {}
@@ -33,4 +33,4 @@ CacheStats CompiledCache::stats() const {
   return CacheStats{compiled_.load(), memory_hits_.load(), disk_hits_.load()};
 }
 
-}  // namespace polyrt::codegen
+}  // namespace polyrt::cache

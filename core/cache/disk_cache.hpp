@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace polyrt::codegen {
+namespace polyrt::cache {
 
 // POLYRT_CACHE=off, 0, false or no (any case) disables the cache (nullopt). Otherwise
 // POLYRT_CACHE_DIR, else $XDG_CACHE_HOME/polyrt, else $HOME/.cache/polyrt.
@@ -32,4 +32,4 @@ class DiskCache {
   std::string suffix_;
 };
 
-}  // namespace polyrt::codegen
+}  // namespace polyrt::cache
