@@ -41,6 +41,29 @@ struct DeviceWorkers {
   uint64_t piece_rows = 0;
 };
 
+// Cuts the rows a device took into pieces of at most `piece_rows` (0: one
+// piece), each in a chunk object from the device's idle ones (new when none
+// is idle; `all` owns them).
+template <typename Chunk>
+void cut_into_pieces(const ChunkAssigner::Taken& taken, uint64_t piece_rows, size_t device,
+                     std::vector<Chunk*>& idle, std::vector<std::unique_ptr<Chunk>>& all,
+                     std::vector<Chunk*>& pieces) {
+  const uint64_t piece = piece_rows ? piece_rows : taken.rows;
+  pieces.clear();
+  for (uint64_t at = 0; at < taken.rows; at += piece) {
+    if (idle.empty()) {
+      all.push_back(std::make_unique<Chunk>());
+      idle.push_back(all.back().get());
+    }
+    Chunk* c = idle.back();
+    idle.pop_back();
+    c->offset = taken.offset + at;
+    c->rows = std::min(piece, taken.rows - at);
+    c->device = device;
+    pieces.push_back(c);
+  }
+}
+
 template <typename Chunk, typename Work, typename Deliver>
 void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
                        std::span<const DeviceWorkers> devices, const std::atomic<bool>* stop_flag,
@@ -87,20 +110,7 @@ void run_device_chunks(uint64_t count, ChunkAssigner& assigner,
         wait_for_room(lock, [&] { return changes != seen || stop; });
         continue;
       }
-      const uint64_t piece = devices[device].piece_rows ? devices[device].piece_rows : taken->rows;
-      pieces.clear();
-      for (uint64_t at = 0; at < taken->rows; at += piece) {
-        if (idle[device].empty()) {
-          all.push_back(std::make_unique<Chunk>());
-          idle[device].push_back(all.back().get());
-        }
-        Chunk* c = idle[device].back();
-        idle[device].pop_back();
-        c->offset = taken->offset + at;
-        c->rows = std::min(piece, taken->rows - at);
-        c->device = device;
-        pieces.push_back(c);
-      }
+      cut_into_pieces(*taken, devices[device].piece_rows, device, idle[device], all, pieces);
       ++undelivered[device];
       lock.unlock();
       size_t ran = 0;
