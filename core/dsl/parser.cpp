@@ -222,6 +222,13 @@ class Parser {
         if (p.name == name.text) fail_at(name, "duplicate " + what + " '" + name.text + "'");
       }
       expect(Tok::Colon, "after " + what + " '" + name.text + "' (NAME: TYPE)");
+      if (is_ident(peek(), "alias_table") && what == "parameter") {
+        // A legacy table parameter: bound to a table value, untyped here
+        // (dsl/table_values.hpp resolves it once the module is inlined).
+        advance();
+        list.push_back(Param{name.text, std::nullopt, name.pos});
+        continue;
+      }
       list.push_back(
           Param{name.text, parse_type("for " + what + " '" + name.text + "'"), name.pos});
     } while (peek().kind == Tok::Comma && (advance(), true));
@@ -265,6 +272,9 @@ class Parser {
     if ((is_ident(first, "for") || is_ident(first, "cursor") || is_ident(first, "tile")) &&
         peek(1).kind != Tok::ColonEq) {
       refuse_later_construct(first);
+    }
+    if (is_ident(first, "init") && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Eq) {
+      return parse_legacy_init();
     }
     if (is_ident(first, "pragma") && peek(1).kind == Tok::Ident) {
       advance();
@@ -331,6 +341,28 @@ class Parser {
       }
       advance();
     }
+    s.expr = parse_expr();
+    return s;
+  }
+
+  // polydat's older `init NAME = EXPR`: a const binding (evaluated once per
+  // state, reading no coordinate), often of a table value
+  // (dsl/table_values.hpp). Current polydat refuses the form: a warning says so.
+  Stmt parse_legacy_init() {
+    const Token& keyword = advance();
+    Stmt s;
+    s.kind = StmtKind::Binding;
+    s.pos = keyword.pos;
+    s.is_const = true;
+    const Token& name = advance();
+    s.names.push_back(name.text);
+    s.name_pos.push_back(name.pos);
+    advance();  // '='
+    warnings_.push_back(Warning{keyword.pos, keyword.length,
+                                "'init " + name.text +
+                                    " = ...' is polydat's legacy form, which current polydat "
+                                    "refuses; polyrt reads it as 'const " +
+                                    name.text + " := ...'"});
     s.expr = parse_expr();
     return s;
   }

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "dsl/table_values.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
 
@@ -101,7 +102,8 @@ class Inliner {
   // first (they shadow nodes), then nodes, then the library.
   std::optional<FoundModule> resolve(const Expr& call) {
     if (auto local = local_.find(call.text); local != local_.end()) return local->second;
-    if (call.text == "if" || call.text == dsl::kSelectIntrinsic || nodes::find_node(call.text)) {
+    if (call.text == "if" || call.text == dsl::kSelectIntrinsic || nodes::find_node(call.text) ||
+        dsl::is_table_form(call.text)) {
       return std::nullopt;
     }
     if (auto found = library_.find(call.text, call.pos)) return found;

@@ -4,6 +4,7 @@
 
 #include "dsl/ast.hpp"
 #include "dsl/sources.hpp"
+#include "dsl/table_values.hpp"
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
 #include "interp/state_engine.hpp"
@@ -181,7 +182,8 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   dsl::SourceText text(options.file_name, std::string(source));
   dsl::Sources sources(text);
   modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
-  const dsl::Ast ast = modules::inline_modules(dsl::parse(text), sources, library);
+  dsl::Ast ast = modules::inline_modules(dsl::parse(text), sources, library);
+  dsl::resolve_table_values(ast, sources);
   auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast));
   ir::run_passes(*graph, sources, options.required_outputs);
   ProgramSource origin{std::string(source), library.files_read()};
