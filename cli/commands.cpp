@@ -4,6 +4,7 @@
 #include "cli/command_line.hpp"
 #include "polyrt/introspect.hpp"
 #include "polyrt/polyrt.hpp"
+#include "polyrt/traversal.hpp"
 
 namespace polyrt::cli {
 
@@ -29,11 +30,40 @@ int check_command(CommandLine& args) {
   return 0;
 }
 
+namespace {
+
+// One traversal's opening at the state's coordinates: a line per tuple with
+// its elements, then the body's outputs of that activation.
+void print_opening(State& state, const std::vector<uint64_t>& coordinates, size_t index) {
+  const Traversal t = open_traversal(state, coordinates, index);
+  std::string out =
+      "for " + t.comprehension() + ": " + std::to_string(t.tuples().size()) + " tuple(s)\n";
+  const std::vector<std::string>& outputs = t.body().output_names();
+  for (size_t a = 0; a < t.tuples().size(); ++a) {
+    out += "  [" + std::to_string(a) + "]";
+    for (size_t k = 0; k < t.names().size(); ++k) {
+      out += " " + t.names()[k] + "=" + t.tuples()[a][k].to_string();
+    }
+    State body = t.activation(a);
+    out += " ->";
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      out += " " + outputs[o] + " = " + body.pull_at(o).to_string() +
+             (o + 1 < outputs.size() ? "," : "");
+    }
+    out += "\n";
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+}
+
+}  // namespace
+
 int eval_command(CommandLine& args) {
   static const char* usage =
       "usage: polyrt eval FILE [--set NAME=VALUE]... [--engine E] INPUTS...\n\n"
       "Sets the coordinate inputs (one value per declared input, in order) and the\n"
-      "externs given with --set, then prints every named output as 'name = value'.\n"
+      "externs given with --set, then prints every named output as 'name = value', and\n"
+      "for each traversal (for ... { body }) the tuples of its opening there, each with\n"
+      "the body's outputs.\n"
       "--engine interpreter|closures|native (default native), --provenance "
       "auto|raw|pull|pushpull,\n--lib DIR a directory of modules (repeatable).\n";
   if (args.wants_help()) return std::fputs(usage, stdout), 0;
@@ -84,6 +114,7 @@ int eval_command(CommandLine& args) {
     const std::string line = outputs[i] + " = " + state.pull_at(i).to_string() + "\n";
     std::fwrite(line.data(), 1, line.size(), stdout);
   }
+  for (size_t t = 0; t < program->traversal_count(); ++t) print_opening(state, coordinates, t);
   return 0;
 }
 

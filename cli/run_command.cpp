@@ -9,10 +9,12 @@
 #include "cli/run_parts.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
+#include "polyrt/traversal.hpp"
 #include "scheduler/jobs/batch_job.hpp"
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/jobs/range_job.hpp"
 #include "scheduler/jobs/ranks.hpp"
+#include "scheduler/jobs/traversal_job.hpp"
 
 namespace polyrt::cli {
 
@@ -207,6 +209,24 @@ void refuse_conflicts(const RunRequest& r) {
   }
 }
 
+// What a traversal's rows cannot be written with (they run on a per-state
+// engine, one traversal at a time, as text).
+void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
+  if (p.traversal_count() > 1) {
+    throw UsageError("polyrt run: the program has " + std::to_string(p.traversal_count()) +
+                     " traversals; run writes the rows of one (split the program)");
+  }
+  if (r.device_given && r.job.device.kind != BatchDevice::Cpu &&
+      r.job.device.kind != BatchDevice::Auto) {
+    throw UsageError("polyrt run: --device " + r.device +
+                     ": a traversal's rows run on a per-state engine, on the CPU");
+  }
+  if (!r.job.format->text_rows()) {
+    throw UsageError("polyrt run: a traversal's rows are written as csv, tsv or jsonl, not " +
+                     std::string(r.job.format->name()));
+  }
+}
+
 // The job: the program compiled, its range, settings and outputs checked.
 void prepare_job(RunRequest& r, const std::string& file) {
   scheduler::RangeJob& job = r.job;
@@ -217,11 +237,14 @@ void prepare_job(RunRequest& r, const std::string& file) {
   job.first = r.cycles->first;
   job.count = r.cycles->second;
   apply_settings(p, r.sets, "run", job.coordinates, job.externs);
-  job.outputs = r.outputs.empty() ? p.output_names() : r.outputs;
+  // A traversal's rows hold its body's outputs, run on a per-state engine.
+  const Program& columns_of = p.traversal_count() ? *traversal_info(p, 0).body : p;
+  if (p.traversal_count()) refuse_traversal_conflicts(r, p);
+  job.outputs = r.outputs.empty() ? columns_of.output_names() : r.outputs;
   for (const std::string& name : job.outputs) {
-    if (!p.output_index(name))
+    if (!columns_of.output_index(name))
       throw UsageError("polyrt run: --outputs names '" + name + "', which is not a binding of " +
-                       file);
+                       (p.traversal_count() ? "the traversal's body in " : "") + file);
   }
   for (const std::string& w : p.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
 }
@@ -232,6 +255,7 @@ int execute(const RunRequest& r, const std::string& file) {
   // From here on SIGINT, SIGTERM and SIGHUP stop the job cleanly.
   const scheduler::Interruption::Guard interruptible;
   const auto run_to = [&](const scheduler::RangeJob& to_run, const std::string& path) {
+    if (to_run.program->traversal_count()) return scheduler::run_traversal_job(to_run, path);
     if (r.batch) return scheduler::run_batch_job(to_run, path);
     scheduler::run_range_job(to_run, path);
   };

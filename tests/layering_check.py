@@ -44,6 +44,7 @@ CLI_SCHEDULER_HEADERS = {
     "scheduler/jobs/part_manifest.hpp",
     "scheduler/jobs/range_job.hpp",
     "scheduler/jobs/ranks.hpp",
+    "scheduler/jobs/traversal_job.hpp",
     "scheduler/output/row_format.hpp",
     "scheduler/output/temporary_files.hpp",
 }

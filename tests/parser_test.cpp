@@ -159,7 +159,7 @@ TEST(Parser, Rejections) {
       "shared shared x := 1",
       "const x: u64 := 1",
       "input x: blob",
-      "for k in 1..3 { x := k }",
+      "for k in 1..3\n{ x := k }",
       "v := for k in 1..3",
       "cursor c = range(0, 3)",
       "tile t : json := { }",

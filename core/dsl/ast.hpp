@@ -64,7 +64,7 @@ struct Expr {
 // long as the file.
 ExprPtr clone(const Expr& e, uint32_t origin);
 
-enum class StmtKind : uint8_t { Input, Extern, Binding, Pragma };
+enum class StmtKind : uint8_t { Input, Extern, Binding, Pragma, Traversal };
 
 struct Stmt {
   StmtKind kind;
@@ -91,6 +91,11 @@ struct Stmt {
   // The hidden binding of a module parameter's expression argument:
   // "parameter 'max' of module 'bounded'".
   std::string role;
+  // A traversal, `for COMPREHENSION { body }`: the comprehension's text as
+  // written (where it starts in the source, for diagnostics) and the body.
+  std::string comprehension;
+  SourcePos comprehension_pos;
+  std::vector<Stmt> body;
 };
 
 // One `name: type` of a module signature (no type: a binding a library file

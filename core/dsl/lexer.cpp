@@ -7,12 +7,25 @@
 namespace polyrt::dsl {
 
 const char* token_name(Tok kind) {
-  static const char* const names[] = {
-      "end of input", "identifier", "integer", "float", "string", "'+'", "'-'",  "'*'",
-      "'/'",          "'%'",        "'**'",    "'&'",   "'|'",    "'^'", "'<<'", "'>>'",
-      "'&&'",         "'||'",       "'!'",     "'=='",  "'!='",   "'<'", "'>'",  "'<='",
-      "'>='",         "':='",       "'='",     "':'",   "'->'",   "'.'", "','",  "'('",
-      "')'",          "'['",        "']'",     "'{'",   "'}'"};
+  static const char* const names[] = {"end of input", "identifier",
+                                      "integer",      "float",
+                                      "string",       "'+'",
+                                      "'-'",          "'*'",
+                                      "'/'",          "'%'",
+                                      "'**'",         "'&'",
+                                      "'|'",          "'^'",
+                                      "'<<'",         "'>>'",
+                                      "'&&'",         "'||'",
+                                      "'!'",          "'=='",
+                                      "'!='",         "'<'",
+                                      "'>'",          "'<='",
+                                      "'>='",         "':='",
+                                      "'='",          "':'",
+                                      "'->'",         "'.'",
+                                      "','",          "'('",
+                                      "')'",          "'['",
+                                      "']'",          "'{'",
+                                      "'}'",          "a comprehension"};
   return names[(int)kind];
 }
 
@@ -48,7 +61,9 @@ class Lexer {
       lex_one(t);
       t.length = i_ - t.offset;
       if (t.kind != Tok::String && t.text.empty()) t.text = s_.substr(t.offset, t.length);
+      const bool comprehension_follows = t.kind == Tok::Ident && t.text == "for" && opens_for();
       out.push_back(std::move(t));
+      if (comprehension_follows) out.push_back(capture_comprehension());
     }
   }
 
@@ -85,6 +100,56 @@ class Lexer {
       }
     }
     return newline;
+  }
+
+  // Whether the `for` just lexed is the keyword (not a binding named for).
+  bool opens_for() const {
+    size_t k = i_;
+    while (k < end_ && (s_[k] == ' ' || s_[k] == '\t')) ++k;
+    return k < end_ && s_[k] != '\n' && s_.compare(k, 2, ":=") != 0 && s_[k] != '(' &&
+           s_[k] != ')' && s_[k] != ',';
+  }
+
+  Token capture_comprehension() {
+    while (i_ < end_ && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
+    Token t;
+    t.kind = Tok::Comprehension;
+    t.offset = i_;
+    t.pos = src_.position_of(i_);
+    int depth = 0;
+    size_t k = i_;
+    for (; k < end_; ++k) {
+      const char c = s_[k];
+      if (c == '"' || c == '\'') {
+        const size_t close = s_.find(c, k + 1);
+        if (close == std::string::npos || close >= end_) fail(k, "unterminated string");
+        k = close;
+      } else if (depth == 0 &&
+                 (c == '\n' || c == '#' || (c == '/' && k + 1 < end_ && s_[k + 1] == '/'))) {
+        break;
+      } else if (c == '{' && depth == 0 && !is_reference(k)) {
+        break;
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        --depth;
+      }
+    }
+    size_t last = k;
+    while (last > i_ && std::isspace((unsigned char)s_[last - 1])) --last;
+    t.text = s_.substr(i_, last - i_);
+    t.length = last - i_;
+    if (t.text.empty()) fail(t.offset, "'for' needs a comprehension: for NAME in SOURCE", 1);
+    i_ = last;
+    return t;
+  }
+
+  // `{name}` at `at`: a reference, never a traversal's body.
+  bool is_reference(size_t at) const {
+    size_t k = at + 1;
+    if (k >= end_ || !ident_start(s_[k])) return false;
+    while (k < end_ && ident_char(s_[k])) ++k;
+    return k < end_ && s_[k] == '}';
   }
 
   void lex_one(Token& t) {

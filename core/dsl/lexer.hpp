@@ -49,6 +49,11 @@ enum class Tok : uint8_t {
   RBracket,
   LBrace,
   RBrace,
+  // The raw text after the keyword `for` (a comprehension, trimmed): up to
+  // the end of its line at bracket depth 0 or a `{` at depth 0 that opens a
+  // traversal's body (a `{name}` reference does not), whichever comes first;
+  // strings are skipped whole and a trailing comment is left out.
+  Comprehension,
 };
 
 const char* token_name(Tok kind);

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "comprehension/comprehension.hpp"
 #include "dsl/ast.hpp"
 #include "dsl/lexer.hpp"
 #include "polyrt/error.hpp"
@@ -194,6 +195,11 @@ class Parser {
                 "define '" + peek().text + "' at the top level of the file");
       }
       m.body.push_back(parse_statement());
+      if (m.body.back().kind == StmtKind::Traversal) {
+        src_.fail(m.body.back().pos,
+                  "a traversal compiles in a program or a for body, not in a module's body", 3,
+                  "traverse where the module is called, passing the module what it needs");
+      }
     }
     advance();
     return std::move(m);
@@ -269,8 +275,11 @@ class Parser {
       }
       return s;
     }
-    if ((is_ident(first, "for") || is_ident(first, "cursor") || is_ident(first, "tile")) &&
-        peek(1).kind != Tok::ColonEq) {
+    if (is_ident(first, "for") && peek(1).kind == Tok::Comprehension) return parse_traversal();
+    if (is_ident(first, "for") && peek(1).kind != Tok::ColonEq) {
+      fail_at(first, "'for' needs a comprehension on its line: for NAME in SOURCE { body }");
+    }
+    if ((is_ident(first, "cursor") || is_ident(first, "tile")) && peek(1).kind != Tok::ColonEq) {
       refuse_later_construct(first);
     }
     if (is_ident(first, "init") && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Eq) {
@@ -345,6 +354,41 @@ class Parser {
     return s;
   }
 
+  // A comprehension's syntax error, at its place in the source.
+  void check_comprehension(const Token& text) {
+    const comprehension::Parsed parsed = comprehension::parse(text.text);
+    if (!parsed.error) return;
+    src_.fail(src_.position_of(text.offset + parsed.error->offset), parsed.error->message, 1,
+              parsed.error->hint);
+  }
+
+  // `for COMPREHENSION { statements }`; the `{` must be on the
+  // comprehension's line (the comprehension's text ends at the line's end).
+  Stmt parse_traversal() {
+    Stmt s;
+    s.kind = StmtKind::Traversal;
+    s.pos = advance().pos;
+    const Token& text = advance();
+    check_comprehension(text);
+    s.comprehension = text.text;
+    s.comprehension_pos = text.pos;
+    if (peek().kind != Tok::LBrace || peek().newline_before) {
+      fail_at(peek(), "a traversal's body opens with '{' on the line of its comprehension",
+              "for a in 0..3 { v := a * 10 }; a producer is bound whole: x := for a in 0..3");
+    }
+    advance();
+    while (peek().kind != Tok::RBrace) {
+      if (peek().kind == Tok::End) fail_at(peek(), "the traversal's body has no closing '}'");
+      if (starts_module_definition()) {
+        fail_at(peek(), "a module cannot be defined inside a traversal's body",
+                "define it at the top level; the body sees it");
+      }
+      s.body.push_back(parse_statement());
+    }
+    advance();
+    return s;
+  }
+
   // polydat's older `init NAME = EXPR`: a const binding (evaluated once per
   // state, reading no coordinate), often of a table value
   // (dsl/table_values.hpp). Current polydat refuses the form: a warning says so.
@@ -397,9 +441,7 @@ class Parser {
   // polydat's comprehensions, cursors and tiles come in a later part of the
   // language work; each is refused by name.
   [[noreturn]] void refuse_later_construct(const Token& t) {
-    const std::string what = t.text == "for"      ? "'for' comprehensions and traversals"
-                             : t.text == "cursor" ? "'cursor' declarations"
-                                                  : "'tile' templates";
+    const std::string what = t.text == "cursor" ? "'cursor' declarations" : "'tile' templates";
     fail_at(t, what + " are not supported by polyrt yet",
             "see docs/language.md, \"Not supported yet\"");
   }
@@ -626,7 +668,11 @@ class Parser {
       case Tok::Ident: {
         advance();
         if (t.text == "if") return parse_if_after_keyword(t);
-        if (t.text == "for") refuse_later_construct(t);
+        if (t.text == "for" && peek().kind == Tok::Comprehension) {
+          check_comprehension(peek());
+          fail_at(t, "'for' producers (x := for ...) are not supported by polyrt yet",
+                  "a traversal, for ... { body }, is; see docs/language.md");
+        }
         if (peek().kind == Tok::LParen && !peek().newline_before) {
           ExprPtr e = make(ExprKind::Call, t);
           e->text = t.text;

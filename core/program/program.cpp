@@ -15,6 +15,7 @@
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
 #include "program/compile_program.hpp"
+#include "program/compile_traversals.hpp"
 #include "program/name_list.hpp"
 #include "program/program_internals.hpp"
 #include "slots/slot_program.hpp"
@@ -182,13 +183,21 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   dsl::SourceText text(options.file_name, std::string(source));
   dsl::Sources sources(text);
   modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
-  dsl::Ast ast = modules::inline_modules(dsl::parse(text), sources, library);
+  dsl::Ast parsed = dsl::parse(text);
+  const size_t traversals = take_traversals(parsed).size();
+  dsl::Ast ast = modules::inline_modules(std::move(parsed), sources, library);
   dsl::resolve_table_values(ast, sources);
   auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast));
   ir::run_passes(*graph, sources, options.required_outputs);
   ProgramSource origin{std::string(source), library.files_read()};
   if (!program_path.empty()) origin.files.insert(origin.files.begin(), program_path);
-  return ProgramInternals::make(std::move(graph), options, std::move(origin), native);
+  std::shared_ptr<Program> program =
+      ProgramInternals::make(std::move(graph), options, std::move(origin), native);
+  for (size_t t = 0; t < traversals; ++t) {
+    ProgramInternals::add_traversal(*program,
+                                    compile_traversal(text, sources, library, *program, t, native));
+  }
+  return program;
 }
 
 [[noreturn]] void refuse_file(const std::string& path, const std::string& why) {

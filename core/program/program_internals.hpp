@@ -12,11 +12,18 @@
 namespace polyrt {
 
 struct ProgramInternals {
-  static std::shared_ptr<const Program> make(std::shared_ptr<const ir::Graph> graph,
-                                             CompileOptions options, ProgramSource source,
-                                             slots::NativeBuilder native) {
-    return std::shared_ptr<const Program>(
+  static std::shared_ptr<Program> make(std::shared_ptr<const ir::Graph> graph,
+                                       CompileOptions options, ProgramSource source,
+                                       slots::NativeBuilder native) {
+    return std::shared_ptr<Program>(
         new Program(std::move(graph), std::move(options), std::move(source), native));
+  }
+  // Before the program is shared: its traversals, in source order.
+  static void add_traversal(Program& program, std::shared_ptr<const TraversalDef> traversal) {
+    program.traversals_.push_back(std::move(traversal));
+  }
+  static const TraversalDef& traversal(const Program& program, size_t index) {
+    return *program.traversals_.at(index);
   }
   static const ir::Graph& graph(const Program& program) { return *program.graph_; }
   // The plan and code of the slot-buffer engines (null for the interpreter).

@@ -28,6 +28,7 @@ namespace polyrt {
 namespace ir {
 struct Graph;
 }
+struct TraversalDef;
 namespace slots {
 struct SlotProgram;
 // Builds the native engine's code for a graph: the CPU back end's, which
@@ -113,6 +114,9 @@ class Program : public std::enable_shared_from_this<Program> {
   const std::vector<std::string>& source_files() const { return source_.files; }
   // What states of this program run, e.g. "interpreter" or "native (PushPull)".
   std::string engine_name() const;
+  // Its top-level traversals (`for ... { body }`), in source order: open one
+  // with open_traversal (polyrt/traversal.hpp).
+  size_t traversal_count() const { return traversals_.size(); }
 
  private:
   // polyrt's own layers reach the graph, the slot program and extern writes
@@ -131,6 +135,7 @@ class Program : public std::enable_shared_from_this<Program> {
   std::vector<std::string> output_names_;
   std::unordered_map<std::string, size_t> output_by_name_;
   std::vector<std::string> warnings_;  // the compiler's, then the engine's
+  std::vector<std::shared_ptr<const TraversalDef>> traversals_;
 };
 
 // Compiles DSL source (at most 64 MiB; a leading UTF-8 byte-order mark is

@@ -1,0 +1,648 @@
+#include "comprehension/comprehension.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+
+#include "polyrt/error.hpp"
+
+namespace polyrt::comprehension {
+
+namespace {
+
+bool ident_start(char c) {
+  return std::isalpha((unsigned char)c) || c == '_';
+}
+bool ident_char(char c) {
+  return std::isalnum((unsigned char)c) || c == '_';
+}
+
+// polydat's typing of a literal token: true/false (any case) a bool, a
+// quoted token a str, an integer a u64, a float an f64, a bare word a str.
+Value typed_token(std::string_view token) {
+  std::string lower(token);
+  for (char& c : lower) c = (char)std::tolower((unsigned char)c);
+  if (lower == "true" || lower == "false") return Value::boolean(lower == "true");
+  if (token.size() >= 2 && (token.front() == '"' || token.front() == '\'') &&
+      token.back() == token.front()) {
+    return Value::str(std::string(token.substr(1, token.size() - 2)));
+  }
+  uint64_t u = 0;
+  const char* end = token.data() + token.size();
+  if (auto r = std::from_chars(token.data(), end, u); r.ec == std::errc() && r.ptr == end) {
+    return Value::u64(u);
+  }
+  double f = 0;
+  if (auto r = std::from_chars(token.data(), end, f); r.ec == std::errc() && r.ptr == end) {
+    return Value::f64(f);
+  }
+  return Value::str(std::string(token));
+}
+
+// One list's values in one type: integers and floats together widen to f64;
+// numbers with text or bools is refused.
+std::optional<std::string> unify(std::vector<Value>& values) {
+  bool any_float = false, any_int = false, any_text = false, any_bool = false;
+  for (const Value& v : values) {
+    any_float = any_float || v.type() == Type::F64;
+    any_int = any_int || v.type() == Type::U64;
+    any_text = any_text || v.type() == Type::Str;
+    any_bool = any_bool || v.type() == Type::Bool;
+  }
+  if ((int)(any_float || any_int) + (int)any_text + (int)any_bool > 1) {
+    return "a list mixes numbers, strings and bools; quote every item to make them strings";
+  }
+  if (any_float && any_int) {
+    for (Value& v : values) {
+      if (v.type() == Type::U64) v = Value::f64((double)v.as_u64());
+    }
+  }
+  return std::nullopt;
+}
+
+std::string canonical_value(const Value& v) {
+  if (v.type() == Type::Str) {
+    const std::string& t = v.text();
+    const bool bare = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
+      return ident_char(c) || c == '-' || c == '.';
+    });
+    return bare && typed_token(t).type() == Type::Str ? t : "\"" + t + "\"";
+  }
+  return v.to_string();
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : s_(text) {}
+
+  Comprehension run() {
+    Comprehension c;
+    std::vector<std::pair<size_t, size_t>> clauses = split_clauses();
+    for (const auto& [from, to] : clauses) c.clauses.push_back(clause(from, to));
+    for (size_t a = 0; a < c.clauses.size(); ++a) {
+      for (size_t b = 0; b < a; ++b) {
+        if (c.clauses[a].name == c.clauses[b].name) {
+          fail(clauses[a].first, "'" + c.clauses[a].name + "' is bound by two clauses",
+               "each clause binds its own name (a union is written for [for ..., for ...])");
+        }
+      }
+    }
+    i_ = tail_;
+    skip_space();
+    if (word("where")) c.where = predicate_or();
+    skip_space();
+    if (word("order")) c.order = order();
+    skip_space();
+    if (i_ < s_.size()) fail(i_, "unexpected '" + std::string(s_.substr(i_)) + "'");
+    c.canonical = canonical(c);
+    return c;
+  }
+
+ private:
+  [[noreturn]] void fail(size_t at, std::string message, std::string hint = {}) {
+    throw SyntaxError{std::move(message), at, std::move(hint)};
+  }
+
+  void skip_space() {
+    while (i_ < s_.size() && std::isspace((unsigned char)s_[i_])) ++i_;
+  }
+
+  // The keyword `w` at i_ as a whole word (then consumed).
+  bool word(std::string_view w) {
+    if (s_.compare(i_, w.size(), w) != 0) return false;
+    if (i_ + w.size() < s_.size() && ident_char(s_[i_ + w.size()])) return false;
+    i_ += w.size();
+    return true;
+  }
+
+  // Whether `<ident> in` starts at `at` (after spaces): a clause's start.
+  bool clause_start(size_t at) const {
+    while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
+    if (at >= s_.size() || !ident_start(s_[at])) return false;
+    while (at < s_.size() && ident_char(s_[at])) ++at;
+    const size_t space = at;
+    while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
+    return at > space && s_.compare(at, 2, "in") == 0 &&
+           (at + 2 >= s_.size() || !ident_char(s_[at + 2]));
+  }
+
+  // The clauses' byte ranges: a depth-0 comma starts a new clause only when
+  // `<ident> in` follows; the clauses end at a depth-0 `where` or `order`.
+  std::vector<std::pair<size_t, size_t>> split_clauses() {
+    std::vector<std::pair<size_t, size_t>> out;
+    int depth = 0;
+    size_t from = 0;
+    for (size_t k = 0; k <= s_.size(); ++k) {
+      const char c = k < s_.size() ? s_[k] : '\0';
+      if (c == '"' || c == '\'') {
+        const size_t close = s_.find(c, k + 1);
+        if (close == std::string_view::npos) fail(k, "unterminated string");
+        k = close;
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') --depth;
+      const bool at_end = k == s_.size() || (depth == 0 && (k == 0 || !ident_char(s_[k - 1])) &&
+                                             (starts_word(k, "where") || starts_word(k, "order")));
+      if (at_end) {
+        out.emplace_back(from, k);
+        tail_ = k;
+        break;
+      }
+      if (depth == 0 && c == ',' && clause_start(k + 1)) {
+        out.emplace_back(from, k);
+        from = k + 1;
+      }
+    }
+    return out;
+  }
+
+  bool starts_word(size_t at, std::string_view w) const {
+    return s_.compare(at, w.size(), w) == 0 &&
+           (at + w.size() >= s_.size() || !ident_char(s_[at + w.size()]));
+  }
+
+  Clause clause(size_t from, size_t to) {
+    i_ = from;
+    skip_space();
+    if (!clause_start(i_)) {
+      fail(i_, "a clause is written NAME in SOURCE", "e.g. for a in 0..10, tag in p, q");
+    }
+    const size_t name_at = i_;
+    while (i_ < to && ident_char(s_[i_])) ++i_;
+    Clause c{std::string(s_.substr(name_at, i_ - name_at)), {}};
+    skip_space();
+    i_ += 2;  // in
+    skip_space();
+    std::string_view text = s_.substr(i_, to - i_);
+    while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
+    if (text.empty()) fail(i_, "clause '" + c.name + "' has no source after 'in'");
+    c.source = source(text, i_);
+    return c;
+  }
+
+  Source source(std::string_view text, size_t at) {
+    Source src;
+    if (text.front() == '{' && text.back() == '}' && text.size() > 2 &&
+        std::all_of(text.begin() + 1, text.end() - 1, ident_char)) {
+      src.kind = Source::Kind::Reference;
+      src.reference = std::string(text.substr(1, text.size() - 2));
+      return src;
+    }
+    if (const size_t dots = text.find("..");
+        dots != std::string_view::npos && text.front() != '"' && text.front() != '\'') {
+      return range(text, at, dots);
+    }
+    if (text.front() == '[') {
+      if (text.back() != ']') fail(at, "a bracket list ends with ']'");
+      return list(split_items(text.substr(1, text.size() - 2), ","), at);
+    }
+    if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+      return list(split_items(text.substr(1, text.size() - 2), ",; \t\n"), at);
+    }
+    if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
+      src.values.push_back(Value::str(std::string(text.substr(1, text.size() - 2))));
+      return src;
+    }
+    if (const size_t paren = text.find('('); paren != std::string_view::npos) {
+      fail(at, "source '" + std::string(text) + "': generator and node calls are not supported yet",
+           "this version takes ranges, literal lists, quoted strings and {name} references");
+    }
+    return list(split_items(text, ","), at);
+  }
+
+  Source range(std::string_view text, size_t at, size_t dots) {
+    Source src;
+    src.kind = Source::Kind::Range;
+    const bool inclusive = dots + 2 < text.size() && text[dots + 2] == '=';
+    std::string_view rest = text.substr(dots + (inclusive ? 3 : 2));
+    std::string_view step_text;
+    if (const size_t step = rest.find("step"); step != std::string_view::npos) {
+      step_text = rest.substr(step + 4);
+      rest = rest.substr(0, step);
+    } else if (const size_t more = rest.find(".."); more != std::string_view::npos) {
+      step_text = rest.substr(more + 2);
+      rest = rest.substr(0, more);
+    }
+    const uint64_t start = number(text.substr(0, dots), at, "range start");
+    const uint64_t end = number(rest, at, "range end");
+    src.start = start;
+    src.step = step_text.empty() ? 1 : number(step_text, at, "range step");
+    if (src.step == 0) fail(at, "a range step must be at least 1");
+    if (inclusive && end == ~uint64_t{0}) fail(at, "an inclusive range may not end at 2^64 - 1");
+    src.end = inclusive ? end + 1 : end;
+    return src;
+  }
+
+  uint64_t number(std::string_view text, size_t at, const char* what) {
+    while (!text.empty() && std::isspace((unsigned char)text.front())) text.remove_prefix(1);
+    while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
+    uint64_t v = 0;
+    const char* end = text.data() + text.size();
+    const auto r = std::from_chars(text.data(), end, v);
+    if (text.empty() || r.ec != std::errc() || r.ptr != end) {
+      fail(at,
+           std::string(what) + " '" + std::string(text) + "' is not an integer from 0 to 2^64 - 1");
+    }
+    return v;
+  }
+
+  // Items split on any of `separators`, quotes kept whole, empty ones dropped.
+  std::vector<std::string_view> split_items(std::string_view text, std::string_view separators) {
+    std::vector<std::string_view> items;
+    size_t k = 0;
+    while (k < text.size()) {
+      while (k < text.size() && (separators.find(text[k]) != std::string_view::npos ||
+                                 std::isspace((unsigned char)text[k]))) {
+        ++k;
+      }
+      if (k >= text.size()) break;
+      size_t end = k;
+      if (text[k] == '"' || text[k] == '\'') {
+        end = text.find(text[k], k + 1);
+        end = end == std::string_view::npos ? text.size() : end + 1;
+      } else {
+        while (end < text.size() && separators.find(text[end]) == std::string_view::npos) ++end;
+      }
+      std::string_view item = text.substr(k, end - k);
+      while (!item.empty() && std::isspace((unsigned char)item.back())) item.remove_suffix(1);
+      items.push_back(item);
+      k = end;
+    }
+    return items;
+  }
+
+  Source list(const std::vector<std::string_view>& items, size_t at) {
+    Source src;
+    for (std::string_view item : items) src.values.push_back(typed_token(item));
+    if (src.values.empty()) fail(at, "an empty list has no tuples; a clause needs a value");
+    if (std::optional<std::string> why = unify(src.values)) fail(at, *why);
+    return src;
+  }
+
+  Order order() {
+    skip_space();
+    Order o;
+    const size_t at = i_;
+    while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+    o.strategy = std::string(s_.substr(at, i_ - at));
+    if (o.strategy != "lex" && o.strategy != "reverse_lex") {
+      static const char* const later[] = {"diagonal", "antidiagonal", "extrema", "shells",
+                                          "halton",   "sobol",        "lhs",     "shuffle"};
+      const bool known =
+          std::find(std::begin(later), std::end(later), o.strategy) != std::end(later);
+      fail(at,
+           known ? "order '" + o.strategy + "' is not supported yet"
+                 : "unknown order '" + o.strategy + "'",
+           "this version orders lex and reverse_lex (each with /n)");
+    }
+    skip_space();
+    if (i_ < s_.size() && s_[i_] == '/') {
+      ++i_;
+      const size_t n = i_;
+      while (i_ < s_.size() && std::isdigit((unsigned char)s_[i_])) ++i_;
+      o.count = number(s_.substr(n, i_ - n), n, "order count");
+    }
+    return o;
+  }
+
+  // Predicates, polydat's precedence: || < && < == != < ordering and in <
+  // unary.
+  std::unique_ptr<Predicate> predicate_or() {
+    auto left = predicate_and();
+    while (skip_space(), s_.compare(i_, 2, "||") == 0) {
+      i_ += 2;
+      left = binary("||", std::move(left), predicate_and());
+    }
+    return left;
+  }
+  std::unique_ptr<Predicate> predicate_and() {
+    auto left = predicate_equality();
+    while (skip_space(), s_.compare(i_, 2, "&&") == 0) {
+      i_ += 2;
+      left = binary("&&", std::move(left), predicate_equality());
+    }
+    return left;
+  }
+  std::unique_ptr<Predicate> predicate_equality() {
+    auto left = predicate_ordering();
+    while (skip_space(), s_.compare(i_, 2, "==") == 0 || s_.compare(i_, 2, "!=") == 0) {
+      const std::string op(s_.substr(i_, 2));
+      i_ += 2;
+      left = binary(op, std::move(left), predicate_ordering());
+    }
+    return left;
+  }
+  std::unique_ptr<Predicate> predicate_ordering() {
+    auto left = predicate_unary();
+    while (true) {
+      skip_space();
+      if (word("in")) {
+        auto in = std::make_unique<Predicate>(Predicate{Predicate::Kind::In, {}, {}, {}, {}, {}});
+        skip_space();
+        if (i_ >= s_.size() || s_[i_] != '[') fail(i_, "'in' takes a bracket list: {x} in [1, 2]");
+        const size_t close = s_.find(']', i_);
+        if (close == std::string_view::npos) fail(i_, "a bracket list ends with ']'");
+        in->members = list(split_items(s_.substr(i_ + 1, close - i_ - 1), ","), i_).values;
+        i_ = close + 1;
+        in->args.push_back(std::move(left));
+        left = std::move(in);
+        continue;
+      }
+      std::string op;
+      for (const char* o : {"<=", ">=", "<", ">"}) {
+        if (s_.compare(i_, std::char_traits<char>::length(o), o) == 0) {
+          op = o;
+          break;
+        }
+      }
+      if (op.empty()) return left;
+      i_ += op.size();
+      left = binary(op, std::move(left), predicate_unary());
+    }
+  }
+  std::unique_ptr<Predicate> predicate_unary() {
+    skip_space();
+    if (i_ >= s_.size()) fail(i_, "the predicate ends where a value was expected");
+    const char c = s_[i_];
+    if (c == '!' || c == '-') {
+      ++i_;
+      auto p = std::make_unique<Predicate>(
+          Predicate{c == '!' ? Predicate::Kind::Not : Predicate::Kind::Negate, {}, {}, {}, {}, {}});
+      p->args.push_back(predicate_unary());
+      return p;
+    }
+    if (c == '(') {
+      ++i_;
+      auto inner = predicate_or();
+      skip_space();
+      if (i_ >= s_.size() || s_[i_] != ')') fail(i_, "expected ')'");
+      ++i_;
+      return inner;
+    }
+    auto p = std::make_unique<Predicate>(Predicate{Predicate::Kind::Literal, {}, {}, {}, {}, {}});
+    const size_t at = i_;
+    if (c == '{') {
+      const size_t close = s_.find('}', i_);
+      if (close == std::string_view::npos) fail(i_, "'{' without '}'");
+      p->kind = Predicate::Kind::Reference;
+      p->name = std::string(s_.substr(i_ + 1, close - i_ - 1));
+      i_ = close + 1;
+      return p;
+    }
+    if (c == '"' || c == '\'') {
+      const size_t close = s_.find(c, i_ + 1);
+      if (close == std::string_view::npos) fail(i_, "unterminated string");
+      i_ = close + 1;
+    } else {
+      while (i_ < s_.size() && (ident_char(s_[i_]) || s_[i_] == '.')) ++i_;
+      if (i_ == at) fail(at, "unexpected '" + std::string(1, c) + "' in the predicate");
+    }
+    const std::string_view token = s_.substr(at, i_ - at);
+    const Value v = typed_token(token);
+    if (v.type() == Type::Str && token.front() != '"' && token.front() != '\'') {
+      // polydat: a bare word in a predicate is a name, never a string.
+      p->kind = Predicate::Kind::Reference;
+      p->name = std::string(token);
+      return p;
+    }
+    p->literal = v;
+    return p;
+  }
+  std::unique_ptr<Predicate> binary(std::string op, std::unique_ptr<Predicate> a,
+                                    std::unique_ptr<Predicate> b) {
+    auto p = std::make_unique<Predicate>(Predicate{Predicate::Kind::Binary, {}, {}, op, {}, {}});
+    p->args.push_back(std::move(a));
+    p->args.push_back(std::move(b));
+    return p;
+  }
+
+  std::string canonical(const Comprehension& c) const {
+    std::string out;
+    for (size_t k = 0; k < c.clauses.size(); ++k) {
+      const Clause& cl = c.clauses[k];
+      out += (k ? ", " : "") + cl.name + " in ";
+      const Source& s = cl.source;
+      if (s.kind == Source::Kind::Reference) {
+        out += "{" + s.reference + "}";
+      } else if (s.kind == Source::Kind::Range) {
+        out += std::to_string(s.start) + ".." + std::to_string(s.end);
+        if (s.step != 1) out += " step " + std::to_string(s.step);
+      } else {
+        for (size_t v = 0; v < s.values.size(); ++v) {
+          out += (v ? ", " : "") + canonical_value(s.values[v]);
+        }
+      }
+    }
+    if (tail_ < s_.size()) {
+      std::string_view rest = s_.substr(tail_);
+      while (!rest.empty() && std::isspace((unsigned char)rest.back())) rest.remove_suffix(1);
+      out += " " + std::string(rest);
+    }
+    return out;
+  }
+
+  std::string_view s_;
+  size_t i_ = 0;
+  size_t tail_ = 0;  // where the clauses end (`where`, `order` or the end)
+};
+
+// The values a source yields (a reference peeled one level: a scalar is
+// one element, None none).
+std::vector<Value> source_values(const Source& s, const Scope& scope) {
+  switch (s.kind) {
+    case Source::Kind::Range: {
+      std::vector<Value> out;
+      const uint64_t n = s.end > s.start ? (s.end - s.start + s.step - 1) / s.step : 0;
+      if (n > kMaxTuples) {
+        throw EvalError("a comprehension range of " + std::to_string(n) +
+                            " values is more than the " + std::to_string(kMaxTuples) +
+                            " tuples one opening materializes",
+                        "for");
+      }
+      for (uint64_t k = 0; k < n; ++k) out.push_back(Value::u64(s.start + k * s.step));
+      return out;
+    }
+    case Source::Kind::List:
+      return s.values;
+    case Source::Kind::Reference: {
+      const std::optional<Value> v = scope(s.reference);
+      if (!v || v->is_none()) return {};
+      return {*v};
+    }
+  }
+  return {};
+}
+
+// Three-valued: nullopt is None.
+class PredicateEvaluator {
+ public:
+  PredicateEvaluator(const std::vector<std::string>& names, const std::vector<Value>& tuple,
+                     const Scope& scope)
+      : names_(names), tuple_(tuple), scope_(scope) {}
+
+  Value eval(const Predicate& p) {
+    switch (p.kind) {
+      case Predicate::Kind::Literal:
+        return p.literal;
+      case Predicate::Kind::Reference:
+        return lookup(p.name);
+      case Predicate::Kind::Not: {
+        const Value v = eval(*p.args[0]);
+        if (v.is_none()) return v;
+        return Value::boolean(!truthy(v));
+      }
+      case Predicate::Kind::Negate: {
+        const Value v = eval(*p.args[0]);
+        if (v.is_none()) return v;
+        if (v.type() == Type::F64) return Value::f64(-v.as_f64());
+        if (v.type() == Type::U64) return Value::f64(-(double)v.as_u64());
+        throw EvalError("where: '-' applies to numbers, not a " + std::string(type_name(v.type())),
+                        "for");
+      }
+      case Predicate::Kind::In: {
+        const Value v = eval(*p.args[0]);
+        if (v.is_none()) return v;
+        for (const Value& m : p.members) {
+          if (compare(v, m) == 0) return Value::boolean(true);
+        }
+        return Value::boolean(false);
+      }
+      case Predicate::Kind::Binary:
+        return binary(p);
+    }
+    return Value::none();
+  }
+
+ private:
+  Value lookup(const std::string& name) {
+    for (size_t k = 0; k < names_.size(); ++k) {
+      if (names_[k] == name) return tuple_[k];
+    }
+    const std::optional<Value> v = scope_(name);
+    return v ? *v : Value::none();
+  }
+
+  static bool truthy(const Value& v) {
+    if (v.type() == Type::Bool) return v.as_bool();
+    throw EvalError(
+        "where: '!', '&&' and '||' take bools, not a " + std::string(type_name(v.type())), "for");
+  }
+
+  // <0, 0, >0; 2 for unordered (NaN, or kinds that cannot be ordered).
+  static int compare(const Value& a, const Value& b) {
+    const bool an = a.type() == Type::U64 || a.type() == Type::F64;
+    const bool bn = b.type() == Type::U64 || b.type() == Type::F64;
+    if (an && bn) {
+      if (a.type() == Type::U64 && b.type() == Type::U64) {
+        return a.as_u64() < b.as_u64() ? -1 : a.as_u64() > b.as_u64() ? 1 : 0;
+      }
+      const double x = a.type() == Type::U64 ? (double)a.as_u64() : a.as_f64();
+      const double y = b.type() == Type::U64 ? (double)b.as_u64() : b.as_f64();
+      return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+    }
+    if (a.type() != b.type()) return 3;  // different kinds
+    if (a.type() == Type::Str) return a.text() < b.text() ? -1 : a.text() > b.text() ? 1 : 0;
+    if (a.type() == Type::Bool) return (int)a.as_bool() - (int)b.as_bool();
+    return 3;
+  }
+
+  Value binary(const Predicate& p) {
+    if (p.op == "&&" || p.op == "||") {
+      // Left to right, short-circuit; a None operand ends it as None.
+      const Value a = eval(*p.args[0]);
+      if (a.is_none()) return a;
+      if (truthy(a) == (p.op == "||")) return a;
+      const Value b = eval(*p.args[1]);
+      if (b.is_none()) return b;
+      return Value::boolean(truthy(b));
+    }
+    const Value a = eval(*p.args[0]);
+    if (a.is_none()) return a;
+    const Value b = eval(*p.args[1]);
+    if (b.is_none()) return b;
+    const int c = compare(a, b);
+    if (p.op == "==") return Value::boolean(c == 0);
+    if (p.op == "!=") return Value::boolean(c != 0);
+    if (c == 3) {
+      throw EvalError("where: '" + p.op + "' cannot order a " + std::string(type_name(a.type())) +
+                          " and a " + std::string(type_name(b.type())),
+                      "for");
+    }
+    if (c == 2) return Value::boolean(false);  // NaN is unordered
+    if (p.op == "<") return Value::boolean(c < 0);
+    if (p.op == "<=") return Value::boolean(c <= 0);
+    if (p.op == ">") return Value::boolean(c > 0);
+    return Value::boolean(c >= 0);
+  }
+
+  const std::vector<std::string>& names_;
+  const std::vector<Value>& tuple_;
+  const Scope& scope_;
+};
+
+}  // namespace
+
+Parsed parse(std::string_view text) {
+  try {
+    return Parsed{Parser(text).run(), std::nullopt};
+  } catch (SyntaxError& e) {
+    return Parsed{std::nullopt, std::move(e)};
+  }
+}
+
+Tuples evaluate(const Comprehension& c, const Scope& scope) {
+  Tuples out;
+  for (const Clause& clause : c.clauses) out.names.push_back(clause.name);
+  // Sources left to right per prefix, so a source may read earlier
+  // elements (a dependent cartesian): the rightmost clause varies fastest.
+  std::vector<std::vector<Value>> prefixes{{}};
+  const auto refuse_size = [&] {
+    throw EvalError("the comprehension '" + c.canonical + "' has more than " +
+                        std::to_string(kMaxTuples) + " tuples, the most one opening materializes",
+                    "for");
+  };
+  for (size_t k = 0; k < c.clauses.size(); ++k) {
+    // A range or list yields as many values after every prefix: a product
+    // too large is refused before it is built.
+    const Source& source = c.clauses[k].source;
+    if (source.kind != Source::Kind::Reference) {
+      const uint64_t n = source.kind == Source::Kind::List
+                             ? source.values.size()
+                             : (source.end > source.start
+                                    ? (source.end - source.start + source.step - 1) / source.step
+                                    : 0);
+      if (n != 0 && prefixes.size() > kMaxTuples / n) refuse_size();
+    }
+    std::vector<std::vector<Value>> next;
+    for (const std::vector<Value>& prefix : prefixes) {
+      const Scope with_prefix = [&](std::string_view name) -> std::optional<Value> {
+        for (size_t j = 0; j < prefix.size(); ++j) {
+          if (out.names[j] == name) return prefix[j];
+        }
+        return scope(name);
+      };
+      for (const Value& v : source_values(c.clauses[k].source, with_prefix)) {
+        if (next.size() >= kMaxTuples) refuse_size();
+        next.push_back(prefix);
+        next.back().push_back(v);
+      }
+    }
+    prefixes = std::move(next);
+  }
+  for (std::vector<Value>& tuple : prefixes) {
+    if (c.where) {
+      const Value keep = PredicateEvaluator(out.names, tuple, scope).eval(*c.where);
+      if (keep.is_none() || keep.type() != Type::Bool || !keep.as_bool()) continue;
+    }
+    out.rows.push_back(std::move(tuple));
+  }
+  if (c.order) {
+    if (c.order->strategy == "reverse_lex") std::reverse(out.rows.begin(), out.rows.end());
+    if (c.order->count && *c.order->count < out.rows.size()) out.rows.resize(*c.order->count);
+  }
+  return out;
+}
+
+}  // namespace polyrt::comprehension

@@ -1,0 +1,101 @@
+// polydat's comprehensions, the text after `for`: clauses `name in source`
+// joined into a cartesian product (the rightmost clause fastest), an
+// optional `where` predicate and an optional `order` strategy. Parsed once
+// from the raw text the lexer captures; evaluated into tuples when a
+// traversal opens, against the values of the scope it opens in.
+//
+// This first version takes the discrete sources (ranges with `..=` and
+// `step`, bare and bracketed literal lists with polydat's typing, quoted
+// comprehension strings, `{name}` references) and the `lex` and
+// `reverse_lex` orders with truncation; the other source forms and
+// strategies are refused by name.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "polyrt/value.hpp"
+
+namespace polyrt::comprehension {
+
+// The most tuples one opening materializes: a larger product is refused
+// with a message naming the bound, never an out-of-memory kill.
+inline constexpr uint64_t kMaxTuples = uint64_t{1} << 24;
+
+struct Source {
+  enum class Kind : uint8_t { Range, List, Reference } kind = Kind::List;
+  uint64_t start = 0, end = 0, step = 1;  // Range: start, start + step, ... < end
+  std::vector<Value> values;              // List
+  std::string reference;                  // Reference: {name}, peeled at open
+};
+
+struct Clause {
+  std::string name;
+  Source source;
+};
+
+// A `where` predicate: literals, {name} references, ! and unary -, the
+// comparisons, `in [..]`, && and ||, with polydat's rules (see evaluate).
+struct Predicate {
+  enum class Kind : uint8_t { Literal, Reference, Not, Negate, Binary, In } kind;
+  Value literal;     // Literal
+  std::string name;  // Reference
+  std::string op;    // Binary: == != < <= > >= && ||
+  std::vector<std::unique_ptr<Predicate>> args;
+  std::vector<Value> members;  // In: args[0] in [members]
+};
+
+struct Order {
+  std::string strategy = "lex";   // lex or reverse_lex
+  std::optional<uint64_t> count;  // `/n`: the first n
+};
+
+struct Comprehension {
+  std::vector<Clause> clauses;
+  std::unique_ptr<Predicate> where;
+  std::optional<Order> order;
+  // The text as polydat prints it: clauses and lists with ", " between
+  // items ("a in 0..3, tag in p, q where {a} > 0 order reverse_lex/2").
+  std::string canonical;
+};
+
+// A parse failure: the message and the byte offset in the text.
+struct SyntaxError {
+  std::string message;
+  size_t offset = 0;
+  std::string hint;
+};
+
+// Parses the text after `for`. Returns the comprehension or the first error.
+struct Parsed {
+  std::optional<Comprehension> comprehension;
+  std::optional<SyntaxError> error;
+};
+Parsed parse(std::string_view text);
+
+// The tuples of an opening: one row per tuple, a value per clause, in the
+// order the comprehension visits them.
+struct Tuples {
+  std::vector<std::string> names;
+  std::vector<std::vector<Value>> rows;
+};
+
+// The value of a name the comprehension reads from its scope ({name} in a
+// source or predicate that no clause binds): nullopt when the scope has no
+// such name (it then reads None, and the caller may warn).
+using Scope = std::function<std::optional<Value>(std::string_view name)>;
+
+// Evaluates the comprehension: sources (a reference peeled: a scalar value
+// is one element, None none), the cartesian product with the rightmost
+// clause fastest, the predicate (a tuple stays only when it is exactly
+// true; None anywhere drops it), then the order. Throws EvalError for a
+// predicate that orders values of different kinds and for more tuples than
+// kMaxTuples.
+Tuples evaluate(const Comprehension& c, const Scope& scope);
+
+}  // namespace polyrt::comprehension

@@ -1,0 +1,68 @@
+// Traversals, `for COMPREHENSION { body }`: a flat map from one parent
+// coordinate to one row per tuple of the comprehension. Opening a traversal
+// snapshots what it reads of the parent state (the values its `{name}`
+// sources and predicates and its body read) and evaluates its tuples; each
+// tuple's activation is a fresh state over the body with its elements and
+// the snapshot written, so the body's `const`s are evaluated per activation.
+// A body without a cursor has one cycle per activation (cycle 0).
+//
+//   auto program = polyrt::compile("input cycle\nbase := cycle * 100\n"
+//                                  "for a in 0..2, tag in p, q { v := base + a }\n");
+//   polyrt::State parent = program->new_state();
+//   parent.set_inputs({7});
+//   polyrt::Traversal t = polyrt::open_traversal(parent, {{7}}, 0);
+//   for (size_t a = 0; a < t.tuples().size(); ++a) t.activation(a).pull("v");  // 700 700 701 701
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "polyrt/polyrt.hpp"
+
+namespace polyrt {
+
+class Traversal {
+ public:
+  // The comprehension as polydat prints it ("a in 0..2, tag in p, q").
+  const std::string& comprehension() const { return comprehension_; }
+  // The element names (one per clause) and the tuples, in visiting order.
+  const std::vector<std::string>& names() const { return names_; }
+  const std::vector<std::vector<Value>>& tuples() const { return tuples_; }
+  // The body's program: its outputs are the traversal's row columns.
+  const Program& body() const { return *body_; }
+  // A fresh state over the body for tuple `a` (0-based), positioned at its
+  // cycle 0. WriteError past the last tuple.
+  State activation(size_t a) const;
+
+ private:
+  friend Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates,
+                                  size_t index);
+  std::string comprehension_;
+  std::vector<std::string> names_;
+  std::vector<std::vector<Value>> tuples_;
+  std::shared_ptr<const Program> body_;
+  std::vector<std::pair<std::string, Value>> cascade_;
+};
+
+// What a traversal is before it opens: its comprehension's text, its
+// element names (one per clause) and its body's program. WriteError for a
+// bad index.
+struct TraversalInfo {
+  std::string comprehension;
+  std::vector<std::string> names;
+  std::shared_ptr<const Program> body;
+};
+TraversalInfo traversal_info(const Program& program, size_t index);
+
+// Opens top-level traversal `index` (0-based, in source order) of the
+// parent state's program at its current values; `coordinates` are the
+// inputs the parent was last set to (a body may read them). WriteError for
+// a bad index or coordinate count; EvalError when a value it reads fails or
+// the comprehension cannot be evaluated (a predicate ordering a string and
+// a number, more tuples than one opening materializes).
+Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates, size_t index);
+
+}  // namespace polyrt

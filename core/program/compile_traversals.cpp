@@ -1,0 +1,149 @@
+#include "program/compile_traversals.hpp"
+
+#include <set>
+
+#include "dsl/table_values.hpp"
+#include "graph/lower.hpp"
+#include "graph/passes.hpp"
+#include "modules/inline_modules.hpp"
+#include "program/program_internals.hpp"
+
+namespace polyrt {
+
+namespace {
+
+dsl::Stmt declaration(dsl::StmtKind kind, const std::string& name, Type type, dsl::SourcePos at) {
+  dsl::Stmt s;
+  s.kind = kind;
+  s.pos = at;
+  s.names = {name};
+  s.name_pos = {at};
+  if (kind == dsl::StmtKind::Extern) s.type = type;
+  return s;
+}
+
+// Names the body's expressions read that the body does not bind.
+std::vector<std::string> free_names(const std::vector<dsl::Stmt>& body) {
+  std::set<std::string> bound;
+  for (const dsl::Stmt& s : body) bound.insert(s.names.begin(), s.names.end());
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const dsl::Stmt& s : body) {
+    if (!s.expr) continue;
+    std::vector<const dsl::Expr*> stack{s.expr.get()};
+    while (!stack.empty()) {
+      const dsl::Expr& e = *stack.back();
+      stack.pop_back();
+      if (e.kind == dsl::ExprKind::Ident && !bound.count(e.text) && seen.insert(e.text).second) {
+        out.push_back(e.text);
+      }
+      for (const dsl::ExprPtr& a : e.args) stack.push_back(a.get());
+    }
+  }
+  return out;
+}
+
+// The type of a {name} source: the parent's value of that name.
+std::optional<Type> parent_type(const Program& parent, const std::string& name) {
+  if (const std::optional<size_t> o = parent.output_index(name)) return parent.output_type(*o);
+  for (const std::string& input : parent.input_names()) {
+    if (input == name) return Type::U64;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<dsl::Stmt> take_traversals(dsl::Ast& ast) {
+  std::vector<dsl::Stmt> traversals, kept;
+  for (dsl::Stmt& s : ast.statements) {
+    (s.kind == dsl::StmtKind::Traversal ? traversals : kept).push_back(std::move(s));
+  }
+  ast.statements = std::move(kept);
+  return traversals;
+}
+
+std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& text,
+                                                      dsl::Sources& sources,
+                                                      modules::ModuleLibrary& library,
+                                                      const Program& parent, size_t index,
+                                                      slots::NativeBuilder native) {
+  // A fresh parse: the body program gets its own copy of the statements and
+  // modules (the parent's were consumed by its compile).
+  dsl::Ast fresh = dsl::parse(text);
+  dsl::Stmt traversal = std::move(take_traversals(fresh).at(index));
+  auto def = std::make_shared<TraversalDef>();
+  def->comprehension = std::move(*comprehension::parse(traversal.comprehension).comprehension);
+  const dsl::SourcePos at = traversal.comprehension_pos;
+
+  dsl::Ast body;
+  body.modules = std::move(fresh.modules);
+  body.warnings = std::move(fresh.warnings);
+  body.tokens = fresh.tokens;
+  body.statements.push_back(declaration(dsl::StmtKind::Input, "cycle", Type::U64, at));
+  std::set<std::string> declared{"cycle"};
+  for (const comprehension::Clause& c : def->comprehension.clauses) {
+    Type type = Type::U64;
+    if (c.source.kind == comprehension::Source::Kind::List) type = c.source.values.front().type();
+    if (c.source.kind == comprehension::Source::Kind::Reference) {
+      const std::optional<Type> t = parent_type(parent, c.source.reference);
+      if (!t) {
+        sources.fail(at, "'{" + c.source.reference + "}' names no output or input of the program",
+                     traversal.comprehension.size());
+      }
+      type = *t;
+    }
+    def->element_types.push_back(type);
+    body.statements.push_back(declaration(dsl::StmtKind::Extern, c.name, type, at));
+    declared.insert(c.name);
+  }
+  for (const std::string& name : free_names(traversal.body)) {
+    if (declared.count(name)) continue;
+    if (const std::optional<size_t> o = parent.output_index(name)) {
+      def->cascade.push_back({name, false, *o});
+    } else {
+      const auto& inputs = parent.input_names();
+      const auto input = std::find(inputs.begin(), inputs.end(), name);
+      if (input == inputs.end()) continue;  // a node name, or unknown: the body's compile says
+      def->cascade.push_back({name, true, (size_t)(input - inputs.begin())});
+    }
+    const Type type = parent_type(parent, name).value();
+    body.statements.push_back(declaration(dsl::StmtKind::Extern, name, type, at));
+    declared.insert(name);
+  }
+  for (dsl::Stmt& s : fresh.statements) {
+    if (s.kind == dsl::StmtKind::Pragma) body.statements.push_back(std::move(s));
+  }
+  for (dsl::Stmt& s : traversal.body) {
+    if (s.kind == dsl::StmtKind::Traversal) {
+      sources.fail(s.pos, "a traversal inside a traversal's body is not supported by polyrt yet",
+                   3);
+    }
+    // Each activation is a fresh state that runs one cycle, so a plain
+    // binding is evaluated once per activation, as polydat's body `const`
+    // is; a frozen const would instead read the elements before they are
+    // written (at state creation).
+    s.is_const = false;
+    body.statements.push_back(std::move(s));
+  }
+
+  dsl::Ast inlined = modules::inline_modules(std::move(body), sources, library);
+  dsl::resolve_table_values(inlined, sources);
+  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, inlined));
+  ir::run_passes(*graph, sources, {});
+  std::shared_ptr<Program> program =
+      ProgramInternals::make(std::move(graph), parent.options(),
+                             ProgramSource{parent.source_text(), parent.source_files()}, native);
+  if (program->input_names().size() != 1) {
+    sources.fail(at,
+                 "the body of 'for " + def->comprehension.canonical + "' reads '" +
+                     program->input_names()[1] +
+                     "', which is no element, body binding, or output or input of the program",
+                 traversal.comprehension.size(),
+                 "a body's only input is its own cycle; bind what it needs in the program");
+  }
+  def->body = std::move(program);
+  return def;
+}
+
+}  // namespace polyrt

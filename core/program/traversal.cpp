@@ -1,0 +1,73 @@
+#include "polyrt/traversal.hpp"
+
+#include "program/program_internals.hpp"
+#include "program/traversal_def.hpp"
+
+namespace polyrt {
+
+namespace {
+
+// The parent's value of `name` for a {name} source or predicate: an output
+// or an input; nullopt when the parent has neither (it then reads None).
+std::optional<Value> parent_value(State& parent, std::span<const uint64_t> coordinates,
+                                  std::string_view name) {
+  const Program& p = parent.program();
+  if (const std::optional<size_t> o = p.output_index(name)) return parent.pull_at(*o);
+  for (size_t c = 0; c < p.input_names().size(); ++c) {
+    if (p.input_names()[c] == name) return Value::u64(coordinates[c]);
+  }
+  return std::nullopt;
+}
+
+const TraversalDef& definition(const Program& p, size_t index) {
+  if (index >= p.traversal_count()) {
+    throw WriteError("traversal " + std::to_string(index) + " does not exist; the program has " +
+                     std::to_string(p.traversal_count()));
+  }
+  return ProgramInternals::traversal(p, index);
+}
+
+}  // namespace
+
+TraversalInfo traversal_info(const Program& program, size_t index) {
+  const TraversalDef& def = definition(program, index);
+  TraversalInfo info{def.comprehension.canonical, {}, def.body};
+  for (const comprehension::Clause& c : def.comprehension.clauses) info.names.push_back(c.name);
+  return info;
+}
+
+Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates, size_t index) {
+  const Program& p = parent.program();
+  const TraversalDef& def = definition(p, index);
+  if (coordinates.size() != p.input_names().size()) {
+    throw WriteError("open_traversal needs the parent's " + std::to_string(p.input_names().size()) +
+                     " coordinate(s), got " + std::to_string(coordinates.size()));
+  }
+  Traversal t;
+  t.comprehension_ = def.comprehension.canonical;
+  t.body_ = def.body;
+  for (const TraversalDef::Cascade& c : def.cascade) {
+    t.cascade_.emplace_back(
+        c.name, c.is_input ? Value::u64(coordinates[c.index]) : parent.pull_at(c.index));
+  }
+  comprehension::Tuples tuples = comprehension::evaluate(
+      def.comprehension,
+      [&](std::string_view name) { return parent_value(parent, coordinates, name); });
+  t.names_ = std::move(tuples.names);
+  t.tuples_ = std::move(tuples.rows);
+  return t;
+}
+
+State Traversal::activation(size_t a) const {
+  if (a >= tuples_.size()) {
+    throw WriteError("activation " + std::to_string(a) + " does not exist; the traversal has " +
+                     std::to_string(tuples_.size()) + " tuple(s)");
+  }
+  State state = body_->new_state();
+  for (size_t k = 0; k < names_.size(); ++k) state.set_input(names_[k], tuples_[a][k]);
+  for (const auto& [name, value] : cascade_) state.set_input(name, value);
+  state.set_inputs({0});
+  return state;
+}
+
+}  // namespace polyrt

@@ -1,0 +1,30 @@
+// A compiled traversal, `for COMPREHENSION { body }`: the comprehension, the
+// body as a program of its own (an implicit `input cycle`, one extern per
+// element and per value it reads from the parent), and where each cascaded
+// value comes from. Not installed.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comprehension/comprehension.hpp"
+#include "polyrt/polyrt.hpp"
+
+namespace polyrt {
+
+struct TraversalDef {
+  comprehension::Comprehension comprehension;
+  std::vector<Type> element_types;  // per clause: its body extern's type
+  std::shared_ptr<const Program> body;
+  // A parent value the body reads: an output of the parent or one of its
+  // coordinate inputs, written to the body's extern of the same name.
+  struct Cascade {
+    std::string name;
+    bool is_input = false;
+    size_t index = 0;  // the output's or input's index in the parent
+  };
+  std::vector<Cascade> cascade;
+};
+
+}  // namespace polyrt

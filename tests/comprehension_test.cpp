@@ -1,0 +1,178 @@
+// polydat's comprehensions and traversals (`for ... { body }`): the
+// sources with polydat's typing, the cartesian order (rightmost clause
+// fastest, dependent sources), `where` with polydat's rules, lex and
+// reverse_lex with truncation; a traversal as a flat map from a parent
+// coordinate to one row per tuple, the same on every engine and through
+// `polyrt run`; and what bad input gets.
+#include "comprehension/comprehension.hpp"
+
+#include <gtest/gtest.h>
+
+#include "polyrt/traversal.hpp"
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+comprehension::Tuples tuples_of(const std::string& text, const comprehension::Scope& scope = {}) {
+  const comprehension::Parsed parsed = comprehension::parse(text);
+  if (parsed.error) ADD_FAILURE() << text << ": " << parsed.error->message;
+  const comprehension::Scope none = [](std::string_view) { return std::nullopt; };
+  return comprehension::evaluate(*parsed.comprehension, scope ? scope : none);
+}
+
+// Each tuple as "v1/v2/...".
+std::vector<std::string> rows(const comprehension::Tuples& t) {
+  std::vector<std::string> out;
+  for (const std::vector<Value>& row : t.rows) {
+    std::string line;
+    for (const Value& v : row) line += (line.empty() ? "" : "/") + v.to_string();
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::string error_of(const std::string& text) {
+  const comprehension::Parsed parsed = comprehension::parse(text);
+  return parsed.error ? parsed.error->message : "(no error)";
+}
+
+TEST(Comprehension, SourcesTypeTheirValuesAsPolydatDoes) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(rows(tuples_of("a in 2..5")), (V{"2", "3", "4"}));
+  EXPECT_EQ(rows(tuples_of("a in 2..=5 step 2")), (V{"2", "4"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..10..4")), (V{"0", "4", "8"}));
+  EXPECT_EQ(rows(tuples_of("limit in 10,20,30")), (V{"10", "20", "30"}));
+  EXPECT_EQ(rows(tuples_of("x in 1, 2.5")), (V{"1", "2.5"}));              // ints widen to f64
+  EXPECT_EQ(rows(tuples_of("op in load,verify")), (V{"load", "verify"}));  // bare words: str
+  EXPECT_EQ(rows(tuples_of("b in [true, FALSE]")), (V{"true", "false"}));
+  EXPECT_EQ(rows(tuples_of("w in \"a, b; c d\"")), (V{"a", "b", "c", "d"}));
+  EXPECT_EQ(rows(tuples_of("w in 'a, b'")), (V{"a, b"}));
+  const comprehension::Tuples t = tuples_of("a in 0..2, tag in p, q");
+  EXPECT_EQ(t.names, (V{"a", "tag"}));
+  EXPECT_EQ(tuples_of("x in 1, 2.5").rows[0][0].type(), Type::F64);
+  EXPECT_EQ(comprehension::parse("limit in 10,20,30").comprehension->canonical,
+            "limit in 10, 20, 30");
+}
+
+TEST(Comprehension, TheRightmostClauseIsFastestAndSourcesMayReadEarlierOnes) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(rows(tuples_of("a in 1..3, b in x, y")), (V{"1/x", "1/y", "2/x", "2/y"}));
+  const comprehension::Scope scope = [](std::string_view name) -> std::optional<Value> {
+    if (name == "n") return Value::u64(7);
+    return std::nullopt;
+  };
+  EXPECT_EQ(rows(tuples_of("a in 0..2, b in {a}", scope)), (V{"0/0", "1/1"}));
+  EXPECT_EQ(rows(tuples_of("a in {n}, b in 0..2", scope)), (V{"7/0", "7/1"}));
+  // A reference to nothing reads None: its source yields nothing.
+  EXPECT_TRUE(tuples_of("a in {missing}, b in 0..2", scope).rows.empty());
+}
+
+TEST(Comprehension, WhereKeepsTuplesThatAreExactlyTrue) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(rows(tuples_of("a in 0..6 where {a} >= 2 && {a} != 4")), (V{"2", "3", "5"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..4, t in p, q where {a} in [1, 3] && {t} == \"q\"")),
+            (V{"1/q", "3/q"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..3 where !({a} == 1) || {a} > 5")), (V{"0", "2"}));
+  // A bare word is a name, never a string: unbound, it reads None and the
+  // tuple is dropped.
+  EXPECT_TRUE(tuples_of("r in us-east, eu where {r} == us").rows.empty());
+  EXPECT_EQ(rows(tuples_of("x in 0.5, 2.5 where {x} > 1")), (V{"2.5"}));
+  // Equality across kinds is false; ordering across kinds is an error.
+  EXPECT_TRUE(tuples_of("t in p, q where {t} == 1").rows.empty());
+  EXPECT_THROW(tuples_of("t in p, q where {t} < 1"), EvalError);
+}
+
+TEST(Comprehension, OrdersAndTruncation) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(rows(tuples_of("a in 0..5 order reverse_lex")), (V{"4", "3", "2", "1", "0"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..5 order reverse_lex/2")), (V{"4", "3"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..5 where {a} > 0 order lex/3")), (V{"1", "2", "3"}));
+}
+
+TEST(Comprehension, BadTextIsRefusedWithTheRule) {
+  EXPECT_NE(error_of("a in 0..3, a in 1..2").find("bound by two clauses"), std::string::npos);
+  EXPECT_NE(error_of("a in 1, x").find("mixes numbers"), std::string::npos);
+  EXPECT_NE(error_of("a in 0..3 order halton/4").find("not supported yet"), std::string::npos);
+  EXPECT_NE(error_of("a in 0..3 order wobble").find("unknown order"), std::string::npos);
+  EXPECT_NE(error_of("a in fib(10)").find("not supported yet"), std::string::npos);
+  EXPECT_NE(error_of("a in 0..x").find("not an integer"), std::string::npos);
+  EXPECT_NE(error_of("a in 0..3 step 0").find("step must be at least 1"), std::string::npos);
+  EXPECT_NE(error_of("0..3").find("NAME in SOURCE"), std::string::npos);
+  EXPECT_THROW(tuples_of("a in 0..100000, b in 0..1000"), EvalError);  // past kMaxTuples
+}
+
+const char* kSweep = R"(input cycle
+base := cycle * 100
+for a in 0..2, tag in p, q where {a} > 0 || {tag} == "p" {
+  const scaled := a * 10
+  v := base + scaled
+  label := "{tag}-{a}"
+}
+)";
+
+TEST(Traversal, EachTupleIsAnActivationOnEveryEngine) {
+  std::vector<std::string> first;
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    const auto program = compile(kSweep, CompileOptions{.engine = engine});
+    EXPECT_EQ(program->output_names(), std::vector<std::string>{"base"});
+    ASSERT_EQ(program->traversal_count(), 1u);
+    State parent = program->new_state();
+    const std::vector<uint64_t> at{7};
+    parent.set_inputs(at);
+    const Traversal t = open_traversal(parent, at, 0);
+    EXPECT_EQ(t.comprehension(), "a in 0..2, tag in p, q where {a} > 0 || {tag} == \"p\"");
+    std::vector<std::string> got;
+    for (size_t a = 0; a < t.tuples().size(); ++a) {
+      State body = t.activation(a);
+      got.push_back(body.pull("v").to_string() + " " + body.pull("label").to_string());
+    }
+    EXPECT_EQ(got, (std::vector<std::string>{"700 p-0", "710 p-1", "710 q-1"})) << (int)engine;
+    EXPECT_THROW(t.activation(3), WriteError);
+  }
+  const auto program = compile(kSweep);
+  State parent = program->new_state();
+  EXPECT_THROW(open_traversal(parent, std::vector<uint64_t>{0}, 1), WriteError);
+  EXPECT_THROW(open_traversal(parent, std::vector<uint64_t>{}, 0), WriteError);
+}
+
+TEST(Traversal, RunWritesOneRowPerTupleForEachParentCoordinate) {
+  const std::string dir = temp_dir();
+  const std::string file = write_program(dir, "sweep.polydat", kSweep);
+  const auto r = run_polyrt("run " + file + " --cycles 7..9");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "cycle,a,tag,scaled,v,label\n7,0,p,0,700,p-0\n7,1,p,10,710,p-1\n7,1,q,10,710,q-1\n"
+            "8,0,p,0,800,p-0\n8,1,p,10,810,p-1\n8,1,q,10,810,q-1\n");
+  const auto one = run_polyrt("run " + file + " --cycles 7..8 --format jsonl --outputs label");
+  EXPECT_EQ(one.out,
+            "{\"cycle\":7,\"a\":0,\"tag\":\"p\",\"label\":\"p-0\"}\n"
+            "{\"cycle\":7,\"a\":1,\"tag\":\"p\",\"label\":\"p-1\"}\n"
+            "{\"cycle\":7,\"a\":1,\"tag\":\"q\",\"label\":\"q-1\"}\n");
+  const auto eval = run_polyrt("eval " + file + " 7");
+  expect_contains(eval.out, {"base = 700", "3 tuple(s)", "[2] a=1 tag=q -> scaled = 10, v = 710"});
+  const auto gpu = run_polyrt("run " + file + " --cycles 0..2 --device gpu");
+  EXPECT_EQ(gpu.status, 2);
+  expect_contains(gpu.err, {"a traversal's rows run on a per-state engine"});
+  EXPECT_EQ(run_polyrt("run " + file + " --cycles 0..2 --format npy --out " + dir + "/n").status,
+            2);
+}
+
+TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
+  expect_contains(compile_error("input cycle\nfor a in 0..3 { v := a + missing_name }\n"),
+                  {"reads 'missing_name'", "a body's only input is its own cycle"});
+  expect_contains(compile_error("input cycle\nfor a in 0..3\n{ v := a }\n"),
+                  {"t.polydat:3:1", "opens with '{' on the line of its comprehension"});
+  expect_contains(compile_error("input cycle\nfor a in 0..3 order sobol/2 { v := a }\n"),
+                  {"t.polydat:2:21", "order 'sobol' is not supported yet"});
+  expect_contains(compile_error("m(x: u64) -> (y: u64) := {\n for a in 0..2 { y := a }\n}\n"
+                                "input cycle\nz := m(cycle)\n"),
+                  {"not in a module's body"});
+  expect_contains(compile_error("input cycle\nfor a in 0..2 { for b in 0..2 { v := b } }\n"),
+                  {"a traversal inside a traversal's body is not supported"});
+  expect_contains(compile_error("input cycle\nfor a in {nothing} { v := a }\n"),
+                  {"'{nothing}' names no output or input"});
+}
+
+}  // namespace
+}  // namespace polyrt::test
