@@ -100,6 +100,14 @@ TEST(Comprehension, BadTextIsRefusedWithTheRule) {
   EXPECT_NE(error_of("a in 0..3 step 0").find("step must be at least 1"), std::string::npos);
   EXPECT_NE(error_of("0..3").find("NAME in SOURCE"), std::string::npos);
   EXPECT_THROW(tuples_of("a in 0..100000, b in 0..1000"), EvalError);  // past kMaxTuples
+  // Hostile predicates: a bounded tree, never a stack overflow.
+  EXPECT_NE(error_of("a in 0..3 where " + std::string(100000, '!') + "true").find("1024"),
+            std::string::npos);
+  std::string chain = "a in 0..3 where true";
+  for (int k = 0; k < 100000; ++k) chain += " && true";
+  EXPECT_NE(error_of(chain).find("operators and values"), std::string::npos);
+  EXPECT_NE(error_of("a in 0..3 where " + std::string(100000, '(') + "true").find("1024"),
+            std::string::npos);
 }
 
 const char* kSweep = R"(input cycle

@@ -309,30 +309,24 @@ class Parser {
 
   // Predicates, polydat's precedence: || < && < == != < ordering and in <
   // unary.
-  std::unique_ptr<Predicate> predicate_or() {
-    auto left = predicate_and();
-    while (skip_space(), s_.compare(i_, 2, "||") == 0) {
+  std::unique_ptr<Predicate> predicate_or() { return left_associative(0); }
+
+  // One level of the binary operators, loosest first: ||, &&, then == and
+  // !=; the comparisons and `in` below them.
+  std::unique_ptr<Predicate> left_associative(size_t level) {
+    static const std::vector<std::vector<const char*>> kLevels = {{"||"}, {"&&"}, {"==", "!="}};
+    const auto operand = [&] {
+      return level + 1 < kLevels.size() ? left_associative(level + 1) : predicate_ordering();
+    };
+    auto left = operand();
+    while (true) {
+      skip_space();
+      const auto op = std::find_if(kLevels[level].begin(), kLevels[level].end(),
+                                   [&](const char* o) { return s_.compare(i_, 2, o) == 0; });
+      if (op == kLevels[level].end()) return left;
       i_ += 2;
-      left = binary("||", std::move(left), predicate_and());
+      left = binary(*op, std::move(left), operand());
     }
-    return left;
-  }
-  std::unique_ptr<Predicate> predicate_and() {
-    auto left = predicate_equality();
-    while (skip_space(), s_.compare(i_, 2, "&&") == 0) {
-      i_ += 2;
-      left = binary("&&", std::move(left), predicate_equality());
-    }
-    return left;
-  }
-  std::unique_ptr<Predicate> predicate_equality() {
-    auto left = predicate_ordering();
-    while (skip_space(), s_.compare(i_, 2, "==") == 0 || s_.compare(i_, 2, "!=") == 0) {
-      const std::string op(s_.substr(i_, 2));
-      i_ += 2;
-      left = binary(op, std::move(left), predicate_ordering());
-    }
-    return left;
   }
   std::unique_ptr<Predicate> predicate_ordering() {
     auto left = predicate_unary();
@@ -364,6 +358,7 @@ class Parser {
   }
   std::unique_ptr<Predicate> predicate_unary() {
     skip_space();
+    count_node(i_);
     if (i_ >= s_.size()) fail(i_, "the predicate ends where a value was expected");
     const char c = s_[i_];
     if (c == '!' || c == '-') {
@@ -410,8 +405,19 @@ class Parser {
     p->literal = v;
     return p;
   }
+  // Every operator, literal and reference counts: the predicate's tree (and
+  // the recursion that evaluates and frees it) stays shallow whatever the
+  // text.
+  void count_node(size_t at) {
+    if (++nodes_ > kMaxPredicateNodes) {
+      fail(at, "the predicate has more than " + std::to_string(kMaxPredicateNodes) +
+                   " operators and values");
+    }
+  }
+
   std::unique_ptr<Predicate> binary(std::string op, std::unique_ptr<Predicate> a,
                                     std::unique_ptr<Predicate> b) {
+    count_node(i_);
     auto p = std::make_unique<Predicate>(Predicate{Predicate::Kind::Binary, {}, {}, op, {}, {}});
     p->args.push_back(std::move(a));
     p->args.push_back(std::move(b));
@@ -443,7 +449,9 @@ class Parser {
     return out;
   }
 
+  static constexpr size_t kMaxPredicateNodes = 1024;
   std::string_view s_;
+  size_t nodes_ = 0;
   size_t i_ = 0;
   size_t tail_ = 0;  // where the clauses end (`where`, `order` or the end)
 };

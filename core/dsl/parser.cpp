@@ -383,6 +383,11 @@ class Parser {
         fail_at(peek(), "a module cannot be defined inside a traversal's body",
                 "define it at the top level; the body sees it");
       }
+      // Refused here, before a body is parsed within a body: nesting is
+      // then never deeper than one level, whatever the text.
+      if (is_ident(peek(), "for") && peek(1).kind == Tok::Comprehension) {
+        fail_at(peek(), "a traversal inside a traversal's body is not supported by polyrt yet");
+      }
       s.body.push_back(parse_statement());
     }
     advance();

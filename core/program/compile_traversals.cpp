@@ -115,10 +115,6 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
     if (s.kind == dsl::StmtKind::Pragma) body.statements.push_back(std::move(s));
   }
   for (dsl::Stmt& s : traversal.body) {
-    if (s.kind == dsl::StmtKind::Traversal) {
-      sources.fail(s.pos, "a traversal inside a traversal's body is not supported by polyrt yet",
-                   3);
-    }
     // Each activation is a fresh state that runs one cycle, so a plain
     // binding is evaluated once per activation, as polydat's body `const`
     // is; a frozen const would instead read the elements before they are

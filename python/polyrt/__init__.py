@@ -292,6 +292,42 @@ class Program:
         binding, type, lifecycle) tuples)."""
         return self._native.plan_data(kind, device, _names(outputs or [], "outputs"))
 
+    def traverse(
+        self,
+        start: int,
+        stop: int,
+        *,
+        traversal: int = 0,
+        outputs: Optional[Sequence[str]] = None,
+        inputs: Optional[dict] = None,
+    ) -> dict:
+        """The rows of a traversal (``for ... { body }``) for the first
+        input's values ``start`` to ``stop - 1``, as ``polyrt run`` writes
+        them: one row per tuple of each coordinate's opening. Returns a dict
+        of numpy arrays in column order: the iterated input, the elements,
+        then the body's ``outputs`` (default: all of them); str columns are
+        object arrays. ``inputs`` fixes the program's other inputs;
+        ``traversal`` picks one in source order."""
+        if stop < start:
+            raise WriteError(f"traverse({start}, {stop}): stop is before start")
+        names = list(self.inputs)
+        coordinates = [0] * len(names)
+        for name, value in (inputs or {}).items():
+            if name not in names[1:]:
+                raise WriteError(
+                    f"traverse(inputs=...) names {name!r}, which is not an input the rows keep fixed; "
+                    f"those are {names[1:]}"
+                )
+            coordinates[names.index(name)] = value
+        columns, types, values = self._native.traverse(
+            traversal, start, stop - start, coordinates, _names(outputs, "traverse(outputs=...)")
+        )
+        dtypes = {"u64": np.uint64, "f64": np.float64, "bool": np.bool_, "i64": np.int64}
+        return {
+            name: np.asarray(column, dtype=dtypes.get(kind, object))
+            for name, kind, column in zip(columns, types, values)
+        }
+
     def ptx(
         self,
         outputs: Optional[Sequence[str]] = None,

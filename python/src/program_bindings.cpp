@@ -15,6 +15,7 @@
 #include "polyrt/introspect.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
+#include "polyrt/traversal.hpp"
 #include "python/src/bindings.hpp"
 #include "python/src/native_program.hpp"
 #include "python/src/values.hpp"
@@ -154,6 +155,46 @@ nb::dict state_plan_dict(const StatePlanView& view) {
   return d;
 }
 
+// Traversal `index`'s rows for parent coordinates first .. first + count - 1
+// (the first input iterated, the others from `coordinates`): the column
+// names (iterated input, elements, body outputs), their types, and a list
+// of Python values per column. No outputs: every output of the body.
+nb::tuple traversal_rows(const Program& program, size_t index, uint64_t first, uint64_t count,
+                         std::vector<uint64_t> coordinates,
+                         const std::vector<std::string>& outputs) {
+  const TraversalInfo info = traversal_info(program, index);
+  if (coordinates.size() != program.input_names().size()) {
+    throw WriteError("traverse needs a value for each of the program's " +
+                     std::to_string(program.input_names().size()) + " input(s)");
+  }
+  const std::vector<std::string>& chosen = outputs.empty() ? info.body->output_names() : outputs;
+  std::vector<size_t> body_outputs;
+  for (const std::string& name : chosen) body_outputs.push_back(info.body->require_output(name));
+  std::vector<std::string> names{program.input_names()[0]};
+  names.insert(names.end(), info.names.begin(), info.names.end());
+  names.insert(names.end(), chosen.begin(), chosen.end());
+  std::vector<nb::list> columns(names.size());
+  std::vector<std::string> types{"u64"};
+  for (Type t : info.types) types.emplace_back(type_name(t));
+  for (size_t o : body_outputs) types.emplace_back(type_name(info.body->output_type(o)));
+  State parent = program.new_state();
+  for (uint64_t r = 0; r < count; ++r) {
+    coordinates[0] = first + r;
+    parent.set_inputs(coordinates);
+    const Traversal t = open_traversal(parent, coordinates, index);
+    for (size_t a = 0; a < t.tuples().size(); ++a) {
+      State body = t.activation(a);
+      size_t c = 0;
+      columns[c++].append(nb::int_(coordinates[0]));
+      for (const Value& v : t.tuples()[a]) columns[c++].append(to_python(v));
+      for (size_t o : body_outputs) columns[c++].append(to_python(body.pull_at(o)));
+    }
+  }
+  nb::list out;
+  for (nb::list& column : columns) out.append(column);
+  return nb::make_tuple(names, types, out);
+}
+
 nb::dict batch_plan_dict(const BatchPlanView& view) {
   nb::dict d;
   d["kind"] = "batch";
@@ -233,6 +274,15 @@ void bind_program(nb::module_& m) {
                 p.program, device == "gpu" ? PlanDevice::Gpu : PlanDevice::Cpu, outputs));
           },
           nb::arg("kind"), nb::arg("device"), nb::arg("outputs"))
+      .def("traversal_count", [](const NativeProgram& p) { return p.program->traversal_count(); })
+      .def(
+          "traverse",
+          [](const NativeProgram& p, size_t index, uint64_t first, uint64_t count,
+             std::vector<uint64_t> coordinates, const std::vector<std::string>& outputs) {
+            return traversal_rows(*p.program, index, first, count, std::move(coordinates), outputs);
+          },
+          nb::arg("index"), nb::arg("first"), nb::arg("count"), nb::arg("coordinates"),
+          nb::arg("outputs"))
       .def(
           "ptx",
           [](const NativeProgram& p, const std::vector<std::string>& outputs, unsigned sm,

@@ -193,3 +193,25 @@ def test_plans_as_data_are_what_the_text_shows():
     assert {s["kind"] for s in state["steps"]} <= {"native segment", "kit", "host step"}
     with pytest.raises(polyrt.WriteError, match="'cpu' or 'gpu'"):
         program.plan_data(device="tpu")
+
+
+def test_traverse_returns_one_row_per_tuple_as_run_writes_them():
+    program = polyrt.compile(
+        "input cycle\ninput shard\nbase := cycle * 100 + shard\n"
+        'for a in 0..2, tag in p, q where {a} > 0 || {tag} == "p" {\n'
+        "  v := base + a * 10\n  label := \"{tag}-{a}\"\n}\n"
+    )
+    rows = program.traverse(7, 9, inputs={"shard": 3})
+    assert list(rows) == ["cycle", "a", "tag", "v", "label"]
+    assert rows["cycle"].tolist() == [7, 7, 7, 8, 8, 8] and rows["cycle"].dtype == np.uint64
+    assert rows["v"].tolist() == [703, 713, 713, 803, 813, 813]
+    assert rows["label"].tolist() == ["p-0", "p-1", "q-1"] * 2
+    only = program.traverse(0, 1, outputs=["label"])
+    assert list(only) == ["cycle", "a", "tag", "label"]
+    assert all(len(c) == 0 for c in program.traverse(5, 5).values())
+    with pytest.raises(polyrt.WriteError, match="stop is before start"):
+        program.traverse(5, 4)
+    with pytest.raises(polyrt.WriteError, match="not an input the rows keep fixed"):
+        program.traverse(0, 1, inputs={"cycle": 1})
+    with pytest.raises(polyrt.WriteError, match="does not exist"):
+        program.traverse(0, 1, traversal=1)

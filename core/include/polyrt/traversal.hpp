@@ -48,11 +48,12 @@ class Traversal {
 };
 
 // What a traversal is before it opens: its comprehension's text, its
-// element names (one per clause) and its body's program. WriteError for a
+// element names (one per clause) and types, and its body's program. WriteError for a
 // bad index.
 struct TraversalInfo {
   std::string comprehension;
   std::vector<std::string> names;
+  std::vector<Type> types;  // each element's type
   std::shared_ptr<const Program> body;
 };
 TraversalInfo traversal_info(const Program& program, size_t index);
