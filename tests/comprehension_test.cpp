@@ -90,6 +90,26 @@ TEST(Comprehension, OrdersAndTruncation) {
   EXPECT_EQ(rows(tuples_of("a in 0..5 where {a} > 0 order lex/3")), (V{"1", "2", "3"}));
 }
 
+TEST(Comprehension, ShapeOrdersSortTheLatticeStablyInLexOrder) {
+  using V = std::vector<std::string>;
+  const std::string grid = "a in 0..3, b in 0..3 order ";
+  EXPECT_EQ(rows(tuples_of(grid + "diagonal")),
+            (V{"0/0", "0/1", "1/0", "0/2", "1/1", "2/0", "1/2", "2/1", "2/2"}));
+  EXPECT_EQ(rows(tuples_of(grid + "diagonal/4")), (V{"0/0", "0/1", "1/0", "0/2"}));
+  EXPECT_EQ(rows(tuples_of(grid + "antidiagonal/3")), (V{"2/2", "1/2", "2/1"}));
+  EXPECT_EQ(rows(tuples_of(grid + "shells")),
+            (V{"0/0", "0/1", "0/2", "1/0", "1/2", "2/0", "2/1", "2/2", "1/1"}));
+  // extrema/n keeps n whole strata: /1 is the 2^N corners.
+  EXPECT_EQ(rows(tuples_of(grid + "extrema/1")), (V{"0/0", "0/2", "2/0", "2/2"}));
+  EXPECT_EQ(rows(tuples_of(grid + "extrema")),
+            (V{"0/0", "0/2", "2/0", "2/2", "0/1", "1/0", "1/2", "2/1", "1/1"}));
+  EXPECT_EQ(rows(tuples_of("x in 0..5 order diagonal")), (V{"0", "1", "2", "3", "4"}));
+  EXPECT_NE(error_of("a in 0..3 where {a} > 0 order diagonal").find("after a where"),
+            std::string::npos);
+  EXPECT_NE(error_of("a in 0..3, b in {a} order shells").find("needs a lattice"),
+            std::string::npos);
+}
+
 TEST(Comprehension, BadTextIsRefusedWithTheRule) {
   EXPECT_NE(error_of("a in 0..3, a in 1..2").find("bound by two clauses"), std::string::npos);
   EXPECT_NE(error_of("a in 1, x").find("mixes numbers"), std::string::npos);

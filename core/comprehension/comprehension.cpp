@@ -11,6 +11,12 @@ namespace polyrt::comprehension {
 
 namespace {
 
+// The strategies that order the lattice of an independent cartesian by the
+// shape of each tuple's multi-index.
+bool is_shape_strategy(std::string_view s) {
+  return s == "diagonal" || s == "antidiagonal" || s == "shells" || s == "extrema";
+}
+
 bool ident_start(char c) {
   return std::isalpha((unsigned char)c) || c == '_';
 }
@@ -92,7 +98,7 @@ class Parser {
     skip_space();
     if (word("where")) c.where = predicate_or();
     skip_space();
-    if (word("order")) c.order = order();
+    if (word("order")) c.order = order(c);
     skip_space();
     if (i_ < s_.size()) fail(i_, "unexpected '" + std::string(s_.substr(i_)) + "'");
     c.canonical = canonical(c);
@@ -281,21 +287,43 @@ class Parser {
     return src;
   }
 
-  Order order() {
+  // Whether a source reads an earlier clause's element.
+  static bool dependent(const Comprehension& c) {
+    for (size_t k = 0; k < c.clauses.size(); ++k) {
+      const Source& s = c.clauses[k].source;
+      for (size_t j = 0; j < k && s.kind == Source::Kind::Reference; ++j) {
+        if (c.clauses[j].name == s.reference) return true;
+      }
+    }
+    return false;
+  }
+
+  Order order(const Comprehension& c) {
     skip_space();
     Order o;
     const size_t at = i_;
     while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
     o.strategy = std::string(s_.substr(at, i_ - at));
-    if (o.strategy != "lex" && o.strategy != "reverse_lex") {
-      static const char* const later[] = {"diagonal", "antidiagonal", "extrema", "shells",
-                                          "halton",   "sobol",        "lhs",     "shuffle"};
+    const bool shape = is_shape_strategy(o.strategy);
+    if (o.strategy != "lex" && o.strategy != "reverse_lex" && !shape) {
+      static const char* const later[] = {"halton", "sobol", "lhs", "shuffle"};
       const bool known =
           std::find(std::begin(later), std::end(later), o.strategy) != std::end(later);
       fail(at,
            known ? "order '" + o.strategy + "' is not supported yet"
                  : "unknown order '" + o.strategy + "'",
-           "this version orders lex and reverse_lex (each with /n)");
+           "this version orders lex, reverse_lex, diagonal, antidiagonal, shells and extrema "
+           "(each with /n)");
+    }
+    if (shape && c.where) {
+      fail(at, "order '" + o.strategy + "' after a where is not supported yet",
+           "lex and reverse_lex order a filtered comprehension");
+    }
+    if (shape && dependent(c)) {
+      fail(at,
+           "order '" + o.strategy +
+               "' needs a lattice: a source that reads an earlier element has no fixed axis",
+           "order a dependent cartesian lex or reverse_lex");
     }
     skip_space();
     if (i_ < s_.size() && s_[i_] == '/') {
@@ -590,6 +618,47 @@ class PredicateEvaluator {
   const Scope& scope_;
 };
 
+// The rows of an independent cartesian (in lex order: position p is the
+// multi-index of p in mixed radix over `sizes`, the rightmost fastest)
+// sorted by a shape key, stably, so that ties stay in lex order:
+// - diagonal: ascending sum of the indices; antidiagonal: descending;
+// - shells: the Chebyshev distance from the centre (size - 1) / 2 (keyed by
+//   twice it), outermost first; `/n` keeps n positions;
+// - extrema: ascending count of interior indices (neither 0 nor size - 1),
+//   `/n` keeps the first n complete non-empty strata.
+Tuples order_by_shape(Tuples in, const std::vector<uint64_t>& sizes, const Order& order) {
+  std::vector<std::pair<int64_t, uint64_t>> keyed;  // (key, lex position)
+  for (uint64_t p = 0; p < in.rows.size(); ++p) {
+    int64_t sum = 0, interior = 0, twice_distance = 0;
+    uint64_t rest = p;
+    for (size_t k = sizes.size(); k-- > 0;) {
+      const auto i = (int64_t)(rest % sizes[k]);
+      rest /= sizes[k];
+      const auto size = (int64_t)sizes[k];
+      sum += i;
+      interior += i != 0 && i != size - 1;
+      twice_distance = std::max(twice_distance, std::abs(2 * i - (size - 1)));
+    }
+    const int64_t key = order.strategy == "diagonal"       ? sum
+                        : order.strategy == "antidiagonal" ? -sum
+                        : order.strategy == "shells"       ? -twice_distance
+                                                           : interior;
+    keyed.emplace_back(key, p);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  Tuples out{std::move(in.names), {}};
+  uint64_t strata = 0;
+  for (size_t k = 0; k < keyed.size(); ++k) {
+    const bool new_stratum = k == 0 || keyed[k].first != keyed[k - 1].first;
+    strata += new_stratum;
+    if (order.count && order.strategy == "extrema" && strata > *order.count) break;
+    if (order.count && order.strategy != "extrema" && out.rows.size() >= *order.count) break;
+    out.rows.push_back(std::move(in.rows[keyed[k].second]));
+  }
+  return out;
+}
+
 }  // namespace
 
 Parsed parse(std::string_view text) {
@@ -648,6 +717,13 @@ Tuples evaluate(const Comprehension& c, const Scope& scope) {
   }
   if (c.order) {
     if (c.order->strategy == "reverse_lex") std::reverse(out.rows.begin(), out.rows.end());
+    if (is_shape_strategy(c.order->strategy)) {
+      std::vector<uint64_t> sizes;
+      for (const Clause& clause : c.clauses) {
+        sizes.push_back(source_values(clause.source, scope).size());
+      }
+      return order_by_shape(std::move(out), sizes, *c.order);
+    }
     if (c.order->count && *c.order->count < out.rows.size()) out.rows.resize(*c.order->count);
   }
   return out;

@@ -6,9 +6,10 @@
 //
 // This first version takes the discrete sources (ranges with `..=` and
 // `step`, bare and bracketed literal lists with polydat's typing, quoted
-// comprehension strings, `{name}` references) and the `lex` and
-// `reverse_lex` orders with truncation; the other source forms and
-// strategies are refused by name.
+// comprehension strings, `{name}` references), the `lex` and `reverse_lex`
+// orders and the shape orders `diagonal`, `antidiagonal`, `shells` and
+// `extrema` (on an unfiltered independent cartesian), each with truncation;
+// the other source forms and strategies are refused by name.
 #pragma once
 
 #include <cstdint>
