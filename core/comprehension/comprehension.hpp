@@ -52,8 +52,8 @@ struct Predicate {
 };
 
 struct Order {
-  std::string strategy = "lex";   // lex or reverse_lex
-  std::optional<uint64_t> count;  // `/n`: the first n
+  std::string strategy = "lex";   // lex, reverse_lex, diagonal, antidiagonal, shells, extrema
+  std::optional<uint64_t> count;  // `/n`: the first n (extrema: the first n strata)
 };
 
 struct Comprehension {
