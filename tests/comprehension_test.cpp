@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "polyrt/traversal.hpp"
 #include "tests/test_support.hpp"
 
@@ -184,6 +186,16 @@ TEST(Traversal, RunWritesOneRowPerTupleForEachParentCoordinate) {
   expect_contains(gpu.err, {"a traversal's rows run on a per-state engine"});
   EXPECT_EQ(run_polyrt("run " + file + " --cycles 0..2 --format npy --out " + dir + "/n").status,
             2);
+}
+
+TEST(Traversal, TheSweepExampleRunsAndOpensAsEvalShows) {
+  const std::string file = std::string(POLYRT_SOURCE_DIR) + "/examples/sweep.polydat";
+  const auto r = run_polyrt("run " + file + " --cycles 0..2 --outputs label");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "cycle,clients,payload,label");
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 2 * 5);  // 5 of 6 tuples kept
+  expect_contains(run_polyrt("eval " + file + " 0").out,
+                  {"5 tuple(s)", "[4] clients=64 payload=large -> weight = 16"});
 }
 
 TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
