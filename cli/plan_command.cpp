@@ -5,6 +5,7 @@
 
 #include "cli/command_line.hpp"
 #include "polyrt/introspect.hpp"
+#include "polyrt/traversal.hpp"
 
 namespace polyrt::cli {
 
@@ -128,18 +129,31 @@ int plan_command(CommandLine& args) {
     }
   }
   if (batch) {
-    std::fputs(
-        batch_output(compile_file(file, options), nvptx, target, emit_llvm, before_o2, emit_ptx)
-            .c_str(),
-        stdout);
+    const std::shared_ptr<const Program> program = compile_file(file, options);
+    std::string out = batch_output(program, nvptx, target, emit_llvm, before_o2, emit_ptx);
+    for (size_t t = 0; t < program->traversal_count(); ++t) {
+      out += "traversal " + std::to_string(t) + ": for " +
+             traversal_info(*program, t).comprehension +
+             " runs its body on a per-state engine (its plan: polyrt plan FILE --engine native)\n";
+    }
+    std::fputs(out.c_str(), stdout);
     return 0;
   }
   if (options.engine == Engine::Interpreter) {
     throw UsageError("polyrt plan: the interpreter has no plan; use --engine closures or native");
   }
   auto program = compile_file(file, options);
-  std::fputs((emit_llvm ? state_plan_llvm_ir(*program) : state_plan_text(*program)).c_str(),
-             stdout);
+  const auto plan_of = [&](const Program& p) {
+    return emit_llvm ? state_plan_llvm_ir(p) : state_plan_text(p);
+  };
+  std::string out = plan_of(*program);
+  // Each traversal's body is a program of its own, with a plan of its own.
+  for (size_t t = 0; t < program->traversal_count(); ++t) {
+    const TraversalInfo info = traversal_info(*program, t);
+    out += "\ntraversal " + std::to_string(t) + ": for " + info.comprehension + "\n" +
+           plan_of(*info.body);
+  }
+  std::fputs(out.c_str(), stdout);
   return 0;
 }
 

@@ -196,6 +196,11 @@ TEST(Traversal, TheSweepExampleRunsAndOpensAsEvalShows) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 2 * 5);  // 5 of 6 tuples kept
   expect_contains(run_polyrt("eval " + file + " 0").out,
                   {"5 tuple(s)", "[4] clients=64 payload=large -> weight = 16"});
+  // The body is a program of its own: plan shows its plan after the parent's.
+  expect_contains(run_polyrt("plan " + file).out,
+                  {"traversal 0: for clients in 1, 8, 64", "slot 1: clients (u64", "-> label]"});
+  expect_contains(run_polyrt("plan " + file + " --engine batch").out,
+                  {"runs its body on a per-state engine"});
 }
 
 TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
