@@ -203,6 +203,20 @@ TEST(Traversal, TheSweepExampleRunsAndOpensAsEvalShows) {
                   {"runs its body on a per-state engine"});
 }
 
+TEST(Traversal, UnboundNamesReadNoneWithAWarningAndAreRefusedWhenStrict) {
+  const std::string source = "input cycle\nfor r in us-east, eu where {r} == us { v := r }\n";
+  const auto program = compile(source);
+  ASSERT_EQ(program->warnings().size(), 1u);
+  expect_contains(program->warnings()[0], {"'us' in 'for r in us-east, eu where {r} == us'",
+                                           "names no element, output or input: it reads None"});
+  State parent = program->new_state();
+  EXPECT_TRUE(open_traversal(parent, std::vector<uint64_t>{0}, 0).tuples().empty());
+  expect_contains(compile_error("pragma strict\n" + source),
+                  {"t.polydat:3:5", "refused under pragma strict", "quote a string"});
+  EXPECT_TRUE(
+      compile("input cycle\nn := 3\nfor a in 0..5 where {a} < n { v := a }\n")->warnings().empty());
+}
+
 TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
   expect_contains(compile_error("input cycle\nfor a in 0..3 { v := a + missing_name }\n"),
                   {"reads 'missing_name'", "a body's only input is its own cycle"});

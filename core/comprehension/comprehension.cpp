@@ -669,6 +669,31 @@ Parsed parse(std::string_view text) {
   }
 }
 
+std::vector<std::string> scope_names(const Comprehension& c) {
+  std::vector<std::string> bound, out;
+  const auto add = [&](const std::string& name) {
+    if (std::find(bound.begin(), bound.end(), name) == bound.end() &&
+        std::find(out.begin(), out.end(), name) == out.end()) {
+      out.push_back(name);
+    }
+  };
+  for (const Clause& clause : c.clauses) {
+    if (clause.source.kind == Source::Kind::Reference) add(clause.source.reference);
+    bound.push_back(clause.name);
+  }
+  std::vector<const Predicate*> stack;
+  if (c.where) stack.push_back(c.where.get());
+  std::vector<std::string> in_predicate;
+  while (!stack.empty()) {
+    const Predicate* p = stack.back();
+    stack.pop_back();
+    if (p->kind == Predicate::Kind::Reference) in_predicate.push_back(p->name);
+    for (auto it = p->args.rbegin(); it != p->args.rend(); ++it) stack.push_back(it->get());
+  }
+  for (const std::string& name : in_predicate) add(name);
+  return out;
+}
+
 Tuples evaluate(const Comprehension& c, const Scope& scope) {
   Tuples out;
   for (const Clause& clause : c.clauses) out.names.push_back(clause.name);

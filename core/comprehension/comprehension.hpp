@@ -79,6 +79,11 @@ struct Parsed {
 };
 Parsed parse(std::string_view text);
 
+// The names a comprehension reads from its scope: every {name} of its
+// sources and names of its predicate (a bare word is a name) that no clause
+// binds, once each, in the order they appear.
+std::vector<std::string> scope_names(const Comprehension& c);
+
 // The tuples of an opening: one row per tuple, a value per clause, in the
 // order the comprehension visits them.
 struct Tuples {

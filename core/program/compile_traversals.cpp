@@ -111,8 +111,24 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
     body.statements.push_back(declaration(dsl::StmtKind::Extern, name, type, at));
     declared.insert(name);
   }
+  // polydat's V3: a name the comprehension reads that nothing binds reads
+  // None (its source yields nothing, its predicate drops the tuple), with a
+  // warning; under `pragma strict` it is refused.
+  bool strict = false;
   for (dsl::Stmt& s : fresh.statements) {
-    if (s.kind == dsl::StmtKind::Pragma) body.statements.push_back(std::move(s));
+    if (s.kind != dsl::StmtKind::Pragma) continue;
+    strict = strict || s.names[0] == "strict";
+    body.statements.push_back(std::move(s));
+  }
+  for (const std::string& name : comprehension::scope_names(def->comprehension)) {
+    if (parent_type(parent, name)) continue;
+    const std::string message = "'" + name + "' in 'for " + def->comprehension.canonical +
+                                "' names no element, output or input: it reads None";
+    if (strict) {
+      sources.fail(at, message + " (refused under pragma strict)", traversal.comprehension.size(),
+                   "a bare word in a predicate is a name; quote a string: {r} == \"us\"");
+    }
+    def->warnings.push_back(sources.warning(at, message, traversal.comprehension.size()));
   }
   for (dsl::Stmt& s : traversal.body) {
     // Each activation is a fresh state that runs one cycle, so a plain

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "polyrt/polyrt.hpp"
+#include "program/traversal_def.hpp"
 
 namespace polyrt {
 
@@ -20,6 +21,8 @@ struct ProgramInternals {
   }
   // Before the program is shared: its traversals, in source order.
   static void add_traversal(Program& program, std::shared_ptr<const TraversalDef> traversal) {
+    program.warnings_.insert(program.warnings_.end(), traversal->warnings.begin(),
+                             traversal->warnings.end());
     program.traversals_.push_back(std::move(traversal));
   }
   static const TraversalDef& traversal(const Program& program, size_t index) {

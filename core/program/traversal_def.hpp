@@ -25,6 +25,7 @@ struct TraversalDef {
     size_t index = 0;  // the output's or input's index in the parent
   };
   std::vector<Cascade> cascade;
+  std::vector<std::string> warnings;  // the program's, about this traversal
 };
 
 }  // namespace polyrt

@@ -134,7 +134,8 @@ class Program : public std::enable_shared_from_this<Program> {
   std::vector<ExternInfo> externs_;
   std::vector<std::string> output_names_;
   std::unordered_map<std::string, size_t> output_by_name_;
-  std::vector<std::string> warnings_;  // the compiler's, then the engine's
+  std::vector<std::string> warnings_;  // the compiler's, the engine's, the traversals'
+
   std::vector<std::shared_ptr<const TraversalDef>> traversals_;
 };
 
