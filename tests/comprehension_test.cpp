@@ -44,6 +44,10 @@ TEST(Comprehension, SourcesTypeTheirValuesAsPolydatDoes) {
   EXPECT_EQ(rows(tuples_of("a in 2..5")), (V{"2", "3", "4"}));
   EXPECT_EQ(rows(tuples_of("a in 2..=5 step 2")), (V{"2", "4"}));
   EXPECT_EQ(rows(tuples_of("a in 0..10..4")), (V{"0", "4", "8"}));
+  // Steps near 2^64 count their values without wrapping.
+  EXPECT_EQ(rows(tuples_of("a in 0..18446744073709551615 step 18446744073709551615")), (V{"0"}));
+  EXPECT_EQ(rows(tuples_of("a in 5..18446744073709551615 step 9223372036854775808")),
+            (V{"5", "9223372036854775813"}));
   EXPECT_EQ(rows(tuples_of("limit in 10,20,30")), (V{"10", "20", "30"}));
   EXPECT_EQ(rows(tuples_of("x in 1, 2.5")), (V{"1", "2.5"}));              // ints widen to f64
   EXPECT_EQ(rows(tuples_of("op in load,verify")), (V{"load", "verify"}));  // bare words: str

@@ -17,6 +17,17 @@ bool is_shape_strategy(std::string_view s) {
   return s == "diagonal" || s == "antidiagonal" || s == "shells" || s == "extrema";
 }
 
+// Whether clause k's source is a {name} of an earlier clause's element (a
+// dependent cartesian: its values change with the prefix).
+bool reads_earlier_element(const Comprehension& c, size_t k) {
+  const Source& s = c.clauses[k].source;
+  if (s.kind != Source::Kind::Reference) return false;
+  for (size_t j = 0; j < k; ++j) {
+    if (c.clauses[j].name == s.reference) return true;
+  }
+  return false;
+}
+
 bool ident_start(char c) {
   return std::isalpha((unsigned char)c) || c == '_';
 }
@@ -290,10 +301,7 @@ class Parser {
   // Whether a source reads an earlier clause's element.
   static bool dependent(const Comprehension& c) {
     for (size_t k = 0; k < c.clauses.size(); ++k) {
-      const Source& s = c.clauses[k].source;
-      for (size_t j = 0; j < k && s.kind == Source::Kind::Reference; ++j) {
-        if (c.clauses[j].name == s.reference) return true;
-      }
+      if (reads_earlier_element(c, k)) return true;
     }
     return false;
   }
@@ -490,7 +498,8 @@ std::vector<Value> source_values(const Source& s, const Scope& scope) {
   switch (s.kind) {
     case Source::Kind::Range: {
       std::vector<Value> out;
-      const uint64_t n = s.end > s.start ? (s.end - s.start + s.step - 1) / s.step : 0;
+      // Counted without end - start + step - 1, which can wrap past 2^64.
+      const uint64_t n = s.end > s.start ? (s.end - s.start - 1) / s.step + 1 : 0;
       if (n > kMaxTuples) {
         throw EvalError("a comprehension range of " + std::to_string(n) +
                             " values is more than the " + std::to_string(kMaxTuples) +
@@ -705,17 +714,18 @@ Tuples evaluate(const Comprehension& c, const Scope& scope) {
                         std::to_string(kMaxTuples) + " tuples, the most one opening materializes",
                     "for");
   };
+  std::vector<uint64_t> axis_sizes;  // per clause that reads no element: its values
   for (size_t k = 0; k < c.clauses.size(); ++k) {
-    // A range or list yields as many values after every prefix: a product
-    // too large is refused before it is built.
+    // A source that reads no earlier element yields the same values after
+    // every prefix: evaluated once, and a product too large is refused
+    // before it is built.
     const Source& source = c.clauses[k].source;
-    if (source.kind != Source::Kind::Reference) {
-      const uint64_t n = source.kind == Source::Kind::List
-                             ? source.values.size()
-                             : (source.end > source.start
-                                    ? (source.end - source.start + source.step - 1) / source.step
-                                    : 0);
-      if (n != 0 && prefixes.size() > kMaxTuples / n) refuse_size();
+    const bool reads_element = reads_earlier_element(c, k);
+    std::optional<std::vector<Value>> shared;
+    if (!reads_element) {
+      shared = source_values(source, scope);
+      axis_sizes.push_back(shared->size());
+      if (!shared->empty() && prefixes.size() > kMaxTuples / shared->size()) refuse_size();
     }
     std::vector<std::vector<Value>> next;
     for (const std::vector<Value>& prefix : prefixes) {
@@ -725,7 +735,10 @@ Tuples evaluate(const Comprehension& c, const Scope& scope) {
         }
         return scope(name);
       };
-      for (const Value& v : source_values(c.clauses[k].source, with_prefix)) {
+      std::vector<Value> own;
+      const std::vector<Value>& values =
+          shared ? *shared : (own = source_values(source, with_prefix));
+      for (const Value& v : values) {
         if (next.size() >= kMaxTuples) refuse_size();
         next.push_back(prefix);
         next.back().push_back(v);
@@ -742,13 +755,10 @@ Tuples evaluate(const Comprehension& c, const Scope& scope) {
   }
   if (c.order) {
     if (c.order->strategy == "reverse_lex") std::reverse(out.rows.begin(), out.rows.end());
-    if (is_shape_strategy(c.order->strategy)) {
-      std::vector<uint64_t> sizes;
-      for (const Clause& clause : c.clauses) {
-        sizes.push_back(source_values(clause.source, scope).size());
-      }
-      return order_by_shape(std::move(out), sizes, *c.order);
-    }
+    // (The parser admits a shape order only where no source reads an
+    // element: every clause has its axis size.)
+    if (is_shape_strategy(c.order->strategy))
+      return order_by_shape(std::move(out), axis_sizes, *c.order);
     if (c.order->count && *c.order->count < out.rows.size()) out.rows.resize(*c.order->count);
   }
   return out;
