@@ -70,4 +70,17 @@ State Traversal::activation(size_t a) const {
   return state;
 }
 
+void for_each_opening(const Program& program, size_t index, uint64_t first, uint64_t count,
+                      std::vector<uint64_t> coordinates,
+                      std::span<const std::pair<std::string, Value>> externs,
+                      const std::function<void(uint64_t coordinate, const Traversal&)>& visit) {
+  State parent = program.new_state();
+  for (const auto& [name, value] : externs) parent.set_input(name, value);
+  for (uint64_t r = 0; r < count; ++r) {  // counted: the range may end at 2^64 - 1
+    if (!coordinates.empty()) coordinates[0] = first + r;
+    parent.set_inputs(coordinates);
+    visit(first + r, open_traversal(parent, coordinates, index));
+  }
+}
+
 }  // namespace polyrt

@@ -177,19 +177,18 @@ nb::tuple traversal_rows(const Program& program, size_t index, uint64_t first, u
   std::vector<std::string> types{"u64"};
   for (Type t : info.types) types.emplace_back(type_name(t));
   for (size_t o : body_outputs) types.emplace_back(type_name(info.body->output_type(o)));
-  State parent = program.new_state();
-  for (uint64_t r = 0; r < count; ++r) {
-    coordinates[0] = first + r;
-    parent.set_inputs(coordinates);
-    const Traversal t = open_traversal(parent, coordinates, index);
-    for (size_t a = 0; a < t.tuples().size(); ++a) {
-      State body = t.activation(a);
-      size_t c = 0;
-      columns[c++].append(nb::int_(coordinates[0]));
-      for (const Value& v : t.tuples()[a]) columns[c++].append(to_python(v));
-      for (size_t o : body_outputs) columns[c++].append(to_python(body.pull_at(o)));
-    }
-  }
+  for_each_opening(program, index, first, count, std::move(coordinates), {},
+                   [&](uint64_t coordinate, const Traversal& t) {
+                     for (size_t a = 0; a < t.tuples().size(); ++a) {
+                       State body = t.activation(a);
+                       size_t c = 0;
+                       columns[c++].append(nb::int_(coordinate));
+                       for (const Value& v : t.tuples()[a]) columns[c++].append(to_python(v));
+                       for (size_t o : body_outputs) {
+                         columns[c++].append(to_python(body.pull_at(o)));
+                       }
+                     }
+                   });
   nb::list out;
   for (nb::list& column : columns) out.append(column);
   return nb::make_tuple(names, types, out);

@@ -9,6 +9,10 @@
 
 namespace polyrt::scheduler {
 
+namespace {
+
+// The columns of a traversal's rows: the iterated input, the elements, then
+// `body_outputs`. Throws WriteError when a name would appear twice.
 std::vector<std::string> traversal_columns(const Program& program,
                                            const std::vector<std::string>& body_outputs) {
   std::vector<std::string> columns{program.input_names().at(0)};
@@ -24,6 +28,8 @@ std::vector<std::string> traversal_columns(const Program& program,
   }
   return columns;
 }
+
+}  // namespace
 
 void run_traversal_job(const RangeJob& job, const std::string& target) {
   const Program& program = *job.program;
@@ -43,36 +49,33 @@ void run_traversal_job(const RangeJob& job, const std::string& target) {
   std::vector<size_t> outputs;
   const TraversalInfo info = traversal_info(program, 0);
   for (const std::string& name : job.outputs) outputs.push_back(info.body->require_output(name));
-  State parent = program.new_state();
-  for (const auto& [name, value] : job.externs) parent.set_input(name, value);
   std::vector<uint64_t> coordinates = job.coordinates;
   coordinates.resize(program.input_names().size(), 0);
   ProgressBar progress(job.count);
   RatePacer pacer(job.rate);
   std::string text;
-  for (uint64_t r = 0; r < job.count; ++r) {  // counted: the range may end at 2^64 - 1
-    Interruption::stop_if_requested();
-    coordinates[0] = job.first + r;
-    parent.set_inputs(coordinates);
-    const Traversal t = open_traversal(parent, coordinates, 0);
-    text.clear();
-    for (size_t a = 0; a < t.tuples().size(); ++a) {
-      State body = t.activation(a);
-      begin_row(text, *format);
-      append_field(text, *format, columns[0], Value::u64(coordinates[0]), coordinates[0]);
-      for (size_t k = 0; k < t.names().size(); ++k) {
-        field_separator(text, *format);
-        append_field(text, *format, columns[1 + k], t.tuples()[a][k], coordinates[0]);
-      }
-      for (size_t o = 0; o < outputs.size(); ++o) {
-        field_separator(text, *format);
-        append_field(text, *format, job.outputs[o], body.pull_at(outputs[o]), coordinates[0]);
-      }
-      end_row(text, *format);
-    }
-    pacer.write(*writer, text, t.tuples().size());
-    progress.advance(1);
-  }
+  for_each_opening(program, 0, job.first, job.count, coordinates, job.externs,
+                   [&](uint64_t coordinate, const Traversal& t) {
+                     Interruption::stop_if_requested();
+                     text.clear();
+                     for (size_t a = 0; a < t.tuples().size(); ++a) {
+                       State body = t.activation(a);
+                       begin_row(text, *format);
+                       append_field(text, *format, columns[0], Value::u64(coordinate), coordinate);
+                       for (size_t k = 0; k < t.names().size(); ++k) {
+                         field_separator(text, *format);
+                         append_field(text, *format, columns[1 + k], t.tuples()[a][k], coordinate);
+                       }
+                       for (size_t o = 0; o < outputs.size(); ++o) {
+                         field_separator(text, *format);
+                         append_field(text, *format, job.outputs[o], body.pull_at(outputs[o]),
+                                      coordinate);
+                       }
+                       end_row(text, *format);
+                     }
+                     pacer.write(*writer, text, t.tuples().size());
+                     progress.advance(1);
+                   });
   progress.finish();
   writer->commit();
 }

@@ -6,16 +6,10 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "scheduler/jobs/range_job.hpp"
 
 namespace polyrt::scheduler {
-
-// The columns of a traversal's rows: the iterated input, the elements, then
-// `body_outputs`. Throws WriteError when a name would appear twice.
-std::vector<std::string> traversal_columns(const Program& program,
-                                           const std::vector<std::string>& body_outputs);
 
 // Runs the program's only traversal over the job's parent coordinates into
 // `target` (a text format), which appears only when the job succeeds.

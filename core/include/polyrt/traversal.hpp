@@ -14,6 +14,8 @@
 //   for (size_t a = 0; a < t.tuples().size(); ++a) t.activation(a).pull("v");  // 700 700 701 701
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -65,5 +67,15 @@ TraversalInfo traversal_info(const Program& program, size_t index);
 // the comprehension cannot be evaluated (a predicate ordering a string and
 // a number, more tuples than one opening materializes).
 Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates, size_t index);
+
+// The rows of traversal `index` for `count` parent coordinates from
+// `first`: one parent state (the first input iterated, the others from
+// `coordinates`, one value per input; the externs from `externs`) opens the
+// traversal at each coordinate in turn and `visit` gets the coordinate and
+// its opening, in order. WriteError as open_traversal.
+void for_each_opening(const Program& program, size_t index, uint64_t first, uint64_t count,
+                      std::vector<uint64_t> coordinates,
+                      std::span<const std::pair<std::string, Value>> externs,
+                      const std::function<void(uint64_t coordinate, const Traversal&)>& visit);
 
 }  // namespace polyrt
