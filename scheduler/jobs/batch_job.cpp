@@ -77,10 +77,8 @@ void run_batch_job(const RangeJob& job, const std::string& target) {
   const BatchEvaluator batch = make_evaluator(job);
   say_where(batch, job);
   refuse_none_columns(batch, job);
-  OutputColumns columns = output_columns(job);
-  columns.types = batch.output_types();
   const std::unique_ptr<FormatWriter> writer =
-      job.format->open(target, columns, job.program->source_files());
+      job.format->open(target, output_columns(job), job.program->source_files());
   ProgressBar progress(job.count);
   RatePacer pacer(job.rate);
   Interruption::stopping_on_signals([&] {
