@@ -11,7 +11,7 @@
 
 #include "polyrt/batch.hpp"
 #include "polyrt/devices.hpp"
-#include "rtlib/string_ops.hpp"
+#include "scheduler/output/row_format.hpp"
 
 namespace polyrt {
 
@@ -138,15 +138,6 @@ BenchOptions checked(const Program& p, const std::string& file, BenchOptions job
   return job;
 }
 
-std::string json_text(std::string_view text) {
-  std::string out(rt::kJsonEscapedBytesPerByte * text.size() + 2, '\0');
-  out[0] = '"';
-  char* end = rt::write_json_escaped(out.data() + 1, text);
-  *end++ = '"';
-  out.resize((size_t)(end - out.data()));
-  return out;
-}
-
 std::string format(const char* pattern, auto... values) {
   char line[512];
   std::snprintf(line, sizeof line, pattern, values...);
@@ -245,17 +236,18 @@ std::string BenchReport::text() const {
 
 std::string BenchReport::json() const {
   std::string out =
-      "{\"program\":" + json_text(program) + ",\"seconds\":" + std::to_string(seconds);
+      "{\"program\":" + scheduler::json_string(program) + ",\"seconds\":" + std::to_string(seconds);
   out += ",\"compile\":[";
   for (size_t i = 0; i < compiles.size(); ++i) {
-    out += (i ? ",{" : "{") + std::string("\"engine\":") + json_text(compiles[i].engine) +
+    out += (i ? ",{" : "{") + std::string("\"engine\":") +
+           scheduler::json_string(compiles[i].engine) +
            ",\"cold_ms\":" + std::to_string(compiles[i].cold_ms) +
            ",\"cached_ms\":" + std::to_string(compiles[i].cached_ms) + "}";
   }
   out += "],\"per_state\":[";
   for (size_t i = 0; i < states.size(); ++i) {
     const BenchState& r = states[i];
-    out += (i ? ",{" : "{") + std::string("\"engine\":") + json_text(r.engine) +
+    out += (i ? ",{" : "{") + std::string("\"engine\":") + scheduler::json_string(r.engine) +
            ",\"ns_per_pull\":" + std::to_string(r.ns_per_pull) +
            ",\"pulls_per_second\":" + std::to_string(r.pulls_per_second) +
            ",\"requests\":" + std::to_string(r.requests) +
@@ -265,11 +257,11 @@ std::string BenchReport::json() const {
   out += "],\"batch\":[";
   for (size_t i = 0; i < batches.size(); ++i) {
     const BenchBatch& r = batches[i];
-    out += (i ? ",{" : "{") + std::string("\"device\":") + json_text(r.device) +
+    out += (i ? ",{" : "{") + std::string("\"device\":") + scheduler::json_string(r.device) +
            ",\"rows\":" + std::to_string(r.rows) +
            ",\"rows_per_second\":" + std::to_string(r.rows_per_second) +
            ",\"gb_per_second\":" + std::to_string(r.gb_per_second) +
-           (r.skipped.empty() ? "" : ",\"skipped\":" + json_text(r.skipped)) + "}";
+           (r.skipped.empty() ? "" : ",\"skipped\":" + scheduler::json_string(r.skipped)) + "}";
   }
   out += "]";
   if (all_of_sum) out += ",\"all_of_sum\":" + std::to_string(*all_of_sum);
