@@ -76,10 +76,6 @@ void Interruption::set_partial_output_kept(bool kept) {
   g_partial_output_kept = kept;
 }
 
-bool Interruption::requested() {
-  return g_signal != 0;
-}
-
 const std::atomic<bool>* Interruption::stop_flag() {
   return &g_stop;
 }

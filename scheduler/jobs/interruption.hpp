@@ -44,7 +44,6 @@ class Interruption {
   // (standard output, a pipe, a device), false for a file written
   // atomically (removed). The message says which.
   static void set_partial_output_kept(bool kept);
-  static bool requested();
   // The token the signal handler raises, for the pipelines to poll (a
   // lock-free atomic: safe to set from a handler).
   static const std::atomic<bool>* stop_flag();
