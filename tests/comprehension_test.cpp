@@ -1,7 +1,7 @@
 // polydat's comprehensions and traversals (`for ... { body }`): the
 // sources with polydat's typing, the cartesian order (rightmost clause
-// fastest, dependent sources), `where` with polydat's rules, lex and
-// reverse_lex with truncation; a traversal as a flat map from a parent
+// fastest, dependent sources), `where` with polydat's rules, the ten
+// orders with their counts and seeds; a traversal as a flat map from a parent
 // coordinate to one row per tuple, the same on every engine and through
 // `polyrt run`; and what bad input gets.
 #include "comprehension/comprehension.hpp"
@@ -110,17 +110,65 @@ TEST(Comprehension, ShapeOrdersSortTheLatticeStablyInLexOrder) {
   EXPECT_EQ(rows(tuples_of(grid + "extrema")),
             (V{"0/0", "0/2", "2/0", "2/2", "0/1", "1/0", "1/2", "2/1", "1/1"}));
   EXPECT_EQ(rows(tuples_of("x in 0..5 order diagonal")), (V{"0", "1", "2", "3", "4"}));
-  EXPECT_NE(error_of("a in 0..3 where {a} > 0 order diagonal").find("after a where"),
-            std::string::npos);
   EXPECT_NE(error_of("a in 0..3, b in {a} order shells").find("needs a lattice"),
             std::string::npos);
+}
+
+// The sampling orders, bit for bit: polydat's documented halton and sobol
+// points, and shuffle and lhs as an independent reference computes them
+// (PCG-RXS-M-XS stepped, not sought; Fisher-Yates from the top).
+TEST(Comprehension, SamplingOrdersDrawPolydatsPoints) {
+  using V = std::vector<std::string>;
+  const std::string grid = "a in 0..3, b in 0..3 order ";
+  // illustrations.md: halton/5 over a 3x3 lattice, and 1-D halton/4 over 99.
+  EXPECT_EQ(rows(tuples_of(grid + "halton/5")), (V{"1/1", "0/2", "2/0", "0/1", "1/2"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..99 order halton/4")), (V{"49", "24", "74", "12"}));
+  // The published Sobol points 1/2, 3/4, 1/4, 3/8, 7/8, 5/8, 1/8, then
+  // 1/16 (after seven repeats) on eight cells; in 2-D (1/2, 1/2), (3/4,
+  // 1/4), (1/4, 3/4), (3/8, 3/8), (7/8, 7/8), (5/8, 1/8), (1/8, 5/8).
+  EXPECT_EQ(rows(tuples_of("a in 0..8 order sobol")), (V{"4", "6", "2", "3", "7", "5", "1", "0"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..8, b in 0..8 order sobol/7")),
+            (V{"4/4", "6/2", "2/6", "3/3", "7/7", "5/1", "1/5"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..10 order shuffle")),
+            (V{"0", "9", "7", "4", "2", "8", "3", "1", "5", "6"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..10 order shuffle/3")), (V{"6", "5", "1"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..4, b in 0..5 order shuffle(count=4, seed=42)")),
+            (V{"1/1", "3/1", "1/3", "3/3"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..10, b in 0..10 order lhs/5")),
+            (V{"4/2", "8/4", "2/8", "0/0", "6/6"}));
+  // An axis with fewer indices than samples wraps its strata.
+  EXPECT_EQ(rows(tuples_of("a in 0..3, b in 0..8 order lhs(seed=7, count=5)")),
+            (V{"1/1", "2/0", "1/3", "0/4", "0/6"}));
+}
+
+// An order after a where ranks the survivors by their place in the
+// unfiltered lattice (polydat's V5): halton/n is the first n survivors of
+// the unfiltered halton sequence; extrema/k the first k strata that hold a
+// survivor; survivors an order does not reach follow in ascending order.
+TEST(Comprehension, AnOrderAfterAWhereRanksTheSurvivors) {
+  using V = std::vector<std::string>;
+  const std::string grid = "a in 0..3, b in 0..3 ";
+  EXPECT_EQ(rows(tuples_of(grid + "where {a} != 1 order halton/3")), (V{"0/2", "2/0", "0/1"}));
+  EXPECT_EQ(rows(tuples_of(grid + "where {a} == 1 order extrema/1")), (V{"1/0", "1/2"}));
+  EXPECT_EQ(rows(tuples_of(grid + "where {a} == 1 order diagonal")), (V{"1/0", "1/1", "1/2"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..3 where {a} > 0 order shells")), (V{"2", "1"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..6 where {a} > 3 order reverse_lex")), (V{"5", "4"}));
+  EXPECT_TRUE(tuples_of(grid + "where {a} > 5 order sobol/2").rows.empty());
 }
 
 TEST(Comprehension, BadTextIsRefusedWithTheRule) {
   EXPECT_NE(error_of("a in 0..3, a in 1..2").find("bound by two clauses"), std::string::npos);
   EXPECT_NE(error_of("a in 1, x").find("mixes numbers"), std::string::npos);
-  EXPECT_NE(error_of("a in 0..3 order halton/4").find("not supported yet"), std::string::npos);
   EXPECT_NE(error_of("a in 0..3 order wobble").find("unknown order"), std::string::npos);
+  EXPECT_NE(error_of("a in 0..3 order halton(seed=4)").find("takes no seed"), std::string::npos);
+  EXPECT_NE(error_of("a in 0..3 order lhs(count=2, count=3)").find("given twice"),
+            std::string::npos);
+  EXPECT_NE(error_of("a in 0..3 order lhs(size=2)").find("not count or seed"), std::string::npos);
+  EXPECT_NE(error_of("a in 0..3, b in {a} order halton/2").find("needs a lattice"),
+            std::string::npos);
+  std::string fourteen_axes = "a0 in 0..2";
+  for (int k = 1; k < 14; ++k) fourteen_axes += ", a" + std::to_string(k) + " in 0..2";
+  EXPECT_NE(error_of(fourteen_axes + " order sobol").find("at most 13 axes"), std::string::npos);
   EXPECT_NE(error_of("a in fib(10)").find("not supported yet"), std::string::npos);
   EXPECT_NE(error_of("a in 0..x").find("not an integer"), std::string::npos);
   EXPECT_NE(error_of("a in 0..3 step 0").find("step must be at least 1"), std::string::npos);
@@ -226,8 +274,8 @@ TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
                   {"reads 'missing_name'", "a body's only input is its own cycle"});
   expect_contains(compile_error("input cycle\nfor a in 0..3\n{ v := a }\n"),
                   {"t.polydat:3:1", "opens with '{' on the line of its comprehension"});
-  expect_contains(compile_error("input cycle\nfor a in 0..3 order sobol/2 { v := a }\n"),
-                  {"t.polydat:2:21", "order 'sobol' is not supported yet"});
+  expect_contains(compile_error("input cycle\nfor a in 0..3 order sobol(seed=2) { v := a }\n"),
+                  {"t.polydat:2:21", "order 'sobol' takes no seed"});
   expect_contains(compile_error("m(x: u64) -> (y: u64) := {\n for a in 0..2 { y := a }\n}\n"
                                 "input cycle\nz := m(cycle)\n"),
                   {"not in a module's body"});

@@ -11,12 +11,6 @@ namespace polyrt::comprehension {
 
 namespace {
 
-// The strategies that order the lattice of an independent cartesian by the
-// shape of each tuple's multi-index.
-bool is_shape_strategy(std::string_view s) {
-  return s == "diagonal" || s == "antidiagonal" || s == "shells" || s == "extrema";
-}
-
 // Whether clause k's source is a {name} of an earlier clause's element (a
 // dependent cartesian: its values change with the prefix).
 bool reads_earlier_element(const Comprehension& c, size_t k) {
@@ -306,41 +300,78 @@ class Parser {
     return false;
   }
 
+  // `order STRATEGY`, `order STRATEGY/n` or `order STRATEGY(count=n,
+  // seed=s)`, checked against the comprehension it orders.
   Order order(const Comprehension& c) {
     skip_space();
     Order o;
     const size_t at = i_;
     while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
     o.strategy = std::string(s_.substr(at, i_ - at));
-    const bool shape = is_shape_strategy(o.strategy);
-    if (o.strategy != "lex" && o.strategy != "reverse_lex" && !shape) {
-      static const char* const later[] = {"halton", "sobol", "lhs", "shuffle"};
-      const bool known =
-          std::find(std::begin(later), std::end(later), o.strategy) != std::end(later);
-      fail(at,
-           known ? "order '" + o.strategy + "' is not supported yet"
-                 : "unknown order '" + o.strategy + "'",
-           "this version orders lex, reverse_lex, diagonal, antidiagonal, shells and extrema "
-           "(each with /n)");
+    if (!is_strategy(o.strategy)) {
+      fail(at, "unknown order '" + o.strategy + "'",
+           "the orders are lex, reverse_lex, diagonal, antidiagonal, extrema, shells, halton, "
+           "sobol, lhs and shuffle");
     }
-    if (shape && c.where) {
-      fail(at, "order '" + o.strategy + "' after a where is not supported yet",
-           "lex and reverse_lex order a filtered comprehension");
+    skip_space();
+    if (i_ < s_.size() && s_[i_] == '/') {
+      ++i_;
+      o.count = order_number("order count");
+    } else if (i_ < s_.size() && s_[i_] == '(') {
+      order_arguments(o);
     }
-    if (shape && dependent(c)) {
+    if (o.seed && !takes_seed(o.strategy)) {
+      fail(at, "order '" + o.strategy + "' takes no seed", "seed= is for shuffle and lhs");
+    }
+    if (is_lattice_strategy(o.strategy) && dependent(c)) {
       fail(at,
            "order '" + o.strategy +
                "' needs a lattice: a source that reads an earlier element has no fixed axis",
            "order a dependent cartesian lex or reverse_lex");
     }
-    skip_space();
-    if (i_ < s_.size() && s_[i_] == '/') {
-      ++i_;
-      const size_t n = i_;
-      while (i_ < s_.size() && std::isdigit((unsigned char)s_[i_])) ++i_;
-      o.count = number(s_.substr(n, i_ - n), n, "order count");
+    if (o.strategy == "sobol" && c.clauses.size() > kMaxSobolAxes) {
+      fail(at,
+           "order 'sobol' takes at most " + std::to_string(kMaxSobolAxes) + " axes, not " +
+               std::to_string(c.clauses.size()),
+           "its direction numbers cover 13 dimensions; halton takes more");
     }
     return o;
+  }
+
+  // (count=n, seed=s), either or both, once each.
+  void order_arguments(Order& o) {
+    ++i_;
+    while (true) {
+      skip_space();
+      const size_t key_at = i_;
+      while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+      const std::string key(s_.substr(key_at, i_ - key_at));
+      skip_space();
+      if (i_ >= s_.size() || s_[i_] != '=') fail(i_, "expected '=' after '" + key + "'");
+      ++i_;
+      skip_space();
+      std::optional<uint64_t>& slot = key == "count" ? o.count : o.seed;
+      if (key != "count" && key != "seed") {
+        fail(key_at, "order argument '" + key + "' is not count or seed");
+      }
+      if (slot) fail(key_at, "order argument '" + key + "' is given twice");
+      slot = order_number(key == "count" ? "order count" : "order seed");
+      skip_space();
+      if (i_ < s_.size() && s_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (i_ >= s_.size() || s_[i_] != ')')
+        fail(i_, "expected ',' or ')' in the order's arguments");
+      ++i_;
+      return;
+    }
+  }
+
+  uint64_t order_number(const char* what) {
+    const size_t n = i_;
+    while (i_ < s_.size() && std::isdigit((unsigned char)s_[i_])) ++i_;
+    return number(s_.substr(n, i_ - n), n, what);
   }
 
   // Predicates, polydat's precedence: || < && < == != < ordering and in <
@@ -627,47 +658,6 @@ class PredicateEvaluator {
   const Scope& scope_;
 };
 
-// The rows of an independent cartesian (in lex order: position p is the
-// multi-index of p in mixed radix over `sizes`, the rightmost fastest)
-// sorted by a shape key, stably, so that ties stay in lex order:
-// - diagonal: ascending sum of the indices; antidiagonal: descending;
-// - shells: the Chebyshev distance from the centre (size - 1) / 2 (keyed by
-//   twice it), outermost first; `/n` keeps n positions;
-// - extrema: ascending count of interior indices (neither 0 nor size - 1),
-//   `/n` keeps the first n complete non-empty strata.
-Tuples order_by_shape(Tuples in, const std::vector<uint64_t>& sizes, const Order& order) {
-  std::vector<std::pair<int64_t, uint64_t>> keyed;  // (key, lex position)
-  for (uint64_t p = 0; p < in.rows.size(); ++p) {
-    int64_t sum = 0, interior = 0, twice_distance = 0;
-    uint64_t rest = p;
-    for (size_t k = sizes.size(); k-- > 0;) {
-      const auto i = (int64_t)(rest % sizes[k]);
-      rest /= sizes[k];
-      const auto size = (int64_t)sizes[k];
-      sum += i;
-      interior += i != 0 && i != size - 1;
-      twice_distance = std::max(twice_distance, std::abs(2 * i - (size - 1)));
-    }
-    const int64_t key = order.strategy == "diagonal"       ? sum
-                        : order.strategy == "antidiagonal" ? -sum
-                        : order.strategy == "shells"       ? -twice_distance
-                                                           : interior;
-    keyed.emplace_back(key, p);
-  }
-  std::stable_sort(keyed.begin(), keyed.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  Tuples out{std::move(in.names), {}};
-  uint64_t strata = 0;
-  for (size_t k = 0; k < keyed.size(); ++k) {
-    const bool new_stratum = k == 0 || keyed[k].first != keyed[k - 1].first;
-    strata += new_stratum;
-    if (order.count && order.strategy == "extrema" && strata > *order.count) break;
-    if (order.count && order.strategy != "extrema" && out.rows.size() >= *order.count) break;
-    out.rows.push_back(std::move(in.rows[keyed[k].second]));
-  }
-  return out;
-}
-
 }  // namespace
 
 Parsed parse(std::string_view text) {
@@ -746,21 +736,37 @@ Tuples evaluate(const Comprehension& c, const Scope& scope) {
     }
     prefixes = std::move(next);
   }
-  for (std::vector<Value>& tuple : prefixes) {
-    if (c.where) {
-      const Value keep = PredicateEvaluator(out.names, tuple, scope).eval(*c.where);
-      if (keep.is_none() || keep.type() != Type::Bool || !keep.as_bool()) continue;
+  // The predicate, then the order over the survivors: an independent
+  // cartesian is a lattice every strategy reads; a dependent one is one
+  // axis of its survivors (lex and reverse_lex only, as the parser checks).
+  std::vector<bool> survives(prefixes.size(), true);
+  if (c.where) {
+    for (size_t p = 0; p < prefixes.size(); ++p) {
+      const Value keep = PredicateEvaluator(out.names, prefixes[p], scope).eval(*c.where);
+      survives[p] = !keep.is_none() && keep.type() == Type::Bool && keep.as_bool();
     }
-    out.rows.push_back(std::move(tuple));
   }
-  if (c.order) {
-    if (c.order->strategy == "reverse_lex") std::reverse(out.rows.begin(), out.rows.end());
-    // (The parser admits a shape order only where no source reads an
-    // element: every clause has its axis size.)
-    if (is_shape_strategy(c.order->strategy))
-      return order_by_shape(std::move(out), axis_sizes, *c.order);
-    if (c.order->count && *c.order->count < out.rows.size()) out.rows.resize(*c.order->count);
+  const bool lattice = axis_sizes.size() == c.clauses.size();
+  std::vector<uint64_t> positions;
+  if (c.order && lattice) {
+    positions = c.where ? select_survivors(*c.order, axis_sizes, survives)
+                        : order_positions(*c.order, axis_sizes);
+  } else {
+    for (uint64_t p = 0; p < prefixes.size(); ++p) {
+      if (survives[p]) positions.push_back(p);
+    }
+    if (c.order) {
+      const std::vector<uint64_t> sequence = std::move(positions);
+      positions.clear();
+      const uint64_t survivors = sequence.size();
+      for (uint64_t k : order_positions(*c.order, std::span(&survivors, 1))) {
+        positions.push_back(sequence[k]);
+      }
+    }
   }
+  // A sampling order may visit a tuple twice (lhs): each visit is a row.
+  out.rows.reserve(positions.size());
+  for (uint64_t p : positions) out.rows.push_back(prefixes[p]);
   return out;
 }
 

@@ -4,12 +4,11 @@
 // from the raw text the lexer captures; evaluated into tuples when a
 // traversal opens, against the values of the scope it opens in.
 //
-// This first version takes the discrete sources (ranges with `..=` and
-// `step`, bare and bracketed literal lists with polydat's typing, quoted
-// comprehension strings, `{name}` references), the `lex` and `reverse_lex`
-// orders and the shape orders `diagonal`, `antidiagonal`, `shells` and
-// `extrema` (on an unfiltered independent cartesian), each with truncation;
-// the other source forms and strategies are refused by name.
+// This version takes the discrete sources (ranges with `..=` and `step`,
+// bare and bracketed literal lists with polydat's typing, quoted
+// comprehension strings, `{name}` references) and all ten orders (see
+// order_strategies.hpp), each with a count, after a `where` too; the other
+// source forms are refused by name.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "comprehension/order_strategies.hpp"
 #include "polyrt/value.hpp"
 
 namespace polyrt::comprehension {
@@ -49,11 +49,6 @@ struct Predicate {
   std::string op;    // Binary: == != < <= > >= && ||
   std::vector<std::unique_ptr<Predicate>> args;
   std::vector<Value> members;  // In: args[0] in [members]
-};
-
-struct Order {
-  std::string strategy = "lex";   // lex, reverse_lex, diagonal, antidiagonal, shells, extrema
-  std::optional<uint64_t> count;  // `/n`: the first n (extrema: the first n strata)
 };
 
 struct Comprehension {
