@@ -141,6 +141,42 @@ TEST(Comprehension, SamplingOrdersDrawPolydatsPoints) {
             (V{"1/1", "2/0", "1/3", "0/4", "0/6"}));
 }
 
+// polydat's named generators: values, types, limits and arguments read
+// from the scope or from earlier elements.
+TEST(Comprehension, NamedGeneratorsGivePolydatsSequences) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(rows(tuples_of("f in fib(8)")), (V{"1", "1", "2", "3", "5", "8", "13", "21"}));
+  EXPECT_EQ(rows(tuples_of("f in fib_until(20)")), (V{"1", "1", "2", "3", "5", "8", "13"}));
+  EXPECT_EQ(rows(tuples_of("p in pow2(5)")), (V{"1", "2", "4", "8", "16"}));
+  EXPECT_EQ(rows(tuples_of("p in pow2_until(100)")), (V{"1", "2", "4", "8", "16", "32", "64"}));
+  EXPECT_EQ(rows(tuples_of("c in binomial(4)")), (V{"1", "4", "6", "4", "1"}));
+  EXPECT_EQ(rows(tuples_of("g in geometric(1, 2, 4)")), (V{"1", "2", "4", "8"}));
+  EXPECT_EQ(tuples_of("g in geometric(1, 2, 4)").rows[0][0].type(), Type::F64);
+  EXPECT_EQ(rows(tuples_of("g in geometric_until(1.5, 2, 10)")), (V{"1.5", "3", "6"}));
+  EXPECT_EQ(rows(tuples_of("x in linear_starts(0, 1, 4)")), (V{"0", "0.25", "0.5", "0.75"}));
+  EXPECT_EQ(rows(tuples_of("x in linear_steps(0, 1, 5)")), (V{"0", "0.25", "0.5", "0.75", "1"}));
+  // exp(log(start) + i * step), rounding as polydat's does.
+  EXPECT_EQ(rows(tuples_of("x in log_steps(1, 16, 5)")),
+            (V{"1", "2", "4", "7.999999999999998", "15.999999999999998"}));
+  // The last Fibonacci number below 2^64, and binomial(67)'s middle.
+  EXPECT_EQ(rows(tuples_of("f in fib(93)")).back(), "12200160415121876738");
+  EXPECT_EQ(rows(tuples_of("f in fib_until(18446744073709551615)")).size(), 92u);
+  EXPECT_EQ(rows(tuples_of("c in binomial(67)"))[33], "14226520737620288370");
+  const comprehension::Scope scope = [](std::string_view name) -> std::optional<Value> {
+    if (name == "n") return Value::u64(5);
+    return std::nullopt;
+  };
+  EXPECT_EQ(rows(tuples_of("f in fib({n})", scope)), (V{"1", "1", "2", "3", "5"}));
+  EXPECT_EQ(rows(tuples_of("a in 1..4, f in fib({a})")),
+            (V{"1/1", "2/1", "2/1", "3/1", "3/1", "3/2"}));
+  EXPECT_TRUE(tuples_of("f in fib({missing})", scope).rows.empty());
+  EXPECT_EQ(
+      comprehension::parse("f in fib( 8 ), g in geometric({n},2.5,3)").comprehension->canonical,
+      "f in fib(8), g in geometric({n}, 2.5, 3)");
+  const comprehension::Scope big = [](std::string_view) { return Value::u64(94); };
+  EXPECT_THROW(tuples_of("f in fib({n})", big), EvalError);
+}
+
 // An order after a where ranks the survivors by their place in the
 // unfiltered lattice (polydat's V5): halton/n is the first n survivors of
 // the unfiltered halton sequence; extrema/k the first k strata that hold a
@@ -169,7 +205,19 @@ TEST(Comprehension, BadTextIsRefusedWithTheRule) {
   std::string fourteen_axes = "a0 in 0..2";
   for (int k = 1; k < 14; ++k) fourteen_axes += ", a" + std::to_string(k) + " in 0..2";
   EXPECT_NE(error_of(fourteen_axes + " order sobol").find("at most 13 axes"), std::string::npos);
-  EXPECT_NE(error_of("a in fib(10)").find("not supported yet"), std::string::npos);
+  EXPECT_NE(error_of("a in partitions(\"*/4\", 100)").find("not supported yet"), std::string::npos);
+  EXPECT_NE(error_of("a in fib(94)").find("fib(94) passes 2^64: n is at most 93"),
+            std::string::npos);
+  EXPECT_NE(error_of("a in pow2(65)").find("at most 64"), std::string::npos);
+  EXPECT_NE(error_of("a in binomial(68)").find("at most 67"), std::string::npos);
+  EXPECT_NE(error_of("a in fib(1, 2)").find("fib(n) takes 1 argument, not 2"), std::string::npos);
+  EXPECT_NE(error_of("a in fib(-1)").find("not an integer"), std::string::npos);
+  EXPECT_NE(error_of("a in geometric_until(1, 1, 10)").find("factor > 1"), std::string::npos);
+  EXPECT_NE(error_of("a in log_steps(0, 1, 3)").find("bounds must be positive"), std::string::npos);
+  EXPECT_NE(error_of("a in linear_steps(0, 1, 20000000)").find("one opening materializes"),
+            std::string::npos);
+  EXPECT_NE(error_of("a in geometric_until(1, 1.0000001, 1e300)").find("one opening materializes"),
+            std::string::npos);
   EXPECT_NE(error_of("a in 0..x").find("not an integer"), std::string::npos);
   EXPECT_NE(error_of("a in 0..3 step 0").find("step must be at least 1"), std::string::npos);
   EXPECT_NE(error_of("0..3").find("NAME in SOURCE"), std::string::npos);

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "comprehension/generators.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::comprehension {
@@ -14,10 +15,10 @@ namespace {
 // Whether clause k's source is a {name} of an earlier clause's element (a
 // dependent cartesian: its values change with the prefix).
 bool reads_earlier_element(const Comprehension& c, size_t k) {
-  const Source& s = c.clauses[k].source;
-  if (s.kind != Source::Kind::Reference) return false;
-  for (size_t j = 0; j < k; ++j) {
-    if (c.clauses[j].name == s.reference) return true;
+  for (const std::string& name : references(c.clauses[k].source)) {
+    for (size_t j = 0; j < k; ++j) {
+      if (c.clauses[j].name == name) return true;
+    }
   }
   return false;
 }
@@ -201,6 +202,11 @@ class Parser {
       src.reference = std::string(text.substr(1, text.size() - 2));
       return src;
     }
+    if (const size_t paren = text.find('(');
+        ident_start(text.front()) && paren != std::string_view::npos && text.back() == ')' &&
+        std::all_of(text.begin(), text.begin() + (ptrdiff_t)paren, ident_char)) {
+      return call(text.substr(0, paren), text.substr(paren + 1, text.size() - paren - 2), at);
+    }
     if (const size_t dots = text.find("..");
         dots != std::string_view::npos && text.front() != '"' && text.front() != '\'') {
       return range(text, at, dots);
@@ -216,11 +222,39 @@ class Parser {
       src.values.push_back(Value::str(std::string(text.substr(1, text.size() - 2))));
       return src;
     }
-    if (const size_t paren = text.find('('); paren != std::string_view::npos) {
-      fail(at, "source '" + std::string(text) + "': generator and node calls are not supported yet",
-           "this version takes ranges, literal lists, quoted strings and {name} references");
-    }
     return list(split_items(text, ","), at);
+  }
+
+  // `name(arg, ...)`: a named generator, each argument a literal or a
+  // {name}; literal arguments are checked now, the others when it opens.
+  Source call(std::string_view name, std::string_view args, size_t at) {
+    if (!is_generator(name)) {
+      fail(at,
+           "source '" + std::string(name) +
+               "(...)': node calls such as partitions(...) are "
+               "not supported yet",
+           "the generators are fib, fib_until, pow2, pow2_until, binomial, geometric, "
+           "geometric_until, linear_starts, linear_steps and log_steps");
+    }
+    Source src;
+    src.kind = Source::Kind::Generator;
+    src.generator = std::string(name);
+    std::vector<Value> literals;
+    for (std::string_view arg : split_items(args, ",")) {
+      Source a;
+      if (arg.size() > 2 && arg.front() == '{' && arg.back() == '}') {
+        a.kind = Source::Kind::Reference;
+        a.reference = std::string(arg.substr(1, arg.size() - 2));
+      } else {
+        a.values.push_back(typed_token(arg));
+        literals.push_back(a.values.back());
+      }
+      src.arguments.push_back(std::move(a));
+    }
+    if (literals.size() == src.arguments.size()) {
+      if (std::optional<std::string> why = check_generator(name, literals)) fail(at, *why);
+    }
+    return src;
   }
 
   Source range(std::string_view text, size_t at, size_t dots) {
@@ -499,6 +533,15 @@ class Parser {
       const Source& s = cl.source;
       if (s.kind == Source::Kind::Reference) {
         out += "{" + s.reference + "}";
+      } else if (s.kind == Source::Kind::Generator) {
+        out += s.generator + "(";
+        for (size_t a = 0; a < s.arguments.size(); ++a) {
+          const Source& arg = s.arguments[a];
+          out += (a ? ", " : "") + (arg.kind == Source::Kind::Reference
+                                        ? "{" + arg.reference + "}"
+                                        : canonical_value(arg.values[0]));
+        }
+        out += ")";
       } else if (s.kind == Source::Kind::Range) {
         out += std::to_string(s.start) + ".." + std::to_string(s.end);
         if (s.step != 1) out += " step " + std::to_string(s.step);
@@ -546,6 +589,15 @@ std::vector<Value> source_values(const Source& s, const Scope& scope) {
       const std::optional<Value> v = scope(s.reference);
       if (!v || v->is_none()) return {};
       return {*v};
+    }
+    case Source::Kind::Generator: {
+      std::vector<Value> args;
+      for (const Source& a : s.arguments) {
+        std::vector<Value> v = source_values(a, scope);
+        if (v.empty()) return {};  // an argument reading None: no values
+        args.push_back(std::move(v[0]));
+      }
+      return generate(s.generator, args);
     }
   }
   return {};
@@ -660,6 +712,29 @@ class PredicateEvaluator {
 
 }  // namespace
 
+std::vector<std::string> references(const Source& s) {
+  if (s.kind == Source::Kind::Reference) return {s.reference};
+  std::vector<std::string> out;
+  for (const Source& a : s.arguments) {
+    if (a.kind == Source::Kind::Reference) out.push_back(a.reference);
+  }
+  return out;
+}
+
+std::optional<Type> element_type(const Source& s) {
+  switch (s.kind) {
+    case Source::Kind::Range:
+      return Type::U64;
+    case Source::Kind::List:
+      return s.values.front().type();
+    case Source::Kind::Generator:
+      return generator_type(s.generator);
+    case Source::Kind::Reference:
+      break;
+  }
+  return std::nullopt;
+}
+
 Parsed parse(std::string_view text) {
   try {
     return Parsed{Parser(text).run(), std::nullopt};
@@ -677,7 +752,7 @@ std::vector<std::string> scope_names(const Comprehension& c) {
     }
   };
   for (const Clause& clause : c.clauses) {
-    if (clause.source.kind == Source::Kind::Reference) add(clause.source.reference);
+    for (const std::string& name : references(clause.source)) add(name);
     bound.push_back(clause.name);
   }
   std::vector<const Predicate*> stack;

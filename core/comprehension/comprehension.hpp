@@ -6,9 +6,9 @@
 //
 // This version takes the discrete sources (ranges with `..=` and `step`,
 // bare and bracketed literal lists with polydat's typing, quoted
-// comprehension strings, `{name}` references) and all ten orders (see
-// order_strategies.hpp), each with a count, after a `where` too; the other
-// source forms are refused by name.
+// comprehension strings, `{name}` references, the named generators of
+// generators.hpp) and all ten orders (see order_strategies.hpp), each with
+// a count, after a `where` too; the other source forms are refused by name.
 #pragma once
 
 #include <cstdint>
@@ -29,11 +29,20 @@ namespace polyrt::comprehension {
 inline constexpr uint64_t kMaxTuples = uint64_t{1} << 24;
 
 struct Source {
-  enum class Kind : uint8_t { Range, List, Reference } kind = Kind::List;
+  enum class Kind : uint8_t { Range, List, Reference, Generator } kind = Kind::List;
   uint64_t start = 0, end = 0, step = 1;  // Range: start, start + step, ... < end
   std::vector<Value> values;              // List
   std::string reference;                  // Reference: {name}, peeled at open
+  std::string generator;                  // Generator: fib, pow2, ... (generators.hpp)
+  std::vector<Source> arguments;          // Generator: each a literal or a {name}
 };
+
+// The names a source reads ({name} itself or in a generator's arguments).
+std::vector<std::string> references(const Source& s);
+
+// The type of a source's elements; nullopt for a {name}, whose type is
+// its value's.
+std::optional<Type> element_type(const Source& s);
 
 struct Clause {
   std::string name;

@@ -83,8 +83,7 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
   body.statements.push_back(declaration(dsl::StmtKind::Input, "cycle", Type::U64, at));
   std::set<std::string> declared{"cycle"};
   for (const comprehension::Clause& c : def->comprehension.clauses) {
-    Type type = Type::U64;
-    if (c.source.kind == comprehension::Source::Kind::List) type = c.source.values.front().type();
+    Type type = comprehension::element_type(c.source).value_or(Type::U64);
     if (c.source.kind == comprehension::Source::Kind::Reference) {
       const std::optional<Type> t = parent_type(parent, c.source.reference);
       if (!t) {
