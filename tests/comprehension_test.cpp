@@ -177,6 +177,47 @@ TEST(Comprehension, NamedGeneratorsGivePolydatsSequences) {
   EXPECT_THROW(tuples_of("f in fib({n})", big), EvalError);
 }
 
+// Zips advance their sources together; a union concatenates its
+// alternatives, each with its own where and order, and the union's where
+// and order see one axis.
+TEST(Comprehension, ZipsAndUnions) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(rows(tuples_of("(a, b) in (1..4, 10..13)")), (V{"1/10", "2/11", "3/12"}));
+  EXPECT_EQ(rows(tuples_of("(a, b) in zip_truncate(1..4, 10..20)")), (V{"1/10", "2/11", "3/12"}));
+  EXPECT_EQ(rows(tuples_of("(a, b) in zip_cycle(1..3, [x, y, z])")), (V{"1/x", "2/y", "1/z"}));
+  EXPECT_TRUE(tuples_of("(a, b) in zip_cycle(1..1, 1..3)").rows.empty());
+  EXPECT_EQ(rows(tuples_of("k in p, q, (a, b) in (0..2, [x, y])")),
+            (V{"p/0/x", "p/1/y", "q/0/x", "q/1/y"}));
+  EXPECT_EQ(tuples_of("k in p, (a, b) in (0..2, [x, y])").names, (V{"k", "a", "b"}));
+  test::expect_contains(
+      test::thrown_message<EvalError>([] { tuples_of("(a, b) in (1..4, 1..9)"); }),
+      {"(a 3, b 8) has sources of unequal length", "zip_truncate"});
+  EXPECT_EQ(rows(tuples_of("[for k in 1..4, for k in 10..13]")),
+            (V{"1", "2", "3", "10", "11", "12"}));
+  EXPECT_EQ(rows(tuples_of("[ for k in 1..4 where {k} > 1, for k in 10..13 order lex/2 ]")),
+            (V{"2", "3", "10", "11"}));
+  EXPECT_EQ(rows(tuples_of("[ for k in 1..4, for k in 10..13 ] where {k} > 2 order halton/2")),
+            (V{"10", "11"}));
+  EXPECT_EQ(rows(tuples_of("[for a in 0..2, b in x, for a in 5..6, b in z] order reverse_lex")),
+            (V{"5/z", "1/x", "0/x"}));
+  EXPECT_EQ(comprehension::parse("[ for k in 1..4,for k in 10..13 ]  where {k} > 2")
+                .comprehension->canonical,
+            "[for k in 1..4, for k in 10..13] where {k} > 2");
+  EXPECT_EQ(comprehension::parse("(a,b) in zip_cycle(1..3,[x,y,z])").comprehension->canonical,
+            "(a, b) in zip_cycle(1..3, [x, y, z])");
+  EXPECT_NE(error_of("[for a in 1..3, for b in 1..3]").find("bind the same names"),
+            std::string::npos);
+  EXPECT_NE(error_of("[for a in 1..3, for a in 4..6] order lhs/2").find("a union is one sequence"),
+            std::string::npos);
+  EXPECT_NE(error_of("(a, b) in (1..3)").find("binds 2 names from 1 sources"), std::string::npos);
+  EXPECT_NE(error_of("(a, b) in [1..3, 4..6]").find("zip_truncate"), std::string::npos);
+  EXPECT_NE(error_of("(a, a) in (1..3, 4..6)").find("bound by two clauses"), std::string::npos);
+  std::string nested = "a in 1..3";
+  for (int k = 0; k < 40; ++k) nested = "[for " + nested + "]";
+  EXPECT_NE(error_of(nested).find("unions nest more than 16 deep"), std::string::npos);
+  EXPECT_EQ(rows(tuples_of("[for [for a in 1..3], for a in 7..8]")), (V{"1", "2", "7"}));
+}
+
 // An order after a where ranks the survivors by their place in the
 // unfiltered lattice (polydat's V5): halton/n is the first n survivors of
 // the unfiltered halton sequence; extrema/k the first k strata that hold a
@@ -301,6 +342,25 @@ TEST(Traversal, TheSweepExampleRunsAndOpensAsEvalShows) {
                   {"traversal 0: for clients in 1, 8, 64", "slot 1: clients (u64", "-> label]"});
   expect_contains(run_polyrt("plan " + file + " --engine batch").out,
                   {"runs its body on a per-state engine"});
+}
+
+// A zip may open the comprehension (`for (a, t) in ...`), a union may span
+// lines, and a union's alternatives must agree on each element's type.
+TEST(Traversal, ZipsAndUnionsRunThroughTheCli) {
+  const std::string dir = temp_dir();
+  const std::string zip =
+      write_program(dir, "zip.polydat",
+                    "input cycle\nfor (a, t) in zip_cycle(1..4, [x, y]) {\n  v := a * 2\n}\n");
+  EXPECT_EQ(run_polyrt("run " + zip + " --cycles 2..3").out,
+            "cycle,a,t,v\n2,1,x,2\n2,2,y,4\n2,3,x,6\n");
+  const std::string union_file =
+      write_program(dir, "union.polydat",
+                    "input cycle\nx := cycle + 1\nfor [ for k in 1..3,\n      for k in 10..12 ] "
+                    "where {k} != {x} {\n  v := k * 2\n}\n");
+  EXPECT_EQ(run_polyrt("run " + union_file + " --cycles 1..2").out,
+            "cycle,k,v\n1,1,2\n1,10,20\n1,11,22\n");
+  expect_contains(compile_error("input cycle\nfor [for k in 1..3, for k in 1.5, 2.5] { v := k }\n"),
+                  {"t.polydat:2:5", "'k' is a u64 in one alternative of the union and a f64"});
 }
 
 TEST(Traversal, UnboundNamesReadNoneWithAWarningAndAreRefusedWhenStrict) {

@@ -15,9 +15,12 @@ namespace {
 // Whether clause k's source is a {name} of an earlier clause's element (a
 // dependent cartesian: its values change with the prefix).
 bool reads_earlier_element(const Comprehension& c, size_t k) {
-  for (const std::string& name : references(c.clauses[k].source)) {
-    for (size_t j = 0; j < k; ++j) {
-      if (c.clauses[j].name == name) return true;
+  for (const Source& source : c.clauses[k].sources) {
+    for (const std::string& name : references(source)) {
+      for (size_t j = 0; j < k; ++j) {
+        const std::vector<std::string>& names = c.clauses[j].names;
+        if (std::find(names.begin(), names.end(), name) != names.end()) return true;
+      }
     }
   }
   return false;
@@ -84,18 +87,27 @@ std::string canonical_value(const Value& v) {
   return v.to_string();
 }
 
+// Unions nest at most this deep: the parser's recursion stays shallow
+// whatever the text.
+constexpr size_t kMaxUnionDepth = 16;
+
 class Parser {
  public:
-  explicit Parser(std::string_view text) : s_(text) {}
+  explicit Parser(std::string_view text, size_t depth = 0) : s_(text), depth_(depth) {}
 
   Comprehension run() {
     Comprehension c;
-    std::vector<std::pair<size_t, size_t>> clauses = split_clauses();
-    for (const auto& [from, to] : clauses) c.clauses.push_back(clause(from, to));
-    for (size_t a = 0; a < c.clauses.size(); ++a) {
-      for (size_t b = 0; b < a; ++b) {
-        if (c.clauses[a].name == c.clauses[b].name) {
-          fail(clauses[a].first, "'" + c.clauses[a].name + "' is bound by two clauses",
+    skip_space();
+    if (union_start(i_)) {
+      c.alternatives = alternatives();
+    } else {
+      std::vector<std::pair<size_t, size_t>> clauses = split_clauses();
+      for (const auto& [from, to] : clauses) c.clauses.push_back(clause(from, to));
+      const std::vector<std::string> names = element_names(c);
+      for (size_t a = 0; a < names.size(); ++a) {
+        if (std::find(names.begin(), names.begin() + (ptrdiff_t)a, names[a]) !=
+            names.begin() + (ptrdiff_t)a) {
+          fail(0, "'" + names[a] + "' is bound by two clauses",
                "each clause binds its own name (a union is written for [for ..., for ...])");
         }
       }
@@ -128,15 +140,99 @@ class Parser {
     return true;
   }
 
-  // Whether `<ident> in` starts at `at` (after spaces): a clause's start.
+  // Whether `<ident> in` or `(<ident>, ...) in` starts at `at` (after
+  // spaces): a clause's start.
   bool clause_start(size_t at) const {
     while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
-    if (at >= s_.size() || !ident_start(s_[at])) return false;
-    while (at < s_.size() && ident_char(s_[at])) ++at;
+    if (at < s_.size() && s_[at] == '(') {
+      const size_t close = s_.find(')', at);
+      if (close == std::string_view::npos) return false;
+      for (size_t k = at + 1; k < close; ++k) {
+        if (!ident_char(s_[k]) && s_[k] != ',' && !std::isspace((unsigned char)s_[k])) {
+          return false;
+        }
+      }
+      at = close + 1;
+    } else {
+      if (at >= s_.size() || !ident_start(s_[at])) return false;
+      while (at < s_.size() && ident_char(s_[at])) ++at;
+    }
     const size_t space = at;
     while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
-    return at > space && s_.compare(at, 2, "in") == 0 &&
+    return (at > space || s_[space - 1] == ')') && s_.compare(at, 2, "in") == 0 &&
            (at + 2 >= s_.size() || !ident_char(s_[at + 2]));
+  }
+
+  // Whether a union `[ for ...` starts at `at`.
+  bool union_start(size_t at) const {
+    if (at >= s_.size() || s_[at] != '[') return false;
+    ++at;
+    while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
+    return starts_word(at, "for");
+  }
+
+  // The byte after the bracket, quote or parenthesis group opening at `at`.
+  size_t group_end(size_t at) {
+    int depth = 0;
+    for (size_t k = at; k < s_.size(); ++k) {
+      const char c = s_[k];
+      if (c == '"' || c == '\'') {
+        const size_t close = s_.find(c, k + 1);
+        if (close == std::string_view::npos) fail(k, "unterminated string");
+        k = close;
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+        return k + 1;
+      }
+    }
+    fail(at, std::string("'") + s_[at] + "' is never closed");
+  }
+
+  // `[for A, for B, ...]`: each alternative parsed as a comprehension of
+  // its own; all bind the same names.
+  std::vector<Comprehension> alternatives() {
+    if (depth_ >= kMaxUnionDepth) {
+      fail(i_, "unions nest more than " + std::to_string(kMaxUnionDepth) + " deep");
+    }
+    const size_t open = i_, close = group_end(open) - 1;
+    std::vector<size_t> starts;  // each alternative's text, after its `for`
+    for (size_t k = open + 1; k < close; ++k) {
+      const char c = s_[k];
+      if (c == '"' || c == '\'' || c == '(' || c == '[' || c == '{') {
+        k = (c == '"' || c == '\'') ? s_.find(c, k + 1) : group_end(k) - 1;
+        continue;
+      }
+      size_t w = k;
+      while (w < close && std::isspace((unsigned char)s_[w])) ++w;
+      const bool first = starts.empty();
+      if ((first || c == ',') && starts_word(first ? w : next_word(k + 1), "for")) {
+        starts.push_back((first ? w : next_word(k + 1)) + 3);
+        k = starts.back() - 1;
+      }
+    }
+    std::vector<Comprehension> out;
+    for (size_t a = 0; a < starts.size(); ++a) {
+      size_t end = a + 1 < starts.size() ? s_.rfind(',', starts[a + 1]) : close;
+      std::string_view text = s_.substr(starts[a], end - starts[a]);
+      try {
+        out.push_back(Parser(text, depth_ + 1).run());
+      } catch (SyntaxError& e) {
+        e.offset += starts[a];
+        throw;
+      }
+      if (element_names(out.back()) != element_names(out.front())) {
+        fail(starts[a], "a union's alternatives bind the same names: 'for " + out.back().canonical +
+                            "' does not bind what 'for " + out.front().canonical + "' binds");
+      }
+    }
+    tail_ = close + 1;
+    return out;
+  }
+
+  size_t next_word(size_t at) const {
+    while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
+    return at;
   }
 
   // The clauses' byte ranges: a depth-0 comma starts a new clause only when
@@ -181,17 +277,72 @@ class Parser {
     if (!clause_start(i_)) {
       fail(i_, "a clause is written NAME in SOURCE", "e.g. for a in 0..10, tag in p, q");
     }
-    const size_t name_at = i_;
-    while (i_ < to && ident_char(s_[i_])) ++i_;
-    Clause c{std::string(s_.substr(name_at, i_ - name_at)), {}};
+    Clause c;
+    const bool zip = s_[i_] == '(';
+    if (zip) {
+      const size_t close = s_.find(')', i_);
+      for (std::string_view name : split_items(s_.substr(i_ + 1, close - i_ - 1), ",")) {
+        c.names.emplace_back(name);
+      }
+      i_ = close + 1;
+    } else {
+      const size_t name_at = i_;
+      while (i_ < to && ident_char(s_[i_])) ++i_;
+      c.names.emplace_back(s_.substr(name_at, i_ - name_at));
+    }
     skip_space();
     i_ += 2;  // in
     skip_space();
     std::string_view text = s_.substr(i_, to - i_);
     while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
-    if (text.empty()) fail(i_, "clause '" + c.name + "' has no source after 'in'");
-    c.source = source(text, i_);
+    if (text.empty()) fail(i_, "clause '" + c.names[0] + "' has no source after 'in'");
+    if (zip) {
+      zip_sources(c, text, i_);
+    } else {
+      c.sources.push_back(source(text, i_));
+    }
     return c;
+  }
+
+  // A zip's sources: `(S1, S2, ...)`, `zip_truncate(...)` or `zip_cycle(...)`,
+  // one per name, split on the commas outside brackets and quotes.
+  void zip_sources(Clause& c, std::string_view text, size_t at) {
+    static const std::pair<std::string_view, Clause::Zip> kForms[] = {
+        {"zip_truncate(", Clause::Zip::Truncate},
+        {"zip_cycle(", Clause::Zip::Cycle},
+        {"(", Clause::Zip::Strict}};
+    for (const auto& [form, zip] : kForms) {
+      if (text.substr(0, form.size()) != form || text.back() != ')') continue;
+      c.zip = zip;
+      const size_t inner = at + form.size(), inner_end = at + text.size() - 1;
+      size_t from = inner;
+      for (size_t k = inner; k <= inner_end; ++k) {
+        if (k < inner_end && s_[k] != ',') {
+          if (s_[k] == '"' || s_[k] == '\'' || s_[k] == '(' || s_[k] == '[' || s_[k] == '{') {
+            k = (s_[k] == '(' || s_[k] == '[' || s_[k] == '{') ? group_end(k) - 1
+                                                               : s_.find(s_[k], k + 1);
+          }
+          continue;
+        }
+        std::string_view piece = s_.substr(from, k - from);
+        while (!piece.empty() && std::isspace((unsigned char)piece.front())) {
+          piece.remove_prefix(1);
+          ++from;
+        }
+        while (!piece.empty() && std::isspace((unsigned char)piece.back())) piece.remove_suffix(1);
+        if (piece.empty()) fail(from, "a zip's source is empty");
+        c.sources.push_back(source(piece, from));
+        from = k + 1;
+      }
+      if (c.sources.size() != c.names.size()) {
+        fail(at,
+             "the zip binds " + std::to_string(c.names.size()) + " names from " +
+                 std::to_string(c.sources.size()) + " sources",
+             "one source per name: (a, b) in (0..3, x, y, z) is (a, b) in (0..3, [x, y, z])");
+      }
+      return;
+    }
+    fail(at, "a zip's source is (S1, S2, ...), zip_truncate(S1, S2, ...) or zip_cycle(...)");
   }
 
   Source source(std::string_view text, size_t at) {
@@ -363,6 +514,10 @@ class Parser {
                "' needs a lattice: a source that reads an earlier element has no fixed axis",
            "order a dependent cartesian lex or reverse_lex");
     }
+    if (o.strategy == "lhs" && c.alternatives.size() > 1) {
+      fail(at, "order 'lhs' stratifies each axis of a lattice; a union is one sequence",
+           "shuffle orders a union at random");
+    }
     if (o.strategy == "sobol" && c.clauses.size() > kMaxSobolAxes) {
       fail(at,
            "order 'sobol' takes at most " + std::to_string(kMaxSobolAxes) + " axes, not " +
@@ -527,43 +682,64 @@ class Parser {
 
   std::string canonical(const Comprehension& c) const {
     std::string out;
+    for (size_t a = 0; a < c.alternatives.size(); ++a) {
+      out += (a ? ", for " : "[for ") + c.alternatives[a].canonical;
+    }
+    if (!c.alternatives.empty()) out += "]";
     for (size_t k = 0; k < c.clauses.size(); ++k) {
       const Clause& cl = c.clauses[k];
-      out += (k ? ", " : "") + cl.name + " in ";
-      const Source& s = cl.source;
-      if (s.kind == Source::Kind::Reference) {
-        out += "{" + s.reference + "}";
-      } else if (s.kind == Source::Kind::Generator) {
-        out += s.generator + "(";
-        for (size_t a = 0; a < s.arguments.size(); ++a) {
-          const Source& arg = s.arguments[a];
-          out += (a ? ", " : "") + (arg.kind == Source::Kind::Reference
-                                        ? "{" + arg.reference + "}"
-                                        : canonical_value(arg.values[0]));
-        }
-        out += ")";
-      } else if (s.kind == Source::Kind::Range) {
-        out += std::to_string(s.start) + ".." + std::to_string(s.end);
-        if (s.step != 1) out += " step " + std::to_string(s.step);
-      } else {
-        for (size_t v = 0; v < s.values.size(); ++v) {
-          out += (v ? ", " : "") + canonical_value(s.values[v]);
-        }
+      out += k ? ", " : "";
+      if (cl.zip == Clause::Zip::None) {
+        out += cl.names[0] + " in " + canonical_source(cl.sources[0]);
+        continue;
       }
+      std::string names, sources;
+      for (size_t n = 0; n < cl.names.size(); ++n) {
+        names += (n ? ", " : "") + cl.names[n];
+        sources += (n ? ", " : "") + canonical_source(cl.sources[n], true);
+      }
+      out += "(" + names + ") in " +
+             (cl.zip == Clause::Zip::Truncate ? "zip_truncate"
+              : cl.zip == Clause::Zip::Cycle  ? "zip_cycle"
+                                              : "") +
+             "(" + sources + ")";
     }
     if (tail_ < s_.size()) {
       std::string_view rest = s_.substr(tail_);
       while (!rest.empty() && std::isspace((unsigned char)rest.back())) rest.remove_suffix(1);
-      out += " " + std::string(rest);
+      while (!rest.empty() && std::isspace((unsigned char)rest.front())) rest.remove_prefix(1);
+      if (!rest.empty()) out += " " + std::string(rest);
     }
     return out;
+  }
+
+  // A list in a zip keeps its brackets: its commas are not the zip's.
+  static std::string canonical_source(const Source& s, bool in_zip = false) {
+    std::string out;
+    if (s.kind == Source::Kind::Reference) return "{" + s.reference + "}";
+    if (s.kind == Source::Kind::Generator) {
+      out += s.generator + "(";
+      for (size_t a = 0; a < s.arguments.size(); ++a) {
+        out += (a ? ", " : "") + canonical_source(s.arguments[a]);
+      }
+      return out + ")";
+    }
+    if (s.kind == Source::Kind::Range) {
+      out += std::to_string(s.start) + ".." + std::to_string(s.end);
+      return s.step == 1 ? out : out + " step " + std::to_string(s.step);
+    }
+    for (size_t v = 0; v < s.values.size(); ++v) {
+      out += (v ? ", " : "") + canonical_value(s.values[v]);
+    }
+    return in_zip ? "[" + out + "]" : out;
   }
 
   static constexpr size_t kMaxPredicateNodes = 1024;
   std::string_view s_;
   size_t nodes_ = 0;
   size_t i_ = 0;
-  size_t tail_ = 0;  // where the clauses end (`where`, `order` or the end)
+  size_t tail_ = 0;   // where the clauses end (`where`, `order` or the end)
+  size_t depth_ = 0;  // how deep in unions
 };
 
 // The values a source yields (a reference peeled one level: a scalar is
@@ -743,6 +919,23 @@ Parsed parse(std::string_view text) {
   }
 }
 
+std::vector<std::string> element_names(const Comprehension& c) {
+  if (!c.alternatives.empty()) return element_names(c.alternatives.front());
+  std::vector<std::string> out;
+  for (const Clause& clause : c.clauses)
+    out.insert(out.end(), clause.names.begin(), clause.names.end());
+  return out;
+}
+
+std::vector<const Source*> element_sources(const Comprehension& c) {
+  if (!c.alternatives.empty()) return element_sources(c.alternatives.front());
+  std::vector<const Source*> out;
+  for (const Clause& clause : c.clauses) {
+    for (const Source& source : clause.sources) out.push_back(&source);
+  }
+  return out;
+}
+
 std::vector<std::string> scope_names(const Comprehension& c) {
   std::vector<std::string> bound, out;
   const auto add = [&](const std::string& name) {
@@ -751,10 +944,16 @@ std::vector<std::string> scope_names(const Comprehension& c) {
       out.push_back(name);
     }
   };
-  for (const Clause& clause : c.clauses) {
-    for (const std::string& name : references(clause.source)) add(name);
-    bound.push_back(clause.name);
+  for (const Comprehension& alternative : c.alternatives) {
+    for (const std::string& name : scope_names(alternative)) add(name);
   }
+  for (const Clause& clause : c.clauses) {
+    for (const Source& source : clause.sources) {
+      for (const std::string& name : references(source)) add(name);
+    }
+    bound.insert(bound.end(), clause.names.begin(), clause.names.end());
+  }
+  bound = element_names(c);
   std::vector<const Predicate*> stack;
   if (c.where) stack.push_back(c.where.get());
   std::vector<std::string> in_predicate;
@@ -768,66 +967,117 @@ std::vector<std::string> scope_names(const Comprehension& c) {
   return out;
 }
 
-Tuples evaluate(const Comprehension& c, const Scope& scope) {
-  Tuples out;
-  for (const Clause& clause : c.clauses) out.names.push_back(clause.name);
-  // Sources left to right per prefix, so a source may read earlier
-  // elements (a dependent cartesian): the rightmost clause varies fastest.
-  std::vector<std::vector<Value>> prefixes{{}};
-  const auto refuse_size = [&] {
-    throw EvalError("the comprehension '" + c.canonical + "' has more than " +
-                        std::to_string(kMaxTuples) + " tuples, the most one opening materializes",
+namespace {
+
+[[noreturn]] void refuse_size(const Comprehension& c) {
+  throw EvalError("the comprehension '" + c.canonical + "' has more than " +
+                      std::to_string(kMaxTuples) + " tuples, the most one opening materializes",
+                  "for");
+}
+
+// A clause's rows: one value each, or a zip's values side by side.
+std::vector<std::vector<Value>> clause_rows(const Clause& clause, const Scope& scope) {
+  std::vector<std::vector<Value>> lists;
+  for (const Source& source : clause.sources) lists.push_back(source_values(source, scope));
+  size_t shortest = lists[0].size(), longest = lists[0].size();
+  for (const std::vector<Value>& l : lists) {
+    shortest = std::min(shortest, l.size());
+    longest = std::max(longest, l.size());
+  }
+  if (clause.zip == Clause::Zip::Strict && shortest != longest) {
+    std::string names;
+    for (size_t n = 0; n < clause.names.size(); ++n) {
+      names += (n ? ", " : "") + clause.names[n] + " " + std::to_string(lists[n].size());
+    }
+    throw EvalError("the zip (" + names +
+                        ") has sources of unequal length: a strict zip takes equal ones "
+                        "(zip_truncate stops at the shortest, zip_cycle repeats to the longest)",
                     "for");
-  };
-  std::vector<uint64_t> axis_sizes;  // per clause that reads no element: its values
+  }
+  // An empty source empties any zip; a cycling zip runs to the longest.
+  const size_t rows = shortest == 0 ? 0 : clause.zip == Clause::Zip::Cycle ? longest : shortest;
+  std::vector<std::vector<Value>> out(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    for (const std::vector<Value>& l : lists) out[r].push_back(l[r % l.size()]);
+  }
+  return out;
+}
+
+// The tuples of a cartesian in lex order (sources left to right per
+// prefix, so a source may read earlier elements: the rightmost clause
+// varies fastest), and the axis sizes of the clauses that read no element.
+std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& scope,
+                                          const std::vector<std::string>& names,
+                                          std::vector<uint64_t>& axis_sizes) {
+  std::vector<std::vector<Value>> prefixes{{}};
   for (size_t k = 0; k < c.clauses.size(); ++k) {
-    // A source that reads no earlier element yields the same values after
+    // A clause that reads no earlier element yields the same rows after
     // every prefix: evaluated once, and a product too large is refused
     // before it is built.
-    const Source& source = c.clauses[k].source;
-    const bool reads_element = reads_earlier_element(c, k);
-    std::optional<std::vector<Value>> shared;
-    if (!reads_element) {
-      shared = source_values(source, scope);
+    std::optional<std::vector<std::vector<Value>>> shared;
+    if (!reads_earlier_element(c, k)) {
+      shared = clause_rows(c.clauses[k], scope);
       axis_sizes.push_back(shared->size());
-      if (!shared->empty() && prefixes.size() > kMaxTuples / shared->size()) refuse_size();
+      if (!shared->empty() && prefixes.size() > kMaxTuples / shared->size()) refuse_size(c);
     }
     std::vector<std::vector<Value>> next;
     for (const std::vector<Value>& prefix : prefixes) {
       const Scope with_prefix = [&](std::string_view name) -> std::optional<Value> {
         for (size_t j = 0; j < prefix.size(); ++j) {
-          if (out.names[j] == name) return prefix[j];
+          if (names[j] == name) return prefix[j];
         }
         return scope(name);
       };
-      std::vector<Value> own;
-      const std::vector<Value>& values =
-          shared ? *shared : (own = source_values(source, with_prefix));
-      for (const Value& v : values) {
-        if (next.size() >= kMaxTuples) refuse_size();
+      std::vector<std::vector<Value>> own;
+      const std::vector<std::vector<Value>>& rows =
+          shared ? *shared : (own = clause_rows(c.clauses[k], with_prefix));
+      for (const std::vector<Value>& row : rows) {
+        if (next.size() >= kMaxTuples) refuse_size(c);
         next.push_back(prefix);
-        next.back().push_back(v);
+        next.back().insert(next.back().end(), row.begin(), row.end());
       }
     }
     prefixes = std::move(next);
   }
+  return prefixes;
+}
+
+}  // namespace
+
+Tuples evaluate(const Comprehension& c, const Scope& scope) {
+  Tuples out;
+  out.names = element_names(c);
+  // A union's alternatives one after another, as one axis.
+  std::vector<uint64_t> axis_sizes;
+  std::vector<std::vector<Value>> tuples;
+  if (!c.alternatives.empty()) {
+    for (const Comprehension& alternative : c.alternatives) {
+      Tuples t = evaluate(alternative, scope);
+      if (tuples.size() + t.rows.size() > kMaxTuples) refuse_size(c);
+      std::move(t.rows.begin(), t.rows.end(), std::back_inserter(tuples));
+    }
+    axis_sizes.push_back(tuples.size());
+  } else {
+    tuples = cartesian(c, scope, out.names, axis_sizes);
+  }
   // The predicate, then the order over the survivors: an independent
-  // cartesian is a lattice every strategy reads; a dependent one is one
-  // axis of its survivors (lex and reverse_lex only, as the parser checks).
-  std::vector<bool> survives(prefixes.size(), true);
+  // cartesian or a union is a lattice every strategy reads; a dependent
+  // cartesian is one axis of its survivors (lex and reverse_lex only, as
+  // the parser checks).
+  std::vector<bool> survives(tuples.size(), true);
   if (c.where) {
-    for (size_t p = 0; p < prefixes.size(); ++p) {
-      const Value keep = PredicateEvaluator(out.names, prefixes[p], scope).eval(*c.where);
+    for (size_t p = 0; p < tuples.size(); ++p) {
+      const Value keep = PredicateEvaluator(out.names, tuples[p], scope).eval(*c.where);
       survives[p] = !keep.is_none() && keep.type() == Type::Bool && keep.as_bool();
     }
   }
-  const bool lattice = axis_sizes.size() == c.clauses.size();
+  const bool lattice = !c.alternatives.empty() || axis_sizes.size() == c.clauses.size();
   std::vector<uint64_t> positions;
   if (c.order && lattice) {
     positions = c.where ? select_survivors(*c.order, axis_sizes, survives)
                         : order_positions(*c.order, axis_sizes);
   } else {
-    for (uint64_t p = 0; p < prefixes.size(); ++p) {
+    for (uint64_t p = 0; p < tuples.size(); ++p) {
       if (survives[p]) positions.push_back(p);
     }
     if (c.order) {
@@ -841,7 +1091,7 @@ Tuples evaluate(const Comprehension& c, const Scope& scope) {
   }
   // A sampling order may visit a tuple twice (lhs): each visit is a row.
   out.rows.reserve(positions.size());
-  for (uint64_t p : positions) out.rows.push_back(prefixes[p]);
+  for (uint64_t p : positions) out.rows.push_back(tuples[p]);
   return out;
 }
 

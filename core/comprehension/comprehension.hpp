@@ -4,7 +4,7 @@
 // from the raw text the lexer captures; evaluated into tuples when a
 // traversal opens, against the values of the scope it opens in.
 //
-// This version takes the discrete sources (ranges with `..=` and `step`,
+// This version takes unions and zips, the discrete sources (ranges with `..=` and `step`,
 // bare and bracketed literal lists with polydat's typing, quoted
 // comprehension strings, `{name}` references, the named generators of
 // generators.hpp) and all ten orders (see order_strategies.hpp), each with
@@ -44,9 +44,15 @@ std::vector<std::string> references(const Source& s);
 // its value's.
 std::optional<Type> element_type(const Source& s);
 
+// One axis of the cartesian: `name in SOURCE`, or a zip `(a, b) in (S1,
+// S2)` whose sources advance together (one name per source): strictly
+// (equal lengths, else an error when it opens), `zip_truncate(...)` (the
+// shortest) or `zip_cycle(...)` (the longest; shorter sources repeat). An
+// empty source empties any zip.
 struct Clause {
-  std::string name;
-  Source source;
+  enum class Zip : uint8_t { None, Strict, Truncate, Cycle } zip = Zip::None;
+  std::vector<std::string> names;
+  std::vector<Source> sources;  // one per name
 };
 
 // A `where` predicate: literals, {name} references, ! and unary -, the
@@ -62,6 +68,9 @@ struct Predicate {
 
 struct Comprehension {
   std::vector<Clause> clauses;
+  // A union `[for ..., for ...]`: its children, each a comprehension that
+  // binds the same names, their tuples one after another (no clauses then).
+  std::vector<Comprehension> alternatives;
   std::unique_ptr<Predicate> where;
   std::optional<Order> order;
   // The text as polydat prints it: clauses and lists with ", " between
@@ -82,6 +91,12 @@ struct Parsed {
   std::optional<SyntaxError> error;
 };
 Parsed parse(std::string_view text);
+
+// The names a comprehension binds, one per element of its tuples.
+std::vector<std::string> element_names(const Comprehension& c);
+
+// The source of each element (a union's first alternative's).
+std::vector<const Source*> element_sources(const Comprehension& c);
 
 // The names a comprehension reads from its scope: every {name} of its
 // sources and names of its predicate (a bare word is a name) that no clause

@@ -102,12 +102,23 @@ class Lexer {
     return newline;
   }
 
-  // Whether the `for` just lexed is the keyword (not a binding named for).
+  // Whether the `for` just lexed is the keyword (not a binding or a call
+  // named for): `(` opens a zip clause only when `NAMES) in` follows.
   bool opens_for() const {
     size_t k = i_;
     while (k < end_ && (s_[k] == ' ' || s_[k] == '\t')) ++k;
-    return k < end_ && s_[k] != '\n' && s_.compare(k, 2, ":=") != 0 && s_[k] != '(' &&
-           s_[k] != ')' && s_[k] != ',';
+    if (k < end_ && s_[k] == '(') {
+      size_t close = k + 1;
+      while (close < end_ &&
+             (ident_char(s_[close]) || s_[close] == ',' || s_[close] == ' ' || s_[close] == '\t')) {
+        ++close;
+      }
+      if (close >= end_ || s_[close] != ')') return false;
+      size_t in = close + 1;
+      while (in < end_ && (s_[in] == ' ' || s_[in] == '\t')) ++in;
+      return s_.compare(in, 2, "in") == 0 && (in + 2 >= end_ || !ident_char(s_[in + 2]));
+    }
+    return k < end_ && s_[k] != '\n' && s_.compare(k, 2, ":=") != 0 && s_[k] != ')' && s_[k] != ',';
   }
 
   Token capture_comprehension() {

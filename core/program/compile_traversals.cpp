@@ -1,5 +1,6 @@
 #include "program/compile_traversals.hpp"
 
+#include <functional>
 #include <set>
 
 #include "dsl/table_values.hpp"
@@ -52,6 +53,31 @@ std::optional<Type> parent_type(const Program& parent, const std::string& name) 
   return std::nullopt;
 }
 
+// The type of element `e`: its source's, a {name}'s the parent's value's;
+// a union's alternatives must agree.
+Type element_type(const comprehension::Comprehension& c, size_t e, const Program& parent,
+                  const std::function<void(const std::string&)>& fail) {
+  if (!c.alternatives.empty()) {
+    const Type first = element_type(c.alternatives.front(), e, parent, fail);
+    for (const comprehension::Comprehension& alternative : c.alternatives) {
+      const Type type = element_type(alternative, e, parent, fail);
+      if (type != first) {
+        fail("'" + comprehension::element_names(c)[e] + "' is a " + std::string(type_name(first)) +
+             " in one alternative of the union and a " + std::string(type_name(type)) +
+             " in 'for " + alternative.canonical + "': a union's tuples have one shape");
+      }
+    }
+    return first;
+  }
+  const comprehension::Source& source = *comprehension::element_sources(c)[e];
+  if (source.kind != comprehension::Source::Kind::Reference) {
+    return comprehension::element_type(source).value();
+  }
+  const std::optional<Type> t = parent_type(parent, source.reference);
+  if (!t) fail("'{" + source.reference + "}' names no output or input of the program");
+  return t.value();
+}
+
 }  // namespace
 
 std::vector<dsl::Stmt> take_traversals(dsl::Ast& ast) {
@@ -82,19 +108,14 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
   body.tokens = fresh.tokens;
   body.statements.push_back(declaration(dsl::StmtKind::Input, "cycle", Type::U64, at));
   std::set<std::string> declared{"cycle"};
-  for (const comprehension::Clause& c : def->comprehension.clauses) {
-    Type type = comprehension::element_type(c.source).value_or(Type::U64);
-    if (c.source.kind == comprehension::Source::Kind::Reference) {
-      const std::optional<Type> t = parent_type(parent, c.source.reference);
-      if (!t) {
-        sources.fail(at, "'{" + c.source.reference + "}' names no output or input of the program",
-                     traversal.comprehension.size());
-      }
-      type = *t;
-    }
+  const std::vector<std::string> names = comprehension::element_names(def->comprehension);
+  for (size_t e = 0; e < names.size(); ++e) {
+    const Type type = element_type(def->comprehension, e, parent, [&](const std::string& why) {
+      sources.fail(at, why, traversal.comprehension.size());
+    });
     def->element_types.push_back(type);
-    body.statements.push_back(declaration(dsl::StmtKind::Extern, c.name, type, at));
-    declared.insert(c.name);
+    body.statements.push_back(declaration(dsl::StmtKind::Extern, names[e], type, at));
+    declared.insert(names[e]);
   }
   for (const std::string& name : free_names(traversal.body)) {
     if (declared.count(name)) continue;

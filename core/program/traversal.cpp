@@ -32,7 +32,7 @@ const TraversalDef& definition(const Program& p, size_t index) {
 TraversalInfo traversal_info(const Program& program, size_t index) {
   const TraversalDef& def = definition(program, index);
   TraversalInfo info{def.comprehension.canonical, {}, def.element_types, def.body};
-  for (const comprehension::Clause& c : def.comprehension.clauses) info.names.push_back(c.name);
+  info.names = comprehension::element_names(def.comprehension);
   return info;
 }
 
