@@ -10,6 +10,7 @@
 
 #include <algorithm>
 
+#include "comprehension/derivation.hpp"
 #include "polyrt/traversal.hpp"
 #include "tests/test_support.hpp"
 
@@ -218,6 +219,25 @@ TEST(Comprehension, ZipsAndUnions) {
   EXPECT_EQ(rows(tuples_of("[for [for a in 1..3], for a in 7..8]")), (V{"1", "2", "7"}));
 }
 
+// A derivation composes with its producer as polydat composes them.
+TEST(Comprehension, DerivationsComposeWithTheirProducer) {
+  const auto derive = [](const std::string& base, const char* where, const char* order) {
+    return comprehension::derive(*comprehension::parse(base).comprehension, where, order);
+  };
+  EXPECT_EQ(derive("a in 0..3", "{a} > 0", ""), "a in 0..3 where {a} > 0");
+  EXPECT_EQ(derive("a in 0..3 where {a} < 2", "{a} > 0", "lex/1"),
+            "a in 0..3 where ({a} < 2) && ({a} > 0) order lex/1");
+  // Over an ordered producer a filter sees the selected tuples...
+  EXPECT_EQ(derive("a in 0..3 order lex/2", "{a} > 0", ""),
+            "[for a in 0..3 order lex/2] where {a} > 0");
+  // ...and a lattice order reads through an untruncated order, not a truncated one.
+  EXPECT_EQ(derive("a in 0..3 order reverse_lex", "", "halton/2"), "a in 0..3 order halton/2");
+  EXPECT_EQ(derive("a in 0..3 order reverse_lex/2", "", "halton/2"),
+            "[for a in 0..3 order reverse_lex/2] order halton/2");
+  EXPECT_EQ(derive("a in 0..3 order halton", "", "reverse_lex"),
+            "[for a in 0..3 order halton] order reverse_lex");
+}
+
 // An order after a where ranks the survivors by their place in the
 // unfiltered lattice (polydat's V5): halton/n is the first n survivors of
 // the unfiltered halton sequence; extrema/k the first k strata that hold a
@@ -361,6 +381,41 @@ TEST(Traversal, ZipsAndUnionsRunThroughTheCli) {
             "cycle,k,v\n1,1,2\n1,10,20\n1,11,22\n");
   expect_contains(compile_error("input cycle\nfor [for k in 1..3, for k in 1.5, 2.5] { v := k }\n"),
                   {"t.polydat:2:5", "'k' is a u64 in one alternative of the union and a f64"});
+}
+
+// Producers bind comprehensions; derivations narrow and reorder them; a
+// traversal runs over one by name; the value is the producer's text.
+TEST(Traversal, ProducersAndDerivations) {
+  const std::string source =
+      "input cycle\nsweep := for limit in 10, 20, 30, tier in gold, silver\n"
+      "big := for sweep where {limit} > 10\ntop := for big order reverse_lex/2\n"
+      "label := \"plan: {sweep}\"\nfor top {\n  v := limit * 2\n}\n";
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    const auto program = compile(source, CompileOptions{.engine = engine});
+    State parent = program->new_state();
+    parent.set_inputs(std::vector<uint64_t>{0});
+    EXPECT_EQ(parent.pull("label").text(), "plan: for limit in 10, 20, 30, tier in gold, silver");
+    EXPECT_EQ(parent.pull("top").text(),
+              "for limit in 10, 20, 30, tier in gold, silver where {limit} > 10 order "
+              "reverse_lex/2");
+    const Traversal t = open_traversal(parent, std::vector<uint64_t>{0}, 0);
+    ASSERT_EQ(t.tuples().size(), 2u);
+    EXPECT_EQ(t.tuples()[0][1].text(), "silver");
+    EXPECT_EQ(t.activation(1).pull("v").as_u64(), 60u);
+  }
+  const std::string head = "input cycle\nsweep := for limit in 10, 20, 30\n";
+  expect_contains(compile_error(head + "x := for sweep\n"), {"t.polydat:3:10", "derives nothing"});
+  expect_contains(compile_error(head + "y := sweep + \"a\"\n"),
+                  {"t.polydat:3:6", "'sweep' is a producer (sweep := for ...), not a plain value"});
+  expect_contains(compile_error(head + "for nope { v := 1 }\n"),
+                  {"'nope' is not a producer bound before this line"});
+  expect_contains(compile_error(head + "z := 1 + for a in 0..3\n"),
+                  {"compiles only as the whole value of a binding"});
+  expect_contains(compile_error(head + "q := for a in 0..3, b in {sweep}\n"),
+                  {"'{sweep}' reads a producer"});
+  expect_contains(compile_error("input cycle\nlater := for early where {a} > 1\n"
+                                "early := for a in 0..3\n"),
+                  {"'early' is not a producer bound before this line"});
 }
 
 TEST(Traversal, UnboundNamesReadNoneWithAWarningAndAreRefusedWhenStrict) {

@@ -73,8 +73,6 @@ TEST(GrammarCompat, CoordinateTypesAreAdvisory) {
 }
 
 TEST(GrammarCompat, LaterConstructsAreRefusedByName) {
-  expect_contains(compile_error("sweep := for k in 1..4\n"),
-                  {"t.polydat:1:10: error: 'for' producers (x := for ...) are not supported"});
   expect_contains(compile_error("cursor users = range(0, 10)\n"),
                   {"'cursor' declarations are not supported"});
   expect_contains(compile_error("input c\ntile doc : json := {\n \"a\": ${c}\n}\n"),

@@ -114,12 +114,22 @@ class Parser {
     }
     i_ = tail_;
     skip_space();
-    if (word("where")) c.where = predicate_or();
+    if (word("where")) {
+      const size_t from = i_;
+      c.where = predicate_or();
+      c.where_text = trimmed(s_.substr(from, i_ - from));
+    }
     skip_space();
-    if (word("order")) c.order = order(c);
+    if (word("order")) {
+      const size_t from = i_;
+      c.order = order(c);
+      c.order_text = trimmed(s_.substr(from, i_ - from));
+    }
     skip_space();
     if (i_ < s_.size()) fail(i_, "unexpected '" + std::string(s_.substr(i_)) + "'");
     c.canonical = canonical(c);
+    c.head = c.canonical.substr(0, c.canonical.size() - tail_text().size() -
+                                       (tail_text().empty() ? 0 : 1));
     return c;
   }
 
@@ -704,13 +714,17 @@ class Parser {
                                               : "") +
              "(" + sources + ")";
     }
-    if (tail_ < s_.size()) {
-      std::string_view rest = s_.substr(tail_);
-      while (!rest.empty() && std::isspace((unsigned char)rest.back())) rest.remove_suffix(1);
-      while (!rest.empty() && std::isspace((unsigned char)rest.front())) rest.remove_prefix(1);
-      if (!rest.empty()) out += " " + std::string(rest);
-    }
+    if (!tail_text().empty()) out += " " + tail_text();
     return out;
+  }
+
+  // The text after the clauses: `where ...` and `order ...`, as written.
+  std::string tail_text() const { return tail_ < s_.size() ? trimmed(s_.substr(tail_)) : ""; }
+
+  static std::string trimmed(std::string_view text) {
+    while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
+    while (!text.empty() && std::isspace((unsigned char)text.front())) text.remove_prefix(1);
+    return std::string(text);
   }
 
   // A list in a zip keeps its brackets: its commas are not the zip's.

@@ -76,6 +76,9 @@ struct Comprehension {
   // The text as polydat prints it: clauses and lists with ", " between
   // items ("a in 0..3, tag in p, q where {a} > 0 order reverse_lex/2").
   std::string canonical;
+  // Its parts as written: the clauses (or the union) as printed, and the
+  // texts after `where` and after `order` (empty when absent).
+  std::string head, where_text, order_text;
 };
 
 // A parse failure: the message and the byte offset in the text.

@@ -91,8 +91,12 @@ struct Stmt {
   // The hidden binding of a module parameter's expression argument:
   // "parameter 'max' of module 'bounded'".
   std::string role;
-  // A traversal, `for COMPREHENSION { body }`: the comprehension's text as
-  // written (where it starts in the source, for diagnostics) and the body.
+  // A producer, `x := for COMPREHENSION`: a binding whose value is its
+  // comprehension (dsl/producers.hpp turns it into its canonical text).
+  bool is_producer = false;
+  // A traversal, `for COMPREHENSION { body }`, or a producer: the
+  // comprehension's text as written (where it starts in the source, for
+  // diagnostics) and a traversal's body.
   std::string comprehension;
   SourcePos comprehension_pos;
   std::vector<Stmt> body;

@@ -4,6 +4,7 @@
 #include "comprehension/comprehension.hpp"
 #include "dsl/ast.hpp"
 #include "dsl/lexer.hpp"
+#include "dsl/producers.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::dsl {
@@ -350,12 +351,33 @@ class Parser {
       }
       advance();
     }
+    if (is_ident(peek(), "for") && peek(1).kind == Tok::Comprehension) {
+      parse_producer(s);
+      return s;
+    }
     s.expr = parse_expr();
     return s;
   }
 
-  // A comprehension's syntax error, at its place in the source.
+  // `x := for COMPREHENSION` or a derivation `y := for x where ... order
+  // ...`, the whole value of a binding of one name.
+  void parse_producer(Stmt& s) {
+    const Token& keyword = advance();
+    if (s.names.size() != 1 || s.is_shared || s.is_volatile) {
+      fail_at(keyword, "a 'for' producer is bound to one plain name: x := for a in 0..3");
+    }
+    const Token& text = advance();
+    check_comprehension(text);
+    s.is_producer = true;
+    s.comprehension = text.text;
+    s.comprehension_pos = text.pos;
+  }
+
+  // A comprehension's syntax error, at its place in the source. A
+  // producer's name (`for sweep`, `for sweep where ...`) is resolved later,
+  // with the producers (dsl/producers.hpp).
   void check_comprehension(const Token& text) {
+    if (is_producer_reference(text.text)) return;
     const comprehension::Parsed parsed = comprehension::parse(text.text);
     if (!parsed.error) return;
     src_.fail(src_.position_of(text.offset + parsed.error->offset), parsed.error->message, 1,
@@ -674,9 +696,8 @@ class Parser {
         advance();
         if (t.text == "if") return parse_if_after_keyword(t);
         if (t.text == "for" && peek().kind == Tok::Comprehension) {
-          check_comprehension(peek());
-          fail_at(t, "'for' producers (x := for ...) are not supported by polyrt yet",
-                  "a traversal, for ... { body }, is; see docs/language.md");
+          fail_at(t, "a 'for' producer compiles only as the whole value of a binding",
+                  "bind it, x := for a in 0..3, and interpolate it where text is wanted: \"{x}\"");
         }
         if (peek().kind == Tok::LParen && !peek().newline_before) {
           ExprPtr e = make(ExprKind::Call, t);
@@ -819,6 +840,7 @@ Ast parse(const SourceText& source) {
   Parser p(source, std::move(tokens));
   Ast ast = p.parse_program();
   ast.tokens = count;
+  resolve_producers(ast, source);
   return ast;
 }
 
