@@ -209,21 +209,27 @@ void refuse_conflicts(const RunRequest& r) {
   }
 }
 
-// What a traversal's rows cannot be written with (they run on a per-state
-// engine, one traversal at a time, as text).
+// What a traversal's rows cannot be written with: one traversal at a time;
+// one without a lattice body (or on a per-state engine) runs its
+// activations on the CPU and writes text.
 void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
   if (p.traversal_count() > 1) {
     throw UsageError("polyrt run: the program has " + std::to_string(p.traversal_count()) +
                      " traversals; run writes the rows of one (split the program)");
   }
+  if (r.batch && traversal_info(p, 0).lattice_body) return;
   if (r.device_given && r.job.device.kind != BatchDevice::Cpu &&
       r.job.device.kind != BatchDevice::Auto) {
     throw UsageError("polyrt run: --device " + r.device +
-                     ": a traversal's rows run on a per-state engine, on the CPU");
+                     ": this traversal's rows run on a per-state engine, on the CPU (only a "
+                     "traversal over a literal lattice whose body reads nothing of the program "
+                     "runs in the batch tier)");
   }
   if (!r.job.format->text_rows()) {
-    throw UsageError("polyrt run: a traversal's rows are written as csv, tsv or jsonl, not " +
-                     std::string(r.job.format->name()));
+    throw UsageError("polyrt run: this traversal's rows are written as csv, tsv or jsonl, not " +
+                     std::string(r.job.format->name()) +
+                     " (a traversal over a literal lattice whose body reads nothing of the "
+                     "program runs in the batch tier, in every format)");
   }
 }
 
@@ -255,7 +261,9 @@ int execute(const RunRequest& r, const std::string& file) {
   // From here on SIGINT, SIGTERM and SIGHUP stop the job cleanly.
   const scheduler::Interruption::Guard interruptible;
   const auto run_to = [&](const scheduler::RangeJob& to_run, const std::string& path) {
-    if (to_run.program->traversal_count()) return scheduler::run_traversal_job(to_run, path);
+    if (to_run.program->traversal_count()) {
+      return scheduler::run_traversal_job(to_run, path, r.batch);
+    }
     if (r.batch) return scheduler::run_batch_job(to_run, path);
     scheduler::run_range_job(to_run, path);
   };

@@ -5,10 +5,12 @@
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 #include "codegen/native_call.hpp"
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
 
 namespace polyrt::codegen {
 
@@ -55,6 +57,23 @@ class BatchEmitter {
         ir_(ctx_),
         rtlib_(m, target == BatchTarget::Nvptx ? RtlibTarget::Nvptx : RtlibTarget::Host) {}
 
+  // The word of a scalar port that a constant node gives (a literal, or
+  // what the passes folded), which the kernel then holds as an immediate:
+  // LLVM turns a division by it into a multiply and keeps it in a
+  // register. Str constants (their words are addresses) and the scalars of
+  // externs and fixed coordinates, which change from batch to batch, are
+  // read from the scalars.
+  std::optional<uint64_t> constant_word(uint32_t port) const {
+    const auto next = std::upper_bound(p_.port_base.begin(), p_.port_base.end(), port);
+    const auto node = (uint32_t)(next - p_.port_base.begin() - 1);
+    const ir::Node& n = g_.nodes[node];
+    if (n.kind != ir::NodeKind::Constant) return std::nullopt;
+    const Value& v = n.constants[port - p_.port_base[node]];
+    const Type t = v.is_none() ? Type::Str : v.type();
+    if (!is_integer(t) && t != Type::F64 && t != Type::F32 && t != Type::Bool) return std::nullopt;
+    return word_of(v);
+  }
+
   std::string emit(uint32_t step) {
     const std::vector<uint32_t> columns = kernel_columns(g_, p_, step);
     llvm::Function* body = emit_body(step, columns);
@@ -100,6 +119,10 @@ class BatchEmitter {
           loaded = coordinate;
           break;
         case BatchValue::Scalar:
+          if (const std::optional<uint64_t> constant = constant_word(port)) {
+            loaded = ir_.getInt64(*constant);
+            break;
+          }
           loaded = ir_.CreateAlignedLoad(
               ir_.getInt64Ty(), ir_.CreateConstInBoundsGEP1_64(ir_.getInt64Ty(), scalars, v.index),
               llvm::Align(8));

@@ -344,7 +344,7 @@ TEST(Traversal, RunWritesOneRowPerTupleForEachParentCoordinate) {
   expect_contains(eval.out, {"base = 700", "3 tuple(s)", "[2] a=1 tag=q -> scaled = 10, v = 710"});
   const auto gpu = run_polyrt("run " + file + " --cycles 0..2 --device gpu");
   EXPECT_EQ(gpu.status, 2);
-  expect_contains(gpu.err, {"a traversal's rows run on a per-state engine"});
+  expect_contains(gpu.err, {"this traversal's rows run on a per-state engine"});
   EXPECT_EQ(run_polyrt("run " + file + " --cycles 0..2 --format npy --out " + dir + "/n").status,
             2);
 }
@@ -416,6 +416,52 @@ TEST(Traversal, ProducersAndDerivations) {
   expect_contains(compile_error("input cycle\nlater := for early where {a} > 1\n"
                                 "early := for a in 0..3\n"),
                   {"'early' is not a producer bound before this line"});
+}
+
+// A traversal over a literal lattice whose body reads nothing of the parent
+// has a lattice body: the batch tier (CPU and GPU) writes the bytes the
+// per-state activations write, in every format; the others have none.
+TEST(Traversal, LatticeBodiesRunInTheBatchTierWithTheSameBytes) {
+  const std::string dir = temp_dir();
+  const std::vector<std::string> lattices = {
+      // ranges and steps; a u64 list that is no progression, an f64 list, a
+      // str list, a generator; lex/n cuts the lattice
+      "for a in 0..3, t in p, q, x in 0.5, 0.25, k in fib(4) order lex/7 {\n  v := a * 10 + k\n"
+      "  s := t + \"!\"\n  f := x * 2.0\n}\n",
+      "for a in 5..=20 step 5, b in 30, 20, 10 {\n  v := hash(a * b)\n}\n",
+      "for g in geometric(1, 2.5, 3), w in \"a b; c\" {\n  v := g + 1.0\n  n := w + \"-\" + "
+      "format_u64(cycle)\n}\n",
+  };
+  const bool gpu = run_polyrt("devices").out.find("gpu 0:") != std::string::npos;
+  for (size_t k = 0; k < lattices.size(); ++k) {
+    const std::string file = write_program(dir, "l" + std::to_string(k) + ".polydat",
+                                           "input cycle\nbase := cycle * 3\n" + lattices[k]);
+    ASSERT_TRUE(traversal_info(*compile_file(file), 0).lattice_body) << lattices[k];
+    for (const char* format : {"csv", "jsonl"}) {
+      const std::string run = "run " + file + " --cycles 5..8 --format " + std::string(format);
+      const auto batch = run_polyrt(run);
+      ASSERT_EQ(batch.status, 0) << batch.err;
+      EXPECT_EQ(batch.out, run_polyrt(run + " --engine interpreter").out) << lattices[k];
+      EXPECT_EQ(batch.out, run_polyrt(run + " --threads 2").out);
+      if (gpu) EXPECT_EQ(batch.out, run_polyrt(run + " --device gpu").out) << lattices[k];
+    }
+  }
+  const auto npy = run_polyrt("run " +
+                              write_program(dir, "n.polydat",
+                                            "input cycle\nfor a in 0..4, b in 7, 9 {\n"
+                                            "  v := a * b\n}\n") +
+                              " --cycles 2..4 --format npy --out " + dir + "/npy");
+  ASSERT_EQ(npy.status, 0) << npy.err;
+  EXPECT_TRUE(exists(dir + "/npy/v.npy") && exists(dir + "/npy/cycle.npy"));
+  // No lattice body: a where, a {name}, a body reading the parent, a union.
+  for (const char* other :
+       {"for a in 0..3 where {a} > 0 { v := a }\n", "for a in fib({base}) { v := a }\n",
+        "for a in {base} { v := a }\n", "for a in 0..3 { v := a + base }\n",
+        "for [for a in 0..3, for a in 5..6] { v := a }\n",
+        "for a in 0..3 order shuffle { v := a }\n"}) {
+    const auto program = compile("input cycle\nbase := cycle * 3\n" + std::string(other));
+    EXPECT_FALSE(traversal_info(*program, 0).lattice_body) << other;
+  }
 }
 
 TEST(Traversal, UnboundNamesReadNoneWithAWarningAndAreRefusedWhenStrict) {

@@ -7,6 +7,7 @@
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
 #include "modules/inline_modules.hpp"
+#include "program/lattice_body.hpp"
 #include "program/program_internals.hpp"
 
 namespace polyrt {
@@ -76,6 +77,19 @@ Type element_type(const comprehension::Comprehension& c, size_t e, const Program
   const std::optional<Type> t = parent_type(parent, source.reference);
   if (!t) fail("'{" + source.reference + "}' names no output or input of the program");
   return t.value();
+}
+
+// A body's program: its modules inlined, lowered and optimized, with the
+// parent's options and sources.
+std::shared_ptr<const Program> compile_body(dsl::Ast body, dsl::Sources& sources,
+                                            modules::ModuleLibrary& library, const Program& parent,
+                                            slots::NativeBuilder native) {
+  dsl::Ast inlined = modules::inline_modules(std::move(body), sources, library);
+  dsl::resolve_table_values(inlined, sources);
+  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, inlined));
+  ir::run_passes(*graph, sources, {});
+  return ProgramInternals::make(std::move(graph), parent.options(),
+                                ProgramSource{parent.source_text(), parent.source_files()}, native);
 }
 
 }  // namespace
@@ -159,13 +173,8 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
     body.statements.push_back(std::move(s));
   }
 
-  dsl::Ast inlined = modules::inline_modules(std::move(body), sources, library);
-  dsl::resolve_table_values(inlined, sources);
-  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, inlined));
-  ir::run_passes(*graph, sources, {});
-  std::shared_ptr<Program> program =
-      ProgramInternals::make(std::move(graph), parent.options(),
-                             ProgramSource{parent.source_text(), parent.source_files()}, native);
+  std::shared_ptr<const Program> program =
+      compile_body(std::move(body), sources, library, parent, native);
   if (program->input_names().size() != 1) {
     sources.fail(at,
                  "the body of 'for " + def->comprehension.canonical + "' reads '" +
@@ -175,6 +184,27 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
                  "a body's only input is its own cycle; bind what it needs in the program");
   }
   def->body = std::move(program);
+  // A body that reads nothing of the parent over a literal lattice also
+  // gets its batch form (lattice_body.hpp), from a parse of its own.
+  if (def->cascade.empty() && comprehension::scope_names(def->comprehension).empty()) {
+    dsl::Ast again = dsl::parse(text);
+    dsl::Stmt statement = std::move(take_traversals(again).at(index));
+    dsl::Ast lattice;
+    lattice.modules = std::move(again.modules);
+    lattice.tokens = again.tokens;
+    for (dsl::Stmt& s : again.statements) {
+      if (s.kind == dsl::StmtKind::Pragma) lattice.statements.push_back(std::move(s));
+    }
+    for (dsl::Stmt& s : statement.body) {
+      s.is_const = false;
+      lattice.statements.push_back(std::move(s));
+    }
+    if (std::optional<LatticeBodyAst> l =
+            lattice_body_ast(def->comprehension, std::move(lattice), at)) {
+      def->lattice_body = compile_body(std::move(l->ast), sources, library, parent, native);
+      def->lattice_tuples = l->tuples;
+    }
+  }
   return def;
 }
 

@@ -33,6 +33,8 @@ TraversalInfo traversal_info(const Program& program, size_t index) {
   const TraversalDef& def = definition(program, index);
   TraversalInfo info{def.comprehension.canonical, {}, def.element_types, def.body};
   info.names = comprehension::element_names(def.comprehension);
+  info.lattice_body = def.lattice_body;
+  info.lattice_tuples = def.lattice_tuples;
   return info;
 }
 

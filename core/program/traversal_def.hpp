@@ -25,6 +25,10 @@ struct TraversalDef {
     size_t index = 0;  // the output's or input's index in the parent
   };
   std::vector<Cascade> cascade;
+  // The batch form (lattice_body.hpp), when the traversal has one: one
+  // program over every tuple of an opening, `lattice_tuples` rows.
+  std::shared_ptr<const Program> lattice_body;
+  uint64_t lattice_tuples = 0;
   std::vector<std::string> warnings;  // the program's, about this traversal
 };
 

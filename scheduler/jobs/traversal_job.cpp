@@ -1,7 +1,9 @@
 #include "scheduler/jobs/traversal_job.hpp"
 
+#include <cstdio>
 #include <set>
 
+#include "polyrt/batch.hpp"
 #include "polyrt/traversal.hpp"
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
@@ -29,13 +31,73 @@ std::vector<std::string> traversal_columns(const Program& program,
   return columns;
 }
 
+// Every row of the job from the traversal's lattice body, in the batch
+// tier: global row r is parent coordinate first + r / tuples and tuple
+// r mod tuples (the body's rows depend on the tuple alone). The parent
+// coordinate column is made per chunk; the others are the program's.
+void run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
+                      const std::vector<std::string>& columns, const std::string& target) {
+  const uint64_t tuples = info.lattice_tuples;
+  if (job.count > ~uint64_t{0} / tuples) {
+    throw WriteError(std::to_string(job.count) + " parent coordinates of " +
+                     std::to_string(tuples) + " tuples each are more than 2^64 - 1 rows");
+  }
+  BatchOptions options;
+  options.outputs.assign(columns.begin() + 1, columns.end());
+  options.coordinates = {0, 0};
+  options.threads = job.threads;
+  options.chunk_rows = job.chunk_rows;
+  options.device = job.device;
+  options.stop = Interruption::stop_flag();
+  const BatchEvaluator batch(info.lattice_body, options);
+  if (job.verbose) {
+    std::fprintf(stderr,
+                 "polyrt: the traversal's %llu tuples per coordinate run in the batch tier on %s\n",
+                 (unsigned long long)tuples, batch.device_name().c_str());
+  }
+  std::vector<Type> types{Type::U64};
+  types.insert(types.end(), batch.output_types().begin(), batch.output_types().end());
+  const uint64_t rows = job.count * tuples;
+  const std::unique_ptr<FormatWriter> writer = job.format->open(
+      target, OutputColumns{.names = columns, .types = types, .first = 0, .rows = rows},
+      job.program->source_files());
+  ProgressBar progress(rows);
+  RatePacer pacer(job.rate);
+  Interruption::stopping_on_signals([&] {
+    batch.stream_encoded(
+        0, rows,
+        [&](const ColumnChunk& chunk, std::string& bytes) {
+          std::vector<uint64_t> parents(chunk.rows);
+          for (uint64_t r = 0; r < chunk.rows; ++r) {
+            parents[r] = job.first + (chunk.first + r) / tuples;
+          }
+          ColumnChunk with_parent{chunk.first, chunk.rows, {}};
+          with_parent.columns.push_back(ColumnView{.type = Type::U64, .words = parents.data()});
+          with_parent.columns.insert(with_parent.columns.end(), chunk.columns.begin(),
+                                     chunk.columns.end());
+          writer->encode(with_parent, bytes);
+        },
+        [&](const ColumnChunk& chunk, std::string& bytes) {
+          Interruption::stop_if_requested();
+          pacer.write(*writer, bytes, chunk.rows);
+          progress.advance(chunk.rows);
+        });
+  });
+  Interruption::stop_if_requested();
+  progress.finish();
+  writer->commit();
+}
+
 }  // namespace
 
-void run_traversal_job(const RangeJob& job, const std::string& target) {
+void run_traversal_job(const RangeJob& job, const std::string& target, bool batch) {
   const Program& program = *job.program;
   if (program.traversal_count() != 1) {
     throw RefusedError("polyrt runs the rows of one traversal at a time; this program has " +
                        std::to_string(program.traversal_count()));
+  }
+  if (const TraversalInfo info = traversal_info(program, 0); batch && info.lattice_body) {
+    return run_lattice_rows(job, info, traversal_columns(program, job.outputs), target);
   }
   const std::optional<RowFormat> format = job.format->text_rows();
   if (!format) {

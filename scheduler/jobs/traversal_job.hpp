@@ -1,6 +1,6 @@
 // `polyrt run` of a program with a traversal (`for ... { body }`): a flat
-// map from each parent coordinate to one row per tuple of its opening, on
-// the per-state engines. A row holds the parent coordinate, the tuple's
+// map from each parent coordinate to one row per tuple of its opening. A row
+// holds the parent coordinate, the tuple's
 // elements and the body's outputs (job.outputs names them), in the order
 // (coordinate, tuple).
 #pragma once
@@ -12,8 +12,12 @@
 namespace polyrt::scheduler {
 
 // Runs the program's only traversal over the job's parent coordinates into
-// `target` (a text format), which appears only when the job succeeds.
-// RefusedError for several traversals or a format without text rows.
-void run_traversal_job(const RangeJob& job, const std::string& target);
+// `target`, which appears only when the job succeeds. With `batch` and a
+// traversal that has a lattice body (polyrt/traversal.hpp), the batch tier
+// runs every row of the job as one range of that program, in any format;
+// otherwise each tuple is an activation on a per-state engine, written as
+// text. RefusedError for several traversals or, on the per-state engines,
+// a format without text rows.
+void run_traversal_job(const RangeJob& job, const std::string& target, bool batch);
 
 }  // namespace polyrt::scheduler

@@ -57,6 +57,14 @@ struct TraversalInfo {
   std::vector<std::string> names;
   std::vector<Type> types;  // each element's type
   std::shared_ptr<const Program> body;
+  // Its batch form, when its tuples are a lattice its text fixes (ranges,
+  // literal lists and generators; no where; no order but lex) and its body
+  // reads nothing of the parent: every opening gives the same rows, and
+  // this program gives them all at once. Its inputs are (row, cycle): row
+  // r (any u64) is tuple r mod `lattice_tuples`; cycle is held at 0. Its
+  // outputs are the elements, then the body's. Null otherwise.
+  std::shared_ptr<const Program> lattice_body;
+  uint64_t lattice_tuples = 0;
 };
 TraversalInfo traversal_info(const Program& program, size_t index);
 
