@@ -132,9 +132,16 @@ int plan_command(CommandLine& args) {
     const std::shared_ptr<const Program> program = compile_file(file, options);
     std::string out = batch_output(program, nvptx, target, emit_llvm, before_o2, emit_ptx);
     for (size_t t = 0; t < program->traversal_count(); ++t) {
-      out += "traversal " + std::to_string(t) + ": for " +
-             traversal_info(*program, t).comprehension +
-             " runs its body on a per-state engine (its plan: polyrt plan FILE --engine native)\n";
+      const TraversalInfo info = traversal_info(*program, t);
+      out += "traversal " + std::to_string(t) + ": for " + info.comprehension;
+      if (!info.lattice_body) {
+        out +=
+            " runs its body on a per-state engine (its plan: polyrt plan FILE --engine native)\n";
+        continue;
+      }
+      out += " runs in the batch tier as its lattice body, " + std::to_string(info.lattice_tuples) +
+             " rows per coordinate:\n" +
+             batch_output(info.lattice_body, nvptx, target, emit_llvm, before_o2, emit_ptx);
     }
     std::fputs(out.c_str(), stdout);
     return 0;

@@ -437,6 +437,8 @@ TEST(Traversal, LatticeBodiesRunInTheBatchTierWithTheSameBytes) {
     const std::string file = write_program(dir, "l" + std::to_string(k) + ".polydat",
                                            "input cycle\nbase := cycle * 3\n" + lattices[k]);
     ASSERT_TRUE(traversal_info(*compile_file(file), 0).lattice_body) << lattices[k];
+    expect_contains(run_polyrt("plan " + file + " --engine batch").out,
+                    {"runs in the batch tier as its lattice body", "native kernel"});
     for (const char* format : {"csv", "jsonl"}) {
       const std::string run = "run " + file + " --cycles 5..8 --format " + std::string(format);
       const auto batch = run_polyrt(run);
