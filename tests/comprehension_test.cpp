@@ -88,6 +88,16 @@ TEST(Comprehension, WhereKeepsTuplesThatAreExactlyTrue) {
   // Equality across kinds is false; ordering across kinds is an error.
   EXPECT_TRUE(tuples_of("t in p, q where {t} == 1").rows.empty());
   EXPECT_THROW(tuples_of("t in p, q where {t} < 1"), EvalError);
+  // Arithmetic binds tighter than the comparisons; u64 wraps, a zero
+  // divisor gives 0, a float makes f64; `!` and && take numbers as truth.
+  EXPECT_EQ(rows(tuples_of("a in 0..6, b in 1, 2 where {a} + 1 > {b} * 3")),
+            (V{"3/1", "4/1", "5/1"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..5 where {a} % 2 == 0 && {a} / 0 == 0")), (V{"0", "2", "4"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..4 where {a} - 1 > 2")), (V{"0"}));  // 0 - 1 wraps
+  EXPECT_EQ(rows(tuples_of("a in 0..4 where {a} * 0.5 >= 1")), (V{"2", "3"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..4 where !{a} || {a} % 3")), (V{"0", "1", "2"}));
+  EXPECT_EQ(rows(tuples_of("t in p, q where {t} + \"x\" == \"qx\"")), (V{"q"}));
+  EXPECT_THROW(tuples_of("t in p, q where {t} * 2 > 1"), EvalError);
 }
 
 TEST(Comprehension, OrdersAndTruncation) {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include "comprehension/generators.hpp"
 #include "polyrt/error.hpp"
@@ -128,8 +129,8 @@ class Parser {
     skip_space();
     if (i_ < s_.size()) fail(i_, "unexpected '" + std::string(s_.substr(i_)) + "'");
     c.canonical = canonical(c);
-    c.head = c.canonical.substr(0, c.canonical.size() - tail_text().size() -
-                                       (tail_text().empty() ? 0 : 1));
+    c.head = c.canonical.substr(
+        0, c.canonical.size() - tail_text().size() - (tail_text().empty() ? 0 : 1));
     return c;
   }
 
@@ -595,7 +596,7 @@ class Parser {
     }
   }
   std::unique_ptr<Predicate> predicate_ordering() {
-    auto left = predicate_unary();
+    auto left = predicate_arithmetic(0);
     while (true) {
       skip_space();
       if (word("in")) {
@@ -619,7 +620,22 @@ class Parser {
       }
       if (op.empty()) return left;
       i_ += op.size();
-      left = binary(op, std::move(left), predicate_unary());
+      left = binary(op, std::move(left), predicate_arithmetic(0));
+    }
+  }
+  // Arithmetic, tighter than the comparisons: `+ -`, then `* / %`.
+  std::unique_ptr<Predicate> predicate_arithmetic(int level) {
+    const char* ops = level == 0 ? "+-" : "*/%";
+    const auto operand = [&] { return level == 0 ? predicate_arithmetic(1) : predicate_unary(); };
+    auto left = operand();
+    while (true) {
+      skip_space();
+      if (i_ >= s_.size() || !std::strchr(ops, s_[i_]) ||
+          (i_ + 1 < s_.size() && (s_[i_ + 1] == '=' || s_[i_ + 1] == s_[i_]))) {
+        return left;
+      }
+      const std::string op(1, s_[i_++]);
+      left = binary(op, std::move(left), operand());
     }
   }
   std::unique_ptr<Predicate> predicate_unary() {
@@ -842,10 +858,47 @@ class PredicateEvaluator {
     return v ? *v : Value::none();
   }
 
+  // A truth value: a bool, or a number (true when it is not zero).
   static bool truthy(const Value& v) {
     if (v.type() == Type::Bool) return v.as_bool();
-    throw EvalError(
-        "where: '!', '&&' and '||' take bools, not a " + std::string(type_name(v.type())), "for");
+    if (v.type() == Type::U64) return v.as_u64() != 0;
+    if (v.type() == Type::F64) return v.as_f64() != 0;
+    throw EvalError("where: '!', '&&' and '||' take bools and numbers, not a " +
+                        std::string(type_name(v.type())),
+                    "for");
+  }
+
+  // + - * / % as the statement language computes them: u64 with u64 wraps
+  // (a zero divisor gives 0), a float makes both f64; + joins two strings.
+  static Value arithmetic(const std::string& op, const Value& a, const Value& b) {
+    const bool an = a.type() == Type::U64 || a.type() == Type::F64;
+    const bool bn = b.type() == Type::U64 || b.type() == Type::F64;
+    if (op == "+" && a.type() == Type::Str && b.type() == Type::Str) {
+      return Value::str(a.text() + b.text());
+    }
+    if (!an || !bn) {
+      throw EvalError("where: '" + op + "' takes numbers, not a " +
+                          std::string(type_name(an ? b.type() : a.type())),
+                      "for");
+    }
+    if (a.type() == Type::U64 && b.type() == Type::U64) {
+      const uint64_t x = a.as_u64(), y = b.as_u64();
+      const char o = op[0];
+      return Value::u64(o == '+'   ? x + y
+                        : o == '-' ? x - y
+                        : o == '*' ? x * y
+                        : y == 0   ? 0
+                        : o == '/' ? x / y
+                                   : x % y);
+    }
+    const double x = a.type() == Type::U64 ? (double)a.as_u64() : a.as_f64();
+    const double y = b.type() == Type::U64 ? (double)b.as_u64() : b.as_f64();
+    const char o = op[0];
+    return Value::f64(o == '+'   ? x + y
+                      : o == '-' ? x - y
+                      : o == '*' ? x * y
+                      : o == '/' ? x / y
+                                 : std::fmod(x, y));
   }
 
   // <0, 0, >0; 2 for unordered (NaN, or kinds that cannot be ordered).
@@ -880,6 +933,7 @@ class PredicateEvaluator {
     if (a.is_none()) return a;
     const Value b = eval(*p.args[1]);
     if (b.is_none()) return b;
+    if (p.op.size() == 1 && std::strchr("+-*/%", p.op[0])) return arithmetic(p.op, a, b);
     const int c = compare(a, b);
     if (p.op == "==") return Value::boolean(c == 0);
     if (p.op == "!=") return Value::boolean(c != 0);

@@ -55,13 +55,14 @@ struct Clause {
   std::vector<Source> sources;  // one per name
 };
 
-// A `where` predicate: literals, {name} references, ! and unary -, the
-// comparisons, `in [..]`, && and ||, with polydat's rules (see evaluate).
+// A `where` predicate: literals, {name} references, ! and unary -,
+// arithmetic, the comparisons, `in [..]`, && and ||, with polydat's rules
+// (see evaluate).
 struct Predicate {
   enum class Kind : uint8_t { Literal, Reference, Not, Negate, Binary, In } kind;
   Value literal;     // Literal
   std::string name;  // Reference
-  std::string op;    // Binary: == != < <= > >= && ||
+  std::string op;    // Binary: == != < <= > >= && || + - * / %
   std::vector<std::unique_ptr<Predicate>> args;
   std::vector<Value> members;  // In: args[0] in [members]
 };
