@@ -276,7 +276,7 @@ TEST(Comprehension, BadTextIsRefusedWithTheRule) {
   std::string fourteen_axes = "a0 in 0..2";
   for (int k = 1; k < 14; ++k) fourteen_axes += ", a" + std::to_string(k) + " in 0..2";
   EXPECT_NE(error_of(fourteen_axes + " order sobol").find("at most 13 axes"), std::string::npos);
-  EXPECT_NE(error_of("a in partitions(\"*/4\", 100)").find("not supported yet"), std::string::npos);
+  EXPECT_NE(error_of("a in hash(3)").find("the calls a comprehension takes"), std::string::npos);
   EXPECT_NE(error_of("a in fib(94)").find("fib(94) passes 2^64: n is at most 93"),
             std::string::npos);
   EXPECT_NE(error_of("a in pow2(65)").find("at most 64"), std::string::npos);
@@ -474,6 +474,41 @@ TEST(Traversal, LatticeBodiesRunInTheBatchTierWithTheSameBytes) {
     const auto program = compile("input cycle\nbase := cycle * 3\n" + std::string(other));
     EXPECT_FALSE(traversal_info(*program, 0).lattice_body) << other;
   }
+}
+
+// Node calls as sources: partitions(...) and subdivide(...) peeled into
+// partitions (an element of type partition), their arguments literals,
+// {name}s of the parent or earlier elements; on every engine alike.
+TEST(Traversal, PartitionSourcesPeelIntoPartitions) {
+  const std::string source =
+      "input cycle\ntotal := 100 + cycle\n"
+      "for p in partitions(\"20%,30%,*\", {total}), q in subdivide(p, 2) {\n"
+      "  a := start_of(q)\n  n := cardinality(q) + idx_of(p) * 1000\n}\n";
+  std::vector<std::string> first;
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    const auto program = compile(source, CompileOptions{.engine = engine});
+    EXPECT_EQ(traversal_info(*program, 0).types[0], Type::Partition);
+    State parent = program->new_state();
+    parent.set_inputs(std::vector<uint64_t>{0});
+    const Traversal t = open_traversal(parent, std::vector<uint64_t>{0}, 0);
+    std::vector<std::string> got;
+    for (size_t a = 0; a < t.tuples().size(); ++a) {
+      State body = t.activation(a);
+      got.push_back(body.pull("a").to_string() + "/" + body.pull("n").to_string());
+    }
+    // [0, 20) [20, 50) [50, 100), each cut in two.
+    EXPECT_EQ(got, (std::vector<std::string>{"0/10", "10/10", "20/1015", "35/1015", "50/2025",
+                                             "75/2025"}));
+  }
+  const std::string dir = temp_dir();
+  const std::string bad = write_program(
+      dir, "b.polydat", "input cycle\nfor p in partitions(\"30%,80%\", 100) { n := 1 }\n");
+  const auto r = run_polyrt("run " + bad + " --cycles 0..1 --out " + dir + "/o.csv");
+  EXPECT_EQ(r.status, 1);
+  expect_contains(r.err, {"partitions failed: the list's sizes add up to 110 ordinals"});
+  EXPECT_FALSE(exists(dir + "/o.csv"));
+  expect_contains(compile_error("input cycle\nfor p in hash(3) { n := 1 }\n"),
+                  {"the calls a comprehension takes are polydat's generators and the nodes"});
 }
 
 TEST(Traversal, UnboundNamesReadNoneWithAWarningAndAreRefusedWhenStrict) {

@@ -389,31 +389,37 @@ class Parser {
 
   // `name(arg, ...)`: a named generator, each argument a literal or a
   // {name}; literal arguments are checked now, the others when it opens.
+  // A node call (partitions, subdivide) reads a bare word as a name too,
+  // as polydat does (`subdivide(outer, 4)`).
   Source call(std::string_view name, std::string_view args, size_t at) {
-    if (!is_generator(name)) {
+    const bool node = is_call_source(name);
+    if (!is_generator(name) && !node) {
       fail(at,
            "source '" + std::string(name) +
-               "(...)': node calls such as partitions(...) are "
-               "not supported yet",
+               "(...)': the calls a comprehension takes are polydat's generators and the nodes "
+               "partitions and subdivide",
            "the generators are fib, fib_until, pow2, pow2_until, binomial, geometric, "
            "geometric_until, linear_starts, linear_steps and log_steps");
     }
     Source src;
-    src.kind = Source::Kind::Generator;
+    src.kind = node ? Source::Kind::Call : Source::Kind::Generator;
     src.generator = std::string(name);
     std::vector<Value> literals;
     for (std::string_view arg : split_items(args, ",")) {
       Source a;
-      if (arg.size() > 2 && arg.front() == '{' && arg.back() == '}') {
+      const bool bare_name = node && ident_start(arg.front()) &&
+                             std::all_of(arg.begin(), arg.end(), ident_char) &&
+                             typed_token(arg).type() == Type::Str;
+      if ((arg.size() > 2 && arg.front() == '{' && arg.back() == '}') || bare_name) {
         a.kind = Source::Kind::Reference;
-        a.reference = std::string(arg.substr(1, arg.size() - 2));
+        a.reference = std::string(bare_name ? arg : arg.substr(1, arg.size() - 2));
       } else {
         a.values.push_back(typed_token(arg));
         literals.push_back(a.values.back());
       }
       src.arguments.push_back(std::move(a));
     }
-    if (literals.size() == src.arguments.size()) {
+    if (!node && literals.size() == src.arguments.size()) {
       if (std::optional<std::string> why = check_generator(name, literals)) fail(at, *why);
     }
     return src;
@@ -747,7 +753,7 @@ class Parser {
   static std::string canonical_source(const Source& s, bool in_zip = false) {
     std::string out;
     if (s.kind == Source::Kind::Reference) return "{" + s.reference + "}";
-    if (s.kind == Source::Kind::Generator) {
+    if (s.kind == Source::Kind::Generator || s.kind == Source::Kind::Call) {
       out += s.generator + "(";
       for (size_t a = 0; a < s.arguments.size(); ++a) {
         out += (a ? ", " : "") + canonical_source(s.arguments[a]);
@@ -774,7 +780,7 @@ class Parser {
 
 // The values a source yields (a reference peeled one level: a scalar is
 // one element, None none).
-std::vector<Value> source_values(const Source& s, const Scope& scope) {
+std::vector<Value> source_values(const Source& s, const Scope& scope, const Caller& call) {
   switch (s.kind) {
     case Source::Kind::Range: {
       std::vector<Value> out;
@@ -796,14 +802,26 @@ std::vector<Value> source_values(const Source& s, const Scope& scope) {
       if (!v || v->is_none()) return {};
       return {*v};
     }
-    case Source::Kind::Generator: {
+    case Source::Kind::Generator:
+    case Source::Kind::Call: {
       std::vector<Value> args;
       for (const Source& a : s.arguments) {
-        std::vector<Value> v = source_values(a, scope);
+        std::vector<Value> v = source_values(a, scope, call);
         if (v.empty()) return {};  // an argument reading None: no values
         args.push_back(std::move(v[0]));
       }
-      return generate(s.generator, args);
+      if (s.kind == Source::Kind::Generator) return generate(s.generator, args);
+      if (!call) {
+        throw EvalError("'" + s.generator + "(...)' is evaluated when a traversal opens", "for");
+      }
+      std::vector<Value> values = call(s.generator, args);
+      if (values.size() > kMaxTuples) {
+        throw EvalError(s.generator + "(...) gives " + std::to_string(values.size()) +
+                            " values, more than the " + std::to_string(kMaxTuples) +
+                            " tuples one opening materializes",
+                        "for");
+      }
+      return values;
     }
   }
   return {};
@@ -973,6 +991,8 @@ std::optional<Type> element_type(const Source& s) {
       return s.values.front().type();
     case Source::Kind::Generator:
       return generator_type(s.generator);
+    case Source::Kind::Call:
+      return Type::Partition;
     case Source::Kind::Reference:
       break;
   }
@@ -985,6 +1005,10 @@ Parsed parse(std::string_view text) {
   } catch (SyntaxError& e) {
     return Parsed{std::nullopt, std::move(e)};
   }
+}
+
+bool is_call_source(std::string_view node) {
+  return node == "partitions" || node == "subdivide";
 }
 
 std::vector<std::string> element_names(const Comprehension& c) {
@@ -1044,9 +1068,10 @@ namespace {
 }
 
 // A clause's rows: one value each, or a zip's values side by side.
-std::vector<std::vector<Value>> clause_rows(const Clause& clause, const Scope& scope) {
+std::vector<std::vector<Value>> clause_rows(const Clause& clause, const Scope& scope,
+                                            const Caller& call) {
   std::vector<std::vector<Value>> lists;
-  for (const Source& source : clause.sources) lists.push_back(source_values(source, scope));
+  for (const Source& source : clause.sources) lists.push_back(source_values(source, scope, call));
   size_t shortest = lists[0].size(), longest = lists[0].size();
   for (const std::vector<Value>& l : lists) {
     shortest = std::min(shortest, l.size());
@@ -1075,7 +1100,7 @@ std::vector<std::vector<Value>> clause_rows(const Clause& clause, const Scope& s
 // prefix, so a source may read earlier elements: the rightmost clause
 // varies fastest), and the axis sizes of the clauses that read no element.
 std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& scope,
-                                          const std::vector<std::string>& names,
+                                          const Caller& call, const std::vector<std::string>& names,
                                           std::vector<uint64_t>& axis_sizes) {
   std::vector<std::vector<Value>> prefixes{{}};
   for (size_t k = 0; k < c.clauses.size(); ++k) {
@@ -1084,7 +1109,7 @@ std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& s
     // before it is built.
     std::optional<std::vector<std::vector<Value>>> shared;
     if (!reads_earlier_element(c, k)) {
-      shared = clause_rows(c.clauses[k], scope);
+      shared = clause_rows(c.clauses[k], scope, call);
       axis_sizes.push_back(shared->size());
       if (!shared->empty() && prefixes.size() > kMaxTuples / shared->size()) refuse_size(c);
     }
@@ -1098,7 +1123,7 @@ std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& s
       };
       std::vector<std::vector<Value>> own;
       const std::vector<std::vector<Value>>& rows =
-          shared ? *shared : (own = clause_rows(c.clauses[k], with_prefix));
+          shared ? *shared : (own = clause_rows(c.clauses[k], with_prefix, call));
       for (const std::vector<Value>& row : rows) {
         if (next.size() >= kMaxTuples) refuse_size(c);
         next.push_back(prefix);
@@ -1112,7 +1137,7 @@ std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& s
 
 }  // namespace
 
-Tuples evaluate(const Comprehension& c, const Scope& scope) {
+Tuples evaluate(const Comprehension& c, const Scope& scope, const Caller& call) {
   Tuples out;
   out.names = element_names(c);
   // A union's alternatives one after another, as one axis.
@@ -1120,13 +1145,13 @@ Tuples evaluate(const Comprehension& c, const Scope& scope) {
   std::vector<std::vector<Value>> tuples;
   if (!c.alternatives.empty()) {
     for (const Comprehension& alternative : c.alternatives) {
-      Tuples t = evaluate(alternative, scope);
+      Tuples t = evaluate(alternative, scope, call);
       if (tuples.size() + t.rows.size() > kMaxTuples) refuse_size(c);
       std::move(t.rows.begin(), t.rows.end(), std::back_inserter(tuples));
     }
     axis_sizes.push_back(tuples.size());
   } else {
-    tuples = cartesian(c, scope, out.names, axis_sizes);
+    tuples = cartesian(c, scope, call, out.names, axis_sizes);
   }
   // The predicate, then the order over the survivors: an independent
   // cartesian or a union is a lattice every strategy reads; a dependent

@@ -7,14 +7,16 @@
 // This version takes unions and zips, the discrete sources (ranges with `..=` and `step`,
 // bare and bracketed literal lists with polydat's typing, quoted
 // comprehension strings, `{name}` references, the named generators of
-// generators.hpp) and all ten orders (see order_strategies.hpp), each with
-// a count, after a `where` too; the other source forms are refused by name.
+// generators.hpp, the node calls partitions(...) and subdivide(...)) and all ten orders (see
+// order_strategies.hpp), each with a count, after a `where` too; the other source forms are refused
+// by name.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,12 +31,12 @@ namespace polyrt::comprehension {
 inline constexpr uint64_t kMaxTuples = uint64_t{1} << 24;
 
 struct Source {
-  enum class Kind : uint8_t { Range, List, Reference, Generator } kind = Kind::List;
+  enum class Kind : uint8_t { Range, List, Reference, Generator, Call } kind = Kind::List;
   uint64_t start = 0, end = 0, step = 1;  // Range: start, start + step, ... < end
   std::vector<Value> values;              // List
   std::string reference;                  // Reference: {name}, peeled at open
-  std::string generator;                  // Generator: fib, pow2, ... (generators.hpp)
-  std::vector<Source> arguments;          // Generator: each a literal or a {name}
+  std::string generator;                  // Generator: fib, pow2, ...; Call: the node
+  std::vector<Source> arguments;          // Generator, Call: each a literal or a {name}
 };
 
 // The names a source reads ({name} itself or in a generator's arguments).
@@ -119,12 +121,21 @@ struct Tuples {
 // such name (it then reads None, and the caller may warn).
 using Scope = std::function<std::optional<Value>(std::string_view name)>;
 
+// A node-call source's elements (Source::Kind::Call: the node's name and
+// its argument values), given by the caller, who can evaluate nodes.
+using Caller =
+    std::function<std::vector<Value>(std::string_view node, std::span<const Value> args)>;
+
+// The node calls a comprehension may use as a source: those that give
+// partition lists, peeled into partitions.
+bool is_call_source(std::string_view node);
+
 // Evaluates the comprehension: sources (a reference peeled: a scalar value
 // is one element, None none), the cartesian product with the rightmost
 // clause fastest, the predicate (a tuple stays only when it is exactly
 // true; None anywhere drops it), then the order. Throws EvalError for a
 // predicate that orders values of different kinds and for more tuples than
 // kMaxTuples.
-Tuples evaluate(const Comprehension& c, const Scope& scope);
+Tuples evaluate(const Comprehension& c, const Scope& scope, const Caller& call = {});
 
 }  // namespace polyrt::comprehension

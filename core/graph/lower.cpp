@@ -91,7 +91,10 @@ class Lowerer {
           Extern e;
           e.name = s.names[0];
           e.type = *s.type;
-          if (is_partition(e.type)) {
+          // The host writes an extern, so a partition (whose invariants a
+          // host value would not keep) is made in the program; a traversal's
+          // partition element (a hidden extern) is written by polyrt.
+          if (is_partition(e.type) && !s.hidden) {
             src_.fail(s.name_pos[0],
                       "extern '" + e.name + "' cannot be a " + std::string(type_name(e.type)),
                       e.name.size(),

@@ -129,6 +129,7 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
     });
     def->element_types.push_back(type);
     body.statements.push_back(declaration(dsl::StmtKind::Extern, names[e], type, at));
+    body.statements.back().hidden = is_partition(type);  // polyrt writes it, not a host
     declared.insert(names[e]);
   }
   for (const std::string& name : free_names(traversal.body)) {

@@ -1,5 +1,6 @@
 #include "polyrt/traversal.hpp"
 
+#include "program/call_source.hpp"
 #include "program/program_internals.hpp"
 #include "program/traversal_def.hpp"
 
@@ -54,7 +55,8 @@ Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates, s
   }
   comprehension::Tuples tuples = comprehension::evaluate(
       def.comprehension,
-      [&](std::string_view name) { return parent_value(parent, coordinates, name); });
+      [&](std::string_view name) { return parent_value(parent, coordinates, name); },
+      call_source_values);
   t.names_ = std::move(tuples.names);
   t.tuples_ = std::move(tuples.rows);
   return t;

@@ -99,8 +99,9 @@ class Generator {
         elements_.push_back(b);
         continue;
       }
-      const Element e{"e" + std::to_string(elements_.size()), "uufs"[pick(4)]};
-      std::string src = source(e.type);
+      const Element e{"e" + std::to_string(elements_.size()),
+                      lattice_ ? "uufs"[pick(4)] : "uufsp"[pick(5)]};
+      std::string src = e.type == 'p' ? partition_source() : source(e.type);
       if (!lattice_ && e.type == 'u' && pick(5) == 0) src = "{base}";
       if (!lattice_ && e.type == 'u' && pick(6) == 0 && !elements_.empty() &&
           elements_[0].type == 'u') {
@@ -113,6 +114,20 @@ class Generator {
     return out;
   }
 
+  // partitions(...) of a literal spec, or subdivide(...) of an earlier
+  // partition element.
+  std::string partition_source() {
+    for (const Element& earlier : elements_) {
+      if (earlier.type == 'p' && pick(2)) {
+        dependent_ = true;  // it reads an earlier element
+        return "subdivide(" + earlier.name + ", " + std::to_string(1 + pick(3)) + ")";
+      }
+    }
+    static const char* const kSpecs[] = {"*/3", "20%,30%,*", "linear:3", "*/2 random"};
+    return "partitions(\"" + std::string(kSpecs[pick(4)]) + "\", " +
+           std::to_string(10 + pick(100)) + ")";
+  }
+
   // A second alternative of a union: the same names and types.
   std::string same_shape() {
     std::string out;
@@ -121,6 +136,7 @@ class Generator {
           (k ? ", " : "") + elements_[k].name + " in " +
           (elements_[k].type == 'u'   ? std::to_string(pick(9)) + ".." + std::to_string(9 + pick(4))
            : elements_[k].type == 'f' ? std::string("[0.125]")
+           : elements_[k].type == 'p' ? std::string("partitions(\"*/2\", 8)")
                                       : std::string("z"));
     }
     return out;
@@ -128,6 +144,7 @@ class Generator {
 
   std::string predicate() {
     const Element& e = elements_[pick(elements_.size())];
+    if (e.type == 'p') return "{" + elements_[0].name + "} == {" + elements_[0].name + "}";
     if (e.type == 'u')
       return "{" + e.name + "} " + (pick(2) ? "> " : "!= ") + std::to_string(pick(20));
     if (e.type == 'f') return "{" + e.name + "} < " + std::to_string(pick(4)) + ".5";
@@ -160,6 +177,9 @@ class Generator {
         value = pick(2) ? "hash(" + e.name + " + " + std::to_string(pick(9)) + ")"
                         : e.name + " * " + std::to_string(1 + pick(5)) + " % 11";
         if (!lattice_ && pick(4) == 0) value += " + base";
+      } else if (e.type == 'p') {
+        value =
+            "start_of(" + e.name + ") * 100 + cardinality(" + e.name + ") + idx_of(" + e.name + ")";
       } else if (e.type == 'f') {
         value = e.name + " * 2.0 + " + std::to_string(pick(3)) + ".25";
       } else {
