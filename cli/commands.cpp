@@ -45,6 +45,9 @@ void print_opening(State& state, const std::vector<uint64_t>& coordinates, size_
       out += " " + t.names()[k] + "=" + t.tuples()[a][k].to_string();
     }
     State body = t.activation(a);
+    if (const uint64_t cycles = t.cycles(a); cycles != 1) {
+      out += " (" + std::to_string(cycles) + " cycles; cycle 0)";
+    }
     out += " ->";
     for (size_t o = 0; o < outputs.size(); ++o) {
       out += " " + outputs[o] + " = " + body.pull_at(o).to_string() +

@@ -511,6 +511,66 @@ TEST(Traversal, PartitionSourcesPeelIntoPartitions) {
                   {"the calls a comprehension takes are polydat's generators and the nodes"});
 }
 
+// A body's cursor runs its slice: over four equal partitions of [0, 1000),
+// activation 1 runs [250, 500): 250 cycles, ordinal 250 at cycle 0 and 499
+// at cycle 249 (polydat's for_runtime oracle); a cursor without `over` runs
+// its extent; the same on every engine and through polyrt run.
+TEST(Traversal, BodyCursorsRunTheirSlice) {
+  const std::string source =
+      "input cycle\nfor p in partitions(\"*/4\", 1000) {\n"
+      "  cursor rows = range(0, 1000) over p\n  row := rows.ordinal\n"
+      "  part := rows.cursor.idx\n  n := rows.cursor.partition_count\n}\n";
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    const auto program = compile(source, CompileOptions{.engine = engine});
+    State parent = program->new_state();
+    parent.set_inputs(std::vector<uint64_t>{0});
+    const Traversal t = open_traversal(parent, std::vector<uint64_t>{0}, 0);
+    ASSERT_EQ(t.tuples().size(), 4u);
+    EXPECT_EQ(t.cycles(1), 250u);
+    State body = t.activation(1);
+    EXPECT_EQ(body.pull("row").as_u64(), 250u);
+    EXPECT_EQ(body.pull("part").as_u64(), 1u);
+    EXPECT_EQ(body.pull("n").as_u64(), 4u);
+    body.set_inputs(std::vector<uint64_t>{249});
+    EXPECT_EQ(body.pull("row").as_u64(), 499u);
+    EXPECT_EQ(t.activation(1, 249).pull("row").as_u64(), 499u);
+    EXPECT_THROW(t.activation(1, 250), WriteError);
+  }
+  const std::string dir = temp_dir();
+  const auto all =
+      run_polyrt("run " + write_program(dir, "c.polydat", source) + " --cycles 3..4 --outputs row");
+  ASSERT_EQ(all.status, 0) << all.err;
+  EXPECT_EQ(std::count(all.out.begin(), all.out.end(), '\n'), 1 + 1000);
+  const auto whole = run_polyrt(
+      "run " +
+      write_program(
+          dir, "w.polydat",
+          "input cycle\nfor k in 0..1 {\n  cursor r = range(5, 15)\n  v := r.ordinal\n}\n") +
+      " --cycles 0..1 --outputs v");
+  EXPECT_EQ(
+      whole.out,
+      "cycle,k,v\n0,0,5\n0,0,6\n0,0,7\n0,0,8\n0,0,9\n0,0,10\n0,0,11\n0,0,12\n0,0,13\n0,0,14\n");
+  const auto other = run_polyrt("run " +
+                                write_program(dir, "o.polydat",
+                                              "input cycle\nfor p in partitions(\"*/2\", 500) {\n  "
+                                              "cursor rows = range(0, 1000) over p\n"
+                                              "  v := rows.ordinal\n}\n") +
+                                " --cycles 0..1 --out " + dir + "/o.csv");
+  EXPECT_EQ(other.status, 1);
+  expect_contains(other.err,
+                  {"cursor 'rows' ranges over 1000 ordinals, but its partition was made over 500"});
+  EXPECT_FALSE(exists(dir + "/o.csv"));
+  expect_contains(
+      compile_error(
+          "input cycle\nfor k in 0..2 {\n  cursor r = range(0, 10) over k\n  v := 1\n}\n"),
+      {"t.polydat:3:32", "'over k' names no partition element"});
+  expect_contains(
+      compile_error("input cycle\nfor k in 0..2 {\n  cursor r = range(0, k)\n  v := 1\n}\n"),
+      {"range(START, END) with integers"});
+  expect_contains(compile_error("input cycle\ncursor r = range(0, 10)\nv := 1\n"),
+                  {"a cursor outside a traversal's body is not supported"});
+}
+
 TEST(Traversal, UnboundNamesReadNoneWithAWarningAndAreRefusedWhenStrict) {
   const std::string source = "input cycle\nfor r in us-east, eu where {r} == us { v := r }\n";
   const auto program = compile(source);

@@ -74,7 +74,7 @@ TEST(GrammarCompat, CoordinateTypesAreAdvisory) {
 
 TEST(GrammarCompat, LaterConstructsAreRefusedByName) {
   expect_contains(compile_error("cursor users = range(0, 10)\n"),
-                  {"'cursor' declarations are not supported"});
+                  {"a cursor outside a traversal's body is not supported"});
   expect_contains(compile_error("input c\ntile doc : json := {\n \"a\": ${c}\n}\n"),
                   {"t.polydat:2:1: error: 'tile' templates are not supported"});
 }

@@ -162,7 +162,7 @@ TEST(Parser, Rejections) {
       "for k in 1..3\n{ x := k }",
       "v := 1 + for k in 1..3",
       "v := for nothing_bound",
-      "cursor c = range(0, 3)",
+      "cursor c = range(0, 3) over",
       "tile t : json := { }",
       "extern e: nope",
       "v := 1 as blob",

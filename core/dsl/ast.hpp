@@ -64,7 +64,7 @@ struct Expr {
 // long as the file.
 ExprPtr clone(const Expr& e, uint32_t origin);
 
-enum class StmtKind : uint8_t { Input, Extern, Binding, Pragma, Traversal };
+enum class StmtKind : uint8_t { Input, Extern, Binding, Pragma, Traversal, Cursor };
 
 struct Stmt {
   StmtKind kind;
@@ -100,6 +100,10 @@ struct Stmt {
   std::string comprehension;
   SourcePos comprehension_pos;
   std::vector<Stmt> body;
+  // A cursor, `cursor NAME = range(a, b) [over ELEMENT]`: the constructor in
+  // `expr`, the element it ranges over (empty: none).
+  std::string over;
+  SourcePos over_pos;
 };
 
 // One `name: type` of a module signature (no type: a binding a library file

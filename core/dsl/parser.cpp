@@ -280,6 +280,9 @@ class Parser {
     if (is_ident(first, "for") && peek(1).kind != Tok::ColonEq) {
       fail_at(first, "'for' needs a comprehension on its line: for NAME in SOURCE { body }");
     }
+    if (is_ident(first, "cursor") && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Eq) {
+      return parse_cursor();
+    }
     if ((is_ident(first, "cursor") || is_ident(first, "tile")) && peek(1).kind != Tok::ColonEq) {
       refuse_later_construct(first);
     }
@@ -467,6 +470,26 @@ class Parser {
 
   // polydat's comprehensions, cursors and tiles come in a later part of the
   // language work; each is refused by name.
+  // `cursor NAME = CONSTRUCTOR [over NAME]` (what a traversal's body makes
+  // of it: program/body_cursors.hpp).
+  Stmt parse_cursor() {
+    Stmt s;
+    s.kind = StmtKind::Cursor;
+    s.pos = advance().pos;
+    const Token& name = advance();
+    s.names.push_back(name.text);
+    s.name_pos.push_back(name.pos);
+    advance();  // '='
+    s.expr = parse_expr();
+    if (is_ident(peek(), "over") && !peek().newline_before) {
+      advance();
+      const Token& over = expect(Tok::Ident, "after 'over' (a partition element of the traversal)");
+      s.over = over.text;
+      s.over_pos = over.pos;
+    }
+    return s;
+  }
+
   [[noreturn]] void refuse_later_construct(const Token& t) {
     const std::string what = t.text == "cursor" ? "'cursor' declarations" : "'tile' templates";
     fail_at(t, what + " are not supported by polyrt yet",

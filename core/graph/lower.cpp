@@ -87,7 +87,7 @@ class Lowerer {
           }
           break;
         case StmtKind::Extern: {
-          claim_name(s.names[0], s.name_pos[0]);
+          claim_name(s.names[0], s.name_pos[0], s.hidden);
           Extern e;
           e.name = s.names[0];
           e.type = *s.type;
@@ -126,6 +126,14 @@ class Lowerer {
                 s.name_pos[0], "unknown pragma '" + s.names[0] + "' ignored", s.names[0].size()));
           }
           break;
+        case StmtKind::Cursor:
+          // A traversal's body turns its cursors into declarations
+          // (program/body_cursors.hpp); one left here is elsewhere.
+          src_.fail(s.pos, "a cursor outside a traversal's body is not supported by polyrt yet", 6,
+                    "declare it in a body: for p in partitions(\"*/4\", 1000) { cursor "
+                    "rows = range(0, 1000) over p ... }");
+        case StmtKind::Traversal:
+          internal_error("a traversal reached the lowering");
       }
     }
     infer_inputs();

@@ -415,6 +415,10 @@ class Inliner {
       }
       case StmtKind::Binding:
         break;
+      case StmtKind::Cursor:
+      case StmtKind::Traversal:
+        sources_.fail(at(s.pos), "a module body cannot declare a cursor or a traversal", 3,
+                      "declare it in the program");
     }
     Stmt b;
     b.kind = StmtKind::Binding;

@@ -165,6 +165,7 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
     }
     def->warnings.push_back(sources.warning(at, message, traversal.comprehension.size()));
   }
+  def->cursors = take_body_cursors(traversal.body, names, def->element_types, sources);
   for (dsl::Stmt& s : traversal.body) {
     // Each activation is a fresh state that runs one cycle, so a plain
     // binding is evaluated once per activation, as polydat's body `const`
@@ -187,7 +188,8 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
   def->body = std::move(program);
   // A body that reads nothing of the parent over a literal lattice also
   // gets its batch form (lattice_body.hpp), from a parse of its own.
-  if (def->cascade.empty() && comprehension::scope_names(def->comprehension).empty()) {
+  if (def->cascade.empty() && def->cursors.empty() &&
+      comprehension::scope_names(def->comprehension).empty()) {
     dsl::Ast again = dsl::parse(text);
     dsl::Stmt statement = std::move(take_traversals(again).at(index));
     dsl::Ast lattice;

@@ -28,6 +28,9 @@ struct ProgramInternals {
   static const TraversalDef& traversal(const Program& program, size_t index) {
     return *program.traversals_.at(index);
   }
+  static std::shared_ptr<const TraversalDef> traversal_def(const Program& program, size_t index) {
+    return program.traversals_.at(index);
+  }
   static const ir::Graph& graph(const Program& program) { return *program.graph_; }
   // The plan and code of the slot-buffer engines (null for the interpreter).
   static const slots::SlotProgram* slot_program(const Program& program) {

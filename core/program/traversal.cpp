@@ -1,5 +1,7 @@
 #include "polyrt/traversal.hpp"
 
+#include <algorithm>
+
 #include "program/call_source.hpp"
 #include "program/program_internals.hpp"
 #include "program/traversal_def.hpp"
@@ -47,6 +49,7 @@ Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates, s
                      " coordinate(s), got " + std::to_string(coordinates.size()));
   }
   Traversal t;
+  t.def_ = ProgramInternals::traversal_def(p, index);
   t.comprehension_ = def.comprehension.canonical;
   t.body_ = def.body;
   for (const TraversalDef::Cascade& c : def.cascade) {
@@ -62,15 +65,33 @@ Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates, s
   return t;
 }
 
-State Traversal::activation(size_t a) const {
+uint64_t Traversal::cycles(size_t a) const {
   if (a >= tuples_.size()) {
     throw WriteError("activation " + std::to_string(a) + " does not exist; the traversal has " +
                      std::to_string(tuples_.size()) + " tuple(s)");
   }
+  if (def_->cursors.empty()) return 1;
+  uint64_t narrowest = ~uint64_t{0};
+  for (const BodyCursor& c : def_->cursors) {
+    narrowest = std::min(narrowest, cursor_slice(c, tuples_[a]).size);
+  }
+  return narrowest;
+}
+
+State Traversal::activation(size_t a, uint64_t cycle) const {
+  if (cycle >= cycles(a)) {
+    throw WriteError("cycle " + std::to_string(cycle) + " of activation " + std::to_string(a) +
+                     " does not exist; it runs " + std::to_string(cycles(a)));
+  }
   State state = body_->new_state();
   for (size_t k = 0; k < names_.size(); ++k) state.set_input(names_[k], tuples_[a][k]);
   for (const auto& [name, value] : cascade_) state.set_input(name, value);
-  state.set_inputs({0});
+  for (const BodyCursor& c : def_->cursors) {
+    const CursorSlice slice = cursor_slice(c, tuples_[a]);
+    state.set_input(c.name + "__start", Value::u64(slice.start));
+    state.set_input(c.name + "__cursor", slice.partition);
+  }
+  state.set_inputs({cycle});
   return state;
 }
 

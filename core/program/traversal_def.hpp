@@ -10,6 +10,7 @@
 
 #include "comprehension/comprehension.hpp"
 #include "polyrt/polyrt.hpp"
+#include "program/body_cursors.hpp"
 
 namespace polyrt {
 
@@ -25,6 +26,7 @@ struct TraversalDef {
     size_t index = 0;  // the output's or input's index in the parent
   };
   std::vector<Cascade> cascade;
+  std::vector<BodyCursor> cursors;  // the body's, in declaration order
   // The batch form (lattice_body.hpp), when the traversal has one: one
   // program over every tuple of an opening, `lattice_tuples` rows.
   std::shared_ptr<const Program> lattice_body;

@@ -181,11 +181,15 @@ nb::tuple traversal_rows(const Program& program, size_t index, uint64_t first, u
                    [&](uint64_t coordinate, const Traversal& t) {
                      for (size_t a = 0; a < t.tuples().size(); ++a) {
                        State body = t.activation(a);
-                       size_t c = 0;
-                       columns[c++].append(nb::int_(coordinate));
-                       for (const Value& v : t.tuples()[a]) columns[c++].append(to_python(v));
-                       for (size_t o : body_outputs) {
-                         columns[c++].append(to_python(body.pull_at(o)));
+                       const uint64_t cycles = t.cycles(a);
+                       for (uint64_t cycle = 0; cycle < cycles; ++cycle) {
+                         if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
+                         size_t c = 0;
+                         columns[c++].append(nb::int_(coordinate));
+                         for (const Value& v : t.tuples()[a]) columns[c++].append(to_python(v));
+                         for (size_t o : body_outputs) {
+                           columns[c++].append(to_python(body.pull_at(o)));
+                         }
                        }
                      }
                    });

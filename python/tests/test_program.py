@@ -215,3 +215,16 @@ def test_traverse_returns_one_row_per_tuple_as_run_writes_them():
         program.traverse(0, 1, inputs={"cycle": 1})
     with pytest.raises(polyrt.WriteError, match="does not exist"):
         program.traverse(0, 1, traversal=1)
+
+
+def test_traverse_runs_each_cursor_slice_cycle_by_cycle():
+    program = polyrt.compile(
+        "input cycle\n"
+        'for p in partitions("*/4", 1000) {\n'
+        "  cursor rows = range(0, 1000) over p\n"
+        "  row := rows.ordinal\n  part := rows.cursor.idx\n}\n"
+    )
+    rows = program.traverse(0, 1, outputs=["row", "part"])
+    assert rows["row"].tolist() == list(range(1000))
+    assert rows["part"].tolist() == [r // 250 for r in range(1000)]
+    assert rows["row"][250] == 250 and rows["row"][499] == 499

@@ -88,6 +88,34 @@ void run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
   writer->commit();
 }
 
+// The rows of activation `a` of the opening at `coordinate`, one per cycle
+// of the activation (one state, its cycle advanced): the coordinate, the
+// tuple's elements and the body's `outputs` (indexes into its outputs,
+// named by columns after the elements). Returns how many.
+uint64_t append_activation_rows(std::string& text, const RowFormat& format,
+                                const std::vector<std::string>& columns,
+                                const std::vector<size_t>& outputs, uint64_t coordinate,
+                                const Traversal& t, size_t a) {
+  const uint64_t cycles = t.cycles(a);
+  State body = t.activation(a);
+  const size_t first_output = 1 + t.names().size();
+  for (uint64_t cycle = 0; cycle < cycles; ++cycle) {
+    if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
+    begin_row(text, format);
+    append_field(text, format, columns[0], Value::u64(coordinate), coordinate);
+    for (size_t k = 0; k < t.names().size(); ++k) {
+      field_separator(text, format);
+      append_field(text, format, columns[1 + k], t.tuples()[a][k], coordinate);
+    }
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      field_separator(text, format);
+      append_field(text, format, columns[first_output + o], body.pull_at(outputs[o]), coordinate);
+    }
+    end_row(text, format);
+  }
+  return cycles;
+}
+
 }  // namespace
 
 void run_traversal_job(const RangeJob& job, const std::string& target, bool batch) {
@@ -119,23 +147,12 @@ void run_traversal_job(const RangeJob& job, const std::string& target, bool batc
   for_each_opening(program, 0, job.first, job.count, coordinates, job.externs,
                    [&](uint64_t coordinate, const Traversal& t) {
                      Interruption::stop_if_requested();
-                     text.clear();
                      for (size_t a = 0; a < t.tuples().size(); ++a) {
-                       State body = t.activation(a);
-                       begin_row(text, *format);
-                       append_field(text, *format, columns[0], Value::u64(coordinate), coordinate);
-                       for (size_t k = 0; k < t.names().size(); ++k) {
-                         field_separator(text, *format);
-                         append_field(text, *format, columns[1 + k], t.tuples()[a][k], coordinate);
-                       }
-                       for (size_t o = 0; o < outputs.size(); ++o) {
-                         field_separator(text, *format);
-                         append_field(text, *format, job.outputs[o], body.pull_at(outputs[o]),
-                                      coordinate);
-                       }
-                       end_row(text, *format);
+                       text.clear();
+                       const uint64_t rows = append_activation_rows(text, *format, columns, outputs,
+                                                                    coordinate, t, a);
+                       pacer.write(*writer, text, rows);
                      }
-                     pacer.write(*writer, text, t.tuples().size());
                      progress.advance(1);
                    });
   progress.finish();

@@ -35,9 +35,16 @@ class Traversal {
   const std::vector<std::vector<Value>>& tuples() const { return tuples_; }
   // The body's program: its outputs are the traversal's row columns.
   const Program& body() const { return *body_; }
-  // A fresh state over the body for tuple `a` (0-based), positioned at its
-  // cycle 0. WriteError past the last tuple.
-  State activation(size_t a) const;
+  // How many cycles tuple `a`'s activation runs: the size of its narrowest
+  // cursor's slice (a body's `cursor rows = range(0, 1000) over p` runs
+  // p's ordinals), or 1 for a body without a cursor. EvalError when a
+  // cursor cannot take its partition.
+  uint64_t cycles(size_t a) const;
+  // A fresh state over the body for tuple `a` (0-based), positioned at
+  // `cycle` (below cycles(a)): its elements, the parent's values it reads
+  // and its cursors' slices written. WriteError past the last tuple or
+  // cycle.
+  State activation(size_t a, uint64_t cycle = 0) const;
 
  private:
   friend Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates,
@@ -47,6 +54,7 @@ class Traversal {
   std::vector<std::vector<Value>> tuples_;
   std::shared_ptr<const Program> body_;
   std::vector<std::pair<std::string, Value>> cascade_;
+  std::shared_ptr<const TraversalDef> def_;  // its cursors
 };
 
 // What a traversal is before it opens: its comprehension's text, its

@@ -1,0 +1,143 @@
+#include "program/body_cursors.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "polyrt/error.hpp"
+#include "program/call_source.hpp"
+
+namespace polyrt {
+
+namespace {
+
+dsl::ExprPtr expr(dsl::ExprKind kind, dsl::SourcePos at, std::string text = {}) {
+  auto e = std::make_unique<dsl::Expr>();
+  e->kind = kind;
+  e->pos = at;
+  e->text = std::move(text);
+  return e;
+}
+
+dsl::ExprPtr call(const char* callee, dsl::ExprPtr arg, dsl::SourcePos at) {
+  dsl::ExprPtr e = expr(dsl::ExprKind::Call, at, callee);
+  e->depth = 1 + arg->depth;
+  e->args.push_back(std::move(arg));
+  e->arg_names.emplace_back();
+  return e;
+}
+
+dsl::Stmt hidden(dsl::StmtKind kind, std::string name, dsl::SourcePos at) {
+  dsl::Stmt s;
+  s.kind = kind;
+  s.pos = at;
+  s.names = {std::move(name)};
+  s.name_pos = {at};
+  s.hidden = true;
+  return s;
+}
+
+// range(START, END) with integer literals.
+std::optional<std::pair<uint64_t, uint64_t>> literal_range(const dsl::Expr& e) {
+  if (e.kind != dsl::ExprKind::Call || e.text != "range" || e.args.size() != 2) return std::nullopt;
+  for (const dsl::ExprPtr& a : e.args) {
+    if (a->kind != dsl::ExprKind::Int) return std::nullopt;
+  }
+  return std::pair(e.args[0]->u, e.args[1]->u);
+}
+
+// The statements a cursor stands for.
+void declare(const BodyCursor& c, dsl::SourcePos at, std::vector<dsl::Stmt>& out) {
+  dsl::Stmt start = hidden(dsl::StmtKind::Extern, c.name + "__start", at);
+  start.type = Type::U64;
+  dsl::Stmt partition = hidden(dsl::StmtKind::Extern, c.name + "__cursor", at);
+  partition.type = Type::Partition;
+  out.push_back(std::move(start));
+  out.push_back(std::move(partition));
+  dsl::Stmt ordinal = hidden(dsl::StmtKind::Binding, c.name + "__ordinal", at);
+  ordinal.expr = expr(dsl::ExprKind::Binary, at, "+");
+  ordinal.expr->args.push_back(expr(dsl::ExprKind::Ident, at, c.name + "__start"));
+  ordinal.expr->args.push_back(expr(dsl::ExprKind::Ident, at, "cycle"));
+  ordinal.expr->depth = 2;
+  out.push_back(std::move(ordinal));
+  static const std::pair<const char*, const char*> kFields[] = {{"idx", "idx_of"},
+                                                                {"partition_count", "count_of"},
+                                                                {"start_ordinal", "start_of"},
+                                                                {"end_ordinal", "end_of"}};
+  for (const auto& [field, node] : kFields) {
+    dsl::Stmt f = hidden(dsl::StmtKind::Binding, c.name + "__cursor__" + field, at);
+    f.expr = call(node, expr(dsl::ExprKind::Ident, at, c.name + "__cursor"), at);
+    out.push_back(std::move(f));
+  }
+}
+
+uint64_t u64_of(std::string_view node, const Value& partition) {
+  return call_source_values(node, std::span(&partition, 1)).at(0).as_u64();
+}
+
+// The extent a partition was made over (its text's base_extent).
+uint64_t base_extent(const Value& partition) {
+  const std::string& text = partition.text();
+  const std::string key = "\"base_extent\":";
+  const size_t at = text.find(key) + key.size();
+  uint64_t v = 0;
+  std::from_chars(text.data() + at, text.data() + text.size(), v);
+  return v;
+}
+
+}  // namespace
+
+std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
+                                          const std::vector<std::string>& elements,
+                                          const std::vector<Type>& element_types,
+                                          dsl::Sources& sources) {
+  std::vector<BodyCursor> cursors;
+  std::vector<dsl::Stmt> out;
+  for (dsl::Stmt& s : body) {
+    if (s.kind != dsl::StmtKind::Cursor) {
+      out.push_back(std::move(s));
+      continue;
+    }
+    BodyCursor c{s.names[0], 0, 0, std::nullopt};
+    const std::optional<std::pair<uint64_t, uint64_t>> range = literal_range(*s.expr);
+    if (!range || range->first > range->second) {
+      sources.fail(s.expr->pos,
+                   "a cursor's constructor is range(START, END) with integers START <= END", 1,
+                   "e.g. cursor rows = range(0, 1000) over p");
+    }
+    c.start = range->first;
+    c.end = range->second;
+    if (!s.over.empty()) {
+      const auto e = std::find(elements.begin(), elements.end(), s.over);
+      if (e == elements.end() || element_types[(size_t)(e - elements.begin())] != Type::Partition) {
+        sources.fail(
+            s.over_pos, "'over " + s.over + "' names no partition element of the traversal",
+            s.over.size(), "range a cursor over an element of partitions(...) or subdivide(...)");
+      }
+      c.over = (size_t)(e - elements.begin());
+    }
+    declare(c, s.pos, out);
+    cursors.push_back(std::move(c));
+  }
+  body = std::move(out);
+  return cursors;
+}
+
+CursorSlice cursor_slice(const BodyCursor& c, const std::vector<Value>& tuple) {
+  const uint64_t extent = c.end - c.start;
+  if (!c.over) {
+    const Value spec[] = {Value::str("*/1"), Value::u64(extent)};
+    return {c.start, extent, extent ? call_source_values("partitions", spec).at(0) : Value::none()};
+  }
+  const Value& p = tuple[*c.over];
+  if (base_extent(p) != extent) {
+    throw EvalError("cursor '" + c.name + "' ranges over " + std::to_string(extent) +
+                        " ordinals, but its partition was made over " +
+                        std::to_string(base_extent(p)) +
+                        "; re-projecting a partition onto another extent is not supported yet",
+                    "for");
+  }
+  const uint64_t first = u64_of("start_of", p), last = u64_of("end_of", p);
+  return {c.start + first, last - first, p};
+}
+
+}  // namespace polyrt

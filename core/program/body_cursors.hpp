@@ -1,0 +1,46 @@
+// The cursors of a traversal's body, `cursor rows = range(a, b) [over p]`:
+// the ordinal domain [a, b), narrowed at each activation to the partition
+// element p (a partition made over the cursor's own extent: its ordinals
+// are the cursor's). The narrowest cursor's slice sets how many cycles the
+// activation runs; at cycle i, `rows.ordinal` is the slice's start + i and
+// `rows.cursor` the partition (with `.idx`, `.partition_count`,
+// `.start_ordinal`, `.end_ordinal`). A cursor without `over` covers [a, b).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dsl/ast.hpp"
+#include "dsl/sources.hpp"
+#include "polyrt/value.hpp"
+
+namespace polyrt {
+
+struct BodyCursor {
+  std::string name;
+  uint64_t start = 0, end = 0;  // range(start, end)
+  std::optional<size_t> over;   // the element it ranges over
+};
+
+// Replaces each cursor statement of `body` by what the body reads of it
+// (hidden externs polyrt writes per activation: the slice's start and the
+// partition; hidden bindings: the ordinal and the partition's fields) and
+// returns the cursors. CompileError for a constructor other than
+// range(INTEGER, INTEGER) or an `over` that names no partition element.
+std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
+                                          const std::vector<std::string>& elements,
+                                          const std::vector<Type>& element_types,
+                                          dsl::Sources& sources);
+
+// One activation's slice of a cursor: its first ordinal, how many, and the
+// partition `.cursor` reads. EvalError when the element's partition was
+// made over another extent than the cursor's.
+struct CursorSlice {
+  uint64_t start = 0, size = 0;
+  Value partition;
+};
+CursorSlice cursor_slice(const BodyCursor& cursor, const std::vector<Value>& tuple);
+
+}  // namespace polyrt
