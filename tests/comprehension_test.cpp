@@ -303,6 +303,15 @@ TEST(Comprehension, BadTextIsRefusedWithTheRule) {
             std::string::npos);
 }
 
+// The opening at parent coordinate 0 of `source`'s traversal, compiled
+// for `engine`.
+Traversal open_at_zero(const std::string& source, Engine engine) {
+  const auto program = compile(source, CompileOptions{.engine = engine});
+  State parent = program->new_state();
+  parent.set_inputs(std::vector<uint64_t>{0});
+  return open_traversal(parent, std::vector<uint64_t>{0}, 0);
+}
+
 const char* kSweep = R"(input cycle
 base := cycle * 100
 for a in 0..2, tag in p, q where {a} > 0 || {tag} == "p" {
@@ -485,12 +494,9 @@ TEST(Traversal, PartitionSourcesPeelIntoPartitions) {
       "for p in partitions(\"20%,30%,*\", {total}), q in subdivide(p, 2) {\n"
       "  a := start_of(q)\n  n := cardinality(q) + idx_of(p) * 1000\n}\n";
   std::vector<std::string> first;
+  EXPECT_EQ(traversal_info(*compile(source), 0).types[0], Type::Partition);
   for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
-    const auto program = compile(source, CompileOptions{.engine = engine});
-    EXPECT_EQ(traversal_info(*program, 0).types[0], Type::Partition);
-    State parent = program->new_state();
-    parent.set_inputs(std::vector<uint64_t>{0});
-    const Traversal t = open_traversal(parent, std::vector<uint64_t>{0}, 0);
+    const Traversal t = open_at_zero(source, engine);
     std::vector<std::string> got;
     for (size_t a = 0; a < t.tuples().size(); ++a) {
       State body = t.activation(a);
@@ -521,10 +527,7 @@ TEST(Traversal, BodyCursorsRunTheirSlice) {
       "  cursor rows = range(0, 1000) over p\n  row := rows.ordinal\n"
       "  part := rows.cursor.idx\n  n := rows.cursor.partition_count\n}\n";
   for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
-    const auto program = compile(source, CompileOptions{.engine = engine});
-    State parent = program->new_state();
-    parent.set_inputs(std::vector<uint64_t>{0});
-    const Traversal t = open_traversal(parent, std::vector<uint64_t>{0}, 0);
+    const Traversal t = open_at_zero(source, engine);
     ASSERT_EQ(t.tuples().size(), 4u);
     EXPECT_EQ(t.cycles(1), 250u);
     State body = t.activation(1);

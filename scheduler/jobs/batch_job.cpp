@@ -79,22 +79,27 @@ void run_batch_job(const RangeJob& job, const std::string& target) {
   refuse_none_columns(batch, job);
   const std::unique_ptr<FormatWriter> writer =
       job.format->open(target, output_columns(job), job.program->source_files());
-  ProgressBar progress(job.count);
-  RatePacer pacer(job.rate);
+  write_batch_rows(
+      batch, job.first, job.count, *writer, job.rate,
+      [&](const ColumnChunk& chunk, std::string& bytes) { writer->encode(chunk, bytes); });
+  say_shares(batch, job);
+}
+
+void write_batch_rows(const BatchEvaluator& batch, uint64_t first, uint64_t count,
+                      FormatWriter& writer, double rate,
+                      const std::function<void(const ColumnChunk&, std::string&)>& encode) {
+  ProgressBar progress(count);
+  RatePacer pacer(rate);
   Interruption::stopping_on_signals([&] {
-    batch.stream_encoded(
-        job.first, job.count,
-        [&](const ColumnChunk& chunk, std::string& bytes) { writer->encode(chunk, bytes); },
-        [&](const ColumnChunk& chunk, std::string& bytes) {
-          Interruption::stop_if_requested();
-          pacer.write(*writer, bytes, chunk.rows);
-          progress.advance(chunk.rows);
-        });
+    batch.stream_encoded(first, count, encode, [&](const ColumnChunk& chunk, std::string& bytes) {
+      Interruption::stop_if_requested();
+      pacer.write(writer, bytes, chunk.rows);
+      progress.advance(chunk.rows);
+    });
   });
   Interruption::stop_if_requested();
   progress.finish();
-  writer->commit();
-  say_shares(batch, job);
+  writer.commit();
 }
 
 }  // namespace polyrt::scheduler

@@ -5,6 +5,7 @@
 
 #include "polyrt/batch.hpp"
 #include "polyrt/traversal.hpp"
+#include "scheduler/jobs/batch_job.hpp"
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/jobs/rate_pacer.hpp"
@@ -61,31 +62,18 @@ void run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
   const std::unique_ptr<FormatWriter> writer = job.format->open(
       target, OutputColumns{.names = columns, .types = types, .first = 0, .rows = rows},
       job.program->source_files());
-  ProgressBar progress(rows);
-  RatePacer pacer(job.rate);
-  Interruption::stopping_on_signals([&] {
-    batch.stream_encoded(
-        0, rows,
-        [&](const ColumnChunk& chunk, std::string& bytes) {
-          std::vector<uint64_t> parents(chunk.rows);
-          for (uint64_t r = 0; r < chunk.rows; ++r) {
-            parents[r] = job.first + (chunk.first + r) / tuples;
-          }
-          ColumnChunk with_parent{chunk.first, chunk.rows, {}};
-          with_parent.columns.push_back(ColumnView{.type = Type::U64, .words = parents.data()});
-          with_parent.columns.insert(with_parent.columns.end(), chunk.columns.begin(),
-                                     chunk.columns.end());
-          writer->encode(with_parent, bytes);
-        },
-        [&](const ColumnChunk& chunk, std::string& bytes) {
-          Interruption::stop_if_requested();
-          pacer.write(*writer, bytes, chunk.rows);
-          progress.advance(chunk.rows);
-        });
-  });
-  Interruption::stop_if_requested();
-  progress.finish();
-  writer->commit();
+  write_batch_rows(
+      batch, 0, rows, *writer, job.rate, [&](const ColumnChunk& chunk, std::string& bytes) {
+        std::vector<uint64_t> parents(chunk.rows);
+        for (uint64_t r = 0; r < chunk.rows; ++r) {
+          parents[r] = job.first + (chunk.first + r) / tuples;
+        }
+        ColumnChunk with_parent{chunk.first, chunk.rows, {}};
+        with_parent.columns.push_back(ColumnView{.type = Type::U64, .words = parents.data()});
+        with_parent.columns.insert(with_parent.columns.end(), chunk.columns.begin(),
+                                   chunk.columns.end());
+        writer->encode(with_parent, bytes);
+      });
 }
 
 // The rows of activation `a` of the opening at `coordinate`, one per cycle
