@@ -248,6 +248,38 @@ TEST(Comprehension, DerivationsComposeWithTheirProducer) {
             "[for a in 0..3 order halton] order reverse_lex");
 }
 
+// Continuous intervals, sampled by a counted halton, sobol, lhs or shuffle:
+// each code a 53-bit fraction u carried onto [lo, hi) as lo + u * (hi - lo)
+// (shuffle and lhs from the independent PCG reference).
+TEST(Comprehension, IntervalsAreSampled) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(rows(tuples_of("x in 0.0..1.0 order halton/4")), (V{"0.5", "0.25", "0.75", "0.125"}));
+  EXPECT_EQ(rows(tuples_of("x in 0.0..1.0, y in 2.0..4.0 order sobol/3")),
+            (V{"0.5/3", "0.75/2.5", "0.25/3.5"}));
+  EXPECT_EQ(rows(tuples_of("x in 0.0..10.0 order shuffle(count=3, seed=5)")),
+            (V{"4.669747391057846", "5.880244022294255", "8.943080926713055"}));
+  EXPECT_EQ(rows(tuples_of("x in 0.0..1.0, y in 0.0..=1.0 order lhs/4")),
+            (V{"0.6515107041078161/0.8010741869421121", "0.763299230148133/0.5743879801836694",
+               "0.15219281968616438/0.415776354570232", "0.333891196846257/0.13198330495905897"}));
+  EXPECT_EQ(tuples_of("x in 0.0..1.0 order halton/1").rows[0][0].type(), Type::F64);
+  EXPECT_EQ(comprehension::parse("x in 0..2.5 order halton/2").comprehension->canonical,
+            "x in 0.0..2.5 order halton/2");
+  for (const char* unsampled :
+       {"x in 0.0..1.0", "x in 0.0..1.0 order halton", "x in 0.0..1.0 order lex/3"}) {
+    EXPECT_NE(error_of(unsampled).find("polydat's V8"), std::string::npos) << unsampled;
+  }
+  EXPECT_NE(error_of("x in 0.0..1.0, k in 1..3 order halton/4").find("mixing continuous"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("x in 0.0..1.0 where {x} > 0.5 order halton/4").find("where over a continuous"),
+      std::string::npos);
+  EXPECT_NE(error_of("(a, b) in (0.0..1.0, 1..3) order halton/2").find("polydat's V7"),
+            std::string::npos);
+  EXPECT_NE(error_of("x in 1.0..0.5 order halton/2").find("start is below its end"),
+            std::string::npos);
+  EXPECT_THROW(tuples_of("x in 0.0..1.0 order halton/20000000"), EvalError);  // past 2^24
+}
+
 // An order after a where ranks the survivors by their place in the
 // unfiltered lattice (polydat's V5): halton/n is the first n survivors of
 // the unfiltered halton sequence; extrema/k the first k strata that hold a
@@ -464,7 +496,9 @@ TEST(Traversal, LatticeBodiesRunInTheBatchTierWithTheSameBytes) {
       ASSERT_EQ(batch.status, 0) << batch.err;
       EXPECT_EQ(batch.out, run_polyrt(run + " --engine interpreter").out) << lattices[k];
       EXPECT_EQ(batch.out, run_polyrt(run + " --threads 2").out);
-      if (gpu) EXPECT_EQ(batch.out, run_polyrt(run + " --device gpu").out) << lattices[k];
+      if (gpu) {
+        EXPECT_EQ(batch.out, run_polyrt(run + " --device gpu").out) << lattices[k];
+      }
     }
   }
   const auto npy = run_polyrt("run " +

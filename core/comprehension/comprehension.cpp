@@ -128,6 +128,7 @@ class Parser {
     }
     skip_space();
     if (i_ < s_.size()) fail(i_, "unexpected '" + std::string(s_.substr(i_)) + "'");
+    check_continuous(c);
     c.canonical = canonical(c);
     c.head = c.canonical.substr(
         0, c.canonical.size() - tail_text().size() - (tail_text().empty() ? 0 : 1));
@@ -429,6 +430,10 @@ class Parser {
     Source src;
     src.kind = Source::Kind::Range;
     const bool inclusive = dots + 2 < text.size() && text[dots + 2] == '=';
+    if (is_float_text(text.substr(0, dots)) ||
+        is_float_text(text.substr(dots + (inclusive ? 3 : 2)))) {
+      return interval(text, at, dots, inclusive);
+    }
     std::string_view rest = text.substr(dots + (inclusive ? 3 : 2));
     std::string_view step_text;
     if (const size_t step = rest.find("step"); step != std::string_view::npos) {
@@ -445,6 +450,33 @@ class Parser {
     if (src.step == 0) fail(at, "a range step must be at least 1");
     if (inclusive && end == ~uint64_t{0}) fail(at, "an inclusive range may not end at 2^64 - 1");
     src.end = inclusive ? end + 1 : end;
+    return src;
+  }
+
+  static bool is_float_text(std::string_view t) {
+    return t.find_first_of(".eE") != std::string_view::npos &&
+           t.find("step") == std::string_view::npos && t.find("..") == std::string_view::npos;
+  }
+
+  // A continuous interval: finite float bounds, lo < hi, no step.
+  Source interval(std::string_view text, size_t at, size_t dots, bool inclusive) {
+    Source src;
+    src.kind = Source::Kind::Interval;
+    src.closed = inclusive;
+    const auto bound = [&](std::string_view t, const char* what) {
+      while (!t.empty() && std::isspace((unsigned char)t.front())) t.remove_prefix(1);
+      while (!t.empty() && std::isspace((unsigned char)t.back())) t.remove_suffix(1);
+      double v = 0;
+      const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+      if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size() || !std::isfinite(v)) {
+        fail(at, std::string(what) + " '" + std::string(t) + "' is not a finite number",
+             "a continuous interval is written 0.0..1.0 (half-open) or 0.0..=1.0");
+      }
+      return v;
+    };
+    src.lo = bound(text.substr(0, dots), "interval start");
+    src.hi = bound(text.substr(dots + (inclusive ? 3 : 2)), "interval end");
+    if (!(src.lo < src.hi)) fail(at, "an interval's start is below its end");
     return src;
   }
 
@@ -500,6 +532,37 @@ class Parser {
       if (reads_earlier_element(c, k)) return true;
     }
     return false;
+  }
+
+  // polydat's rules for continuous intervals (V7, V8), and what polyrt
+  // does not sample yet: every clause an interval, no where.
+  void check_continuous(const Comprehension& c) {
+    size_t continuous = 0;
+    for (const Clause& clause : c.clauses) {
+      for (const Source& s : clause.sources) {
+        if (s.kind != Source::Kind::Interval) continue;
+        ++continuous;
+        if (clause.zip != Clause::Zip::None)
+          fail(0, "a zip takes discrete sources, not an interval (polydat's V7)");
+      }
+    }
+    if (!continuous) return;
+    if (continuous != c.clauses.size()) {
+      fail(0,
+           "mixing continuous intervals and discrete sources in one comprehension is not "
+           "supported yet");
+    }
+    static const char* const kSampling[] = {"halton", "sobol", "lhs", "shuffle"};
+    if (!c.order || !c.order->count ||
+        std::find_if(std::begin(kSampling), std::end(kSampling), [&](const char* s) {
+          return c.order->strategy == s;
+        }) == std::end(kSampling)) {
+      fail(0,
+           "a continuous interval is sampled: it needs a sampling order with a count "
+           "(polydat's V8)",
+           "e.g. for x in 0.0..1.0 order halton/16 (or sobol, lhs, shuffle)");
+    }
+    if (c.where) fail(0, "a where over a continuous interval is not supported yet");
   }
 
   // `order STRATEGY`, `order STRATEGY/n` or `order STRATEGY(count=n,
@@ -743,6 +806,13 @@ class Parser {
   // The text after the clauses: `where ...` and `order ...`, as written.
   std::string tail_text() const { return tail_ < s_.size() ? trimmed(s_.substr(tail_)) : ""; }
 
+  // A float as text that reads back as a float (1.0, not 1).
+  static std::string float_text(double v) {
+    std::string t = Value::f64(v).to_string();
+    if (t.find_first_of(".eE") == std::string::npos) t += ".0";
+    return t;
+  }
+
   static std::string trimmed(std::string_view text) {
     while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
     while (!text.empty() && std::isspace((unsigned char)text.front())) text.remove_prefix(1);
@@ -759,6 +829,9 @@ class Parser {
         out += (a ? ", " : "") + canonical_source(s.arguments[a]);
       }
       return out + ")";
+    }
+    if (s.kind == Source::Kind::Interval) {
+      return float_text(s.lo) + (s.closed ? "..=" : "..") + float_text(s.hi);
     }
     if (s.kind == Source::Kind::Range) {
       out += std::to_string(s.start) + ".." + std::to_string(s.end);
@@ -782,6 +855,8 @@ class Parser {
 // one element, None none).
 std::vector<Value> source_values(const Source& s, const Scope& scope, const Caller& call) {
   switch (s.kind) {
+    case Source::Kind::Interval:
+      internal_error("an interval is sampled, never listed");
     case Source::Kind::Range: {
       std::vector<Value> out;
       // Counted without end - start + step - 1, which can wrap past 2^64.
@@ -993,6 +1068,8 @@ std::optional<Type> element_type(const Source& s) {
       return generator_type(s.generator);
     case Source::Kind::Call:
       return Type::Partition;
+    case Source::Kind::Interval:
+      return Type::F64;
     case Source::Kind::Reference:
       break;
   }
@@ -1137,9 +1214,39 @@ std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& s
 
 }  // namespace
 
+namespace {
+
+// A code (a 53-bit fraction u of the unit interval) carried onto an
+// interval as polydat's sampler carries it: lo + u * (hi - lo), kept inside,
+// and moved off an open end onto the next float inside.
+double map_unit(uint64_t code, const Source& s) {
+  const double u = (double)code / 9007199254740992.0;
+  const double x = std::clamp(s.lo + u * (s.hi - s.lo), s.lo, s.hi);
+  return !s.closed && x == s.hi ? std::max(std::nextafter(x, -INFINITY), s.lo) : x;
+}
+
+// The tuples of a comprehension of continuous intervals: the order's
+// points, each axis carried onto its interval.
+Tuples sample_intervals(const Comprehension& c, Tuples out) {
+  if (*c.order->count > kMaxTuples) refuse_size(c);
+  for (const std::vector<uint64_t>& point : continuous_codes(*c.order, c.clauses.size())) {
+    std::vector<Value> row;
+    for (size_t k = 0; k < point.size(); ++k) {
+      row.push_back(Value::f64(map_unit(point[k], c.clauses[k].sources[0])));
+    }
+    out.rows.push_back(std::move(row));
+  }
+  return out;
+}
+
+}  // namespace
+
 Tuples evaluate(const Comprehension& c, const Scope& scope, const Caller& call) {
   Tuples out;
   out.names = element_names(c);
+  if (!c.clauses.empty() && c.clauses[0].sources[0].kind == Source::Kind::Interval) {
+    return sample_intervals(c, std::move(out));  // the parser admits only all-interval ones
+  }
   // A union's alternatives one after another, as one axis.
   std::vector<uint64_t> axis_sizes;
   std::vector<std::vector<Value>> tuples;

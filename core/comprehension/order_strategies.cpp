@@ -257,6 +257,53 @@ std::vector<uint64_t> latin_hypercube(const Order& order, std::span<const uint64
 
 }  // namespace
 
+std::vector<std::vector<uint64_t>> continuous_codes(const Order& order, size_t axes) {
+  constexpr double kUnit = 9007199254740992.0;  // 2^53
+  const uint64_t n = order.count.value_or(0);
+  std::vector<std::vector<uint64_t>> out(n, std::vector<uint64_t>(axes));
+  const std::string& s = order.strategy;
+  if (s == "halton" || s == "sobol") {
+    std::vector<Directions> directions;
+    for (size_t k = 0; k < axes && s == "sobol"; ++k) directions.push_back(sobol_directions(k));
+    for (uint64_t i = 0; i < n; ++i) {
+      for (size_t k = 0; k < axes; ++k) {
+        double f = 0;
+        if (s == "halton") {
+          f = radical_inverse(i + 1, kHaltonPrimes[std::min(k, kHaltonPrimes.size() - 1)]);
+        } else {
+          uint32_t x = 0;
+          uint64_t gray = (i + 1) ^ ((i + 1) >> 1);
+          for (size_t bit = 1; gray != 0 && bit <= 32; ++bit, gray >>= 1) {
+            if (gray & 1) x ^= directions[k][bit];
+          }
+          f = (double)x / 4294967296.0;
+        }
+        out[i][k] = (uint64_t)(f * kUnit);
+      }
+    }
+  } else if (s == "shuffle") {
+    // Over a continuous space the seed follows the draw count.
+    Prng rng(order.seed.value_or(kShuffleSeed) + n);
+    for (std::vector<uint64_t>& point : out) {
+      for (uint64_t& code : point) code = rng.next() >> 11;
+    }
+  } else {  // lhs: one permutation of the n strata per axis, then a jitter inside each bin
+    Prng rng(order.seed.value_or(kLhsSeed) + n);
+    std::vector<std::vector<uint64_t>> perms(axes, std::vector<uint64_t>(n));
+    for (std::vector<uint64_t>& perm : perms) {
+      std::iota(perm.begin(), perm.end(), uint64_t{0});
+      rng.shuffle(perm);
+    }
+    for (uint64_t i = 0; i < n; ++i) {
+      for (size_t k = 0; k < axes; ++k) {
+        const double jitter = (double)(rng.next() >> 11) / kUnit;
+        out[i][k] = (uint64_t)(((double)perms[k][i] + jitter) / (double)n * kUnit);
+      }
+    }
+  }
+  return out;
+}
+
 bool is_strategy(std::string_view name) {
   return name == "lex" || name == "reverse_lex" || name == "halton" || name == "sobol" ||
          name == "lhs" || name == "shuffle" || is_lattice_strategy(name);

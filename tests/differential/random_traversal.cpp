@@ -21,6 +21,10 @@ class Generator {
 
   std::string run() {
     std::string text = "input cycle\nbase := cycle * 7 + 3\nlabel := \"n\" + format_u64(cycle)\n";
+    if (!lattice_ && pick(10) == 0) {
+      const std::string comprehension = intervals();  // before the body reads its elements
+      return text + "for " + comprehension + " {\n" + body() + "}\n";
+    }
     const bool union_form = !lattice_ && pick(8) == 0;
     // The clauses first: the union's second alternative copies their shape.
     std::string comprehension = clauses();
@@ -126,6 +130,19 @@ class Generator {
     static const char* const kSpecs[] = {"*/3", "20%,30%,*", "linear:3", "*/2 random"};
     return "partitions(\"" + std::string(kSpecs[pick(4)]) + "\", " +
            std::to_string(10 + pick(100)) + ")";
+  }
+
+  // Continuous intervals under a counted sampling order.
+  std::string intervals() {
+    std::string out;
+    for (size_t k = 0, n = 1 + pick(3); k < n; ++k) {
+      const Element e{"e" + std::to_string(elements_.size()), 'f'};
+      out += (k ? ", " : "") + e.name + " in " + std::to_string(pick(5)) + ".5.." +
+             (pick(2) ? "=" : "") + std::to_string(6 + pick(5)) + ".25";
+      elements_.push_back(e);
+    }
+    static const char* const kSampling[] = {"halton", "sobol", "lhs", "shuffle"};
+    return out + " order " + kSampling[pick(4)] + "/" + std::to_string(1 + pick(9));
   }
 
   // A second alternative of a union: the same names and types.
