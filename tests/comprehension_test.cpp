@@ -608,6 +608,25 @@ TEST(Traversal, BodyCursorsRunTheirSlice) {
                   {"a cursor outside a traversal's body is not supported"});
 }
 
+// An activation of many cycles (a cursor over a large slice) runs as one
+// batch with the tuple's values as scalars: the per-state bytes.
+TEST(Traversal, LongActivationsRunInTheBatchTierWithTheSameBytes) {
+  const std::string dir = temp_dir();
+  const std::string file = write_program(
+      dir, "long.polydat",
+      "input cycle\nbase := cycle * 3\nfor p in partitions(\"*/3\", 15000), t in x, y {\n"
+      "  cursor rows = range(0, 15000) over p\n  row := rows.ordinal + base\n"
+      "  h := hash(row)\n  i := rows.cursor.idx\n  s := t + \"-\" + format_u64(row)\n}\n");
+  for (const char* format : {"csv", "jsonl"}) {
+    const std::string run = "run " + file + " --cycles 4..6 --format " + std::string(format);
+    const auto batch = run_polyrt(run);
+    ASSERT_EQ(batch.status, 0) << batch.err;
+    EXPECT_EQ(std::count(batch.out.begin(), batch.out.end(), '\n'),
+              (std::string(format) == "csv" ? 1 : 0) + 2 * 2 * 15000);
+    EXPECT_EQ(batch.out, run_polyrt(run + " --engine interpreter").out);
+  }
+}
+
 TEST(Traversal, UnboundNamesReadNoneWithAWarningAndAreRefusedWhenStrict) {
   const std::string source = "input cycle\nfor r in us-east, eu where {r} == us { v := r }\n";
   const auto program = compile(source);

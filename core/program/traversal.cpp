@@ -78,19 +78,26 @@ uint64_t Traversal::cycles(size_t a) const {
   return narrowest;
 }
 
+std::vector<std::pair<std::string, Value>> Traversal::activation_externs(size_t a) const {
+  cycles(a);  // checks `a`
+  std::vector<std::pair<std::string, Value>> out;
+  for (size_t k = 0; k < names_.size(); ++k) out.emplace_back(names_[k], tuples_[a][k]);
+  out.insert(out.end(), cascade_.begin(), cascade_.end());
+  for (const BodyCursor& c : def_->cursors) {
+    const CursorSlice slice = cursor_slice(c, tuples_[a]);
+    out.emplace_back(c.name + "__start", Value::u64(slice.start));
+    out.emplace_back(c.name + "__cursor", slice.partition);
+  }
+  return out;
+}
+
 State Traversal::activation(size_t a, uint64_t cycle) const {
   if (cycle >= cycles(a)) {
     throw WriteError("cycle " + std::to_string(cycle) + " of activation " + std::to_string(a) +
                      " does not exist; it runs " + std::to_string(cycles(a)));
   }
   State state = body_->new_state();
-  for (size_t k = 0; k < names_.size(); ++k) state.set_input(names_[k], tuples_[a][k]);
-  for (const auto& [name, value] : cascade_) state.set_input(name, value);
-  for (const BodyCursor& c : def_->cursors) {
-    const CursorSlice slice = cursor_slice(c, tuples_[a]);
-    state.set_input(c.name + "__start", Value::u64(slice.start));
-    state.set_input(c.name + "__cursor", slice.partition);
-  }
+  for (const auto& [name, value] : activation_externs(a)) state.set_input(name, value);
   state.set_inputs({cycle});
   return state;
 }

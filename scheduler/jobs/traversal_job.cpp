@@ -76,6 +76,64 @@ void run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
       });
 }
 
+// An activation of at least this many cycles (a body's cursor over a
+// large slice) runs as one batch: the tuple's values are its scalars.
+constexpr uint64_t kBatchActivationCycles = 4096;
+
+// `rows` copies of `v` as a column view (over storage it owns).
+struct ConstantColumn {
+  std::vector<uint64_t> words;
+  std::vector<int64_t> offsets;
+  std::string bytes;
+  ColumnView view;
+
+  ConstantColumn(const Value& v, uint64_t rows) {
+    view.type = v.type();
+    if (!is_text(v.type())) {
+      words.assign(rows, word_of(v));
+      view.words = words.data();
+      return;
+    }
+    const std::string& text = v.text();
+    offsets.resize(rows + 1);
+    for (uint64_t r = 0; r <= rows; ++r) offsets[r] = (int64_t)(r * text.size());
+    bytes.reserve(rows * text.size());
+    for (uint64_t r = 0; r < rows; ++r) bytes += text;
+    view.offsets = offsets.data();
+    view.bytes = bytes.data();
+  }
+};
+
+// Activation `a`'s rows through the batch tier: the body over its cycles,
+// its values as scalars, the coordinate and the elements prepended per
+// chunk. The same bytes as append_activation_rows.
+void write_activation_in_batch(FormatWriter& writer, RatePacer& pacer, const RangeJob& job,
+                               const std::shared_ptr<const Program>& body, uint64_t coordinate,
+                               const Traversal& t, size_t a) {
+  BatchOptions options;
+  options.outputs = job.outputs;
+  options.coordinates = {0};
+  options.externs = t.activation_externs(a);
+  options.threads = job.threads;
+  options.stop = Interruption::stop_flag();
+  const BatchEvaluator batch(body, options);
+  batch.stream_encoded(
+      0, t.cycles(a),
+      [&](const ColumnChunk& chunk, std::string& bytes) {
+        std::vector<ConstantColumn> constants;
+        constants.emplace_back(Value::u64(coordinate), chunk.rows);
+        for (const Value& v : t.tuples()[a]) constants.emplace_back(v, chunk.rows);
+        ColumnChunk rows{chunk.first, chunk.rows, {}};
+        for (const ConstantColumn& c : constants) rows.columns.push_back(c.view);
+        rows.columns.insert(rows.columns.end(), chunk.columns.begin(), chunk.columns.end());
+        writer.encode(rows, bytes);
+      },
+      [&](const ColumnChunk& chunk, std::string& bytes) {
+        Interruption::stop_if_requested();
+        pacer.write(writer, bytes, chunk.rows);
+      });
+}
+
 // The rows of activation `a` of the opening at `coordinate`, one per cycle
 // of the activation (one state, its cycle advanced): the coordinate, the
 // tuple's elements and the body's `outputs` (indexes into its outputs,
@@ -132,17 +190,22 @@ void run_traversal_job(const RangeJob& job, const std::string& target, bool batc
   ProgressBar progress(job.count);
   RatePacer pacer(job.rate);
   std::string text;
-  for_each_opening(program, 0, job.first, job.count, coordinates, job.externs,
-                   [&](uint64_t coordinate, const Traversal& t) {
-                     Interruption::stop_if_requested();
-                     for (size_t a = 0; a < t.tuples().size(); ++a) {
-                       text.clear();
-                       const uint64_t rows = append_activation_rows(text, *format, columns, outputs,
-                                                                    coordinate, t, a);
-                       pacer.write(*writer, text, rows);
-                     }
-                     progress.advance(1);
-                   });
+  for_each_opening(
+      program, 0, job.first, job.count, coordinates, job.externs,
+      [&](uint64_t coordinate, const Traversal& t) {
+        Interruption::stop_if_requested();
+        for (size_t a = 0; a < t.tuples().size(); ++a) {
+          if (batch && t.cycles(a) >= kBatchActivationCycles) {
+            write_activation_in_batch(*writer, pacer, job, info.body, coordinate, t, a);
+            continue;
+          }
+          text.clear();
+          const uint64_t rows =
+              append_activation_rows(text, *format, columns, outputs, coordinate, t, a);
+          pacer.write(*writer, text, rows);
+        }
+        progress.advance(1);
+      });
   progress.finish();
   writer->commit();
 }

@@ -45,6 +45,11 @@ class Traversal {
   // and its cursors' slices written. WriteError past the last tuple or
   // cycle.
   State activation(size_t a, uint64_t cycle = 0) const;
+  // What activation(a) writes to the body's externs (its elements, the
+  // parent's values it reads, its cursors' slices): with the body's `cycle`
+  // iterated over [0, cycles(a)), a BatchEvaluator of body() runs the
+  // activation's rows in the batch tier.
+  std::vector<std::pair<std::string, Value>> activation_externs(size_t a) const;
 
  private:
   friend Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates,
