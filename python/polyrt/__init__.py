@@ -319,6 +319,9 @@ class Program:
                     f"those are {names[1:]}"
                 )
             coordinates[names.index(name)] = value
+        lattice = self._native.lattice_body(traversal)
+        if lattice is not None:
+            return self._traverse_lattice(lattice, names[0], start, stop, outputs)
         columns, types, values = self._native.traverse(
             traversal, start, stop - start, coordinates, _names(outputs, "traverse(outputs=...)")
         )
@@ -327,6 +330,27 @@ class Program:
             name: np.asarray(column, dtype=dtypes.get(kind, object))
             for name, kind, column in zip(columns, types, values)
         }
+
+    def _traverse_lattice(self, lattice, parent: str, start: int, stop: int, outputs) -> dict:
+        """traverse() of a traversal with a lattice body: every row in the
+        batch tier (row r is coordinate start + r // tuples and tuple
+        r % tuples), the coordinate column made here."""
+        native, tuples, elements = lattice
+        body = list(native.output_names[len(elements) :])
+        chosen = body if outputs is None else _names(outputs, "traverse(outputs=...)")
+        for name in chosen:
+            if name not in body:
+                raise WriteError(
+                    f"traverse(outputs=...) names {name!r}, which is not an output of the "
+                    f"traversal's body; those are {body}"
+                )
+        batch = Batch(_polyrt.make_batch(native, list(elements) + chosen, {}, {}, None, "cpu", 0, 0, 0))
+        rows = (stop - start) * tuples
+        columns = batch.evaluate(0, rows)
+        out = {parent: np.arange(rows, dtype=np.uint64) // np.uint64(tuples) + np.uint64(start)}
+        for name in list(elements) + chosen:
+            out[name] = columns[name]
+        return out
 
     def ptx(
         self,

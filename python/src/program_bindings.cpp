@@ -279,6 +279,14 @@ void bind_program(nb::module_& m) {
           nb::arg("kind"), nb::arg("device"), nb::arg("outputs"))
       .def("traversal_count", [](const NativeProgram& p) { return p.program->traversal_count(); })
       .def(
+          "lattice_body",
+          [](const NativeProgram& p, size_t index) -> nb::object {
+            const TraversalInfo info = traversal_info(*p.program, index);
+            if (!info.lattice_body) return nb::none();
+            return nb::make_tuple(NativeProgram{info.lattice_body}, info.lattice_tuples, info.names);
+          },
+          nb::arg("index"))
+      .def(
           "traverse",
           [](const NativeProgram& p, size_t index, uint64_t first, uint64_t count,
              std::vector<uint64_t> coordinates, const std::vector<std::string>& outputs) {

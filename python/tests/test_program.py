@@ -228,3 +228,21 @@ def test_traverse_runs_each_cursor_slice_cycle_by_cycle():
     assert rows["row"].tolist() == list(range(1000))
     assert rows["part"].tolist() == [r // 250 for r in range(1000)]
     assert rows["row"][250] == 250 and rows["row"][499] == 499
+
+
+def test_traverse_of_a_literal_lattice_runs_in_the_batch_tier_with_the_same_rows():
+    program = polyrt.compile(
+        "input cycle\n"
+        "for a in 0..4, t in x, y, g in geometric(1, 2.5, 2) {\n"
+        "  v := hash(a) % 100\n  s := t + \"!\"\n  f := g * 2.0\n}\n"
+    )
+    assert program._native.lattice_body(0) is not None
+    rows = program.traverse(3, 6)
+    names, types, values = program._native.traverse(0, 3, 3, [0], [])
+    assert list(rows) == names
+    for name, column in zip(names, values):
+        assert rows[name].tolist() == column, name
+    assert rows["f"].dtype == np.float64 and rows["cycle"].dtype == np.uint64
+    assert list(program.traverse(3, 4, outputs=["s"])) == ["cycle", "a", "t", "g", "s"]
+    with pytest.raises(polyrt.WriteError, match="not an output of the traversal's body"):
+        program.traverse(3, 4, outputs=["nope"])
