@@ -283,7 +283,8 @@ void bind_program(nb::module_& m) {
           [](const NativeProgram& p, size_t index) -> nb::object {
             const TraversalInfo info = traversal_info(*p.program, index);
             if (!info.lattice_body) return nb::none();
-            return nb::make_tuple(NativeProgram{info.lattice_body}, info.lattice_tuples, info.names);
+            return nb::make_tuple(NativeProgram{info.lattice_body}, info.lattice_tuples,
+                                  info.names);
           },
           nb::arg("index"))
       .def(
