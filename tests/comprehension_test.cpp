@@ -606,6 +606,19 @@ TEST(Traversal, BodyCursorsRunTheirSlice) {
       {"range(START, END) with integers"});
   expect_contains(compile_error("input cycle\ncursor r = range(0, 10)\nv := 1\n"),
                   {"a cursor outside a traversal's body is not supported"});
+  // `over "SPEC"`: the one partition a spec resolves to over the extent.
+  const Traversal spec = open_at_zero(
+      "input cycle\nfor k in 0..2 {\n  cursor r = range(100, 200) over \"25%..50%\"\n"
+      "  v := r.ordinal\n}\n",
+      Engine::Native);
+  EXPECT_EQ(spec.cycles(1), 25u);
+  EXPECT_EQ(spec.activation(1, 0).pull("v").as_u64(), 125u);
+  EXPECT_EQ(spec.activation(1, 24).pull("v").as_u64(), 149u);
+  expect_contains(
+      compile_error(
+          "input cycle\nfor k in 0..2 {\n  cursor r = range(0, 1000) over \"*/4\"\n  v := 1\n}\n"),
+      {"t.polydat:3:34", "resolves to 4 partitions of the cursor's 1000 ordinals",
+       "enclosing for p in partitions(\"*/4\", 1000)"});
 }
 
 // An activation of many cycles (a cursor over a large slice) runs as one

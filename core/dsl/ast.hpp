@@ -100,9 +100,11 @@ struct Stmt {
   std::string comprehension;
   SourcePos comprehension_pos;
   std::vector<Stmt> body;
-  // A cursor, `cursor NAME = range(a, b) [over ELEMENT]`: the constructor in
-  // `expr`, the element it ranges over (empty: none).
+  // A cursor, `cursor NAME = range(a, b) [over ELEMENT | over "SPEC"]`: the
+  // constructor in `expr`, the element or partition spec it ranges over
+  // (empty: none).
   std::string over;
+  bool over_spec = false;
   SourcePos over_pos;
 };
 

@@ -483,7 +483,10 @@ class Parser {
     s.expr = parse_expr();
     if (is_ident(peek(), "over") && !peek().newline_before) {
       advance();
-      const Token& over = expect(Tok::Ident, "after 'over' (a partition element of the traversal)");
+      s.over_spec = peek().kind == Tok::String;
+      const Token& over =
+          s.over_spec ? advance()
+                      : expect(Tok::Ident, "after 'over' (a partition element or a spec string)");
       s.over = over.text;
       s.over_pos = over.pos;
     }

@@ -84,6 +84,27 @@ uint64_t base_extent(const Value& partition) {
   return v;
 }
 
+// The one partition `over "SPEC"` resolves to over the cursor's extent.
+Value spec_partition(const BodyCursor& c, const dsl::Stmt& s, dsl::Sources& sources) {
+  const Value args[] = {Value::str(s.over), Value::u64(c.end - c.start)};
+  std::vector<Value> parts;
+  try {
+    parts = call_source_values("partitions", args);
+  } catch (const EvalError& e) {
+    sources.fail(s.over_pos, "'over \"" + s.over + "\"': " + e.what(), s.over.size() + 2);
+  }
+  if (parts.size() != 1) {
+    sources.fail(s.over_pos,
+                 "'over \"" + s.over + "\"' resolves to " + std::to_string(parts.size()) +
+                     " partitions of the cursor's " + std::to_string(c.end - c.start) +
+                     " ordinals; a cursor takes one",
+                 s.over.size() + 2,
+                 "bind the list with an enclosing for p in partitions(\"" + s.over + "\", " +
+                     std::to_string(c.end - c.start) + ") and range the cursor over p");
+  }
+  return parts[0];
+}
+
 }  // namespace
 
 std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
@@ -97,7 +118,7 @@ std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
       out.push_back(std::move(s));
       continue;
     }
-    BodyCursor c{s.names[0], 0, 0, std::nullopt};
+    BodyCursor c{s.names[0], 0, 0, std::nullopt, Value::none()};
     const std::optional<std::pair<uint64_t, uint64_t>> range = literal_range(*s.expr);
     if (!range || range->first > range->second) {
       sources.fail(s.expr->pos,
@@ -106,7 +127,9 @@ std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
     }
     c.start = range->first;
     c.end = range->second;
-    if (!s.over.empty()) {
+    if (s.over_spec) {
+      c.partition = spec_partition(c, s, sources);
+    } else if (!s.over.empty()) {
       const auto e = std::find(elements.begin(), elements.end(), s.over);
       if (e == elements.end() || element_types[(size_t)(e - elements.begin())] != Type::Partition) {
         sources.fail(
@@ -124,6 +147,10 @@ std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
 
 CursorSlice cursor_slice(const BodyCursor& c, const std::vector<Value>& tuple) {
   const uint64_t extent = c.end - c.start;
+  if (!c.partition.is_none()) {
+    const uint64_t first = u64_of("start_of", c.partition), last = u64_of("end_of", c.partition);
+    return {c.start + first, last - first, c.partition};
+  }
   if (!c.over) {
     const Value spec[] = {Value::str("*/1"), Value::u64(extent)};
     return {c.start, extent, extent ? call_source_values("partitions", spec).at(0) : Value::none()};

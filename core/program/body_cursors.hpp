@@ -1,7 +1,9 @@
 // The cursors of a traversal's body, `cursor rows = range(a, b) [over p]`:
 // the ordinal domain [a, b), narrowed at each activation to the partition
 // element p (a partition made over the cursor's own extent: its ordinals
-// are the cursor's). The narrowest cursor's slice sets how many cycles the
+// are the cursor's), or `over "SPEC"` to the one partition a spec resolves
+// to over the extent (a spec of several is refused: a `for` binds a
+// list). The narrowest cursor's slice sets how many cycles the
 // activation runs; at cycle i, `rows.ordinal` is the slice's start + i and
 // `rows.cursor` the partition (with `.idx`, `.partition_count`,
 // `.start_ordinal`, `.end_ordinal`). A cursor without `over` covers [a, b).
@@ -22,13 +24,15 @@ struct BodyCursor {
   std::string name;
   uint64_t start = 0, end = 0;  // range(start, end)
   std::optional<size_t> over;   // the element it ranges over
+  Value partition;              // `over "SPEC"`: the one partition it resolves to
 };
 
 // Replaces each cursor statement of `body` by what the body reads of it
 // (hidden externs polyrt writes per activation: the slice's start and the
 // partition; hidden bindings: the ordinal and the partition's fields) and
 // returns the cursors. CompileError for a constructor other than
-// range(INTEGER, INTEGER) or an `over` that names no partition element.
+// range(INTEGER, INTEGER), an `over` that names no partition element or a
+// spec that does not resolve to exactly one partition.
 std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
                                           const std::vector<std::string>& elements,
                                           const std::vector<Type>& element_types,
