@@ -105,29 +105,6 @@ std::vector<uint64_t> by_shape(const Order& order, std::span<const uint64_t> axi
   return out;
 }
 
-// ---- low-discrepancy strategies: point i = 1, 2, ... in [0, 1)^axes, each
-// coordinate floored onto its axis; a point on an index already drawn is
-// skipped; at most max(8n, 256) points are drawn.
-
-template <typename Point>
-std::vector<uint64_t> low_discrepancy(uint64_t n, std::span<const uint64_t> axis_sizes,
-                                      Point point) {
-  const std::vector<uint64_t> strides = strides_of(axis_sizes);
-  std::vector<uint64_t> out;
-  std::unordered_set<uint64_t> seen;
-  const uint64_t attempts = std::max(n > ~uint64_t{0} / 8 ? ~uint64_t{0} : n * 8, uint64_t{256});
-  for (uint64_t i = 1; out.size() < n && i <= attempts; ++i) {
-    uint64_t flat = 0;
-    for (size_t k = 0; k < axis_sizes.size(); ++k) {
-      const uint64_t size = axis_sizes[k];
-      const auto index = (uint64_t)(point(i, k) * (double)size);  // floor: the value is >= 0
-      flat += std::min(index, size - 1) * strides[k];
-    }
-    if (seen.insert(flat).second) out.push_back(flat);
-  }
-  return out;
-}
-
 constexpr std::array<uint64_t, 16> kHaltonPrimes = {2,  3,  5,  7,  11, 13, 17, 19,
                                                     23, 29, 31, 37, 41, 43, 47, 53};
 
@@ -140,13 +117,6 @@ double radical_inverse(uint64_t i, uint64_t base) {
     f /= (double)base;
   }
   return result;
-}
-
-std::vector<uint64_t> halton(uint64_t n, std::span<const uint64_t> axis_sizes) {
-  // Axes past the 16th reuse the last prime, as polydat's table does.
-  return low_discrepancy(n, axis_sizes, [](uint64_t i, size_t axis) {
-    return radical_inverse(i, kHaltonPrimes[std::min(axis, kHaltonPrimes.size() - 1)]);
-  });
 }
 
 // Sobol direction numbers: dimension 1 is V_i = 2^(32-i); dimensions 2..13
@@ -192,18 +162,53 @@ Directions sobol_directions(size_t axis) {
   return v;
 }
 
-std::vector<uint64_t> sobol(uint64_t n, std::span<const uint64_t> axis_sizes) {
-  std::vector<Directions> directions;
-  for (size_t k = 0; k < axis_sizes.size(); ++k) directions.push_back(sobol_directions(k));
-  // Antonov and Saleev: the XOR of the directions of gray(i)'s set bits.
-  return low_discrepancy(n, axis_sizes, [&](uint64_t i, size_t axis) {
+// Point i (from 1) of the halton or sobol sequence over `axes` axes, one
+// coordinate in [0, 1) per axis: the discrete orders floor it onto an axis,
+// the continuous ones take it as a 53-bit code.
+class PointSequence {
+ public:
+  PointSequence(std::string_view strategy, size_t axes) : sobol_(strategy == "sobol") {
+    for (size_t k = 0; k < axes && sobol_; ++k) directions_.push_back(sobol_directions(k));
+  }
+
+  double coordinate(uint64_t i, size_t axis) const {
+    // Halton: axes past the 16th reuse the last prime, as polydat's table does.
+    if (!sobol_) return radical_inverse(i, kHaltonPrimes[std::min(axis, kHaltonPrimes.size() - 1)]);
+    // Sobol (Antonov and Saleev): the XOR of the directions of gray(i)'s set bits.
     uint32_t x = 0;
     uint64_t gray = i ^ (i >> 1);
     for (size_t bit = 1; gray != 0 && bit <= 32; ++bit, gray >>= 1) {
-      if (gray & 1) x ^= directions[axis][bit];
+      if (gray & 1) x ^= directions_[axis][bit];
     }
     return (double)x / 4294967296.0;
-  });
+  }
+
+ private:
+  bool sobol_;
+  std::vector<Directions> directions_;
+};
+
+// ---- low-discrepancy strategies: point i = 1, 2, ... in [0, 1)^axes, each
+// coordinate floored onto its axis; a point on an index already drawn is
+// skipped; at most max(8n, 256) points are drawn.
+
+std::vector<uint64_t> low_discrepancy(uint64_t n, std::span<const uint64_t> axis_sizes,
+                                      const PointSequence& points) {
+  const std::vector<uint64_t> strides = strides_of(axis_sizes);
+  std::vector<uint64_t> out;
+  std::unordered_set<uint64_t> seen;
+  const uint64_t attempts = std::max(n > ~uint64_t{0} / 8 ? ~uint64_t{0} : n * 8, uint64_t{256});
+  for (uint64_t i = 1; out.size() < n && i <= attempts; ++i) {
+    uint64_t flat = 0;
+    for (size_t k = 0; k < axis_sizes.size(); ++k) {
+      const uint64_t size = axis_sizes[k];
+      const auto index =
+          (uint64_t)(points.coordinate(i, k) * (double)size);  // floor: the value is >= 0
+      flat += std::min(index, size - 1) * strides[k];
+    }
+    if (seen.insert(flat).second) out.push_back(flat);
+  }
+  return out;
 }
 
 // ---- seeded strategies.
@@ -263,23 +268,9 @@ std::vector<std::vector<uint64_t>> continuous_codes(const Order& order, size_t a
   std::vector<std::vector<uint64_t>> out(n, std::vector<uint64_t>(axes));
   const std::string& s = order.strategy;
   if (s == "halton" || s == "sobol") {
-    std::vector<Directions> directions;
-    for (size_t k = 0; k < axes && s == "sobol"; ++k) directions.push_back(sobol_directions(k));
+    const PointSequence points(s, axes);
     for (uint64_t i = 0; i < n; ++i) {
-      for (size_t k = 0; k < axes; ++k) {
-        double f = 0;
-        if (s == "halton") {
-          f = radical_inverse(i + 1, kHaltonPrimes[std::min(k, kHaltonPrimes.size() - 1)]);
-        } else {
-          uint32_t x = 0;
-          uint64_t gray = (i + 1) ^ ((i + 1) >> 1);
-          for (size_t bit = 1; gray != 0 && bit <= 32; ++bit, gray >>= 1) {
-            if (gray & 1) x ^= directions[k][bit];
-          }
-          f = (double)x / 4294967296.0;
-        }
-        out[i][k] = (uint64_t)(f * kUnit);
-      }
+      for (size_t k = 0; k < axes; ++k) out[i][k] = (uint64_t)(points.coordinate(i + 1, k) * kUnit);
     }
   } else if (s == "shuffle") {
     // Over a continuous space the seed follows the draw count.
@@ -327,8 +318,9 @@ std::vector<uint64_t> order_positions(const Order& order, std::span<const uint64
     for (uint64_t i = 0; i < out.size(); ++i) out[i] = s == "lex" ? i : total - 1 - i;
     return out;
   }
-  if (s == "halton") return halton(counted(order, total), axis_sizes);
-  if (s == "sobol") return sobol(counted(order, total), axis_sizes);
+  if (s == "halton" || s == "sobol") {
+    return low_discrepancy(counted(order, total), axis_sizes, PointSequence(s, axis_sizes.size()));
+  }
   if (s == "shuffle") return shuffled(order, total);
   if (s == "lhs") return latin_hypercube(order, axis_sizes);
   return by_shape(order, axis_sizes);
