@@ -65,39 +65,46 @@ Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates, s
   return t;
 }
 
-uint64_t Traversal::cycles(size_t a) const {
+uint64_t Traversal::prepare_activation(size_t a,
+                                       std::vector<std::pair<std::string, Value>>* externs) const {
   if (a >= tuples_.size()) {
     throw WriteError("activation " + std::to_string(a) + " does not exist; the traversal has " +
                      std::to_string(tuples_.size()) + " tuple(s)");
   }
+  if (externs) {
+    for (size_t k = 0; k < names_.size(); ++k) externs->emplace_back(names_[k], tuples_[a][k]);
+    externs->insert(externs->end(), cascade_.begin(), cascade_.end());
+  }
   if (def_->cursors.empty()) return 1;
   uint64_t narrowest = ~uint64_t{0};
   for (const BodyCursor& c : def_->cursors) {
-    narrowest = std::min(narrowest, cursor_slice(c, tuples_[a]).size);
+    const CursorSlice slice = cursor_slice(c, tuples_[a]);
+    narrowest = std::min(narrowest, slice.size);
+    if (!externs) continue;
+    externs->emplace_back(c.name + "__start", Value::u64(slice.start));
+    externs->emplace_back(c.name + "__cursor", slice.partition);
   }
   return narrowest;
 }
 
+uint64_t Traversal::cycles(size_t a) const {
+  return prepare_activation(a, nullptr);
+}
+
 std::vector<std::pair<std::string, Value>> Traversal::activation_externs(size_t a) const {
-  cycles(a);  // checks `a`
   std::vector<std::pair<std::string, Value>> out;
-  for (size_t k = 0; k < names_.size(); ++k) out.emplace_back(names_[k], tuples_[a][k]);
-  out.insert(out.end(), cascade_.begin(), cascade_.end());
-  for (const BodyCursor& c : def_->cursors) {
-    const CursorSlice slice = cursor_slice(c, tuples_[a]);
-    out.emplace_back(c.name + "__start", Value::u64(slice.start));
-    out.emplace_back(c.name + "__cursor", slice.partition);
-  }
+  prepare_activation(a, &out);
   return out;
 }
 
 State Traversal::activation(size_t a, uint64_t cycle) const {
-  if (cycle >= cycles(a)) {
+  std::vector<std::pair<std::string, Value>> externs;
+  if (const uint64_t cycles = prepare_activation(a, &externs); cycle >= cycles) {
     throw WriteError("cycle " + std::to_string(cycle) + " of activation " + std::to_string(a) +
-                     " does not exist; it runs " + std::to_string(cycles(a)));
+                     " does not exist; it runs " + std::to_string(cycles));
   }
   State state = body_->new_state();
-  for (const auto& [name, value] : activation_externs(a)) state.set_input(name, value);
+  for (const auto& [name, value] : externs) state.set_input(name, value);
   state.set_inputs({cycle});
   return state;
 }

@@ -54,6 +54,10 @@ class Traversal {
  private:
   friend Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates,
                                   size_t index);
+  // Activation `a`'s cycle count and, when `externs` is given, what it
+  // writes to the body's externs, from one evaluation of its cursors'
+  // slices. WriteError past the last tuple.
+  uint64_t prepare_activation(size_t a, std::vector<std::pair<std::string, Value>>* externs) const;
   std::string comprehension_;
   std::vector<std::string> names_;
   std::vector<std::vector<Value>> tuples_;
