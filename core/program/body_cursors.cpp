@@ -3,38 +3,13 @@
 #include <algorithm>
 #include <charconv>
 
+#include "dsl/ast_builder.hpp"
 #include "polyrt/error.hpp"
 #include "program/call_source.hpp"
 
 namespace polyrt {
 
 namespace {
-
-dsl::ExprPtr expr(dsl::ExprKind kind, dsl::SourcePos at, std::string text = {}) {
-  auto e = std::make_unique<dsl::Expr>();
-  e->kind = kind;
-  e->pos = at;
-  e->text = std::move(text);
-  return e;
-}
-
-dsl::ExprPtr call(const char* callee, dsl::ExprPtr arg, dsl::SourcePos at) {
-  dsl::ExprPtr e = expr(dsl::ExprKind::Call, at, callee);
-  e->depth = 1 + arg->depth;
-  e->args.push_back(std::move(arg));
-  e->arg_names.emplace_back();
-  return e;
-}
-
-dsl::Stmt hidden(dsl::StmtKind kind, std::string name, dsl::SourcePos at) {
-  dsl::Stmt s;
-  s.kind = kind;
-  s.pos = at;
-  s.names = {std::move(name)};
-  s.name_pos = {at};
-  s.hidden = true;
-  return s;
-}
 
 // range(START, END) with integer literals.
 std::optional<std::pair<uint64_t, uint64_t>> literal_range(const dsl::Expr& e) {
@@ -45,28 +20,26 @@ std::optional<std::pair<uint64_t, uint64_t>> literal_range(const dsl::Expr& e) {
   return std::pair(e.args[0]->u, e.args[1]->u);
 }
 
-// The statements a cursor stands for.
+// The statements a cursor stands for (hidden: polyrt writes and reads them).
 void declare(const BodyCursor& c, dsl::SourcePos at, std::vector<dsl::Stmt>& out) {
-  dsl::Stmt start = hidden(dsl::StmtKind::Extern, c.name + "__start", at);
+  const dsl::AstBuilder b(at);
+  dsl::Stmt start = b.statement(dsl::StmtKind::Extern, c.name + "__start");
   start.type = Type::U64;
-  dsl::Stmt partition = hidden(dsl::StmtKind::Extern, c.name + "__cursor", at);
+  dsl::Stmt partition = b.statement(dsl::StmtKind::Extern, c.name + "__cursor");
   partition.type = Type::Partition;
+  start.hidden = partition.hidden = true;
   out.push_back(std::move(start));
   out.push_back(std::move(partition));
-  dsl::Stmt ordinal = hidden(dsl::StmtKind::Binding, c.name + "__ordinal", at);
-  ordinal.expr = expr(dsl::ExprKind::Binary, at, "+");
-  ordinal.expr->args.push_back(expr(dsl::ExprKind::Ident, at, c.name + "__start"));
-  ordinal.expr->args.push_back(expr(dsl::ExprKind::Ident, at, "cycle"));
-  ordinal.expr->depth = 2;
-  out.push_back(std::move(ordinal));
+  out.push_back(b.binding(c.name + "__ordinal",
+                          b.binary("+", b.name(c.name + "__start"), b.name("cycle")), true));
   static const std::pair<const char*, const char*> kFields[] = {{"idx", "idx_of"},
                                                                 {"partition_count", "count_of"},
                                                                 {"start_ordinal", "start_of"},
                                                                 {"end_ordinal", "end_of"}};
   for (const auto& [field, node] : kFields) {
-    dsl::Stmt f = hidden(dsl::StmtKind::Binding, c.name + "__cursor__" + field, at);
-    f.expr = call(node, expr(dsl::ExprKind::Ident, at, c.name + "__cursor"), at);
-    out.push_back(std::move(f));
+    std::vector<dsl::ExprPtr> args;
+    args.push_back(b.name(c.name + "__cursor"));
+    out.push_back(b.binding(c.name + "__cursor__" + field, b.call(node, std::move(args)), true));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <functional>
 #include <set>
 
+#include "dsl/ast_builder.hpp"
 #include "dsl/table_values.hpp"
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
@@ -15,11 +16,7 @@ namespace polyrt {
 namespace {
 
 dsl::Stmt declaration(dsl::StmtKind kind, const std::string& name, Type type, dsl::SourcePos at) {
-  dsl::Stmt s;
-  s.kind = kind;
-  s.pos = at;
-  s.names = {name};
-  s.name_pos = {at};
+  dsl::Stmt s = dsl::AstBuilder(at).statement(kind, name);
   if (kind == dsl::StmtKind::Extern) s.type = type;
   return s;
 }

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "comprehension/generators.hpp"
+#include "dsl/ast_builder.hpp"
 
 namespace polyrt {
 
@@ -61,82 +62,25 @@ std::optional<Axis> axis_of(const comprehension::Source& s) {
   return axis;
 }
 
-class Builder {
- public:
-  explicit Builder(dsl::SourcePos at) : at_(at) {}
-
-  ExprPtr node(ExprKind kind, std::vector<ExprPtr> args = {}) const {
-    auto e = std::make_unique<Expr>();
-    e->kind = kind;
-    e->pos = at_;
-    for (ExprPtr& a : args) {
-      e->depth = std::max(e->depth, 1 + a->depth);
-      e->args.push_back(std::move(a));
-      e->arg_names.emplace_back();
-    }
-    return e;
-  }
-  ExprPtr literal(const Value& v) const {
-    ExprPtr e = node(v.type() == Type::U64   ? ExprKind::Int
-                     : v.type() == Type::F64 ? ExprKind::Float
-                                             : ExprKind::Str);
-    if (v.type() == Type::U64) e->u = v.as_u64();
-    if (v.type() == Type::F64) e->f = v.as_f64();
-    if (v.type() == Type::Str) e->text = v.text();
-    return e;
-  }
-  ExprPtr name(const std::string& n) const {
-    ExprPtr e = node(ExprKind::Ident);
-    e->text = n;
-    return e;
-  }
-  ExprPtr binary(const char* op, ExprPtr a, ExprPtr b) const {
+// entries[digit]: a chain of selects, the last entry the default.
+ExprPtr pick(const dsl::AstBuilder& b, const std::string& digit,
+             const std::vector<Value>& entries) {
+  const char* select = entries[0].type() == Type::U64   ? "select_u64"
+                       : entries[0].type() == Type::F64 ? "select_f64"
+                                                        : "select_str";
+  ExprPtr chosen = b.literal(entries.back());
+  for (size_t k = entries.size() - 1; k-- > 0;) {
+    std::vector<ExprPtr> test;
+    test.push_back(b.name(digit));
+    test.push_back(b.literal(Value::u64(k)));
     std::vector<ExprPtr> args;
-    args.push_back(std::move(a));
-    args.push_back(std::move(b));
-    ExprPtr e = node(ExprKind::Binary, std::move(args));
-    e->arg_names.clear();
-    e->text = op;
-    return e;
+    args.push_back(b.call("u64_eq", std::move(test)));
+    args.push_back(b.literal(entries[k]));
+    args.push_back(std::move(chosen));
+    chosen = b.call(select, std::move(args));
   }
-  ExprPtr call(const char* callee, std::vector<ExprPtr> args) const {
-    ExprPtr e = node(ExprKind::Call, std::move(args));
-    e->text = callee;
-    return e;
-  }
-  dsl::Stmt binding(const std::string& n, ExprPtr value, bool hidden) const {
-    dsl::Stmt s;
-    s.kind = dsl::StmtKind::Binding;
-    s.pos = at_;
-    s.names = {n};
-    s.name_pos = {at_};
-    s.expr = std::move(value);
-    s.hidden = hidden;
-    return s;
-  }
-
-  // entries[digit]: a chain of selects, the last entry the default.
-  ExprPtr pick(const std::string& digit, const std::vector<Value>& entries) const {
-    const char* select = entries[0].type() == Type::U64   ? "select_u64"
-                         : entries[0].type() == Type::F64 ? "select_f64"
-                                                          : "select_str";
-    ExprPtr chosen = literal(entries.back());
-    for (size_t k = entries.size() - 1; k-- > 0;) {
-      std::vector<ExprPtr> test;
-      test.push_back(name(digit));
-      test.push_back(literal(Value::u64(k)));
-      std::vector<ExprPtr> args;
-      args.push_back(call("u64_eq", std::move(test)));
-      args.push_back(literal(entries[k]));
-      args.push_back(std::move(chosen));
-      chosen = call(select, std::move(args));
-    }
-    return chosen;
-  }
-
- private:
-  dsl::SourcePos at_;
-};
+  return chosen;
+}
 
 // A name no statement of the body binds or reads, for the row input.
 std::string fresh_name(const dsl::Ast& ast, const std::vector<std::string>& elements) {
@@ -177,14 +121,12 @@ std::optional<LatticeBodyAst> lattice_body_ast(const comprehension::Comprehensio
   if (tuples == 0) return std::nullopt;
 
   const std::vector<std::string> elements = comprehension::element_names(c);
-  const Builder b(at);
+  const dsl::AstBuilder b(at);
   const std::string row = fresh_name(ast, elements);
   std::vector<dsl::Stmt> head;
-  dsl::Stmt inputs;
-  inputs.kind = dsl::StmtKind::Input;
-  inputs.pos = at;
-  inputs.names = {row, "cycle"};
-  inputs.name_pos = {at, at};
+  dsl::Stmt inputs = b.statement(dsl::StmtKind::Input, row);
+  inputs.names.push_back("cycle");
+  inputs.name_pos.push_back(at);
   head.push_back(std::move(inputs));
   // The tuple's position, then each element's digit in the mixed radix of
   // the axis sizes (the rightmost fastest) and its value.
@@ -204,7 +146,7 @@ std::optional<LatticeBodyAst> lattice_body_ast(const comprehension::Comprehensio
                         ? b.binary("+", b.literal(Value::u64(axis.progression->first)),
                                    b.binary("*", b.name(digit),
                                             b.literal(Value::u64(axis.progression->second))))
-                        : b.pick(digit, axis.entries);
+                        : pick(b, digit, axis.entries);
     head.push_back(b.binding(elements[k], std::move(value), false));
   }
   std::move(ast.statements.begin(), ast.statements.end(), std::back_inserter(head));
