@@ -16,7 +16,7 @@ namespace {
 
 const char* kBenchUsage =
     "usage: polyrt bench FILE [--seconds S] [--outputs a,b,...] [--set NAME=VALUE]... [--json]\n"
-    "                    [--threads N] [--lib DIR]...\n\n"
+    "                    [--threads N] [--lib DIR]... [--partition [CURSOR=]I]...\n\n"
     "Measures FILE on every tier and device here, each for about S seconds (default 0.5),\n"
     "iterating the first input from 0 (other inputs and externs from --set):\n"
     "  compile    cold (an empty cache) and cached (compiled again in this process), per engine\n"
@@ -60,7 +60,7 @@ int bench_command(CommandLine& args) {
       settings.sets.push_back(split_assignment(args.value_of(f)));
     } else if (f == "--json") {
       json = true;
-    } else if (!library_flag(args, f, settings.bench.compile)) {
+    } else if (!program_flag(args, f, settings.bench.compile)) {
       args.unknown_flag(f);
     }
   }

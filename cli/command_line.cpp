@@ -1,5 +1,7 @@
 #include "cli/command_line.hpp"
 
+#include <charconv>
+
 #include "polyrt/error.hpp"
 
 namespace polyrt::cli {
@@ -11,7 +13,7 @@ bool takes_value(const std::string& name) {
   static const char* const kValued[] = {
       "--out",    "--cycles",     "--outputs", "--format",  "--set",         "--threads",
       "--engine", "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
-      "--parts",  "--part",       "--rate",    "--seconds", "--lib"};
+      "--parts",  "--part",       "--rate",    "--seconds", "--lib",         "--partition"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }
@@ -45,7 +47,7 @@ CommandLine::CommandLine(std::string command, std::vector<std::string> args)
     } else if (takes_value(o.name) && i + 1 < args.size()) {
       o.value = args[++i];
     }
-    if (o.name != "--set" && o.name != "--lib") {
+    if (o.name != "--set" && o.name != "--lib" && o.name != "--partition") {
       for (const std::string& s : seen) {
         if (s == o.name) {
           throw UsageError("polyrt " + command_ + ": option " + o.name +
@@ -101,14 +103,37 @@ Provenance parse_provenance(const std::string& text) {
 
 }  // namespace
 
-bool library_flag(CommandLine& args, const std::string& flag, CompileOptions& options) {
-  if (flag != "--lib") return false;
-  options.library_paths.push_back(args.value_of(flag));
+// --partition I or NAME=I: the partition a top-level cursor takes.
+void parse_partition(const std::string& command, const std::string& text, CompileOptions& options) {
+  const size_t eq = text.find('=');
+  const std::string name = eq == std::string::npos ? "" : text.substr(0, eq);
+  const std::string index = eq == std::string::npos ? text : text.substr(eq + 1);
+  uint64_t v = 0;
+  const auto res = std::from_chars(index.data(), index.data() + index.size(), v);
+  if (index.empty() || res.ec != std::errc() || res.ptr != index.data() + index.size() ||
+      (eq != std::string::npos && name.empty())) {
+    throw UsageError("polyrt " + command + ": --partition expects I or CURSOR=I (I a partition " +
+                     "index from 0), got '" + text + "'");
+  }
+  if (!options.cursor_partitions.emplace(name, v).second) {
+    throw UsageError("polyrt " + command + ": --partition " + (name.empty() ? "I" : name + "=I") +
+                     " is given twice; give it once");
+  }
+}
+
+bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& options) {
+  if (flag == "--lib") {
+    options.library_paths.push_back(args.value_of(flag));
+  } else if (flag == "--partition") {
+    parse_partition(args.command(), args.value_of(flag), options);
+  } else {
+    return false;
+  }
   return true;
 }
 
 bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options, bool* batch) {
-  if (library_flag(args, flag, options)) return true;
+  if (program_flag(args, flag, options)) return true;
   if (flag == "--engine") {
     const std::string value = args.value_of(flag);
     if (batch) *batch = value == "batch";

@@ -1,7 +1,7 @@
 // A small argument reader shared by the polyrt subcommands. Options may come
 // before or after the positional arguments ("polyrt run --out x.csv P
 // --cycles 0..9" works); "--" ends the options. An option given twice is an
-// error, except --set, which is repeatable.
+// error, except --set, --lib and --partition, which are repeatable.
 #pragma once
 
 #include <optional>
@@ -58,11 +58,13 @@ int devices_command(CommandLine& args);
 int bench_command(CommandLine& args);
 int version_command();
 
-// Handles --lib DIR (a module directory, repeatable): false for any other flag.
-bool library_flag(CommandLine& args, const std::string& flag, CompileOptions& options);
+// Handles the options that shape the compiled program, each repeatable:
+// --lib DIR (a module directory) and --partition I or CURSOR=I (the
+// partition a top-level cursor takes); false for any other flag.
+bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& options);
 
-// Handles --engine, --provenance (UsageError for a bad value) and --lib; false
-// for any other flag. With `batch`, --engine also accepts "batch" (polyrt run).
+// Handles --engine, --provenance (UsageError for a bad value), --lib and
+// --partition; false for any other flag. With `batch`, --engine also accepts "batch" (polyrt run).
 bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options,
                  bool* batch = nullptr);
 

@@ -10,15 +10,16 @@ namespace polyrt::cli {
 
 int check_command(CommandLine& args) {
   static const char* usage =
-      "usage: polyrt check FILE [--lib DIR]...\n\n"
+      "usage: polyrt check FILE [--lib DIR]... [--partition [CURSOR=]I]...\n\n"
       "Compiles FILE and reports diagnostics. Exit status 0 when it compiles, 1 when not.\n"
       "--lib DIR adds a directory of modules (searched in order, after FILE's directory\n"
-      "and before POLYRT_LIB_PATH and the standard library).\n";
+      "and before POLYRT_LIB_PATH and the standard library); --partition the partition a\n"
+      "top-level cursor takes.\n";
   if (args.wants_help()) return std::fputs(usage, stdout), 0;
   CompileOptions options;
   while (!args.done()) {
     const std::string f = args.flag();
-    if (!library_flag(args, f, options)) args.unknown_flag(f);
+    if (!program_flag(args, f, options)) args.unknown_flag(f);
   }
   const std::string& file = args.file();
   args.allow_positionals(1, "check takes one FILE");
@@ -68,7 +69,9 @@ int eval_command(CommandLine& args) {
       "for each traversal (for ... { body }) the tuples of its opening there, each with\n"
       "the body's outputs.\n"
       "--engine interpreter|closures|native (default native), --provenance "
-      "auto|raw|pull|pushpull,\n--lib DIR a directory of modules (repeatable).\n";
+      "auto|raw|pull|pushpull,\n--lib DIR a directory of modules (repeatable), --partition "
+      "[CURSOR=]I the\n"
+      "partition a top-level cursor takes.\n";
   if (args.wants_help()) return std::fputs(usage, stdout), 0;
   std::vector<std::pair<std::string, std::string>> sets;
   CompileOptions options;

@@ -56,7 +56,7 @@ std::string batch_output(const std::shared_ptr<const Program>& program, bool nvp
 int plan_command(CommandLine& args) {
   static const std::string usage =
       "usage: polyrt plan FILE [--engine batch|closures|native] [--provenance MODE] [--device D]\n"
-      "                   [--lib DIR]...\n"
+      "                   [--lib DIR]... [--partition [CURSOR=]I]...\n"
       "                   [--emit-llvm [--before-o2]] [--target cpu|nvptx [--sm N]\n"
       "                   [--cuda-driver V] [--emit-ptx]]\n\n"
       "Prints the per-state plan: the slot layout, the steps in evaluation order (native\n"

@@ -27,8 +27,9 @@ const char* kRunUsage =
     "core, or on a GPU (--device); --engine selects a per-state tier instead (the same\n"
     "values).\n\n"
     "options:\n"
-    "  --cycles RANGE        the coordinates (required): A..B (B excluded), A..=B (B\n"
-    "                        included) or A.. (up to 2^64 - 1)\n"
+    "  --cycles RANGE        the coordinates: A..B (B excluded), A..=B (B included) or\n"
+    "                        A.. (up to 2^64 - 1); required unless the program has a\n"
+    "                        top-level cursor (default: its slice, 0..size)\n"
     "  --outputs a,b,...     columns (default: every named binding, in source order)\n"
     "  --format csv|tsv|jsonl|npy  output format (default csv; csv and tsv have a header\n"
     "                        line; npy writes DIR/<output>.npy per column, needs --out DIR)\n"
@@ -46,6 +47,8 @@ const char* kRunUsage =
     "  --provenance M        auto, raw, pull or pushpull (slot engines; default auto)\n"
     "  --lib DIR             a directory of modules, searched after FILE's directory\n"
     "                        (repeatable; see docs/language.md)\n"
+    "  --partition I         the partition a top-level cursor over a spec of several takes\n"
+    "                        (CURSOR=I for one cursor; repeatable; see docs/language.md)\n"
     "  --parts N             split the range into N contiguous parts, one file each under\n"
     "                        --out DIR: DIR/<table>.<K>.<csv|tsv|jsonl> (table: FILE's\n"
     "                        name without .polydat) or DIR/part-K/<output>.npy; part K\n"
@@ -188,7 +191,6 @@ void refuse_conflicts(const RunRequest& r) {
     throw UsageError("polyrt run: --device " + r.device +
                      " runs the batch tier; per-state engines (--engine) run on the CPU");
   }
-  if (!r.cycles) throw UsageError("polyrt run: --cycles A..B is required");
   const scheduler::OutputFormat& format = *r.job.format;
   const std::string name(format.name());
   if (!format.text_rows() && !r.batch)
@@ -233,6 +235,23 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
   }
 }
 
+// The cycles of a run without --cycles: a program with top-level cursors
+// walks its narrowest cursor's slice once.
+std::pair<uint64_t, uint64_t> cursor_cycles(const Program& p) {
+  std::optional<uint64_t> size;
+  for (const CursorInfo& c : p.cursors()) {
+    if (c.size) size = std::min(size.value_or(*c.size), *c.size);
+  }
+  if (!size) {
+    throw UsageError("polyrt run: --cycles A..B is required" +
+                     std::string(p.cursors().empty()
+                                     ? ""
+                                     : " (the program's cursors have bounds known only when it "
+                                       "runs, so they give no default)"));
+  }
+  return {0, *size};
+}
+
 // The job: the program compiled, its range, settings and outputs checked.
 void prepare_job(RunRequest& r, const std::string& file) {
   scheduler::RangeJob& job = r.job;
@@ -240,6 +259,7 @@ void prepare_job(RunRequest& r, const std::string& file) {
   const Program& p = *job.program;
   if (p.input_names().empty())
     throw UsageError("polyrt run: " + file + " declares no input to iterate");
+  if (!r.cycles) r.cycles = cursor_cycles(p);
   job.first = r.cycles->first;
   job.count = r.cycles->second;
   apply_settings(p, r.sets, "run", job.coordinates, job.externs);

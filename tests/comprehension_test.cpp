@@ -604,8 +604,6 @@ TEST(Traversal, BodyCursorsRunTheirSlice) {
   expect_contains(
       compile_error("input cycle\nfor k in 0..2 {\n  cursor r = range(0, k)\n  v := 1\n}\n"),
       {"range(START, END) with integers"});
-  expect_contains(compile_error("input cycle\ncursor r = range(0, 10)\nv := 1\n"),
-                  {"a cursor outside a traversal's body is not supported"});
   // `over "SPEC"`: the one partition a spec resolves to over the extent.
   const Traversal spec = open_at_zero(
       "input cycle\nfor k in 0..2 {\n  cursor r = range(100, 200) over \"25%..50%\"\n"

@@ -73,8 +73,6 @@ TEST(GrammarCompat, CoordinateTypesAreAdvisory) {
 }
 
 TEST(GrammarCompat, LaterConstructsAreRefusedByName) {
-  expect_contains(compile_error("cursor users = range(0, 10)\n"),
-                  {"a cursor outside a traversal's body is not supported"});
   expect_contains(compile_error("input c\ntile doc : json := {\n \"a\": ${c}\n}\n"),
                   {"t.polydat:2:1: error: 'tile' templates are not supported"});
 }

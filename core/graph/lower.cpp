@@ -127,13 +127,10 @@ class Lowerer {
           }
           break;
         case StmtKind::Cursor:
-          // A traversal's body turns its cursors into declarations
-          // (program/body_cursors.hpp); one left here is elsewhere.
-          src_.fail(s.pos, "a cursor outside a traversal's body is not supported by polyrt yet", 6,
-                    "declare it in a body: for p in partitions(\"*/4\", 1000) { cursor "
-                    "rows = range(0, 1000) over p ... }");
         case StmtKind::Traversal:
-          internal_error("a traversal reached the lowering");
+          // Taken before: program/top_level_cursors.hpp, program/body_cursors.hpp
+          // and program/compile_traversals.hpp.
+          internal_error("a cursor or a traversal reached the lowering");
       }
     }
     infer_inputs();

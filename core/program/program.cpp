@@ -18,6 +18,7 @@
 #include "program/compile_traversals.hpp"
 #include "program/name_list.hpp"
 #include "program/program_internals.hpp"
+#include "program/top_level_cursors.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {
@@ -185,6 +186,8 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
   dsl::Ast parsed = dsl::parse(text);
   const size_t traversals = take_traversals(parsed).size();
+  std::vector<CursorInfo> cursors =
+      take_top_level_cursors(parsed, options.cursor_partitions, sources);
   dsl::Ast ast = modules::inline_modules(std::move(parsed), sources, library);
   dsl::resolve_table_values(ast, sources);
   auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast));
@@ -193,6 +196,7 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   if (!program_path.empty()) origin.files.insert(origin.files.begin(), program_path);
   std::shared_ptr<Program> program =
       ProgramInternals::make(std::move(graph), options, std::move(origin), native);
+  ProgramInternals::set_cursors(*program, std::move(cursors));
   for (size_t t = 0; t < traversals; ++t) {
     ProgramInternals::add_traversal(*program,
                                     compile_traversal(text, sources, library, *program, t, native));

@@ -25,6 +25,9 @@ struct ProgramInternals {
                              traversal->warnings.end());
     program.traversals_.push_back(std::move(traversal));
   }
+  static void set_cursors(Program& program, std::vector<CursorInfo> cursors) {
+    program.cursors_ = std::move(cursors);
+  }
   static const TraversalDef& traversal(const Program& program, size_t index) {
     return *program.traversals_.at(index);
   }

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
@@ -91,6 +91,7 @@ def compile(
     outputs: Optional[Sequence[str]] = None,
     file_name: Optional[str] = None,
     lib: Sequence[Union[str, "os.PathLike[str]"]] = (),
+    partition: Union[int, Mapping[str, int], None] = None,
 ) -> "Program":
     """Compiles a program from its source text or from a file.
 
@@ -102,22 +103,48 @@ def compile(
     states run ("native", "closures", "interpreter"); ``outputs`` keeps only
     those bindings (and what they need). ``lib`` lists directories of
     modules, searched after the program file's own directory and before
-    ``POLYRT_LIB_PATH`` and the standard library. Raises CompileError (with
-    file, line and column) or ConstantFoldError.
+    ``POLYRT_LIB_PATH`` and the standard library. ``partition`` is the
+    partition a top-level cursor over a spec of several takes
+    (``cursor q = range(0, 1000000) over "*/4"``): an index for every such
+    cursor, or ``{"q": 2}`` per cursor (see Program.cursors). Raises
+    CompileError (with file, line and column) or ConstantFoldError.
     """
     outputs = _names(outputs, "compile(outputs=...)")
     library = [os.fspath(d) for d in _sequence(lib, "compile(lib=...)")]
+    partitions = _partitions(partition)
     path = _program_path(source_or_path)
     if path is not None:
-        native = _polyrt.compile_file(path, engine, provenance, outputs, library)
+        native = _polyrt.compile_file(path, engine, provenance, outputs, library, partitions)
         source = native.source.decode("utf-8", errors="surrogateescape")
         # A copy compiled elsewhere from the source alone (pickling) looks for
         # modules where this one did: the file's directory comes first.
         library = [os.path.dirname(os.path.abspath(path))] + library
-        return Program(native, source, file_name or path, engine, provenance, outputs, library)
+        return Program(
+            native, source, file_name or path, engine, provenance, outputs, library, partitions
+        )
     name = file_name or "<source>"
-    native = _polyrt.compile_source(_utf8(source_or_path), name, engine, provenance, outputs, library)
-    return Program(native, source_or_path, name, engine, provenance, outputs, library)
+    native = _polyrt.compile_source(
+        _utf8(source_or_path), name, engine, provenance, outputs, library, partitions
+    )
+    return Program(native, source_or_path, name, engine, provenance, outputs, library, partitions)
+
+
+def _partitions(partition) -> Dict[str, int]:
+    """compile(partition=...) as the native choices: cursor name to index,
+    "" for every cursor."""
+    if partition is None:
+        return {}
+    named = isinstance(partition, Mapping)
+    out = {}
+    for name, index in (partition.items() if named else [("", partition)]):
+        if named and (not isinstance(name, str) or not name):
+            raise TypeError(f"compile(partition=...): a cursor's name is a non-empty str, got {name!r}")
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 2**64:
+            raise TypeError(
+                f"compile(partition=...): a partition index is an int in [0, 2**64), got {index!r}"
+            )
+        out[name] = index
+    return out
 
 
 def _program_path(source_or_path) -> Optional[str]:
@@ -202,9 +229,10 @@ class Program:
     compiles it again (this is how Dask workers get it).
     """
 
-    def __init__(self, native, source, file_name, engine, provenance, outputs, library):
+    def __init__(self, native, source, file_name, engine, provenance, outputs, library, partitions):
         self._native = native
         self._library = list(library)
+        self._partitions = dict(partitions)
         self._source = source
         self._file_name = file_name
         self._engine = engine
@@ -222,8 +250,17 @@ class Program:
                 self._provenance,
                 self._required,
                 self._library,
+                self._partitions,
             ),
         )
+
+    @property
+    def cursors(self) -> List[Dict[str, Any]]:
+        """The top-level cursors, in source order, each a dict: ``name``, the
+        ``partition`` taken of its ``partitions``, and the slice's ``first``
+        ordinal and ``size`` (None over a partition wire): coordinates
+        ``0 .. size-1`` walk the slice."""
+        return self._native.cursors
 
     @property
     def source(self) -> str:
@@ -409,11 +446,11 @@ class Program:
         return f"<polyrt.Program {self._file_name!r}: {len(self._output_index)} outputs>"
 
 
-def _compile_source(source, file_name, engine, provenance, outputs, library):
+def _compile_source(source, file_name, engine, provenance, outputs, library, partitions):
     native = _polyrt.compile_source(
-        _utf8(source), file_name, engine, provenance, list(outputs), list(library)
+        _utf8(source), file_name, engine, provenance, list(outputs), list(library), dict(partitions)
     )
-    return Program(native, source, file_name, engine, provenance, outputs, library)
+    return Program(native, source, file_name, engine, provenance, outputs, library, partitions)
 
 
 class Batch:

@@ -28,12 +28,12 @@ def _dask_dataframe():
 
 
 @functools.lru_cache(maxsize=16)
-def _batch(source, file_name, engine, provenance, required, library, outputs, externs, inputs,
-           iterate, device, threads):
+def _batch(source, file_name, engine, provenance, required, library, partitions, outputs, externs,
+           inputs, iterate, device, threads):
     """One compiled batch per worker process and configuration: partitions
     after the first reuse its kernels."""
     program = _compile_source(
-        source, file_name, engine, provenance, list(required), list(library)
+        source, file_name, engine, provenance, list(required), list(library), dict(partitions)
     )
     return program.batch(
         list(outputs),
@@ -56,6 +56,7 @@ class _Partition:
             program._provenance,
             tuple(program._required),
             tuple(program._library),
+            tuple(sorted(program._partitions.items())),
             tuple(outputs),
             tuple(sorted(externs.items())),
             tuple(sorted(inputs.items())),

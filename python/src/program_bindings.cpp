@@ -1,5 +1,6 @@
 // compile(), Program and State: the per-request API.
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
@@ -27,10 +28,12 @@ namespace {
 
 CompileOptions options_of(const std::string& file_name, const std::string& engine,
                           const std::string& provenance, const std::vector<std::string>& outputs,
-                          const std::vector<std::string>& library_paths) {
+                          const std::vector<std::string>& library_paths,
+                          const std::map<std::string, uint64_t>& partitions) {
   CompileOptions options;
   options.file_name = file_name;
   options.library_paths = library_paths;
+  options.cursor_partitions = partitions;
   const std::optional<Engine> engine_value = engine_named(engine);
   if (!engine_value) {
     throw WriteError("unknown engine '" + engine + "'; valid: " + kEngineNames);
@@ -233,6 +236,20 @@ void bind_program(nb::module_& m) {
                      return externs;
                    })
       .def_prop_ro("warnings", [](const NativeProgram& p) { return p.program->warnings(); })
+      .def_prop_ro("cursors",
+                   [](const NativeProgram& p) {
+                     nb::list out;
+                     for (const CursorInfo& c : p.program->cursors()) {
+                       nb::dict d;
+                       d["name"] = c.name;
+                       d["partition"] = c.partition;
+                       d["partitions"] = c.partitions;
+                       d["first"] = c.first ? nb::object(nb::int_(*c.first)) : nb::none();
+                       d["size"] = c.size ? nb::object(nb::int_(*c.size)) : nb::none();
+                       out.append(d);
+                     }
+                     return out;
+                   })
       .def_prop_ro("engine", [](const NativeProgram& p) { return p.program->engine_name(); })
       .def_prop_ro("source",
                    [](const NativeProgram& p) {
@@ -316,25 +333,28 @@ void bind_program(nb::module_& m) {
       "compile_source",
       [](const nb::bytes& source, const std::string& file_name, const std::string& engine,
          const std::string& provenance, const std::vector<std::string>& outputs,
-         const std::vector<std::string>& library_paths) {
+         const std::vector<std::string>& library_paths,
+         const std::map<std::string, uint64_t>& partitions) {
         const CompileOptions options =
-            options_of(file_name, engine, provenance, outputs, library_paths);
+            options_of(file_name, engine, provenance, outputs, library_paths, partitions);
         const std::string text(source.c_str(), source.size());
         nb::gil_scoped_release release;
         return NativeProgram{compile(text, options)};
       },
       nb::arg("source"), nb::arg("file_name"), nb::arg("engine"), nb::arg("provenance"),
-      nb::arg("outputs"), nb::arg("library_paths"));
+      nb::arg("outputs"), nb::arg("library_paths"), nb::arg("partitions"));
   m.def(
       "compile_file",
       [](const std::string& path, const std::string& engine, const std::string& provenance,
-         const std::vector<std::string>& outputs, const std::vector<std::string>& library_paths) {
-        CompileOptions options = options_of(path, engine, provenance, outputs, library_paths);
+         const std::vector<std::string>& outputs, const std::vector<std::string>& library_paths,
+         const std::map<std::string, uint64_t>& partitions) {
+        CompileOptions options =
+            options_of(path, engine, provenance, outputs, library_paths, partitions);
         nb::gil_scoped_release release;
         return NativeProgram{compile_file(path, std::move(options))};
       },
       nb::arg("path"), nb::arg("engine"), nb::arg("provenance"), nb::arg("outputs"),
-      nb::arg("library_paths"));
+      nb::arg("library_paths"), nb::arg("partitions"));
 
   nb::class_<NativeState>(m, "State",
                           "Per-request evaluation state (Program.state): one per thread is "

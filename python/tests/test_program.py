@@ -246,3 +246,30 @@ def test_traverse_of_a_literal_lattice_runs_in_the_batch_tier_with_the_same_rows
     assert list(program.traverse(3, 4, outputs=["s"])) == ["cycle", "a", "t", "g", "s"]
     with pytest.raises(polyrt.WriteError, match="not an output of the traversal's body"):
         program.traverse(3, 4, outputs=["nope"])
+
+
+FIBER = (
+    "input cycle\n"
+    'cursor q = range(0, 1000000) over "20%,30%,*"\n'
+    "slot := q.ordinal\n"
+    "row := mod(hash(slot), 1000000)\n"
+)
+
+
+def test_a_top_level_cursor_takes_the_chosen_partition_and_pickles_with_it():
+    with pytest.raises(polyrt.CompileError, match="resolves to 3 partitions"):
+        polyrt.compile(FIBER)
+    program = polyrt.compile(FIBER, partition=1)
+    assert program.cursors == [
+        {"name": "q", "partition": 1, "partitions": 3, "first": 200000, "size": 300000}
+    ]
+    rows = program.batch().evaluate(0, 3)
+    assert rows["slot"].tolist() == [200000, 200001, 200002]
+    assert rows["row"][0] == 70708
+    copy = pickle.loads(pickle.dumps(program))
+    assert copy.cursors[0]["partition"] == 1
+    assert polyrt.compile(FIBER, partition={"q": 2}).cursors[0]["first"] == 500000
+    with pytest.raises(TypeError, match="a partition index is an int"):
+        polyrt.compile(FIBER, partition=-1)
+    with pytest.raises(TypeError, match="a cursor's name is a non-empty str"):
+        polyrt.compile(FIBER, partition={"": 1})

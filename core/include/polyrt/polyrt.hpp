@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -63,6 +64,21 @@ struct CompileOptions {
   // (compile_file), these, the directories of the environment variable
   // POLYRT_LIB_PATH (':'-separated), then the embedded standard library.
   std::vector<std::string> library_paths;
+  // The partition a top-level cursor takes when its `over "SPEC"` resolves
+  // to several (`cursor q = range(0, 1000000) over "*/4"`): cursor name to
+  // partition index; the key "" applies to every cursor not named. A run
+  // takes one partition, as one fiber of polydat's does.
+  std::map<std::string, uint64_t> cursor_partitions;
+};
+
+// A top-level cursor and the partition of it the program runs over.
+struct CursorInfo {
+  std::string name;
+  uint64_t partition = 0;   // its index
+  uint64_t partitions = 1;  // how many its spec resolves to (1 over a partition wire)
+  // The slice's ordinals [first, first + size), resolved at compile time
+  // (none over a partition wire); coordinates 0 .. size-1 walk it.
+  std::optional<uint64_t> first, size;
 };
 
 // The environment variable of module directories searched after
@@ -117,6 +133,8 @@ class Program : public std::enable_shared_from_this<Program> {
   // Its top-level traversals (`for ... { body }`), in source order: open one
   // with open_traversal (polyrt/traversal.hpp).
   size_t traversal_count() const { return traversals_.size(); }
+  // Its top-level cursors, in source order.
+  const std::vector<CursorInfo>& cursors() const { return cursors_; }
 
  private:
   // polyrt's own layers reach the graph, the slot program and extern writes
@@ -137,6 +155,7 @@ class Program : public std::enable_shared_from_this<Program> {
   std::vector<std::string> warnings_;  // the compiler's, the engine's, the traversals'
 
   std::vector<std::shared_ptr<const TraversalDef>> traversals_;
+  std::vector<CursorInfo> cursors_;
 };
 
 // Compiles DSL source (at most 64 MiB; a leading UTF-8 byte-order mark is
