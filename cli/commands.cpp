@@ -33,15 +33,15 @@ int check_command(CommandLine& args) {
 
 namespace {
 
-// One traversal's opening at the state's coordinates: a line per tuple with
-// its elements, then the body's outputs of that activation.
-void print_opening(State& state, const std::vector<uint64_t>& coordinates, size_t index) {
-  const Traversal t = open_traversal(state, coordinates, index);
-  std::string out =
-      "for " + t.comprehension() + ": " + std::to_string(t.tuples().size()) + " tuple(s)\n";
+// One opening: a line per tuple with its elements and the body's outputs
+// of that activation (at cycle 0), then, indented, the openings of the
+// traversals nested in the body at that activation.
+void append_opening(std::string& out, const Traversal& t, const std::string& indent) {
+  out += indent + "for " + t.comprehension() + ": " + std::to_string(t.tuples().size()) +
+         " tuple(s)\n";
   const std::vector<std::string>& outputs = t.body().output_names();
   for (size_t a = 0; a < t.tuples().size(); ++a) {
-    out += "  [" + std::to_string(a) + "]";
+    out += indent + "  [" + std::to_string(a) + "]";
     for (size_t k = 0; k < t.names().size(); ++k) {
       out += " " + t.names()[k] + "=" + t.tuples()[a][k].to_string();
     }
@@ -55,7 +55,16 @@ void print_opening(State& state, const std::vector<uint64_t>& coordinates, size_
              (o + 1 < outputs.size() ? "," : "");
     }
     out += "\n";
+    for (size_t n = 0; n < t.nested_count(); ++n) {
+      append_opening(out, t.open_nested(a, n), indent + "    ");
+    }
   }
+}
+
+// Traversal `index`'s opening at the state's coordinates.
+void print_opening(State& state, const std::vector<uint64_t>& coordinates, size_t index) {
+  std::string out;
+  append_opening(out, open_traversal(state, coordinates, index), "");
   std::fwrite(out.data(), 1, out.size(), stdout);
 }
 

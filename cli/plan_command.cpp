@@ -2,6 +2,7 @@
 // the CPU (LLVM IR) or NVPTX (LLVM IR or PTX).
 #include <charconv>
 #include <cstdio>
+#include <functional>
 
 #include "cli/command_line.hpp"
 #include "polyrt/introspect.hpp"
@@ -154,12 +155,18 @@ int plan_command(CommandLine& args) {
     return emit_llvm ? state_plan_llvm_ir(p) : state_plan_text(p);
   };
   std::string out = plan_of(*program);
-  // Each traversal's body is a program of its own, with a plan of its own.
-  for (size_t t = 0; t < program->traversal_count(); ++t) {
-    const TraversalInfo info = traversal_info(*program, t);
-    out += "\ntraversal " + std::to_string(t) + ": for " + info.comprehension + "\n" +
-           plan_of(*info.body);
-  }
+  // Each traversal's body is a program of its own, with a plan of its own;
+  // a nested traversal's is named by its path ("traversal 0.1").
+  const std::function<void(const Program&, const std::string&)> bodies =
+      [&](const Program& parent, const std::string& path) {
+        for (size_t t = 0; t < parent.traversal_count(); ++t) {
+          const TraversalInfo info = traversal_info(parent, t);
+          const std::string name = path + std::to_string(t);
+          out += "\ntraversal " + name + ": for " + info.comprehension + "\n" + plan_of(*info.body);
+          bodies(*info.body, name + ".");
+        }
+      };
+  bodies(*program, "");
   std::fputs(out.c_str(), stdout);
   return 0;
 }

@@ -264,7 +264,7 @@ void prepare_job(RunRequest& r, const std::string& file) {
   job.count = r.cycles->second;
   apply_settings(p, r.sets, "run", job.coordinates, job.externs);
   // A traversal's rows hold its body's outputs, run on a per-state engine.
-  const Program& columns_of = p.traversal_count() ? *traversal_info(p, 0).body : p;
+  const Program& columns_of = p.traversal_count() ? *flattened_traversal_info(p, 0).body : p;
   if (p.traversal_count()) refuse_traversal_conflicts(r, p);
   job.outputs = r.outputs.empty() ? columns_of.output_names() : r.outputs;
   for (const std::string& name : job.outputs) {

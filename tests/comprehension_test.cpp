@@ -662,8 +662,6 @@ TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
   expect_contains(compile_error("m(x: u64) -> (y: u64) := {\n for a in 0..2 { y := a }\n}\n"
                                 "input cycle\nz := m(cycle)\n"),
                   {"not in a module's body"});
-  expect_contains(compile_error("input cycle\nfor a in 0..2 { for b in 0..2 { v := b } }\n"),
-                  {"a traversal inside a traversal's body is not supported"});
   expect_contains(compile_error("input cycle\nfor a in {nothing} { v := a }\n"),
                   {"'{nothing}' names no output or input"});
 }

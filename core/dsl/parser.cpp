@@ -44,6 +44,9 @@ std::string unescape(std::string_view raw, char quote) {
 
 // Deeper expressions are refused: every pass over the tree recurses.
 constexpr int kMaxDepth = 256;
+// Traversals nest at most this deep (the outermost is level 1): each level
+// is a program of its own and multiplies the rows.
+constexpr int kMaxTraversalDepth = 8;
 // Compile memory grows with the program's terms (about 750 bytes per token,
 // measured on a 500k-term sum: 750 MB at the limit): bounded before anything
 // is built.
@@ -408,12 +411,16 @@ class Parser {
         fail_at(peek(), "a module cannot be defined inside a traversal's body",
                 "define it at the top level; the body sees it");
       }
-      // Refused here, before a body is parsed within a body: nesting is
-      // then never deeper than one level, whatever the text.
-      if (is_ident(peek(), "for") && peek(1).kind == Tok::Comprehension) {
-        fail_at(peek(), "a traversal inside a traversal's body is not supported by polyrt yet");
+      // Refused here, before a body is parsed within a body: the recursion
+      // is bounded whatever the text.
+      if (is_ident(peek(), "for") && peek(1).kind == Tok::Comprehension &&
+          traversal_depth_ + 1 >= kMaxTraversalDepth) {
+        fail_at(peek(), "traversals nest at most " + std::to_string(kMaxTraversalDepth) +
+                            " deep (each level multiplies the rows)");
       }
+      ++traversal_depth_;
       s.body.push_back(parse_statement());
+      --traversal_depth_;
     }
     advance();
     return s;
@@ -854,6 +861,7 @@ class Parser {
   const SourceText& src_;
   std::vector<Token> t_;
   std::vector<Warning> warnings_;
+  int traversal_depth_ = 0;  // the bodies being parsed around the current statement
   size_t i_ = 0;
   int recursion_ = 0;
 };

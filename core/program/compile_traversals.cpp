@@ -21,44 +21,85 @@ dsl::Stmt declaration(dsl::StmtKind kind, const std::string& name, Type type, ds
   return s;
 }
 
-// Names the body's expressions read that the body does not bind.
-std::vector<std::string> free_names(const std::vector<dsl::Stmt>& body) {
-  std::set<std::string> bound;
+// Names the body's expressions read that the body does not bind, with
+// what its nested traversals read (their sources, predicates and bodies):
+// the body passes those on.
+void collect_free_names(const std::vector<dsl::Stmt>& body, std::set<std::string> bound,
+                        std::vector<std::string>& out, std::set<std::string>& seen) {
   for (const dsl::Stmt& s : body) bound.insert(s.names.begin(), s.names.end());
-  std::vector<std::string> out;
-  std::set<std::string> seen;
+  auto read = [&](const std::string& name) {
+    if (!bound.count(name) && seen.insert(name).second) out.push_back(name);
+  };
   for (const dsl::Stmt& s : body) {
+    if (s.kind == dsl::StmtKind::Traversal) {
+      const comprehension::Parsed parsed = comprehension::parse(s.comprehension);
+      std::set<std::string> inner = bound;
+      if (parsed.comprehension) {
+        for (const std::string& name : comprehension::scope_names(*parsed.comprehension))
+          read(name);
+        for (const std::string& name : comprehension::element_names(*parsed.comprehension))
+          inner.insert(name);
+      }
+      collect_free_names(s.body, std::move(inner), out, seen);
+      continue;
+    }
     if (!s.expr) continue;
     std::vector<const dsl::Expr*> stack{s.expr.get()};
     while (!stack.empty()) {
       const dsl::Expr& e = *stack.back();
       stack.pop_back();
-      if (e.kind == dsl::ExprKind::Ident && !bound.count(e.text) && seen.insert(e.text).second) {
-        out.push_back(e.text);
-      }
+      if (e.kind == dsl::ExprKind::Ident) read(e.text);
       for (const dsl::ExprPtr& a : e.args) stack.push_back(a.get());
     }
   }
+}
+
+std::vector<std::string> free_names(const std::vector<dsl::Stmt>& body) {
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  collect_free_names(body, {}, out, seen);
   return out;
 }
 
-// The type of a {name} source: the parent's value of that name.
-std::optional<Type> parent_type(const Program& parent, const std::string& name) {
-  if (const std::optional<size_t> o = parent.output_index(name)) return parent.output_type(*o);
-  for (const std::string& input : parent.input_names()) {
-    if (input == name) return Type::U64;
+// Where a name the body reads comes from in the parent (an output, an
+// input, or, in a body that is itself a traversal's, an extern polyrt
+// writes per activation: an element or a value passed on), and its type.
+std::optional<std::pair<TraversalDef::Cascade, Type>> parent_value(const Program& parent,
+                                                                   const std::string& name,
+                                                                   bool parent_is_body) {
+  using From = TraversalDef::Cascade::From;
+  if (const std::optional<size_t> o = parent.output_index(name)) {
+    return std::pair(TraversalDef::Cascade{name, From::Output, *o}, parent.output_type(*o));
+  }
+  const auto& inputs = parent.input_names();
+  if (const auto i = std::find(inputs.begin(), inputs.end(), name); i != inputs.end()) {
+    return std::pair(TraversalDef::Cascade{name, From::Input, (size_t)(i - inputs.begin())},
+                     Type::U64);
+  }
+  if (!parent_is_body) return std::nullopt;
+  const auto& externs = parent.externs();
+  for (size_t e = 0; e < externs.size(); ++e) {
+    if (externs[e].name == name) {
+      return std::pair(TraversalDef::Cascade{name, From::Extern, e}, externs[e].type);
+    }
   }
   return std::nullopt;
+}
+
+std::optional<Type> parent_type(const Program& parent, const std::string& name,
+                                bool parent_is_body) {
+  const auto found = parent_value(parent, name, parent_is_body);
+  return found ? std::optional(found->second) : std::nullopt;
 }
 
 // The type of element `e`: its source's, a {name}'s the parent's value's;
 // a union's alternatives must agree.
 Type element_type(const comprehension::Comprehension& c, size_t e, const Program& parent,
-                  const std::function<void(const std::string&)>& fail) {
+                  bool parent_is_body, const std::function<void(const std::string&)>& fail) {
   if (!c.alternatives.empty()) {
-    const Type first = element_type(c.alternatives.front(), e, parent, fail);
+    const Type first = element_type(c.alternatives.front(), e, parent, parent_is_body, fail);
     for (const comprehension::Comprehension& alternative : c.alternatives) {
-      const Type type = element_type(alternative, e, parent, fail);
+      const Type type = element_type(alternative, e, parent, parent_is_body, fail);
       if (type != first) {
         fail("'" + comprehension::element_names(c)[e] + "' is a " + std::string(type_name(first)) +
              " in one alternative of the union and a " + std::string(type_name(type)) +
@@ -71,16 +112,16 @@ Type element_type(const comprehension::Comprehension& c, size_t e, const Program
   if (source.kind != comprehension::Source::Kind::Reference) {
     return comprehension::element_type(source).value();
   }
-  const std::optional<Type> t = parent_type(parent, source.reference);
+  const std::optional<Type> t = parent_type(parent, source.reference, parent_is_body);
   if (!t) fail("'{" + source.reference + "}' names no output or input of the program");
   return t.value();
 }
 
 // A body's program: its modules inlined, lowered and optimized, with the
 // parent's options and sources.
-std::shared_ptr<const Program> compile_body(dsl::Ast body, dsl::Sources& sources,
-                                            modules::ModuleLibrary& library, const Program& parent,
-                                            slots::NativeBuilder native) {
+std::shared_ptr<Program> compile_body(dsl::Ast body, dsl::Sources& sources,
+                                      modules::ModuleLibrary& library, const Program& parent,
+                                      slots::NativeBuilder native) {
   dsl::Ast inlined = modules::inline_modules(std::move(body), sources, library);
   dsl::resolve_table_values(inlined, sources);
   auto graph = std::make_shared<ir::Graph>(ir::lower(sources, inlined));
@@ -100,15 +141,21 @@ std::vector<dsl::Stmt> take_traversals(dsl::Ast& ast) {
   return traversals;
 }
 
-std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& text,
-                                                      dsl::Sources& sources,
-                                                      modules::ModuleLibrary& library,
-                                                      const Program& parent, size_t index,
-                                                      slots::NativeBuilder native) {
-  // A fresh parse: the body program gets its own copy of the statements and
-  // modules (the parent's were consumed by its compile).
+namespace {
+
+// Compiles one traversal statement against its compiled parent (the
+// program, or for a nested traversal the enclosing body), its own nested
+// traversals recursively against its body. `reparse` gives a fresh copy
+// of the statement (for the lattice body) when the traversal can have one.
+std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::Sources& sources,
+                                            modules::ModuleLibrary& library, const Program& parent,
+                                            bool parent_is_body, dsl::Stmt traversal,
+                                            const std::function<dsl::Stmt()>& reparse,
+                                            slots::NativeBuilder native) {
+  // A fresh parse for the modules and pragmas: the body program gets its
+  // own copy (the parent's were consumed by its compile).
   dsl::Ast fresh = dsl::parse(text);
-  dsl::Stmt traversal = std::move(take_traversals(fresh).at(index));
+  take_traversals(fresh);
   auto def = std::make_shared<TraversalDef>();
   def->comprehension = std::move(*comprehension::parse(traversal.comprehension).comprehension);
   const dsl::SourcePos at = traversal.comprehension_pos;
@@ -121,9 +168,9 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
   std::set<std::string> declared{"cycle"};
   const std::vector<std::string> names = comprehension::element_names(def->comprehension);
   for (size_t e = 0; e < names.size(); ++e) {
-    const Type type = element_type(def->comprehension, e, parent, [&](const std::string& why) {
-      sources.fail(at, why, traversal.comprehension.size());
-    });
+    const Type type = element_type(
+        def->comprehension, e, parent, parent_is_body,
+        [&](const std::string& why) { sources.fail(at, why, traversal.comprehension.size()); });
     def->element_types.push_back(type);
     body.statements.push_back(declaration(dsl::StmtKind::Extern, names[e], type, at));
     body.statements.back().hidden = is_partition(type);  // polyrt writes it, not a host
@@ -131,16 +178,12 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
   }
   for (const std::string& name : free_names(traversal.body)) {
     if (declared.count(name)) continue;
-    if (const std::optional<size_t> o = parent.output_index(name)) {
-      def->cascade.push_back({name, false, *o});
-    } else {
-      const auto& inputs = parent.input_names();
-      const auto input = std::find(inputs.begin(), inputs.end(), name);
-      if (input == inputs.end()) continue;  // a node name, or unknown: the body's compile says
-      def->cascade.push_back({name, true, (size_t)(input - inputs.begin())});
-    }
-    const Type type = parent_type(parent, name).value();
-    body.statements.push_back(declaration(dsl::StmtKind::Extern, name, type, at));
+    // A node name, or unknown: the body's compile says.
+    const auto found = parent_value(parent, name, parent_is_body);
+    if (!found) continue;
+    def->cascade.push_back(found->first);
+    body.statements.push_back(declaration(dsl::StmtKind::Extern, name, found->second, at));
+    body.statements.back().hidden = is_partition(found->second);  // polyrt writes it
     declared.insert(name);
   }
   // polydat's V3: a name the comprehension reads that nothing binds reads
@@ -153,7 +196,7 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
     body.statements.push_back(std::move(s));
   }
   for (const std::string& name : comprehension::scope_names(def->comprehension)) {
-    if (parent_type(parent, name)) continue;
+    if (parent_type(parent, name, parent_is_body)) continue;
     const std::string message = "'" + name + "' in 'for " + def->comprehension.canonical +
                                 "' names no element, output or input: it reads None";
     if (strict) {
@@ -163,7 +206,12 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
     def->warnings.push_back(sources.warning(at, message, traversal.comprehension.size()));
   }
   def->cursors = take_body_cursors(traversal.body, names, def->element_types, sources);
+  std::vector<dsl::Stmt> nested;
   for (dsl::Stmt& s : traversal.body) {
+    if (s.kind == dsl::StmtKind::Traversal) {
+      nested.push_back(std::move(s));
+      continue;
+    }
     // Each activation is a fresh state that runs one cycle, so a plain
     // binding is evaluated once per activation, as polydat's body `const`
     // is; a frozen const would instead read the elements before they are
@@ -172,7 +220,7 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
     body.statements.push_back(std::move(s));
   }
 
-  std::shared_ptr<const Program> program =
+  std::shared_ptr<Program> program =
       compile_body(std::move(body), sources, library, parent, native);
   if (program->input_names().size() != 1) {
     sources.fail(at,
@@ -182,13 +230,22 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
                  traversal.comprehension.size(),
                  "a body's only input is its own cycle; bind what it needs in the program");
   }
+  // A nested traversal opens from an activation of this body (at its cycle
+  // 0) and reads the body's values as this one reads the parent's.
+  for (dsl::Stmt& inner : nested) {
+    std::shared_ptr<TraversalDef> level =
+        compile_level(text, sources, library, *program, true, std::move(inner), {}, native);
+    def->warnings.insert(def->warnings.end(), level->warnings.begin(), level->warnings.end());
+    level->warnings.clear();
+    ProgramInternals::add_traversal(*program, std::move(level));
+  }
   def->body = std::move(program);
   // A body that reads nothing of the parent over a literal lattice also
   // gets its batch form (lattice_body.hpp), from a parse of its own.
-  if (def->cascade.empty() && def->cursors.empty() &&
+  if (reparse && nested.empty() && def->cascade.empty() && def->cursors.empty() &&
       comprehension::scope_names(def->comprehension).empty()) {
+    dsl::Stmt statement = reparse();
     dsl::Ast again = dsl::parse(text);
-    dsl::Stmt statement = std::move(take_traversals(again).at(index));
     dsl::Ast lattice;
     lattice.modules = std::move(again.modules);
     lattice.tokens = again.tokens;
@@ -206,6 +263,20 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& tex
     }
   }
   return def;
+}
+
+}  // namespace
+
+std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& text,
+                                                      dsl::Sources& sources,
+                                                      modules::ModuleLibrary& library,
+                                                      const Program& parent, size_t index,
+                                                      slots::NativeBuilder native) {
+  auto statement_of = [&] {
+    dsl::Ast fresh = dsl::parse(text);
+    return std::move(take_traversals(fresh).at(index));
+  };
+  return compile_level(text, sources, library, parent, false, statement_of(), statement_of, native);
 }
 
 }  // namespace polyrt

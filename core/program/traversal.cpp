@@ -10,16 +10,28 @@ namespace polyrt {
 
 namespace {
 
-// The parent's value of `name` for a {name} source or predicate: an output
-// or an input; nullopt when the parent has neither (it then reads None).
+using Externs = std::vector<std::pair<std::string, Value>>;
+
+// The value of extern `name` among what an activation wrote; nullopt when
+// absent.
+std::optional<Value> written(const Externs& externs, std::string_view name) {
+  for (const auto& [n, v] : externs) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+
+// The parent's value of `name` for a {name} source or predicate: an output,
+// an input, or (a nested traversal's parent, an activation) an extern it
+// was written; nullopt when the parent has none (it then reads None).
 std::optional<Value> parent_value(State& parent, std::span<const uint64_t> coordinates,
-                                  std::string_view name) {
+                                  const Externs& externs, std::string_view name) {
   const Program& p = parent.program();
   if (const std::optional<size_t> o = p.output_index(name)) return parent.pull_at(*o);
   for (size_t c = 0; c < p.input_names().size(); ++c) {
     if (p.input_names()[c] == name) return Value::u64(coordinates[c]);
   }
-  return std::nullopt;
+  return written(externs, name);
 }
 
 const TraversalDef& definition(const Program& p, size_t index) {
@@ -41,7 +53,60 @@ TraversalInfo traversal_info(const Program& program, size_t index) {
   return info;
 }
 
+namespace {
+
+// The one traversal nested in `body`, if any; WriteError for several.
+bool has_one_nested(const Program& body) {
+  if (body.traversal_count() > 1) {
+    throw WriteError("a traversal's body holds " + std::to_string(body.traversal_count()) +
+                     " nested traversals, so its rows have no single shape; open each with "
+                     "Traversal::open_nested");
+  }
+  return body.traversal_count() == 1;
+}
+
+void visit_innermost(
+    const Traversal& t, std::vector<Value>& outer,
+    const std::function<void(std::span<const Value>, const Traversal&, size_t)>& visit) {
+  const bool nested = has_one_nested(t.body());
+  for (size_t a = 0; a < t.tuples().size(); ++a) {
+    if (!nested) {
+      visit(outer, t, a);
+      continue;
+    }
+    outer.insert(outer.end(), t.tuples()[a].begin(), t.tuples()[a].end());
+    visit_innermost(t.open_nested(a, 0), outer, visit);
+    outer.resize(outer.size() - t.tuples()[a].size());
+  }
+}
+
+}  // namespace
+
+TraversalInfo flattened_traversal_info(const Program& program, size_t index) {
+  TraversalInfo info = traversal_info(program, index);
+  while (has_one_nested(*info.body)) {
+    const TraversalInfo inner = traversal_info(*info.body, 0);
+    info.names.insert(info.names.end(), inner.names.begin(), inner.names.end());
+    info.types.insert(info.types.end(), inner.types.begin(), inner.types.end());
+    info.comprehension += " / " + inner.comprehension;
+    info.body = inner.body;
+  }
+  return info;
+}
+
+void for_each_innermost_activation(
+    const Traversal& t,
+    const std::function<void(std::span<const Value>, const Traversal&, size_t)>& visit) {
+  std::vector<Value> outer;
+  visit_innermost(t, outer, visit);
+}
+
 Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates, size_t index) {
+  return Traversal::open(parent, coordinates, index, {});
+}
+
+Traversal Traversal::open(State& parent, std::span<const uint64_t> coordinates, size_t index,
+                          const Externs& externs) {
   const Program& p = parent.program();
   const TraversalDef& def = definition(p, index);
   if (coordinates.size() != p.input_names().size()) {
@@ -52,17 +117,42 @@ Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates, s
   t.def_ = ProgramInternals::traversal_def(p, index);
   t.comprehension_ = def.comprehension.canonical;
   t.body_ = def.body;
+  using From = TraversalDef::Cascade::From;
   for (const TraversalDef::Cascade& c : def.cascade) {
-    t.cascade_.emplace_back(
-        c.name, c.is_input ? Value::u64(coordinates[c.index]) : parent.pull_at(c.index));
+    switch (c.from) {
+      case From::Output:
+        t.cascade_.emplace_back(c.name, parent.pull_at(c.index));
+        break;
+      case From::Input:
+        t.cascade_.emplace_back(c.name, Value::u64(coordinates[c.index]));
+        break;
+      case From::Extern:
+        t.cascade_.emplace_back(
+            c.name, written(externs, c.name).value_or(p.externs().at(c.index).default_value));
+        break;
+    }
   }
   comprehension::Tuples tuples = comprehension::evaluate(
       def.comprehension,
-      [&](std::string_view name) { return parent_value(parent, coordinates, name); },
+      [&](std::string_view name) { return parent_value(parent, coordinates, externs, name); },
       call_source_values);
   t.names_ = std::move(tuples.names);
   t.tuples_ = std::move(tuples.rows);
   return t;
+}
+
+size_t Traversal::nested_count() const {
+  return body_->traversal_count();
+}
+
+Traversal Traversal::open_nested(size_t a, size_t index) const {
+  Externs externs;
+  prepare_activation(a, &externs);
+  State state = body_->new_state();
+  for (const auto& [name, value] : externs) state.set_input(name, value);
+  const uint64_t cycle = 0;
+  state.set_inputs({cycle});
+  return open(state, std::span(&cycle, 1), index, externs);
 }
 
 uint64_t Traversal::prepare_activation(size_t a,

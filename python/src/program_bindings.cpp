@@ -160,12 +160,13 @@ nb::dict state_plan_dict(const StatePlanView& view) {
 
 // Traversal `index`'s rows for parent coordinates first .. first + count - 1
 // (the first input iterated, the others from `coordinates`): the column
-// names (iterated input, elements, body outputs), their types, and a list
-// of Python values per column. No outputs: every output of the body.
+// names (iterated input, elements of every level, innermost body's
+// outputs), their types, and a list of Python values per column. No
+// outputs: every output of the innermost body.
 nb::tuple traversal_rows(const Program& program, size_t index, uint64_t first, uint64_t count,
                          std::vector<uint64_t> coordinates,
                          const std::vector<std::string>& outputs) {
-  const TraversalInfo info = traversal_info(program, index);
+  const TraversalInfo info = flattened_traversal_info(program, index);
   if (coordinates.size() != program.input_names().size()) {
     throw WriteError("traverse needs a value for each of the program's " +
                      std::to_string(program.input_names().size()) + " input(s)");
@@ -181,20 +182,22 @@ nb::tuple traversal_rows(const Program& program, size_t index, uint64_t first, u
   for (Type t : info.types) types.emplace_back(type_name(t));
   for (size_t o : body_outputs) types.emplace_back(type_name(info.body->output_type(o)));
   for_each_opening(program, index, first, count, std::move(coordinates), {},
-                   [&](uint64_t coordinate, const Traversal& t) {
-                     for (size_t a = 0; a < t.tuples().size(); ++a) {
-                       State body = t.activation(a);
-                       const uint64_t cycles = t.cycles(a);
-                       for (uint64_t cycle = 0; cycle < cycles; ++cycle) {
-                         if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
-                         size_t c = 0;
-                         columns[c++].append(nb::int_(coordinate));
-                         for (const Value& v : t.tuples()[a]) columns[c++].append(to_python(v));
-                         for (size_t o : body_outputs) {
-                           columns[c++].append(to_python(body.pull_at(o)));
-                         }
-                       }
-                     }
+                   [&](uint64_t coordinate, const Traversal& opening) {
+                     for_each_innermost_activation(
+                         opening, [&](std::span<const Value> outer, const Traversal& t, size_t a) {
+                           State body = t.activation(a);
+                           const uint64_t cycles = t.cycles(a);
+                           for (uint64_t cycle = 0; cycle < cycles; ++cycle) {
+                             if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
+                             size_t c = 0;
+                             columns[c++].append(nb::int_(coordinate));
+                             for (const Value& v : outer) columns[c++].append(to_python(v));
+                             for (const Value& v : t.tuples()[a]) columns[c++].append(to_python(v));
+                             for (size_t o : body_outputs) {
+                               columns[c++].append(to_python(body.pull_at(o)));
+                             }
+                           }
+                         });
                    });
   nb::list out;
   for (nb::list& column : columns) out.append(column);

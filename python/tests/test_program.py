@@ -273,3 +273,14 @@ def test_a_top_level_cursor_takes_the_chosen_partition_and_pickles_with_it():
         polyrt.compile(FIBER, partition=-1)
     with pytest.raises(TypeError, match="a cursor's name is a non-empty str"):
         polyrt.compile(FIBER, partition={"": 1})
+
+
+def test_traverse_flattens_nested_traversals():
+    program = polyrt.compile(
+        "input cycle\nc := cycle\n"
+        "for a in 1..3 {\n  base := a * 100\n  for b in 1..3 { v := base + b + c }\n}\n"
+    )
+    rows = program.traverse(0, 2)
+    assert list(rows) == ["cycle", "a", "b", "v"]
+    assert rows["v"].tolist() == [101, 102, 201, 202, 102, 103, 202, 203]
+    assert rows["a"].tolist() == [1, 1, 2, 2, 1, 1, 2, 2]

@@ -14,12 +14,13 @@ namespace polyrt::scheduler {
 
 namespace {
 
-// The columns of a traversal's rows: the iterated input, the elements, then
-// `body_outputs`. Throws WriteError when a name would appear twice.
+// The columns of a traversal's rows: the iterated input, the elements
+// (every level's, outermost first), then `body_outputs`. Throws WriteError
+// when a name would appear twice.
 std::vector<std::string> traversal_columns(const Program& program,
                                            const std::vector<std::string>& body_outputs) {
   std::vector<std::string> columns{program.input_names().at(0)};
-  const TraversalInfo t = traversal_info(program, 0);
+  const TraversalInfo t = flattened_traversal_info(program, 0);
   columns.insert(columns.end(), t.names.begin(), t.names.end());
   columns.insert(columns.end(), body_outputs.begin(), body_outputs.end());
   std::set<std::string> seen;
@@ -105,10 +106,11 @@ struct ConstantColumn {
 };
 
 // Activation `a`'s rows through the batch tier: the body over its cycles,
-// its values as scalars, the coordinate and the elements prepended per
-// chunk. The same bytes as append_activation_rows.
+// its values as scalars, the coordinate and the elements (the enclosing
+// levels' `outer`, then its own) prepended per chunk. The same bytes as
+// append_activation_rows.
 void write_activation_in_batch(FormatWriter& writer, RatePacer& pacer, const RangeJob& job,
-                               const std::shared_ptr<const Program>& body, uint64_t coordinate,
+                               uint64_t coordinate, std::span<const Value> outer,
                                const Traversal& t, size_t a) {
   BatchOptions options;
   options.outputs = job.outputs;
@@ -116,12 +118,13 @@ void write_activation_in_batch(FormatWriter& writer, RatePacer& pacer, const Ran
   options.externs = t.activation_externs(a);
   options.threads = job.threads;
   options.stop = Interruption::stop_flag();
-  const BatchEvaluator batch(body, options);
+  const BatchEvaluator batch(t.body().shared_from_this(), options);
   batch.stream_encoded(
       0, t.cycles(a),
       [&](const ColumnChunk& chunk, std::string& bytes) {
         std::vector<ConstantColumn> constants;
         constants.emplace_back(Value::u64(coordinate), chunk.rows);
+        for (const Value& v : outer) constants.emplace_back(v, chunk.rows);
         for (const Value& v : t.tuples()[a]) constants.emplace_back(v, chunk.rows);
         ColumnChunk rows{chunk.first, chunk.rows, {}};
         for (const ConstantColumn& c : constants) rows.columns.push_back(c.view);
@@ -136,22 +139,27 @@ void write_activation_in_batch(FormatWriter& writer, RatePacer& pacer, const Ran
 
 // The rows of activation `a` of the opening at `coordinate`, one per cycle
 // of the activation (one state, its cycle advanced): the coordinate, the
-// tuple's elements and the body's `outputs` (indexes into its outputs,
-// named by columns after the elements). Returns how many.
+// enclosing levels' elements `outer`, the tuple's elements and the body's
+// `outputs` (indexes into its outputs, named by columns after the
+// elements). Returns how many.
 uint64_t append_activation_rows(std::string& text, const RowFormat& format,
                                 const std::vector<std::string>& columns,
                                 const std::vector<size_t>& outputs, uint64_t coordinate,
-                                const Traversal& t, size_t a) {
+                                std::span<const Value> outer, const Traversal& t, size_t a) {
   const uint64_t cycles = t.cycles(a);
   State body = t.activation(a);
-  const size_t first_output = 1 + t.names().size();
+  const size_t first_output = 1 + outer.size() + t.names().size();
   for (uint64_t cycle = 0; cycle < cycles; ++cycle) {
     if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
     begin_row(text, format);
     append_field(text, format, columns[0], Value::u64(coordinate), coordinate);
+    for (size_t k = 0; k < outer.size(); ++k) {
+      field_separator(text, format);
+      append_field(text, format, columns[1 + k], outer[k], coordinate);
+    }
     for (size_t k = 0; k < t.names().size(); ++k) {
       field_separator(text, format);
-      append_field(text, format, columns[1 + k], t.tuples()[a][k], coordinate);
+      append_field(text, format, columns[1 + outer.size() + k], t.tuples()[a][k], coordinate);
     }
     for (size_t o = 0; o < outputs.size(); ++o) {
       field_separator(text, format);
@@ -170,7 +178,7 @@ void run_traversal_job(const RangeJob& job, const std::string& target, bool batc
     throw RefusedError("polyrt runs the rows of one traversal at a time; this program has " +
                        std::to_string(program.traversal_count()));
   }
-  if (const TraversalInfo info = traversal_info(program, 0); batch && info.lattice_body) {
+  if (const TraversalInfo info = flattened_traversal_info(program, 0); batch && info.lattice_body) {
     return run_lattice_rows(job, info, traversal_columns(program, job.outputs), target);
   }
   const std::optional<RowFormat> format = job.format->text_rows();
@@ -183,7 +191,7 @@ void run_traversal_job(const RangeJob& job, const std::string& target, bool batc
       target, OutputColumns{.names = columns, .types = {}, .first = job.first, .rows = job.count},
       program.source_files());
   std::vector<size_t> outputs;
-  const TraversalInfo info = traversal_info(program, 0);
+  const TraversalInfo info = flattened_traversal_info(program, 0);
   for (const std::string& name : job.outputs) outputs.push_back(info.body->require_output(name));
   std::vector<uint64_t> coordinates = job.coordinates;
   coordinates.resize(program.input_names().size(), 0);
@@ -194,16 +202,17 @@ void run_traversal_job(const RangeJob& job, const std::string& target, bool batc
       program, 0, job.first, job.count, coordinates, job.externs,
       [&](uint64_t coordinate, const Traversal& t) {
         Interruption::stop_if_requested();
-        for (size_t a = 0; a < t.tuples().size(); ++a) {
-          if (batch && t.cycles(a) >= kBatchActivationCycles) {
-            write_activation_in_batch(*writer, pacer, job, info.body, coordinate, t, a);
-            continue;
-          }
-          text.clear();
-          const uint64_t rows =
-              append_activation_rows(text, *format, columns, outputs, coordinate, t, a);
-          pacer.write(*writer, text, rows);
-        }
+        for_each_innermost_activation(
+            t, [&](std::span<const Value> outer, const Traversal& innermost, size_t a) {
+              if (batch && innermost.cycles(a) >= kBatchActivationCycles) {
+                write_activation_in_batch(*writer, pacer, job, coordinate, outer, innermost, a);
+                return;
+              }
+              text.clear();
+              const uint64_t rows = append_activation_rows(text, *format, columns, outputs,
+                                                           coordinate, outer, innermost, a);
+              pacer.write(*writer, text, rows);
+            });
         progress.advance(1);
       });
   progress.finish();

@@ -23,7 +23,7 @@ class Generator {
     std::string text = "input cycle\nbase := cycle * 7 + 3\nlabel := \"n\" + format_u64(cycle)\n";
     if (!lattice_ && pick(10) == 0) {
       const std::string comprehension = intervals();  // before the body reads its elements
-      return text + "for " + comprehension + " {\n" + body() + "}\n";
+      return text + "for " + comprehension + " {\n" + body("v") + "}\n";
     }
     const bool union_form = !lattice_ && pick(8) == 0;
     // The clauses first: the union's second alternative copies their shape.
@@ -33,7 +33,9 @@ class Generator {
     if (!lattice_ && pick(3) == 0) comprehension += " where " + predicate();
     if (lattice_ && pick(2) == 0) comprehension += " order lex/" + std::to_string(1 + pick(9));
     if (!lattice_ && pick(2) == 0) comprehension += " order " + order();
-    text += "for " + comprehension + " {\n" + body() + "}\n";
+    std::string inner = body("v");
+    if (!lattice_ && pick(4) == 0) inner += nested();
+    text += "for " + comprehension + " {\n" + inner + "}\n";
     return text;
   }
 
@@ -185,7 +187,18 @@ class Generator {
     return o;
   }
 
-  std::string body() {
+  // A traversal nested in the body: its sources may read the outer
+  // elements and the parent, its body both.
+  std::string nested() {
+    dependent_ = union_ = false;
+    std::string comprehension = clauses();
+    if (pick(3) == 0) comprehension += " where " + predicate();
+    if (pick(3) == 0) comprehension += " order " + order();
+    return "  for " + comprehension + " {\n" + body("w") + "  }\n";
+  }
+
+  // Bindings named `prefix`0, 1, ... reading the elements.
+  std::string body(const std::string& prefix) {
     std::string out;
     for (size_t k = 0, n = 1 + pick(3); k < n; ++k) {
       const Element& e = elements_[pick(elements_.size())];
@@ -203,7 +216,7 @@ class Generator {
         value = e.name + " + \"-\" + format_u64(cycle)";
         if (!lattice_ && pick(4) == 0) value = e.name + " + label";
       }
-      out += "  v" + std::to_string(k) + " := " + value + "\n";
+      out += "  " + prefix + std::to_string(k) + " := " + value + "\n";
     }
     return out;
   }
@@ -222,9 +235,11 @@ std::vector<std::string> rows_of(const Program& program) {
     State parent = program.new_state();
     for (uint64_t coordinate : {0, 1, 5}) {
       parent.set_inputs(std::vector<uint64_t>{coordinate});
-      const Traversal t = open_traversal(parent, std::vector<uint64_t>{coordinate}, 0);
-      for (size_t a = 0; a < t.tuples().size(); ++a) {
+      const Traversal opening = open_traversal(parent, std::vector<uint64_t>{coordinate}, 0);
+      for_each_innermost_activation(opening, [&](std::span<const Value> outer, const Traversal& t,
+                                                 size_t a) {
         std::string row = std::to_string(coordinate) + ":";
+        for (const Value& v : outer) row += " " + v.to_string();
         for (const Value& v : t.tuples()[a]) row += " " + v.to_string();
         State body = t.activation(a);
         for (size_t o = 0; o < t.body().output_names().size(); ++o) {
@@ -234,7 +249,7 @@ std::vector<std::string> rows_of(const Program& program) {
                                         : "");
         }
         rows.push_back(row);
-      }
+      });
     }
   } catch (const Error& e) {
     rows.push_back(std::string("error: ") + e.what());

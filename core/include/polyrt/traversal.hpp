@@ -4,7 +4,8 @@
 // sources and predicates and its body read) and evaluates its tuples; each
 // tuple's activation is a fresh state over the body with its elements and
 // the snapshot written, so the body's `const`s are evaluated per activation.
-// A body without a cursor has one cycle per activation (cycle 0).
+// A body without a cursor has one cycle per activation (cycle 0). A `for`
+// inside a body opens from each of its activations (open_nested).
 //
 //   auto program = polyrt::compile("input cycle\nbase := cycle * 100\n"
 //                                  "for a in 0..2, tag in p, q { v := base + a }\n");
@@ -50,10 +51,22 @@ class Traversal {
   // iterated over [0, cycles(a)), a BatchEvaluator of body() runs the
   // activation's rows in the batch tier.
   std::vector<std::pair<std::string, Value>> activation_externs(size_t a) const;
+  // The traversals nested in the body (`for` inside `for`), in source order.
+  size_t nested_count() const;
+  // Opens nested traversal `index` of the body from tuple `a`'s activation
+  // at its cycle 0 (as polydat does): the nested body reads the outer
+  // elements and body values as this body reads the parent's. WriteError
+  // for a bad index; EvalError as open_traversal.
+  Traversal open_nested(size_t a, size_t index) const;
 
  private:
   friend Traversal open_traversal(State& parent, std::span<const uint64_t> coordinates,
                                   size_t index);
+  // Opens traversal `index` of the parent's program; `externs` are what
+  // polyrt wrote to the parent when it is an activation (empty for a
+  // program's own state).
+  static Traversal open(State& parent, std::span<const uint64_t> coordinates, size_t index,
+                        const std::vector<std::pair<std::string, Value>>& externs);
   // Activation `a`'s cycle count and, when `externs` is given, what it
   // writes to the body's externs, from one evaluation of its cursors'
   // slices. WriteError past the last tuple.
@@ -84,6 +97,26 @@ struct TraversalInfo {
   uint64_t lattice_tuples = 0;
 };
 TraversalInfo traversal_info(const Program& program, size_t index);
+
+// The shape of traversal `index`'s rows. Nested traversals flatten: a body
+// holding one `for` has the rows of that `for`, opened from each of its
+// activations at cycle 0, down to the innermost body. The names and types
+// are every level's elements, outermost first; the body is the innermost
+// (a lattice body only when nothing nests). WriteError for a bad index or a
+// body holding more than one nested traversal (open those with
+// Traversal::open_nested).
+TraversalInfo flattened_traversal_info(const Program& program, size_t index);
+
+// Every row-giving activation of an opening, in order: for a traversal
+// without nested ones, each of its activations; else, for each activation,
+// those of its nested traversal opened there (at cycle 0), recursively.
+// `visit` gets the enclosing levels' elements (outermost first), the
+// innermost opening and the activation's index in it. WriteError as
+// flattened_traversal_info.
+void for_each_innermost_activation(
+    const Traversal& t,
+    const std::function<void(std::span<const Value> outer, const Traversal& innermost, size_t a)>&
+        visit);
 
 // Opens top-level traversal `index` (0-based, in source order) of the
 // parent state's program at its current values; `coordinates` are the
