@@ -662,6 +662,8 @@ TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
   expect_contains(compile_error("m(x: u64) -> (y: u64) := {\n for a in 0..2 { y := a }\n}\n"
                                 "input cycle\nz := m(cycle)\n"),
                   {"not in a module's body"});
+  expect_contains(compile_error("input cycle\nfor x in normal(0, 1) order halton/4 { v := x }\n"),
+                  {"t.polydat:2:10", "named measures", "u in 0.0..1.0 order halton/8"});
   expect_contains(compile_error("input cycle\nfor a in {nothing} { v := a }\n"),
                   {"'{nothing}' names no output or input"});
 }

@@ -394,6 +394,16 @@ class Parser {
   // as polydat does (`subdivide(outer, 4)`).
   Source call(std::string_view name, std::string_view args, size_t at) {
     const bool node = is_call_source(name);
+    static const std::string_view kMeasures[] = {"normal",     "exponential", "pareto",   "beta",
+                                                 "log_normal", "gamma",       "uniform01"};
+    if (std::find(std::begin(kMeasures), std::end(kMeasures), name) != std::end(kMeasures)) {
+      fail(at,
+           "source '" + std::string(name) +
+               "(...)': polydat's named measures (a continuous axis sampled through a "
+               "distribution's inverse CDF) are not supported by polyrt yet",
+           "sample the unit interval and map it in the body: u in 0.0..1.0 order halton/8 "
+           "{ x := dist_normal(u, 0.0, 1.0) }");
+    }
     if (!is_generator(name) && !node) {
       fail(at,
            "source '" + std::string(name) +

@@ -356,9 +356,30 @@ class Program:
                     f"those are {names[1:]}"
                 )
             coordinates[names.index(name)] = value
+        return self._traverse(start, stop, traversal, outputs, coordinates)
+
+    def traverse_arrow(
+        self,
+        start: int,
+        stop: int,
+        *,
+        traversal: int = 0,
+        outputs: Optional[Sequence[str]] = None,
+        inputs: Optional[dict] = None,
+    ):
+        """traverse()'s rows as a ``pyarrow.Table``, typed by the elements'
+        and the body's types (str as ``large_string``, a partition as its
+        JSON text)."""
+        from ._arrow import table_from_columns
+
+        columns = self.traverse(start, stop, traversal=traversal, outputs=outputs, inputs=inputs)
+        return table_from_columns(columns, self._traverse_types(traversal, list(columns)))
+
+    def _traverse(self, start, stop, traversal, outputs, coordinates) -> dict:
+        """traverse()'s columns."""
         lattice = self._native.lattice_body(traversal)
         if lattice is not None:
-            return self._traverse_lattice(lattice, names[0], start, stop, outputs)
+            return self._traverse_lattice(lattice, list(self.inputs)[0], start, stop, outputs)
         columns, types, values = self._native.traverse(
             traversal, start, stop - start, coordinates, _names(outputs, "traverse(outputs=...)")
         )
@@ -367,6 +388,11 @@ class Program:
             name: np.asarray(column, dtype=dtypes.get(kind, object))
             for name, kind, column in zip(columns, types, values)
         }
+
+    def _traverse_types(self, traversal: int, names: List[str]) -> List[str]:
+        """The type names of traverse()'s columns `names`."""
+        types = self._native.traversal_column_types(traversal)
+        return [types[name] for name in names]
 
     def _traverse_lattice(self, lattice, parent: str, start: int, stop: int, outputs) -> dict:
         """traverse() of a traversal with a lattice body: every row in the

@@ -81,6 +81,19 @@ def _valid_utf8(column, name: str):
     return offsets, data
 
 
+def table_from_columns(columns: dict, types):
+    """A table of numpy columns (str columns as object arrays of str) typed
+    by polyrt's type names, in order."""
+    pa = _pyarrow()
+    arrays = []
+    for (name, column), type_name in zip(columns.items(), types):
+        arrow_type = getattr(pa, _TYPES[type_name])()
+        if column.dtype == object and type_name == "bytes":
+            column = [bytes(v) if v is not None else None for v in column]
+        arrays.append(pa.array(column, type=arrow_type))
+    return pa.Table.from_arrays(arrays, names=list(columns))
+
+
 def _schema(pa, native):
     return pa.schema(
         [(name, getattr(pa, _TYPES[t])()) for name, t in zip(native.output_names, native.output_types)]

@@ -299,6 +299,22 @@ void bind_program(nb::module_& m) {
           nb::arg("kind"), nb::arg("device"), nb::arg("outputs"))
       .def("traversal_count", [](const NativeProgram& p) { return p.program->traversal_count(); })
       .def(
+          "traversal_column_types",
+          [](const NativeProgram& p, size_t index) {
+            const TraversalInfo info = flattened_traversal_info(*p.program, index);
+            nb::dict types;
+            types[nb::str(p.program->input_names().at(0).c_str())] = "u64";
+            for (size_t e = 0; e < info.names.size(); ++e) {
+              types[nb::str(info.names[e].c_str())] = std::string(type_name(info.types[e]));
+            }
+            for (size_t o = 0; o < info.body->output_names().size(); ++o) {
+              types[nb::str(info.body->output_names()[o].c_str())] =
+                  std::string(type_name(info.body->output_type(o)));
+            }
+            return types;
+          },
+          nb::arg("index"))
+      .def(
           "lattice_body",
           [](const NativeProgram& p, size_t index) -> nb::object {
             const TraversalInfo info = traversal_info(*p.program, index);

@@ -284,3 +284,21 @@ def test_traverse_flattens_nested_traversals():
     assert list(rows) == ["cycle", "a", "b", "v"]
     assert rows["v"].tolist() == [101, 102, 201, 202, 102, 103, 202, 203]
     assert rows["a"].tolist() == [1, 1, 2, 2, 1, 1, 2, 2]
+
+
+def test_traverse_arrow_types_the_columns_on_both_paths():
+    pa = pytest.importorskip("pyarrow")
+    lattice = polyrt.compile("input cycle\nfor a in 0..3, t in x, y { v := a * 2\n s := t + \"!\" }\n")
+    table = lattice.traverse_arrow(5, 7)
+    assert table.column_names == ["cycle", "a", "t", "v", "s"]
+    assert table.schema.field("s").type == pa.large_string()
+    assert table.schema.field("a").type == pa.uint64()
+    assert table.column("s").to_pylist()[:2] == ["x!", "y!"]
+    assert table.num_rows == 12
+    per_state = polyrt.compile(
+        "input cycle\nbase := cycle\nfor a in 0..3 where {a} != 1 { v := a + base\n f := 0.5 }\n"
+    )
+    table = per_state.traverse_arrow(1, 3, outputs=["f", "v"])
+    assert table.column_names == ["cycle", "a", "f", "v"]
+    assert table.column("v").to_pylist() == [1, 3, 2, 4]
+    assert table.schema.field("f").type == pa.float64()
