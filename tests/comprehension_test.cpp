@@ -73,6 +73,24 @@ TEST(Comprehension, TheRightmostClauseIsFastestAndSourcesMayReadEarlierOnes) {
   EXPECT_EQ(rows(tuples_of("a in {n}, b in 0..2", scope)), (V{"7/0", "7/1"}));
   // A reference to nothing reads None: its source yields nothing.
   EXPECT_TRUE(tuples_of("a in {missing}, b in 0..2", scope).rows.empty());
+  // A range's bounds may name values, read when it opens: `{name}` inside
+  // a source's text.
+  EXPECT_EQ(rows(tuples_of("a in 5..{n} step 1", scope)), (V{"5", "6"}));
+  EXPECT_EQ(rows(tuples_of("a in 1..=3, b in {a}..=4 step {a}", scope)),
+            (V{"1/1", "1/2", "1/3", "1/4", "2/2", "2/4", "3/3"}));
+  EXPECT_EQ(comprehension::parse("a in 0..= {n} step 2").comprehension->canonical,
+            "a in 0..={n} step 2");
+  EXPECT_TRUE(tuples_of("a in 0..{missing}", scope).rows.empty());
+  EXPECT_THROW(tuples_of("a in 0..5 step {z}",
+                         [](std::string_view) -> std::optional<Value> { return Value::u64(0); }),
+               EvalError);
+  try {
+    tuples_of("a in 0..{s}",
+              [](std::string_view) -> std::optional<Value> { return Value::str("x"); });
+    ADD_FAILURE() << "a str bound was accepted";
+  } catch (const EvalError& e) {
+    EXPECT_NE(std::string(e.what()).find("range bound {s} is a str (x)"), std::string::npos);
+  }
 }
 
 TEST(Comprehension, WhereKeepsTuplesThatAreExactlyTrue) {

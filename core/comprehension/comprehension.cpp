@@ -27,6 +27,20 @@ bool reads_earlier_element(const Comprehension& c, size_t k) {
   return false;
 }
 
+// A range's half-open bounds from its text's: an error for a zero step or
+// an inclusive end at 2^64 - 1 (its exclusive end does not exist).
+struct RangeBounds {
+  uint64_t start = 0, end = 0, step = 1;
+  const char* error = nullptr;
+};
+RangeBounds range_bounds(uint64_t start, uint64_t end, uint64_t step, bool inclusive) {
+  if (step == 0) return {.error = "a range step must be at least 1"};
+  if (inclusive && end == ~uint64_t{0}) {
+    return {.error = "an inclusive range may not end at 2^64 - 1"};
+  }
+  return {start, inclusive ? end + 1 : end, step, nullptr};
+}
+
 bool ident_start(char c) {
   return std::isalpha((unsigned char)c) || c == '_';
 }
@@ -453,14 +467,45 @@ class Parser {
       step_text = rest.substr(more + 2);
       rest = rest.substr(0, more);
     }
-    const uint64_t start = number(text.substr(0, dots), at, "range start");
-    const uint64_t end = number(rest, at, "range end");
-    src.start = start;
-    src.step = step_text.empty() ? 1 : number(step_text, at, "range step");
-    if (src.step == 0) fail(at, "a range step must be at least 1");
-    if (inclusive && end == ~uint64_t{0}) fail(at, "an inclusive range may not end at 2^64 - 1");
-    src.end = inclusive ? end + 1 : end;
+    const std::string_view bounds[] = {text.substr(0, dots), rest,
+                                       step_text.empty() ? std::string_view("1") : step_text};
+    if (std::any_of(std::begin(bounds), std::end(bounds),
+                    [](std::string_view b) { return reference_name(b).has_value(); })) {
+      // A bound read when the traversal opens (`0..{n}`): each bound a
+      // literal or a {name}, checked then.
+      src.closed = inclusive;
+      static const char* const kWhat[] = {"range start", "range end", "range step"};
+      for (size_t b = 0; b < 3; ++b) {
+        Source bound;
+        if (const std::optional<std::string> name = reference_name(bounds[b])) {
+          bound.kind = Source::Kind::Reference;
+          bound.reference = *name;
+        } else {
+          bound.values.push_back(Value::u64(number(bounds[b], at, kWhat[b])));
+        }
+        src.arguments.push_back(std::move(bound));
+      }
+      return src;
+    }
+    const RangeBounds r =
+        range_bounds(number(bounds[0], at, "range start"), number(bounds[1], at, "range end"),
+                     number(bounds[2], at, "range step"), inclusive);
+    if (r.error) fail(at, r.error);
+    src.start = r.start;
+    src.end = r.end;
+    src.step = r.step;
     return src;
+  }
+
+  // `{name}`, trimmed: the name.
+  static std::optional<std::string> reference_name(std::string_view t) {
+    while (!t.empty() && std::isspace((unsigned char)t.front())) t.remove_prefix(1);
+    while (!t.empty() && std::isspace((unsigned char)t.back())) t.remove_suffix(1);
+    if (t.size() > 2 && t.front() == '{' && t.back() == '}' && ident_start(t[1]) &&
+        std::all_of(t.begin() + 1, t.end() - 1, ident_char)) {
+      return std::string(t.substr(1, t.size() - 2));
+    }
+    return std::nullopt;
   }
 
   static bool is_float_text(std::string_view t) {
@@ -843,6 +888,13 @@ class Parser {
     if (s.kind == Source::Kind::Interval) {
       return float_text(s.lo) + (s.closed ? "..=" : "..") + float_text(s.hi);
     }
+    if (s.kind == Source::Kind::Range && !s.arguments.empty()) {
+      out += canonical_source(s.arguments[0]) + (s.closed ? "..=" : "..") +
+             canonical_source(s.arguments[1]);
+      const Source& step = s.arguments[2];
+      const bool unit = step.kind == Source::Kind::List && step.values[0].as_u64() == 1;
+      return unit ? out : out + " step " + canonical_source(step);
+    }
     if (s.kind == Source::Kind::Range) {
       out += std::to_string(s.start) + ".." + std::to_string(s.end);
       return s.step == 1 ? out : out + " step " + std::to_string(s.step);
@@ -861,6 +913,35 @@ class Parser {
   size_t depth_ = 0;  // how deep in unions
 };
 
+std::vector<Value> source_values(const Source& s, const Scope& scope, const Caller& call);
+
+// A range whose bounds name values (`0..{n}`): its bounds read, checked
+// and the range listed; a bound reading None lists nothing.
+std::vector<Value> deferred_range_values(const Source& s, const Scope& scope) {
+  uint64_t bound[3];
+  for (size_t b = 0; b < 3; ++b) {
+    const Source& a = s.arguments[b];
+    const std::optional<Value> v =
+        a.kind == Source::Kind::Reference ? scope(a.reference) : a.values[0];
+    if (!v || v->is_none()) return {};
+    if (v->type() != Type::U64) {
+      throw EvalError("range bound {" + a.reference + "} is a " +
+                          std::string(type_name(v->type())) + " (" + v->to_string() +
+                          "); a range's bounds are u64",
+                      "for");
+    }
+    bound[b] = v->as_u64();
+  }
+  const RangeBounds r = range_bounds(bound[0], bound[1], bound[2], s.closed);
+  if (r.error) throw EvalError(std::string(r.error) + " (in a range read when it opened)", "for");
+  Source listed;
+  listed.kind = Source::Kind::Range;
+  listed.start = r.start;
+  listed.end = r.end;
+  listed.step = r.step;
+  return source_values(listed, scope, nullptr);
+}
+
 // The values a source yields (a reference peeled one level: a scalar is
 // one element, None none).
 std::vector<Value> source_values(const Source& s, const Scope& scope, const Caller& call) {
@@ -868,6 +949,7 @@ std::vector<Value> source_values(const Source& s, const Scope& scope, const Call
     case Source::Kind::Interval:
       internal_error("an interval is sampled, never listed");
     case Source::Kind::Range: {
+      if (!s.arguments.empty()) return deferred_range_values(s, scope);
       std::vector<Value> out;
       // Counted without end - start + step - 1, which can wrap past 2^64.
       const uint64_t n = s.end > s.start ? (s.end - s.start - 1) / s.step + 1 : 0;

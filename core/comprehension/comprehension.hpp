@@ -32,15 +32,18 @@ inline constexpr uint64_t kMaxTuples = uint64_t{1} << 24;
 
 struct Source {
   enum class Kind : uint8_t { Range, List, Reference, Generator, Call, Interval } kind = Kind::List;
-  uint64_t start = 0, end = 0, step = 1;  // Range: start, start + step, ... < end
-  std::vector<Value> values;              // List
-  std::string reference;                  // Reference: {name}, peeled at open
-  std::string generator;                  // Generator: fib, pow2, ...; Call: the node
-  std::vector<Source> arguments;          // Generator, Call: each a literal or a {name}
+  // Range: start, start + step, ... < end; a range whose bounds name
+  // values (`0..{n}`) holds them in `arguments` (start, end, step: each a
+  // literal or a {name}, `closed` for ..=) until it opens.
+  uint64_t start = 0, end = 0, step = 1;
+  std::vector<Value> values;      // List
+  std::string reference;          // Reference: {name}, peeled at open
+  std::string generator;          // Generator: fib, pow2, ...; Call: the node
+  std::vector<Source> arguments;  // Generator, Call, Range: each a literal or a {name}
   // Interval: the continuous [lo, hi) (`0.0..1.0`) or [lo, hi] (`..=`),
   // sampled by a counted halton, sobol, lhs or shuffle (polydat's V8).
   double lo = 0, hi = 0;
-  bool closed = false;
+  bool closed = false;  // Interval, deferred Range: the end is included
 };
 
 // The names a source reads ({name} itself or in a generator's arguments).

@@ -23,6 +23,7 @@ struct Axis {
 
 std::optional<Axis> axis_of(const comprehension::Source& s) {
   using Kind = comprehension::Source::Kind;
+  if (s.kind == Kind::Range && !s.arguments.empty()) return std::nullopt;  // known when it opens
   if (s.kind == Kind::Range) {
     const uint64_t n = s.end > s.start ? (s.end - s.start - 1) / s.step + 1 : 0;
     return Axis{n, std::pair(s.start, s.step), {}};

@@ -109,6 +109,10 @@ class Generator {
                       lattice_ ? "uufs"[pick(4)] : "uufsp"[pick(5)]};
       std::string src = e.type == 'p' ? partition_source() : source(e.type);
       if (!lattice_ && e.type == 'u' && pick(5) == 0) src = "{base}";
+      if (!lattice_ && e.type == 'u' && pick(7) == 0) {
+        src = std::to_string(pick(30)) + ".." + (pick(2) ? "=" : "") + "{base} step " +
+              std::to_string(1 + pick(9));
+      }
       if (!lattice_ && e.type == 'u' && pick(6) == 0 && !elements_.empty() &&
           elements_[0].type == 'u') {
         src = "fib({" + elements_[0].name + "})";
