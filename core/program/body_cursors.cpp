@@ -32,15 +32,7 @@ void declare(const BodyCursor& c, dsl::SourcePos at, std::vector<dsl::Stmt>& out
   out.push_back(std::move(partition));
   out.push_back(b.binding(c.name + "__ordinal",
                           b.binary("+", b.name(c.name + "__start"), b.name("cycle")), true));
-  static const std::pair<const char*, const char*> kFields[] = {{"idx", "idx_of"},
-                                                                {"partition_count", "count_of"},
-                                                                {"start_ordinal", "start_of"},
-                                                                {"end_ordinal", "end_of"}};
-  for (const auto& [field, node] : kFields) {
-    std::vector<dsl::ExprPtr> args;
-    args.push_back(b.name(c.name + "__cursor"));
-    out.push_back(b.binding(c.name + "__cursor__" + field, b.call(node, std::move(args)), true));
-  }
+  declare_partition_fields(b, c.name, out);
 }
 
 uint64_t u64_of(std::string_view node, const Value& partition) {
@@ -79,6 +71,19 @@ Value spec_partition(const BodyCursor& c, const dsl::Stmt& s, dsl::Sources& sour
 }
 
 }  // namespace
+
+void declare_partition_fields(const dsl::AstBuilder& b, const std::string& cursor,
+                              std::vector<dsl::Stmt>& out) {
+  static const std::pair<const char*, const char*> kFields[] = {{"idx", "idx_of"},
+                                                                {"partition_count", "count_of"},
+                                                                {"start_ordinal", "start_of"},
+                                                                {"end_ordinal", "end_of"}};
+  for (const auto& [field, node] : kFields) {
+    std::vector<dsl::ExprPtr> args;
+    args.push_back(b.name(cursor + "__cursor"));
+    out.push_back(b.binding(cursor + "__cursor__" + field, b.call(node, std::move(args)), true));
+  }
+}
 
 std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
                                           const std::vector<std::string>& elements,

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dsl/ast.hpp"
+#include "dsl/ast_builder.hpp"
 #include "dsl/sources.hpp"
 #include "polyrt/value.hpp"
 
@@ -37,6 +38,12 @@ std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
                                           const std::vector<std::string>& elements,
                                           const std::vector<Type>& element_types,
                                           dsl::Sources& sources);
+
+// The hidden bindings of a cursor's partition fields, `NAME.cursor.idx`,
+// `.partition_count`, `.start_ordinal` and `.end_ordinal`, over the
+// partition wire NAME__cursor (a body's cursors and a program's).
+void declare_partition_fields(const dsl::AstBuilder& b, const std::string& cursor,
+                              std::vector<dsl::Stmt>& out);
 
 // One activation's slice of a cursor: its first ordinal, how many, and the
 // partition `.cursor` reads. EvalError when the element's partition was

@@ -147,6 +147,81 @@ namespace {
 // program, or for a nested traversal the enclosing body), its own nested
 // traversals recursively against its body. `reparse` gives a fresh copy
 // of the statement (for the lattice body) when the traversal can have one.
+// The body's declarations of what polyrt writes per activation: its
+// `cycle`, an extern per element (typed by its source) and one per parent
+// value it or its nested traversals read (the cascade).
+void declare_body_inputs(TraversalDef& def, const dsl::Stmt& traversal, const Program& parent,
+                         bool parent_is_body, dsl::Ast& body, dsl::Sources& sources) {
+  const dsl::SourcePos at = traversal.comprehension_pos;
+  body.statements.push_back(declaration(dsl::StmtKind::Input, "cycle", Type::U64, at));
+  std::set<std::string> declared{"cycle"};
+  const std::vector<std::string> names = comprehension::element_names(def.comprehension);
+  for (size_t e = 0; e < names.size(); ++e) {
+    const Type type = element_type(
+        def.comprehension, e, parent, parent_is_body,
+        [&](const std::string& why) { sources.fail(at, why, traversal.comprehension.size()); });
+    def.element_types.push_back(type);
+    body.statements.push_back(declaration(dsl::StmtKind::Extern, names[e], type, at));
+    body.statements.back().hidden = is_partition(type);  // polyrt writes it, not a host
+    declared.insert(names[e]);
+  }
+  for (const std::string& name : free_names(traversal.body)) {
+    if (declared.count(name)) continue;
+    // A node name, or unknown: the body's compile says.
+    const auto found = parent_value(parent, name, parent_is_body);
+    if (!found) continue;
+    def.cascade.push_back(found->first);
+    body.statements.push_back(declaration(dsl::StmtKind::Extern, name, found->second, at));
+    body.statements.back().hidden = is_partition(found->second);  // polyrt writes it
+    declared.insert(name);
+  }
+}
+
+// polydat's V3: a name the comprehension reads that nothing binds reads
+// None (its source yields nothing, its predicate drops the tuple), with a
+// warning; under `pragma strict` it is refused.
+void check_scope_names(TraversalDef& def, const dsl::Stmt& traversal, const Program& parent,
+                       bool parent_is_body, bool strict, dsl::Sources& sources) {
+  const dsl::SourcePos at = traversal.comprehension_pos;
+  for (const std::string& name : comprehension::scope_names(def.comprehension)) {
+    if (parent_type(parent, name, parent_is_body)) continue;
+    const std::string message = "'" + name + "' in 'for " + def.comprehension.canonical +
+                                "' names no element, output or input: it reads None";
+    if (strict) {
+      sources.fail(at, message + " (refused under pragma strict)", traversal.comprehension.size(),
+                   "a bare word in a predicate is a name; quote a string: {r} == \"us\"");
+    }
+    def.warnings.push_back(sources.warning(at, message, traversal.comprehension.size()));
+  }
+}
+
+// The batch form of a traversal over a literal lattice (lattice_body.hpp),
+// compiled from a fresh copy of its statement, when it has one.
+void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::SourceText& text,
+                      dsl::Sources& sources, modules::ModuleLibrary& library, const Program& parent,
+                      slots::NativeBuilder native) {
+  dsl::Ast again = dsl::parse(text);
+  dsl::Ast lattice;
+  lattice.modules = std::move(again.modules);
+  lattice.tokens = again.tokens;
+  for (dsl::Stmt& s : again.statements) {
+    if (s.kind == dsl::StmtKind::Pragma) lattice.statements.push_back(std::move(s));
+  }
+  for (dsl::Stmt& s : statement.body) {
+    s.is_const = false;
+    lattice.statements.push_back(std::move(s));
+  }
+  if (std::optional<LatticeBodyAst> l =
+          lattice_body_ast(def.comprehension, std::move(lattice), statement.comprehension_pos)) {
+    def.lattice_body = compile_body(std::move(l->ast), sources, library, parent, native);
+    def.lattice_tuples = l->tuples;
+  }
+}
+
+// Compiles one traversal statement against its compiled parent (the
+// program, or for a nested traversal the enclosing body), its own nested
+// traversals recursively against its body. `reparse` gives a fresh copy
+// of the statement (for the lattice body) when the traversal can have one.
 std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::Sources& sources,
                                             modules::ModuleLibrary& library, const Program& parent,
                                             bool parent_is_body, dsl::Stmt traversal,
@@ -164,48 +239,16 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::So
   body.modules = std::move(fresh.modules);
   body.warnings = std::move(fresh.warnings);
   body.tokens = fresh.tokens;
-  body.statements.push_back(declaration(dsl::StmtKind::Input, "cycle", Type::U64, at));
-  std::set<std::string> declared{"cycle"};
-  const std::vector<std::string> names = comprehension::element_names(def->comprehension);
-  for (size_t e = 0; e < names.size(); ++e) {
-    const Type type = element_type(
-        def->comprehension, e, parent, parent_is_body,
-        [&](const std::string& why) { sources.fail(at, why, traversal.comprehension.size()); });
-    def->element_types.push_back(type);
-    body.statements.push_back(declaration(dsl::StmtKind::Extern, names[e], type, at));
-    body.statements.back().hidden = is_partition(type);  // polyrt writes it, not a host
-    declared.insert(names[e]);
-  }
-  for (const std::string& name : free_names(traversal.body)) {
-    if (declared.count(name)) continue;
-    // A node name, or unknown: the body's compile says.
-    const auto found = parent_value(parent, name, parent_is_body);
-    if (!found) continue;
-    def->cascade.push_back(found->first);
-    body.statements.push_back(declaration(dsl::StmtKind::Extern, name, found->second, at));
-    body.statements.back().hidden = is_partition(found->second);  // polyrt writes it
-    declared.insert(name);
-  }
-  // polydat's V3: a name the comprehension reads that nothing binds reads
-  // None (its source yields nothing, its predicate drops the tuple), with a
-  // warning; under `pragma strict` it is refused.
+  declare_body_inputs(*def, traversal, parent, parent_is_body, body, sources);
   bool strict = false;
   for (dsl::Stmt& s : fresh.statements) {
     if (s.kind != dsl::StmtKind::Pragma) continue;
     strict = strict || s.names[0] == "strict";
     body.statements.push_back(std::move(s));
   }
-  for (const std::string& name : comprehension::scope_names(def->comprehension)) {
-    if (parent_type(parent, name, parent_is_body)) continue;
-    const std::string message = "'" + name + "' in 'for " + def->comprehension.canonical +
-                                "' names no element, output or input: it reads None";
-    if (strict) {
-      sources.fail(at, message + " (refused under pragma strict)", traversal.comprehension.size(),
-                   "a bare word in a predicate is a name; quote a string: {r} == \"us\"");
-    }
-    def->warnings.push_back(sources.warning(at, message, traversal.comprehension.size()));
-  }
-  def->cursors = take_body_cursors(traversal.body, names, def->element_types, sources);
+  check_scope_names(*def, traversal, parent, parent_is_body, strict, sources);
+  def->cursors = take_body_cursors(traversal.body, comprehension::element_names(def->comprehension),
+                                   def->element_types, sources);
   std::vector<dsl::Stmt> nested;
   for (dsl::Stmt& s : traversal.body) {
     if (s.kind == dsl::StmtKind::Traversal) {
@@ -241,26 +284,10 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::So
   }
   def->body = std::move(program);
   // A body that reads nothing of the parent over a literal lattice also
-  // gets its batch form (lattice_body.hpp), from a parse of its own.
+  // gets its batch form.
   if (reparse && nested.empty() && def->cascade.empty() && def->cursors.empty() &&
       comprehension::scope_names(def->comprehension).empty()) {
-    dsl::Stmt statement = reparse();
-    dsl::Ast again = dsl::parse(text);
-    dsl::Ast lattice;
-    lattice.modules = std::move(again.modules);
-    lattice.tokens = again.tokens;
-    for (dsl::Stmt& s : again.statements) {
-      if (s.kind == dsl::StmtKind::Pragma) lattice.statements.push_back(std::move(s));
-    }
-    for (dsl::Stmt& s : statement.body) {
-      s.is_const = false;
-      lattice.statements.push_back(std::move(s));
-    }
-    if (std::optional<LatticeBodyAst> l =
-            lattice_body_ast(def->comprehension, std::move(lattice), at)) {
-      def->lattice_body = compile_body(std::move(l->ast), sources, library, parent, native);
-      def->lattice_tuples = l->tuples;
-    }
+    add_lattice_body(*def, reparse(), text, sources, library, parent, native);
   }
   return def;
 }

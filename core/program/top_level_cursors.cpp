@@ -2,6 +2,7 @@
 
 #include "dsl/ast_builder.hpp"
 #include "polyrt/error.hpp"
+#include "program/body_cursors.hpp"
 #include "program/call_source.hpp"
 
 namespace polyrt {
@@ -85,15 +86,7 @@ class CursorLowering {
                   b.binary("+", b.literal(Value::u64(start.u)),
                            b.call("mod_in", args_of(b.name(input_), b.name(prefix + "cursor")))),
                   true));
-    static const std::pair<const char*, const char*> kFields[] = {{"idx", "idx_of"},
-                                                                  {"partition_count", "count_of"},
-                                                                  {"start_ordinal", "start_of"},
-                                                                  {"end_ordinal", "end_of"}};
-    for (const auto& [field, node] : kFields) {
-      std::vector<dsl::ExprPtr> args;
-      args.push_back(b.name(prefix + "cursor"));
-      out.push_back(b.binding(prefix + "cursor__" + field, b.call(node, std::move(args)), true));
-    }
+    declare_partition_fields(b, info.name, out);
     return info;
   }
 
