@@ -380,6 +380,10 @@ class Parser {
       return src;
     }
     if (const size_t paren = text.find('(');
+        paren != std::string_view::npos && is_measure_name(text.substr(0, paren))) {
+      return measure(text, paren, at);
+    }
+    if (const size_t paren = text.find('(');
         ident_start(text.front()) && paren != std::string_view::npos && text.back() == ')' &&
         std::all_of(text.begin(), text.begin() + (ptrdiff_t)paren, ident_char)) {
       return call(text.substr(0, paren), text.substr(paren + 1, text.size() - paren - 2), at);
@@ -408,16 +412,6 @@ class Parser {
   // as polydat does (`subdivide(outer, 4)`).
   Source call(std::string_view name, std::string_view args, size_t at) {
     const bool node = is_call_source(name);
-    static const std::string_view kMeasures[] = {"normal",     "exponential", "pareto",   "beta",
-                                                 "log_normal", "gamma",       "uniform01"};
-    if (std::find(std::begin(kMeasures), std::end(kMeasures), name) != std::end(kMeasures)) {
-      fail(at,
-           "source '" + std::string(name) +
-               "(...)': polydat's named measures (a continuous axis sampled through a "
-               "distribution's inverse CDF) are not supported by polyrt yet",
-           "sample the unit interval and map it in the body: u in 0.0..1.0 order halton/8 "
-           "{ x := dist_normal(u, 0.0, 1.0) }");
-    }
     if (!is_generator(name) && !node) {
       fail(at,
            "source '" + std::string(name) +
@@ -506,6 +500,53 @@ class Parser {
       return std::string(t.substr(1, t.size() - 2));
     }
     return std::nullopt;
+  }
+
+  // `NAME(P, ...)` or `NAME()` (its standard parameters), then optionally
+  // `on LO..HI` / `on LO..=HI`: a continuous axis drawn through the
+  // measure over the interval, or over its support.
+  Source measure(std::string_view text, size_t paren, size_t at) {
+    const std::string name(text.substr(0, paren));
+    const size_t close = text.find(')', paren);
+    if (close == std::string_view::npos) fail(at, "'" + name + "(' is never closed");
+    std::vector<double> params;
+    for (std::string_view arg : split_items(text.substr(paren + 1, close - paren - 1), ",")) {
+      double v = 0;
+      const auto r = std::from_chars(arg.data(), arg.data() + arg.size(), v);
+      if (r.ec != std::errc() || r.ptr != arg.data() + arg.size()) {
+        fail(at, "parameter '" + std::string(arg) + "' of " + name + " is not a number",
+             "a measure's parameters are literal numbers: normal(0, 1)");
+      }
+      params.push_back(v);
+    }
+    std::string error;
+    std::optional<Measure> m = make_measure(name, params, error);
+    if (!m) fail(at, error);
+    Source src;
+    src.kind = Source::Kind::Interval;
+    std::string_view rest = text.substr(close + 1);
+    while (!rest.empty() && std::isspace((unsigned char)rest.front())) rest.remove_prefix(1);
+    if (rest.empty()) {
+      const AxisInterval whole = support(*m);
+      src.lo = whole.lo;
+      src.hi = whole.hi;
+      src.lo_open = whole.lo_open;
+      src.closed = !whole.hi_open;
+    } else {
+      if (rest.substr(0, 2) != "on" || rest.size() < 3 || !std::isspace((unsigned char)rest[2])) {
+        fail(at, "unexpected '" + std::string(rest) + "' after " + name + "(...)",
+             "restrict a measure to an interval with on: exponential(1) on 0.0..1.0");
+      }
+      rest.remove_prefix(3);
+      while (!rest.empty() && std::isspace((unsigned char)rest.front())) rest.remove_prefix(1);
+      const size_t dots = rest.find("..");
+      if (dots == std::string_view::npos) fail(at, "'on' takes an interval, LO..HI or LO..=HI");
+      const bool inclusive = dots + 2 < rest.size() && rest[dots + 2] == '=';
+      src = interval(rest, at, dots, inclusive);
+      src.on = true;
+    }
+    src.measure = std::move(m);
+    return src;
   }
 
   static bool is_float_text(std::string_view t) {
@@ -886,7 +927,9 @@ class Parser {
       return out + ")";
     }
     if (s.kind == Source::Kind::Interval) {
-      return float_text(s.lo) + (s.closed ? "..=" : "..") + float_text(s.hi);
+      const std::string range = float_text(s.lo) + (s.closed ? "..=" : "..") + float_text(s.hi);
+      if (!s.measure) return range;
+      return measure_text(*s.measure) + (s.on ? " on " + range : "");
     }
     if (s.kind == Source::Kind::Range && !s.arguments.empty()) {
       out += canonical_source(s.arguments[0]) + (s.closed ? "..=" : "..") +
@@ -1308,13 +1351,13 @@ std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& s
 
 namespace {
 
-// A code (a 53-bit fraction u of the unit interval) carried onto an
-// interval as polydat's sampler carries it: lo + u * (hi - lo), kept inside,
-// and moved off an open end onto the next float inside.
-double map_unit(uint64_t code, const Source& s) {
+// A code (a 53-bit fraction u of the unit interval) carried onto an axis
+// as polydat's sampler carries it (measures.hpp): affinely for an
+// interval, by the inverse CDF for a named measure.
+double map_code(uint64_t code, const Source& s) {
   const double u = (double)code / 9007199254740992.0;
-  const double x = std::clamp(s.lo + u * (s.hi - s.lo), s.lo, s.hi);
-  return !s.closed && x == s.hi ? std::max(std::nextafter(x, -INFINITY), s.lo) : x;
+  return map_unit(s.measure ? &*s.measure : nullptr, u,
+                  AxisInterval{s.lo, s.hi, s.lo_open, !s.closed});
 }
 
 // The tuples of a comprehension of continuous intervals: the order's
@@ -1324,7 +1367,7 @@ Tuples sample_intervals(const Comprehension& c, Tuples out) {
   for (const std::vector<uint64_t>& point : continuous_codes(*c.order, c.clauses.size())) {
     std::vector<Value> row;
     for (size_t k = 0; k < point.size(); ++k) {
-      row.push_back(Value::f64(map_unit(point[k], c.clauses[k].sources[0])));
+      row.push_back(Value::f64(map_code(point[k], c.clauses[k].sources[0])));
     }
     out.rows.push_back(std::move(row));
   }

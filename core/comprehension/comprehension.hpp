@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "comprehension/measures.hpp"
 #include "comprehension/order_strategies.hpp"
 #include "polyrt/value.hpp"
 
@@ -44,6 +45,11 @@ struct Source {
   // sampled by a counted halton, sobol, lhs or shuffle (polydat's V8).
   double lo = 0, hi = 0;
   bool closed = false;  // Interval, deferred Range: the end is included
+  // Interval: a named measure's axis (`normal(0, 1)`, `exponential(2) on
+  // 0.0..1.0`): its support, or the `on` interval when `on` is written.
+  bool lo_open = false;
+  std::optional<Measure> measure;
+  bool on = false;
 };
 
 // The names a source reads ({name} itself or in a generator's arguments).

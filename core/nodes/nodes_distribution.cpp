@@ -4,6 +4,7 @@
 #include "nodes/registry.hpp"
 #include "nodes/spec_parsing.hpp"
 #include "polyrt/error.hpp"
+#include "rtlib/probit.hpp"
 #include "rtlib/rtlib.h"
 
 namespace polyrt::nodes {
@@ -30,17 +31,6 @@ std::shared_ptr<const Prepared> tabulate(Quantile quantile) {
     if (!finite(t[k])) t[k] = t[k - 1];
   }
   return prepared;
-}
-
-// Abramowitz & Stegun 26.2.23 (|error| < 4.5e-4), as the reference engine tabulates it.
-double probit_as26223(double p) {
-  const bool lower = p <= 0.5;
-  const double q = lower ? p : 1.0 - p;
-  const double t = pd_sqrt(-2.0 * pd_ln(q));
-  const double num = 2.515517 + t * (0.802853 + t * 0.010328);
-  const double den = 1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308));
-  const double z = t - num / den;
-  return lower ? -z : z;
 }
 
 void sample_table(Call& c) {

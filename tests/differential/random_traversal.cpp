@@ -138,13 +138,17 @@ class Generator {
            std::to_string(10 + pick(100)) + ")";
   }
 
-  // Continuous intervals under a counted sampling order.
+  // Continuous intervals and named measures under a counted sampling order.
   std::string intervals() {
     std::string out;
     for (size_t k = 0, n = 1 + pick(3); k < n; ++k) {
       const Element e{"e" + std::to_string(elements_.size()), 'f'};
-      out += (k ? ", " : "") + e.name + " in " + std::to_string(pick(5)) + ".5.." +
-             (pick(2) ? "=" : "") + std::to_string(6 + pick(5)) + ".25";
+      static const char* const kMeasures[] = {"normal(3, 0.5)", "exponential(2) on 0.0..1.5",
+                                              "pareto(1, 2)", "log_normal()", "uniform01()"};
+      out += (k ? ", " : "") + e.name + " in ";
+      out += pick(3) == 0 ? std::string(kMeasures[pick(5)])
+                          : std::to_string(pick(5)) + ".5.." + (pick(2) ? "=" : "") +
+                                std::to_string(6 + pick(5)) + ".25";
       elements_.push_back(e);
     }
     static const char* const kSampling[] = {"halton", "sobol", "lhs", "shuffle"};
