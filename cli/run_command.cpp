@@ -220,12 +220,15 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
                      " traversals; run writes the rows of one (split the program)");
   }
   if (r.batch && traversal_info(p, 0).lattice_body) return;
+  // A body with a cursor runs its long activations as batches on the device.
+  const bool device_batches = r.batch && flattened_traversal_info(p, 0).cursors;
   if (r.device_given && r.job.device.kind != BatchDevice::Cpu &&
-      r.job.device.kind != BatchDevice::Auto) {
+      r.job.device.kind != BatchDevice::Auto && !device_batches) {
     throw UsageError("polyrt run: --device " + r.device +
-                     ": this traversal's rows run on a per-state engine, on the CPU (only a "
+                     ": this traversal's rows run on a per-state engine, on the CPU (a "
                      "traversal over a literal lattice whose body reads nothing of the program "
-                     "runs in the batch tier)");
+                     "runs in the batch tier, and so do activations of 4096 cycles or more of "
+                     "a body with a cursor)");
   }
   if (!r.job.format->text_rows()) {
     throw UsageError("polyrt run: this traversal's rows are written as csv, tsv or jsonl, not " +

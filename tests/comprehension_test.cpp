@@ -702,6 +702,10 @@ TEST(Traversal, LongActivationsRunInTheBatchTierWithTheSameBytes) {
     EXPECT_EQ(std::count(batch.out.begin(), batch.out.end(), '\n'),
               (std::string(format) == "csv" ? 1 : 0) + 2 * 2 * 15000);
     EXPECT_EQ(batch.out, run_polyrt(run + " --engine interpreter").out);
+    // The long activations on the GPU (the driver's test double).
+    const auto gpu = run_polyrt(run + " --device gpu");
+    ASSERT_EQ(gpu.status, 0) << gpu.err;
+    EXPECT_EQ(gpu.out, batch.out);
   }
 }
 

@@ -50,6 +50,7 @@ TraversalInfo traversal_info(const Program& program, size_t index) {
   info.names = comprehension::element_names(def.comprehension);
   info.lattice_body = def.lattice_body;
   info.lattice_tuples = def.lattice_tuples;
+  info.cursors = !def.cursors.empty();
   return info;
 }
 
@@ -90,6 +91,7 @@ TraversalInfo flattened_traversal_info(const Program& program, size_t index) {
     info.types.insert(info.types.end(), inner.types.begin(), inner.types.end());
     info.comprehension += " / " + inner.comprehension;
     info.body = inner.body;
+    info.cursors = inner.cursors;
   }
   return info;
 }

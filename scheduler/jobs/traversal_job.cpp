@@ -78,7 +78,8 @@ void run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
 }
 
 // An activation of at least this many cycles (a body's cursor over a
-// large slice) runs as one batch: the tuple's values are its scalars.
+// large slice) runs as one batch, on the job's device: the tuple's values
+// are its scalars.
 constexpr uint64_t kBatchActivationCycles = 4096;
 
 // `rows` copies of `v` as a column view (over storage it owns).
@@ -117,8 +118,13 @@ void write_activation_in_batch(FormatWriter& writer, RatePacer& pacer, const Ran
   options.coordinates = {0};
   options.externs = t.activation_externs(a);
   options.threads = job.threads;
+  options.device = job.device;
   options.stop = Interruption::stop_flag();
   const BatchEvaluator batch(t.body().shared_from_this(), options);
+  if (job.verbose) {
+    std::fprintf(stderr, "polyrt: activation %zu (%llu cycles) runs in the batch tier on %s\n", a,
+                 (unsigned long long)t.cycles(a), batch.device_name().c_str());
+  }
   batch.stream_encoded(
       0, t.cycles(a),
       [&](const ColumnChunk& chunk, std::string& bytes) {

@@ -95,6 +95,9 @@ struct TraversalInfo {
   // outputs are the elements, then the body's. Null otherwise.
   std::shared_ptr<const Program> lattice_body;
   uint64_t lattice_tuples = 0;
+  // Whether the body declares a cursor: its activations may run many
+  // cycles, each such activation one batch (Traversal::activation_externs).
+  bool cursors = false;
 };
 TraversalInfo traversal_info(const Program& program, size_t index);
 
