@@ -10,10 +10,11 @@ namespace {
 
 // Options that take a value (as the next argument or after '=').
 bool takes_value(const std::string& name) {
-  static const char* const kValued[] = {
-      "--out",    "--cycles",     "--outputs", "--format",  "--set",         "--threads",
-      "--engine", "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
-      "--parts",  "--part",       "--rate",    "--seconds", "--lib",         "--partition"};
+  static const char* const kValued[] = {"--out",    "--cycles",    "--outputs",     "--format",
+                                        "--set",    "--threads",   "--engine",      "--provenance",
+                                        "--target", "--sm",        "--cuda-driver", "--device",
+                                        "--parts",  "--part",      "--rate",        "--seconds",
+                                        "--lib",    "--partition", "--rows",        "--width"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }
@@ -121,6 +122,44 @@ void parse_partition(const std::string& command, const std::string& text, Compil
   }
 }
 
+uint64_t parse_u64_arg(const std::string& command, const std::string& text,
+                       const std::string& what) {
+  uint64_t v = 0;
+  auto res = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size()) {
+    throw UsageError("polyrt " + command + ": " + what +
+                     " must be an unsigned integer below 2^64, got '" + text + "'");
+  }
+  return v;
+}
+
+std::pair<uint64_t, uint64_t> parse_cycles(const std::string& command, const std::string& v) {
+  const std::string prefix = "polyrt " + command + ": ";
+  const char* valid = "valid: A..B (B excluded), A..=B (B included) or A.. (to 2^64 - 1)";
+  const size_t dots = v.find("..");
+  if (dots == std::string::npos)
+    throw UsageError(prefix + "--cycles expects a range, got '" + v + "' (" + valid + ")");
+  const uint64_t a = parse_u64_arg(command, v.substr(0, dots), "the start of --cycles");
+  const bool inclusive = v.compare(dots + 2, 1, "=") == 0;
+  const std::string end = v.substr(dots + (inclusive ? 3 : 2));
+  const uint64_t max = ~uint64_t{0};
+  if (end.empty() && inclusive)
+    throw UsageError(prefix + "--cycles " + v + " has no end (" + valid + ")");
+  const bool open = end.empty();
+  const uint64_t b = open ? max : parse_u64_arg(command, end, "the end of --cycles");
+  if (b < a || (b == a && !inclusive && !open)) {
+    if (b < a)
+      throw UsageError(prefix + "--cycles " + v + " ends before it starts (" + valid + ")");
+    return {a, 0};
+  }
+  if (a == 0 && b == max && (inclusive || open)) {
+    throw UsageError(prefix + "--cycles " + v +
+                     " holds 2^64 rows, one more than a run can count; start at 1 or end at "
+                     "2^64 - 2");
+  }
+  return {a, b - a + (inclusive || open ? 1 : 0)};
+}
+
 bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& options) {
   if (flag == "--lib") {
     options.library_paths.push_back(args.value_of(flag));
@@ -164,7 +203,8 @@ std::pair<std::string, std::string> split_assignment(const std::string& text) {
 
 void apply_settings(const Program& p, const std::vector<std::pair<std::string, std::string>>& sets,
                     const std::string& command, std::vector<uint64_t>& coordinates,
-                    std::vector<std::pair<std::string, Value>>& externs) {
+                    std::vector<std::pair<std::string, Value>>& externs,
+                    bool unset_externs_read_none) {
   const std::string prefix = "polyrt " + command + ": ";
   coordinates.assign(p.input_names().size(), 0);
   std::vector<bool> coordinate_set(p.input_names().size(), false);
@@ -196,7 +236,7 @@ void apply_settings(const Program& p, const std::vector<std::pair<std::string, s
     }
   }
   for (size_t e = 0; e < extern_set.size(); ++e) {
-    if (!extern_set[e] && p.externs()[e].default_value.is_none()) {
+    if (!extern_set[e] && p.externs()[e].default_value.is_none() && !unset_externs_read_none) {
       throw UsageError(prefix + "extern '" + p.externs()[e].name + "' has no default; pass --set " +
                        p.externs()[e].name + "=VALUE");
     }

@@ -51,6 +51,7 @@ class CommandLine {
 // The subcommands; each returns the process exit status.
 int check_command(CommandLine& args);
 int eval_command(CommandLine& args);
+int preview_command(CommandLine& args);
 int run_command(CommandLine& args);
 int nodes_command(CommandLine& args);
 int plan_command(CommandLine& args);
@@ -68,6 +69,16 @@ bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& op
 bool engine_flag(CommandLine& args, const std::string& flag, CompileOptions& options,
                  bool* batch = nullptr);
 
+// An unsigned integer option value; UsageError ("polyrt COMMAND: WHAT must
+// be ...") otherwise.
+uint64_t parse_u64_arg(const std::string& command, const std::string& text,
+                       const std::string& what);
+
+// --cycles A..B (half-open), A..=B (inclusive, so 2^64 - 1 is reachable) or
+// A.. (to the end of the u64 range): the first coordinate and the row
+// count. UsageError naming the valid forms.
+std::pair<uint64_t, uint64_t> parse_cycles(const std::string& command, const std::string& v);
+
 // Parses "NAME=VALUE" of --set.
 std::pair<std::string, std::string> split_assignment(const std::string& text);
 
@@ -83,9 +94,11 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 // every input but the first (which the command iterates) into `coordinates`
 // (one value per input), externs into `externs`. UsageError, prefixed
 // "polyrt COMMAND:", for an unknown name, the iterated input, an input
-// without a value or an extern without a default left unset.
+// without a value or an extern without a default left unset (unless
+// `unset_externs_read_none`: it then reads None, as preview shows it).
 void apply_settings(const Program& p, const std::vector<std::pair<std::string, std::string>>& sets,
                     const std::string& command, std::vector<uint64_t>& coordinates,
-                    std::vector<std::pair<std::string, Value>>& externs);
+                    std::vector<std::pair<std::string, Value>>& externs,
+                    bool unset_externs_read_none = false);
 
 }  // namespace polyrt::cli

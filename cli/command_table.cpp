@@ -26,6 +26,8 @@ const Command kCommands[] = {
      eval_command},
     {"run", "FILE --cycles A..B [OPTIONS]", "generate rows for coordinates A..B-1 with every core",
      run_command},
+    {"preview", "FILE [--rows N] [--cycles A..B]", "the first rows as an aligned table",
+     preview_command},
     {"plan", "FILE [--emit-llvm]", "print the native plan (or its optimized LLVM IR)",
      plan_command},
     {"devices", "", "list the CPU and GPUs the batch tier can use", devices_command},

@@ -58,8 +58,6 @@ const char* kRunUsage =
     "                        a load generator; a slow output is reported, never caught up\n"
     "                        by more than a second's rows\n";
 
-uint64_t parse_u64_arg(const std::string& text, const std::string& what);
-
 // --device cpu|gpu|auto|N.
 void parse_device(const std::string& text, scheduler::RangeJob& job) {
   if (const std::optional<BatchDevice> device = batch_device_named(text)) {
@@ -75,16 +73,6 @@ void parse_device(const std::string& text, scheduler::RangeJob& job) {
   job.device = DeviceChoice(BatchDevice::Gpu, (int)index);
 }
 
-uint64_t parse_u64_arg(const std::string& text, const std::string& what) {
-  uint64_t v = 0;
-  auto res = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size()) {
-    throw UsageError("polyrt run: " + what + " must be an unsigned integer below 2^64, got '" +
-                     text + "'");
-  }
-  return v;
-}
-
 // --rate R: a positive, finite number of rows per second (fractions allowed).
 double parse_rate(const std::string& text) {
   double rate = 0;
@@ -95,34 +83,6 @@ double parse_rate(const std::string& text) {
                      text + "'");
   }
   return rate;
-}
-
-// --cycles A..B (half-open), A..=B (inclusive, so 2^64 - 1 is reachable) or
-// A.. (to the end of the u64 range): the first coordinate and the row count.
-std::pair<uint64_t, uint64_t> parse_cycles(const std::string& v) {
-  const char* valid = "valid: A..B (B excluded), A..=B (B included) or A.. (to 2^64 - 1)";
-  const size_t dots = v.find("..");
-  if (dots == std::string::npos)
-    throw UsageError("polyrt run: --cycles expects a range, got '" + v + "' (" + valid + ")");
-  const uint64_t a = parse_u64_arg(v.substr(0, dots), "the start of --cycles");
-  const bool inclusive = v.compare(dots + 2, 1, "=") == 0;
-  const std::string end = v.substr(dots + (inclusive ? 3 : 2));
-  const uint64_t max = ~uint64_t{0};
-  if (end.empty() && inclusive)
-    throw UsageError("polyrt run: --cycles " + v + " has no end (" + valid + ")");
-  const bool open = end.empty();
-  const uint64_t b = open ? max : parse_u64_arg(end, "the end of --cycles");
-  if (b < a || (b == a && !inclusive && !open)) {
-    if (b < a)
-      throw UsageError("polyrt run: --cycles " + v + " ends before it starts (" + valid + ")");
-    return {a, 0};
-  }
-  if (a == 0 && b == max && (inclusive || open)) {
-    throw UsageError("polyrt run: --cycles " + v +
-                     " holds 2^64 rows, one more than a run can count; start at 1 or end at "
-                     "2^64 - 2");
-  }
-  return {a, b - a + (inclusive || open ? 1 : 0)};
 }
 
 // What `polyrt run`'s flags ask for.
@@ -143,7 +103,7 @@ struct RunRequest {
 bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
   scheduler::RangeJob& job = r.job;
   if (f == "--cycles") {
-    r.cycles = parse_cycles(args.value_of(f));
+    r.cycles = parse_cycles("run", args.value_of(f));
   } else if (f == "--outputs") {
     r.outputs = split_list(args.value_of(f), "run");
   } else if (f == "--format") {
@@ -158,7 +118,7 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
   } else if (f == "--set") {
     r.sets.push_back(split_assignment(args.value_of(f)));
   } else if (f == "--threads") {
-    job.threads = parse_u64_arg(args.value_of(f), "--threads");
+    job.threads = parse_u64_arg("run", args.value_of(f), "--threads");
     if (job.threads == 0 || job.threads > 4096)
       throw UsageError(
           "polyrt run: --threads must be in [1, 4096] (more than the machine's "
@@ -168,7 +128,7 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
     r.device_given = true;
     parse_device(r.device, job);
   } else if (f == "--parts") {
-    r.parts = parse_u64_arg(args.value_of(f), "--parts");
+    r.parts = parse_u64_arg("run", args.value_of(f), "--parts");
     if (*r.parts == 0 || *r.parts > kMaxParts) {
       throw UsageError("polyrt run: --parts must be in [1, " + std::to_string(kMaxParts) +
                        "], got " + std::to_string(*r.parts));
@@ -176,7 +136,7 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
   } else if (f == "--rate") {
     job.rate = parse_rate(args.value_of(f));
   } else if (f == "--part") {
-    r.part = parse_u64_arg(args.value_of(f), "--part");
+    r.part = parse_u64_arg("run", args.value_of(f), "--part");
   } else if (f == "-v" || f == "--verbose") {
     job.verbose = true;
   } else {

@@ -30,20 +30,21 @@ _polyrt() {
     --target) COMPREPLY=($(compgen -W "cpu nvptx" -- "$cur")); return ;;
     --sm) COMPREPLY=($(compgen -W "60 61 62 70 72 75 80 86 87 89 90" -- "$cur")); return ;;
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --cycles|--outputs|--set|--threads|--cuda-driver|--parts|--part|--rate|--seconds) return ;;
+    --cycles|--outputs|--set|--threads|--cuda-driver|--parts|--part|--rate|--seconds|--rows|--width|--partition) return ;;
   esac
   local options
   case "$command" in
-    check) options="--help" ;;
-    eval) options="--set --engine --provenance --help" ;;
-    run) options="--cycles --outputs --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate --help" ;;
+    check) options="--lib --partition --help" ;;
+    eval) options="--set --engine --provenance --lib --partition --help" ;;
+    preview) options="--rows --cycles --outputs --set --width --engine --lib --partition --help" ;;
+    run) options="--cycles --outputs --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate --lib --partition --help" ;;
     bench) options="--seconds --outputs --set --json --help" ;;
     plan) options="--engine --provenance --emit-llvm --before-o2 --device --target --sm --cuda-driver --emit-ptx --help" ;;
     *) options="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
-  elif [[ "$command" =~ ^(check|eval|run|plan|bench)$ ]]; then
+  elif [[ "$command" =~ ^(check|eval|preview|run|plan|bench)$ ]]; then
     # Program files, and directories to look into.
     COMPREPLY=($(compgen -f -X '!*.polydat' -- "$cur") $(compgen -d -- "$cur"))
   fi

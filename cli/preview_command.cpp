@@ -1,0 +1,176 @@
+// polyrt preview: the first rows of a program (or of its traversal) as an
+// aligned table, computed on a per-state engine: a few rows need no batch.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli/command_line.hpp"
+#include "cli/text_table.hpp"
+#include "polyrt/polyrt.hpp"
+#include "polyrt/traversal.hpp"
+
+namespace polyrt::cli {
+
+namespace {
+
+const char* kPreviewUsage =
+    "usage: polyrt preview FILE [--cycles A..B] [--rows N] [--outputs a,b,...]\n"
+    "                      [--set NAME=VALUE]... [--width W] [--lib DIR]... [--partition I]\n\n"
+    "Prints the first N rows (default 10) from coordinate A (default 0; --cycles A..B\n"
+    "stops at B) as an aligned table: each column's name and type, None as ∅ (null when\n"
+    "stdout is not a terminal), text cut to fit the terminal's width (--width W, or the\n"
+    "COLUMNS environment variable; no limit when stdout is not a terminal), the middle\n"
+    "columns elided when they cannot fit. A program with a traversal previews its rows.\n";
+
+struct PreviewRequest {
+  std::pair<uint64_t, uint64_t> cycles{0, 10};
+  bool cycles_given = false;
+  uint64_t rows = 10;
+  std::optional<size_t> width;
+  std::vector<std::string> outputs;
+  std::vector<std::pair<std::string, std::string>> sets;
+  CompileOptions options;
+};
+
+// The line width: --width, else COLUMNS, else the terminal's; none for a
+// pipe or file.
+std::optional<size_t> line_width(const PreviewRequest& r, bool terminal) {
+  if (r.width) return r.width;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    const long v = std::strtol(columns, nullptr, 10);
+    if (v > 0) return (size_t)v;
+  }
+  winsize size{};
+  if (terminal && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    return size.ws_col;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> cell_of(const Value& v) {
+  if (v.is_none()) return std::nullopt;
+  return v.to_string();
+}
+
+// The rows of a plain program: one state, the first input iterated.
+void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_t> coordinates,
+                  const std::vector<std::pair<std::string, Value>>& externs, TextTable& table) {
+  std::vector<size_t> outputs;
+  for (const std::string& name : r.outputs.empty() ? p.output_names() : r.outputs) {
+    outputs.push_back(p.require_output(name));
+    table.names.push_back(name);
+    table.types.emplace_back(type_name(p.output_type(outputs.back())));
+  }
+  State state = p.new_state();
+  for (const auto& [name, value] : externs) state.set_input(name, value);
+  const uint64_t count = std::min(r.rows, r.cycles.second);
+  for (uint64_t k = 0; k < count; ++k) {
+    coordinates[0] = r.cycles.first + k;
+    state.set_inputs(coordinates);
+    std::vector<std::optional<std::string>> row;
+    for (size_t o : outputs) row.push_back(cell_of(state.pull_at(o)));
+    table.rows.push_back(std::move(row));
+  }
+}
+
+// The rows of traversal 0, as polyrt run writes them: the iterated input,
+// every level's elements, the innermost body's outputs.
+void traversal_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_t> coordinates,
+                    const std::vector<std::pair<std::string, Value>>& externs, TextTable& table) {
+  const TraversalInfo info = flattened_traversal_info(p, 0);
+  table.names = {p.input_names()[0]};
+  table.types = {"u64"};
+  for (size_t e = 0; e < info.names.size(); ++e) {
+    table.names.push_back(info.names[e]);
+    table.types.emplace_back(type_name(info.types[e]));
+  }
+  std::vector<size_t> outputs;
+  for (const std::string& name : r.outputs.empty() ? info.body->output_names() : r.outputs) {
+    outputs.push_back(info.body->require_output(name));
+    table.names.push_back(name);
+    table.types.emplace_back(type_name(info.body->output_type(outputs.back())));
+  }
+  State parent = p.new_state();
+  for (const auto& [name, value] : externs) parent.set_input(name, value);
+  for (uint64_t k = 0; k < r.cycles.second && table.rows.size() < r.rows; ++k) {
+    const uint64_t coordinate = r.cycles.first + k;
+    coordinates[0] = coordinate;
+    parent.set_inputs(coordinates);
+    for_each_innermost_activation(
+        open_traversal(parent, coordinates, 0),
+        [&](std::span<const Value> outer, const Traversal& t, size_t a) {
+          if (table.rows.size() >= r.rows) return;
+          State body = t.activation(a);
+          for (uint64_t cycle = 0; cycle < t.cycles(a) && table.rows.size() < r.rows; ++cycle) {
+            if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
+            std::vector<std::optional<std::string>> row{std::to_string(coordinate)};
+            for (const Value& v : outer) row.push_back(cell_of(v));
+            for (const Value& v : t.tuples()[a]) row.push_back(cell_of(v));
+            for (size_t o : outputs) row.push_back(cell_of(body.pull_at(o)));
+            table.rows.push_back(std::move(row));
+          }
+        });
+  }
+}
+
+}  // namespace
+
+int preview_command(CommandLine& args) {
+  if (args.wants_help()) return std::fputs(kPreviewUsage, stdout), 0;
+  PreviewRequest r;
+  while (!args.done()) {
+    const std::string f = args.flag();
+    if (f == "--cycles") {
+      r.cycles = parse_cycles("preview", args.value_of(f));
+      r.cycles_given = true;
+    } else if (f == "--rows") {
+      const std::string text = args.value_of(f);
+      r.rows = parse_u64_arg("preview", text, "--rows");
+      if (r.rows == 0 || r.rows > 1'000'000) {
+        throw UsageError("polyrt preview: --rows must be in [1, 1000000], got " + text);
+      }
+    } else if (f == "--width") {
+      const std::string text = args.value_of(f);
+      r.width = (size_t)parse_u64_arg("preview", text, "--width");
+      if (*r.width < 10 || *r.width > 100'000) {
+        throw UsageError("polyrt preview: --width must be in [10, 100000], got " + text);
+      }
+    } else if (f == "--outputs") {
+      r.outputs = split_list(args.value_of(f), "preview");
+    } else if (f == "--set") {
+      r.sets.push_back(split_assignment(args.value_of(f)));
+    } else if (!engine_flag(args, f, r.options)) {
+      args.unknown_flag(f);
+    }
+  }
+  const std::string& file = args.file();
+  args.allow_positionals(1, "preview takes one FILE");
+  const auto program = compile_file(file, r.options);
+  const Program& p = *program;
+  if (p.input_names().empty()) {
+    throw UsageError("polyrt preview: " + file + " declares no input to iterate");
+  }
+  if (!r.cycles_given) r.cycles = {0, ~uint64_t{0}};
+  if (!r.cycles_given && !p.cursors().empty() && p.cursors()[0].size) {
+    r.cycles = {0, *p.cursors()[0].size};
+  }
+  std::vector<uint64_t> coordinates;
+  std::vector<std::pair<std::string, Value>> externs;
+  apply_settings(p, r.sets, "preview", coordinates, externs, true);
+  TextTable table;
+  if (p.traversal_count()) {
+    traversal_rows(p, r, coordinates, externs, table);
+  } else {
+    program_rows(p, r, coordinates, externs, table);
+  }
+  const bool terminal = isatty(STDOUT_FILENO) == 1;
+  std::string out = render_table(table, TableStyle{terminal, line_width(r, terminal)});
+  out += std::to_string(table.rows.size()) + (table.rows.size() == 1 ? " row" : " rows") +
+         " from " + p.input_names()[0] + " = " + std::to_string(r.cycles.first) + "\n";
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return 0;
+}
+
+}  // namespace polyrt::cli

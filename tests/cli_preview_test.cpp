@@ -1,0 +1,123 @@
+// polyrt preview: the first rows as an aligned table whose values are the
+// run's, None shown distinctly, text made printable and cut to fit,
+// display widths respected, the width honoured by eliding middle columns,
+// traversal rows, and the refusals. (stdout is a pipe here: ASCII borders,
+// "null" and "...".)
+#include <gtest/gtest.h>
+
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+const std::string kUsers = std::string(POLYRT_SOURCE_DIR) + "/examples/users.polydat";
+
+// The cells of a table's data lines, trimmed.
+std::vector<std::vector<std::string>> cells_of(const std::string& table) {
+  std::vector<std::vector<std::string>> rows;
+  size_t line_start = 0;
+  int rules = 0;
+  while (line_start < table.size()) {
+    const size_t end = table.find('\n', line_start);
+    const std::string line = table.substr(line_start, end - line_start);
+    line_start = end + 1;
+    if (line.rfind("+", 0) == 0) ++rules;
+    if (rules != 2 || line.rfind("|", 0) != 0) continue;
+    std::vector<std::string> row;
+    size_t at = 1;
+    while (at < line.size()) {
+      const size_t bar = line.find('|', at);
+      std::string cell = line.substr(at, bar - at);
+      cell.erase(0, cell.find_first_not_of(' '));
+      cell.erase(cell.find_last_not_of(' ') + 1);
+      row.push_back(cell);
+      at = bar + 1;
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(CliPreview, TheFirstRowsAreTheRunsValues) {
+  const auto preview = run_polyrt("preview " + kUsers + " --rows 3 --cycles 7..100");
+  ASSERT_EQ(preview.status, 0) << preview.err;
+  expect_contains(preview.out, {"| seed ", "| u64 ", "| str ", "3 rows from cycle = 7\n"});
+  const auto run = run_polyrt("run " + kUsers + " --cycles 7..10");
+  ASSERT_EQ(run.status, 0) << run.err;
+  std::vector<std::vector<std::string>> csv;
+  size_t at = run.out.find('\n') + 1;
+  while (at < run.out.size()) {
+    const size_t end = run.out.find('\n', at);
+    std::vector<std::string> row;
+    std::string line = run.out.substr(at, end - at) + ",";
+    for (size_t comma; (comma = line.find(',')) != std::string::npos; line.erase(0, comma + 1)) {
+      row.push_back(line.substr(0, comma));
+    }
+    csv.push_back(row);
+    at = end + 1;
+  }
+  EXPECT_EQ(cells_of(preview.out), csv);
+  // Numbers align right: the narrowest seed is padded on its left.
+  EXPECT_NE(preview.out.find("|  "), std::string::npos);
+}
+
+TEST(CliPreview, NoneControlCharactersWideTextAndLongText) {
+  const std::string dir = temp_dir();
+  const std::string file = write_program(
+      dir, "p.polydat",
+      "input cycle\nextern nick: str\nn := nick\ns := \"日本語\" + format_u64(cycle)\n"
+      "c := \"a\\nb\\t\"\nlong := zero_pad_u64(cycle, 4096) + zero_pad_u64(cycle, 4096)\n");
+  const auto r = run_polyrt("preview " + file + " --rows 2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The CJK cell takes 7 columns, so the 3-column header pads to it.
+  // A long text is cut at 40 columns, the ellipsis included.
+  const std::string cut = "| null | 日本語1 | a\\nb\\t | " + std::string(37, '0') + "... |";
+  expect_contains(r.out,
+                  {"| n    | s       | c      | long ", cut.c_str(), "2 rows from cycle = 0\n"});
+  const auto none = run_polyrt("preview " + file + " --rows 1 --set nick=ana");
+  expect_contains(none.out, {"| ana |"});
+}
+
+TEST(CliPreview, AWidthElidesMiddleColumns) {
+  const auto r = run_polyrt_with("COLUMNS=70", "preview " + kUsers + " --rows 2");
+  ASSERT_EQ(r.status, 0) << r.err;
+  size_t at = 0, lines = 0;
+  while (at < r.out.size()) {
+    const size_t end = r.out.find('\n', at);
+    EXPECT_LE(end - at, 70u) << r.out.substr(at, end - at);
+    at = end + 1;
+    ++lines;
+  }
+  EXPECT_EQ(lines, 8u);  // 3 rules, 2 header lines, 2 rows, the footer
+  expect_contains(r.out, {"| seed ", "| ... |", "| label "});
+  const auto given = run_polyrt("preview " + kUsers + " --rows 2 --width 70");
+  EXPECT_EQ(given.out, r.out);
+}
+
+TEST(CliPreview, TraversalsAndRanges) {
+  const std::string dir = temp_dir();
+  const std::string nested = write_program(
+      dir, "n.polydat",
+      "input cycle\nfor a in 1..3 {\n  base := a * 100\n  for b in 1..3 { v := base + b }\n}\n");
+  const auto r = run_polyrt("preview " + nested + " --rows 3 --cycles 4..9");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(cells_of(r.out),
+            (std::vector<std::vector<std::string>>{
+                {"4", "1", "1", "101"}, {"4", "1", "2", "102"}, {"4", "2", "1", "201"}}));
+  const auto last =
+      run_polyrt("preview " + kUsers + " --rows 5 --cycles 18446744073709551614..");
+  ASSERT_EQ(last.status, 0) << last.err;
+  expect_contains(last.out, {"2 rows from cycle = 18446744073709551614"});
+  const auto empty = run_polyrt("preview " + kUsers + " --cycles 5..5");
+  ASSERT_EQ(empty.status, 0) << empty.err;
+  expect_contains(empty.out, {"0 rows from cycle = 5"});
+  for (const char* bad : {"--rows 0", "--rows -1", "--rows x", "--width 3", "--cycles 9..2"}) {
+    const auto refused = run_polyrt(std::string("preview " + kUsers + " ") + bad);
+    EXPECT_EQ(refused.status, 2) << bad;
+    expect_contains(refused.err, {"polyrt preview: "});
+  }
+  expect_contains(run_polyrt("preview " + kUsers + " --outputs nope").err, {"nope"});
+}
+
+}  // namespace
+}  // namespace polyrt::test
