@@ -52,6 +52,7 @@ class CommandLine {
 int check_command(CommandLine& args);
 int eval_command(CommandLine& args);
 int preview_command(CommandLine& args);
+int stats_command(CommandLine& args);
 int run_command(CommandLine& args);
 int nodes_command(CommandLine& args);
 int plan_command(CommandLine& args);

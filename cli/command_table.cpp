@@ -28,6 +28,8 @@ const Command kCommands[] = {
      run_command},
     {"preview", "FILE [--rows N] [--cycles A..B]", "the first rows as an aligned table",
      preview_command},
+    {"stats", "FILE --cycles A..B [--json]", "each column's statistics over a range",
+     stats_command},
     {"plan", "FILE [--emit-llvm]", "print the native plan (or its optimized LLVM IR)",
      plan_command},
     {"devices", "", "list the CPU and GPUs the batch tier can use", devices_command},

@@ -48,7 +48,7 @@ TEST_F(Cli, OneCommandTableDrivesUsageDispatchAndCompletion) {
     EXPECT_NE(usage.find("\n  " + name + " "), std::string::npos) << name;
     EXPECT_EQ(run_polyrt(name + " --help").status, name == "version" ? 2 : 0) << name;
   }
-  EXPECT_EQ(commands, 9u);
+  EXPECT_EQ(commands, 10u);
   size_t listed = 0;
   for (size_t at = usage.find("\n  "); at != std::string::npos; at = usage.find("\n  ", at + 1)) {
     ++listed;

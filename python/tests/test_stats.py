@@ -1,0 +1,83 @@
+"""polyrt stats against numpy over the same evaluated columns: counts,
+min, max and the quantiles exactly (numpy's method="lower" order
+statistics), mean and deviation within summation error, histograms,
+distinct counts and top values exactly, a documented share analytically."""
+import collections
+import json
+
+import numpy as np
+import pytest
+
+import polyrt
+from conftest import run_cli
+
+ROWS = 300_000
+FIRST = 12_345
+
+
+def stats_of(cli, path, *args):
+    return json.loads(run_cli(cli, "stats", str(path), "--cycles", f"{FIRST}..{FIRST + ROWS}", "--json", *args))
+
+
+def test_numeric_columns_match_numpy(polyrt_cli, examples):
+    path = examples / "users.polydat"
+    report = stats_of(polyrt_cli, path, "--outputs", "age,score,signup_ms,seed")
+    assert report["count"] == ROWS and report["first"] == FIRST and report["passes"] >= 3
+    columns = polyrt.compile(path).batch(["age", "score", "signup_ms", "seed"]).evaluate(FIRST, FIRST + ROWS)
+    for entry in report["columns"]:
+        values = columns[entry["name"]]
+        n = entry["numeric"]
+        assert n["finite"] == ROWS and n["nan"] == 0 and entry["nones"] == 0
+        assert n["min"] == values.min() and n["max"] == values.max()
+        for p in (1, 5, 25, 50, 75, 95, 99):
+            assert n["quantiles"][f"p{p}"] == np.quantile(values, p / 100, method="lower"), (entry["name"], p)
+        as_float = values.astype(np.float64)
+        assert n["mean"] == pytest.approx(as_float.mean(), rel=1e-12)
+        assert n["stddev"] == pytest.approx(as_float.std(), rel=1e-9)
+        assert sum(n["histogram"]) == ROWS
+        if entry["type"] == "f64":
+            expected, _ = np.histogram(values, bins=40, range=(values.min(), values.max()))
+            assert n["histogram"] == expected.tolist()
+
+
+def test_text_and_bool_columns(polyrt_cli, tmp_path):
+    path = tmp_path / "t.polydat"
+    path.write_text(
+        "input cycle\n"
+        "extern on: bool\n"
+        "coin := unfair_coin(cycle, 0.15)\n"
+        "flag := on\n"
+        "city := one_of(hash(cycle), \"oslo\", \"lima\", \"pune\", \"kyiv\", \"\")\n"
+        "id := \"u\" + format_u64(mod(hash(cycle), 50000))\n"
+    )
+    report = stats_of(polyrt_cli, path, "--set", "on=true")
+    by_name = {c["name"]: c for c in report["columns"]}
+    columns = polyrt.compile(path).batch(externs={"on": True}).evaluate(FIRST, FIRST + ROWS)
+    assert by_name["flag"]["trues"] == ROWS and by_name["flag"]["true_share"] == 1
+    coin = by_name["coin"]["numeric"]  # unfair_coin gives u64 0/1
+    assert coin["mean"] == pytest.approx(columns["coin"].mean(), rel=1e-12)
+    assert coin["mean"] == pytest.approx(0.15, abs=0.005)  # the documented share
+    for name in ("city", "id"):
+        counts = collections.Counter(columns[name].tolist())
+        text = by_name[name]["text"]
+        assert text["distinct"] == len(counts) and text["distinct_exact"]
+        lengths = [len(v.encode()) for v in columns[name]]
+        assert (text["min_length"], text["max_length"]) == (min(lengths), max(lengths))
+        # Every reported count is exact; every value of share above 1/1024
+        # (a Misra-Gries candidate) is reported, in order.
+        assert all(counts[t["value"]] == t["count"] for t in text["top"])
+        heavy = sorted(((v, c) for v, c in counts.items() if c > ROWS / 1024), key=lambda kv: (-kv[1], kv[0]))
+        assert [(t["value"], t["count"]) for t in text["top"]][: len(heavy)] == heavy[:10]
+
+
+def test_special_floats_and_bad_ranges(polyrt_cli, tmp_path):
+    path = tmp_path / "f.polydat"
+    # cycle % 5: 0 and 1 give -inf, 2 gives 0, 3 and 4 +inf; y is NaN where x is infinite
+    path.write_text("input cycle\nx := ((cycle % 5) as f64 - 2.0) * 1e308 * 10.0\ny := x - x\n")
+    report = stats_of(polyrt_cli, path)
+    x, y = (c["numeric"] for c in report["columns"])
+    assert x["positive_infinity"] == ROWS * 2 // 5 and x["negative_infinity"] == ROWS * 2 // 5
+    assert x["finite"] == ROWS // 5 and x["quantiles"]["p50"] == 0 and x["min"] == 0
+    assert y["nan"] == ROWS * 4 // 5 and y["finite"] == ROWS // 5
+    empty = json.loads(run_cli(polyrt_cli, "stats", str(path), "--cycles", "5..5", "--json"))
+    assert empty["count"] == 0 and empty["columns"][0]["numeric"]["min"] is None

@@ -1,0 +1,86 @@
+// Statistics of a program's columns over a coordinate range, computed in
+// the batch tier by regenerating the rows (they are a pure function of the
+// coordinate, so a further pass costs a re-evaluation, not storage):
+//
+//   pass 1: count, min, max, mean and standard deviation (Welford per
+//           chunk, merged in coordinate order: the last bits of these two
+//           may change with the chunk size), NaN and infinity counts; for text, the
+//           lengths, exact distinct values up to kExactDistinct (counted
+//           by 64-bit hashes: a collision at the bound is below 3e-8;
+//           past it a HyperLogLog sketch, its standard error stated) and heavy-hitter
+//           candidates (Misra-Gries, so any value of share > 1/kTopCandidates
+//           is one);
+//   pass 2: the display histogram over [min, max], a histogram of each
+//           numeric column's order keys for its quantiles, and the
+//           candidates' exact counts;
+//   pass 3+: each quantile not yet pinned to one value collects the values
+//           of its key bin (or a finer histogram when the bin is large),
+//           until every quantile is exact.
+//
+// Quantiles are exact order statistics: q(p) = x_(floor(p * (n - 1))) of
+// the finite values (numpy's method="lower"). The same range gives the
+// same report on every device and thread count.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "polyrt/batch.hpp"
+
+namespace polyrt {
+
+inline constexpr double kStatsQuantiles[] = {0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99};
+inline constexpr uint64_t kExactDistinct = 1'000'000;
+inline constexpr size_t kTopCandidates = 1024;
+inline constexpr size_t kHistogramBins = 40;
+
+struct NumericStats {
+  uint64_t finite = 0, nan = 0, positive_infinity = 0, negative_infinity = 0;
+  // Of the finite values, in the column's type (None when there are none).
+  Value min, max;
+  double mean = 0, stddev = 0;                      // population standard deviation
+  std::vector<std::pair<double, Value>> quantiles;  // (p, value), kStatsQuantiles
+  // Equal bins over [min, max]: kHistogramBins for floats (the last one
+  // closed); for integers at most that many, each a whole number of values
+  // wide (bin b holds min + b * w .. min + (b + 1) * w - 1).
+  std::vector<uint64_t> histogram;
+};
+
+struct TextStats {
+  uint64_t distinct = 0;
+  bool distinct_exact = true;
+  double distinct_standard_error = 0;                 // relative, when not exact
+  std::vector<std::pair<std::string, uint64_t>> top;  // by count, then text; exact counts
+  uint64_t min_length = 0, max_length = 0;            // bytes
+  double mean_length = 0;
+};
+
+struct ColumnStats {
+  std::string name;
+  Type type = Type::U64;
+  uint64_t rows = 0, nones = 0;
+  std::optional<NumericStats> numeric;  // integer and float columns
+  std::optional<TextStats> text;        // str, bytes, json
+  std::optional<uint64_t> trues;        // bool columns
+};
+
+struct StatsReport {
+  uint64_t first = 0, count = 0;
+  std::vector<ColumnStats> columns;
+  unsigned passes = 0;  // how many times the rows were generated
+  std::string device;
+};
+
+// The statistics of `options.outputs` (all by default) over [first, first
+// + count). WriteError and RefusedError as BatchEvaluator.
+StatsReport compute_stats(std::shared_ptr<const Program> program, const BatchOptions& options,
+                          uint64_t first, uint64_t count);
+
+// The report as one JSON document (docs/stats.md describes it).
+std::string stats_json(const StatsReport& report);
+
+}  // namespace polyrt

@@ -1,0 +1,85 @@
+#include <cmath>
+#include <string>
+
+#include "polyrt/stats.hpp"
+#include "rtlib/json_text.hpp"
+
+namespace polyrt {
+
+namespace {
+
+// A finite double as JSON; NaN and the infinities as polyrt's JSON Lines
+// writes them, strings.
+std::string number(double v) {
+  const std::string text = Value::f64(v).to_string();
+  return std::isfinite(v) ? text : rt::json_quoted(text);
+}
+
+// A column's value: integers exactly, floats as number().
+std::string value(const Value& v) {
+  if (v.is_none()) return "null";
+  if (v.type() == Type::F64 || v.type() == Type::F32) return number(std::stod(v.to_string()));
+  return v.to_string();
+}
+
+std::string quantile_name(double p) {
+  return "p" + std::to_string((int)std::lround(p * 100));
+}
+
+void numeric_json(std::string& out, const NumericStats& n) {
+  out +=
+      ",\"numeric\":{\"finite\":" + std::to_string(n.finite) + ",\"nan\":" + std::to_string(n.nan) +
+      ",\"positive_infinity\":" + std::to_string(n.positive_infinity) +
+      ",\"negative_infinity\":" + std::to_string(n.negative_infinity) + ",\"min\":" + value(n.min) +
+      ",\"max\":" + value(n.max) + ",\"mean\":" + (n.finite ? number(n.mean) : "null") +
+      ",\"stddev\":" + (n.finite ? number(n.stddev) : "null") + ",\"quantiles\":{";
+  for (size_t q = 0; q < n.quantiles.size(); ++q) {
+    out += (q ? ",\"" : "\"") + quantile_name(n.quantiles[q].first) +
+           "\":" + value(n.quantiles[q].second);
+  }
+  out += "},\"histogram\":[";
+  for (size_t b = 0; b < n.histogram.size(); ++b) {
+    out += (b ? "," : "") + std::to_string(n.histogram[b]);
+  }
+  out += "]}";
+}
+
+void text_json(std::string& out, const TextStats& t, uint64_t rows) {
+  out += ",\"text\":{\"distinct\":" + std::to_string(t.distinct) +
+         ",\"distinct_exact\":" + (t.distinct_exact ? "true" : "false") +
+         ",\"distinct_standard_error\":" + number(t.distinct_standard_error) +
+         ",\"min_length\":" + std::to_string(t.min_length) +
+         ",\"max_length\":" + std::to_string(t.max_length) +
+         ",\"mean_length\":" + number(t.mean_length) + ",\"top\":[";
+  for (size_t k = 0; k < t.top.size(); ++k) {
+    out += (k ? "," : "") + std::string("{\"value\":") + rt::json_quoted(t.top[k].first) +
+           ",\"count\":" + std::to_string(t.top[k].second) +
+           ",\"share\":" + number(rows ? (double)t.top[k].second / (double)rows : 0.0) + "}";
+  }
+  out += "]}";
+}
+
+}  // namespace
+
+std::string stats_json(const StatsReport& report) {
+  std::string out = "{\"first\":" + std::to_string(report.first) +
+                    ",\"count\":" + std::to_string(report.count) +
+                    ",\"passes\":" + std::to_string(report.passes) +
+                    ",\"device\":" + rt::json_quoted(report.device) + ",\"columns\":[";
+  for (size_t c = 0; c < report.columns.size(); ++c) {
+    const ColumnStats& s = report.columns[c];
+    out += (c ? "," : "") + std::string("{\"name\":") + rt::json_quoted(s.name) + ",\"type\":\"" +
+           std::string(type_name(s.type)) + "\",\"rows\":" + std::to_string(s.rows) +
+           ",\"nones\":" + std::to_string(s.nones);
+    if (s.numeric) numeric_json(out, *s.numeric);
+    if (s.text) text_json(out, *s.text, s.rows);
+    if (s.trues) {
+      out += ",\"trues\":" + std::to_string(*s.trues) +
+             ",\"true_share\":" + number(s.rows ? (double)*s.trues / (double)s.rows : 0.0);
+    }
+    out += "}";
+  }
+  return out + "]}\n";
+}
+
+}  // namespace polyrt

@@ -1,0 +1,58 @@
+// polyrt stats through the command: the terminal report's parts, the JSON
+// document, the same report on 1 and 2 threads and on the GPU test double,
+// the exact quantile of a column known in closed form, and the refusals.
+// (tests/python/test_stats.py holds the numbers to numpy.)
+#include <gtest/gtest.h>
+
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+TEST(CliStats, ReportsAndJsonAgreeAcrossThreadsAndDevices) {
+  const std::string dir = temp_dir();
+  const std::string file =
+      write_program(dir, "s.polydat",
+                    "input cycle\nk := cycle % 1000\nf := (cycle % 7) as f64 * 0.5\n"
+                    "city := one_of(hash(cycle), \"oslo\", \"lima\", \"pune\")\n");
+  const auto text = run_polyrt("stats " + file + " --cycles 0..100000");
+  ASSERT_EQ(text.status, 0) << text.err;
+  // k takes 0..999 a hundred times each: p50 is the order statistic 49999, 499.
+  expect_contains(text.out, {"k  u64  100,000 rows", "min 0  max 999", "p50 499", "p99 989",
+                             "city  str  100,000 rows", "distinct 3", "passes over them"});
+  const std::string json = "stats " + file + " --cycles 0..100000 --json";
+  const auto one = run_polyrt(json + " --threads 1");
+  const auto two = run_polyrt(json + " --threads 2");
+  ASSERT_EQ(one.status, 0) << one.err;
+  expect_contains(one.out, {"\"quantiles\":{\"p1\":9,\"p5\":49,\"p25\":249,\"p50\":499",
+                            "\"distinct\":3,\"distinct_exact\":true"});
+  // Only mean and stddev may differ in their last bits with the chunking.
+  const auto without_moments = [](std::string s) {
+    for (const char* field : {"\"mean\":", "\"stddev\":"}) {
+      for (size_t at = s.find(field); at != std::string::npos; at = s.find(field, at + 1)) {
+        s.erase(at, s.find(',', at) - at);
+      }
+    }
+    return s;
+  };
+  EXPECT_EQ(without_moments(one.out), without_moments(two.out));
+  const auto gpu = run_polyrt(json + " --device gpu");
+  ASSERT_EQ(gpu.status, 0) << gpu.err;
+  EXPECT_EQ(without_moments(gpu.out).substr(without_moments(gpu.out).find("\"columns\"")),
+            without_moments(one.out).substr(without_moments(one.out).find("\"columns\"")));
+}
+
+TEST(CliStats, RefusalsNameTheFix) {
+  const std::string dir = temp_dir();
+  const std::string file = write_program(dir, "s.polydat", "input cycle\nk := cycle\n");
+  expect_contains(run_polyrt("stats " + file).err, {"--cycles A..B is required"});
+  expect_contains(run_polyrt("stats " + file + " --cycles 0..9 --device tpu").err,
+                  {"--device must be"});
+  expect_contains(run_polyrt("stats " + file + " --cycles 0..9 --outputs nope").err, {"nope"});
+  const auto last = run_polyrt("stats " + file + " --cycles 18446744073709551614.. --json");
+  ASSERT_EQ(last.status, 0) << last.err;
+  expect_contains(last.out, {"\"min\":18446744073709551614,\"max\":18446744073709551615"});
+}
+
+}  // namespace
+}  // namespace polyrt::test
