@@ -546,6 +546,18 @@ class Batch:
                 out[name] = column
         return out
 
+    def stats(self, start: int, stop: int) -> Dict[str, Any]:
+        """Each column's statistics over rows ``[start, stop)``, as
+        ``polyrt stats --json`` reports them (docs/stats.md): a dict with
+        ``count``, ``passes`` and ``columns``, each column's ``numeric``
+        (exact quantiles, histogram, moments), ``text`` (distinct and top
+        values, lengths) or ``trues``. The rows are generated once per pass,
+        never stored."""
+        import json
+
+        start, stop = _range(start, stop, "stats")
+        return json.loads(self._native.stats_json(start, stop))
+
     def to_arrow(self, start: int, stop: int):
         """Rows ``[start, stop)`` as a ``pyarrow.Table`` (str columns as
         ``large_string`` built on polyrt's buffers, no per-row Python object)."""

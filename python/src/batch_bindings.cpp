@@ -16,6 +16,7 @@
 #include "io/buffer_sizes.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
+#include "polyrt/stats.hpp"
 #include "python/src/bindings.hpp"
 #include "python/src/buffer_pool.hpp"
 #include "python/src/interruptible.hpp"
@@ -32,6 +33,7 @@ struct NativeBatch {
   // Raised by Ctrl-C: stops the calls running on this batch.
   std::unique_ptr<std::atomic<bool>> stop;
   std::unique_ptr<BatchEvaluator> evaluator;
+  BatchOptions options;  // what made the evaluator (stats makes its own)
 };
 
 size_t input_index(const Program& p, const std::string& name, const char* what) {
@@ -88,8 +90,8 @@ NativeBatch make_batch(const NativeProgram& native, const std::vector<std::strin
   auto stop = std::make_unique<std::atomic<bool>>(false);
   options.stop = stop.get();
   nb::gil_scoped_release release;
-  auto evaluator = std::make_unique<BatchEvaluator>(native.program, std::move(options));
-  return NativeBatch{native.program, std::move(stop), std::move(evaluator)};
+  auto evaluator = std::make_unique<BatchEvaluator>(native.program, options);
+  return NativeBatch{native.program, std::move(stop), std::move(evaluator), std::move(options)};
 }
 
 // stop - start, refused when stop is before start (`call` names the variant).
@@ -346,6 +348,17 @@ void bind_batch(nb::module_& m) {
            })
       .def("device_faults", [](const NativeBatch& b) { return b.evaluator->device_faults(); })
       .def("evaluate", &evaluate, nb::arg("start"), nb::arg("stop"))
+      .def(
+          "stats_json",
+          [](const NativeBatch& b, uint64_t start, uint64_t stop) {
+            if (stop < start) {
+              throw WriteError("stats(" + std::to_string(start) + ", " + std::to_string(stop) +
+                               "): stop is before start");
+            }
+            nb::gil_scoped_release release;
+            return stats_json(compute_stats(b.program, b.options, start, stop - start));
+          },
+          nb::arg("start"), nb::arg("stop"))
       .def("evaluate_to_device", &evaluate_to_device, nb::arg("start"), nb::arg("stop"));
   m.def("make_batch", &make_batch, nb::arg("program"), nb::arg("outputs"), nb::arg("externs"),
         nb::arg("inputs"), nb::arg("iterate").none(), nb::arg("device"), nb::arg("gpu"),

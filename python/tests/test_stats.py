@@ -81,3 +81,15 @@ def test_special_floats_and_bad_ranges(polyrt_cli, tmp_path):
     assert y["nan"] == ROWS * 4 // 5 and y["finite"] == ROWS // 5
     empty = json.loads(run_cli(polyrt_cli, "stats", str(path), "--cycles", "5..5", "--json"))
     assert empty["count"] == 0 and empty["columns"][0]["numeric"]["min"] is None
+
+
+def test_batch_stats_is_the_commands_report(polyrt_cli, examples):
+    path = examples / "users.polydat"
+    batch = polyrt.compile(path).batch(["age", "region"])
+    report = batch.stats(FIRST, FIRST + 50_000)
+    command = json.loads(
+        run_cli(polyrt_cli, "stats", str(path), "--cycles", f"{FIRST}..{FIRST + 50_000}", "--json", "--outputs", "age,region")
+    )
+    assert report == command
+    with pytest.raises(polyrt.WriteError):
+        batch.stats(10, 5)
