@@ -116,10 +116,11 @@ struct NumericAccumulator {
 
 struct TextAccumulator {
   uint64_t min_length = ~uint64_t{0}, max_length = 0, total_length = 0, rows = 0;
-  HashSet distinct;
+  HashSet distinct;  // the column's (a part's: in `hashes`)
+  std::vector<uint64_t> hashes;
   bool exact = true;
   std::vector<uint8_t> sketch = std::vector<uint8_t>(size_t{1} << kSketchBits);
-  TextCounts candidates;  // Misra-Gries, then exact counts
+  TextCounts candidates;  // a Misra-Gries summary, then exact counts
 };
 
 // What one pass computes of one chunk (or part of one), merged in order.
@@ -162,13 +163,17 @@ double sketch_estimate(const std::vector<uint8_t>& sketch) {
   return estimate;
 }
 
-// Misra-Gries with kTopCandidates counters: past them, every counter
-// drops by the smallest and the empty ones go, so any value of share above
-// 1/kTopCandidates keeps a counter.
-void prune_candidates(TextCounts& c) {
+// A Misra-Gries summary reduced to kTopCandidates counters: every counter
+// drops by the (kTopCandidates + 1)-th largest and the empty ones go. Any
+// value of share above 1/kTopCandidates keeps a counter through any number
+// of such merges (Agarwal et al., mergeable summaries).
+void reduce_candidates(TextCounts& c) {
   if (c.size() <= kTopCandidates) return;
-  uint64_t cut = ~uint64_t{0};
-  for (const auto& [text, n] : c) cut = std::min(cut, n);
+  std::vector<uint64_t> counts;
+  counts.reserve(c.size());
+  for (const auto& [text, n] : c) counts.push_back(n);
+  std::nth_element(counts.begin(), counts.begin() + kTopCandidates, counts.end(), std::greater<>());
+  const uint64_t cut = counts[kTopCandidates];
   for (auto it = c.begin(); it != c.end();) {
     if (it->second <= cut) {
       it = c.erase(it);
@@ -221,7 +226,6 @@ class StatsRun {
           partials.emplace(chunk.first, std::move(partial));
         },
         [&](const ColumnChunk& chunk, std::string&) {
-          if (stage == 1) count_texts(chunk);
           const std::lock_guard lock(mutex);
           if (chunk.rows == 0) return;
           // The chunk's parts, in order (its last row may be 2^64 - 1).
@@ -231,32 +235,6 @@ class StatsRun {
             it = partials.erase(it);
           }
         });
-  }
-
-  // Pass 1's order-dependent text work, on the chunks in coordinate
-  // order: the exact distinct values (until there are too many) and the
-  // Misra-Gries candidates for the top values.
-  void count_texts(const ColumnChunk& chunk) {
-    for (size_t k = 0; k < text_columns_.size(); ++k) {
-      const ColumnView& v = chunk.columns[text_columns_[k]];
-      TextAccumulator& g = text_[k];
-      for (uint64_t r = 0; r < chunk.rows; ++r) {
-        const std::string_view t = v.text(r);
-        if (g.exact) {
-          g.distinct.insert(rt::xxh3_64(t));
-          if (g.distinct.size() > kExactDistinct) {
-            g.exact = false;
-            g.distinct.clear();
-          }
-        }
-        if (const auto it = g.candidates.find(t); it != g.candidates.end()) {
-          ++it->second;
-        } else {
-          g.candidates.emplace(t, 1);
-          prune_candidates(g.candidates);
-        }
-      }
-    }
   }
 
   ChunkPartial compute(int stage, const ColumnChunk& chunk) const {
@@ -287,6 +265,11 @@ class StatsRun {
           a.max_length = std::max<uint64_t>(a.max_length, t.size());
           a.total_length += t.size();
           sketch_add(a.sketch, t);
+          if (const auto it = a.candidates.find(t); it != a.candidates.end()) {
+            ++it->second;
+          } else {
+            a.candidates.emplace(t, 1);
+          }
         } else if (stage == 2) {
           if (const auto it = text_[k].candidates.find(t); it != text_[k].candidates.end()) {
             ++a.candidates[it->first];
@@ -294,6 +277,12 @@ class StatsRun {
         }
       }
       a.rows = chunk.rows;
+      if (stage == 1) {
+        // The part's distinct values as hashes, then its counts as a summary.
+        a.hashes.reserve(a.candidates.size());
+        for (const auto& [t, n] : a.candidates) a.hashes.push_back(rt::xxh3_64(t));
+        reduce_candidates(a.candidates);
+      }
     }
     out.trues.assign(bool_columns_.size(), 0);
     for (size_t k = 0; stage == 1 && k < bool_columns_.size(); ++k) {
@@ -430,6 +419,16 @@ class StatsRun {
         g.total_length += a.total_length;
         for (size_t r = 0; r < g.sketch.size(); ++r)
           g.sketch[r] = std::max(g.sketch[r], a.sketch[r]);
+        for (uint64_t h : a.hashes) {
+          if (!g.exact) break;
+          g.distinct.insert(h);
+          if (g.distinct.size() > kExactDistinct) {
+            g.exact = false;
+            g.distinct.clear();
+          }
+        }
+        for (auto& [t, n] : a.candidates) g.candidates[t] += n;
+        reduce_candidates(g.candidates);
       } else if (stage == 2) {
         for (auto& [t, n] : a.candidates) exact_counts_[k][t] += n;
       }
