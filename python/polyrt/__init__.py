@@ -546,6 +546,18 @@ class Batch:
                 out[name] = column
         return out
 
+    def range(self, start: int, stop: int, rows: int = 65536):
+        """Rows ``[start, stop)`` as an Arrow C stream object
+        (``__arrow_c_stream__``, ``__arrow_c_schema__``) of batches of at
+        most ``rows`` rows, generated as a consumer reads them:
+        ``duckdb.sql("select region, count(*) from r group by region")``,
+        ``polars.DataFrame(r)``, ``pyarrow.table(r)`` or
+        ``pyarrow.RecordBatchReader.from_stream(r)``."""
+        from ._arrow import ArrowStream
+
+        start, stop = _range(start, stop, "range")
+        return ArrowStream(self._native, start, stop, rows)
+
     def stats(self, start: int, stop: int) -> Dict[str, Any]:
         """Each column's statistics over rows ``[start, stop)``, as
         ``polyrt stats --json`` reports them (docs/stats.md): a dict with

@@ -130,6 +130,39 @@ def _generate_batches(native, start: int, stop: int, rows: int):
         at = end
 
 
+class ArrowStream:
+    """Rows ``[start, stop)`` of a batch as an Arrow C stream (the Arrow
+    PyCapsule interface): DuckDB, polars and pyarrow read it batch by batch,
+    at most ``rows`` rows each, generated as they are read; numeric columns
+    are handed over without a copy. Each ``__arrow_c_stream__`` call starts
+    a new stream over the range."""
+
+    def __init__(self, native, start: int, stop: int, rows: int):
+        self._native = native
+        self._range = (start, stop)
+        self._rows = _positive(rows, "range: rows")
+        self._schema = _schema(_pyarrow(), native)
+
+    @property
+    def schema(self):
+        return self._schema
+
+    def __arrow_c_schema__(self):
+        return self._schema.__arrow_c_schema__()
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        pa = _pyarrow()
+        start, stop = self._range
+        reader = pa.RecordBatchReader.from_batches(
+            self._schema, _generate_batches(self._native, start, stop, self._rows)
+        )
+        return reader.__arrow_c_stream__(requested_schema)
+
+    def __repr__(self) -> str:
+        start, stop = self._range
+        return f"<polyrt.ArrowStream rows {start}..{stop}, {self._rows} per batch>"
+
+
 def _positive(value, what: str) -> int:
     try:
         value = operator.index(value)

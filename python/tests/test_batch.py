@@ -313,3 +313,28 @@ def test_missing_optional_modules_say_what_to_install(monkeypatch):
         with pytest.raises(ImportError, match=f"pip install {module}"):
             call()
         monkeypatch.undo()
+
+
+def test_range_is_an_arrow_stream_for_pyarrow_polars_and_duckdb(examples):
+    pa = pytest.importorskip("pyarrow")
+    pl = pytest.importorskip("polars")
+    duckdb = pytest.importorskip("duckdb")
+    batch = polyrt.compile(examples / "users.polydat").batch(["user_id", "region", "score"])
+    r = batch.range(100, 10_100, rows=3_000)
+    expected = batch.to_arrow(100, 10_100)
+    assert pa.table(r).equals(expected)
+    reader = pa.RecordBatchReader.from_stream(r)
+    sizes = [b.num_rows for b in reader]
+    assert sizes == [3_000, 3_000, 3_000, 1_000]
+    assert pa.schema(r) == expected.schema
+    frame = pl.DataFrame(r)
+    assert frame["user_id"].to_list() == expected.column("user_id").to_pylist()
+    counts = duckdb.sql("select region, count(*) as n from r group by region order by region").fetchall()
+    regions = expected.column("region").to_pylist()
+    assert counts == sorted((v, regions.count(v)) for v in set(regions))
+    # Numeric columns reach Arrow without a copy: the first batch's user_id
+    # buffer is the numpy array polyrt evaluated into.
+    first = next(iter(pa.RecordBatchReader.from_stream(batch.range(0, 10, rows=10))))
+    assert first.column("user_id").to_numpy(zero_copy_only=True).dtype == np.uint64
+    with pytest.raises(ValueError):
+        batch.range(0, 10, rows=0)
