@@ -471,6 +471,29 @@ class Program:
     def __repr__(self) -> str:
         return f"<polyrt.Program {self._file_name!r}: {len(self._output_index)} outputs>"
 
+    def _repr_html_(self) -> str:
+        from ._html import definition
+
+        return definition(
+            f"polyrt.Program {self._file_name}",
+            [("inputs", ", ".join(self.inputs) or "none"), ("engine", self._native.engine)]
+            + [(name, kind) for name, kind in self.outputs.items()],
+        )
+
+
+def _python_value(column, row: int):
+    """Row `row` of an evaluated column as a Python value (None for a None column)."""
+    if column is None:
+        return None
+    value = column[row]
+    return value.item() if hasattr(value, "item") else value
+
+
+def _positive(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{what} must be a positive int, got {value!r}")
+    return value
+
 
 def _compile_source(source, file_name, engine, provenance, outputs, library, partitions):
     native = _polyrt.compile_source(
@@ -557,6 +580,26 @@ class Batch:
 
         start, stop = _range(start, stop, "range")
         return ArrowStream(self._native, start, stop, rows)
+
+    def preview(self, start: int = 0, rows: int = 10):
+        """The first ``rows`` rows from ``start``: shown as a table (an HTML
+        one in Jupyter), None distinct, long text cut."""
+        from ._html import Preview
+
+        rows = _positive(rows, "preview: rows")
+        start, _ = _range(start, start, "preview")
+        stop = min(start + rows, 2**64 - 1)  # evaluate's ranges end before 2**64 - 1
+        columns = self.evaluate(start, stop)
+        names = list(self._native.output_names)
+        data = [[_python_value(columns[n], r) for n in names] for r in range(stop - start)]
+        return Preview(names, self._native.output_types, data, start)
+
+    def _repr_html_(self) -> str:
+        from ._html import definition
+
+        return definition(
+            "polyrt.Batch", [("device", self.device)] + [(n, t) for n, t in self.outputs.items()]
+        )
 
     def stats(self, start: int, stop: int) -> Dict[str, Any]:
         """Each column's statistics over rows ``[start, stop)``, as

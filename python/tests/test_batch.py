@@ -338,3 +338,26 @@ def test_range_is_an_arrow_stream_for_pyarrow_polars_and_duckdb(examples):
     assert first.column("user_id").to_numpy(zero_copy_only=True).dtype == np.uint64
     with pytest.raises(ValueError):
         batch.range(0, 10, rows=0)
+
+
+def test_preview_and_html_reprs(examples):
+    program = polyrt.compile(examples / "users.polydat")
+    batch = program.batch(["user_id", "email", "score"])
+    preview = batch.preview(5, rows=3)
+    columns = batch.evaluate(5, 8)
+    assert preview.rows == [
+        [int(columns["user_id"][r]), columns["email"][r], float(columns["score"][r])] for r in range(3)
+    ]
+    text = repr(preview)
+    assert "user_id" in text and "u64" in text and text.endswith("3 rows from 5")
+    page = preview._repr_html_()
+    assert page.count("<tr>") == 4 and "<small>str</small>" in page and "@example.com" in page
+    assert "<script" not in page
+    assert "polyrt.Program" in program._repr_html_() and "user_id" in program._repr_html_()
+    assert "device" in batch._repr_html_()
+    with pytest.raises(ValueError):
+        batch.preview(rows=0)
+    # Text is escaped; None shows as None.
+    odd = polyrt.compile('input c\nextern nick: str\nn := nick\nt := "<b>&"\n').batch()
+    page = odd.preview(rows=1)._repr_html_()
+    assert "&lt;b&gt;&amp;" in page and "<i>None</i>" in page
