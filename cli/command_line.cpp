@@ -10,11 +10,11 @@ namespace {
 
 // Options that take a value (as the next argument or after '=').
 bool takes_value(const std::string& name) {
-  static const char* const kValued[] = {"--out",    "--cycles",    "--outputs",     "--format",
-                                        "--set",    "--threads",   "--engine",      "--provenance",
-                                        "--target", "--sm",        "--cuda-driver", "--device",
-                                        "--parts",  "--part",      "--rate",        "--seconds",
-                                        "--lib",    "--partition", "--rows",        "--width"};
+  static const char* const kValued[] = {
+      "--out",    "--cycles",     "--outputs", "--format",  "--set",         "--threads",
+      "--engine", "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
+      "--parts",  "--part",       "--rate",    "--seconds", "--lib",         "--partition",
+      "--rows",   "--width",      "--html"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }

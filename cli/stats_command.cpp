@@ -1,14 +1,19 @@
 // polyrt stats: each column's statistics over a range, computed in the
 // batch tier by regenerating the rows (polyrt/stats.hpp), shown in the
 // terminal (histograms as block characters) or as JSON.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "cli/command_line.hpp"
 #include "cli/text_table.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/stats.hpp"
+#include "scheduler/output/output_target.hpp"
 
 namespace polyrt::cli {
 
@@ -16,6 +21,7 @@ namespace {
 
 const char* kStatsUsage =
     "usage: polyrt stats FILE --cycles A..B [--outputs a,b,...] [--json] [--log]\n"
+    "                    [--html REPORT.html]\n"
     "                    [--set NAME=VALUE]... [--threads N] [--device D] [--lib DIR]...\n\n"
     "Each column's statistics over the rows of A..B, computed in the batch tier on every\n"
     "core (or --device) by generating the rows again for each pass: numbers get count,\n"
@@ -24,7 +30,8 @@ const char* kStatsUsage =
     "histogram (--log: bar heights on a log scale); text gets distinct values (exact up\n"
     "to 1,000,000, then a HyperLogLog estimate with its error), lengths and the top\n"
     "values with exact counts; bools their share of true. --json prints one JSON\n"
-    "document instead (docs/stats.md).\n";
+    "document instead (docs/stats.md); --html also writes a self-contained HTML report\n"
+    "(a section per column with its chart as inline SVG, then the program).\n";
 
 std::string with_commas(uint64_t v) {
   std::string digits = std::to_string(v), out;
@@ -109,6 +116,34 @@ std::string column_text(const ColumnStats& s, bool log_scale) {
   return out;
 }
 
+// Writes `page` to `path` whole or not at all: a temporary beside it,
+// renamed when written; a failure (an unwritable directory, a full disk)
+// removes the temporary and says why.
+void write_report(const std::string& path, const std::string& page, const Program& program) {
+  if (scheduler::check_output_target(path, program.source_files(), "--html report")) {
+    throw OutputError("--html " + path + ": not a regular file; give a file path for the report");
+  }
+  const scheduler::OutputTemporary temporary = scheduler::create_output_temporary(path);
+  size_t written = 0;
+  while (written < page.size()) {
+    const ssize_t n = ::write(temporary.fd, page.data() + written, page.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(temporary.fd);
+      ::unlink(temporary.path.c_str());
+      throw OutputError("--html " + path + ": cannot write the report: " + why);
+    }
+    written += (size_t)n;
+  }
+  if (::close(temporary.fd) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(temporary.path.c_str());
+    throw OutputError("--html " + path + ": cannot write the report: " + why);
+  }
+  scheduler::commit_output_temporary(temporary.path, path);
+}
+
 }  // namespace
 
 int stats_command(CommandLine& args) {
@@ -119,6 +154,7 @@ int stats_command(CommandLine& args) {
   CompileOptions options;
   BatchOptions batch;
   bool json = false, log_scale = false;
+  std::string html;
   while (!args.done()) {
     const std::string f = args.flag();
     if (f == "--cycles") {
@@ -131,6 +167,8 @@ int stats_command(CommandLine& args) {
       json = true;
     } else if (f == "--log") {
       log_scale = true;
+    } else if (f == "--html") {
+      html = args.value_of(f);
     } else if (f == "--threads") {
       batch.threads = parse_u64_arg("stats", args.value_of(f), "--threads");
     } else if (f == "--device") {
@@ -159,7 +197,20 @@ int stats_command(CommandLine& args) {
   }
   apply_settings(*program, sets, "stats", batch.coordinates, batch.externs);
   batch.outputs = outputs;
+  if (!html.empty()) {
+    // Refused before the rows are generated: a report nowhere to go.
+    const size_t slash = html.rfind('/');
+    const std::string dir =
+        slash == std::string::npos ? "." : html.substr(0, std::max<size_t>(slash, 1));
+    if (::access(dir.c_str(), W_OK) != 0) {
+      throw OutputError("--html " + html + ": cannot write into '" + dir +
+                        "': " + std::strerror(errno));
+    }
+  }
   const StatsReport report = compute_stats(program, batch, cycles->first, cycles->second);
+  if (!html.empty()) {
+    write_report(html, stats_html(report, file, program->source_text()), *program);
+  }
   std::string out;
   if (json) {
     out = stats_json(report);

@@ -93,3 +93,35 @@ def test_batch_stats_is_the_commands_report(polyrt_cli, examples):
     assert report == command
     with pytest.raises(polyrt.WriteError):
         batch.stats(10, 5)
+
+
+def test_html_report_is_self_contained_and_never_partial(polyrt_cli, examples, tmp_path):
+    import html.parser
+    import subprocess
+
+    report = tmp_path / "users.html"
+    run_cli(polyrt_cli, "stats", str(examples / "users.polydat"), "--cycles", "0..20000", "--html", str(report))
+
+    class Parser(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags = collections.Counter()
+
+        def handle_starttag(self, tag, attrs):
+            self.tags[tag] += 1
+
+    page = report.read_text()
+    parser = Parser()
+    parser.feed(page)
+    columns = polyrt.compile(examples / "users.polydat").outputs
+    # A section and a chart per column, the program text at the end, nothing fetched or run.
+    assert parser.tags["section"] == len(columns) and parser.tags["svg"] == len(columns)
+    assert parser.tags["script"] == 0 and "http://" not in page.replace("http://www.w3.org/2000/svg", "")
+    assert "label      := &quot;user-&quot;" in page and page.rstrip().endswith("</html>")
+    for bad in (tmp_path / "missing" / "r.html", "/dev/full"):
+        result = subprocess.run(
+            [polyrt_cli, "stats", str(examples / "users.polydat"), "--cycles", "0..10", "--html", str(bad)],
+            capture_output=True, text=True,
+        )
+        assert result.returncode != 0 and "--html" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["users.html"]  # no temporary left

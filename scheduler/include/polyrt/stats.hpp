@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -82,5 +83,10 @@ StatsReport compute_stats(std::shared_ptr<const Program> program, const BatchOpt
 
 // The report as one JSON document (docs/stats.md describes it).
 std::string stats_json(const StatsReport& report);
+
+// The report as one self-contained HTML page (no script, no network: the
+// charts are inline SVG), a section per column, then the program's text.
+std::string stats_html(const StatsReport& report, std::string_view title,
+                       std::string_view program_text);
 
 }  // namespace polyrt
