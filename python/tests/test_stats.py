@@ -125,3 +125,41 @@ def test_html_report_is_self_contained_and_never_partial(polyrt_cli, examples, t
         )
         assert result.returncode != 0 and "--html" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["users.html"]  # no temporary left
+
+
+def test_html_report_renders_in_chromium(polyrt_cli, examples, tmp_path):
+    """The report in a real browser: headless Chromium (Debian's package,
+    installed by the set-up) loads it without a console error, its DOM holds
+    every column's section and chart, and the screenshot is kept as a test
+    artifact."""
+    import os
+    import shutil
+    import subprocess
+
+    from conftest import BUILD
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        message = "no chromium: the set-up installs Debian's chromium package"
+        if "POLYRT_BUILD_DIR" in os.environ:
+            pytest.fail(message)
+        pytest.skip(message)
+    report = tmp_path / "users.html"
+    run_cli(polyrt_cli, "stats", str(examples / "users.polydat"), "--cycles", "0..20000", "--html", str(report))
+    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"]
+    artifacts = BUILD / "test-artifacts"
+    artifacts.mkdir(exist_ok=True)
+    shot = artifacts / "stats_report.png"
+    loaded = subprocess.run(
+        flags + ["--window-size=1200,4000", f"--screenshot={shot}", report.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert loaded.returncode == 0, loaded.stderr[-2000:]
+    console = [line for line in loaded.stderr.splitlines() if "CONSOLE" in line]
+    assert not console, console
+    assert shot.stat().st_size > 10_000
+    dom = subprocess.run(flags + ["--dump-dom", report.as_uri()], capture_output=True, text=True, timeout=120).stdout
+    columns = polyrt.compile(examples / "users.polydat").outputs
+    assert dom.count("<section") == len(columns) and dom.count("<svg") == len(columns)
+    for name in columns:
+        assert f'id="column-{name}"' in dom
