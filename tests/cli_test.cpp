@@ -62,7 +62,7 @@ TEST_F(Cli, OneCommandTableDrivesUsageDispatchAndCompletion) {
 TEST_F(Cli, Check) {
   auto ok = run_polyrt("check " + kExample);
   EXPECT_EQ(ok.status, 0) << ok.err;
-  EXPECT_NE(ok.out.find("ok (1 inputs, 2 externs, 11 outputs)"), std::string::npos);
+  EXPECT_NE(ok.out.find("ok (1 inputs, 2 externs, 12 outputs)"), std::string::npos);
   const std::string bad = write_program(dir, "bad.polydat", "input x\nv := hsh(x)\n");
   auto r = run_polyrt("check " + bad);
   EXPECT_EQ(r.status, 1);

@@ -180,11 +180,11 @@ TEST(PlanCommand, DeviceGpuSaysWhatRunsWhereAndWhatIsCopied) {
   const test::CommandResult r = test::run_polyrt("plan " + std::string(POLYRT_SOURCE_DIR) +
                                                  "/examples/users.polydat --device gpu");
   EXPECT_EQ(r.status, 0) << r.err;
-  // one_of_weighted's index is computed in the kernel: only it goes to the
+  // A word list's index is computed in the kernel: only it goes to the
   // host step, and the kernel's outputs at the end.
   test::expect_contains(
       r.out,
-      {"kernels on the GPU", "step 0: GPU kernel [", "one_of_weighted index -> first_name__anon_1",
+      {"kernels on the GPU", "step 0: GPU kernel [", "first_names index -> first_name__anon_1",
        "copy to the host: first_name__anon_1\nstep 1: host, on a CPU worker",
        "copy to the host: seed, age, score, premium, signup_ms"});
 }
