@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# examples/users.polydat (11 columns, 5 of them text) to CSV on every core,
+# examples/users.polydat (12 columns, 6 of them text) to CSV on every core,
 # ROWS rows (20,000,000) to /dev/null, ROUNDS times (7), alternating with the
 # polyrt binary BASELINE when one is given (another build: the commit before
 # a change, say), so that both see the same machine; prints each run, the

@@ -1,5 +1,5 @@
 // The string-heavy tables end to end, as `polyrt run FILE --cycles 0..N
-// --out /dev/null` runs them: examples/users.polydat (11 columns, 5 of them
+// --out /dev/null` runs them: examples/users.polydat (12 columns, 6 of them
 // text) and examples/lineitem.polydat (16 columns, 9 of them text) to CSV on
 // one thread and every core, with the same table written by the per-state
 // closures tier (row by row, a Value per field: the baseline) in the same run.
