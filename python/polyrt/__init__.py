@@ -481,6 +481,26 @@ class Program:
         )
 
 
+_STATS_FIELDS = ("finite", "nan", "positive_infinity", "negative_infinity", "min", "max", "mean", "stddev")
+
+
+def _stats_row(column: Dict[str, Any]) -> Dict[str, Any]:
+    """One column of a stats report as a flat frame row."""
+    numeric = column.get("numeric") or {}
+    text = column.get("text") or {}
+    row = {key: column[key] for key in ("name", "type", "rows", "nones")}
+    for key in _STATS_FIELDS:
+        value = numeric.get(key)
+        row[key] = float(value) if key in ("min", "max") and value is not None else value
+    for p in ("p1", "p5", "p25", "p50", "p75", "p95", "p99"):
+        value = numeric.get("quantiles", {}).get(p)
+        row[p] = float(value) if value is not None else None
+    for key in ("distinct", "distinct_exact", "min_length", "max_length", "mean_length"):
+        row[key] = text.get(key)
+    row["trues"] = column.get("trues")
+    return row
+
+
 def _python_value(column, row: int):
     """Row `row` of an evaluated column as a Python value (None for a None column)."""
     if column is None:
@@ -601,17 +621,31 @@ class Batch:
             "polyrt.Batch", [("device", self.device)] + [(n, t) for n, t in self.outputs.items()]
         )
 
-    def stats(self, start: int, stop: int) -> Dict[str, Any]:
+    def stats(self, start: int, stop: int, frame: Optional[str] = None):
         """Each column's statistics over rows ``[start, stop)``, as
         ``polyrt stats --json`` reports them (docs/stats.md): a dict with
         ``count``, ``passes`` and ``columns``, each column's ``numeric``
         (exact quantiles, histogram, moments), ``text`` (distinct and top
         values, lengths) or ``trues``. The rows are generated once per pass,
-        never stored."""
+        never stored. ``frame="pandas"`` or ``"polars"`` returns instead a
+        frame of one row per column: name, type, rows, nones, the numeric
+        summary and quantiles, the text summary, trues (absent ones None)."""
         import json
 
         start, stop = _range(start, stop, "stats")
-        return json.loads(self._native.stats_json(start, stop))
+        report = json.loads(self._native.stats_json(start, stop))
+        if frame is None:
+            return report
+        if frame not in ("pandas", "polars"):
+            raise ValueError(f'stats(frame=...) is "pandas", "polars" or None, got {frame!r}')
+        rows = [_stats_row(column) for column in report["columns"]]
+        if frame == "pandas":
+            import pandas as pd
+
+            return pd.DataFrame(rows)
+        import polars as pl
+
+        return pl.DataFrame(rows, infer_schema_length=None)
 
     def to_arrow(self, start: int, stop: int):
         """Rows ``[start, stop)`` as a ``pyarrow.Table`` (str columns as

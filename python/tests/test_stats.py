@@ -163,3 +163,16 @@ def test_html_report_renders_in_chromium(polyrt_cli, examples, tmp_path):
     assert dom.count("<section") == len(columns) and dom.count("<svg") == len(columns)
     for name in columns:
         assert f'id="column-{name}"' in dom
+
+
+def test_batch_stats_as_frames(examples):
+    batch = polyrt.compile(examples / "users.polydat").batch(["age", "score", "region"])
+    report = batch.stats(0, 20_000)
+    pandas_frame = batch.stats(0, 20_000, frame="pandas")
+    polars_frame = batch.stats(0, 20_000, frame="polars")
+    assert list(pandas_frame["name"]) == ["age", "score", "region"] == polars_frame["name"].to_list()
+    age = report["columns"][0]["numeric"]
+    assert pandas_frame.loc[0, "p50"] == age["quantiles"]["p50"] and polars_frame["max"][0] == age["max"]
+    assert pandas_frame.loc[2, "distinct"] == report["columns"][2]["text"]["distinct"]
+    with pytest.raises(ValueError):
+        batch.stats(0, 10, frame="excel")
