@@ -42,18 +42,6 @@ std::string with_commas(uint64_t v) {
   return out;
 }
 
-std::string short_number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
-std::string shown(const Value& v) {
-  if (v.is_none()) return "-";
-  if (is_float(v.type())) return short_number(std::stod(v.to_string()));
-  return v.to_string();
-}
-
 // The histogram as one line of block characters, the tallest bin a full block.
 std::string sparkline(const std::vector<uint64_t>& bins, bool log_scale) {
   static const char* const kBlocks[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
@@ -84,33 +72,33 @@ std::string column_text(const ColumnStats& s, bool log_scale) {
              with_commas(n.positive_infinity) + "  -inf " + with_commas(n.negative_infinity) + "\n";
     }
     if (!n.finite) return out + "  no finite values\n";
-    out += "  min " + shown(n.min) + "  max " + shown(n.max) + "  mean " + short_number(n.mean) +
-           "  stddev " + short_number(n.stddev) + "\n  ";
+    out += "  min " + stats_value_text(n.min) + "  max " + stats_value_text(n.max) + "  mean " +
+           stats_number_text(n.mean) + "  stddev " + stats_number_text(n.stddev) + "\n  ";
     for (const auto& [p, v] : n.quantiles) {
-      out += "p" + std::to_string((int)std::lround(p * 100)) + " " + shown(v) + "  ";
+      out += "p" + std::to_string((int)std::lround(p * 100)) + " " + stats_value_text(v) + "  ";
     }
-    out += "\n  " + sparkline(n.histogram, log_scale) + "  " + shown(n.min) + " .. " +
-           shown(n.max) + (log_scale ? " (log)" : "") + "\n";
+    out += "\n  " + sparkline(n.histogram, log_scale) + "  " + stats_value_text(n.min) + " .. " +
+           stats_value_text(n.max) + (log_scale ? " (log)" : "") + "\n";
   }
   if (s.text) {
     const TextStats& t = *s.text;
     out += "  distinct " + with_commas(t.distinct) +
            (t.distinct_exact ? ""
                              : " (HyperLogLog estimate, standard error " +
-                                   short_number(100 * t.distinct_standard_error) + "%)") +
+                                   stats_number_text(100 * t.distinct_standard_error) + "%)") +
            "  length " + with_commas(t.min_length) + " .. " + with_commas(t.max_length) +
-           " (mean " + short_number(t.mean_length) + ")\n";
+           " (mean " + stats_number_text(t.mean_length) + ")\n";
     for (size_t k = 0; k < std::min<size_t>(t.top.size(), 5); ++k) {
       const double share = s.rows ? (double)t.top[k].second / (double)s.rows : 0;
       const std::string bar(std::lround(share * 20), '#');
       std::string value = printable_cell(t.top[k].first);
       if (display_width(value) > 30) value = value.substr(0, 27) + "...";
-      out += "  " + bar + std::string(21 - bar.size(), ' ') + short_number(100 * share) + "%  " +
-             value + "\n";
+      out += "  " + bar + std::string(21 - bar.size(), ' ') + stats_number_text(100 * share) +
+             "%  " + value + "\n";
     }
   }
   if (s.trues) {
-    out += "  true " + short_number(s.rows ? 100.0 * (double)*s.trues / (double)s.rows : 0) +
+    out += "  true " + stats_number_text(s.rows ? 100.0 * (double)*s.trues / (double)s.rows : 0) +
            "%  (" + with_commas(*s.trues) + ")\n";
   }
   return out;

@@ -3,44 +3,22 @@
 
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/stats.hpp"
+#include "rtlib/web_encoding.hpp"
 
 namespace polyrt {
 
 namespace {
 
 std::string escaped(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return rt::html_encode(text);
 }
 
 std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+  return stats_number_text(v);
 }
 
 std::string shown(const Value& v) {
-  if (v.is_none()) return "-";
-  if (is_float(v.type())) return number(std::stod(v.to_string()));
-  return v.to_string();
+  return stats_value_text(v);
 }
 
 // The histogram as an inline SVG of vertical bars.

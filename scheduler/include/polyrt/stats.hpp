@@ -84,6 +84,11 @@ StatsReport compute_stats(std::shared_ptr<const Program> program, const BatchOpt
 // The report as one JSON document (docs/stats.md describes it).
 std::string stats_json(const StatsReport& report);
 
+// How the reports print for people: a double to 6 significant digits, a
+// column's value in its type (an integer exactly, a float so, None "-").
+std::string stats_number_text(double v);
+std::string stats_value_text(const Value& v);
+
 // The report as one self-contained HTML page (no script, no network: the
 // charts are inline SVG), a section per column, then the program's text.
 std::string stats_html(const StatsReport& report, std::string_view title,
