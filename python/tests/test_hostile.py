@@ -340,9 +340,11 @@ def test_a_gpu_fault_under_all_or_auto_is_a_warning_and_a_complete_result(device
         "assert all(np.array_equal(got[k], want[k]) for k in want)\n"
         "print([str(w.message) for w in caught if w.category is polyrt.DeviceFaultWarning])\n"
     )
-    # Auto may leave the double's GPU out after measuring it on the first
-    # rows: its first launch is the one that faults there.
-    out = _on_the_double(code, "launch_failure_at=1" if device == "auto" else "launch_failure_at=2")
+    # The GPU's first launch faults: auto may leave the double's GPU out
+    # after measuring it on the first rows, and all, on a loaded machine,
+    # may hand the slow double a single chunk (a later launch then never
+    # comes: seen once under make test).
+    out = _on_the_double(code, "launch_failure_at=1")
     assert "CUDA_ERROR_LAUNCH_FAILED" in out and "the result is complete" in out
 
 
