@@ -146,7 +146,8 @@ def test_html_report_renders_in_chromium(polyrt_cli, examples, tmp_path):
         pytest.skip(message)
     report = tmp_path / "users.html"
     run_cli(polyrt_cli, "stats", str(examples / "users.polydat"), "--cycles", "0..20000", "--html", str(report))
-    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"]
+    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+             "--enable-logging=stderr", "--v=0"]
     artifacts = BUILD / "test-artifacts"
     artifacts.mkdir(exist_ok=True)
     shot = artifacts / "stats_report.png"
