@@ -160,6 +160,17 @@ std::pair<uint64_t, uint64_t> parse_cycles(const std::string& command, const std
   return {a, b - a + (inclusive || open ? 1 : 0)};
 }
 
+DeviceChoice parse_device(const std::string& command, const std::string& text) {
+  if (const std::optional<BatchDevice> device = batch_device_named(text)) return *device;
+  uint64_t index = 0;
+  const auto res = std::from_chars(text.data(), text.data() + text.size(), index);
+  if (res.ec != std::errc() || res.ptr != text.data() + text.size() || index > 1024) {
+    throw UsageError("polyrt " + command + ": --device must be " + kBatchDeviceNames +
+                     " or a GPU index (see polyrt devices), got '" + text + "'");
+  }
+  return DeviceChoice(BatchDevice::Gpu, (int)index);
+}
+
 bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& options) {
   if (flag == "--lib") {
     options.library_paths.push_back(args.value_of(flag));

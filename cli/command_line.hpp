@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/usage_error.hpp"
+#include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 
 namespace polyrt::cli {
@@ -79,6 +80,10 @@ uint64_t parse_u64_arg(const std::string& command, const std::string& text,
 // A.. (to the end of the u64 range): the first coordinate and the row
 // count. UsageError naming the valid forms.
 std::pair<uint64_t, uint64_t> parse_cycles(const std::string& command, const std::string& v);
+
+// --device cpu|gpu|auto|all|N (a GPU's index); UsageError ("polyrt
+// COMMAND: ...") naming the valid values.
+DeviceChoice parse_device(const std::string& command, const std::string& text);
 
 // Parses "NAME=VALUE" of --set.
 std::pair<std::string, std::string> split_assignment(const std::string& text);

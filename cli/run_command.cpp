@@ -58,21 +58,6 @@ const char* kRunUsage =
     "                        a load generator; a slow output is reported, never caught up\n"
     "                        by more than a second's rows\n";
 
-// --device cpu|gpu|auto|N.
-void parse_device(const std::string& text, scheduler::RangeJob& job) {
-  if (const std::optional<BatchDevice> device = batch_device_named(text)) {
-    job.device = *device;
-    return;
-  }
-  uint64_t index = 0;
-  const auto res = std::from_chars(text.data(), text.data() + text.size(), index);
-  if (res.ec != std::errc() || res.ptr != text.data() + text.size() || index > 1024) {
-    throw UsageError(std::string("polyrt run: --device must be ") + kBatchDeviceNames +
-                     " or a GPU index (see polyrt devices), got '" + text + "'");
-  }
-  job.device = DeviceChoice(BatchDevice::Gpu, (int)index);
-}
-
 // --rate R: a positive, finite number of rows per second (fractions allowed).
 double parse_rate(const std::string& text) {
   double rate = 0;
@@ -126,7 +111,7 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
   } else if (f == "--device") {
     r.device = args.value_of(f);
     r.device_given = true;
-    parse_device(r.device, job);
+    job.device = parse_device("run", r.device);
   } else if (f == "--parts") {
     r.parts = parse_u64_arg("run", args.value_of(f), "--parts");
     if (*r.parts == 0 || *r.parts > kMaxParts) {

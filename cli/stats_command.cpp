@@ -160,13 +160,7 @@ int stats_command(CommandLine& args) {
     } else if (f == "--threads") {
       batch.threads = parse_u64_arg("stats", args.value_of(f), "--threads");
     } else if (f == "--device") {
-      const std::string text = args.value_of(f);
-      const std::optional<BatchDevice> device = batch_device_named(text);
-      if (!device) {
-        throw UsageError(std::string("polyrt stats: --device must be ") + kBatchDeviceNames +
-                         ", got '" + text + "'");
-      }
-      batch.device = DeviceChoice(*device);
+      batch.device = parse_device("stats", args.value_of(f));
     } else if (!program_flag(args, f, options)) {
       args.unknown_flag(f);
     }

@@ -31,9 +31,10 @@ uint64_t word_of(Type type, uint64_t key) {
 }
 
 double value_of(Type type, uint64_t key) {
-  if (is_signed_integer(type)) return (double)(int64_t)(key ^ (uint64_t{1} << 63));
-  if (is_float(type)) return std::bit_cast<double>((key >> 63) ? key & ~(uint64_t{1} << 63) : ~key);
-  return (double)key;
+  const uint64_t word = word_of(type, key);
+  if (is_signed_integer(type)) return (double)(int64_t)word;
+  if (is_float(type)) return std::bit_cast<double>(word);
+  return (double)word;
 }
 
 bool is_finite_word(Type type, uint64_t word) {
@@ -119,8 +120,8 @@ struct TextAccumulator {
   HashSet distinct;  // the column's (a part's: in `hashes`)
   std::vector<uint64_t> hashes;
   bool exact = true;
-  std::vector<uint8_t> sketch = std::vector<uint8_t>(size_t{1} << kSketchBits);
-  TextCounts candidates;  // a Misra-Gries summary, then exact counts
+  std::vector<uint8_t> sketch;  // HyperLogLog registers (the column's, a pass-1 part's)
+  TextCounts candidates;        // a Misra-Gries summary, then exact counts
 };
 
 // What one pass computes of one chunk (or part of one), merged in order.
@@ -199,6 +200,7 @@ class StatsRun {
     }
     numeric_.resize(numeric_columns_.size());
     text_.resize(text_columns_.size());
+    for (TextAccumulator& t : text_) t.sketch.assign(size_t{1} << kSketchBits, 0);
     trues_.assign(bool_columns_.size(), 0);
   }
 
@@ -254,10 +256,12 @@ class StatsRun {
         refine(type, v, chunk.rows, numeric_[k], out.refine[k]);
       }
     }
-    out.text.resize(text_columns_.size());
-    for (size_t k = 0; k < text_columns_.size(); ++k) {
+    // Texts take part in passes 1 and 2 only: refinement is numeric.
+    out.text.resize(stage <= 2 ? text_columns_.size() : 0);
+    for (size_t k = 0; k < out.text.size(); ++k) {
       const ColumnView& v = chunk.columns[text_columns_[k]];
       TextAccumulator& a = out.text[k];
+      if (stage == 1) a.sketch.assign(size_t{1} << kSketchBits, 0);
       for (uint64_t r = 0; r < chunk.rows; ++r) {
         const std::string_view t = v.text(r);
         if (stage == 1) {
@@ -409,7 +413,7 @@ class StatsRun {
         }
       }
     }
-    for (size_t k = 0; k < text_.size(); ++k) {
+    for (size_t k = 0; k < p.text.size(); ++k) {
       TextAccumulator& g = text_[k];
       TextAccumulator& a = p.text[k];
       if (stage == 1) {
