@@ -96,6 +96,7 @@ std::string column_text(const ColumnStats& s, bool log_scale) {
       out += "  " + bar + std::string(21 - bar.size(), ' ') + stats_number_text(100 * share) +
              "%  " + value + "\n";
     }
+    if (t.top_share_bound) out += "  (" + stats_top_bound_text(t) + ")\n";
   }
   if (s.trues) {
     out += "  true " + stats_number_text(s.rows ? 100.0 * (double)*s.trues / (double)s.rows : 0) +
@@ -199,10 +200,8 @@ int stats_command(CommandLine& args) {
   } else {
     for (const ColumnStats& c : report.columns) out += column_text(c, log_scale) + "\n";
     out += with_commas(report.count) + " rows from " + program->input_names()[0] + " = " +
-           std::to_string(report.first) + ", " + std::to_string(report.passes) +
-           " passes over them (1: moments and texts, 2: histograms and top counts, 3+: exact "
-           "quantiles) on " +
-           report.device + "\n";
+           std::to_string(report.first) + " on " + report.device + ", " +
+           stats_passes_text(report) + "\n";
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;

@@ -58,16 +58,56 @@ def test_text_and_bool_columns(polyrt_cli, tmp_path):
     assert coin["mean"] == pytest.approx(columns["coin"].mean(), rel=1e-12)
     assert coin["mean"] == pytest.approx(0.15, abs=0.005)  # the documented share
     for name in ("city", "id"):
-        counts = collections.Counter(columns[name].tolist())
         text = by_name[name]["text"]
+        counts = collections.Counter(columns[name].tolist())
         assert text["distinct"] == len(counts) and text["distinct_exact"]
         lengths = [len(v.encode()) for v in columns[name]]
         assert (text["min_length"], text["max_length"]) == (min(lengths), max(lengths))
-        # Every reported count is exact; every value of share above 1/1024
-        # (a Misra-Gries candidate) is reported, in order.
-        assert all(counts[t["value"]] == t["count"] for t in text["top"])
-        heavy = sorted(((v, c) for v, c in counts.items() if c > ROWS / 1024), key=lambda kv: (-kv[1], kv[0]))
-        assert [(t["value"], t["count"]) for t in text["top"]][: len(heavy)] == heavy[:10]
+        # Under the exact bound: the whole top 10, exact counts, ties in order of first appearance.
+        assert top_of(text) == most_frequent(columns[name].tolist(), 0)
+        assert text["top_share_bound"] == 0
+
+
+def most_frequent(values, above):
+    """The 10 values of more than `above` occurrences, by count and then first appearance."""
+    counts = collections.Counter(values)
+    first = {}
+    for i, v in enumerate(values):
+        first.setdefault(v, i)
+    frequent = sorted((v for v, c in counts.items() if c > above), key=lambda v: (-counts[v], first[v]))
+    return [(v, counts[v]) for v in frequent[:10]]
+
+
+def top_of(text):
+    return [(t["value"], t["count"]) for t in text["top"]]
+
+
+def test_text_past_the_exact_bound(polyrt_cli, tmp_path):
+    # Over a million distinct values: a HyperLogLog estimate, and the values
+    # of more than 1/1024 of the rows listed with exact counts (12, 3, none).
+    path = tmp_path / "h.polydat"
+    path.write_text(
+        "input cycle\n"
+        "v := mod(hash(cycle), 100)\n"
+        'many := select_str(v < 12, "hot" + format_u64(v), format_u64(hash(cycle + 1)))\n'
+        'few := select_str(v < 3, "hot" + format_u64(v), format_u64(hash(cycle + 2)))\n'
+        "unique := format_u64(hash(cycle + 3))\n"
+    )
+    rows = 1_500_000
+    names = ["many", "few", "unique"]
+    report = json.loads(run_cli(polyrt_cli, "stats", str(path), "--cycles", f"0..{rows}", "--json", "--outputs", ",".join(names)))
+    columns = polyrt.compile(path).batch(names).evaluate(0, rows)
+    for entry in report["columns"]:
+        values = columns[entry["name"]].tolist()
+        text = entry["text"]
+        distinct = len(set(values))
+        assert not text["distinct_exact"] and distinct > 1_000_000
+        assert abs(text["distinct"] - distinct) <= 5 * text["distinct_standard_error"] * distinct
+        expected = most_frequent(values, rows // 1024)
+        assert top_of(text) == expected and len(expected) == {"many": 10, "few": 3, "unique": 0}[entry["name"]]
+        assert text["top_share_bound"] == (0 if len(expected) == 10 else 1 / 1024)
+    # A column of distinct values needs no second pass: no value can be frequent.
+    assert report["pass_log"][1] == {"purpose": "histograms and top counts", "columns": ["many", "few"]}
 
 
 def test_special_floats_and_bad_ranges(polyrt_cli, tmp_path):

@@ -3,19 +3,26 @@
 #include <cmath>
 #include <map>
 #include <mutex>
-#include <unordered_map>
+#include <numeric>
 
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/stats.hpp"
-#include "rtlib/xxh3.hpp"
+#include "scheduler/stats/text_frequencies.hpp"
 
 namespace polyrt {
 
 namespace {
 
+using stats::CandidateRecount;
+using stats::HashCount;
+using stats::HashCounts;
+using stats::TextFrequencies;
+using stats::TextLengths;
+
 constexpr uint64_t kKeyBins = 4096;           // a quantile's key histogram
 constexpr uint64_t kCollectLimit = 1u << 20;  // values a pass collects for one quantile
-constexpr unsigned kSketchBits = 14;          // HyperLogLog: 2^14 registers
+constexpr size_t kTopValues = 10;
+__extension__ typedef unsigned __int128 u128;
 
 // A numeric word as an order key: keys sort as the values do.
 uint64_t key_of(Type type, uint64_t word) {
@@ -43,11 +50,20 @@ bool is_finite_word(Type type, uint64_t word) {
   return d - d == 0.0;
 }
 
-// The bin of `key` among `bins` equal bins over the keys [lo, hi].
-uint64_t bin_of(uint64_t key, uint64_t lo, uint64_t hi, uint64_t bins) {
-  const unsigned __int128 span = (unsigned __int128)(hi - lo) + 1;
-  return (uint64_t)((unsigned __int128)(key - lo) * bins / span);
-}
+// Bins over the keys [lo, hi], each 2^shift keys wide (the last one may be
+// narrower), at most kKeyBins of them: a shift, not a division, per row.
+struct KeyBins {
+  uint64_t lo = 0, hi = 0;
+  unsigned shift = 0;
+  KeyBins(uint64_t lo, uint64_t hi) : lo(lo), hi(hi) {
+    while (((hi - lo) >> shift) >= kKeyBins) ++shift;
+  }
+  uint64_t bin(uint64_t key) const { return (key - lo) >> shift; }
+  uint64_t first_key(uint64_t b) const { return lo + (b << shift); }
+  uint64_t last_key(uint64_t b) const {
+    return b == bin(hi) ? hi : first_key(b + 1) - 1;  // first_key(b + 1) <= hi: no overflow
+  }
+};
 
 // A quantile being narrowed: its rank among the finite values, the key
 // range that holds it and how many finite values lie below that range.
@@ -61,51 +77,6 @@ struct QuantileSearch {
   bool collects() const { return in_range <= kCollectLimit; }
 };
 
-// Text keys looked up by string_view, without a copy per row.
-struct TextHash {
-  using is_transparent = void;
-  size_t operator()(std::string_view t) const { return rt::xxh3_64(t); }
-};
-using TextCounts = std::unordered_map<std::string, uint64_t, TextHash, std::equal_to<>>;
-
-// The distinct texts of a column as their 64-bit hashes, in an open-addressed
-// table (a string set costs a microsecond an insert here). Two texts
-// sharing a hash count once: at kExactDistinct values the chance of any
-// such pair is below 3e-8.
-class HashSet {
- public:
-  size_t size() const { return size_; }
-  void insert(uint64_t h) {
-    h |= h == 0;  // 0 marks an empty slot
-    if (2 * (size_ + 1) > slots_.size()) grow();
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-      if (slots_[i] == h) return;
-      if (slots_[i] == 0) {
-        slots_[i] = h;
-        ++size_;
-        return;
-      }
-    }
-  }
-  void clear() {
-    slots_ = {};
-    size_ = 0;
-  }
-
- private:
-  void grow() {
-    std::vector<uint64_t> old = std::move(slots_);
-    slots_.assign(std::max<size_t>(1024, old.size() * 2), 0);
-    size_ = 0;
-    for (uint64_t h : old) {
-      if (h) insert(h);
-    }
-  }
-  std::vector<uint64_t> slots_;
-  size_t size_ = 0;
-};
-
 // One numeric column's accumulators, merged chunk by chunk.
 struct NumericAccumulator {
   uint64_t finite = 0, nan = 0, pinf = 0, ninf = 0;
@@ -115,21 +86,13 @@ struct NumericAccumulator {
   std::vector<QuantileSearch> searches;
 };
 
-struct TextAccumulator {
-  uint64_t min_length = ~uint64_t{0}, max_length = 0, total_length = 0, rows = 0;
-  HashSet distinct;  // the column's (a part's: in `hashes`)
-  std::vector<uint64_t> hashes;
-  bool exact = true;
-  std::vector<uint8_t> sketch;  // HyperLogLog registers (the column's, a pass-1 part's)
-  TextCounts candidates;        // a Misra-Gries summary, then exact counts
-};
-
 // What one pass computes of one chunk (or part of one), merged in order.
+// Columns are indexed as the pass's column lists are.
 struct ChunkPartial {
   std::vector<NumericAccumulator> numeric;
-  std::vector<TextAccumulator> text;
+  std::vector<TextLengths> lengths;
   std::vector<uint64_t> trues;
-  // Stage 3, per numeric column and search: the keys it collects or its
+  // Passes 3+, per numeric column and search: the keys it collects or its
   // finer histogram.
   std::vector<std::vector<std::vector<uint64_t>>> refine;
 };
@@ -143,53 +106,50 @@ void merge_welford(NumericAccumulator& into, uint64_t n, double mean, double m2)
   into.finite = total;
 }
 
-void sketch_add(std::vector<uint8_t>& sketch, std::string_view text) {
-  const uint64_t h = rt::xxh3_64(text);
-  const uint64_t index = h >> (64 - kSketchBits);
-  const uint8_t rank =
-      (uint8_t)(std::countl_zero((h << kSketchBits) | (uint64_t{1} << (kSketchBits - 1))) + 1);
-  sketch[index] = std::max(sketch[index], rank);
+// The most frequent of `counts` with more than `above` occurrences, by
+// count and then first coordinate (the order in which they first appear).
+std::vector<HashCount> most_frequent(const HashCounts& counts, uint64_t above) {
+  std::vector<HashCount> out;
+  counts.for_each([&](const HashCount& c) {
+    if (c.count > above) out.push_back(c);
+  });
+  const auto order = [](const HashCount& a, const HashCount& b) {
+    return a.count != b.count ? a.count > b.count : a.first < b.first;
+  };
+  const size_t n = std::min(out.size(), kTopValues);
+  std::partial_sort(out.begin(), out.begin() + (ptrdiff_t)n, out.end(), order);
+  out.resize(n);
+  return out;
 }
 
-double sketch_estimate(const std::vector<uint8_t>& sketch) {
-  const double m = (double)sketch.size();
-  double sum = 0;
-  size_t zeros = 0;
-  for (uint8_t r : sketch) {
-    sum += std::ldexp(1.0, -r);
-    zeros += r == 0;
-  }
-  const double estimate = 0.7213 / (1 + 1.079 / m) * m * m / sum;
-  if (estimate <= 2.5 * m && zeros) return m * std::log(m / (double)zeros);  // linear counting
-  return estimate;
-}
+// A pass's view of one part: each output's column by its index among the
+// outputs (a pass generates only some of them).
+struct PassPart {
+  const ColumnChunk& chunk;
+  const std::vector<size_t>& position;  // by output index: its column in `chunk`
+  const ColumnView& column(size_t output) const { return chunk.columns[position[output]]; }
+};
 
-// A Misra-Gries summary reduced to kTopCandidates counters: every counter
-// drops by the (kTopCandidates + 1)-th largest and the empty ones go. Any
-// value of share above 1/kTopCandidates keeps a counter through any number
-// of such merges (Agarwal et al., mergeable summaries).
-void reduce_candidates(TextCounts& c) {
-  if (c.size() <= kTopCandidates) return;
-  std::vector<uint64_t> counts;
-  counts.reserve(c.size());
-  for (const auto& [text, n] : c) counts.push_back(n);
-  std::nth_element(counts.begin(), counts.begin() + kTopCandidates, counts.end(), std::greater<>());
-  const uint64_t cut = counts[kTopCandidates];
-  for (auto it = c.begin(); it != c.end();) {
-    if (it->second <= cut) {
-      it = c.erase(it);
-    } else {
-      it->second -= cut;
-      ++it;
-    }
-  }
-}
+// A text column's counts: exact after pass 1 while its distinct values are
+// few enough, else those of the values that may be frequent, after pass 2.
+struct TextColumn {
+  std::unique_ptr<TextFrequencies> frequencies = std::make_unique<TextFrequencies>();
+  std::unique_ptr<CandidateRecount> recount;  // between passes 1 and 2 when not exact
+  TextLengths lengths;
+  bool exact = true;
+  double estimated_distinct = 0;
+  HashCounts counts;
+};
 
 class StatsRun {
  public:
   StatsRun(std::shared_ptr<const Program> program, const BatchOptions& options, uint64_t first,
            uint64_t count)
-      : batch_(std::move(program), options), first_(first), count_(count) {
+      : program_(std::move(program)),
+        options_(options),
+        batch_(program_, options),
+        first_(first),
+        count_(count) {
     const auto& types = batch_.output_types();
     for (size_t c = 0; c < types.size(); ++c) {
       if (batch_.output_is_none(c)) continue;
@@ -200,100 +160,233 @@ class StatsRun {
     }
     numeric_.resize(numeric_columns_.size());
     text_.resize(text_columns_.size());
-    for (TextAccumulator& t : text_) t.sketch.assign(size_t{1} << kSketchBits, 0);
     trues_.assign(bool_columns_.size(), 0);
   }
 
   StatsReport run() {
-    pass(1);
-    prepare_second_pass();
-    pass(2);
+    pass_moments_and_texts();
+    pass_histograms_and_top_counts();
     resolve_from_key_histograms();
-    while (open_searches()) pass(3);
+    while (refining()) pass_refinement();
     return report();
   }
 
  private:
-  // One generation of the rows: `stage` 1 (moments, texts), 2 (histograms,
-  // candidates' counts) or 3 (quantile refinement).
-  void pass(int stage) {
-    ++passes_;
+  const Type& type_of(size_t output) const { return batch_.output_types()[output]; }
+
+  // A text column counted inexactly lists the values of more rows than this.
+  uint64_t frequent_count() const { return count_ / kTopShareDivisor; }
+
+  // One generation of the rows of the outputs `columns` (ascending):
+  // `compute` runs on any thread for each part and returns its partial;
+  // `merge` takes the partials in coordinate order.
+  template <typename Compute, typename Merge>
+  void pass(std::string purpose, const std::vector<size_t>& columns, const Compute& compute,
+            const Merge& merge) {
+    const auto& names = batch_.output_names();
+    StatsPass log{std::move(purpose), {}};
+    std::vector<size_t> position(names.size(), 0);
+    for (size_t p = 0; p < columns.size(); ++p) {
+      log.columns.push_back(names[columns[p]]);
+      position[columns[p]] = p;
+    }
+    // The pass's own evaluator generates only its columns (and what they read).
+    std::optional<BatchEvaluator> subset;
+    if (columns.size() != names.size()) {
+      BatchOptions options = options_;
+      options.outputs = log.columns;
+      subset.emplace(program_, options);
+    } else {
+      std::iota(position.begin(), position.end(), size_t{0});
+    }
+    pass_log_.push_back(std::move(log));
     std::mutex mutex;
     std::map<uint64_t, ChunkPartial> partials;
-    batch_.stream_encoded(
-        first_, count_,
-        [&](const ColumnChunk& chunk, std::string&) {
-          ChunkPartial partial = compute(stage, chunk);
-          const std::lock_guard lock(mutex);
-          partials.emplace(chunk.first, std::move(partial));
-        },
-        [&](const ColumnChunk& chunk, std::string&) {
-          const std::lock_guard lock(mutex);
-          if (chunk.rows == 0) return;
-          // The chunk's parts, in order (its last row may be 2^64 - 1).
-          const auto end = partials.upper_bound(chunk.first + (chunk.rows - 1));
-          for (auto it = partials.lower_bound(chunk.first); it != end;) {
-            merge(stage, it->second);
-            it = partials.erase(it);
-          }
-        });
+    (subset ? *subset : batch_)
+        .stream_encoded(
+            first_, count_,
+            [&](const ColumnChunk& chunk, std::string&) {
+              ChunkPartial partial = compute(PassPart{chunk, position});
+              const std::lock_guard lock(mutex);
+              partials.emplace(chunk.first, std::move(partial));
+            },
+            [&](const ColumnChunk& chunk, std::string&) {
+              const std::lock_guard lock(mutex);
+              if (chunk.rows == 0) return;
+              // The chunk's parts, in order (its last row may be 2^64 - 1).
+              const auto end = partials.upper_bound(chunk.first + (chunk.rows - 1));
+              for (auto it = partials.lower_bound(chunk.first); it != end;) {
+                merge(it->second);
+                it = partials.erase(it);
+              }
+            });
   }
 
-  ChunkPartial compute(int stage, const ColumnChunk& chunk) const {
-    ChunkPartial out;
-    out.numeric.resize(numeric_columns_.size());
-    out.refine.resize(numeric_columns_.size());
-    for (size_t k = 0; k < numeric_columns_.size(); ++k) {
-      const ColumnView& v = chunk.columns[numeric_columns_[k]];
-      const Type type = batch_.output_types()[numeric_columns_[k]];
-      if (stage == 1) {
-        moments(type, v, chunk.rows, out.numeric[k]);
-      } else if (numeric_[k].finite == 0) {
-        continue;  // no finite value: no histogram, no quantile
-      } else if (stage == 2) {
-        histograms(type, v, chunk.rows, numeric_[k], out.numeric[k]);
+  // Pass 1, every column: numbers' moments, texts' lengths and counts, bools' trues.
+  void pass_moments_and_texts() {
+    std::vector<size_t> all(batch_.output_names().size());
+    std::iota(all.begin(), all.end(), size_t{0});
+    pass(
+        "moments and texts", all,
+        [&](const PassPart& part) {
+          ChunkPartial out;
+          const uint64_t rows = part.chunk.rows;
+          out.numeric.resize(numeric_columns_.size());
+          for (size_t k = 0; k < numeric_columns_.size(); ++k) {
+            const size_t c = numeric_columns_[k];
+            moments(type_of(c), part.column(c), rows, out.numeric[k]);
+          }
+          out.lengths.resize(text_columns_.size());
+          for (size_t k = 0; k < text_columns_.size(); ++k) {
+            text_[k].frequencies->add_part(stats::count_part(part.column(text_columns_[k]), rows,
+                                                             part.chunk.first, &out.lengths[k]));
+          }
+          out.trues.assign(bool_columns_.size(), 0);
+          for (size_t k = 0; k < bool_columns_.size(); ++k) {
+            const ColumnView& v = part.column(bool_columns_[k]);
+            for (uint64_t r = 0; r < rows; ++r) out.trues[k] += v.words[r] != 0;
+          }
+          return out;
+        },
+        [&](const ChunkPartial& p) {
+          for (size_t k = 0; k < numeric_.size(); ++k) {
+            NumericAccumulator& g = numeric_[k];
+            const NumericAccumulator& a = p.numeric[k];
+            g.nan += a.nan;
+            g.pinf += a.pinf;
+            g.ninf += a.ninf;
+            g.min_key = std::min(g.min_key, a.min_key);
+            g.max_key = std::max(g.max_key, a.max_key);
+            merge_welford(g, a.finite, a.mean, a.m2);
+          }
+          for (size_t k = 0; k < text_.size(); ++k) text_[k].lengths.merge(p.lengths[k]);
+          for (size_t k = 0; k < trues_.size(); ++k) trues_[k] += p.trues[k];
+        });
+    for (TextColumn& t : text_) {
+      t.exact = t.frequencies->exact();
+      if (t.exact) {
+        t.counts = t.frequencies->take_counts();
       } else {
-        refine(type, v, chunk.rows, numeric_[k], out.refine[k]);
+        t.estimated_distinct = t.frequencies->estimated_distinct();
+        HashCounts candidates = t.frequencies->take_candidates(frequent_count());
+        if (candidates.size()) t.recount = std::make_unique<CandidateRecount>(candidates);
+      }
+      t.frequencies.reset();
+    }
+  }
+
+  // Pass 2, the numbers with finite values and the texts counted inexactly:
+  // display and key histograms, the candidates' exact counts.
+  void pass_histograms_and_top_counts() {
+    std::vector<size_t> columns;
+    for (size_t k = 0; k < numeric_.size(); ++k) {
+      NumericAccumulator& g = numeric_[k];
+      if (g.finite == 0) continue;  // no finite value: no histogram, no quantile
+      g.display.assign(display_bins(type_of(numeric_columns_[k]), g), 0);
+      g.keys.assign(kKeyBins, 0);
+      columns.push_back(numeric_columns_[k]);
+    }
+    for (size_t k = 0; k < text_.size(); ++k) {
+      if (text_[k].recount) columns.push_back(text_columns_[k]);
+    }
+    if (columns.empty()) return;
+    std::sort(columns.begin(), columns.end());
+    pass(
+        "histograms and top counts", columns,
+        [&](const PassPart& part) {
+          ChunkPartial out;
+          out.numeric.resize(numeric_columns_.size());
+          for (size_t k = 0; k < numeric_columns_.size(); ++k) {
+            const size_t c = numeric_columns_[k];
+            if (numeric_[k].finite) {
+              histograms(type_of(c), part.column(c), part.chunk.rows, numeric_[k], out.numeric[k]);
+            }
+          }
+          for (size_t k = 0; k < text_.size(); ++k) {
+            if (!text_[k].recount) continue;
+            text_[k].recount->add_part(stats::count_part(
+                part.column(text_columns_[k]), part.chunk.rows, part.chunk.first, nullptr));
+          }
+          return out;
+        },
+        [&](const ChunkPartial& p) {
+          for (size_t k = 0; k < numeric_.size(); ++k) {
+            NumericAccumulator& g = numeric_[k];
+            const NumericAccumulator& a = p.numeric[k];
+            if (a.display.empty()) continue;  // a column without finite values
+            for (size_t b = 0; b < g.display.size(); ++b) g.display[b] += a.display[b];
+            for (size_t b = 0; b < kKeyBins; ++b) g.keys[b] += a.keys[b];
+          }
+        });
+    for (TextColumn& t : text_) {
+      if (!t.recount) continue;
+      t.counts = t.recount->counts();
+      t.recount.reset();
+    }
+  }
+
+  // Passes 3+, the numbers with quantiles not yet pinned: each such
+  // search's keys, or its finer histogram.
+  void pass_refinement() {
+    std::vector<size_t> columns;
+    for (size_t k = 0; k < numeric_.size(); ++k) {
+      const auto& searches = numeric_[k].searches;
+      if (std::any_of(searches.begin(), searches.end(), [](const auto& s) { return !s.key; })) {
+        columns.push_back(numeric_columns_[k]);
       }
     }
-    // Texts take part in passes 1 and 2 only: refinement is numeric.
-    out.text.resize(stage <= 2 ? text_columns_.size() : 0);
-    for (size_t k = 0; k < out.text.size(); ++k) {
-      const ColumnView& v = chunk.columns[text_columns_[k]];
-      TextAccumulator& a = out.text[k];
-      if (stage == 1) a.sketch.assign(size_t{1} << kSketchBits, 0);
-      for (uint64_t r = 0; r < chunk.rows; ++r) {
-        const std::string_view t = v.text(r);
-        if (stage == 1) {
-          a.min_length = std::min<uint64_t>(a.min_length, t.size());
-          a.max_length = std::max<uint64_t>(a.max_length, t.size());
-          a.total_length += t.size();
-          sketch_add(a.sketch, t);
-          if (const auto it = a.candidates.find(t); it != a.candidates.end()) {
-            ++it->second;
-          } else {
-            a.candidates.emplace(t, 1);
+    refine_.assign(numeric_.size(), {});
+    for (size_t k = 0; k < numeric_.size(); ++k) refine_[k].resize(numeric_[k].searches.size());
+    pass(
+        "exact quantiles", columns,
+        [&](const PassPart& part) {
+          ChunkPartial out;
+          out.refine.resize(numeric_columns_.size());
+          for (size_t k = 0; k < numeric_columns_.size(); ++k) {
+            const size_t c = numeric_columns_[k];
+            if (std::binary_search(columns.begin(), columns.end(), c)) {
+              refine(type_of(c), part.column(c), part.chunk.rows, numeric_[k], out.refine[k]);
+            }
           }
-        } else if (stage == 2) {
-          if (const auto it = text_[k].candidates.find(t); it != text_[k].candidates.end()) {
-            ++a.candidates[it->first];
+          return out;
+        },
+        [&](const ChunkPartial& p) {
+          for (size_t k = 0; k < numeric_.size(); ++k) {
+            for (size_t q = 0; q < p.refine[k].size(); ++q) {
+              std::vector<uint64_t>& into = refine_[k][q];
+              const std::vector<uint64_t>& part = p.refine[k][q];
+              if (numeric_[k].searches[q].collects()) {
+                into.insert(into.end(), part.begin(), part.end());
+              } else if (!part.empty()) {
+                into.resize(kKeyBins);
+                for (size_t b = 0; b < kKeyBins; ++b) into[b] += part[b];
+              }
+            }
           }
+        });
+    // A search that collected its range's keys takes its value from them
+    // sorted; one that counted a finer histogram narrows again.
+    for (size_t k = 0; k < numeric_.size(); ++k) {
+      for (size_t q = 0; q < numeric_[k].searches.size(); ++q) {
+        QuantileSearch& s = numeric_[k].searches[q];
+        std::vector<uint64_t>& found = refine_[k][q];
+        if (s.key) continue;
+        if (s.collects()) {
+          std::sort(found.begin(), found.end());
+          s.key = found.at(s.rank - s.below);
+        } else {
+          narrow(s, found);
         }
       }
-      a.rows = chunk.rows;
-      if (stage == 1) {
-        // The part's distinct values as hashes, then its counts as a summary.
-        a.hashes.reserve(a.candidates.size());
-        for (const auto& [t, n] : a.candidates) a.hashes.push_back(rt::xxh3_64(t));
-        reduce_candidates(a.candidates);
-      }
     }
-    out.trues.assign(bool_columns_.size(), 0);
-    for (size_t k = 0; stage == 1 && k < bool_columns_.size(); ++k) {
-      const ColumnView& v = chunk.columns[bool_columns_[k]];
-      for (uint64_t r = 0; r < chunk.rows; ++r) out.trues[k] += v.words[r] != 0;
-    }
-    return out;
+    refine_.clear();
+  }
+
+  bool refining() const {
+    return std::any_of(numeric_.begin(), numeric_.end(), [](const NumericAccumulator& g) {
+      return std::any_of(g.searches.begin(), g.searches.end(),
+                         [](const QuantileSearch& s) { return !s.key; });
+    });
   }
 
   // Pass 1 of a numeric column's part: the special values, the key range
@@ -327,11 +420,12 @@ class StatsRun {
                          const NumericAccumulator& global, NumericAccumulator& a) {
     a.display.assign(display_bins(type, global), 0);
     a.keys.assign(kKeyBins, 0);
+    const KeyBins bins(global.min_key, global.max_key);
     for (uint64_t r = 0; r < rows; ++r) {
       const uint64_t w = v.words[r];
       if (!is_finite_word(type, w)) continue;
       const uint64_t key = key_of(type, w);
-      ++a.keys[bin_of(key, global.min_key, global.max_key, kKeyBins)];
+      ++a.keys[bins.bin(key)];
       ++a.display[display_bin(type, key, global)];
     }
   }
@@ -340,8 +434,10 @@ class StatsRun {
   static void refine(Type type, const ColumnView& v, uint64_t rows,
                      const NumericAccumulator& global, std::vector<std::vector<uint64_t>>& out) {
     out.resize(global.searches.size());
+    std::vector<KeyBins> bins;
     for (size_t q = 0; q < global.searches.size(); ++q) {
       const QuantileSearch& s = global.searches[q];
+      bins.emplace_back(s.lo, s.hi);
       if (!s.key && !s.collects()) out[q].assign(kKeyBins, 0);
     }
     for (uint64_t r = 0; r < rows; ++r) {
@@ -354,7 +450,7 @@ class StatsRun {
         if (s.collects()) {
           out[q].push_back(key);
         } else {
-          ++out[q][bin_of(key, s.lo, s.hi, kKeyBins)];
+          ++out[q][bins[q].bin(key)];
         }
       }
     }
@@ -363,106 +459,34 @@ class StatsRun {
   // An integer column's display bins are whole numbers of values wide
   // (62 ages make 31 bins of two, not 40 that alias).
   static uint64_t integer_bin_width(const NumericAccumulator& g) {
-    const unsigned __int128 span = (unsigned __int128)(g.max_key - g.min_key) + 1;
+    const u128 span = (u128)(g.max_key - g.min_key) + 1;
     return (uint64_t)((span + kHistogramBins - 1) / kHistogramBins);
   }
 
   static size_t display_bins(Type type, const NumericAccumulator& g) {
     if (is_float(type) || g.finite == 0) return kHistogramBins;
-    const unsigned __int128 span = (unsigned __int128)(g.max_key - g.min_key) + 1;
+    const u128 span = (u128)(g.max_key - g.min_key) + 1;
     const uint64_t width = integer_bin_width(g);
     return (size_t)((span + width - 1) / width);
   }
 
   static uint64_t display_bin(Type type, uint64_t key, const NumericAccumulator& g) {
     if (!is_float(type)) return (key - g.min_key) / integer_bin_width(g);
-    {
-      const double lo = value_of(type, g.min_key), hi = value_of(type, g.max_key);
-      const double x = value_of(type, key);
-      if (!(hi > lo)) return 0;
-      return std::min<uint64_t>(kHistogramBins - 1,
-                                (uint64_t)((x - lo) / (hi - lo) * (double)kHistogramBins));
-    }
+    const double lo = value_of(type, g.min_key), hi = value_of(type, g.max_key);
+    const double x = value_of(type, key);
+    if (!(hi > lo)) return 0;
+    return std::min<uint64_t>(kHistogramBins - 1,
+                              (uint64_t)((x - lo) / (hi - lo) * (double)kHistogramBins));
   }
 
-  void merge(int stage, ChunkPartial& p) {
-    for (size_t k = 0; k < numeric_.size(); ++k) {
-      NumericAccumulator& g = numeric_[k];
-      NumericAccumulator& a = p.numeric[k];
-      if (stage == 1) {
-        g.nan += a.nan;
-        g.pinf += a.pinf;
-        g.ninf += a.ninf;
-        g.min_key = std::min(g.min_key, a.min_key);
-        g.max_key = std::max(g.max_key, a.max_key);
-        merge_welford(g, a.finite, a.mean, a.m2);
-      } else if (stage == 2) {
-        if (a.display.empty()) continue;  // a column without finite values
-        for (size_t b = 0; b < g.display.size(); ++b) g.display[b] += a.display[b];
-        for (size_t b = 0; b < kKeyBins; ++b) g.keys[b] += a.keys[b];
-      } else {
-        for (size_t q = 0; q < p.refine[k].size(); ++q) {
-          std::vector<uint64_t>& into = refine_[k][q];
-          const std::vector<uint64_t>& part = p.refine[k][q];
-          if (g.searches[q].collects()) {
-            into.insert(into.end(), part.begin(), part.end());
-          } else if (!part.empty()) {
-            into.resize(kKeyBins);
-            for (size_t b = 0; b < kKeyBins; ++b) into[b] += part[b];
-          }
-        }
-      }
-    }
-    for (size_t k = 0; k < p.text.size(); ++k) {
-      TextAccumulator& g = text_[k];
-      TextAccumulator& a = p.text[k];
-      if (stage == 1) {
-        g.rows += a.rows;
-        g.min_length = std::min(g.min_length, a.min_length);
-        g.max_length = std::max(g.max_length, a.max_length);
-        g.total_length += a.total_length;
-        for (size_t r = 0; r < g.sketch.size(); ++r)
-          g.sketch[r] = std::max(g.sketch[r], a.sketch[r]);
-        for (uint64_t h : a.hashes) {
-          if (!g.exact) break;
-          g.distinct.insert(h);
-          if (g.distinct.size() > kExactDistinct) {
-            g.exact = false;
-            g.distinct.clear();
-          }
-        }
-        for (auto& [t, n] : a.candidates) g.candidates[t] += n;
-        reduce_candidates(g.candidates);
-      } else if (stage == 2) {
-        for (auto& [t, n] : a.candidates) exact_counts_[k][t] += n;
-      }
-    }
-    for (size_t k = 0; k < trues_.size(); ++k) trues_[k] += p.trues[k];
-  }
-
-  void prepare_second_pass() {
-    for (size_t k = 0; k < numeric_.size(); ++k) {
-      NumericAccumulator& g = numeric_[k];
-      g.display.assign(display_bins(batch_.output_types()[numeric_columns_[k]], g), 0);
-      g.keys.assign(kKeyBins, 0);
-    }
-    exact_counts_.assign(text_.size(), {});
-  }
-
-  // Narrows `s` to the bin of `histogram` (equal bins over its [lo, hi])
-  // that holds its rank; pinned when the bin holds one key.
+  // Narrows `s` to the bin of `histogram` (KeyBins over its [lo, hi]) that
+  // holds its rank; pinned when the bin holds one key.
   static void narrow(QuantileSearch& s, const std::vector<uint64_t>& histogram) {
     uint64_t below = s.below, b = 0;
     while (below + histogram[b] <= s.rank) below += histogram[b++];
-    // Bin b holds the keys k with floor((k - lo) * bins / span) == b: from
-    // lo + ceil(b * span / bins) up to the next bin's first key.
-    const uint64_t lo = s.lo, hi = s.hi;
-    const unsigned __int128 span = (unsigned __int128)(hi - lo) + 1;
-    const auto first_key = [&](uint64_t bin) {
-      return lo + (uint64_t)((span * bin + kKeyBins - 1) / kKeyBins);
-    };
-    s.lo = first_key(b);
-    s.hi = b + 1 == kKeyBins ? hi : first_key(b + 1) - 1;
+    const KeyBins bins(s.lo, s.hi);
+    s.lo = bins.first_key(b);
+    s.hi = bins.last_key(b);
     s.below = below;
     s.in_range = histogram[b];
     if (s.lo == s.hi) s.key = s.lo;
@@ -470,7 +494,6 @@ class StatsRun {
 
   // Each quantile's key bin, from the key histogram of pass 2.
   void resolve_from_key_histograms() {
-    refine_.assign(numeric_.size(), {});
     for (NumericAccumulator& g : numeric_) {
       if (g.finite == 0) continue;
       for (double p : kStatsQuantiles) {
@@ -484,41 +507,35 @@ class StatsRun {
       }
       g.keys = {};
     }
-    for (size_t k = 0; k < numeric_.size(); ++k) {
-      refine_[k].assign(numeric_[k].searches.size(), {});
-    }
   }
 
-  // After a refinement pass: a search that collected its range's keys
-  // takes its value from them sorted; one that counted a finer histogram
-  // narrows again. Whether any search is still open.
-  bool open_searches() {
-    bool open = false;
-    for (size_t k = 0; k < numeric_.size(); ++k) {
-      NumericAccumulator& g = numeric_[k];
-      for (size_t q = 0; q < g.searches.size(); ++q) {
-        QuantileSearch& s = g.searches[q];
-        std::vector<uint64_t>& found = refine_[k][q];
-        if (!s.key && passes_ > 2) {
-          if (s.collects()) {
-            std::sort(found.begin(), found.end());
-            s.key = found.at(s.rank - s.below);
-          } else {
-            narrow(s, found);
-          }
-        }
-        found.clear();
-        open |= !s.key;
+  // The texts of the values `top` lists, generated again at their first
+  // coordinates (on the CPU: every device gives the same values).
+  std::vector<std::vector<std::pair<std::string, uint64_t>>> top_texts(
+      const std::vector<std::vector<HashCount>>& top) const {
+    std::vector<std::vector<std::pair<std::string, uint64_t>>> out(top.size());
+    if (text_columns_.empty()) return out;
+    BatchOptions options = options_;
+    options.device = DeviceChoice{};
+    options.outputs.clear();
+    for (size_t c : text_columns_) options.outputs.push_back(batch_.output_names()[c]);
+    const BatchEvaluator texts(program_, options);
+    std::map<uint64_t, std::vector<Column>> rows;
+    for (size_t k = 0; k < top.size(); ++k) {
+      for (const HashCount& c : top[k]) {
+        auto it = rows.find(c.first);
+        if (it == rows.end()) it = rows.emplace(c.first, texts.evaluate(c.first, 1)).first;
+        out[k].emplace_back(std::string(it->second[k].text(0)), c.count);
       }
     }
-    return open;
+    return out;
   }
 
-  StatsReport report() {
+  StatsReport report() const {
     StatsReport out;
     out.first = first_;
     out.count = count_;
-    out.passes = passes_;
+    out.passes = pass_log_;
     out.device = batch_.device_name();
     const auto& names = batch_.output_names();
     const auto& types = batch_.output_types();
@@ -550,24 +567,27 @@ class StatsRun {
       }
       out.columns[numeric_columns_[k]].numeric = std::move(n);
     }
+    // Counted inexactly, a column's recounted candidates include every
+    // value of more than frequent_count() rows: those are listed.
+    std::vector<std::vector<HashCount>> top;
+    for (const TextColumn& t : text_) {
+      top.push_back(most_frequent(t.counts, t.exact ? 0 : frequent_count()));
+    }
+    std::vector<std::vector<std::pair<std::string, uint64_t>>> texts = top_texts(top);
     for (size_t k = 0; k < text_.size(); ++k) {
-      const TextAccumulator& g = text_[k];
+      const TextColumn& g = text_[k];
       TextStats t;
       t.distinct_exact = g.exact;
-      t.distinct = g.exact ? g.distinct.size() : (uint64_t)std::llround(sketch_estimate(g.sketch));
-      t.distinct_standard_error = g.exact ? 0.0 : 1.04 / std::sqrt((double)g.sketch.size());
-      if (g.rows) {
-        t.min_length = g.min_length;
-        t.max_length = g.max_length;
-        t.mean_length = (double)g.total_length / (double)g.rows;
+      t.distinct = g.exact ? g.counts.size() : (uint64_t)std::llround(g.estimated_distinct);
+      t.distinct_standard_error = g.exact ? 0.0 : TextFrequencies::estimate_standard_error();
+      if (count_) {
+        t.min_length = g.lengths.min;
+        t.max_length = g.lengths.max;
+        t.mean_length = (double)g.lengths.total / (double)count_;
       }
-      std::vector<std::pair<std::string, uint64_t>> top(exact_counts_[k].begin(),
-                                                        exact_counts_[k].end());
-      std::sort(top.begin(), top.end(), [](const auto& a, const auto& b) {
-        return a.second != b.second ? a.second > b.second : a.first < b.first;
-      });
-      if (top.size() > 10) top.resize(10);
-      t.top = std::move(top);
+      t.top = std::move(texts[k]);
+      t.top_share_bound =
+          g.exact || t.top.size() == kTopValues ? 0.0 : 1.0 / (double)kTopShareDivisor;
       out.columns[text_columns_[k]].text = std::move(t);
     }
     for (size_t k = 0; k < bool_columns_.size(); ++k)
@@ -575,15 +595,16 @@ class StatsRun {
     return out;
   }
 
-  BatchEvaluator batch_;
+  std::shared_ptr<const Program> program_;
+  BatchOptions options_;
+  BatchEvaluator batch_;  // pass 1's: every column
   uint64_t first_, count_;
-  std::vector<size_t> numeric_columns_, text_columns_, bool_columns_;
+  std::vector<size_t> numeric_columns_, text_columns_, bool_columns_;  // output indices
   std::vector<NumericAccumulator> numeric_;
-  std::vector<TextAccumulator> text_;
+  std::vector<TextColumn> text_;
   std::vector<uint64_t> trues_;
-  std::vector<TextCounts> exact_counts_;
   std::vector<std::vector<std::vector<uint64_t>>> refine_;  // per numeric column and search
-  unsigned passes_ = 0;
+  std::vector<StatsPass> pass_log_;
 };
 
 }  // namespace

@@ -91,6 +91,7 @@ std::string section(const ColumnStats& s) {
       shares.emplace_back(value, s.rows ? (double)count / (double)s.rows : 0.0);
     }
     out += bars_svg(shares);
+    if (t.top_share_bound) out += "<p class=\"axis\">" + escaped(stats_top_bound_text(t)) + "</p>";
   }
   if (s.trues) {
     const double share = s.rows ? (double)*s.trues / (double)s.rows : 0.0;
@@ -111,8 +112,8 @@ std::string stats_html(const StatsReport& report, std::string_view title,
       "section{margin-bottom:2em}pre{background:#f6f6f6;padding:1em;overflow:auto}"
       ".axis{color:#666;font-size:small;margin:0}</style></head><body><h1>polyrt stats: " +
       escaped(title) + "</h1><p>" + std::to_string(report.count) + " rows from " +
-      std::to_string(report.first) + ", " + std::to_string(report.passes) + " passes on " +
-      escaped(report.device) + "</p>";
+      std::to_string(report.first) + " on " + escaped(report.device) + ", " +
+      escaped(stats_passes_text(report)) + "</p>";
   for (const ColumnStats& c : report.columns) out += section(c);
   return out + "<h2>Program</h2><pre>" + escaped(program_text) + "</pre></body></html>\n";
 }

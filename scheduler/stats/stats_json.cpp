@@ -56,7 +56,7 @@ void text_json(std::string& out, const TextStats& t, uint64_t rows) {
            ",\"count\":" + std::to_string(t.top[k].second) +
            ",\"share\":" + number(rows ? (double)t.top[k].second / (double)rows : 0.0) + "}";
   }
-  out += "]}";
+  out += "],\"top_share_bound\":" + number(t.top_share_bound) + "}";
 }
 
 }  // namespace
@@ -64,8 +64,16 @@ void text_json(std::string& out, const TextStats& t, uint64_t rows) {
 std::string stats_json(const StatsReport& report) {
   std::string out = "{\"first\":" + std::to_string(report.first) +
                     ",\"count\":" + std::to_string(report.count) +
-                    ",\"passes\":" + std::to_string(report.passes) +
-                    ",\"device\":" + rt::json_quoted(report.device) + ",\"columns\":[";
+                    ",\"passes\":" + std::to_string(report.passes.size()) + ",\"pass_log\":[";
+  for (size_t p = 0; p < report.passes.size(); ++p) {
+    out += std::string(p ? "," : "") + "{\"purpose\":" + rt::json_quoted(report.passes[p].purpose) +
+           ",\"columns\":[";
+    for (size_t c = 0; c < report.passes[p].columns.size(); ++c) {
+      out += (c ? "," : "") + rt::json_quoted(report.passes[p].columns[c]);
+    }
+    out += "]}";
+  }
+  out += "],\"device\":" + rt::json_quoted(report.device) + ",\"columns\":[";
   for (size_t c = 0; c < report.columns.size(); ++c) {
     const ColumnStats& s = report.columns[c];
     out += (c ? "," : "") + std::string("{\"name\":") + rt::json_quoted(s.name) + ",\"type\":\"" +

@@ -20,4 +20,25 @@ std::string stats_value_text(const Value& v) {
   return v.to_string();
 }
 
+std::string stats_passes_text(const StatsReport& report) {
+  const size_t n = report.passes.size();
+  std::string out = std::to_string(n) + (n == 1 ? " pass" : " passes") + " over them (";
+  for (size_t p = 0; p < n; ++p) {
+    const StatsPass& pass = report.passes[p];
+    out += (p ? "; " : "") + std::to_string(p + 1) + ": " + pass.purpose + " of ";
+    if (pass.columns.size() == report.columns.size()) {
+      out += "every column";
+      continue;
+    }
+    for (size_t c = 0; c < pass.columns.size(); ++c) out += (c ? ", " : "") + pass.columns[c];
+  }
+  return out + ")";
+}
+
+std::string stats_top_bound_text(const TextStats& t) {
+  if (t.top_share_bound == 0) return "";
+  return std::string(t.top.empty() ? "no value" : "no other value") + " has a share above " +
+         stats_number_text(100 * t.top_share_bound) + "%";
+}
+
 }  // namespace polyrt

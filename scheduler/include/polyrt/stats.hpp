@@ -1,21 +1,26 @@
 // Statistics of a program's columns over a coordinate range, computed in
 // the batch tier by regenerating the rows (they are a pure function of the
-// coordinate, so a further pass costs a re-evaluation, not storage):
+// coordinate, so a further pass costs a re-evaluation, not storage). Each
+// pass generates only the columns it needs:
 //
-//   pass 1: count, min, max, mean and standard deviation (Welford per
-//           chunk, merged in coordinate order: the last bits of these two
-//           may change with the chunk size), NaN and infinity counts; for text, the
-//           lengths, exact distinct values up to kExactDistinct (counted
-//           by 64-bit hashes: a collision at the bound is below 3e-8;
-//           past it a HyperLogLog sketch, its standard error stated) and heavy-hitter
-//           candidates (Misra-Gries, so any value of share > 1/kTopCandidates
-//           is one);
-//   pass 2: the display histogram over [min, max], a histogram of each
-//           numeric column's order keys for its quantiles, and the
-//           candidates' exact counts;
-//   pass 3+: each quantile not yet pinned to one value collects the values
-//           of its key bin (or a finer histogram when the bin is large),
-//           until every quantile is exact.
+//   pass 1 (every column): count, min, max, mean and standard deviation
+//           (Welford per chunk, merged in coordinate order: the last bits
+//           of these two may change with the chunk size), NaN and infinity
+//           counts; for text, the lengths and every value's exact count
+//           while there are at most kExactDistinct distinct values (values
+//           are told apart by 64-bit hashes: a collision at the bound is
+//           below 3e-8); past the bound a HyperLogLog sketch, its standard
+//           error stated, and Misra-Gries summaries that bound every
+//           value's count from above;
+//   pass 2 (numbers with finite values, texts past the bound that may
+//           hold a value of share > 1/kTopShareDivisor): the display
+//           histogram over [min, max], a histogram of each numeric column's
+//           order keys for its quantiles, and the exact counts of the
+//           values that the summaries did not rule out;
+//   pass 3+ (numbers with quantiles still open): each quantile not yet
+//           pinned to one value collects the values of its key bin (or a
+//           finer histogram when the bin is large), until every quantile
+//           is exact.
 //
 // Quantiles are exact order statistics: q(p) = x_(floor(p * (n - 1))) of
 // the finite values (numpy's method="lower"). The same range gives the
@@ -36,7 +41,9 @@ namespace polyrt {
 
 inline constexpr double kStatsQuantiles[] = {0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99};
 inline constexpr uint64_t kExactDistinct = 1'000'000;
-inline constexpr size_t kTopCandidates = 1024;
+// A text column counted inexactly lists its values of more than
+// 1/kTopShareDivisor of the rows.
+inline constexpr uint64_t kTopShareDivisor = 1024;
 inline constexpr size_t kHistogramBins = 40;
 
 struct NumericStats {
@@ -54,9 +61,14 @@ struct NumericStats {
 struct TextStats {
   uint64_t distinct = 0;
   bool distinct_exact = true;
-  double distinct_standard_error = 0;                 // relative, when not exact
-  std::vector<std::pair<std::string, uint64_t>> top;  // by count, then text; exact counts
-  uint64_t min_length = 0, max_length = 0;            // bytes
+  double distinct_standard_error = 0;  // relative, when not exact
+  // The most frequent values with their exact counts, by count and then
+  // by first appearance; at most 10. When the distinct count is not exact
+  // they are only the values of share above top_share_bound (fewer than
+  // 10 then): every value not listed has a share of at most that bound.
+  std::vector<std::pair<std::string, uint64_t>> top;
+  double top_share_bound = 0;               // 0: `top` is the column's whole top 10
+  uint64_t min_length = 0, max_length = 0;  // bytes
   double mean_length = 0;
 };
 
@@ -69,10 +81,16 @@ struct ColumnStats {
   std::optional<uint64_t> trues;        // bool columns
 };
 
+// One generation of the rows: what it computed, of which columns.
+struct StatsPass {
+  std::string purpose;
+  std::vector<std::string> columns;
+};
+
 struct StatsReport {
   uint64_t first = 0, count = 0;
   std::vector<ColumnStats> columns;
-  unsigned passes = 0;  // how many times the rows were generated
+  std::vector<StatsPass> passes;  // in the order they ran
   std::string device;
 };
 
@@ -88,6 +106,12 @@ std::string stats_json(const StatsReport& report);
 // column's value in its type (an integer exactly, a float so, None "-").
 std::string stats_number_text(double v);
 std::string stats_value_text(const Value& v);
+// Which passes ran, of which columns: "3 passes over them (1: moments and
+// texts of every column; 2: ...)".
+std::string stats_passes_text(const StatsReport& report);
+// What a top list that is not the whole top 10 leaves out ("no other
+// value has a share above 0.0976563%"), or "" when it is.
+std::string stats_top_bound_text(const TextStats& t);
 
 // The report as one self-contained HTML page (no script, no network: the
 // charts are inline SVG), a section per column, then the program's text.
