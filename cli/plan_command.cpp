@@ -44,11 +44,17 @@ unsigned parse_driver_version(const std::string& text) {
   return major;
 }
 
+// What to print of the plan: the plan itself or its code in one form.
+struct Emit {
+  bool llvm = false, before_o2 = false, ptx = false, assembly = false;
+};
+
 std::string batch_output(const std::shared_ptr<const Program>& program, bool nvptx,
-                         const GpuTarget& target, bool emit_llvm, bool before_o2, bool emit_ptx) {
+                         const GpuTarget& target, const Emit& emit) {
   const PlanDevice device = nvptx ? PlanDevice::Gpu : PlanDevice::Cpu;
-  if (emit_ptx) return batch_kernels_ptx(program, {}, target);
-  if (emit_llvm) return batch_kernels_llvm_ir(program, device, !before_o2, {}, target);
+  if (emit.ptx) return batch_kernels_ptx(program, {}, target);
+  if (emit.assembly) return batch_kernels_asm(program);
+  if (emit.llvm) return batch_kernels_llvm_ir(program, device, !emit.before_o2, {}, target);
   return batch_plan_text(program, device, {}, target);
 }
 
@@ -58,17 +64,20 @@ int plan_command(CommandLine& args) {
   static const std::string usage =
       "usage: polyrt plan FILE [--engine batch|closures|native] [--provenance MODE] [--device D]\n"
       "                   [--lib DIR]... [--partition [CURSOR=]I]...\n"
-      "                   [--emit-llvm [--before-o2]] [--target cpu|nvptx [--sm N]\n"
-      "                   [--cuda-driver V] [--emit-ptx]]\n\n"
+      "                   [--emit-llvm [--before-o2] | --emit-asm] [--target cpu|nvptx\n"
+      "                   [--sm N] [--cuda-driver V] [--emit-ptx]]\n\n"
       "Prints the per-state plan: the slot layout, the steps in evaluation order (native\n"
       "segments and host steps) and the provenance mode. --emit-llvm prints the\n"
-      "optimized LLVM IR of the native segments instead.\n\n"
+      "optimized LLVM IR of the native segments instead, --emit-asm their machine code\n"
+      "(for the host's CPU, or the LLVM CPU that the environment variable POLYRT_JIT_CPU\n"
+      "names, e.g. x86-64-v3).\n\n"
       "--engine batch prints the batch plan of every output (the first input iterated);\n"
       "--device gpu (the batch plan with --target nvptx) says what runs on the GPU, what\n"
       "on CPU workers, which columns are copied between them, and each kernel's registers,\n"
       "spills and occupancy as the CUDA toolkit's ptxas reports them (when one is found);\n"
       "--emit-llvm its kernels' LLVM IR after O2 (--before-o2: as emitted, before the\n"
-      "rtlib is linked). --target nvptx generates the GPU kernels: --emit-ptx prints\n"
+      "rtlib is linked), --emit-asm the CPU kernels' machine code. --target nvptx generates the "
+      "GPU kernels: --emit-ptx prints\n"
       "their PTX, --sm the compute capability (default 90; valid: " +
       valid_gpu_targets() +
       "),\n--cuda-driver the oldest CUDA driver that must load it (e.g. 12.4; it picks the PTX\n"
@@ -76,18 +85,21 @@ int plan_command(CommandLine& args) {
   if (args.wants_help()) return std::fputs(usage.c_str(), stdout), 0;
   CompileOptions options;
   options.engine = Engine::Native;
-  bool emit_llvm = false, before_o2 = false, emit_ptx = false, batch = false;
+  Emit emit;
+  bool batch = false;
   std::optional<std::string> target_name;
   GpuTarget target;
   bool gpu_option = false;
   while (!args.done()) {
     const std::string f = args.flag();
     if (f == "--emit-llvm") {
-      emit_llvm = true;
+      emit.llvm = true;
     } else if (f == "--before-o2") {
-      before_o2 = true;
+      emit.before_o2 = true;
+    } else if (f == "--emit-asm") {
+      emit.assembly = true;
     } else if (f == "--emit-ptx") {
-      emit_ptx = gpu_option = true;
+      emit.ptx = gpu_option = true;
     } else if (f == "--device") {
       // What `polyrt run --device` would run where: the GPU's target.
       const std::string device = args.value_of(f);
@@ -118,10 +130,14 @@ int plan_command(CommandLine& args) {
   if (gpu_option && !nvptx) {
     throw UsageError("--emit-ptx, --sm and --cuda-driver apply to --target nvptx");
   }
-  if (before_o2 && (!emit_llvm || !batch)) {
+  if (emit.before_o2 && (!emit.llvm || !batch)) {
     throw UsageError("--before-o2 applies to --engine batch --emit-llvm");
   }
-  if (emit_llvm && emit_ptx) throw UsageError("--emit-llvm and --emit-ptx exclude each other");
+  if (emit.llvm + emit.ptx + emit.assembly > 1) {
+    throw UsageError("--emit-llvm, --emit-asm and --emit-ptx exclude each other");
+  }
+  if (emit.assembly && nvptx)
+    throw UsageError("--emit-asm is the CPU's; for the GPU use --emit-ptx");
   if (nvptx) {
     try {
       check_gpu_target(target);
@@ -131,7 +147,7 @@ int plan_command(CommandLine& args) {
   }
   if (batch) {
     const std::shared_ptr<const Program> program = compile_file(file, options);
-    std::string out = batch_output(program, nvptx, target, emit_llvm, before_o2, emit_ptx);
+    std::string out = batch_output(program, nvptx, target, emit);
     for (size_t t = 0; t < program->traversal_count(); ++t) {
       const TraversalInfo info = traversal_info(*program, t);
       out += "traversal " + std::to_string(t) + ": for " + info.comprehension;
@@ -141,8 +157,7 @@ int plan_command(CommandLine& args) {
         continue;
       }
       out += " runs in the batch tier as its lattice body, " + std::to_string(info.lattice_tuples) +
-             " rows per coordinate:\n" +
-             batch_output(info.lattice_body, nvptx, target, emit_llvm, before_o2, emit_ptx);
+             " rows per coordinate:\n" + batch_output(info.lattice_body, nvptx, target, emit);
     }
     std::fputs(out.c_str(), stdout);
     return 0;
@@ -152,7 +167,9 @@ int plan_command(CommandLine& args) {
   }
   auto program = compile_file(file, options);
   const auto plan_of = [&](const Program& p) {
-    return emit_llvm ? state_plan_llvm_ir(p) : state_plan_text(p);
+    return emit.llvm       ? state_plan_llvm_ir(p)
+           : emit.assembly ? state_plan_asm(p)
+                           : state_plan_text(p);
   };
   std::string out = plan_of(*program);
   // Each traversal's body is a program of its own, with a plan of its own;

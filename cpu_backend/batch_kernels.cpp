@@ -20,11 +20,12 @@ BatchKernels compile_batch_kernels(const ir::Graph& graph, const plan::BatchPlan
   return kernels;
 }
 
-std::string batch_kernels_ir(const ir::Graph& graph, const plan::BatchPlan& plan, bool optimized) {
+std::string batch_kernels_text(const ir::Graph& graph, const plan::BatchPlan& plan,
+                               jit::CodeText form) {
   jit::JitEngine& jit = jit::JitEngine::instance();
   jit::JitModule m("polyrt_batch", jit);
   codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::Cpu);
-  return optimized ? jit.optimized_ir(*m.module) : codegen::module_text(*m.module);
+  return jit.code_text(*m.module, form);
 }
 
 }  // namespace polyrt::cpu

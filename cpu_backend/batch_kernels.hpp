@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/jit/code_text.hpp"
 #include "plan/batch_plan.hpp"
 
 namespace polyrt::cpu {
@@ -21,8 +22,9 @@ struct BatchKernels {
 
 BatchKernels compile_batch_kernels(const ir::Graph& graph, const plan::BatchPlan& plan);
 
-// The IR of the plan's CPU kernels, after the rtlib is linked and O2, or as
-// emitted (`polyrt plan --engine batch --emit-llvm [--before-o2]`).
-std::string batch_kernels_ir(const ir::Graph& graph, const plan::BatchPlan& plan, bool optimized);
+// The plan's CPU kernels as `polyrt plan --engine batch --emit-llvm
+// [--before-o2]` or `--emit-asm` prints them.
+std::string batch_kernels_text(const ir::Graph& graph, const plan::BatchPlan& plan,
+                               jit::CodeText form);
 
 }  // namespace polyrt::cpu

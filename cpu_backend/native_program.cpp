@@ -41,13 +41,13 @@ std::shared_ptr<const void> cpu::compile_native_segments(const Program& program,
   return sp;
 }
 
-std::string cpu::native_program_ir(const Program& program) {
+std::string cpu::native_program_text(const Program& program, jit::CodeText form) {
   auto sp =
       slots::build_slot_program(ProgramInternals::graph(program), true, Provenance::Raw, "native");
   jit::JitEngine& jit = jit::JitEngine::instance();
   jit::JitModule m("polyrt_program", jit);
   codegen::emit_segments(*m.module, ProgramInternals::graph(program), sp->plan);
-  return jit.optimized_ir(*m.module);
+  return jit.code_text(*m.module, form);
 }
 
 }  // namespace polyrt

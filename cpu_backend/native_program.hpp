@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "codegen/jit/code_text.hpp"
 #include "polyrt/polyrt.hpp"
 
 namespace polyrt::jit {
@@ -17,8 +18,9 @@ namespace polyrt::cpu {
 // Program::NativeBuilder).
 std::shared_ptr<slots::SlotProgram> build_native_program(const ir::Graph& graph, Provenance mode);
 
-// The O2-optimized LLVM IR of the program's native segments (`--emit-llvm`).
-std::string native_program_ir(const Program& program);
+// The program's native segments as `polyrt plan --emit-llvm` (optimized IR)
+// or `--emit-asm` prints them.
+std::string native_program_text(const Program& program, jit::CodeText form);
 
 // Compiles the native segments of `program` with `jit` (the compile-time
 // benchmark uses engines of its own; programs use JitEngine::instance()).

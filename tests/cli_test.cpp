@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -202,6 +203,44 @@ TEST_F(Cli, PlanAndEmitLlvm) {
                        " --cycles 0..10 --set tenant_seed=1 --set operation_seed=2 --engine bogus")
                 .status,
             2);
+}
+
+// POLYRT_JIT_CPU compiles for a named CPU (AVX2 code here, whatever the
+// host has beyond it): the same rows, objects cached apart from the host's,
+// and --emit-asm shows the machine code.
+TEST_F(Cli, JitCpuChoiceAndEmitAsm) {
+  const std::string ladder = std::string(POLYRT_SOURCE_DIR) + "/examples/ladder.polydat";
+  const std::string avx2 = "POLYRT_JIT_CPU=x86-64-v3";
+  const auto native_asm = run_polyrt("plan " + ladder + " --emit-asm");
+  ASSERT_EQ(native_asm.status, 0) << native_asm.err;
+  expect_contains(native_asm.out, {"polyrt_seg_0:", "ret"});
+  const auto batch_asm = run_polyrt_with(avx2, "plan " + ladder + " --engine batch --emit-asm");
+  ASSERT_EQ(batch_asm.status, 0) << batch_asm.err;
+  expect_contains(batch_asm.out, {"polyrt_batch_kernel_0:", "ymm"});
+  EXPECT_EQ(batch_asm.out.find("zmm"), std::string::npos);  // no AVX-512 in x86-64-v3 code
+
+  const std::string cache = "POLYRT_CACHE_DIR=" + dir + "/jit_cache";
+  const auto objects = [&] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/jit_cache")) {
+      n += e.path().extension() == ".o";
+    }
+    return n;
+  };
+  const std::string run = "run " + kExample + " --cycles 0..5000 --threads 2 --device cpu";
+  const auto host = run_polyrt_with(cache, run);
+  const size_t host_objects = objects();
+  const auto chosen = run_polyrt_with(cache + " " + avx2, run);
+  ASSERT_EQ(chosen.status, 0) << chosen.err;
+  EXPECT_EQ(chosen.out, host.out);
+  EXPECT_GT(host_objects, 0u);
+  EXPECT_EQ(objects(), 2 * host_objects);  // none reused across CPUs
+
+  const auto unknown = run_polyrt_with("POLYRT_JIT_CPU=cortex-a53", run);
+  EXPECT_EQ(unknown.status, 1);
+  expect_contains(unknown.err, {"POLYRT_JIT_CPU=cortex-a53 names no CPU LLVM knows"});
+  EXPECT_EQ(run_polyrt("plan " + ladder + " --engine batch --target nvptx --emit-asm").status, 2);
+  EXPECT_EQ(run_polyrt("plan " + ladder + " --emit-asm --emit-llvm").status, 2);
 }
 
 TEST_F(Cli, EnginesWriteTheSameRows) {

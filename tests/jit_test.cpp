@@ -13,6 +13,7 @@
 #include <random>
 
 #include "cache/disk_cache.hpp"
+#include "codegen/jit/jit_cpu.hpp"
 #include "codegen/jit/jit_engine.hpp"
 #include "polyrt/error.hpp"
 #include "rtlib/rtlib.h"
@@ -127,7 +128,7 @@ TEST(Jit, HashIsInlinedAndExact) {
   JitEngine jit(JitOptions{std::nullopt});
   Built b = build_loops(jit, {"pd_hash"}, false);
   Built ir_copy = build_loops(jit, {"pd_hash"}, false);
-  const std::string ir = jit.optimized_ir(*ir_copy.module);
+  const std::string ir = jit.code_text(*ir_copy.module, jit::CodeText::Optimized);
   EXPECT_EQ(ir.find("call i64 @pd_hash"), std::string::npos) << ir;
   auto code = jit.compile(std::move(b.context), std::move(b.module), {"pd_hash_loop"});
   std::vector<uint64_t> xs(100000), out(xs.size());
@@ -255,6 +256,27 @@ TEST(Jit, ProcessEngineUsesTheHostCpu) {
   JitEngine& jit = JitEngine::instance();
   EXPECT_NE(jit.triple().find("x86_64"), std::string::npos);
   EXPECT_FALSE(jit.cpu().empty());
+}
+
+// POLYRT_JIT_CPU's check, against made-up hosts (the features a host
+// lacks are its "-" entries).
+TEST(Jit, AChosenCpuMustNeedNoFeatureTheHostLacks) {
+  const std::string triple = JitEngine::instance().triple();
+  const JitCpu host{"skylake-avx512", "+avx2,+avx512f,-avx512fp16,-amx-tile"};
+  const JitCpu same = choose_jit_cpu(triple, host, "");
+  EXPECT_EQ(same.cpu, host.cpu);
+  EXPECT_EQ(same.features, host.features);
+  const JitCpu avx2 = choose_jit_cpu(triple, host, "x86-64-v3");
+  EXPECT_EQ(avx2.cpu, "x86-64-v3");
+  EXPECT_EQ(avx2.features, "");  // the CPU's own
+  const JitCpu no_avx512{"haswell", "+avx2,-avx512f,-avx512bw,-avx512dq"};
+  test::expect_contains(
+      test::thrown_message<Error>([&] { choose_jit_cpu(triple, no_avx512, "x86-64-v4"); }),
+      {"POLYRT_JIT_CPU=x86-64-v4 needs features this haswell host lacks", "avx512f",
+       "would fault"});
+  test::expect_contains(
+      test::thrown_message<Error>([&] { choose_jit_cpu(triple, host, "cortex-a53"); }),
+      {"names no CPU LLVM knows", "x86-64-v3", "the host is skylake-avx512"});
 }
 
 }  // namespace

@@ -14,9 +14,11 @@
 #include <llvm/TargetParser/Host.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 
 #include "cache/disk_cache.hpp"
+#include "codegen/jit/jit_cpu.hpp"
 #include "codegen/pipeline/optimize.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 #include "polyrt/error.hpp"
@@ -120,6 +122,12 @@ JitEngine::JitEngine(JitOptions options) : impl_(new Impl) {
   initialize_llvm();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) throw Error("cannot detect the host for the JIT: " + error_text(jtmb.takeError()));
+  const char* wanted = std::getenv(kJitCpuVariable);
+  const JitCpu cpu =
+      choose_jit_cpu(jtmb->getTargetTriple().str(),
+                     {jtmb->getCPU(), jtmb->getFeatures().getString()}, wanted ? wanted : "");
+  jtmb->setCPU(cpu.cpu);
+  jtmb->getFeatures() = llvm::SubtargetFeatures(cpu.features);
   jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   jtmb->getOptions().AllowFPOpFusion = llvm::FPOpFusion::Standard;  // never Fast: bit-exactness
   impl_->jtmb = *jtmb;
@@ -203,10 +211,13 @@ std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> c
   return std::make_shared<DylibCode>(jit, *dylib, std::move(addresses));
 }
 
-std::string JitEngine::optimized_ir(llvm::Module& module) {
+std::string JitEngine::code_text(llvm::Module& module, CodeText form) {
+  if (form == CodeText::Emitted) return codegen::module_text(module);
   codegen::link_declared_rtlib(module, codegen::RtlibTarget::Host);
-  codegen::optimize_o2(module, *impl_->target_machine());
-  return codegen::module_text(module);
+  const std::unique_ptr<llvm::TargetMachine> tm = impl_->target_machine();
+  codegen::optimize_o2(module, *tm);
+  return form == CodeText::Assembly ? codegen::module_assembly(module, *tm)
+                                    : codegen::module_text(module);
 }
 
 JitStats JitEngine::stats() const {

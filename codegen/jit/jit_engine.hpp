@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cache/compiled_cache.hpp"
+#include "codegen/jit/code_text.hpp"
 
 namespace llvm {
 class LLVMContext;
@@ -56,8 +57,10 @@ class JitEngine {
                                    std::unique_ptr<llvm::Module> module,
                                    const std::vector<std::string>& symbols);
 
-  // The O2-optimized IR of `module` (rtlib linked), as text: `--emit-llvm`.
-  std::string optimized_ir(llvm::Module& module);
+  // `module` as `polyrt plan` prints it: as emitted (--emit-llvm
+  // --before-o2), its O2-optimized IR with the rtlib linked (--emit-llvm),
+  // or the machine code the engine would run, as assembly (--emit-asm).
+  std::string code_text(llvm::Module& module, CodeText form);
 
   JitStats stats() const;
 

@@ -1,10 +1,12 @@
 #include "codegen/pipeline/optimize.hpp"
 
+#include <llvm/ADT/SmallString.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -80,6 +82,18 @@ void optimize_o2(llvm::Module& m, llvm::TargetMachine& tm) {
   run_o2(m, tm);
   m.getContext().setDiagnosticHandlerCallBack(nullptr, nullptr);  // `errors` ends here
   if (!errors.empty()) throw Error("LLVM could not optimize the generated code: " + errors);
+}
+
+std::string module_assembly(llvm::Module& module, llvm::TargetMachine& target_machine) {
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager pm;
+  if (target_machine.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    throw Error("LLVM cannot emit assembly for " + target_machine.getTargetTriple().str() + " " +
+                target_machine.getTargetCPU().str());
+  }
+  pm.run(module);
+  return std::string(text.str());
 }
 
 std::string module_text(const llvm::Module& module) {

@@ -31,4 +31,7 @@ void optimize_o2(llvm::Module& module, llvm::TargetMachine& target_machine);
 
 std::string module_text(const llvm::Module& module);
 
+// The target's assembly of `module` (PTX for NVPTX): `--emit-asm`, `--emit-ptx`.
+std::string module_assembly(llvm::Module& module, llvm::TargetMachine& target_machine);
+
 }  // namespace polyrt::codegen

@@ -1,7 +1,6 @@
 #include "gpu_backend/ptx/ptx_compiler.hpp"
 
 #include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/TargetSelect.h>
@@ -72,17 +71,6 @@ void link_and_optimize(llvm::Module& module, llvm::TargetMachine& tm) {
   codegen::optimize_o2(module, tm);
 }
 
-std::string emit_ptx(llvm::Module& module, llvm::TargetMachine& tm) {
-  llvm::SmallString<0> text;
-  llvm::raw_svector_ostream os(text);
-  llvm::legacy::PassManager pm;
-  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
-    throw Error("LLVM's NVPTX back end cannot emit PTX for " + tm.getTargetCPU().str());
-  }
-  pm.run(module);
-  return std::string(text.str());
-}
-
 }  // namespace
 
 struct PtxCompiler::Impl {
@@ -120,7 +108,7 @@ PtxKernels PtxCompiler::compile(const ir::Graph& graph, const plan::BatchPlan& p
     return out;
   }
   link_and_optimize(*m.module, *tm);
-  out.ptx = emit_ptx(*m.module, *tm);
+  out.ptx = codegen::module_assembly(*m.module, *tm);
   impl_->cache.keep(key, out.ptx);
   return out;
 }

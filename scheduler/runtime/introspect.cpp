@@ -69,7 +69,12 @@ BatchPlanView batch_plan(const std::shared_ptr<const Program>& program, PlanDevi
 
 std::string state_plan_llvm_ir(const Program& program) {
   slot_program_of(program);
-  return cpu::native_program_ir(program);
+  return cpu::native_program_text(program, jit::CodeText::Optimized);
+}
+
+std::string state_plan_asm(const Program& program) {
+  slot_program_of(program);
+  return cpu::native_program_text(program, jit::CodeText::Assembly);
 }
 
 std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanDevice device,
@@ -89,8 +94,17 @@ std::string batch_kernels_llvm_ir(const std::shared_ptr<const Program>& program,
                                   bool optimized, const std::vector<std::string>& outputs,
                                   const GpuTarget& target) {
   const batch::PreparedBatch p = prepared(program, outputs);
-  if (device == PlanDevice::Cpu) return cpu::batch_kernels_ir(p.graph(), p.plan, optimized);
+  if (device == PlanDevice::Cpu) {
+    return cpu::batch_kernels_text(p.graph(), p.plan,
+                                   optimized ? jit::CodeText::Optimized : jit::CodeText::Emitted);
+  }
   return gpu::PtxCompiler::instance().module_ir(p.graph(), p.plan, nvptx(target), optimized);
+}
+
+std::string batch_kernels_asm(const std::shared_ptr<const Program>& program,
+                              const std::vector<std::string>& outputs) {
+  const batch::PreparedBatch p = prepared(program, outputs);
+  return cpu::batch_kernels_text(p.graph(), p.plan, jit::CodeText::Assembly);
 }
 
 std::string batch_kernels_ptx(const std::shared_ptr<const Program>& program,

@@ -32,6 +32,9 @@ StatePlanView state_plan(const Program& program);
 std::string state_plan_text(const Program& program);
 // The optimized LLVM IR of a Native program's segments.
 std::string state_plan_llvm_ir(const Program& program);
+// Their machine code, as assembly, for the JIT's CPU (the host's, or the
+// one POLYRT_JIT_CPU names).
+std::string state_plan_asm(const Program& program);
 
 enum class PlanDevice { Cpu, Gpu };
 
@@ -53,6 +56,9 @@ std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanD
 std::string batch_kernels_llvm_ir(const std::shared_ptr<const Program>& program, PlanDevice device,
                                   bool optimized, const std::vector<std::string>& outputs = {},
                                   const GpuTarget& target = {});
+// The CPU batch kernels' machine code, as assembly, for the JIT's CPU.
+std::string batch_kernels_asm(const std::shared_ptr<const Program>& program,
+                              const std::vector<std::string>& outputs = {});
 // The GPU batch kernels' PTX.
 std::string batch_kernels_ptx(const std::shared_ptr<const Program>& program,
                               const std::vector<std::string>& outputs = {},
