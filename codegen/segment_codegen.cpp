@@ -96,4 +96,40 @@ std::vector<std::string> emit_segments(llvm::Module& module, const ir::Graph& gr
   return symbols;
 }
 
+bool emit_request_entry(llvm::Module& module, const plan::StatePlan& plan) {
+  for (const plan::Step& step : plan.steps) {
+    if (!step.is_frozen && step.kind != plan::StepKind::Segment) return false;
+  }
+  llvm::LLVMContext& ctx = module.getContext();
+  llvm::IRBuilder<> ir(ctx);
+  auto* fn_type = llvm::FunctionType::get(ir.getInt32Ty(), {ir.getPtrTy(), ir.getPtrTy()}, false);
+  auto* fn =
+      llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, kRequestSymbol, module);
+  fn->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::Value* slots = fn->getArg(0);
+  llvm::Value* coordinates = fn->getArg(1);
+  ir.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
+  for (size_t c = 0; c < plan.coordinate_slots.size(); ++c) {
+    llvm::Value* word = ir.CreateAlignedLoad(
+        ir.getInt64Ty(), ir.CreateConstInBoundsGEP1_64(ir.getInt64Ty(), coordinates, c),
+        llvm::Align(8));
+    ir.CreateAlignedStore(
+        word, ir.CreateConstInBoundsGEP1_64(ir.getInt64Ty(), slots, plan.coordinate_slots[c]),
+        llvm::Align(8));
+  }
+  for (uint32_t s = 0; s < plan.steps.size(); ++s) {
+    if (plan.steps[s].is_frozen) continue;
+    llvm::CallInst* status = ir.CreateCall(module.getFunction(segment_symbol(s)), {slots});
+    status->addFnAttr(llvm::Attribute::AlwaysInline);
+    auto* ok = llvm::BasicBlock::Create(ctx, "ok", fn);
+    auto* failed = llvm::BasicBlock::Create(ctx, "failed", fn);
+    ir.CreateCondBr(ir.CreateICmpEQ(status, ir.getInt32(0)), ok, failed);
+    ir.SetInsertPoint(failed);
+    ir.CreateRet(status);
+    ir.SetInsertPoint(ok);
+  }
+  ir.CreateRet(ir.getInt32(0));
+  return true;
+}
+
 }  // namespace polyrt::codegen

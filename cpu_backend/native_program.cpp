@@ -14,13 +14,17 @@ namespace {
 // P3: compiles every Segment step of the plan into one module.
 void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, jit::JitEngine& jit) {
   jit::JitModule m("polyrt_program", jit);
-  const std::vector<std::string> symbols = codegen::emit_segments(*m.module, graph, sp.plan);
+  std::vector<std::string> symbols = codegen::emit_segments(*m.module, graph, sp.plan);
+  // Express states also get the fused request entry, compiled with them.
+  const bool fused = sp.express && codegen::emit_request_entry(*m.module, sp.plan);
+  if (fused) symbols.push_back(codegen::kRequestSymbol);
   jit::CompiledSteps compiled = jit::compile_steps(jit, std::move(m), symbols);
-  for (size_t s = 0; s < compiled.addresses.size(); ++s) {
+  for (size_t s = 0; s < sp.plan.steps.size(); ++s) {
     if (compiled.addresses[s]) {
       sp.steps[s].segment = reinterpret_cast<slots::SegmentFn>(compiled.addresses[s]);
     }
   }
+  if (fused) sp.request = reinterpret_cast<slots::RequestFn>(compiled.addresses.back());
   sp.code = compiled.code;
 }
 
@@ -47,6 +51,7 @@ std::string cpu::native_program_text(const Program& program, jit::CodeText form)
   jit::JitEngine& jit = jit::JitEngine::instance();
   jit::JitModule m("polyrt_program", jit);
   codegen::emit_segments(*m.module, ProgramInternals::graph(program), sp->plan);
+  if (sp->express) codegen::emit_request_entry(*m.module, sp->plan);
   return jit.code_text(*m.module, form);
 }
 

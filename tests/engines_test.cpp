@@ -56,6 +56,83 @@ TEST(Engines, LadderMatchesTheHandWrittenBaselineOnEveryEngine) {
   }
 }
 
+// State::request is set_inputs and one pull_word per output, in one call,
+// on every engine and mode (native Raw states run the fused entry); what
+// it leaves is current for later pulls.
+TEST(Engines, RequestsAreSetInputsAndPulls) {
+  for (const Config& c : kConfigs) {
+    auto p = ladder(c);
+    State s = p->new_state();
+    const size_t outputs[] = {s.output_index("account_id"), s.output_index("shard"),
+                              s.output_index("payload_class"), s.output_index("event_token")};
+    uint64_t words[4];
+    for (uint64_t cycle = 0; cycle < 500; ++cycle) {
+      const uint64_t coordinates[] = {cycle, cycle % 3, 5};
+      s.request(coordinates, outputs, words);
+      const bench::LadderOutputs want = bench::ladder_baseline(cycle, cycle % 3, 5);
+      ASSERT_EQ(words[0], want.account_id) << c.name;
+      ASSERT_EQ(words[3], want.event_token) << c.name;
+      ASSERT_EQ(s.pull_word(outputs[1]), want.shard) << c.name;
+      // A request for fewer outputs (whose cones need not take every step).
+      const size_t one[] = {outputs[2]};
+      s.request(coordinates, one, std::span<uint64_t>(words, 1));
+      ASSERT_EQ(words[0], want.payload_class) << c.name;
+    }
+  }
+  CompileOptions raw;
+  raw.engine = Engine::Native;
+  raw.provenance = Provenance::Raw;
+  EXPECT_NE(ProgramInternals::slot_program(*ladder({Engine::Native, Provenance::Raw, ""}))->request,
+            nullptr);
+  // Failures (in_range fails for 8 and 9) and refusals, against the interpreter.
+  const std::string source =
+      "input x: u64\ninput y: u64\nlabel := \"fixed\"\n"
+      "h := hash(x + y)\nq := in_range(mod(h, 10), 0, 7)\nr := unit_interval(h) * 2.0\n";
+  CompileOptions reference;
+  reference.engine = Engine::Interpreter;
+  auto oracle = compile(source, reference);
+  for (Engine engine : {Engine::Closures, Engine::Native}) {
+    for (Provenance mode : {Provenance::Raw, Provenance::PushPull}) {
+      raw.engine = engine;
+      raw.provenance = mode;
+      auto program = compile(source, raw);
+      const bool fused = engine == Engine::Native && mode == Provenance::Raw;
+      EXPECT_EQ(ProgramInternals::slot_program(*program)->request != nullptr, fused);
+      State a = program->new_state(), b = oracle->new_state();
+      const size_t asked[] = {a.output_index("r"), a.output_index("q")};
+      size_t failures = 0;
+      for (uint64_t x = 0; x < 200; ++x) {
+        const uint64_t coordinates[] = {x, 1};
+        uint64_t got[2] = {0, 0}, want[2] = {0, 0};
+        const std::string error =
+            thrown_message<EvalError>([&] { a.request(coordinates, asked, got); });
+        b.set_inputs(coordinates);
+        const std::string expected = thrown_message<EvalError>([&] {
+          want[0] = b.pull_word(asked[0]);
+          want[1] = b.pull_word(asked[1]);
+        });
+        ASSERT_EQ(error, expected) << "x=" << x;
+        failures += error != "(nothing thrown)";
+        if (error == "(nothing thrown)") {
+          ASSERT_EQ(got[0], want[0]);
+          ASSERT_EQ(got[1], want[1]);
+        }
+      }
+      EXPECT_GT(failures, 10u) << "in_range's failure must be exercised";
+      uint64_t word = 0;
+      const uint64_t coordinates[] = {1, 2};
+      const size_t label[] = {a.output_index("label")};
+      EXPECT_THROW(a.request(coordinates, label, std::span<uint64_t>(&word, 1)), WriteError);
+      EXPECT_THROW(a.request(coordinates, asked, std::span<uint64_t>(&word, 1)), WriteError);
+      EXPECT_THROW(a.request(std::span<const uint64_t>(coordinates, 1), label,
+                             std::span<uint64_t>(&word, 1)),
+                   WriteError);
+      State moved = std::move(a);
+      EXPECT_THROW(a.request(coordinates, label, std::span<uint64_t>(&word, 1)), WriteError);
+    }
+  }
+}
+
 TEST(Engines, AutoSelectsRawForSmallSingleInputGraphs) {
   auto p = compile("input x\nv := hash(x)\n");
   EXPECT_EQ(p->engine_name(), "native (Raw)");

@@ -291,15 +291,21 @@ StateEngine& State::engine_ref() const {
   return *impl_;
 }
 
-void State::refuse_coordinates(size_t count) const {
+void State::refuse_coordinates(size_t count, const char* call) const {
   const auto& names = engine_ref().program().input_names();
-  throw WriteError("set_inputs got " + std::to_string(count) + " value(s) but the program has " +
+  throw WriteError(std::string(call) + " got " + std::to_string(count) +
+                   " value(s) but the program has " +
                    std::to_string(names.size()) + " coordinate(s)" +
                    (names.empty() ? "" : ": " + name_list(names)));
 }
 
 void State::write_coordinates(std::span<const uint64_t> coordinates) {
   engine_ref().set_inputs(coordinates);
+}
+
+void State::refuse_words(size_t outputs, size_t words) {
+  throw WriteError("request got " + std::to_string(outputs) + " output(s) but room for " +
+                   std::to_string(words) + " word(s)");
 }
 
 void State::set_input(std::string_view name, const Value& value) {

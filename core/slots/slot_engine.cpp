@@ -502,8 +502,12 @@ class ExpressState final : public SlotStateBase {
   ExpressState(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
       : SlotStateBase(std::move(program), std::move(sp)) {
     point_express_lane();
+    note_runnable_steps();
   }
-  ExpressState(const ExpressState& other) : SlotStateBase(other) { point_express_lane(); }
+  ExpressState(const ExpressState& other) : SlotStateBase(other) {
+    point_express_lane();
+    note_runnable_steps();
+  }
 
   std::unique_ptr<StateEngine> clone() const override {
     return std::make_unique<ExpressState>(*this);
@@ -538,11 +542,69 @@ class ExpressState final : public SlotStateBase {
     }
   }
 
+  // One call of the fused entry when the outputs' cones take every step it
+  // runs (else running all of it would do more than asked). A failing
+  // member leaves the request to State's usual way, which raises it.
+  bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
+    if (!(asked_before(outputs) ? fused_serves_ : decide_fused(outputs))) return false;
+    ++lane_.generation;
+    if (sp_->request(slots_.data(), coordinates) != 0) [[unlikely]] {
+      return false;
+    }
+    const uint64_t generation = lane_.generation;
+    for (uint32_t s : runnable_) word_stamp_[s] = generation;
+    for (size_t i = 0; i < outputs.size(); ++i) words[i] = slots_[p_->output_slot[outputs[i]]];
+    return true;
+  }
+
  private:
+  // Whether `outputs` is the list the last request asked for. A loop, not
+  // std::equal: that is a call of memcmp, a tenth of a request.
+  bool asked_before(std::span<const size_t> outputs) const {
+    if (outputs.size() != fused_outputs_.size()) return false;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      if (outputs[i] != fused_outputs_[i]) return false;
+    }
+    return true;
+  }
+
+  // Whether the fused entry serves `outputs`: scalar outputs whose cones
+  // cover every step it runs. Remembered for the list (a request loop asks
+  // for the same outputs every time), out of the hot path.
+  [[gnu::noinline, gnu::cold]] bool decide_fused(std::span<const size_t> outputs) {
+    fused_outputs_.assign(outputs.begin(), outputs.end());
+    fused_serves_ = false;
+    if (!sp_->request) return false;
+    std::vector<uint8_t> covered(p_->steps.size(), 0);
+    for (size_t o : outputs) {
+      if (o >= p_->output_slot.size() || !sp_->output_word_mask[o]) return false;
+      const std::vector<uint32_t>* cone = sp_->cones.kept(o);
+      if (!cone) return false;
+      for (uint32_t s : *cone) covered[s] = 1;
+    }
+    for (uint32_t s : runnable_) {
+      if (!covered[s]) return false;
+    }
+    fused_serves_ = true;
+    return true;
+  }
+
+  void note_runnable_steps() {
+    for (uint32_t s = 0; s < p_->steps.size(); ++s) {
+      if (!frozen(s)) runnable_.push_back(s);
+    }
+  }
+
   void point_express_lane() {
     lane_.pull_miss = [](StateEngine* engine, size_t output) {
       return static_cast<ExpressState*>(engine)->pull_word(output);
     };
+    if (sp_->request) {
+      lane_.request = [](StateEngine* engine, const uint64_t* coordinates, const size_t* outputs,
+                         size_t count, uint64_t* words) {
+        return static_cast<ExpressState*>(engine)->request(coordinates, {outputs, count}, words);
+      };
+    }
     lane_.express_coordinates =
         slots_.data() + (p_->coordinate_slots.empty() ? 0 : p_->coordinate_slots[0]);
   }
@@ -555,6 +617,10 @@ class ExpressState final : public SlotStateBase {
       word_stamp_[s] = generation;
     }
   }
+
+  std::vector<uint32_t> runnable_;  // the steps that are not frozen
+  std::vector<size_t> fused_outputs_;
+  bool fused_serves_ = false;
 };
 
 }  // namespace

@@ -24,6 +24,9 @@ namespace polyrt::slots {
 
 // A native segment: returns 0, or 1 + the index of the failing member.
 using SegmentFn = int32_t (*)(uint64_t* slots);
+// A native request entry (codegen::emit_request_entry): stores the
+// coordinates and runs every step; 0, or nonzero when a member failed.
+using RequestFn = int32_t (*)(uint64_t* slots, const uint64_t* coordinates);
 
 // Where a native argument's word comes from: a slot of the state, or a word
 // of the program's constants (parameters, table pointers, table sizes).
@@ -67,6 +70,9 @@ struct SlotProgram {
   // and runs its cones with no round bookkeeping (the runtime reference's
   // "pure native" realisation).
   bool express = false;
+  // For express native programs whose steps are all segments: one compiled
+  // call that serves a request for every output (State::request).
+  RequestFn request = nullptr;
 };
 
 // Plans the program and resolves kit arguments. fuse: native segments (P3).

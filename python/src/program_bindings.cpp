@@ -87,29 +87,66 @@ struct NativeState {
     return nb::int_(word);
   }
 
+  // The coordinates of a Python sequence (a tuple or list: indexed, not
+  // iterated, so no iterator object per call), in a stack buffer for the
+  // usual few (no heap allocation per request).
+  struct Coordinates {
+    uint64_t inline_words[8];
+    std::vector<uint64_t> more;
+    std::span<const uint64_t> words;
+    explicit Coordinates(nb::handle sequence) {
+      const nb::object values =
+          nb::steal(PySequence_Fast(sequence.ptr(), "coordinates are a sequence of ints"));
+      if (!values.is_valid()) throw nb::python_error();
+      const auto count = (size_t)PySequence_Fast_GET_SIZE(values.ptr());
+      PyObject** items = PySequence_Fast_ITEMS(values.ptr());
+      if (count > std::size(inline_words)) more.resize(count);
+      uint64_t* out = more.empty() ? inline_words : more.data();
+      for (size_t k = 0; k < count; ++k) {
+        out[k] =
+            coordinate_from_python(items[k], [k] { return "coordinate " + std::to_string(k); });
+      }
+      words = {out, count};
+    }
+  };
+
   // set_inputs(7), set_inputs(7, 1) or set_inputs([7, 1]).
   void set_inputs(const nb::args& args) {
-    nb::object values = nb::borrow(args);
+    nb::handle values = args;
     if (args.size() == 1) {
       PyObject* only = args[0].ptr();
-      if (PySequence_Check(only) && !PyUnicode_Check(only) && !PyBytes_Check(only)) {
-        values = nb::steal(PySequence_Fast(only, "set_inputs takes ints or one sequence of ints"));
-        if (!values.is_valid()) throw nb::python_error();
-      }
+      if (PySequence_Check(only) && !PyUnicode_Check(only) && !PyBytes_Check(only)) values = only;
     }
-    // Indexed, not iterated (no iterator object per call), into a stack
-    // buffer for the usual few coordinates (no heap allocation per request).
-    const Py_ssize_t count = PySequence_Fast_GET_SIZE(values.ptr());
-    PyObject** items = PySequence_Fast_ITEMS(values.ptr());
-    uint64_t inline_coordinates[8];
-    std::vector<uint64_t> more((size_t)count > std::size(inline_coordinates) ? (size_t)count : 0);
-    uint64_t* coordinates = more.empty() ? inline_coordinates : more.data();
-    for (Py_ssize_t k = 0; k < count; ++k) {
-      coordinates[k] =
-          coordinate_from_python(items[k], [k] { return "coordinate " + std::to_string(k); });
-    }
+    const Coordinates coordinates(values);
     const std::lock_guard guard(lock);
-    state.set_inputs(std::span<const uint64_t>(coordinates, (size_t)count));
+    state.set_inputs(coordinates.words);
+  }
+
+  // request((7, 1), ("a", "b")): set_inputs, then each named scalar
+  // output's value, in one call (State::request).
+  nb::tuple request(nb::handle coordinate_values, nb::handle names) {
+    const Coordinates coordinates(coordinate_values);
+    const nb::object list =
+        nb::steal(PySequence_Fast(names.ptr(), "request's outputs are a sequence of names"));
+    if (!list.is_valid()) throw nb::python_error();
+    const auto count = (size_t)PySequence_Fast_GET_SIZE(list.ptr());
+    std::vector<size_t> outputs(count);
+    for (size_t k = 0; k < count; ++k) {
+      outputs[k] =
+          index_of(name_from_python(PySequence_Fast_GET_ITEM(list.ptr(), k), "an output's name"));
+    }
+    std::vector<uint64_t> words(count);
+    {
+      nb::gil_scoped_release release;
+      const std::lock_guard guard(lock);
+      state.request(coordinates.words, outputs, words);
+    }
+    nb::tuple out = nb::steal<nb::tuple>(PyTuple_New((Py_ssize_t)count));
+    for (size_t k = 0; k < count; ++k) {
+      PyTuple_SET_ITEM(out.ptr(), k,
+                       word_to_python(words[k], program->output_type(outputs[k])).release().ptr());
+    }
+    return out;
   }
 
   void set_externs(const nb::kwargs& externs) {
@@ -381,6 +418,9 @@ void bind_program(nb::module_& m) {
       .def("set_inputs", &NativeState::set_inputs,
            "Writes the coordinate inputs in declaration order: set_inputs(7), set_inputs(7, 1) "
            "or set_inputs([7, 1]).")
+      .def("request", &NativeState::request, nb::arg("coordinates"), nb::arg("outputs"),
+           "Serves one request: set_inputs(coordinates), then the values of the named scalar "
+           "outputs, as a tuple, in one call. A str output is a WriteError (use pull).")
       .def("set_externs", &NativeState::set_externs,
            "Writes externs by name; None unsets one. A value of another type is a WriteError.")
       .def("pull", &NativeState::pull, nb::arg("name"),

@@ -46,6 +46,25 @@ def test_state_pulls_every_type():
     assert state["s"] == f"id-{state['x']}"
 
 
+def test_request_is_set_inputs_and_pulls():
+    for engine, provenance in (("native", "raw"), ("native", "pushpull"), ("interpreter", "auto")):
+        state = polyrt.compile(LADDER, engine=engine, provenance=provenance).state(salt=3)
+        for cycle in (0, 7, 2**64 - 1):
+            got = state.request([cycle], ("h", "x", "f", "b"))
+            state.set_inputs(cycle)
+            assert got == tuple(state[o] for o in ("h", "x", "f", "b"))
+            assert isinstance(got[2], float) and isinstance(got[3], bool)
+        with pytest.raises(polyrt.WriteError, match="request got 2 value"):
+            state.request((1, 2), ("h",))
+        with pytest.raises(polyrt.WriteError, match="str"):
+            state.request((1,), ("s",))
+        with pytest.raises(polyrt.WriteError, match="nope"):
+            state.request((1,), ("nope",))
+    failing = polyrt.compile("input c: u64\nx := in_range(hash(c), 0, 10)\n", provenance="raw").state()
+    with pytest.raises(polyrt.EvalError):
+        failing.request((0,), ("x",))
+
+
 def test_engines_agree():
     values = []
     for engine in ("interpreter", "closures", "native"):
