@@ -19,10 +19,11 @@ namespace polyrt::difftest {
 namespace {
 
 struct Op {
-  enum Kind { SetInputs, SetExtern, Pull, Eval, Invalidate } kind;
+  enum Kind { SetInputs, SetExtern, Pull, Eval, Invalidate, Request } kind;
   std::vector<uint64_t> coordinates;
   size_t index = 0;  // extern or output
   Value value;
+  std::vector<size_t> outputs;  // a request's
 };
 
 std::vector<Op> random_ops(const RandomProgram& p, uint64_t seed, size_t count) {
@@ -56,6 +57,17 @@ std::vector<Op> random_ops(const RandomProgram& p, uint64_t seed, size_t count) 
       op.kind = Op::Eval;
     } else if (k < 45) {
       op.kind = Op::Invalidate;
+    } else if (k < 53) {
+      // State::request: every output (as a request loop asks, the fused
+      // entry's case) or a few.
+      op.kind = Op::Request;
+      for (size_t c = 0; c < p.coordinates; ++c) {
+        op.coordinates.push_back(pick(4) == 0 ? rng() : pick(20));
+      }
+      const bool every = pick(2) == 0;
+      for (size_t o = 0; o < p.outputs.size(); ++o) {
+        if (every || pick(3) == 0) op.outputs.push_back(o);
+      }
     } else {
       op.kind = Op::Pull;
       op.index = pick(p.outputs.size());
@@ -101,6 +113,14 @@ std::string describe(const Op& op, const RandomProgram& p) {
       return "eval()";
     case Op::Invalidate:
       return "invalidate_all()";
+    case Op::Request: {
+      std::string s = "request(";
+      for (size_t i = 0; i < op.coordinates.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(op.coordinates[i]);
+      s += ";";
+      for (size_t o : op.outputs) s += " " + p.outputs[o];
+      return s + ")";
+    }
   }
   return "?";
 }
@@ -143,6 +163,14 @@ std::vector<std::string> run(const std::shared_ptr<const Program>& program, cons
         case Op::Invalidate:
           state->invalidate_all();
           break;
+        case Op::Request: {
+          std::vector<size_t> outputs;
+          for (size_t o : op.outputs) outputs.push_back(state->output_index(p.outputs[o]));
+          std::vector<uint64_t> words(outputs.size());
+          state->request(op.coordinates, outputs, words);
+          for (uint64_t w : words) out += std::to_string(w) + " ";
+          break;
+        }
       }
     } catch (const InternalError&) {
       throw;  // a bug, never an outcome engines may agree on
