@@ -26,21 +26,27 @@ void BM_Ladder_Baseline(benchmark::State& st) {
 }
 BENCHMARK(BM_Ladder_Baseline);
 
+// A ladder state of an engine and mode, and its four outputs' indices.
+struct LadderState {
+  State state;
+  size_t outputs[4];
+  LadderState(Engine engine, Provenance provenance)
+      : state(compile_file(kLadderFile, CompileOptions{.engine = engine, .provenance = provenance})
+                  ->new_state()),
+        outputs{state.output_index("account_id"), state.output_index("shard"),
+                state.output_index("payload_class"), state.output_index("event_token")} {}
+};
+
 // One request: State::request sets the three inputs and reads the four words.
 void run_ladder(benchmark::State& st, Engine engine, Provenance provenance) {
-  CompileOptions options;
-  options.engine = engine;
-  options.provenance = provenance;
-  auto program = compile_file(kLadderFile, options);
-  State state = program->new_state();
-  const size_t outs[] = {state.output_index("account_id"), state.output_index("shard"),
-                         state.output_index("payload_class"), state.output_index("event_token")};
+  LadderState ladder(engine, provenance);
+  State& state = ladder.state;
   uint64_t cycle = 0, sink = 0;
   uint64_t coords[3] = {0, 77, 5};
   uint64_t words[4];
   for (auto _ : st) {
     coords[0] = cycle++;
-    state.request(coords, outs, words);
+    state.request(coords, ladder.outputs, words);
     sink += words[0] + words[1] + words[2] + words[3];
   }
   benchmark::DoNotOptimize(sink);
@@ -57,19 +63,14 @@ BENCHMARK_CAPTURE(run_ladder, P3_Native_PushPull, Engine::Native, Provenance::Pu
 
 // The same request as set_inputs and one pull_word per output.
 void run_ladder_pulls(benchmark::State& st, Engine engine, Provenance provenance) {
-  CompileOptions options;
-  options.engine = engine;
-  options.provenance = provenance;
-  auto program = compile_file(kLadderFile, options);
-  State state = program->new_state();
-  const size_t outs[] = {state.output_index("account_id"), state.output_index("shard"),
-                         state.output_index("payload_class"), state.output_index("event_token")};
+  LadderState ladder(engine, provenance);
+  State& state = ladder.state;
   uint64_t cycle = 0, sink = 0;
   uint64_t coords[3] = {0, 77, 5};
   for (auto _ : st) {
     coords[0] = cycle++;
     state.set_inputs(coords);
-    for (size_t o : outs) sink += state.pull_word(o);
+    for (size_t o : ladder.outputs) sink += state.pull_word(o);
   }
   benchmark::DoNotOptimize(sink);
   st.SetItemsProcessed(st.iterations());
@@ -83,13 +84,8 @@ BENCHMARK_CAPTURE(run_ladder_pulls, P3_Native_PushPull, Engine::Native, Provenan
 // separate benchmarks drift apart by up to 2x): ns per request of each and
 // their ratio, the bar (Raw <= 1.3x, PushPull <= 1.6x).
 void ladder_ratio(benchmark::State& st, Provenance provenance) {
-  CompileOptions options;
-  options.engine = Engine::Native;
-  options.provenance = provenance;
-  auto program = compile_file(kLadderFile, options);
-  State state = program->new_state();
-  const size_t outs[] = {state.output_index("account_id"), state.output_index("shard"),
-                         state.output_index("payload_class"), state.output_index("event_token")};
+  LadderState ladder(Engine::Native, provenance);
+  State& state = ladder.state;
   LadderFn fn = ladder_baseline;
   benchmark::DoNotOptimize(fn);
   constexpr int kBlock = 256;
@@ -107,7 +103,7 @@ void ladder_ratio(benchmark::State& st, Provenance provenance) {
     const auto middle = Clock::now();
     for (int i = 0; i < kBlock; ++i) {
       coords[0] = cycle + i;
-      state.request(coords, outs, words);
+      state.request(coords, ladder.outputs, words);
       sink += words[0] + words[1] + words[2] + words[3];
     }
     const auto end = Clock::now();
