@@ -11,12 +11,22 @@ namespace polyrt {
 
 namespace {
 
-// P3: compiles every Segment step of the plan into one module.
+// The fused request entry runs every step that is not frozen, so it is
+// made only where none is volatile or a side channel (running one again
+// then changes nothing).
+bool steps_are_pure(const slots::SlotProgram& sp) {
+  for (size_t s = 0; s < sp.plan.steps.size(); ++s) {
+    if (!sp.plan.steps[s].is_frozen && sp.steps[s].flags != 0) return false;
+  }
+  return true;
+}
+
+// P3: compiles every Segment step of the plan into one module, and the
+// request entry.
 void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, jit::JitEngine& jit) {
   jit::JitModule m("polyrt_program", jit);
   std::vector<std::string> symbols = codegen::emit_segments(*m.module, graph, sp.plan);
-  // Express states also get the fused request entry, compiled with them.
-  const bool fused = sp.express && codegen::emit_request_entry(*m.module, sp.plan);
+  const bool fused = steps_are_pure(sp) && codegen::emit_request_entry(*m.module, sp.plan);
   if (fused) symbols.push_back(codegen::kRequestSymbol);
   jit::CompiledSteps compiled = jit::compile_steps(jit, std::move(m), symbols);
   for (size_t s = 0; s < sp.plan.steps.size(); ++s) {
@@ -51,7 +61,7 @@ std::string cpu::native_program_text(const Program& program, jit::CodeText form)
   jit::JitEngine& jit = jit::JitEngine::instance();
   jit::JitModule m("polyrt_program", jit);
   codegen::emit_segments(*m.module, ProgramInternals::graph(program), sp->plan);
-  if (sp->express) codegen::emit_request_entry(*m.module, sp->plan);
+  if (steps_are_pure(*sp)) codegen::emit_request_entry(*m.module, sp->plan);
   return jit.code_text(*m.module, form);
 }
 

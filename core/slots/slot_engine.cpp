@@ -123,6 +123,7 @@ class SlotStateBase : public StateEngine {
       store(p_->extern_slots[e], g_->externs[e].default_value);
     build_kit_args();
     point_lane();
+    note_runnable_steps();
     epoch_ = 1;
     for (uint32_t s : p_->init_steps) {
       run_step(s);
@@ -212,6 +213,44 @@ class SlotStateBase : public StateEngine {
   void begin_write() {
     for (uint32_t s : p_->volatile_fed_steps) word_stamp_[s] = 0;
     stale_ = true;
+  }
+
+  // Whether `outputs` is the list the last request asked for. A loop, not
+  // std::equal: that is a call of memcmp, a tenth of a request.
+  bool asked_before(std::span<const size_t> outputs) const {
+    if (outputs.size() != fused_outputs_.size()) return false;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      if (outputs[i] != fused_outputs_[i]) return false;
+    }
+    return true;
+  }
+
+  // Whether the fused entry serves `outputs`: scalar outputs whose cones
+  // cover every step it runs. Remembered for the list (a request loop asks
+  // for the same outputs every time), out of the hot path.
+  [[gnu::noinline, gnu::cold]] bool decide_fused(std::span<const size_t> outputs) {
+    fused_outputs_.assign(outputs.begin(), outputs.end());
+    fused_serves_ = false;
+    if (!sp_->request) return false;
+    std::vector<uint8_t> covered(p_->steps.size(), 0);
+    for (size_t o : outputs) {
+      if (o >= p_->output_slot.size() || !sp_->output_word_mask[o]) return false;
+      const std::vector<uint32_t>* cone = sp_->cones.kept(o);
+      if (!cone) return false;
+      for (uint32_t s : *cone) covered[s] = 1;
+    }
+    for (uint32_t s : runnable_) {
+      if (!covered[s]) return false;
+    }
+    fused_serves_ = true;
+    return true;
+  }
+
+  void note_runnable_steps() {
+    runnable_.clear();
+    for (uint32_t s = 0; s < p_->steps.size(); ++s) {
+      if (!frozen(s)) runnable_.push_back(s);
+    }
   }
 
   // Raises the error a pull_word of a str, None or unknown output gets.
@@ -337,6 +376,11 @@ class SlotStateBase : public StateEngine {
   std::vector<uint64_t> coordinates_;
   bool written_ = false;
   std::vector<nodes::KitArgs> kit_args_;  // per Kit step
+  // State::request's fused entry (SlotProgram::request): the steps it runs
+  // and whether it serves the last list of outputs asked.
+  std::vector<uint32_t> runnable_;  // the steps that are not frozen
+  std::vector<size_t> fused_outputs_;
+  bool fused_serves_ = false;
 
  private:
   void point_lane() {
@@ -434,7 +478,33 @@ class SlotStateBase : public StateEngine {
 template <Provenance M>
 class SlotState final : public SlotStateBase {
  public:
-  using SlotStateBase::SlotStateBase;
+  SlotState(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
+      : SlotStateBase(std::move(program), std::move(sp)) {
+    point_request();
+  }
+  SlotState(const SlotState& other) : SlotStateBase(other) { point_request(); }
+
+  // The mode's write, then one call of the fused entry when it serves the
+  // outputs and no slot is None (its segments know no None); every step is
+  // then current in this round. A failing member leaves the request to
+  // State's usual way (its write repeats no change), which raises it.
+  bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
+    if (!(asked_before(outputs) ? fused_serves_ : decide_fused(outputs))) return false;
+    set_inputs({coordinates, p_->coordinate_slots.size()});
+    if (none_count_ != 0) return false;
+    begin_round();
+    if (sp_->request(slots_.data(), coordinates) != 0) [[unlikely]] {
+      return false;
+    }
+    for (uint32_t s : runnable_) {
+      ran_[s] = epoch_;
+      clean_[s] = 1;  // no step the entry runs is volatile
+      stamp(s);
+    }
+    std::fill(output_seq_.begin(), output_seq_.end(), write_seq_);
+    for (size_t i = 0; i < outputs.size(); ++i) words[i] = slots_[p_->output_slot[outputs[i]]];
+    return true;
+  }
 
   std::unique_ptr<StateEngine> clone() const override { return std::make_unique<SlotState>(*this); }
 
@@ -474,6 +544,14 @@ class SlotState final : public SlotStateBase {
     output_seq_[o] = write_seq_;
   }
 
+  void point_request() {
+    if (!sp_->request) return;
+    lane_.request = [](StateEngine* engine, const uint64_t* coordinates, const size_t* outputs,
+                       size_t count, uint64_t* words) {
+      return static_cast<SlotState*>(engine)->request(coordinates, {outputs, count}, words);
+    };
+  }
+
   void step(uint32_t s) {
     if constexpr (M == Provenance::PushPull) {
       if (clean_[s]) {
@@ -502,12 +580,8 @@ class ExpressState final : public SlotStateBase {
   ExpressState(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
       : SlotStateBase(std::move(program), std::move(sp)) {
     point_express_lane();
-    note_runnable_steps();
   }
-  ExpressState(const ExpressState& other) : SlotStateBase(other) {
-    point_express_lane();
-    note_runnable_steps();
-  }
+  ExpressState(const ExpressState& other) : SlotStateBase(other) { point_express_lane(); }
 
   std::unique_ptr<StateEngine> clone() const override {
     return std::make_unique<ExpressState>(*this);
@@ -558,43 +632,6 @@ class ExpressState final : public SlotStateBase {
   }
 
  private:
-  // Whether `outputs` is the list the last request asked for. A loop, not
-  // std::equal: that is a call of memcmp, a tenth of a request.
-  bool asked_before(std::span<const size_t> outputs) const {
-    if (outputs.size() != fused_outputs_.size()) return false;
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      if (outputs[i] != fused_outputs_[i]) return false;
-    }
-    return true;
-  }
-
-  // Whether the fused entry serves `outputs`: scalar outputs whose cones
-  // cover every step it runs. Remembered for the list (a request loop asks
-  // for the same outputs every time), out of the hot path.
-  [[gnu::noinline, gnu::cold]] bool decide_fused(std::span<const size_t> outputs) {
-    fused_outputs_.assign(outputs.begin(), outputs.end());
-    fused_serves_ = false;
-    if (!sp_->request) return false;
-    std::vector<uint8_t> covered(p_->steps.size(), 0);
-    for (size_t o : outputs) {
-      if (o >= p_->output_slot.size() || !sp_->output_word_mask[o]) return false;
-      const std::vector<uint32_t>* cone = sp_->cones.kept(o);
-      if (!cone) return false;
-      for (uint32_t s : *cone) covered[s] = 1;
-    }
-    for (uint32_t s : runnable_) {
-      if (!covered[s]) return false;
-    }
-    fused_serves_ = true;
-    return true;
-  }
-
-  void note_runnable_steps() {
-    for (uint32_t s = 0; s < p_->steps.size(); ++s) {
-      if (!frozen(s)) runnable_.push_back(s);
-    }
-  }
-
   void point_express_lane() {
     lane_.pull_miss = [](StateEngine* engine, size_t output) {
       return static_cast<ExpressState*>(engine)->pull_word(output);
@@ -617,10 +654,6 @@ class ExpressState final : public SlotStateBase {
       word_stamp_[s] = generation;
     }
   }
-
-  std::vector<uint32_t> runnable_;  // the steps that are not frozen
-  std::vector<size_t> fused_outputs_;
-  bool fused_serves_ = false;
 };
 
 }  // namespace

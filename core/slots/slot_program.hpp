@@ -70,8 +70,9 @@ struct SlotProgram {
   // and runs its cones with no round bookkeeping (the runtime reference's
   // "pure native" realisation).
   bool express = false;
-  // For express native programs whose steps are all segments: one compiled
-  // call that serves a request for every output (State::request).
+  // For native programs whose steps to run are all segments, none volatile
+  // or a side channel: one compiled call that serves a request for every
+  // output (State::request).
   RequestFn request = nullptr;
 };
 
