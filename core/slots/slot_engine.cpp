@@ -490,7 +490,7 @@ class SlotState final : public SlotStateBase {
   // State's usual way (its write repeats no change), which raises it.
   bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
     if (!(asked_before(outputs) ? fused_serves_ : decide_fused(outputs))) return false;
-    set_inputs({coordinates, p_->coordinate_slots.size()});
+    SlotStateBase::set_inputs({coordinates, p_->coordinate_slots.size()});  // no virtual call
     if (none_count_ != 0) return false;
     begin_round();
     if (sp_->request(slots_.data(), coordinates) != 0) [[unlikely]] {
