@@ -351,7 +351,7 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
   uint64_t place = 1;  // the product of the sizes before a charset
   for (const auto& set : charsets) {
     combinations.digits.push_back({place == 1 ? 0 : ~0ULL / place + 1,
-                                   set.size() == 1 ? 0 : ~0ULL / set.size() + 1,
+                                   set.size() == 1 ? 0 : ~0ULL / set.size() + 1, ~0ULL / set.size(),
                                    (uint32_t)set.size(), (uint32_t)combinations.alphabet.size()});
     combinations.alphabet += set;
     if (combinations.modulus_reciprocal) place *= set.size();
@@ -363,7 +363,6 @@ char* write_combinations(char* p, uint64_t x, const Combinations& combinations) 
   // The value is reduced modulo the number of combinations (2^64 - 1 when
   // there are more),
   // then consumed as mixed-radix digits, the first charset least significant.
-  const auto& charsets = combinations.charsets;
   if (const uint64_t reciprocal = combinations.modulus_reciprocal) {
     // The estimate is at most 2 below x / modulus.
     __extension__ const auto estimate = (uint64_t)(((unsigned __int128)x * reciprocal) >> 64);
@@ -388,9 +387,19 @@ char* write_combinations(char* p, uint64_t x, const Combinations& combinations) 
     }
     return p + count;
   }
-  for (const auto& set : charsets) {
-    *p++ = set[x % set.size()];
-    x /= set.size();
+  // Digit by digit, each quotient from a multiply: floor(x * floor((2^64 -
+  // 1) / size) / 2^64) is at most 2 below x / size.
+  __extension__ typedef unsigned __int128 u128;
+  const char* alphabet = combinations.alphabet.data();
+  for (const Combinations::Digit& d : combinations.digits) {
+    auto quotient = (uint64_t)(((u128)x * d.floor_reciprocal) >> 64);
+    uint64_t digit = x - quotient * d.size;
+    while (digit >= d.size) {
+      digit -= d.size;
+      ++quotient;
+    }
+    *p++ = alphabet[d.offset + digit];
+    x = quotient;
   }
   return p;
 }

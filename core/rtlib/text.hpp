@@ -235,6 +235,10 @@ struct Combinations {
     uint64_t place_reciprocal;  // ceil(2^64 / place), place the product of the sizes before; 0 for
                                 // place 1
     uint64_t reciprocal;        // ceil(2^64 / size); 0 for a single character
+    // floor((2^64 - 1) / size): when the modulus passes 32 bits, x / size of
+    // a 64-bit x as an estimate at most 2 below and corrections, not a
+    // division (26 of them cost a row of "a-z" words more than the rest).
+    uint64_t floor_reciprocal;
     uint32_t size;
     uint32_t offset;  // of the charset's characters in `alphabet`
   };
