@@ -2,6 +2,7 @@
 // every node family.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -300,6 +301,32 @@ TEST(Nodes, DecimalWriterMatchesToChars) {
       ASSERT_EQ(zero_padded,
                 std::string(width > expected.size() ? width - expected.size() : 0, '0') + expected)
           << x << " width " << width;
+    }
+  }
+}
+
+// Fixed decimals come from exact 128-bit arithmetic when the value fits (a
+// faster path than std::to_chars): the same text as std::to_chars for every
+// precision 0 to 9 and kind of double: random bit patterns, values near the
+// 2^64 bound, exact ties of the rounding (k + 1/2) / 10^p, zeros, subnormals.
+TEST(Nodes, FixedDecimalsEqualToChars) {
+  std::mt19937_64 rng(11);
+  std::vector<double> values = {0.0,    -0.0, 0.125,  0.375, 2.5,   -2.5,  0.295, 1e-300,
+                                5e-324, 1e19, 1.8e19, 1e20,  -1e20, 1e300, 0.005, 0.015};
+  for (int i = 0; i < 20000; ++i) {
+    values.push_back(std::bit_cast<double>(rng()));
+    values.push_back((double)(rng() >> (rng() % 64)) / (double)(1ULL << (rng() % 40)));
+    values.push_back(((double)(rng() % 100000) + 0.5) / std::pow(10.0, (double)(rng() % 10)));
+  }
+  for (double x : values) {
+    if (!std::isfinite(x)) continue;
+    for (int precision = 0; precision <= 9; ++precision) {
+      char got[400], want[400];
+      const std::string text(got, rt::write_f64_fixed(got, x, precision));
+      const std::string expected(
+          want,
+          std::to_chars(want, want + sizeof want, x, std::chars_format::fixed, precision).ptr);
+      ASSERT_EQ(text, expected) << std::hexfloat << x << " precision " << precision;
     }
   }
 }

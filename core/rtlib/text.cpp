@@ -1,6 +1,7 @@
 #include "text.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -146,8 +147,53 @@ char* write_f64_json(char* p, double x) {
   return write_debug(p, x, false, 1e-5);
 }
 
+namespace {
+
+// x with `precision` decimals when |x| * 10^precision rounds to below 2^64
+// and precision <= 9: N = m * 10^precision * 2^e exactly in 128 bits (m the
+// 53-bit significand), rounded half to even when e < 0, then N's digits with
+// the point `precision` from the right. nullptr otherwise. The same text as
+// std::to_chars(fixed), which takes 100s of ns a value in libstdc++ (Ryu
+// printf's tables): four prices a row were a third of a lineitem table.
+char* write_f64_fixed_exact(char* p, double x, int precision) {
+  static constexpr uint64_t kPowers[] = {1,      10,      100,      1000,      10000,
+                                         100000, 1000000, 10000000, 100000000, 1000000000};
+  if (precision < 0 || precision > 9) return nullptr;
+  __extension__ typedef unsigned __int128 u128;
+  const uint64_t bits = std::bit_cast<uint64_t>(x);
+  const int biased = (int)((bits >> 52) & 0x7ff);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  const uint64_t m = biased ? fraction | (uint64_t{1} << 52) : fraction;
+  const int e = (biased ? biased : 1) - 1075;  // x = m * 2^e
+  const uint64_t scale = kPowers[precision];
+  const u128 scaled = (u128)m * scale;  // < 2^83
+  uint64_t n = 0;
+  if (e >= 0) {
+    if (e > 40 || (scaled << e) >> 64) return nullptr;  // 2^64 or more
+    n = (uint64_t)(scaled << e);
+  } else if (e > -128) {
+    const int shift = -e;
+    const u128 quotient = scaled >> shift;
+    const u128 remainder = scaled - (quotient << shift);
+    const u128 half = (u128)1 << (shift - 1);
+    if (quotient >> 64) return nullptr;
+    n = (uint64_t)quotient;
+    if (remainder > half || (remainder == half && (n & 1))) {
+      if (++n == 0) return nullptr;
+    }
+  }  // else x < 2^-75: n stays 0 (scaled < 2^83 is below half of 2^128)
+  if (bits >> 63) *p++ = '-';
+  p = write_u64(p, n / scale);
+  if (precision == 0) return p;
+  *p++ = '.';
+  return write_u64_zero_pad(p, n % scale, (uint64_t)precision);
+}
+
+}  // namespace
+
 char* write_f64_fixed(char* p, double x, int precision) {
   if (const char* special = special_f64(x)) return write_text(p, special);
+  if (char* end = write_f64_fixed_exact(p, x, precision)) return end;
   return std::to_chars(p, p + f64_fixed_bound(precision), x, std::chars_format::fixed, precision)
       .ptr;
 }
