@@ -164,9 +164,8 @@ char* write_f64_fixed_exact(char* p, double x, int precision) {
   const int biased = (int)((bits >> 52) & 0x7ff);
   const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
   const uint64_t m = biased ? fraction | (uint64_t{1} << 52) : fraction;
-  const int e = (biased ? biased : 1) - 1075;  // x = m * 2^e
-  const uint64_t scale = kPowers[precision];
-  const u128 scaled = (u128)m * scale;  // < 2^83
+  const int e = (biased ? biased : 1) - 1075;        // x = m * 2^e
+  const u128 scaled = (u128)m * kPowers[precision];  // < 2^83
   uint64_t n = 0;
   if (e >= 0) {
     if (e > 40 || (scaled << e) >> 64) return nullptr;  // 2^64 or more
@@ -183,10 +182,20 @@ char* write_f64_fixed_exact(char* p, double x, int precision) {
     }
   }  // else x < 2^-75: n stays 0 (scaled < 2^83 is below half of 2^128)
   if (bits >> 63) *p++ = '-';
-  p = write_u64(p, n / scale);
-  if (precision == 0) return p;
+  // N's digits, then the point put in: no division by 10^precision.
+  char digits[kU64Text];
+  const auto count = (int)(write_u64(digits, n) - digits);
+  if (precision == 0) return std::copy_n(digits, count, p);
+  const int whole = count - precision;
+  if (whole > 0) {
+    p = std::copy_n(digits, whole, p);
+  } else {
+    *p++ = '0';
+  }
   *p++ = '.';
-  return write_u64_zero_pad(p, n % scale, (uint64_t)precision);
+  for (int k = whole; k < 0; ++k) *p++ = '0';
+  const int decimals = std::min(count, precision);
+  return std::copy_n(digits + count - decimals, decimals, p);
 }
 
 }  // namespace
@@ -390,64 +399,81 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
     }
   }
   combinations.modulus = (uint64_t)modulus;
-  combinations.modulus_reciprocal =
-      modulus != 0 && modulus <= (1ULL << 32) ? ~0ULL / combinations.modulus : 0;
+  combinations.modulus_reciprocal = ~0ULL / combinations.modulus;
   combinations.digits.clear();
+  combinations.groups.clear();
   combinations.alphabet.clear();
-  uint64_t place = 1;  // the product of the sizes before a charset
-  for (const auto& set : charsets) {
+  const bool grouped = combinations.modulus > (1ULL << 32);
+  __extension__ unsigned __int128 base = 1;  // the product of the sizes before the group
+  uint64_t place = 1;                        // the product of the sizes before, in the group
+  for (size_t i = 0; i < charsets.size(); ++i) {
+    const uint64_t size = charsets[i].size();
+    if (grouped && (i == 0 || place * size > (1ULL << 32))) {
+      if (i > 0) base *= place;
+      const uint64_t b = base > ~0ULL ? 0 : (uint64_t)base;
+      combinations.groups.push_back({b, b ? ~0ULL / b : 0, 1, 0, (uint32_t)i, 0});
+      place = 1;
+    }
     combinations.digits.push_back({place == 1 ? 0 : ~0ULL / place + 1,
-                                   set.size() == 1 ? 0 : ~0ULL / set.size() + 1, ~0ULL / set.size(),
-                                   (uint32_t)set.size(), (uint32_t)combinations.alphabet.size()});
-    combinations.alphabet += set;
-    if (combinations.modulus_reciprocal) place *= set.size();
+                                   size == 1 ? 0 : ~0ULL / size + 1, (uint32_t)size,
+                                   (uint32_t)combinations.alphabet.size()});
+    combinations.alphabet += charsets[i];
+    place *= size;
+    if (grouped) {
+      Combinations::Group& g = combinations.groups.back();
+      g.modulus = place;
+      g.modulus_reciprocal = ~0ULL / place;
+      ++g.count;
+    }
   }
   return true;
 }
 
 char* write_combinations(char* p, uint64_t x, const Combinations& combinations) {
   // The value is reduced modulo the number of combinations (2^64 - 1 when
-  // there are more),
-  // then consumed as mixed-radix digits, the first charset least significant.
-  if (const uint64_t reciprocal = combinations.modulus_reciprocal) {
-    // The estimate is at most 2 below x / modulus.
-    __extension__ const auto estimate = (uint64_t)(((unsigned __int128)x * reciprocal) >> 64);
-    x -= estimate * combinations.modulus;
-    while (x >= combinations.modulus) x -= combinations.modulus;
-  } else if (combinations.modulus != 0) {
-    x %= combinations.modulus;
-  }
-  if (combinations.modulus != 0 && combinations.modulus <= (1ULL << 32)) {
-    __extension__ typedef unsigned __int128 u128;
-    const Combinations::Digit* digits = combinations.digits.data();
-    const char* alphabet = combinations.alphabet.data();
-    const size_t count = combinations.digits.size();
-    for (size_t i = 0; i < count; ++i) {
+  // there are more), then consumed as mixed-radix digits, the first charset
+  // least significant. The quotient's estimate is at most 2 below x / modulus.
+  __extension__ const auto estimate =
+      (uint64_t)(((unsigned __int128)x * combinations.modulus_reciprocal) >> 64);
+  x -= estimate * combinations.modulus;
+  while (x >= combinations.modulus) x -= combinations.modulus;
+  __extension__ typedef unsigned __int128 u128;
+  const Combinations::Digit* digits = combinations.digits.data();
+  const char* alphabet = combinations.alphabet.data();
+  // Digits [first, first + count) of a 32-bit y.
+  const auto write_digits = [&](uint64_t y, size_t first, size_t count) {
+    for (size_t i = first; i < first + count; ++i) {
       // A single character has reciprocal 0, which gives digit 0 with no
       // branch; only place 1 (reciprocal 2^64) needs one.
       const Combinations::Digit d = digits[i];
       const uint64_t above =
-          d.place_reciprocal ? (uint64_t)(((u128)d.place_reciprocal * x) >> 64) : x;
+          d.place_reciprocal ? (uint64_t)(((u128)d.place_reciprocal * y) >> 64) : y;
       const auto digit = (uint64_t)(((u128)(d.reciprocal * above) * d.size) >> 64);
       p[i] = alphabet[d.offset + digit];
     }
-    return p + count;
+  };
+  if (combinations.groups.empty()) {
+    write_digits(x, 0, combinations.digits.size());
+    return p + combinations.digits.size();
   }
-  // Digit by digit, each quotient from a multiply: floor(x * floor((2^64 -
-  // 1) / size) / 2^64) is at most 2 below x / size.
-  __extension__ typedef unsigned __int128 u128;
-  const char* alphabet = combinations.alphabet.data();
-  for (const Combinations::Digit& d : combinations.digits) {
-    auto quotient = (uint64_t)(((u128)x * d.floor_reciprocal) >> 64);
-    uint64_t digit = x - quotient * d.size;
-    while (digit >= d.size) {
-      digit -= d.size;
+  // n / d for a 64-bit n from floor(n * floor((2^64 - 1) / d) / 2^64), at
+  // most 2 below, and corrections; also the remainder.
+  const auto divide = [](uint64_t n, uint64_t d, uint64_t reciprocal, uint64_t& remainder) {
+    auto quotient = (uint64_t)(((u128)n * reciprocal) >> 64);
+    remainder = n - quotient * d;
+    while (remainder >= d) {
+      remainder -= d;
       ++quotient;
     }
-    *p++ = alphabet[d.offset + digit];
-    x = quotient;
+    return quotient;
+  };
+  for (const Combinations::Group& g : combinations.groups) {
+    uint64_t unused = 0, y = 0;
+    const uint64_t above = g.base == 0 ? 0 : divide(x, g.base, g.base_reciprocal, unused);
+    divide(above, g.modulus, g.modulus_reciprocal, y);
+    write_digits(y, g.first, g.count);
   }
-  return p;
+  return p + combinations.digits.size();
 }
 
 }  // namespace polyrt::rt

@@ -220,29 +220,41 @@ char* pad_field(char* begin, char* end, const FormatSegment& spec);
 // "a-f") or a single literal character; parsed once at compile time.
 struct Combinations {
   std::vector<std::string> charsets;
-  // The number of combinations; 0 when it passes 2^64 - 1 (no reduction).
-  uint64_t modulus = 0;
-  // floor((2^64 - 1) / modulus) when the modulus fits 32 bits (else 0): x mod
-  // modulus from a multiply and at most two corrections, not a division.
-  uint64_t modulus_reciprocal = 0;
+  // The number of combinations; 2^64 - 1 when there are more (polydat's
+  // saturating product).
+  uint64_t modulus = 1;
+  // floor((2^64 - 1) / modulus): x mod modulus from a multiply and at most
+  // two corrections, not a division.
+  uint64_t modulus_reciprocal = ~0ULL;
   // Per charset, in one array so that the writer's loop loads each once
-  // (its character stores could alias anything else it reads): when the
-  // modulus fits 32 bits, each character is (x / place) mod size from
-  // multiplies instead of divisions (Lemire, Kaser and Kurz, "Faster
-  // remainder by direct computation", 2019: exact for 32-bit dividends and
-  // divisors), independent of the others.
+  // (its character stores could alias anything else it reads): each
+  // character is (y / place) mod size of a 32-bit y from multiplies instead
+  // of divisions (Lemire, Kaser and Kurz, "Faster remainder by direct
+  // computation", 2019: exact for 32-bit dividends and divisors),
+  // independent of the others. y is x when the modulus fits 32 bits; else
+  // the charsets form groups whose combinations fit 32 bits, y is the
+  // group's part of x, and place counts from the group's first charset.
   struct Digit {
     uint64_t place_reciprocal;  // ceil(2^64 / place), place the product of the sizes before; 0 for
                                 // place 1
     uint64_t reciprocal;        // ceil(2^64 / size); 0 for a single character
-    // floor((2^64 - 1) / size): when the modulus passes 32 bits, x / size of
-    // a 64-bit x as an estimate at most 2 below and corrections, not a
-    // division (26 of them cost a row of "a-z" words more than the rest).
-    uint64_t floor_reciprocal;
     uint32_t size;
     uint32_t offset;  // of the charset's characters in `alphabet`
   };
   std::vector<Digit> digits;
+  // When the modulus passes 32 bits: groups of consecutive charsets, each
+  // with y = (x / base) mod (the group's combinations), from multiplies by
+  // floor((2^64 - 1) / d) that are at most 2 below and corrections, not
+  // divisions. The groups are independent: a row of "a-z" words no longer
+  // waits on 26 dependent steps.
+  struct Group {
+    uint64_t base;                // the product of the sizes before; 0 past 2^64 - 1 (y is 0)
+    uint64_t base_reciprocal;     // floor((2^64 - 1) / base)
+    uint64_t modulus;             // the group's combinations, at most 2^32
+    uint64_t modulus_reciprocal;  // floor((2^64 - 1) / modulus)
+    uint32_t first, count;        // its digits
+  };
+  std::vector<Group> groups;
   std::string alphabet;  // every charset, back to back
 };
 bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error);
