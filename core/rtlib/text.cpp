@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "rtlib.h"
 #include "shortest_double.hpp"
@@ -149,40 +150,42 @@ char* write_f64_json(char* p, double x) {
 
 namespace {
 
-// x with `precision` decimals when |x| * 10^precision rounds to below 2^64
-// and precision <= 9: N = m * 10^precision * 2^e exactly in 128 bits (m the
-// 53-bit significand), rounded half to even when e < 0, then N's digits with
-// the point `precision` from the right. nullptr otherwise. The same text as
-// std::to_chars(fixed), which takes 100s of ns a value in libstdc++ (Ryu
-// printf's tables): four prices a row were a third of a lineitem table.
-char* write_f64_fixed_exact(char* p, double x, int precision) {
+// |x| * 10^precision rounded half to even, exactly, when precision <= 9 and
+// it is below 2^64 (else nullopt): N = m * 10^precision * 2^e in 128 bits,
+// m the 53-bit significand. The same rounding as std::to_chars(fixed), which
+// takes 100s of ns a value in libstdc++ (Ryu printf's tables): four prices
+// a row were a third of a lineitem table.
+std::optional<uint64_t> scaled_magnitude(double x, int precision) {
   static constexpr uint64_t kPowers[] = {1,      10,      100,      1000,      10000,
                                          100000, 1000000, 10000000, 100000000, 1000000000};
-  if (precision < 0 || precision > 9) return nullptr;
+  if (precision < 0 || precision > 9) return std::nullopt;
   __extension__ typedef unsigned __int128 u128;
   const uint64_t bits = std::bit_cast<uint64_t>(x);
   const int biased = (int)((bits >> 52) & 0x7ff);
   const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
   const uint64_t m = biased ? fraction | (uint64_t{1} << 52) : fraction;
-  const int e = (biased ? biased : 1) - 1075;        // x = m * 2^e
+  const int e = (biased ? biased : 1) - 1075;        // |x| = m * 2^e
   const u128 scaled = (u128)m * kPowers[precision];  // < 2^83
-  uint64_t n = 0;
   if (e >= 0) {
-    if (e > 40 || (scaled << e) >> 64) return nullptr;  // 2^64 or more
-    n = (uint64_t)(scaled << e);
-  } else if (e > -128) {
-    const int shift = -e;
-    const u128 quotient = scaled >> shift;
-    const u128 remainder = scaled - (quotient << shift);
-    const u128 half = (u128)1 << (shift - 1);
-    if (quotient >> 64) return nullptr;
-    n = (uint64_t)quotient;
-    if (remainder > half || (remainder == half && (n & 1))) {
-      if (++n == 0) return nullptr;
-    }
-  }  // else x < 2^-75: n stays 0 (scaled < 2^83 is below half of 2^128)
-  if (bits >> 63) *p++ = '-';
-  // N's digits, then the point put in: no division by 10^precision.
+    if (e > 40 || (scaled << e) >> 64) return std::nullopt;  // 2^64 or more
+    return (uint64_t)(scaled << e);
+  }
+  if (e <= -128) return 0;  // |x| < 2^-75: below half of the last decimal
+  const int shift = -e;
+  const u128 quotient = scaled >> shift;
+  const u128 remainder = scaled - (quotient << shift);
+  const u128 half = (u128)1 << (shift - 1);
+  if (quotient >> 64) return std::nullopt;
+  uint64_t n = (uint64_t)quotient;
+  if (remainder > half || (remainder == half && (n & 1))) {
+    if (++n == 0) return std::nullopt;
+  }
+  return n;
+}
+
+// n's digits with the point `precision` digits from the right ("0.05" for 5
+// and 2): no division by 10^precision.
+char* write_with_point(char* p, uint64_t n, int precision) {
   char digits[kU64Text];
   const auto count = (int)(write_u64(digits, n) - digits);
   if (precision == 0) return std::copy_n(digits, count, p);
@@ -202,7 +205,10 @@ char* write_f64_fixed_exact(char* p, double x, int precision) {
 
 char* write_f64_fixed(char* p, double x, int precision) {
   if (const char* special = special_f64(x)) return write_text(p, special);
-  if (char* end = write_f64_fixed_exact(p, x, precision)) return end;
+  if (const std::optional<uint64_t> n = scaled_magnitude(x, precision)) {
+    if (std::signbit(x)) *p++ = '-';
+    return write_with_point(p, *n, precision);
+  }
   return std::to_chars(p, p + f64_fixed_bound(precision), x, std::chars_format::fixed, precision)
       .ptr;
 }
@@ -360,8 +366,11 @@ char* pad_field(char* begin, char* end, const FormatSegment& spec) {
   return end + fill;
 }
 
-bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error) {
-  std::vector<std::string>& charsets = combinations.charsets;
+namespace {
+
+// The pattern's pieces as charsets ("A-Z" spelled out, a literal as itself).
+bool parse_charsets(std::string_view pattern, std::vector<std::string>& charsets,
+                    std::string& error) {
   charsets.clear();
   size_t start = 0;
   while (start <= pattern.size()) {
@@ -390,26 +399,24 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
     charsets.push_back(set);
     start = end + 1;
   }
-  __extension__ unsigned __int128 modulus = 1;
-  for (const auto& set : charsets) {
-    modulus *= set.size();
-    if (modulus > ~0ULL) {  // saturates, as polydat's saturating_mul does
-      modulus = ~0ULL;
-      break;
-    }
-  }
-  combinations.modulus = (uint64_t)modulus;
-  combinations.modulus_reciprocal = ~0ULL / combinations.modulus;
+  return true;
+}
+
+// The digits' reciprocals and, past 2^32 combinations, their groups.
+void plan_digits(Combinations& combinations) {
+  const std::vector<std::string>& charsets = combinations.charsets;
   combinations.digits.clear();
   combinations.groups.clear();
   combinations.alphabet.clear();
   const bool grouped = combinations.modulus > (1ULL << 32);
-  __extension__ unsigned __int128 base = 1;  // the product of the sizes before the group
-  uint64_t place = 1;                        // the product of the sizes before, in the group
+  // The product of the sizes before the group, kept from growing once it
+  // passes 2^64 - 1 (every later group's part of x is then 0).
+  __extension__ unsigned __int128 base = 1;
+  uint64_t place = 1;  // the product of the sizes before, in the group
   for (size_t i = 0; i < charsets.size(); ++i) {
     const uint64_t size = charsets[i].size();
     if (grouped && (i == 0 || place * size > (1ULL << 32))) {
-      if (i > 0) base *= place;
+      if (i > 0 && base <= ~0ULL) base *= place;
       const uint64_t b = base > ~0ULL ? 0 : (uint64_t)base;
       combinations.groups.push_back({b, b ? ~0ULL / b : 0, 1, 0, (uint32_t)i, 0});
       place = 1;
@@ -426,6 +433,23 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
       ++g.count;
     }
   }
+}
+
+}  // namespace
+
+bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error) {
+  if (!parse_charsets(pattern, combinations.charsets, error)) return false;
+  __extension__ unsigned __int128 modulus = 1;
+  for (const auto& set : combinations.charsets) {
+    modulus *= set.size();
+    if (modulus > ~0ULL) {  // saturates, as polydat's saturating_mul does
+      modulus = ~0ULL;
+      break;
+    }
+  }
+  combinations.modulus = (uint64_t)modulus;
+  combinations.modulus_reciprocal = ~0ULL / combinations.modulus;
+  plan_digits(combinations);
   return true;
 }
 

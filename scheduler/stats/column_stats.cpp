@@ -277,7 +277,8 @@ class StatsRun {
 
   // Pass 2, the numbers with finite values and the texts counted inexactly:
   // display and key histograms, the candidates' exact counts.
-  void pass_histograms_and_top_counts() {
+  // Pass 2's columns (ascending), their histograms made ready.
+  std::vector<size_t> second_pass_columns() {
     std::vector<size_t> columns;
     for (size_t k = 0; k < numeric_.size(); ++k) {
       NumericAccumulator& g = numeric_[k];
@@ -289,8 +290,13 @@ class StatsRun {
     for (size_t k = 0; k < text_.size(); ++k) {
       if (text_[k].recount) columns.push_back(text_columns_[k]);
     }
-    if (columns.empty()) return;
     std::sort(columns.begin(), columns.end());
+    return columns;
+  }
+
+  void pass_histograms_and_top_counts() {
+    const std::vector<size_t> columns = second_pass_columns();
+    if (columns.empty()) return;
     pass(
         "histograms and top counts", columns,
         [&](const PassPart& part) {
@@ -531,6 +537,43 @@ class StatsRun {
     return out;
   }
 
+  NumericStats numeric_stats(size_t k) const {
+    const NumericAccumulator& g = numeric_[k];
+    const Type type = type_of(numeric_columns_[k]);
+    NumericStats n;
+    n.finite = g.finite;
+    n.nan = g.nan;
+    n.positive_infinity = g.pinf;
+    n.negative_infinity = g.ninf;
+    if (g.finite == 0) return n;
+    n.min = Value::of_word(type, word_of(type, g.min_key));
+    n.max = Value::of_word(type, word_of(type, g.max_key));
+    n.mean = g.mean;
+    n.stddev = g.finite > 1 ? std::sqrt(g.m2 / (double)g.finite) : 0.0;
+    for (const QuantileSearch& s : g.searches) {
+      n.quantiles.emplace_back(s.p, Value::of_word(type, word_of(type, *s.key)));
+    }
+    n.histogram = g.display;
+    return n;
+  }
+
+  TextStats text_stats(size_t k, std::vector<std::pair<std::string, uint64_t>> top) const {
+    const TextColumn& g = text_[k];
+    TextStats t;
+    t.distinct_exact = g.exact;
+    t.distinct = g.exact ? g.counts.size() : (uint64_t)std::llround(g.estimated_distinct);
+    t.distinct_standard_error = g.exact ? 0.0 : TextFrequencies::estimate_standard_error();
+    if (count_) {
+      t.min_length = g.lengths.min;
+      t.max_length = g.lengths.max;
+      t.mean_length = (double)g.lengths.total / (double)count_;
+    }
+    t.top = std::move(top);
+    t.top_share_bound =
+        g.exact || t.top.size() == kTopValues ? 0.0 : 1.0 / (double)kTopShareDivisor;
+    return t;
+  }
+
   StatsReport report() const {
     StatsReport out;
     out.first = first_;
@@ -548,24 +591,7 @@ class StatsRun {
       out.columns.push_back(std::move(s));
     }
     for (size_t k = 0; k < numeric_.size(); ++k) {
-      const NumericAccumulator& g = numeric_[k];
-      const Type type = types[numeric_columns_[k]];
-      NumericStats n;
-      n.finite = g.finite;
-      n.nan = g.nan;
-      n.positive_infinity = g.pinf;
-      n.negative_infinity = g.ninf;
-      if (g.finite) {
-        n.min = Value::of_word(type, word_of(type, g.min_key));
-        n.max = Value::of_word(type, word_of(type, g.max_key));
-        n.mean = g.mean;
-        n.stddev = g.finite > 1 ? std::sqrt(g.m2 / (double)g.finite) : 0.0;
-        for (const QuantileSearch& s : g.searches) {
-          n.quantiles.emplace_back(s.p, Value::of_word(type, word_of(type, *s.key)));
-        }
-        n.histogram = g.display;
-      }
-      out.columns[numeric_columns_[k]].numeric = std::move(n);
+      out.columns[numeric_columns_[k]].numeric = numeric_stats(k);
     }
     // Counted inexactly, a column's recounted candidates include every
     // value of more than frequent_count() rows: those are listed.
@@ -575,20 +601,7 @@ class StatsRun {
     }
     std::vector<std::vector<std::pair<std::string, uint64_t>>> texts = top_texts(top);
     for (size_t k = 0; k < text_.size(); ++k) {
-      const TextColumn& g = text_[k];
-      TextStats t;
-      t.distinct_exact = g.exact;
-      t.distinct = g.exact ? g.counts.size() : (uint64_t)std::llround(g.estimated_distinct);
-      t.distinct_standard_error = g.exact ? 0.0 : TextFrequencies::estimate_standard_error();
-      if (count_) {
-        t.min_length = g.lengths.min;
-        t.max_length = g.lengths.max;
-        t.mean_length = (double)g.lengths.total / (double)count_;
-      }
-      t.top = std::move(texts[k]);
-      t.top_share_bound =
-          g.exact || t.top.size() == kTopValues ? 0.0 : 1.0 / (double)kTopShareDivisor;
-      out.columns[text_columns_[k]].text = std::move(t);
+      out.columns[text_columns_[k]].text = text_stats(k, std::move(texts[k]));
     }
     for (size_t k = 0; k < bool_columns_.size(); ++k)
       out.columns[bool_columns_[k]].trues = trues_[k];
