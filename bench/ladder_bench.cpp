@@ -30,28 +30,42 @@ BENCHMARK(BM_Ladder_Baseline);
 struct LadderState {
   State state;
   size_t outputs[4];
+  uint64_t coordinates[3] = {0, 77, 5};
   LadderState(Engine engine, Provenance provenance)
       : state(compile_file(kLadderFile, CompileOptions{.engine = engine, .provenance = provenance})
                   ->new_state()),
         outputs{state.output_index("account_id"), state.output_index("shard"),
                 state.output_index("payload_class"), state.output_index("event_token")} {}
+
+  // One request for `cycle`: State::request, or (Pulls) set_inputs and one
+  // pull_word per output. The words' sum.
+  template <bool Pulls>
+  uint64_t serve(uint64_t cycle) {
+    coordinates[0] = cycle;
+    uint64_t words[4];
+    if constexpr (Pulls) {
+      state.set_inputs(coordinates);
+      for (size_t k = 0; k < 4; ++k) words[k] = state.pull_word(outputs[k]);
+    } else {
+      state.request(coordinates, outputs, words);
+    }
+    return words[0] + words[1] + words[2] + words[3];
+  }
 };
+
+template <bool Pulls>
+void ladder_requests(benchmark::State& st, Engine engine, Provenance provenance) {
+  LadderState ladder(engine, provenance);
+  uint64_t cycle = 0, sink = 0;
+  for (auto _ : st) sink += ladder.serve<Pulls>(cycle++);
+  benchmark::DoNotOptimize(sink);
+  st.SetItemsProcessed(st.iterations());
+  st.SetLabel(ladder.state.engine());
+}
 
 // One request: State::request sets the three inputs and reads the four words.
 void run_ladder(benchmark::State& st, Engine engine, Provenance provenance) {
-  LadderState ladder(engine, provenance);
-  State& state = ladder.state;
-  uint64_t cycle = 0, sink = 0;
-  uint64_t coords[3] = {0, 77, 5};
-  uint64_t words[4];
-  for (auto _ : st) {
-    coords[0] = cycle++;
-    state.request(coords, ladder.outputs, words);
-    sink += words[0] + words[1] + words[2] + words[3];
-  }
-  benchmark::DoNotOptimize(sink);
-  st.SetItemsProcessed(st.iterations());
-  st.SetLabel(state.engine());
+  ladder_requests<false>(st, engine, provenance);
 }
 BENCHMARK_CAPTURE(run_ladder, P1_Interpreter, Engine::Interpreter, Provenance::Auto);
 BENCHMARK_CAPTURE(run_ladder, P2_Closures_Raw, Engine::Closures, Provenance::Raw);
@@ -63,18 +77,7 @@ BENCHMARK_CAPTURE(run_ladder, P3_Native_PushPull, Engine::Native, Provenance::Pu
 
 // The same request as set_inputs and one pull_word per output.
 void run_ladder_pulls(benchmark::State& st, Engine engine, Provenance provenance) {
-  LadderState ladder(engine, provenance);
-  State& state = ladder.state;
-  uint64_t cycle = 0, sink = 0;
-  uint64_t coords[3] = {0, 77, 5};
-  for (auto _ : st) {
-    coords[0] = cycle++;
-    state.set_inputs(coords);
-    for (size_t o : ladder.outputs) sink += state.pull_word(o);
-  }
-  benchmark::DoNotOptimize(sink);
-  st.SetItemsProcessed(st.iterations());
-  st.SetLabel(state.engine());
+  ladder_requests<true>(st, engine, provenance);
 }
 BENCHMARK_CAPTURE(run_ladder_pulls, P3_Native_Raw, Engine::Native, Provenance::Raw);
 BENCHMARK_CAPTURE(run_ladder_pulls, P3_Native_PushPull, Engine::Native, Provenance::PushPull);
@@ -86,7 +89,6 @@ BENCHMARK_CAPTURE(run_ladder_pulls, P3_Native_PushPull, Engine::Native, Provenan
 // 1.3x, PushPull <= 1.6x).
 void ladder_ratio(benchmark::State& st, Provenance provenance, bool pulls) {
   LadderState ladder(Engine::Native, provenance);
-  State& state = ladder.state;
   // Called through a pointer the compiler cannot see through, as
   // BM_Ladder_Baseline does. (Here benchmark::DoNotOptimize(fn) had GCC 12
   // read the pointer uninitialized in the pulls variant's clone: valgrind
@@ -96,8 +98,6 @@ void ladder_ratio(benchmark::State& st, Provenance provenance, bool pulls) {
   constexpr int kBlock = 256;
   using Clock = std::chrono::steady_clock;
   uint64_t cycle = 0, sink = 0;
-  uint64_t coords[3] = {0, 77, 5};
-  uint64_t words[4];
   double polyrt_seconds = 0, baseline_seconds = 0;
   for (auto _ : st) {
     const auto start = Clock::now();
@@ -107,14 +107,7 @@ void ladder_ratio(benchmark::State& st, Provenance provenance, bool pulls) {
     }
     const auto middle = Clock::now();
     for (int i = 0; i < kBlock; ++i) {
-      coords[0] = cycle + i;
-      if (pulls) {
-        state.set_inputs(coords);
-        for (size_t k = 0; k < 4; ++k) words[k] = state.pull_word(ladder.outputs[k]);
-      } else {
-        state.request(coords, ladder.outputs, words);
-      }
-      sink += words[0] + words[1] + words[2] + words[3];
+      sink += pulls ? ladder.serve<true>(cycle + i) : ladder.serve<false>(cycle + i);
     }
     const auto end = Clock::now();
     baseline_seconds += std::chrono::duration<double>(middle - start).count();
@@ -126,7 +119,7 @@ void ladder_ratio(benchmark::State& st, Provenance provenance, bool pulls) {
   st.counters["baseline_ns"] = baseline_seconds / requests * 1e9;
   st.counters["polyrt_ns"] = polyrt_seconds / requests * 1e9;
   st.counters["ratio"] = polyrt_seconds / baseline_seconds;
-  st.SetLabel(state.engine());
+  st.SetLabel(ladder.state.engine());
 }
 BENCHMARK_CAPTURE(ladder_ratio, P3_Native_Raw, Provenance::Raw, false);
 BENCHMARK_CAPTURE(ladder_ratio, P3_Native_Pull, Provenance::Pull, false);

@@ -21,13 +21,23 @@ bool steps_are_pure(const slots::SlotProgram& sp) {
   return true;
 }
 
-// P3: compiles every Segment step of the plan into one module, and the
-// request entry.
+// Every Segment step of the plan into `module`, and the request entry where
+// the steps allow one: the symbols, indexed like the steps, then the
+// entry's when it was made.
+std::vector<std::string> emit_program(llvm::Module& module, const ir::Graph& graph,
+                                      const slots::SlotProgram& sp) {
+  std::vector<std::string> symbols = codegen::emit_segments(module, graph, sp.plan);
+  if (steps_are_pure(sp) && codegen::emit_request_entry(module, sp.plan)) {
+    symbols.push_back(codegen::kRequestSymbol);
+  }
+  return symbols;
+}
+
+// P3: compiles the program's module.
 void compile_segments(const ir::Graph& graph, slots::SlotProgram& sp, jit::JitEngine& jit) {
   jit::JitModule m("polyrt_program", jit);
-  std::vector<std::string> symbols = codegen::emit_segments(*m.module, graph, sp.plan);
-  const bool fused = steps_are_pure(sp) && codegen::emit_request_entry(*m.module, sp.plan);
-  if (fused) symbols.push_back(codegen::kRequestSymbol);
+  const std::vector<std::string> symbols = emit_program(*m.module, graph, sp);
+  const bool fused = symbols.size() > sp.plan.steps.size();
   jit::CompiledSteps compiled = jit::compile_steps(jit, std::move(m), symbols);
   for (size_t s = 0; s < sp.plan.steps.size(); ++s) {
     if (compiled.addresses[s]) {
@@ -60,8 +70,7 @@ std::string cpu::native_program_text(const Program& program, jit::CodeText form)
       slots::build_slot_program(ProgramInternals::graph(program), true, Provenance::Raw, "native");
   jit::JitEngine& jit = jit::JitEngine::instance();
   jit::JitModule m("polyrt_program", jit);
-  codegen::emit_segments(*m.module, ProgramInternals::graph(program), sp->plan);
-  if (steps_are_pure(*sp)) codegen::emit_request_entry(*m.module, sp->plan);
+  emit_program(*m.module, ProgramInternals::graph(program), *sp);
   return jit.code_text(*m.module, form);
 }
 

@@ -44,6 +44,9 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
   for (size_t c = 0; c < p.coordinate_slots.size(); ++c) {
     sp->express = sp->express && p.coordinate_slots[c] == p.coordinate_slots[0] + c;
   }
+  for (uint32_t s = 0; s < p.steps.size(); ++s) {
+    if (!p.steps[s].is_frozen) sp->runnable_steps.push_back(s);
+  }
   const uint32_t never = (uint32_t)p.steps.size();
   for (uint32_t o = 0; o < p.output_slot.size(); ++o) {
     const bool inline_word = p.output_step[o] != ~0u && sp->output_word_mask[o];
@@ -123,7 +126,6 @@ class SlotStateBase : public StateEngine {
       store(p_->extern_slots[e], g_->externs[e].default_value);
     build_kit_args();
     point_lane();
-    note_runnable_steps();
     epoch_ = 1;
     for (uint32_t s : p_->init_steps) {
       run_step(s);
@@ -215,19 +217,35 @@ class SlotStateBase : public StateEngine {
     stale_ = true;
   }
 
-  // Whether `outputs` is the list the last request asked for. A loop, not
-  // std::equal: that is a call of memcmp, a tenth of a request.
-  bool asked_before(std::span<const size_t> outputs) const {
-    if (outputs.size() != fused_outputs_.size()) return false;
+  // Whether the fused entry serves `outputs`, as decided for the last list
+  // asked (a request loop asks for the same outputs every time). A loop,
+  // not std::equal: that is a call of memcmp, a tenth of a request.
+  bool fused_serves(std::span<const size_t> outputs) {
+    if (outputs.size() != fused_outputs_.size()) return decide_fused(outputs);
     for (size_t i = 0; i < outputs.size(); ++i) {
-      if (outputs[i] != fused_outputs_[i]) return false;
+      if (outputs[i] != fused_outputs_[i]) return decide_fused(outputs);
     }
-    return true;
+    return fused_serves_;
+  }
+
+  // The requested outputs' words, once the fused entry ran.
+  void copy_words(std::span<const size_t> outputs, uint64_t* words) const {
+    for (size_t i = 0; i < outputs.size(); ++i) words[i] = slots_[p_->output_slot[outputs[i]]];
+  }
+
+  // Points the lane's request at Engine::request (the fused entry), when
+  // the program has one.
+  template <typename Engine>
+  void point_request_lane() {
+    if (!sp_->request) return;
+    lane_.request = [](StateEngine* engine, const uint64_t* coordinates, const size_t* outputs,
+                       size_t count, uint64_t* words) {
+      return static_cast<Engine*>(engine)->request(coordinates, {outputs, count}, words);
+    };
   }
 
   // Whether the fused entry serves `outputs`: scalar outputs whose cones
-  // cover every step it runs. Remembered for the list (a request loop asks
-  // for the same outputs every time), out of the hot path.
+  // cover every step it runs. Remembered for the list, out of the hot path.
   [[gnu::noinline, gnu::cold]] bool decide_fused(std::span<const size_t> outputs) {
     fused_outputs_.assign(outputs.begin(), outputs.end());
     fused_serves_ = false;
@@ -239,18 +257,11 @@ class SlotStateBase : public StateEngine {
       if (!cone) return false;
       for (uint32_t s : *cone) covered[s] = 1;
     }
-    for (uint32_t s : runnable_) {
+    for (uint32_t s : sp_->runnable_steps) {
       if (!covered[s]) return false;
     }
     fused_serves_ = true;
     return true;
-  }
-
-  void note_runnable_steps() {
-    runnable_.clear();
-    for (uint32_t s = 0; s < p_->steps.size(); ++s) {
-      if (!frozen(s)) runnable_.push_back(s);
-    }
   }
 
   // Raises the error a pull_word of a str, None or unknown output gets.
@@ -376,9 +387,8 @@ class SlotStateBase : public StateEngine {
   std::vector<uint64_t> coordinates_;
   bool written_ = false;
   std::vector<nodes::KitArgs> kit_args_;  // per Kit step
-  // State::request's fused entry (SlotProgram::request): the steps it runs
-  // and whether it serves the last list of outputs asked.
-  std::vector<uint32_t> runnable_;  // the steps that are not frozen
+  // State::request's fused entry (SlotProgram::request): whether it serves
+  // the last list of outputs asked.
   std::vector<size_t> fused_outputs_;
   bool fused_serves_ = false;
 
@@ -480,29 +490,29 @@ class SlotState final : public SlotStateBase {
  public:
   SlotState(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
       : SlotStateBase(std::move(program), std::move(sp)) {
-    point_request();
+    point_request_lane<SlotState>();
   }
-  SlotState(const SlotState& other) : SlotStateBase(other) { point_request(); }
+  SlotState(const SlotState& other) : SlotStateBase(other) { point_request_lane<SlotState>(); }
 
   // The mode's write, then one call of the fused entry when it serves the
   // outputs and no slot is None (its segments know no None); every step is
   // then current in this round. A failing member leaves the request to
   // State's usual way (its write repeats no change), which raises it.
   bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
-    if (!(asked_before(outputs) ? fused_serves_ : decide_fused(outputs))) return false;
+    if (!fused_serves(outputs)) return false;
     SlotStateBase::set_inputs({coordinates, p_->coordinate_slots.size()});  // no virtual call
     if (none_count_ != 0) return false;
     begin_round();
     if (sp_->request(slots_.data(), coordinates) != 0) [[unlikely]] {
       return false;
     }
-    for (uint32_t s : runnable_) {
+    for (uint32_t s : sp_->runnable_steps) {
       ran_[s] = epoch_;
       clean_[s] = 1;  // no step the entry runs is volatile
       stamp(s);
     }
     std::fill(output_seq_.begin(), output_seq_.end(), write_seq_);
-    for (size_t i = 0; i < outputs.size(); ++i) words[i] = slots_[p_->output_slot[outputs[i]]];
+    copy_words(outputs, words);
     return true;
   }
 
@@ -542,14 +552,6 @@ class SlotState final : public SlotStateBase {
       if (ran_[s] != epoch_) step(s);
     }
     output_seq_[o] = write_seq_;
-  }
-
-  void point_request() {
-    if (!sp_->request) return;
-    lane_.request = [](StateEngine* engine, const uint64_t* coordinates, const size_t* outputs,
-                       size_t count, uint64_t* words) {
-      return static_cast<SlotState*>(engine)->request(coordinates, {outputs, count}, words);
-    };
   }
 
   void step(uint32_t s) {
@@ -620,14 +622,14 @@ class ExpressState final : public SlotStateBase {
   // runs (else running all of it would do more than asked). A failing
   // member leaves the request to State's usual way, which raises it.
   bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
-    if (!(asked_before(outputs) ? fused_serves_ : decide_fused(outputs))) return false;
+    if (!fused_serves(outputs)) return false;
     ++lane_.generation;
     if (sp_->request(slots_.data(), coordinates) != 0) [[unlikely]] {
       return false;
     }
     const uint64_t generation = lane_.generation;
-    for (uint32_t s : runnable_) word_stamp_[s] = generation;
-    for (size_t i = 0; i < outputs.size(); ++i) words[i] = slots_[p_->output_slot[outputs[i]]];
+    for (uint32_t s : sp_->runnable_steps) word_stamp_[s] = generation;
+    copy_words(outputs, words);
     return true;
   }
 
@@ -636,12 +638,7 @@ class ExpressState final : public SlotStateBase {
     lane_.pull_miss = [](StateEngine* engine, size_t output) {
       return static_cast<ExpressState*>(engine)->pull_word(output);
     };
-    if (sp_->request) {
-      lane_.request = [](StateEngine* engine, const uint64_t* coordinates, const size_t* outputs,
-                         size_t count, uint64_t* words) {
-        return static_cast<ExpressState*>(engine)->request(coordinates, {outputs, count}, words);
-      };
-    }
+    point_request_lane<ExpressState>();
     lane_.express_coordinates =
         slots_.data() + (p_->coordinate_slots.empty() ? 0 : p_->coordinate_slots[0]);
   }

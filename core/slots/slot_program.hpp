@@ -72,8 +72,9 @@ struct SlotProgram {
   bool express = false;
   // For native programs whose steps to run are all segments, none volatile
   // or a side channel: one compiled call that serves a request for every
-  // output (State::request).
+  // output (State::request), running runnable_steps (those not frozen).
   RequestFn request = nullptr;
+  std::vector<uint32_t> runnable_steps;
 };
 
 // Plans the program and resolves kit arguments. fuse: native segments (P3).

@@ -196,8 +196,6 @@ class StatsRun {
       BatchOptions options = options_;
       options.outputs = log.columns;
       subset.emplace(program_, options);
-    } else {
-      std::iota(position.begin(), position.end(), size_t{0});
     }
     pass_log_.push_back(std::move(log));
     std::mutex mutex;
@@ -275,8 +273,6 @@ class StatsRun {
     }
   }
 
-  // Pass 2, the numbers with finite values and the texts counted inexactly:
-  // display and key histograms, the candidates' exact counts.
   // Pass 2's columns (ascending), their histograms made ready.
   std::vector<size_t> second_pass_columns() {
     std::vector<size_t> columns;
@@ -294,6 +290,8 @@ class StatsRun {
     return columns;
   }
 
+  // Pass 2, the numbers with finite values and the texts counted inexactly:
+  // display and key histograms, the candidates' exact counts.
   void pass_histograms_and_top_counts() {
     const std::vector<size_t> columns = second_pass_columns();
     if (columns.empty()) return;
@@ -336,13 +334,11 @@ class StatsRun {
   void pass_refinement() {
     std::vector<size_t> columns;
     for (size_t k = 0; k < numeric_.size(); ++k) {
-      const auto& searches = numeric_[k].searches;
-      if (std::any_of(searches.begin(), searches.end(), [](const auto& s) { return !s.key; })) {
-        columns.push_back(numeric_columns_[k]);
-      }
+      if (has_open_search(numeric_[k])) columns.push_back(numeric_columns_[k]);
     }
-    refine_.assign(numeric_.size(), {});
-    for (size_t k = 0; k < numeric_.size(); ++k) refine_[k].resize(numeric_[k].searches.size());
+    // Per numeric column and search: the keys collected or the histogram.
+    std::vector<std::vector<std::vector<uint64_t>>> found(numeric_.size());
+    for (size_t k = 0; k < numeric_.size(); ++k) found[k].resize(numeric_[k].searches.size());
     pass(
         "exact quantiles", columns,
         [&](const PassPart& part) {
@@ -359,7 +355,7 @@ class StatsRun {
         [&](const ChunkPartial& p) {
           for (size_t k = 0; k < numeric_.size(); ++k) {
             for (size_t q = 0; q < p.refine[k].size(); ++q) {
-              std::vector<uint64_t>& into = refine_[k][q];
+              std::vector<uint64_t>& into = found[k][q];
               const std::vector<uint64_t>& part = p.refine[k][q];
               if (numeric_[k].searches[q].collects()) {
                 into.insert(into.end(), part.begin(), part.end());
@@ -375,25 +371,24 @@ class StatsRun {
     for (size_t k = 0; k < numeric_.size(); ++k) {
       for (size_t q = 0; q < numeric_[k].searches.size(); ++q) {
         QuantileSearch& s = numeric_[k].searches[q];
-        std::vector<uint64_t>& found = refine_[k][q];
+        std::vector<uint64_t>& keys = found[k][q];
         if (s.key) continue;
         if (s.collects()) {
-          std::sort(found.begin(), found.end());
-          s.key = found.at(s.rank - s.below);
+          std::sort(keys.begin(), keys.end());
+          s.key = keys.at(s.rank - s.below);
         } else {
-          narrow(s, found);
+          narrow(s, keys);
         }
       }
     }
-    refine_.clear();
   }
 
-  bool refining() const {
-    return std::any_of(numeric_.begin(), numeric_.end(), [](const NumericAccumulator& g) {
-      return std::any_of(g.searches.begin(), g.searches.end(),
-                         [](const QuantileSearch& s) { return !s.key; });
-    });
+  static bool has_open_search(const NumericAccumulator& g) {
+    return std::any_of(g.searches.begin(), g.searches.end(),
+                       [](const QuantileSearch& s) { return !s.key; });
   }
+
+  bool refining() const { return std::any_of(numeric_.begin(), numeric_.end(), has_open_search); }
 
   // Pass 1 of a numeric column's part: the special values, the key range
   // and Welford's moments.
@@ -616,7 +611,6 @@ class StatsRun {
   std::vector<NumericAccumulator> numeric_;
   std::vector<TextColumn> text_;
   std::vector<uint64_t> trues_;
-  std::vector<std::vector<std::vector<uint64_t>>> refine_;  // per numeric column and search
   std::vector<StatsPass> pass_log_;
 };
 

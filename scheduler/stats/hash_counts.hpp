@@ -44,6 +44,11 @@ class HashCounts {
     slot.first = std::min(slot.first, first);
   }
 
+  // Adds every count of `other` (a merge of two counts or summaries).
+  void add_all(const HashCounts& other) {
+    other.for_each([&](const HashCount& c) { add(c.hash, c.count, c.first); });
+  }
+
   // The slot index of `hash` (stable until the next add or reduce), or none.
   std::optional<size_t> slot_of(uint64_t hash) const {
     if (slots_.empty()) return std::nullopt;

@@ -96,7 +96,7 @@ struct TextFrequencies::Shared {
   void add_to_summary(HashCounts& part) {
     part.reduce_to(kSummaryCounters);
     HashCounts& summary = summaries.local();
-    part.for_each([&](const HashCount& c) { summary.add(c.hash, c.count, c.first); });
+    summary.add_all(part);
     if (summary.size() >= kSummaryReduceAt) summary.reduce_to(kSummaryCounters);
   }
 };
@@ -106,9 +106,11 @@ TextFrequencies::~TextFrequencies() = default;
 
 void TextFrequencies::add_part(HashCounts part) {
   uint64_t rows = 0;
-  part.for_each([&](const HashCount& c) { rows += c.count; });
+  part.for_each([&](const HashCount& c) {
+    rows += c.count;
+    shared_->sketch_add(c.hash);
+  });
   shared_->rows += rows;
-  part.for_each([&](const HashCount& c) { shared_->sketch_add(c.hash); });
   // A part goes whole to the exact table or whole to a summary: a part
   // that began before the table overflowed finishes there.
   if (shared_->overflowed) {
@@ -126,7 +128,7 @@ HashCounts TextFrequencies::take_counts() {
   HashCounts out;
   out.reserve((size_t)shared_->exact_size);
   for (Shared::Shard& shard : shared_->shards) {
-    shard.counts.for_each([&](const HashCount& c) { out.add(c.hash, c.count, c.first); });
+    out.add_all(shard.counts);
     shard.counts.clear();
   }
   return out;
@@ -137,7 +139,7 @@ HashCounts TextFrequencies::take_candidates(uint64_t above) {
   // the overflow) and the threads' summaries.
   HashCounts summary;
   const auto merge = [&](HashCounts& part) {
-    part.for_each([&](const HashCount& c) { summary.add(c.hash, c.count, c.first); });
+    summary.add_all(part);
     part.clear();
     summary.reduce_to(kSummaryCounters);
   };
