@@ -8,6 +8,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "codegen/device_text_call.hpp"
 #include "codegen/native_call.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -64,14 +65,20 @@ class BatchEmitter {
   // externs and fixed coordinates, which change from batch to batch, are
   // read from the scalars.
   std::optional<uint64_t> constant_word(uint32_t port) const {
+    const Value* v = constant_value(port);
+    if (!v) return std::nullopt;
+    const Type t = v->is_none() ? Type::Str : v->type();
+    if (!is_integer(t) && t != Type::F64 && t != Type::F32 && t != Type::Bool) return std::nullopt;
+    return word_of(*v);
+  }
+
+  // The value of a scalar port that a constant node gives, else null.
+  const Value* constant_value(uint32_t port) const {
     const auto next = std::upper_bound(p_.port_base.begin(), p_.port_base.end(), port);
     const auto node = (uint32_t)(next - p_.port_base.begin() - 1);
     const ir::Node& n = g_.nodes[node];
-    if (n.kind != ir::NodeKind::Constant) return std::nullopt;
-    const Value& v = n.constants[port - p_.port_base[node]];
-    const Type t = v.is_none() ? Type::Str : v.type();
-    if (!is_integer(t) && t != Type::F64 && t != Type::F32 && t != Type::Bool) return std::nullopt;
-    return word_of(v);
+    if (n.kind != ir::NodeKind::Constant) return nullptr;
+    return &n.constants[port - p_.port_base[node]];
   }
 
   std::string emit(uint32_t step) {
@@ -102,9 +109,18 @@ class BatchEmitter {
     llvm::Value* coordinate = fn->getArg(0);
     llvm::Value* row = fn->getArg(1);
     llvm::Value* scalars = fn->getArg(2);
-    auto column_ptr = [&](uint32_t column) {
+    auto column_arg = [&](uint32_t column) {
       const size_t k = std::find(columns.begin(), columns.end(), column) - columns.begin();
-      return ir_.CreateInBoundsGEP(ir_.getInt64Ty(), fn->getArg(3 + (unsigned)k), row);
+      return fn->getArg(3 + (unsigned)k);
+    };
+    auto column_ptr = [&](uint32_t column) {
+      return ir_.CreateInBoundsGEP(ir_.getInt64Ty(), column_arg(column), row);
+    };
+    // A device-made text's slot in this row (plan::device_text_slot).
+    auto text_slot = [&](uint32_t column) {
+      const uint64_t slot = plan::device_text_slot(p_.text_bounds[column]);
+      return ir_.CreateInBoundsGEP(ir_.getInt8Ty(), column_arg(column),
+                                   ir_.CreateMul(row, ir_.getInt64(slot)));
     };
 
     std::unordered_map<uint32_t, llvm::Value*> words;  // per port
@@ -138,10 +154,41 @@ class BatchEmitter {
       return loaded;
     };
 
+    auto text = [&](ir::Wire w) -> TextRef {
+      const uint32_t port = p_.source_of(w);
+      const BatchValue& v = p_.values[port];
+      if (v.kind == BatchValue::Scalar) {
+        const Value* constant = constant_value(port);
+        if (!constant) internal_error("a device text reads a str scalar that is no constant");
+        return constant_text(ir_, m_, constant->as_str());
+      }
+      if (v.kind != BatchValue::Column || !p_.text_bounds[v.index]) {
+        internal_error("a device text reads a str no kernel makes");
+      }
+      llvm::Value* slot = text_slot(v.index);
+      llvm::Value* length = ir_.CreateAlignedLoad(ir_.getInt32Ty(), slot, llvm::Align(4));
+      return {ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, 4),
+              ir_.CreateZExt(length, ir_.getInt64Ty())};
+    };
+
     llvm::Value* status = ir_.getInt32(0);
     const auto& members = p_.steps[step].nodes;
     for (uint32_t m = 0; m < members.size(); ++m) {
       const ir::Node& n = g_.nodes[members[m]];
+      if (!n.def->native) {
+        // A device text: written into its column's slot, its length before it.
+        std::vector<Type> input_types;
+        for (const ir::Wire& w : n.inputs)
+          input_types.push_back(g_.nodes[w.node].out_types[w.port]);
+        const uint32_t column = p_.values[p_.port_base[members[m]]].index;
+        llvm::Value* slot = text_slot(column);
+        llvm::Value* length = emit_device_text(
+            ir_, m_, rtlib_, n, ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, 4),
+            [&](size_t input) { return word(n.inputs[input]); },
+            [&](size_t input) { return text(n.inputs[input]); }, input_types);
+        ir_.CreateAlignedStore(ir_.CreateTrunc(length, ir_.getInt32Ty()), slot, llvm::Align(4));
+        continue;
+      }
       const NativeCall call =
           emit_native_call(ir_, m_, rtlib_, n, [&](size_t input) { return word(n.inputs[input]); });
       if (call.status) {

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "codegen/batch_codegen.hpp"
+#include "gpu_backend/device_texts.hpp"
 #include "gpu_backend/kernel_arguments.hpp"
 #include "gpu_backend/loaded_kernels.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
@@ -17,6 +18,7 @@ namespace polyrt::gpu {
 namespace {
 
 using plan::BatchValue;
+using plan::device_text_slot;
 
 // The test double of the driver (tests/cuda_double) runs a launch as the
 // kernel's host twin, which it cannot compile from PTX: polyrt hands it over
@@ -35,8 +37,8 @@ struct GpuChunkState {
   explicit GpuChunkState(const GpuContext& context) : stream(context) {}
   GpuStream stream;
   uint64_t capacity = 0;                // rows
-  std::vector<DeviceBuffer> device;     // per plan column (none for str)
-  std::vector<PinnedBuffer> host;       // per plan column (none for str)
+  std::vector<DeviceBuffer> device;     // per plan column (none for a host-made str)
+  std::vector<PinnedBuffer> host;       // per plan column (none for a host-made str)
   DeviceBuffer failure_words;           // per step
   PinnedBuffer failure_words_on_host;   // per step
   std::vector<PinnedBuffer> generated;  // per output: lane or scalar words to copy up
@@ -173,10 +175,10 @@ class GpuBatchBackend final : public batch::BatchBackend {
       g.device.clear();
       g.host.clear();
       for (size_t c = 0; c < p.column_types.size(); ++c) {
-        g.device.emplace_back(on_device_side_[c] ? DeviceBuffer(context_, capacity * 8)
-                                                 : DeviceBuffer());
+        const uint64_t bytes = capacity * row_bytes_[c];
+        g.device.emplace_back(on_device_side_[c] ? DeviceBuffer(context_, bytes) : DeviceBuffer());
         g.host.emplace_back(on_host_side_[c] && !staged_for_host_only_[c]
-                                ? PinnedBuffer(context_, capacity * 8)
+                                ? PinnedBuffer(context_, bytes)
                                 : PinnedBuffer());
       }
       g.failure_words = DeviceBuffer(context_, p.steps.size() * 8);
@@ -184,7 +186,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       g.capacity = capacity;
     }
     for (size_t c = 0; c < p.column_types.size(); ++c) {
-      if (on_host_side_[c]) b.column_pointers[c] = g.host[c].words();
+      if (on_host_side_[c] && !p.text_bounds[c]) b.column_pointers[c] = g.host[c].words();
     }
   }
 
@@ -194,8 +196,9 @@ class GpuBatchBackend final : public batch::BatchBackend {
   void stage_outputs_for_host(GpuChunkState& g, batch::ChunkBuffers& b) const {
     for (size_t c = 0; c < staged_for_host_only_.size(); ++c) {
       if (!staged_for_host_only_[c]) continue;
-      if (g.host[c].bytes() < g.capacity * 8) g.host[c] = PinnedBuffer(context_, g.capacity * 8);
-      b.column_pointers[c] = g.host[c].words();
+      const uint64_t bytes = g.capacity * row_bytes_[c];
+      if (g.host[c].bytes() < bytes) g.host[c] = PinnedBuffer(context_, bytes);
+      if (!batch_.plan.text_bounds[c]) b.column_pointers[c] = g.host[c].words();
     }
   }
 
@@ -246,12 +249,16 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
     const size_t bytes = rows * 8;
     std::vector<uint8_t> on_host(p.column_types.size(), 0), on_device(p.column_types.size(), 0);
+    // Device-made texts copied to the host, to unpack into the chunk's str
+    // columns once their copies are done.
+    std::vector<uint32_t> texts_to_unpack;
     auto to_host = [&](uint32_t c) {
-      if (on_host[c] || is_text(p.column_types[c])) return;
-      context_.check(
-          api.cuMemcpyDtoHAsync(g.host[c].words(), g.column_address(c), bytes, g.stream.handle()),
-          "cuMemcpyDtoHAsync");
+      if (on_host[c] || (is_text(p.column_types[c]) && !p.text_bounds[c])) return;
+      context_.check(api.cuMemcpyDtoHAsync(g.host[c].words(), g.column_address(c),
+                                           rows * row_bytes_[c], g.stream.handle()),
+                     "cuMemcpyDtoHAsync");
       on_host[c] = 1;
+      if (p.text_bounds[c]) texts_to_unpack.push_back(c);
     };
 
     size_t next_input = 0;
@@ -265,6 +272,11 @@ class GpuBatchBackend final : public batch::BatchBackend {
     std::vector<uint8_t> launched(p.steps.size(), 0);
     auto collect = [&] {
       g.stream.synchronize();
+      for (uint32_t c : texts_to_unpack) {
+        unpack_device_texts(g.host[c].words(), device_text_slot(p.text_bounds[c]), rows, b.texts[c],
+                            b.parts_on_every_core);
+      }
+      texts_to_unpack.clear();
       for (uint32_t s = 0; s < p.steps.size(); ++s) {
         if (!launched[s]) continue;
         results[s] = p.steps[s].fallible ? decode_failure_word(g.failure_words_on_host.words()[s])
@@ -362,6 +374,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     std::vector<uint64_t> columns;
     for (uint32_t c : columns_[s]) {
       if (batch_.plan.column_steps[c] != s && on_host[c] && !on_device[c]) {
+        if (is_text(batch_.plan.column_types[c])) internal_error("a kernel reads a host-made str");
         context_.check(
             api.cuMemcpyHtoDAsync(g.device[c].address(), g.host[c].words(), rows * 8, stream),
             "cuMemcpyHtoDAsync");
@@ -475,23 +488,26 @@ class GpuBatchBackend final : public batch::BatchBackend {
       on_host_side_[v.index] = 1;
       staged_for_host_only_[v.index] = 1;
     }
+    row_bytes_.assign(p.column_types.size(), 8);
     for (size_t c = 0; c < p.column_types.size(); ++c) {
-      if (is_text(p.column_types[c])) {
+      if (p.text_bounds[c]) {
+        row_bytes_[c] = device_text_slot(p.text_bounds[c]);
+      } else if (is_text(p.column_types[c])) {
         on_device_side_[c] = on_host_side_[c] = staged_for_host_only_[c] = 0;
       }
     }
   }
 
   void size_chunks() {
-    size_t device_columns = 1, host_columns = 1;  // and the failure words
+    uint64_t device_bytes = 8, host_bytes = 8;  // per row, with the failure words
     for (size_t c = 0; c < on_device_side_.size(); ++c) {
-      device_columns += on_device_side_[c];
-      host_columns += on_host_side_[c];
+      device_bytes += on_device_side_[c] * row_bytes_[c];
+      host_bytes += on_host_side_[c] * row_bytes_[c];
     }
     size_t free_bytes = 0, total_bytes = 0;
     context_.check(context_.driver().api().cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
-    const uint64_t device_per_row = 8 * device_columns * kGpuChunksHeld;
-    const uint64_t host_per_row = 8 * host_columns * kGpuChunksHeld;
+    const uint64_t device_per_row = device_bytes * kGpuChunksHeld;
+    const uint64_t host_per_row = host_bytes * kGpuChunksHeld;
     uint64_t rows = std::min<uint64_t>(
         {kMaxChunkRows, free_bytes / 4 / device_per_row, kPinnedBytesInFlight / host_per_row});
     rows = std::max(rows, kMinChunkRows);
@@ -505,6 +521,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   std::vector<std::vector<uint32_t>> columns_;   // per step: the kernel's columns
   std::vector<uint8_t> on_device_side_;          // per column: has device memory
   std::vector<uint8_t> on_host_side_;            // per column: has page-locked host memory
+  std::vector<uint64_t> row_bytes_;              // per column: 8, or a device-made text's slot
   // per column: an output only kernels write, staged only for runs to the host
   std::vector<uint8_t> staged_for_host_only_;
   DeviceBuffer scalars_;
@@ -529,6 +546,7 @@ namespace {
 class CudaGpus final : public batch::DeviceFamily {
  public:
   batch::DeviceKind kind() const override { return batch::DeviceKind::Gpu; }
+  plan::PlanPlacement placement() const override { return plan::PlanPlacement::Gpu; }
   std::vector<int> usable_devices(std::string& why_none) const override {
     const CudaDriver* driver = CudaDriver::get();
     if (!driver) {

@@ -121,6 +121,39 @@ TEST(GpuBatch, HostStepsBetweenKernelsMatchTheCpuTier) {
   expect_same_columns(gpu.evaluate(0, 50000), cpu.evaluate(0, 50000));
 }
 
+// String nodes with a GPU form are written by the kernels into fixed slots
+// per row and unpacked on the host: the same bytes as the CPU tier across
+// chunk boundaries, up to the last coordinate, for empty and non-ASCII
+// entries, every radix and width, and every kind of concatenated piece. A
+// text longer than a kernel's slot stays a host step and says so.
+TEST(GpuBatch, DeviceTextMatchesTheCpuTier) {
+  REQUIRE_GPU();
+  const auto program = compile(
+      "input x\nh := hash(x)\n"
+      "pick := one_of(h, \"\", \"a\", \"été\", \"a longer entry\")\n"
+      "name := first_names(h) + \" \" + country_names(h + 1)\n"
+      "radixes := format_u64(h, 2) + format_u64(h, 8) + format_u64(h) + format_u64(h, 16)\n"
+      "padded := zero_pad_u64(h % 1000, 0) + \"|\" + zero_pad_u64(h, 7) + \"|\" + "
+      "zero_pad_u64(x, 25)\n"
+      "pieces := \"<\" + pick + \">\" + (h % 2 == 0) + (0 - (h % 5) as i64) + x\n"
+      "long := zero_pad_u64(x, 4000) + zero_pad_u64(x, 4000)\n");
+  const BatchEvaluator gpu_batch(program, on(BatchDevice::Gpu));
+  const std::string plan = gpu_batch.describe();
+  EXPECT_EQ(plan.find("host, on a CPU worker [zero_pad_u64"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("[str_concat -> long]: its text may take 8000 bytes, more than the 4096"),
+            std::string::npos)
+      << plan;
+  for (const uint64_t first : {uint64_t{0}, ~uint64_t{0} - 4999}) {
+    for (const uint64_t chunk_rows : {uint64_t{0}, uint64_t{777}}) {
+      BatchOptions options;
+      options.chunk_rows = chunk_rows;
+      const BatchEvaluator gpu(program, on(BatchDevice::Gpu, options));
+      const BatchEvaluator cpu(program, on(BatchDevice::Cpu, options));
+      expect_same_columns(gpu.evaluate(first, 5000), cpu.evaluate(first, 5000));
+    }
+  }
+}
+
 // A GPU's chunks are hundreds of thousands of rows: their host steps and
 // their encoding run in parts on every core, and give the CPU tier's
 // columns, bytes and first failure (a host step failing in a later part).

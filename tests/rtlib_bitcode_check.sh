@@ -17,7 +17,7 @@ if [ -n "$undefined" ]; then
   echo "FAIL: the host rtlib bitcode references undefined symbols:"; echo "$undefined"; exit 1
 fi
 
-allowed='^(llvm\.(umin|umax|umul\.with\.overflow)\.i64|llvm\.(fabs|sqrt|copysign)\.f64|llvm\.lifetime\.(start|end)\.p0|llvm\.ctlz\.i64)$'
+allowed='^(llvm\.(umin|umax)\.i32|llvm\.(umin|umax|umul\.with\.overflow)\.i64|llvm\.cttz\.i64|llvm\.(fabs|sqrt|copysign)\.f64|llvm\.lifetime\.(start|end)\.p0|llvm\.ctlz\.i64)$'
 bad=$("$llvm_bin/llvm-dis" "$nvptx_bc" -o - | grep -E '^declare' | grep -oE '@[A-Za-z0-9_.]+' | tr -d @ \
       | grep -vE "$allowed" || true)
 if [ -n "$bad" ]; then

@@ -17,6 +17,9 @@ class DeviceFamily {
  public:
   virtual ~DeviceFamily() = default;
   virtual DeviceKind kind() const = 0;
+  // How batch plans place their kernels for its devices (a GPU's also write
+  // device text).
+  virtual plan::PlanPlacement placement() const = 0;
   // The indices of its devices this process can use now (an index of
   // `polyrt devices`); none with `why_none` saying why (no driver, ...).
   virtual std::vector<int> usable_devices(std::string& why_none) const = 0;

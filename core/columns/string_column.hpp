@@ -77,6 +77,23 @@ class StringColumn {
   void append_padded(std::string_view s) {
     finish_row(copy_padded(ensure(cursor(), s.size()), s.data(), s.size()));
   }
+  // Appends `count` rows whose lengths are length(0), .. length(count - 1)
+  // and returns where the first one's bytes go, the others' following it:
+  // the caller writes them (row r at offsets()[r] past bytes()).
+  template <typename Length>
+  char* append_unwritten(uint64_t count, const Length& length) {
+    size_t total = 0;
+    for (uint64_t r = 0; r < count; ++r) total += length(r);
+    char* p = ensure(cursor(), total);
+    offsets_.reserve(offsets_.size() + count);
+    size_t end = size_;
+    for (uint64_t r = 0; r < count; ++r) {
+      end += length(r);
+      offsets_.push_back((int64_t)end);
+    }
+    size_ = end;
+    return p;
+  }
   // Appends `count` rows of `s`.
   void append_repeated(std::string_view s, uint64_t count);
   // Appends every row of `other`.

@@ -113,6 +113,14 @@ const NodeDef& pick_str_node() {
                   {bytes + offsets[index], (size_t)(offsets[index + 1] - offsets[index])});
             }
           },
+      .device_text = DeviceTextForm{.kind = DeviceTextKind::Pick,
+                                    .bound = [](const std::vector<Value>& entries, const Prepared*,
+                                                std::span<const size_t>) -> size_t {
+                                      size_t bound = 0;
+                                      for (const Value& e : entries)
+                                        bound = std::max(bound, e.as_str().size());
+                                      return bound;
+                                    }},
   };
   return def;
 }

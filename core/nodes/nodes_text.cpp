@@ -12,10 +12,6 @@ namespace polyrt::nodes {
 
 namespace {
 
-const ParsedFormat& format_of(const Prepared& prepared) {
-  return *static_cast<const ParsedFormat*>(prepared.extra.get());
-}
-
 const rt::Combinations& combinations_of(const Prepared& prepared) {
   return *static_cast<const rt::Combinations*>(prepared.extra.get());
 }
@@ -62,7 +58,25 @@ void register_text_nodes(Registry& r) {
                      [&](size_t k) { return field_of(c.input(k)); }, ensure);
                }));
              },
-         .columnar = [](const ColumnCall& c) { write_printf_columns(format_of(c.prepared), c); }});
+         .columnar = [](const ColumnCall& c) { write_printf_columns(format_of(c.prepared), c); },
+         .device_text =
+             DeviceTextForm{.kind = DeviceTextKind::Format,
+                            .bound = [](const std::vector<Value>&, const Prepared* prepared,
+                                        std::span<const size_t> inputs) -> size_t {
+                              size_t bound = 0, k = 0;
+                              for (const rt::FormatSegment& seg : format_of(*prepared).segments) {
+                                bound += seg.literal.size();
+                                if (!seg.placeholder) continue;
+                                const size_t value =
+                                    seg.radix ? rt::u64_radix_digits(seg.radix == 'b'   ? 2
+                                                                     : seg.radix == 'o' ? 8
+                                                                                        : 16)
+                                              : inputs[k];
+                                bound += std::max(value, (size_t)seg.width);
+                                ++k;
+                              }
+                              return bound;
+                            }}});
   r.add({.name = "str_concat",
          .family = "strings",
          .args = {wires("parts", P::Any)},
@@ -76,7 +90,14 @@ void register_text_nodes(Registry& r) {
                      p, c.input_count(), [&](size_t k) { return field_of(c.input(k)); }, ensure);
                }));
              },
-         .columnar = write_concat_columns});
+         .columnar = write_concat_columns,
+         .device_text = DeviceTextForm{.kind = DeviceTextKind::Concat,
+                                       .bound = [](const std::vector<Value>&, const Prepared*,
+                                                   std::span<const size_t> inputs) -> size_t {
+                                         size_t bound = 0;
+                                         for (size_t b : inputs) bound += b;
+                                         return bound;
+                                       }}});
   r.add({.name = "format_u64",
          .family = "strings",
          .args = {wire("input", P::U64), konst("radix", P::U64, Value::u64(10))},
@@ -97,7 +118,15 @@ void register_text_nodes(Registry& r) {
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
                  return rt::write_u64_radix(ensure(p, rt::kU64RadixText), in.word(r), radix, true);
                });
-             }});
+             },
+         .device_text = DeviceTextForm{.symbol = "pd_text_u64_radix",
+                                       .args = {in(0), param(0)},
+                                       .bound = [](const std::vector<Value>& p, const Prepared*,
+                                                   std::span<const size_t>) -> size_t {
+                                         const uint64_t radix = p[0].as_u64();
+                                         return radix == 10 ? rt::kU64Text
+                                                            : 2 + rt::u64_radix_digits(radix);
+                                       }}});
   r.add({.name = "format_f64",
          .family = "strings",
          .args = {wire("input", P::F64), konst("precision", P::U64, Value::u64(2))},
@@ -136,7 +165,13 @@ void register_text_nodes(Registry& r) {
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
                  return rt::write_u64_zero_pad(ensure(p, bound), in.word(r), width);
                });
-             }});
+             },
+         .device_text = DeviceTextForm{.symbol = "pd_text_zero_pad_u64",
+                                       .args = {in(0), param(0)},
+                                       .bound = [](const std::vector<Value>& p, const Prepared*,
+                                                   std::span<const size_t>) -> size_t {
+                                         return std::max<uint64_t>(p[0].as_u64(), rt::kU64Text);
+                                       }}});
   r.add({.name = "combinations",
          .family = "strings",
          .args = {ArgSpec{"input", ArgKind::Wire, P::U64, Value(), false, "seed"},

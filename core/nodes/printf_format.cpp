@@ -2,9 +2,14 @@
 
 #include <algorithm>
 
+#include "nodes/registry.hpp"
 #include "nodes/text_fields.hpp"
 
 namespace polyrt::nodes {
+
+const ParsedFormat& format_of(const Prepared& prepared) {
+  return *static_cast<const ParsedFormat*>(prepared.extra.get());
+}
 
 bool ParsedFormat::parse(std::string_view format, std::string& error) {
   if (!rt::parse_format(format, segments, error)) return false;

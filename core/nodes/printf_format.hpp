@@ -23,6 +23,9 @@ struct ParsedFormat {
   bool parse(std::string_view format, std::string& error);
 };
 
+// The format a printf node prepared.
+const ParsedFormat& format_of(const Prepared& prepared);
+
 // Output 0 of the chunk: each row formatted from the inputs, byte for byte as
 // printf's row form writes it (the same rtlib writers).
 void write_printf_columns(const ParsedFormat& format, const ColumnCall& call);

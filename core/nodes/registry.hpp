@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nodes/column_call.hpp"
+#include "nodes/device_text_form.hpp"
 #include "nodes/native_form.hpp"
 #include "polyrt/value.hpp"
 
@@ -160,6 +161,9 @@ struct NodeDef {
   // The batch tier's form of a host-only node over a whole chunk (see
   // column_call.hpp): the same rtlib writers as eval, with no Value per row.
   void (*columnar)(const ColumnCall& call) = nullptr;
+  // How a GPU kernel writes the text of a string node (device_text_form.hpp);
+  // absent: a host step on the GPU too.
+  std::optional<DeviceTextForm> device_text = std::nullopt;
   std::optional<TablePick> table_pick = std::nullopt;
   std::optional<ConstantInputForm> constant_input_form = std::nullopt;
 };

@@ -119,7 +119,7 @@ char* write_field(char* p, const rt::FormatSegment& spec, const FieldValue& v) {
   } else {
     end = write_display(p, v);
   }
-  return spec.width ? rt::pad_field(p, end, spec) : end;
+  return spec.width ? rt::pad_field(p, end, spec.width, spec.zero_pad) : end;
 }
 
 }  // namespace polyrt::nodes

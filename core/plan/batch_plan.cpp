@@ -6,6 +6,7 @@
 #include "graph/passes.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
 
 namespace polyrt::plan {
 
@@ -47,7 +48,15 @@ bool all_set(const std::vector<uint8_t>& bits) {
 class BatchPlanner {
  public:
   BatchPlanner(const ir::Graph& g, const BatchShape& shape)
-      : g_(g), shape_(shape), n_(g.nodes.size()), stage_(n_, -1), is_host_(n_, 0), piece_(n_, 0) {
+      : g_(g),
+        shape_(shape),
+        n_(g.nodes.size()),
+        stage_(n_, -1),
+        is_host_(n_, 0),
+        piece_(n_, 0),
+        text_bound_(n_, 0),
+        why_host_(n_) {
+    p_.placement = shape.placement;
     p_.port_base = g.port_base;
     p_.values.assign(g.port_base.back(), BatchValue{});
     p_.source_port.resize(g.port_base.back());
@@ -170,6 +179,7 @@ class BatchPlanner {
       p_.source_port[p_.port_base[i]] = p_.source_of(node.inputs[0]);
       stage_[i] = stage_[node.inputs[0].node];
       is_host_[i] = is_host_[node.inputs[0].node];
+      text_bound_[i] = text_bound_[node.inputs[0].node];
       return;
     }
     std::vector<uint8_t> input_none;
@@ -184,8 +194,19 @@ class BatchPlanner {
     if (any_none && !node.def->accepts_none) return;  // None without running
     if (any_none && all_set(probe_none(node, input_none, g_))) return;
     if (!any_varying && node.lifecycle != ir::Lifecycle::Volatile) return make_scalar(i);
-    const bool native = kernels_allowed_ && node.def->native &&
-                        node.lifecycle != ir::Lifecycle::Volatile && !any_none;
+    const bool kernel_node =
+        kernels_allowed_ && node.lifecycle != ir::Lifecycle::Volatile && !any_none;
+    bool native = kernel_node && node.def->native;
+    if (shape_.placement == PlanPlacement::Gpu && !native) {
+      if (!kernel_node) {
+        why_host_[i] = !kernels_allowed_ ? "the program is past the native size limit"
+                       : node.lifecycle == ir::Lifecycle::Volatile ? "it is volatile"
+                                                                   : "an input is None";
+      } else {
+        text_bound_[i] = device_text_bound(i, why_host_[i]);
+        native = text_bound_[i] > 0;
+      }
+    }
     int s = 0;
     for (const ir::Wire& w : node.inputs) {
       if (stage_[w.node] < 0) continue;  // scalar
@@ -195,6 +216,62 @@ class BatchPlanner {
     is_host_[i] = !native;
     set_all(i, {BatchValue::Register, 0});
     varying_.push_back(i);
+  }
+
+  // The bound of the text a GPU kernel can write for node i: its device
+  // form's (at least 1, so that 0 means none), with every str input a
+  // constant or a device-made text. Returns 0 and says why when it cannot.
+  uint32_t device_text_bound(uint32_t i, std::string& why) const {
+    const ir::Node& node = g_.nodes[i];
+    if (!node.def->device_text) {
+      why = node.out_types.size() == 1 && is_text(node.out_types[0])
+                ? "no GPU form of '" + std::string(node.def->name) + "'"
+                : "'" + std::string(node.def->name) + "' has no native form on any tier";
+      return 0;
+    }
+    const nodes::DeviceTextForm& form = *node.def->device_text;
+    std::vector<size_t> input_bounds(node.inputs.size(), 0);
+    if (form.kind == nodes::DeviceTextKind::Concat || form.kind == nodes::DeviceTextKind::Format) {
+      for (size_t k = 0; k < node.inputs.size(); ++k) {
+        input_bounds[k] = display_bound(node.inputs[k], why);
+        if (!why.empty()) return 0;
+      }
+    }
+    const uint64_t bound = form.bound(node.params, node.prepared.get(), input_bounds);
+    if (bound > kMaxDeviceTextBytes) {
+      why = "its text may take " + std::to_string(bound) + " bytes, more than the " +
+            std::to_string(kMaxDeviceTextBytes) + " a GPU kernel reserves per row";
+      return 0;
+    }
+    return (uint32_t)std::max<uint64_t>(bound, 1);
+  }
+
+  // The most bytes of an input's Display text in a device concatenation or
+  // format, or `why` it has none a kernel writes.
+  uint64_t display_bound(ir::Wire w, std::string& why) const {
+    const Type t = g_.nodes[w.node].out_types[w.port];
+    if (is_integer(t)) return 21;  // a sign and 20 digits
+    if (t == Type::Bool) return 5;
+    const ir::Node& source = g_.nodes[node_of_port(p_.source_of(w))];
+    if (t == Type::Str && source.kind == ir::NodeKind::Constant) {
+      return source.constants[p_.source_of(w) - p_.port_base[node_of_port(p_.source_of(w))]]
+          .as_str()
+          .size();
+    }
+    if (t == Type::Str && p_.value_of(w).kind != BatchValue::Scalar && text_bound_[w.node] > 0) {
+      return text_bound_[w.node];
+    }
+    why = t != Type::Str ? std::string(type_name(t)) + " text is not written on the GPU"
+          : p_.value_of(w).kind == BatchValue::Scalar
+              ? "it reads a str that is set per batch ('" + source.binding + "')"
+              : "it reads a str made on the host ('" + source.label + "' of binding '" +
+                    source.binding + "')";
+    return 0;
+  }
+
+  uint32_t node_of_port(uint32_t port) const {
+    return (uint32_t)(std::upper_bound(p_.port_base.begin(), p_.port_base.end(), port) -
+                      p_.port_base.begin() - 1);
   }
 
   // A stage's native nodes form one kernel, cut every kMaxFusedNodes nodes
@@ -235,6 +312,11 @@ class BatchPlanner {
         }
       }
     }
+    // A device-made text always has its column: the slots it is written to.
+    for (uint32_t i : varying_) {
+      if (is_host_[i] || !is_text(g_.nodes[i].out_types[0]) || ir::is_alias(g_.nodes[i])) continue;
+      to_column({i, 0});
+    }
     for (uint32_t o : shape_.outputs) {
       to_column(g_.outputs[o].wire);
       p_.outputs.push_back(p_.value_of(g_.outputs[o].wire));
@@ -242,6 +324,13 @@ class BatchPlanner {
     // What an alias carries, for whoever reads `values` directly.
     for (uint32_t port = 0; port < p_.values.size(); ++port) {
       p_.values[port] = p_.values[p_.source_port[port]];
+    }
+    p_.text_bounds.assign(p_.column_types.size(), 0);
+    for (uint32_t i : varying_) {
+      const BatchValue& v = p_.values[p_.port_base[i]];
+      if (!is_host_[i] && v.kind == BatchValue::Column && is_text(p_.column_types[v.index])) {
+        p_.text_bounds[v.index] = text_bound_[i];
+      }
     }
   }
 
@@ -255,7 +344,7 @@ class BatchPlanner {
         if (!is_host_[i]) add_to_kernel(i);
       }
       for (uint32_t i : members) {
-        if (is_host_[i]) p_.steps.push_back({BatchStep::Host, {i}, false});
+        if (is_host_[i]) p_.steps.push_back({BatchStep::Host, {i}, false, why_host_[i]});
       }
     }
     p_.column_steps.assign(p_.column_types.size(), kNoStep);
@@ -277,7 +366,8 @@ class BatchPlanner {
     }
     BatchStep& kernel = p_.steps.back();
     kernel.nodes.push_back(i);
-    kernel.fallible = kernel.fallible || g_.nodes[i].def->native->fallible;
+    const ir::Node& node = g_.nodes[i];
+    kernel.fallible = kernel.fallible || (node.def->native && node.def->native->fallible);
   }
 
   const ir::Graph& g_;
@@ -289,7 +379,9 @@ class BatchPlanner {
   std::vector<int> stage_;
   std::vector<uint8_t> is_host_;
   std::vector<uint32_t> piece_;
-  std::vector<uint32_t> varying_;  // the needed nodes computed per lane, in order
+  std::vector<uint32_t> text_bound_;   // a device-made text's bound (PlanPlacement::Gpu)
+  std::vector<std::string> why_host_;  // PlanPlacement::Gpu: why a node is a host step
+  std::vector<uint32_t> varying_;      // the needed nodes computed per lane, in order
   int stages_ = 0;
 };
 
@@ -299,9 +391,9 @@ BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
   return BatchPlanner(g, shape).run();
 }
 
-BatchPlanView view_batch_plan(const ir::Graph& g, const BatchPlan& plan, PlanPlacement placement) {
+BatchPlanView view_batch_plan(const ir::Graph& g, const BatchPlan& plan) {
   BatchPlanView view;
-  view.gpu = placement == PlanPlacement::Gpu;
+  view.gpu = plan.placement == PlanPlacement::Gpu;
   view.columns = plan.column_types.size();
   view.scalars = plan.scalar_ports.size();
   // Per column: the binding that produces it.
@@ -330,8 +422,11 @@ BatchPlanView view_batch_plan(const ir::Graph& g, const BatchPlan& plan, PlanPla
     PlanStep s;
     s.kind = kernel ? (view.gpu ? "GPU kernel" : "native kernel")
                     : (view.gpu ? "host, on a CPU worker" : "host");
+    s.why_host = step.why_host;
     for (uint32_t node : step.nodes) {
       s.nodes.push_back(PlanNode{g.nodes[node].label, g.nodes[node].name});
+      const BatchValue& v = plan.values[plan.port_base[node]];
+      if (kernel && v.kind == BatchValue::Column) s.text_bytes_per_row += plan.text_bounds[v.index];
       if (!view.gpu || (!kernel && node != step.nodes[0])) continue;
       for (const ir::Wire& w : g.nodes[node].inputs)
         copy(s.copied_before, plan.value_of(w), !kernel);
@@ -361,14 +456,18 @@ std::string describe_batch_plan(const BatchPlanView& view) {
     for (size_t k = 0; k < step.nodes.size(); ++k) {
       out += (k ? ", " : "") + step.nodes[k].node + " -> " + step.nodes[k].binding;
     }
-    out += "]\n";
+    out += "]";
+    if (!step.why_host.empty()) out += ": " + step.why_host;
+    if (step.text_bytes_per_row) {
+      out += "; text at most " + std::to_string(step.text_bytes_per_row) + " bytes per row";
+    }
+    out += "\n";
   }
   return out + copies(view.copied_to_host_last, true);
 }
 
-std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan,
-                                PlanPlacement placement) {
-  return describe_batch_plan(view_batch_plan(g, plan, placement));
+std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan) {
+  return describe_batch_plan(view_batch_plan(g, plan));
 }
 
 }  // namespace polyrt::plan

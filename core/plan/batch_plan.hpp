@@ -32,6 +32,22 @@ enum class CoordinateSource : uint8_t {
   Column,  // one caller-supplied value per lane
 };
 
+// Where a plan's kernels run: a GPU's kernels also write the text of string
+// nodes that have a device form (nodes::DeviceTextForm).
+enum class PlanPlacement : uint8_t { Cpu, Gpu };
+
+// The most bytes a device-made str column reserves per row for one text; a
+// node whose text may be longer stays a host step.
+inline constexpr uint32_t kMaxDeviceTextBytes = 4096;
+
+// A device-made str column (PlanPlacement::Gpu) holds per row a slot of
+// device_text_slot(bound) bytes: the text's length (u32), its bytes, and the
+// 8 bytes past them that the rtlib's digit writers may overwrite
+// (PD_DEVICE_TEXT_SLACK), rounded up to 8 bytes.
+inline uint64_t device_text_slot(uint32_t bound) {
+  return (4 + (uint64_t)bound + 8 + 7) / 8 * 8;
+}
+
 // What a batch plan depends on besides the program: which coordinate varies
 // how, which externs are unset for the batch, which outputs are wanted.
 struct BatchShape {
@@ -41,6 +57,7 @@ struct BatchShape {
   // created, from the defaults, and keep those values whatever the batch sets.
   std::vector<uint8_t> extern_default_is_none;
   std::vector<uint32_t> outputs;  // indexes into graph.outputs, in column order
+  PlanPlacement placement = PlanPlacement::Cpu;
 };
 
 struct BatchValue {
@@ -55,6 +72,7 @@ struct BatchStep {
   } kind = Host;
   std::vector<uint32_t> nodes;  // Kernel: members in topological order; Host: the node
   bool fallible = false;        // Kernel: a member can fail
+  std::string why_host;         // Host on a GPU: why the node is no kernel member
 };
 
 struct BatchPlan {
@@ -68,8 +86,12 @@ struct BatchPlan {
   // i is port scalar_ports[i].
   std::vector<uint32_t> scalar_nodes;
   std::vector<uint32_t> scalar_ports;
-  std::vector<BatchStep> steps;    // in execution order
+  std::vector<BatchStep> steps;  // in execution order
+  PlanPlacement placement = PlanPlacement::Cpu;
   std::vector<Type> column_types;  // per column
+  // Per column: the bound in bytes of a str column a GPU kernel writes
+  // (device_text_slot), 0 for every other column.
+  std::vector<uint32_t> text_bounds;
   // Per column, the step that writes it (kNoStep: a caller's coordinate column).
   std::vector<uint32_t> column_steps;
   // Column fed by each coordinate of source Column (else ~0u).
@@ -84,17 +106,12 @@ struct BatchPlan {
 // side-channel node (its lines would have no defined order across lanes).
 BatchPlan plan_batch(const ir::Graph& graph, const BatchShape& shape);
 
-// Where a plan's kernels run, for describing it.
-enum class PlanPlacement : uint8_t { Cpu, Gpu };
-
 // The plan as data: its steps (kernels and host steps, with their nodes),
 // columns and scalars; on the GPU also the columns copied between the
 // device and the host before each step and at the end.
-BatchPlanView view_batch_plan(const ir::Graph& graph, const BatchPlan& plan,
-                              PlanPlacement placement = PlanPlacement::Cpu);
+BatchPlanView view_batch_plan(const ir::Graph& graph, const BatchPlan& plan);
 // The view as `polyrt plan --engine batch` prints it.
 std::string describe_batch_plan(const BatchPlanView& view);
-std::string describe_batch_plan(const ir::Graph& graph, const BatchPlan& plan,
-                                PlanPlacement placement = PlanPlacement::Cpu);
+std::string describe_batch_plan(const ir::Graph& graph, const BatchPlan& plan);
 
 }  // namespace polyrt::plan

@@ -185,3 +185,20 @@ PD_API uint64_t pd_weighted_index(uint64_t x, const double* cumulative, uint64_t
 // its alias's. values holds (own, alias) value pairs, one per slot.
 PD_API uint64_t pd_alias_pick(uint64_t x, const double* bias, const uint64_t* values,
                               uint64_t count);
+
+// Device text (device_text.cpp): one row's text at `out`, its length returned;
+// `out` has the node's bound plus PD_DEVICE_TEXT_SLACK bytes of room.
+#define PD_DEVICE_TEXT_SLACK 8
+PD_API uint64_t pd_text_copy(char* out, const char* text, uint64_t length);
+// entries[index] of a table whose entry k is bytes [offsets[k], offsets[k + 1]).
+PD_API uint64_t pd_text_pick(char* out, uint64_t index, const int64_t* offsets, const char* bytes);
+PD_API uint64_t pd_text_u64(char* out, uint64_t x);
+PD_API uint64_t pd_text_i64(char* out, uint64_t x);
+PD_API uint64_t pd_text_bool(char* out, uint64_t x);
+PD_API uint64_t pd_text_u64_radix(char* out, uint64_t x, uint64_t radix);
+PD_API uint64_t pd_text_zero_pad_u64(char* out, uint64_t x, uint64_t width);
+// x's digits in radix 2, 8 or 16 (upper case when `upper`), no prefix.
+PD_API uint64_t pd_text_u64_digits(char* out, uint64_t x, uint64_t radix, uint64_t upper);
+// The field [field, field + length) padded to `width` in place (printf's
+// {:N} and {:0N}); its new length.
+PD_API uint64_t pd_text_pad(char* field, uint64_t length, uint64_t width, uint64_t zero_pad);

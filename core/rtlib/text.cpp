@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -226,30 +225,6 @@ char* write_timestamp(char* p, uint64_t epoch_ms) {
   return p;
 }
 
-char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper) {
-  if (with_prefix) {
-    switch (radix) {
-      case 2:
-        p = write_text(p, "0b");
-        break;
-      case 8:
-        p = write_text(p, "0o");
-        break;
-      case 16:
-        p = write_text(p, "0x");
-        break;
-      default:
-        break;
-    }
-  }
-  char* digits = p;
-  p = std::to_chars(p, p + 64, x, radix).ptr;
-  if (upper) {
-    for (char* c = digits; c != p; ++c) *c = (char)std::toupper((unsigned char)*c);
-  }
-  return p;
-}
-
 std::string f64_shortest(double x) {
   return rendered<kF64ShortestText>([&](char* p) { return write_f64_shortest(p, x); });
 }
@@ -354,16 +329,6 @@ size_t placeholder_count(const std::vector<FormatSegment>& segments) {
   size_t n = 0;
   for (const auto& s : segments) n += s.placeholder ? 1 : 0;
   return n;
-}
-
-char* pad_field(char* begin, char* end, const FormatSegment& spec) {
-  const size_t size = (size_t)(end - begin);
-  if (size >= (size_t)spec.width) return end;
-  const size_t fill = spec.width - size;
-  const size_t sign = spec.zero_pad && size > 0 && (begin[0] == '-' || begin[0] == '+') ? 1 : 0;
-  std::memmove(begin + sign + fill, begin + sign, size - sign);
-  std::fill_n(begin + sign, fill, spec.zero_pad ? '0' : ' ');
-  return end + fill;
 }
 
 namespace {

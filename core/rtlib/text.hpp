@@ -17,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
+#include "rtlib/text_writers.h"
+
 namespace polyrt::rt {
 
-inline constexpr size_t kU64Text = 20;       // the longest u64 in decimal
-inline constexpr size_t kU64RadixText = 66;  // 64 binary digits and a prefix
 // "-2.2250738585072014e-308" is 24 bytes; the writer moves 16 bytes at a time.
 inline constexpr size_t kF64ShortestText = 40;
 inline constexpr size_t kF64DebugText = 32;     // never longer than the shortest form + ".0"
@@ -51,121 +51,6 @@ char* write_f32_debug(char* p, double x);
 char* write_f64_json(char* p, double x);
 // Exact decimal rounding of the binary value, half to even (glibc %.*f).
 char* write_f64_fixed(char* p, double x, int precision);
-
-// The number of decimal digits of x (1 for 0).
-inline int u64_digits(uint64_t x) {
-  static constexpr uint64_t kPowers[20] = {1ULL,
-                                           10ULL,
-                                           100ULL,
-                                           1000ULL,
-                                           10000ULL,
-                                           100000ULL,
-                                           1000000ULL,
-                                           10000000ULL,
-                                           100000000ULL,
-                                           1000000000ULL,
-                                           10000000000ULL,
-                                           100000000000ULL,
-                                           1000000000000ULL,
-                                           10000000000000ULL,
-                                           100000000000000ULL,
-                                           1000000000000000ULL,
-                                           10000000000000000ULL,
-                                           100000000000000000ULL,
-                                           1000000000000000000ULL,
-                                           10000000000000000000ULL};
-  // log10(2) ~ 1233 / 4096: the bit width gives the digit count or one more.
-  const int guess = ((64 - __builtin_clzll(x | 1)) * 1233) >> 12;
-  return guess + 1 - ((x | 1) < kPowers[guess]);
-}
-
-namespace detail {
-
-// The 8 decimal digits of v (< 10^8) as the bytes 0..9 of a word, the most
-// significant first in memory: v split into two 4-digit halves, each half
-// into two pairs, each pair into two digits, every lane of the word at once
-// (multiplies by reciprocals of 100 and 10 that are exact below 10^4 and
-// 100, and no carry crosses a lane).
-inline uint64_t decimal_lanes(uint32_t v) {
-  const uint32_t high = v / 10000;
-  uint64_t x = high | (uint64_t)(v - high * 10000) << 32;
-  const uint64_t hundreds = ((x * 10486) >> 20) & 0x0000007f0000007fULL;
-  x = (x - hundreds * 100) << 16 | hundreds;
-  const uint64_t tens = ((x * 103) >> 10) & 0x000f000f000f000fULL;
-  return (x - tens * 10) << 8 | tens;
-}
-
-// Stores the 8 bytes of lanes in memory order.
-inline void store_lanes(char* p, uint64_t lanes) {
-  if constexpr (std::endian::native == std::endian::big) lanes = __builtin_bswap64(lanes);
-  std::memcpy(p, &lanes, 8);
-}
-
-// Stores the 8 digits in lanes as characters but for the first `dropped`
-// (0..7), which are shifted out (they lead in memory).
-inline char* store_digits(char* p, uint64_t lanes, int dropped) {
-  store_lanes(p, (lanes | 0x3030303030303030ULL) >> (8 * dropped));
-  return p + 8 - dropped;
-}
-
-// v (< 10^8) in decimal without leading zeros: the leading zero digits are
-// the word's low zero bytes, shifted out, and the 8 bytes are stored at
-// once (callers give at least 8 bytes of room). No digit count and no loop:
-// their data-dependent branches cost more than the digits.
-inline char* write_short_decimal(char* p, uint32_t v) {
-  if (v < 10) {  // flags and other one-digit columns (and 0, which has no nonzero lane)
-    *p = (char)('0' + v);
-    return p + 1;
-  }
-  const uint64_t lanes = decimal_lanes(v);
-  return store_digits(p, lanes, __builtin_ctzll(lanes) / 8);
-}
-
-// Exactly 8 digits of v (< 10^8), leading zeros included.
-inline char* write_8_digits(char* p, uint32_t v) {
-  return store_digits(p, decimal_lanes(v), 0);
-}
-
-}  // namespace detail
-
-// x in decimal: a short head and 8-digit blocks whose digits are computed
-// independently (the batch tier's row writers and text nodes spend much of
-// their time here).
-inline char* write_u64(char* p, uint64_t x) {
-  constexpr uint64_t k8 = 100000000ULL, k16 = 10000000000000000ULL;
-  if (x < k8) return detail::write_short_decimal(p, (uint32_t)x);
-  if (x < k16) {
-    const auto head = (uint32_t)(x / k8);
-    p = detail::write_short_decimal(p, head);
-    return detail::write_8_digits(p, (uint32_t)(x % k8));
-  }
-  const auto head = (uint32_t)(x / k16);
-  const uint64_t rest = x % k16;
-  p = detail::write_short_decimal(p, head);
-  p = detail::write_8_digits(p, (uint32_t)(rest / k8));
-  return detail::write_8_digits(p, (uint32_t)(rest % k8));
-}
-// x in decimal with a '-' when negative; bound kU64Text + 1.
-inline char* write_i64(char* p, int64_t x) {
-  if (x >= 0) return write_u64(p, (uint64_t)x);
-  *p++ = '-';
-  return write_u64(p, 0 - (uint64_t)x);
-}
-// Radix 2, 8, 10 or 16, digits in lower or upper case, with the prefixes 0b,
-// 0o, (none), 0x when asked.
-char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper = false);
-// Decimal x left-padded with '0' to `width`; bound max(width, kU64Text).
-inline char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
-  if (width <= 8 && x < 100000000) {
-    // The 8 digits with their leading zeros, cut to the width or to the
-    // digits, whichever is longer: no digit count and no loop.
-    const uint64_t lanes = detail::decimal_lanes((uint32_t)x);
-    const int digits = lanes ? 8 - __builtin_ctzll(lanes) / 8 : 1;
-    return detail::store_digits(p, lanes, 8 - std::max(digits, (int)width));
-  }
-  for (uint64_t k = (uint64_t)u64_digits(x); k < width; ++k) *p++ = '0';
-  return write_u64(p, x);
-}
 
 // Epoch milliseconds as "YYYY-MM-DDThh:mm:ss.mmmZ" (UTC; years past 9999
 // take more digits): polydat's to_timestamp.
@@ -211,10 +96,6 @@ struct FormatSegment {
 bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
                   std::string& error);
 size_t placeholder_count(const std::vector<FormatSegment>& segments);
-// Pads the field written at [begin, end) to spec.width, in place (the caller
-// provided room for the width): right-aligned with spaces, or with '0' after
-// a leading sign when zero padded. Returns the new end.
-char* pad_field(char* begin, char* end, const FormatSegment& spec);
 
 // combinations: the pattern split on ';', each piece a charset ("A-Z", "0-9",
 // "a-f") or a single literal character; parsed once at compile time.

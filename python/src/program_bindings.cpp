@@ -175,6 +175,8 @@ nb::list steps_list(const std::vector<PlanStep>& steps) {
     d["reads"] = step.reads;
     d["writes"] = step.writes;
     d["copied_before"] = step.copied_before;
+    d["why_host"] = step.why_host;
+    d["text_bytes_per_row"] = step.text_bytes_per_row;
     out.append(d);
   }
   return out;

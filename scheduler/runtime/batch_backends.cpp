@@ -26,8 +26,8 @@ ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const B
                                  const BatchOptions& options) {
   ChosenBackend chosen;
   if (options.device.kind == BatchDevice::Gpu) {
-    chosen.backends.push_back(
-        gpu_family().make_backend(prepare(program, setup), options.device.gpu));
+    chosen.backends.push_back(gpu_family().make_backend(
+        prepare(program, setup, gpu_family().placement()), options.device.gpu));
     chosen.gpu = options.device.gpu;
     return chosen;
   }
@@ -41,7 +41,8 @@ ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const B
     }
     for (int index : usable) {
       try {
-        chosen.backends.push_back(family->make_backend(prepare(program, setup), index));
+        chosen.backends.push_back(
+            family->make_backend(prepare(program, setup, family->placement()), index));
         if (chosen.gpu < 0 && family->kind() == batch::DeviceKind::Gpu) chosen.gpu = index;
       } catch (const DeviceError& e) {
         // A device that cannot run the batch leaves the others to it.

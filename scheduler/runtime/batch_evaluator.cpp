@@ -42,8 +42,9 @@ struct BatchEvaluator::Impl {
   BatchOptions options;
   scheduler::BatchSetup setup;
   // One back end, or for BatchDevice::All (and Auto with a usable GPU) the
-  // CPU then each GPU. They run the same prepared batch: plan, scalars and
-  // program are read from the first.
+  // CPU then each GPU. They run the same program, outputs and scalars, read
+  // from the first; their plans may differ (a GPU's kernels also write
+  // device text), so a chunk is read through its own back end's plan.
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
   std::string fallback_reason;  // Auto or All without a GPU: why no GPU
   int gpu = -1;                 // the GPU of device-resident output (ChosenBackend::gpu)
@@ -125,7 +126,8 @@ struct BatchEvaluator::Impl {
                       std::span<const uint64_t* const> columns, const Encode& encode,
                       const Write& write, std::span<uint64_t* const> targets,
                       std::span<const uint64_t> device_targets) const;
-  void chunk_view(const batch::ChunkBuffers& buffers, uint64_t first, ColumnChunk& view) const;
+  void chunk_view(const batch::PreparedBatch& batch, const batch::ChunkBuffers& buffers,
+                  uint64_t first, ColumnChunk& view) const;
   [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
                                   std::span<const uint64_t* const> columns) const;
   // `call` got `given` word arrays: one per output, and no str output (nor,
@@ -453,7 +455,7 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
       c.failure = backend.run_to_device(b, first + c.offset, at, to).row;
     }
     if (c.failure != plan::kNoFailingRow) return false;
-    chunk_view(b, first + c.offset, c.view);
+    chunk_view(backend.batch(), b, first + c.offset, c.view);
     if constexpr (std::is_same_v<Encoded, std::string>) {
       if (parts_on_every_core && c.rows >= 2 * batch::kPartRows) {
         encode_in_parts(c.view, c.encoded, c.parts, encode, parts_on_every_core);
@@ -530,9 +532,10 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
   scheduler::run_device_chunks<InFlight>(count, *assigner, devices, options.stop, work, deliver);
 }
 
-void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t first,
+void BatchEvaluator::Impl::chunk_view(const batch::PreparedBatch& batch,
+                                      const batch::ChunkBuffers& b, uint64_t first,
                                       ColumnChunk& view) const {
-  const plan::BatchPlan& plan = this->plan();
+  const plan::BatchPlan& plan = batch.plan;
   view.first = first;
   view.rows = b.rows;
   view.columns.assign(plan.outputs.size(), ColumnView{});
@@ -550,7 +553,7 @@ void BatchEvaluator::Impl::chunk_view(const batch::ChunkBuffers& b, uint64_t fir
         column.bytes = b.texts[v.index].bytes();
         break;
       case BatchValue::Scalar:
-        column.is_none = primary().batch().scalars[v.index].is_none();
+        column.is_none = batch.scalars[v.index].is_none();
         column.words = b.filled[o].data();
         column.offsets = b.filled_texts[o].offsets();
         column.bytes = b.filled_texts[o].bytes();

@@ -54,8 +54,11 @@ BatchSetup resolve_batch_options(const Program& p, const BatchOptions& options) 
   return setup;
 }
 
-batch::PreparedBatch prepare(std::shared_ptr<const Program> program, const BatchSetup& setup) {
-  return batch::prepare_batch(std::move(program), setup.shape, setup.coordinates, setup.externs);
+batch::PreparedBatch prepare(std::shared_ptr<const Program> program, const BatchSetup& setup,
+                             plan::PlanPlacement placement) {
+  plan::BatchShape shape = setup.shape;
+  shape.placement = placement;
+  return batch::prepare_batch(std::move(program), shape, setup.coordinates, setup.externs);
 }
 
 }  // namespace polyrt::scheduler

@@ -21,7 +21,9 @@ struct BatchSetup {
 // Throws WriteError for unknown outputs, externs or coordinates.
 BatchSetup resolve_batch_options(const Program& program, const BatchOptions& options);
 
-// The plan of the setup with its scalars evaluated.
-batch::PreparedBatch prepare(std::shared_ptr<const Program> program, const BatchSetup& setup);
+// The plan of the setup for kernels placed as `placement`, its scalars
+// evaluated.
+batch::PreparedBatch prepare(std::shared_ptr<const Program> program, const BatchSetup& setup,
+                             plan::PlanPlacement placement = plan::PlanPlacement::Cpu);
 
 }  // namespace polyrt::scheduler

@@ -20,10 +20,12 @@ gpu::NvptxTarget nvptx(const GpuTarget& target) {
 }
 
 batch::PreparedBatch prepared(const std::shared_ptr<const Program>& program,
-                              const std::vector<std::string>& outputs) {
+                              const std::vector<std::string>& outputs, PlanDevice device) {
   BatchOptions options;
   options.outputs = outputs;
-  return scheduler::prepare(program, scheduler::resolve_batch_options(*program, options));
+  return scheduler::prepare(
+      program, scheduler::resolve_batch_options(*program, options),
+      device == PlanDevice::Gpu ? plan::PlanPlacement::Gpu : plan::PlanPlacement::Cpu);
 }
 
 const slots::SlotProgram& slot_program_of(const Program& program) {
@@ -61,10 +63,8 @@ std::string state_plan_text(const Program& program) {
 
 BatchPlanView batch_plan(const std::shared_ptr<const Program>& program, PlanDevice device,
                          const std::vector<std::string>& outputs) {
-  const batch::PreparedBatch p = prepared(program, outputs);
-  return plan::view_batch_plan(
-      p.graph(), p.plan,
-      device == PlanDevice::Gpu ? plan::PlanPlacement::Gpu : plan::PlanPlacement::Cpu);
+  const batch::PreparedBatch p = prepared(program, outputs, device);
+  return plan::view_batch_plan(p.graph(), p.plan);
 }
 
 std::string state_plan_llvm_ir(const Program& program) {
@@ -79,13 +79,13 @@ std::string state_plan_asm(const Program& program) {
 
 std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanDevice device,
                             const std::vector<std::string>& outputs, const GpuTarget& target) {
-  const batch::PreparedBatch p = prepared(program, outputs);
+  const batch::PreparedBatch p = prepared(program, outputs, device);
   if (device == PlanDevice::Cpu) {
-    return plan::describe_batch_plan(p.graph(), p.plan, plan::PlanPlacement::Cpu);
+    return plan::describe_batch_plan(p.graph(), p.plan);
   }
   const gpu::PtxKernels kernels =
       gpu::PtxCompiler::instance().compile(p.graph(), p.plan, nvptx(target));
-  return plan::describe_batch_plan(p.graph(), p.plan, plan::PlanPlacement::Gpu) +
+  return plan::describe_batch_plan(p.graph(), p.plan) +
          gpu::describe_kernel_resources(kernels.ptx, kernels.entries, kernels.target.sm,
                                         codegen::kGpuBlockThreads);
 }
@@ -93,7 +93,7 @@ std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanD
 std::string batch_kernels_llvm_ir(const std::shared_ptr<const Program>& program, PlanDevice device,
                                   bool optimized, const std::vector<std::string>& outputs,
                                   const GpuTarget& target) {
-  const batch::PreparedBatch p = prepared(program, outputs);
+  const batch::PreparedBatch p = prepared(program, outputs, device);
   if (device == PlanDevice::Cpu) {
     return cpu::batch_kernels_text(p.graph(), p.plan,
                                    optimized ? jit::CodeText::Optimized : jit::CodeText::Emitted);
@@ -103,13 +103,13 @@ std::string batch_kernels_llvm_ir(const std::shared_ptr<const Program>& program,
 
 std::string batch_kernels_asm(const std::shared_ptr<const Program>& program,
                               const std::vector<std::string>& outputs) {
-  const batch::PreparedBatch p = prepared(program, outputs);
+  const batch::PreparedBatch p = prepared(program, outputs, PlanDevice::Cpu);
   return cpu::batch_kernels_text(p.graph(), p.plan, jit::CodeText::Assembly);
 }
 
 std::string batch_kernels_ptx(const std::shared_ptr<const Program>& program,
                               const std::vector<std::string>& outputs, const GpuTarget& target) {
-  const batch::PreparedBatch p = prepared(program, outputs);
+  const batch::PreparedBatch p = prepared(program, outputs, PlanDevice::Gpu);
   return gpu::PtxCompiler::instance().compile(p.graph(), p.plan, nvptx(target)).ptx;
 }
 

@@ -37,6 +37,10 @@ struct PlanStep {
   // Batch plans on a GPU: the columns copied before the step (to the GPU
   // before a kernel, to the host before a host step), by binding.
   std::vector<std::string> copied_before;
+  // Batch plans on a GPU: why a host step's node is no kernel member, and
+  // the most bytes of text a kernel writes per row (its members' bounds).
+  std::string why_host;
+  uint64_t text_bytes_per_row = 0;
 };
 
 struct StatePlanView {

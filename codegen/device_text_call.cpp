@@ -1,0 +1,174 @@
+#include "codegen/device_text_call.hpp"
+
+#include <llvm/IR/Module.h>
+
+#include <bit>
+
+#include "nodes/device_text_form.hpp"
+#include "nodes/printf_format.hpp"
+#include "nodes/registry.hpp"
+#include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
+
+namespace polyrt::codegen {
+
+namespace {
+
+llvm::Value* global_array(llvm::Module& m, llvm::Constant* init, const char* name) {
+  return new llvm::GlobalVariable(m, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                                  name);
+}
+
+uint64_t param_word(const Value& v) {
+  return v.type() == Type::F64 ? std::bit_cast<uint64_t>(v.as_f64()) : v.as_u64();
+}
+
+// A table pick's entries as one byte array and its offsets (entry k is bytes
+// [offsets[k], offsets[k + 1])).
+llvm::Value* emit_pick(llvm::IRBuilder<>& ir, llvm::Module& m, RtlibLinker& rtlib,
+                       const ir::Node& n, llvm::Value* out, llvm::Value* index) {
+  std::string bytes;
+  std::vector<uint64_t> offsets = {0};
+  for (const Value& entry : n.params) {
+    bytes += entry.as_str();
+    offsets.push_back(bytes.size());
+  }
+  llvm::LLVMContext& ctx = m.getContext();
+  llvm::Value* offset_table =
+      global_array(m, llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint64_t>(offsets)),
+                   "polyrt_pick_offsets");
+  llvm::Value* byte_table =
+      global_array(m, llvm::ConstantDataArray::getString(ctx, bytes, true), "polyrt_pick_bytes");
+  return ir.CreateCall(rtlib.declare("pd_text_pick"), {out, index, offset_table, byte_table});
+}
+
+// The inputs of a concatenation or format, written where the text goes on.
+class Pieces {
+ public:
+  Pieces(llvm::IRBuilder<>& ir, llvm::Module& m, RtlibLinker& rtlib, llvm::Value* out,
+         const std::function<llvm::Value*(size_t input)>& input_word,
+         const std::function<TextRef(size_t input)>& input_text,
+         const std::vector<Type>& input_types)
+      : ir_(ir),
+        m_(m),
+        rtlib_(rtlib),
+        out_(out),
+        input_word_(input_word),
+        input_text_(input_text),
+        input_types_(input_types),
+        length_(ir.getInt64(0)) {}
+
+  llvm::Value* length() const { return length_; }
+
+  void literal(std::string_view text) {
+    if (text.empty()) return;
+    const TextRef constant = constant_text(ir_, m_, text);
+    append(call("pd_text_copy", {at(), constant.bytes, constant.length}));
+  }
+
+  // Input k's Display form (the host's write_display).
+  void display(size_t k) { append(write_display(k)); }
+
+  // Input k as a printf placeholder writes it (the host's write_field).
+  void field(size_t k, const rt::FormatSegment& spec) {
+    const Type t = input_types_[k];
+    llvm::Value* written = nullptr;
+    if (is_integer(t) && spec.radix != 0) {
+      // Two's complement at the integer's width, as Rust's {:x} shows it.
+      const int bits = integer_bits(t);
+      llvm::Value* word = input_word_(k);
+      if (bits < 64) word = ir_.CreateAnd(word, ir_.getInt64(((uint64_t)1 << bits) - 1));
+      const uint64_t radix = spec.radix == 'b' ? 2 : spec.radix == 'o' ? 8 : 16;
+      written = call("pd_text_u64_digits",
+                     {at(), word, ir_.getInt64(radix), ir_.getInt64(spec.radix == 'X')});
+    } else {
+      written = write_display(k);
+    }
+    if (spec.width) {
+      written = call("pd_text_pad", {at(), written, ir_.getInt64((uint64_t)spec.width),
+                                     ir_.getInt64(spec.zero_pad ? 1 : 0)});
+    }
+    append(written);
+  }
+
+ private:
+  llvm::Value* at() { return ir_.CreateInBoundsGEP(ir_.getInt8Ty(), out_, length_); }
+  llvm::Value* call(std::string_view writer, std::vector<llvm::Value*> args) {
+    return ir_.CreateCall(rtlib_.declare(writer), args);
+  }
+  void append(llvm::Value* written) { length_ = ir_.CreateAdd(length_, written); }
+
+  llvm::Value* write_display(size_t k) {
+    const Type t = input_types_[k];
+    if (t == Type::Str) {
+      const TextRef text = input_text_(k);
+      return call("pd_text_copy", {at(), text.bytes, text.length});
+    }
+    if (t != Type::Bool && !is_integer(t)) {
+      internal_error("device text of a " + std::string(type_name(t)));
+    }
+    return call(t == Type::Bool        ? "pd_text_bool"
+                : is_signed_integer(t) ? "pd_text_i64"
+                                       : "pd_text_u64",
+                {at(), input_word_(k)});
+  }
+
+  llvm::IRBuilder<>& ir_;
+  llvm::Module& m_;
+  RtlibLinker& rtlib_;
+  llvm::Value* out_;
+  const std::function<llvm::Value*(size_t input)>& input_word_;
+  const std::function<TextRef(size_t input)>& input_text_;
+  const std::vector<Type>& input_types_;
+  llvm::Value* length_;
+};
+
+}  // namespace
+
+TextRef constant_text(llvm::IRBuilder<>& ir, llvm::Module& module, std::string_view text) {
+  llvm::Value* bytes = global_array(
+      module, llvm::ConstantDataArray::getString(module.getContext(), text, true), "polyrt_text");
+  return {bytes, ir.getInt64(text.size())};
+}
+
+llvm::Value* emit_device_text(llvm::IRBuilder<>& ir, llvm::Module& module, RtlibLinker& rtlib,
+                              const ir::Node& n, llvm::Value* out,
+                              const std::function<llvm::Value*(size_t input)>& input_word,
+                              const std::function<TextRef(size_t input)>& input_text,
+                              const std::vector<Type>& input_types) {
+  const nodes::DeviceTextForm& form = *n.def->device_text;
+  Pieces pieces(ir, module, rtlib, out, input_word, input_text, input_types);
+  switch (form.kind) {
+    case nodes::DeviceTextKind::Pick:
+      return emit_pick(ir, module, rtlib, n, out, input_word(0));
+    case nodes::DeviceTextKind::Concat:
+      for (size_t k = 0; k < n.inputs.size(); ++k) pieces.display(k);
+      return pieces.length();
+    case nodes::DeviceTextKind::Format: {
+      size_t k = 0;
+      for (const rt::FormatSegment& seg : nodes::format_of(*n.prepared).segments) {
+        pieces.literal(seg.literal);
+        if (seg.placeholder) pieces.field(k++, seg);
+      }
+      return pieces.length();
+    }
+    case nodes::DeviceTextKind::Call:
+      break;
+  }
+  std::vector<llvm::Value*> args = {out};
+  for (const nodes::NativeArg a : form.args) {
+    switch (a.kind) {
+      case nodes::NativeArgKind::Input:
+        args.push_back(input_word(a.index));
+        break;
+      case nodes::NativeArgKind::Param:
+        args.push_back(ir.getInt64(param_word(n.params[a.index])));
+        break;
+      default:
+        internal_error("a device text form takes inputs and constant arguments only");
+    }
+  }
+  return ir.CreateCall(rtlib.declare(form.symbol), args);
+}
+
+}  // namespace polyrt::codegen

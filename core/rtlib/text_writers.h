@@ -1,0 +1,166 @@
+// Text writers shared by the host's text nodes and row writers and by
+// the device text of GPU kernels: freestanding (no standard library), so the
+// one source compiles with g++ and with clang to bitcode for the host and
+// nvptx64 (see pd_rt.h). Each writer writes at p and returns the end of what
+// it wrote; the caller gives the room named beside it, plus 8 bytes the
+// digit stores may overwrite past the end.
+#pragma once
+
+#include "pd_rt.h"
+
+namespace polyrt::rt {
+
+inline constexpr __SIZE_TYPE__ kU64Text = 20;       // the longest u64 in decimal
+inline constexpr __SIZE_TYPE__ kU64RadixText = 66;  // 64 binary digits and a prefix
+
+// The number of decimal digits of x (1 for 0).
+inline int u64_digits(uint64_t x) {
+  static constexpr uint64_t kPowers[20] = {1ULL,
+                                           10ULL,
+                                           100ULL,
+                                           1000ULL,
+                                           10000ULL,
+                                           100000ULL,
+                                           1000000ULL,
+                                           10000000ULL,
+                                           100000000ULL,
+                                           1000000000ULL,
+                                           10000000000ULL,
+                                           100000000000ULL,
+                                           1000000000000ULL,
+                                           10000000000000ULL,
+                                           100000000000000ULL,
+                                           1000000000000000ULL,
+                                           10000000000000000ULL,
+                                           100000000000000000ULL,
+                                           1000000000000000000ULL,
+                                           10000000000000000000ULL};
+  // log10(2) ~ 1233 / 4096: the bit width gives the digit count or one more.
+  const int guess = ((64 - __builtin_clzll(x | 1)) * 1233) >> 12;
+  return guess + 1 - ((x | 1) < kPowers[guess]);
+}
+
+namespace detail {
+
+// The 8 decimal digits of v (< 10^8) as the bytes 0..9 of a word, the most
+// significant first in memory: v split into two 4-digit halves, each half
+// into two pairs, each pair into two digits, every lane of the word at once
+// (multiplies by reciprocals of 100 and 10 that are exact below 10^4 and
+// 100, and no carry crosses a lane).
+inline uint64_t decimal_lanes(uint32_t v) {
+  const uint32_t high = v / 10000;
+  uint64_t x = high | (uint64_t)(v - high * 10000) << 32;
+  const uint64_t hundreds = ((x * 10486) >> 20) & 0x0000007f0000007fULL;
+  x = (x - hundreds * 100) << 16 | hundreds;
+  const uint64_t tens = ((x * 103) >> 10) & 0x000f000f000f000fULL;
+  return (x - tens * 10) << 8 | tens;
+}
+
+// Stores the 8 bytes of lanes in memory order.
+inline void store_lanes(char* p, uint64_t lanes) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  lanes = __builtin_bswap64(lanes);
+#endif
+  __builtin_memcpy(p, &lanes, 8);
+}
+
+// Stores the 8 digits in lanes as characters but for the first `dropped`
+// (0..7), which are shifted out (they lead in memory).
+inline char* store_digits(char* p, uint64_t lanes, int dropped) {
+  store_lanes(p, (lanes | 0x3030303030303030ULL) >> (8 * dropped));
+  return p + 8 - dropped;
+}
+
+// v (< 10^8) in decimal without leading zeros: the leading zero digits are
+// the word's low zero bytes, shifted out, and the 8 bytes are stored at
+// once (callers give at least 8 bytes of room). No digit count and no loop:
+// their data-dependent branches cost more than the digits.
+inline char* write_short_decimal(char* p, uint32_t v) {
+  if (v < 10) {  // flags and other one-digit columns (and 0, which has no nonzero lane)
+    *p = (char)('0' + v);
+    return p + 1;
+  }
+  const uint64_t lanes = decimal_lanes(v);
+  return store_digits(p, lanes, __builtin_ctzll(lanes) / 8);
+}
+
+// Exactly 8 digits of v (< 10^8), leading zeros included.
+inline char* write_8_digits(char* p, uint32_t v) {
+  return store_digits(p, decimal_lanes(v), 0);
+}
+
+}  // namespace detail
+
+// x in decimal: a short head and 8-digit blocks whose digits are computed
+// independently (the batch tier's row writers and text nodes spend much of
+// their time here).
+inline char* write_u64(char* p, uint64_t x) {
+  constexpr uint64_t k8 = 100000000ULL, k16 = 10000000000000000ULL;
+  if (x < k8) return detail::write_short_decimal(p, (uint32_t)x);
+  if (x < k16) {
+    const auto head = (uint32_t)(x / k8);
+    p = detail::write_short_decimal(p, head);
+    return detail::write_8_digits(p, (uint32_t)(x % k8));
+  }
+  const auto head = (uint32_t)(x / k16);
+  const uint64_t rest = x % k16;
+  p = detail::write_short_decimal(p, head);
+  p = detail::write_8_digits(p, (uint32_t)(rest / k8));
+  return detail::write_8_digits(p, (uint32_t)(rest % k8));
+}
+// x in decimal with a '-' when negative; bound kU64Text + 1.
+inline char* write_i64(char* p, int64_t x) {
+  if (x >= 0) return write_u64(p, (uint64_t)x);
+  *p++ = '-';
+  return write_u64(p, 0 - (uint64_t)x);
+}
+// Decimal x left-padded with '0' to `width`; bound max(width, kU64Text).
+inline char* write_u64_zero_pad(char* p, uint64_t x, uint64_t width) {
+  if (width <= 8 && x < 100000000) {
+    // The 8 digits with their leading zeros, cut to the width or to the
+    // digits, whichever is longer: no digit count and no loop.
+    const uint64_t lanes = detail::decimal_lanes((uint32_t)x);
+    const int digits = lanes ? 8 - __builtin_ctzll(lanes) / 8 : 1;
+    return detail::store_digits(p, lanes, 8 - (digits > (int)width ? digits : (int)width));
+  }
+  for (uint64_t k = (uint64_t)u64_digits(x); k < width; ++k) *p++ = '0';
+  return write_u64(p, x);
+}
+
+// The most digits of a u64 in radix 2, 8 or 16.
+inline constexpr __SIZE_TYPE__ u64_radix_digits(uint64_t radix) {
+  return radix == 2 ? 64 : radix == 8 ? 22 : 16;
+}
+
+// Radix 2, 8, 10 or 16 with the prefixes 0b, 0o, (none), 0x when asked,
+// digits in lower or upper case; bound kU64RadixText.
+inline char* write_u64_radix(char* p, uint64_t x, int radix, bool with_prefix, bool upper = false) {
+  if (radix == 10) return write_u64(p, x);
+  if (with_prefix) {
+    *p++ = '0';
+    *p++ = radix == 2 ? 'b' : radix == 8 ? 'o' : 'x';
+  }
+  // A power-of-two radix: each digit is `shift` bits, the first from the
+  // highest set bit.
+  const int shift = radix == 2 ? 1 : radix == 8 ? 3 : 4;
+  const int bits = 64 - __builtin_clzll(x | 1);
+  const int digits = (bits + shift - 1) / shift;
+  const char* alphabet = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  for (int k = digits - 1; k >= 0; --k) *p++ = alphabet[(x >> (k * shift)) & (uint64_t)(radix - 1)];
+  return p;
+}
+
+// Pads the field [begin, end) to `width` bytes in place (the caller gave
+// room for the width): right-aligned with spaces, or with '0' after a
+// leading sign when zero padded. Returns the new end.
+inline char* pad_field(char* begin, char* end, int width, bool zero_pad) {
+  const __SIZE_TYPE__ size = (__SIZE_TYPE__)(end - begin);
+  if (width <= 0 || size >= (__SIZE_TYPE__)width) return end;
+  const __SIZE_TYPE__ fill = (__SIZE_TYPE__)width - size;
+  const __SIZE_TYPE__ sign = zero_pad && size > 0 && (begin[0] == '-' || begin[0] == '+') ? 1 : 0;
+  for (__SIZE_TYPE__ k = size; k > sign; --k) begin[k - 1 + fill] = begin[k - 1];
+  for (__SIZE_TYPE__ k = 0; k < fill; ++k) begin[sign + k] = zero_pad ? '0' : ' ';
+  return end + fill;
+}
+
+}  // namespace polyrt::rt
