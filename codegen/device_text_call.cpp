@@ -23,25 +23,6 @@ uint64_t param_word(const Value& v) {
   return v.type() == Type::F64 ? std::bit_cast<uint64_t>(v.as_f64()) : v.as_u64();
 }
 
-// A table pick's entries as one byte array and its offsets (entry k is bytes
-// [offsets[k], offsets[k + 1])).
-llvm::Value* emit_pick(llvm::IRBuilder<>& ir, llvm::Module& m, RtlibLinker& rtlib,
-                       const ir::Node& n, llvm::Value* out, llvm::Value* index) {
-  std::string bytes;
-  std::vector<uint64_t> offsets = {0};
-  for (const Value& entry : n.params) {
-    bytes += entry.as_str();
-    offsets.push_back(bytes.size());
-  }
-  llvm::LLVMContext& ctx = m.getContext();
-  llvm::Value* offset_table =
-      global_array(m, llvm::ConstantDataArray::get(ctx, llvm::ArrayRef<uint64_t>(offsets)),
-                   "polyrt_pick_offsets");
-  llvm::Value* byte_table =
-      global_array(m, llvm::ConstantDataArray::getString(ctx, bytes, true), "polyrt_pick_bytes");
-  return ir.CreateCall(rtlib.declare("pd_text_pick"), {out, index, offset_table, byte_table});
-}
-
 // The inputs of a concatenation or format, written where the text goes on.
 class Pieces {
  public:
@@ -139,8 +120,6 @@ llvm::Value* emit_device_text(llvm::IRBuilder<>& ir, llvm::Module& module, Rtlib
   const nodes::DeviceTextForm& form = *n.def->device_text;
   Pieces pieces(ir, module, rtlib, out, input_word, input_text, input_types);
   switch (form.kind) {
-    case nodes::DeviceTextKind::Pick:
-      return emit_pick(ir, module, rtlib, n, out, input_word(0));
     case nodes::DeviceTextKind::Concat:
       for (size_t k = 0; k < n.inputs.size(); ++k) pieces.display(k);
       return pieces.length();
@@ -156,16 +135,26 @@ llvm::Value* emit_device_text(llvm::IRBuilder<>& ir, llvm::Module& module, Rtlib
       break;
   }
   std::vector<llvm::Value*> args = {out};
-  for (const nodes::NativeArg a : form.args) {
+  const std::vector<std::string> blobs =
+      form.blobs ? form.blobs(n.params, n.prepared.get()) : std::vector<std::string>{};
+  for (const nodes::DeviceTextArg a : form.args) {
     switch (a.kind) {
-      case nodes::NativeArgKind::Input:
+      case nodes::DeviceTextArg::Input:
         args.push_back(input_word(a.index));
         break;
-      case nodes::NativeArgKind::Param:
+      case nodes::DeviceTextArg::Param:
         args.push_back(ir.getInt64(param_word(n.params[a.index])));
         break;
-      default:
-        internal_error("a device text form takes inputs and constant arguments only");
+      case nodes::DeviceTextArg::Blob: {
+        const std::string& blob = blobs.at(a.index);
+        auto* global = new llvm::GlobalVariable(
+            module, llvm::ArrayType::get(ir.getInt8Ty(), blob.size()), true,
+            llvm::GlobalValue::PrivateLinkage,
+            llvm::ConstantDataArray::getString(module.getContext(), blob, false), "polyrt_blob");
+        global->setAlignment(llvm::Align(8));
+        args.push_back(global);
+        break;
+      }
     }
   }
   return ir.CreateCall(rtlib.declare(form.symbol), args);

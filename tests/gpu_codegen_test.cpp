@@ -182,19 +182,19 @@ TEST(PlanCommand, DeviceGpuSaysWhatRunsWhereAndWhatIsCopied) {
   const test::CommandResult r = test::run_polyrt("plan " + std::string(POLYRT_SOURCE_DIR) +
                                                  "/examples/users.polydat --device gpu");
   EXPECT_EQ(r.status, 0) << r.err;
-  // Word lists, one_of, format_u64 and printf are written in the kernel (their text
-  // bounds summed per row); each host step says why it is not, and the
-  // kernel's outputs, texts among them, go to the host at the end.
+  // Every string node is written in the one kernel (word lists, one_of,
+  // combinations, format_u64, the concatenations and the lowered first name,
+  // a pick of lowered names), their text bounds summed per row; its outputs,
+  // texts among them, go to the host at the end.
   test::expect_contains(
-      r.out,
-      {"kernels on the GPU", "step 0: GPU kernel [", "first_names index -> first_name__anon_1",
-       "first_names -> first_name, ", "one_of -> region, ", "format_u64 -> email__anon_2, ",
-       "str_concat -> label]; text at most 111 bytes per row\n",
-       "[combinations -> plate]: no GPU form of 'combinations'\n",
-       "copy to the host: first_name\nstep 2: host, on a CPU worker [str_lower -> email__anon_0]",
-       "[str_concat -> email]: it reads a str made on the host ('str_lower' of binding 'email')",
-       "copy to the host: seed, user_id, country, region, age, score, premium, signup_ms, "
-       "label\n"});
+      r.out, {"batch plan: 1 step(s)", "kernels on the GPU", "step 0: GPU kernel [",
+              "first_names index -> first_name__anon_1", "first_names -> first_name, ",
+              "one_of -> region, ", "combinations -> plate, str_lower -> email__anon_0, ",
+              "format_u64 -> email__anon_2, str_concat -> email, ",
+              "str_concat -> label]; text at most 173 bytes per row\n",
+              "copy to the host: seed, user_id, first_name, country, region, age, score, premium, "
+              "plate, email, signup_ms, label\n"});
+  EXPECT_EQ(r.out.find("host, on a CPU worker"), std::string::npos) << r.out;
 }
 
 // Each kernel's registers, spills and occupancy, as ptxas reports them: the

@@ -180,6 +180,37 @@ void fuse_padded_concatenations(Graph& g) {
   }
 }
 
+// A pure str function of one table pick (`str_lower(first_names(h))`) is a
+// pick of the function's values: it becomes a pick from its entries mapped
+// through the function, computed once here instead of once per row (and a
+// pick a GPU kernel writes). A function that fails on an entry, or that
+// takes other inputs besides the pick, is left as it is.
+void map_picked_entries(Graph& g) {
+  const nodes::NodeDef& pick = nodes::pick_str_node();
+  for (Node& n : g.nodes) {
+    if (n.kind != NodeKind::Call || n.def == &pick || n.def->purity != nodes::Purity::Pure ||
+        n.def->accepts_none ||
+        (n.lifecycle != Lifecycle::Dynamic && n.lifecycle != Lifecycle::Init) ||
+        n.inputs.size() != 1 || n.out_types != std::vector<Type>{Type::Str}) {
+      continue;
+    }
+    const Node& source = g.nodes[n.inputs[0].node];
+    if (source.kind != NodeKind::Call || source.def != &pick) continue;
+    std::vector<Value> entries;
+    for (const Value& entry : source.params) {
+      const Value* input = &entry;
+      Value out;
+      if (run_node(n, &input, &out, discarded_side_channel())) break;
+      entries.push_back(std::move(out));
+    }
+    if (entries.size() != source.params.size()) continue;
+    n.def = &pick;
+    n.inputs = source.inputs;
+    n.params = std::move(entries);
+    n.prepared = pick.prepare(n.params);
+  }
+}
+
 void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
   if (!required.empty()) {
     std::unordered_map<std::string_view, size_t> by_name;
@@ -304,6 +335,7 @@ void run_passes(Graph& g, const dsl::Sources& src, const std::vector<std::string
   fold_constants(g);
   bind_constant_inputs(g);
   fuse_padded_concatenations(g);
+  map_picked_entries(g);
   eliminate_dead(g, src, required);
   derive_provenance(g);
   g.port_base.assign(1, 0);

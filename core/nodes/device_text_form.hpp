@@ -1,15 +1,15 @@
 // How a string node's text is written by a GPU kernel (the GPU tier's device
-// text): the rtlib function that writes one row's text, and the most bytes a
-// row can take, which the plan reserves per row. A node without one stays a
-// host step on the GPU.
+// text): the rtlib function that writes one row's text, the tables it reads,
+// and the most bytes a row can take, which the plan reserves per row. A node
+// without one stays a host step on the GPU.
 #pragma once
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
-#include "nodes/native_form.hpp"
 #include "polyrt/value.hpp"
 
 namespace polyrt::nodes {
@@ -17,12 +17,9 @@ namespace polyrt::nodes {
 struct Prepared;
 
 enum class DeviceTextKind : uint8_t {
-  // uint64_t symbol(char* out, args...): the text of `args` (Input and Param
-  // words only), its length returned.
+  // uint64_t symbol(char* out, args...): the text of `args`, its length
+  // returned.
   Call,
-  // The entry of a table pick: pd_text_pick over the node's constant
-  // arguments as a table.
-  Pick,
   // The Display forms of every input, one after another (str_concat).
   Concat,
   // printf's format (a ParsedFormat in the prepared extra): its literals and
@@ -30,16 +27,44 @@ enum class DeviceTextKind : uint8_t {
   Format,
 };
 
+// An argument of a Call form after `out`: an input's word, a constant
+// argument's word, or the address of one of the form's blobs (module content
+// on every target, so cached code stays valid).
+struct DeviceTextArg {
+  enum Kind : uint8_t { Input, Param, Blob } kind;
+  uint8_t index = 0;
+};
+constexpr DeviceTextArg text_input(uint8_t i) {
+  return {DeviceTextArg::Input, i};
+}
+constexpr DeviceTextArg text_param(uint8_t i) {
+  return {DeviceTextArg::Param, i};
+}
+constexpr DeviceTextArg text_blob(uint8_t i) {
+  return {DeviceTextArg::Blob, i};
+}
+
 // The inputs of Concat and Format forms a kernel can write: integers (in
 // decimal or a radix), bools and str (a constant or a device-made text).
-// Per input, the most bytes of its Display text (0 for other forms' inputs).
 struct DeviceTextForm {
   DeviceTextKind kind = DeviceTextKind::Call;
-  std::string_view symbol;      // Call
-  std::vector<NativeArg> args;  // Call: after `out`
-  // The most bytes of one row's text.
+  std::string_view symbol;          // Call
+  std::vector<DeviceTextArg> args;  // Call
+  // Call: the tables it reads, as bytes laid out as the rtlib function reads
+  // them (8-byte aligned), from the constant arguments and the prepared data.
+  std::vector<std::string> (*blobs)(const std::vector<Value>& params,
+                                    const Prepared* prepared) = nullptr;
+  // The most bytes of one row's text; `input_bounds` gives, per input of a
+  // Concat or Format form, the most bytes of its Display text.
   size_t (*bound)(const std::vector<Value>& params, const Prepared* prepared,
                   std::span<const size_t> input_bounds) = nullptr;
 };
+
+// A blob of plain data (words, or structs laid out alike on the host and
+// nvptx64: both little-endian, with the same alignments).
+template <typename T>
+std::string blob_of(const std::vector<T>& items) {
+  return std::string(reinterpret_cast<const char*>(items.data()), items.size() * sizeof(T));
+}
 
 }  // namespace polyrt::nodes

@@ -120,7 +120,7 @@ void register_text_nodes(Registry& r) {
                });
              },
          .device_text = DeviceTextForm{.symbol = "pd_text_u64_radix",
-                                       .args = {in(0), param(0)},
+                                       .args = {text_input(0), text_param(0)},
                                        .bound = [](const std::vector<Value>& p, const Prepared*,
                                                    std::span<const size_t>) -> size_t {
                                          const uint64_t radix = p[0].as_u64();
@@ -167,7 +167,7 @@ void register_text_nodes(Registry& r) {
                });
              },
          .device_text = DeviceTextForm{.symbol = "pd_text_zero_pad_u64",
-                                       .args = {in(0), param(0)},
+                                       .args = {text_input(0), text_param(0)},
                                        .bound = [](const std::vector<Value>& p, const Prepared*,
                                                    std::span<const size_t>) -> size_t {
                                          return std::max<uint64_t>(p[0].as_u64(), rt::kU64Text);
@@ -221,7 +221,21 @@ void register_text_nodes(Registry& r) {
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
                  return rt::write_combinations(ensure(p, length), in.word(r), combinations);
                });
-             }});
+             },
+         .device_text =
+             DeviceTextForm{
+                 .symbol = "pd_text_combinations",
+                 .args = {text_input(0), text_blob(0), text_blob(1), text_blob(2), text_blob(3)},
+                 .blobs = [](const std::vector<Value>&,
+                             const Prepared* prepared) -> std::vector<std::string> {
+                   const rt::Combinations& c = combinations_of(*prepared);
+                   return {blob_of(std::vector<rt::CombinationCounts>{c.counts()}),
+                           blob_of(c.digits), blob_of(c.groups), c.alphabet};
+                 },
+                 .bound = [](const std::vector<Value>&, const Prepared* prepared,
+                             std::span<const size_t>) -> size_t {
+                   return combinations_of(*prepared).digits.size();
+                 }}});
   r.add({.name = "str_eq",
          .family = "strings",
          .args = {wire("a", P::Str), wire("b", P::Str)},

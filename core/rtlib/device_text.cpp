@@ -44,3 +44,12 @@ PD_API uint64_t pd_text_pad(char* field, uint64_t length, uint64_t width, uint64
   return (uint64_t)(polyrt::rt::pad_field(field, field + length, (int)width, zero_pad != 0) -
                     field);
 }
+
+PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts, const void* digits,
+                                     const void* groups, const char* alphabet) {
+  const auto& c = *static_cast<const polyrt::rt::CombinationCounts*>(counts);
+  return (uint64_t)(polyrt::rt::write_combinations(
+                        out, x, c, static_cast<const polyrt::rt::CombinationDigit*>(digits),
+                        static_cast<const polyrt::rt::CombinationGroup*>(groups), alphabet) -
+                    out);
+}

@@ -202,3 +202,8 @@ PD_API uint64_t pd_text_u64_digits(char* out, uint64_t x, uint64_t radix, uint64
 // The field [field, field + length) padded to `width` in place (printf's
 // {:N} and {:0N}); its new length.
 PD_API uint64_t pd_text_pad(char* field, uint64_t length, uint64_t width, uint64_t zero_pad);
+// combinations' text of x from its compiled pattern (rt::CombinationCounts,
+// CombinationDigit and CombinationGroup arrays, and the alphabet).
+PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts,
+                                     const void* digits, const void* groups,
+                                     const char* alphabet);

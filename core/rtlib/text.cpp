@@ -392,7 +392,7 @@ void plan_digits(Combinations& combinations) {
     combinations.alphabet += charsets[i];
     place *= size;
     if (grouped) {
-      Combinations::Group& g = combinations.groups.back();
+      CombinationGroup& g = combinations.groups.back();
       g.modulus = place;
       g.modulus_reciprocal = ~0ULL / place;
       ++g.count;
@@ -419,50 +419,8 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
 }
 
 char* write_combinations(char* p, uint64_t x, const Combinations& combinations) {
-  // The value is reduced modulo the number of combinations (2^64 - 1 when
-  // there are more), then consumed as mixed-radix digits, the first charset
-  // least significant. The quotient's estimate is at most 2 below x / modulus.
-  __extension__ const auto estimate =
-      (uint64_t)(((unsigned __int128)x * combinations.modulus_reciprocal) >> 64);
-  x -= estimate * combinations.modulus;
-  while (x >= combinations.modulus) x -= combinations.modulus;
-  __extension__ typedef unsigned __int128 u128;
-  const Combinations::Digit* digits = combinations.digits.data();
-  const char* alphabet = combinations.alphabet.data();
-  // Digits [first, first + count) of a 32-bit y.
-  const auto write_digits = [&](uint64_t y, size_t first, size_t count) {
-    for (size_t i = first; i < first + count; ++i) {
-      // A single character has reciprocal 0, which gives digit 0 with no
-      // branch; only place 1 (reciprocal 2^64) needs one.
-      const Combinations::Digit d = digits[i];
-      const uint64_t above =
-          d.place_reciprocal ? (uint64_t)(((u128)d.place_reciprocal * y) >> 64) : y;
-      const auto digit = (uint64_t)(((u128)(d.reciprocal * above) * d.size) >> 64);
-      p[i] = alphabet[d.offset + digit];
-    }
-  };
-  if (combinations.groups.empty()) {
-    write_digits(x, 0, combinations.digits.size());
-    return p + combinations.digits.size();
-  }
-  // n / d for a 64-bit n from floor(n * floor((2^64 - 1) / d) / 2^64), at
-  // most 2 below, and corrections; also the remainder.
-  const auto divide = [](uint64_t n, uint64_t d, uint64_t reciprocal, uint64_t& remainder) {
-    auto quotient = (uint64_t)(((u128)n * reciprocal) >> 64);
-    remainder = n - quotient * d;
-    while (remainder >= d) {
-      remainder -= d;
-      ++quotient;
-    }
-    return quotient;
-  };
-  for (const Combinations::Group& g : combinations.groups) {
-    uint64_t unused = 0, y = 0;
-    const uint64_t above = g.base == 0 ? 0 : divide(x, g.base, g.base_reciprocal, unused);
-    divide(above, g.modulus, g.modulus_reciprocal, y);
-    write_digits(y, g.first, g.count);
-  }
-  return p + combinations.digits.size();
+  return write_combinations(p, x, combinations.counts(), combinations.digits.data(),
+                            combinations.groups.data(), combinations.alphabet.data());
 }
 
 }  // namespace polyrt::rt

@@ -115,28 +115,18 @@ struct Combinations {
   // independent of the others. y is x when the modulus fits 32 bits; else
   // the charsets form groups whose combinations fit 32 bits, y is the
   // group's part of x, and place counts from the group's first charset.
-  struct Digit {
-    uint64_t place_reciprocal;  // ceil(2^64 / place), place the product of the sizes before; 0 for
-                                // place 1
-    uint64_t reciprocal;        // ceil(2^64 / size); 0 for a single character
-    uint32_t size;
-    uint32_t offset;  // of the charset's characters in `alphabet`
-  };
-  std::vector<Digit> digits;
+  std::vector<CombinationDigit> digits;
   // When the modulus passes 32 bits: groups of consecutive charsets, each
   // with y = (x / base) mod (the group's combinations), from multiplies by
   // floor((2^64 - 1) / d) that are at most 2 below and corrections, not
   // divisions. The groups are independent: a row of "a-z" words no longer
   // waits on 26 dependent steps.
-  struct Group {
-    uint64_t base;                // the product of the sizes before; 0 past 2^64 - 1 (y is 0)
-    uint64_t base_reciprocal;     // floor((2^64 - 1) / base)
-    uint64_t modulus;             // the group's combinations, at most 2^32
-    uint64_t modulus_reciprocal;  // floor((2^64 - 1) / modulus)
-    uint32_t first, count;        // its digits
-  };
-  std::vector<Group> groups;
+  std::vector<CombinationGroup> groups;
   std::string alphabet;  // every charset, back to back
+
+  CombinationCounts counts() const {
+    return {modulus, modulus_reciprocal, digits.size(), groups.size()};
+  }
 };
 bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error);
 // One character per charset; bound combinations.charsets.size().

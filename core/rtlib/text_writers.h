@@ -163,4 +163,74 @@ inline char* pad_field(char* begin, char* end, int width, bool zero_pad) {
   return end + fill;
 }
 
+// combinations' compiled pattern (rt::Combinations builds it; see there),
+// in plain structs so that the host and a GPU kernel read the same bytes.
+struct CombinationDigit {
+  uint64_t place_reciprocal;  // ceil(2^64 / place), place the product of the sizes before; 0 for
+                              // place 1
+  uint64_t reciprocal;        // ceil(2^64 / size); 0 for a single character
+  uint32_t size;
+  uint32_t offset;  // of the charset's characters in the alphabet
+};
+struct CombinationGroup {
+  uint64_t base;                // the product of the sizes before; 0 past 2^64 - 1 (y is 0)
+  uint64_t base_reciprocal;     // floor((2^64 - 1) / base)
+  uint64_t modulus;             // the group's combinations, at most 2^32
+  uint64_t modulus_reciprocal;  // floor((2^64 - 1) / modulus)
+  uint32_t first, count;        // its digits
+};
+struct CombinationCounts {
+  uint64_t modulus;             // the number of combinations (saturated at 2^64 - 1)
+  uint64_t modulus_reciprocal;  // floor((2^64 - 1) / modulus)
+  uint64_t digits, groups;
+};
+
+// One character per digit (bound counts.digits): x reduced modulo the
+// number of combinations, then spelled as mixed-radix digits, the first
+// charset least significant.
+inline char* write_combinations(char* p, uint64_t x, const CombinationCounts& counts,
+                                const CombinationDigit* digits, const CombinationGroup* groups,
+                                const char* alphabet) {
+  __extension__ typedef unsigned __int128 u128;
+  // The quotient's estimate is at most 2 below x / modulus.
+  const auto estimate = (uint64_t)(((u128)x * counts.modulus_reciprocal) >> 64);
+  x -= estimate * counts.modulus;
+  while (x >= counts.modulus) x -= counts.modulus;
+  // Digits [first, first + count) of a 32-bit y.
+  const auto write_digits = [&](uint64_t y, uint64_t first, uint64_t count) {
+    for (uint64_t i = first; i < first + count; ++i) {
+      // A single character has reciprocal 0, which gives digit 0 with no
+      // branch; only place 1 (reciprocal 2^64) needs one.
+      const CombinationDigit d = digits[i];
+      const uint64_t above =
+          d.place_reciprocal ? (uint64_t)(((u128)d.place_reciprocal * y) >> 64) : y;
+      const auto digit = (uint64_t)(((u128)(d.reciprocal * above) * d.size) >> 64);
+      p[i] = alphabet[d.offset + digit];
+    }
+  };
+  if (counts.groups == 0) {
+    write_digits(x, 0, counts.digits);
+    return p + counts.digits;
+  }
+  // n / d for a 64-bit n from floor(n * floor((2^64 - 1) / d) / 2^64), at
+  // most 2 below, and corrections; also the remainder.
+  const auto divide = [](uint64_t n, uint64_t d, uint64_t reciprocal, uint64_t& remainder) {
+    auto quotient = (uint64_t)(((u128)n * reciprocal) >> 64);
+    remainder = n - quotient * d;
+    while (remainder >= d) {
+      remainder -= d;
+      ++quotient;
+    }
+    return quotient;
+  };
+  for (uint64_t k = 0; k < counts.groups; ++k) {
+    const CombinationGroup& g = groups[k];
+    uint64_t unused = 0, y = 0;
+    const uint64_t above = g.base == 0 ? 0 : divide(x, g.base, g.base_reciprocal, unused);
+    divide(above, g.modulus, g.modulus_reciprocal, y);
+    write_digits(y, g.first, g.count);
+  }
+  return p + counts.digits;
+}
+
 }  // namespace polyrt::rt
