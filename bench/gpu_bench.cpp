@@ -4,7 +4,8 @@
 // 32 bytes per row) and the stress graph (tests/data/gpu_stress.polydat),
 // device-resident (evaluate_on_device) and to the host (stream with no
 // consumer work: the columns land in page-locked staging); the compile of a
-// new program (PTX + cubin) cold and from the caches. Every benchmark skips,
+// new program (PTX + cubin) cold and from the caches; users.polydat and
+// lineitem.polydat to CSV on the GPU and on the CPU. Every GPU benchmark skips,
 // with the reason, where no usable GPU is found; scripts/device_check.sh
 // prints the ratios.
 #include <benchmark/benchmark.h>
@@ -16,6 +17,7 @@
 #include "gpu_backend/driver/cuda_driver.hpp"
 #include "gpu_backend/driver/device_resources.hpp"
 #include "polyrt/batch.hpp"
+#include "scheduler/output/row_format.hpp"
 
 namespace polyrt::bench {
 namespace {
@@ -139,6 +141,49 @@ BENCHMARK_CAPTURE(BM_GpuDeviceResident, Stress, kStressFile, kStressOutputs)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_GpuToHost, Stress, kStressFile, kStressOutputs)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// A realistic (string) table encoded as CSV by the CLI's row writer, on the
+// GPU and, for the ratio, on the CPU tier of the same machine: bytes of CSV
+// per second. On a GPU every string node of users.polydat and lineitem.polydat
+// is a kernel's device text (polyrt plan --device gpu shows no host step).
+void BM_GpuTableToCsv(benchmark::State& st, const char* file, BatchDevice device) {
+  if (device == BatchDevice::Gpu && !gpu_or_skip(st)) return;
+  BatchOptions options;
+  options.device = device;
+  const BatchEvaluator batch(compile_file(file), options);
+  const uint64_t rows = kRows / 16;
+  const std::vector<std::string> names = batch.output_names();
+  const auto encode = [&](const ColumnChunk& chunk, std::string& bytes) {
+    bytes.clear();
+    scheduler::append_rows(bytes, scheduler::RowFormat::Csv, names, chunk);
+  };
+  std::atomic<uint64_t> written{0};
+  const auto write = [&](const ColumnChunk&, std::string& bytes) { written += bytes.size(); };
+  batch.stream_encoded(0, rows, encode, write);  // warm-up: buffers, streams, the module
+  uint64_t first = rows;
+  written = 0;
+  for (auto _ : st) {
+    batch.stream_encoded(first, rows, encode, write);
+    first += rows;
+  }
+  st.SetItemsProcessed((int64_t)(st.iterations() * rows));
+  st.SetBytesProcessed((int64_t)written.load());
+}
+
+const char* kUsersFile = POLYRT_SOURCE_DIR "/examples/users.polydat";
+const char* kLineitemFile = POLYRT_SOURCE_DIR "/examples/lineitem.polydat";
+BENCHMARK_CAPTURE(BM_GpuTableToCsv, UsersGpu, kUsersFile, BatchDevice::Gpu)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GpuTableToCsv, UsersCpu, kUsersFile, BatchDevice::Cpu)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GpuTableToCsv, LineitemGpu, kLineitemFile, BatchDevice::Gpu)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_GpuTableToCsv, LineitemCpu, kLineitemFile, BatchDevice::Cpu)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -201,6 +201,14 @@ run_checks() {
     row "$b to host" \
       "$(rate "$(median "BM_GpuToHost/${b}" 7)")rows/s, $(rate "$th")B/s = $(ratio "$th" "$d2h") of pinned D2H$target"
   done
+  for t in Users Lineitem; do
+    local on_gpu on_cpu target=""
+    on_gpu=$(median "BM_GpuTableToCsv/${t}Gpu" 6)
+    on_cpu=$(median "BM_GpuTableToCsv/${t}Cpu" 6)
+    [ "$t" = Users ] && target=", target >= 5x"
+    row "$t to CSV on the GPU" \
+      "$(rate "$on_gpu")B/s = $(ratio "$on_gpu" "$d2h") of pinned D2H (target >= 80 %); $(awk -v a="$on_gpu" -v b="$on_cpu" 'BEGIN {if (b > 0 && a != "") printf "%.1fx", a / b; else print "n/a"}') the CPU tier's $(rate "$on_cpu")B/s$target"
+  done
   row "compile of a new program, cold (PTX + cubin)" "$(median BM_GpuCompile_NewProgramCold 3) ms (target < 150)"
   row "compile from the caches" "$(median BM_GpuCompile_Cached 3) ms (target < 5)"
   row "wall time" "$(($(date +%s) - start)) s; logs in $out"

@@ -608,6 +608,27 @@ TEST(GpuCli, RunOnTheGpuWritesTheCpuBytesInEveryFormat) {
   EXPECT_NE(v.err.find("batch tier on gpu 0"), std::string::npos) << v.err;
 }
 
+// Every example with string outputs, in every text format, up to the last
+// coordinate (A.. runs to 2^64 - 1) and across the GPU's chunks and the
+// CPU tier's: the GPU tier (its device text) writes the CPU tier's bytes.
+TEST(GpuCli, EveryExampleWritesTheCpuBytesUpToTheLastCoordinate) {
+  REQUIRE_GPU();
+  const std::string dir = test::temp_dir();
+  for (const char* example : {"users", "lineitem", "telemetry", "requests"}) {
+    for (const char* format : {"csv", "tsv", "jsonl"}) {
+      const std::string args = "run " + source_file("examples/") + example +
+                               ".polydat --cycles 18446744073709451616.. --format " + format;
+      const test::CommandResult g = test::run_polyrt(args + " --device gpu", dir + "/gpu.txt");
+      const test::CommandResult c = test::run_polyrt(args + " --device cpu", dir + "/cpu.txt");
+      ASSERT_EQ(g.status, 0) << example << " " << g.err;
+      ASSERT_EQ(c.status, 0) << example << " " << c.err;
+      const std::string cpu = slurp(dir + "/cpu.txt");
+      EXPECT_GT(cpu.size(), 100000u) << example;
+      EXPECT_EQ(slurp(dir + "/gpu.txt"), cpu) << example << " " << format;
+    }
+  }
+}
+
 // A GPU whose context cannot be made, or a driver missing an entry point:
 // --device gpu fails naming it and leaves no file; auto and all run on the
 // CPU with the CPU's bytes; bench skips the GPU saying why.
