@@ -1,7 +1,6 @@
 #include "codegen/batch_codegen.hpp"
 
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
@@ -9,7 +8,9 @@
 #include <unordered_map>
 
 #include "codegen/device_text_call.hpp"
+#include "codegen/gpu_entry.hpp"
 #include "codegen/native_call.hpp"
+#include "codegen/text_compaction.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 
@@ -344,28 +345,15 @@ class BatchEmitter {
     const std::string symbol = batch_kernel_symbol(BatchTarget::Nvptx, step);
     auto* fn = llvm::Function::Create(llvm::FunctionType::get(ir_.getVoidTy(), params, false),
                                       llvm::Function::ExternalLinkage, symbol, m_);
-    fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
     fn->addFnAttr(llvm::Attribute::NoUnwind);
     for (unsigned a = 2; a < ids; ++a) fn->addParamAttr(a, llvm::Attribute::NoAlias);
     ir_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
     std::vector<llvm::Value*> args;
     for (unsigned a = 0; a < ids; ++a) args.push_back(fn->getArg(a));
-    for (llvm::Intrinsic::ID id :
-         {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x,
-          llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x,
-          llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x}) {
-      args.push_back(ir_.CreateIntrinsic(id, {}, {}));
-    }
+    for (llvm::Value* index : gpu_thread_indices(ir_)) args.push_back(index);
     ir_.CreateCall(lanes, args);
     ir_.CreateRetVoid();
-    llvm::NamedMDNode* annotations = m_.getOrInsertNamedMetadata("nvvm.annotations");
-    for (auto [key, value] : {std::pair<const char*, unsigned>{"kernel", 1},
-                              std::pair<const char*, unsigned>{"maxntidx", kGpuBlockThreads},
-                              std::pair<const char*, unsigned>{"minctasm", kGpuMinBlocksPerSm}}) {
-      llvm::Metadata* ops[] = {llvm::ValueAsMetadata::get(fn), llvm::MDString::get(ctx_, key),
-                               llvm::ConstantAsMetadata::get(ir_.getInt32(value))};
-      annotations->addOperand(llvm::MDNode::get(ctx_, ops));
-    }
+    mark_gpu_kernel(m_, fn);
     return symbol;
   }
 
@@ -379,14 +367,10 @@ class BatchEmitter {
     auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, m_);
     fn->addFnAttr(llvm::Attribute::NoUnwind);
     ir_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
-    std::vector<llvm::Value*> args;
+    std::vector<llvm::Type*> types;
     const unsigned params = 3 + (unsigned)columns.size() + 1;
-    for (unsigned a = 0; a < params; ++a) {
-      llvm::Value* slot = ir_.CreateAlignedLoad(
-          ir_.getPtrTy(), ir_.CreateConstInBoundsGEP1_64(ir_.getPtrTy(), fn->getArg(0), a),
-          llvm::Align(8));
-      args.push_back(ir_.CreateAlignedLoad(lanes->getArg(a)->getType(), slot, llvm::Align(8)));
-    }
+    for (unsigned a = 0; a < params; ++a) types.push_back(lanes->getArg(a)->getType());
+    std::vector<llvm::Value*> args = launch_arguments(ir_, fn->getArg(0), types);
     for (unsigned a = 1; a <= 4; ++a) args.push_back(fn->getArg(a));
     ir_.CreateCall(lanes, args);
     ir_.CreateRetVoid();
@@ -429,6 +413,11 @@ std::vector<std::string> emit_batch_kernels(llvm::Module& module, const ir::Grap
   std::vector<std::string> symbols(plan.steps.size());
   for (uint32_t s = 0; s < plan.steps.size(); ++s) {
     if (plan.steps[s].kind == plan::BatchStep::Kernel) symbols[s] = emitter.emit(s);
+  }
+  if (target != BatchTarget::Cpu &&
+      std::any_of(plan.text_bounds.begin(), plan.text_bounds.end(), [](uint32_t b) { return b; })) {
+    const TextCompactionKernels text = emit_text_compaction_kernels(module, target);
+    symbols.insert(symbols.end(), {text.segment_bytes, text.scan, text.pack});
   }
   return symbols;
 }

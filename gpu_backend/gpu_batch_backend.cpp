@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "codegen/batch_codegen.hpp"
+#include "codegen/text_compaction.hpp"
 #include "gpu_backend/device_texts.hpp"
 #include "gpu_backend/kernel_arguments.hpp"
 #include "gpu_backend/loaded_kernels.hpp"
@@ -36,9 +37,16 @@ constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
 struct GpuChunkState {
   explicit GpuChunkState(const GpuContext& context) : stream(context) {}
   GpuStream stream;
-  uint64_t capacity = 0;                // rows
-  std::vector<DeviceBuffer> device;     // per plan column (none for a host-made str)
-  std::vector<PinnedBuffer> host;       // per plan column (none for a host-made str)
+  uint64_t capacity = 0;             // rows
+  std::vector<DeviceBuffer> device;  // per plan column (none for a host-made str)
+  std::vector<PinnedBuffer> host;    // per plan column (none for a host-made str)
+  // Per plan column, a device-made text the host reads: its Arrow layout,
+  // compacted on the device (codegen/text_compaction.hpp), then copied.
+  struct PackedText {
+    DeviceBuffer sums, offsets, bytes;
+    PinnedBuffer total, host_offsets, host_bytes;
+  };
+  std::vector<PackedText> packed;
   DeviceBuffer failure_words;           // per step
   PinnedBuffer failure_words_on_host;   // per step
   std::vector<PinnedBuffer> generated;  // per output: lane or scalar words to copy up
@@ -174,12 +182,16 @@ class GpuBatchBackend final : public batch::BatchBackend {
       const uint64_t capacity = std::max(rows, chunk_rows_);
       g.device.clear();
       g.host.clear();
+      g.packed.clear();
+      g.packed.resize(p.column_types.size());
       for (size_t c = 0; c < p.column_types.size(); ++c) {
-        const uint64_t bytes = capacity * row_bytes_[c];
+        const uint32_t bound = p.text_bounds[c];
+        const uint64_t bytes = capacity * (bound ? device_text_slot(bound) : 8);
         g.device.emplace_back(on_device_side_[c] ? DeviceBuffer(context_, bytes) : DeviceBuffer());
-        g.host.emplace_back(on_host_side_[c] && !staged_for_host_only_[c]
+        g.host.emplace_back(on_host_side_[c] && !staged_for_host_only_[c] && !bound
                                 ? PinnedBuffer(context_, bytes)
                                 : PinnedBuffer());
+        if (bound && on_host_side_[c]) g.packed[c] = packed_text(capacity, bound);
       }
       g.failure_words = DeviceBuffer(context_, p.steps.size() * 8);
       g.failure_words_on_host = PinnedBuffer(context_, p.steps.size() * 8);
@@ -195,10 +207,9 @@ class GpuBatchBackend final : public batch::BatchBackend {
   // (evaluate_to_device) pins nothing for them.
   void stage_outputs_for_host(GpuChunkState& g, batch::ChunkBuffers& b) const {
     for (size_t c = 0; c < staged_for_host_only_.size(); ++c) {
-      if (!staged_for_host_only_[c]) continue;
-      const uint64_t bytes = g.capacity * row_bytes_[c];
-      if (g.host[c].bytes() < bytes) g.host[c] = PinnedBuffer(context_, bytes);
-      if (!batch_.plan.text_bounds[c]) b.column_pointers[c] = g.host[c].words();
+      if (!staged_for_host_only_[c] || batch_.plan.text_bounds[c]) continue;
+      if (g.host[c].bytes() < g.capacity * 8) g.host[c] = PinnedBuffer(context_, g.capacity * 8);
+      b.column_pointers[c] = g.host[c].words();
     }
   }
 
@@ -249,16 +260,18 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
     const size_t bytes = rows * 8;
     std::vector<uint8_t> on_host(p.column_types.size(), 0), on_device(p.column_types.size(), 0);
-    // Device-made texts copied to the host, to unpack into the chunk's str
-    // columns once their copies are done.
-    std::vector<uint32_t> texts_to_unpack;
+    // Device-made texts the host needs: compacted and copied when it waits.
+    std::vector<uint32_t> texts_to_host;
     auto to_host = [&](uint32_t c) {
       if (on_host[c] || (is_text(p.column_types[c]) && !p.text_bounds[c])) return;
-      context_.check(api.cuMemcpyDtoHAsync(g.host[c].words(), g.column_address(c),
-                                           rows * row_bytes_[c], g.stream.handle()),
-                     "cuMemcpyDtoHAsync");
       on_host[c] = 1;
-      if (p.text_bounds[c]) texts_to_unpack.push_back(c);
+      if (p.text_bounds[c]) {
+        texts_to_host.push_back(c);
+        return;
+      }
+      context_.check(
+          api.cuMemcpyDtoHAsync(g.host[c].words(), g.column_address(c), bytes, g.stream.handle()),
+          "cuMemcpyDtoHAsync");
     };
 
     size_t next_input = 0;
@@ -271,12 +284,14 @@ class GpuBatchBackend final : public batch::BatchBackend {
     std::vector<batch::KernelFailure> results(p.steps.size());
     std::vector<uint8_t> launched(p.steps.size(), 0);
     auto collect = [&] {
+      if (!texts_to_host.empty()) texts_to_columns(g, rows, texts_to_host);
       g.stream.synchronize();
-      for (uint32_t c : texts_to_unpack) {
-        unpack_device_texts(g.host[c].words(), device_text_slot(p.text_bounds[c]), rows, b.texts[c],
-                            b.parts_on_every_core);
+      for (uint32_t c : texts_to_host) {
+        const GpuChunkState::PackedText& t = g.packed[c];
+        adopt_packed_texts(reinterpret_cast<const int64_t*>(t.host_offsets.words()),
+                           reinterpret_cast<const char*>(t.host_bytes.words()), rows, b.texts[c]);
       }
-      texts_to_unpack.clear();
+      texts_to_host.clear();
       for (uint32_t s = 0; s < p.steps.size(); ++s) {
         if (!launched[s]) continue;
         results[s] = p.steps[s].fallible ? decode_failure_word(g.failure_words_on_host.words()[s])
@@ -367,6 +382,73 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
   }
 
+  // The buffers of a device-made text the host reads, for `capacity` rows
+  // of at most `bound` bytes (and the copies' 16-byte slack).
+  GpuChunkState::PackedText packed_text(uint64_t capacity, uint32_t bound) const {
+    const uint64_t text_bytes = capacity * bound + columns::kPadding;
+    return {DeviceBuffer(context_, (capacity / codegen::kTextSegmentRows + 2) * 8),
+            DeviceBuffer(context_, (capacity + 1) * 8),
+            DeviceBuffer(context_, text_bytes),
+            PinnedBuffer(context_, 8),
+            PinnedBuffer(context_, (capacity + 1) * 8),
+            PinnedBuffer(context_, text_bytes)};
+  }
+
+  // Compacts the device-made texts `columns` of the chunk's `rows` rows into
+  // their Arrow layout on the device and queues their copies to page-locked
+  // memory: the byte counts come back first (one synchronize), then only
+  // the texts' bytes cross, not their slots.
+  void texts_to_columns(GpuChunkState& g, uint64_t rows,
+                        const std::vector<uint32_t>& columns) const {
+    const cuda::DriverApi& api = context_.driver().api();
+    const cuda::CUstream stream = g.stream.handle();
+    const uint64_t segment_rows = codegen::kTextSegmentRows;
+    const uint64_t segments = (rows + segment_rows - 1) / segment_rows;
+    const size_t entry = batch_.plan.steps.size();  // the compaction kernels follow the steps
+    for (uint32_t c : columns) {
+      const GpuChunkState::PackedText& t = g.packed[c];
+      const uint64_t slot = device_text_slot(batch_.plan.text_bounds[c]);
+      const uint64_t slots = g.column_address(c);
+      launch_entry(g, entry, segments,
+                   {segments, slots, slot, rows, segment_rows, t.sums.address()});
+      launch_entry(g, entry + 1, 1, {1, t.sums.address(), segments});
+      launch_entry(g, entry + 2, segments,
+                   {segments, slots, slot, rows, segment_rows, t.sums.address(),
+                    t.offsets.address(), t.bytes.address()});
+      context_.check(
+          api.cuMemcpyDtoHAsync(t.total.words(), t.sums.address() + segments * 8, 8, stream),
+          "cuMemcpyDtoHAsync");
+    }
+    g.stream.synchronize();
+    for (uint32_t c : columns) {
+      const GpuChunkState::PackedText& t = g.packed[c];
+      context_.check(api.cuMemcpyDtoHAsync(t.host_offsets.words(), t.offsets.address(),
+                                           (rows + 1) * 8, stream),
+                     "cuMemcpyDtoHAsync");
+      if (const uint64_t total = t.total.words()[0]) {
+        context_.check(
+            api.cuMemcpyDtoHAsync(t.host_bytes.words(), t.bytes.address(), total, stream),
+            "cuMemcpyDtoHAsync");
+      }
+    }
+  }
+
+  // Launches entry `entry` (a text compaction kernel) for `threads` threads'
+  // work with the 8-byte arguments `values`.
+  void launch_entry(GpuChunkState& g, size_t entry, uint64_t threads,
+                    std::vector<uint64_t> values) const {
+    std::vector<void*> pointers;
+    for (uint64_t& v : values) pointers.push_back(&v);
+    const LoadedKernel& kernel = loaded_->kernel(kernels_.entries[entry]);
+    const uint64_t wanted = (threads + codegen::kGpuBlockThreads - 1) / codegen::kGpuBlockThreads;
+    const unsigned blocks = (unsigned)std::clamp<uint64_t>(
+        wanted, 1, (uint64_t)context_.device().sms * kernel.blocks_per_sm);
+    context_.check(context_.driver().api().cuLaunchKernel(
+                       kernel.function, blocks, 1, 1, codegen::kGpuBlockThreads, 1, 1, 0,
+                       g.stream.handle(), pointers.data(), nullptr),
+                   "cuLaunchKernel");
+  }
+
   void launch(GpuChunkState& g, uint32_t s, uint64_t first, uint64_t rows,
               std::vector<uint8_t>& on_host, std::vector<uint8_t>& on_device) const {
     const cuda::DriverApi& api = context_.driver().api();
@@ -393,7 +475,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     KernelArguments arguments(first, rows, scalars_.address(), columns, failure_word);
     // One wave: as many blocks as the SMs hold at once (more would only
     // queue behind them; the kernel's grid-stride loop covers every row).
-    const LoadedKernel& kernel = loaded_->kernels[s];
+    const LoadedKernel& kernel = loaded_->kernel(kernels_.entries[s]);
     const uint64_t wanted = (rows + codegen::kGpuBlockThreads - 1) / codegen::kGpuBlockThreads;
     const unsigned blocks = (unsigned)std::clamp<uint64_t>(
         wanted, 1, (uint64_t)context_.device().sms * kernel.blocks_per_sm);
@@ -419,10 +501,9 @@ class GpuBatchBackend final : public batch::BatchBackend {
     LoadedKernels loaded;
     loaded.module = std::make_unique<GpuModule>(context, kernels_.ptx, kernels_.key);
     const plan::BatchPlan& p = batch_.plan;
-    loaded.kernels.resize(p.steps.size());
-    for (uint32_t s = 0; s < p.steps.size(); ++s) {
-      if (p.steps[s].kind != plan::BatchStep::Kernel) continue;
-      LoadedKernel& k = loaded.kernels[s];
+    for (size_t s = 0; s < kernels_.entries.size(); ++s) {
+      if (kernels_.entries[s].empty()) continue;
+      LoadedKernel& k = loaded.kernels[kernels_.entries[s]];
       k.function = loaded.module->function(kernels_.entries[s]);
       int blocks = 0;
       context.check(context.driver().api().cuOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -488,11 +569,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
       on_host_side_[v.index] = 1;
       staged_for_host_only_[v.index] = 1;
     }
-    row_bytes_.assign(p.column_types.size(), 8);
     for (size_t c = 0; c < p.column_types.size(); ++c) {
-      if (p.text_bounds[c]) {
-        row_bytes_[c] = device_text_slot(p.text_bounds[c]);
-      } else if (is_text(p.column_types[c])) {
+      if (is_text(p.column_types[c]) && !p.text_bounds[c]) {
         on_device_side_[c] = on_host_side_[c] = staged_for_host_only_[c] = 0;
       }
     }
@@ -500,9 +578,14 @@ class GpuBatchBackend final : public batch::BatchBackend {
 
   void size_chunks() {
     uint64_t device_bytes = 8, host_bytes = 8;  // per row, with the failure words
+    const plan::BatchPlan& p = batch_.plan;
     for (size_t c = 0; c < on_device_side_.size(); ++c) {
-      device_bytes += on_device_side_[c] * row_bytes_[c];
-      host_bytes += on_host_side_[c] * row_bytes_[c];
+      const uint32_t bound = p.text_bounds[c];
+      // A device-made text: its slots, and when the host reads it, its
+      // packed offsets and bytes on both sides.
+      device_bytes += on_device_side_[c] * (bound ? device_text_slot(bound) : 8);
+      device_bytes += on_host_side_[c] * (bound ? 8 + bound : 0);
+      host_bytes += on_host_side_[c] * (bound ? 8 + bound : 8);
     }
     size_t free_bytes = 0, total_bytes = 0;
     context_.check(context_.driver().api().cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
@@ -521,7 +604,6 @@ class GpuBatchBackend final : public batch::BatchBackend {
   std::vector<std::vector<uint32_t>> columns_;   // per step: the kernel's columns
   std::vector<uint8_t> on_device_side_;          // per column: has device memory
   std::vector<uint8_t> on_host_side_;            // per column: has page-locked host memory
-  std::vector<uint64_t> row_bytes_;              // per column: 8, or a device-made text's slot
   // per column: an output only kernels write, staged only for runs to the host
   std::vector<uint8_t> staged_for_host_only_;
   DeviceBuffer scalars_;

@@ -17,7 +17,9 @@ using HostTwinFn = void (*)(void* const* params, uint32_t block, uint32_t block_
                             uint32_t thread, uint32_t grid_dim);
 
 struct HostTwinKernels {
-  std::vector<HostTwinFn> per_step;  // null for host steps
+  // Per entry of emit_batch_kernels (plan steps, then text compaction),
+  // null for host steps.
+  std::vector<HostTwinFn> per_step;
   std::shared_ptr<const void> code;  // keeps the compiled code alive
 };
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gpu_backend/driver/gpu_module.hpp"
@@ -26,8 +27,12 @@ struct LoadedKernel {
 
 struct LoadedKernels {
   std::unique_ptr<GpuModule> module;
-  std::vector<LoadedKernel> kernels;  // per plan step (no function for host steps)
-  HostTwinKernels twins;              // only on the driver's test double
+  // By entry name: batches that share the module (the same PTX) may number
+  // their steps differently (host steps are not in the PTX).
+  std::unordered_map<std::string, LoadedKernel> kernels;
+  HostTwinKernels twins;  // only on the driver's test double
+
+  const LoadedKernel& kernel(const std::string& entry) const { return kernels.at(entry); }
 };
 
 // Modules kept per process at most; the least recently used one that no

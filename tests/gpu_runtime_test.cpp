@@ -166,6 +166,11 @@ TEST(GpuBatch, LargeChunksRunHostStepsAndEncodingInPartsAlike) {
       "n := digits as u64\n");
   // More worker threads than the GPU's 3 chunks in flight: the parts run
   // (on 2 cores they would not, and the threads are oversubscribed here).
+  // The double's default 512 MiB would hold chunks of fewer rows than two
+  // parts now that the picks' and labels' texts are device-made (their
+  // slots and packed bytes count against the device's memory).
+  const Configure configure = double_configure();
+  if (configure) configure("memory_mib=4096");
   BatchOptions options;
   options.threads = 8;
   const BatchEvaluator gpu(program, on(BatchDevice::Gpu, options));
@@ -203,6 +208,7 @@ TEST(GpuBatch, LargeChunksRunHostStepsAndEncodingInPartsAlike) {
   encoded(cpu, 300000, cpu_error);
   EXPECT_NE(cpu_error.find("cannot parse \"zz\" as u64"), std::string::npos) << cpu_error;
   EXPECT_EQ(gpu_error, cpu_error);
+  if (configure) configure("");
 }
 
 // The smallest failing coordinate's EvalError, after every earlier row.

@@ -53,3 +53,52 @@ PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts, 
                         static_cast<const polyrt::rt::CombinationGroup*>(groups), alphabet) -
                     out);
 }
+
+// Compaction of a device-made str column into Arrow's layout (offsets and
+// bytes), by segments of `segment_rows` consecutive rows, one thread per
+// segment (kernels of codegen/text_compaction.cpp): each segment's bytes,
+// their exclusive scan, then each segment's offsets and bytes.
+namespace {
+
+uint32_t slot_length(const char* slots, uint64_t slot_bytes, uint64_t row) {
+  uint32_t length;
+  __builtin_memcpy(&length, slots + row * slot_bytes, 4);
+  return length;
+}
+
+}  // namespace
+
+PD_API void pd_text_segment_bytes(const char* slots, uint64_t slot_bytes, uint64_t rows,
+                                  uint64_t segment_rows, uint64_t* sums, uint64_t segment) {
+  const uint64_t begin = segment * segment_rows;
+  const uint64_t end = begin + segment_rows < rows ? begin + segment_rows : rows;
+  uint64_t total = 0;
+  for (uint64_t r = begin; r < end; ++r) total += slot_length(slots, slot_bytes, r);
+  sums[segment] = total;
+}
+
+PD_API void pd_text_scan_segments(uint64_t* sums, uint64_t segments, uint64_t segment) {
+  if (segment != 0) return;
+  uint64_t total = 0;
+  for (uint64_t s = 0; s < segments; ++s) {
+    const uint64_t size = sums[s];
+    sums[s] = total;
+    total += size;
+  }
+  sums[segments] = total;
+}
+
+PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_t rows,
+                                 uint64_t segment_rows, const uint64_t* sums, int64_t* offsets,
+                                 char* bytes, uint64_t segment) {
+  const uint64_t begin = segment * segment_rows;
+  const uint64_t end = begin + segment_rows < rows ? begin + segment_rows : rows;
+  uint64_t at = sums[segment];
+  if (segment == 0) offsets[0] = 0;
+  for (uint64_t r = begin; r < end; ++r) {
+    const uint32_t length = slot_length(slots, slot_bytes, r);
+    pd_text_copy(bytes + at, slots + r * slot_bytes + 4, length);
+    at += length;
+    offsets[r + 1] = (int64_t)at;
+  }
+}

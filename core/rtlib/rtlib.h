@@ -207,3 +207,14 @@ PD_API uint64_t pd_text_pad(char* field, uint64_t length, uint64_t width, uint64
 PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts,
                                      const void* digits, const void* groups,
                                      const char* alphabet);
+// A device-made str column's slots (rows of slot_bytes: a u32 length, then the
+// bytes) compacted into Arrow's layout by segments of segment_rows rows:
+// sums[segment] = the segment's bytes; then (segment 0 alone) their exclusive
+// scan, the total in sums[segments]; then the segment's offsets[r + 1] and
+// bytes.
+PD_API void pd_text_segment_bytes(const char* slots, uint64_t slot_bytes, uint64_t rows,
+                                  uint64_t segment_rows, uint64_t* sums, uint64_t segment);
+PD_API void pd_text_scan_segments(uint64_t* sums, uint64_t segments, uint64_t segment);
+PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_t rows,
+                                 uint64_t segment_rows, const uint64_t* sums, int64_t* offsets,
+                                 char* bytes, uint64_t segment);

@@ -19,8 +19,10 @@ namespace polyrt::gpu {
 
 struct PtxKernels {
   std::string ptx;
-  std::string key;                   // its cache key (our IR, LLVM, target, rtlib)
-  std::vector<std::string> entries;  // per plan step: its kernel's entry ("" for host steps)
+  std::string key;  // its cache key (our IR, LLVM, target, rtlib)
+  // Per plan step, its kernel's entry ("" for host steps); then, with device
+  // text, the text compaction kernels' (codegen::emit_batch_kernels).
+  std::vector<std::string> entries;
   ResolvedNvptxTarget target;
 };
 

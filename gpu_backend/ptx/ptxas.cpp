@@ -119,8 +119,8 @@ Occupancy occupancy_of(unsigned sm, unsigned registers, unsigned threads) {
 }
 
 std::string describe_kernel_resources(const std::string& ptx,
-                                      const std::vector<std::string>& entries, unsigned sm,
-                                      unsigned threads) {
+                                      const std::vector<std::string>& entries, size_t steps,
+                                      unsigned sm, unsigned threads) {
   const std::optional<std::string> ptxas = find_ptxas();
   if (!ptxas) {
     const char* chosen = std::getenv("POLYRT_PTXAS");
@@ -136,16 +136,18 @@ std::string describe_kernel_resources(const std::string& ptx,
   }
   std::string out = "kernel resources (" + *ptxas + " -arch=sm_" + std::to_string(sm) + " -v), " +
                     std::to_string(threads) + " threads per block:\n";
+  // A plan step's kernel, or (past the steps) a text compaction kernel.
+  const auto name = [&](size_t s) { return s < steps ? "step " + std::to_string(s) : entries[s]; };
   for (size_t s = 0; s < entries.size(); ++s) {
     if (entries[s].empty()) continue;
     const auto k = std::find_if(run.kernels.begin(), run.kernels.end(),
                                 [&](const KernelResources& r) { return r.entry == entries[s]; });
     if (k == run.kernels.end()) {
-      out += "step " + std::to_string(s) + ": " + entries[s] + " not in ptxas's report\n";
+      out += name(s) + ": " + entries[s] + " not in ptxas's report\n";
       continue;
     }
     const Occupancy o = occupancy_of(sm, k->registers, threads);
-    out += "step " + std::to_string(s) + ": " + std::to_string(k->registers) + " registers, " +
+    out += name(s) + ": " + std::to_string(k->registers) + " registers, " +
            std::to_string(k->stack_bytes) + " bytes stack, " +
            (k->spill_store_bytes || k->spill_load_bytes
                 ? std::to_string(k->spill_store_bytes) + " bytes spill stores, " +

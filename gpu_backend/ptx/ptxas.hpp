@@ -44,12 +44,13 @@ struct Occupancy {
 };
 Occupancy occupancy_of(unsigned sm, unsigned registers, unsigned threads);
 
-// For `polyrt plan --device gpu`: per kernel step (entries[s] not empty) its
-// registers, stack and spills and its occupancy at `threads` per block, as
-// ptxas reports for sm_`sm`; or why there is no report (no ptxas found, or
-// ptxas refused the PTX, with its output).
+// For `polyrt plan --device gpu`: per kernel step (entries[s] not empty,
+// s < steps) and per entry past the steps (text compaction) its registers,
+// stack and spills and its occupancy at `threads` per block, as ptxas
+// reports for sm_`sm`; or why there is no report (no ptxas found, or ptxas
+// refused the PTX, with its output).
 std::string describe_kernel_resources(const std::string& ptx,
-                                      const std::vector<std::string>& entries, unsigned sm,
-                                      unsigned threads);
+                                      const std::vector<std::string>& entries, size_t steps,
+                                      unsigned sm, unsigned threads);
 
 }  // namespace polyrt::gpu

@@ -86,8 +86,8 @@ std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanD
   const gpu::PtxKernels kernels =
       gpu::PtxCompiler::instance().compile(p.graph(), p.plan, nvptx(target));
   return plan::describe_batch_plan(p.graph(), p.plan) +
-         gpu::describe_kernel_resources(kernels.ptx, kernels.entries, kernels.target.sm,
-                                        codegen::kGpuBlockThreads);
+         gpu::describe_kernel_resources(kernels.ptx, kernels.entries, p.plan.steps.size(),
+                                        kernels.target.sm, codegen::kGpuBlockThreads);
 }
 
 std::string batch_kernels_llvm_ir(const std::shared_ptr<const Program>& program, PlanDevice device,
