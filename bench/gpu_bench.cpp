@@ -27,6 +27,18 @@ constexpr uint64_t kRows = uint64_t{1} << 26;
 
 const char* kStressFile = POLYRT_SOURCE_DIR "/tests/data/gpu_stress.polydat";
 
+// A benchmark's polyrt error (a driver call that fails) skips it with the
+// error's text: the benchmarks after it still run, and the device check's
+// table still gets their lines.
+template <typename Body>
+void guarded(benchmark::State& st, const Body& body) {
+  try {
+    body();
+  } catch (const Error& e) {
+    st.SkipWithError(e.what());
+  }
+}
+
 const gpu::CudaDriver* gpu_or_skip(benchmark::State& st) {
   const gpu::CudaDriver* driver = gpu::CudaDriver::get();
   if (!driver)
@@ -35,40 +47,48 @@ const gpu::CudaDriver* gpu_or_skip(benchmark::State& st) {
 }
 
 void BM_Gpu_DeviceWriteBandwidth(benchmark::State& st) {
-  const gpu::CudaDriver* driver = gpu_or_skip(st);
-  if (!driver) return;
-  const gpu::GpuContext context(*driver, 0);
-  const size_t bytes = std::min(kBandwidthBytes, context.device().memory_bytes / 4);
-  const gpu::DeviceBuffer buffer(context, bytes);
-  const gpu::GpuStream stream(context);
-  const auto memset = [&] {
-    context.check(driver->api().cuMemsetD8Async(buffer.address(), 0x5a, bytes, stream.handle()),
-                  "cuMemsetD8Async");
-    stream.synchronize();
-  };
-  memset();  // warm-up: the first touch maps the pages
-  for (auto _ : st) memset();
-  st.SetBytesProcessed((int64_t)(st.iterations() * bytes));
+  guarded(st, [&] {
+    const gpu::CudaDriver* driver = gpu_or_skip(st);
+    if (!driver) return;
+    const gpu::GpuContext context(*driver, 0);
+    // Stream calls need the context current on this thread (a real driver
+    // and the double refuse them otherwise).
+    const gpu::CurrentContext current = context.make_current();
+    const size_t bytes = std::min(kBandwidthBytes, context.device().memory_bytes / 4);
+    const gpu::DeviceBuffer buffer(context, bytes);
+    const gpu::GpuStream stream(context);
+    const auto memset = [&] {
+      context.check(driver->api().cuMemsetD8Async(buffer.address(), 0x5a, bytes, stream.handle()),
+                    "cuMemsetD8Async");
+      stream.synchronize();
+    };
+    memset();  // warm-up: the first touch maps the pages
+    for (auto _ : st) memset();
+    st.SetBytesProcessed((int64_t)(st.iterations() * bytes));
+  });
 }
 BENCHMARK(BM_Gpu_DeviceWriteBandwidth)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_Gpu_PinnedDeviceToHostBandwidth(benchmark::State& st) {
-  const gpu::CudaDriver* driver = gpu_or_skip(st);
-  if (!driver) return;
-  const gpu::GpuContext context(*driver, 0);
-  const size_t bytes = std::min(kBandwidthBytes / 4, context.device().memory_bytes / 8);
-  const gpu::DeviceBuffer buffer(context, bytes);
-  const gpu::PinnedBuffer host(context, bytes);
-  const gpu::GpuStream stream(context);
-  const auto copy = [&] {
-    context.check(
-        driver->api().cuMemcpyDtoHAsync(host.words(), buffer.address(), bytes, stream.handle()),
-        "cuMemcpyDtoHAsync");
-    stream.synchronize();
-  };
-  copy();  // warm-up: the first copy sets up the DMA mappings
-  for (auto _ : st) copy();
-  st.SetBytesProcessed((int64_t)(st.iterations() * bytes));
+  guarded(st, [&] {
+    const gpu::CudaDriver* driver = gpu_or_skip(st);
+    if (!driver) return;
+    const gpu::GpuContext context(*driver, 0);
+    const gpu::CurrentContext current = context.make_current();
+    const size_t bytes = std::min(kBandwidthBytes / 4, context.device().memory_bytes / 8);
+    const gpu::DeviceBuffer buffer(context, bytes);
+    const gpu::PinnedBuffer host(context, bytes);
+    const gpu::GpuStream stream(context);
+    const auto copy = [&] {
+      context.check(
+          driver->api().cuMemcpyDtoHAsync(host.words(), buffer.address(), bytes, stream.handle()),
+          "cuMemcpyDtoHAsync");
+      stream.synchronize();
+    };
+    copy();  // warm-up: the first copy sets up the DMA mappings
+    for (auto _ : st) copy();
+    st.SetBytesProcessed((int64_t)(st.iterations() * bytes));
+  });
 }
 BENCHMARK(BM_Gpu_PinnedDeviceToHostBandwidth)->UseRealTime()->Unit(benchmark::kMillisecond);
 
@@ -89,46 +109,51 @@ const std::vector<std::string> kStressOutputs = {"normal", "wait",  "rank", "hou
 // Every column straight into device memory.
 void BM_GpuDeviceResident(benchmark::State& st, const char* file,
                           const std::vector<std::string>& outputs) {
-  const gpu::CudaDriver* driver = gpu_or_skip(st);
-  if (!driver) return;
-  const BatchEvaluator batch = gpu_batch(file, outputs);
-  const gpu::GpuContext context(*driver, 0);
-  const uint64_t rows =
-      std::min<uint64_t>(kRows, context.device().memory_bytes / 4 / (8 * outputs.size()));
-  std::vector<gpu::DeviceBuffer> columns;
-  std::vector<uint64_t> addresses;
-  for (size_t o = 0; o < outputs.size(); ++o) {
-    columns.emplace_back(context, rows * 8);
-    addresses.push_back(columns.back().address());
-  }
-  // Warm-up: chunk buffers, streams and the module are made by the first call.
-  batch.evaluate_on_device(0, rows, addresses);
-  uint64_t first = rows;
-  for (auto _ : st) {
-    batch.evaluate_on_device(first, rows, addresses);
-    first += rows;
-  }
-  st.SetItemsProcessed((int64_t)(st.iterations() * rows));
-  st.SetBytesProcessed((int64_t)(st.iterations() * rows * 8 * outputs.size()));
+  guarded(st, [&] {
+    const gpu::CudaDriver* driver = gpu_or_skip(st);
+    if (!driver) return;
+    const BatchEvaluator batch = gpu_batch(file, outputs);
+    const gpu::GpuContext context(*driver, 0);
+    const uint64_t rows =
+        std::min<uint64_t>(kRows, context.device().memory_bytes / 4 / (8 * outputs.size()));
+    std::vector<gpu::DeviceBuffer> columns;
+    std::vector<uint64_t> addresses;
+    for (size_t o = 0; o < outputs.size(); ++o) {
+      columns.emplace_back(context, rows * 8);
+      addresses.push_back(columns.back().address());
+    }
+    // Warm-up: chunk buffers, streams and the module are made by the first call.
+    batch.evaluate_on_device(0, rows, addresses);
+    uint64_t first = rows;
+    for (auto _ : st) {
+      batch.evaluate_on_device(first, rows, addresses);
+      first += rows;
+    }
+    st.SetItemsProcessed((int64_t)(st.iterations() * rows));
+    st.SetBytesProcessed((int64_t)(st.iterations() * rows * 8 * outputs.size()));
+  });
 }
 
 // Every column to page-locked host staging, handed to a consumer that only
 // touches it.
 void BM_GpuToHost(benchmark::State& st, const char* file, const std::vector<std::string>& outputs) {
-  if (!gpu_or_skip(st)) return;
-  const BatchEvaluator batch = gpu_batch(file, outputs);
-  const uint64_t rows = kRows / 4;
-  std::atomic<uint64_t> sink{0};
-  // Warm-up: chunk and page-locked buffers, streams and the module.
-  batch.stream(0, rows, [&](const ColumnChunk& chunk) { sink += chunk.rows; });
-  uint64_t first = rows;
-  for (auto _ : st) {
-    batch.stream(first, rows,
-                 [&](const ColumnChunk& chunk) { sink += chunk.columns[0].words[chunk.rows - 1]; });
-    first += rows;
-  }
-  st.SetItemsProcessed((int64_t)(st.iterations() * rows));
-  st.SetBytesProcessed((int64_t)(st.iterations() * rows * 8 * outputs.size()));
+  guarded(st, [&] {
+    if (!gpu_or_skip(st)) return;
+    const BatchEvaluator batch = gpu_batch(file, outputs);
+    const uint64_t rows = kRows / 4;
+    std::atomic<uint64_t> sink{0};
+    // Warm-up: chunk and page-locked buffers, streams and the module.
+    batch.stream(0, rows, [&](const ColumnChunk& chunk) { sink += chunk.rows; });
+    uint64_t first = rows;
+    for (auto _ : st) {
+      batch.stream(first, rows, [&](const ColumnChunk& chunk) {
+        sink += chunk.columns[0].words[chunk.rows - 1];
+      });
+      first += rows;
+    }
+    st.SetItemsProcessed((int64_t)(st.iterations() * rows));
+    st.SetBytesProcessed((int64_t)(st.iterations() * rows * 8 * outputs.size()));
+  });
 }
 
 BENCHMARK_CAPTURE(BM_GpuDeviceResident, Ladder, kLadderFile, kLadderOutputs)
@@ -149,27 +174,29 @@ BENCHMARK_CAPTURE(BM_GpuToHost, Stress, kStressFile, kStressOutputs)
 // per second. On a GPU every string node of users.polydat and lineitem.polydat
 // is a kernel's device text (polyrt plan --device gpu shows no host step).
 void BM_GpuTableToCsv(benchmark::State& st, const char* file, BatchDevice device) {
-  if (device == BatchDevice::Gpu && !gpu_or_skip(st)) return;
-  BatchOptions options;
-  options.device = device;
-  const BatchEvaluator batch(compile_file(file), options);
-  const uint64_t rows = kRows / 16;
-  const std::vector<std::string> names = batch.output_names();
-  const auto encode = [&](const ColumnChunk& chunk, std::string& bytes) {
-    bytes.clear();
-    scheduler::append_rows(bytes, scheduler::RowFormat::Csv, names, chunk);
-  };
-  std::atomic<uint64_t> written{0};
-  const auto write = [&](const ColumnChunk&, std::string& bytes) { written += bytes.size(); };
-  batch.stream_encoded(0, rows, encode, write);  // warm-up: buffers, streams, the module
-  uint64_t first = rows;
-  written = 0;
-  for (auto _ : st) {
-    batch.stream_encoded(first, rows, encode, write);
-    first += rows;
-  }
-  st.SetItemsProcessed((int64_t)(st.iterations() * rows));
-  st.SetBytesProcessed((int64_t)written.load());
+  guarded(st, [&] {
+    if (device == BatchDevice::Gpu && !gpu_or_skip(st)) return;
+    BatchOptions options;
+    options.device = device;
+    const BatchEvaluator batch(compile_file(file), options);
+    const uint64_t rows = kRows / 16;
+    const std::vector<std::string> names = batch.output_names();
+    const auto encode = [&](const ColumnChunk& chunk, std::string& bytes) {
+      bytes.clear();
+      scheduler::append_rows(bytes, scheduler::RowFormat::Csv, names, chunk);
+    };
+    std::atomic<uint64_t> written{0};
+    const auto write = [&](const ColumnChunk&, std::string& bytes) { written += bytes.size(); };
+    batch.stream_encoded(0, rows, encode, write);  // warm-up: buffers, streams, the module
+    uint64_t first = rows;
+    written = 0;
+    for (auto _ : st) {
+      batch.stream_encoded(first, rows, encode, write);
+      first += rows;
+    }
+    st.SetItemsProcessed((int64_t)(st.iterations() * rows));
+    st.SetBytesProcessed((int64_t)written.load());
+  });
 }
 
 const char* kUsersFile = POLYRT_SOURCE_DIR "/examples/users.polydat";
@@ -190,42 +217,46 @@ BENCHMARK_CAPTURE(BM_GpuTableToCsv, LineitemCpu, kLineitemFile, BatchDevice::Cpu
 // A program no cache has seen: PTX generation, the driver's linker, module
 // load (a fresh cache directory each iteration).
 void BM_GpuCompile_NewProgramCold(benchmark::State& st) {
-  if (!gpu_or_skip(st)) return;
-  const std::string dir = std::filesystem::temp_directory_path() / "polyrt-bench-gpu-cold";
-  auto program = compile_file(kStressFile);
-  BatchOptions options;
-  options.device = BatchDevice::Gpu;
-  options.coordinates = {0, 0};
-  int round = 0;
-  for (auto _ : st) {
-    st.PauseTiming();
-    const std::string fresh = dir + "/" + std::to_string(round++);
-    ::setenv("POLYRT_CACHE_DIR", fresh.c_str(), 1);
-    // New kernel code (mod's literal divisor is compiled in): no cache,
-    // in memory or on disk, has seen it.
-    const std::string source =
-        "input cycle\ninput region\nh := hash(cycle + region)\n"
-        "w := unit_interval(hash(h))\nn := dist_normal(w, 100.0, 15.0)\n"
-        "checked := in_range(mod(h, " +
-        std::to_string(1000 + round) + "), 0, 996)\n";
-    auto fresh_program = compile(source);
-    st.ResumeTiming();
-    benchmark::DoNotOptimize(BatchEvaluator(fresh_program, options).device_name());
-  }
-  ::unsetenv("POLYRT_CACHE_DIR");
-  std::filesystem::remove_all(dir);
+  guarded(st, [&] {
+    if (!gpu_or_skip(st)) return;
+    const std::string dir = std::filesystem::temp_directory_path() / "polyrt-bench-gpu-cold";
+    auto program = compile_file(kStressFile);
+    BatchOptions options;
+    options.device = BatchDevice::Gpu;
+    options.coordinates = {0, 0};
+    int round = 0;
+    for (auto _ : st) {
+      st.PauseTiming();
+      const std::string fresh = dir + "/" + std::to_string(round++);
+      ::setenv("POLYRT_CACHE_DIR", fresh.c_str(), 1);
+      // New kernel code (mod's literal divisor is compiled in): no cache,
+      // in memory or on disk, has seen it.
+      const std::string source =
+          "input cycle\ninput region\nh := hash(cycle + region)\n"
+          "w := unit_interval(hash(h))\nn := dist_normal(w, 100.0, 15.0)\n"
+          "checked := in_range(mod(h, " +
+          std::to_string(1000 + round) + "), 0, 996)\n";
+      auto fresh_program = compile(source);
+      st.ResumeTiming();
+      benchmark::DoNotOptimize(BatchEvaluator(fresh_program, options).device_name());
+    }
+    ::unsetenv("POLYRT_CACHE_DIR");
+    std::filesystem::remove_all(dir);
+  });
 }
 BENCHMARK(BM_GpuCompile_NewProgramCold)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // The same program again: PTX from the memory cache, the cubin from disk.
 void BM_GpuCompile_Cached(benchmark::State& st) {
-  if (!gpu_or_skip(st)) return;
-  auto program = compile_file(kStressFile);
-  BatchOptions options;
-  options.device = BatchDevice::Gpu;
-  options.coordinates = {0, 0};
-  BatchEvaluator(program, options);
-  for (auto _ : st) benchmark::DoNotOptimize(BatchEvaluator(program, options).device_name());
+  guarded(st, [&] {
+    if (!gpu_or_skip(st)) return;
+    auto program = compile_file(kStressFile);
+    BatchOptions options;
+    options.device = BatchDevice::Gpu;
+    options.coordinates = {0, 0};
+    BatchEvaluator(program, options);
+    for (auto _ : st) benchmark::DoNotOptimize(BatchEvaluator(program, options).device_name());
+  });
 }
 BENCHMARK(BM_GpuCompile_Cached)->UseRealTime()->Unit(benchmark::kMillisecond);
 
