@@ -4,6 +4,7 @@
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <unordered_map>
 
@@ -155,39 +156,12 @@ class BatchEmitter {
       return loaded;
     };
 
-    auto text = [&](ir::Wire w) -> TextRef {
-      const uint32_t port = p_.source_of(w);
-      const BatchValue& v = p_.values[port];
-      if (v.kind == BatchValue::Scalar) {
-        const Value* constant = constant_value(port);
-        if (!constant) internal_error("a device text reads a str scalar that is no constant");
-        return constant_text(ir_, m_, constant->as_str());
-      }
-      if (v.kind != BatchValue::Column || !p_.text_bounds[v.index]) {
-        internal_error("a device text reads a str no kernel makes");
-      }
-      llvm::Value* slot = text_slot(v.index);
-      llvm::Value* length = ir_.CreateAlignedLoad(ir_.getInt32Ty(), slot, llvm::Align(4));
-      return {ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, 4),
-              ir_.CreateZExt(length, ir_.getInt64Ty())};
-    };
-
     llvm::Value* status = ir_.getInt32(0);
     const auto& members = p_.steps[step].nodes;
     for (uint32_t m = 0; m < members.size(); ++m) {
       const ir::Node& n = g_.nodes[members[m]];
       if (!n.def->native) {
-        // A device text: written into its column's slot, its length before it.
-        std::vector<Type> input_types;
-        for (const ir::Wire& w : n.inputs)
-          input_types.push_back(g_.nodes[w.node].out_types[w.port]);
-        const uint32_t column = p_.values[p_.port_base[members[m]]].index;
-        llvm::Value* slot = text_slot(column);
-        llvm::Value* length = emit_device_text(
-            ir_, m_, rtlib_, n, ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, 4),
-            [&](size_t input) { return word(n.inputs[input]); },
-            [&](size_t input) { return text(n.inputs[input]); }, input_types);
-        ir_.CreateAlignedStore(ir_.CreateTrunc(length, ir_.getInt32Ty()), slot, llvm::Align(4));
+        emit_text_member(members[m], word, text_slot);
         continue;
       }
       const NativeCall call =
@@ -209,6 +183,41 @@ class BatchEmitter {
     }
     ir_.CreateRet(status);
     return fn;
+  }
+
+  using WordOf = std::function<llvm::Value*(ir::Wire)>;
+  using SlotOf = std::function<llvm::Value*(uint32_t column)>;
+
+  // A device text member: written into its column's slot in this row
+  // (`slot_of`), its length before it.
+  void emit_text_member(uint32_t node, const WordOf& word, const SlotOf& slot_of) {
+    const ir::Node& n = g_.nodes[node];
+    std::vector<Type> input_types;
+    for (const ir::Wire& w : n.inputs) input_types.push_back(g_.nodes[w.node].out_types[w.port]);
+    llvm::Value* slot = slot_of(p_.values[p_.port_base[node]].index);
+    llvm::Value* length = emit_device_text(
+        ir_, m_, rtlib_, n, ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, 4),
+        [&](size_t input) { return word(n.inputs[input]); },
+        [&](size_t input) { return text_of(n.inputs[input], slot_of); }, input_types);
+    ir_.CreateAlignedStore(ir_.CreateTrunc(length, ir_.getInt32Ty()), slot, llvm::Align(4));
+  }
+
+  // A str input of a device text: a constant, or a device-made text's slot.
+  TextRef text_of(ir::Wire w, const SlotOf& slot_of) {
+    const uint32_t port = p_.source_of(w);
+    const BatchValue& v = p_.values[port];
+    if (v.kind == BatchValue::Scalar) {
+      const Value* constant = constant_value(port);
+      if (!constant) internal_error("a device text reads a str scalar that is no constant");
+      return constant_text(ir_, m_, constant->as_str());
+    }
+    if (v.kind != BatchValue::Column || !p_.text_bounds[v.index]) {
+      internal_error("a device text reads a str no kernel makes");
+    }
+    llvm::Value* slot = slot_of(v.index);
+    llvm::Value* length = ir_.CreateAlignedLoad(ir_.getInt32Ty(), slot, llvm::Align(4));
+    return {ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, 4),
+            ir_.CreateZExt(length, ir_.getInt64Ty())};
   }
 
   std::string emit_cpu_kernel(uint32_t step, const std::vector<uint32_t>& columns,

@@ -284,14 +284,14 @@ class GpuBatchBackend final : public batch::BatchBackend {
     std::vector<batch::KernelFailure> results(p.steps.size());
     std::vector<uint8_t> launched(p.steps.size(), 0);
     auto collect = [&] {
-      if (!texts_to_host.empty()) texts_to_columns(g, rows, texts_to_host);
-      g.stream.synchronize();
-      for (uint32_t c : texts_to_host) {
-        const GpuChunkState::PackedText& t = g.packed[c];
-        adopt_packed_texts(reinterpret_cast<const int64_t*>(t.host_offsets.words()),
-                           reinterpret_cast<const char*>(t.host_bytes.words()), rows, b.texts[c]);
+      // Device-made texts wait for their kernels and copies (and so for
+      // everything queued before them); else one synchronize.
+      if (texts_to_host.empty()) {
+        g.stream.synchronize();
+      } else {
+        texts_to_chunk(g, b, texts_to_host);
+        texts_to_host.clear();
       }
-      texts_to_host.clear();
       for (uint32_t s = 0; s < p.steps.size(); ++s) {
         if (!launched[s]) continue;
         results[s] = p.steps[s].fallible ? decode_failure_word(g.failure_words_on_host.words()[s])
@@ -394,12 +394,13 @@ class GpuBatchBackend final : public batch::BatchBackend {
             PinnedBuffer(context_, text_bytes)};
   }
 
-  // Compacts the device-made texts `columns` of the chunk's `rows` rows into
-  // their Arrow layout on the device and queues their copies to page-locked
-  // memory: the byte counts come back first (one synchronize), then only
-  // the texts' bytes cross, not their slots.
-  void texts_to_columns(GpuChunkState& g, uint64_t rows,
-                        const std::vector<uint32_t>& columns) const {
+  // The device-made texts `columns` of the chunk as its str columns: packed
+  // into their Arrow layout on the device, their byte counts copied back
+  // (one synchronize), then their offsets and only their bytes, not their
+  // slots (another).
+  void texts_to_chunk(GpuChunkState& g, batch::ChunkBuffers& b,
+                      const std::vector<uint32_t>& columns) const {
+    const uint64_t rows = b.rows;
     const cuda::DriverApi& api = context_.driver().api();
     const cuda::CUstream stream = g.stream.handle();
     const uint64_t segment_rows = codegen::kTextSegmentRows;
@@ -430,6 +431,12 @@ class GpuBatchBackend final : public batch::BatchBackend {
             api.cuMemcpyDtoHAsync(t.host_bytes.words(), t.bytes.address(), total, stream),
             "cuMemcpyDtoHAsync");
       }
+    }
+    g.stream.synchronize();
+    for (uint32_t c : columns) {
+      const GpuChunkState::PackedText& t = g.packed[c];
+      adopt_packed_texts(reinterpret_cast<const int64_t*>(t.host_offsets.words()),
+                         reinterpret_cast<const char*>(t.host_bytes.words()), rows, b.texts[c]);
     }
   }
 

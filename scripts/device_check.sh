@@ -185,6 +185,7 @@ run_checks() {
   }
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0 && a != "") printf "%.0f %%", 100 * a / b; else print "n/a"}'; }
   rate() { awk -v a="$1" 'BEGIN {if (a != "") printf "%.2f G", a / 1e9; else print "n/a "}'; }
+  times() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0 && a != "") printf "%.1fx", a / b; else print "n/a"}'; }
   [ "$bench_status" -eq 0 ] || row "benchmarks" "$(status_text "$bench_status") (see bench.log)"
   local write d2h
   write=$(median BM_Gpu_DeviceWriteBandwidth 6)
@@ -207,7 +208,7 @@ run_checks() {
     on_cpu=$(median "BM_GpuTableToCsv/${t}Cpu" 6)
     [ "$t" = Users ] && target=", target >= 5x"
     row "$t to CSV on the GPU" \
-      "$(rate "$on_gpu")B/s = $(ratio "$on_gpu" "$d2h") of pinned D2H (target >= 80 %); $(awk -v a="$on_gpu" -v b="$on_cpu" 'BEGIN {if (b > 0 && a != "") printf "%.1fx", a / b; else print "n/a"}') the CPU tier's $(rate "$on_cpu")B/s$target"
+      "$(rate "$on_gpu")B/s = $(ratio "$on_gpu" "$d2h") of pinned D2H (target >= 80 %); $(times "$on_gpu" "$on_cpu") the CPU tier's $(rate "$on_cpu")B/s$target"
   done
   row "compile of a new program, cold (PTX + cubin)" "$(median BM_GpuCompile_NewProgramCold 3) ms (target < 150)"
   row "compile from the caches" "$(median BM_GpuCompile_Cached 3) ms (target < 5)"

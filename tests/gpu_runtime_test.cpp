@@ -447,12 +447,21 @@ TEST(GpuBatch, ARunOfHostStepsWaitsForTheStreamOnce) {
   BatchOptions options = on(BatchDevice::Gpu);
   options.chunk_rows = 1000;
   options.threads = 1;
-  const auto lineitem = compile_file(source_file("examples/lineitem.polydat"));
-  const BatchEvaluator gpu(lineitem, options);
+  // telemetry.polydat: a run of 9 host steps (JSON, digest, hex) after its kernel.
+  const auto telemetry = compile_file(source_file("examples/telemetry.polydat"));
+  const BatchEvaluator gpu(telemetry, options);
   configure("");
   const std::vector<Column> got = gpu.evaluate(0, 10000);  // 10 chunks
   EXPECT_LE(double_count("synchronizes"), 10 * 3);
-  expect_same_columns(got, BatchEvaluator(lineitem, on(BatchDevice::Cpu)).evaluate(0, 10000));
+  expect_same_columns(got, BatchEvaluator(telemetry, on(BatchDevice::Cpu)).evaluate(0, 10000));
+  // lineitem.polydat has no host step: per chunk, its texts' byte counts and
+  // then their bytes (the word columns' copies go with them).
+  const auto lineitem = compile_file(source_file("examples/lineitem.polydat"));
+  const BatchEvaluator all_on_gpu(lineitem, options);
+  configure("");
+  const std::vector<Column> texts = all_on_gpu.evaluate(0, 10000);
+  EXPECT_LE(double_count("synchronizes"), 10 * 2 + 1);
+  expect_same_columns(texts, BatchEvaluator(lineitem, on(BatchDevice::Cpu)).evaluate(0, 10000));
 }
 
 // Under --device all a GPU's chunks grow from a small first one that

@@ -194,19 +194,7 @@ class BatchPlanner {
     if (any_none && !node.def->accepts_none) return;  // None without running
     if (any_none && all_set(probe_none(node, input_none, g_))) return;
     if (!any_varying && node.lifecycle != ir::Lifecycle::Volatile) return make_scalar(i);
-    const bool kernel_node =
-        kernels_allowed_ && node.lifecycle != ir::Lifecycle::Volatile && !any_none;
-    bool native = kernel_node && node.def->native;
-    if (shape_.placement == PlanPlacement::Gpu && !native) {
-      if (!kernel_node) {
-        why_host_[i] = !kernels_allowed_ ? "the program is past the native size limit"
-                       : node.lifecycle == ir::Lifecycle::Volatile ? "it is volatile"
-                                                                   : "an input is None";
-      } else {
-        text_bound_[i] = device_text_bound(i, why_host_[i]);
-        native = text_bound_[i] > 0;
-      }
-    }
+    const bool native = in_kernel(i, any_none);
     int s = 0;
     for (const ir::Wire& w : node.inputs) {
       if (stage_[w.node] < 0) continue;  // scalar
@@ -216,6 +204,25 @@ class BatchPlanner {
     is_host_[i] = !native;
     set_all(i, {BatchValue::Register, 0});
     varying_.push_back(i);
+  }
+
+  // Whether call i (whose inputs are placed) is a kernel member: a native
+  // node, or on a GPU a device text (its bound kept); on a GPU a node that
+  // is neither keeps why.
+  bool in_kernel(uint32_t i, bool any_none) {
+    const ir::Node& node = g_.nodes[i];
+    const bool volatile_node = node.lifecycle == ir::Lifecycle::Volatile;
+    const bool kernel_node = kernels_allowed_ && !volatile_node && !any_none;
+    if (kernel_node && node.def->native) return true;
+    if (shape_.placement != PlanPlacement::Gpu) return false;
+    if (!kernel_node) {
+      why_host_[i] = !kernels_allowed_ ? "the program is past the native size limit"
+                     : volatile_node   ? "it is volatile"
+                                       : "an input is None";
+      return false;
+    }
+    text_bound_[i] = device_text_bound(i, why_host_[i]);
+    return text_bound_[i] > 0;
   }
 
   // The bound of the text a GPU kernel can write for node i: its device
