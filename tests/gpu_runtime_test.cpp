@@ -699,6 +699,27 @@ TEST(GpuCli, AutoSaysWhatItChoseAndWhy) {
                         {"--device auto chose cpu (measured: cpu ", "left out gpu 0 (polyrt CUDA"});
 }
 
+// Device memory that runs out for any of a device-text chunk's buffers (its
+// slots, the compaction's sums, offsets and bytes), or a failing launch of
+// any of its kernels (the kernel, then the compaction's three): a named
+// DeviceError and no output file, never a partial one.
+TEST(GpuCli, ADeviceTextFaultLeavesNoOutputFile) {
+  REQUIRE_GPU();
+  if (!double_configure()) GTEST_SKIP() << "faults are injected by the driver's test double only";
+  const std::string dir = test::temp_dir();
+  const std::string run =
+      "run " + source_file("examples/users.polydat") + " --cycles 0..20000 --device gpu --out ";
+  for (const char* fault :
+       {"oom_at=2", "oom_at=8", "oom_at=16", "oom_at=24", "oom_at=34", "launch_failure_at=1",
+        "launch_failure_at=2", "launch_failure_at=3", "launch_failure_at=4"}) {
+    const test::CommandResult r =
+        test::run_polyrt_with(std::string("POLYRT_CUDA_DOUBLE=") + fault, run + dir + "/rows.csv");
+    EXPECT_EQ(r.status, 1) << fault << "\n" << r.err;
+    test::expect_contains(r.err, {" failed: ", "CUDA_ERROR_"});
+    EXPECT_EQ(test::entries(dir), 0u) << fault << ": no output file, no temporary left behind";
+  }
+}
+
 TEST(GpuCli, AFaultLeavesNoOutputFile) {
   REQUIRE_GPU();
   if (!double_configure()) GTEST_SKIP() << "faults are injected by the driver's test double only";
