@@ -62,6 +62,8 @@ class Pieces {
       const uint64_t radix = spec.radix == 'b' ? 2 : spec.radix == 'o' ? 8 : 16;
       written = call("pd_text_u64_digits",
                      {at(), word, ir_.getInt64(radix), ir_.getInt64(spec.radix == 'X')});
+    } else if (t == Type::F64) {
+      written = call("pd_text_f64_debug", {at(), as_f64(input_word_(k))});
     } else {
       written = write_display(k);
     }
@@ -78,6 +80,7 @@ class Pieces {
     return ir_.CreateCall(rtlib_.declare(writer), args);
   }
   void append(llvm::Value* written) { length_ = ir_.CreateAdd(length_, written); }
+  llvm::Value* as_f64(llvm::Value* word) { return ir_.CreateBitCast(word, ir_.getDoubleTy()); }
 
   llvm::Value* write_display(size_t k) {
     const Type t = input_types_[k];
@@ -85,6 +88,7 @@ class Pieces {
       const TextRef text = input_text_(k);
       return call("pd_text_copy", {at(), text.bytes, text.length});
     }
+    if (t == Type::F64) return call("pd_text_f64_display", {at(), as_f64(input_word_(k))});
     if (t != Type::Bool && !is_integer(t)) {
       internal_error("device text of a " + std::string(type_name(t)));
     }

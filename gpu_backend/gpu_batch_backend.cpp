@@ -28,7 +28,6 @@ using AttachHostTwin = int (*)(cuda::CUmodule module, const char* entry, void* t
 constexpr const char* kAttachHostTwin = "polyrtCudaDoubleAttachHostTwin";
 
 constexpr uint64_t kMaxChunkRows = uint64_t{4} << 20;
-constexpr uint64_t kMinChunkRows = uint64_t{64} << 10;
 constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
 
 // What a chunk in flight holds on the device: its stream, columns and
@@ -600,7 +599,9 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const uint64_t host_per_row = host_bytes * kGpuChunksHeld;
     uint64_t rows = std::min<uint64_t>(
         {kMaxChunkRows, free_bytes / 4 / device_per_row, kPinnedBytesInFlight / host_per_row});
-    rows = std::max(rows, kMinChunkRows);
+    // Wide texts (4 KiB slots) may leave room for few rows: a smaller chunk,
+    // never an allocation sure to fail.
+    rows = std::max<uint64_t>(rows, codegen::kGpuBlockThreads);
     chunk_rows_ = rows / codegen::kGpuBlockThreads * codegen::kGpuBlockThreads;
   }
 
@@ -614,7 +615,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   // per column: an output only kernels write, staged only for runs to the host
   std::vector<uint8_t> staged_for_host_only_;
   DeviceBuffer scalars_;
-  uint64_t chunk_rows_ = kMinChunkRows;
+  uint64_t chunk_rows_ = codegen::kGpuBlockThreads;
   mutable ChunkPool pool_;
   std::string name_;
 };

@@ -136,11 +136,26 @@ TEST(GpuBatch, DeviceTextMatchesTheCpuTier) {
       "padded := zero_pad_u64(h % 1000, 0) + \"|\" + zero_pad_u64(h, 7) + \"|\" + "
       "zero_pad_u64(x, 25)\n"
       "pieces := \"<\" + pick + \">\" + (h % 2 == 0) + (0 - (h % 5) as i64) + x\n"
-      "long := zero_pad_u64(x, 4000) + zero_pad_u64(x, 4000)\n");
+      "long := zero_pad_u64(x, 4000) + zero_pad_u64(x, 4000)\n"
+      "big := (unit_interval(h) - 0.5) * 1e300\n"
+      "tiny := (unit_interval(h) - 0.5) * 1e-310\n"
+      "normal := dist_normal(unit_interval(h), 0.0, 1000.0)\n"
+      "infinite := (unit_interval(h) - 0.5) / 0.0\n"
+      "floats := \"[\" + big + \"|\" + tiny + \"|\" + normal + \"|\" + infinite + \"|\" + "
+      "(infinite * 0.0) + \"|\" + (normal * -0.0) + \"|\" + (h % 1000) as f64 + \"]\"\n"
+      "debug := printf(\"{}|{:30}|{}|{}|{}|{:08}\", big, tiny, normal, infinite, infinite * 0.0, "
+      "(h % 1000) as f64)\n"
+      "fixed := printf(\"{:.2}\", normal)\n");
   const BatchEvaluator gpu_batch(program, on(BatchDevice::Gpu));
   const std::string plan = gpu_batch.describe();
   EXPECT_EQ(plan.find("host, on a CPU worker [zero_pad_u64"), std::string::npos) << plan;
   EXPECT_NE(plan.find("[str_concat -> long]: its text may take 8000 bytes, more than the 4096"),
+            std::string::npos)
+      << plan;
+  EXPECT_NE(plan.find("str_concat -> floats"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("host, on a CPU worker [str_concat -> floats"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("host, on a CPU worker [printf -> debug"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("[printf -> fixed]: {:.2} of an f64 is not written on the GPU"),
             std::string::npos)
       << plan;
   for (const uint64_t first : {uint64_t{0}, ~uint64_t{0} - 4999}) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the rtlib bitcode the build embeds: no undefined symbol on the host,
 # only allow-listed intrinsics on nvptx (integer ones NVPTX lowers to plain
-# instructions; an llvm.sin or llvm.exp would abort
+# instructions, and memcpy/memmove, which it expands to loops; an llvm.sin
+# or llvm.exp would abort
 # NVPTX codegen or call libm), and PTX that uses only correctly rounded
 # (.rn) float arithmetic, no fma or approximate instruction, and passes
 # `ptxas -arch=sm_90` when a CUDA toolkit is found.
@@ -17,7 +18,7 @@ if [ -n "$undefined" ]; then
   echo "FAIL: the host rtlib bitcode references undefined symbols:"; echo "$undefined"; exit 1
 fi
 
-allowed='^(llvm\.(umin|umax)\.i32|llvm\.(umin|umax|umul\.with\.overflow)\.i64|llvm\.cttz\.i64|llvm\.(fabs|sqrt|copysign)\.f64|llvm\.lifetime\.(start|end)\.p0|llvm\.ctlz\.i64)$'
+allowed='^(llvm\.(memcpy|memmove)\.p0\.p0\.i64|llvm\.(umin|umax)\.i32|llvm\.(umin|umax|umul\.with\.overflow)\.i64|llvm\.cttz\.i64|llvm\.(fabs|sqrt|copysign)\.f64|llvm\.lifetime\.(start|end)\.p0|llvm\.ctlz\.i64)$'
 bad=$("$llvm_bin/llvm-dis" "$nvptx_bc" -o - | grep -E '^declare' | grep -oE '@[A-Za-z0-9_.]+' | tr -d @ \
       | grep -vE "$allowed" || true)
 if [ -n "$bad" ]; then

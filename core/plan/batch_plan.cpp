@@ -4,6 +4,7 @@
 
 #include "graph/evaluate_node.hpp"
 #include "graph/passes.hpp"
+#include "nodes/printf_format.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -238,12 +239,15 @@ class BatchPlanner {
     }
     const nodes::DeviceTextForm& form = *node.def->device_text;
     std::vector<size_t> input_bounds(node.inputs.size(), 0);
-    if (form.kind == nodes::DeviceTextKind::Concat || form.kind == nodes::DeviceTextKind::Format) {
+    const bool format = form.kind == nodes::DeviceTextKind::Format;
+    if (form.kind == nodes::DeviceTextKind::Concat || format) {
       for (size_t k = 0; k < node.inputs.size(); ++k) {
-        input_bounds[k] = display_bound(node.inputs[k], why);
+        input_bounds[k] = display_bound(node.inputs[k], format, why);
         if (!why.empty()) return 0;
       }
     }
+    if (format) why = fixed_f64_placeholder(node);
+    if (!why.empty()) return 0;
     const uint64_t bound = form.bound(node.params, node.prepared.get(), input_bounds);
     if (bound > kMaxDeviceTextBytes) {
       why = "its text may take " + std::to_string(bound) + " bytes, more than the " +
@@ -253,12 +257,14 @@ class BatchPlanner {
     return (uint32_t)std::max<uint64_t>(bound, 1);
   }
 
-  // The most bytes of an input's Display text in a device concatenation or
-  // format, or `why` it has none a kernel writes.
-  uint64_t display_bound(ir::Wire w, std::string& why) const {
+  // The most bytes of an input's text in a device concatenation (Display)
+  // or format (`debug`: an f64 in Debug form), or `why` it has none a
+  // kernel writes.
+  uint64_t display_bound(ir::Wire w, bool debug, std::string& why) const {
     const Type t = g_.nodes[w.node].out_types[w.port];
     if (is_integer(t)) return 21;  // a sign and 20 digits
     if (t == Type::Bool) return 5;
+    if (t == Type::F64) return debug ? rt::kF64DebugText : rt::kF64DisplayText;
     const ir::Node& source = g_.nodes[node_of_port(p_.source_of(w))];
     if (t == Type::Str && source.kind == ir::NodeKind::Constant) {
       return source.constants[p_.source_of(w) - p_.port_base[node_of_port(p_.source_of(w))]]
@@ -274,6 +280,20 @@ class BatchPlanner {
               : "it reads a str made on the host ('" + source.label + "' of binding '" +
                     source.binding + "')";
     return 0;
+  }
+
+  // Why a printf a kernel would write cannot be: an f64 with fixed decimals
+  // ({:.2}); else empty.
+  std::string fixed_f64_placeholder(const ir::Node& node) const {
+    size_t k = 0;
+    for (const rt::FormatSegment& seg : nodes::format_of(*node.prepared).segments) {
+      if (!seg.placeholder) continue;
+      const ir::Wire w = node.inputs[k++];
+      if (seg.precision >= 0 && g_.nodes[w.node].out_types[w.port] == Type::F64) {
+        return "{:." + std::to_string(seg.precision) + "} of an f64 is not written on the GPU";
+      }
+    }
+    return "";
   }
 
   uint32_t node_of_port(uint32_t port) const {

@@ -4,6 +4,7 @@
 // use (text_writers.h), so a row's bytes are the same on every tier. `out`
 // has the node's bound plus PD_DEVICE_TEXT_SLACK bytes of room.
 #include "rtlib.h"
+#include "shortest_double.hpp"
 #include "text_writers.h"
 
 PD_API uint64_t pd_text_copy(char* out, const char* text, uint64_t length) {
@@ -101,4 +102,12 @@ PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_
     at += length;
     offsets[r + 1] = (int64_t)at;
   }
+}
+
+PD_API uint64_t pd_text_f64_display(char* out, double x) {
+  return (uint64_t)(polyrt::rt::write_f64_display(out, x) - out);
+}
+
+PD_API uint64_t pd_text_f64_debug(char* out, double x) {
+  return (uint64_t)(polyrt::rt::write_f64_debug(out, x) - out);
 }

@@ -218,3 +218,7 @@ PD_API void pd_text_scan_segments(uint64_t* sums, uint64_t segments, uint64_t se
 PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_t rows,
                                  uint64_t segment_rows, const uint64_t* sums, int64_t* offsets,
                                  char* bytes, uint64_t segment);
+// An f64's Display (str_concat) and Debug (printf's {}) text, as the host's
+// rt::write_f64_display and rt::write_f64_debug write it.
+PD_API uint64_t pd_text_f64_display(char* out, double x);
+PD_API uint64_t pd_text_f64_debug(char* out, double x);

@@ -1,10 +1,6 @@
 #include "shortest_double.hpp"
 
-#include <bit>
-#include <cmath>
-#include <cstring>
-
-#include "text.hpp"
+#include "text_writers.h"
 
 namespace polyrt::rt {
 namespace {
@@ -49,7 +45,7 @@ DecimalDigits without_trailing_zeros(uint64_t digits, int exponent) {
 // form is chosen only while it is no longer than the exponent form, so x is
 // below 10^23 and fits 128 bits.
 char* write_integral(char* p, double x) {
-  const uint64_t bits = std::bit_cast<uint64_t>(x);
+  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
   const int q = (int)((bits >> 52) & 0x7ff) - 1075;
   const uint64_t c = (bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
   if (q <= 0) return write_u64(p, c >> -q);
@@ -63,7 +59,7 @@ char* write_integral(char* p, double x) {
 
 // The body of shortest_decimal, inlined into the text writer.
 [[gnu::always_inline]] inline DecimalDigits shortest(double x) {
-  const uint64_t bits = std::bit_cast<uint64_t>(x);
+  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
   const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
   const int biased = (int)((bits >> 52) & 0x7ff);
   // x = c * 2^q.
@@ -117,7 +113,7 @@ DecimalDigits shortest_decimal(double x) {
 }
 
 char* write_shortest_finite(char* p, double x) {
-  if (std::signbit(x)) {
+  if (__builtin_signbit(x)) {
     *p++ = '-';
     x = -x;
   }
@@ -139,8 +135,8 @@ char* write_shortest_finite(char* p, double x) {
       // as one 16-byte move, making room for the point.
       char* end = write_u64(p, d.digits);
       char fraction[16];
-      std::memcpy(fraction, p + point, 16);
-      std::memcpy(p + point + 1, fraction, 16);
+      __builtin_memcpy(fraction, p + point, 16);
+      __builtin_memcpy(p + point + 1, fraction, 16);
       p[point] = '.';
       return end + 1;
     }
@@ -164,6 +160,82 @@ char* write_shortest_finite(char* p, double x) {
   *end++ = (char)('0' + abs_exponent / 10 % 10);
   *end++ = (char)('0' + abs_exponent % 10);
   return end;
+}
+
+ShortestDigits shortest_digits(double x) {
+  ShortestDigits d;
+  d.negative = __builtin_signbit(x);
+  const DecimalDigits decimal = shortest(__builtin_fabs(x));
+  d.count = (int)(write_u64(d.digits, decimal.digits) - d.digits);
+  d.point = decimal.exponent + d.count;
+  return d;
+}
+
+char* write_plain_decimal(char* p, const ShortestDigits& d, bool force_fraction) {
+  const auto copy = [&](const char* from, int n) {
+    for (int i = 0; i < n; ++i) *p++ = from[i];
+  };
+  const auto zeros = [&](int n) {
+    for (int i = 0; i < n; ++i) *p++ = '0';
+  };
+  if (d.point <= 0) {
+    copy("0.", 2);
+    zeros(-d.point);
+    copy(d.digits, d.count);
+    return p;
+  }
+  if (d.point >= d.count) {
+    copy(d.digits, d.count);
+    zeros(d.point - d.count);
+    if (force_fraction) copy(".0", 2);
+    return p;
+  }
+  copy(d.digits, d.point);
+  *p++ = '.';
+  copy(d.digits + d.point, d.count - d.point);
+  return p;
+}
+
+const char* special_f64(double x) {
+  if (x != x) return "NaN";
+  if (x == __builtin_inf()) return "inf";
+  if (x == -__builtin_inf()) return "-inf";
+  return nullptr;
+}
+
+char* write_literal(char* p, const char* text) {
+  while (*text) *p++ = *text++;
+  return p;
+}
+
+char* write_display_digits(char* p, const ShortestDigits& d) {
+  if (d.negative) *p++ = '-';
+  return write_plain_decimal(p, d, false);
+}
+
+char* write_debug_digits(char* p, double magnitude, const ShortestDigits& d,
+                         double smallest_plain) {
+  if (d.negative) *p++ = '-';
+  if (magnitude >= smallest_plain && magnitude < 1e16) return write_plain_decimal(p, d, true);
+  *p++ = d.digits[0];
+  if (d.count > 1) {
+    *p++ = '.';
+    for (int i = 1; i < d.count; ++i) *p++ = d.digits[i];
+  }
+  *p++ = 'e';
+  return write_i64(p, d.point - 1);
+}
+
+char* write_f64_display(char* p, double x) {
+  if (const char* special = special_f64(x)) return write_literal(p, special);
+  if (x == 0.0) return write_literal(p, __builtin_signbit(x) ? "-0" : "0");
+  return write_display_digits(p, shortest_digits(x));
+}
+
+char* write_f64_debug(char* p, double x, double smallest_plain) {
+  if (const char* special = special_f64(x)) return write_literal(p, special);
+  if (x == 0.0) return write_literal(p, __builtin_signbit(x) ? "-0.0" : "0.0");
+  return write_debug_digits(p, __builtin_fabs(x), shortest_digits(x), smallest_plain);
 }
 
 }  // namespace polyrt::rt

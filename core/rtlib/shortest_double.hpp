@@ -1,5 +1,6 @@
 // The shortest decimal that reads back to a double: the digits every f64
 // rendering of polyrt starts from (the row writers, Display, Debug, JSON).
+// Freestanding, like text_writers.h: GPU kernels write the same text.
 // Schubfach (R. Giulietti, "The Schubfach way to render doubles", 2020):
 // three 128x64-bit products against one table of powers of ten, no loop
 // over digits and no big integers (bench/number_text_bench.cpp compares it
@@ -8,7 +9,7 @@
 // digit.
 #pragma once
 
-#include <cstdint>
+#include "pd_rt.h"
 
 namespace polyrt::rt {
 
@@ -24,5 +25,34 @@ DecimalDigits shortest_decimal(double x);
 // is shorter (fixed on a tie): "0.1", "600", "1e+22", "1.5e-07", "-0". Bound
 // kF64ShortestText.
 char* write_shortest_finite(char* p, double x);
+
+// Shortest round-trip digits and decimal exponent of a finite nonzero value:
+// x = 0.DIGITS * 10^point.
+struct ShortestDigits {
+  char digits[24];
+  int count = 0;
+  int point = 0;
+  bool negative = false;
+};
+ShortestDigits shortest_digits(double x);
+
+// The digits without an exponent ("0.001", "1500", with ".0" appended to an
+// integral value when `force_fraction`).
+char* write_plain_decimal(char* p, const ShortestDigits& d, bool force_fraction);
+// Rust's Display of a finite nonzero value from its digits: never an exponent.
+char* write_display_digits(char* p, const ShortestDigits& d);
+// Rust's Debug of a finite nonzero value of magnitude `magnitude`: plain
+// when smallest_plain <= magnitude < 1e16 (with a fraction), else "1.5e-7".
+char* write_debug_digits(char* p, double magnitude, const ShortestDigits& d, double smallest_plain);
+// "NaN", "inf" or "-inf" for those values, else null.
+const char* special_f64(double x);
+// Writes a NUL-terminated `text` (without its NUL).
+char* write_literal(char* p, const char* text);
+
+// An f64's Display (str_concat, `as str`) and Debug (printf's {}: exponent
+// form below `smallest_plain`, 1e-4 for Debug and 1e-5 for serde_json's
+// JSON, and from 1e16), NaN, inf and -inf included. Bounds in text.hpp.
+char* write_f64_display(char* p, double x);
+char* write_f64_debug(char* p, double x, double smallest_plain = 1e-4);
 
 }  // namespace polyrt::rt

@@ -14,41 +14,16 @@
 namespace polyrt::rt {
 namespace {
 
-// NaN, inf and -inf as every rendering spells them; null for finite x.
-const char* special_f64(double x) {
-  if (x != x) return "NaN";
-  if (x == __builtin_inf()) return "inf";
-  if (x == -__builtin_inf()) return "-inf";
-  return nullptr;
-}
-
 char* write_text(char* p, std::string_view s) {
   return std::copy(s.begin(), s.end(), p);
 }
 
-// Shortest round-trip digits and decimal exponent: x = 0.DIGITS * 10^point.
-struct ShortestDigits {
-  char digits[24];
-  int count = 0;
-  int point = 0;
-  bool negative = false;
-};
-
-// `single`: the digits of x as an f32 (x holds one exactly), the fewest that
-// read back to that f32.
-ShortestDigits shortest_digits(double x, bool single) {
-  if (!single) {
-    ShortestDigits d;
-    d.negative = std::signbit(x);
-    const DecimalDigits decimal = shortest_decimal(std::fabs(x));
-    d.count = (int)(write_u64(d.digits, decimal.digits) - d.digits);
-    d.point = decimal.exponent + d.count;
-    return d;
-  }
+// The shortest digits of x as an f32 (x holds one exactly): the fewest that
+// read back to that f32 (std::to_chars's; f64 digits are shortest_digits').
+ShortestDigits f32_shortest_digits(double x) {
   char buf[40];
   const char* end =
-      single ? std::to_chars(buf, buf + sizeof buf, (float)x, std::chars_format::scientific).ptr
-             : std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific).ptr;
+      std::to_chars(buf, buf + sizeof buf, (float)x, std::chars_format::scientific).ptr;
   ShortestDigits d;
   const char* s = buf;
   d.negative = *s == '-';
@@ -66,22 +41,6 @@ ShortestDigits shortest_digits(double x, bool single) {
   return d;
 }
 
-char* write_plain_decimal(char* p, const ShortestDigits& d, bool force_fraction) {
-  if (d.point <= 0) {
-    p = write_text(p, "0.");
-    p = std::fill_n(p, -d.point, '0');
-    return std::copy_n(d.digits, d.count, p);
-  }
-  if (d.point >= d.count) {
-    p = std::copy_n(d.digits, d.count, p);
-    p = std::fill_n(p, d.point - d.count, '0');
-    return force_fraction ? write_text(p, ".0") : p;
-  }
-  p = std::copy_n(d.digits, d.point, p);
-  *p++ = '.';
-  return std::copy_n(d.digits + d.point, d.count - d.point, p);
-}
-
 template <size_t Bound, typename Write>
 std::string rendered(const Write& write) {
   char buf[Bound];
@@ -91,60 +50,29 @@ std::string rendered(const Write& write) {
 }  // namespace
 
 char* write_f64_shortest(char* p, double x) {
-  if (const char* special = special_f64(x)) return write_text(p, special);
+  if (const char* special = special_f64(x)) return write_literal(p, special);
   return write_shortest_finite(p, x);
 }
 
 char* write_f32_shortest(char* p, double x) {
-  if (const char* special = special_f64(x)) return write_text(p, special);
+  if (const char* special = special_f64(x)) return write_literal(p, special);
   return std::to_chars(p, p + kF64ShortestText, (float)x).ptr;
 }
 
-namespace {
-
-// Display and Debug of an f64, or of an f32 when `single`.
-char* write_display(char* p, double x, bool single) {
-  if (const char* special = special_f64(x)) return write_text(p, special);
-  if (x == 0.0) return write_text(p, std::signbit(x) ? "-0" : "0");
-  const ShortestDigits d = shortest_digits(x, single);
-  if (d.negative) *p++ = '-';
-  return write_plain_decimal(p, d, false);
-}
-
-// Rust's Debug form; `smallest_plain` is where the exponent form starts
-// below (1e-4 for Debug, 1e-5 for ryu, which serde_json's JSON uses).
-char* write_debug(char* p, double x, bool single, double smallest_plain = 1e-4) {
-  if (const char* special = special_f64(x)) return write_text(p, special);
-  if (x == 0.0) return write_text(p, std::signbit(x) ? "-0.0" : "0.0");
-  const ShortestDigits d = shortest_digits(x, single);
-  if (d.negative) *p++ = '-';
-  const double a = std::fabs(x);
-  if (a >= smallest_plain && a < 1e16) return write_plain_decimal(p, d, true);
-  *p++ = d.digits[0];
-  if (d.count > 1) {
-    *p++ = '.';
-    p = std::copy_n(d.digits + 1, d.count - 1, p);
-  }
-  *p++ = 'e';
-  return std::to_chars(p, p + 8, d.point - 1).ptr;
-}
-
-}  // namespace
-
-char* write_f64_display(char* p, double x) {
-  return write_display(p, x, false);
-}
 char* write_f32_display(char* p, double x) {
-  return write_display(p, x, true);
+  if (const char* special = special_f64(x)) return write_literal(p, special);
+  if (x == 0.0) return write_literal(p, std::signbit(x) ? "-0" : "0");
+  return write_display_digits(p, f32_shortest_digits(x));
 }
-char* write_f64_debug(char* p, double x) {
-  return write_debug(p, x, false);
-}
+
 char* write_f32_debug(char* p, double x) {
-  return write_debug(p, x, true);
+  if (const char* special = special_f64(x)) return write_literal(p, special);
+  if (x == 0.0) return write_literal(p, std::signbit(x) ? "-0.0" : "0.0");
+  return write_debug_digits(p, std::fabs(x), f32_shortest_digits(x), 1e-4);
 }
+
 char* write_f64_json(char* p, double x) {
-  return write_debug(p, x, false, 1e-5);
+  return write_f64_debug(p, x, 1e-5);
 }
 
 namespace {
@@ -203,7 +131,7 @@ char* write_with_point(char* p, uint64_t n, int precision) {
 }  // namespace
 
 char* write_f64_fixed(char* p, double x, int precision) {
-  if (const char* special = special_f64(x)) return write_text(p, special);
+  if (const char* special = special_f64(x)) return write_literal(p, special);
   if (const std::optional<uint64_t> n = scaled_magnitude(x, precision)) {
     if (std::signbit(x)) *p++ = '-';
     return write_with_point(p, *n, precision);

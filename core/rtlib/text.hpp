@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rtlib/shortest_double.hpp"
 #include "rtlib/text_writers.h"
 
 namespace polyrt::rt {
@@ -34,15 +35,17 @@ inline size_t f64_fixed_bound(int precision) {
 // Shortest decimal text that reads back to the same double ("0.1", "1e+21").
 // Used by the row writers (CSV, TSV, JSONL) and `polyrt eval`.
 char* write_f64_shortest(char* p, double x);
-// Rust Display form: shortest round-trip digits, never an exponent, integral
-// values without ".0"; NaN, inf, -inf. Used by str_concat and `as str`.
-char* write_f64_display(char* p, double x);
-// Rust Debug form: like Display but with at least one fractional digit when
-// 1e-4 <= |x| < 1e16, and exponent form ("1e16", "1.5e-7") outside that range.
-// Used by printf and string interpolation.
-char* write_f64_debug(char* p, double x);
-// The same three forms of an f32, which x holds exactly: the fewest digits
-// that read back to that f32 ("0.1" for the f32 nearest 0.1).
+// Rust's Display form of an f64 (write_f64_display, shortest_double.hpp):
+// shortest round-trip digits, never an exponent, integral values without
+// ".0"; NaN, inf, -inf; used by str_concat and `as str`, bound
+// kF64DisplayText. Rust's Debug form (write_f64_debug): like Display but
+// with at least one fractional digit when 1e-4 <= |x| < 1e16, and exponent
+// form ("1e16", "1.5e-7") outside that range; used by printf and string
+// interpolation, bound kF64DebugText. GPU kernels write both too.
+
+// The shortest, Display and Debug forms of an f32, which x holds exactly:
+// the fewest digits that read back to that f32 ("0.1" for the f32 nearest
+// 0.1).
 char* write_f32_shortest(char* p, double x);
 char* write_f32_display(char* p, double x);
 char* write_f32_debug(char* p, double x);

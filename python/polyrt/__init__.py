@@ -322,8 +322,10 @@ class Program:
         of ``kind`` ("native kernel", "host", "GPU kernel", "host, on a CPU
         worker"; per state "native segment", "kit", "host step"), ``nodes``
         ((node, binding) pairs in evaluation order), ``flags``, ``reads`` and
-        ``writes`` (per-state slots) and ``copied_before`` (on a GPU: the
-        columns copied before the step). ``kind="batch"`` adds ``device``,
+        ``writes`` (per-state slots), ``copied_before`` (on a GPU: the
+        columns copied before the step), ``why_host`` (on a GPU: why a host
+        step's node is not in a kernel) and ``text_bytes_per_row`` (on a GPU:
+        the most text bytes a kernel writes per row). ``kind="batch"`` adds ``device``,
         ``columns``, ``scalars`` and ``copied_to_host_last``; ``kind="state"``
         adds ``engine``, ``mode``, ``slot_count`` and ``slots`` ((slot,
         binding, type, lifecycle) tuples)."""

@@ -206,6 +206,12 @@ def test_plans_as_data_are_what_the_text_shows():
     copies = [c for step in gpu["steps"] for c in step["copied_before"]] + gpu["copied_to_host_last"]
     assert gpu["device"] == "gpu" and copies
     assert all(c in program.plan(device="gpu", outputs=["x", "s"]) for c in copies)
+    texts = polyrt.compile('input x\nname := first_names(hash(x))\ns := x as str\n')
+    steps = texts.plan_data(device="gpu")["steps"]
+    assert steps[0]["kind"] == "GPU kernel" and steps[0]["text_bytes_per_row"] > 0
+    host = [step for step in steps if step["kind"] == "host, on a CPU worker"]
+    assert [step["why_host"] for step in host] == ["no GPU form of '__to_str'"]
+    assert f": {host[0]['why_host']}" in texts.plan(device="gpu")
     state = program.plan_data("state")
     assert state["engine"] == program.engine and state["mode"] in ("Raw", "Pull", "PushPull")
     assert f"slots: {state['slot_count']}" in program.plan("state")
