@@ -45,7 +45,8 @@ constexpr DeviceTextArg text_blob(uint8_t i) {
 }
 
 // The inputs of Concat and Format forms a kernel can write: integers (in
-// decimal or a radix), bools and str (a constant or a device-made text).
+// decimal or a radix), f64s (Display; Debug without fixed decimals), bools
+// and str (a constant or a device-made text).
 struct DeviceTextForm {
   DeviceTextKind kind = DeviceTextKind::Call;
   std::string_view symbol;          // Call
