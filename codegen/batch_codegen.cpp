@@ -426,7 +426,8 @@ std::vector<std::string> emit_batch_kernels(llvm::Module& module, const ir::Grap
   if (target != BatchTarget::Cpu &&
       std::any_of(plan.text_bounds.begin(), plan.text_bounds.end(), [](uint32_t b) { return b; })) {
     const TextCompactionKernels text = emit_text_compaction_kernels(module, target);
-    symbols.insert(symbols.end(), {text.segment_bytes, text.scan, text.pack});
+    symbols.insert(symbols.end(),
+                   {text.segment_bytes, text.scan_group, text.scan_groups, text.pack});
   }
   return symbols;
 }

@@ -67,7 +67,8 @@ std::vector<uint32_t> kernel_columns(const ir::Graph& graph, const plan::BatchPl
 // `module` (its triple and data layout set: the host's for Cpu and HostTwin,
 // nvptx64's for Nvptx); returns the entry symbols indexed like plan.steps
 // ("" for host steps), then, for a GPU plan with device text, the text
-// compaction kernels' (segment bytes, scan, pack: text_compaction.hpp).
+// compaction kernels' (segment bytes, the scans of groups and of their
+// totals, pack: text_compaction.hpp).
 std::vector<std::string> emit_batch_kernels(llvm::Module& module, const ir::Graph& graph,
                                             const plan::BatchPlan& plan, BatchTarget target);
 

@@ -42,7 +42,7 @@ struct GpuChunkState {
   // Per plan column, a device-made text the host reads: its Arrow layout,
   // compacted on the device (codegen/text_compaction.hpp), then copied.
   struct PackedText {
-    DeviceBuffer sums, offsets, bytes;
+    DeviceBuffer sums, group_sums, offsets, bytes;
     PinnedBuffer total, host_offsets, host_bytes;
   };
   std::vector<PackedText> packed;
@@ -385,7 +385,10 @@ class GpuBatchBackend final : public batch::BatchBackend {
   // of at most `bound` bytes (and the copies' 16-byte slack).
   GpuChunkState::PackedText packed_text(uint64_t capacity, uint32_t bound) const {
     const uint64_t text_bytes = capacity * bound + columns::kPadding;
-    return {DeviceBuffer(context_, (capacity / codegen::kTextSegmentRows + 2) * 8),
+    // A sum per segment, and one per group of segments and their total.
+    const uint64_t segments = capacity / codegen::kTextSegmentRows + 1;
+    return {DeviceBuffer(context_, segments * 8),
+            DeviceBuffer(context_, (segments / codegen::kTextScanGroup + 2) * 8),
             DeviceBuffer(context_, (capacity + 1) * 8),
             DeviceBuffer(context_, text_bytes),
             PinnedBuffer(context_, 8),
@@ -404,6 +407,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const cuda::CUstream stream = g.stream.handle();
     const uint64_t segment_rows = codegen::kTextSegmentRows;
     const uint64_t segments = (rows + segment_rows - 1) / segment_rows;
+    const uint64_t group = codegen::kTextScanGroup;
+    const uint64_t groups = (segments + group - 1) / group;
     const size_t entry = batch_.plan.steps.size();  // the compaction kernels follow the steps
     for (uint32_t c : columns) {
       const GpuChunkState::PackedText& t = g.packed[c];
@@ -411,12 +416,14 @@ class GpuBatchBackend final : public batch::BatchBackend {
       const uint64_t slots = g.column_address(c);
       launch_entry(g, entry, segments,
                    {segments, slots, slot, rows, segment_rows, t.sums.address()});
-      launch_entry(g, entry + 1, 1, {1, t.sums.address(), segments});
-      launch_entry(g, entry + 2, segments,
-                   {segments, slots, slot, rows, segment_rows, t.sums.address(),
-                    t.offsets.address(), t.bytes.address()});
+      launch_entry(g, entry + 1, groups,
+                   {groups, t.sums.address(), segments, group, t.group_sums.address()});
+      launch_entry(g, entry + 2, 1, {1, t.group_sums.address(), groups});
+      launch_entry(g, entry + 3, segments,
+                   {segments, slots, slot, rows, segment_rows, t.sums.address(), group,
+                    t.group_sums.address(), t.offsets.address(), t.bytes.address()});
       context_.check(
-          api.cuMemcpyDtoHAsync(t.total.words(), t.sums.address() + segments * 8, 8, stream),
+          api.cuMemcpyDtoHAsync(t.total.words(), t.group_sums.address() + groups * 8, 8, stream),
           "cuMemcpyDtoHAsync");
     }
     g.stream.synchronize();

@@ -57,8 +57,11 @@ PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts, 
 
 // Compaction of a device-made str column into Arrow's layout (offsets and
 // bytes), by segments of `segment_rows` consecutive rows, one thread per
-// segment (kernels of codegen/text_compaction.cpp): each segment's bytes,
-// their exclusive scan, then each segment's offsets and bytes.
+// segment (kernels of codegen/text_compaction.cpp): each segment's bytes;
+// their exclusive scan within groups of `group_segments` segments (a thread
+// per group), then of the groups' totals (one thread: a 4 Mi-row chunk has
+// 512 groups, where a scan of its 131,072 segments would be one thread's
+// long chain); then each segment's offsets and bytes.
 namespace {
 
 uint32_t slot_length(const char* slots, uint64_t slot_bytes, uint64_t row) {
@@ -78,23 +81,39 @@ PD_API void pd_text_segment_bytes(const char* slots, uint64_t slot_bytes, uint64
   sums[segment] = total;
 }
 
-PD_API void pd_text_scan_segments(uint64_t* sums, uint64_t segments, uint64_t segment) {
-  if (segment != 0) return;
+namespace {
+
+// sums[begin, end) in place by their exclusive scan; returns their total.
+uint64_t exclusive_scan(uint64_t* sums, uint64_t begin, uint64_t end) {
   uint64_t total = 0;
-  for (uint64_t s = 0; s < segments; ++s) {
+  for (uint64_t s = begin; s < end; ++s) {
     const uint64_t size = sums[s];
     sums[s] = total;
     total += size;
   }
-  sums[segments] = total;
+  return total;
+}
+
+}  // namespace
+
+PD_API void pd_text_scan_group(uint64_t* sums, uint64_t segments, uint64_t group_segments,
+                               uint64_t* group_sums, uint64_t group) {
+  const uint64_t begin = group * group_segments;
+  const uint64_t end = begin + group_segments < segments ? begin + group_segments : segments;
+  group_sums[group] = exclusive_scan(sums, begin, end);
+}
+
+PD_API void pd_text_scan_groups(uint64_t* group_sums, uint64_t groups, uint64_t thread) {
+  if (thread == 0) group_sums[groups] = exclusive_scan(group_sums, 0, groups);
 }
 
 PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_t rows,
-                                 uint64_t segment_rows, const uint64_t* sums, int64_t* offsets,
-                                 char* bytes, uint64_t segment) {
+                                 uint64_t segment_rows, const uint64_t* sums,
+                                 uint64_t group_segments, const uint64_t* group_sums,
+                                 int64_t* offsets, char* bytes, uint64_t segment) {
   const uint64_t begin = segment * segment_rows;
   const uint64_t end = begin + segment_rows < rows ? begin + segment_rows : rows;
-  uint64_t at = sums[segment];
+  uint64_t at = group_sums[segment / group_segments] + sums[segment];
   if (segment == 0) offsets[0] = 0;
   for (uint64_t r = begin; r < end; ++r) {
     const uint32_t length = slot_length(slots, slot_bytes, r);

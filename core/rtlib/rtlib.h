@@ -209,15 +209,19 @@ PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts,
                                      const char* alphabet);
 // A device-made str column's slots (rows of slot_bytes: a u32 length, then the
 // bytes) compacted into Arrow's layout by segments of segment_rows rows:
-// sums[segment] = the segment's bytes; then (segment 0 alone) their exclusive
-// scan, the total in sums[segments]; then the segment's offsets[r + 1] and
-// bytes.
+// sums[segment] = the segment's bytes; then, per group of group_segments
+// segments, their exclusive scan in place and the group's total in
+// group_sums[group]; then (thread 0 alone) the groups' exclusive scan, the
+// total in group_sums[groups]; then the segment's offsets[r + 1] and bytes.
 PD_API void pd_text_segment_bytes(const char* slots, uint64_t slot_bytes, uint64_t rows,
                                   uint64_t segment_rows, uint64_t* sums, uint64_t segment);
-PD_API void pd_text_scan_segments(uint64_t* sums, uint64_t segments, uint64_t segment);
+PD_API void pd_text_scan_group(uint64_t* sums, uint64_t segments, uint64_t group_segments,
+                               uint64_t* group_sums, uint64_t group);
+PD_API void pd_text_scan_groups(uint64_t* group_sums, uint64_t groups, uint64_t thread);
 PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_t rows,
-                                 uint64_t segment_rows, const uint64_t* sums, int64_t* offsets,
-                                 char* bytes, uint64_t segment);
+                                 uint64_t segment_rows, const uint64_t* sums,
+                                 uint64_t group_segments, const uint64_t* group_sums,
+                                 int64_t* offsets, char* bytes, uint64_t segment);
 // An f64's Display (str_concat) and Debug (printf's {}) text, as the host's
 // rt::write_f64_display and rt::write_f64_debug write it.
 PD_API uint64_t pd_text_f64_display(char* out, double x);
