@@ -14,10 +14,6 @@
 namespace polyrt::rt {
 namespace {
 
-char* write_text(char* p, std::string_view s) {
-  return std::copy(s.begin(), s.end(), p);
-}
-
 // The shortest digits of x as an f32 (x holds one exactly): the fewest that
 // read back to that f32 (std::to_chars's; f64 digits are shortest_digits').
 ShortestDigits f32_shortest_digits(double x) {
