@@ -67,20 +67,11 @@ class BatchEmitter {
   // externs and fixed coordinates, which change from batch to batch, are
   // read from the scalars.
   std::optional<uint64_t> constant_word(uint32_t port) const {
-    const Value* v = constant_value(port);
+    const Value* v = plan::constant_at(g_, p_, port);
     if (!v) return std::nullopt;
     const Type t = v->is_none() ? Type::Str : v->type();
     if (!is_integer(t) && t != Type::F64 && t != Type::F32 && t != Type::Bool) return std::nullopt;
     return word_of(*v);
-  }
-
-  // The value of a scalar port that a constant node gives, else null.
-  const Value* constant_value(uint32_t port) const {
-    const auto next = std::upper_bound(p_.port_base.begin(), p_.port_base.end(), port);
-    const auto node = (uint32_t)(next - p_.port_base.begin() - 1);
-    const ir::Node& n = g_.nodes[node];
-    if (n.kind != ir::NodeKind::Constant) return nullptr;
-    return &n.constants[port - p_.port_base[node]];
   }
 
   std::string emit(uint32_t step) {
@@ -196,7 +187,8 @@ class BatchEmitter {
     for (const ir::Wire& w : n.inputs) input_types.push_back(g_.nodes[w.node].out_types[w.port]);
     llvm::Value* slot = slot_of(p_.values[p_.port_base[node]].index);
     llvm::Value* length = emit_device_text(
-        ir_, m_, rtlib_, n, ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, 4),
+        ir_, m_, rtlib_, n,
+        ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, PD_DEVICE_TEXT_LENGTH),
         [&](size_t input) { return word(n.inputs[input]); },
         [&](size_t input) { return text_of(n.inputs[input], slot_of); }, input_types);
     ir_.CreateAlignedStore(ir_.CreateTrunc(length, ir_.getInt32Ty()), slot, llvm::Align(4));
@@ -207,7 +199,7 @@ class BatchEmitter {
     const uint32_t port = p_.source_of(w);
     const BatchValue& v = p_.values[port];
     if (v.kind == BatchValue::Scalar) {
-      const Value* constant = constant_value(port);
+      const Value* constant = plan::constant_at(g_, p_, port);
       if (!constant) internal_error("a device text reads a str scalar that is no constant");
       return constant_text(ir_, m_, constant->as_str());
     }
@@ -216,7 +208,7 @@ class BatchEmitter {
     }
     llvm::Value* slot = slot_of(v.index);
     llvm::Value* length = ir_.CreateAlignedLoad(ir_.getInt32Ty(), slot, llvm::Align(4));
-    return {ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, 4),
+    return {ir_.CreateConstInBoundsGEP1_64(ir_.getInt8Ty(), slot, PD_DEVICE_TEXT_LENGTH),
             ir_.CreateZExt(length, ir_.getInt64Ty())};
   }
 

@@ -2,8 +2,7 @@
 
 #include <llvm/IR/Module.h>
 
-#include <bit>
-
+#include "codegen/native_call.hpp"
 #include "nodes/device_text_form.hpp"
 #include "nodes/printf_format.hpp"
 #include "nodes/registry.hpp"
@@ -17,10 +16,6 @@ namespace {
 llvm::Value* global_array(llvm::Module& m, llvm::Constant* init, const char* name) {
   return new llvm::GlobalVariable(m, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
                                   name);
-}
-
-uint64_t param_word(const Value& v) {
-  return v.type() == Type::F64 ? std::bit_cast<uint64_t>(v.as_f64()) : v.as_u64();
 }
 
 // The inputs of a concatenation or format, written where the text goes on.
@@ -59,9 +54,8 @@ class Pieces {
       const int bits = integer_bits(t);
       llvm::Value* word = input_word_(k);
       if (bits < 64) word = ir_.CreateAnd(word, ir_.getInt64(((uint64_t)1 << bits) - 1));
-      const uint64_t radix = spec.radix == 'b' ? 2 : spec.radix == 'o' ? 8 : 16;
-      written = call("pd_text_u64_digits",
-                     {at(), word, ir_.getInt64(radix), ir_.getInt64(spec.radix == 'X')});
+      written = call("pd_text_u64_digits", {at(), word, ir_.getInt64((uint64_t)spec.base()),
+                                            ir_.getInt64(spec.radix == 'X')});
     } else if (t == Type::F64) {
       written = call("pd_text_f64_debug", {at(), as_f64(input_word_(k))});
     } else {

@@ -27,11 +27,11 @@ llvm::Value* table(llvm::Module& m, const std::vector<double>* f64s,
                                   "polyrt_table");
 }
 
+}  // namespace
+
 uint64_t param_word(const Value& v) {
   return v.type() == Type::F64 ? std::bit_cast<uint64_t>(v.as_f64()) : v.as_u64();
 }
-
-}  // namespace
 
 NativeCall emit_native_call(llvm::IRBuilder<>& ir, llvm::Module& module, RtlibLinker& rtlib,
                             const ir::Node& n,

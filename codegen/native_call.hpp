@@ -18,6 +18,9 @@ struct NativeCall {
   std::vector<llvm::Value*> outputs;  // i64 words (an f64 NaN is the canonical NaN)
 };
 
+// A constant argument's word as rtlib functions take it (f64 as its bits).
+uint64_t param_word(const Value& v);
+
 // `input_word(k)` gives the i64 word of the node's k-th input. The output
 // buffer of multi-output nodes is zeroed first, so a failed call leaves
 // defined words behind.

@@ -415,13 +415,15 @@ class GpuBatchBackend final : public batch::BatchBackend {
       const uint64_t slot = device_text_slot(batch_.plan.text_bounds[c]);
       const uint64_t slots = g.column_address(c);
       launch_entry(g, entry, segments,
-                   {segments, slots, slot, rows, segment_rows, t.sums.address()});
-      launch_entry(g, entry + 1, groups,
-                   {groups, t.sums.address(), segments, group, t.group_sums.address()});
-      launch_entry(g, entry + 2, 1, {1, t.group_sums.address(), groups});
-      launch_entry(g, entry + 3, segments,
-                   {segments, slots, slot, rows, segment_rows, t.sums.address(), group,
-                    t.group_sums.address(), t.offsets.address(), t.bytes.address()});
+                   KernelArguments({segments, slots, slot, rows, segment_rows, t.sums.address()}));
+      launch_entry(
+          g, entry + 1, groups,
+          KernelArguments({groups, t.sums.address(), segments, group, t.group_sums.address()}));
+      launch_entry(g, entry + 2, 1, KernelArguments({1, t.group_sums.address(), groups}));
+      launch_entry(
+          g, entry + 3, segments,
+          KernelArguments({segments, slots, slot, rows, segment_rows, t.sums.address(), group,
+                           t.group_sums.address(), t.offsets.address(), t.bytes.address()}));
       context_.check(
           api.cuMemcpyDtoHAsync(t.total.words(), t.group_sums.address() + groups * 8, 8, stream),
           "cuMemcpyDtoHAsync");
@@ -446,19 +448,19 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
   }
 
-  // Launches entry `entry` (a text compaction kernel) for `threads` threads'
-  // work with the 8-byte arguments `values`.
+  // Launches entry `entry` (of kernels_.entries) on the chunk's stream for
+  // `threads` threads' work (rows or segments). One wave: as many blocks as
+  // the SMs hold at once (more would only queue behind them; the kernels'
+  // grid-stride loops cover the rest).
   void launch_entry(GpuChunkState& g, size_t entry, uint64_t threads,
-                    std::vector<uint64_t> values) const {
-    std::vector<void*> pointers;
-    for (uint64_t& v : values) pointers.push_back(&v);
+                    KernelArguments&& arguments) const {
     const LoadedKernel& kernel = loaded_->kernel(kernels_.entries[entry]);
     const uint64_t wanted = (threads + codegen::kGpuBlockThreads - 1) / codegen::kGpuBlockThreads;
     const unsigned blocks = (unsigned)std::clamp<uint64_t>(
         wanted, 1, (uint64_t)context_.device().sms * kernel.blocks_per_sm);
     context_.check(context_.driver().api().cuLaunchKernel(
                        kernel.function, blocks, 1, 1, codegen::kGpuBlockThreads, 1, 1, 0,
-                       g.stream.handle(), pointers.data(), nullptr),
+                       g.stream.handle(), arguments.pointers(), nullptr),
                    "cuLaunchKernel");
   }
 
@@ -485,16 +487,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
     if (fallible) {
       context_.check(api.cuMemsetD8Async(failure_word, 0xff, 8, stream), "cuMemsetD8Async");
     }
-    KernelArguments arguments(first, rows, scalars_.address(), columns, failure_word);
-    // One wave: as many blocks as the SMs hold at once (more would only
-    // queue behind them; the kernel's grid-stride loop covers every row).
-    const LoadedKernel& kernel = loaded_->kernel(kernels_.entries[s]);
-    const uint64_t wanted = (rows + codegen::kGpuBlockThreads - 1) / codegen::kGpuBlockThreads;
-    const unsigned blocks = (unsigned)std::clamp<uint64_t>(
-        wanted, 1, (uint64_t)context_.device().sms * kernel.blocks_per_sm);
-    context_.check(api.cuLaunchKernel(kernel.function, blocks, 1, 1, codegen::kGpuBlockThreads, 1,
-                                      1, 0, stream, arguments.pointers(), nullptr),
-                   "cuLaunchKernel");
+    launch_entry(g, s, rows,
+                 KernelArguments(first, rows, scalars_.address(), columns, failure_word));
     for (uint32_t c : columns_[s]) {
       if (batch_.plan.column_steps[c] == s) {
         on_device[c] = 1;

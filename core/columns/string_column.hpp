@@ -82,15 +82,13 @@ class StringColumn {
   // the caller writes them (row r at offsets()[r] past bytes()).
   template <typename Length>
   char* append_unwritten(uint64_t count, const Length& length) {
-    size_t total = 0;
-    for (uint64_t r = 0; r < count; ++r) total += length(r);
-    char* p = ensure(cursor(), total);
     offsets_.reserve(offsets_.size() + count);
     size_t end = size_;
     for (uint64_t r = 0; r < count; ++r) {
       end += length(r);
       offsets_.push_back((int64_t)end);
     }
+    char* p = ensure(cursor(), end - size_);
     size_ = end;
     return p;
   }

@@ -113,25 +113,25 @@ const NodeDef& pick_str_node() {
                   {bytes + offsets[index], (size_t)(offsets[index + 1] - offsets[index])});
             }
           },
-      .device_text = DeviceTextForm{.symbol = "pd_text_pick",
-                                    .args = {text_input(0), text_blob(0), text_blob(1)},
-                                    .blobs = [](const std::vector<Value>& entries,
-                                                const Prepared*) -> std::vector<std::string> {
-                                      std::vector<int64_t> offsets = {0};
-                                      std::string bytes;
-                                      for (const Value& e : entries) {
-                                        bytes += e.as_str();
-                                        offsets.push_back((int64_t)bytes.size());
-                                      }
-                                      return {blob_of(offsets), bytes};
-                                    },
-                                    .bound = [](const std::vector<Value>& entries, const Prepared*,
-                                                std::span<const size_t>) -> size_t {
-                                      size_t bound = 0;
-                                      for (const Value& e : entries)
-                                        bound = std::max(bound, e.as_str().size());
-                                      return bound;
-                                    }},
+      .device_text =
+          DeviceTextForm{.symbol = "pd_text_pick",
+                         .args = {text_input(0), text_blob(0), text_blob(1)},
+                         // The table prepare made, in its Arrow layout.
+                         .blobs = [](const std::vector<Value>&,
+                                     const Prepared* prepared) -> std::vector<std::string> {
+                           const columns::StringColumn& table = string_table_of(prepared->extra);
+                           const int64_t* offsets = table.offsets();
+                           return {
+                               blob_of(std::vector<int64_t>(offsets, offsets + table.rows() + 1)),
+                               std::string(table.bytes(), table.byte_size())};
+                         },
+                         .bound = [](const std::vector<Value>& entries, const Prepared*,
+                                     std::span<const size_t>) -> size_t {
+                           size_t bound = 0;
+                           for (const Value& e : entries)
+                             bound = std::max(bound, e.as_str().size());
+                           return bound;
+                         }},
   };
   return def;
 }

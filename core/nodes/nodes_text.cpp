@@ -68,10 +68,7 @@ void register_text_nodes(Registry& r) {
                                 bound += seg.literal.size();
                                 if (!seg.placeholder) continue;
                                 const size_t value =
-                                    seg.radix ? rt::u64_radix_digits(seg.radix == 'b'   ? 2
-                                                                     : seg.radix == 'o' ? 8
-                                                                                        : 16)
-                                              : inputs[k];
+                                    seg.radix ? rt::u64_radix_digits(seg.base()) : inputs[k];
                                 bound += std::max(value, (size_t)seg.width);
                                 ++k;
                               }

@@ -106,11 +106,7 @@ char* write_field(char* p, const rt::FormatSegment& spec, const FieldValue& v) {
     // as Rust's {:x} does.
     const int bits = integer_bits(v.type);
     const uint64_t word = bits == 64 ? v.word : v.word & (((uint64_t)1 << bits) - 1);
-    end = rt::write_u64_radix(p, word,
-                              spec.radix == 'b'   ? 2
-                              : spec.radix == 'o' ? 8
-                                                  : 16,
-                              false, spec.radix == 'X');
+    end = rt::write_u64_radix(p, word, spec.base(), false, spec.radix == 'X');
   } else if (r == Rendering::F64 || r == Rendering::F32) {
     const double d = std::bit_cast<double>(v.word);
     end = spec.precision >= 0   ? rt::write_f64_fixed(p, d, spec.precision)

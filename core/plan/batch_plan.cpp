@@ -265,11 +265,9 @@ class BatchPlanner {
     if (is_integer(t)) return 21;  // a sign and 20 digits
     if (t == Type::Bool) return 5;
     if (t == Type::F64) return debug ? rt::kF64DebugText : rt::kF64DisplayText;
-    const ir::Node& source = g_.nodes[node_of_port(p_.source_of(w))];
-    if (t == Type::Str && source.kind == ir::NodeKind::Constant) {
-      return source.constants[p_.source_of(w) - p_.port_base[node_of_port(p_.source_of(w))]]
-          .as_str()
-          .size();
+    const ir::Node& source = g_.nodes[p_.node_of(p_.source_of(w))];
+    if (const Value* constant = t == Type::Str ? constant_at(g_, p_, p_.source_of(w)) : nullptr) {
+      return constant->as_str().size();
     }
     if (t == Type::Str && p_.value_of(w).kind != BatchValue::Scalar && text_bound_[w.node] > 0) {
       return text_bound_[w.node];
@@ -294,11 +292,6 @@ class BatchPlanner {
       }
     }
     return "";
-  }
-
-  uint32_t node_of_port(uint32_t port) const {
-    return (uint32_t)(std::upper_bound(p_.port_base.begin(), p_.port_base.end(), port) -
-                      p_.port_base.begin() - 1);
   }
 
   // A stage's native nodes form one kernel, cut every kMaxFusedNodes nodes
@@ -413,6 +406,17 @@ class BatchPlanner {
 };
 
 }  // namespace
+
+uint32_t BatchPlan::node_of(uint32_t port) const {
+  return (uint32_t)(std::upper_bound(port_base.begin(), port_base.end(), port) - port_base.begin() -
+                    1);
+}
+
+const Value* constant_at(const ir::Graph& g, const BatchPlan& plan, uint32_t port) {
+  const uint32_t node = plan.node_of(port);
+  const ir::Node& n = g.nodes[node];
+  return n.kind == ir::NodeKind::Constant ? &n.constants[port - plan.port_base[node]] : nullptr;
+}
 
 BatchPlan plan_batch(const ir::Graph& g, const BatchShape& shape) {
   return BatchPlanner(g, shape).run();

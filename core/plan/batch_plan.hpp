@@ -16,6 +16,7 @@
 
 #include "graph/graph.hpp"
 #include "polyrt/plan_view.hpp"
+#include "rtlib/rtlib.h"
 
 namespace polyrt::plan {
 
@@ -41,11 +42,11 @@ enum class PlanPlacement : uint8_t { Cpu, Gpu };
 inline constexpr uint32_t kMaxDeviceTextBytes = 4096;
 
 // A device-made str column (PlanPlacement::Gpu) holds per row a slot of
-// device_text_slot(bound) bytes: the text's length (u32), its bytes, and the
-// 8 bytes past them that the rtlib's digit writers may overwrite
-// (PD_DEVICE_TEXT_SLACK), rounded up to 8 bytes.
+// device_text_slot(bound) bytes: the text's length (a u32), its bytes, and
+// the bytes past them that the rtlib's digit writers may overwrite, rounded
+// up to 8 bytes (the layout rtlib.h defines).
 inline uint64_t device_text_slot(uint32_t bound) {
-  return (4 + (uint64_t)bound + 8 + 7) / 8 * 8;
+  return (PD_DEVICE_TEXT_LENGTH + (uint64_t)bound + PD_DEVICE_TEXT_SLACK + 7) / 8 * 8;
 }
 
 // What a batch plan depends on besides the program: which coordinate varies
@@ -99,8 +100,14 @@ struct BatchPlan {
   std::vector<BatchValue> outputs;  // per requested output
 
   uint32_t source_of(ir::Wire w) const { return source_port[port_base[w.node] + w.port]; }
+  // The node whose output `port` is.
+  uint32_t node_of(uint32_t port) const;
   const BatchValue& value_of(ir::Wire w) const { return values[source_of(w)]; }
 };
+
+// The value a constant node gives at `port`, or null when another kind of
+// node computes it.
+const Value* constant_at(const ir::Graph& graph, const BatchPlan& plan, uint32_t port);
 
 // Plans a batch. Throws RefusedError when a requested output's cone holds a
 // side-channel node (its lines would have no defined order across lanes).

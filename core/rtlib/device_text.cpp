@@ -66,7 +66,7 @@ namespace {
 
 uint32_t slot_length(const char* slots, uint64_t slot_bytes, uint64_t row) {
   uint32_t length;
-  __builtin_memcpy(&length, slots + row * slot_bytes, 4);
+  __builtin_memcpy(&length, slots + row * slot_bytes, PD_DEVICE_TEXT_LENGTH);
   return length;
 }
 
@@ -117,7 +117,7 @@ PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_
   if (segment == 0) offsets[0] = 0;
   for (uint64_t r = begin; r < end; ++r) {
     const uint32_t length = slot_length(slots, slot_bytes, r);
-    pd_text_copy(bytes + at, slots + r * slot_bytes + 4, length);
+    pd_text_copy(bytes + at, slots + r * slot_bytes + PD_DEVICE_TEXT_LENGTH, length);
     at += length;
     offsets[r + 1] = (int64_t)at;
   }

@@ -187,8 +187,11 @@ PD_API uint64_t pd_alias_pick(uint64_t x, const double* bias, const uint64_t* va
                               uint64_t count);
 
 // Device text (device_text.cpp): one row's text at `out`, its length returned;
-// `out` has the node's bound plus PD_DEVICE_TEXT_SLACK bytes of room.
+// `out` has the node's bound plus PD_DEVICE_TEXT_SLACK bytes of room. A
+// device-made column's row slot holds the length (PD_DEVICE_TEXT_LENGTH
+// bytes, a u32), then the text.
 #define PD_DEVICE_TEXT_SLACK 8
+#define PD_DEVICE_TEXT_LENGTH 4
 PD_API uint64_t pd_text_copy(char* out, const char* text, uint64_t length);
 // entries[index] of a table whose entry k is bytes [offsets[k], offsets[k + 1]).
 PD_API uint64_t pd_text_pick(char* out, uint64_t index, const int64_t* offsets, const char* bytes);

@@ -93,6 +93,9 @@ struct FormatSegment {
   int width = 0;
   int precision = -1;
   char radix = 0;  // 0 (decimal), 'x', 'X', 'b', 'o'
+
+  // The radix as a number: 2, 8, 16, or 10 for decimal.
+  int base() const { return radix == 'b' ? 2 : radix == 'o' ? 8 : radix ? 16 : 10; }
 };
 // Returns false and sets `error` for a malformed format (unbalanced braces,
 // an unknown spec such as "{:q}").
