@@ -17,7 +17,6 @@
 #include "gpu_backend/driver/cuda_driver.hpp"
 #include "gpu_backend/driver/device_resources.hpp"
 #include "polyrt/batch.hpp"
-#include "scheduler/output/row_format.hpp"
 
 namespace polyrt::bench {
 namespace {
@@ -169,10 +168,11 @@ BENCHMARK_CAPTURE(BM_GpuToHost, Stress, kStressFile, kStressOutputs)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
-// A realistic (string) table encoded as CSV by the CLI's row writer, on the
-// GPU and, for the ratio, on the CPU tier of the same machine: bytes of CSV
-// per second. On a GPU every string node of users.polydat and lineitem.polydat
-// is a kernel's device text (polyrt plan --device gpu shows no host step).
+// A realistic (string) table as CSV rows (stream_rows, what `polyrt run
+// --format csv` writes), on the GPU and, for the ratio, on the CPU tier of
+// the same machine: bytes of CSV per second. On a GPU every string node of
+// users.polydat and lineitem.polydat is a kernel's device text and the rows
+// are encoded on the device (polyrt plan --device gpu shows no host step).
 void BM_GpuTableToCsv(benchmark::State& st, const char* file, BatchDevice device) {
   guarded(st, [&] {
     if (device == BatchDevice::Gpu && !gpu_or_skip(st)) return;
@@ -180,22 +180,17 @@ void BM_GpuTableToCsv(benchmark::State& st, const char* file, BatchDevice device
     options.device = device;
     const BatchEvaluator batch(compile_file(file), options);
     const uint64_t rows = kRows / 16;
-    const std::vector<std::string> names = batch.output_names();
-    const auto encode = [&](const ColumnChunk& chunk, std::string& bytes) {
-      bytes.clear();
-      scheduler::append_rows(bytes, scheduler::RowFormat::Csv, names, chunk);
-    };
-    std::atomic<uint64_t> written{0};
-    const auto write = [&](const ColumnChunk&, std::string& bytes) { written += bytes.size(); };
-    batch.stream_encoded(0, rows, encode, write);  // warm-up: buffers, streams, the module
+    uint64_t written = 0;
+    const auto write = [&](uint64_t, uint64_t, std::string_view bytes) { written += bytes.size(); };
+    batch.stream_rows(0, rows, "csv", write);  // warm-up: buffers, streams, the module
     uint64_t first = rows;
     written = 0;
     for (auto _ : st) {
-      batch.stream_encoded(first, rows, encode, write);
+      batch.stream_rows(first, rows, "csv", write);
       first += rows;
     }
     st.SetItemsProcessed((int64_t)(st.iterations() * rows));
-    st.SetBytesProcessed((int64_t)written.load());
+    st.SetBytesProcessed((int64_t)written);
   });
 }
 

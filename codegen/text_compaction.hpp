@@ -1,10 +1,11 @@
 // The kernels that compact device-made str columns (plan::device_text_slot
 // slots) into Arrow's layout on the GPU, so that only a text's bytes cross to
-// the host: plan-independent, added to a module whose plan has device text.
-// Each runs one thread per unit of work (a segment of kTextSegmentRows rows,
-// a group of kTextScanGroup segments) over a grid-stride loop and calls its
-// rtlib function (core/rtlib/device_text.cpp); the first argument is the
-// count of units:
+// the host: plan-independent, added to a module whose plan has device text
+// (and, for their scans, to one that encodes rows on the device). Each is a
+// segment kernel (segment_kernel.hpp): one thread per unit of work (a
+// segment of kTextSegmentRows rows, a group of kTextScanGroup segments)
+// calls its rtlib function (core/rtlib/device_text.cpp); the first argument
+// is the count of units:
 //
 //   polyrt_text_segment_bytes(i64 segments, ptr slots, i64 slot_bytes, i64 rows,
 //                             i64 segment_rows, ptr sums)
@@ -14,9 +15,6 @@
 //   polyrt_text_pack(i64 segments, ptr slots, i64 slot_bytes, i64 rows,
 //                    i64 segment_rows, ptr sums, i64 group_segments,
 //                    ptr group_sums, ptr offsets, ptr bytes)
-//
-// For BatchTarget::HostTwin each is a twin (ptr params, i32 block,
-// i32 block_dim, i32 thread, i32 grid_dim), as batch kernels' are.
 #pragma once
 
 #include <cstdint>

@@ -8,6 +8,7 @@
 
 #include "codegen/batch_codegen.hpp"
 #include "codegen/text_compaction.hpp"
+#include "gpu_backend/device_rows.hpp"
 #include "gpu_backend/device_texts.hpp"
 #include "gpu_backend/kernel_arguments.hpp"
 #include "gpu_backend/loaded_kernels.hpp"
@@ -46,6 +47,15 @@ struct GpuChunkState {
     PinnedBuffer total, host_offsets, host_bytes;
   };
   std::vector<PackedText> packed;
+  // Text rows encoded on the device (BatchPlan::rows_on_device): the
+  // fields' layout (device_rows.hpp), the sums of the segments' and groups'
+  // bytes, and the rows' bytes on both sides (grown to the largest chunk's).
+  struct EncodedRows {
+    PinnedBuffer layout_on_host;
+    DeviceBuffer layout, sums, group_sums, bytes;
+    PinnedBuffer total, host_bytes;
+    uint64_t layout_capacity = 0, bytes_capacity = 0;
+  } rows;
   DeviceBuffer failure_words;           // per step
   PinnedBuffer failure_words_on_host;   // per step
   std::vector<PinnedBuffer> generated;  // per output: lane or scalar words to copy up
@@ -183,6 +193,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       g.host.clear();
       g.packed.clear();
       g.packed.resize(p.column_types.size());
+      g.rows = GpuChunkState::EncodedRows{};
       for (size_t c = 0; c < p.column_types.size(); ++c) {
         const uint32_t bound = p.text_bounds[c];
         const uint64_t bytes = capacity * (bound ? device_text_slot(bound) : 8);
@@ -239,6 +250,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
                                 std::span<const uint64_t* const> coordinate_columns,
                                 std::span<const uint64_t> device_targets) const {
     const CurrentContext current = context_.make_current();
+    b.encoded_rows.reset();
     batch::fill_generated_outputs(batch_, b, first);
     if (batch_.scalars_failed) return batch::ChunkFailure{0, 0, 0};
     GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;
@@ -337,7 +349,10 @@ class GpuBatchBackend final : public batch::BatchBackend {
         }
       }
     }
-    if (device_targets.empty()) {
+    const bool encode = b.encode_rows && p.rows_on_device() && device_targets.empty();
+    if (encode) {
+      count_row_bytes(g, b, first);
+    } else if (device_targets.empty()) {
       for (const BatchValue& v : p.outputs) {
         if (v.kind == BatchValue::Column) to_host(v.index);
       }
@@ -345,7 +360,103 @@ class GpuBatchBackend final : public batch::BatchBackend {
       outputs_to_device(g, b, on_device, device_targets);
     }
     collect();
-    return failure_before((uint32_t)p.steps.size());
+    const batch::ChunkFailure failure = failure_before((uint32_t)p.steps.size());
+    if (encode && failure.row == plan::kNoFailingRow) b.encoded_rows = write_rows(g, b);
+    return failure;
+  }
+
+  // Queues the length pass of the chunk's text rows (b.encode_rows): the
+  // fields' layout copied up, each segment's bytes, their scans, and the
+  // total copied back (row_encoding_kernels.hpp).
+  void count_row_bytes(GpuChunkState& g, const batch::ChunkBuffers& b, uint64_t first) const {
+    const plan::BatchPlan& p = batch_.plan;
+    const cuda::DriverApi& api = context_.driver().api();
+    const cuda::CUstream stream = g.stream.handle();
+    GpuChunkState::EncodedRows& e = g.rows;
+    if (!e.total.words()) {
+      const uint64_t segments = g.capacity / codegen::kTextSegmentRows + 1;
+      e.sums = DeviceBuffer(context_, segments * 8);
+      e.group_sums = DeviceBuffer(context_, (segments / codegen::kTextScanGroup + 2) * 8);
+      e.total = PinnedBuffer(context_, 8);
+    }
+    // Laid out for where it will be: the device buffer, grown first.
+    const auto layout_of = [&] {
+      return row_field_layout(
+          p, *b.encode_rows, first, [&](uint32_t c) { return g.column_address(c); },
+          e.layout.address());
+    };
+    std::string layout = layout_of();
+    if (e.layout_capacity < layout.size()) {
+      e.layout = DeviceBuffer(context_, layout.size());
+      e.layout_on_host = PinnedBuffer(context_, layout.size());
+      e.layout_capacity = layout.size();
+      layout = layout_of();
+    }
+    std::memcpy(e.layout_on_host.words(), layout.data(), layout.size());
+    context_.check(
+        api.cuMemcpyHtoDAsync(e.layout.address(), e.layout_on_host.words(), layout.size(), stream),
+        "cuMemcpyHtoDAsync");
+    const uint64_t segments = segments_of(b.rows), groups = groups_of(segments);
+    launch_entry(g, rows_entry(), segments,
+                 KernelArguments({segments, e.layout.address(), row_field_count(p),
+                                  (uint64_t)b.encode_rows->format, b.rows,
+                                  codegen::kTextSegmentRows, e.sums.address()}));
+    scan_segments(g, e.sums.address(), segments, e.group_sums.address());
+    context_.check(
+        api.cuMemcpyDtoHAsync(e.total.words(), e.group_sums.address() + groups * 8, 8, stream),
+        "cuMemcpyDtoHAsync");
+  }
+
+  // The write pass of the chunk's text rows, counted by count_row_bytes, and
+  // their bytes copied to the host: the chunk's rows, encoded.
+  std::string_view write_rows(GpuChunkState& g, const batch::ChunkBuffers& b) const {
+    GpuChunkState::EncodedRows& e = g.rows;
+    const uint64_t total = e.total.words()[0];
+    if (e.bytes_capacity < total) {
+      // Half again as much: a chunk's bytes vary, and page-locked memory is
+      // slow to allocate.
+      const uint64_t capacity = total + total / 2;
+      e.bytes = DeviceBuffer(context_, capacity);
+      e.host_bytes = PinnedBuffer(context_, capacity);
+      e.bytes_capacity = capacity;
+    }
+    const uint64_t segments = segments_of(b.rows);
+    launch_entry(
+        g, rows_entry() + 1, segments,
+        KernelArguments({segments, e.layout.address(), row_field_count(batch_.plan),
+                         (uint64_t)b.encode_rows->format, b.rows, codegen::kTextSegmentRows,
+                         e.sums.address(), codegen::kTextScanGroup, e.group_sums.address(),
+                         e.bytes.address()}));
+    if (total) {
+      context_.check(context_.driver().api().cuMemcpyDtoHAsync(
+                         e.host_bytes.words(), e.bytes.address(), total, g.stream.handle()),
+                     "cuMemcpyDtoHAsync");
+    }
+    g.stream.synchronize();
+    return {reinterpret_cast<const char*>(e.host_bytes.words()), total};
+  }
+
+  // Segments of kTextSegmentRows rows, and groups of kTextScanGroup segments.
+  static uint64_t segments_of(uint64_t rows) {
+    return (rows + codegen::kTextSegmentRows - 1) / codegen::kTextSegmentRows;
+  }
+  static uint64_t groups_of(uint64_t segments) {
+    return (segments + codegen::kTextScanGroup - 1) / codegen::kTextScanGroup;
+  }
+  // The plan-independent kernels follow the steps' (emit_batch_kernels):
+  // the text compaction's, then the row encoding's.
+  size_t compaction_entry() const { return batch_.plan.steps.size(); }
+  size_t rows_entry() const { return batch_.plan.steps.size() + 4; }
+
+  // Queues the exclusive scan of `segments` sums at `sums` (within groups,
+  // whose totals go to `group_sums`, then of those totals; their total
+  // follows them).
+  void scan_segments(GpuChunkState& g, cuda::CUdeviceptr sums, uint64_t segments,
+                     cuda::CUdeviceptr group_sums) const {
+    const uint64_t group = codegen::kTextScanGroup, groups = groups_of(segments);
+    launch_entry(g, compaction_entry() + 1, groups,
+                 KernelArguments({groups, sums, segments, group, group_sums}));
+    launch_entry(g, compaction_entry() + 2, 1, KernelArguments({1, group_sums, groups}));
   }
 
   // Every output into the caller's device memory: kernel columns device to
@@ -406,20 +517,16 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const cuda::DriverApi& api = context_.driver().api();
     const cuda::CUstream stream = g.stream.handle();
     const uint64_t segment_rows = codegen::kTextSegmentRows;
-    const uint64_t segments = (rows + segment_rows - 1) / segment_rows;
+    const uint64_t segments = segments_of(rows), groups = groups_of(segments);
     const uint64_t group = codegen::kTextScanGroup;
-    const uint64_t groups = (segments + group - 1) / group;
-    const size_t entry = batch_.plan.steps.size();  // the compaction kernels follow the steps
+    const size_t entry = compaction_entry();
     for (uint32_t c : columns) {
       const GpuChunkState::PackedText& t = g.packed[c];
       const uint64_t slot = device_text_slot(batch_.plan.text_bounds[c]);
       const uint64_t slots = g.column_address(c);
       launch_entry(g, entry, segments,
                    KernelArguments({segments, slots, slot, rows, segment_rows, t.sums.address()}));
-      launch_entry(
-          g, entry + 1, groups,
-          KernelArguments({groups, t.sums.address(), segments, group, t.group_sums.address()}));
-      launch_entry(g, entry + 2, 1, KernelArguments({1, t.group_sums.address(), groups}));
+      scan_segments(g, t.sums.address(), segments, t.group_sums.address());
       launch_entry(
           g, entry + 3, segments,
           KernelArguments({segments, slots, slot, rows, segment_rows, t.sums.address(), group,

@@ -226,6 +226,99 @@ TEST(GpuBatch, LargeChunksRunHostStepsAndEncodingInPartsAlike) {
   if (configure) configure("");
 }
 
+// stream_rows's bytes of `count` rows from `first` (the error's text in
+// `error`, when it throws).
+std::string text_rows(const BatchEvaluator& batch, std::string_view format, uint64_t first,
+                      uint64_t count, std::string* error = nullptr) {
+  std::string out;
+  uint64_t next = first;
+  try {
+    batch.stream_rows(first, count, format,
+                      [&](uint64_t chunk_first, uint64_t rows, std::string_view bytes) {
+                        EXPECT_EQ(chunk_first, next);
+                        next += rows;
+                        out += bytes;
+                      });
+  } catch (const EvalError& e) {
+    if (!error) throw;
+    *error = e.what();
+  }
+  return out;
+}
+
+// Text rows encoded on the GPU (BatchPlan::rows_on_device) are the CPU's
+// bytes in every format, across chunk boundaries and up to the last
+// coordinate: integers, negative ones, f64s with their special values, bools,
+// quoting and escapes of device-made text, empty texts, the lane's coordinate
+// and scalar fields. Only the rows' bytes cross to the host.
+TEST(GpuBatch, TextRowsAreEncodedOnTheDeviceAsTheCpuWritesThem) {
+  REQUIRE_GPU();
+  const auto program = compile(
+      "input x\nh := hash(x)\nsame := x\n"
+      "text := one_of(h, \"\", \"plain\", \"a,b\", \"say \\\"hi\\\"\", \"two\\nlines\", "
+      "\"tab\\there\", \"back\\\\slash\", \"été ✓\", \"cr\r\", \"\x01\x1f\x7f\", \"bad \xff\xfe "
+      "utf-8\")\n"
+      "label := printf(\"{}|{}\", text, h % 100)\n"
+      "signed := 0 - (h % 5000) as i64\n"
+      "ratio := (unit_interval(h) - 0.5) * 1e300\n"
+      "special := 1e308 * ((h % 3) as f64 * 10.0 - 10.0)\nnan := special - special\n"
+      "zero := -0.0 * (h % 2) as f64\n"
+      "flag := h % 2 == 0\nconstant := \"fixed, \\\"quoted\\\"\"\nseven := 7\n");
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  EXPECT_NE(gpu.describe().find("text rows (csv, tsv, jsonl): encoded on the GPU"),
+            std::string::npos)
+      << gpu.describe();
+  const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
+  const Configure configure = double_configure();
+  for (const char* format : {"csv", "tsv", "jsonl"}) {
+    for (const uint64_t first : {uint64_t{0}, ~uint64_t{0} - 2999}) {
+      if (configure) configure("");
+      const std::string on_gpu = text_rows(gpu, format, first, 3000);
+      const int64_t copied = double_count("bytes_to_host");
+      const std::string on_cpu = text_rows(cpu, format, first, 3000);
+      EXPECT_GT(on_cpu.size(), 3000u * 60);
+      EXPECT_EQ(on_gpu, on_cpu) << format;
+      if (format == std::string_view("jsonl")) {
+        EXPECT_NE(on_cpu.find(R"("bad \udcff\udcfe utf-8|)"), std::string::npos);
+        EXPECT_NE(on_cpu.find(R"("special":"-inf","nan":"NaN","zero":-0,)"), std::string::npos);
+        EXPECT_NE(on_cpu.find(R"("constant":"fixed, \"quoted\"")"), std::string::npos);
+      }
+      // The rows' bytes, a byte count per chunk and nothing else.
+      if (copied >= 0) EXPECT_LE(copied, (int64_t)on_cpu.size() + 64) << format;
+    }
+  }
+  BatchOptions small;
+  small.chunk_rows = 777;
+  const BatchEvaluator chunked(program, on(BatchDevice::Gpu, small));
+  EXPECT_EQ(text_rows(chunked, "jsonl", 5, 4000), text_rows(cpu, "jsonl", 5, 4000));
+  EXPECT_THROW(text_rows(gpu, "npy", 0, 10), WriteError);
+}
+
+// A failing row's error is the CPU tier's, after the same rows, when the
+// rows are encoded on the GPU; an f32 output keeps the rows on the host.
+TEST(GpuBatch, TextRowsOnTheDeviceFailAndFallBackAsTheCpuDoes) {
+  REQUIRE_GPU();
+  const auto stress = compile_file(source_file("tests/data/gpu_stress.polydat"));
+  BatchOptions options;
+  options.chunk_rows = 997;
+  options.coordinates = {0, 3};
+  const BatchEvaluator gpu(stress, on(BatchDevice::Gpu, options));
+  EXPECT_NE(gpu.describe().find("encoded on the GPU"), std::string::npos);
+  std::string on_gpu, on_cpu;
+  EXPECT_EQ(
+      text_rows(gpu, "csv", 100, 5000, &on_gpu),
+      text_rows(BatchEvaluator(stress, on(BatchDevice::Cpu, options)), "csv", 100, 5000, &on_cpu));
+  EXPECT_FALSE(on_cpu.empty());
+  EXPECT_EQ(on_gpu, on_cpu);
+  const auto narrow = compile("input x\nh := hash(x)\nv := unit_interval(h) as f32\nn := h % 9\n");
+  const BatchEvaluator narrow_gpu(narrow, on(BatchDevice::Gpu));
+  EXPECT_NE(narrow_gpu.describe().find("encoded on the host: output 'v' is an f32"),
+            std::string::npos)
+      << narrow_gpu.describe();
+  EXPECT_EQ(text_rows(narrow_gpu, "tsv", 0, 3000),
+            text_rows(BatchEvaluator(narrow, on(BatchDevice::Cpu)), "tsv", 0, 3000));
+}
+
 // The smallest failing coordinate's EvalError, after every earlier row.
 TEST(GpuBatch, FailuresAreTheCpuTiersError) {
   REQUIRE_GPU();

@@ -12,7 +12,7 @@
 
 #include "graph/passes.hpp"
 #include "polyrt/batch.hpp"
-#include "scheduler/output/row_format.hpp"
+#include "scheduler/encoding/row_format.hpp"
 #include "tests/differential/random_program.hpp"
 #include "tests/test_support.hpp"
 

@@ -45,7 +45,7 @@ CLI_SCHEDULER_HEADERS = {
     "scheduler/jobs/range_job.hpp",
     "scheduler/jobs/ranks.hpp",
     "scheduler/jobs/traversal_job.hpp",
-    "scheduler/output/row_format.hpp",
+    "scheduler/encoding/row_format.hpp",
     "scheduler/output/temporary_files.hpp",
 }
 

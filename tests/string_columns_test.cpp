@@ -9,7 +9,7 @@
 
 #include "columns/string_column.hpp"
 #include "polyrt/batch.hpp"
-#include "scheduler/output/row_format.hpp"
+#include "scheduler/encoding/row_format.hpp"
 
 namespace polyrt::test {
 namespace {

@@ -6,10 +6,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "batch/prepared_batch.hpp"
+#include "batch/row_encoding.hpp"
 #include "columns/string_column.hpp"
 
 namespace polyrt::batch {
@@ -44,6 +47,12 @@ struct ChunkBuffers {
   // would otherwise idle (one device, more threads than chunks in flight;
   // never while a CPU device's own workers have the cores).
   ForEachPart parts_on_every_core;
+  // Set by the evaluator for a call that writes text rows: a back end that
+  // can (BatchPlan::rows_on_device) encodes the chunk's rows where it made
+  // them into `encoded_rows` (valid until the buffers are prepared again)
+  // and copies no output column to the host.
+  const RowEncoding* encode_rows = nullptr;
+  std::optional<std::string_view> encoded_rows;
 };
 
 // Where a chunk's word columns live: in `words` (the host's vectors), or in

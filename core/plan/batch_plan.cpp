@@ -77,6 +77,7 @@ class BatchPlanner {
     cut_kernels();
     assign_columns();
     emit_steps();
+    if (p_.placement == PlanPlacement::Gpu) p_.why_rows_on_host = why_rows_on_host();
     return std::move(p_);
   }
 
@@ -378,6 +379,24 @@ class BatchPlanner {
     }
   }
 
+  // Why a GPU cannot encode the outputs' rows, or "" (BatchPlan::why_rows_on_host).
+  std::string why_rows_on_host() const {
+    for (size_t k = 0; k < p_.outputs.size(); ++k) {
+      const BatchValue& v = p_.outputs[k];
+      if (v.kind != BatchValue::Column) continue;  // None, a scalar or the lane
+      const std::string output = "output '" + g_.outputs[shape_.outputs[k]].name + "'";
+      const uint32_t step = p_.column_steps[v.index];
+      if (step == kNoStep) return output + " is a caller's coordinate column";
+      if (p_.steps[step].kind == BatchStep::Host) return output + " is made by a host step";
+      const Type type = p_.column_types[v.index];
+      if (type == Type::F32) return output + " is an f32, whose shortest text has no GPU form";
+      if (is_text(type) && !p_.text_bounds[v.index]) {
+        return output + " is a " + std::string(type_name(type)) + " with no GPU form";
+      }
+    }
+    return "";
+  }
+
   void add_to_kernel(uint32_t i) {
     if (p_.steps.empty() || p_.steps.back().kind != BatchStep::Kernel ||
         stage_[p_.steps.back().nodes.front()] != stage_[i] ||
@@ -466,6 +485,8 @@ BatchPlanView view_batch_plan(const ir::Graph& g, const BatchPlan& plan) {
   }
   if (view.gpu) {
     for (const BatchValue& v : plan.outputs) copy(view.copied_to_host_last, v, true);
+    view.rows_on_device = plan.rows_on_device();
+    view.why_rows_on_host = plan.why_rows_on_host;
   }
   return view;
 }
@@ -494,7 +515,14 @@ std::string describe_batch_plan(const BatchPlanView& view) {
     }
     out += "\n";
   }
-  return out + copies(view.copied_to_host_last, true);
+  out += copies(view.copied_to_host_last, true);
+  if (view.gpu) {
+    out +=
+        view.rows_on_device
+            ? "text rows (csv, tsv, jsonl): encoded on the GPU, only their bytes copied\n"
+            : "text rows (csv, tsv, jsonl): encoded on the host: " + view.why_rows_on_host + "\n";
+  }
+  return out;
 }
 
 std::string describe_batch_plan(const ir::Graph& g, const BatchPlan& plan) {

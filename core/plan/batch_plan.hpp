@@ -98,11 +98,19 @@ struct BatchPlan {
   // Column fed by each coordinate of source Column (else ~0u).
   std::vector<uint32_t> coordinate_columns;
   std::vector<BatchValue> outputs;  // per requested output
+  // On a GPU: why the outputs' text rows (CSV, TSV, JSON Lines) cannot be
+  // encoded on the device, or "" when they can: every output is a kernel's
+  // word or text column, a scalar (its field encoded once on the host) or
+  // the lane's coordinate.
+  std::string why_rows_on_host;
 
   uint32_t source_of(ir::Wire w) const { return source_port[port_base[w.node] + w.port]; }
   // The node whose output `port` is.
   uint32_t node_of(uint32_t port) const;
   const BatchValue& value_of(ir::Wire w) const { return values[source_of(w)]; }
+  bool rows_on_device() const {
+    return placement == PlanPlacement::Gpu && why_rows_on_host.empty();
+  }
 };
 
 // The value a constant node gives at `port`, or null when another kind of

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "row_fields.h"
 #include "utf8.hpp"
 #include "xxh3.hpp"
 
@@ -170,44 +171,9 @@ std::string replace_all(std::string_view text, std::string_view from, std::strin
 }
 
 char* write_json_escaped(char* p, std::string_view text) {
-  static const char* hex = "0123456789abcdef";
-  const auto escaped = [&](const char* prefix, unsigned char c) {
-    p = std::copy_n(prefix, 4, p);
-    *p++ = hex[c >> 4];
-    *p++ = hex[c & 15];
-  };
-  for (size_t i = 0; i < text.size();) {
-    const auto c = (unsigned char)text[i];
-    if (c >= 0x80) {
-      const Utf8Char at = utf8_at(text, i);
-      if (at.valid) {
-        p = std::copy_n(text.data() + i, at.size, p);
-        i += at.size;
-      } else {  // not UTF-8: the lone surrogate \udcXX
-        escaped("\\udc", c);
-        ++i;
-      }
-      continue;
-    }
-    ++i;
-    const char* short_form = c == '"'    ? "\\\""
-                             : c == '\\' ? "\\\\"
-                             : c == '\b' ? "\\b"
-                             : c == '\f' ? "\\f"
-                             : c == '\n' ? "\\n"
-                             : c == '\r' ? "\\r"
-                             : c == '\t' ? "\\t"
-                                         : nullptr;
-    if (short_form) {
-      *p++ = short_form[0];
-      *p++ = short_form[1];
-    } else if (c < 0x20) {
-      escaped("\\u00", c);
-    } else {
-      *p++ = (char)c;
-    }
-  }
-  return p;
+  ByteWriter out{p};
+  put_json_escaped(out, text.data(), text.size());
+  return out.p;
 }
 
 std::string escape_json(std::string_view text) {

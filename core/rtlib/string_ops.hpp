@@ -45,7 +45,8 @@ std::string replace_all(std::string_view text, std::string_view from, std::strin
 // (which a Rust string cannot hold) becomes the lone surrogate \udcXX (PEP
 // 383's surrogateescape: `.encode("utf-8", "surrogateescape")` gives the
 // bytes back), so the result is always valid JSON text. The one JSON
-// escaper: the escape_json node and the JSON Lines writer both use it.
+// escaper (put_json_escaped, row_fields.h): the escape_json node and the
+// JSON Lines writers of the host and of GPU kernels use it.
 std::string escape_json(std::string_view text);
 // At most this many bytes out per byte in.
 inline constexpr size_t kJsonEscapedBytesPerByte = 6;

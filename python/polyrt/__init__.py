@@ -326,7 +326,9 @@ class Program:
         columns copied before the step), ``why_host`` (on a GPU: why a host
         step's node is not in a kernel) and ``text_bytes_per_row`` (on a GPU:
         the most text bytes a kernel writes per row). ``kind="batch"`` adds ``device``,
-        ``columns``, ``scalars`` and ``copied_to_host_last``; ``kind="state"``
+        ``columns``, ``scalars``, ``copied_to_host_last``, ``rows_on_device``
+        (on a GPU: whether CSV, TSV and JSON Lines rows are encoded on the
+        device) and ``why_rows_on_host`` (why not); ``kind="state"``
         adds ``engine``, ``mode``, ``slot_count`` and ``slots`` ((slot,
         binding, type, lifecycle) tuples)."""
         return self._native.plan_data(kind, device, _names(outputs or [], "outputs"))

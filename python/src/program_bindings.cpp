@@ -251,6 +251,8 @@ nb::dict batch_plan_dict(const BatchPlanView& view) {
   d["scalars"] = view.scalars;
   d["steps"] = steps_list(view.steps);
   d["copied_to_host_last"] = view.copied_to_host_last;
+  d["rows_on_device"] = view.rows_on_device;
+  d["why_rows_on_host"] = view.why_rows_on_host;
   return d;
 }
 

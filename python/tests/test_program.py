@@ -212,6 +212,12 @@ def test_plans_as_data_are_what_the_text_shows():
     host = [step for step in steps if step["kind"] == "host, on a CPU worker"]
     assert [step["why_host"] for step in host] == ["no GPU form of '__to_str'"]
     assert f": {host[0]['why_host']}" in texts.plan(device="gpu")
+    assert gpu["rows_on_device"] and gpu["why_rows_on_host"] == ""
+    f32 = polyrt.compile("input x\nv := unit_interval(hash(x)) as f32\n")
+    narrow = f32.plan_data(device="gpu")
+    assert not narrow["rows_on_device"]
+    assert narrow["why_rows_on_host"] == "output 'v' is an f32, whose shortest text has no GPU form"
+    assert f"encoded on the host: {narrow['why_rows_on_host']}" in f32.plan(device="gpu")
     state = program.plan_data("state")
     assert state["engine"] == program.engine and state["mode"] in ("Raw", "Pull", "PushPull")
     assert f"slots: {state['slot_count']}" in program.plan("state")

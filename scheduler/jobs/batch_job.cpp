@@ -3,10 +3,10 @@
 #include <cstdio>
 
 #include "polyrt/batch.hpp"
+#include "scheduler/encoding/row_format.hpp"
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/jobs/rate_pacer.hpp"
-#include "scheduler/output/row_format.hpp"
 
 namespace polyrt::scheduler {
 
@@ -79,22 +79,40 @@ void run_batch_job(const RangeJob& job, const std::string& target) {
   refuse_none_columns(batch, job);
   const std::unique_ptr<FormatWriter> writer =
       job.format->open(target, output_columns(job), job.program->source_files());
-  write_batch_rows(
-      batch, job.first, job.count, *writer, job.rate,
-      [&](const ColumnChunk& chunk, std::string& bytes) { writer->encode(chunk, bytes); });
+  if (const std::optional<RowFormat> rows = job.format->text_rows()) {
+    // Text rows: a GPU that can encodes them where it made them.
+    write_paced(job.count, *writer, job.rate, [&](const ChunkBytes& deliver) {
+      batch.stream_rows(
+          job.first, job.count, row_format_extension(*rows),
+          [&](uint64_t, uint64_t count, std::string_view bytes) { deliver(count, bytes); });
+    });
+  } else {
+    write_batch_rows(
+        batch, job.first, job.count, *writer, job.rate,
+        [&](const ColumnChunk& chunk, std::string& bytes) { writer->encode(chunk, bytes); });
+  }
   say_shares(batch, job);
 }
 
 void write_batch_rows(const BatchEvaluator& batch, uint64_t first, uint64_t count,
                       FormatWriter& writer, double rate,
                       const std::function<void(const ColumnChunk&, std::string&)>& encode) {
+  write_paced(count, writer, rate, [&](const ChunkBytes& deliver) {
+    batch.stream_encoded(first, count, encode, [&](const ColumnChunk& chunk, std::string& bytes) {
+      deliver(chunk.rows, bytes);
+    });
+  });
+}
+
+void write_paced(uint64_t count, FormatWriter& writer, double rate,
+                 const std::function<void(const ChunkBytes& deliver)>& stream) {
   ProgressBar progress(count);
   RatePacer pacer(rate);
   Interruption::stopping_on_signals([&] {
-    batch.stream_encoded(first, count, encode, [&](const ColumnChunk& chunk, std::string& bytes) {
+    stream([&](uint64_t rows, std::string_view bytes) {
       Interruption::stop_if_requested();
-      pacer.write(writer, bytes, chunk.rows);
-      progress.advance(chunk.rows);
+      pacer.write(writer, bytes, rows);
+      progress.advance(rows);
     });
   });
   Interruption::stop_if_requested();

@@ -1,10 +1,11 @@
 // `polyrt run` on the batch tier: JIT batch kernels over chunks on every
-// core and device; the output format encodes each chunk on the workers and
-// writes it in coordinate order.
+// core and device; the output format encodes each chunk on the workers (or,
+// text rows, a GPU where it made them) and writes it in coordinate order.
 #pragma once
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "polyrt/batch.hpp"
 #include "scheduler/jobs/range_job.hpp"
@@ -22,5 +23,14 @@ void run_batch_job(const RangeJob& job, const std::string& target);
 void write_batch_rows(const BatchEvaluator& batch, uint64_t first, uint64_t count,
                       FormatWriter& writer, double rate,
                       const std::function<void(const ColumnChunk&, std::string&)>& encode);
+
+// A chunk's rows and bytes, handed over in coordinate order.
+using ChunkBytes = std::function<void(uint64_t rows, std::string_view bytes)>;
+
+// Runs `stream`, which hands every chunk of `count` rows to its `deliver`
+// in order, into `writer` as write_batch_rows does (paced, with progress,
+// stopping on a signal); commits the writer.
+void write_paced(uint64_t count, FormatWriter& writer, double rate,
+                 const std::function<void(const ChunkBytes& deliver)>& stream);
 
 }  // namespace polyrt::scheduler

@@ -11,7 +11,7 @@
 
 #include "polyrt/batch.hpp"
 #include "polyrt/devices.hpp"
-#include "scheduler/output/row_format.hpp"
+#include "scheduler/encoding/row_format.hpp"
 
 namespace polyrt {
 

@@ -6,9 +6,9 @@
 #include <fstream>
 
 #include "polyrt/error.hpp"
+#include "scheduler/encoding/row_format.hpp"
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/output/output_sink.hpp"
-#include "scheduler/output/row_format.hpp"
 
 namespace polyrt::scheduler {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "polyrt/batch.hpp"
-#include "scheduler/output/row_format.hpp"
+#include "scheduler/encoding/row_format.hpp"
 
 namespace polyrt::scheduler {
 

@@ -20,6 +20,7 @@
 #include "io/buffer_sizes.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
+#include "scheduler/encoding/row_format.hpp"
 #include "scheduler/runtime/auto_devices.hpp"
 #include "scheduler/runtime/batch_backends.hpp"
 #include "scheduler/runtime/device_balance.hpp"
@@ -115,17 +116,20 @@ struct BatchEvaluator::Impl {
   // What back end `b` can take among several.
   scheduler::DeviceLimits limits_of(size_t b) const;
 
+  // `rows`: text rows a back end may encode where it made a chunk (ChunkBuffers::encode_rows).
   template <typename Encoded, typename Encode, typename Write>
   void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
            const Encode& encode, const Write& write, std::span<uint64_t* const> targets = {},
-           std::span<const uint64_t> device_targets = {}) const;
+           std::span<const uint64_t> device_targets = {},
+           const batch::RowEncoding* rows = nullptr) const;
   // run() on the back ends `use` marks (one: in order on it; several: the
   // devices' own workers).
   template <typename Encoded, typename Encode, typename Write>
   void run_on_devices(const std::vector<uint8_t>& use, uint64_t first, uint64_t count,
                       std::span<const uint64_t* const> columns, const Encode& encode,
                       const Write& write, std::span<uint64_t* const> targets,
-                      std::span<const uint64_t> device_targets) const;
+                      std::span<const uint64_t> device_targets,
+                      const batch::RowEncoding* rows) const;
   void chunk_view(const batch::PreparedBatch& batch, const batch::ChunkBuffers& buffers,
                   uint64_t first, ColumnChunk& view) const;
   [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
@@ -168,25 +172,45 @@ ColumnChunk part_of(const ColumnChunk& chunk, uint64_t begin, uint64_t rows) {
   return part;
 }
 
+// stream_rows's bytes of a chunk: encoded on the workers (`text`), or by
+// its back end where it made the chunk (a GPU's, in its page-locked memory
+// until the chunk's buffers are prepared again).
+struct RowBytes {
+  std::string text;
+  std::optional<std::string_view> on_device;
+  void clear() {
+    text.clear();
+    on_device.reset();
+  }
+};
+
+// The text a chunk's encoder appends to.
+std::string& text_of(std::string& encoded) {
+  return encoded;
+}
+std::string& text_of(RowBytes& encoded) {
+  return encoded.text;
+}
+
 // A chunk encoded in parts of batch::kPartRows, each into a buffer of its
 // own, joined in order (stream_encoded's `encode` is row-local and
 // thread-safe).
-template <typename Encode>
-void encode_in_parts(const ColumnChunk& chunk, std::string& encoded,
-                     std::vector<std::string>& parts, const Encode& encode,
-                     const batch::ForEachPart& for_each_part) {
+template <typename Encoded, typename Encode>
+void encode_in_parts(const ColumnChunk& chunk, Encoded& encoded, std::vector<Encoded>& parts,
+                     const Encode& encode, const batch::ForEachPart& for_each_part) {
   const uint64_t part_rows = batch::kPartRows;
   const size_t count = (size_t)((chunk.rows + part_rows - 1) / part_rows);
   parts.resize(count);
   for_each_part(count, [&](size_t k) {
     const uint64_t begin = k * part_rows;
-    parts[k].clear();
+    text_of(parts[k]).clear();
     encode(part_of(chunk, begin, std::min(part_rows, chunk.rows - begin)), parts[k]);
   });
-  size_t bytes = encoded.size();
-  for (const std::string& part : parts) bytes += part.size();
-  encoded.reserve(bytes);
-  for (const std::string& part : parts) encoded += part;
+  std::string& text = text_of(encoded);
+  size_t bytes = text.size();
+  for (Encoded& part : parts) bytes += text_of(part).size();
+  text.reserve(bytes);
+  for (Encoded& part : parts) text += text_of(part);
 }
 
 }  // namespace
@@ -349,7 +373,8 @@ template <typename Encoded, typename Encode, typename Write>
 void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                                std::span<const uint64_t* const> columns, const Encode& encode,
                                const Write& write, std::span<uint64_t* const> targets,
-                               std::span<const uint64_t> device_targets) const {
+                               std::span<const uint64_t> device_targets,
+                               const batch::RowEncoding* rows) const {
   if (count == 0) return;
   io::check_coordinate_range(first, count, "the batch's rows");
   if (columns.size() != options.column_coordinates.size()) {
@@ -368,7 +393,8 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
       // Every device runs the first rows, which measure them; the rest go
       // to the devices chosen then.
       const uint64_t probe = std::min(count, scheduler::kAutoProbeRows);
-      run_on_devices<Encoded>(use, first, probe, columns, encode, write, targets, device_targets);
+      run_on_devices<Encoded>(use, first, probe, columns, encode, write, targets, device_targets,
+                              rows);
       if (probe == count) return;
       std::vector<const uint64_t*> later_columns;
       for (const uint64_t* column : columns) later_columns.push_back(column + probe);
@@ -376,12 +402,12 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
       for (uint64_t* target : targets) later_targets.push_back(target ? target + probe : nullptr);
       chosen = auto_devices();
       run_on_devices<Encoded>(chosen.empty() ? use : chosen, first + probe, count - probe,
-                              later_columns, encode, write, later_targets, device_targets);
+                              later_columns, encode, write, later_targets, device_targets, rows);
       return;
     }
     use = std::move(chosen);
   }
-  run_on_devices<Encoded>(use, first, count, columns, encode, write, targets, device_targets);
+  run_on_devices<Encoded>(use, first, count, columns, encode, write, targets, device_targets, rows);
 }
 
 template <typename Encoded, typename Encode, typename Write>
@@ -389,7 +415,8 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
                                           uint64_t count, std::span<const uint64_t* const> columns,
                                           const Encode& encode, const Write& write,
                                           std::span<uint64_t* const> targets,
-                                          std::span<const uint64_t> device_targets) const {
+                                          std::span<const uint64_t> device_targets,
+                                          const batch::RowEncoding* rows) const {
   // A chunk keeps its buffers (one set per back end: a GPU's hold its
   // device memory) and its encoder's bytes when it is recycled, and gives
   // the buffers back to the evaluator's pool when the call ends.
@@ -443,6 +470,7 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
                                           c.rows);
     backend.prepare(b, c.rows);
     b.parts_on_every_core = parts_on_every_core;
+    b.encode_rows = rows;
     std::vector<const uint64_t*> at;
     for (const uint64_t* column : columns) at.push_back(column + c.offset);
     std::vector<uint64_t*> into;
@@ -456,7 +484,11 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
     }
     if (c.failure != plan::kNoFailingRow) return false;
     chunk_view(backend.batch(), b, first + c.offset, c.view);
-    if constexpr (std::is_same_v<Encoded, std::string>) {
+    if constexpr (std::is_same_v<Encoded, RowBytes>) {
+      c.encoded.on_device = b.encoded_rows;
+      if (b.encoded_rows) return true;
+    }
+    if constexpr (requires { text_of(c.encoded); }) {
       if (parts_on_every_core && c.rows >= 2 * batch::kPartRows) {
         encode_in_parts(c.view, c.encoded, c.parts, encode, parts_on_every_core);
         return true;
@@ -582,6 +614,31 @@ void BatchEvaluator::stream_encoded(
     const std::function<void(const ColumnChunk& chunk, std::string& bytes)>& write,
     std::span<const uint64_t* const> columns) const {
   impl_->run<std::string>(first, count, columns, encode, write);
+}
+
+void BatchEvaluator::stream_rows(
+    uint64_t first, uint64_t count, std::string_view format_name,
+    const std::function<void(uint64_t first, uint64_t rows, std::string_view bytes)>& write,
+    std::span<const uint64_t* const> columns) const {
+  const std::optional<scheduler::RowFormat> format = scheduler::row_format_named(format_name);
+  if (!format) {
+    throw WriteError("no text row format '" + std::string(format_name) +
+                     "' (valid: " + scheduler::row_format_names() + ")");
+  }
+  const std::vector<std::string>& names = output_names();
+  for (size_t o = 0; o < names.size() && count; ++o) {
+    if (output_is_none(o)) throw scheduler::none_output_error(names[o], first);
+  }
+  const batch::RowEncoding rows = scheduler::row_encoding(*format, names, impl_->primary().batch());
+  impl_->run<RowBytes>(
+      first, count, columns,
+      [&](const ColumnChunk& chunk, RowBytes& bytes) {
+        scheduler::append_rows(bytes.text, *format, names, chunk);
+      },
+      [&](const ColumnChunk& chunk, RowBytes& bytes) {
+        write(chunk.first, chunk.rows, bytes.on_device ? *bytes.on_device : bytes.text);
+      },
+      {}, {}, &rows);
 }
 
 std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,

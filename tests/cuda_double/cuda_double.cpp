@@ -38,8 +38,8 @@
 // creates it again. polyrtCudaDoubleCount(what) counts, since the last
 // configuration, "contexts" (primary contexts created), "memsets",
 // "launches", "synchronizes" (cuStreamSynchronize), "device_copies"
-// (cuMemcpyDtoDAsync), "allocations" (cuMemAlloc) and "modules"
-// (cuModuleLoadDataEx).
+// (cuMemcpyDtoDAsync), "bytes_to_host" (by cuMemcpyDtoHAsync), "allocations" (cuMemAlloc) and
+// "modules" (cuModuleLoadDataEx).
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -201,6 +201,7 @@ struct Driver {
   std::atomic<int64_t> allocations{0}, launches{0};
   std::atomic<int64_t> contexts_created{0};  // primary contexts made (retained from 0)
   std::atomic<int64_t> memsets{0}, synchronizes{0}, device_copies{0}, modules{0};
+  std::atomic<int64_t> bytes_to_host{0};
   std::atomic<bool> lost{false};
   // Held shared by every running stream operation, exclusively by a free.
   std::shared_mutex running;
@@ -264,6 +265,7 @@ void configure(const std::string& spec) {
   d.memsets = 0;
   d.synchronizes = 0;
   d.device_copies = 0;
+  d.bytes_to_host = 0;
   d.modules = 0;
   d.lost = false;
   for (CUctx_st& c : d.contexts) c.fault = 0;  // a new configuration: a fresh driver
@@ -428,6 +430,7 @@ __attribute__((visibility("default"))) int64_t polyrtCudaDoubleCount(const char*
   if (name == "launches") return driver().launches;
   if (name == "synchronizes") return driver().synchronizes;
   if (name == "device_copies") return driver().device_copies;
+  if (name == "bytes_to_host") return driver().bytes_to_host;
   if (name == "allocations") return driver().allocations;
   if (name == "modules") return driver().modules;
   return -1;
@@ -701,6 +704,7 @@ EXPORT CUresult cuMemcpyDtoHAsync_v2(void* to, CUdeviceptr from, size_t bytes,
   if (!device_range_ok(from, bytes, current->device) || !pinned_range_ok(to, bytes)) {
     return kInvalidValue;
   }
+  driver().bytes_to_host += (int64_t)bytes;
   return enqueue_copy(to, (const void*)(uintptr_t)from, bytes, stream);
 }
 

@@ -283,13 +283,31 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
     want_error = e.what();
   }
 
-  // The batch tier on `device`: the rows it delivered and the error it threw.
+  // Text rows (what `polyrt run` writes, in a format that changes with the
+  // seed) and the error they ended with.
+  struct TextRows {
+    std::string bytes, error;
+  };
+  const char* formats[] = {"csv", "tsv", "jsonl"};
+  const char* format = formats[seed % 3];
+  // The batch tier on `device`: the rows it delivered and the error it threw;
+  // with `text`, its text rows too (on a GPU whose plan allows, encoded on
+  // the device).
   auto run_batch = [&](BatchDevice device, std::vector<std::vector<std::string>>& got,
-                       std::string& got_error) {
+                       std::string& got_error, TextRows* text = nullptr) {
     BatchOptions on = options;
     on.device = device;
     try {
       BatchEvaluator batch(oracle, on);
+      if (text) {
+        try {
+          batch.stream_rows(first, count, format, [&](uint64_t, uint64_t, std::string_view bytes) {
+            text->bytes += bytes;
+          });
+        } catch (const EvalError& e) {
+          text->error = e.what();
+        }
+      }
       batch.stream(first, count, [&](const ColumnChunk& chunk) {
         for (uint64_t r = 0; r < chunk.rows; ++r) {
           std::vector<std::string> row;
@@ -330,9 +348,28 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
     return "";
   };
 
+  // The GPU's text rows are the CPU tier's bytes; a failing chunk delivers
+  // nothing, so on a failure the shorter bytes are the longer's start.
+  auto compare_rows = [&](const TextRows& cpu, const TextRows& gpu) -> std::string {
+    if (cpu.error != gpu.error) {
+      return std::string(format) + " rows: error: cpu '" + cpu.error + "' | gpu '" + gpu.error +
+             "'";
+    }
+    const size_t common = std::min(cpu.bytes.size(), gpu.bytes.size());
+    const size_t at =
+        (size_t)(std::mismatch(cpu.bytes.begin(), cpu.bytes.begin() + (ptrdiff_t)common,
+                               gpu.bytes.begin())
+                     .first -
+                 cpu.bytes.begin());
+    if (at == common && (!cpu.error.empty() || cpu.bytes.size() == gpu.bytes.size())) return "";
+    return std::string(format) + " rows differ at byte " + std::to_string(at) + ": cpu '" +
+           cpu.bytes.substr(at, 60) + "' | gpu '" + gpu.bytes.substr(at, 60) + "'";
+  };
+
   std::vector<std::vector<std::string>> got;
   std::string got_error;
-  run_batch(BatchDevice::Cpu, got, got_error);
+  TextRows cpu_rows;
+  run_batch(BatchDevice::Cpu, got, got_error, &cpu_rows);
   std::string mismatch = compare("batch", got, got_error);
   if (mismatch.empty() && got_error.find("unexpected") == std::string::npos) {
     if (auto twin = check_host_twin(seed, oracle, options, first, count)) mismatch = *twin;
@@ -341,8 +378,10 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
   if (mismatch.empty() && gpu::CudaDriver::get()) {
     std::vector<std::vector<std::string>> on_gpu;
     std::string gpu_error;
-    run_batch(BatchDevice::Gpu, on_gpu, gpu_error);
+    TextRows gpu_rows;
+    run_batch(BatchDevice::Gpu, on_gpu, gpu_error, &gpu_rows);
     mismatch = compare("gpu batch", on_gpu, gpu_error);
+    if (mismatch.empty()) mismatch = compare_rows(cpu_rows, gpu_rows);
     // Every other seed, the GPU and the CPU together, chunks split between them.
     if (mismatch.empty() && seed % 2 == 0) {
       std::vector<std::vector<std::string>> on_all;

@@ -56,6 +56,10 @@ struct BatchPlanView {
   size_t columns = 0, scalars = 0;
   std::vector<PlanStep> steps;
   std::vector<std::string> copied_to_host_last;  // GPU: outputs copied back after the last step
+  // GPU: whether text rows (CSV, TSV, JSON Lines) are encoded on the device
+  // (then only their bytes are copied back), and why not.
+  bool rows_on_device = false;
+  std::string why_rows_on_host;
 };
 
 }  // namespace polyrt

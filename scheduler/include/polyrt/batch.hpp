@@ -186,6 +186,19 @@ class BatchEvaluator {
       const std::function<void(const ColumnChunk& chunk, std::string& bytes)>& write,
       std::span<const uint64_t* const> columns = {}) const;
 
+  // Rows [first, first + count) as text rows of `format` ("csv", "tsv" or
+  // "jsonl": the bytes `polyrt run --format` writes, without a header line),
+  // handed to `write` in coordinate order with each chunk's first coordinate
+  // and row count. A GPU whose plan allows it (`polyrt plan --device gpu`
+  // says) encodes its chunks' rows where it made them and copies only their
+  // bytes back; other chunks are encoded on the CPU workers: the bytes are
+  // the same. Throws WriteError for another format and EvalError when an
+  // output is None (as the row writers do).
+  void stream_rows(
+      uint64_t first, uint64_t count, std::string_view format,
+      const std::function<void(uint64_t first, uint64_t rows, std::string_view bytes)>& write,
+      std::span<const uint64_t* const> columns = {}) const;
+
   // The whole range in owned columns.
   std::vector<Column> evaluate(uint64_t first, uint64_t count,
                                std::span<const uint64_t* const> columns = {}) const;

@@ -1,4 +1,4 @@
-#include "scheduler/output/row_format.hpp"
+#include "scheduler/encoding/row_format.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -8,8 +8,7 @@
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
-#include "rtlib/shortest_double.hpp"
-#include "rtlib/string_ops.hpp"
+#include "rtlib/row_fields.h"
 #include "rtlib/text.hpp"
 
 namespace polyrt::scheduler {
@@ -24,6 +23,17 @@ std::string_view row_format_extension(RowFormat format) {
       return "jsonl";
   }
   return "csv";
+}
+
+std::optional<RowFormat> row_format_named(std::string_view name) {
+  for (RowFormat format : {RowFormat::Csv, RowFormat::Tsv, RowFormat::Jsonl}) {
+    if (row_format_extension(format) == name) return format;
+  }
+  return std::nullopt;
+}
+
+std::string row_format_names() {
+  return "csv, tsv, jsonl";
 }
 
 namespace {
@@ -44,75 +54,10 @@ size_t max_string_text(RowFormat format, size_t size) {
   return (format == RowFormat::Jsonl ? 6 : 2) * size + 2;  // \u00XX, or doubled, plus quotes
 }
 
-// The backslash escapes JSON and TSV share; null for other characters.
-const char* backslash_escape(char c) {
-  switch (c) {
-    case '\\':
-      return "\\\\";
-    case '\n':
-      return "\\n";
-    case '\r':
-      return "\\r";
-    case '\t':
-      return "\\t";
-    default:
-      return nullptr;
-  }
-}
-
-// A JSON string (rt::write_json_escaped between quotes), valid whatever the
-// bytes.
-char* write_json_string(char* p, std::string_view s) {
-  *p++ = '"';
-  p = rt::write_json_escaped(p, s);
-  *p++ = '"';
-  return p;
-}
-
-char* write_csv_string(char* p, std::string_view s) {
-  const bool plain = std::none_of(
-      s.begin(), s.end(), [](char c) { return c == ',' || c == '"' || c == '\r' || c == '\n'; });
-  if (plain) return std::copy(s.begin(), s.end(), p);
-  *p++ = '"';
-  for (char c : s) {
-    if (c == '"') *p++ = '"';
-    *p++ = c;
-  }
-  *p++ = '"';
-  return p;
-}
-
-char* write_tsv_string(char* p, std::string_view s) {
-  for (char c : s) {
-    if (const char* escape = backslash_escape(c)) {
-      *p++ = escape[0];
-      *p++ = escape[1];
-    } else {
-      *p++ = c;
-    }
-  }
-  return p;
-}
-
 char* write_string(char* p, RowFormat format, std::string_view s) {
-  switch (format) {
-    case RowFormat::Csv:
-      return write_csv_string(p, s);
-    case RowFormat::Tsv:
-      return write_tsv_string(p, s);
-    case RowFormat::Jsonl:
-      return write_json_string(p, s);
-  }
-  return p;
-}
-
-// NaN, inf, -inf: polyrt's words. JSON has no such numbers, so JSON Lines
-// carries them as the strings "NaN", "inf", "-inf" (lossless, unlike null).
-[[gnu::noinline]] char* write_non_finite(char* p, RowFormat format, double d) {
-  if (format == RowFormat::Jsonl) *p++ = '"';
-  p = rt::write_f64_shortest(p, d);
-  if (format == RowFormat::Jsonl) *p++ = '"';
-  return p;
+  rt::ByteWriter out{p};
+  rt::put_text_field(out, format, s.data(), s.size());
+  return out.p;
 }
 
 // Inlined into the row loop: a call per field cost a quarter of the CSV time.
@@ -129,18 +74,15 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
     case Type::I16:
     case Type::I8:
       return rt::write_i64(p, (int64_t)word);
-    case Type::F64: {
-      const double d = std::bit_cast<double>(word);
-      if (d - d == 0.0) return rt::write_shortest_finite(p, d);
-      return write_non_finite(p, format, d);
-    }
+    case Type::F64:
+      return rt::write_f64_field(p, format, std::bit_cast<double>(word));
     case Type::F32: {
       const double d = std::bit_cast<double>(word);
       if (d - d == 0.0) return std::to_chars(p, p + kMaxWordText, (float)d).ptr;
-      return write_non_finite(p, format, d);
+      return rt::write_non_finite_field(p, format, d);
     }
     case Type::Bool:
-      return word ? std::copy_n("true", 4, p) : std::copy_n("false", 5, p);
+      return rt::write_bool_field(p, word != 0);
     case Type::Str:
     case Type::Bytes:
     case Type::Json:
@@ -205,13 +147,10 @@ void end_row(std::string& out, RowFormat format) {
   out.push_back('\n');
 }
 
-void append_field(std::string& out, RowFormat format, const std::string& column, const Value& value,
-                  uint64_t coordinate) {
-  if (format == RowFormat::Jsonl) {
-    append_string(out, format, column);
-    out.push_back(':');
-  }
-  if (value.is_none()) throw none_output_error(column, coordinate);
+namespace {
+
+// A field's value (not None), without its JSON key.
+void append_value(std::string& out, RowFormat format, const Value& value) {
   if (is_json_text(value.type()) && format == RowFormat::Jsonl) {
     out += value.text();  // a JSON value embedded as itself
   } else if (value.type() == Type::Bytes) {
@@ -222,6 +161,40 @@ void append_field(std::string& out, RowFormat format, const std::string& column,
     append_bounded(out, kMaxWordText,
                    [&](char* p) { return write_word(p, format, value.type(), word_of(value)); });
   }
+}
+
+}  // namespace
+
+void append_field(std::string& out, RowFormat format, const std::string& column, const Value& value,
+                  uint64_t coordinate) {
+  if (format == RowFormat::Jsonl) {
+    append_string(out, format, column);
+    out.push_back(':');
+  }
+  if (value.is_none()) throw none_output_error(column, coordinate);
+  append_value(out, format, value);
+}
+
+batch::RowEncoding row_encoding(RowFormat format, const std::vector<std::string>& columns,
+                                const batch::PreparedBatch& batch) {
+  const bool json = format == RowFormat::Jsonl;
+  batch::RowEncoding rows{format, {}, json ? "}\n" : "\n"};
+  for (size_t k = 0; k < columns.size(); ++k) {
+    std::string before = k ? std::string(1, format == RowFormat::Tsv ? '\t' : ',') : "";
+    if (json) {
+      before += k ? "" : "{";
+      append_string(before, format, columns[k]);
+      before.push_back(':');
+    }
+    const plan::BatchValue& v = batch.plan.outputs[k];
+    // (Scalars that failed fail every row: the chunk reports it.)
+    if (v.kind == plan::BatchValue::Scalar && !batch.scalars[v.index].is_none()) {
+      append_value(before, format, batch.scalars[v.index]);
+    }
+    rows.before.push_back(std::move(before));
+  }
+  if (columns.empty() && json) rows.end = "{}\n";
+  return rows;
 }
 
 EvalError none_output_error(const std::string& column, uint64_t coordinate) {
@@ -258,11 +231,11 @@ FieldWriter word_writer(Type type) {
 bool special_in(RowFormat format, unsigned char c) {
   switch (format) {
     case RowFormat::Csv:
-      return c == ',' || c == '"' || c == '\r' || c == '\n';
+      return rt::csv_special(c);
     case RowFormat::Tsv:
-      return backslash_escape((char)c) != nullptr;
+      return rt::backslash_letter(c) != 0;
     case RowFormat::Jsonl:
-      return c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
+      return rt::json_special(c);
   }
   return true;
 }

@@ -1,19 +1,27 @@
 // Text row formats of bulk output (CSV, TSV, JSON Lines).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "batch/prepared_batch.hpp"
+#include "batch/row_encoding.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/value.hpp"
+#include "rtlib/row_fields.h"
 
 namespace polyrt::scheduler {
 
-enum class RowFormat { Csv, Tsv, Jsonl };
+// The field writers are the rtlib's (rtlib/row_fields.h), which GPU kernels share.
+using RowFormat = rt::RowFormat;
 
 // The format's name, which is also its files' extension: "csv", "tsv", "jsonl".
 std::string_view row_format_extension(RowFormat format);
+// The format of that name, or none; every name, for messages ("csv, tsv, jsonl").
+std::optional<RowFormat> row_format_named(std::string_view name);
+std::string row_format_names();
 
 // The header line (with its newline) for formats that have one, else "".
 std::string header_line(RowFormat format, const std::vector<std::string>& columns);
@@ -32,6 +40,12 @@ void append_field(std::string& out, RowFormat format, const std::string& column,
 // and escaped as append_field does otherwise: the bytes are the same.
 void append_rows(std::string& out, RowFormat format, const std::vector<std::string>& columns,
                  const ColumnChunk& chunk);
+
+// The rows of `format` as a back end encodes them where it made a chunk
+// (batch::RowEncoding): the same bytes as append_rows. `batch`'s scalar
+// outputs are encoded here, once; no output may be None.
+batch::RowEncoding row_encoding(RowFormat format, const std::vector<std::string>& columns,
+                                const batch::PreparedBatch& batch);
 
 // `text` as a JSON string, quoted and escaped as JSON Lines fields are.
 std::string json_string(std::string_view text);

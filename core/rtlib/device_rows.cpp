@@ -1,0 +1,97 @@
+// Text rows (CSV, TSV, JSON Lines) encoded on the GPU (kernels of
+// codegen/row_encoding_kernels.cpp), from the fields' writers that the host's
+// row writers use (row_fields.h): the same bytes on every tier. One thread
+// per segment of `segment_rows` rows: a length pass sums each segment's
+// bytes, the text compaction's scans (device_text.cpp) turn the sums into
+// offsets, and a write pass writes each segment's rows at its offset.
+#include "device_rows.h"
+
+#include "row_fields.h"
+#include "rtlib.h"
+#include "text_writers.h"
+
+namespace {
+
+using polyrt::rt::DeviceRowField;
+using polyrt::rt::DeviceRowValue;
+using polyrt::rt::RowFormat;
+
+// A number field written into local room, then put: the digit writers
+// store past their text's end, which must not reach the next segment's.
+template <typename Out, typename Write>
+void put_number(Out& out, const Write& write) {
+  char room[polyrt::rt::kNumberFieldText];
+  out.put(room, (uint64_t)(write(room) - room));
+}
+
+template <typename Out>
+void put_row(Out& out, const DeviceRowField* fields, uint64_t count, RowFormat format,
+             uint64_t row) {
+  for (uint64_t k = 0; k < count; ++k) {
+    const DeviceRowField& f = fields[k];
+    out.put(reinterpret_cast<const char*>(f.prefix), f.prefix_bytes);
+    const char* at = reinterpret_cast<const char*>(f.values) + row * f.stride;
+    uint64_t word = 0;
+    if (f.kind != DeviceRowValue::None && f.kind != DeviceRowValue::Lane) {
+      __builtin_memcpy(&word, at, 8);
+    }
+    switch (f.kind) {
+      case DeviceRowValue::None:
+        break;
+      case DeviceRowValue::U64:
+        put_number(out, [&](char* p) { return polyrt::rt::write_u64(p, word); });
+        break;
+      case DeviceRowValue::I64:
+        put_number(out, [&](char* p) { return polyrt::rt::write_i64(p, (int64_t)word); });
+        break;
+      case DeviceRowValue::F64:
+        put_number(out, [&](char* p) {
+          return polyrt::rt::write_f64_field(p, format, __builtin_bit_cast(double, word));
+        });
+        break;
+      case DeviceRowValue::Bool:
+        put_number(out, [&](char* p) { return polyrt::rt::write_bool_field(p, word != 0); });
+        break;
+      case DeviceRowValue::Text: {
+        // The slot's length, never past its room (every kernel writes it).
+        uint32_t length;
+        __builtin_memcpy(&length, at, PD_DEVICE_TEXT_LENGTH);
+        const uint32_t room = f.stride - PD_DEVICE_TEXT_LENGTH - PD_DEVICE_TEXT_SLACK;
+        polyrt::rt::put_text_field(out, format, at + PD_DEVICE_TEXT_LENGTH,
+                                   length < room ? length : room);
+        break;
+      }
+      case DeviceRowValue::Lane:
+        put_number(out, [&](char* p) { return polyrt::rt::write_u64(p, f.values + row); });
+        break;
+    }
+  }
+}
+
+uint64_t segment_end(uint64_t begin, uint64_t segment_rows, uint64_t rows) {
+  return begin + segment_rows < rows ? begin + segment_rows : rows;
+}
+
+}  // namespace
+
+PD_API void pd_rows_segment_bytes(const void* fields, uint64_t count, uint64_t format,
+                                  uint64_t rows, uint64_t segment_rows, uint64_t* sums,
+                                  uint64_t segment) {
+  const uint64_t begin = segment * segment_rows;
+  polyrt::rt::ByteCounter bytes;
+  for (uint64_t r = begin; r < segment_end(begin, segment_rows, rows); ++r) {
+    put_row(bytes, static_cast<const DeviceRowField*>(fields), count, (RowFormat)format, r);
+  }
+  sums[segment] = bytes.n;
+}
+
+PD_API void pd_rows_write_segment(const void* fields, uint64_t count, uint64_t format,
+                                  uint64_t rows, uint64_t segment_rows, const uint64_t* sums,
+                                  uint64_t group_segments, const uint64_t* group_sums, char* out,
+                                  uint64_t segment) {
+  const uint64_t begin = segment * segment_rows;
+  polyrt::rt::ByteWriter bytes{out + group_sums[segment / group_segments] + sums[segment]};
+  for (uint64_t r = begin; r < segment_end(begin, segment_rows, rows); ++r) {
+    put_row(bytes, static_cast<const DeviceRowField*>(fields), count, (RowFormat)format, r);
+  }
+}
