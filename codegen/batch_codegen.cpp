@@ -11,8 +11,6 @@
 #include "codegen/device_text_call.hpp"
 #include "codegen/gpu_entry.hpp"
 #include "codegen/native_call.hpp"
-#include "codegen/row_encoding_kernels.hpp"
-#include "codegen/text_compaction.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 
@@ -415,18 +413,6 @@ std::vector<std::string> emit_batch_kernels(llvm::Module& module, const ir::Grap
   std::vector<std::string> symbols(plan.steps.size());
   for (uint32_t s = 0; s < plan.steps.size(); ++s) {
     if (plan.steps[s].kind == plan::BatchStep::Kernel) symbols[s] = emitter.emit(s);
-  }
-  if (target == BatchTarget::Cpu) return symbols;
-  const bool rows = plan.rows_on_device();
-  if (rows ||
-      std::any_of(plan.text_bounds.begin(), plan.text_bounds.end(), [](uint32_t b) { return b; })) {
-    const TextCompactionKernels text = emit_text_compaction_kernels(module, target);
-    symbols.insert(symbols.end(),
-                   {text.segment_bytes, text.scan_group, text.scan_groups, text.pack});
-  }
-  if (rows) {
-    const RowEncodingKernels encoding = emit_row_encoding_kernels(module, target);
-    symbols.insert(symbols.end(), {encoding.segment_bytes, encoding.write});
   }
   return symbols;
 }

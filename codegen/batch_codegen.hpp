@@ -66,11 +66,8 @@ std::vector<uint32_t> kernel_columns(const ir::Graph& graph, const plan::BatchPl
 // Adds the body and the entry point for `target` of every kernel step to
 // `module` (its triple and data layout set: the host's for Cpu and HostTwin,
 // nvptx64's for Nvptx); returns the entry symbols indexed like plan.steps
-// ("" for host steps), then, for a GPU plan with device text or rows on the
-// device, the text compaction kernels' (segment bytes, the scans of groups
-// and of their totals, pack: text_compaction.hpp), then, for rows on the
-// device, the row encoding kernels' (segment bytes, write:
-// row_encoding_kernels.hpp).
+// ("" for host steps). The kernels no plan shapes (text compaction, row
+// encoding) are in a module of their own (shared_kernels.hpp).
 std::vector<std::string> emit_batch_kernels(llvm::Module& module, const ir::Graph& graph,
                                             const plan::BatchPlan& plan, BatchTarget target);
 

@@ -56,8 +56,9 @@ class Pieces {
       if (bits < 64) word = ir_.CreateAnd(word, ir_.getInt64(((uint64_t)1 << bits) - 1));
       written = call("pd_text_u64_digits", {at(), word, ir_.getInt64((uint64_t)spec.base()),
                                             ir_.getInt64(spec.radix == 'X')});
-    } else if (t == Type::F64) {
-      written = call("pd_text_f64_debug", {at(), as_f64(input_word_(k))});
+    } else if (t == Type::F64 || t == Type::F32) {
+      written = call(t == Type::F64 ? "pd_text_f64_debug" : "pd_text_f32_debug",
+                     {at(), as_f64(input_word_(k))});
     } else {
       written = write_display(k);
     }
@@ -82,7 +83,10 @@ class Pieces {
       const TextRef text = input_text_(k);
       return call("pd_text_copy", {at(), text.bytes, text.length});
     }
-    if (t == Type::F64) return call("pd_text_f64_display", {at(), as_f64(input_word_(k))});
+    if (t == Type::F64 || t == Type::F32) {
+      return call(t == Type::F64 ? "pd_text_f64_display" : "pd_text_f32_display",
+                  {at(), as_f64(input_word_(k))});
+    }
     if (t != Type::Bool && !is_integer(t)) {
       internal_error("device text of a " + std::string(type_name(t)));
     }

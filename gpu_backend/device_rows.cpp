@@ -19,6 +19,8 @@ DeviceRowValue value_kind(Type type) {
   switch (type) {
     case Type::F64:
       return DeviceRowValue::F64;
+    case Type::F32:
+      return DeviceRowValue::F32;
     case Type::Bool:
       return DeviceRowValue::Bool;
     case Type::Str:

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <mutex>
 
 #include "codegen/batch_codegen.hpp"
+#include "codegen/shared_kernels.hpp"
 #include "codegen/text_compaction.hpp"
 #include "gpu_backend/device_rows.hpp"
 #include "gpu_backend/device_texts.hpp"
@@ -128,10 +130,19 @@ class GpuBatchBackend final : public batch::BatchBackend {
                         "polyrt generates code for (" + valid_sm_list() + ")");
     }
     const plan::BatchPlan& p = batch_.plan;
-    kernels_ = PtxCompiler::instance().compile(batch_.graph(), p,
-                                               NvptxTarget{sm, (unsigned)driver.version()});
+    const NvptxTarget target{sm, (unsigned)driver.version()};
+    kernels_ = PtxCompiler::instance().compile(batch_.graph(), p, target);
     loaded_ = KernelModules::instance().get(
-        driver, ordinal, kernels_.key, [&](const GpuContext& context) { return load(context); });
+        driver, ordinal, kernels_.key, [&](const GpuContext& context) {
+          return load(context, kernels_, [&] { return compile_host_twins(batch_.graph(), p); });
+        });
+    if (p.uses_text_kernels()) {
+      shared_kernels_ = PtxCompiler::instance().compile_shared_kernels(target);
+      shared_loaded_ = KernelModules::instance().get(
+          driver, ordinal, shared_kernels_.key, [&](const GpuContext& context) {
+            return load(context, shared_kernels_, [] { return compile_shared_host_twins(); });
+          });
+    }
     for (uint32_t s = 0; s < p.steps.size(); ++s) {
       columns_.push_back(codegen::kernel_columns(batch_.graph(), p, s));
     }
@@ -397,7 +408,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
         api.cuMemcpyHtoDAsync(e.layout.address(), e.layout_on_host.words(), layout.size(), stream),
         "cuMemcpyHtoDAsync");
     const uint64_t segments = segments_of(b.rows), groups = groups_of(segments);
-    launch_entry(g, rows_entry(), segments,
+    launch_entry(g, shared_kernel(codegen::kRowsSegmentBytesKernel), segments,
                  KernelArguments({segments, e.layout.address(), row_field_count(p),
                                   (uint64_t)b.encode_rows->format, b.rows,
                                   codegen::kTextSegmentRows, e.sums.address()}));
@@ -422,7 +433,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
     const uint64_t segments = segments_of(b.rows);
     launch_entry(
-        g, rows_entry() + 1, segments,
+        g, shared_kernel(codegen::kRowsWriteKernel), segments,
         KernelArguments({segments, e.layout.address(), row_field_count(batch_.plan),
                          (uint64_t)b.encode_rows->format, b.rows, codegen::kTextSegmentRows,
                          e.sums.address(), codegen::kTextScanGroup, e.group_sums.address(),
@@ -443,10 +454,12 @@ class GpuBatchBackend final : public batch::BatchBackend {
   static uint64_t groups_of(uint64_t segments) {
     return (segments + codegen::kTextScanGroup - 1) / codegen::kTextScanGroup;
   }
-  // The plan-independent kernels follow the steps' (emit_batch_kernels):
-  // the text compaction's, then the row encoding's.
-  size_t compaction_entry() const { return batch_.plan.steps.size(); }
-  size_t rows_entry() const { return batch_.plan.steps.size() + 4; }
+  const LoadedKernel& step_kernel(uint32_t step) const {
+    return loaded_->kernel(kernels_.entries[step]);
+  }
+  const LoadedKernel& shared_kernel(codegen::SharedKernel k) const {
+    return shared_loaded_->kernel(shared_kernels_.entries[k]);
+  }
 
   // Queues the exclusive scan of `segments` sums at `sums` (within groups,
   // whose totals go to `group_sums`, then of those totals; their total
@@ -454,9 +467,10 @@ class GpuBatchBackend final : public batch::BatchBackend {
   void scan_segments(GpuChunkState& g, cuda::CUdeviceptr sums, uint64_t segments,
                      cuda::CUdeviceptr group_sums) const {
     const uint64_t group = codegen::kTextScanGroup, groups = groups_of(segments);
-    launch_entry(g, compaction_entry() + 1, groups,
+    launch_entry(g, shared_kernel(codegen::kTextScanGroupKernel), groups,
                  KernelArguments({groups, sums, segments, group, group_sums}));
-    launch_entry(g, compaction_entry() + 2, 1, KernelArguments({1, group_sums, groups}));
+    launch_entry(g, shared_kernel(codegen::kTextScanGroupsKernel), 1,
+                 KernelArguments({1, group_sums, groups}));
   }
 
   // Every output into the caller's device memory: kernel columns device to
@@ -519,16 +533,15 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const uint64_t segment_rows = codegen::kTextSegmentRows;
     const uint64_t segments = segments_of(rows), groups = groups_of(segments);
     const uint64_t group = codegen::kTextScanGroup;
-    const size_t entry = compaction_entry();
     for (uint32_t c : columns) {
       const GpuChunkState::PackedText& t = g.packed[c];
       const uint64_t slot = device_text_slot(batch_.plan.text_bounds[c]);
       const uint64_t slots = g.column_address(c);
-      launch_entry(g, entry, segments,
+      launch_entry(g, shared_kernel(codegen::kTextSegmentBytesKernel), segments,
                    KernelArguments({segments, slots, slot, rows, segment_rows, t.sums.address()}));
       scan_segments(g, t.sums.address(), segments, t.group_sums.address());
       launch_entry(
-          g, entry + 3, segments,
+          g, shared_kernel(codegen::kTextPackKernel), segments,
           KernelArguments({segments, slots, slot, rows, segment_rows, t.sums.address(), group,
                            t.group_sums.address(), t.offsets.address(), t.bytes.address()}));
       context_.check(
@@ -555,13 +568,12 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
   }
 
-  // Launches entry `entry` (of kernels_.entries) on the chunk's stream for
-  // `threads` threads' work (rows or segments). One wave: as many blocks as
-  // the SMs hold at once (more would only queue behind them; the kernels'
-  // grid-stride loops cover the rest).
-  void launch_entry(GpuChunkState& g, size_t entry, uint64_t threads,
+  // Launches `kernel` on the chunk's stream for `threads` threads' work
+  // (rows or segments). One wave: as many blocks as the SMs hold at once
+  // (more would only queue behind them; the kernels' grid-stride loops
+  // cover the rest).
+  void launch_entry(GpuChunkState& g, const LoadedKernel& kernel, uint64_t threads,
                     KernelArguments&& arguments) const {
-    const LoadedKernel& kernel = loaded_->kernel(kernels_.entries[entry]);
     const uint64_t wanted = (threads + codegen::kGpuBlockThreads - 1) / codegen::kGpuBlockThreads;
     const unsigned blocks = (unsigned)std::clamp<uint64_t>(
         wanted, 1, (uint64_t)context_.device().sms * kernel.blocks_per_sm);
@@ -594,7 +606,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     if (fallible) {
       context_.check(api.cuMemsetD8Async(failure_word, 0xff, 8, stream), "cuMemsetD8Async");
     }
-    launch_entry(g, s, rows,
+    launch_entry(g, step_kernel(s), rows,
                  KernelArguments(first, rows, scalars_.address(), columns, failure_word));
     for (uint32_t c : columns_[s]) {
       if (batch_.plan.column_steps[c] == s) {
@@ -609,16 +621,17 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
   }
 
-  // The module and its entries, in the process-wide cache's context; on the
-  // driver's test double, each entry's host twin attached.
-  LoadedKernels load(const GpuContext& context) const {
+  // The module of `kernels` and its entries, in the process-wide cache's
+  // context; on the driver's test double, each entry's host twin (`twins`)
+  // attached.
+  LoadedKernels load(const GpuContext& context, const PtxKernels& kernels,
+                     const std::function<HostTwinKernels()>& twins) const {
     LoadedKernels loaded;
-    loaded.module = std::make_unique<GpuModule>(context, kernels_.ptx, kernels_.key);
-    const plan::BatchPlan& p = batch_.plan;
-    for (size_t s = 0; s < kernels_.entries.size(); ++s) {
-      if (kernels_.entries[s].empty()) continue;
-      LoadedKernel& k = loaded.kernels[kernels_.entries[s]];
-      k.function = loaded.module->function(kernels_.entries[s]);
+    loaded.module = std::make_unique<GpuModule>(context, kernels.ptx, kernels.key);
+    for (const std::string& entry : kernels.entries) {
+      if (entry.empty()) continue;
+      LoadedKernel& k = loaded.kernels[entry];
+      k.function = loaded.module->function(entry);
       int blocks = 0;
       context.check(context.driver().api().cuOccupancyMaxActiveBlocksPerMultiprocessor(
                         &blocks, k.function, (int)codegen::kGpuBlockThreads, 0),
@@ -628,7 +641,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
         context.check(context.driver().api().cuFuncGetAttribute(
                           &registers, cuda::CU_FUNC_ATTRIBUTE_NUM_REGS, k.function),
                       "cuFuncGetAttribute");
-        throw DeviceError("kernel " + kernels_.entries[s] + " cannot run " +
+        throw DeviceError("kernel " + entry + " cannot run " +
                           std::to_string(codegen::kGpuBlockThreads) +
                           " threads per block on this GPU (it uses " + std::to_string(registers) +
                           " registers per thread)");
@@ -638,13 +651,13 @@ class GpuBatchBackend final : public batch::BatchBackend {
     auto attach =
         reinterpret_cast<AttachHostTwin>(::dlsym(context.driver().library(), kAttachHostTwin));
     if (!attach) return loaded;
-    loaded.twins = compile_host_twins(batch_.graph(), p);
-    for (size_t s = 0; s < kernels_.entries.size(); ++s) {
-      if (kernels_.entries[s].empty()) continue;
-      if (attach(loaded.module->handle(), kernels_.entries[s].c_str(),
+    loaded.twins = twins();
+    for (size_t s = 0; s < kernels.entries.size(); ++s) {
+      if (kernels.entries[s].empty()) continue;
+      if (attach(loaded.module->handle(), kernels.entries[s].c_str(),
                  reinterpret_cast<void*>(loaded.twins.per_step[s])) != 0) {
         throw DeviceError("the CUDA driver test double refused the host twin of " +
-                          kernels_.entries[s]);
+                          kernels.entries[s]);
       }
     }
     return loaded;
@@ -717,9 +730,13 @@ class GpuBatchBackend final : public batch::BatchBackend {
   GpuContext context_;
   PtxKernels kernels_;
   std::shared_ptr<const LoadedKernels> loaded_;  // shared with the process
-  std::vector<std::vector<uint32_t>> columns_;   // per step: the kernel's columns
-  std::vector<uint8_t> on_device_side_;          // per column: has device memory
-  std::vector<uint8_t> on_host_side_;            // per column: has page-locked host memory
+  // The kernels no plan shapes (text compaction, row encoding), when the
+  // plan has device text or rows on the device; shared with the process.
+  PtxKernels shared_kernels_;
+  std::shared_ptr<const LoadedKernels> shared_loaded_;
+  std::vector<std::vector<uint32_t>> columns_;  // per step: the kernel's columns
+  std::vector<uint8_t> on_device_side_;         // per column: has device memory
+  std::vector<uint8_t> on_host_side_;           // per column: has page-locked host memory
   // per column: an output only kernels write, staged only for runs to the host
   std::vector<uint8_t> staged_for_host_only_;
   DeviceBuffer scalars_;

@@ -17,13 +17,15 @@ using HostTwinFn = void (*)(void* const* params, uint32_t block, uint32_t block_
                             uint32_t thread, uint32_t grid_dim);
 
 struct HostTwinKernels {
-  // Per entry of emit_batch_kernels (plan steps, then text compaction),
-  // null for host steps.
+  // Per entry of emit_batch_kernels (null for host steps), or of
+  // emit_shared_kernels.
   std::vector<HostTwinFn> per_step;
   std::shared_ptr<const void> code;  // keeps the compiled code alive
 };
 
 HostTwinKernels compile_host_twins(const ir::Graph& graph, const plan::BatchPlan& plan);
+// The twins of the kernels no plan shapes (codegen/shared_kernels.hpp).
+HostTwinKernels compile_shared_host_twins();
 
 struct GridShape {
   uint32_t blocks = 1;

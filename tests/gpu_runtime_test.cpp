@@ -145,7 +145,10 @@ TEST(GpuBatch, DeviceTextMatchesTheCpuTier) {
       "(infinite * 0.0) + \"|\" + (normal * -0.0) + \"|\" + (h % 1000) as f64 + \"]\"\n"
       "debug := printf(\"{}|{:30}|{}|{}|{}|{:08}\", big, tiny, normal, infinite, infinite * 0.0, "
       "(h % 1000) as f64)\n"
-      "fixed := printf(\"{:.2}\", normal)\n");
+      "fixed := printf(\"{:.2}\", normal)\n"
+      "narrow := (normal * 1e-30) as f32\nshown := normal as str\nplain := h as str\n"
+      "negative := (0 - (h % 5) as i64) as str\nflag := (h % 2 == 0) as str\n"
+      "narrows := \"<\" + narrow + \">\" + printf(\"{}|{:12}\", narrow, (h % 100) as f32)\n");
   const BatchEvaluator gpu_batch(program, on(BatchDevice::Gpu));
   const std::string plan = gpu_batch.describe();
   EXPECT_EQ(plan.find("host, on a CPU worker [zero_pad_u64"), std::string::npos) << plan;
@@ -158,6 +161,8 @@ TEST(GpuBatch, DeviceTextMatchesTheCpuTier) {
   EXPECT_NE(plan.find("[printf -> fixed]: {:.2} of an f64 is not written on the GPU"),
             std::string::npos)
       << plan;
+  EXPECT_EQ(plan.find("host, on a CPU worker [str_concat -> narrows"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("host, on a CPU worker [__to_str"), std::string::npos) << plan;
   for (const uint64_t first : {uint64_t{0}, ~uint64_t{0} - 4999}) {
     for (const uint64_t chunk_rows : {uint64_t{0}, uint64_t{777}}) {
       BatchOptions options;
@@ -263,7 +268,8 @@ TEST(GpuBatch, TextRowsAreEncodedOnTheDeviceAsTheCpuWritesThem) {
       "ratio := (unit_interval(h) - 0.5) * 1e300\n"
       "special := 1e308 * ((h % 3) as f64 * 10.0 - 10.0)\nnan := special - special\n"
       "zero := -0.0 * (h % 2) as f64\n"
-      "flag := h % 2 == 0\nconstant := \"fixed, \\\"quoted\\\"\"\nseven := 7\n");
+      "narrow := (unit_interval(h) * 1e6) as f32\nflag := h % 2 == 0\nconstant := \"fixed, "
+      "\\\"quoted\\\"\"\nseven := 7\n");
   const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
   EXPECT_NE(gpu.describe().find("text rows (csv, tsv, jsonl): encoded on the GPU"),
             std::string::npos)
@@ -284,7 +290,9 @@ TEST(GpuBatch, TextRowsAreEncodedOnTheDeviceAsTheCpuWritesThem) {
         EXPECT_NE(on_cpu.find(R"("constant":"fixed, \"quoted\"")"), std::string::npos);
       }
       // The rows' bytes, a byte count per chunk and nothing else.
-      if (copied >= 0) EXPECT_LE(copied, (int64_t)on_cpu.size() + 64) << format;
+      if (copied >= 0) {
+        EXPECT_LE(copied, (int64_t)on_cpu.size() + 64) << format;
+      }
     }
   }
   BatchOptions small;
@@ -295,7 +303,8 @@ TEST(GpuBatch, TextRowsAreEncodedOnTheDeviceAsTheCpuWritesThem) {
 }
 
 // A failing row's error is the CPU tier's, after the same rows, when the
-// rows are encoded on the GPU; an f32 output keeps the rows on the host.
+// rows are encoded on the GPU; an output made by a host step keeps the rows
+// on the host.
 TEST(GpuBatch, TextRowsOnTheDeviceFailAndFallBackAsTheCpuDoes) {
   REQUIRE_GPU();
   const auto stress = compile_file(source_file("tests/data/gpu_stress.polydat"));
@@ -310,13 +319,13 @@ TEST(GpuBatch, TextRowsOnTheDeviceFailAndFallBackAsTheCpuDoes) {
       text_rows(BatchEvaluator(stress, on(BatchDevice::Cpu, options)), "csv", 100, 5000, &on_cpu));
   EXPECT_FALSE(on_cpu.empty());
   EXPECT_EQ(on_gpu, on_cpu);
-  const auto narrow = compile("input x\nh := hash(x)\nv := unit_interval(h) as f32\nn := h % 9\n");
-  const BatchEvaluator narrow_gpu(narrow, on(BatchDevice::Gpu));
-  EXPECT_NE(narrow_gpu.describe().find("encoded on the host: output 'v' is an f32"),
+  const auto hosted = compile("input x\nh := hash(x)\nn := h % 9\ns := str_upper(h as str)\n");
+  const BatchEvaluator hosted_gpu(hosted, on(BatchDevice::Gpu));
+  EXPECT_NE(hosted_gpu.describe().find("encoded on the host: output 's' is made by a host step"),
             std::string::npos)
-      << narrow_gpu.describe();
-  EXPECT_EQ(text_rows(narrow_gpu, "tsv", 0, 3000),
-            text_rows(BatchEvaluator(narrow, on(BatchDevice::Cpu)), "tsv", 0, 3000));
+      << hosted_gpu.describe();
+  EXPECT_EQ(text_rows(hosted_gpu, "tsv", 0, 3000),
+            text_rows(BatchEvaluator(hosted, on(BatchDevice::Cpu)), "tsv", 0, 3000));
 }
 
 // The smallest failing coordinate's EvalError, after every earlier row.
@@ -492,7 +501,11 @@ TEST(GpuContexts, TwentyBatchesInTurnCreateTheContextAndLoadTheModuleOnce) {
                         want);
   }
   EXPECT_LE(double_count("contexts"), 1);
-  EXPECT_EQ(double_count("modules"), 1);
+  // Its own module, and the module of the text kernels every program shares
+  // (its rows can be encoded on the device), unless an earlier test in this
+  // process loaded that one.
+  EXPECT_GE(double_count("modules"), 1);
+  EXPECT_LE(double_count("modules"), 2);
   configure("");
 }
 

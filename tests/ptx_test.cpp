@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "codegen/shared_kernels.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
 #include "gpu_backend/ptx/ptxas.hpp"
 #include "scheduler/runtime/batch_setup.hpp"
@@ -167,6 +168,18 @@ TEST(Ptx, DifferentialProgramsAssembleWithoutSpills) {
   EXPECT_GE(with_text, 100u);
   std::printf("PTX of %zu differential programs (%zu with device text) assembled by ptxas\n",
               checked, with_text);
+}
+
+// The kernels no plan shapes (text compaction, row encoding), compiled once
+// for every program.
+TEST(Ptx, SharedKernelsAssembleWithoutSpills) {
+  if (!toolkit_found()) GTEST_SKIP() << "no CUDA toolkit (ptxas) found: PTX not assembled";
+  const gpu::PtxKernels shared = gpu::PtxCompiler::instance().compile_shared_kernels({});
+  ASSERT_EQ(shared.entries.size(), (size_t)codegen::kSharedKernels);
+  for (const std::string& entry : shared.entries) {
+    EXPECT_NE(shared.ptx.find(".visible .entry " + entry + "("), std::string::npos) << entry;
+  }
+  expect_clean_ptx(shared, "the shared kernels");
 }
 
 TEST(Ptx, ExamplesAndTheStressProgramAssembleWithoutSpills) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks the rtlib bitcode the build embeds: no undefined symbol on the host,
+# Checks the rtlib bitcode the build embeds: no undefined symbol and no
+# 128-bit division on the host,
 # only allow-listed intrinsics on nvptx (integer ones NVPTX lowers to plain
 # instructions, and memcpy/memmove, which it expands to loops; an llvm.sin
 # or llvm.exp would abort
@@ -18,7 +19,15 @@ if [ -n "$undefined" ]; then
   echo "FAIL: the host rtlib bitcode references undefined symbols:"; echo "$undefined"; exit 1
 fi
 
-allowed='^(llvm\.(memcpy|memmove)\.p0\.p0\.i64|llvm\.(umin|umax)\.i32|llvm\.(umin|umax|umul\.with\.overflow)\.i64|llvm\.cttz\.i64|llvm\.(fabs|sqrt|copysign)\.f64|llvm\.lifetime\.(start|end)\.p0|llvm\.ctlz\.i64)$'
+# A 128-bit division or remainder is a libgcc call (__udivti3, __umodti3)
+# that a JIT-compiled host twin cannot resolve in a process without libgcc
+# (Python's extension module).
+wide=$("$llvm_bin/llvm-dis" "$host_bc" -o - | grep -nE '= (u|s)(div|rem) i128' || true)
+if [ -n "$wide" ]; then
+  echo "FAIL: the rtlib divides 128-bit integers (a libgcc call):"; echo "$wide"; exit 1
+fi
+
+allowed='^(llvm\.(memcpy|memmove)\.p0\.p0\.i64|llvm\.(umin|umax)\.i32|llvm\.(umin|umax|umul\.with\.overflow)\.i64|llvm\.cttz\.i64|llvm\.fsh[lr]\.i64|llvm\.(fabs|sqrt|copysign)\.f64|llvm\.lifetime\.(start|end)\.p0|llvm\.ctlz\.i64)$'
 bad=$("$llvm_bin/llvm-dis" "$nvptx_bc" -o - | grep -E '^declare' | grep -oE '@[A-Za-z0-9_.]+' | tr -d @ \
       | grep -vE "$allowed" || true)
 if [ -n "$bad" ]; then

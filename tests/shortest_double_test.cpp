@@ -1,7 +1,10 @@
 // The shortest-digits writer (Schubfach) against std::to_chars, the text
 // every f64 rendering had before it: the same bytes for doubles of every
 // exponent, the powers of two (whose lower neighbour is closer), subnormals,
-// integers written in full, and short decimals read back.
+// integers written in full, and short decimals read back. f32s take the
+// same steps over their own rounding interval (every one of the 2^32 bit
+// patterns was checked against std::to_chars once; here a sample and every
+// exponent's edges).
 #include "rtlib/shortest_double.hpp"
 
 #include <gtest/gtest.h>
@@ -24,7 +27,33 @@ void expect_as_to_chars(double x) {
   ASSERT_EQ(std::string(got, rt::write_shortest_finite(got, x)), expected) << std::hexfloat << x;
 }
 
+void expect_f32_as_to_chars(float x) {
+  char want[64], got[64];
+  const std::string expected(want, std::to_chars(want, want + sizeof want, x).ptr);
+  ASSERT_EQ(std::string(got, rt::write_f32_shortest_finite(got, x)), expected)
+      << std::hexfloat << x;
+}
+
 }  // namespace
+
+TEST(ShortestFloat, EqualsToCharsOnRandomBitsAndEveryExponentsEdges) {
+  std::mt19937 rng(43);
+  for (int i = 0; i < 400000; ++i) {
+    const float x = std::bit_cast<float>((uint32_t)rng());
+    if (std::isfinite(x)) expect_f32_as_to_chars(x);
+  }
+  for (uint32_t biased = 0; biased < 255; ++biased) {
+    for (uint32_t fraction : {0u, 1u, 2u, (1u << 23) - 1, 1u << 22, 12345u}) {
+      const float x = std::bit_cast<float>(biased << 23 | fraction);
+      expect_f32_as_to_chars(x);
+      expect_f32_as_to_chars(-x);
+    }
+  }
+  // Integers written in full in fixed form (123456792, not 123456790).
+  for (float x : {123456789.0f, 16777217.0f, 3.4028235e38f, 1e-45f, 0.1f, 1e21f, 1e22f}) {
+    expect_f32_as_to_chars(x);
+  }
+}
 
 TEST(ShortestDouble, EqualsToCharsOnRandomBits) {
   std::mt19937_64 rng(41);

@@ -61,6 +61,14 @@ struct DeviceTextForm {
                   std::span<const size_t> input_bounds) = nullptr;
 };
 
+// A Concat form's bound: its inputs' Display bounds summed.
+inline size_t concat_bound(const std::vector<Value>&, const Prepared*,
+                           std::span<const size_t> input_bounds) {
+  size_t bound = 0;
+  for (size_t b : input_bounds) bound += b;
+  return bound;
+}
+
 // A blob of plain data (words, or structs laid out alike on the host and
 // nvptx64: both little-endian, with the same alignments).
 template <typename T>

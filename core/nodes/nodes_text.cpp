@@ -88,13 +88,7 @@ void register_text_nodes(Registry& r) {
                }));
              },
          .columnar = write_concat_columns,
-         .device_text = DeviceTextForm{.kind = DeviceTextKind::Concat,
-                                       .bound = [](const std::vector<Value>&, const Prepared*,
-                                                   std::span<const size_t> inputs) -> size_t {
-                                         size_t bound = 0;
-                                         for (size_t b : inputs) bound += b;
-                                         return bound;
-                                       }}});
+         .device_text = DeviceTextForm{.kind = DeviceTextKind::Concat, .bound = concat_bound}});
   r.add({.name = "format_u64",
          .family = "strings",
          .args = {wire("input", P::U64), konst("radix", P::U64, Value::u64(10))},

@@ -112,6 +112,8 @@ const NodeDef& to_str_node() {
               return write_display(ensure(p, display_bound(field)), field);
             });
           },
+      // One value's Display form is a concatenation of one.
+      .device_text = DeviceTextForm{.kind = DeviceTextKind::Concat, .bound = concat_bound},
   };
   return def;
 }

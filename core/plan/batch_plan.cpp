@@ -266,6 +266,7 @@ class BatchPlanner {
     if (is_integer(t)) return 21;  // a sign and 20 digits
     if (t == Type::Bool) return 5;
     if (t == Type::F64) return debug ? rt::kF64DebugText : rt::kF64DisplayText;
+    if (t == Type::F32) return debug ? rt::kF64DebugText : rt::kF32DisplayText;
     const ir::Node& source = g_.nodes[p_.node_of(p_.source_of(w))];
     if (const Value* constant = t == Type::Str ? constant_at(g_, p_, p_.source_of(w)) : nullptr) {
       return constant->as_str().size();
@@ -281,15 +282,17 @@ class BatchPlanner {
     return 0;
   }
 
-  // Why a printf a kernel would write cannot be: an f64 with fixed decimals
-  // ({:.2}); else empty.
+  // Why a printf a kernel would write cannot be: an f64 or f32 with fixed
+  // decimals ({:.2}); else empty.
   std::string fixed_f64_placeholder(const ir::Node& node) const {
     size_t k = 0;
     for (const rt::FormatSegment& seg : nodes::format_of(*node.prepared).segments) {
       if (!seg.placeholder) continue;
       const ir::Wire w = node.inputs[k++];
-      if (seg.precision >= 0 && g_.nodes[w.node].out_types[w.port] == Type::F64) {
-        return "{:." + std::to_string(seg.precision) + "} of an f64 is not written on the GPU";
+      const Type t = g_.nodes[w.node].out_types[w.port];
+      if (seg.precision >= 0 && (t == Type::F64 || t == Type::F32)) {
+        return "{:." + std::to_string(seg.precision) + "} of an " + std::string(type_name(t)) +
+               " is not written on the GPU";
       }
     }
     return "";
@@ -389,7 +392,6 @@ class BatchPlanner {
       if (step == kNoStep) return output + " is a caller's coordinate column";
       if (p_.steps[step].kind == BatchStep::Host) return output + " is made by a host step";
       const Type type = p_.column_types[v.index];
-      if (type == Type::F32) return output + " is an f32, whose shortest text has no GPU form";
       if (is_text(type) && !p_.text_bounds[v.index]) {
         return output + " is a " + std::string(type_name(type)) + " with no GPU form";
       }

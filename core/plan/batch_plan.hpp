@@ -10,6 +10,7 @@
 // string per lane) or a Register (inside one kernel, never stored).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -110,6 +111,12 @@ struct BatchPlan {
   const BatchValue& value_of(ir::Wire w) const { return values[source_of(w)]; }
   bool rows_on_device() const {
     return placement == PlanPlacement::Gpu && why_rows_on_host.empty();
+  }
+  // Whether a GPU runs the kernels no plan shapes for it (text compaction,
+  // row encoding): the plan has device text or rows on the device.
+  bool uses_text_kernels() const {
+    return rows_on_device() ||
+           std::any_of(text_bounds.begin(), text_bounds.end(), [](uint32_t b) { return b != 0; });
   }
 };
 

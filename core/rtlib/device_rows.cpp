@@ -49,6 +49,11 @@ void put_row(Out& out, const DeviceRowField* fields, uint64_t count, RowFormat f
           return polyrt::rt::write_f64_field(p, format, __builtin_bit_cast(double, word));
         });
         break;
+      case DeviceRowValue::F32:
+        put_number(out, [&](char* p) {
+          return polyrt::rt::write_f32_field(p, format, __builtin_bit_cast(double, word));
+        });
+        break;
       case DeviceRowValue::Bool:
         put_number(out, [&](char* p) { return polyrt::rt::write_bool_field(p, word != 0); });
         break;

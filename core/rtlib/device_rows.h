@@ -14,6 +14,7 @@ enum class DeviceRowValue : uint32_t {
   U64,   // a word column, in decimal
   I64,
   F64,  // shortest round-trip text
+  F32,  // an f32 (held as an f64): its own shortest text
   Bool,
   Text,  // a device-made str column: slots of `stride` bytes (rtlib.h)
   Lane,  // the row's coordinate: `values` + row

@@ -130,3 +130,11 @@ PD_API uint64_t pd_text_f64_display(char* out, double x) {
 PD_API uint64_t pd_text_f64_debug(char* out, double x) {
   return (uint64_t)(polyrt::rt::write_f64_debug(out, x) - out);
 }
+
+PD_API uint64_t pd_text_f32_display(char* out, double x) {
+  return (uint64_t)(polyrt::rt::write_f32_display(out, x) - out);
+}
+
+PD_API uint64_t pd_text_f32_debug(char* out, double x) {
+  return (uint64_t)(polyrt::rt::write_f32_debug(out, x) - out);
+}

@@ -153,6 +153,13 @@ inline char* write_f64_field(char* p, RowFormat format, double d) {
   return write_non_finite_field(p, format, d);
 }
 
+// An f32 field (its word holds the f32 as a double): the shortest text that
+// reads back to the f32.
+inline char* write_f32_field(char* p, RowFormat format, double d) {
+  if (d - d == 0.0) return write_f32_shortest_finite(p, (float)d);
+  return write_non_finite_field(p, format, d);
+}
+
 inline char* write_bool_field(char* p, bool b) {
   if (b) {
     __builtin_memcpy(p, "true", 4);

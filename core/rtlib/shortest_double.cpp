@@ -40,39 +40,76 @@ DecimalDigits without_trailing_zeros(uint64_t digits, int exponent) {
   return {digits, exponent};
 }
 
-// An integral x as std::to_chars writes it in fixed form: every digit of its
-// exact value (2^60 is 1152921504606846976, not 1152921504606847000). Fixed
-// form is chosen only while it is no longer than the exponent form, so x is
-// below 10^23 and fits 128 bits.
-char* write_integral(char* p, double x) {
-  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
-  const int q = (int)((bits >> 52) & 0x7ff) - 1075;
-  const uint64_t c = (bits & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
-  if (q <= 0) return write_u64(p, c >> -q);
-  const u128 value = (u128)c << q;
-  constexpr uint64_t k19 = 10000000000000000000ULL;
-  const auto head = (uint64_t)(value / k19);
-  const auto tail = (uint64_t)(value % k19);
-  if (head == 0) return write_u64(p, tail);
-  return write_u64_zero_pad(write_u64(p, head), tail, 19);
+// limbs (a 128-bit value, least significant 32 bits first) divided by d in
+// place; returns the remainder. 64-bit steps only: a 128-bit division is a
+// libgcc call (__udivti3) that neither a GPU kernel nor a JIT-compiled host
+// twin in a process without libgcc can make.
+uint32_t divide_limbs(uint32_t limbs[4], uint32_t d) {
+  uint64_t remainder = 0;
+  for (int i = 3; i >= 0; --i) {
+    const uint64_t current = remainder << 32 | limbs[i];
+    limbs[i] = (uint32_t)(current / d);
+    remainder = current % d;
+  }
+  return (uint32_t)remainder;
 }
 
-// The body of shortest_decimal, inlined into the text writer.
-[[gnu::always_inline]] inline DecimalDigits shortest(double x) {
+// An integral c * 2^q as std::to_chars writes it in fixed form: every digit
+// of its exact value (2^60 is 1152921504606846976, not 1152921504606847000).
+// Fixed form is chosen only while it is no longer than the exponent form, so
+// the value is below 10^23: at most 5 digits above two groups of 9.
+char* write_integral(char* p, uint64_t c, int q) {
+  if (q <= 0) return write_u64(p, c >> -q);
+  const u128 value = (u128)c << q;
+  if ((uint64_t)(value >> 64) == 0) return write_u64(p, (uint64_t)value);
+  uint32_t limbs[4] = {(uint32_t)value, (uint32_t)(value >> 32), (uint32_t)(value >> 64),
+                       (uint32_t)(value >> 96)};
+  constexpr uint32_t k9 = 1000000000;
+  const uint32_t low = divide_limbs(limbs, k9);
+  const uint32_t middle = divide_limbs(limbs, k9);
+  const uint64_t head = (uint64_t)limbs[1] << 32 | limbs[0];
+  return write_u64_zero_pad(write_u64_zero_pad(write_u64(p, head), middle, 9), low, 9);
+}
+
+// A positive finite binary float as c * 2^q, and whether its predecessor is
+// closer than its successor (c a power of two above the smallest exponent).
+struct BinaryValue {
+  uint64_t c = 0;
+  int q = 0;
+  bool lower_closer = false;
+  int fraction_bits = 0;  // of its format: 52, or 23 for an f32
+};
+
+BinaryValue binary_of(double x) {
   const uint64_t bits = __builtin_bit_cast(uint64_t, x);
   const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
   const int biased = (int)((bits >> 52) & 0x7ff);
-  // x = c * 2^q.
-  const uint64_t c = biased == 0 ? fraction : fraction | (uint64_t{1} << 52);
-  const int q = biased == 0 ? -1074 : biased - 1075;
-  // An integer below 2^53 is its own shortest form: no other decimal of as
-  // few digits lies within half a unit of it.
-  if (q <= 0 && q >= -52 && (c & ((uint64_t{1} << -q) - 1)) == 0) {
+  return {biased == 0 ? fraction : fraction | (uint64_t{1} << 52),
+          biased == 0 ? -1074 : biased - 1075, fraction == 0 && biased > 1, 52};
+}
+
+BinaryValue binary_of(float x) {
+  const uint32_t bits = __builtin_bit_cast(uint32_t, x);
+  const uint32_t fraction = bits & ((uint32_t{1} << 23) - 1);
+  const int biased = (int)((bits >> 23) & 0xff);
+  return {biased == 0 ? fraction : fraction | (uint32_t{1} << 23),
+          biased == 0 ? -149 : biased - 150, fraction == 0 && biased > 1, 23};
+}
+
+// The body of shortest_decimal, inlined into the text writers. An f32 takes
+// the same steps with its own c, q and interval: the 126-bit powers of ten
+// are more than precise enough for its 24-bit significands.
+[[gnu::always_inline]] inline DecimalDigits shortest(const BinaryValue& v) {
+  const uint64_t c = v.c;
+  const int q = v.q;
+  // An integer below 2^(fraction bits + 1) is its own shortest form: no
+  // other decimal of as few digits lies within half a unit of it.
+  if (q <= 0 && q >= -v.fraction_bits && (c & ((uint64_t{1} << -q) - 1)) == 0) {
     return without_trailing_zeros(c >> -q, 0);
   }
   // The rounding interval, in quarters of 2^q: half a unit each side, but a
   // quarter below a power of two, whose predecessor is closer.
-  const bool lower_closer = fraction == 0 && biased > 1;
+  const bool lower_closer = v.lower_closer;
   const uint64_t cb = 4 * c;
   const uint64_t cbl = cb - 2 + lower_closer;
   const uint64_t cbr = cb + 2;
@@ -106,22 +143,11 @@ char* write_integral(char* p, double x) {
   return without_trailing_zeros(shorter ? sp + wp_inside : nearer, k + shorter);
 }
 
-}  // namespace
-
-DecimalDigits shortest_decimal(double x) {
-  return shortest(x);
-}
-
-char* write_shortest_finite(char* p, double x) {
-  if (__builtin_signbit(x)) {
-    *p++ = '-';
-    x = -x;
-  }
-  if (x == 0.0) {
-    *p = '0';
-    return p + 1;
-  }
-  const DecimalDigits d = shortest(x);
+// std::to_chars's shortest text of the positive finite value x.
+template <typename Float>
+[[gnu::always_inline]] inline char* write_shortest_positive(char* p, Float x) {
+  const BinaryValue v = binary_of(x);
+  const DecimalDigits d = shortest(v);
   const int n = u64_digits(d.digits);
   const int point = d.exponent + n;  // x = 0.DIGITS * 10^point
   const int sci_exponent = point - 1;
@@ -129,7 +155,7 @@ char* write_shortest_finite(char* p, double x) {
   const int sci_length = n + (n > 1) + 2 + (abs_exponent >= 100 ? 3 : 2);
   const int fixed_length = d.exponent >= 0 ? n + d.exponent : point > 0 ? n + 1 : n + 2 - point;
   if (fixed_length <= sci_length) {
-    if (d.exponent >= 0) return write_integral(p, x);
+    if (d.exponent >= 0) return write_integral(p, v.c, v.q);
     if (point > 0) {
       // The fraction (at most 16 digits: point >= 1) moves one place right
       // as one 16-byte move, making room for the point.
@@ -162,13 +188,49 @@ char* write_shortest_finite(char* p, double x) {
   return end;
 }
 
-ShortestDigits shortest_digits(double x) {
+template <typename Float>
+char* write_shortest(char* p, Float x) {
+  if (__builtin_signbit(x)) {
+    *p++ = '-';
+    x = -x;
+  }
+  if (x == 0) {
+    *p = '0';
+    return p + 1;
+  }
+  return write_shortest_positive(p, x);
+}
+
+template <typename Float>
+ShortestDigits digits_of(Float x) {
   ShortestDigits d;
   d.negative = __builtin_signbit(x);
-  const DecimalDigits decimal = shortest(__builtin_fabs(x));
+  const DecimalDigits decimal = shortest(binary_of(x < 0 ? -x : x));
   d.count = (int)(write_u64(d.digits, decimal.digits) - d.digits);
   d.point = decimal.exponent + d.count;
   return d;
+}
+
+}  // namespace
+
+DecimalDigits shortest_decimal(double x) {
+  return shortest(binary_of(x));
+}
+
+char* write_shortest_finite(char* p, double x) {
+  return write_shortest(p, x);
+}
+
+char* write_f32_shortest_finite(char* p, float x) {
+  return write_shortest(p, x);
+}
+
+ShortestDigits shortest_digits(double x) {
+  return digits_of(x);
+}
+
+ShortestDigits f32_shortest_digits(float x) {
+  return digits_of(x);
 }
 
 char* write_plain_decimal(char* p, const ShortestDigits& d, bool force_fraction) {
@@ -230,6 +292,18 @@ char* write_f64_display(char* p, double x) {
   if (const char* special = special_f64(x)) return write_literal(p, special);
   if (x == 0.0) return write_literal(p, __builtin_signbit(x) ? "-0" : "0");
   return write_display_digits(p, shortest_digits(x));
+}
+
+char* write_f32_display(char* p, double x) {
+  if (const char* special = special_f64(x)) return write_literal(p, special);
+  if (x == 0.0) return write_literal(p, __builtin_signbit(x) ? "-0" : "0");
+  return write_display_digits(p, f32_shortest_digits((float)x));
+}
+
+char* write_f32_debug(char* p, double x) {
+  if (const char* special = special_f64(x)) return write_literal(p, special);
+  if (x == 0.0) return write_literal(p, __builtin_signbit(x) ? "-0.0" : "0.0");
+  return write_debug_digits(p, __builtin_fabs(x), f32_shortest_digits((float)x), 1e-4);
 }
 
 char* write_f64_debug(char* p, double x, double smallest_plain) {

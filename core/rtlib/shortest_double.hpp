@@ -25,6 +25,9 @@ DecimalDigits shortest_decimal(double x);
 // is shorter (fixed on a tie): "0.1", "600", "1e+22", "1.5e-07", "-0". Bound
 // kF64ShortestText.
 char* write_shortest_finite(char* p, double x);
+// std::to_chars(p, end, x)'s text of a finite f32 ("0.1" for the f32
+// nearest 0.1): the same steps over the f32's own rounding interval.
+char* write_f32_shortest_finite(char* p, float x);
 
 // Shortest round-trip digits and decimal exponent of a finite nonzero value:
 // x = 0.DIGITS * 10^point.
@@ -35,6 +38,8 @@ struct ShortestDigits {
   bool negative = false;
 };
 ShortestDigits shortest_digits(double x);
+// The fewest digits that read back to the f32 x.
+ShortestDigits f32_shortest_digits(float x);
 
 // The digits without an exponent ("0.001", "1500", with ".0" appended to an
 // integral value when `force_fraction`).
@@ -54,5 +59,9 @@ char* write_literal(char* p, const char* text);
 // JSON, and from 1e16), NaN, inf and -inf included. Bounds in text.hpp.
 char* write_f64_display(char* p, double x);
 char* write_f64_debug(char* p, double x, double smallest_plain = 1e-4);
+// The same of an f32 (x holds one exactly), from its own shortest digits
+// ("0.1" for the f32 nearest 0.1). Bounds in text.hpp.
+char* write_f32_display(char* p, double x);
+char* write_f32_debug(char* p, double x);
 
 }  // namespace polyrt::rt

@@ -14,29 +14,6 @@
 namespace polyrt::rt {
 namespace {
 
-// The shortest digits of x as an f32 (x holds one exactly): the fewest that
-// read back to that f32 (std::to_chars's; f64 digits are shortest_digits').
-ShortestDigits f32_shortest_digits(double x) {
-  char buf[40];
-  const char* end =
-      std::to_chars(buf, buf + sizeof buf, (float)x, std::chars_format::scientific).ptr;
-  ShortestDigits d;
-  const char* s = buf;
-  d.negative = *s == '-';
-  if (d.negative) ++s;
-  for (; *s != 'e'; ++s) {
-    if (*s != '.') d.digits[d.count++] = *s;
-  }
-  ++s;  // 'e'
-  const bool negative_exponent = *s == '-';
-  if (*s == '-' || *s == '+') ++s;
-  int exponent = 0;
-  std::from_chars(s, end, exponent);
-  while (d.count > 1 && d.digits[d.count - 1] == '0') --d.count;
-  d.point = (negative_exponent ? -exponent : exponent) + 1;
-  return d;
-}
-
 template <size_t Bound, typename Write>
 std::string rendered(const Write& write) {
   char buf[Bound];
@@ -52,19 +29,7 @@ char* write_f64_shortest(char* p, double x) {
 
 char* write_f32_shortest(char* p, double x) {
   if (const char* special = special_f64(x)) return write_literal(p, special);
-  return std::to_chars(p, p + kF64ShortestText, (float)x).ptr;
-}
-
-char* write_f32_display(char* p, double x) {
-  if (const char* special = special_f64(x)) return write_literal(p, special);
-  if (x == 0.0) return write_literal(p, std::signbit(x) ? "-0" : "0");
-  return write_display_digits(p, f32_shortest_digits(x));
-}
-
-char* write_f32_debug(char* p, double x) {
-  if (const char* special = special_f64(x)) return write_literal(p, special);
-  if (x == 0.0) return write_literal(p, std::signbit(x) ? "-0.0" : "0.0");
-  return write_debug_digits(p, std::fabs(x), f32_shortest_digits(x), 1e-4);
+  return write_f32_shortest_finite(p, (float)x);
 }
 
 char* write_f64_json(char* p, double x) {

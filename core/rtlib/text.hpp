@@ -43,12 +43,12 @@ char* write_f64_shortest(char* p, double x);
 // form ("1e16", "1.5e-7") outside that range; used by printf and string
 // interpolation, bound kF64DebugText. GPU kernels write both too.
 
-// The shortest, Display and Debug forms of an f32, which x holds exactly:
-// the fewest digits that read back to that f32 ("0.1" for the f32 nearest
-// 0.1).
+// The shortest form of an f32, which x holds exactly: the fewest digits that
+// read back to that f32 ("0.1" for the f32 nearest 0.1); its Display and
+// Debug forms are shortest_double.hpp's (write_f32_display, bound
+// kF32DisplayText; write_f32_debug, bound kF64DebugText).
 char* write_f32_shortest(char* p, double x);
-char* write_f32_display(char* p, double x);
-char* write_f32_debug(char* p, double x);
+inline constexpr size_t kF32DisplayText = 64;  // "-0." + 44 zeros + 9 digits, and room
 // A finite f64 as serde_json writes a JSON number (ryu's form): like Debug,
 // with the exponent form below 1e-5 rather than 1e-4.
 char* write_f64_json(char* p, double x);

@@ -15,9 +15,17 @@
 #include "codegen/batch_codegen.hpp"
 #include "codegen/pipeline/optimize.hpp"
 #include "codegen/rtlib_bitcode.hpp"
+#include "codegen/shared_kernels.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::gpu {
+
+// A module of kernels as emitted, before the rtlib is linked.
+struct EmittedModule {
+  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> module;
+  std::vector<std::string> entries;
+};
 
 namespace {
 
@@ -49,21 +57,23 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const ResolvedNvptxTarget& t
   return tm;
 }
 
-struct GpuModule {
-  std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
-  std::unique_ptr<llvm::Module> module;
-  std::vector<std::string> entries;
-};
-
-GpuModule emit_module(const ir::Graph& graph, const plan::BatchPlan& plan,
-                      llvm::TargetMachine& tm) {
-  GpuModule m;
+// A module of the entries `emit` adds.
+template <typename Emit>
+EmittedModule emit_module(llvm::TargetMachine& tm, const Emit& emit) {
+  EmittedModule m;
   m.module = std::make_unique<llvm::Module>("polyrt_gpu", *m.context);
   m.module->setTargetTriple(kTriple);
   m.module->setDataLayout(tm.createDataLayout());
-  m.entries = codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::Nvptx);
+  m.entries = emit(*m.module);
   codegen::verify_generated_module(*m.module);
   return m;
+}
+
+EmittedModule emit_module(const ir::Graph& graph, const plan::BatchPlan& plan,
+                          llvm::TargetMachine& tm) {
+  return emit_module(tm, [&](llvm::Module& module) {
+    return codegen::emit_batch_kernels(module, graph, plan, codegen::BatchTarget::Nvptx);
+  });
 }
 
 void link_and_optimize(llvm::Module& module, llvm::TargetMachine& tm) {
@@ -92,10 +102,26 @@ PtxCompiler::~PtxCompiler() = default;
 
 PtxKernels PtxCompiler::compile(const ir::Graph& graph, const plan::BatchPlan& plan,
                                 const NvptxTarget& target) {
+  const ResolvedNvptxTarget resolved = resolve_nvptx_target(target);
+  const auto tm = target_machine(resolved);
+  return assemble(emit_module(graph, plan, *tm), *tm, resolved);
+}
+
+PtxKernels PtxCompiler::compile_shared_kernels(const NvptxTarget& target) {
+  const ResolvedNvptxTarget resolved = resolve_nvptx_target(target);
+  const auto tm = target_machine(resolved);
+  return assemble(emit_module(*tm,
+                              [](llvm::Module& module) {
+                                return codegen::emit_shared_kernels(module,
+                                                                    codegen::BatchTarget::Nvptx);
+                              }),
+                  *tm, resolved);
+}
+
+PtxKernels PtxCompiler::assemble(EmittedModule&& m, llvm::TargetMachine& tm,
+                                 const ResolvedNvptxTarget& target) {
   PtxKernels out;
-  out.target = resolve_nvptx_target(target);
-  const auto tm = target_machine(out.target);
-  GpuModule m = emit_module(graph, plan, *tm);
+  out.target = target;
   out.entries = m.entries;
   // The key covers our IR before the rtlib is linked; the salt the rest.
   const std::string salt =
@@ -107,8 +133,8 @@ PtxKernels PtxCompiler::compile(const ir::Graph& graph, const plan::BatchPlan& p
     out.ptx = std::move(*ptx);
     return out;
   }
-  link_and_optimize(*m.module, *tm);
-  out.ptx = codegen::module_assembly(*m.module, *tm);
+  link_and_optimize(*m.module, tm);
+  out.ptx = codegen::module_assembly(*m.module, tm);
   impl_->cache.keep(key, out.ptx);
   return out;
 }
@@ -116,7 +142,7 @@ PtxKernels PtxCompiler::compile(const ir::Graph& graph, const plan::BatchPlan& p
 std::string PtxCompiler::module_ir(const ir::Graph& graph, const plan::BatchPlan& plan,
                                    const NvptxTarget& target, bool optimized) {
   const auto tm = target_machine(resolve_nvptx_target(target));
-  GpuModule m = emit_module(graph, plan, *tm);
+  EmittedModule m = emit_module(graph, plan, *tm);
   if (optimized) link_and_optimize(*m.module, *tm);
   return codegen::module_text(*m.module);
 }

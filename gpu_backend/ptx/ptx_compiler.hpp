@@ -15,13 +15,19 @@
 #include "gpu_backend/ptx/nvptx_target.hpp"
 #include "plan/batch_plan.hpp"
 
+namespace llvm {
+class TargetMachine;
+}
+
 namespace polyrt::gpu {
+
+struct EmittedModule;
 
 struct PtxKernels {
   std::string ptx;
   std::string key;  // its cache key (our IR, LLVM, target, rtlib)
-  // Per plan step, its kernel's entry ("" for host steps); then, with device
-  // text, the text compaction kernels' (codegen::emit_batch_kernels).
+  // Per plan step, its kernel's entry ("" for host steps); for the shared
+  // kernels, theirs in codegen::SharedKernel order.
   std::vector<std::string> entries;
   ResolvedNvptxTarget target;
 };
@@ -39,6 +45,10 @@ class PtxCompiler {
   PtxKernels compile(const ir::Graph& graph, const plan::BatchPlan& plan,
                      const NvptxTarget& target);
 
+  // The kernels no plan shapes (codegen/shared_kernels.hpp), in a module of
+  // their own, cached like a plan's.
+  PtxKernels compile_shared_kernels(const NvptxTarget& target);
+
   // The kernels' module as LLVM IR: as emitted (before the rtlib is linked)
   // or after linking and O2 (`polyrt plan --emit-llvm`).
   std::string module_ir(const ir::Graph& graph, const plan::BatchPlan& plan,
@@ -49,6 +59,10 @@ class PtxCompiler {
   struct Impl;  // defined in ptx_compiler.cpp, where the LLVM types live
 
  private:
+  // A module's PTX, from the cache or linked, optimized and assembled.
+  PtxKernels assemble(EmittedModule&& module, llvm::TargetMachine& tm,
+                      const ResolvedNvptxTarget& target);
+
   std::unique_ptr<Impl> impl_;
 };
 

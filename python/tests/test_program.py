@@ -206,18 +206,18 @@ def test_plans_as_data_are_what_the_text_shows():
     copies = [c for step in gpu["steps"] for c in step["copied_before"]] + gpu["copied_to_host_last"]
     assert gpu["device"] == "gpu" and copies
     assert all(c in program.plan(device="gpu", outputs=["x", "s"]) for c in copies)
-    texts = polyrt.compile('input x\nname := first_names(hash(x))\ns := x as str\n')
+    texts = polyrt.compile('input x\nname := first_names(hash(x))\ns := str_upper(x as str)\n')
     steps = texts.plan_data(device="gpu")["steps"]
     assert steps[0]["kind"] == "GPU kernel" and steps[0]["text_bytes_per_row"] > 0
     host = [step for step in steps if step["kind"] == "host, on a CPU worker"]
-    assert [step["why_host"] for step in host] == ["no GPU form of '__to_str'"]
+    assert [step["why_host"] for step in host] == ["no GPU form of 'str_upper'"]
     assert f": {host[0]['why_host']}" in texts.plan(device="gpu")
     assert gpu["rows_on_device"] and gpu["why_rows_on_host"] == ""
-    f32 = polyrt.compile("input x\nv := unit_interval(hash(x)) as f32\n")
-    narrow = f32.plan_data(device="gpu")
-    assert not narrow["rows_on_device"]
-    assert narrow["why_rows_on_host"] == "output 'v' is an f32, whose shortest text has no GPU form"
-    assert f"encoded on the host: {narrow['why_rows_on_host']}" in f32.plan(device="gpu")
+    hosted = polyrt.compile("input x\nv := unit_interval(hash(x)) as f32\ns := str_upper(x as str)\n")
+    data = hosted.plan_data(device="gpu")
+    assert not data["rows_on_device"]
+    assert data["why_rows_on_host"] == "output 's' is made by a host step"
+    assert f"encoded on the host: {data['why_rows_on_host']}" in hosted.plan(device="gpu")
     state = program.plan_data("state")
     assert state["engine"] == program.engine and state["mode"] in ("Raw", "Pull", "PushPull")
     assert f"slots: {state['slot_count']}" in program.plan("state")

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <cstring>
 
 #include "polyrt/error.hpp"
@@ -76,11 +75,8 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
       return rt::write_i64(p, (int64_t)word);
     case Type::F64:
       return rt::write_f64_field(p, format, std::bit_cast<double>(word));
-    case Type::F32: {
-      const double d = std::bit_cast<double>(word);
-      if (d - d == 0.0) return std::to_chars(p, p + kMaxWordText, (float)d).ptr;
-      return rt::write_non_finite_field(p, format, d);
-    }
+    case Type::F32:
+      return rt::write_f32_field(p, format, std::bit_cast<double>(word));
     case Type::Bool:
       return rt::write_bool_field(p, word != 0);
     case Type::Str:

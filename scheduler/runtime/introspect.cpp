@@ -85,9 +85,18 @@ std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanD
   }
   const gpu::PtxKernels kernels =
       gpu::PtxCompiler::instance().compile(p.graph(), p.plan, nvptx(target));
-  return plan::describe_batch_plan(p.graph(), p.plan) +
-         gpu::describe_kernel_resources(kernels.ptx, kernels.entries, p.plan.steps.size(),
-                                        kernels.target.sm, codegen::kGpuBlockThreads);
+  std::string text =
+      plan::describe_batch_plan(p.graph(), p.plan) +
+      gpu::describe_kernel_resources(kernels.ptx, kernels.entries, p.plan.steps.size(),
+                                     kernels.target.sm, codegen::kGpuBlockThreads);
+  if (p.plan.uses_text_kernels()) {
+    // The kernels it shares with every program (text compaction, rows).
+    const gpu::PtxKernels shared =
+        gpu::PtxCompiler::instance().compile_shared_kernels(nvptx(target));
+    text += gpu::describe_kernel_resources(shared.ptx, shared.entries, 0, shared.target.sm,
+                                           codegen::kGpuBlockThreads);
+  }
+  return text;
 }
 
 std::string batch_kernels_llvm_ir(const std::shared_ptr<const Program>& program, PlanDevice device,
