@@ -405,8 +405,12 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
       bound += chunk.rows * max_word_text(v.type);
     }
     keys.push_back(std::move(key));
+    // A str column of no bytes may have no buffer: its fields are read from
+    // an empty text instead (copy_field's bound must not offset a null).
+    static constexpr char kNoText[1] = {};
+    const char* text = v.bytes ? v.bytes : kNoText;
     plans.push_back(
-        {writer, v.type, v.words, v.offsets, v.bytes, is_text(v.type) ? v.bytes + bytes : nullptr});
+        {writer, v.type, v.words, v.offsets, text, is_text(v.type) ? text + bytes : nullptr});
   }
   append_bounded(out, bound, [&](char* p) {
     switch (format) {
