@@ -593,6 +593,17 @@ class Batch:
                 out[name] = column
         return out
 
+    def text(self, start: int, stop: int, format: str = "csv", *, header: bool = True) -> bytes:
+        """Rows ``[start, stop)`` as the bytes ``polyrt run --format`` writes:
+        ``"csv"``, ``"tsv"`` or ``"jsonl"``, after the header line of CSV and
+        TSV unless ``header=False``. On a GPU whose plan allows it
+        (``plan_data(device="gpu")["rows_on_device"]``) the rows are encoded
+        on the device and only their bytes are copied back. The whole range
+        is one bytes object in memory: ``polyrt run --format csv --out FILE``
+        streams a range of any size to a file."""
+        start, stop = _range(start, stop, "text")
+        return self._native.text(start, stop, format, header)
+
     def range(self, start: int, stop: int, rows: int = 65536):
         """Rows ``[start, stop)`` as an Arrow C stream object
         (``__arrow_c_stream__``, ``__arrow_c_schema__``) of batches of at

@@ -22,6 +22,7 @@
 #include "python/src/interruptible.hpp"
 #include "python/src/native_program.hpp"
 #include "python/src/values.hpp"
+#include "scheduler/encoding/row_format.hpp"
 
 namespace nb = nanobind;
 
@@ -273,6 +274,32 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   return result;
 }
 
+// Rows [start, stop) as the bytes `polyrt run --format` writes: text rows
+// of `format` ("csv", "tsv", "jsonl"), after the format's header line when
+// `header` (on a GPU whose plan allows it, encoded on the device).
+nb::bytes text_rows(const NativeBatch& batch, uint64_t start, uint64_t stop,
+                    const std::string& format, bool header) {
+  if (stop < start) {
+    throw WriteError("text(" + std::to_string(start) + ", " + std::to_string(stop) +
+                     "): stop is before start");
+  }
+  const uint64_t count = stop - start;
+  std::string out;
+  run_interruptible(
+      [&] {
+        batch.evaluator->stream_rows(
+            start, count, format,
+            [&](uint64_t, uint64_t, std::string_view bytes) { out += bytes; });
+      },
+      *batch.stop, count <= kDefaultChunkRows);
+  if (header) {
+    // stream_rows refused any other name.
+    const scheduler::RowFormat rows = *scheduler::row_format_named(format);
+    out.insert(0, scheduler::header_line(rows, batch.evaluator->output_names()));
+  }
+  return nb::bytes(out.data(), out.size());
+}
+
 // Rows [start, stop) in memory on the batch's GPU: per output (name, type,
 // gpu, address, rows, tensor), the tensor a DLPack-capable nanobind array
 // that keeps the memory alive (None for an output None on every row).
@@ -359,7 +386,9 @@ void bind_batch(nb::module_& m) {
             return stats_json(compute_stats(b.program, b.options, start, stop - start));
           },
           nb::arg("start"), nb::arg("stop"))
-      .def("evaluate_to_device", &evaluate_to_device, nb::arg("start"), nb::arg("stop"));
+      .def("evaluate_to_device", &evaluate_to_device, nb::arg("start"), nb::arg("stop"))
+      .def("text", &text_rows, nb::arg("start"), nb::arg("stop"), nb::arg("format"),
+           nb::arg("header"));
   m.def("make_batch", &make_batch, nb::arg("program"), nb::arg("outputs"), nb::arg("externs"),
         nb::arg("inputs"), nb::arg("iterate").none(), nb::arg("device"), nb::arg("gpu"),
         nb::arg("threads"), nb::arg("chunk_rows"));

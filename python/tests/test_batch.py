@@ -187,6 +187,9 @@ def test_gpu_batch_on_the_driver_double(examples):
         "    b = p.batch(outputs, device=device)\n"
         "    got, want = b.evaluate(0, 70000), p.batch(outputs).evaluate(0, 70000)\n"
         "    assert all(np.array_equal(got[o], want[o]) for o in outputs), device\n"
+        "    for format in ('csv', 'tsv', 'jsonl'):\n"
+        "        text = p.batch(device=device).text(5, 30005, format)\n"
+        "        assert text == p.batch(device='cpu').text(5, 30005, format), format\n"
         "    print(b.device)\n"
     )
     out = subprocess.run(
@@ -361,3 +364,22 @@ def test_preview_and_html_reprs(examples):
     odd = polyrt.compile('input c\nextern nick: str\nn := nick\nt := "<b>&"\n').batch()
     page = odd.preview(rows=1)._repr_html_()
     assert "&lt;b&gt;&amp;" in page and "<i>None</i>" in page
+
+
+def test_text_is_what_polyrt_run_writes(examples, polyrt_cli):
+    path = examples / "users.polydat"
+    batch = polyrt.compile(path).batch()
+    for format in ("csv", "tsv", "jsonl"):
+        cli = subprocess.run(
+            [str(polyrt_cli), "run", str(path), "--cycles", "3..2003", "--format", format, "--device", "cpu"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        assert batch.text(3, 2003, format) == cli, format
+    body = batch.text(3, 2003, "csv", header=False)
+    assert body.count(b"\n") == 2000 and not body.startswith(b"seed,")
+    assert batch.text(7, 7, "tsv") == batch.text(0, 0, "tsv")  # the header line alone
+    with pytest.raises(polyrt.WriteError, match="no text row format 'npy'"):
+        batch.text(0, 10, "npy")
+    with pytest.raises(polyrt.WriteError, match="stop is before start"):
+        batch.text(10, 5)
