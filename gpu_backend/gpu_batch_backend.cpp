@@ -33,6 +33,14 @@ constexpr const char* kAttachHostTwin = "polyrtCudaDoubleAttachHostTwin";
 constexpr uint64_t kMaxChunkRows = uint64_t{4} << 20;
 constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
 
+// The scan of a chunk's bytes per segment of kTextSegmentRows rows (text
+// compaction, row encoding): a sum per segment, one per group of
+// kTextScanGroup segments and their total, and the total's copy on the host.
+struct SegmentScan {
+  DeviceBuffer sums, group_sums;
+  PinnedBuffer total;
+};
+
 // What a chunk in flight holds on the device: its stream, columns and
 // staging. Kept by the back end between runs (see ChunkPool): allocating
 // device and page-locked memory is slow on real drivers.
@@ -45,17 +53,19 @@ struct GpuChunkState {
   // Per plan column, a device-made text the host reads: its Arrow layout,
   // compacted on the device (codegen/text_compaction.hpp), then copied.
   struct PackedText {
-    DeviceBuffer sums, group_sums, offsets, bytes;
-    PinnedBuffer total, host_offsets, host_bytes;
+    SegmentScan scan;
+    DeviceBuffer offsets, bytes;
+    PinnedBuffer host_offsets, host_bytes;
   };
   std::vector<PackedText> packed;
-  // Text rows encoded on the device (BatchPlan::rows_on_device): the
-  // fields' layout (device_rows.hpp), the sums of the segments' and groups'
-  // bytes, and the rows' bytes on both sides (grown to the largest chunk's).
+  // Text rows encoded on the device (BatchPlan::rows_on_device): the scan
+  // of their segments' bytes, the fields' layout (device_rows.hpp), and the
+  // rows' bytes on both sides (grown to the largest chunk's).
   struct EncodedRows {
+    SegmentScan scan;
     PinnedBuffer layout_on_host;
-    DeviceBuffer layout, sums, group_sums, bytes;
-    PinnedBuffer total, host_bytes;
+    DeviceBuffer layout, bytes;
+    PinnedBuffer host_bytes;
     uint64_t layout_capacity = 0, bytes_capacity = 0;
   } rows;
   DeviceBuffer failure_words;           // per step
@@ -205,6 +215,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       g.packed.clear();
       g.packed.resize(p.column_types.size());
       g.rows = GpuChunkState::EncodedRows{};
+      if (p.rows_on_device()) g.rows.scan = segment_scan(capacity);
       for (size_t c = 0; c < p.column_types.size(); ++c) {
         const uint32_t bound = p.text_bounds[c];
         const uint64_t bytes = capacity * (bound ? device_text_slot(bound) : 8);
@@ -384,12 +395,6 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const cuda::DriverApi& api = context_.driver().api();
     const cuda::CUstream stream = g.stream.handle();
     GpuChunkState::EncodedRows& e = g.rows;
-    if (!e.total.words()) {
-      const uint64_t segments = g.capacity / codegen::kTextSegmentRows + 1;
-      e.sums = DeviceBuffer(context_, segments * 8);
-      e.group_sums = DeviceBuffer(context_, (segments / codegen::kTextScanGroup + 2) * 8);
-      e.total = PinnedBuffer(context_, 8);
-    }
     // Laid out for where it will be: the device buffer, grown first.
     const auto layout_of = [&] {
       return row_field_layout(
@@ -407,22 +412,19 @@ class GpuBatchBackend final : public batch::BatchBackend {
     context_.check(
         api.cuMemcpyHtoDAsync(e.layout.address(), e.layout_on_host.words(), layout.size(), stream),
         "cuMemcpyHtoDAsync");
-    const uint64_t segments = segments_of(b.rows), groups = groups_of(segments);
+    const uint64_t segments = segments_of(b.rows);
     launch_entry(g, shared_kernel(codegen::kRowsSegmentBytesKernel), segments,
                  KernelArguments({segments, e.layout.address(), row_field_count(p),
                                   (uint64_t)b.encode_rows->format, b.rows,
-                                  codegen::kTextSegmentRows, e.sums.address()}));
-    scan_segments(g, e.sums.address(), segments, e.group_sums.address());
-    context_.check(
-        api.cuMemcpyDtoHAsync(e.total.words(), e.group_sums.address() + groups * 8, 8, stream),
-        "cuMemcpyDtoHAsync");
+                                  codegen::kTextSegmentRows, e.scan.sums.address()}));
+    scan_segments(g, e.scan, segments);
   }
 
   // The write pass of the chunk's text rows, counted by count_row_bytes, and
   // their bytes copied to the host: the chunk's rows, encoded.
   std::string_view write_rows(GpuChunkState& g, const batch::ChunkBuffers& b) const {
     GpuChunkState::EncodedRows& e = g.rows;
-    const uint64_t total = e.total.words()[0];
+    const uint64_t total = e.scan.total.words()[0];
     if (e.bytes_capacity < total) {
       // Half again as much: a chunk's bytes vary, and page-locked memory is
       // slow to allocate.
@@ -436,8 +438,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
         g, shared_kernel(codegen::kRowsWriteKernel), segments,
         KernelArguments({segments, e.layout.address(), row_field_count(batch_.plan),
                          (uint64_t)b.encode_rows->format, b.rows, codegen::kTextSegmentRows,
-                         e.sums.address(), codegen::kTextScanGroup, e.group_sums.address(),
-                         e.bytes.address()}));
+                         e.scan.sums.address(), codegen::kTextScanGroup,
+                         e.scan.group_sums.address(), e.bytes.address()}));
     if (total) {
       context_.check(context_.driver().api().cuMemcpyDtoHAsync(
                          e.host_bytes.words(), e.bytes.address(), total, g.stream.handle()),
@@ -461,16 +463,20 @@ class GpuBatchBackend final : public batch::BatchBackend {
     return shared_loaded_->kernel(shared_kernels_.entries[k]);
   }
 
-  // Queues the exclusive scan of `segments` sums at `sums` (within groups,
-  // whose totals go to `group_sums`, then of those totals; their total
-  // follows them).
-  void scan_segments(GpuChunkState& g, cuda::CUdeviceptr sums, uint64_t segments,
-                     cuda::CUdeviceptr group_sums) const {
-    const uint64_t group = codegen::kTextScanGroup, groups = groups_of(segments);
+  // Queues the exclusive scan of `segments` sums in `scan` (within groups,
+  // then of the groups' totals, whose total follows them) and the copy of
+  // that total to the host.
+  void scan_segments(GpuChunkState& g, const SegmentScan& scan, uint64_t segments) const {
+    const uint64_t groups = groups_of(segments);
     launch_entry(g, shared_kernel(codegen::kTextScanGroupKernel), groups,
-                 KernelArguments({groups, sums, segments, group, group_sums}));
+                 KernelArguments({groups, scan.sums.address(), segments, codegen::kTextScanGroup,
+                                  scan.group_sums.address()}));
     launch_entry(g, shared_kernel(codegen::kTextScanGroupsKernel), 1,
-                 KernelArguments({1, group_sums, groups}));
+                 KernelArguments({1, scan.group_sums.address(), groups}));
+    context_.check(
+        context_.driver().api().cuMemcpyDtoHAsync(
+            scan.total.words(), scan.group_sums.address() + groups * 8, 8, g.stream.handle()),
+        "cuMemcpyDtoHAsync");
   }
 
   // Every output into the caller's device memory: kernel columns device to
@@ -510,15 +516,17 @@ class GpuBatchBackend final : public batch::BatchBackend {
   // of at most `bound` bytes (and the copies' 16-byte slack).
   GpuChunkState::PackedText packed_text(uint64_t capacity, uint32_t bound) const {
     const uint64_t text_bytes = capacity * bound + columns::kPadding;
-    // A sum per segment, and one per group of segments and their total.
+    return {segment_scan(capacity), DeviceBuffer(context_, (capacity + 1) * 8),
+            DeviceBuffer(context_, text_bytes), PinnedBuffer(context_, (capacity + 1) * 8),
+            PinnedBuffer(context_, text_bytes)};
+  }
+
+  // The buffers of the scan of a chunk of up to `capacity` rows' segments.
+  SegmentScan segment_scan(uint64_t capacity) const {
     const uint64_t segments = capacity / codegen::kTextSegmentRows + 1;
     return {DeviceBuffer(context_, segments * 8),
             DeviceBuffer(context_, (segments / codegen::kTextScanGroup + 2) * 8),
-            DeviceBuffer(context_, (capacity + 1) * 8),
-            DeviceBuffer(context_, text_bytes),
-            PinnedBuffer(context_, 8),
-            PinnedBuffer(context_, (capacity + 1) * 8),
-            PinnedBuffer(context_, text_bytes)};
+            PinnedBuffer(context_, 8)};
   }
 
   // The device-made texts `columns` of the chunk as its str columns: packed
@@ -531,22 +539,20 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const cuda::DriverApi& api = context_.driver().api();
     const cuda::CUstream stream = g.stream.handle();
     const uint64_t segment_rows = codegen::kTextSegmentRows;
-    const uint64_t segments = segments_of(rows), groups = groups_of(segments);
-    const uint64_t group = codegen::kTextScanGroup;
+    const uint64_t segments = segments_of(rows);
     for (uint32_t c : columns) {
       const GpuChunkState::PackedText& t = g.packed[c];
       const uint64_t slot = device_text_slot(batch_.plan.text_bounds[c]);
       const uint64_t slots = g.column_address(c);
-      launch_entry(g, shared_kernel(codegen::kTextSegmentBytesKernel), segments,
-                   KernelArguments({segments, slots, slot, rows, segment_rows, t.sums.address()}));
-      scan_segments(g, t.sums.address(), segments, t.group_sums.address());
+      launch_entry(
+          g, shared_kernel(codegen::kTextSegmentBytesKernel), segments,
+          KernelArguments({segments, slots, slot, rows, segment_rows, t.scan.sums.address()}));
+      scan_segments(g, t.scan, segments);
       launch_entry(
           g, shared_kernel(codegen::kTextPackKernel), segments,
-          KernelArguments({segments, slots, slot, rows, segment_rows, t.sums.address(), group,
-                           t.group_sums.address(), t.offsets.address(), t.bytes.address()}));
-      context_.check(
-          api.cuMemcpyDtoHAsync(t.total.words(), t.group_sums.address() + groups * 8, 8, stream),
-          "cuMemcpyDtoHAsync");
+          KernelArguments({segments, slots, slot, rows, segment_rows, t.scan.sums.address(),
+                           codegen::kTextScanGroup, t.scan.group_sums.address(),
+                           t.offsets.address(), t.bytes.address()}));
     }
     g.stream.synchronize();
     for (uint32_t c : columns) {
@@ -554,7 +560,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       context_.check(api.cuMemcpyDtoHAsync(t.host_offsets.words(), t.offsets.address(),
                                            (rows + 1) * 8, stream),
                      "cuMemcpyDtoHAsync");
-      if (const uint64_t total = t.total.words()[0]) {
+      if (const uint64_t total = t.scan.total.words()[0]) {
         context_.check(
             api.cuMemcpyDtoHAsync(t.host_bytes.words(), t.bytes.address(), total, stream),
             "cuMemcpyDtoHAsync");

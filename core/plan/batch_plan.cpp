@@ -247,7 +247,7 @@ class BatchPlanner {
         if (!why.empty()) return 0;
       }
     }
-    if (format) why = fixed_f64_placeholder(node);
+    if (format) why = fixed_float_placeholder(node);
     if (!why.empty()) return 0;
     const uint64_t bound = form.bound(node.params, node.prepared.get(), input_bounds);
     if (bound > kMaxDeviceTextBytes) {
@@ -284,7 +284,7 @@ class BatchPlanner {
 
   // Why a printf a kernel would write cannot be: an f64 or f32 with fixed
   // decimals ({:.2}); else empty.
-  std::string fixed_f64_placeholder(const ir::Node& node) const {
+  std::string fixed_float_placeholder(const ir::Node& node) const {
     size_t k = 0;
     for (const rt::FormatSegment& seg : nodes::format_of(*node.prepared).segments) {
       if (!seg.placeholder) continue;

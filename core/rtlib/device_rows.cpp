@@ -59,8 +59,7 @@ void put_row(Out& out, const DeviceRowField* fields, uint64_t count, RowFormat f
         break;
       case DeviceRowValue::Text: {
         // The slot's length, never past its room (every kernel writes it).
-        uint32_t length;
-        __builtin_memcpy(&length, at, PD_DEVICE_TEXT_LENGTH);
+        const uint32_t length = pd_device_text_length(at);
         const uint32_t room = f.stride - PD_DEVICE_TEXT_LENGTH - PD_DEVICE_TEXT_SLACK;
         polyrt::rt::put_text_field(out, format, at + PD_DEVICE_TEXT_LENGTH,
                                    length < room ? length : room);
@@ -73,10 +72,6 @@ void put_row(Out& out, const DeviceRowField* fields, uint64_t count, RowFormat f
   }
 }
 
-uint64_t segment_end(uint64_t begin, uint64_t segment_rows, uint64_t rows) {
-  return begin + segment_rows < rows ? begin + segment_rows : rows;
-}
-
 }  // namespace
 
 PD_API void pd_rows_segment_bytes(const void* fields, uint64_t count, uint64_t format,
@@ -84,7 +79,7 @@ PD_API void pd_rows_segment_bytes(const void* fields, uint64_t count, uint64_t f
                                   uint64_t segment) {
   const uint64_t begin = segment * segment_rows;
   polyrt::rt::ByteCounter bytes;
-  for (uint64_t r = begin; r < segment_end(begin, segment_rows, rows); ++r) {
+  for (uint64_t r = begin; r < pd_segment_end(begin, segment_rows, rows); ++r) {
     put_row(bytes, static_cast<const DeviceRowField*>(fields), count, (RowFormat)format, r);
   }
   sums[segment] = bytes.n;
@@ -96,7 +91,7 @@ PD_API void pd_rows_write_segment(const void* fields, uint64_t count, uint64_t f
                                   uint64_t segment) {
   const uint64_t begin = segment * segment_rows;
   polyrt::rt::ByteWriter bytes{out + group_sums[segment / group_segments] + sums[segment]};
-  for (uint64_t r = begin; r < segment_end(begin, segment_rows, rows); ++r) {
+  for (uint64_t r = begin; r < pd_segment_end(begin, segment_rows, rows); ++r) {
     put_row(bytes, static_cast<const DeviceRowField*>(fields), count, (RowFormat)format, r);
   }
 }

@@ -62,22 +62,12 @@ PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts, 
 // per group), then of the groups' totals (one thread: a 4 Mi-row chunk has
 // 512 groups, where a scan of its 131,072 segments would be one thread's
 // long chain); then each segment's offsets and bytes.
-namespace {
-
-uint32_t slot_length(const char* slots, uint64_t slot_bytes, uint64_t row) {
-  uint32_t length;
-  __builtin_memcpy(&length, slots + row * slot_bytes, PD_DEVICE_TEXT_LENGTH);
-  return length;
-}
-
-}  // namespace
-
 PD_API void pd_text_segment_bytes(const char* slots, uint64_t slot_bytes, uint64_t rows,
                                   uint64_t segment_rows, uint64_t* sums, uint64_t segment) {
   const uint64_t begin = segment * segment_rows;
-  const uint64_t end = begin + segment_rows < rows ? begin + segment_rows : rows;
+  const uint64_t end = pd_segment_end(begin, segment_rows, rows);
   uint64_t total = 0;
-  for (uint64_t r = begin; r < end; ++r) total += slot_length(slots, slot_bytes, r);
+  for (uint64_t r = begin; r < end; ++r) total += pd_device_text_length(slots + r * slot_bytes);
   sums[segment] = total;
 }
 
@@ -99,7 +89,7 @@ uint64_t exclusive_scan(uint64_t* sums, uint64_t begin, uint64_t end) {
 PD_API void pd_text_scan_group(uint64_t* sums, uint64_t segments, uint64_t group_segments,
                                uint64_t* group_sums, uint64_t group) {
   const uint64_t begin = group * group_segments;
-  const uint64_t end = begin + group_segments < segments ? begin + group_segments : segments;
+  const uint64_t end = pd_segment_end(begin, group_segments, segments);
   group_sums[group] = exclusive_scan(sums, begin, end);
 }
 
@@ -112,11 +102,11 @@ PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_
                                  uint64_t group_segments, const uint64_t* group_sums,
                                  int64_t* offsets, char* bytes, uint64_t segment) {
   const uint64_t begin = segment * segment_rows;
-  const uint64_t end = begin + segment_rows < rows ? begin + segment_rows : rows;
+  const uint64_t end = pd_segment_end(begin, segment_rows, rows);
   uint64_t at = group_sums[segment / group_segments] + sums[segment];
   if (segment == 0) offsets[0] = 0;
   for (uint64_t r = begin; r < end; ++r) {
-    const uint32_t length = slot_length(slots, slot_bytes, r);
+    const uint32_t length = pd_device_text_length(slots + r * slot_bytes);
     pd_text_copy(bytes + at, slots + r * slot_bytes + PD_DEVICE_TEXT_LENGTH, length);
     at += length;
     offsets[r + 1] = (int64_t)at;

@@ -1,5 +1,5 @@
 // The fields of text rows (CSV, TSV, JSON Lines), freestanding (see
-// text_writers.h): the host's row writers (scheduler/output/row_format.cpp)
+// text_writers.h): the host's row writers (scheduler/encoding/row_format.cpp)
 // and the GPU's row encoding kernels (device_rows.cpp) write the same bytes
 // from this one source. The text escapes put their bytes into an Out:
 // ByteWriter stores them, ByteCounter counts them (the GPU's length pass).

@@ -192,6 +192,17 @@ PD_API uint64_t pd_alias_pick(uint64_t x, const double* bias, const uint64_t* va
 // bytes, a u32), then the text.
 #define PD_DEVICE_TEXT_SLACK 8
 #define PD_DEVICE_TEXT_LENGTH 4
+PD_INLINE uint32_t pd_device_text_length(const char* slot) {
+  uint32_t length;
+  __builtin_memcpy(&length, slot, PD_DEVICE_TEXT_LENGTH);
+  return length;
+}
+// The end of the segment of `segment_rows` rows from `begin`, among `rows`
+// (the compaction's and the row encoding's kernels work by segments of
+// rows, and scan groups of segments).
+PD_INLINE uint64_t pd_segment_end(uint64_t begin, uint64_t segment_rows, uint64_t rows) {
+  return begin + segment_rows < rows ? begin + segment_rows : rows;
+}
 PD_API uint64_t pd_text_copy(char* out, const char* text, uint64_t length);
 // entries[index] of a table whose entry k is bytes [offsets[k], offsets[k + 1]).
 PD_API uint64_t pd_text_pick(char* out, uint64_t index, const int64_t* offsets, const char* bytes);
@@ -207,9 +218,8 @@ PD_API uint64_t pd_text_u64_digits(char* out, uint64_t x, uint64_t radix, uint64
 PD_API uint64_t pd_text_pad(char* field, uint64_t length, uint64_t width, uint64_t zero_pad);
 // combinations' text of x from its compiled pattern (rt::CombinationCounts,
 // CombinationDigit and CombinationGroup arrays, and the alphabet).
-PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts,
-                                     const void* digits, const void* groups,
-                                     const char* alphabet);
+PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts, const void* digits,
+                                     const void* groups, const char* alphabet);
 // A device-made str column's slots (rows of slot_bytes: a u32 length, then the
 // bytes) compacted into Arrow's layout by segments of segment_rows rows:
 // sums[segment] = the segment's bytes; then, per group of group_segments

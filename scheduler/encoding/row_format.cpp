@@ -111,6 +111,13 @@ void append_string(std::string& out, RowFormat format, std::string_view s) {
                  [&](char* p) { return write_string(p, format, s); });
 }
 
+// A field's key in JSON Lines ("name":), nothing in CSV and TSV.
+void append_key(std::string& out, RowFormat format, const std::string& column) {
+  if (format != RowFormat::Jsonl) return;
+  append_string(out, format, column);
+  out.push_back(':');
+}
+
 }  // namespace
 
 std::string json_string(std::string_view text) {
@@ -163,25 +170,22 @@ void append_value(std::string& out, RowFormat format, const Value& value) {
 
 void append_field(std::string& out, RowFormat format, const std::string& column, const Value& value,
                   uint64_t coordinate) {
-  if (format == RowFormat::Jsonl) {
-    append_string(out, format, column);
-    out.push_back(':');
-  }
+  append_key(out, format, column);
   if (value.is_none()) throw none_output_error(column, coordinate);
   append_value(out, format, value);
 }
 
 batch::RowEncoding row_encoding(RowFormat format, const std::vector<std::string>& columns,
                                 const batch::PreparedBatch& batch) {
-  const bool json = format == RowFormat::Jsonl;
-  batch::RowEncoding rows{format, {}, json ? "}\n" : "\n"};
+  batch::RowEncoding rows{format, {}, {}};
   for (size_t k = 0; k < columns.size(); ++k) {
-    std::string before = k ? std::string(1, format == RowFormat::Tsv ? '\t' : ',') : "";
-    if (json) {
-      before += k ? "" : "{";
-      append_string(before, format, columns[k]);
-      before.push_back(':');
+    std::string before;
+    if (k) {
+      field_separator(before, format);
+    } else {
+      begin_row(before, format);
     }
+    append_key(before, format, columns[k]);
     const plan::BatchValue& v = batch.plan.outputs[k];
     // (Scalars that failed fail every row: the chunk reports it.)
     if (v.kind == plan::BatchValue::Scalar && !batch.scalars[v.index].is_none()) {
@@ -189,7 +193,8 @@ batch::RowEncoding row_encoding(RowFormat format, const std::vector<std::string>
     }
     rows.before.push_back(std::move(before));
   }
-  if (columns.empty() && json) rows.end = "{}\n";
+  if (columns.empty()) begin_row(rows.end, format);  // a row of no fields: "{}"
+  end_row(rows.end, format);
   return rows;
 }
 
@@ -375,10 +380,7 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
   size_t bound = chunk.rows * 3 + kCopySlack;  // '{', '}', newline
   for (size_t k = 0; k < columns.size(); ++k) {
     std::string key;
-    if (json) {
-      append_string(key, format, columns[k]);
-      key.push_back(':');
-    }
+    append_key(key, format, columns[k]);
     bound += chunk.rows * (key.size() + 1);  // and a separator
     const ColumnView& v = chunk.columns[k];
     FieldWriter writer = word_writer(v.type);
