@@ -13,6 +13,11 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
   "scikit-build-core>=0.10" "nanobind>=2.2"
+# The compiler by the name the command's build knows it (CMake's default, c++;
+# scikit-build would take Python's x86_64-linux-gnu-g++, the same compiler
+# under a name ccache tells apart), so ccache serves this build the objects
+# `make build` compiled with the same flags.
+export CXX="${CXX:-c++}"
 # No build isolation: the tools above are used as installed (no download per build).
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-build-isolation \
   ".[test]"
