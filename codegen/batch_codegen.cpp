@@ -193,14 +193,14 @@ class BatchEmitter {
     ir_.CreateAlignedStore(ir_.CreateTrunc(length, ir_.getInt32Ty()), slot, llvm::Align(4));
   }
 
-  // A str input of a device text: a constant, or a device-made text's slot.
+  // A text input of a device text: a constant, or a device-made text's slot.
   TextRef text_of(ir::Wire w, const SlotOf& slot_of) {
     const uint32_t port = p_.source_of(w);
     const BatchValue& v = p_.values[port];
     if (v.kind == BatchValue::Scalar) {
       const Value* constant = plan::constant_at(g_, p_, port);
       if (!constant) internal_error("a device text reads a str scalar that is no constant");
-      return constant_text(ir_, m_, constant->as_str());
+      return constant_text(ir_, m_, constant->text());
     }
     if (v.kind != BatchValue::Column || !p_.text_bounds[v.index]) {
       internal_error("a device text reads a str no kernel makes");

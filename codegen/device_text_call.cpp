@@ -45,6 +45,20 @@ class Pieces {
   // Input k's Display form (the host's write_display).
   void display(size_t k) { append(write_display(k)); }
 
+  // Input k as a JSON value (__json_object's members): a str quoted and
+  // escaped, a float's JSON number or null; integers and bools as Display.
+  void json_value(size_t k) {
+    const Type t = input_types_[k];
+    if (t == Type::Str) {
+      const TextRef text = input_text_(k);
+      append(call("pd_text_json_string", {at(), text.bytes, text.length}));
+    } else if (t == Type::F64 || t == Type::F32) {
+      append(call("pd_text_json_f64", {at(), as_f64(input_word_(k))}));
+    } else {
+      append(write_display(k));
+    }
+  }
+
   // Input k as a printf placeholder writes it (the host's write_field).
   void field(size_t k, const rt::FormatSegment& spec) {
     const Type t = input_types_[k];
@@ -79,7 +93,7 @@ class Pieces {
 
   llvm::Value* write_display(size_t k) {
     const Type t = input_types_[k];
-    if (t == Type::Str) {
+    if (t == Type::Str || is_json_text(t)) {  // a json value's Display is its text
       const TextRef text = input_text_(k);
       return call("pd_text_copy", {at(), text.bytes, text.length});
     }
@@ -133,6 +147,15 @@ llvm::Value* emit_device_text(llvm::IRBuilder<>& ir, llvm::Module& module, Rtlib
       }
       return pieces.length();
     }
+    case nodes::DeviceTextKind::JsonObject: {
+      const std::vector<std::string> around = nodes::json_object_pieces(n.params);
+      for (size_t k = 0; k < n.inputs.size(); ++k) {
+        pieces.literal(around[k]);
+        pieces.json_value(k);
+      }
+      pieces.literal(around.back());
+      return pieces.length();
+    }
     case nodes::DeviceTextKind::Call:
       break;
   }
@@ -144,6 +167,12 @@ llvm::Value* emit_device_text(llvm::IRBuilder<>& ir, llvm::Module& module, Rtlib
       case nodes::DeviceTextArg::Input:
         args.push_back(input_word(a.index));
         break;
+      case nodes::DeviceTextArg::InputText: {
+        const TextRef text = input_text(a.index);
+        args.push_back(text.bytes);
+        args.push_back(text.length);
+        break;
+      }
       case nodes::DeviceTextArg::Param:
         args.push_back(ir.getInt64(param_word(n.params[a.index])));
         break;

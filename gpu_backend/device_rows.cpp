@@ -25,6 +25,10 @@ DeviceRowValue value_kind(Type type) {
       return DeviceRowValue::Bool;
     case Type::Str:
       return DeviceRowValue::Text;
+    case Type::Json:
+      return DeviceRowValue::JsonText;
+    case Type::Bytes:
+      return DeviceRowValue::Bytes;
     default:
       internal_error("a GPU row field of type " + std::string(type_name(type)));
   }

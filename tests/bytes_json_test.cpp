@@ -127,6 +127,27 @@ TEST(Bytes, NodesAndConversionsOnEveryEngine) {
                   {"no conversion from json to bytes"});
 }
 
+// json_with, and json_object of json_with parts (objects of them too), are
+// written directly (graph/passes.cpp) with json_object's meaning: keys
+// sorted, a later part's member replacing an earlier one's, members merged
+// from object parts, values as to_json converts them.
+TEST(Json, ObjectsOfMembersKeepJsonObjectsMeaning) {
+  const std::string source =
+      "input x\n"
+      "a := json_object(json_with(\"b\", x), json_with(\"a\", \"q\\\"\\n\" + x), "
+      "json_with(\"b\", x * 2))\n"
+      "merged := json_object(a, json_with(\"z\", sqrt(-1.0)), json_with(\"f\", 1.5 as f32), "
+      "json_with(\"n\", x as i8 - 3), json_with(\"t\", x > 0), json_with(\"é\", 0.000001))\n"
+      "one := json_with(\"k\", 1e16)\n"
+      "text := merged as str\n";
+  const auto got = values_everywhere(source, 1, {"a", "merged", "one", "text"});
+  const std::vector<std::string> want = {
+      R"(json {"a":"q\"\n1","b":2})",
+      R"(json {"a":"q\"\n1","b":2,"f":1.5,"n":-2,"t":1,"z":null,"é":1e-6})", R"(json {"k":1e16})",
+      R"(str {"a":"q\"\n1","b":2,"f":1.5,"n":-2,"t":1,"z":null,"é":1e-6})"};
+  EXPECT_EQ(got, want);
+}
+
 TEST(Json, NodesAndConversionsOnEveryEngine) {
   const std::string source =
       "input x\nextern doc: json = '{{\"z\": [1, 2.50], \"a\": \"s\"}}'\n"

@@ -197,6 +197,20 @@ TEST(PlanCommand, DeviceGpuSaysWhatRunsWhereAndWhatIsCopied) {
   EXPECT_EQ(r.out.find("host, on a CPU worker"), std::string::npos) << r.out;
 }
 
+// The three tables run wholly on a GPU: no host step, and their text
+// rows encoded on the device (telemetry's JSON objects and SHA-256 too).
+TEST(PlanCommand, TheExampleTablesHaveNoHostStepOnTheGpu) {
+  for (const char* table : {"users", "lineitem", "telemetry"}) {
+    // No ptxas report: what runs where is the question here.
+    const test::CommandResult r = test::run_polyrt_with(
+        "POLYRT_PTXAS=/nonexistent/ptxas",
+        "plan " + std::string(POLYRT_SOURCE_DIR) + "/examples/" + table + ".polydat --device gpu");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("host, on a CPU worker"), std::string::npos) << table << r.out;
+    test::expect_contains(r.out, {"text rows (csv, tsv, jsonl): encoded on the GPU"});
+  }
+}
+
 // Each kernel's registers, spills and occupancy, as ptxas reports them: the
 // launch bounds hold lineitem's kernels to at most 128 registers (2 blocks
 // per SM) with no spills. Without ptxas the plan says why there is no report.

@@ -302,6 +302,45 @@ TEST(GpuBatch, TextRowsAreEncodedOnTheDeviceAsTheCpuWritesThem) {
   EXPECT_THROW(text_rows(gpu, "npy", 0, 10), WriteError);
 }
 
+// JSON objects (json_with and json_object of them), digests and hex are
+// written by the kernel: every member type and escape, NaN and infinities as
+// null, bytes and json outputs in every row format; the same bytes as the
+// CPU tier's. A json member that is itself json stays a host step.
+TEST(GpuBatch, JsonObjectsAndDigestsAreWrittenOnTheDevice) {
+  REQUIRE_GPU();
+  const auto program = compile(
+      "input x\nh := hash(x)\n"
+      "text := one_of(h, \"\", \"a,b\", \"say \\\"hi\\\"\", \"two\\nlines\", \"été ✓\", "
+      "\"\x01\x1f\", \"bad \xff utf-8\")\n"
+      "big := 1e308 * ((h % 3) as f64 * 10.0 - 10.0)\n"
+      "inner := json_object(json_with(\"s\", text), json_with(\"n\", 0 - (h % 500) as i64))\n"
+      "doc := json_object(inner, json_with(\"f\", big - big), json_with(\"g\", big), "
+      "json_with(\"tiny\", unit_interval(h) * 1e-6), json_with(\"w\", (h % 1000) as f32 / "
+      "7.0), json_with(\"b\", h % 2 == 0), json_with(\"s\", text + \"!\"))\n"
+      "one := json_with(\"k\\\"é\", h % 10)\n"
+      "digest := sha256(doc as str as bytes)\nsum := md5(text as bytes)\n"
+      "hex := to_hex(digest)\n");
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  const std::string plan = gpu.describe();
+  EXPECT_EQ(plan.find("host, on a CPU worker"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("text rows (csv, tsv, jsonl): encoded on the GPU"), std::string::npos);
+  const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
+  for (const char* format : {"csv", "tsv", "jsonl"}) {
+    const std::string on_cpu = text_rows(cpu, format, ~uint64_t{0} - 2999, 3000);
+    EXPECT_EQ(text_rows(gpu, format, ~uint64_t{0} - 2999, 3000), on_cpu) << format;
+    if (format == std::string_view("jsonl")) {
+      EXPECT_NE(on_cpu.find(R"(,"f":null,"g":null,)"), std::string::npos);
+      EXPECT_NE(on_cpu.find(R"("s":"bad \udcff utf-8!","tiny":)"), std::string::npos);
+    }
+  }
+  const auto nested = compile(
+      "input x\nj := to_json(x)\nwrapped := json_with(\"j\", j)\n"
+      "copy := json_object(wrapped, json_with(\"k\", x))\n");
+  const std::string refused = BatchEvaluator(nested, on(BatchDevice::Gpu)).describe();
+  EXPECT_NE(refused.find("a JSON member of a json is not written on the GPU"), std::string::npos)
+      << refused;
+}
+
 // A failing row's error is the CPU tier's, after the same rows, when the
 // rows are encoded on the GPU; an output made by a host step keeps the rows
 // on the host.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -211,6 +212,44 @@ void map_picked_entries(Graph& g) {
   }
 }
 
+// json_with, and json_object whose parts are all json_with (or such
+// objects), become one __json_object: the object's text is written from its
+// members' values, with no JSON parsed and merged per row (and a GPU kernel
+// can write it). Its keys are json_object's: sorted, a later part's member
+// replacing an earlier one's. Parts no longer read are left to dead-code
+// elimination. (Nodes are in topological order: parts come first.)
+void build_json_objects(Graph& g) {
+  const nodes::NodeDef* with = nodes::find_node("json_with");
+  const nodes::NodeDef* object = nodes::find_node("json_object");
+  const nodes::NodeDef& direct = nodes::json_object_node();
+  for (Node& n : g.nodes) {
+    if (n.kind != NodeKind::Call) continue;
+    if (n.def == with) {
+      n.def = &direct;  // the same key (its one parameter) and value
+      continue;
+    }
+    if (n.def != object) continue;
+    std::map<std::string, Wire> members;
+    bool direct_parts = true;
+    for (const Wire& w : n.inputs) {
+      const Node& part = g.nodes[w.node];
+      direct_parts = direct_parts && part.kind == NodeKind::Call && part.def == &direct;
+      if (!direct_parts) break;
+      for (size_t k = 0; k < part.inputs.size(); ++k) {
+        members.insert_or_assign(part.params[k].as_str(), part.inputs[k]);
+      }
+    }
+    if (!direct_parts) continue;
+    n.def = &direct;
+    n.params.clear();
+    n.inputs.clear();
+    for (const auto& [key, value] : members) {
+      n.params.push_back(Value::str(key));
+      n.inputs.push_back(value);
+    }
+  }
+}
+
 void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
   if (!required.empty()) {
     std::unordered_map<std::string_view, size_t> by_name;
@@ -336,6 +375,7 @@ void run_passes(Graph& g, const dsl::Sources& src, const std::vector<std::string
   bind_constant_inputs(g);
   fuse_padded_concatenations(g);
   map_picked_entries(g);
+  build_json_objects(g);
   eliminate_dead(g, src, required);
   derive_provenance(g);
   g.port_base.assign(1, 0);

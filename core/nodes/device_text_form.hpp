@@ -25,17 +25,24 @@ enum class DeviceTextKind : uint8_t {
   // printf's format (a ParsedFormat in the prepared extra): its literals and
   // each input per its placeholder's spec.
   Format,
+  // A JSON object of the inputs as JSON values, under the keys that are the
+  // node's parameters, in their order (__json_object).
+  JsonObject,
 };
 
-// An argument of a Call form after `out`: an input's word, a constant
-// argument's word, or the address of one of the form's blobs (module content
-// on every target, so cached code stays valid).
+// An argument of a Call form after `out`: an input's word, a text input's
+// bytes and length (two arguments; a constant or a device-made text of any
+// text type), a constant argument's word, or the address of one of the
+// form's blobs (module content on every target, so cached code stays valid).
 struct DeviceTextArg {
-  enum Kind : uint8_t { Input, Param, Blob } kind;
+  enum Kind : uint8_t { Input, InputText, Param, Blob } kind;
   uint8_t index = 0;
 };
 constexpr DeviceTextArg text_input(uint8_t i) {
   return {DeviceTextArg::Input, i};
+}
+constexpr DeviceTextArg text_input_text(uint8_t i) {
+  return {DeviceTextArg::InputText, i};
 }
 constexpr DeviceTextArg text_param(uint8_t i) {
   return {DeviceTextArg::Param, i};
@@ -55,8 +62,9 @@ struct DeviceTextForm {
   // them (8-byte aligned), from the constant arguments and the prepared data.
   std::vector<std::string> (*blobs)(const std::vector<Value>& params,
                                     const Prepared* prepared) = nullptr;
-  // The most bytes of one row's text; `input_bounds` gives, per input of a
-  // Concat or Format form, the most bytes of its Display text.
+  // The most bytes of one row's text; `input_bounds` gives, per input, the
+  // most bytes of its Display text (Concat, Format), of its JSON value
+  // (JsonObject), or of its text (a Call's InputText; else 0).
   size_t (*bound)(const std::vector<Value>& params, const Prepared* prepared,
                   std::span<const size_t> input_bounds) = nullptr;
 };

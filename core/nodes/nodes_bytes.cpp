@@ -7,6 +7,7 @@
 #include "nodes/registry.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
+#include "rtlib/digest_blocks.h"
 #include "rtlib/digests.hpp"
 #include "rtlib/rtlib.h"
 
@@ -42,13 +43,19 @@ std::string bytes_of(const Value& v) {
 
 void register_bytes_nodes(Registry& r) {
   const auto unary = [&](std::string_view name, PortType in, Type out, std::string_view summary,
-                         void (*eval)(Call&)) {
+                         void (*eval)(Call&),
+                         std::optional<DeviceTextForm> device_text = std::nullopt) {
     r.add({.name = name,
            .family = "bytes and digests",
            .args = {wire("input", in)},
            .results = {out},
            .summary = summary,
-           .eval = eval});
+           .eval = eval,
+           .device_text = std::move(device_text)});
+  };
+  // A GPU form over the input's bytes (`symbol(out, bytes, length)`).
+  const auto over_bytes = [](std::string_view symbol, decltype(DeviceTextForm::bound) bound) {
+    return DeviceTextForm{.symbol = symbol, .args = {text_input_text(0)}, .bound = bound};
   };
   unary("u64_to_bytes", P::U64, Type::Bytes, "The 8 bytes of input, little-endian.",
         [](Call& c) { c.set(Value::bytes(little_endian(c.u64(0), 8))); });
@@ -88,8 +95,11 @@ void register_bytes_nodes(Registry& r) {
            const uint64_t start = std::min<uint64_t>(c.param_u64(0), in.size());
            c.set(Value::bytes(in.substr(start, c.param_u64(1))));
          }});
-  unary("to_hex", P::Bytes, Type::Str, "Lowercase hex, two digits a byte.",
-        [](Call& c) { c.set_str(rt::hex_text(c.input(0).as_bytes())); });
+  unary(
+      "to_hex", P::Bytes, Type::Str, "Lowercase hex, two digits a byte.",
+      [](Call& c) { c.set_str(rt::hex_text(c.input(0).as_bytes())); },
+      over_bytes("pd_text_hex", [](const std::vector<Value>&, const Prepared*,
+                                   std::span<const size_t> in) { return 2 * in[0]; }));
   unary("from_hex", P::Str, Type::Bytes,
         "Pairs of hex digits (either case) to bytes; a pair with another character is "
         "skipped, an odd last character ignored.",
@@ -104,10 +114,18 @@ void register_bytes_nodes(Registry& r) {
   unary("from_base32", P::Str, Type::Bytes,
         "Padded base32 to bytes; empty when the text is not valid base32.",
         [](Call& c) { c.set(Value::bytes(rt::from_base32(c.str(0)))); });
-  unary("sha256", P::Bytes, Type::Bytes, "The 32-byte SHA-256 digest (FIPS 180-4).",
-        [](Call& c) { c.set(Value::bytes(rt::sha256(c.input(0).as_bytes()))); });
-  unary("md5", P::Bytes, Type::Bytes, "The 16-byte MD5 digest (RFC 1321).",
-        [](Call& c) { c.set(Value::bytes(rt::md5(c.input(0).as_bytes()))); });
+  unary(
+      "sha256", P::Bytes, Type::Bytes, "The 32-byte SHA-256 digest (FIPS 180-4).",
+      [](Call& c) { c.set(Value::bytes(rt::sha256(c.input(0).as_bytes()))); },
+      over_bytes("pd_text_sha256",
+                 [](const std::vector<Value>&, const Prepared*, std::span<const size_t>) {
+                   return (size_t)rt::kSha256Bytes;
+                 }));
+  unary(
+      "md5", P::Bytes, Type::Bytes, "The 16-byte MD5 digest (RFC 1321).",
+      [](Call& c) { c.set(Value::bytes(rt::md5(c.input(0).as_bytes()))); },
+      over_bytes("pd_text_md5", [](const std::vector<Value>&, const Prepared*,
+                                   std::span<const size_t>) { return (size_t)rt::kMd5Bytes; }));
 }
 
 const NodeDef& to_bytes_node() {
@@ -121,6 +139,11 @@ const NodeDef& to_bytes_node() {
           "a bool as 1 byte, text as its bytes; inserted by `as bytes` and where a "
           "bytes parameter gets a number.",
       .eval = [](Call& c) { c.set(Value::bytes(bytes_of(c.input(0)))); },
+      // Text's bytes are the text: a copy (a number's stay a host step).
+      .device_text = DeviceTextForm{.symbol = "pd_text_copy",
+                                    .args = {text_input_text(0)},
+                                    .bound = [](const std::vector<Value>&, const Prepared*,
+                                                std::span<const size_t> in) { return in[0]; }},
   };
   return def;
 }

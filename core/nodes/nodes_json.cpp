@@ -178,4 +178,50 @@ const NodeDef& parse_json_node() {
   return def;
 }
 
+std::vector<std::string> json_object_pieces(const std::vector<Value>& keys) {
+  std::vector<std::string> pieces;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    pieces.push_back((k ? "," : "{") + rt::json_quoted(keys[k].as_str()) + ":");
+  }
+  pieces.push_back(keys.empty() ? "{}" : "}");
+  return pieces;
+}
+
+const NodeDef& json_object_node() {
+  static const NodeDef def{
+      .name = "__json_object",
+      .family = "internal",
+      .args = {wires("values", P::Any), konsts("keys", P::Str)},
+      .results = {Type::Json},
+      .summary =
+          "The object of each value (converted as to_json does) under the key in the "
+          "same place; the keys sorted and distinct. json_with, and json_object of "
+          "json_with parts, become one (graph/passes.cpp).",
+      .eval =
+          [](Call& c) {
+            const std::vector<std::string> pieces = json_object_pieces(c.params());
+            std::string out;
+            for (size_t k = 0; k < c.input_count(); ++k) {
+              out += pieces[k];
+              out += rt::json_text(json_value_of(c.input(k)));
+            }
+            out += pieces.back();
+            c.set(Value::json(std::move(out)));
+          },
+      .device_text = DeviceTextForm{.kind = DeviceTextKind::JsonObject,
+                                    .bound =
+                                        [](const std::vector<Value>& keys, const Prepared*,
+                                           std::span<const size_t> input_bounds) {
+                                          size_t bound = 0;
+                                          for (const std::string& piece :
+                                               json_object_pieces(keys)) {
+                                            bound += piece.size();
+                                          }
+                                          for (size_t b : input_bounds) bound += b;
+                                          return bound;
+                                        }},
+  };
+  return def;
+}
+
 }  // namespace polyrt::nodes

@@ -8,6 +8,7 @@
 #include "plan/native_limits.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
+#include "rtlib/string_ops.hpp"
 
 namespace polyrt::plan {
 
@@ -240,14 +241,30 @@ class BatchPlanner {
     }
     const nodes::DeviceTextForm& form = *node.def->device_text;
     std::vector<size_t> input_bounds(node.inputs.size(), 0);
-    const bool format = form.kind == nodes::DeviceTextKind::Format;
-    if (form.kind == nodes::DeviceTextKind::Concat || format) {
-      for (size_t k = 0; k < node.inputs.size(); ++k) {
-        input_bounds[k] = display_bound(node.inputs[k], format, why);
-        if (!why.empty()) return 0;
+    const auto each_input = [&](const auto& bound_of) {
+      for (size_t k = 0; k < node.inputs.size() && why.empty(); ++k) {
+        input_bounds[k] = bound_of(node.inputs[k]);
       }
+    };
+    switch (form.kind) {
+      case nodes::DeviceTextKind::Concat:
+        each_input([&](ir::Wire w) { return display_bound(w, false, why); });
+        break;
+      case nodes::DeviceTextKind::Format:
+        each_input([&](ir::Wire w) { return display_bound(w, true, why); });
+        if (why.empty()) why = fixed_float_placeholder(node);
+        break;
+      case nodes::DeviceTextKind::JsonObject:
+        each_input([&](ir::Wire w) { return json_value_bound(w, why); });
+        break;
+      case nodes::DeviceTextKind::Call:
+        for (const nodes::DeviceTextArg a : form.args) {
+          if (a.kind == nodes::DeviceTextArg::InputText && why.empty()) {
+            input_bounds[a.index] = text_bound(node.inputs[a.index], why);
+          }
+        }
+        break;
     }
-    if (format) why = fixed_float_placeholder(node);
     if (!why.empty()) return 0;
     const uint64_t bound = form.bound(node.params, node.prepared.get(), input_bounds);
     if (bound > kMaxDeviceTextBytes) {
@@ -267,18 +284,43 @@ class BatchPlanner {
     if (t == Type::Bool) return 5;
     if (t == Type::F64) return debug ? rt::kF64DebugText : rt::kF64DisplayText;
     if (t == Type::F32) return debug ? rt::kF64DebugText : rt::kF32DisplayText;
-    const ir::Node& source = g_.nodes[p_.node_of(p_.source_of(w))];
-    if (const Value* constant = t == Type::Str ? constant_at(g_, p_, p_.source_of(w)) : nullptr) {
-      return constant->as_str().size();
+    if (t == Type::Str || is_json_text(t)) return text_bound(w, why);  // the text itself
+    why = std::string(type_name(t)) + " text is not written on the GPU";
+    return 0;
+  }
+
+  // The most bytes of an input's JSON value in a device JSON object, or `why`
+  // it has none a kernel writes.
+  uint64_t json_value_bound(ir::Wire w, std::string& why) const {
+    const Type t = g_.nodes[w.node].out_types[w.port];
+    if (is_integer(t)) return 21;
+    if (t == Type::Bool) return 5;
+    if (is_float(t)) return rt::kF64DebugText;  // or null
+    if (t == Type::Str) return 2 + rt::kJsonEscapedBytesPerByte * text_bound(w, why);
+    why = "a JSON member of a " + std::string(type_name(t)) + " is not written on the GPU";
+    return 0;
+  }
+
+  // The most bytes of a text input (str, bytes or json): a constant or a
+  // device-made text; or `why` a kernel cannot read it.
+  uint64_t text_bound(ir::Wire w, std::string& why) const {
+    const Type t = g_.nodes[w.node].out_types[w.port];
+    if (!is_text(t)) {
+      why = "its input is a " + std::string(type_name(t)) + ", which it reads on the host only";
+      return 0;
     }
-    if (t == Type::Str && p_.value_of(w).kind != BatchValue::Scalar && text_bound_[w.node] > 0) {
+    const ir::Node& source = g_.nodes[p_.node_of(p_.source_of(w))];
+    if (const Value* constant = constant_at(g_, p_, p_.source_of(w))) {
+      return constant->text().size();
+    }
+    if (p_.value_of(w).kind != BatchValue::Scalar && text_bound_[w.node] > 0) {
       return text_bound_[w.node];
     }
-    why = t != Type::Str ? std::string(type_name(t)) + " text is not written on the GPU"
-          : p_.value_of(w).kind == BatchValue::Scalar
-              ? "it reads a str that is set per batch ('" + source.binding + "')"
-              : "it reads a str made on the host ('" + source.label + "' of binding '" +
-                    source.binding + "')";
+    why = p_.value_of(w).kind == BatchValue::Scalar
+              ? "it reads a " + std::string(type_name(t)) + " that is set per batch ('" +
+                    source.binding + "')"
+              : "it reads a " + std::string(type_name(t)) + " made on the host ('" + source.label +
+                    "' of binding '" + source.binding + "')";
     return 0;
   }
 

@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "text_writers.h"
+
 namespace polyrt::rt {
 
 namespace {
 
-constexpr char kHexDigits[] = "0123456789abcdef";
 constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 constexpr char kBase32[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
@@ -82,11 +83,7 @@ std::string decode_groups(std::string_view text, const char* alphabet, int alpha
 }  // namespace
 
 char* write_hex(char* p, std::string_view bytes) {
-  for (unsigned char b : bytes) {
-    *p++ = kHexDigits[b >> 4];
-    *p++ = kHexDigits[b & 15];
-  }
-  return p;
+  return write_hex_bytes(p, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
 }
 
 std::string hex_text(std::string_view bytes) {

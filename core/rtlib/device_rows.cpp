@@ -24,6 +24,19 @@ void put_number(Out& out, const Write& write) {
   out.put(room, (uint64_t)(write(room) - room));
 }
 
+// Bytes as their lowercase hex, a JSON string in JSON Lines (hex needs no
+// escape in any format).
+template <typename Out>
+void put_hex_field(Out& out, RowFormat format, const char* bytes, uint64_t n) {
+  if (format == RowFormat::Jsonl) out.put('"');
+  for (uint64_t k = 0; k < n; ++k) {
+    char pair[2];
+    polyrt::rt::write_hex_bytes(pair, (const unsigned char*)bytes + k, 1);
+    out.put(pair, 2);
+  }
+  if (format == RowFormat::Jsonl) out.put('"');
+}
+
 template <typename Out>
 void put_row(Out& out, const DeviceRowField* fields, uint64_t count, RowFormat format,
              uint64_t row) {
@@ -57,12 +70,21 @@ void put_row(Out& out, const DeviceRowField* fields, uint64_t count, RowFormat f
       case DeviceRowValue::Bool:
         put_number(out, [&](char* p) { return polyrt::rt::write_bool_field(p, word != 0); });
         break;
-      case DeviceRowValue::Text: {
+      case DeviceRowValue::Text:
+      case DeviceRowValue::JsonText:
+      case DeviceRowValue::Bytes: {
         // The slot's length, never past its room (every kernel writes it).
         const uint32_t length = pd_device_text_length(at);
         const uint32_t room = f.stride - PD_DEVICE_TEXT_LENGTH - PD_DEVICE_TEXT_SLACK;
-        polyrt::rt::put_text_field(out, format, at + PD_DEVICE_TEXT_LENGTH,
-                                   length < room ? length : room);
+        const char* text = at + PD_DEVICE_TEXT_LENGTH;
+        const uint32_t n = length < room ? length : room;
+        if (f.kind == DeviceRowValue::Bytes) {
+          put_hex_field(out, format, text, n);
+        } else if (f.kind == DeviceRowValue::JsonText && format == RowFormat::Jsonl) {
+          out.put(text, n);  // a JSON value embedded as itself
+        } else {
+          polyrt::rt::put_text_field(out, format, text, n);
+        }
         break;
       }
       case DeviceRowValue::Lane:

@@ -16,8 +16,10 @@ enum class DeviceRowValue : uint32_t {
   F64,  // shortest round-trip text
   F32,  // an f32 (held as an f64): its own shortest text
   Bool,
-  Text,  // a device-made str column: slots of `stride` bytes (rtlib.h)
-  Lane,  // the row's coordinate: `values` + row
+  Text,      // a device-made str column: slots of `stride` bytes (rtlib.h)
+  JsonText,  // a device-made json column: as itself in JSON Lines, else as Text
+  Bytes,     // a device-made bytes column: its lowercase hex (a JSON string)
+  Lane,      // the row's coordinate: `values` + row
 };
 
 struct DeviceRowField {

@@ -3,6 +3,8 @@
 // returns its length in bytes. They wrap the writers the host's text nodes
 // use (text_writers.h), so a row's bytes are the same on every tier. `out`
 // has the node's bound plus PD_DEVICE_TEXT_SLACK bytes of room.
+#include "digest_blocks.h"
+#include "row_fields.h"
 #include "rtlib.h"
 #include "shortest_double.hpp"
 #include "text_writers.h"
@@ -127,4 +129,31 @@ PD_API uint64_t pd_text_f32_display(char* out, double x) {
 
 PD_API uint64_t pd_text_f32_debug(char* out, double x) {
   return (uint64_t)(polyrt::rt::write_f32_debug(out, x) - out);
+}
+
+PD_API uint64_t pd_text_hex(char* out, const char* bytes, uint64_t length) {
+  return (uint64_t)(polyrt::rt::write_hex_bytes(out, (const unsigned char*)bytes, length) - out);
+}
+
+PD_API uint64_t pd_text_sha256(char* out, const char* bytes, uint64_t length) {
+  polyrt::rt::write_sha256((unsigned char*)out, (const unsigned char*)bytes, length);
+  return polyrt::rt::kSha256Bytes;
+}
+
+PD_API uint64_t pd_text_md5(char* out, const char* bytes, uint64_t length) {
+  polyrt::rt::write_md5((unsigned char*)out, (const unsigned char*)bytes, length);
+  return polyrt::rt::kMd5Bytes;
+}
+
+// JSON values of a json object's members (json_with, json_object).
+PD_API uint64_t pd_text_json_f64(char* out, double x) {
+  return (uint64_t)(polyrt::rt::write_f64_json(out, x) - out);
+}
+
+PD_API uint64_t pd_text_json_string(char* out, const char* text, uint64_t length) {
+  polyrt::rt::ByteWriter w{out};
+  w.put('"');
+  polyrt::rt::put_json_escaped(w, text, length);
+  w.put('"');
+  return (uint64_t)(w.p - out);
 }

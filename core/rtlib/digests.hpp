@@ -1,5 +1,6 @@
 // SHA-256 (FIPS 180-4) and MD5 (RFC 1321) of a byte string, as polydat's
-// sha256 and md5 nodes give them: the raw 32 and 16 digest bytes. Host-only.
+// sha256 and md5 nodes give them: the raw 32 and 16 digest bytes (over
+// digest_blocks.h, which GPU kernels run too).
 #pragma once
 
 #include <string>

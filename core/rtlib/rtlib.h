@@ -239,3 +239,12 @@ PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_
 // rt::write_f64_display and rt::write_f64_debug write it.
 PD_API uint64_t pd_text_f64_display(char* out, double x);
 PD_API uint64_t pd_text_f64_debug(char* out, double x);
+// Lowercase hex of bytes, and their SHA-256 and MD5 digests (to_hex, sha256,
+// md5; digest_blocks.h).
+PD_API uint64_t pd_text_hex(char* out, const char* bytes, uint64_t length);
+PD_API uint64_t pd_text_sha256(char* out, const char* bytes, uint64_t length);
+PD_API uint64_t pd_text_md5(char* out, const char* bytes, uint64_t length);
+// A json object's member values: an f64's JSON number (null for NaN and
+// +-inf) and a str as a JSON string.
+PD_API uint64_t pd_text_json_f64(char* out, double x);
+PD_API uint64_t pd_text_json_string(char* out, const char* text, uint64_t length);

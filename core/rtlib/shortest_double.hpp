@@ -63,5 +63,12 @@ char* write_f64_debug(char* p, double x, double smallest_plain = 1e-4);
 // ("0.1" for the f32 nearest 0.1). Bounds in text.hpp.
 char* write_f32_display(char* p, double x);
 char* write_f32_debug(char* p, double x);
+// A JSON value's text of an f64 (to_json, json_with, an f32 widened): a finite
+// value as serde_json writes its number (ryu's form, Debug's with the exponent
+// form below 1e-5), NaN and +-inf as null, which JSON has for no number.
+inline char* write_f64_json(char* p, double x) {
+  if (x - x != 0.0) return write_literal(p, "null");
+  return write_f64_debug(p, x, 1e-5);
+}
 
 }  // namespace polyrt::rt

@@ -32,10 +32,6 @@ char* write_f32_shortest(char* p, double x) {
   return write_f32_shortest_finite(p, (float)x);
 }
 
-char* write_f64_json(char* p, double x) {
-  return write_f64_debug(p, x, 1e-5);
-}
-
 namespace {
 
 // |x| * 10^precision rounded half to even, exactly, when precision <= 9 and

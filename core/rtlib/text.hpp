@@ -49,9 +49,6 @@ char* write_f64_shortest(char* p, double x);
 // kF32DisplayText; write_f32_debug, bound kF64DebugText).
 char* write_f32_shortest(char* p, double x);
 inline constexpr size_t kF32DisplayText = 64;  // "-0." + 44 zeros + 9 digits, and room
-// A finite f64 as serde_json writes a JSON number (ryu's form): like Debug,
-// with the exponent form below 1e-5 rather than 1e-4.
-char* write_f64_json(char* p, double x);
 // Exact decimal rounding of the binary value, half to even (glibc %.*f).
 char* write_f64_fixed(char* p, double x, int precision);
 

@@ -233,4 +233,15 @@ inline char* write_combinations(char* p, uint64_t x, const CombinationCounts& co
   return p + counts.digits;
 }
 
+// Lowercase hex, two digits a byte (to_hex, and a bytes value's text), in
+// room for 2 * n bytes.
+inline char* write_hex_bytes(char* p, const unsigned char* bytes, uint64_t n) {
+  const char* digits = "0123456789abcdef";
+  for (uint64_t k = 0; k < n; ++k) {
+    *p++ = digits[bytes[k] >> 4];
+    *p++ = digits[bytes[k] & 15];
+  }
+  return p;
+}
+
 }  // namespace polyrt::rt
