@@ -44,7 +44,8 @@ python: setup
 	@VENV=$(VENV) bash scripts/setup_python.sh
 
 # ASan + UBSan (clang-19): the unit tests but SANITIZE_SKIP, SANITIZE_SEEDS
-# differential seeds, and the front end's fuzzer for FUZZ_SECONDS over a
+# differential seeds (in two processes at once: the soak driver runs one
+# program at a time), and the front end's fuzzer for FUZZ_SECONDS over a
 # corpus of the examples.
 sanitize: setup
 	@cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -53,8 +54,11 @@ sanitize: setup
 	@cmake --build $(SANITIZE_DIR) -j $(JOBS) --target polyrt polyrt_tests polyrt_difftest \
 	  polyrt_fuzz_front_end
 	cd $(SANITIZE_DIR) && ctest --output-on-failure -j $(JOBS) -E '^($(SANITIZE_SKIP))$$'
-	POLYRT_LIBCUDA=$(SANITIZE_DIR)/cuda_double/libcuda.so.1 \
-	  $(SANITIZE_DIR)/tests/polyrt_difftest --seeds $(SANITIZE_SEEDS) --seed 1
+	POLYRT_LIBCUDA=$(SANITIZE_DIR)/cuda_double/libcuda.so.1 sh -c \
+	  'half=$$(($(SANITIZE_SEEDS) / 2)); \
+	   $(SANITIZE_DIR)/tests/polyrt_difftest --seeds $$half --seed 1 & first=$$!; \
+	   $(SANITIZE_DIR)/tests/polyrt_difftest --seeds $$(($(SANITIZE_SEEDS) - half)) \
+	     --seed $$((half + 1)); rest=$$?; wait $$first && exit $$rest'
 	@rm -rf $(SANITIZE_DIR)/fuzz-corpus && mkdir -p $(SANITIZE_DIR)/fuzz-corpus
 	@cp examples/*.polydat $(SANITIZE_DIR)/fuzz-corpus/
 	$(SANITIZE_DIR)/tests/polyrt_fuzz_front_end -max_total_time=$(FUZZ_SECONDS) -timeout=10 \

@@ -148,7 +148,7 @@ llvm::Value* emit_device_text(llvm::IRBuilder<>& ir, llvm::Module& module, Rtlib
       return pieces.length();
     }
     case nodes::DeviceTextKind::JsonObject: {
-      const std::vector<std::string> around = nodes::json_object_pieces(n.params);
+      const std::vector<std::string>& around = n.prepared->strs;  // keys and braces
       for (size_t k = 0; k < n.inputs.size(); ++k) {
         pieces.literal(around[k]);
         pieces.json_value(k);

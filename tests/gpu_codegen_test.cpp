@@ -16,6 +16,7 @@
 #include "gpu_backend/host_twin_backend.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
 #include "gpu_backend/ptx/ptxas.hpp"
+#include "polyrt/introspect.hpp"
 #include "scheduler/runtime/batch_setup.hpp"
 #include "tests/test_support.hpp"
 
@@ -207,8 +208,19 @@ TEST(PlanCommand, TheExampleTablesHaveNoHostStepOnTheGpu) {
         "plan " + std::string(POLYRT_SOURCE_DIR) + "/examples/" + table + ".polydat --device gpu");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.out.find("host, on a CPU worker"), std::string::npos) << table << r.out;
-    test::expect_contains(r.out, {"text rows (csv, tsv, jsonl): encoded on the GPU"});
+    test::expect_contains(r.out, {"text rows (csv, tsv, jsonl): encoded on the GPU",
+                                  "typical text per row, in the outputs each kernel hands over "
+                                  "(the CPU tier's rows 0..4095):\n"});
+    if (table == std::string_view("users")) {
+      // Beside the plan's bound of 173 bytes: what crosses PCIe per row.
+      test::expect_contains(
+          r.out, {"step 0: 69.0 bytes (first_name, country, region, plate, email, label)\n"});
+    }
   }
+  // A row that fails among those measured: the plan is still printed.
+  const auto failing = compile("input x\nt := \"v\" + (x + 250) as u8\n");
+  test::expect_contains(batch_plan_text(failing, PlanDevice::Gpu, {}, GpuTarget{}),
+                        {"step 0: GPU kernel", "not measured: "});
 }
 
 // Each kernel's registers, spills and occupancy, as ptxas reports them: the

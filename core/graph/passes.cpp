@@ -226,6 +226,7 @@ void build_json_objects(Graph& g) {
     if (n.kind != NodeKind::Call) continue;
     if (n.def == with) {
       n.def = &direct;  // the same key (its one parameter) and value
+      n.prepared = direct.prepare(n.params);
       continue;
     }
     if (n.def != object) continue;
@@ -247,6 +248,7 @@ void build_json_objects(Graph& g) {
       n.params.push_back(Value::str(key));
       n.inputs.push_back(value);
     }
+    n.prepared = direct.prepare(n.params);
   }
 }
 

@@ -178,6 +178,10 @@ const NodeDef& parse_json_node() {
   return def;
 }
 
+namespace {
+
+// The text before each member's value ('{' or ',', the quoted key, ':') and
+// the object's end.
 std::vector<std::string> json_object_pieces(const std::vector<Value>& keys) {
   std::vector<std::string> pieces;
   for (size_t k = 0; k < keys.size(); ++k) {
@@ -186,6 +190,8 @@ std::vector<std::string> json_object_pieces(const std::vector<Value>& keys) {
   pieces.push_back(keys.empty() ? "{}" : "}");
   return pieces;
 }
+
+}  // namespace
 
 const NodeDef& json_object_node() {
   static const NodeDef def{
@@ -197,9 +203,14 @@ const NodeDef& json_object_node() {
           "The object of each value (converted as to_json does) under the key in the "
           "same place; the keys sorted and distinct. json_with, and json_object of "
           "json_with parts, become one (graph/passes.cpp).",
+      .prepare = [](const std::vector<Value>& keys) -> std::shared_ptr<const Prepared> {
+        auto prepared = std::make_shared<Prepared>();
+        prepared->strs = json_object_pieces(keys);
+        return prepared;
+      },
       .eval =
           [](Call& c) {
-            const std::vector<std::string> pieces = json_object_pieces(c.params());
+            const std::vector<std::string>& pieces = c.prepared().strs;
             std::string out;
             for (size_t k = 0; k < c.input_count(); ++k) {
               out += pieces[k];
@@ -210,13 +221,11 @@ const NodeDef& json_object_node() {
           },
       .device_text = DeviceTextForm{.kind = DeviceTextKind::JsonObject,
                                     .bound =
-                                        [](const std::vector<Value>& keys, const Prepared*,
+                                        [](const std::vector<Value>&, const Prepared* prepared,
                                            std::span<const size_t> input_bounds) {
                                           size_t bound = 0;
-                                          for (const std::string& piece :
-                                               json_object_pieces(keys)) {
+                                          for (const std::string& piece : prepared->strs)
                                             bound += piece.size();
-                                          }
                                           for (size_t b : input_bounds) bound += b;
                                           return bound;
                                         }},

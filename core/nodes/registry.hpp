@@ -190,9 +190,9 @@ std::string json_of(const Value& v);
 // The entry of a table pick (see TablePick): entries[index].
 const NodeDef& pick_str_node();
 // An object of its inputs under its keys (the parameters), written directly
-// (nodes_json.cpp), and the text around its values: before each, and the end.
+// (nodes_json.cpp); its prepared strs are the text before each value and the
+// object's end.
 const NodeDef& json_object_node();
-std::vector<std::string> json_object_pieces(const std::vector<Value>& keys);
 
 // The Display text of a value (u64 decimal, f64 shortest digits without an
 // exponent, bool true/false): what str_concat and `as str` produce.

@@ -1,5 +1,7 @@
 #include "polyrt/introspect.hpp"
 
+#include <cstdio>
+
 #include "codegen/batch_codegen.hpp"
 #include "cpu_backend/batch_kernels.hpp"
 #include "cpu_backend/native_program.hpp"
@@ -26,6 +28,56 @@ batch::PreparedBatch prepared(const std::shared_ptr<const Program>& program,
   return scheduler::prepare(
       program, scheduler::resolve_batch_options(*program, options),
       device == PlanDevice::Gpu ? plan::PlanPlacement::Gpu : plan::PlanPlacement::Cpu);
+}
+
+// Rows whose text a GPU plan's `typical` bytes are measured on.
+constexpr uint64_t kTypicalTextRows = 4096;
+
+// What each GPU kernel's text outputs typically hold per row (its plan line
+// gives the bound): measured on the CPU tier over rows [0, 4096) of the
+// first input, the bytes a chunk's text compaction copies back per row.
+std::string typical_kernel_text(const std::shared_ptr<const Program>& program,
+                                const std::vector<std::string>& outputs,
+                                const plan::BatchPlan& plan) {
+  std::vector<std::vector<size_t>> step_outputs(plan.steps.size());
+  for (size_t k = 0; k < plan.outputs.size(); ++k) {
+    const plan::BatchValue& v = plan.outputs[k];
+    if (v.kind != plan::BatchValue::Column || !is_text(plan.column_types[v.index])) continue;
+    const uint32_t step = plan.column_steps[v.index];
+    if (step != plan::kNoStep && plan.steps[step].kind == plan::BatchStep::Kernel) {
+      step_outputs[step].push_back(k);
+    }
+  }
+  std::string text;
+  BatchOptions options;
+  options.outputs = outputs;
+  options.device = BatchDevice::Cpu;
+  options.threads = 1;
+  std::vector<Column> columns;
+  for (size_t step = 0; step < step_outputs.size(); ++step) {
+    if (step_outputs[step].empty()) continue;
+    if (text.empty()) {
+      text =
+          "typical text per row, in the outputs each kernel hands over (the CPU tier's rows "
+          "0.." +
+          std::to_string(kTypicalTextRows - 1) + "):\n";
+      try {
+        columns = BatchEvaluator(program, options).evaluate(0, kTypicalTextRows);
+      } catch (const Error& e) {
+        return text + "not measured: " + e.what() + "\n";
+      }
+    }
+    uint64_t bytes = 0;
+    std::string names;
+    for (size_t k : step_outputs[step]) {
+      bytes += columns[k].bytes.size();
+      names += (names.empty() ? "" : ", ") + columns[k].name;
+    }
+    char average[32];
+    std::snprintf(average, sizeof average, "%.1f", (double)bytes / kTypicalTextRows);
+    text += "step " + std::to_string(step) + ": " + average + " bytes (" + names + ")\n";
+  }
+  return text;
 }
 
 const slots::SlotProgram& slot_program_of(const Program& program) {
@@ -86,7 +138,7 @@ std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanD
   const gpu::PtxKernels kernels =
       gpu::PtxCompiler::instance().compile(p.graph(), p.plan, nvptx(target));
   std::string text =
-      plan::describe_batch_plan(p.graph(), p.plan) +
+      plan::describe_batch_plan(p.graph(), p.plan) + typical_kernel_text(program, outputs, p.plan) +
       gpu::describe_kernel_resources(kernels.ptx, kernels.entries, p.plan.steps.size(),
                                      kernels.target.sm, codegen::kGpuBlockThreads);
   if (p.plan.uses_text_kernels()) {
