@@ -804,6 +804,44 @@ TEST(GpuCli, EveryExampleWritesTheCpuBytesUpToTheLastCoordinate) {
   }
 }
 
+// Invalid UTF-8 and empty texts (rows the GPU encodes) and texts longer
+// than 64 KiB (a host step's, whose rows the host encodes) under `polyrt run
+// --device gpu`: the CPU's bytes in every text format, up to the last
+// coordinate. (polyrt run refuses None fields on every device.)
+TEST(GpuCli, InvalidUtf8AndLongTextsWriteTheCpuBytes) {
+  REQUIRE_GPU();
+  const std::string dir = test::temp_dir();
+  const std::string on_device =
+      test::write_program(dir, "device.polydat",
+                          "input x\nh := hash(x)\n"
+                          "text := one_of(h, \"ok\", \"bad \xff\xfe utf-8\", \"\", \"\xe2\x82\")\n"
+                          "tag := text + \"|\" + (h % 7)\n");
+  const std::string on_host = test::write_program(
+      dir, "host.polydat",
+      "input x\nh := hash(x)\nlong := to_hex(bytes_from_hash(h, 36000)) + \"|\"\n"
+      "text := one_of(h, \"\", \"bad \xff\")\n");
+  for (const auto& [program, rows_on] :
+       {std::pair{on_device, "encoded on the GPU"}, std::pair{on_host, "encoded on the host"}}) {
+    const test::CommandResult plan = test::run_polyrt("plan " + program + " --device gpu");
+    EXPECT_NE(plan.out.find(rows_on), std::string::npos) << plan.out;
+    for (const char* format : {"csv", "tsv", "jsonl"}) {
+      const std::string args =
+          "run " + program + " --cycles 18446744073709551566.. --format " + format;
+      const test::CommandResult g = test::run_polyrt(args + " --device gpu", dir + "/gpu.txt");
+      const test::CommandResult c = test::run_polyrt(args + " --device cpu", dir + "/cpu.txt");
+      ASSERT_EQ(g.status, 0) << g.err;
+      ASSERT_EQ(c.status, 0) << c.err;
+      const std::string cpu = slurp(dir + "/cpu.txt");
+      EXPECT_EQ(slurp(dir + "/gpu.txt"), cpu) << program << " " << format;
+      if (program == on_host) {
+        EXPECT_GT(cpu.size(), 50u * 70000) << format;
+      } else if (format == std::string_view("jsonl")) {
+        test::expect_contains(cpu, {R"("bad \udcff\udcfe utf-8|)", R"("\udce2\udc82|)"});
+      }
+    }
+  }
+}
+
 // A GPU whose context cannot be made, or a driver missing an entry point:
 // --device gpu fails naming it and leaves no file; auto and all run on the
 // CPU with the CPU's bytes; bench skips the GPU saying why.
