@@ -70,6 +70,10 @@ class Pieces {
       if (bits < 64) word = ir_.CreateAnd(word, ir_.getInt64(((uint64_t)1 << bits) - 1));
       written = call("pd_text_u64_digits", {at(), word, ir_.getInt64((uint64_t)spec.base()),
                                             ir_.getInt64(spec.radix == 'X')});
+    } else if ((t == Type::F64 || t == Type::F32) && spec.precision >= 0) {
+      // An f32 holds its value as an f64: the same fixed decimals.
+      written =
+          call("pd_text_f64_fixed", {at(), input_word_(k), ir_.getInt64((uint64_t)spec.precision)});
     } else if (t == Type::F64 || t == Type::F32) {
       written = call(t == Type::F64 ? "pd_text_f64_debug" : "pd_text_f32_debug",
                      {at(), as_f64(input_word_(k))});

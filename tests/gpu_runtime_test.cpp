@@ -145,7 +145,9 @@ TEST(GpuBatch, DeviceTextMatchesTheCpuTier) {
       "(infinite * 0.0) + \"|\" + (normal * -0.0) + \"|\" + (h % 1000) as f64 + \"]\"\n"
       "debug := printf(\"{}|{:30}|{}|{}|{}|{:08}\", big, tiny, normal, infinite, infinite * 0.0, "
       "(h % 1000) as f64)\n"
-      "fixed := printf(\"{:.2}\", normal)\n"
+      "fixed := printf(\"{:.2}|{:.0}|{:.20}|{:012.3}|{:.9}\", normal, big, tiny, narrow, "
+      "infinite) + format_f64(big, 3) + format_f64(normal * 1e-9, 20)\n"
+      "wide := format_f64(normal, 21)\n"
       "narrow := (normal * 1e-30) as f32\nshown := normal as str\nplain := h as str\n"
       "negative := (0 - (h % 5) as i64) as str\nflag := (h % 2 == 0) as str\n"
       "narrows := \"<\" + narrow + \">\" + printf(\"{}|{:12}\", narrow, (h % 100) as f32)\n");
@@ -158,7 +160,12 @@ TEST(GpuBatch, DeviceTextMatchesTheCpuTier) {
   EXPECT_NE(plan.find("str_concat -> floats"), std::string::npos) << plan;
   EXPECT_EQ(plan.find("host, on a CPU worker [str_concat -> floats"), std::string::npos) << plan;
   EXPECT_EQ(plan.find("host, on a CPU worker [printf -> debug"), std::string::npos) << plan;
-  EXPECT_NE(plan.find("[printf -> fixed]: {:.2} of an f64 is not written on the GPU"),
+  // Fixed decimals: 128-bit products and exact limbs (big values, 20
+  // decimals), f32s, widths; past 20 decimals a host step says why.
+  EXPECT_EQ(plan.find("host, on a CPU worker [printf -> fixed"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("host, on a CPU worker [format_f64 -> fixed"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("[format_f64 -> wide]: 21 fixed decimals are more than the 20 a GPU "
+                      "kernel writes"),
             std::string::npos)
       << plan;
   EXPECT_EQ(plan.find("host, on a CPU worker [str_concat -> narrows"), std::string::npos) << plan;

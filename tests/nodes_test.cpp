@@ -306,9 +306,10 @@ TEST(Nodes, DecimalWriterMatchesToChars) {
 }
 
 // Fixed decimals come from exact 128-bit arithmetic when the value fits (a
-// faster path than std::to_chars): the same text as std::to_chars for every
-// precision 0 to 9 and kind of double: random bit patterns, values near the
-// 2^64 bound, exact ties of the rounding (k + 1/2) / 10^p, zeros, subnormals.
+// faster path than std::to_chars), else from exact limbs: the same text as
+// std::to_chars for every kind of double: random bit patterns, values near
+// the 2^64 bound, exact ties of the rounding (k + 1/2) / 10^p, zeros,
+// subnormals.
 TEST(Nodes, FixedDecimalsEqualToChars) {
   std::mt19937_64 rng(11);
   std::vector<double> values = {0.0,    -0.0, 0.125,  0.375, 2.5,   -2.5,  0.295, 1e-300,
@@ -318,16 +319,31 @@ TEST(Nodes, FixedDecimalsEqualToChars) {
     values.push_back((double)(rng() >> (rng() % 64)) / (double)(1ULL << (rng() % 40)));
     values.push_back(((double)(rng() % 100000) + 0.5) / std::pow(10.0, (double)(rng() % 10)));
   }
-  for (double x : values) {
+  // Past 2^64 or 9 decimals the exact product in limbs (fixed_decimal.h)
+  // writes them: up to 12 decimals for every value, 30 for some, and the longest texts
+  // (1074 decimals of the smallest subnormal, 309 digits of the largest
+  // double) for some.
+  const auto expect_to_chars = [](double x, int precision) {
+    std::vector<char> got(rt::f64_fixed_bound(precision) + 8), want(got.size());
+    const std::string text(got.data(), rt::write_f64_fixed(got.data(), x, precision));
+    const std::string expected(want.data(), std::to_chars(want.data(), want.data() + want.size(), x,
+                                                          std::chars_format::fixed, precision)
+                                                .ptr);
+    ASSERT_EQ(text, expected) << std::hexfloat << x << " precision " << precision;
+  };
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double x = values[i];
     if (!std::isfinite(x)) continue;
-    for (int precision = 0; precision <= 9; ++precision) {
-      char got[400], want[400];
-      const std::string text(got, rt::write_f64_fixed(got, x, precision));
-      const std::string expected(
-          want,
-          std::to_chars(want, want + sizeof want, x, std::chars_format::fixed, precision).ptr);
-      ASSERT_EQ(text, expected) << std::hexfloat << x << " precision " << precision;
+    for (int precision = 0; precision <= (i % 5 == 0 ? 30 : 12); ++precision) {
+      expect_to_chars(x, precision);
     }
+    if (i % 97 == 0) {
+      for (int precision : {100, 340, 1074}) expect_to_chars(x, precision);
+    }
+  }
+  for (double x : {5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, -1e308, 0.5,
+                   1.5, 2.5, 1e22, 1e23, 9007199254740993.0, 0.1}) {
+    for (int precision : {0, 1, 17, 20, 21, 324, 767, 1074}) expect_to_chars(x, precision);
   }
 }
 

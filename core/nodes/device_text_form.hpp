@@ -67,6 +67,9 @@ struct DeviceTextForm {
   // (JsonObject), or of its text (a Call's InputText; else 0).
   size_t (*bound)(const std::vector<Value>& params, const Prepared* prepared,
                   std::span<const size_t> input_bounds) = nullptr;
+  // Why the node, with these constant arguments, is not written by a kernel
+  // (empty: it is); none: every call is.
+  std::string (*refused)(const std::vector<Value>& params, const Prepared* prepared) = nullptr;
 };
 
 // A Concat form's bound: its inputs' Display bounds summed.

@@ -5,6 +5,7 @@
 #include "nodes/printf_format.hpp"
 #include "nodes/registry.hpp"
 #include "nodes/text_fields.hpp"
+#include "rtlib/fixed_decimal.h"
 #include "rtlib/rtlib.h"
 #include "rtlib/text.hpp"
 
@@ -16,64 +17,84 @@ const rt::Combinations& combinations_of(const Prepared& prepared) {
   return *static_cast<const rt::Combinations*>(prepared.extra.get());
 }
 
+// Why fixed decimals are written on the host: more than a kernel's limbs
+// hold (fixed_decimal.h).
+std::string fixed_decimals_refused(uint64_t precision) {
+  if (precision <= (uint64_t)rt::kDeviceFixedDecimals) return "";
+  return std::to_string(precision) + " fixed decimals are more than the " +
+         std::to_string(rt::kDeviceFixedDecimals) + " a GPU kernel writes";
+}
+
 }  // namespace
 
 void register_text_nodes(Registry& r) {
   using P = PortType;
-  r.add({.name = "printf",
-         .family = "strings",
-         .args = {konst("format", P::Str), wires("args", P::Any)},
-         .result_types =
-             [](const std::vector<Type>& in, const std::vector<Value>& params) {
-               std::vector<rt::FormatSegment> segments;
-               std::string error;
-               rt::parse_format(params[0].as_str(), segments, error);
-               const size_t holes = rt::placeholder_count(segments);
-               if (holes != in.size()) {
-                 throw ParamError{0, "format has " + std::to_string(holes) +
-                                         " placeholder(s) but " + std::to_string(in.size()) +
-                                         " argument(s) follow it"};
-               }
-               return std::vector<Type>{Type::Str};
-             },
-         .result_doc = "str",
-         .summary = "Formats its arguments: {} (u64 decimal, f64 Debug form such as 1.0 or "
-                    "1e16, str, bool), {:05} zero pad, {:8} space pad, {:.2} f64 precision, "
-                    "{:x} {:X} {:b} {:o} radix for u64, {{ and }} literal braces. String "
-                    "interpolation \"a{x}b\" compiles to printf. The number of placeholders must "
-                    "equal the number of arguments (checked at compile time).",
-         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-           auto parsed = std::make_shared<ParsedFormat>();
-           std::string error;
-           if (!parsed->parse(p[0].as_str(), error)) throw ParamError{0, error};
-           auto prepared = std::make_shared<Prepared>();
-           prepared->extra = parsed;
-           return prepared;
-         },
-         .eval =
-             [](Call& c) {
-               c.set(text_value([&](char* p, const auto& ensure) {
-                 return write_format(
-                     p, format_of(c.prepared()).segments,
-                     [&](size_t k) { return field_of(c.input(k)); }, ensure);
-               }));
-             },
-         .columnar = [](const ColumnCall& c) { write_printf_columns(format_of(c.prepared), c); },
-         .device_text =
-             DeviceTextForm{.kind = DeviceTextKind::Format,
-                            .bound = [](const std::vector<Value>&, const Prepared* prepared,
-                                        std::span<const size_t> inputs) -> size_t {
-                              size_t bound = 0, k = 0;
-                              for (const rt::FormatSegment& seg : format_of(*prepared).segments) {
-                                bound += seg.literal.size();
-                                if (!seg.placeholder) continue;
-                                const size_t value =
-                                    seg.radix ? rt::u64_radix_digits(seg.base()) : inputs[k];
-                                bound += std::max(value, (size_t)seg.width);
-                                ++k;
-                              }
-                              return bound;
-                            }}});
+  r.add(
+      {.name = "printf",
+       .family = "strings",
+       .args = {konst("format", P::Str), wires("args", P::Any)},
+       .result_types =
+           [](const std::vector<Type>& in, const std::vector<Value>& params) {
+             std::vector<rt::FormatSegment> segments;
+             std::string error;
+             rt::parse_format(params[0].as_str(), segments, error);
+             const size_t holes = rt::placeholder_count(segments);
+             if (holes != in.size()) {
+               throw ParamError{0, "format has " + std::to_string(holes) + " placeholder(s) but " +
+                                       std::to_string(in.size()) + " argument(s) follow it"};
+             }
+             return std::vector<Type>{Type::Str};
+           },
+       .result_doc = "str",
+       .summary = "Formats its arguments: {} (u64 decimal, f64 Debug form such as 1.0 or "
+                  "1e16, str, bool), {:05} zero pad, {:8} space pad, {:.2} f64 precision, "
+                  "{:x} {:X} {:b} {:o} radix for u64, {{ and }} literal braces. String "
+                  "interpolation \"a{x}b\" compiles to printf. The number of placeholders must "
+                  "equal the number of arguments (checked at compile time).",
+       .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+         auto parsed = std::make_shared<ParsedFormat>();
+         std::string error;
+         if (!parsed->parse(p[0].as_str(), error)) throw ParamError{0, error};
+         auto prepared = std::make_shared<Prepared>();
+         prepared->extra = parsed;
+         return prepared;
+       },
+       .eval =
+           [](Call& c) {
+             c.set(text_value([&](char* p, const auto& ensure) {
+               return write_format(
+                   p, format_of(c.prepared()).segments,
+                   [&](size_t k) { return field_of(c.input(k)); }, ensure);
+             }));
+           },
+       .columnar = [](const ColumnCall& c) { write_printf_columns(format_of(c.prepared), c); },
+       .device_text =
+           DeviceTextForm{.kind = DeviceTextKind::Format,
+                          .bound = [](const std::vector<Value>&, const Prepared* prepared,
+                                      std::span<const size_t> inputs) -> size_t {
+                            size_t bound = 0, k = 0;
+                            for (const rt::FormatSegment& seg : format_of(*prepared).segments) {
+                              bound += seg.literal.size();
+                              if (!seg.placeholder) continue;
+                              const size_t value =
+                                  seg.radix ? rt::u64_radix_digits(seg.base())
+                                  : seg.precision >= 0
+                                      ? std::max(inputs[k], rt::f64_fixed_bound(seg.precision))
+                                      : inputs[k];
+                              bound += std::max(value, (size_t)seg.width);
+                              ++k;
+                            }
+                            return bound;
+                          },
+                          .refused =
+                              [](const std::vector<Value>&, const Prepared* prepared) {
+                                for (const rt::FormatSegment& seg : format_of(*prepared).segments) {
+                                  if (seg.precision > rt::kDeviceFixedDecimals) {
+                                    return fixed_decimals_refused((uint64_t)seg.precision);
+                                  }
+                                }
+                                return std::string();
+                              }}});
   r.add({.name = "str_concat",
          .family = "strings",
          .args = {wires("parts", P::Any)},
@@ -125,7 +146,9 @@ void register_text_nodes(Registry& r) {
          .summary = "Fixed decimals, exact round-half-even of the binary value (glibc %.*f): "
                     "format_f64(0.295, 2) is \"0.29\".",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-           if (p[0].as_u64() > 1074) throw ParamError{0, "precision must be <= 1074"};
+           if (p[0].as_u64() > rt::kMaxFixedDecimals) {
+             throw ParamError{0, "precision must be <= " + std::to_string(rt::kMaxFixedDecimals)};
+           }
            return nullptr;
          },
          .eval = [](Call& c) { c.set_str(rt::f64_fixed(c.f64(0), (int)c.param_u64(0))); },
@@ -137,7 +160,18 @@ void register_text_nodes(Registry& r) {
                  return rt::write_f64_fixed(ensure(p, rt::f64_fixed_bound(precision)),
                                             std::bit_cast<double>(in.word(r)), precision);
                });
-             }});
+             },
+         .device_text = DeviceTextForm{.symbol = "pd_text_f64_fixed",
+                                       .args = {text_input(0), text_param(0)},
+                                       .bound =
+                                           [](const std::vector<Value>& p, const Prepared*,
+                                              std::span<const size_t>) {
+                                             return rt::f64_fixed_bound((int)p[0].as_u64());
+                                           },
+                                       .refused =
+                                           [](const std::vector<Value>& p, const Prepared*) {
+                                             return fixed_decimals_refused(p[0].as_u64());
+                                           }}});
   r.add({.name = "zero_pad_u64",
          .family = "strings",
          .args = {wire("input", P::U64), konst("width", P::U64, Value::u64(10))},

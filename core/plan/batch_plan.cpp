@@ -4,11 +4,11 @@
 
 #include "graph/evaluate_node.hpp"
 #include "graph/passes.hpp"
-#include "nodes/printf_format.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/string_ops.hpp"
+#include "rtlib/text.hpp"
 
 namespace polyrt::plan {
 
@@ -252,7 +252,6 @@ class BatchPlanner {
         break;
       case nodes::DeviceTextKind::Format:
         each_input([&](ir::Wire w) { return display_bound(w, true, why); });
-        if (why.empty()) why = fixed_float_placeholder(node);
         break;
       case nodes::DeviceTextKind::JsonObject:
         each_input([&](ir::Wire w) { return json_value_bound(w, why); });
@@ -265,6 +264,7 @@ class BatchPlanner {
         }
         break;
     }
+    if (why.empty() && form.refused) why = form.refused(node.params, node.prepared.get());
     if (!why.empty()) return 0;
     const uint64_t bound = form.bound(node.params, node.prepared.get(), input_bounds);
     if (bound > kMaxDeviceTextBytes) {
@@ -322,22 +322,6 @@ class BatchPlanner {
               : "it reads a " + std::string(type_name(t)) + " made on the host ('" + source.label +
                     "' of binding '" + source.binding + "')";
     return 0;
-  }
-
-  // Why a printf a kernel would write cannot be: an f64 or f32 with fixed
-  // decimals ({:.2}); else empty.
-  std::string fixed_float_placeholder(const ir::Node& node) const {
-    size_t k = 0;
-    for (const rt::FormatSegment& seg : nodes::format_of(*node.prepared).segments) {
-      if (!seg.placeholder) continue;
-      const ir::Wire w = node.inputs[k++];
-      const Type t = g_.nodes[w.node].out_types[w.port];
-      if (seg.precision >= 0 && (t == Type::F64 || t == Type::F32)) {
-        return "{:." + std::to_string(seg.precision) + "} of an " + std::string(type_name(t)) +
-               " is not written on the GPU";
-      }
-    }
-    return "";
   }
 
   // A stage's native nodes form one kernel, cut every kMaxFusedNodes nodes

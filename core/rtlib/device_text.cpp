@@ -4,6 +4,7 @@
 // use (text_writers.h), so a row's bytes are the same on every tier. `out`
 // has the node's bound plus PD_DEVICE_TEXT_SLACK bytes of room.
 #include "digest_blocks.h"
+#include "fixed_decimal.h"
 #include "row_fields.h"
 #include "rtlib.h"
 #include "shortest_double.hpp"
@@ -156,4 +157,12 @@ PD_API uint64_t pd_text_json_string(char* out, const char* text, uint64_t length
   polyrt::rt::put_json_escaped(w, text, length);
   w.put('"');
   return (uint64_t)(w.p - out);
+}
+
+// printf's {:.N} and format_f64 of an f64 (its bits), N <= kDeviceFixedDecimals.
+PD_API uint64_t pd_text_f64_fixed(char* out, uint64_t bits, uint64_t precision) {
+  uint32_t limbs[polyrt::rt::fixed_decimal_limbs(polyrt::rt::kDeviceFixedDecimals)];
+  return (uint64_t)(polyrt::rt::write_fixed_decimal(out, __builtin_bit_cast(double, bits),
+                                                    (int)precision, limbs) -
+                    out);
 }

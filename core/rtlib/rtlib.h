@@ -248,3 +248,6 @@ PD_API uint64_t pd_text_md5(char* out, const char* bytes, uint64_t length);
 // +-inf) and a str as a JSON string.
 PD_API uint64_t pd_text_json_f64(char* out, double x);
 PD_API uint64_t pd_text_json_string(char* out, const char* text, uint64_t length);
+// An f64's (its bits') fixed decimals, at most rt::kDeviceFixedDecimals of
+// them (fixed_decimal.h).
+PD_API uint64_t pd_text_f64_fixed(char* out, uint64_t bits, uint64_t precision);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 
+#include "fixed_decimal.h"
 #include "rtlib.h"
 #include "shortest_double.hpp"
 
@@ -32,69 +33,9 @@ char* write_f32_shortest(char* p, double x) {
   return write_f32_shortest_finite(p, (float)x);
 }
 
-namespace {
-
-// |x| * 10^precision rounded half to even, exactly, when precision <= 9 and
-// it is below 2^64 (else nullopt): N = m * 10^precision * 2^e in 128 bits,
-// m the 53-bit significand. The same rounding as std::to_chars(fixed), which
-// takes 100s of ns a value in libstdc++ (Ryu printf's tables): four prices
-// a row were a third of a lineitem table.
-std::optional<uint64_t> scaled_magnitude(double x, int precision) {
-  static constexpr uint64_t kPowers[] = {1,      10,      100,      1000,      10000,
-                                         100000, 1000000, 10000000, 100000000, 1000000000};
-  if (precision < 0 || precision > 9) return std::nullopt;
-  __extension__ typedef unsigned __int128 u128;
-  const uint64_t bits = std::bit_cast<uint64_t>(x);
-  const int biased = (int)((bits >> 52) & 0x7ff);
-  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
-  const uint64_t m = biased ? fraction | (uint64_t{1} << 52) : fraction;
-  const int e = (biased ? biased : 1) - 1075;        // |x| = m * 2^e
-  const u128 scaled = (u128)m * kPowers[precision];  // < 2^83
-  if (e >= 0) {
-    if (e > 40 || (scaled << e) >> 64) return std::nullopt;  // 2^64 or more
-    return (uint64_t)(scaled << e);
-  }
-  if (e <= -128) return 0;  // |x| < 2^-75: below half of the last decimal
-  const int shift = -e;
-  const u128 quotient = scaled >> shift;
-  const u128 remainder = scaled - (quotient << shift);
-  const u128 half = (u128)1 << (shift - 1);
-  if (quotient >> 64) return std::nullopt;
-  uint64_t n = (uint64_t)quotient;
-  if (remainder > half || (remainder == half && (n & 1))) {
-    if (++n == 0) return std::nullopt;
-  }
-  return n;
-}
-
-// n's digits with the point `precision` digits from the right ("0.05" for 5
-// and 2): no division by 10^precision.
-char* write_with_point(char* p, uint64_t n, int precision) {
-  char digits[kU64Text];
-  const auto count = (int)(write_u64(digits, n) - digits);
-  if (precision == 0) return std::copy_n(digits, count, p);
-  const int whole = count - precision;
-  if (whole > 0) {
-    p = std::copy_n(digits, whole, p);
-  } else {
-    *p++ = '0';
-  }
-  *p++ = '.';
-  for (int k = whole; k < 0; ++k) *p++ = '0';
-  const int decimals = std::min(count, precision);
-  return std::copy_n(digits + count - decimals, decimals, p);
-}
-
-}  // namespace
-
 char* write_f64_fixed(char* p, double x, int precision) {
-  if (const char* special = special_f64(x)) return write_literal(p, special);
-  if (const std::optional<uint64_t> n = scaled_magnitude(x, precision)) {
-    if (std::signbit(x)) *p++ = '-';
-    return write_with_point(p, *n, precision);
-  }
-  return std::to_chars(p, p + f64_fixed_bound(precision), x, std::chars_format::fixed, precision)
-      .ptr;
+  uint32_t limbs[fixed_decimal_limbs(kMaxFixedDecimals)];
+  return write_fixed_decimal(p, x, precision, limbs);
 }
 
 char* write_timestamp(char* p, uint64_t epoch_ms) {
@@ -182,7 +123,7 @@ bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
           const size_t start = k;
           while (k < spec.size() && spec[k] >= '0' && spec[k] <= '9') {
             current.precision = current.precision * 10 + (spec[k++] - '0');
-            if (current.precision > 1074) break;
+            if (current.precision > kMaxFixedDecimals) break;
           }
           if (k == start) {
             error = "precision in '{:" + std::string(spec) + "}' needs digits after '.'";
@@ -190,7 +131,7 @@ bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
           }
         }
         if (k < spec.size() && std::strchr("xXbo", spec[k]) != nullptr) current.radix = spec[k++];
-        if (k != spec.size() || current.width > 4096 || current.precision > 1074) {
+        if (k != spec.size() || current.width > 4096 || current.precision > kMaxFixedDecimals) {
           error = "unsupported format spec '{:" + std::string(spec) +
                   "}' (valid: {}, {:05}, {:8}, {:.2}, {:x}, {:X}, {:b}, {:o})";
           return false;

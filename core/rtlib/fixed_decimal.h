@@ -1,0 +1,203 @@
+// An f64 with `precision` fixed decimals, the exact round-half-to-even of
+// its binary value (glibc's %.*f, std::to_chars(fixed)), freestanding (see
+// text_writers.h): format_f64 and printf's {:.N} on the host and in GPU
+// kernels write this one source. A value below 2^64 / 10^precision with at
+// most 9 decimals takes 128-bit arithmetic; any other takes the exact
+// product m * 10^precision * 2^e in 32-bit limbs, which the caller provides
+// (fixed_decimal_limbs(precision) of them), then its decimal digits.
+#pragma once
+
+#include "pd_rt.h"
+#include "shortest_double.hpp"
+#include "text_writers.h"
+
+namespace polyrt::rt {
+
+// The most decimals an f64 has (2^-1074 has 1074): the most format_f64 and
+// printf's {:.N} take.
+inline constexpr int kMaxFixedDecimals = 1074;
+// The most a GPU kernel writes (pd_text_f64_fixed): its limbs are local
+// memory, reserved for every resident thread, so a kernel keeps 37 of them
+// (148 bytes), not the 149 that 1074 decimals take.
+inline constexpr int kDeviceFixedDecimals = 20;
+
+// Limbs for the product at precisions up to `max_precision`: 53 significand
+// bits, 971 of binary exponent, log2(10) < 3.3220 bits a decimal, and room
+// for the carry and the shifts.
+constexpr int fixed_decimal_limbs(int max_precision) {
+  return (53 + 971 + 2 + (max_precision * 3322 + 999) / 1000) / 32 + 3;
+}
+
+namespace fixed_detail {
+
+// Little-endian 32-bit limbs; `n` of them in use, at least one.
+struct Big {
+  uint32_t* v;
+  int n;
+
+  void trim() {
+    while (n > 1 && v[n - 1] == 0) --n;
+  }
+  void multiply(uint32_t k) {
+    uint64_t carry = 0;
+    for (int i = 0; i < n; ++i) {
+      const uint64_t t = (uint64_t)v[i] * k + carry;
+      v[i] = (uint32_t)t;
+      carry = t >> 32;
+    }
+    if (carry) v[n++] = (uint32_t)carry;
+  }
+  bool bit(int b) const { return b / 32 < n && (v[b / 32] >> (b % 32) & 1); }
+  void shift_left(int s) {
+    const int words = s / 32, bits = s % 32, m = n + words + 1;
+    for (int i = m - 1; i >= 0; --i) {  // reads only limbs at or below i
+      const int j = i - words;
+      const uint32_t high = j >= 0 && j < n ? v[j] : 0;
+      const uint32_t low = j >= 1 && j - 1 < n ? v[j - 1] : 0;
+      v[i] = bits ? high << bits | low >> (32 - bits) : high;
+    }
+    n = m;
+    trim();
+  }
+  // this >> s; whether the bits shifted out round it up (half to even).
+  bool shift_right_rounds_up(int s) {
+    const bool half = bit(s - 1);
+    bool below = false;
+    for (int b = 0; b < s - 1 && !below; ++b) below = bit(b);
+    const int words = s / 32, bits = s % 32;
+    for (int i = 0; i < n; ++i) {  // reads only limbs at or above i
+      const int j = i + words;
+      const uint32_t low = j < n ? v[j] : 0;
+      const uint32_t high = j + 1 < n ? v[j + 1] : 0;
+      v[i] = bits ? low >> bits | high << (32 - bits) : low;
+    }
+    n = n - words > 1 ? n - words : 1;
+    trim();
+    return half && (below || (v[0] & 1));
+  }
+  void increment() {
+    for (int i = 0; i < n; ++i) {
+      if (++v[i] != 0) return;
+    }
+    v[n++] = 1;
+  }
+  // The decimal digits at p, most significant first (consumes the value).
+  char* write_decimal(char* p) {
+    char* end = p;
+    while (true) {
+      uint64_t rest = 0;
+      for (int i = n - 1; i >= 0; --i) {
+        const uint64_t at = rest << 32 | v[i];
+        v[i] = (uint32_t)(at / 1000000000);
+        rest = at % 1000000000;
+      }
+      trim();
+      const bool last = n == 1 && v[0] == 0;
+      for (int k = 0; k < 9; ++k) {  // reversed; the last group without its zeros
+        *end++ = (char)('0' + rest % 10);
+        rest /= 10;
+        if (last && rest == 0) break;
+      }
+      if (last) break;
+    }
+    for (char *a = p, *b = end - 1; a < b; ++a, --b) {
+      const char t = *a;
+      *a = *b;
+      *b = t;
+    }
+    return end;
+  }
+};
+
+// |x| * 10^precision rounded half to even when it is below 2^64 and
+// precision <= 9 (true), from 128-bit products: the common case, with no
+// limbs.
+inline bool scaled_magnitude(double x, int precision, uint64_t& out) {
+  constexpr uint64_t kPowers[] = {1,      10,      100,      1000,      10000,
+                                  100000, 1000000, 10000000, 100000000, 1000000000};
+  if (precision < 0 || precision > 9) return false;
+  __extension__ typedef unsigned __int128 u128;
+  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
+  const int biased = (int)((bits >> 52) & 0x7ff);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  const uint64_t m = biased ? fraction | (uint64_t{1} << 52) : fraction;
+  const int e = (biased ? biased : 1) - 1075;        // |x| = m * 2^e
+  const u128 scaled = (u128)m * kPowers[precision];  // < 2^83
+  if (e >= 0) {
+    if (e > 40 || (scaled << e) >> 64) return false;  // 2^64 or more
+    out = (uint64_t)(scaled << e);
+    return true;
+  }
+  if (e <= -128) {  // |x| < 2^-75: below half of the last decimal
+    out = 0;
+    return true;
+  }
+  const int shift = -e;
+  const u128 quotient = scaled >> shift;
+  const u128 remainder = scaled - (quotient << shift);
+  const u128 half = (u128)1 << (shift - 1);
+  if (quotient >> 64) return false;
+  uint64_t n = (uint64_t)quotient;
+  if (remainder > half || (remainder == half && (n & 1))) {
+    if (++n == 0) return false;
+  }
+  out = n;
+  return true;
+}
+
+// The digits [p, end) of |x| * 10^precision with the point put before the
+// last `precision` of them ("0.05" for "5" and 2); returns the new end.
+inline char* place_point(char* p, char* end, int precision) {
+  if (precision == 0) return end;
+  const int count = (int)(end - p);
+  const int whole = count - precision;
+  // Digits that move right: the decimals, and room for "0." and zeros when
+  // there is no whole digit.
+  const int gap = whole > 0 ? 1 : 2 - whole;
+  const int moved = whole > 0 ? precision : count;
+  for (int k = moved - 1; k >= 0; --k) end[k - moved + gap] = end[k - moved];
+  char* point = whole > 0 ? p + whole : p + 1;
+  if (whole <= 0) {
+    p[0] = '0';
+    for (char* z = point + 1; z < point + 1 - whole; ++z) *z = '0';
+  }
+  *point = '.';
+  return end + gap;
+}
+
+}  // namespace fixed_detail
+
+// x with `precision` fixed decimals (NaN, inf, -inf as words), in room for
+// f64_fixed_bound(precision) bytes; `limbs` holds
+// fixed_decimal_limbs(precision) words.
+inline char* write_fixed_decimal(char* p, double x, int precision, uint32_t* limbs) {
+  if (const char* special = special_f64(x)) return write_literal(p, special);
+  if (__builtin_signbit(x)) *p++ = '-';
+  uint64_t small = 0;
+  if (fixed_detail::scaled_magnitude(x, precision, small)) {
+    return fixed_detail::place_point(p, write_u64(p, small), precision);
+  }
+  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
+  const int biased = (int)((bits >> 52) & 0x7ff);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  const uint64_t m = biased ? fraction | (uint64_t{1} << 52) : fraction;
+  const int e = (biased ? biased : 1) - 1075;  // |x| = m * 2^e
+  fixed_detail::Big big{limbs, 2};
+  limbs[0] = (uint32_t)m;
+  limbs[1] = (uint32_t)(m >> 32);
+  big.trim();
+  for (int k = 0; k < precision; k += 9) {
+    const int step = precision - k < 9 ? precision - k : 9;
+    uint32_t power = 1;
+    for (int i = 0; i < step; ++i) power *= 10;
+    big.multiply(power);
+  }
+  if (e >= 0) {
+    big.shift_left(e);
+  } else if (big.shift_right_rounds_up(-e)) {
+    big.increment();
+  }
+  return fixed_detail::place_point(p, big.write_decimal(p), precision);
+}
+
+}  // namespace polyrt::rt
