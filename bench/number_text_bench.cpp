@@ -1,12 +1,16 @@
 // The row writers' number text against the standard library, in one run:
 // the shortest round-trip text of f64 scores (doubles in [300, 900), as
 // examples/users.polydat writes them) by rt::write_shortest_finite and by
-// std::to_chars, and u64 decimals of every length by rt::write_u64 and
+// std::to_chars, u64 decimals of every length by rt::write_u64 and
+// std::to_chars, and fixed decimals past the 128-bit path (6 decimals of
+// values from 1e13 to 1e30, 12 of scores) by rt::write_f64_fixed's limbs and
 // std::to_chars. Both produce the same bytes (tests/shortest_double_test.cpp,
-// Nodes.DecimalWriterMatchesToChars); compare items_per_second.
+// Nodes.DecimalWriterMatchesToChars, Nodes.FixedDecimalsEqualToChars);
+// compare items_per_second.
 #include <benchmark/benchmark.h>
 
 #include <charconv>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -39,6 +43,17 @@ const std::vector<uint64_t>& decimals() {
   return values;
 }
 
+const std::vector<double>& large() {
+  static const std::vector<double> values = [] {
+    std::mt19937_64 rng(3);
+    std::uniform_real_distribution<double> exponent(13.0, 30.0);
+    std::vector<double> v(kValues);
+    for (double& x : v) x = std::pow(10.0, exponent(rng));
+    return v;
+  }();
+  return values;
+}
+
 template <typename Write, typename Values>
 void write_all(benchmark::State& st, const Values& values, const Write& write) {
   char buf[64];
@@ -65,10 +80,31 @@ void BM_U64Decimal_ToChars(benchmark::State& st) {
   write_all(st, decimals(), [](char* p, uint64_t x) { return std::to_chars(p, p + 64, x).ptr; });
 }
 
+void BM_F64Fixed_Limbs(benchmark::State& st) {
+  write_all(st, large(), [](char* p, double x) { return rt::write_f64_fixed(p, x, 6); });
+}
+void BM_F64Fixed_ToChars(benchmark::State& st) {
+  write_all(st, large(), [](char* p, double x) {
+    return std::to_chars(p, p + 64, x, std::chars_format::fixed, 6).ptr;
+  });
+}
+void BM_F64Fixed12_Limbs(benchmark::State& st) {
+  write_all(st, scores(), [](char* p, double x) { return rt::write_f64_fixed(p, x, 12); });
+}
+void BM_F64Fixed12_ToChars(benchmark::State& st) {
+  write_all(st, scores(), [](char* p, double x) {
+    return std::to_chars(p, p + 64, x, std::chars_format::fixed, 12).ptr;
+  });
+}
+
 BENCHMARK(BM_F64Shortest_Schubfach);
 BENCHMARK(BM_F64Shortest_ToChars);
 BENCHMARK(BM_U64Decimal_Lanes);
 BENCHMARK(BM_U64Decimal_ToChars);
+BENCHMARK(BM_F64Fixed_Limbs);
+BENCHMARK(BM_F64Fixed_ToChars);
+BENCHMARK(BM_F64Fixed12_Limbs);
+BENCHMARK(BM_F64Fixed12_ToChars);
 
 }  // namespace
 }  // namespace polyrt::bench

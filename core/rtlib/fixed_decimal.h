@@ -62,8 +62,11 @@ struct Big {
   // this >> s; whether the bits shifted out round it up (half to even).
   bool shift_right_rounds_up(int s) {
     const bool half = bit(s - 1);
+    // Any bit in [0, s - 1): whole limbs, then the half bit's limb masked.
+    const int b = s - 1;
     bool below = false;
-    for (int b = 0; b < s - 1 && !below; ++b) below = bit(b);
+    for (int w = 0; w < b / 32 && w < n && !below; ++w) below = v[w] != 0;
+    if (!below && b % 32 && b / 32 < n) below = (v[b / 32] & ((1u << (b % 32)) - 1)) != 0;
     const int words = s / 32, bits = s % 32;
     for (int i = 0; i < n; ++i) {  // reads only limbs at or above i
       const int j = i + words;
@@ -81,31 +84,35 @@ struct Big {
     }
     v[n++] = 1;
   }
-  // The decimal digits at p, most significant first (consumes the value).
+  bool fits_u64() const { return n <= 2; }
+  uint64_t low_u64() const { return v[0] | (n > 1 ? (uint64_t)v[1] << 32 : 0); }
+  // The decimal digits at p, most significant first (consumes the value):
+  // groups of 9 from the least significant (dividing by 10^9), each written
+  // by the lane writers, leftwards from the most digits the value can have,
+  // then moved to p.
   char* write_decimal(char* p) {
-    char* end = p;
+    const int bits = 32 * n - __builtin_clz(v[n - 1] | 1);
+    char* const right = p + bits * 30103 / 100000 + 1;  // > bits * log10(2)
+    char* at = right;
     while (true) {
       uint64_t rest = 0;
       for (int i = n - 1; i >= 0; --i) {
-        const uint64_t at = rest << 32 | v[i];
-        v[i] = (uint32_t)(at / 1000000000);
-        rest = at % 1000000000;
+        const uint64_t here = rest << 32 | v[i];
+        v[i] = (uint32_t)(here / 1000000000);
+        rest = here % 1000000000;
       }
       trim();
       const bool last = n == 1 && v[0] == 0;
-      for (int k = 0; k < 9; ++k) {  // reversed; the last group without its zeros
-        *end++ = (char)('0' + rest % 10);
-        rest /= 10;
-        if (last && rest == 0) break;
-      }
+      char group[kU64Text + 8];
+      const int length =
+          (int)((last ? write_u64(group, rest) : write_u64_zero_pad(group, rest, 9)) - group);
+      at -= length;
+      for (int k = 0; k < length; ++k) at[k] = group[k];
       if (last) break;
     }
-    for (char *a = p, *b = end - 1; a < b; ++a, --b) {
-      const char t = *a;
-      *a = *b;
-      *b = t;
-    }
-    return end;
+    const int count = (int)(right - at);
+    for (int k = 0; k < count; ++k) p[k] = at[k];
+    return p + count;
   }
 };
 
@@ -197,7 +204,8 @@ inline char* write_fixed_decimal(char* p, double x, int precision, uint32_t* lim
   } else if (big.shift_right_rounds_up(-e)) {
     big.increment();
   }
-  return fixed_detail::place_point(p, big.write_decimal(p), precision);
+  char* end = big.fits_u64() ? write_u64(p, big.low_u64()) : big.write_decimal(p);
+  return fixed_detail::place_point(p, end, precision);
 }
 
 }  // namespace polyrt::rt
