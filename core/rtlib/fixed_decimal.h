@@ -116,6 +116,15 @@ struct Big {
   }
 };
 
+// |x| = m * 2^e, m the significand (53 bits, fewer for subnormals).
+inline void decompose(double x, uint64_t& m, int& e) {
+  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
+  const int biased = (int)((bits >> 52) & 0x7ff);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  m = biased ? fraction | (uint64_t{1} << 52) : fraction;
+  e = (biased ? biased : 1) - 1075;
+}
+
 // |x| * 10^precision rounded half to even when it is below 2^64 and
 // precision <= 9 (true), from 128-bit products: the common case, with no
 // limbs.
@@ -124,11 +133,9 @@ inline bool scaled_magnitude(double x, int precision, uint64_t& out) {
                                   100000, 1000000, 10000000, 100000000, 1000000000};
   if (precision < 0 || precision > 9) return false;
   __extension__ typedef unsigned __int128 u128;
-  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
-  const int biased = (int)((bits >> 52) & 0x7ff);
-  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
-  const uint64_t m = biased ? fraction | (uint64_t{1} << 52) : fraction;
-  const int e = (biased ? biased : 1) - 1075;        // |x| = m * 2^e
+  uint64_t m;
+  int e;
+  decompose(x, m, e);
   const u128 scaled = (u128)m * kPowers[precision];  // < 2^83
   if (e >= 0) {
     if (e > 40 || (scaled << e) >> 64) return false;  // 2^64 or more
@@ -184,11 +191,9 @@ inline char* write_fixed_decimal(char* p, double x, int precision, uint32_t* lim
   if (fixed_detail::scaled_magnitude(x, precision, small)) {
     return fixed_detail::place_point(p, write_u64(p, small), precision);
   }
-  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
-  const int biased = (int)((bits >> 52) & 0x7ff);
-  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
-  const uint64_t m = biased ? fraction | (uint64_t{1} << 52) : fraction;
-  const int e = (biased ? biased : 1) - 1075;  // |x| = m * 2^e
+  uint64_t m;
+  int e;
+  fixed_detail::decompose(x, m, e);
   fixed_detail::Big big{limbs, 2};
   limbs[0] = (uint32_t)m;
   limbs[1] = (uint32_t)(m >> 32);
