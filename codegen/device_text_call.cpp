@@ -45,13 +45,19 @@ class Pieces {
   // Input k's Display form (the host's write_display).
   void display(size_t k) { append(write_display(k)); }
 
-  // Input k as a JSON value (__json_object's members): a str quoted and
-  // escaped, a float's JSON number or null; integers and bools as Display.
+  // Input k as a JSON value (__json_object's members, json_array's items):
+  // a str quoted and escaped, bytes as a base64 string, a float's JSON number
+  // or null; integers and bools as Display.
   void json_value(size_t k) {
     const Type t = input_types_[k];
     if (t == Type::Str) {
       const TextRef text = input_text_(k);
       append(call("pd_text_json_string", {at(), text.bytes, text.length}));
+    } else if (t == Type::Bytes) {
+      const TextRef bytes = input_text_(k);
+      literal("\"");
+      append(call("pd_text_base64", {at(), bytes.bytes, bytes.length}));
+      literal("\"");
     } else if (t == Type::F64 || t == Type::F32) {
       append(call("pd_text_json_f64", {at(), as_f64(input_word_(k))}));
     } else {
@@ -160,6 +166,13 @@ llvm::Value* emit_device_text(llvm::IRBuilder<>& ir, llvm::Module& module, Rtlib
       pieces.literal(around.back());
       return pieces.length();
     }
+    case nodes::DeviceTextKind::JsonArray:
+      for (size_t k = 0; k < n.inputs.size(); ++k) {
+        pieces.literal(k ? "," : "[");
+        pieces.json_value(k);
+      }
+      pieces.literal(n.inputs.empty() ? "[]" : "]");
+      return pieces.length();
     case nodes::DeviceTextKind::Call:
       break;
   }

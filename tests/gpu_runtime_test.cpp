@@ -309,10 +309,11 @@ TEST(GpuBatch, TextRowsAreEncodedOnTheDeviceAsTheCpuWritesThem) {
   EXPECT_THROW(text_rows(gpu, "npy", 0, 10), WriteError);
 }
 
-// JSON objects (json_with and json_object of them), digests and hex are
-// written by the kernel: every member type and escape, NaN and infinities as
-// null, bytes and json outputs in every row format; the same bytes as the
-// CPU tier's. A json member that is itself json stays a host step.
+// JSON objects (json_with and json_object of them) and arrays, digests,
+// hex, base64 and base32 are written by the kernel: every member type and
+// escape, bytes as base64, NaN and infinities as null, bytes and json
+// outputs in every row format; the same bytes as the CPU tier's. A json
+// member that is itself json stays a host step.
 TEST(GpuBatch, JsonObjectsAndDigestsAreWrittenOnTheDevice) {
   REQUIRE_GPU();
   const auto program = compile(
@@ -326,7 +327,10 @@ TEST(GpuBatch, JsonObjectsAndDigestsAreWrittenOnTheDevice) {
       "7.0), json_with(\"b\", h % 2 == 0), json_with(\"s\", text + \"!\"))\n"
       "one := json_with(\"k\\\"é\", h % 10)\n"
       "digest := sha256(doc as str as bytes)\nsum := md5(text as bytes)\n"
-      "hex := to_hex(digest)\n");
+      "hex := to_hex(digest)\n"
+      "items := json_array(text, 0 - (h % 9) as i64, big, h % 2 == 0, sum)\n"
+      "encoded := to_base64(sum) + \"|\" + to_base32(text as bytes)\n"
+      "keyed := json_with(\"d\", digest)\n");
   const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
   const std::string plan = gpu.describe();
   EXPECT_EQ(plan.find("host, on a CPU worker"), std::string::npos) << plan;

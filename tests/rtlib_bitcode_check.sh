@@ -27,7 +27,7 @@ if [ -n "$wide" ]; then
   echo "FAIL: the rtlib divides 128-bit integers (a libgcc call):"; echo "$wide"; exit 1
 fi
 
-allowed='^(llvm\.(memcpy|memmove)\.p0\.p0\.i64|llvm\.memset\.p0\.i64|llvm\.(umin|umax|smin|smax)\.i32|llvm\.umin\.i128|llvm\.(umin|umax|umul\.with\.overflow)\.i64|llvm\.cttz\.i64|llvm\.fsh[lr]\.i(32|64)|llvm\.(fabs|sqrt|copysign)\.f64|llvm\.lifetime\.(start|end)\.p0|llvm\.ctlz\.i64)$'
+allowed='^(llvm\.(memcpy|memmove)\.p0\.p0\.i64|llvm\.memset\.p0\.i64|llvm\.(umin|umax|smin|smax)\.i32|llvm\.umin\.i128|llvm\.(umin|umax|umul\.with\.overflow)\.i64|llvm\.cttz\.i64|llvm\.fsh[lr]\.i(32|64)|llvm\.(fabs|sqrt|copysign)\.f64|llvm\.lifetime\.(start|end)\.p0|llvm\.ctlz\.i(32|64))$'
 bad=$("$llvm_bin/llvm-dis" "$nvptx_bc" -o - | grep -E '^declare' | grep -oE '@[A-Za-z0-9_.]+' | tr -d @ \
       | grep -vE "$allowed" || true)
 if [ -n "$bad" ]; then

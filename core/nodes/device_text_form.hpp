@@ -28,6 +28,8 @@ enum class DeviceTextKind : uint8_t {
   // A JSON object of the inputs as JSON values, under the keys that are the
   // node's parameters, in their order (__json_object).
   JsonObject,
+  // A JSON array of the inputs as JSON values (json_array).
+  JsonArray,
 };
 
 // An argument of a Call form after `out`: an input's word, a text input's
@@ -64,7 +66,7 @@ struct DeviceTextForm {
                                     const Prepared* prepared) = nullptr;
   // The most bytes of one row's text; `input_bounds` gives, per input, the
   // most bytes of its Display text (Concat, Format), of its JSON value
-  // (JsonObject), or of its text (a Call's InputText; else 0).
+  // (JsonObject, JsonArray), or of its text (a Call's InputText; else 0).
   size_t (*bound)(const std::vector<Value>& params, const Prepared* prepared,
                   std::span<const size_t> input_bounds) = nullptr;
   // Why the node, with these constant arguments, is not written by a kernel

@@ -10,6 +10,7 @@
 #include "rtlib/digest_blocks.h"
 #include "rtlib/digests.hpp"
 #include "rtlib/rtlib.h"
+#include "rtlib/text_writers.h"
 
 namespace polyrt::nodes {
 
@@ -104,13 +105,23 @@ void register_bytes_nodes(Registry& r) {
         "Pairs of hex digits (either case) to bytes; a pair with another character is "
         "skipped, an odd last character ignored.",
         [](Call& c) { c.set(Value::bytes(rt::from_hex(c.str(0)))); });
-  unary("to_base64", P::Bytes, Type::Str, "Standard base64 with padding (RFC 4648).",
-        [](Call& c) { c.set_str(rt::to_base64(c.input(0).as_bytes())); });
+  unary(
+      "to_base64", P::Bytes, Type::Str, "Standard base64 with padding (RFC 4648).",
+      [](Call& c) { c.set_str(rt::to_base64(c.input(0).as_bytes())); },
+      over_bytes("pd_text_base64",
+                 [](const std::vector<Value>&, const Prepared*, std::span<const size_t> in) {
+                   return (size_t)rt::encoded_group_chars(in[0], 3, 4);
+                 }));
   unary("from_base64", P::Str, Type::Bytes,
         "Standard padded base64 to bytes; empty when the text is not valid base64.",
         [](Call& c) { c.set(Value::bytes(rt::from_base64(c.str(0)))); });
-  unary("to_base32", P::Bytes, Type::Str, "Base32 with padding (RFC 4648).",
-        [](Call& c) { c.set_str(rt::to_base32(c.input(0).as_bytes())); });
+  unary(
+      "to_base32", P::Bytes, Type::Str, "Base32 with padding (RFC 4648).",
+      [](Call& c) { c.set_str(rt::to_base32(c.input(0).as_bytes())); },
+      over_bytes("pd_text_base32",
+                 [](const std::vector<Value>&, const Prepared*, std::span<const size_t> in) {
+                   return (size_t)rt::encoded_group_chars(in[0], 5, 8);
+                 }));
   unary("from_base32", P::Str, Type::Bytes,
         "Padded base32 to bytes; empty when the text is not valid base32.",
         [](Call& c) { c.set(Value::bytes(rt::from_base32(c.str(0)))); });

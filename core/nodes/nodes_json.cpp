@@ -94,14 +94,22 @@ void register_json_nodes(Registry& r) {
          .args = {wires("elems", P::Any)},
          .results = {Type::Json},
          .summary = "The array of the elements, each converted as to_json does.",
-         .eval = [](Call& c) {
-           JsonValue array;
-           array.kind = JsonValue::Kind::Array;
-           for (size_t k = 0; k < c.input_count(); ++k) {
-             array.items.push_back(json_value_of(c.input(k)));
-           }
-           c.set(Value::json(rt::json_text(array)));
-         }});
+         .eval =
+             [](Call& c) {
+               JsonValue array;
+               array.kind = JsonValue::Kind::Array;
+               for (size_t k = 0; k < c.input_count(); ++k) {
+                 array.items.push_back(json_value_of(c.input(k)));
+               }
+               c.set(Value::json(rt::json_text(array)));
+             },
+         .device_text = DeviceTextForm{
+             .kind = DeviceTextKind::JsonArray,
+             .bound = [](const std::vector<Value>&, const Prepared*, std::span<const size_t> in) {
+               size_t bound = 1 + std::max<size_t>(in.size(), 1);  // brackets and commas
+               for (size_t b : in) bound += b;
+               return bound;
+             }}});
   r.add({.name = "json_merge",
          .family = "json",
          .args = {wire("left", P::Json), wire("right", P::Json)},

@@ -254,6 +254,7 @@ class BatchPlanner {
         each_input([&](ir::Wire w) { return display_bound(w, true, why); });
         break;
       case nodes::DeviceTextKind::JsonObject:
+      case nodes::DeviceTextKind::JsonArray:
         each_input([&](ir::Wire w) { return json_value_bound(w, why); });
         break;
       case nodes::DeviceTextKind::Call:
@@ -297,6 +298,7 @@ class BatchPlanner {
     if (t == Type::Bool) return 5;
     if (is_float(t)) return rt::kF64DebugText;  // or null
     if (t == Type::Str) return 2 + rt::kJsonEscapedBytesPerByte * text_bound(w, why);
+    if (t == Type::Bytes) return 2 + rt::encoded_group_chars(text_bound(w, why), 3, 4);
     why = "a JSON member of a " + std::string(type_name(t)) + " is not written on the GPU";
     return 0;
   }

@@ -9,9 +9,6 @@ namespace polyrt::rt {
 
 namespace {
 
-constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-constexpr char kBase32[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -26,24 +23,13 @@ int index_in(const char* alphabet, int size, char c) {
   return -1;
 }
 
-// Groups of `in_bytes` bytes as `out_chars` characters of `bits` bits each,
-// the last group padded with '=' (base64: 3, 4, 6; base32: 5, 8, 5).
-std::string encode_groups(std::string_view bytes, const char* alphabet, size_t in_bytes,
-                          size_t out_chars, int bits) {
-  std::string out;
-  out.reserve((bytes.size() + in_bytes - 1) / in_bytes * out_chars);
-  for (size_t i = 0; i < bytes.size(); i += in_bytes) {
-    const size_t n = std::min(in_bytes, bytes.size() - i);
-    uint64_t group = 0;
-    for (size_t k = 0; k < in_bytes; ++k) {
-      group = group << 8 | (k < n ? (uint8_t)bytes[i + k] : 0);
-    }
-    const size_t used = (n * 8 + bits - 1) / bits;  // characters carrying data
-    for (size_t c = 0; c < out_chars; ++c) {
-      const int shift = (int)(in_bytes * 8) - bits * (int)(c + 1);
-      out.push_back(c < used ? alphabet[(group >> shift) & ((1u << bits) - 1)] : '=');
-    }
-  }
+// RFC 4648's groups (write_groups, text_writers.h: GPU kernels write them
+// too).
+std::string encode_groups(std::string_view bytes, const char* alphabet, int in_bytes, int out_chars,
+                          int bits) {
+  std::string out(encoded_group_chars(bytes.size(), in_bytes, out_chars), '\0');
+  write_groups(out.data(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
+               alphabet, in_bytes, out_chars, bits);
   return out;
 }
 
@@ -102,16 +88,16 @@ std::string from_hex(std::string_view text) {
 }
 
 std::string to_base64(std::string_view bytes) {
-  return encode_groups(bytes, kBase64, 3, 4, 6);
+  return encode_groups(bytes, kBase64Alphabet, 3, 4, 6);
 }
 std::string from_base64(std::string_view text) {
-  return decode_groups(text, kBase64, 64, 3, 4, 6);
+  return decode_groups(text, kBase64Alphabet, 64, 3, 4, 6);
 }
 std::string to_base32(std::string_view bytes) {
-  return encode_groups(bytes, kBase32, 5, 8, 5);
+  return encode_groups(bytes, kBase32Alphabet, 5, 8, 5);
 }
 std::string from_base32(std::string_view text) {
-  return decode_groups(text, kBase32, 32, 5, 8, 5);
+  return decode_groups(text, kBase32Alphabet, 32, 5, 8, 5);
 }
 
 }  // namespace polyrt::rt

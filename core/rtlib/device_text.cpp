@@ -166,3 +166,15 @@ PD_API uint64_t pd_text_f64_fixed(char* out, uint64_t bits, uint64_t precision) 
                                                     (int)precision, limbs) -
                     out);
 }
+
+PD_API uint64_t pd_text_base64(char* out, const char* bytes, uint64_t length) {
+  return (uint64_t)(polyrt::rt::write_groups(out, (const unsigned char*)bytes, length,
+                                             polyrt::rt::kBase64Alphabet, 3, 4, 6) -
+                    out);
+}
+
+PD_API uint64_t pd_text_base32(char* out, const char* bytes, uint64_t length) {
+  return (uint64_t)(polyrt::rt::write_groups(out, (const unsigned char*)bytes, length,
+                                             polyrt::rt::kBase32Alphabet, 5, 8, 5) -
+                    out);
+}

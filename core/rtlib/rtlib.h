@@ -251,3 +251,6 @@ PD_API uint64_t pd_text_json_string(char* out, const char* text, uint64_t length
 // An f64's (its bits') fixed decimals, at most rt::kDeviceFixedDecimals of
 // them (fixed_decimal.h).
 PD_API uint64_t pd_text_f64_fixed(char* out, uint64_t bits, uint64_t precision);
+// RFC 4648 base64 and base32 of bytes, padded (to_base64, to_base32).
+PD_API uint64_t pd_text_base64(char* out, const char* bytes, uint64_t length);
+PD_API uint64_t pd_text_base32(char* out, const char* bytes, uint64_t length);

@@ -244,4 +244,31 @@ inline char* write_hex_bytes(char* p, const unsigned char* bytes, uint64_t n) {
   return p;
 }
 
+// RFC 4648's encodings: groups of `in_bytes` bytes as `out_chars`
+// characters of `bits` bits each from `alphabet`, the last group padded with
+// '=' (base64: 3, 4, 6; base32: 5, 8, 5), in room for
+// encoded_group_chars(n, in_bytes, out_chars) bytes.
+inline constexpr const char* kBase64Alphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+inline constexpr const char* kBase32Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
+inline uint64_t encoded_group_chars(uint64_t n, uint64_t in_bytes, uint64_t out_chars) {
+  return (n + in_bytes - 1) / in_bytes * out_chars;
+}
+
+inline char* write_groups(char* p, const unsigned char* bytes, uint64_t n, const char* alphabet,
+                          int in_bytes, int out_chars, int bits) {
+  for (uint64_t i = 0; i < n; i += (uint64_t)in_bytes) {
+    const uint64_t here = n - i < (uint64_t)in_bytes ? n - i : (uint64_t)in_bytes;
+    uint64_t group = 0;
+    for (int k = 0; k < in_bytes; ++k) group = group << 8 | ((uint64_t)k < here ? bytes[i + k] : 0);
+    const uint64_t used = (here * 8 + (uint64_t)bits - 1) / (uint64_t)bits;  // data characters
+    for (int c = 0; c < out_chars; ++c) {
+      const int shift = in_bytes * 8 - bits * (c + 1);
+      *p++ = (uint64_t)c < used ? alphabet[(group >> shift) & ((1u << bits) - 1)] : '=';
+    }
+  }
+  return p;
+}
+
 }  // namespace polyrt::rt
