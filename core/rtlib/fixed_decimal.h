@@ -95,12 +95,7 @@ struct Big {
     char* const right = p + bits * 30103 / 100000 + 1;  // > bits * log10(2)
     char* at = right;
     while (true) {
-      uint64_t rest = 0;
-      for (int i = n - 1; i >= 0; --i) {
-        const uint64_t here = rest << 32 | v[i];
-        v[i] = (uint32_t)(here / 1000000000);
-        rest = here % 1000000000;
-      }
+      const uint32_t rest = divide_limbs(v, n, 1000000000);
       trim();
       const bool last = n == 1 && v[0] == 0;
       char group[kU64Text + 8];
@@ -116,15 +111,6 @@ struct Big {
   }
 };
 
-// |x| = m * 2^e, m the significand (53 bits, fewer for subnormals).
-inline void decompose(double x, uint64_t& m, int& e) {
-  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
-  const int biased = (int)((bits >> 52) & 0x7ff);
-  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
-  m = biased ? fraction | (uint64_t{1} << 52) : fraction;
-  e = (biased ? biased : 1) - 1075;
-}
-
 // |x| * 10^precision rounded half to even when it is below 2^64 and
 // precision <= 9 (true), from 128-bit products: the common case, with no
 // limbs.
@@ -133,9 +119,9 @@ inline bool scaled_magnitude(double x, int precision, uint64_t& out) {
                                   100000, 1000000, 10000000, 100000000, 1000000000};
   if (precision < 0 || precision > 9) return false;
   __extension__ typedef unsigned __int128 u128;
-  uint64_t m;
-  int e;
-  decompose(x, m, e);
+  const BinaryValue binary = binary_of(x);  // |x| = m * 2^e
+  const uint64_t m = binary.c;
+  const int e = binary.q;
   const u128 scaled = (u128)m * kPowers[precision];  // < 2^83
   if (e >= 0) {
     if (e > 40 || (scaled << e) >> 64) return false;  // 2^64 or more
@@ -191,12 +177,10 @@ inline char* write_fixed_decimal(char* p, double x, int precision, uint32_t* lim
   if (fixed_detail::scaled_magnitude(x, precision, small)) {
     return fixed_detail::place_point(p, write_u64(p, small), precision);
   }
-  uint64_t m;
-  int e;
-  fixed_detail::decompose(x, m, e);
+  const BinaryValue binary = binary_of(x);  // |x| = c * 2^q
   fixed_detail::Big big{limbs, 2};
-  limbs[0] = (uint32_t)m;
-  limbs[1] = (uint32_t)(m >> 32);
+  limbs[0] = (uint32_t)binary.c;
+  limbs[1] = (uint32_t)(binary.c >> 32);
   big.trim();
   for (int k = 0; k < precision; k += 9) {
     const int step = precision - k < 9 ? precision - k : 9;
@@ -204,9 +188,9 @@ inline char* write_fixed_decimal(char* p, double x, int precision, uint32_t* lim
     for (int i = 0; i < step; ++i) power *= 10;
     big.multiply(power);
   }
-  if (e >= 0) {
-    big.shift_left(e);
-  } else if (big.shift_right_rounds_up(-e)) {
+  if (binary.q >= 0) {
+    big.shift_left(binary.q);
+  } else if (big.shift_right_rounds_up(-binary.q)) {
     big.increment();
   }
   char* end = big.fits_u64() ? write_u64(p, big.low_u64()) : big.write_decimal(p);

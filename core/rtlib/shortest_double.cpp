@@ -40,20 +40,6 @@ DecimalDigits without_trailing_zeros(uint64_t digits, int exponent) {
   return {digits, exponent};
 }
 
-// limbs (a 128-bit value, least significant 32 bits first) divided by d in
-// place; returns the remainder. 64-bit steps only: a 128-bit division is a
-// libgcc call (__udivti3) that neither a GPU kernel nor a JIT-compiled host
-// twin in a process without libgcc can make.
-uint32_t divide_limbs(uint32_t limbs[4], uint32_t d) {
-  uint64_t remainder = 0;
-  for (int i = 3; i >= 0; --i) {
-    const uint64_t current = remainder << 32 | limbs[i];
-    limbs[i] = (uint32_t)(current / d);
-    remainder = current % d;
-  }
-  return (uint32_t)remainder;
-}
-
 // An integral c * 2^q as std::to_chars writes it in fixed form: every digit
 // of its exact value (2^60 is 1152921504606846976, not 1152921504606847000).
 // Fixed form is chosen only while it is no longer than the exponent form, so
@@ -65,35 +51,10 @@ char* write_integral(char* p, uint64_t c, int q) {
   uint32_t limbs[4] = {(uint32_t)value, (uint32_t)(value >> 32), (uint32_t)(value >> 64),
                        (uint32_t)(value >> 96)};
   constexpr uint32_t k9 = 1000000000;
-  const uint32_t low = divide_limbs(limbs, k9);
-  const uint32_t middle = divide_limbs(limbs, k9);
+  const uint32_t low = divide_limbs(limbs, 4, k9);
+  const uint32_t middle = divide_limbs(limbs, 4, k9);
   const uint64_t head = (uint64_t)limbs[1] << 32 | limbs[0];
   return write_u64_zero_pad(write_u64_zero_pad(write_u64(p, head), middle, 9), low, 9);
-}
-
-// A positive finite binary float as c * 2^q, and whether its predecessor is
-// closer than its successor (c a power of two above the smallest exponent).
-struct BinaryValue {
-  uint64_t c = 0;
-  int q = 0;
-  bool lower_closer = false;
-  int fraction_bits = 0;  // of its format: 52, or 23 for an f32
-};
-
-BinaryValue binary_of(double x) {
-  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
-  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
-  const int biased = (int)((bits >> 52) & 0x7ff);
-  return {biased == 0 ? fraction : fraction | (uint64_t{1} << 52),
-          biased == 0 ? -1074 : biased - 1075, fraction == 0 && biased > 1, 52};
-}
-
-BinaryValue binary_of(float x) {
-  const uint32_t bits = __builtin_bit_cast(uint32_t, x);
-  const uint32_t fraction = bits & ((uint32_t{1} << 23) - 1);
-  const int biased = (int)((bits >> 23) & 0xff);
-  return {biased == 0 ? fraction : fraction | (uint32_t{1} << 23),
-          biased == 0 ? -149 : biased - 150, fraction == 0 && biased > 1, 23};
 }
 
 // The body of shortest_decimal, inlined into the text writers. An f32 takes

@@ -71,4 +71,45 @@ inline char* write_f64_json(char* p, double x) {
   return write_f64_debug(p, x, 1e-5);
 }
 
+// The magnitude of a finite binary float as c * 2^q, and whether its
+// predecessor is closer than its successor (c a power of two above the
+// smallest exponent): what Schubfach and the fixed decimals
+// (fixed_decimal.h) start from.
+struct BinaryValue {
+  uint64_t c = 0;
+  int q = 0;
+  bool lower_closer = false;
+  int fraction_bits = 0;  // of its format: 52, or 23 for an f32
+};
+
+inline BinaryValue binary_of(double x) {
+  const uint64_t bits = __builtin_bit_cast(uint64_t, x);
+  const uint64_t fraction = bits & ((uint64_t{1} << 52) - 1);
+  const int biased = (int)((bits >> 52) & 0x7ff);
+  return {biased == 0 ? fraction : fraction | (uint64_t{1} << 52),
+          biased == 0 ? -1074 : biased - 1075, fraction == 0 && biased > 1, 52};
+}
+
+inline BinaryValue binary_of(float x) {
+  const uint32_t bits = __builtin_bit_cast(uint32_t, x);
+  const uint32_t fraction = bits & ((uint32_t{1} << 23) - 1);
+  const int biased = (int)((bits >> 23) & 0xff);
+  return {biased == 0 ? fraction : fraction | (uint32_t{1} << 23),
+          biased == 0 ? -149 : biased - 150, fraction == 0 && biased > 1, 23};
+}
+
+// `count` limbs (least significant 32 bits first) divided by d in place;
+// returns the remainder. 64-bit steps only: a 128-bit division is a libgcc
+// call (__udivti3) that neither a GPU kernel nor a JIT-compiled host twin in
+// a process without libgcc can make.
+inline uint32_t divide_limbs(uint32_t* limbs, int count, uint32_t d) {
+  uint64_t remainder = 0;
+  for (int i = count - 1; i >= 0; --i) {
+    const uint64_t current = remainder << 32 | limbs[i];
+    limbs[i] = (uint32_t)(current / d);
+    remainder = current % d;
+  }
+  return (uint32_t)remainder;
+}
+
 }  // namespace polyrt::rt
