@@ -1,5 +1,6 @@
 #include "polyrt/introspect.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "codegen/batch_codegen.hpp"
@@ -48,25 +49,26 @@ std::string typical_kernel_text(const std::shared_ptr<const Program>& program,
       step_outputs[step].push_back(k);
     }
   }
-  std::string text;
+  if (std::all_of(step_outputs.begin(), step_outputs.end(),
+                  [](const std::vector<size_t>& o) { return o.empty(); })) {
+    return "";
+  }
+  std::string text =
+      "typical text per row, in the outputs each kernel hands over (the CPU "
+      "tier's rows 0.." +
+      std::to_string(kTypicalTextRows - 1) + "):\n";
   BatchOptions options;
   options.outputs = outputs;
   options.device = BatchDevice::Cpu;
   options.threads = 1;
   std::vector<Column> columns;
+  try {
+    columns = BatchEvaluator(program, options).evaluate(0, kTypicalTextRows);
+  } catch (const Error& e) {
+    return text + "not measured: " + e.what() + "\n";
+  }
   for (size_t step = 0; step < step_outputs.size(); ++step) {
     if (step_outputs[step].empty()) continue;
-    if (text.empty()) {
-      text =
-          "typical text per row, in the outputs each kernel hands over (the CPU tier's rows "
-          "0.." +
-          std::to_string(kTypicalTextRows - 1) + "):\n";
-      try {
-        columns = BatchEvaluator(program, options).evaluate(0, kTypicalTextRows);
-      } catch (const Error& e) {
-        return text + "not measured: " + e.what() + "\n";
-      }
-    }
     uint64_t bytes = 0;
     std::string names;
     for (size_t k : step_outputs[step]) {
