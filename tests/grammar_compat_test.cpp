@@ -72,11 +72,6 @@ TEST(GrammarCompat, CoordinateTypesAreAdvisory) {
   expect_contains(compile_error("input a: text\n"), {"a coordinate input cannot have type 'text'"});
 }
 
-TEST(GrammarCompat, LaterConstructsAreRefusedByName) {
-  expect_contains(compile_error("input c\ntile doc : json := {\n \"a\": ${c}\n}\n"),
-                  {"t.polydat:2:1: error: 'tile' templates are not supported"});
-}
-
 TEST(GrammarCompat, PolydatsPragmasAreKnownOthersAreWarnings) {
   EXPECT_TRUE(compile("pragma strict_values\npragma strict_types\npragma strict\nv := 1\n")
                   ->warnings()

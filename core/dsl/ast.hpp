@@ -66,6 +66,18 @@ ExprPtr clone(const Expr& e, uint32_t origin);
 
 enum class StmtKind : uint8_t { Input, Extern, Binding, Pragma, Traversal, Cursor };
 
+// A `tile NAME [: ENCODING] [(OPTIONS)] := BODY` as written: its binding's
+// value is compiled from the template once the program is parsed
+// (dsl/tiles.hpp).
+struct TileHeader {
+  std::string encoding = "text";  // json, text or csv
+  std::string open = "${", close = "}", sigil = "@";
+  bool strict = false;
+  // The body's raw text in the source: a block, a heredoc or a string
+  // literal (the lexer's Tok::TileBody, or polytile's template argument).
+  size_t body_offset = 0, body_length = 0;
+};
+
 struct Stmt {
   StmtKind kind;
   SourcePos pos;
@@ -106,6 +118,8 @@ struct Stmt {
   std::string over;
   bool over_spec = false;
   SourcePos over_pos;
+  // A tile: a binding whose value its template compiles to.
+  std::optional<TileHeader> tile;
 };
 
 // One `name: type` of a module signature (no type: a binding a library file
@@ -143,5 +157,9 @@ struct Ast {
 
 // Parses a whole program. Throws CompileError.
 Ast parse(const SourceText& source);
+
+// Parses the expression in bytes [begin, end) of `source`, which must be
+// all of it (a tile's hole). Throws CompileError.
+ExprPtr parse_expression(const SourceText& source, size_t begin, size_t end);
 
 }  // namespace polyrt::dsl

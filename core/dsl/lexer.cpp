@@ -25,7 +25,8 @@ const char* token_name(Tok kind) {
                                       "','",          "'('",
                                       "')'",          "'['",
                                       "']'",          "'{'",
-                                      "'}'",          "a comprehension"};
+                                      "'}'",          "a comprehension",
+                                      "a tile body"};
   return names[(int)kind];
 }
 
@@ -58,10 +59,18 @@ class Lexer {
         out.push_back(t);
         return out;
       }
+      if (i_ == tile_body_at_) {
+        capture_tile_body(t);
+        out.push_back(std::move(t));
+        continue;
+      }
       lex_one(t);
       t.length = i_ - t.offset;
       if (t.kind != Tok::String && t.text.empty()) t.text = s_.substr(t.offset, t.length);
       const bool comprehension_follows = t.kind == Tok::Ident && t.text == "for" && opens_for();
+      if (t.kind == Tok::Ident && t.text == "tile" && t.newline_before) {
+        tile_body_at_ = tile_body_start();
+      }
       out.push_back(std::move(t));
       if (comprehension_follows) out.push_back(capture_comprehension());
     }
@@ -155,6 +164,101 @@ class Lexer {
     return t;
   }
 
+  // After the keyword `tile` at a statement's start: where the body of a
+  // tile header `NAME [: ENCODING] [(OPTIONS)] [:=]` begins (a block, a
+  // heredoc or a string), or npos when the text is not a tile header (a
+  // binding named tile).
+  size_t tile_body_start() const {
+    size_t k = i_;
+    const auto spaces = [&] {
+      while (k < end_ && (s_[k] == ' ' || s_[k] == '\t')) ++k;
+    };
+    const auto ident = [&] {
+      if (k >= end_ || !ident_start(s_[k])) return false;
+      while (k < end_ && ident_char(s_[k])) ++k;
+      return true;
+    };
+    spaces();
+    if (!ident()) return std::string::npos;
+    spaces();
+    if (k < end_ && s_[k] == ':' && (k + 1 >= end_ || s_[k + 1] != '=')) {
+      ++k;
+      spaces();
+      if (!ident()) return std::string::npos;
+      spaces();
+    }
+    if (k < end_ && s_[k] == '(') {
+      int depth = 0;
+      for (; k < end_; ++k) {
+        if (s_[k] == '"' || s_[k] == '\'') {
+          const char quote = s_[k];
+          for (++k; k < end_ && s_[k] != quote && s_[k] != '\n'; ++k) {
+            if (s_[k] == '\\') ++k;
+          }
+        } else if (s_[k] == '(') {
+          ++depth;
+        } else if (s_[k] == ')' && --depth == 0) {
+          ++k;
+          break;
+        } else if (s_[k] == '\n') {
+          return std::string::npos;
+        }
+      }
+      spaces();
+    }
+    if (s_.compare(k, 2, ":=") == 0) {
+      k += 2;
+      while (k < end_ && std::isspace((unsigned char)s_[k])) ++k;
+      return k;
+    }
+    const bool body = k < end_ && (s_[k] == '{' || s_[k] == '[' || s_[k] == '"' || s_[k] == '\'' ||
+                                   s_.compare(k, 3, "<<<") == 0);
+    return body ? k : std::string::npos;
+  }
+
+  // The tile body at i_ (tile_body_start), raw.
+  void capture_tile_body(Token& t) {
+    tile_body_at_ = std::string::npos;
+    const size_t start = i_;
+    const char c = s_[i_];
+    if (s_.compare(i_, 3, "<<<") == 0) {
+      const size_t close = s_.find(">>>", i_ + 3);
+      if (close == std::string::npos || close + 3 > end_) {
+        fail(start, "unterminated heredoc: '<<<' has no closing '>>>'", 3);
+      }
+      i_ = close + 3;
+    } else if (c == '"' || c == '\'') {
+      Token ignored;
+      lex_string(ignored);
+    } else {
+      const char open = c, close = c == '{' ? '}' : ']';
+      int depth = 0;
+      for (; i_ < end_; ++i_) {
+        const char k = s_[i_];
+        if (k == '"') {
+          for (++i_; i_ < end_ && s_[i_] != '"'; ++i_) {
+            if (s_[i_] == '\\') ++i_;
+          }
+          if (i_ >= end_) fail(start, "a string in the tile's body is not closed", 1);
+        } else if (k == open) {
+          ++depth;
+        } else if (k == close && --depth == 0) {
+          break;
+        }
+      }
+      if (i_ >= end_) {
+        fail(start,
+             std::string("the tile's body is not closed: this '") + open + "' has no matching '" +
+                 close + "'",
+             1, "a block body balances its braces and brackets outside JSON strings");
+      }
+      ++i_;
+    }
+    t.kind = Tok::TileBody;
+    t.length = i_ - start;
+    t.text = s_.substr(start, t.length);
+  }
+
   // `{name}` at `at`: a reference, never a traversal's body.
   bool is_reference(size_t at) const {
     size_t k = at + 1;
@@ -172,6 +276,7 @@ class Lexer {
     }
     if (std::isdigit((unsigned char)c)) return lex_number(t);
     if (c == '"' || c == '\'') return lex_string(t);
+    if (s_.compare(i_, 3, "<<<") == 0) return lex_heredoc(t);
     struct Op {
       const char* text;
       Tok kind;
@@ -198,28 +303,21 @@ class Lexer {
       static const char* hex = "0123456789abcdef";
       return std::string{hex[(unsigned char)c >> 4], hex[(unsigned char)c & 15]};
     }();
-    if (const size_t tile = enclosing_tile(i_); tile != std::string::npos) {
-      fail(tile, "'tile' templates are not supported by polyrt yet", 4,
-           "see docs/language.md, \"Not supported yet\"");
-    }
     fail(i_, "unexpected character '" + shown + "'", 1,
          "expected a name, a number, a string, an operator or punctuation");
   }
 
-  // A tile's template body is raw text that no token rule covers: an
-  // unexpected character after a line starting `tile NAME` is most likely
-  // in one, and the construct is named instead of the character.
-  size_t enclosing_tile(size_t at) const {
-    size_t line_end = at;
-    while (true) {
-      const size_t newline = line_end > begin_ ? s_.rfind('\n', line_end - 1) : std::string::npos;
-      const size_t line = newline == std::string::npos || newline < begin_ ? begin_ : newline + 1;
-      size_t k = line;
-      while (k < at && (s_[k] == ' ' || s_[k] == '\t')) ++k;
-      if (s_.compare(k, 5, "tile ") == 0) return k;
-      if (line == begin_) return std::string::npos;
-      line_end = line - 1;
+  // `<<< text >>>`: a string literal taken exactly, minus one line break
+  // after `<<<` and one before `>>>`; nothing in it is an escape or a
+  // placeholder.
+  void lex_heredoc(Token& t) {
+    const size_t close = s_.find(">>>", i_ + 3);
+    if (close == std::string::npos || close + 3 > end_) {
+      fail(i_, "unterminated heredoc: '<<<' has no closing '>>>'", 3);
     }
+    t.kind = Tok::String;
+    t.text = heredoc_text(std::string_view(s_).substr(i_ + 3, close - i_ - 3));
+    i_ = close + 3;
   }
 
   void lex_string(Token& t) {
@@ -372,9 +470,24 @@ class Lexer {
   size_t begin_;
   size_t i_;
   size_t end_;
+  size_t tile_body_at_ = std::string::npos;
 };
 
 }  // namespace
+
+std::string heredoc_text(std::string_view inside) {
+  if (inside.starts_with("\r\n")) {
+    inside.remove_prefix(2);
+  } else if (inside.starts_with("\n")) {
+    inside.remove_prefix(1);
+  }
+  if (inside.ends_with("\r\n")) {
+    inside.remove_suffix(2);
+  } else if (inside.ends_with("\n")) {
+    inside.remove_suffix(1);
+  }
+  return std::string(inside);
+}
 
 std::vector<Token> tokenize(const SourceText& source, size_t begin, size_t end) {
   return Lexer(source, begin, end).run();

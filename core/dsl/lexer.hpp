@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dsl/source.hpp"
@@ -54,6 +55,10 @@ enum class Tok : uint8_t {
   // traversal's body (a `{name}` reference does not), whichever comes first;
   // strings are skipped whole and a trailing comment is left out.
   Comprehension,
+  // A tile's template body, raw as written (dsl/tiles.hpp): a block
+  // (`{ ... }` or `[ ... ]`, balanced, JSON strings skipped), a heredoc
+  // (`<<< ... >>>`) or a string literal, after a `tile NAME ... :=` header.
+  TileBody,
 };
 
 const char* token_name(Tok kind);
@@ -68,6 +73,10 @@ struct Token {
   size_t length = 0;
   bool newline_before = false;
 };
+
+// The text of a heredoc `<<<inside>>>`: exactly as written, minus one line
+// break at each end.
+std::string heredoc_text(std::string_view inside);
 
 // Tokenizes `source` (or the byte range [begin, end) of it, used for the
 // expressions inside string interpolation). Throws CompileError.

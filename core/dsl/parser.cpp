@@ -5,6 +5,7 @@
 #include "dsl/ast.hpp"
 #include "dsl/lexer.hpp"
 #include "dsl/producers.hpp"
+#include "dsl/tiles.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::dsl {
@@ -286,6 +287,7 @@ class Parser {
     if (is_ident(first, "cursor") && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Eq) {
       return parse_cursor();
     }
+    if (is_ident(first, "tile") && peek(1).kind == Tok::Ident && starts_tile()) return parse_tile();
     if ((is_ident(first, "cursor") || is_ident(first, "tile")) && peek(1).kind != Tok::ColonEq) {
       refuse_later_construct(first);
     }
@@ -361,8 +363,130 @@ class Parser {
       parse_producer(s);
       return s;
     }
+    if (is_ident(peek(), "polytile") && peek(1).kind == Tok::LParen && !s.is_shared &&
+        s.names.size() == 1) {
+      parse_polytile(s);
+      return s;
+    }
+    if (is_ident(peek(), "polytile_json") && peek(1).kind == Tok::LParen) {
+      fail_at(peek(), "polytile_json's structural JSON templates are not supported by polyrt yet",
+              "write the template as a json tile: " + s.names[0] +
+                  " := polytile(\"json\", ...) or "
+                  "tile " +
+                  s.names[0] + " : json := { ... }");
+    }
     s.expr = parse_expr();
     return s;
+  }
+
+  // Whether the tokens after `tile NAME` are a tile header: the lexer
+  // captured a body after them.
+  bool starts_tile() const {
+    for (size_t k = 2; k < 64; ++k) {
+      if (peek(k).kind == Tok::TileBody) return true;
+      if (peek(k).kind == Tok::End || (peek(k).newline_before && peek(k).kind != Tok::TileBody)) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  // tile NAME [: json|text|csv] [(delims "O" "C", sigil "S", strict)] := BODY
+  Stmt parse_tile() {
+    Stmt s;
+    s.kind = StmtKind::Binding;
+    s.pos = advance().pos;
+    const Token& name = advance();
+    s.names.push_back(name.text);
+    s.name_pos.push_back(name.pos);
+    TileHeader tile;
+    if (peek().kind == Tok::Colon) {
+      advance();
+      const Token& encoding = expect(Tok::Ident, "for the tile's encoding (json, text or csv)");
+      if (encoding.text != "json" && encoding.text != "text" && encoding.text != "csv") {
+        fail_at(encoding, "unknown tile encoding '" + encoding.text + "'",
+                "a tile's encoding is json, text or csv");
+      }
+      tile.encoding = encoding.text;
+    }
+    if (peek().kind == Tok::LParen) {
+      advance();
+      do {
+        const Token& option = expect(Tok::Ident, "as a tile option (delims, sigil or strict)");
+        if (option.text == "delims") {
+          tile.open = tile_delimiter("the opening delimiter");
+          tile.close = tile_delimiter("the closing delimiter");
+        } else if (option.text == "sigil") {
+          tile.sigil = tile_delimiter("the directive sigil");
+        } else if (option.text == "strict") {
+          tile.strict = true;
+        } else {
+          fail_at(option, "unknown tile option '" + option.text + "'",
+                  "a tile's options are delims \"OPEN\" \"CLOSE\", sigil \"S\" and strict");
+        }
+      } while (peek().kind == Tok::Comma && (advance(), true));
+      expect(Tok::RParen, "to close the tile's options");
+    }
+    if (peek().kind == Tok::ColonEq) {
+      advance();
+    } else {
+      warnings_.push_back(Warning{name.pos, name.text.size(),
+                                  "'tile " + name.text +
+                                      "' has polydat's older header without ':='; current "
+                                      "polydat requires 'tile " +
+                                      name.text + " := ...'"});
+    }
+    const Token& body = expect(Tok::TileBody, "as the tile's body");
+    tile.body_offset = body.offset;
+    tile.body_length = body.length;
+    s.tile = std::move(tile);
+    return s;
+  }
+
+  std::string tile_delimiter(const std::string& what) {
+    const Token& t = expect(Tok::String, "as " + what);
+    if (t.text.empty()) fail_at(t, what + " cannot be empty");
+    return t.text;
+  }
+
+  // NAME := polytile("json"|"text"|"csv", TEMPLATE, open: "O", close: "C",
+  // sigil: "S", strict: true): the tile statement under another spelling;
+  // the template (a string or a heredoc) is the tile's, not interpolated.
+  void parse_polytile(Stmt& s) {
+    const Token& callee = advance();
+    advance();  // '('
+    TileHeader tile;
+    const Token& encoding =
+        expect(Tok::String, "as polytile's encoding (\"json\", \"text\" or \"csv\")");
+    if (encoding.text != "json" && encoding.text != "text" && encoding.text != "csv") {
+      fail_at(encoding, "unknown tile encoding '" + encoding.text + "'",
+              "a tile's encoding is json, text or csv");
+    }
+    tile.encoding = encoding.text;
+    expect(Tok::Comma, "after polytile's encoding");
+    const Token& body =
+        expect(Tok::String, "as polytile's template (a string or a <<< heredoc >>>)");
+    tile.body_offset = body.offset;
+    tile.body_length = body.length;
+    while (peek().kind == Tok::Comma) {
+      advance();
+      const Token& option = expect(Tok::Ident, "as a polytile option (open, close, sigil, strict)");
+      expect(Tok::Colon, "after polytile's option '" + option.text + "'");
+      if (option.text == "open" || option.text == "close" || option.text == "sigil") {
+        (option.text == "open"    ? tile.open
+         : option.text == "close" ? tile.close
+                                  : tile.sigil) = tile_delimiter("polytile's " + option.text);
+      } else if (option.text == "strict") {
+        const Token& flag = expect(Tok::Ident, "as polytile's strict (true or false)");
+        if (flag.text != "true" && flag.text != "false") fail_at(flag, "strict is true or false");
+        tile.strict = flag.text == "true";
+      } else {
+        fail_at(option, "polytile has no option '" + option.text + "'",
+                "its options are open:, close:, sigil: and strict:");
+      }
+    }
+    expect(Tok::RParen, "to close the arguments of '" + callee.text + "'");
+    s.tile = std::move(tile);
   }
 
   // `x := for COMPREHENSION` or a derivation `y := for x where ... order
@@ -501,8 +625,11 @@ class Parser {
   }
 
   [[noreturn]] void refuse_later_construct(const Token& t) {
-    const std::string what = t.text == "cursor" ? "'cursor' declarations" : "'tile' templates";
-    fail_at(t, what + " are not supported by polyrt yet",
+    if (t.text == "tile") {
+      fail_at(t, "expected a tile: tile NAME [: json|text|csv] [(OPTIONS)] := BODY",
+              "the body is a block { ... }, a heredoc <<< ... >>> or a string");
+    }
+    fail_at(t, "'cursor' declarations are not supported by polyrt yet",
             "see docs/language.md, \"Not supported yet\"");
   }
 
@@ -757,6 +884,11 @@ class Parser {
   // starts with a quote is literal text. Any other `{` or `}` is an error at
   // its column: a string never silently keeps a placeholder it did not fill.
   ExprPtr string_literal(const Token& t) {
+    if (src_.text().compare(t.offset, 3, "<<<") == 0) {
+      ExprPtr plain = make(ExprKind::Str, t);
+      plain->text = t.text;
+      return plain;
+    }
     const size_t base = t.offset + 1;
     const std::string_view raw = std::string_view(src_.text()).substr(base, t.length - 2);
     const char quote = src_.text()[t.offset];
@@ -875,7 +1007,13 @@ Ast parse(const SourceText& source) {
   Ast ast = p.parse_program();
   ast.tokens = count;
   resolve_producers(ast, source);
+  compile_tiles(ast, source);
   return ast;
+}
+
+ExprPtr parse_expression(const SourceText& source, size_t begin, size_t end) {
+  Parser p(source, tokenize(source, begin, end));
+  return p.parse_whole_expression();
 }
 
 }  // namespace polyrt::dsl

@@ -25,7 +25,12 @@ std::pair<std::string_view, std::string_view> split_reference(std::string_view t
   return {text.substr(0, end), rest};
 }
 
-using Producers = std::map<std::string, std::string, std::less<>>;  // name -> canonical text
+// A comprehension's parse, or `fail` with its error.
+comprehension::Parsed parse_or_fail(const std::string& text, const ProducerFailure& fail) {
+  comprehension::Parsed parsed = comprehension::parse(text);
+  if (parsed.error) fail("in 'for " + text + "': " + parsed.error->message, parsed.error->hint);
+  return parsed;
+}
 
 class Resolver {
  public:
@@ -74,44 +79,15 @@ class Resolver {
     const auto fail = [&](const std::string& message, const std::string& hint = {}) {
       source_.fail(s.comprehension_pos, message, s.comprehension.size(), hint);
     };
-    std::string text = s.comprehension;
-    if (is_producer_reference(text)) {
-      const auto [name, rest] = split_reference(text);
-      const auto base = producers.find(name);
-      if (base == producers.end()) {
-        fail("'" + std::string(name) + "' is not a producer bound before this line",
-             "bind one first: " + std::string(name) + " := for a in 0..3");
-      }
-      if (binding && rest.empty()) {
+    if (binding && is_producer_reference(s.comprehension)) {
+      const auto [name, rest] = split_reference(s.comprehension);
+      if (rest.empty() && producers.count(name)) {
         fail("'" + s.names[0] + " := for " + std::string(name) +
                  "' derives nothing: a derivation adds a where or an order",
              "traverse the producer itself: for " + std::string(name) + " { ... }");
       }
-      if (rest.empty()) return base->second;  // a traversal over the producer itself
-      // The derivation's own where and order, split by the comprehension
-      // parser behind a placeholder clause.
-      const comprehension::Parsed tail = comprehension::parse("_ in 0..1 " + std::string(rest));
-      if (tail.error) fail(tail.error->message, tail.error->hint);
-      text = comprehension::derive(*parse(base->second, fail).comprehension,
-                                   tail.comprehension->where_text, tail.comprehension->order_text);
     }
-    const comprehension::Parsed parsed = parse(text, fail);
-    for (const std::string& name : comprehension::scope_names(*parsed.comprehension)) {
-      if (producers.count(name)) {
-        fail("'{" + name +
-                 "}' reads a producer: its tuples as a source are not supported by "
-                 "polyrt yet",
-             "traverse or derive from the producer by its name: for " + name + " { ... }");
-      }
-    }
-    return parsed.comprehension->canonical;
-  }
-
-  template <typename Fail>
-  comprehension::Parsed parse(const std::string& text, const Fail& fail) {
-    comprehension::Parsed parsed = comprehension::parse(text);
-    if (parsed.error) fail("in 'for " + text + "': " + parsed.error->message, parsed.error->hint);
-    return parsed;
+    return canonical_comprehension(s.comprehension, producers, fail);
   }
 
   // A producer is read only by a string that interpolates it (the
@@ -140,6 +116,36 @@ class Resolver {
 };
 
 }  // namespace
+
+std::string canonical_comprehension(const std::string& written, const Producers& producers,
+                                    const ProducerFailure& fail) {
+  std::string text = written;
+  if (is_producer_reference(text)) {
+    const auto [name, rest] = split_reference(text);
+    const auto base = producers.find(name);
+    if (base == producers.end()) {
+      fail("'" + std::string(name) + "' is not a producer bound before this line",
+           "bind one first: " + std::string(name) + " := for a in 0..3");
+    }
+    if (rest.empty()) return base->second;  // the producer itself
+    // The derivation's own where and order, split by the comprehension
+    // parser behind a placeholder clause.
+    const comprehension::Parsed tail = comprehension::parse("_ in 0..1 " + std::string(rest));
+    if (tail.error) fail(tail.error->message, tail.error->hint);
+    text = comprehension::derive(*parse_or_fail(base->second, fail).comprehension,
+                                 tail.comprehension->where_text, tail.comprehension->order_text);
+  }
+  const comprehension::Parsed parsed = parse_or_fail(text, fail);
+  for (const std::string& name : comprehension::scope_names(*parsed.comprehension)) {
+    if (producers.count(name)) {
+      fail("'{" + name +
+               "}' reads a producer: its tuples as a source are not supported by "
+               "polyrt yet",
+           "traverse or derive from the producer by its name: for " + name + " { ... }");
+    }
+  }
+  return parsed.comprehension->canonical;
+}
 
 bool is_producer_reference(std::string_view text) {
   const auto [name, rest] = split_reference(text);

@@ -8,6 +8,9 @@
 // producer is not a plain value.
 #pragma once
 
+#include <functional>
+#include <map>
+#include <string>
 #include <string_view>
 
 #include "dsl/ast.hpp"
@@ -18,6 +21,18 @@ namespace polyrt::dsl {
 // Whether a `for` text names a producer (`sweep`, `sweep where {a} > 1`,
 // `sweep order halton/4`) rather than writing a comprehension.
 bool is_producer_reference(std::string_view text);
+
+// The producers bound so far: name -> canonical comprehension text.
+using Producers = std::map<std::string, std::string, std::less<>>;
+// Throws the CompileError a comprehension's problem is (message, hint).
+using ProducerFailure = std::function<void(const std::string&, const std::string&)>;
+
+// The canonical comprehension a `for` text stands for: its own, or the
+// producer it names derived by the where and order after the name (a
+// traversal's, a tile projection's). Calls `fail` for a syntax error, an
+// unknown producer or a source reading a producer; never returns then.
+std::string canonical_comprehension(const std::string& text, const Producers& producers,
+                                    const ProducerFailure& fail);
 
 // Resolves the program's producers, derivations and traversals over
 // producers in place. Throws CompileError naming the rule broken.

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "nodes/text_fields.hpp"
+#include "nodes/tile_holes.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/text.hpp"
@@ -88,7 +89,13 @@ const Registry& user_registry() {
 }  // namespace
 
 const NodeDef* find_node(std::string_view name) {
-  return user_registry().find(name);
+  if (const NodeDef* def = user_registry().find(name)) return def;
+  // The calls a tile's template compiles to (dsl/tiles.hpp) are named in
+  // the syntax tree, so the lowering finds them here.
+  for (const NodeDef* def : {&tile_encode_node(), &tile_truth_node()}) {
+    if (def->name == name) return def;
+  }
+  return nullptr;
 }
 
 const std::vector<const NodeDef*>& all_nodes() {

@@ -1,0 +1,30 @@
+// polydat's tiles: `tile NAME [: json|text|csv] [(OPTIONS)] := BODY`, a
+// template whose holes `${expr[: type][| format][!]}` are expressions,
+// with branches `@if c { ... } @else { ... }`, projections `@for
+// COMPREHENSION [sep "..."] { ... }` and splices of earlier tiles.
+//
+// A tile compiles to an ordinary str binding: printf over its static text
+// and one __tile_encode per hole (nodes/tile_holes.hpp), which writes the
+// hole's value as its place wants it (a JSON value, inside a JSON string,
+// a CSV field, text, raw); a branch is an `if` of two such printfs on
+// __tile_truth of its condition. A projection's comprehension is
+// evaluated here and its body unrolled, one copy per tuple with the
+// elements as constants, so every hole is a plain column of the batch tier
+// and a GPU kernel. A `json` tile must parse as JSON with each hole
+// replaced by 0 (checked here, before it runs).
+#pragma once
+
+#include "dsl/ast.hpp"
+#include "dsl/source.hpp"
+
+namespace polyrt::dsl {
+
+// The most repetitions the projections of one tile unroll to.
+inline constexpr size_t kMaxTileRepetitions = 10000;
+
+// Compiles every tile of the program (statements, traversal bodies and
+// module bodies) into its binding's value. Throws CompileError naming the
+// tile and the rule broken.
+void compile_tiles(Ast& ast, const SourceText& source);
+
+}  // namespace polyrt::dsl

@@ -1,0 +1,48 @@
+// What a tile's hole asks of its encoder (dsl/tiles.hpp writes these into
+// the constants of the __tile_encode node it makes, nodes_tile.cpp reads
+// them), and the two nodes a tile compiles to besides printf.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace polyrt::nodes {
+
+struct NodeDef;
+
+// Where a hole's text goes, which decides its escaping (polydat's tile
+// encoders): a JSON value (a str quoted, numbers and bools bare, None
+// null), the inside of a JSON string or key, a CSV field (quoted when it
+// holds , " or a newline), text as it is, or raw (`${x!}`: text as it is
+// in any encoding).
+enum class TileRule : uint8_t { Json, JsonString, Csv, Text, Raw };
+
+// A hole's declared type (`${x: str}`): what the value is read as before
+// it is encoded. None: the wire's own type.
+enum class TileDeclared : uint8_t { None, Str, Bool, U64, I64, F64 };
+std::string_view tile_declared_name(TileDeclared declared);
+
+// A hole's format (`${x | .2}`): fixed decimals, hex, zero padding, right
+// or left alignment to a width (`N` aligns right).
+struct TileFormat {
+  enum class Kind : uint8_t {
+    None,
+    Precision,
+    Hex,
+    UpperHex,
+    ZeroPad,
+    Right,
+    Left
+  } kind = Kind::None;
+  uint64_t n = 0;  // the precision or the width
+};
+
+// __tile_encode(value, rule, declared, format kind, format n, strict, hole
+// text): the hole's text. __tile_truth(value): a branch's condition (a
+// number not zero, a str not empty, "0" or "false"; None false).
+inline constexpr std::string_view tile_encode_name = "__tile_encode";
+inline constexpr std::string_view tile_truth_name = "__tile_truth";
+const NodeDef& tile_encode_node();
+const NodeDef& tile_truth_node();
+
+}  // namespace polyrt::nodes

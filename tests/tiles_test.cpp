@@ -1,0 +1,266 @@
+// polydat's tiles (dsl/tiles.hpp): templates with typed holes, branches,
+// projections and splices, rendered byte for byte as polydat's renderer
+// does (its renderer tests' and its tutorial's documented outputs, in
+// programs of our own), the same on every engine and the batch tier; and
+// what bad templates get.
+#include <gtest/gtest.h>
+
+#include "polyrt/batch.hpp"
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+// The text of `name` at cycle `c`, which every engine must agree on.
+std::string render(const std::string& program, uint64_t c, const std::string& name) {
+  const std::vector<std::string> got = values_everywhere(program, c, {name});
+  EXPECT_EQ(got[0].substr(0, 4), "str ") << got[0];
+  return got[0].substr(4);
+}
+
+TEST(Tiles, HolesEncodeByTypeAndPlace) {
+  const std::string p = R"p(input cycle: u64
+who := "row-{cycle}"
+tile line : text := "id=${cycle} who=${who} twice=${cycle * 2} raw=${who!}"
+quoted := "say \"hi\""
+high := u64_gt(cycle, 3)
+third := to_f64(cycle) / 3.0
+tile doc : json := {"id": ${cycle}, "q": ${quoted}, "inside": "v-${quoted}", "third": ${third | .2}, "high": ${high: bool}, "fixed": {"a": [1, 2]}}
+tile typed : json := {"text": ${cycle: str}, "number": ${cycle}}
+pair := "x,y"
+tile row : csv := "${cycle},${pair},bare"
+)p";
+  EXPECT_EQ(render(p, 7, "line"), "id=7 who=row-7 twice=14 raw=row-7");
+  EXPECT_EQ(
+      render(p, 5, "doc"),
+      R"({"id": 5, "q": "say \"hi\"", "inside": "v-say \"hi\"", "third": 1.67, "high": true, "fixed": {"a": [1, 2]}})");
+  EXPECT_EQ(render(p, 9, "typed"), R"({"text": "9", "number": 9})");
+  EXPECT_EQ(render(p, 1, "row"), R"(1,"x,y",bare)");
+}
+
+TEST(Tiles, FormatsApplyBeforeEncoding) {
+  const std::string p = R"p(input cycle: u64
+tile t : text := "${cycle | 04} ${cycle | x} ${cycle | X} ${to_f64(cycle) / 4.0 | .3} [${cycle | 6}] [${cycle | <6}] [${cycle | >6}]"
+word := "ab"
+tile s : json := {"w": ${word: str | 04}, "in": "${word | <4}"}
+f := to_f64(cycle) + 0.5
+tile n : text := "${f} ${to_f64(cycle)} ${f | .0} ${cycle | .2} ${f | x}"
+)p";
+  EXPECT_EQ(render(p, 255, "t"), "0255 ff FF 63.750 [   255] [255   ] [   255]");
+  EXPECT_EQ(render(p, 255, "s"), R"({"w": "00ab", "in": "ab  "})");
+  // An f64's shortest Debug form; .N rounds half to even on the binary value.
+  EXPECT_EQ(render(p, 2, "n"), "2.5 2.0 2 2.00 2.5");
+  EXPECT_EQ(render(p, 3, "n"), "3.5 3.0 4 3.00 3.5");
+}
+
+TEST(Tiles, EncodingCornerCases) {
+  // One string holding a quote, a comma and a newline through each encoder.
+  const std::string p = R"p(input cycle: u64
+line := printf("a {} b, c{}d", "\"", "\n")
+tile j : json := {"s": ${line}, "in": "x-${line}-y", "n": ${cycle: str}}
+tile c : csv := "${line},${cycle},${cycle | 04}"
+tile t := "[${line}]"
+tile raw : json := {"raw": "${line!}"}
+ctl := printf("{}{}", "tab\there", url_decode("%08%0C%01"))
+tile k : json := {"c": ${ctl}}
+)p";
+  EXPECT_EQ(render(p, 1, "j"), R"({"s": "a \" b, c\nd", "in": "x-a \" b, c\nd-y", "n": "1"})");
+  EXPECT_EQ(render(p, 1, "c"), "\"a \"\" b, c\nd\",1,0001");
+  EXPECT_EQ(render(p, 1, "t"), "[a \" b, c\nd]");
+  EXPECT_EQ(render(p, 1, "raw"), "{\"raw\": \"a \" b, c\nd\"}");
+  // polydat's tiles escape only \" \\ \n \r \t by letter; other controls as \u00xx.
+  EXPECT_EQ(render(p, 1, "k"), R"({"c": "tab\there\u0008\u000c\u0001"})");
+}
+
+TEST(Tiles, BranchesSelectAndTrimTheirPadding) {
+  const std::string p = R"p(input cycle: u64
+large := u64_gt(cycle, 10)
+tile t : text := "n=${cycle} @if large { big } @else { small } end"
+tile j : json := {"c": ${cycle}, "alert": @if mod(cycle, 2) { { "level": "high", "at": ${cycle} } } @else { null }}
+label := if cycle == 0 { "" } else { if cycle == 1 { "false" } else { "yes" } }
+tile s := "[@if label {on} @else {off}] [@if cycle {set}]"
+)p";
+  EXPECT_EQ(render(p, 20, "t"), "n=20 big end");
+  EXPECT_EQ(render(p, 2, "t"), "n=2 small end");
+  EXPECT_EQ(render(p, 3, "j"), R"({"c": 3, "alert": { "level": "high", "at": 3 }})");
+  EXPECT_EQ(render(p, 4, "j"), R"({"c": 4, "alert": null})");
+  // A str is true unless empty, "0" or "false".
+  EXPECT_EQ(render(p, 0, "s"), "[off] []");
+  EXPECT_EQ(render(p, 1, "s"), "[off] [set]");
+  EXPECT_EQ(render(p, 2, "s"), "[on] [set]");
+}
+
+TEST(Tiles, ProjectionsUnrollOverTheirTuples) {
+  const std::string p = R"p(input cycle: u64
+base := cycle * 100
+tile t : json := {"points": [@for s in 0..3 {{"n": ${s}, "v": ${base + s}}}]}
+sweep := for k in 1..3, side in l,r
+tile g : text := "@for sweep sep \"; \" {${k}:${side}}"
+tile inside : json := {"list": "@for w in x,y sep \"|\" {${w}}"}
+tile pad : text := "[@for k in 1..3 sep \"-\" { ${k} }] @for k in 1..5 where {k} > 3 {${k}}"
+tile empty : json := {"none": [@for k in 1..1 { ${k} }], "ys": [@for k in 0..3 sep " | " { ${k + cycle} }]}
+tile runs := "@for k in 0..3 {${k}}|@for k in 0..3 sep \", \" {${k}}"
+tile cells : csv := "@for k in 0..3 {${k + cycle}}"
+tile at := "@for s in 0..3 sep \",\" {${cycle + s}}"
+ks := for k in 1..7
+tile nested : json := {"rows": [ @for r in 0..2 { {"r": ${r}, "cells": [ @for c in 0..3 { ${base + r * 10 + c} } ]} } ], "big": [ @for ks where {k} > 4 { ${k} } ], "sampled": [ @for k in 1..100 order halton/4 { ${k} } ]}
+)p";
+  EXPECT_EQ(render(p, 2, "t"),
+            R"({"points": [{"n": 0, "v": 200},{"n": 1, "v": 201},{"n": 2, "v": 202}]})");
+  EXPECT_EQ(render(p, 0, "g"), "1:l; 1:r; 2:l; 2:r");
+  EXPECT_EQ(render(p, 0, "inside"), R"({"list": "x|y"})");
+  EXPECT_EQ(render(p, 0, "pad"), "[1-2] 4");
+  // A json tile is checked with one repetition per projection: separators
+  // of the author's choosing are the author's.
+  EXPECT_EQ(render(p, 1, "empty"), R"({"none": [], "ys": [1 | 2 | 3]})");
+  EXPECT_EQ(render(p, 1, "runs"), "012|0, 1, 2");
+  EXPECT_EQ(render(p, 1, "cells"), "1,2,3");
+  EXPECT_EQ(render(p, 10, "at"), "10,11,12");
+  EXPECT_EQ(
+      render(p, 1, "nested"),
+      R"({"rows": [ {"r": 0, "cells": [ 100,101,102 ]},{"r": 1, "cells": [ 110,111,112 ]} ], "big": [ 5,6 ], "sampled": [ 50,25,75,13 ]})");
+}
+
+TEST(Tiles, SplicesTilesAsWiresAndConstants) {
+  const std::string p = R"p(input cycle: u64
+tile inner : json := {"n": ${cycle}, "twice": ${cycle * 2}}
+tile outer : json := {"a": ${inner}, "b": ${inner}, "ok": true}
+tile stmt := "INSERT INTO docs VALUES (${cycle}, '${outer!}')"
+tile plain : text := "a \"b\""
+tile carried : json := {"body": ${plain}}
+word := "ok"
+tile doc : json := {"w": ${word}, "xs": [@for i in 0..2 { ${i} }]}
+tile wrapped : text := "INSERT ${cycle} '${doc!}'"
+quoted := "INSERT doc '{inner}'"
+upper := str_upper(inner)
+tile fixed : json := {"schema": 3}
+)p";
+  EXPECT_EQ(render(p, 5, "outer"),
+            R"({"a": {"n": 5, "twice": 10}, "b": {"n": 5, "twice": 10}, "ok": true})");
+  EXPECT_EQ(
+      render(p, 5, "stmt"),
+      R"(INSERT INTO docs VALUES (5, '{"a": {"n": 5, "twice": 10}, "b": {"n": 5, "twice": 10}, "ok": true}'))");
+  // Across encodings a tile is a str wire: quoted in a JSON value.
+  EXPECT_EQ(render(p, 5, "carried"), R"({"body": "a \"b\""})");
+  EXPECT_EQ(render(p, 3, "wrapped"), R"(INSERT 3 '{"w": "ok", "xs": [0,1]}')");
+  EXPECT_EQ(render(p, 3, "quoted"), R"(INSERT doc '{"n": 3, "twice": 6}')");
+  EXPECT_EQ(render(p, 3, "upper"), R"({"N": 3, "TWICE": 6})");
+  // A tile without holes is a constant.
+  const CommandResult plan = run_polyrt("plan " + write_program(temp_dir(), "t.polydat", p));
+  ASSERT_EQ(plan.status, 0) << plan.err;
+  EXPECT_NE(plan.out.find("fixed (str, constant)"), std::string::npos) << plan.out;
+}
+
+TEST(Tiles, DelimitersEscapesLayoutAndBodyForms) {
+  const std::string p =
+      "input cycle: u64\n"
+      "tile page (delims \"<%\" \"%>\", sigil \"#\") := \"${keep} {{ x }} <%cycle%> "
+      "#if cycle { live } #else { zero }\"\n"
+      "tile lit := \"cost ${${amount} is ${cycle}, {braces}\"\n"
+      "    tile block : json := {\n"
+      "        \"a\": ${cycle},\n"
+      "            \"b\": { \"deep\": ${cycle} }\n"
+      "    }\n"
+      "tile here := <<<\n"
+      "INSERT ${cycle} 'x'\n"
+      ">>>\n"
+      "raw := <<<\n{not} \"interpolated\"\n>>>\n"
+      "page2 := polytile(\"text\", \"<%cycle%> {{ k }} #if cycle { on } #else { off }\", "
+      "open: \"<%\", close: \"%>\", sigil: \"#\")\n"
+      "doc := polytile(\"json\", <<<\n{\"n\": ${cycle}}\n>>>)\n";
+  EXPECT_EQ(render(p, 0, "page"), "${keep} {{ x }} 0 zero");
+  EXPECT_EQ(render(p, 3, "page"), "${keep} {{ x }} 3 live");
+  EXPECT_EQ(render(p, 3, "lit"), "cost ${amount} is 3, {braces}");
+  EXPECT_EQ(render(p, 3, "block"), "{\n    \"a\": 3,\n        \"b\": { \"deep\": 3 }\n}");
+  EXPECT_EQ(render(p, 3, "here"), "INSERT 3 'x'");
+  EXPECT_EQ(render(p, 3, "raw"), "{not} \"interpolated\"");
+  EXPECT_EQ(render(p, 3, "page2"), "3 {{ k }} on");
+  EXPECT_EQ(render(p, 3, "doc"), "{\"n\": 3}");
+}
+
+TEST(Tiles, TheOlderHeaderIsAcceptedWithAWarning) {
+  const auto program = compile("input cycle: u64\ntile t : json {\"n\": ${cycle}}\n");
+  ASSERT_EQ(program->warnings().size(), 1u);
+  expect_contains(program->warnings()[0], {"older header without ':='"});
+  State s = program->new_state();
+  s.set_inputs({4});
+  EXPECT_EQ(s.pull("t").as_str(), "{\"n\": 4}");
+}
+
+TEST(Tiles, TilesInModulesAndTraversalBodies) {
+  const std::string p = R"p(input cycle: u64
+label(n: u64, tag: str) -> (out: str) := {
+    tile t : json := {"n": ${n}, "twice": ${n * 2}, "tag": ${tag}}
+    out := t
+}
+a := label(n: cycle, tag: "first")
+b := label(n: cycle + 100, tag: "second")
+)p";
+  EXPECT_EQ(render(p, 2, "a"), R"({"n": 2, "twice": 4, "tag": "first"})");
+  EXPECT_EQ(render(p, 2, "b"), R"({"n": 102, "twice": 204, "tag": "second"})");
+}
+
+TEST(Tiles, TheBatchTierWritesTheSameText) {
+  const std::string p = R"p(input cycle: u64
+id := mod(hash(cycle), 1000000)
+name := one_of(hash(cycle + 1), "ann", "bo \"b\"", "c,d", "")
+score := unit_interval(hash(cycle)) * 100.0
+hot := u64_gt(mod(cycle, 3), 1)
+tile doc : json := {"id": ${id}, "name": ${name}, "in": "n-${name}", "score": ${score | .1}, "s": ${score}, "hot": ${hot: bool}, "tags": [@for k in 0..2 { ${k + id} }], "state": @if hot { "hot" } @else { "cold" }}
+tile row : csv := "${id},${name},${score | 08},${name | >6}"
+)p";
+  BatchOptions options;
+  options.outputs = {"doc", "row"};
+  options.coordinates = {0};
+  options.chunk_rows = 1000;
+  const auto columns = BatchEvaluator(compile(p), options).evaluate(0, 3000);
+  State state = compile(p, CompileOptions{.engine = Engine::Interpreter})->new_state();
+  for (uint64_t r = 0; r < 3000; ++r) {
+    state.set_inputs({r});
+    ASSERT_EQ(columns[0].text(r), state.pull("doc").as_str()) << r;
+    ASSERT_EQ(columns[1].text(r), state.pull("row").as_str()) << r;
+  }
+}
+
+TEST(Tiles, BadTemplatesAreCompileErrorsNamingTheTileAndTheRule) {
+  // A name in a hole is read as anywhere else: a near miss of a known name
+  // is an error (an unknown one would be an inferred coordinate).
+  expect_contains(compile_error("input cycle: u64\ntile t : text := \"${cycel}\"\n"),
+                  {"t.polydat:2:21: error: unknown name 'cycel'", "did you mean 'cycle'?"});
+  expect_contains(compile_error("input c\ntile t : text := \"a ${c\"\n"),
+                  {"t.polydat:2:21: error: tile 't': '${' opens a hole that no '}' closes"});
+  expect_contains(compile_error("input c\ntile t : json := {\"a\": ${c: text}}\n"),
+                  {"tile 't': hole `${c: text}` declares an unknown type 'text'",
+                   "str, bool, u64, i64 or f64"});
+  expect_contains(compile_error("input c\ntile t : text := \"${c | q}\"\n"),
+                  {"tile 't': hole `${c | q}` has an unknown format 'q'"});
+  expect_contains(compile_error("input c\ns := \"{c}\"\ntile t : json := {\"n\": ${s: u64}}\n"),
+                  {"tile 't': hole `${s: u64}`: no conversion from the wire type str to the "
+                   "declared type u64; write the conversion explicitly in the expression"});
+  expect_contains(compile_error("input cycle\ntile t : json (strict) := {\"f\": ${cycle: f64}}\n"),
+                  {"strict mode rejects the implicit u64 -> f64 adapter"});
+  expect_contains(compile_error("input cycle\ntile t : json := {\"n\": ${cycle} \"x\": 1}\n"),
+                  {"tile 't': the json body is not valid JSON once every hole is a placeholder",
+                   "the skeleton reads: {\"n\": 0 \"x\": 1}"});
+  expect_contains(compile_error("input c\nlimit := c\ntile t := \"@for k in 1..9 where {k} < "
+                                "{limit} {${k}}\"\n"),
+                  {"tile 't': projection `for k in 1..9 where {k} < {limit}` reads `{limit}`, a "
+                   "wire outside the comprehension"});
+  expect_contains(compile_error("input c\ntile t := \"@for x in 0.0..1.0 {${x}}\"\n"),
+                  {"tile 't': projection `for x in 0.0..1.0`"});
+  expect_contains(compile_error("input c\ntile t := \"@for k in 0..100001 {${k}}\"\n"),
+                  {"unroll to more than 10000 repetitions"});
+  expect_contains(compile_error("input c\ntile t := \"a @else { b }\"\n"),
+                  {"tile 't': @else without an @if before it"});
+  expect_contains(compile_error("input c\ntile t := \"@if c x\"\n"), {"tile 't': @if has no body"});
+  expect_contains(compile_error("input c\ntile t : json := {\"a\": [1]\n"),
+                  {"this '{' has no matching '}'"});
+  expect_contains(compile_error("input c\ntile t : yaml := \"a\"\n"),
+                  {"unknown tile encoding 'yaml'"});
+  expect_contains(compile_error("input c\ntile t (colour \"x\") := \"a\"\n"),
+                  {"unknown tile option 'colour'"});
+  expect_contains(compile_error("input c\nx := <<<\nno end\n"), {"unterminated heredoc"});
+}
+
+}  // namespace
+}  // namespace polyrt::test
