@@ -68,6 +68,12 @@ class Pieces {
   // Input k as a printf placeholder writes it (the host's write_field).
   void field(size_t k, const rt::FormatSegment& spec) {
     const Type t = input_types_[k];
+    if (spec.escape != rt::TextEscape::None) {  // a str, with no other spec
+      const TextRef text = input_text_(k);
+      append(call("pd_text_tile_escaped",
+                  {at(), text.bytes, text.length, ir_.getInt64((uint64_t)spec.escape)}));
+      return;
+    }
     llvm::Value* written = nullptr;
     if (is_integer(t) && spec.radix != 0) {
       // Two's complement at the integer's width, as Rust's {:x} shows it.

@@ -17,18 +17,31 @@ std::string read_doc(const std::string& name) {
   return ss.str();
 }
 
+// Every untagged fenced block (its fence indented or not) is a program; a
+// tagged one (```json) shows output.
 TEST(Docs, LanguageExamplesCompile) {
-  const std::string doc = read_doc("language.md");
-  const std::string fence = "```\n";
+  std::istringstream doc(read_doc("language.md"));
   size_t blocks = 0;
-  for (size_t at = doc.find(fence); at != std::string::npos;) {
-    const size_t end = doc.find(fence, at + fence.size());
-    ASSERT_NE(end, std::string::npos);
-    const std::string program = doc.substr(at + fence.size(), end - at - fence.size());
-    EXPECT_NO_THROW(polyrt::compile(program)) << program;
-    ++blocks;
-    at = doc.find(fence, end + fence.size());
+  bool inside = false, program = false;
+  std::string text, line;
+  while (std::getline(doc, line)) {
+    const size_t indent = line.find_first_not_of(' ');
+    const bool fence = indent != std::string::npos && line.compare(indent, 3, "```") == 0;
+    if (!inside) {
+      inside = fence;
+      program = fence && line.size() == indent + 3;
+      text.clear();
+    } else if (fence) {
+      inside = false;
+      if (program) {
+        EXPECT_NO_THROW(polyrt::compile(text)) << text;
+        ++blocks;
+      }
+    } else {
+      text += line + "\n";
+    }
   }
+  EXPECT_FALSE(inside);
   EXPECT_GE(blocks, 2u);
 }
 

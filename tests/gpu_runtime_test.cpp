@@ -181,6 +181,33 @@ TEST(GpuBatch, DeviceTextMatchesTheCpuTier) {
   }
 }
 
+// A tile's text (dsl/tiles.hpp) is written by the kernel: its printf with
+// the escapes its holes' encoders folded into (JSON strings, their insides,
+// CSV fields) and formats, the same bytes as the CPU tier's; a format
+// printf has not (left alignment) keeps its encoder, a host step.
+TEST(GpuBatch, TilesAreWrittenOnTheDevice) {
+  REQUIRE_GPU();
+  const auto program = compile(R"p(input x
+h := hash(x)
+name := one_of(h, "ann", "b\"q\\", "c,d", "", "été") + url_decode("%0A%08%01")
+score := unit_interval(h) * 100.0
+hot := u64_gt(h % 3, 1)
+tile doc : json := {"id": ${h % 1000}, "name": ${name}, "in": "n-${name}", "s": ${score}, "hot": ${hot: bool}, "k": [@for k in 0..2 { ${k + x} }]}
+tile row : csv := "${x},${name},${score | .2},${x | X},${h | 025}"
+tile left := "[${x | <8}]"
+tile line := "${x} ${name!} @if hot {hot} @else {cold}"
+)p");
+  const BatchEvaluator gpu_batch(program, on(BatchDevice::Gpu));
+  const std::string plan = gpu_batch.describe();
+  EXPECT_EQ(plan.find("host, on a CPU worker [printf -> doc"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("host, on a CPU worker [printf -> line"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("host, on a CPU worker [printf -> row"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("host, on a CPU worker [__tile_encode -> left"), std::string::npos) << plan;
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
+  expect_same_columns(gpu.evaluate(0, 5000), cpu.evaluate(0, 5000));
+}
+
 // A GPU's chunks are hundreds of thousands of rows: their host steps and
 // their encoding run in parts on every core, and give the CPU tier's
 // columns, bytes and first failure (a host step failing in a later part).

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "polyrt/batch.hpp"
+#include "rtlib/text.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -219,6 +220,37 @@ tile row : csv := "${id},${name},${score | 08},${name | >6}"
     state.set_inputs({r});
     ASSERT_EQ(columns[0].text(r), state.pull("doc").as_str()) << r;
     ASSERT_EQ(columns[1].text(r), state.pull("row").as_str()) << r;
+  }
+}
+
+// Where printf writes a hole's value as its encoder would, the tile's
+// printf reads the value itself (graph/passes.cpp), escaping a str by its
+// placeholder's spec: no encoder is left in the plan of a document of plain
+// holes, and a branch's condition of a number is native.
+TEST(Tiles, PlainHolesAreWrittenByTheTilesPrintf) {
+  const std::string p = R"p(input cycle: u64
+name := one_of(cycle, "a\"b", "c,d")
+score := to_f64(cycle) / 8.0
+tile doc : json := {"n": ${cycle}, "name": ${name}, "in": "x${name}", "s": ${score}, "f": ${score | .2}, "h": "${cycle | x}", "z": "${cycle | 06}", "even": @if cycle % 2 { false } @else { true }}
+tile row : csv := "${name},${cycle | 4}"
+)p";
+  const CommandResult plan =
+      run_polyrt("plan " + write_program(temp_dir(), "t.polydat", p) + " --engine batch");
+  ASSERT_EQ(plan.status, 0) << plan.err;
+  EXPECT_EQ(plan.out.find("__tile_encode"), std::string::npos) << plan.out;
+  EXPECT_EQ(plan.out.find("host [__tile_truth"), std::string::npos) << plan.out;
+  EXPECT_EQ(
+      render(p, 29, "doc"),
+      R"({"n": 29, "name": "a\"b", "in": "xa\"b", "s": 3.625, "f": 3.62, "h": "1d", "z": "000029", "even": false})");
+  EXPECT_EQ(render(p, 28, "row"), "\"a\"\"b\",  28");
+  // The escapes are the compiler's: a program's printf does not take them.
+  expect_contains(compile_error("input x\nv := printf(\"{:!q}\", \"a\")\n"),
+                  {"unsupported format spec '{:!q}'"});
+  std::vector<rt::FormatSegment> segments;
+  std::string error;
+  for (const char* format : {"a{{b}}{}c{:!q}{:!s}{:!c}", "{:08.3}|{:x}|{:X}|{:5}|{:.0}|{:b}{:o}"}) {
+    ASSERT_TRUE(rt::parse_format(format, segments, error, true)) << error;
+    EXPECT_EQ(rt::format_text(segments), format);
   }
 }
 

@@ -498,6 +498,13 @@ class TileCompiler {
     const std::string what = "hole `" + hole_text + "`";
     ExprPtr value = expression(a, b, elements, what);
     const SourcePos at = src_.position_of(body_.at[i]);
+    if (declared == TileDeclared::Bool && !header_.strict) {
+      // A truth value, written as a bool is: true or false.
+      std::vector<ExprPtr> truth;
+      truth.push_back(std::move(value));
+      value = call(std::string(nodes::tile_truth_name), std::move(truth), at, hole_text.size());
+      declared = TileDeclared::None;
+    }
     const auto spliced = value->kind == ExprKind::Ident ? tiles_.find(value->text) : tiles_.end();
     if (spliced != tiles_.end() && spliced->second.encoding == header_.encoding &&
         declared == TileDeclared::None && format.kind == TileFormat::Kind::None) {

@@ -8,7 +8,10 @@
 
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
+#include "nodes/tile_holes.hpp"
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
+#include "rtlib/text.hpp"
 
 namespace polyrt::ir {
 
@@ -252,6 +255,115 @@ void build_json_objects(Graph& g) {
   }
 }
 
+// A tile branch's condition (__tile_truth) of a number or a bool is a
+// native comparison with 0, which kernels compute with the rest of their
+// work; of a str it stays a host step.
+void specialize_tile_truths(Graph& g) {
+  const nodes::NodeDef& truth = nodes::tile_truth_node();
+  for (Node& n : g.nodes) {
+    if (n.kind != NodeKind::Call || n.def != &truth) continue;
+    const Type t = g.nodes[n.inputs[0].node].out_types[n.inputs[0].port];
+    if (is_integer(t) || t == Type::Bool) {
+      n.def = &nodes::tile_truth_of_word_node();
+      n.params = {Value::u64(0)};
+    } else if (is_float(t)) {
+      n.def = &nodes::tile_truth_of_f64_node();
+      n.params = {Value::f64(0.0)};
+    }
+  }
+}
+
+// Whether a printf placeholder, with the spec set here, writes a tile
+// hole's value as its encoder (nodes/tile_holes.hpp) would: a number or a
+// bool with no format (and no declared type that converts it) is its
+// digits or true/false in every place; an f64's `.N` is printf's {:.N} and
+// an unsigned integer's `x`, `X`, `0N`, `N` and `>N` its {:x}, {:X}, {:0N}
+// and {:N}; a str is itself in text and escaped as a JSON string, the
+// inside of one or a CSV field; a json value in a JSON value position is
+// its text.
+bool printf_writes_hole(const Node& encoder, Type value, rt::FormatSegment& seg) {
+  using D = nodes::TileDeclared;
+  using F = nodes::TileFormat::Kind;
+  const auto rule = (nodes::TileRule)encoder.params[0].as_u64();
+  const auto declared = (D)encoder.params[1].as_u64();
+  const auto format = (F)encoder.params[2].as_u64();
+  const uint64_t n = encoder.params[3].as_u64();
+  const bool own_type = declared == D::None || (declared == D::U64 && is_unsigned_integer(value)) ||
+                        (declared == D::I64 && is_signed_integer(value)) ||
+                        (declared == D::F64 && value == Type::F64) ||
+                        (declared == D::Bool && value == Type::Bool) ||
+                        (declared == D::Str && value == Type::Str);
+  if (!own_type) return false;
+  if (format != F::None) {
+    if (format == F::Precision && value == Type::F64) {
+      seg.precision = (int)n;
+      return true;
+    }
+    if (!is_unsigned_integer(value)) return false;
+    switch (format) {
+      case F::Hex:
+      case F::UpperHex:
+        seg.radix = format == F::Hex ? 'x' : 'X';
+        return true;
+      case F::ZeroPad:
+      case F::Right:
+        seg.width = (int)n;
+        seg.zero_pad = format == F::ZeroPad;
+        return true;
+      default:
+        return false;
+    }
+  }
+  if (is_integer(value) || is_float(value) || value == Type::Bool) return true;
+  if (value == Type::Json) return rule == nodes::TileRule::Json;
+  if (value != Type::Str) return false;
+  seg.escape = rule == nodes::TileRule::Json         ? rt::TextEscape::JsonQuoted
+               : rule == nodes::TileRule::JsonString ? rt::TextEscape::JsonInside
+               : rule == nodes::TileRule::Csv        ? rt::TextEscape::Csv
+                                                     : rt::TextEscape::None;
+  return true;
+}
+
+// A tile is a printf of its holes' encoders (dsl/tiles.hpp). Where printf
+// writes a hole's value as its encoder would (printf_writes_hole), the
+// printf reads the value itself, escaped by its placeholder's spec, and
+// becomes a __tile_printf when it escapes: one pass over a chunk instead of
+// a column per hole copied again. Encoders no longer read are left to
+// dead-code elimination.
+void fold_tile_holes(Graph& g) {
+  const nodes::NodeDef* printf_def = nodes::find_node("printf");
+  const nodes::NodeDef& encoder = nodes::tile_encode_node();
+  const nodes::NodeDef& tile_printf = nodes::tile_printf_node();
+  for (Node& n : g.nodes) {
+    if (n.kind != NodeKind::Call || n.def != printf_def) continue;
+    std::vector<rt::FormatSegment> segments;
+    std::string error;
+    if (!rt::parse_format(n.params[0].as_str(), segments, error)) continue;
+    bool folded = false, escaped = false;
+    size_t k = 0;
+    for (rt::FormatSegment& seg : segments) {
+      if (!seg.placeholder) continue;
+      Wire& w = n.inputs[k++];
+      const Node& hole = g.nodes[w.node];
+      if (hole.kind != NodeKind::Call || hole.def != &encoder || seg.width || seg.radix ||
+          seg.precision >= 0) {
+        continue;
+      }
+      const Wire value = hole.inputs[0];
+      rt::FormatSegment spec = seg;
+      if (!printf_writes_hole(hole, g.nodes[value.node].out_types[value.port], spec)) continue;
+      seg = spec;
+      w = value;
+      folded = true;
+      escaped = escaped || seg.escape != rt::TextEscape::None;
+    }
+    if (!folded) continue;
+    if (escaped) n.def = &tile_printf;
+    n.params = {Value::str(rt::format_text(segments))};
+    n.prepared = n.def->prepare(n.params);
+  }
+}
+
 void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
   if (!required.empty()) {
     std::unordered_map<std::string_view, size_t> by_name;
@@ -378,6 +490,8 @@ void run_passes(Graph& g, const dsl::Sources& src, const std::vector<std::string
   fuse_padded_concatenations(g);
   map_picked_entries(g);
   build_json_objects(g);
+  specialize_tile_truths(g);
+  fold_tile_holes(g);
   eliminate_dead(g, src, required);
   derive_provenance(g);
   g.port_base.assign(1, 0);

@@ -5,6 +5,7 @@
 #include "nodes/printf_format.hpp"
 #include "nodes/registry.hpp"
 #include "nodes/text_fields.hpp"
+#include "nodes/tile_holes.hpp"
 #include "rtlib/fixed_decimal.h"
 #include "rtlib/rtlib.h"
 #include "rtlib/text.hpp"
@@ -25,76 +26,88 @@ std::string fixed_decimals_refused(uint64_t precision) {
          std::to_string(rt::kDeviceFixedDecimals) + " a GPU kernel writes";
 }
 
+// printf, and a tile's format (tile_printf_node: the same node, whose
+// placeholders may also escape their text; rt::TextEscape).
+template <bool kEscapes>
+NodeDef format_node(std::string_view name, std::string_view family, std::string_view summary) {
+  using P = PortType;
+  return {
+      .name = name,
+      .family = family,
+      .args = {konst("format", P::Str), wires("args", P::Any)},
+      .result_types =
+          [](const std::vector<Type>& in, const std::vector<Value>& params) {
+            std::vector<rt::FormatSegment> segments;
+            std::string error;
+            rt::parse_format(params[0].as_str(), segments, error, kEscapes);
+            const size_t holes = rt::placeholder_count(segments);
+            if (holes != in.size()) {
+              throw ParamError{0, "format has " + std::to_string(holes) + " placeholder(s) but " +
+                                      std::to_string(in.size()) + " argument(s) follow it"};
+            }
+            return std::vector<Type>{Type::Str};
+          },
+      .result_doc = "str",
+      .summary = summary,
+      .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+        auto parsed = std::make_shared<ParsedFormat>();
+        std::string error;
+        if (!parsed->parse(p[0].as_str(), error, kEscapes)) throw ParamError{0, error};
+        auto prepared = std::make_shared<Prepared>();
+        prepared->extra = parsed;
+        return prepared;
+      },
+      .eval =
+          [](Call& c) {
+            c.set(text_value([&](char* p, const auto& ensure) {
+              return write_format(
+                  p, format_of(c.prepared()).segments,
+                  [&](size_t k) { return field_of(c.input(k)); }, ensure);
+            }));
+          },
+      .columnar = [](const ColumnCall& c) { write_printf_columns(format_of(c.prepared), c); },
+      .device_text =
+          DeviceTextForm{.kind = DeviceTextKind::Format,
+                         .bound = [](const std::vector<Value>&, const Prepared* prepared,
+                                     std::span<const size_t> inputs) -> size_t {
+                           size_t bound = 0, k = 0;
+                           for (const rt::FormatSegment& seg : format_of(*prepared).segments) {
+                             bound += seg.literal.size();
+                             if (!seg.placeholder) continue;
+                             const size_t value =
+                                 seg.escape != rt::TextEscape::None
+                                     ? rt::escaped_bound(seg.escape, inputs[k])
+                                 : seg.radix ? rt::u64_radix_digits(seg.base())
+                                 : seg.precision >= 0
+                                     ? std::max(inputs[k], rt::f64_fixed_bound(seg.precision))
+                                     : inputs[k];
+                             bound += std::max(value, (size_t)seg.width);
+                             ++k;
+                           }
+                           return bound;
+                         },
+                         .refused =
+                             [](const std::vector<Value>&, const Prepared* prepared) {
+                               for (const rt::FormatSegment& seg : format_of(*prepared).segments) {
+                                 if (seg.precision > rt::kDeviceFixedDecimals) {
+                                   return fixed_decimals_refused((uint64_t)seg.precision);
+                                 }
+                               }
+                               return std::string();
+                             }}};
+}
+
 }  // namespace
 
 void register_text_nodes(Registry& r) {
   using P = PortType;
-  r.add(
-      {.name = "printf",
-       .family = "strings",
-       .args = {konst("format", P::Str), wires("args", P::Any)},
-       .result_types =
-           [](const std::vector<Type>& in, const std::vector<Value>& params) {
-             std::vector<rt::FormatSegment> segments;
-             std::string error;
-             rt::parse_format(params[0].as_str(), segments, error);
-             const size_t holes = rt::placeholder_count(segments);
-             if (holes != in.size()) {
-               throw ParamError{0, "format has " + std::to_string(holes) + " placeholder(s) but " +
-                                       std::to_string(in.size()) + " argument(s) follow it"};
-             }
-             return std::vector<Type>{Type::Str};
-           },
-       .result_doc = "str",
-       .summary = "Formats its arguments: {} (u64 decimal, f64 Debug form such as 1.0 or "
-                  "1e16, str, bool), {:05} zero pad, {:8} space pad, {:.2} f64 precision, "
-                  "{:x} {:X} {:b} {:o} radix for u64, {{ and }} literal braces. String "
-                  "interpolation \"a{x}b\" compiles to printf. The number of placeholders must "
-                  "equal the number of arguments (checked at compile time).",
-       .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-         auto parsed = std::make_shared<ParsedFormat>();
-         std::string error;
-         if (!parsed->parse(p[0].as_str(), error)) throw ParamError{0, error};
-         auto prepared = std::make_shared<Prepared>();
-         prepared->extra = parsed;
-         return prepared;
-       },
-       .eval =
-           [](Call& c) {
-             c.set(text_value([&](char* p, const auto& ensure) {
-               return write_format(
-                   p, format_of(c.prepared()).segments,
-                   [&](size_t k) { return field_of(c.input(k)); }, ensure);
-             }));
-           },
-       .columnar = [](const ColumnCall& c) { write_printf_columns(format_of(c.prepared), c); },
-       .device_text =
-           DeviceTextForm{.kind = DeviceTextKind::Format,
-                          .bound = [](const std::vector<Value>&, const Prepared* prepared,
-                                      std::span<const size_t> inputs) -> size_t {
-                            size_t bound = 0, k = 0;
-                            for (const rt::FormatSegment& seg : format_of(*prepared).segments) {
-                              bound += seg.literal.size();
-                              if (!seg.placeholder) continue;
-                              const size_t value =
-                                  seg.radix ? rt::u64_radix_digits(seg.base())
-                                  : seg.precision >= 0
-                                      ? std::max(inputs[k], rt::f64_fixed_bound(seg.precision))
-                                      : inputs[k];
-                              bound += std::max(value, (size_t)seg.width);
-                              ++k;
-                            }
-                            return bound;
-                          },
-                          .refused =
-                              [](const std::vector<Value>&, const Prepared* prepared) {
-                                for (const rt::FormatSegment& seg : format_of(*prepared).segments) {
-                                  if (seg.precision > rt::kDeviceFixedDecimals) {
-                                    return fixed_decimals_refused((uint64_t)seg.precision);
-                                  }
-                                }
-                                return std::string();
-                              }}});
+  r.add(format_node<false>(
+      "printf", "strings",
+      "Formats its arguments: {} (u64 decimal, f64 Debug form such as 1.0 or "
+      "1e16, str, bool), {:05} zero pad, {:8} space pad, {:.2} f64 precision, "
+      "{:x} {:X} {:b} {:o} radix for u64, {{ and }} literal braces. String "
+      "interpolation \"a{x}b\" compiles to printf. The number of placeholders must "
+      "equal the number of arguments (checked at compile time)."));
   r.add({.name = "str_concat",
          .family = "strings",
          .args = {wires("parts", P::Any)},
@@ -297,7 +310,26 @@ void register_text_nodes(Registry& r) {
                for (uint64_t r = 0; r < c.rows; ++r) {
                  out.append(c.inputs[0].word(r) != 0 ? c.inputs[1].text(r) : c.inputs[2].text(r));
                }
-             }});
+             },
+         .device_text =
+             DeviceTextForm{.symbol = "pd_text_select",
+                            .args = {text_input(0), text_input_text(1), text_input_text(2)},
+                            .bound = [](const std::vector<Value>&, const Prepared*,
+                                        std::span<const size_t> inputs) {
+                              return std::max(inputs[1], inputs[2]);
+                            }}});
+}
+
+}  // namespace polyrt::nodes
+
+namespace polyrt::nodes {
+
+const NodeDef& tile_printf_node() {
+  static const NodeDef def = format_node<true>(
+      tile_printf_name, "internal",
+      "A tile's text: printf whose placeholders may also write a str as a JSON string, the "
+      "inside of one or a CSV field (graph/passes.cpp folds its holes' encoders into it).");
+  return def;
 }
 
 }  // namespace polyrt::nodes

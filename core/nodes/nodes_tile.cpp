@@ -14,7 +14,7 @@
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
 #include "rtlib/json_text.hpp"
-#include "rtlib/string_ops.hpp"
+#include "rtlib/rtlib.h"
 #include "rtlib/text.hpp"
 #include "rtlib/utf8.hpp"
 
@@ -122,63 +122,12 @@ std::string formatted_text(const FieldValue& v, const TileFormat& f) {
   }
 }
 
-// The inside of a JSON string as polydat's tiles escape it: \" \\ \n \r
-// \t, other control bytes \u00xx; a byte that is not UTF-8 as the lone
-// surrogate \udcXX (so that the text stays JSON, as escape_json does).
-char* write_tile_json_escaped(char* p, std::string_view s) {
-  static const char* hex = "0123456789abcdef";
-  for (size_t i = 0; i < s.size();) {
-    const auto c = (unsigned char)s[i];
-    if (c >= 0x80) {
-      const rt::Utf8Char at = rt::utf8_at(s, i);
-      if (at.valid) {
-        p = std::copy_n(s.data() + i, at.size, p);
-      } else {
-        p = std::copy_n("\\udc", 4, p);
-        *p++ = hex[c >> 4];
-        *p++ = hex[c & 15];
-      }
-      i += at.size;
-      continue;
-    }
-    ++i;
-    const char letter = c == '"'    ? '"'
-                        : c == '\\' ? '\\'
-                        : c == '\n' ? 'n'
-                        : c == '\r' ? 'r'
-                        : c == '\t' ? 't'
-                                    : 0;
-    if (letter) {
-      *p++ = '\\';
-      *p++ = letter;
-    } else if (c < 0x20) {
-      p = std::copy_n("\\u00", 4, p);
-      *p++ = hex[c >> 4];
-      *p++ = hex[c & 15];
-    } else {
-      *p++ = (char)c;
-    }
-  }
-  return p;
-}
-
-char* write_csv_field(char* p, std::string_view s) {
-  if (s.find_first_of(",\"\n") == std::string_view::npos) return std::copy(s.begin(), s.end(), p);
-  *p++ = '"';
-  for (char c : s) {
-    if (c == '"') *p++ = '"';
-    *p++ = c;
-  }
-  *p++ = '"';
-  return p;
-}
-
 // Room for one hole's text.
 size_t hole_bound(const FieldValue& v, const HoleRule& r) {
   size_t base = is_text(v.type) ? 2 * v.text.size() : rt::kF64DisplayText;
   if (r.format.kind == TileFormat::Kind::Precision) base += rt::f64_fixed_bound((int)r.format.n);
   base += r.format.n;
-  return rt::kJsonEscapedBytesPerByte * base + 2;
+  return rt::escaped_bound(rt::TextEscape::JsonQuoted, base);
 }
 
 // One hole's text at p (room: hole_bound); returns its end.
@@ -214,19 +163,16 @@ char* write_hole(char* p, FieldValue v, const HoleRule& r) {
     case TileRule::Text:
       return std::copy(text.begin(), text.end(), p);
     case TileRule::Csv:
-      return write_csv_field(p, text);
+      return write_escaped(p, rt::TextEscape::Csv, text);
     case TileRule::JsonString:
-      return write_tile_json_escaped(p, text);
+      return write_escaped(p, rt::TextEscape::JsonInside, text);
     case TileRule::Json:
       break;
   }
   const bool quoted = r.declared == TileDeclared::Str ||
                       !(v.type == Type::Bool || is_number(v.type) || v.type == Type::Json);
   if (!quoted) return std::copy(text.begin(), text.end(), p);
-  *p++ = '"';
-  p = write_tile_json_escaped(p, text);
-  *p++ = '"';
-  return p;
+  return write_escaped(p, rt::TextEscape::JsonQuoted, text);
 }
 
 std::string declared_conversion_error(Type from, TileDeclared to, bool strict) {
@@ -351,6 +297,32 @@ const NodeDef& tile_truth_node() {
           [](Call& c) {
             c.set(Value::boolean(!c.input(0).is_none() && truthy(field_of(c.input(0)))));
           },
+  };
+  return def;
+}
+
+const NodeDef& tile_truth_of_word_node() {
+  static const NodeDef def{
+      .name = "__tile_truth_word",
+      .family = "internal",
+      .args = {wire("value", P::U64), konst("zero", P::U64)},
+      .results = {Type::Bool},
+      .summary = "__tile_truth of an integer or a bool: value != 0.",
+      .eval = [](Call& c) { c.set(Value::boolean(c.word(0) != 0)); },
+      .native = native<pd_u64_ne>("pd_u64_ne", {in(0), param(0)}),
+  };
+  return def;
+}
+
+const NodeDef& tile_truth_of_f64_node() {
+  static const NodeDef def{
+      .name = "__tile_truth_f64",
+      .family = "internal",
+      .args = {wire("value", P::F64), konst("zero", P::F64)},
+      .results = {Type::Bool},
+      .summary = "__tile_truth of a float: value != 0.0 (NaN is true).",
+      .eval = [](Call& c) { c.set(Value::boolean(c.f64(0) != 0.0)); },
+      .native = native<pd_f64_ne>("pd_f64_ne", {in(0), param(0)}),
   };
   return def;
 }

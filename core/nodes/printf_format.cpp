@@ -11,8 +11,8 @@ const ParsedFormat& format_of(const Prepared& prepared) {
   return *static_cast<const ParsedFormat*>(prepared.extra.get());
 }
 
-bool ParsedFormat::parse(std::string_view format, std::string& error) {
-  if (!rt::parse_format(format, segments, error)) return false;
+bool ParsedFormat::parse(std::string_view format, std::string& error, bool escapes) {
+  if (!rt::parse_format(format, segments, error, escapes)) return false;
   for (const rt::FormatSegment& seg : segments) {
     literal_offsets.push_back(literals.size());
     literals += seg.literal;
@@ -30,6 +30,7 @@ enum class Writer : uint8_t {
   Decimal,     // u64, {} or Display
   ZeroPadded,  // u64, {:0N}
   Text,        // str from a padded column, {} or Display
+  Escaped,     // str under a tile's escape, through write_escaped
   Field,       // anything else under a printf spec, through write_field
   Display,     // anything else in its Display form, through write_display
 };
@@ -53,6 +54,7 @@ size_t row_room(const Piece& piece, uint64_t r) {
   switch (piece.writer) {
     case Writer::Text:
       return v.text.size();
+    case Writer::Escaped:
     case Writer::Field:
       return field_bound(*piece.spec, v);
     default:
@@ -96,6 +98,9 @@ void write_pieces(const std::vector<Piece>& piece_list, size_t fixed_bound, cons
           p = columns::copy_padded(p, text.data(), text.size());
           break;
         }
+        case Writer::Escaped:
+          p = write_escaped(p, piece.spec->escape, piece.input.text(r));
+          break;
         case Writer::Field:
           p = write_field(p, *piece.spec, field_of(piece.input, r));
           break;
@@ -128,8 +133,11 @@ void write_printf_columns(const ParsedFormat& format, const ColumnCall& c) {
       if (type == Type::U64 && seg.radix == 0 && (seg.width == 0 || seg.zero_pad)) {
         piece.writer = seg.width == 0 ? Writer::Decimal : Writer::ZeroPadded;
         fixed_bound += std::max<size_t>(seg.width, rt::kU64Text);
-      } else if (type == Type::Str && seg.width == 0 && piece.input.padded) {
+      } else if (type == Type::Str && seg.width == 0 && piece.input.padded &&
+                 seg.escape == rt::TextEscape::None) {
         piece.writer = Writer::Text;
+      } else if (seg.escape != rt::TextEscape::None) {
+        piece.writer = Writer::Escaped;
       } else {
         piece.writer = Writer::Field;
         if (!is_text(type)) fixed_bound += field_bound(seg, FieldValue{type, 0, {}});

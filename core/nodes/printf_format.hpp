@@ -19,8 +19,9 @@ struct ParsedFormat {
   std::string literals;
   std::vector<size_t> literal_offsets;  // per segment
 
-  // Parses `format`; returns false and sets `error` as rt::parse_format does.
-  bool parse(std::string_view format, std::string& error);
+  // Parses `format`; returns false and sets `error` as rt::parse_format does
+  // (`escapes`: a tile's format, which may escape its placeholders).
+  bool parse(std::string_view format, std::string& error, bool escapes = false);
 };
 
 // The format a printf node prepared.

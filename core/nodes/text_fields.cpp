@@ -4,6 +4,7 @@
 
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
+#include "rtlib/rtlib.h"
 
 namespace polyrt::nodes {
 
@@ -78,6 +79,7 @@ char* write_display(char* p, const FieldValue& v) {
 }
 
 size_t field_bound(const rt::FormatSegment& spec, const FieldValue& v) {
+  if (spec.escape != rt::TextEscape::None) return rt::escaped_bound(spec.escape, v.text.size());
   size_t bound = 5;  // bool
   switch (rendering_of(v.type)) {
     case Rendering::Unsigned:
@@ -98,7 +100,13 @@ size_t field_bound(const rt::FormatSegment& spec, const FieldValue& v) {
   return std::max(bound, (size_t)spec.width);
 }
 
+char* write_escaped(char* p, rt::TextEscape escape, std::string_view text) {
+  return p + pd_text_tile_escaped(p, text.data(), text.size(), (uint64_t)escape);
+}
+
 char* write_field(char* p, const rt::FormatSegment& spec, const FieldValue& v) {
+  // The compiler sets an escape only on a str placeholder with no spec.
+  if (spec.escape != rt::TextEscape::None) return write_escaped(p, spec.escape, v.text);
   char* end = p;
   const Rendering r = rendering_of(v.type);
   if ((r == Rendering::Unsigned || r == Rendering::Signed) && spec.radix != 0) {

@@ -30,8 +30,11 @@ inline FieldValue field_of(const ColumnInput& in, uint64_t row) {
 size_t display_bound(const FieldValue& v);
 char* write_display(char* p, const FieldValue& v);
 
+// Text under a tile's escape (rt::TextEscape; room: rt::escaped_bound).
+char* write_escaped(char* p, rt::TextEscape escape, std::string_view text);
+
 // A printf placeholder: the value rendered per its spec (radix, precision),
-// then padded to its width.
+// then padded to its width; a str under an escape, escaped.
 size_t field_bound(const rt::FormatSegment& spec, const FieldValue& v);
 char* write_field(char* p, const rt::FormatSegment& spec, const FieldValue& v);
 

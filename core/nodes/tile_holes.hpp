@@ -41,8 +41,16 @@ struct TileFormat {
 // text): the hole's text. __tile_truth(value): a branch's condition (a
 // number not zero, a str not empty, "0" or "false"; None false).
 inline constexpr std::string_view tile_encode_name = "__tile_encode";
+inline constexpr std::string_view tile_printf_name = "__tile_printf";
 inline constexpr std::string_view tile_truth_name = "__tile_truth";
 const NodeDef& tile_encode_node();
 const NodeDef& tile_truth_node();
+// __tile_truth once its input's type is known (graph/passes.cpp): of an
+// integer or a bool, and of a float, computed natively (value != 0).
+const NodeDef& tile_truth_of_word_node();
+const NodeDef& tile_truth_of_f64_node();
+// A tile's printf once its holes' encoders are folded into its format
+// (graph/passes.cpp): printf's writers, with the escape specs.
+const NodeDef& tile_printf_node();
 
 }  // namespace polyrt::nodes

@@ -20,6 +20,12 @@ PD_API uint64_t pd_text_pick(char* out, uint64_t index, const int64_t* offsets, 
   return pd_text_copy(out, bytes + begin, (uint64_t)(offsets[index + 1] - begin));
 }
 
+PD_API uint64_t pd_text_select(char* out, uint64_t cond, const char* then_text,
+                               uint64_t then_length, const char* else_text, uint64_t else_length) {
+  return cond != 0 ? pd_text_copy(out, then_text, then_length)
+                   : pd_text_copy(out, else_text, else_length);
+}
+
 PD_API uint64_t pd_text_u64(char* out, uint64_t x) {
   return (uint64_t)(polyrt::rt::write_u64(out, x) - out);
 }
@@ -156,6 +162,19 @@ PD_API uint64_t pd_text_json_string(char* out, const char* text, uint64_t length
   w.put('"');
   polyrt::rt::put_json_escaped(w, text, length);
   w.put('"');
+  return (uint64_t)(w.p - out);
+}
+
+PD_API uint64_t pd_text_tile_escaped(char* out, const char* text, uint64_t length,
+                                     uint64_t escape) {
+  polyrt::rt::ByteWriter w{out};
+  if (escape == 3) {
+    polyrt::rt::put_csv_text(w, text, length, true);
+  } else {
+    if (escape == 1) w.put('"');
+    polyrt::rt::put_json_escaped(w, text, length, false);
+    if (escape == 1) w.put('"');
+  }
   return (uint64_t)(w.p - out);
 }
 

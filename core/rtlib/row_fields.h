@@ -28,9 +28,10 @@ struct ByteCounter {
   void put(const char*, uint64_t k) { n += k; }
 };
 
-// Whether byte c makes a CSV field need quotes (RFC 4180).
-inline bool csv_special(unsigned char c) {
-  return c == ',' || c == '"' || c == '\r' || c == '\n';
+// Whether byte c makes a CSV field need quotes (RFC 4180). polydat's tiles
+// quote a field for , " and a newline only (tile_csv: true).
+inline bool csv_special(unsigned char c, bool tile_csv = false) {
+  return c == ',' || c == '"' || (c == '\r' && !tile_csv) || c == '\n';
 }
 
 // The letter of the backslash escape TSV and JSON share for c, or 0.
@@ -54,11 +55,12 @@ inline bool json_special(unsigned char c) {
   return c < 0x20 || c >= 0x7f || c == '"' || c == '\\';
 }
 
-// A CSV field: as it is, or quoted with its quotes doubled when a byte needs.
+// A CSV field: as it is, or quoted with its quotes doubled when a byte needs
+// (csv_special).
 template <typename Out>
-void put_csv_text(Out& out, const char* s, uint64_t n) {
+void put_csv_text(Out& out, const char* s, uint64_t n, bool tile_csv = false) {
   uint64_t i = 0;
-  while (i < n && !csv_special((unsigned char)s[i])) ++i;
+  while (i < n && !csv_special((unsigned char)s[i], tile_csv)) ++i;
   if (i == n) return out.put(s, n);
   out.put('"');
   for (i = 0; i < n; ++i) {
@@ -84,9 +86,17 @@ void put_tsv_text(Out& out, const char* s, uint64_t n) {
 // Text as the inside of a JSON string, valid whatever the bytes: the short
 // escapes, \u00XX for other control bytes, valid UTF-8 as it is, and a byte
 // of no valid sequence as the lone surrogate \udcXX (Python's
-// surrogateescape: the bytes can be recovered).
+// surrogateescape: the bytes can be recovered). serde_json writes backspace
+// and form feed as \b and \f; polydat's tiles as \u0008 and \u000c
+// (letters_bf: false).
 template <typename Out>
-void put_json_escaped(Out& out, const char* s, uint64_t n) {
+void put_json_escaped(Out& out, const char* s, uint64_t n, bool letters_bf = true) {
+  // Plain text (most of it) goes out in one copy.
+  uint64_t plain = 0;
+  while (plain < n && !json_special((unsigned char)s[plain])) ++plain;
+  out.put(s, plain);
+  s += plain;
+  n -= plain;
   const char* hex = "0123456789abcdef";
   const auto escaped = [&](const char* prefix, unsigned char c) {
     out.put(prefix, 4);
@@ -107,7 +117,10 @@ void put_json_escaped(Out& out, const char* s, uint64_t n) {
       continue;
     }
     ++i;
-    const char letter = c == '"' ? '"' : c == '\b' ? 'b' : c == '\f' ? 'f' : backslash_letter(c);
+    const char letter = c == '"'                  ? '"'
+                        : c == '\b' && letters_bf ? 'b'
+                        : c == '\f' && letters_bf ? 'f'
+                                                  : backslash_letter(c);
     if (letter) {
       out.put('\\');
       out.put(letter);

@@ -204,6 +204,9 @@ PD_INLINE uint64_t pd_segment_end(uint64_t begin, uint64_t segment_rows, uint64_
   return begin + segment_rows < rows ? begin + segment_rows : rows;
 }
 PD_API uint64_t pd_text_copy(char* out, const char* text, uint64_t length);
+// select_str: the one text cond picks.
+PD_API uint64_t pd_text_select(char* out, uint64_t cond, const char* then_text,
+                               uint64_t then_length, const char* else_text, uint64_t else_length);
 // entries[index] of a table whose entry k is bytes [offsets[k], offsets[k + 1]).
 PD_API uint64_t pd_text_pick(char* out, uint64_t index, const int64_t* offsets, const char* bytes);
 PD_API uint64_t pd_text_u64(char* out, uint64_t x);
@@ -248,6 +251,9 @@ PD_API uint64_t pd_text_md5(char* out, const char* bytes, uint64_t length);
 // +-inf) and a str as a JSON string.
 PD_API uint64_t pd_text_json_f64(char* out, double x);
 PD_API uint64_t pd_text_json_string(char* out, const char* text, uint64_t length);
+// A tile hole's str under its escape (rt::TextEscape: 1 a JSON string, 2
+// the inside of one, 3 a CSV field), by polydat's tile rules.
+PD_API uint64_t pd_text_tile_escaped(char* out, const char* text, uint64_t length, uint64_t escape);
 // An f64's (its bits') fixed decimals, at most rt::kDeviceFixedDecimals of
 // them (fixed_decimal.h).
 PD_API uint64_t pd_text_f64_fixed(char* out, uint64_t bits, uint64_t precision);

@@ -80,8 +80,8 @@ std::string u64_zero_pad(uint64_t x, uint64_t width) {
   return out;
 }
 
-bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
-                  std::string& error) {
+bool parse_format(std::string_view format, std::vector<FormatSegment>& segments, std::string& error,
+                  bool escapes) {
   segments.clear();
   FormatSegment current;
   for (size_t i = 0; i < format.size(); ++i) {
@@ -108,6 +108,12 @@ bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
           return false;
         }
         spec.remove_prefix(1);
+        if (escapes && spec.size() == 2 && spec[0] == '!' && std::strchr("qsc", spec[1])) {
+          current.escape = spec[1] == 'q'   ? TextEscape::JsonQuoted
+                           : spec[1] == 's' ? TextEscape::JsonInside
+                                            : TextEscape::Csv;
+          spec = {};
+        }
         size_t k = 0;
         if (k < spec.size() && spec[k] == '0') {
           current.zero_pad = true;
@@ -149,6 +155,33 @@ bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
   }
   segments.push_back(current);
   return true;
+}
+
+std::string format_text(const std::vector<FormatSegment>& segments) {
+  std::string out;
+  for (const FormatSegment& seg : segments) {
+    for (char c : seg.literal) {
+      out.push_back(c);
+      if (c == '{' || c == '}') out.push_back(c);
+    }
+    if (!seg.placeholder) continue;
+    out += '{';
+    const size_t opened = out.size();
+    out += ':';
+    if (seg.escape != TextEscape::None) {
+      out += '!';
+      out += seg.escape == TextEscape::JsonQuoted   ? 'q'
+             : seg.escape == TextEscape::JsonInside ? 's'
+                                                    : 'c';
+    }
+    if (seg.zero_pad) out += '0';
+    if (seg.width) out += std::to_string(seg.width);
+    if (seg.precision >= 0) out += "." + std::to_string(seg.precision);
+    if (seg.radix) out += seg.radix;
+    if (out.size() == opened + 1) out.resize(opened);  // no spec: {}
+    out += '}';
+  }
+  return out;
 }
 
 size_t placeholder_count(const std::vector<FormatSegment>& segments) {

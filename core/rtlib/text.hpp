@@ -83,9 +83,17 @@ std::string render_text(const Write& write) {
 }
 
 // printf formats: parsed once at compile time, rendered per evaluation.
+// How a placeholder escapes its text: a tile's hole (dsl/tiles.hpp) as a
+// JSON string, the inside of one, or a CSV field, by polydat's tile rules
+// (row_fields.h: put_json_escaped without \b \f letters, put_csv_text for
+// , " and newline). Only the compiler writes these, as the internal specs
+// {:!q} {:!s} {:!c} of a tile's format.
+enum class TextEscape : uint8_t { None, JsonQuoted, JsonInside, Csv };
+
 struct FormatSegment {
   std::string literal;  // text before the placeholder (or the tail)
   bool placeholder = false;
+  TextEscape escape = TextEscape::None;
   bool zero_pad = false;
   int width = 0;
   int precision = -1;
@@ -95,9 +103,16 @@ struct FormatSegment {
   int base() const { return radix == 'b' ? 2 : radix == 'o' ? 8 : radix ? 16 : 10; }
 };
 // Returns false and sets `error` for a malformed format (unbalanced braces,
-// an unknown spec such as "{:q}").
-bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
-                  std::string& error);
+// an unknown spec such as "{:q}"). `escapes`: the internal escape specs
+// are accepted too.
+bool parse_format(std::string_view format, std::vector<FormatSegment>& segments, std::string& error,
+                  bool escapes = false);
+// The format text of segments, which parse_format reads back to them.
+std::string format_text(const std::vector<FormatSegment>& segments);
+// The most bytes an escape makes of n bytes of text.
+inline size_t escaped_bound(TextEscape escape, size_t n) {
+  return escape == TextEscape::None ? n : escape == TextEscape::Csv ? 2 * n + 2 : 6 * n + 2;
+}
 size_t placeholder_count(const std::vector<FormatSegment>& segments);
 
 // combinations: the pattern split on ';', each piece a charset ("A-Z", "0-9",

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# A JSON tile of ten users columns (bench/users_tile.polydat) rendered as one
+# document per row (written with --format tsv, which leaves it as it is),
+# against the same ten columns written as JSON Lines by --format jsonl:
+# ROWS rows (5,000,000) to /dev/null on every core, ROUNDS times (7) in
+# alternation; prints each round, the fastest and median of each in M
+# rows/s, and the tile's share of JSON Lines' speed.
+#   bench/compare_tile.sh              POLYRT=build/cli/polyrt ROUNDS=7 ROWS=5000000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+polyrt=${POLYRT:-build/cli/polyrt}
+rounds=${ROUNDS:-7}
+rows=${ROWS:-5000000}
+program=bench/users_tile.polydat
+columns=user_id,first_name,country,region,age,score,premium,plate,email,label
+
+source bench/timing.sh
+summary() {  # label, then the times: fastest and median in M rows/s
+  local label=$1
+  shift
+  printf '%s\n' "$@" | sort -n | awk -v n="$rows" -v label="$label" '{a[NR] = $1}
+    END {printf "%s: fastest %.2f M rows/s (%.3f s), median %.2f M rows/s (%.3f s)\n",
+         label, n / a[1] / 1e6, a[1], n / a[int((NR + 1) / 2)] / 1e6, a[int((NR + 1) / 2)]}'
+}
+
+tile=() jsonl=()
+for ((round = 1; round <= rounds; ++round)); do
+  t=$(seconds "$polyrt" run $program --cycles 0..$rows --outputs doc --format tsv)
+  j=$(seconds "$polyrt" run $program --cycles 0..$rows --outputs $columns --format jsonl)
+  tile+=("$t") jsonl+=("$j")
+  echo "round $round: tile $t s, jsonl $j s"
+done
+summary "tile " "${tile[@]}"
+summary "jsonl" "${jsonl[@]}"
+middle() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
+fastest() { printf '%s\n' "$@" | sort -n | head -1; }
+awk -v t="$(fastest "${tile[@]}")" -v j="$(fastest "${jsonl[@]}")" -v mt="$(middle "${tile[@]}")" \
+  -v mj="$(middle "${jsonl[@]}")" \
+  'BEGIN {printf "tile / jsonl rows/s: fastest %.2f, median %.2f\n", j / t, mj / mt}'
