@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "polyrt/error.hpp"
+#include "polyrt/host_nodes.hpp"
 
 namespace polyrt::cli {
 
@@ -14,7 +15,7 @@ bool takes_value(const std::string& name) {
       "--out",    "--cycles",     "--outputs", "--format",  "--set",         "--threads",
       "--engine", "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
       "--parts",  "--part",       "--rate",    "--seconds", "--lib",         "--partition",
-      "--rows",   "--width",      "--html"};
+      "--rows",   "--width",      "--html",    "--plugin"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }
@@ -48,7 +49,7 @@ CommandLine::CommandLine(std::string command, std::vector<std::string> args)
     } else if (takes_value(o.name) && i + 1 < args.size()) {
       o.value = args[++i];
     }
-    if (o.name != "--set" && o.name != "--lib" && o.name != "--partition") {
+    if (o.name != "--set" && o.name != "--lib" && o.name != "--partition" && o.name != "--plugin") {
       for (const std::string& s : seen) {
         if (s == o.name) {
           throw UsageError("polyrt " + command_ + ": option " + o.name +
@@ -174,6 +175,12 @@ DeviceChoice parse_device(const std::string& command, const std::string& text) {
 bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& options) {
   if (flag == "--lib") {
     options.library_paths.push_back(args.value_of(flag));
+  } else if (flag == "--plugin") {
+    try {
+      load_plugin(args.value_of(flag));
+    } catch (const RegistrationError& e) {
+      throw UsageError("polyrt " + args.command() + ": --plugin: " + e.what());
+    }
   } else if (flag == "--partition") {
     parse_partition(args.command(), args.value_of(flag), options);
   } else {

@@ -10,11 +10,12 @@ namespace polyrt::cli {
 
 int check_command(CommandLine& args) {
   static const char* usage =
-      "usage: polyrt check FILE [--lib DIR]... [--partition [CURSOR=]I]...\n\n"
+      "usage: polyrt check FILE [--lib DIR]... [--plugin LIB]... [--partition [CURSOR=]I]...\n\n"
       "Compiles FILE and reports diagnostics. Exit status 0 when it compiles, 1 when not.\n"
       "--lib DIR adds a directory of modules (searched in order, after FILE's directory\n"
-      "and before POLYRT_LIB_PATH and the standard library); --partition the partition a\n"
-      "top-level cursor takes.\n";
+      "and before POLYRT_LIB_PATH and the standard library); --plugin LIB loads a library\n"
+      "of host nodes (docs/embedding.md, every command takes it); --partition the\n"
+      "partition a top-level cursor takes.\n";
   if (args.wants_help()) return std::fputs(usage, stdout), 0;
   CompileOptions options;
   while (!args.done()) {

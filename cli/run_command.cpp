@@ -47,6 +47,8 @@ const char* kRunUsage =
     "  --provenance M        auto, raw, pull or pushpull (slot engines; default auto)\n"
     "  --lib DIR             a directory of modules, searched after FILE's directory\n"
     "                        (repeatable; see docs/language.md)\n"
+    "  --plugin LIB          a library of host nodes the program calls (repeatable;\n"
+    "                        see docs/embedding.md)\n"
     "  --partition I         the partition a top-level cursor over a spec of several takes\n"
     "                        (CURSOR=I for one cursor; repeatable; see docs/language.md)\n"
     "  --parts N             split the range into N contiguous parts, one file each under\n"

@@ -138,7 +138,11 @@ uint64_t run_rows(const PreparedBatch& batch, const ir::Node& n, uint32_t node,
 // The part's rows through the node's columnar form, else row by row.
 uint64_t run_part(const PreparedBatch& batch, const ir::Node& n, uint32_t node,
                   const ChunkBuffers& b, uint64_t first, const StepPart& part) {
-  if (run_columnar(batch, n, node, b, first, part)) return plan::kNoFailingRow;
+  try {
+    if (run_columnar(batch, n, node, b, first, part)) return plan::kNoFailingRow;
+  } catch (const nodes::ColumnarFallback&) {
+    // A row failed: the rows find which (the form wrote no text).
+  }
   return run_rows(batch, n, node, b, first, part);
 }
 

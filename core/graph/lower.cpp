@@ -334,7 +334,7 @@ class Lowerer {
     }
     auto at_param = [&](size_t i) { return i < param_pos.size() ? param_pos[i] : pos; };
     try {
-      if (def.prepare) n.prepared = def.prepare(params);
+      n.prepared = def.prepare ? def.prepare(params) : def.shared_prepared;
       n.out_types = def.result_types ? def.result_types(in_types, params) : def.results;
     } catch (const nodes::ParamError& e) {
       src_.fail(at_param(e.param_index),

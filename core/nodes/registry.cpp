@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "nodes/host_nodes.hpp"
 #include "nodes/text_fields.hpp"
 #include "nodes/tile_holes.hpp"
 #include "polyrt/error.hpp"
@@ -23,7 +24,7 @@ uint64_t Call::word(size_t i) const {
 }
 
 void Registry::add(NodeDef def) {
-  if (def.columnar && def.can_fail) {
+  if (def.columnar && def.can_fail && !def.columnar_falls_back) {
     internal_error("node '" + std::string(def.name) + "' can fail but has a columnar form");
   }
   defs_.push_back(std::make_unique<NodeDef>(std::move(def)));
@@ -89,6 +90,11 @@ const Registry& user_registry() {
 }  // namespace
 
 const NodeDef* find_node(std::string_view name) {
+  if (const NodeDef* def = find_language_node(name)) return def;
+  return find_host_node(name);
+}
+
+const NodeDef* find_language_node(std::string_view name) {
   if (const NodeDef* def = user_registry().find(name)) return def;
   // The calls a tile's template compiles to (dsl/tiles.hpp) are named in
   // the syntax tree, so the lowering finds them here.

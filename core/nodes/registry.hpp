@@ -161,6 +161,13 @@ struct NodeDef {
   // The batch tier's form of a host-only node over a whole chunk (see
   // column_call.hpp): the same rtlib writers as eval, with no Value per row.
   void (*columnar)(const ColumnCall& call) = nullptr;
+  // A fallible node's columnar form that throws ColumnarFallback, having
+  // written nothing a row form would not, when a row of the chunk fails:
+  // the chunk then runs row by row, which finds the failing row (host nodes).
+  bool columnar_falls_back = false;
+  // The prepared data of every call, for a node with no prepare (a host
+  // node's callbacks).
+  std::shared_ptr<const Prepared> shared_prepared;
   // How a GPU kernel writes the text of a string node (device_text_form.hpp);
   // absent: a host step on the GPU too.
   std::optional<DeviceTextForm> device_text = std::nullopt;
@@ -168,8 +175,14 @@ struct NodeDef {
   std::optional<ConstantInputForm> constant_input_form = std::nullopt;
 };
 
-// Looks a node up by name; nullptr when unknown.
+// Thrown by a columnar form that falls back to rows (NodeDef::columnar_falls_back).
+struct ColumnarFallback {};
+
+// Looks a node up by name (the language's, then the host's); nullptr when
+// unknown.
 const NodeDef* find_node(std::string_view name);
+// The language's node of this name (not the host's), or nullptr.
+const NodeDef* find_language_node(std::string_view name);
 // Every node in documentation order (by family, then registration order).
 const std::vector<const NodeDef*>& all_nodes();
 

@@ -61,7 +61,7 @@ Value evaluate_call(std::string_view callee, std::span<const Value> args) {
     }
   }
   n.out_types = def->results.empty() ? def->result_types(input_types, n.params) : def->results;
-  if (def->prepare) n.prepared = def->prepare(n.params);
+  n.prepared = def->prepare ? def->prepare(n.params) : def->shared_prepared;
   std::vector<const Value*> pointers;
   for (const Value& v : inputs) pointers.push_back(&v);
   std::vector<Value> out(n.out_types.size());

@@ -33,6 +33,7 @@ from ._polyrt import (  # noqa: F401  (the exception classes and State are the p
     Error,
     EvalError,
     RefusedError,
+    RegistrationError,
     State,
     StoppedError,
     OutputError,
@@ -53,10 +54,12 @@ __all__ = [
     "set_buffer_cache_limit",
     "bench",
     "devices",
+    "register_node",
     "Error",
     "CompileError",
     "ConstantFoldError",
     "RefusedError",
+    "RegistrationError",
     "WriteError",
     "EvalError",
     "DeviceError",
@@ -127,6 +130,49 @@ def compile(
         _utf8(source_or_path), name, engine, provenance, outputs, library, partitions
     )
     return Program(native, source_or_path, name, engine, provenance, outputs, library, partitions)
+
+
+
+def register_node(
+    name: str,
+    fn=None,
+    *,
+    inputs: Sequence[str],
+    result: str,
+    pure: bool = True,
+    vectorized: bool = False,
+    summary: str = "",
+):
+    """Registers a Python function as a node every program compiled afterwards
+    may call by ``name`` (in this process; a name is registered once).
+
+    ``inputs`` and ``result`` are types: ``"u64"``, ``"i64"``, ``"f64"``,
+    ``"bool"`` or ``"str"``. A row function takes one Python value per input
+    and returns one value. A ``vectorized`` function takes one numpy array per
+    input (read-only views of the batch tier's columns, valid during the call;
+    a ``str`` input is a list of str) and returns an array of the same length;
+    it serves single rows too (arrays of one). A ``pure`` function (the
+    default) must return the same value for the same inputs: it may be
+    folded at compile time and called from any thread; an impure one is
+    re-evaluated on every write, like a ``volatile`` binding. An exception the
+    function raises becomes the ``EvalError`` of the row. Host nodes run on
+    the CPU (a host step on a GPU too).
+
+    Usable as a decorator::
+
+        @polyrt.register_node("scaled", inputs=["u64"], result="f64", vectorized=True)
+        def scaled(x):
+            return x * 0.5
+    """
+    def register(function):
+        if not callable(function):
+            raise TypeError(f"register_node({name!r}): fn must be callable")
+        _polyrt._register_node(
+            name, list(_sequence(inputs, "inputs")), result, bool(pure), function,
+            bool(vectorized), summary)
+        return function
+
+    return register if fn is None else register(fn)
 
 
 def _partitions(partition) -> Dict[str, int]:

@@ -19,5 +19,7 @@ void bind_output(nanobind::module_& m);
 void bind_devices(nanobind::module_& m);
 // bench(): a program measured on every tier and device here.
 void bind_bench(nanobind::module_& m);
+// register_node(): a Python function as a host node.
+void bind_host_nodes(nanobind::module_& m);
 
 }  // namespace polyrt::python

@@ -5,6 +5,7 @@
 
 #include "polyrt/batch.hpp"
 #include "polyrt/error.hpp"
+#include "polyrt/host_nodes.hpp"
 #include "python/src/bindings.hpp"
 
 namespace nb = nanobind;
@@ -43,6 +44,10 @@ ErrorKind kinds[] = {
      "coordinates (the node attribute names the node).",
      is<EvalError>},
     {"DeviceError", "A GPU cannot be used, or a CUDA driver call failed.", is<DeviceError>},
+    {"RegistrationError",
+     "A host node that cannot be registered: its name taken or not a name, a type a host node "
+     "cannot take.",
+     is<RegistrationError>},
     {"StoppedError", "A batch call was stopped from another thread.", is<StoppedError>},
     {"OutputError",
      "Output that cannot be written or put in place (a symbolic link, a read-only file, a "

@@ -10,5 +10,6 @@ NB_MODULE(_polyrt, m) {
   polyrt::python::bind_output(m);
   polyrt::python::bind_devices(m);
   polyrt::python::bind_bench(m);
+  polyrt::python::bind_host_nodes(m);
   m.attr("__version__") = polyrt::build_info().version;
 }

@@ -1,0 +1,205 @@
+// polyrt.register_node's native half: a Python function as a host node
+// (polyrt/host_nodes.hpp). A row function takes and returns Python values;
+// a vectorized one takes one numpy array per input (read-only views of the
+// batch tier's columns, valid during the call) and returns an array of the
+// chunk's length, and is also the row form (arrays of one row). Callbacks
+// take the GIL; a Python exception becomes the EvalError of the row.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <array>
+#include <bit>
+#include <cstring>
+
+#include "polyrt/host_nodes.hpp"
+#include "python/src/bindings.hpp"
+#include "python/src/values.hpp"
+
+namespace nb = nanobind;
+
+namespace polyrt::python {
+namespace {
+
+Type type_named(const std::string& name, const std::string& node) {
+  static const std::pair<const char*, Type> names[] = {{"u64", Type::U64},
+                                                       {"i64", Type::I64},
+                                                       {"f64", Type::F64},
+                                                       {"bool", Type::Bool},
+                                                       {"str", Type::Str}};
+  for (const auto& [n, t] : names) {
+    if (name == n) return t;
+  }
+  throw RegistrationError("host node '" + node + "': unknown type '" + name +
+                          "' (valid: u64, i64, f64, bool, str)");
+}
+
+// Runs `body` with the GIL; a Python exception leaves as a std::runtime_error
+// carrying its type and message (the Python error object is released under
+// the GIL).
+template <typename Body>
+auto with_gil(const Body& body) -> decltype(body()) {
+  std::string message;
+  {
+    nb::gil_scoped_acquire gil;
+    try {
+      return body();
+    } catch (nb::python_error& e) {
+      // "ValueError: message": the traceback is the host's, not the row's.
+      message = nb::cast<std::string>(e.type().attr("__name__")) + ": " +
+                nb::cast<std::string>(nb::str(e.value()));
+    }
+  }
+  throw std::runtime_error(message);
+}
+
+// A column (or a scalar of the chunk) as a numpy array of `rows`.
+nb::object column_array(const HostColumn& c, uint64_t rows) {
+  if (c.type == Type::Str) {
+    nb::list texts;
+    for (uint64_t r = 0; r < rows; ++r) texts.append(text_to_python(c.text(r)));
+    return texts;
+  }
+  const size_t shape[1] = {(size_t)rows};
+  const int64_t strides[1] = {(int64_t)c.stride};
+  nb::object words;
+  if (c.type == Type::F64) {
+    words = nb::cast(nb::ndarray<nb::numpy, const double, nb::ndim<1>>(
+        reinterpret_cast<const double*>(c.words), 1, shape, nb::handle(), strides));
+  } else if (c.type == Type::I64) {
+    words = nb::cast(nb::ndarray<nb::numpy, const int64_t, nb::ndim<1>>(
+        reinterpret_cast<const int64_t*>(c.words), 1, shape, nb::handle(), strides));
+  } else {
+    words = nb::cast(nb::ndarray<nb::numpy, const uint64_t, nb::ndim<1>>(c.words, 1, shape,
+                                                                         nb::handle(), strides));
+  }
+  if (c.type == Type::Bool) return words.attr("astype")("bool");
+  return words;
+}
+
+const char* dtype_of(Type t) {
+  switch (t) {
+    case Type::F64:
+      return "float64";
+    case Type::I64:
+      return "int64";
+    case Type::Bool:
+      return "bool";
+    default:
+      return "uint64";
+  }
+}
+
+// A vectorized function's result for a chunk: `rows` values of `result`.
+void store_result(nb::handle out, Type result, uint64_t rows, const HostChunk& chunk,
+                  const std::string& name) {
+  const auto wrong_length = [&](size_t got) {
+    return std::runtime_error("returned " + std::to_string(got) + " values for " +
+                              std::to_string(rows) + " rows ('" + name + "' is vectorized)");
+  };
+  if (result == Type::Str) {
+    const size_t got = nb::len(out);
+    if (got != rows) throw wrong_length(got);
+    for (nb::handle item : out) {
+      if (!nb::isinstance<nb::str>(item)) {
+        throw std::runtime_error("returned a non-str item for a str result");
+      }
+      chunk.texts->push_back(text_from_python(item));
+    }
+    return;
+  }
+  nb::module_ np = nb::module_::import_("numpy");
+  nb::object array = np.attr("ascontiguousarray")(out, dtype_of(result));
+  const size_t got = nb::cast<size_t>(array.attr("size"));
+  if (got != rows || nb::cast<size_t>(array.attr("ndim")) != 1) throw wrong_length(got);
+  if (result == Type::Bool) array = array.attr("astype")("uint64");
+  const auto view = nb::cast<nb::ndarray<const uint8_t, nb::c_contig>>(array.attr("view")("uint8"));
+  std::memcpy(chunk.words, view.data(), rows * 8);
+}
+
+}  // namespace
+
+void bind_host_nodes(nb::module_& m) {
+  m.def(
+      "_register_node",
+      [](const std::string& name, const std::vector<std::string>& inputs, const std::string& result,
+         bool pure, nb::callable fn, bool vectorized, const std::string& summary) {
+        HostNode node;
+        node.name = name;
+        for (const std::string& t : inputs) node.inputs.push_back(type_named(t, name));
+        node.result = type_named(result, name);
+        node.pure = pure;
+        node.summary = summary;
+        // The function lives as long as the registration, the process: its
+        // reference is never dropped (the registry outlives the interpreter).
+        PyObject* const callable = fn.inc_ref().ptr();
+        const auto function = [callable](nb::list args) {
+          return nb::handle(callable)(*nb::tuple(args));
+        };
+        const Type result_type = node.result;
+        if (!vectorized) {
+          node.row = [function, result_type, name](std::span<const Value> in) {
+            return with_gil([&] {
+              nb::list args;
+              for (const Value& v : in) args.append(to_python(v));
+              nb::object out = function(args);
+              return from_python(out, result_type, name);
+            });
+          };
+        } else {
+          const std::vector<Type> input_types = node.inputs;
+          node.columns = [function, result_type, name](const HostChunk& chunk) {
+            with_gil([&] {
+              nb::list args;
+              for (const HostColumn& c : chunk.inputs) args.append(column_array(c, chunk.rows));
+              store_result(function(args), result_type, chunk.rows, chunk, name);
+              return 0;
+            });
+          };
+          // One row: the chunk form over columns of one row.
+          node.row = [columns = node.columns, input_types, result_type](std::span<const Value> in) {
+            std::vector<uint64_t> words(in.size());
+            std::vector<std::array<int64_t, 2>> offsets(in.size());
+            std::vector<HostColumn> cols(in.size());
+            for (size_t k = 0; k < in.size(); ++k) {
+              cols[k].type = input_types[k];
+              if (input_types[k] == Type::Str) {
+                offsets[k] = {0, (int64_t)in[k].as_str().size()};
+                cols[k].offsets = offsets[k].data();
+                cols[k].bytes = in[k].as_str().data();
+              } else {
+                words[k] = input_types[k] == Type::F64    ? std::bit_cast<uint64_t>(in[k].as_f64())
+                           : input_types[k] == Type::I64  ? (uint64_t)in[k].as_i64()
+                           : input_types[k] == Type::Bool ? (uint64_t)in[k].as_bool()
+                                                          : in[k].as_u64();
+                cols[k].words = &words[k];
+              }
+            }
+            uint64_t word = 0;
+            std::vector<std::string> texts;
+            columns(HostChunk{.rows = 1,
+                              .inputs = cols,
+                              .words = result_type == Type::Str ? nullptr : &word,
+                              .texts = result_type == Type::Str ? &texts : nullptr});
+            switch (result_type) {
+              case Type::Str:
+                return Value::str(std::move(texts.at(0)));
+              case Type::F64:
+                return Value::f64(std::bit_cast<double>(word));
+              case Type::I64:
+                return Value::i64((int64_t)word);
+              case Type::Bool:
+                return Value::boolean(word != 0);
+              default:
+                return Value::u64(word);
+            }
+          };
+        }
+        register_node(std::move(node));
+      },
+      nb::arg("name"), nb::arg("inputs"), nb::arg("result"), nb::arg("pure"), nb::arg("fn"),
+      nb::arg("vectorized"), nb::arg("summary"));
+}
+
+}  // namespace polyrt::python
