@@ -118,9 +118,33 @@ void store_result(nb::handle out, Type result, uint64_t rows, const HostChunk& c
   std::memcpy(chunk.words, view.data(), rows * 8);
 }
 
+// The registered functions. The registry outlives the interpreter, so
+// their references are dropped when it exits (atexit), after which a host
+// node's callback refuses to run.
+struct Functions {
+  std::vector<PyObject*> held;
+  bool released = false;
+};
+
+Functions& functions() {
+  static Functions f;
+  return f;
+}
+
+nb::object call(PyObject* function, nb::list args) {
+  if (functions().released) throw std::runtime_error("the Python interpreter has exited");
+  return nb::handle(function)(*nb::tuple(args));
+}
+
 }  // namespace
 
 void bind_host_nodes(nb::module_& m) {
+  nb::module_::import_("atexit").attr("register")(nb::cpp_function([] {
+    Functions& f = functions();
+    for (PyObject* function : f.held) Py_DECREF(function);
+    f.held.clear();
+    f.released = true;
+  }));
   m.def(
       "_register_node",
       [](const std::string& name, const std::vector<std::string>& inputs, const std::string& result,
@@ -131,12 +155,9 @@ void bind_host_nodes(nb::module_& m) {
         node.result = type_named(result, name);
         node.pure = pure;
         node.summary = summary;
-        // The function lives as long as the registration, the process: its
-        // reference is never dropped (the registry outlives the interpreter).
         PyObject* const callable = fn.inc_ref().ptr();
-        const auto function = [callable](nb::list args) {
-          return nb::handle(callable)(*nb::tuple(args));
-        };
+        functions().held.push_back(callable);
+        const auto function = [callable](nb::list args) { return call(callable, args); };
         const Type result_type = node.result;
         if (!vectorized) {
           node.row = [function, result_type, name](std::span<const Value> in) {
