@@ -3,6 +3,7 @@
 
 #include "comprehension/comprehension.hpp"
 #include "dsl/ast.hpp"
+#include "dsl/emitted_rows.hpp"
 #include "dsl/lexer.hpp"
 #include "dsl/producers.hpp"
 #include "dsl/tiles.hpp"
@@ -1008,6 +1009,7 @@ Ast parse(const SourceText& source) {
   ast.tokens = count;
   resolve_producers(ast, source);
   compile_tiles(ast, source);
+  add_emitted_rows(ast);
   return ast;
 }
 

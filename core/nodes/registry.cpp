@@ -78,6 +78,7 @@ Registry build_user_registry() {
   register_noise_nodes(r);
   register_predicate_nodes(r);
   register_context_nodes(r);
+  register_emit_nodes(r);
   register_partition_nodes(r);
   return r;
 }
@@ -96,9 +97,10 @@ const NodeDef* find_node(std::string_view name) {
 
 const NodeDef* find_language_node(std::string_view name) {
   if (const NodeDef* def = user_registry().find(name)) return def;
-  // The calls a tile's template compiles to (dsl/tiles.hpp) are named in
-  // the syntax tree, so the lowering finds them here.
-  for (const NodeDef* def : {&tile_encode_node(), &tile_truth_node()}) {
+  // The calls a tile's template and an emit_row's row compile to
+  // (dsl/tiles.hpp, dsl/emitted_rows.hpp) are named in the syntax tree, so
+  // the lowering finds them here.
+  for (const NodeDef* def : {&tile_encode_node(), &tile_truth_node(), &emit_text_node()}) {
     if (def->name == name) return def;
   }
   return nullptr;

@@ -206,6 +206,10 @@ const NodeDef& pick_str_node();
 // (nodes_json.cpp); its prepared strs are the text before each value and the
 // object's end.
 const NodeDef& json_object_node();
+// The row an emit_row renders, its binding's output NAME.row
+// (dsl/emitted_rows.hpp).
+inline constexpr std::string_view kEmitTextName = "__emit_row_text";
+const NodeDef& emit_text_node();
 
 // The Display text of a value (u64 decimal, f64 shortest digits without an
 // exponent, bool true/false): what str_concat and `as str` produce.
@@ -234,6 +238,7 @@ void register_permutation_nodes(Registry& r);
 void register_noise_nodes(Registry& r);
 void register_predicate_nodes(Registry& r);
 void register_context_nodes(Registry& r);
+void register_emit_nodes(Registry& r);
 void register_partition_nodes(Registry& r);
 
 class Registry {

@@ -85,3 +85,9 @@ def test_an_impure_function_is_called_again_on_every_write():
     first = state["v"]
     state.set_inputs(1)
     assert state["v"] == first + 1
+
+
+def test_emitted_rows_are_columns():
+    program = polyrt.compile('input cycle\nid := mod(hash(cycle), 1000)\nrow := emit_row("jsonl", "cycle,id", cycle, id)\n')
+    rows = program.batch(["row.row"]).evaluate(0, 2)["row.row"]
+    assert [str(r) for r in rows] == ['{"cycle":0,"id":535}', '{"cycle":1,"id":465}']
