@@ -104,7 +104,7 @@ tile runs := "@for k in 0..3 {${k}}|@for k in 0..3 sep \", \" {${k}}"
 tile cells : csv := "@for k in 0..3 {${k + cycle}}"
 tile at := "@for s in 0..3 sep \",\" {${cycle + s}}"
 ks := for k in 1..7
-tile nested : json := {"rows": [ @for r in 0..2 { {"r": ${r}, "cells": [ @for c in 0..3 { ${base + r * 10 + c} } ]} } ], "big": [ @for ks where {k} > 4 { ${k} } ], "sampled": [ @for k in 1..100 order halton/4 { ${k} } ]}
+tile nested : json := {"rows": [ @for r in 0..2 { {"r": ${r}, "cells": [ @for c in 0..3 { ${base + r * 10 + c} } ]} } ], "big": [ @for ks where {k} > 4 { ${k} } ], "sampled": [ @for k in 1..100 order halton/4 { ${k} } ], "pick": [ @for g in hash_range(cycle, 1000) { ${g} } ]}
 )p";
   EXPECT_EQ(render(p, 2, "t"),
             R"({"points": [{"n": 0, "v": 200},{"n": 1, "v": 201},{"n": 2, "v": 202}]})");
@@ -119,7 +119,7 @@ tile nested : json := {"rows": [ @for r in 0..2 { {"r": ${r}, "cells": [ @for c 
   EXPECT_EQ(render(p, 10, "at"), "10,11,12");
   EXPECT_EQ(
       render(p, 1, "nested"),
-      R"({"rows": [ {"r": 0, "cells": [ 100,101,102 ]},{"r": 1, "cells": [ 110,111,112 ]} ], "big": [ 5,6 ], "sampled": [ 50,25,75,13 ]})");
+      R"({"rows": [ {"r": 0, "cells": [ 100,101,102 ]},{"r": 1, "cells": [ 110,111,112 ]} ], "big": [ 5,6 ], "sampled": [ 50,25,75,13 ], "pick": [ 465 ]})");
 }
 
 TEST(Tiles, SplicesTilesAsWiresAndConstants) {
@@ -280,6 +280,9 @@ TEST(Tiles, BadTemplatesAreCompileErrorsNamingTheTileAndTheRule) {
                    "wire outside the comprehension"});
   expect_contains(compile_error("input c\ntile t := \"@for x in 0.0..1.0 {${x}}\"\n"),
                   {"tile 't': projection `for x in 0.0..1.0`"});
+  expect_contains(
+      compile_error("input c\ntile t : json := {\"a\": [@for x in json_array(c, c) { ${x} }]}\n"),
+      {"'json_array' gives a json per row, whose items would be the tuples"});
   expect_contains(compile_error("input c\ntile t := \"@for k in 0..100001 {${k}}\"\n"),
                   {"unroll to more than 10000 repetitions"});
   expect_contains(compile_error("input c\ntile t := \"a @else { b }\"\n"),

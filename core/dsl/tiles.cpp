@@ -2,12 +2,16 @@
 
 #include <cctype>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "comprehension/comprehension.hpp"
+#include "comprehension/generators.hpp"
 #include "dsl/lexer.hpp"
 #include "dsl/producers.hpp"
+#include "nodes/registry.hpp"
 #include "nodes/tile_holes.hpp"
 #include "polyrt/error.hpp"
 #include "rtlib/json_text.hpp"
@@ -159,13 +163,13 @@ struct KnownTile {
 };
 using KnownTiles = std::map<std::string, KnownTile, std::less<>>;
 
-// A projection's elements in the body being unrolled: name -> value.
-using Elements = std::map<std::string, Value, std::less<>>;
+// A projection's elements in the body being unrolled: name -> what the
+// name stands for there (a tuple's value as a literal, or a per-row
+// source's expression).
+using Elements = std::map<std::string, std::shared_ptr<const Expr>, std::less<>>;
 
-ExprPtr literal_of(const Value& v, const Expr& at) {
-  auto e = std::make_unique<Expr>();
-  e->pos = at.pos;
-  e->length = at.length;
+std::shared_ptr<const Expr> literal_of(const Value& v) {
+  auto e = std::make_shared<Expr>();
   switch (v.type()) {
     case Type::F64:
       e->kind = ExprKind::Float;
@@ -196,7 +200,15 @@ void substitute(ExprPtr& root, const Elements& elements) {
     pending.pop_back();
     if (e->kind == ExprKind::Ident) {
       const auto it = elements.find(e->text);
-      if (it != elements.end()) e = literal_of(it->second, *e);
+      if (it != elements.end()) {
+        const SourcePos pos = e->pos;
+        const size_t length = e->length;
+        e = clone(*it->second, it->second->pos.origin);
+        if (it->second->kind != ExprKind::Call) {  // a literal shows where it is used
+          e->pos = pos;
+          e->length = length;
+        }
+      }
       continue;
     }
     for (ExprPtr& a : e->args) pending.push_back(&a);
@@ -675,6 +687,14 @@ class TileCompiler {
     const std::string where = "projection `for " + source + "`";
     if (source.empty())
       fail(c, header_.sigil + "for needs a comprehension: @for NAME in SOURCE { ... }");
+    if (const std::optional<RowSource> row = row_source(source, c, open)) {
+      // One tuple per row: the call's value, a scalar.
+      const Block body = block(open, end, "for");
+      Elements inner = elements;
+      inner[row->name] = expression(row->begin, row->end, elements, where);
+      r.append(sequence(body.begin, body.end, inner, state));
+      return body.next;
+    }
     const std::string canonical = canonical_comprehension(
         source, producers_, [&](const std::string& message, const std::string& hint) {
           fail(c, where + ": " + message, source.size(), hint);
@@ -708,7 +728,7 @@ class TileCompiler {
       if (t > 0) add_static(r, sep, state);
       Elements inner = elements;
       for (size_t k = 0; k < tuples.names.size(); ++k) {
-        inner[tuples.names[k]] = tuples.rows[t][k];
+        inner[tuples.names[k]] = literal_of(tuples.rows[t][k]);
       }
       Render repetition = sequence(body.begin, body.end, inner, state);
       if (t == 0) once = repetition.skeleton;
@@ -722,6 +742,61 @@ class TileCompiler {
     r.skeleton += once;
     (void)i;
     return body.next;
+  }
+
+  // `NAME in CALL(...)` where CALL is a node (not one of the comprehension's
+  // generators): polydat's generator source over the program's wires, one
+  // tuple per row whose element is the call's value. A node whose value is a
+  // list (json) would give one tuple per item: refused.
+  struct RowSource {
+    std::string name;
+    size_t begin, end;  // the call in the body
+  };
+  std::optional<RowSource> row_source(const std::string& source, size_t c, size_t open) const {
+    size_t k = 0;
+    const auto word = [&] {
+      const size_t from = k;
+      while (k < source.size() && ident_char(source[k])) ++k;
+      return source.substr(from, k - from);
+    };
+    const auto spaces = [&] {
+      while (k < source.size() && is_space(source[k])) ++k;
+    };
+    const std::string name = word();
+    spaces();
+    if (name.empty() || word() != "in") return std::nullopt;
+    spaces();
+    const std::string callee = word();
+    if (callee.empty() || k >= source.size() || source[k] != '(' || source.back() != ')' ||
+        comprehension::is_generator(callee) || comprehension::is_call_source(callee)) {
+      return std::nullopt;
+    }
+    const size_t begin = text().find(callee + "(", c);
+    if (begin == std::string::npos || begin >= open) return std::nullopt;
+    size_t close = begin + callee.size();
+    for (int depth = 0; close < open; ++close) {
+      if (string_at(close)) {
+        close = skip_string(close, open) - 1;
+      } else if (text()[close] == '(') {
+        ++depth;
+      } else if (text()[close] == ')' && --depth == 0) {
+        break;
+      }
+    }
+    if (close >= open) return std::nullopt;
+    if (const nodes::NodeDef* def = nodes::find_node(callee)) {
+      for (const Type t : def->results) {
+        if (t == Type::Json || t == Type::PartitionList) {
+          fail(c,
+               "projection `for " + source + "`: '" + callee + "' gives a " +
+                   std::string(type_name(t)) +
+                   " per row, whose items would be the tuples; polyrt projects over a per-row "
+                   "scalar only",
+               source.size(), "project over a comprehension, or render the list itself: ${x}");
+        }
+      }
+    }
+    return RowSource{name, begin, close + 1};
   }
 
   void check_json(const std::string& skeleton) const {
