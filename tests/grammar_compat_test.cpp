@@ -72,6 +72,49 @@ TEST(GrammarCompat, CoordinateTypesAreAdvisory) {
   expect_contains(compile_error("input a: text\n"), {"a coordinate input cannot have type 'text'"});
 }
 
+TEST(GrammarCompat, ExternDefaultsMayBeExpressionsOfLiteralsAndPureNodes) {
+  auto p = compile(
+      "input c\nextern size: u64 = 2 * 1024\nextern name: str = \"user-\" + \"x\"\n"
+      "extern h: u64 = hash(42) % 100\nextern f: f64 = 3\nv := size + c\nw := name + c\n"
+      "z := h\nq := f\n");
+  State s = p->new_state();
+  s.set_inputs({1});
+  EXPECT_EQ(s.pull("v").as_u64(), 2049u);
+  EXPECT_EQ(s.pull("w").as_str(), "user-x1");
+  EXPECT_EQ(s.pull("z").as_u64(), eval_expr("hash(42) % 100").as_u64());
+  EXPECT_EQ(s.pull("q").as_f64(), 3.0);
+  expect_contains(compile_error("input c\nextern e: u64 = c + 1\n"),
+                  {"t.polydat:2:17: error: the default of an extern cannot read 'c'"});
+  expect_contains(compile_error("input c\nextern e: u64 = current_epoch_millis()\n"),
+                  {"cannot call 'current_epoch_millis', which is not pure"});
+  expect_contains(compile_error("input c\nextern e: u64 = \"a\" + \"b\"\n"),
+                  {"no implicit conversion from str to u64"});
+}
+
+TEST(GrammarCompat, PolydatsTypeSpellingsAndItsOtherTypesByName) {
+  State s = compile("input c\nextern j: Json = \"[1]\"\nextern t: String = \"a\"\nv := j\nw := t\n")
+                ->new_state();
+  s.set_inputs({0});
+  EXPECT_EQ(s.pull("v").to_string(), "[1]");
+  EXPECT_EQ(s.pull("w").as_str(), "a");
+  for (const char* type : {"vec_f32", "Ext", "u128", "reg_i8x16", "handle"}) {
+    const std::string message = compile_error(std::string("input c\nextern e: ") + type + "\n");
+    EXPECT_NE(
+        message.find(std::string("polydat's type '") + type + "' is not supported by polyrt yet"),
+        std::string::npos)
+        << message;
+  }
+}
+
+TEST(GrammarCompat, AStreamerIsItsComprehensionAsAProducersText) {
+  State s =
+      compile("input c\ns := streamer(\"a in 0..3, tag in p,q where {a} > 0\")\n")->new_state();
+  s.set_inputs({0});
+  EXPECT_EQ(s.pull("s").as_str(), "for a in 0..3, tag in p, q where {a} > 0");
+  expect_contains(compile_error("input c\ns := streamer(\"a in\")\n"),
+                  {"bad argument of 'streamer': not a comprehension"});
+}
+
 TEST(GrammarCompat, PolydatsPragmasAreKnownOthersAreWarnings) {
   EXPECT_TRUE(compile("pragma strict_values\npragma strict_types\npragma strict\nv := 1\n")
                   ->warnings()

@@ -119,6 +119,17 @@ class Parser {
     const Token& t = expect(Tok::Ident, context);
     Type type;
     if (!parse_type_name(t.text, type)) {
+      // polydat's other type keywords are known by name.
+      static const char* const polydat_only[] = {
+          "Ext",     "ext",     "handle",  "f16",     "u128",    "i128",   "reg128", "vec_f32",
+          "vec_f64", "vec_i32", "vec_i64", "vec_f16", "vec_i16", "vec_i8", "vec_u64"};
+      const bool register_type = t.text.rfind("reg_", 0) == 0;
+      for (const char* name : polydat_only) {
+        if (t.text == name || register_type) {
+          fail_at(t, "polydat's type '" + t.text + "' is not supported by polyrt yet",
+                  "valid types: " + std::string(type_names()));
+        }
+      }
       fail_at(t, "unknown or unsupported type '" + t.text + "'",
               "valid types: " + std::string(type_names()));
     }
@@ -757,9 +768,11 @@ class Parser {
         } else {
           call.arg_names.emplace_back();
         }
-        if (call.text == "printf" && call.args.empty() && peek().kind == Tok::String &&
+        if ((call.text == "printf" || call.text == "streamer") && call.args.empty() &&
+            peek().kind == Tok::String &&
             (peek(1).kind == Tok::Comma || peek(1).kind == Tok::RParen)) {
-          // printf's own format keeps its meaning: placeholders are its own.
+          // printf's own format keeps its meaning: placeholders are its own
+          // (and a streamer's comprehension its {name} references).
           const Token& format = advance();
           ExprPtr e = make(ExprKind::Str, format);
           e->text = format.text;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "graph/evaluate_node.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/text.hpp"
@@ -182,8 +183,14 @@ class Lowerer {
   Value literal_default(const Expr& e, Type type) {
     const std::string want = std::string(type_name(type));
     auto bad = [&]() -> Value {
-      src_.fail(e.pos, "the default of an extern must be a " + want + " literal", e.length,
-                type == Type::Bool ? "write true or false" : "");
+      if (e.kind != ExprKind::Int && e.kind != ExprKind::Float && e.kind != ExprKind::Str &&
+          e.kind != ExprKind::Ident && e.kind != ExprKind::Array) {
+        return constant_default(e, type);
+      }
+      src_.fail(
+          e.pos,
+          "the default of an extern must be a " + want + " literal or an expression of literals",
+          e.length, type == Type::Bool ? "write true or false" : "");
     };
     switch (type) {
       case Type::U64:
@@ -216,6 +223,59 @@ class Lowerer {
         if (auto v = numeric_literal(e, type)) return *v;
         return bad();
     }
+  }
+
+  // An extern's default written as an expression of literals and pure nodes
+  // (`2 * 1024`, `"user-" + "x"`, `hash(42)`): lowered and evaluated here,
+  // once. It reads no coordinate, extern or binding (a default is the
+  // host's value before it writes one).
+  Value constant_default(const Expr& e, Type type) {
+    std::vector<const Expr*> pending{&e};
+    while (!pending.empty()) {
+      const Expr* x = pending.back();
+      pending.pop_back();
+      if (x->kind == ExprKind::Ident && x->text != "true" && x->text != "false") {
+        src_.fail(x->pos,
+                  "the default of an extern cannot read '" + x->text +
+                      "': it is an expression of literals and nodes, evaluated once",
+                  x->length, "compute it in a binding instead: v := default_or(e, EXPR)");
+      }
+      for (const auto& a : x->args) pending.push_back(a.get());
+    }
+    const uint32_t first = (uint32_t)g_.nodes.size();
+    const Typed lowered = convert(lower_expr(e), type, e, false);
+    // Per node made here, its outputs; a wire to an earlier node is a constant's.
+    std::vector<std::vector<Value>> values(g_.nodes.size() - first);
+    const auto value_of = [&](const Wire& w) -> const Value& {
+      if (w.node >= first) return values[w.node - first][w.port];
+      const Node& earlier = g_.nodes[w.node];
+      if (earlier.kind != NodeKind::Constant) internal_error("an extern's default read a wire");
+      return earlier.constants[w.port];
+    };
+    std::vector<const Value*> inputs;
+    for (uint32_t i = first; i < g_.nodes.size(); ++i) {
+      const Node& n = g_.nodes[i];
+      std::vector<Value>& outs = values[i - first];
+      if (n.kind == NodeKind::Constant) {
+        outs = n.constants;
+        continue;
+      }
+      if (n.def->purity != nodes::Purity::Pure) {
+        src_.fail(e.pos,
+                  "the default of an extern cannot call '" + n.label +
+                      "', which is not pure (it would be read once, when the program compiles)",
+                  e.length);
+      }
+      inputs.clear();
+      for (const Wire& w : n.inputs) inputs.push_back(&value_of(w));
+      outs.resize(n.out_types.size());
+      if (const auto failure = run_node(n, inputs.data(), outs.data(), discarded_side_channel())) {
+        src_.fail(e.pos, "the default of an extern fails: " + *failure, e.length);
+      }
+    }
+    const Value v = value_of(lowered.wire);
+    if (v.is_none()) src_.fail(e.pos, "the default of an extern is None", e.length);
+    return v;
   }
 
   // The starting value of a `shared` cell annotated with a number type other

@@ -79,6 +79,7 @@ Registry build_user_registry() {
   register_predicate_nodes(r);
   register_context_nodes(r);
   register_emit_nodes(r);
+  register_iteration_nodes(r);
   register_partition_nodes(r);
   return r;
 }

@@ -239,6 +239,7 @@ void register_noise_nodes(Registry& r);
 void register_predicate_nodes(Registry& r);
 void register_context_nodes(Registry& r);
 void register_emit_nodes(Registry& r);
+void register_iteration_nodes(Registry& r);
 void register_partition_nodes(Registry& r);
 
 class Registry {

@@ -119,6 +119,10 @@ bool parse_type_name(std::string_view text, Type& out) {
     out = Type::Str;
     return true;
   }
+  if (text == "Json") {  // polydat's spelling
+    out = Type::Json;
+    return true;
+  }
   // polydat's spellings of its partition value types.
   if (text == "Partition" || text == "PartitionList") {
     out = text == "Partition" ? Type::Partition : Type::PartitionList;
