@@ -15,13 +15,6 @@ program=bench/users_tile.polydat
 columns=user_id,first_name,country,region,age,score,premium,plate,email,label
 
 source bench/timing.sh
-summary() {  # label, then the times: fastest and median in M rows/s
-  local label=$1
-  shift
-  printf '%s\n' "$@" | sort -n | awk -v n="$rows" -v label="$label" '{a[NR] = $1}
-    END {printf "%s: fastest %.2f M rows/s (%.3f s), median %.2f M rows/s (%.3f s)\n",
-         label, n / a[1] / 1e6, a[1], n / a[int((NR + 1) / 2)] / 1e6, a[int((NR + 1) / 2)]}'
-}
 
 tile=() jsonl=()
 for ((round = 1; round <= rounds; ++round)); do

@@ -6,3 +6,11 @@ seconds() {  # runs "$@" with its output discarded, prints its wall time in seco
   end=$(date +%s%N)
   awk -v ns=$((end - start)) 'BEGIN {printf "%.3f", ns / 1e9}'
 }
+
+summary() {  # label, then the times: fastest and median in M rows/s of $rows rows
+  local label=$1
+  shift
+  printf '%s\n' "$@" | sort -n | awk -v n="$rows" -v label="$label" '{a[NR] = $1}
+    END {printf "%s: fastest %.2f M rows/s (%.3f s), median %.2f M rows/s (%.3f s)\n",
+         label, n / a[1] / 1e6, a[1], n / a[int((NR + 1) / 2)] / 1e6, a[int((NR + 1) / 2)]}'
+}

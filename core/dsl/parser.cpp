@@ -405,12 +405,8 @@ class Parser {
 
   // tile NAME [: json|text|csv] [(delims "O" "C", sigil "S", strict)] := BODY
   Stmt parse_tile() {
-    Stmt s;
-    s.kind = StmtKind::Binding;
-    s.pos = advance().pos;
-    const Token& name = advance();
-    s.names.push_back(name.text);
-    s.name_pos.push_back(name.pos);
+    Stmt s = keyword_and_name(StmtKind::Binding);
+    const std::string& name = s.names[0];
     TileHeader tile;
     if (peek().kind == Tok::Colon) {
       advance();
@@ -442,11 +438,11 @@ class Parser {
     if (peek().kind == Tok::ColonEq) {
       advance();
     } else {
-      warnings_.push_back(Warning{name.pos, name.text.size(),
-                                  "'tile " + name.text +
+      warnings_.push_back(Warning{s.name_pos[0], name.size(),
+                                  "'tile " + name +
                                       "' has polydat's older header without ':='; current "
                                       "polydat requires 'tile " +
-                                      name.text + " := ...'"});
+                                      name + " := ...'"});
     }
     const Token& body = expect(Tok::TileBody, "as the tile's body");
     tile.body_offset = body.offset;
@@ -611,17 +607,21 @@ class Parser {
     }
   }
 
-  // polydat's comprehensions, cursors and tiles come in a later part of the
-  // language work; each is refused by name.
-  // `cursor NAME = CONSTRUCTOR [over NAME]` (what a traversal's body makes
-  // of it: program/body_cursors.hpp).
-  Stmt parse_cursor() {
+  // A statement `KEYWORD NAME ...` of `kind`, its keyword and name taken.
+  Stmt keyword_and_name(StmtKind kind) {
     Stmt s;
-    s.kind = StmtKind::Cursor;
+    s.kind = kind;
     s.pos = advance().pos;
     const Token& name = advance();
     s.names.push_back(name.text);
     s.name_pos.push_back(name.pos);
+    return s;
+  }
+
+  // `cursor NAME = CONSTRUCTOR [over NAME]` (what a traversal's body makes
+  // of it: program/body_cursors.hpp).
+  Stmt parse_cursor() {
+    Stmt s = keyword_and_name(StmtKind::Cursor);
     advance();  // '='
     s.expr = parse_expr();
     if (is_ident(peek(), "over") && !peek().newline_before) {
