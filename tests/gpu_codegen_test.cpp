@@ -198,10 +198,11 @@ TEST(PlanCommand, DeviceGpuSaysWhatRunsWhereAndWhatIsCopied) {
   EXPECT_EQ(r.out.find("host, on a CPU worker"), std::string::npos) << r.out;
 }
 
-// The three tables run wholly on a GPU: no host step, and their text
-// rows encoded on the device (telemetry's JSON objects and SHA-256 too).
+// The example tables run wholly on a GPU: no host step, and their text rows
+// encoded on the device (telemetry's JSON objects and SHA-256, documents'
+// tiles too).
 TEST(PlanCommand, TheExampleTablesHaveNoHostStepOnTheGpu) {
-  for (const char* table : {"users", "lineitem", "telemetry"}) {
+  for (const char* table : {"users", "lineitem", "telemetry", "documents"}) {
     // No ptxas report: what runs where is the question here.
     const test::CommandResult r = test::run_polyrt_with(
         "POLYRT_PTXAS=/nonexistent/ptxas",

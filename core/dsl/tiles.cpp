@@ -290,6 +290,16 @@ class TileCompiler {
 
   // The template in [begin, end): static text, holes and directives.
   Render sequence(size_t begin, size_t end, const Elements& elements, JsonState& state) {
+    // Directives nest by recursion: bounded, so that no template overflows
+    // the stack.
+    if (++depth_ > kMaxTileDepth) {
+      fail(begin, "its directives nest more than " + std::to_string(kMaxTileDepth) + " deep", 1,
+           "split it into tiles and splice them");
+    }
+    struct Leave {
+      size_t& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
     Render r;
     const std::string& open = header_.open;
     const std::string& sigil = header_.sigil;
@@ -802,6 +812,9 @@ class TileCompiler {
   void check_json(const std::string& skeleton) const {
     std::string error;
     if (rt::parse_json(skeleton, error)) return;
+    constexpr size_t kShown = 400;  // of a skeleton the message quotes
+    const std::string shown =
+        skeleton.size() <= kShown ? skeleton : skeleton.substr(0, kShown) + "...";
     src_.fail(pos_,
               "tile '" + name_ +
                   "': the json body is not valid JSON once every hole is a "
@@ -809,7 +822,7 @@ class TileCompiler {
                   error +
                   "; with holes as 0, one repetition per projection and "
                   "each branch's first arm, the skeleton reads: " +
-                  skeleton,
+                  shown,
               name_.size(), "a json tile's text around its holes must be a JSON document");
   }
 
@@ -821,6 +834,7 @@ class TileCompiler {
   const Producers& producers_;
   const KnownTiles& tiles_;
   size_t repetitions_ = 0;
+  size_t depth_ = 0;  // directive bodies being compiled
 };
 
 void compile_statements(std::vector<Stmt>& list, const SourceText& source, Producers producers,

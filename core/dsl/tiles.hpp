@@ -21,6 +21,8 @@ namespace polyrt::dsl {
 
 // The most repetitions the projections of one tile unroll to.
 inline constexpr size_t kMaxTileRepetitions = 10000;
+// The deepest its directives (@if, @for) nest.
+inline constexpr size_t kMaxTileDepth = 64;
 
 // Compiles every tile of the program (statements, traversal bodies and
 // module bodies) into its binding's value. Throws CompileError naming the
