@@ -295,6 +295,10 @@ TEST(Tiles, BadTemplatesAreCompileErrorsNamingTheTileAndTheRule) {
   expect_contains(compile_error("input c\ntile t (colour \"x\") := \"a\"\n"),
                   {"unknown tile option 'colour'"});
   expect_contains(compile_error("input c\nx := <<<\nno end\n"), {"unterminated heredoc"});
+  std::string deep = "input c\ntile t := \"";
+  for (int k = 0; k < 100000; ++k) deep += "@if c {";
+  deep += "x" + std::string(100000, '}') + "\"\n";
+  expect_contains(compile_error(deep), {"tile 't': its directives nest more than 64 deep"});
 }
 
 }  // namespace
