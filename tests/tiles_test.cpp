@@ -301,5 +301,60 @@ TEST(Tiles, BadTemplatesAreCompileErrorsNamingTheTileAndTheRule) {
   expect_contains(compile_error(deep), {"tile 't': its directives nest more than 64 deep"});
 }
 
+// Templates of random pieces of tile syntax compile or are CompileErrors:
+// never another exception, a crash or a hang.
+TEST(Tiles, RandomTemplatesAreProgramsOrCompileErrors) {
+  const char* pieces[] = {"${",
+                          "}",
+                          "${c}",
+                          "${c | .2}",
+                          "${c: str}",
+                          "${c!}",
+                          "${${",
+                          "@if c {",
+                          "@else {",
+                          "@for k in 0..3 {",
+                          "@for k in 0..3 sep \",\" {",
+                          "{",
+                          "[",
+                          "]",
+                          "\"",
+                          "\\\"",
+                          ", ",
+                          ": ",
+                          "0",
+                          "${k}",
+                          "<<<",
+                          ">>>",
+                          "@",
+                          "$",
+                          "x",
+                          " ",
+                          "\n",
+                          "@for g in hash(c) {",
+                          "${c | q}"};
+  uint64_t state = 42;
+  const auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 33;
+  };
+  const char* encodings[] = {"json", "text", "csv"};
+  for (int round = 0; round < 2000; ++round) {
+    std::string body;
+    const uint64_t count = next() % 12;
+    for (uint64_t k = 0; k < count; ++k) body += pieces[next() % std::size(pieces)];
+    const std::string encoding = encodings[next() % 3];
+    for (const std::string& form : {"{" + body + "}", "<<<" + body + ">>>"}) {
+      const std::string program = "input c\ntile t : " + encoding + " := " + form + "\nv := 1\n";
+      try {
+        compile(program, CompileOptions{.engine = Engine::Interpreter});
+      } catch (const CompileError&) {
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << program << "\n" << e.what();
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace polyrt::test
