@@ -179,6 +179,57 @@ TEST(Tiles, DelimitersEscapesLayoutAndBodyForms) {
   EXPECT_EQ(render(p, 3, "doc"), "{\"n\": 3}");
 }
 
+// polytile_json: a JSON document whose strings are holes and whose arrays
+// and keys led by "@for ..."/"@if ..." are directives, as the json tile
+// polydat writes for it.
+TEST(Tiles, StructuralJsonTemplates) {
+  const std::string p = R"p(input cycle: u64
+labels := for t in a,b
+loud := u64_gt(cycle, 0)
+doc := polytile_json(<<<
+{
+  "id": "${cycle}",
+  "label": "row-${cycle}",
+  "samples": [ "@for s in 0..2", { "n": "${s}", "twice": "${s * 2}" } ],
+  "audit": [ "@if loud", { "by": "ops" }, "@else", null ],
+  "tags": { "@for labels": { "${t}": true } }
+}
+>>>)
+line := polytile("text", "cycle ${cycle}: ${doc!}")
+points := polytile_json('{"id": "${cycle}", "label": "row-${cycle}", "points": ["@for s in 0..2", {"n": "${s}", "v": "${cycle + s}"}]}')
+mixed := polytile_json('{"x": 1.5, "@for k in 0..2": {"k${k}": "${k}"}, "s": "${cycle: str}", "q": "a\"b ${cycle} $${${"}')
+lead := polytile_json('{"@if loud": {"on": true}, "@else": {"on": false}, "n": null}')
+none := polytile_json('{"a": 1, "@for k in 1..1": {"k": "${k}"}}')
+)p";
+  EXPECT_EQ(
+      render(p, 0, "doc"),
+      R"({"id": 0, "label": "row-0", "samples": [{"n": 0, "twice": 0},{"n": 1, "twice": 2}], "audit": [null], "tags": {"a": true,"b": true}})");
+  EXPECT_EQ(
+      render(p, 1, "line"),
+      R"(cycle 1: {"id": 1, "label": "row-1", "samples": [{"n": 0, "twice": 0},{"n": 1, "twice": 2}], "audit": [{"by": "ops"}], "tags": {"a": true,"b": true}})");
+  EXPECT_EQ(render(p, 4, "points"),
+            R"({"id": 4, "label": "row-4", "points": [{"n": 0, "v": 4},{"n": 1, "v": 5}]})");
+  // A directive after a member carries its comma into each repetition.
+  EXPECT_EQ(render(p, 3, "mixed"), R"({"x": 1.5, "k0": 0, "k1": 1, "s": "3", "q": "a\"b 3 $${"})");
+  // A leading directive carries its comma last; a directive's padding is
+  // not its body, so no space follows it.
+  EXPECT_EQ(render(p, 0, "lead"), R"({"on": false,"n": null})");
+  EXPECT_EQ(render(p, 2, "lead"), R"({"on": true,"n": null})");
+  EXPECT_EQ(render(p, 0, "none"), R"({"a": 1})");
+  expect_contains(compile_error("input c\nd := polytile_json('{\"a\": \"@for s in 0..2\"}')\n"),
+                  {"tile 'd': the structural template: directive string `@for s in 0..2` outside "
+                   "a directive position"});
+  expect_contains(compile_error("input c\nd := polytile_json('{\"a\": \"x @if c {y}\"}')\n"),
+                  {"contains a directive; in the structural form directives are arrays and "
+                   "object keys"});
+  expect_contains(compile_error("input c\nd := polytile_json('[\"@else\", 1]')\n"),
+                  {"`@else` without a leading `@if`"});
+  expect_contains(compile_error("input c\nd := polytile_json('{\"@for k in 0..2\": 3}')\n"),
+                  {"must be an object of members"});
+  expect_contains(compile_error("input c\nd := polytile_json('{\"a\": }')\n"),
+                  {"tile 'd': the structural template: expected a JSON value"});
+}
+
 TEST(Tiles, TheOlderHeaderIsAcceptedWithAWarning) {
   const auto program = compile("input cycle: u64\ntile t : json {\"n\": ${cycle}}\n");
   ASSERT_EQ(program->warnings().size(), 1u);

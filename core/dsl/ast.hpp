@@ -73,6 +73,8 @@ struct TileHeader {
   std::string encoding = "text";  // json, text or csv
   std::string open = "${", close = "}", sigil = "@";
   bool strict = false;
+  // polytile_json's structural JSON template (dsl/structural_tiles.hpp).
+  bool structural = false;
   // The body's raw text in the source: a block, a heredoc or a string
   // literal (the lexer's Tok::TileBody, or polytile's template argument).
   size_t body_offset = 0, body_length = 0;

@@ -375,17 +375,10 @@ class Parser {
       parse_producer(s);
       return s;
     }
-    if (is_ident(peek(), "polytile") && peek(1).kind == Tok::LParen && !s.is_shared &&
-        s.names.size() == 1) {
+    if ((is_ident(peek(), "polytile") || is_ident(peek(), "polytile_json")) &&
+        peek(1).kind == Tok::LParen && !s.is_shared && s.names.size() == 1) {
       parse_polytile(s);
       return s;
-    }
-    if (is_ident(peek(), "polytile_json") && peek(1).kind == Tok::LParen) {
-      fail_at(peek(), "polytile_json's structural JSON templates are not supported by polyrt yet",
-              "write the template as a json tile: " + s.names[0] +
-                  " := polytile(\"json\", ...) or "
-                  "tile " +
-                  s.names[0] + " : json := { ... }");
     }
     s.expr = parse_expr();
     return s;
@@ -460,20 +453,27 @@ class Parser {
   // NAME := polytile("json"|"text"|"csv", TEMPLATE, open: "O", close: "C",
   // sigil: "S", strict: true): the tile statement under another spelling;
   // the template (a string or a heredoc) is the tile's, not interpolated.
+  // NAME := polytile_json(JSON, ...): a structural JSON template
+  // (dsl/structural_tiles.hpp).
   void parse_polytile(Stmt& s) {
     const Token& callee = advance();
     advance();  // '('
     TileHeader tile;
-    const Token& encoding =
-        expect(Tok::String, "as polytile's encoding (\"json\", \"text\" or \"csv\")");
-    if (encoding.text != "json" && encoding.text != "text" && encoding.text != "csv") {
-      fail_at(encoding, "unknown tile encoding '" + encoding.text + "'",
-              "a tile's encoding is json, text or csv");
+    if (callee.text == "polytile_json") {
+      tile.encoding = "json";
+      tile.structural = true;
+    } else {
+      const Token& encoding =
+          expect(Tok::String, "as polytile's encoding (\"json\", \"text\" or \"csv\")");
+      if (encoding.text != "json" && encoding.text != "text" && encoding.text != "csv") {
+        fail_at(encoding, "unknown tile encoding '" + encoding.text + "'",
+                "a tile's encoding is json, text or csv");
+      }
+      tile.encoding = encoding.text;
+      expect(Tok::Comma, "after polytile's encoding");
     }
-    tile.encoding = encoding.text;
-    expect(Tok::Comma, "after polytile's encoding");
     const Token& body =
-        expect(Tok::String, "as polytile's template (a string or a <<< heredoc >>>)");
+        expect(Tok::String, "as " + callee.text + "'s template (a string or a <<< heredoc >>>)");
     tile.body_offset = body.offset;
     tile.body_length = body.length;
     while (peek().kind == Tok::Comma) {

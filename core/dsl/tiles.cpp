@@ -11,6 +11,7 @@
 #include "comprehension/generators.hpp"
 #include "dsl/lexer.hpp"
 #include "dsl/producers.hpp"
+#include "dsl/structural_tiles.hpp"
 #include "nodes/registry.hpp"
 #include "nodes/tile_holes.hpp"
 #include "polyrt/error.hpp"
@@ -46,7 +47,25 @@ struct BodyText {
 // end, a string its decoded text, and a block keeps the author's layout
 // minus the common leading whitespace of its lines after the first (so a
 // tile indented in a body renders as one at the top level).
-BodyText body_text(const SourceText& src, const TileHeader& h) {
+BodyText decoded_body(const SourceText& src, const TileHeader& h);
+
+// A tile's body; a structural template's is the template text it stands for.
+BodyText body_text(const SourceText& src, const TileHeader& h, const std::string& name) {
+  BodyText body = decoded_body(src, h);
+  if (!h.structural) return body;
+  try {
+    TemplateText t = structural_template(body.text, body.at, h);
+    body.text = std::move(t.text);
+    body.at = std::move(t.at);
+  } catch (const StructuralError& e) {
+    src.fail(src.position_of(body.at[std::min(e.offset, body.at.size() - 1)]),
+             "tile '" + name + "': the structural template: " + e.message);
+  }
+  body.string_form = true;  // a hole's bytes are a JSON string's
+  return body;
+}
+
+BodyText decoded_body(const SourceText& src, const TileHeader& h) {
   const std::string_view raw = std::string_view(src.text()).substr(h.body_offset, h.body_length);
   BodyText body;
   const auto push = [&](char c, size_t offset) {
@@ -254,7 +273,7 @@ class TileCompiler {
         header_(*s.tile),
         name_(s.names[0]),
         pos_(s.name_pos[0]),
-        body_(body_text(src, header_)),
+        body_(body_text(src, header_, s.names[0])),
         producers_(producers),
         tiles_(tiles) {}
 
