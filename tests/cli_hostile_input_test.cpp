@@ -97,7 +97,7 @@ TEST_F(CliHostile, OptionsAreCheckedAndMayComeBeforeTheFile) {
   expect_error(run_polyrt("run " + program + " --cycles 0..3 --out \"\""), 2, "non-empty");
   expect_error(run_polyrt("run " + program + " --cycles 0..3 --outputs a,a"), 2, "'a' twice");
   expect_error(run_polyrt("run " + program + " --cycles 0..3 --format xml"), 2,
-               "valid: csv, tsv, jsonl, npy");
+               "valid: csv, tsv, jsonl, text, npy");
   expect_error(run_polyrt("run " + program + " --cycles 3"), 2, "A..=B");
   expect_error(run_polyrt("run " + program + " --cycles 0..99999999999999999999"), 2, "below 2^64");
   expect_error(run_polyrt("check " + program + " extra"), 2, "unexpected argument 'extra'");

@@ -26,7 +26,7 @@ scheduler::RangeJob small_job(const char* format) {
 }
 
 TEST(OutputFormats, EveryRegisteredFormatIsFoundByItsName) {
-  EXPECT_EQ(scheduler::output_format_names(), "csv, tsv, jsonl, npy");
+  EXPECT_EQ(scheduler::output_format_names(), "csv, tsv, jsonl, text, npy");
   for (const char* name : {"csv", "tsv", "jsonl", "npy"}) {
     const scheduler::OutputFormat* format = scheduler::find_output_format(name);
     ASSERT_NE(format, nullptr) << name;

@@ -305,6 +305,24 @@ tile row : csv := "${name},${cycle | 4}"
   }
 }
 
+// `--format text` writes a tile's documents as they are, one per line.
+TEST(Tiles, TheCommandWritesDocumentsAsTheyAre) {
+  const std::string examples = std::string(POLYRT_SOURCE_DIR) + "/examples/documents.polydat";
+  const CommandResult text =
+      run_polyrt("run " + examples + " --cycles 5..9 --outputs order --format text");
+  ASSERT_EQ(text.status, 0) << text.err;
+  State s = compile_file(examples)->new_state();
+  std::string expected;
+  for (uint64_t c = 5; c < 9; ++c) {
+    s.set_inputs({c});
+    expected += s.pull("order").as_str() + "\n";
+  }
+  EXPECT_EQ(text.out, expected);
+  const CommandResult two = run_polyrt("run " + examples + " --cycles 0..2 --format text");
+  EXPECT_NE(two.status, 0);
+  expect_contains(two.err, {"--format text writes the rows of one text output as they are"});
+}
+
 TEST(Tiles, BadTemplatesAreCompileErrorsNamingTheTileAndTheRule) {
   // A name in a hole is read as anywhere else: a near miss of a known name
   // is an error (an unknown one would be an inferred coordinate).

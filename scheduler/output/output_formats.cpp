@@ -1,6 +1,7 @@
 // The registered output formats, in the order `polyrt run --help` lists them.
 #include "scheduler/output/npy_format.hpp"
 #include "scheduler/output/output_format.hpp"
+#include "scheduler/output/raw_text_format.hpp"
 #include "scheduler/output/text_format.hpp"
 
 namespace polyrt::scheduler {
@@ -10,9 +11,10 @@ namespace {
 const TextFormat kCsv{RowFormat::Csv};
 const TextFormat kTsv{RowFormat::Tsv};
 const TextFormat kJsonl{RowFormat::Jsonl};
+const RawTextFormat kText;
 const NpyFormat kNpy;
 
-const OutputFormat* const kFormats[] = {&kCsv, &kTsv, &kJsonl, &kNpy};
+const OutputFormat* const kFormats[] = {&kCsv, &kTsv, &kJsonl, &kText, &kNpy};
 
 }  // namespace
 

@@ -1,0 +1,25 @@
+// `--format text`: the rows of one text output (a tile's document, an
+// emitted row, any str) as they are, one per line: nothing quoted or
+// escaped and no header, so a document reaches a file or a pipe byte for
+// byte (a text holding a newline spans lines). Batch tier only.
+#pragma once
+
+#include "scheduler/output/output_format.hpp"
+
+namespace polyrt::scheduler {
+
+class RawTextFormat final : public OutputFormat {
+ public:
+  std::string_view name() const override { return "text"; }
+  std::optional<RowFormat> text_rows() const override { return std::nullopt; }
+  bool writes_directory() const override { return false; }
+  std::vector<std::string> files_of(const std::string& target,
+                                    const std::vector<std::string>&) const override {
+    return {target};
+  }
+  // Throws OutputError unless `columns` is one text output.
+  std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
+                                     std::span<const std::string> protected_files) const override;
+};
+
+}  // namespace polyrt::scheduler
