@@ -431,6 +431,24 @@ class Generator {
     }
   }
 
+  // A tile (dsl/tiles.hpp): holes of each type in each place of its
+  // encoding, with formats, declared types, a branch and a projection.
+  std::string tile(const std::string& name) {
+    switch (pick(3)) {
+      case 0:
+        return "tile " + name + " : json := {\"u\": ${" + u() + "}, \"f\": ${" + f() +
+               "}, \"s\": ${" + s() + "}, \"in\": \"<${" + s() + "}>\", \"p\": ${" + f() +
+               " | .3}, \"b\": ${" + u() + ": bool}, \"k\": [@for k in 0..3 { ${k + " + u() +
+               "} }], \"w\": @if " + u() + " & 1 { ${" + u() + ": str} } @else { null }}";
+      case 1:
+        return "tile " + name + " : csv := \"${" + s() + "},${" + u() + " | 06},${" + f() + "},${" +
+               s() + " | <5},${" + u() + " | X}\"";
+      default:
+        return "tile " + name + " := \"[${" + s() + "!}] ${" + f() + " | 9} @if " + s() +
+               " {yes} @else {no} @for k in 1..3 sep \\\"-\\\" {${k}}\"";
+    }
+  }
+
   void binding(RandomProgram& p) {
     const std::string name = "b" + std::to_string(counter_++);
     std::string modifier;
@@ -489,6 +507,9 @@ class Generator {
       f64s_.push_back(name);
     } else if (kind < 85) {
       line(modifier + name + " := " + output_only_expr());
+    } else if (kind < 88) {
+      line(tile(name));
+      strs_.push_back(name);
     } else {
       line(modifier + name + " := " + str_expr());
       strs_.push_back(name);
