@@ -64,6 +64,17 @@ class OutputFormat {
       std::span<const std::string> protected_files) const = 0;
 };
 
+// A format whose target is one file (or standard output, a device or a
+// pipe).
+class SingleFileFormat : public OutputFormat {
+ public:
+  bool writes_directory() const final { return false; }
+  std::vector<std::string> files_of(const std::string& target,
+                                    const std::vector<std::string>&) const final {
+    return {target};
+  }
+};
+
 // The registered format of that name, or null.
 const OutputFormat* find_output_format(std::string_view name);
 // Every registered format's name, in order ("csv, tsv, jsonl, npy").

@@ -8,15 +8,10 @@
 
 namespace polyrt::scheduler {
 
-class RawTextFormat final : public OutputFormat {
+class RawTextFormat final : public SingleFileFormat {
  public:
   std::string_view name() const override { return "text"; }
   std::optional<RowFormat> text_rows() const override { return std::nullopt; }
-  bool writes_directory() const override { return false; }
-  std::vector<std::string> files_of(const std::string& target,
-                                    const std::vector<std::string>&) const override {
-    return {target};
-  }
   // Throws OutputError unless `columns` is one text output.
   std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
                                      std::span<const std::string> protected_files) const override;

@@ -8,16 +8,11 @@
 
 namespace polyrt::scheduler {
 
-class TextFormat final : public OutputFormat {
+class TextFormat final : public SingleFileFormat {
  public:
   explicit constexpr TextFormat(RowFormat rows) : rows_(rows) {}
   std::string_view name() const override { return row_format_extension(rows_); }
   std::optional<RowFormat> text_rows() const override { return rows_; }
-  bool writes_directory() const override { return false; }
-  std::vector<std::string> files_of(const std::string& target,
-                                    const std::vector<std::string>&) const override {
-    return {target};
-  }
   // Writes the header line (for formats that have one) at once.
   std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
                                      std::span<const std::string> protected_files) const override;
