@@ -364,6 +364,9 @@ TEST(Tiles, BadTemplatesAreCompileErrorsNamingTheTileAndTheRule) {
   expect_contains(compile_error("input c\ntile t (colour \"x\") := \"a\"\n"),
                   {"unknown tile option 'colour'"});
   expect_contains(compile_error("input c\nx := <<<\nno end\n"), {"unterminated heredoc"});
+  // Splices that reach themselves are a cycle of bindings.
+  expect_contains(compile_error("input c\ntile a := \"x${b}\"\ntile b := \"y${a}\"\n"),
+                  {"t.polydat:2:6: error: dependency cycle: a -> b -> a"});
   std::string deep = "input c\ntile t := \"";
   for (int k = 0; k < 100000; ++k) deep += "@if c {";
   deep += "x" + std::string(100000, '}') + "\"\n";
