@@ -35,11 +35,11 @@ const HoleRule& rule_of(const Prepared& prepared) {
   return *static_cast<const HoleRule*>(prepared.extra.get());
 }
 
+// polydat's truth of a value: a str is true unless empty, "0" or "false",
+// a number unless zero; a json value (any other kind) is true.
 bool truthy(const FieldValue& v) {
-  if (is_text(v.type)) {
-    return !v.text.empty() && v.text != "0" && v.text != "false" &&
-           !(v.type == Type::Json && (v.text == "null" || v.text == "false"));
-  }
+  if (v.type == Type::Str) return !v.text.empty() && v.text != "0" && v.text != "false";
+  if (is_text(v.type)) return true;
   if (is_float(v.type)) return std::bit_cast<double>(v.word) != 0.0;
   return v.word != 0;
 }
@@ -175,6 +175,24 @@ char* write_hole(char* p, FieldValue v, const HoleRule& r) {
   return write_escaped(p, rt::TextEscape::JsonQuoted, text);
 }
 
+std::string_view tile_declared_name(TileDeclared declared) {
+  switch (declared) {
+    case TileDeclared::None:
+      return "";
+    case TileDeclared::Str:
+      return "str";
+    case TileDeclared::Bool:
+      return "bool";
+    case TileDeclared::U64:
+      return "u64";
+    case TileDeclared::I64:
+      return "i64";
+    case TileDeclared::F64:
+      return "f64";
+  }
+  return "";
+}
+
 std::string declared_conversion_error(Type from, TileDeclared to, bool strict) {
   const std::string target(tile_declared_name(to));
   if (strict && to != TileDeclared::Str && to != TileDeclared::None) {
@@ -210,24 +228,6 @@ std::string declared_conversion_error(Type from, TileDeclared to, bool strict) {
 }
 
 }  // namespace
-
-std::string_view tile_declared_name(TileDeclared declared) {
-  switch (declared) {
-    case TileDeclared::None:
-      return "";
-    case TileDeclared::Str:
-      return "str";
-    case TileDeclared::Bool:
-      return "bool";
-    case TileDeclared::U64:
-      return "u64";
-    case TileDeclared::I64:
-      return "i64";
-    case TileDeclared::F64:
-      return "f64";
-  }
-  return "";
-}
 
 const NodeDef& tile_encode_node() {
   static const NodeDef def{

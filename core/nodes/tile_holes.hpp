@@ -20,7 +20,6 @@ enum class TileRule : uint8_t { Json, JsonString, Csv, Text, Raw };
 // A hole's declared type (`${x: str}`): what the value is read as before
 // it is encoded. None: the wire's own type.
 enum class TileDeclared : uint8_t { None, Str, Bool, U64, I64, F64 };
-std::string_view tile_declared_name(TileDeclared declared);
 
 // A hole's format (`${x | .2}`): fixed decimals, hex, zero padding, right
 // or left alignment to a width (`N` aligns right).
@@ -39,7 +38,8 @@ struct TileFormat {
 
 // __tile_encode(value, rule, declared, format kind, format n, strict, hole
 // text): the hole's text. __tile_truth(value): a branch's condition (a
-// number not zero, a str not empty, "0" or "false"; None false).
+// number not zero, a str not empty, "0" or "false", a json value always;
+// None false).
 inline constexpr std::string_view tile_encode_name = "__tile_encode";
 inline constexpr std::string_view tile_printf_name = "__tile_printf";
 inline constexpr std::string_view tile_truth_name = "__tile_truth";
