@@ -31,6 +31,10 @@ TEST(GrammarCompat, ANearMissOfAKnownNameIsStillATypo) {
   expect_contains(compile_error("v := hash\n"), {"'hash' is a function, not a value"});
   expect_contains(compile_error("v := true\n"), {"not a literal"});
   expect_contains(compile_error("v := __hidden + 1\n"), {"reserved"});
+  // A field of nothing bound is not a coordinate.
+  expect_contains(compile_error("input c\nv := q.cursor.idx + 1\n"),
+                  {"t.polydat:2:6: error: 'q.cursor.idx' reads a field of 'q' that nothing here "
+                   "binds"});
 }
 
 TEST(GrammarCompat, AModuleBodyReachesTheProgramsCoordinatesOnly) {

@@ -174,6 +174,11 @@ class Lowerer {
         if (e->kind != ExprKind::Ident || declared_at_.count(e->text)) continue;
         if (e->text == "true" || e->text == "false" || nodes::find_node(e->text)) continue;
         if (!dsl::typo_of(e->text, known).empty()) continue;
+        // A field (`q.cursor.idx`, flattened to q__cursor__idx) is never a
+        // coordinate: unbound, it is an error naming it (lookup).
+        if (const size_t field = e->text.find("__"); field != std::string::npos && field > 0) {
+          continue;
+        }
         claim_name(e->text, e->pos);
         declare_coordinate(e->text, e->pos);
       }
@@ -594,6 +599,23 @@ class Lowerer {
     if (e.text == "true" || e.text == "false") {
       src_.fail(e.pos, "'" + e.text + "' is not a literal in this language", e.length,
                 "use 1 or 0 (comparisons give u64 1/0)");
+    }
+    if (const size_t field = e.text.find("__"); field != std::string::npos && field > 0) {
+      std::string dotted;
+      for (size_t k = 0; k < e.text.size(); ++k) {
+        if (e.text.compare(k, 2, "__") == 0) {
+          dotted.push_back('.');
+          ++k;
+        } else {
+          dotted.push_back(e.text[k]);
+        }
+      }
+      src_.fail(e.pos,
+                "'" + dotted + "' reads a field of '" + e.text.substr(0, field) +
+                    "' that nothing here binds",
+                e.length,
+                "fields are a cursor's projections (c.idx, c.ordinal) and a module call's "
+                "outputs (m.out) where they are bound");
     }
     // Only a near miss of a known name is left unknown (infer_inputs).
     const std::string near = dsl::typo_of(e.text, known_names_);
