@@ -152,7 +152,9 @@ class Inliner {
     const std::string near = dsl::closest_name(call.text, names);
     const std::string hint = near.empty() ? "see docs/nodes.md for the nodes and "
                                             "docs/language.md for modules and where they are "
-                                            "looked up"
+                                            "looked up; a node the host registers needs its "
+                                            "plugin (--plugin LIB) or its register_node call "
+                                            "first"
                                           : "did you mean '" + near + "'?";
     std::string message =
         sources_.format(call.pos, "unknown function '" + call.text + "'", call.length, hint);
