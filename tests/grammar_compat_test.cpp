@@ -117,6 +117,13 @@ TEST(GrammarCompat, AStreamerIsItsComprehensionAsAProducersText) {
   EXPECT_EQ(s.pull("s").as_str(), "for a in 0..3, tag in p, q where {a} > 0");
   expect_contains(compile_error("input c\ns := streamer(\"a in\")\n"),
                   {"bad argument of 'streamer': not a comprehension"});
+  // polydat's compiler writes the serialized value, whose text is the comprehension.
+  State p =
+      compile("input c\ns := streamer('{\"text\": \"k in 1..4\", \"ast\": {}}')\n")->new_state();
+  p.set_inputs({0});
+  EXPECT_EQ(p.pull("s").as_str(), "for k in 1..4");
+  expect_contains(compile_error("input c\ns := streamer('{\"ast\": 1}')\n"),
+                  {"a JSON payload needs a \"text\" member"});
 }
 
 TEST(GrammarCompat, PolydatsPragmasAreKnownOthersAreWarnings) {

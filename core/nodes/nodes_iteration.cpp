@@ -3,6 +3,7 @@
 // polydat prints it.
 #include "comprehension/comprehension.hpp"
 #include "nodes/registry.hpp"
+#include "rtlib/json_text.hpp"
 
 namespace polyrt::nodes {
 
@@ -11,11 +12,32 @@ void register_iteration_nodes(Registry& r) {
          .family = "strings",
          .args = {konst("comprehension", PortType::Str)},
          .results = {Type::Str},
-         .summary = "The comprehension (`a in 0..3, tag in p,q where ...`) as a producer's value: "
+         .summary = "The comprehension (`a in 0..3, tag in p,q where ...`, or polydat's "
+                    "serialized value, a JSON object whose \"text\" is it) as a producer's value: "
                     "\"for \" and its canonical text (\"for a in 0..3, tag in p, q\"); a "
                     "comprehension that does not parse is a compile error.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-           const comprehension::Parsed parsed = comprehension::parse(p[0].as_str());
+           // polydat's compiler writes the comprehension as its serialized
+           // value, a JSON object whose "text" is the comprehension.
+           std::string text = p[0].as_str();
+           if (text.starts_with("{")) {
+             std::string error;
+             const std::optional<rt::JsonValue> payload = rt::parse_json(text, error);
+             const rt::JsonValue* comprehension_text = nullptr;
+             if (payload) {
+               const auto it = payload->members.find("text");
+               if (it != payload->members.end() && it->second.kind == rt::JsonValue::Kind::String) {
+                 comprehension_text = &it->second;
+               }
+             }
+             if (!comprehension_text) {
+               throw ParamError{0,
+                                "a JSON payload needs a \"text\" member holding the "
+                                "comprehension"};
+             }
+             text = comprehension_text->scalar;
+           }
+           const comprehension::Parsed parsed = comprehension::parse(text);
            if (parsed.error) {
              throw ParamError{0, "not a comprehension: " + parsed.error->message + " (at offset " +
                                      std::to_string(parsed.error->offset) + ")"};
