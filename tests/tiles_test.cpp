@@ -282,7 +282,7 @@ TEST(Tiles, PlainHolesAreWrittenByTheTilesPrintf) {
   const std::string p = R"p(input cycle: u64
 name := one_of(cycle, "a\"b", "c,d")
 score := to_f64(cycle) / 8.0
-tile doc : json := {"n": ${cycle}, "name": ${name}, "in": "x${name}", "s": ${score}, "f": ${score | .2}, "h": "${cycle | x}", "z": "${cycle | 06}", "t": ${cycle: str}, "even": @if cycle % 2 { false } @else { true }}
+tile doc : json := {"n": ${cycle}, "name": ${name}, "in": "x${name}", "s": ${score}, "f": ${score | .2}, "h": "${cycle | x}", "z": "${cycle | 06}", "even": @if cycle % 2 { false } @else { true }}
 tile row : csv := "${name},${cycle | 4}"
 )p";
   const CommandResult plan =
@@ -292,7 +292,7 @@ tile row : csv := "${name},${cycle | 4}"
   EXPECT_EQ(plan.out.find("host [__tile_truth"), std::string::npos) << plan.out;
   EXPECT_EQ(
       render(p, 29, "doc"),
-      R"({"n": 29, "name": "a\"b", "in": "xa\"b", "s": 3.625, "f": 3.62, "h": "1d", "z": "000029", "t": "29", "even": false})");
+      R"({"n": 29, "name": "a\"b", "in": "xa\"b", "s": 3.625, "f": 3.62, "h": "1d", "z": "000029", "even": false})");
   EXPECT_EQ(render(p, 28, "row"), "\"a\"\"b\",  28");
   // The escapes are the compiler's: a program's printf does not take them.
   expect_contains(compile_error("input x\nv := printf(\"{:!q}\", \"a\")\n"),

@@ -273,17 +273,15 @@ void specialize_tile_truths(Graph& g) {
   }
 }
 
-// Whether a printf placeholder, with the spec set here (and between quotes
-// when `quoted` is set), writes a tile hole's value as its encoder
-// (nodes/tile_holes.hpp) would: a number or a bool with no format (and no
-// declared type that converts it) is its digits or true/false in every
-// place, and an integer or a bool declared str the same, quoted in a JSON
-// value; an f64's `.N` is printf's {:.N} and
+// Whether a printf placeholder, with the spec set here, writes a tile
+// hole's value as its encoder (nodes/tile_holes.hpp) would: a number or a
+// bool with no format (and no declared type that converts it) is its
+// digits or true/false in every place; an f64's `.N` is printf's {:.N} and
 // an unsigned integer's `x`, `X`, `0N`, `N` and `>N` its {:x}, {:X}, {:0N}
 // and {:N}; a str is itself in text and escaped as a JSON string, the
 // inside of one or a CSV field; a json value in a JSON value position is
 // its text.
-bool printf_writes_hole(const Node& encoder, Type value, rt::FormatSegment& seg, bool& quoted) {
+bool printf_writes_hole(const Node& encoder, Type value, rt::FormatSegment& seg) {
   using D = nodes::TileDeclared;
   using F = nodes::TileFormat::Kind;
   const auto rule = (nodes::TileRule)encoder.params[0].as_u64();
@@ -295,12 +293,6 @@ bool printf_writes_hole(const Node& encoder, Type value, rt::FormatSegment& seg,
                         (declared == D::F64 && value == Type::F64) ||
                         (declared == D::Bool && value == Type::Bool) ||
                         (declared == D::Str && value == Type::Str);
-  // An integer or a bool declared str is its digits or true/false (quoted
-  // in a JSON value: they need no escaping).
-  if (declared == D::Str && format == F::None && (is_integer(value) || value == Type::Bool)) {
-    quoted = rule == nodes::TileRule::Json;
-    return true;
-  }
   if (!own_type) return false;
   if (format != F::None) {
     if (format == F::Precision && value == Type::F64) {
@@ -349,8 +341,7 @@ void fold_tile_holes(Graph& g) {
     if (!rt::parse_format(n.params[0].as_str(), segments, error)) continue;
     bool folded = false, escaped = false;
     size_t k = 0;
-    for (size_t i = 0; i < segments.size(); ++i) {
-      rt::FormatSegment& seg = segments[i];
+    for (rt::FormatSegment& seg : segments) {
       if (!seg.placeholder) continue;
       Wire& w = n.inputs[k++];
       const Node& hole = g.nodes[w.node];
@@ -360,15 +351,8 @@ void fold_tile_holes(Graph& g) {
       }
       const Wire value = hole.inputs[0];
       rt::FormatSegment spec = seg;
-      bool quoted = false;
-      if (!printf_writes_hole(hole, g.nodes[value.node].out_types[value.port], spec, quoted)) {
-        continue;
-      }
+      if (!printf_writes_hole(hole, g.nodes[value.node].out_types[value.port], spec)) continue;
       seg = spec;
-      if (quoted) {  // the text after a placeholder is the next segment's literal
-        seg.literal += '"';
-        segments[i + 1].literal.insert(0, 1, '"');
-      }
       w = value;
       folded = true;
       escaped = escaped || seg.escape != rt::TextEscape::None;
