@@ -32,13 +32,6 @@ const char* token_name(Tok kind) {
 
 namespace {
 
-bool ident_start(char c) {
-  return std::isalpha((unsigned char)c) || c == '_';
-}
-bool ident_char(char c) {
-  return std::isalnum((unsigned char)c) || c == '_';
-}
-
 class Lexer {
  public:
   Lexer(const SourceText& src, size_t begin, size_t end)

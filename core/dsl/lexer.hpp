@@ -74,6 +74,15 @@ struct Token {
   bool newline_before = false;
 };
 
+// The characters of a name: [A-Za-z_][A-Za-z0-9_]* (the lexer's, and the
+// rules that read names in raw text: producers, tiles).
+inline bool ident_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+inline bool ident_char(char c) {
+  return ident_start(c) || (c >= '0' && c <= '9');
+}
+
 // The text of a heredoc `<<<inside>>>`: exactly as written, minus one line
 // break at each end.
 std::string heredoc_text(std::string_view inside);

@@ -7,14 +7,11 @@
 
 #include "comprehension/comprehension.hpp"
 #include "comprehension/derivation.hpp"
+#include "dsl/lexer.hpp"
 
 namespace polyrt::dsl {
 
 namespace {
-
-bool ident_char(char c) {
-  return std::isalnum((unsigned char)c) || c == '_';
-}
 
 // A producer's name and the `where ...`/`order ...` text after it.
 std::pair<std::string_view, std::string_view> split_reference(std::string_view text) {

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <optional>
 
+#include "dsl/tiles.hpp"
 #include "rtlib/string_ops.hpp"
 #include "rtlib/utf8.hpp"
 
@@ -182,24 +183,11 @@ class Walker {
     }
   }
 
-  // Where the hole that opens at k of `text` closes (after its closer),
-  // outside brackets and strings; npos when it does not.
+  // Where the hole that opens at k of `text` closes (after its closer), as
+  // the tile's own scan finds it; npos when it does not.
   size_t hole_end(const std::string& text, size_t k) const {
-    int depth = 0;
-    for (k += h_.open.size(); k < text.size(); ++k) {
-      if (depth == 0 && text.compare(k, h_.close.size(), h_.close) == 0) return k + h_.close.size();
-      const char c = text[k];
-      if (c == '"' || c == '\'') {
-        const size_t close = text.find(c, k + 1);
-        if (close == std::string::npos) return std::string::npos;
-        k = close;
-      } else if (c == '(' || c == '[' || c == '{') {
-        ++depth;
-      } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-        --depth;
-      }
-    }
-    return std::string::npos;
+    const size_t close = tile_hole_close(text, k + h_.open.size(), text.size(), h_.close);
+    return close == std::string::npos ? close : close + h_.close.size();
   }
 
   // A string node: a value hole (exactly one hole, not declared str), or a

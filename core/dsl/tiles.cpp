@@ -25,12 +25,6 @@ using nodes::TileDeclared;
 using nodes::TileFormat;
 using nodes::TileRule;
 
-bool ident_start(char c) {
-  return std::isalpha((unsigned char)c) || c == '_';
-}
-bool ident_char(char c) {
-  return std::isalnum((unsigned char)c) || c == '_';
-}
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
@@ -366,46 +360,10 @@ class TileCompiler {
     r.add_static(s);
   }
 
-  // Whether a string starts at k: a quote, or \" (a directive's quotes
-  // inside a JSON string).
-  bool string_at(size_t k) const {
-    const char c = text()[k];
-    return c == '"' || c == '\'' || (c == '\\' && k + 1 < text().size() && text()[k + 1] == '"');
-  }
-
-  // Past the string that starts at k (string_at).
-  size_t skip_string(size_t k, size_t end) const {
-    if (text()[k] == '\\') {
-      const size_t close = text().find("\\\"", k + 2);
-      return close == std::string::npos || close + 2 > end ? end : close + 2;
-    }
-    const char quote = text()[k];
-    for (++k; k < end; ++k) {
-      if (text()[k] == '\\') {
-        ++k;
-      } else if (text()[k] == quote) {
-        return k + 1;
-      }
-    }
-    return end;
-  }
-
-  // Where `close` ends the hole whose expression starts at k, outside
-  // nested brackets and strings; npos when it does not.
+  bool string_at(size_t k) const { return tile_string_at(text(), k); }
+  size_t skip_string(size_t k, size_t end) const { return tile_skip_string(text(), k, end); }
   size_t hole_close(size_t k, size_t end) const {
-    int depth = 0;
-    while (k < end) {
-      const char c = text()[k];
-      if (depth == 0 && starts(k, header_.close)) return k;
-      if (string_at(k)) {
-        k = skip_string(k, end);
-        continue;
-      }
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
-      ++k;
-    }
-    return std::string::npos;
+    return tile_hole_close(text(), k, end, header_.close);
   }
 
   // The last `sep` (one character, not doubled) at bracket depth 0 in [a,
@@ -873,6 +831,43 @@ void compile_statements(std::vector<Stmt>& list, const SourceText& source, Produ
 }
 
 }  // namespace
+
+bool tile_string_at(std::string_view text, size_t k) {
+  const char c = text[k];
+  return c == '"' || c == '\'' || (c == '\\' && k + 1 < text.size() && text[k + 1] == '"');
+}
+
+size_t tile_skip_string(std::string_view text, size_t k, size_t end) {
+  if (text[k] == '\\') {
+    const size_t close = text.find("\\\"", k + 2);
+    return close == std::string_view::npos || close + 2 > end ? end : close + 2;
+  }
+  const char quote = text[k];
+  for (++k; k < end; ++k) {
+    if (text[k] == '\\') {
+      ++k;
+    } else if (text[k] == quote) {
+      return k + 1;
+    }
+  }
+  return end;
+}
+
+size_t tile_hole_close(std::string_view text, size_t k, size_t end, std::string_view close) {
+  int depth = 0;
+  while (k < end) {
+    const char c = text[k];
+    if (depth == 0 && text.compare(k, close.size(), close) == 0) return k;
+    if (tile_string_at(text, k)) {
+      k = tile_skip_string(text, k, end);
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    ++k;
+  }
+  return std::string_view::npos;
+}
 
 void compile_tiles(Ast& ast, const SourceText& source) {
   for (ModuleDef& m : ast.modules) compile_statements(m.body, source, {}, {});

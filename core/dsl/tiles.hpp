@@ -14,6 +14,8 @@
 // replaced by 0 (checked here, before it runs).
 #pragma once
 
+#include <string_view>
+
 #include "dsl/ast.hpp"
 #include "dsl/source.hpp"
 
@@ -23,6 +25,15 @@ namespace polyrt::dsl {
 inline constexpr size_t kMaxTileRepetitions = 10000;
 // The deepest its directives (@if, @for) nest.
 inline constexpr size_t kMaxTileDepth = 64;
+
+// How a template is scanned, the same for every body form (dsl/tiles.cpp,
+// dsl/structural_tiles.cpp): whether a string starts at k of `text` (a
+// quote, or \" for the quotes of a directive inside a JSON string), where
+// it ends (at most `end`), and where `close` ends a hole whose expression
+// starts at k, outside nested brackets and strings (npos when nothing does).
+bool tile_string_at(std::string_view text, size_t k);
+size_t tile_skip_string(std::string_view text, size_t k, size_t end);
+size_t tile_hole_close(std::string_view text, size_t k, size_t end, std::string_view close);
 
 // Compiles every tile of the program (statements, traversal bodies and
 // module bodies) into its binding's value. Throws CompileError naming the

@@ -4,12 +4,14 @@
 // output format of `polyrt run`, the batch tier and Python write like any
 // str column, where polydat pushes it to a thread-local buffer its binary
 // drains.
+#include <cctype>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "nodes/registry.hpp"
-#include "rtlib/row_fields.h"
+#include "nodes/text_fields.hpp"
+#include "rtlib/text.hpp"
 
 namespace polyrt::nodes {
 
@@ -65,11 +67,10 @@ std::string rendered_row(const Call& c) {
       return row;
     case EmitFormat::Csv:
       for (size_t k = 0; k < c.input_count(); ++k) {
+        // A tile's CSV field rule: polydat quotes for , " and a newline.
         const std::string text = shown(c.input(k));
-        std::string cell(2 * text.size() + 2, '\0');
-        rt::ByteWriter w{cell.data()};
-        rt::put_csv_text(w, text.data(), text.size(), true);
-        cell.resize((size_t)(w.p - cell.data()));
+        std::string cell(rt::escaped_bound(rt::TextEscape::Csv, text.size()), '\0');
+        cell.resize((size_t)(write_escaped(cell.data(), rt::TextEscape::Csv, text) - cell.data()));
         row += (k ? "," : "") + cell;
       }
       return row;

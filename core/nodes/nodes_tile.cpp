@@ -88,11 +88,10 @@ std::string formatted_text(const FieldValue& v, const TileFormat& f) {
   }
   if ((f.kind == TileFormat::Kind::Hex || f.kind == TileFormat::Kind::UpperHex) &&
       is_unsigned_integer(v.type)) {
-    base = rt::u64_radix(v.word, 16, false);
-    if (f.kind == TileFormat::Kind::UpperHex) {
-      std::transform(base.begin(), base.end(), base.begin(),
-                     [](char c) { return (char)std::toupper((unsigned char)c); });
-    }
+    base.resize(rt::kU64RadixText);
+    base.resize(
+        rt::write_u64_radix(base.data(), v.word, 16, false, f.kind == TileFormat::Kind::UpperHex) -
+        base.data());
     return base;
   }
   if (v.type == Type::Json && v.text.size() >= 2 && v.text.front() == '"') {

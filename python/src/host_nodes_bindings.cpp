@@ -22,15 +22,11 @@ namespace nb = nanobind;
 namespace polyrt::python {
 namespace {
 
+// A type by its name in the language; register_node refuses the types a
+// host node cannot take.
 Type type_named(const std::string& name, const std::string& node) {
-  static const std::pair<const char*, Type> names[] = {{"u64", Type::U64},
-                                                       {"i64", Type::I64},
-                                                       {"f64", Type::F64},
-                                                       {"bool", Type::Bool},
-                                                       {"str", Type::Str}};
-  for (const auto& [n, t] : names) {
-    if (name == n) return t;
-  }
+  Type type;
+  if (parse_type_name(name, type)) return type;
   throw RegistrationError("host node '" + node + "': unknown type '" + name +
                           "' (valid: u64, i64, f64, bool, str)");
 }
