@@ -64,7 +64,7 @@ std::string row_field_layout(const plan::BatchPlan& plan, const batch::RowEncodi
       const Type type = plan.column_types[v.index];
       f.kind = value_kind(type);
       f.values = column_address(v.index);
-      f.stride = is_text(type) ? (uint32_t)plan::device_text_slot(plan.text_bounds[v.index]) : 8;
+      f.stride = is_payload(type) ? (uint32_t)plan::device_text_slot(plan.text_bounds[v.index]) : 8;
     }
   }
   prefix(fields.back(), rows.end);

@@ -257,9 +257,9 @@ class GpuBatchBackend final : public batch::BatchBackend {
     for (size_t o = 0; o < device_targets.size(); ++o) {
       const BatchValue& v = batch_.plan.outputs[o];
       const bool str = v.kind == BatchValue::Column
-                           ? is_text(batch_.plan.column_types[v.index])
+                           ? is_payload(batch_.plan.column_types[v.index])
                            : v.kind == BatchValue::Scalar && !batch_.scalars[v.index].is_none() &&
-                                 is_text(batch_.scalars[v.index].type());
+                                 is_payload(batch_.scalars[v.index].type());
       if (str) internal_error("device-resident output of a str column");
     }
     return run_chunk(b, first, coordinate_columns, device_targets);
@@ -296,7 +296,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     // Device-made texts the host needs: compacted and copied when it waits.
     std::vector<uint32_t> texts_to_host;
     auto to_host = [&](uint32_t c) {
-      if (on_host[c] || (is_text(p.column_types[c]) && !p.text_bounds[c])) return;
+      if (on_host[c] || (is_payload(p.column_types[c]) && !p.text_bounds[c])) return;
       on_host[c] = 1;
       if (p.text_bounds[c]) {
         texts_to_host.push_back(c);
@@ -596,7 +596,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
     std::vector<uint64_t> columns;
     for (uint32_t c : columns_[s]) {
       if (batch_.plan.column_steps[c] != s && on_host[c] && !on_device[c]) {
-        if (is_text(batch_.plan.column_types[c])) internal_error("a kernel reads a host-made str");
+        if (is_payload(batch_.plan.column_types[c]))
+          internal_error("a kernel reads a host-made str");
         context_.check(
             api.cuMemcpyHtoDAsync(g.device[c].address(), g.host[c].words(), rows * 8, stream),
             "cuMemcpyHtoDAsync");
@@ -703,7 +704,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       staged_for_host_only_[v.index] = 1;
     }
     for (size_t c = 0; c < p.column_types.size(); ++c) {
-      if (is_text(p.column_types[c]) && !p.text_bounds[c]) {
+      if (is_payload(p.column_types[c]) && !p.text_bounds[c]) {
         on_device_side_[c] = on_host_side_[c] = staged_for_host_only_[c] = 0;
       }
     }

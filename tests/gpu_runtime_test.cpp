@@ -208,6 +208,21 @@ tile line := "${x} ${name!} @if hot {hot} @else {cold}"
   expect_same_columns(gpu.evaluate(0, 5000), cpu.evaluate(0, 5000));
 }
 
+// Vectors are host steps beside GPU kernels (a hash feeds one, its reduction
+// feeds another kernel), with the CPU tier's columns.
+TEST(GpuBatch, VectorsAreHostStepsBetweenKernels) {
+  REQUIRE_GPU();
+  const auto program = compile(
+      "input x\nh := hash(x)\na := hash_vec(h, 16)\nd := vec_dot(a, vec_norm(a))\n"
+      "score := d * 2.0 + to_f64(h % 7)\nlabel := printf(\"{}:{}\", a, score)\n");
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  const std::string plan = gpu.describe();
+  EXPECT_NE(plan.find("host, on a CPU worker [hash_vec -> a]"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("GPU kernel [hash"), std::string::npos) << plan;
+  const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
+  expect_same_columns(gpu.evaluate(0, 3000), cpu.evaluate(0, 3000));
+}
+
 // A GPU's chunks are hundreds of thousands of rows: their host steps and
 // their encoding run in parts on every core, and give the CPU tier's
 // columns, bytes and first failure (a host step failing in a later part).

@@ -101,7 +101,7 @@ TEST(GrammarCompat, PolydatsTypeSpellingsAndItsOtherTypesByName) {
   s.set_inputs({0});
   EXPECT_EQ(s.pull("v").to_string(), "[1]");
   EXPECT_EQ(s.pull("w").as_str(), "a");
-  for (const char* type : {"vec_f32", "Ext", "u128", "reg_i8x16", "handle"}) {
+  for (const char* type : {"vec_f16", "Ext", "u128", "reg_i8x16", "handle"}) {
     const std::string message = compile_error(std::string("input c\nextern e: ") + type + "\n");
     EXPECT_NE(
         message.find(std::string("polydat's type '") + type + "' is not supported by polyrt yet"),

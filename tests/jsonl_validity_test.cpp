@@ -15,6 +15,7 @@
 #include "scheduler/encoding/row_format.hpp"
 #include "tests/differential/random_program.hpp"
 #include "tests/test_support.hpp"
+#include "value/vector_values.hpp"
 
 namespace polyrt::test {
 namespace {
@@ -34,9 +35,11 @@ std::string random_bytes(std::mt19937_64& rng) {
 std::string expected(const Value& v) {
   static const char* hex = "0123456789abcdef";
   if (v.type() == Type::Bytes) return "x:" + v.to_string();
-  if (!is_text(v.type())) return v.to_string();
-  std::string out = is_json_text(v.type()) ? "j:" : "b:";
-  for (unsigned char c : v.text()) {
+  if (!is_payload(v.type())) return v.to_string();
+  // A vector is embedded as its JSON array: compared as JSON.
+  const std::string text = is_vector(v.type()) ? vector_text(v.type(), v.text()) : v.text();
+  std::string out = is_json_text(v.type()) || is_vector(v.type()) ? "j:" : "b:";
+  for (unsigned char c : text) {
     out.push_back(hex[c >> 4]);
     out.push_back(hex[c & 15]);
   }

@@ -15,7 +15,7 @@ void size_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t rows,
   b.texts.resize(columns);
   b.column_pointers.assign(columns, nullptr);
   for (size_t c = 0; c < columns; ++c) {
-    if (is_text(p.column_types[c])) {
+    if (is_payload(p.column_types[c])) {
       b.texts[c].clear(rows);
       continue;
     }
@@ -29,7 +29,7 @@ void size_chunk(const PreparedBatch& batch, ChunkBuffers& b, uint64_t rows,
     const BatchValue& v = p.outputs[o];
     if (v.kind != BatchValue::Lane && v.kind != BatchValue::Scalar) continue;
     const Value* scalar = v.kind == BatchValue::Scalar ? &batch.scalars[v.index] : nullptr;
-    if (scalar && !scalar->is_none() && is_text(scalar->type())) {
+    if (scalar && !scalar->is_none() && is_payload(scalar->type())) {
       // The same text on every row of every chunk of this batch: a recycled
       // chunk of the same size already holds it.
       if (b.filled_texts[o].rows() != rows) {
@@ -67,7 +67,7 @@ void bind_caller_columns(const PreparedBatch& batch, ChunkBuffers& b,
   }
   for (size_t o = 0; o < targets.size(); ++o) {
     const BatchValue& v = p.outputs[o];
-    if (!targets[o] || v.kind != BatchValue::Column || is_text(p.column_types[v.index])) {
+    if (!targets[o] || v.kind != BatchValue::Column || is_payload(p.column_types[v.index])) {
       continue;
     }
     // An output requested twice is written once, to its first target.

@@ -45,7 +45,7 @@ bool run_columnar(const PreparedBatch& batch, const ir::Node& n, uint32_t node,
         in.type = scalar.type();
         in.stride = 0;
         in.words = &batch.scalar_words[v.index];
-        if (is_text(in.type)) {
+        if (is_payload(in.type)) {
           scalar_offsets[k] = {0, (int64_t)scalar.text().size()};
           in.offsets = scalar_offsets[k].data();
           in.bytes = scalar.text().data();
@@ -59,7 +59,7 @@ bool run_columnar(const PreparedBatch& batch, const ir::Node& n, uint32_t node,
         break;
       case BatchValue::Column:
         in.type = p.column_types[v.index];
-        if (is_text(in.type)) {
+        if (is_payload(in.type)) {
           in.offsets = b.texts[v.index].offsets() + part.begin;
           in.bytes = b.texts[v.index].bytes();
           in.padded = in.bytes != nullptr;
@@ -73,7 +73,7 @@ bool run_columnar(const PreparedBatch& batch, const ir::Node& n, uint32_t node,
   for (size_t k = 0; k < outputs.size(); ++k) {
     const BatchValue& v = p.values[p.port_base[node] + k];
     if (v.kind != BatchValue::Column) return false;
-    if (is_text(p.column_types[v.index])) {
+    if (is_payload(p.column_types[v.index])) {
       outputs[k].text = part.texts[k];
     } else {
       outputs[k].words = b.column_pointers[v.index] + part.begin;
@@ -110,8 +110,8 @@ uint64_t run_rows(const PreparedBatch& batch, const ir::Node& n, uint32_t node,
           in[k] = Value::u64(first + r);
           break;
         case BatchValue::Column:
-          in[k] = is_text(p.column_types[v.index])
-                      ? Value::of_text(p.column_types[v.index], std::string(b.texts[v.index][r]))
+          in[k] = is_payload(p.column_types[v.index])
+                      ? Value::of_payload(p.column_types[v.index], std::string(b.texts[v.index][r]))
                       : value_of_word(p.column_types[v.index], b.column_pointers[v.index][r]);
           break;
         case BatchValue::Register:
@@ -125,7 +125,7 @@ uint64_t run_rows(const PreparedBatch& batch, const ir::Node& n, uint32_t node,
       if (out[k].is_none()) {
         internal_error("node '" + n.label + "' gave None where the batch plan expected a value");
       }
-      if (is_text(p.column_types[v.index])) {
+      if (is_payload(p.column_types[v.index])) {
         part.texts[k]->append(out[k].text());
       } else {
         b.column_pointers[v.index][r] = word_of(out[k]);
@@ -153,7 +153,7 @@ void fill_str_outputs(const PreparedBatch& batch, const ir::Node& n, uint32_t no
   const plan::BatchPlan& p = batch.plan;
   for (size_t k = 0; k < n.out_types.size(); ++k) {
     const BatchValue& v = p.values[p.port_base[node] + k];
-    if (v.kind != BatchValue::Column || !is_text(p.column_types[v.index])) continue;
+    if (v.kind != BatchValue::Column || !is_payload(p.column_types[v.index])) continue;
     columns::StringColumn& text = b.texts[v.index];
     if (text.rows() < b.rows) text.append_repeated({}, b.rows - text.rows());
   }
@@ -166,7 +166,7 @@ std::vector<columns::StringColumn*> str_outputs(const PreparedBatch& batch, cons
   std::vector<columns::StringColumn*> texts(n.out_types.size(), nullptr);
   for (size_t k = 0; k < texts.size(); ++k) {
     const BatchValue& v = p.values[p.port_base[node] + k];
-    if (v.kind == BatchValue::Column && is_text(p.column_types[v.index])) {
+    if (v.kind == BatchValue::Column && is_payload(p.column_types[v.index])) {
       texts[k] = &b.texts[v.index];
     }
   }

@@ -120,9 +120,8 @@ class Parser {
     Type type;
     if (!parse_type_name(t.text, type)) {
       // polydat's other type keywords are known by name.
-      static const char* const polydat_only[] = {
-          "Ext",     "ext",     "handle",  "f16",     "u128",    "i128",   "reg128", "vec_f32",
-          "vec_f64", "vec_i32", "vec_i64", "vec_f16", "vec_i16", "vec_i8", "vec_u64"};
+      static const char* const polydat_only[] = {"Ext",  "ext",    "handle",  "f16",     "u128",
+                                                 "i128", "reg128", "vec_f16", "vec_i16", "vec_i8"};
       const bool register_type = t.text.rfind("reg_", 0) == 0;
       for (const char* name : polydat_only) {
         if (t.text == name || register_type) {

@@ -47,8 +47,8 @@ inline std::optional<std::string> run_node(const Node& n, const Value* const* in
   for (size_t p = 0; p < n.out_types.size(); ++p) {
     Value& v = outputs[p];
     if (v.is_none() || v.type() == n.out_types[p]) continue;
-    if (is_text(n.out_types[p])) {
-      v = Value::of_text(n.out_types[p], v.text());
+    if (is_payload(n.out_types[p])) {
+      v = Value::of_payload(n.out_types[p], v.text());
       continue;
     }
     v = Value::of_word(n.out_types[p], word_of(v));

@@ -216,8 +216,13 @@ class Lowerer {
           return Value::boolean(e.text == "true");
         }
         return bad();
-      case Type::Bytes:  // hex text, as the host writes it
-      case Type::Json:   // the JSON text
+      case Type::Bytes:   // hex text, as the host writes it
+      case Type::Json:    // the JSON text
+      case Type::VecF32:  // a JSON array of numbers
+      case Type::VecF64:
+      case Type::VecI32:
+      case Type::VecI64:
+      case Type::VecU64:
         if (e.kind != ExprKind::Str) return bad();
         try {
           return parse_value(e.text, type);
@@ -697,6 +702,12 @@ class Lowerer {
     if (from == Type::Bytes || from == Type::Json) {
       return refuse("bytes and json convert to str, and str to numbers");
     }
+    if (is_vector(from) || is_vector(to)) {
+      return refuse(is_vector(from)
+                        ? "a vector converts to str, bytes and json only; its elements and "
+                          "measures come from the vector nodes (vec_len_i64, vec_dot, ...)"
+                        : "vectors come from the vector nodes: hash_vec, str_to_vec_f32, ...");
+    }
     if (from == Type::Str) {
       if (to == Type::U64) return call1(nodes::str_to_u64_node(), {v}, e);
       return refuse("text converts to u64 only ('s as u64'); convert that value further");
@@ -964,6 +975,10 @@ class Lowerer {
       case PortType::Json:
       case PortType::Partition:
       case PortType::PartitionList:
+      case PortType::VecF32:
+      case PortType::VecI32:
+      case PortType::VecI64:
+      case PortType::Vector:
         break;
     }
     src_.fail(a.pos, where + " has an unsupported literal", a.length);

@@ -35,7 +35,7 @@ class StateEngine {
     const Value v = pull_at(output);
     const std::string& name = program().output_names()[output];
     if (v.is_none()) throw WriteError("output '" + name + "' is None; pull_word needs a value");
-    if (is_text(v.type())) {
+    if (is_payload(v.type())) {
       throw WriteError("output '" + name + "' is a " + std::string(type_name(v.type())) +
                        "; use pull");
     }
@@ -49,7 +49,7 @@ class StateEngine {
                        " is out of range (the program has " +
                        std::to_string(p.output_names().size()) + " outputs)");
     }
-    if (is_text(p.output_type(output))) {
+    if (is_payload(p.output_type(output))) {
       throw WriteError("output '" + p.output_names()[output] + "' is a " +
                        std::string(type_name(p.output_type(output))) +
                        "; pull_word reads scalar outputs");

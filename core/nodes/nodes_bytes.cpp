@@ -33,7 +33,7 @@ std::string little_endian(uint64_t word, size_t width) {
 std::string bytes_of(const Value& v) {
   const Type t = v.type();
   if (t == Type::Bytes) return v.as_bytes();
-  if (is_text(t)) return v.text();
+  if (is_payload(t)) return v.text();
   if (t == Type::Bool) return std::string(1, v.as_bool() ? '\1' : '\0');
   if (t == Type::F32) {
     const auto bits = std::bit_cast<uint32_t>((float)v.as_f64());

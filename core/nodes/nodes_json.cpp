@@ -1,6 +1,7 @@
 // Nodes of the json type: values made from any value, objects and arrays
 // built and merged, a field read, and text both ways (polydat's json
 // family). Host steps; every json value is its compact text (json_text.hpp).
+#include <bit>
 #include <string>
 #include <string_view>
 
@@ -8,7 +9,9 @@
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
 #include "rtlib/json_text.hpp"
+#include "rtlib/shortest_double.hpp"
 #include "rtlib/text.hpp"
+#include "value/vector_values.hpp"
 
 namespace polyrt::nodes {
 
@@ -24,9 +27,35 @@ JsonValue parsed(const std::string& text) {
   return std::move(*v);
 }
 
-// A json value, a string, or a number or bool, as its JSON value.
+JsonValue json_value_of(const Value& v);
+
+// A vector as a JSON array of its elements (an f32 element in its shortest
+// f32 digits; NaN and +-inf, which JSON has no number for, as null).
+JsonValue vector_json(const Value& v) {
+  JsonValue out;
+  out.kind = JsonValue::Kind::Array;
+  const Type type = v.type();
+  const std::string& payload = v.as_vector();
+  for (size_t i = 0; i < vector_size(type, payload); ++i) {
+    const uint64_t word = vector_element_word(type, payload, i);
+    const double d = std::bit_cast<double>(word);
+    if (type == Type::VecF32 && d - d == 0.0) {
+      JsonValue element;
+      element.kind = JsonValue::Kind::Number;
+      char buf[rt::kF64ShortestText];
+      element.scalar.assign(buf, rt::write_f32_shortest_finite(buf, (float)d));
+      out.items.push_back(std::move(element));
+    } else {
+      out.items.push_back(json_value_of(Value::of_word(vector_element(type), word)));
+    }
+  }
+  return out;
+}
+
+// A json value, a string, a vector, or a number or bool, as its JSON value.
 JsonValue json_value_of(const Value& v) {
   if (v.type() == Type::Json) return parsed(v.as_json());
+  if (is_vector(v.type())) return vector_json(v);
   JsonValue out;
   if (v.type() == Type::Str || v.type() == Type::Bytes) {
     out.kind = JsonValue::Kind::String;
@@ -60,7 +89,8 @@ void register_json_nodes(Registry& r) {
          .args = {wire("input", P::Any)},
          .results = {Type::Json},
          .summary = "input as a JSON value: a number (null for NaN and +-inf), true/false, a "
-                    "string (bytes as base64), or a json value as itself.",
+                    "string (bytes as base64), an array of a vector's elements, or a json "
+                    "value as itself.",
          .eval = [](Call& c) { c.set(Value::json(json_of(c.input(0)))); }});
   r.add({.name = "json_with",
          .family = "json",

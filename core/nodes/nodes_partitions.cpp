@@ -67,7 +67,7 @@ void append_partition(std::string& out, const Partition& p) {
 Value partition_value(const Partition& p) {
   std::string text;
   append_partition(text, p);
-  return Value::of_text(Type::Partition, std::move(text));
+  return Value::of_payload(Type::Partition, std::move(text));
 }
 
 Value list_value(const std::vector<Partition>& parts) {
@@ -77,7 +77,7 @@ Value list_value(const std::vector<Partition>& parts) {
     append_partition(text, parts[i]);
   }
   text += ']';
-  return Value::of_text(Type::PartitionList, std::move(text));
+  return Value::of_payload(Type::PartitionList, std::move(text));
 }
 
 // Reads the text append_partition writes, from `at`; the values only ever

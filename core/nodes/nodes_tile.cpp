@@ -17,6 +17,7 @@
 #include "rtlib/rtlib.h"
 #include "rtlib/text.hpp"
 #include "rtlib/utf8.hpp"
+#include "value/vector_values.hpp"
 
 namespace polyrt::nodes {
 
@@ -39,7 +40,7 @@ const HoleRule& rule_of(const Prepared& prepared) {
 // a number unless zero; a json value (any other kind) is true.
 bool truthy(const FieldValue& v) {
   if (v.type == Type::Str) return !v.text.empty() && v.text != "0" && v.text != "false";
-  if (is_text(v.type)) return true;
+  if (is_payload(v.type)) return true;
   if (is_float(v.type)) return std::bit_cast<double>(v.word) != 0.0;
   return v.word != 0;
 }
@@ -123,7 +124,9 @@ std::string formatted_text(const FieldValue& v, const TileFormat& f) {
 
 // Room for one hole's text.
 size_t hole_bound(const FieldValue& v, const HoleRule& r) {
-  size_t base = is_text(v.type) ? 2 * v.text.size() : rt::kF64DisplayText;
+  size_t base = is_vector(v.type)    ? vector_text_bound(v.type, v.text.size())
+                : is_payload(v.type) ? 2 * v.text.size()
+                                     : rt::kF64DisplayText;
   if (r.format.kind == TileFormat::Kind::Precision) base += rt::f64_fixed_bound((int)r.format.n);
   base += r.format.n;
   return rt::escaped_bound(rt::TextEscape::JsonQuoted, base);
@@ -148,9 +151,10 @@ char* write_hole(char* p, FieldValue v, const HoleRule& r) {
   std::string_view text;
   if (r.format.kind != TileFormat::Kind::None || v.type == Type::Json || v.type == Type::Bool ||
       !is_text(v.type) || v.type == Type::Bytes) {
-    if (v.type == Type::Json && r.rule == TileRule::Json &&
-        r.format.kind == TileFormat::Kind::None) {
-      return std::copy(v.text.begin(), v.text.end(), p);  // a JSON value as its text
+    if (r.rule == TileRule::Json && r.format.kind == TileFormat::Kind::None) {
+      // A JSON value as its text; a vector as its array.
+      if (v.type == Type::Json) return std::copy(v.text.begin(), v.text.end(), p);
+      if (is_vector(v.type)) return write_vector_field(p, rt::RowFormat::Jsonl, v.type, v.text);
     }
     owned = formatted_text(v, r.format);
     text = owned;

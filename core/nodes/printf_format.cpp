@@ -69,7 +69,7 @@ size_t row_room(const Piece& piece, uint64_t r) {
 void write_pieces(const std::vector<Piece>& piece_list, size_t fixed_bound, const ColumnCall& c) {
   std::vector<const Piece*> text_list;
   for (const Piece& piece : piece_list) {
-    if (piece.has_input && is_text(piece.input.type)) text_list.push_back(&piece);
+    if (piece.has_input && is_payload(piece.input.type)) text_list.push_back(&piece);
   }
   const Piece* const pieces = piece_list.data();
   const Piece* const pieces_end = pieces + piece_list.size();
@@ -140,7 +140,7 @@ void write_printf_columns(const ParsedFormat& format, const ColumnCall& c) {
         piece.writer = Writer::Escaped;
       } else {
         piece.writer = Writer::Field;
-        if (!is_text(type)) fixed_bound += field_bound(seg, FieldValue{type, 0, {}});
+        if (!is_payload(type)) fixed_bound += field_bound(seg, FieldValue{type, 0, {}});
       }
     }
     pieces.push_back(piece);
@@ -182,7 +182,7 @@ void write_concat_columns(const ColumnCall& c) {
         piece.writer = Writer::Text;
       } else {
         piece.writer = Writer::Display;
-        if (!is_text(in.type)) fixed_bound += display_bound(FieldValue{in.type, 0, {}});
+        if (!is_payload(in.type)) fixed_bound += display_bound(FieldValue{in.type, 0, {}});
       }
     }
     pieces.push_back(piece);

@@ -81,6 +81,7 @@ Registry build_user_registry() {
   register_emit_nodes(r);
   register_iteration_nodes(r);
   register_partition_nodes(r);
+  register_vector_nodes(r);
   return r;
 }
 
@@ -195,6 +196,14 @@ std::string_view port_type_name(PortType type) {
       return "partition";
     case PortType::PartitionList:
       return "partition_list";
+    case PortType::VecF32:
+      return "vec_f32";
+    case PortType::VecI32:
+      return "vec_i32";
+    case PortType::VecI64:
+      return "vec_i64";
+    case PortType::Vector:
+      return "vector";
   }
   return "?";
 }
@@ -219,6 +228,14 @@ bool port_accepts(PortType port, Type t) {
       return t == Type::PartitionList;
     case PortType::Str:
       return t == Type::Str;
+    case PortType::VecF32:
+      return t == Type::VecF32;
+    case PortType::VecI32:
+      return t == Type::VecI32;
+    case PortType::VecI64:
+      return t == Type::VecI64;
+    case PortType::Vector:
+      return is_vector(t);
   }
   return false;
 }

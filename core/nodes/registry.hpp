@@ -29,7 +29,22 @@ enum class ArgKind : uint8_t {
 // U64 takes every unsigned integer and bool (their words are their u64
 // values), I64 every signed integer and what widens to i64 (u8..u32, bool),
 // F64 f64 and f32 (an f32's word is its f64).
-enum class PortType : uint8_t { U64, F64, Str, Any, I64, Bytes, Json, Partition, PartitionList };
+// Vector: a vector of any element type.
+enum class PortType : uint8_t {
+  U64,
+  F64,
+  Str,
+  Any,
+  I64,
+  Bytes,
+  Json,
+  Partition,
+  PartitionList,
+  VecF32,
+  VecI32,
+  VecI64,
+  Vector
+};
 
 struct ArgSpec {
   std::string_view name;
@@ -135,6 +150,12 @@ struct ConstantInputForm {
   std::vector<Value> (*params)(const Value& constant);
 };
 
+// What fixes how many elements a vector node's result has, for the static
+// dimension of a vector output (Program::output_dimension): nothing known,
+// its first input's dimension, or the value of its second input when that is
+// a constant (hash_vec(seed, 768)).
+enum class VectorDimension : uint8_t { Varies, OfFirstInput, SecondInputValue };
+
 struct NodeDef {
   std::string_view name;
   std::string_view family;
@@ -173,6 +194,7 @@ struct NodeDef {
   std::optional<DeviceTextForm> device_text = std::nullopt;
   std::optional<TablePick> table_pick = std::nullopt;
   std::optional<ConstantInputForm> constant_input_form = std::nullopt;
+  VectorDimension vector_dimension = VectorDimension::Varies;
 };
 
 // Thrown by a columnar form that falls back to rows (NodeDef::columnar_falls_back).
@@ -241,6 +263,7 @@ void register_context_nodes(Registry& r);
 void register_emit_nodes(Registry& r);
 void register_iteration_nodes(Registry& r);
 void register_partition_nodes(Registry& r);
+void register_vector_nodes(Registry& r);
 
 class Registry {
  public:

@@ -5,18 +5,19 @@
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
 #include "rtlib/rtlib.h"
+#include "value/vector_values.hpp"
 
 namespace polyrt::nodes {
 
 FieldValue field_of(const Value& v) {
-  if (is_text(v.type())) return {v.type(), 0, v.text()};
+  if (is_payload(v.type())) return {v.type(), 0, v.text()};
   return {v.type(), word_of(v), {}};
 }
 
 namespace {
 
 // How a type renders: the rtlib writer family it uses.
-enum class Rendering : uint8_t { Unsigned, Signed, F64, F32, Str, Hex, Bool };
+enum class Rendering : uint8_t { Unsigned, Signed, F64, F32, Str, Hex, Vector, Bool };
 
 Rendering rendering_of(Type t) {
   if (is_signed_integer(t)) return Rendering::Signed;
@@ -34,7 +35,7 @@ Rendering rendering_of(Type t) {
     case Type::Bytes:
       return Rendering::Hex;
     default:
-      return Rendering::Bool;
+      return is_vector(t) ? Rendering::Vector : Rendering::Bool;
   }
 }
 
@@ -52,6 +53,8 @@ size_t display_bound(const FieldValue& v) {
       return v.text.size();
     case Rendering::Hex:
       return 2 * v.text.size();
+    case Rendering::Vector:
+      return vector_text_bound(v.type, v.text.size());
     case Rendering::Bool:
       return 5;
   }
@@ -72,6 +75,8 @@ char* write_display(char* p, const FieldValue& v) {
       return std::copy(v.text.begin(), v.text.end(), p);
     case Rendering::Hex:
       return rt::write_hex(p, v.text);
+    case Rendering::Vector:
+      return write_vector_field(p, rt::RowFormat::Csv, v.type, v.text);
     case Rendering::Bool:
       return v.word ? std::copy_n("true", 4, p) : std::copy_n("false", 5, p);
   }
@@ -92,6 +97,7 @@ size_t field_bound(const rt::FormatSegment& spec, const FieldValue& v) {
       break;
     case Rendering::Str:
     case Rendering::Hex:
+    case Rendering::Vector:
       bound = display_bound(v);
       break;
     case Rendering::Bool:

@@ -21,12 +21,13 @@ struct FieldValue {
 
 FieldValue field_of(const Value& v);
 inline FieldValue field_of(const ColumnInput& in, uint64_t row) {
-  if (is_text(in.type)) return {in.type, 0, in.text(row)};
+  if (is_payload(in.type)) return {in.type, 0, in.text(row)};
   return {in.type, in.word(row), {}};
 }
 
 // The Display form (str_concat, `as str`): u64 decimal, f64 Display, str and
-// json as is, bytes as lowercase hex, bool true/false.
+// json as is, bytes as lowercase hex, a vector as a JSON array of its
+// elements, bool true/false.
 size_t display_bound(const FieldValue& v);
 char* write_display(char* p, const FieldValue& v);
 

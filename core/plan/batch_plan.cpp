@@ -16,7 +16,7 @@ namespace {
 
 Value placeholder(Type type) {
   if (type == Type::Json) return Value::json("null");
-  return is_text(type) ? Value::of_text(type, "") : Value::of_word(type, 0);
+  return is_payload(type) ? Value::of_payload(type, "") : Value::of_word(type, 0);
 }
 
 // Which outputs of a None-aware node are None when the given inputs are. The
@@ -234,7 +234,7 @@ class BatchPlanner {
   uint32_t device_text_bound(uint32_t i, std::string& why) const {
     const ir::Node& node = g_.nodes[i];
     if (!node.def->device_text) {
-      why = node.out_types.size() == 1 && is_text(node.out_types[0])
+      why = node.out_types.size() == 1 && is_payload(node.out_types[0])
                 ? "no GPU form of '" + std::string(node.def->name) + "'"
                 : "'" + std::string(node.def->name) + "' has no native form on any tier";
       return 0;
@@ -307,7 +307,7 @@ class BatchPlanner {
   // device-made text; or `why` a kernel cannot read it.
   uint64_t text_bound(ir::Wire w, std::string& why) const {
     const Type t = g_.nodes[w.node].out_types[w.port];
-    if (!is_text(t)) {
+    if (!is_payload(t)) {
       why = "its input is a " + std::string(type_name(t)) + ", which it reads on the host only";
       return 0;
     }
@@ -366,7 +366,8 @@ class BatchPlanner {
     }
     // A device-made text always has its column: the slots it is written to.
     for (uint32_t i : varying_) {
-      if (is_host_[i] || !is_text(g_.nodes[i].out_types[0]) || ir::is_alias(g_.nodes[i])) continue;
+      if (is_host_[i] || !is_payload(g_.nodes[i].out_types[0]) || ir::is_alias(g_.nodes[i]))
+        continue;
       to_column({i, 0});
     }
     for (uint32_t o : shape_.outputs) {
@@ -380,7 +381,7 @@ class BatchPlanner {
     p_.text_bounds.assign(p_.column_types.size(), 0);
     for (uint32_t i : varying_) {
       const BatchValue& v = p_.values[p_.port_base[i]];
-      if (!is_host_[i] && v.kind == BatchValue::Column && is_text(p_.column_types[v.index])) {
+      if (!is_host_[i] && v.kind == BatchValue::Column && is_payload(p_.column_types[v.index])) {
         p_.text_bounds[v.index] = text_bound_[i];
       }
     }
@@ -420,7 +421,7 @@ class BatchPlanner {
       if (step == kNoStep) return output + " is a caller's coordinate column";
       if (p_.steps[step].kind == BatchStep::Host) return output + " is made by a host step";
       const Type type = p_.column_types[v.index];
-      if (is_text(type) && !p_.text_bounds[v.index]) {
+      if (is_payload(type) && !p_.text_bounds[v.index]) {
         return output + " is a " + std::string(type_name(type)) + " with no GPU form";
       }
     }

@@ -7,6 +7,7 @@
 #include "dsl/table_values.hpp"
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
+#include "graph/vector_dimensions.hpp"
 #include "interp/state_engine.hpp"
 #include "io/regular_file.hpp"
 #include "modules/inline_modules.hpp"
@@ -29,9 +30,11 @@ Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options,
   for (uint32_t c : graph_->coordinates) input_names_.push_back(graph_->nodes[c].name);
   for (const ir::Extern& e : graph_->externs)
     externs_.push_back(ExternInfo{e.name, e.type, e.default_value});
+  const std::vector<std::optional<uint64_t>> dims = ir::vector_dimensions(*graph_);
   for (const ir::Output& o : graph_->outputs) {
     output_by_name_.emplace(o.name, output_names_.size());
     output_names_.push_back(o.name);
+    output_dimensions_.push_back(o.wire.port == 0 ? dims[o.wire.node] : std::nullopt);
   }
   warnings_ = graph_->warnings;
   const size_t native_nodes = plan::native_node_count(*graph_);
@@ -128,6 +131,10 @@ std::pair<size_t, Value> Program::resolve_extern_write(std::string_view name,
 
 Type Program::output_type(size_t index) const {
   return graph_->outputs.at(index).type;
+}
+
+std::optional<uint64_t> Program::output_dimension(size_t index) const {
+  return output_dimensions_.at(index);
 }
 
 std::optional<Engine> engine_named(std::string_view name) {
@@ -294,9 +301,8 @@ StateEngine& State::engine_ref() const {
 void State::refuse_coordinates(size_t count, const char* call) const {
   const auto& names = engine_ref().program().input_names();
   throw WriteError(std::string(call) + " got " + std::to_string(count) +
-                   " value(s) but the program has " +
-                   std::to_string(names.size()) + " coordinate(s)" +
-                   (names.empty() ? "" : ": " + name_list(names)));
+                   " value(s) but the program has " + std::to_string(names.size()) +
+                   " coordinate(s)" + (names.empty() ? "" : ": " + name_list(names)));
 }
 
 void State::write_coordinates(std::span<const uint64_t> coordinates) {

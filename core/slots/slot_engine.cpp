@@ -34,7 +34,7 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
   sp->dirty_steps =
       FlatLists(sp->mode == Provenance::PushPull ? p.input_steps : p.input_side_steps);
   for (uint32_t slot : p.output_slot) {
-    sp->output_word_mask.push_back(is_text(p.slot_type[slot]) ? 0 : ~uint64_t{0});
+    sp->output_word_mask.push_back(is_payload(p.slot_type[slot]) ? 0 : ~uint64_t{0});
   }
   sp->express = sp->mode == Provenance::Raw && g.externs.empty();
   for (size_t s = 0; s < p.steps.size(); ++s) {
@@ -294,14 +294,14 @@ class SlotStateBase : public StateEngine {
 
   Value read_slot(uint32_t slot) const {
     if (none_[slot]) return Value::none();
-    if (is_text(p_->slot_type[slot])) return host_[slot];
+    if (is_payload(p_->slot_type[slot])) return host_[slot];
     return value_of_word(p_->slot_type[slot], slots_[slot]);
   }
 
   // A slot's value by reference: a str slot's stored Value, else one built
   // in pulled_ (valid until the next call on this state).
   const Value& slot_ref(uint32_t slot) {
-    if (!none_[slot] && is_text(p_->slot_type[slot])) return host_[slot];
+    if (!none_[slot] && is_payload(p_->slot_type[slot])) return host_[slot];
     pulled_ = read_slot(slot);
     return pulled_;
   }
@@ -315,7 +315,7 @@ class SlotStateBase : public StateEngine {
   void store(uint32_t slot, const Value& v) {
     set_none(slot, v.is_none());
     if (v.is_none()) return;
-    if (is_text(v.type())) {
+    if (is_payload(v.type())) {
       host_[slot] = v;
     } else {
       slots_[slot] = word_of(v);
@@ -424,7 +424,7 @@ class SlotStateBase : public StateEngine {
       const uint32_t slot = p_->node_slot[n.inputs[k].node] + n.inputs[k].port;
       if (none_[slot]) {
         scratch_ptrs_[k] = &kNone;
-      } else if (is_text(p_->slot_type[slot])) {
+      } else if (is_payload(p_->slot_type[slot])) {
         scratch_ptrs_[k] = &host_[slot];
       } else {
         scratch_in_[k] = read_slot(slot);
@@ -451,7 +451,7 @@ class SlotStateBase : public StateEngine {
     }
     for (size_t k = 0; k < scratch_out_.size(); ++k) {
       const uint32_t slot = p_->node_slot[node] + k;
-      if (!scratch_out_[k].is_none() && is_text(scratch_out_[k].type())) {
+      if (!scratch_out_[k].is_none() && is_payload(scratch_out_[k].type())) {
         set_none(slot, false);
         host_[slot] = std::move(scratch_out_[k]);
       } else {

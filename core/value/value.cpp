@@ -13,6 +13,7 @@
 #include "rtlib/json_text.hpp"
 #include "rtlib/text.hpp"
 #include "value/message_text.hpp"
+#include "value/vector_values.hpp"
 
 namespace polyrt {
 
@@ -50,13 +51,23 @@ std::string_view type_name(Type type) {
       return "partition";
     case Type::PartitionList:
       return "partition_list";
+    case Type::VecF32:
+      return "vec_f32";
+    case Type::VecF64:
+      return "vec_f64";
+    case Type::VecI32:
+      return "vec_i32";
+    case Type::VecI64:
+      return "vec_i64";
+    case Type::VecU64:
+      return "vec_u64";
   }
   return "?";
 }
 
 std::string_view type_names() {
   return "u64, u32, u16, u8, i64, i32, i16, i8, f64, f32, str, bool, bytes, json, partition, "
-         "partition_list";
+         "partition_list, vec_f32, vec_f64, vec_i32, vec_i64, vec_u64";
 }
 
 uint64_t word_of(const Value& v) {
@@ -68,7 +79,7 @@ uint64_t word_of(const Value& v) {
     case Type::Bool:
       return v.as_bool() ? 1 : 0;
     default:
-      if (is_text(v.type())) return 0;
+      if (is_payload(v.type())) return 0;
       return is_signed_integer(v.type()) ? (uint64_t)v.as_i64() : v.as_u64();
   }
 }
@@ -98,7 +109,7 @@ Value Value::of_word(Type type, uint64_t word) {
     case Type::Bool:
       return Value::boolean(word != 0);
     default:
-      if (is_text(type)) return Value::none();
+      if (is_payload(type)) return Value::none();
       if (!canonical(type, word)) {
         internal_error("word " + std::to_string(word) + " is not a " +
                        std::string(type_name(type)));
@@ -107,11 +118,15 @@ Value Value::of_word(Type type, uint64_t word) {
   }
 }
 
-Value Value::of_text(Type type, std::string text) {
-  if (type == Type::Bytes) return Value::bytes(std::move(text));
-  if (type == Type::Str) return Value::str(std::move(text));
-  if (!is_text(type)) internal_error(std::string(type_name(type)) + " is not a text type");
-  return Value(Data(std::in_place_index<6>, Blob{type, std::move(text)}));
+Value Value::of_payload(Type type, std::string payload) {
+  if (type == Type::Bytes) return Value::bytes(std::move(payload));
+  if (type == Type::Str) return Value::str(std::move(payload));
+  if (!is_payload(type)) internal_error(std::string(type_name(type)) + " has no payload");
+  if (is_vector(type) && payload.size() % vector_element_width(type) != 0) {
+    internal_error(std::to_string(payload.size()) + " bytes are not a whole " +
+                   std::string(type_name(type)));
+  }
+  return Value(Data(std::in_place_index<6>, Blob{type, std::move(payload)}));
 }
 
 bool parse_type_name(std::string_view text, Type& out) {
@@ -128,9 +143,10 @@ bool parse_type_name(std::string_view text, Type& out) {
     out = text == "Partition" ? Type::Partition : Type::PartitionList;
     return true;
   }
-  for (Type t : {Type::U64, Type::F64, Type::Bool, Type::I64, Type::I32, Type::I16, Type::I8,
-                 Type::U32, Type::U16, Type::U8, Type::F32, Type::Bytes, Type::Json,
-                 Type::Partition, Type::PartitionList}) {
+  for (Type t : {Type::U64,    Type::F64,    Type::Bool,   Type::I64,       Type::I32,
+                 Type::I16,    Type::I8,     Type::U32,    Type::U16,       Type::U8,
+                 Type::F32,    Type::Bytes,  Type::Json,   Type::Partition, Type::PartitionList,
+                 Type::VecF32, Type::VecF64, Type::VecI32, Type::VecI64,    Type::VecU64}) {
     if (text == type_name(t)) {
       out = t;
       return true;
@@ -191,6 +207,14 @@ const std::string& Value::as_json() const {
   if (data_.index() != 6 || std::get<6>(data_).type != Type::Json) mismatch(*this, Type::Json);
   return std::get<6>(data_).data;
 }
+const std::string& Value::as_vector() const {
+  if (data_.index() != 6 || !is_vector(std::get<6>(data_).type)) {
+    throw WriteError("value is " +
+                     (is_none() ? std::string("None") : std::string(type_name(type()))) +
+                     ", not a vector");
+  }
+  return std::get<6>(data_).data;
+}
 const std::string& Value::text() const {
   if (data_.index() == 6) return std::get<6>(data_).data;
   return as_str();
@@ -216,6 +240,7 @@ std::string Value::to_string() const {
       return std::get<4>(data_) ? "true" : "false";
     case 6: {
       const Blob& b = std::get<6>(data_);
+      if (is_vector(b.type)) return vector_text(b.type, b.data, rt::RowFormat::Csv);
       return b.type == Type::Bytes ? rt::hex_text(b.data) : b.data;
     }
     case 5: {
@@ -253,6 +278,7 @@ std::string expected_text(Type type) {
   if (is_float(type)) return "a decimal number such as 0.25 or 1e-3";
   if (type == Type::Bytes) return "pairs of hex digits such as 00ff";
   if (type == Type::Json) return "one JSON value";
+  if (is_vector(type)) return "a JSON array of numbers such as [0.5, -1]";
   return "true, false, 1 or 0";
 }
 
@@ -305,6 +331,17 @@ Value parse_value(std::string_view text, Type type, std::string_view target) {
     const bool hex = text.size() % 2 == 0 &&
                      text.find_first_not_of("0123456789abcdefABCDEF") == std::string_view::npos;
     return hex ? Value::bytes(rt::from_hex(text)) : fail();
+  }
+  if (is_vector(type)) {
+    std::string error;
+    auto payload = parse_vector_text(text, type, error);
+    if (!payload) {
+      throw WriteError("cannot read \"" + text_for_message(text) + "\" as " +
+                       std::string(type_name(type)) +
+                       (target.empty() ? "" : " for " + std::string(target)) + ": " + error +
+                       " (expected " + expected_text(type) + ")");
+    }
+    return Value::vector(type, std::move(*payload));
   }
   if (type == Type::Json) {
     std::string error;

@@ -24,7 +24,7 @@ from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Seq
 
 import numpy as np
 
-from . import _polyrt
+from . import _polyrt, _vectors
 from ._polyrt import (  # noqa: F401  (the exception classes and State are the public API)
     CompileError,
     ConstantFoldError,
@@ -556,6 +556,8 @@ def _python_value(column, row: int):
     if column is None:
         return None
     value = column[row]
+    if isinstance(value, np.ndarray):  # a vector's row
+        return value.tolist()
     return value.item() if hasattr(value, "item") else value
 
 
@@ -632,7 +634,9 @@ class Batch:
         types = dict(zip(self._native.output_names, self._native.output_types))
         out = {}
         for name, column in raw.items():
-            if isinstance(column, tuple):  # str and json as str objects, bytes as bytes
+            if isinstance(column, tuple) and _vectors.is_vector(types[name]):
+                out[name] = _vectors.to_numpy(column, types[name])
+            elif isinstance(column, tuple):  # str and json as str objects, bytes as bytes
                 objects = _polyrt.bytes_objects if types[name] == "bytes" else _polyrt.str_objects
                 out[name] = np.array(objects(*column), dtype=object)
             else:

@@ -11,7 +11,7 @@ import operator
 import os
 import warnings
 
-from . import _polyrt
+from . import _polyrt, _vectors
 
 
 def _pyarrow():
@@ -45,10 +45,18 @@ _TYPES = {
 _STRING_TYPES = ("str", "json", "partition", "partition_list")
 
 
-def _array(pa, column, type_name: str, rows: int, name: str):
-    arrow_type = getattr(pa, _TYPES[type_name])()
+def _arrow_type(pa, type_name: str, dimension=None):
+    if _vectors.is_vector(type_name):
+        return _vectors.arrow_type(pa, type_name, dimension)
+    return getattr(pa, _TYPES[type_name])()
+
+
+def _array(pa, column, type_name: str, rows: int, name: str, dimension=None):
+    arrow_type = _arrow_type(pa, type_name, dimension)
     if column is None:  # None on every row
         return pa.nulls(rows, arrow_type)
+    if _vectors.is_vector(type_name):
+        return _vectors.arrow_array(pa, column, type_name, dimension)
     if type_name in _STRING_TYPES:
         offsets, data = _valid_utf8(column, name)
         return pa.LargeStringArray.from_buffers(rows, pa.py_buffer(offsets), pa.py_buffer(data))
@@ -87,7 +95,7 @@ def table_from_columns(columns: dict, types):
     pa = _pyarrow()
     arrays = []
     for (name, column), type_name in zip(columns.items(), types):
-        arrow_type = getattr(pa, _TYPES[type_name])()
+        arrow_type = _arrow_type(pa, type_name)
         if column.dtype == object and type_name == "bytes":
             column = [bytes(v) if v is not None else None for v in column]
         arrays.append(pa.array(column, type=arrow_type))
@@ -96,7 +104,10 @@ def table_from_columns(columns: dict, types):
 
 def _schema(pa, native):
     return pa.schema(
-        [(name, getattr(pa, _TYPES[t])()) for name, t in zip(native.output_names, native.output_types)]
+        [
+            (name, _arrow_type(pa, t, d))
+            for name, t, d in zip(native.output_names, native.output_types, native.output_dimensions)
+        ]
     )
 
 
@@ -104,8 +115,8 @@ def record_batch(native, start: int, stop: int):
     pa = _pyarrow()
     columns = native.evaluate(start, stop)
     arrays = [
-        _array(pa, columns[name], t, stop - start, name)
-        for name, t in zip(native.output_names, native.output_types)
+        _array(pa, columns[name], t, stop - start, name, d)
+        for name, t, d in zip(native.output_names, native.output_types, native.output_dimensions)
     ]
     return pa.RecordBatch.from_arrays(arrays, schema=_schema(pa, native))
 
@@ -180,10 +191,12 @@ def _dictionary_columns(batch, sample_rows: int = 65536):
     their time before they fall back."""
     import pyarrow.compute as pc
 
+    pa = _pyarrow()
     sample = batch.slice(0, sample_rows)
     chosen = []
     for name, column in zip(sample.schema.names, sample.columns):
-        if sample.num_rows and column.type != _pyarrow().bool_():
+        # (vectors, lists, have no dictionary encoding)
+        if sample.num_rows and column.type != pa.bool_() and not pa.types.is_nested(column.type):
             if pc.count_distinct(column).as_py() * 4 <= sample.num_rows:
                 chosen.append(name)
     return chosen

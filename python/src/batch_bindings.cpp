@@ -2,6 +2,7 @@
 // arrays that own the buffers polyrt filled (no copy at the handover).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -153,7 +154,12 @@ nb::object column_object(const Destination& d, uint64_t count) {
     case Type::Bytes:
     case Type::Json:
     case Type::Partition:
-    case Type::PartitionList: {
+    case Type::PartitionList:
+    case Type::VecF32:  // a vector column: byte offsets into its packed elements
+    case Type::VecF64:
+    case Type::VecI32:
+    case Type::VecI64:
+    case Type::VecU64: {
       nb::capsule offsets_owner(
           d.offsets, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
       nb::capsule bytes_owner(d.bytes,
@@ -180,7 +186,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   io::BufferSizes sizes("evaluate(" + std::to_string(start) + ", " + std::to_string(stop) + ")");
   for (size_t o = 0; o < types.size(); ++o) {
     if (evaluator.output_is_none(o)) continue;
-    if (is_text(types[o])) {
+    if (is_payload(types[o])) {
       sizes.add(count, sizeof(int64_t));
       sizes.add(1, sizeof(int64_t));
     } else {
@@ -198,7 +204,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
     d.type = types[o];
     d.is_none = evaluator.output_is_none(o);
     if (d.is_none) continue;
-    if (is_text(d.type)) {
+    if (is_payload(d.type)) {
       offsets.push_back(std::make_unique<std::vector<int64_t>>());
       offsets.back()->reserve(count + 1);
       offsets.back()->push_back(0);
@@ -218,7 +224,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   bool words_only = true;  // every output a number: evaluate_into fills the arrays
   std::vector<uint64_t*> into;
   for (const Destination& d : out) {
-    words_only = words_only && !d.is_none && !is_text(d.type) && d.type != Type::Bool;
+    words_only = words_only && !d.is_none && !is_payload(d.type) && d.type != Type::Bool;
     into.push_back(static_cast<uint64_t*>(d.words));
   }
   const auto stream_into_destinations = [&] {
@@ -231,7 +237,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
           for (size_t o = 0; o < out.size(); ++o) {
             const ColumnView& v = chunk.columns[o];
             const Destination& d = out[o];
-            if (d.is_none || is_text(d.type)) continue;
+            if (d.is_none || is_payload(d.type)) continue;
             if (d.type == Type::Bool) {
               bool* to = static_cast<bool*>(d.words) + at;
               for (uint64_t r = 0; r < chunk.rows; ++r) to[r] = v.words[r] != 0;
@@ -245,7 +251,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
         [&](const ColumnChunk& chunk, std::string&) {
           for (size_t o = 0; o < out.size(); ++o) {
             const Destination& d = out[o];
-            if (d.is_none || !is_text(d.type)) continue;
+            if (d.is_none || !is_payload(d.type)) continue;
             const ColumnView& v = chunk.columns[o];
             const int64_t base = (int64_t)d.bytes->size();
             for (uint64_t r = 1; r <= chunk.rows; ++r) d.offsets->push_back(base + v.offsets[r]);
@@ -363,6 +369,8 @@ void bind_batch(nb::module_& m) {
                      for (Type t : b.evaluator->output_types()) types.emplace_back(type_name(t));
                      return types;
                    })
+      .def_prop_ro("output_dimensions",
+                   [](const NativeBatch& b) { return b.evaluator->output_dimensions(); })
       .def_prop_ro("device", [](const NativeBatch& b) { return b.evaluator->device_name(); })
       .def("describe", [](const NativeBatch& b) { return b.evaluator->describe(); })
       .def("device_shares",

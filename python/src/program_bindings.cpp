@@ -66,7 +66,7 @@ struct NativeState {
   nb::object pull(std::string_view name) {
     const size_t index = index_of(name);
     const Type type = program->output_type(index);
-    if (!is_text(type) && lock.try_lock()) {
+    if (!is_payload(type) && lock.try_lock()) {
       const std::optional<uint64_t> word = state.current_word(index);
       lock.unlock();
       if (word) return word_to_python(*word, type);

@@ -1,10 +1,12 @@
 #include "python/src/values.hpp"
 
+#include <bit>
 #include <string>
 
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "program/program_internals.hpp"
+#include "value/vector_values.hpp"
 
 namespace nb = nanobind;
 
@@ -17,6 +19,15 @@ nb::object to_python(const Value& value) {
     return text_to_python(value.text());  // json, partitions: their text
   }
   if (type == Type::Bytes) return nb::bytes(value.as_bytes().data(), value.as_bytes().size());
+  if (is_vector(type)) {  // a list of its elements, as polydat gives one
+    const std::string& payload = value.as_vector();
+    nb::list out;
+    for (size_t i = 0; i < vector_size(type, payload); ++i) {
+      out.append(
+          to_python(Value::of_word(vector_element(type), vector_element_word(type, payload, i))));
+    }
+    return out;
+  }
   if (type == Type::Bool) return nb::bool_(value.as_bool());
   if (is_float(type)) return nb::float_(value.as_f64());
   if (is_signed_integer(type)) return nb::int_(value.as_i64());
@@ -95,6 +106,37 @@ Value integer_from_python(nb::handle object, Type type, std::string_view name) {
   return Value::of_word(type, (uint64_t)v);
 }
 
+// A sequence of numbers (a list, a tuple, a numpy array) as a vector, each
+// element checked as an extern of the element type would be.
+Value vector_from_python(nb::handle object, Type type, std::string_view name) {
+  nb::object items = nb::borrow(object);
+  if (nb::hasattr(object, "tolist")) items = object.attr("tolist")();  // numpy scalars to Python
+  if (!PyList_Check(items.ptr()) && !PyTuple_Check(items.ptr())) {
+    refuse(object, type, name, "a list, tuple or numpy array of numbers is expected");
+  }
+  const Type element = vector_element(type);
+  std::string payload;
+  const std::string what = std::string(name) + "[";
+  Py_ssize_t i = 0;
+  for (nb::handle item : items) {
+    const Value v = from_python(item, element, what + std::to_string(i++) + "]");
+    if (v.is_none()) refuse(object, type, name, "an element is None");
+    const uint64_t word = word_of(v);
+    switch (element) {
+      case Type::F32:
+        append_vector_element(payload, (float)std::bit_cast<double>(word));
+        break;
+      case Type::I32:
+        append_vector_element(payload, (int32_t)(int64_t)word);
+        break;
+      default:
+        append_vector_element(payload, word);
+        break;
+    }
+  }
+  return Value::vector(type, std::move(payload));
+}
+
 }  // namespace
 
 Value from_python(nb::handle object, Type type, std::string_view name) {
@@ -112,6 +154,7 @@ Value from_python(nb::handle object, Type type, std::string_view name) {
     return Value::bytes(
         std::string(PyBytes_AS_STRING(object.ptr()), (size_t)PyBytes_GET_SIZE(object.ptr())));
   }
+  if (is_vector(type)) return vector_from_python(object, type, name);
   if (type == Type::Json) {  // its JSON text, checked and made compact
     if (!PyUnicode_Check(object.ptr())) refuse(object, type, name, "JSON text (a str) is expected");
     return parse_value(text_from_python(object), Type::Json, "extern " + std::string(name));

@@ -9,6 +9,7 @@
 #include "rtlib/byte_encodings.hpp"
 #include "rtlib/row_fields.h"
 #include "rtlib/text.hpp"
+#include "value/vector_values.hpp"
 
 namespace polyrt::scheduler {
 
@@ -79,11 +80,7 @@ char* write_string(char* p, RowFormat format, std::string_view s) {
       return rt::write_f32_field(p, format, std::bit_cast<double>(word));
     case Type::Bool:
       return rt::write_bool_field(p, word != 0);
-    case Type::Str:
-    case Type::Bytes:
-    case Type::Json:
-    case Type::Partition:
-    case Type::PartitionList:
+    default:  // the payload types have their own writers
       break;
   }
   return p;
@@ -109,6 +106,19 @@ void append_bounded(std::string& out, size_t bound, const Write& write) {
 void append_string(std::string& out, RowFormat format, std::string_view s) {
   append_bounded(out, max_string_text(format, s.size()),
                  [&](char* p) { return write_string(p, format, s); });
+}
+
+// A vector field: its JSON array, quoted in CSV (its commas); room:
+// vector_field_bound.
+size_t vector_field_bound(Type type, size_t bytes) {
+  return 2 + vector_text_bound(type, bytes);
+}
+
+char* write_vector(char* p, RowFormat format, Type type, std::string_view payload) {
+  if (format == RowFormat::Csv) *p++ = '"';
+  p = write_vector_field(p, format, type, payload);
+  if (format == RowFormat::Csv) *p++ = '"';
+  return p;
 }
 
 // A field's key in JSON Lines ("name":), nothing in CSV and TSV.
@@ -158,7 +168,10 @@ void append_value(std::string& out, RowFormat format, const Value& value) {
     out += value.text();  // a JSON value embedded as itself
   } else if (value.type() == Type::Bytes) {
     append_string(out, format, rt::hex_text(value.as_bytes()));
-  } else if (is_text(value.type())) {
+  } else if (is_vector(value.type())) {
+    append_bounded(out, vector_field_bound(value.type(), value.text().size()),
+                   [&](char* p) { return write_vector(p, format, value.type(), value.text()); });
+  } else if (is_payload(value.type())) {
     append_string(out, format, value.text());
   } else {
     append_bounded(out, kMaxWordText,
@@ -211,7 +224,8 @@ namespace {
 // by type; text copied as is when no field of the chunk needs quoting or
 // escaping (decided once per column per chunk), else escaped field by field;
 // bytes as lowercase hex (never escaped); json values in JSON Lines as
-// themselves. One switch per field: the type is folded into the writer.
+// themselves; vectors as JSON arrays (write_vector). One switch per field:
+// the type is folded into the writer.
 enum class FieldWriter : uint8_t {
   Unsigned,
   Signed,
@@ -219,7 +233,8 @@ enum class FieldWriter : uint8_t {
   PlainText,
   EscapedText,
   Hex,
-  RawText
+  RawText,
+  Vector
 };
 
 FieldWriter word_writer(Type type) {
@@ -359,6 +374,9 @@ char* write_rows(char* p, uint64_t rows, const ColumnPlan* plans, size_t columns
         case FieldWriter::RawText:
           p = v.copy_text(p, r);
           break;
+        case FieldWriter::Vector:
+          p = write_vector(p, Format, v.type, v.text(r));
+          break;
       }
       *p++ = separator;  // after every field: the row's last one becomes its end
     }
@@ -385,15 +403,18 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
     const ColumnView& v = chunk.columns[k];
     FieldWriter writer = word_writer(v.type);
     // A chunk's part (encoded on its own) starts at its first row's offset.
-    const int64_t begin = is_text(v.type) ? v.offsets[0] : 0;
-    const size_t bytes = is_text(v.type) ? (size_t)(v.offsets[chunk.rows] - begin) : 0;
-    if (v.type == Type::Bytes) {
+    const int64_t begin = is_payload(v.type) ? v.offsets[0] : 0;
+    const size_t bytes = is_payload(v.type) ? (size_t)(v.offsets[chunk.rows] - begin) : 0;
+    if (is_vector(v.type)) {
+      writer = FieldWriter::Vector;
+      bound += chunk.rows * vector_field_bound(v.type, 0) + vector_text_bound(v.type, bytes);
+    } else if (v.type == Type::Bytes) {
       writer = FieldWriter::Hex;
       bound += 2 * bytes + (json ? 2 * chunk.rows : 0);
     } else if (is_json_text(v.type) && json) {
       writer = FieldWriter::RawText;
       bound += bytes;
-    } else if (is_text(v.type)) {
+    } else if (is_payload(v.type)) {
       if (all_plain(format, v.bytes + begin, bytes)) {
         writer = FieldWriter::PlainText;
         bound += bytes + (json ? 2 * chunk.rows : 0);  // JSON's quotes
@@ -412,7 +433,7 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
     static constexpr char kNoText[1] = {};
     const char* text = v.bytes ? v.bytes : kNoText;
     plans.push_back(
-        {writer, v.type, v.words, v.offsets, text, is_text(v.type) ? text + bytes : nullptr});
+        {writer, v.type, v.words, v.offsets, text, is_payload(v.type) ? text + bytes : nullptr});
   }
   append_bounded(out, bound, [&](char* p) {
     switch (format) {

@@ -48,7 +48,7 @@ BenchState time_state(const std::shared_ptr<const Program>& program, const Bench
   std::vector<bool> text;
   for (const std::string& name : job.outputs) {
     outputs.push_back(state.output_index(name));
-    text.push_back(is_text(program->output_type(outputs.back())));
+    text.push_back(is_payload(program->output_type(outputs.back())));
   }
   std::vector<uint64_t> coordinates = job.coordinates;
   std::vector<double> latencies;
@@ -112,7 +112,7 @@ BenchBatch time_batch(const std::shared_ptr<const Program>& program, const Bench
   while (since(start) < job.seconds) {
     batch.stream(first, step, [&](const ColumnChunk& chunk) {
       for (const ColumnView& c : chunk.columns) {
-        bytes += is_text(c.type) ? (uint64_t)c.offsets[chunk.rows] : 8 * chunk.rows;
+        bytes += is_payload(c.type) ? (uint64_t)c.offsets[chunk.rows] : 8 * chunk.rows;
       }
     });
     first += step;

@@ -91,7 +91,7 @@ struct ConstantColumn {
 
   ConstantColumn(const Value& v, uint64_t rows) {
     view.type = v.type();
-    if (!is_text(v.type())) {
+    if (!is_payload(v.type())) {
       words.assign(rows, word_of(v));
       view.words = words.data();
       return;

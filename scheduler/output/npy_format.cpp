@@ -18,8 +18,10 @@ namespace polyrt::scheduler {
 
 namespace {
 
-// The npy type string of a column of `type`, its elements little-endian.
+// The npy type string of a column of `type` (a vector: of its elements),
+// its elements little-endian.
 std::string descr(Type type) {
+  type = vector_element(type);
   if (type == Type::Bool) return "|u1";  // 0 or 1
   const char kind = is_float(type) ? 'f' : is_signed_integer(type) ? 'i' : 'u';
   const size_t width = native_width(type);
@@ -40,11 +42,13 @@ void write_all(int fd, const void* data, size_t size, uint64_t offset, const std
 
 }  // namespace
 
-std::string npy_header(Type type, uint64_t rows) {
-  std::string dict = "{'descr': '" + descr(type) + "', 'fortran_order': False, 'shape': (" +
-                     std::to_string(rows) + ",), }";
+std::string npy_header(Type type, uint64_t rows, std::optional<uint64_t> dim, size_t size) {
+  const std::string shape =
+      std::to_string(rows) + (dim ? ", " + std::to_string(*dim) + ")" : std::string(",)"));
+  std::string dict =
+      "{'descr': '" + descr(type) + "', 'fortran_order': False, 'shape': (" + shape + ", }";
   const size_t unpadded = 10 + dict.size() + 1;  // magic, version, length, dict, newline
-  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict.append((64 - unpadded % 64) % 64 + (size > unpadded ? (size - unpadded) / 64 * 64 : 0), ' ');
   dict.push_back('\n');
   std::string header("\x93NUMPY\x01\x00", 8);
   header.push_back((char)(dict.size() & 0xff));
@@ -78,11 +82,13 @@ NpyDirectory::NpyDirectory(const std::string& dir, const OutputColumns& columns)
   }
   for (size_t k = 0; k < names.size(); ++k) {
     if (is_text(types_[k])) {
-      throw OutputError("npy output holds numeric and bool columns; output '" + names[k] +
+      throw OutputError("npy output holds numeric, bool and vector columns; output '" + names[k] +
                         "' is a " + std::string(type_name(types_[k])) +
                         " (leave it out of the outputs, or write csv, tsv or jsonl)");
     }
   }
+  names_ = names;
+  rows_ = rows;
   std::error_code ec;
   if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec))) {
     throw OutputError("npy output directory " + dir + " exists and is not an empty directory");
@@ -96,6 +102,13 @@ NpyDirectory::NpyDirectory(const std::string& dir, const OutputColumns& columns)
   std::vector<std::string> headers;
   uint64_t needed = 0;
   for (Type type : types_) {
+    if (is_vector(type)) {
+      // Its dimension is known from the first chunk: the header is written
+      // at commit, in room for the longest dimension; its size is unknown.
+      headers.push_back(npy_header(type, rows, kMax));
+      file_sizes_.push_back(kMax);
+      continue;
+    }
     headers.push_back(npy_header(type, rows));
     const uint64_t header = headers.back().size();
     const uint64_t width = native_width(type);
@@ -127,6 +140,27 @@ NpyDirectory::NpyDirectory(const std::string& dir, const OutputColumns& columns)
     data_offsets_.push_back(headers[k].size());
   }
   reserved_ = std::make_unique<Reserved[]>(fds_.size());
+  dims_ = std::make_unique<std::atomic<int64_t>[]>(fds_.size());
+  for (size_t k = 0; k < fds_.size(); ++k) dims_[k].store(-1);
+}
+
+uint64_t NpyDirectory::vector_dimension(size_t k, const ColumnView& v, uint64_t rows,
+                                        uint64_t first_row) const {
+  const size_t width = vector_element_width(types_[k]);
+  const uint64_t dim = (uint64_t)(v.offsets[1] - v.offsets[0]) / width;
+  int64_t unset = -1;
+  dims_[k].compare_exchange_strong(unset, (int64_t)dim);  // the first chunk's dimension holds
+  const uint64_t fixed = (uint64_t)dims_[k].load();
+  for (uint64_t r = 0; r < rows; ++r) {
+    const uint64_t n = (uint64_t)(v.offsets[r + 1] - v.offsets[r]) / width;
+    if (n != fixed) {
+      throw OutputError("npy output '" + names_[k] + "': the " + std::string(type_name(types_[k])) +
+                        " at row " + std::to_string(first_row + r) + " has " + std::to_string(n) +
+                        " elements where others have " + std::to_string(fixed) +
+                        "; a 2-d npy array needs one dimension (write jsonl or csv instead)");
+    }
+  }
+  return fixed;
 }
 
 NpyDirectory::~NpyDirectory() {
@@ -153,6 +187,16 @@ void NpyDirectory::encode(const ColumnChunk& chunk, std::string&) const {
   std::vector<uint8_t> bytes;
   for (size_t k = 0; k < fds_.size(); ++k) {
     const ColumnView& v = chunk.columns[k];
+    if (is_vector(types_[k])) {
+      if (chunk.rows == 0) continue;
+      // Rows of dim elements, packed as the column's bytes are.
+      const uint64_t stride =
+          vector_dimension(k, v, chunk.rows, row) * vector_element_width(types_[k]);
+      reserve(k, data_offsets_[k] + (row + chunk.rows) * stride);
+      write_all(fds_[k], v.bytes + v.offsets[0], (size_t)(v.offsets[chunk.rows] - v.offsets[0]),
+                data_offsets_[k] + row * stride, temp_dir_);
+      continue;
+    }
     reserve(k, data_offsets_[k] + (row + chunk.rows) * native_width(types_[k]));
     const size_t width = native_width(types_[k]);
     if (width == 8) {
@@ -166,6 +210,20 @@ void NpyDirectory::encode(const ColumnChunk& chunk, std::string&) const {
 }
 
 void NpyDirectory::commit() {
+  for (size_t k = 0; k < fds_.size(); ++k) {
+    if (!is_vector(types_[k])) continue;
+    // The shape, now that the dimension is known, and the file cut to its
+    // rows (reserve may have allocated past them). No row: (0, 0).
+    const int64_t dim = std::max<int64_t>(dims_[k].load(), 0);
+    const std::string path = temp_dir_ + "/" + names_[k] + ".npy";
+    const std::string header = npy_header(types_[k], rows_, (uint64_t)dim, data_offsets_[k]);
+    write_all(fds_[k], header.data(), header.size(), 0, path);
+    const uint64_t size =
+        data_offsets_[k] + rows_ * (uint64_t)dim * vector_element_width(types_[k]);
+    if (::ftruncate(fds_[k], (off_t)size) != 0) {
+      throw OutputError("cannot size '" + path + "': " + std::strerror(errno));
+    }
+  }
   for (int fd : fds_) {
     if (::close(fd) != 0) throw OutputError("cannot close a file in '" + temp_dir_ + "'");
   }

@@ -1,5 +1,6 @@
 // NumPy .npy output: one file per column (u64 as <u8, f64 as <f8, bool as
-// |u1, narrow types at their width) in a directory that appears only when
+// |u1, narrow types at their width, a vector column as a 2-d array of its
+// elements, every row of one dimension) in a directory that appears only when
 // the job succeeds (written as a temporary directory beside it, renamed on
 // commit). Only the batch tier writes it: each worker writes its chunk at
 // its place in every file, and nothing is left to do in coordinate order.
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +18,11 @@
 
 namespace polyrt::scheduler {
 
-// The .npy header (format 1.0, padded to 64 bytes) of a 1-d array.
-std::string npy_header(Type type, uint64_t rows);
+// The .npy header (format 1.0, padded to 64 bytes, and to at least `size`
+// bytes) of a 1-d array of rows, or of a 2-d array of rows x dim (a vector
+// column: of its elements' type).
+std::string npy_header(Type type, uint64_t rows, std::optional<uint64_t> dim = std::nullopt,
+                       size_t size = 0);
 
 class NpyFormat final : public OutputFormat {
  public:
@@ -32,7 +37,7 @@ class NpyFormat final : public OutputFormat {
 
 class NpyDirectory final : public FormatWriter {
  public:
-  // Refuses with OutputError standard output, str columns, an existing
+  // Refuses with OutputError standard output, text columns, an existing
   // non-empty `dir`, and rows that cannot fit in the free space of its file
   // system (the sizes say how much is needed and available). Removes the
   // temporary directories of earlier runs for `dir` whose process is gone.
@@ -63,6 +68,14 @@ class NpyDirectory final : public FormatWriter {
     std::mutex mutex;
   };
   void reserve(size_t file, uint64_t end) const;
+
+  // A vector column's dimension: set by the first chunk written (-1 before),
+  // checked against every row of every chunk.
+  uint64_t vector_dimension(size_t file, const ColumnView& column, uint64_t rows,
+                            uint64_t first_row) const;
+  std::unique_ptr<std::atomic<int64_t>[]> dims_;
+  std::vector<std::string> names_;
+  uint64_t rows_ = 0;
 
   std::vector<uint64_t> data_offsets_;  // per file: where row 0 starts
   std::vector<uint64_t> file_sizes_;

@@ -144,7 +144,7 @@ namespace {
 // Whether an output's arrays hold fewer than 8 bytes a row (bool columns
 // stay 8-byte words 0/1, as they always were).
 bool is_narrow(Type type) {
-  return type != Type::Bool && !is_text(type) && native_width(type) < 8;
+  return type != Type::Bool && !is_payload(type) && native_width(type) < 8;
 }
 
 // A large chunk's parts on every core (batch::ChunkBuffers::
@@ -222,7 +222,7 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given,
                      std::to_string(setup.names.size()) + " output(s)");
   }
   for (size_t o = 0; o < setup.names.size(); ++o) {
-    if (is_text(setup.types[o])) {
+    if (is_payload(setup.types[o])) {
       throw WriteError("output '" + setup.names[o] + "' is a " +
                        std::string(type_name(setup.types[o])) + "; " + call +
                        " writes 8-byte word columns (use evaluate or stream)");
@@ -296,6 +296,10 @@ const std::vector<std::string>& BatchEvaluator::output_names() const {
 
 const std::vector<Type>& BatchEvaluator::output_types() const {
   return impl_->setup.types;
+}
+
+const std::vector<std::optional<uint64_t>>& BatchEvaluator::output_dimensions() const {
+  return impl_->setup.dimensions;
 }
 
 std::string BatchEvaluator::device_name() const {
@@ -651,7 +655,7 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
   for (size_t o = 0; o < out.size(); ++o) {
     out[o].name = output_names()[o];
     out[o].type = output_types()[o];
-    if (is_text(out[o].type)) out[o].offsets.push_back(0);
+    if (is_payload(out[o].type)) out[o].offsets.push_back(0);
   }
   stream(
       first, count,
@@ -660,7 +664,7 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
           const ColumnView& v = chunk.columns[o];
           out[o].is_none = v.is_none;
           if (v.is_none) continue;
-          if (is_text(v.type)) {
+          if (is_payload(v.type)) {
             // Each chunk's offsets start at 0: shifted by the bytes before it.
             const int64_t base = (int64_t)out[o].bytes.size();
             for (uint64_t r = 1; r <= chunk.rows; ++r)

@@ -15,6 +15,7 @@ BatchSetup resolve_batch_options(const Program& p, const BatchOptions& options) 
     const size_t index = p.require_output(name);
     shape.outputs.push_back((uint32_t)index);
     setup.types.push_back(p.output_type(index));
+    setup.dimensions.push_back(p.output_dimension(index));
   }
 
   setup.coordinates = options.coordinates;

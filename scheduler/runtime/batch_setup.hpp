@@ -2,6 +2,7 @@
 // is made for: the shape, every coordinate's and every extern's value.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,8 +13,10 @@ namespace polyrt::scheduler {
 
 struct BatchSetup {
   plan::BatchShape shape;
-  std::vector<std::string> names;     // per output column
-  std::vector<Type> types;            // per output column
+  std::vector<std::string> names;  // per output column
+  std::vector<Type> types;         // per output column
+  // Per output column: a vector's fixed dimension (Program::output_dimension).
+  std::vector<std::optional<uint64_t>> dimensions;
   std::vector<uint64_t> coordinates;  // per coordinate (iterated and column ones unused)
   std::vector<Value> externs;         // per extern: the batch's value, None when unset
 };

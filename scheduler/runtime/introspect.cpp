@@ -43,7 +43,7 @@ std::string typical_kernel_text(const std::shared_ptr<const Program>& program,
   std::vector<std::vector<size_t>> step_outputs(plan.steps.size());
   for (size_t k = 0; k < plan.outputs.size(); ++k) {
     const plan::BatchValue& v = plan.outputs[k];
-    if (v.kind != plan::BatchValue::Column || !is_text(plan.column_types[v.index])) continue;
+    if (v.kind != plan::BatchValue::Column || !is_payload(plan.column_types[v.index])) continue;
     const uint32_t step = plan.column_steps[v.index];
     if (step != plan::kNoStep && plan.steps[step].kind == plan::BatchStep::Kernel) {
       step_outputs[step].push_back(k);

@@ -152,8 +152,10 @@ class StatsRun {
         count_(count) {
     const auto& types = batch_.output_types();
     for (size_t c = 0; c < types.size(); ++c) {
-      if (batch_.output_is_none(c)) continue;
-      (is_text(types[c])        ? text_columns_
+      // A vector column is counted (rows, Nones), not summarized: its values
+      // are arrays, whose element statistics a vector node computes.
+      if (batch_.output_is_none(c) || is_vector(types[c])) continue;
+      (is_payload(types[c])     ? text_columns_
        : types[c] == Type::Bool ? bool_columns_
                                 : numeric_columns_)
           .push_back(c);

@@ -270,9 +270,9 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
       try {
         for (const std::string& o : options.outputs) {
           const Value v = s.pull(o);
-          row.push_back(v.is_none()         ? "None"
-                        : is_text(v.type()) ? "text " + v.text()
-                                            : "word " + std::to_string(word_of(v)));
+          row.push_back(v.is_none()            ? "None"
+                        : is_payload(v.type()) ? "text " + v.text()
+                                               : "word " + std::to_string(word_of(v)));
         }
         want.push_back(std::move(row));
       } catch (const EvalError& e) {
@@ -312,9 +312,9 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
         for (uint64_t r = 0; r < chunk.rows; ++r) {
           std::vector<std::string> row;
           for (const ColumnView& v : chunk.columns) {
-            row.push_back(v.is_none         ? "None"
-                          : is_text(v.type) ? "text " + std::string(v.text(r))
-                                            : "word " + std::to_string(v.words[r]));
+            row.push_back(v.is_none            ? "None"
+                          : is_payload(v.type) ? "text " + std::string(v.text(r))
+                                               : "word " + std::to_string(v.words[r]));
           }
           got.push_back(std::move(row));
         }

@@ -24,7 +24,7 @@ std::string cell(const batch::PreparedBatch& batch, const batch::ChunkBuffers& b
     case BatchValue::Lane:
       return std::to_string(first + row);
     case BatchValue::Column:
-      if (is_text(batch.plan.column_types[v.index])) {
+      if (is_payload(batch.plan.column_types[v.index])) {
         return "text " + std::string(b.texts[v.index][row]);
       }
       return "word " + std::to_string(b.column_pointers[v.index][row]);

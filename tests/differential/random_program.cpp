@@ -357,8 +357,27 @@ class Generator {
     }
   }
 
-  // A bytes, json or partition value (outputs only: no pool holds them).
+  // A vector, or a number or json value made from vectors (host steps on
+  // every tier, between kernels).
+  std::string vector_expr() {
+    switch (pick(4)) {
+      case 0:
+        return "vec_norm(vec_add(hash_vec(" + u() + ", 5), xxhash3_vec(" + u() + ", 5)))";
+      case 1:
+        return "str_to_vec_u64(printf(\"[{}, {}]\", " + u() + ", " + u() + "))";
+      case 2:
+        return "vec_cosine(hash_vec(" + u() + ", 7), hash_vec(" + u() + ", 7)) + vec_l2(hash_vec(" +
+               u() + ", 4), vec_scale(hash_vec(" + u() + ", 4), " + f() + ")) + lid_mle(hash_vec(" +
+               u() + ", 6), " + f() + ")";
+      default:
+        return "vec_scale(hash_vec(" + u() + ", 3), " + f() + ") as json";
+    }
+  }
+
+  // A bytes, json, partition or vector value (outputs only: no pool holds
+  // them).
   std::string output_only_expr() {
+    if (chance(30)) return vector_expr();
     if (chance(20)) return partition_expr();
     return chance(50) ? bytes_expr() : json_expr();
   }

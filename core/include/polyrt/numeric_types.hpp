@@ -42,7 +42,7 @@ constexpr bool is_float(Type t) {
 
 // A number or a bool: the types that ride as one word.
 constexpr bool is_scalar(Type t) {
-  return !is_text(t);
+  return !is_payload(t);
 }
 
 // Bits of an integer type (0 for the others).
@@ -84,16 +84,40 @@ constexpr bool integer_fits(uint64_t word, Type from, Type to) {
   return word <= integer_max(to);
 }
 
+// The type of a vector type's elements (f32 for vec_f32, ...); the type
+// itself for the others.
+constexpr Type vector_element(Type t) {
+  switch (t) {
+    case Type::VecF32:
+      return Type::F32;
+    case Type::VecF64:
+      return Type::F64;
+    case Type::VecI32:
+      return Type::I32;
+    case Type::VecI64:
+      return Type::I64;
+    case Type::VecU64:
+      return Type::U64;
+    default:
+      return t;
+  }
+}
+
 // Whether every value of `from` is a value of `to` without rounding, so the
 // checker converts it silently (polydat's class A widenings): an unsigned
 // integer to any wider integer, a signed one to any wider signed one, bool to
 // any number, f32 to f64, and any integer to f64 (the one widening that may
 // round, above 2^53, as in polydat), and the small integers to f32; and a
-// number or bool to its bytes, an integer or bool to json.
+// number or bool to its bytes, an integer, a bool or an integer vector to
+// json (a float vector's NaN has no JSON: `as json` converts it explicitly).
 constexpr bool widens_implicitly(Type from, Type to) {
   if (from == to) return true;
-  if (to == Type::Bytes) return !is_text(from);
-  if (to == Type::Json) return is_integer(from) || from == Type::Bool;
+  if (is_vector(to)) return false;
+  if (to == Type::Bytes) return !is_payload(from);
+  if (to == Type::Json) {
+    return is_integer(from) || from == Type::Bool || is_integer(vector_element(from));
+  }
+  if (is_vector(from)) return false;
   if (from == Type::Bool) return is_integer(to) || is_float(to);
   if (to == Type::F64) return is_integer(from) || from == Type::F32;
   if (to == Type::F32) return is_integer(from) && integer_bits(from) <= 16;
@@ -127,9 +151,19 @@ constexpr size_t native_width(Type t) {
     case Type::Json:
     case Type::Partition:
     case Type::PartitionList:
+    case Type::VecF32:
+    case Type::VecF64:
+    case Type::VecI32:
+    case Type::VecI64:
+    case Type::VecU64:
       return 0;
   }
   return 0;
+}
+
+// Bytes per element of a vector type (packed little-endian in its payload).
+constexpr size_t vector_element_width(Type t) {
+  return native_width(vector_element(t));
 }
 
 }  // namespace polyrt

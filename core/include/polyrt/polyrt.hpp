@@ -118,6 +118,11 @@ class Program : public std::enable_shared_from_this<Program> {
   // The index of output `name`; WriteError listing the outputs when unknown.
   size_t require_output(std::string_view name) const;
   Type output_type(size_t index) const;
+  // How many elements every value of a vector output has, when the program
+  // fixes it (hash_vec(seed, 768), a constant vector, vec_add of such a
+  // vector, ...); none when it may vary from row to row, or the output is not
+  // a vector. Writers lay such an output out as a fixed-size list.
+  std::optional<uint64_t> output_dimension(size_t index) const;
   // Compiler warnings (unknown pragmas, ...), each a full diagnostic, and the
   // engine's (a program too big for native code runs on closures).
   const std::vector<std::string>& warnings() const;
@@ -152,6 +157,7 @@ class Program : public std::enable_shared_from_this<Program> {
   std::vector<ExternInfo> externs_;
   std::vector<std::string> output_names_;
   std::unordered_map<std::string, size_t> output_by_name_;
+  std::vector<std::optional<uint64_t>> output_dimensions_;
   std::vector<std::string> warnings_;  // the compiler's, the engine's, the traversals'
 
   std::vector<std::shared_ptr<const TraversalDef>> traversals_;

@@ -17,7 +17,8 @@ namespace polyrt {
 // `bytes` (raw bytes) and `json` (a JSON value as its compact text) ride like
 // str: as text in host steps and in columns of offsets and bytes. So do
 // polydat's partition values, `partition` and `partition_list`, as the JSON
-// object (list: array of them) polydat renders one as.
+// object (list: array of them) polydat renders one as. The vectors ride the
+// same way, their payload the packed elements.
 enum class Type : uint8_t {
   U64,
   F64,
@@ -34,7 +35,12 @@ enum class Type : uint8_t {
   Bytes,
   Json,
   Partition,
-  PartitionList
+  PartitionList,
+  VecF32,
+  VecF64,
+  VecI32,
+  VecI64,
+  VecU64
 };
 
 constexpr bool is_partition(Type t) {
@@ -46,9 +52,22 @@ constexpr bool is_json_text(Type t) {
   return t == Type::Json || is_partition(t);
 }
 
-// str, bytes, json and the partition types: carried as text, not as a word.
+// The vector types (polydat's typed vectors, embeddings): a value is a run of
+// elements of one numeric type, packed little-endian in its payload.
+constexpr bool is_vector(Type t) {
+  return t == Type::VecF32 || t == Type::VecF64 || t == Type::VecI32 || t == Type::VecI64 ||
+         t == Type::VecU64;
+}
+
+// str, bytes, json and the partition types: values that are text (or bytes).
 constexpr bool is_text(Type t) {
   return t == Type::Str || t == Type::Bytes || is_json_text(t);
+}
+
+// The text types and the vectors: carried as a payload of bytes (in host
+// steps and in columns of offsets and bytes), not as a word.
+constexpr bool is_payload(Type t) {
+  return is_text(t) || is_vector(t);
 }
 
 std::string_view type_name(Type type);
@@ -80,8 +99,15 @@ class Value {
   // The value of `type` a word carries (None for str): for the narrow types
   // the word must be canonical (an internal error otherwise).
   static Value of_word(Type type, uint64_t word);
-  // The value of a text type (is_text(type)) with this payload.
-  static Value of_text(Type type, std::string text);
+  // The value of a payload type (is_payload(type)) with this payload: text,
+  // or a vector's packed elements (a whole number of them; an internal
+  // error otherwise).
+  static Value of_payload(Type type, std::string payload);
+  // A vector of `type` (is_vector) whose elements are packed, little-endian,
+  // in `elements`.
+  static Value vector(Type type, std::string elements) {
+    return of_payload(type, std::move(elements));
+  }
 
   bool is_none() const { return data_.index() == 0; }
   // The type of a present value; calling it on None is a host bug (WriteError).
@@ -96,13 +122,17 @@ class Value {
   const std::string& as_str() const;
   const std::string& as_bytes() const;
   const std::string& as_json() const;  // the compact JSON text
-  // The payload of a str, bytes or json value (is_text of its type).
+  // The payload of a str, bytes, json or vector value (is_payload of its
+  // type): a vector's packed elements.
   const std::string& text() const;
+  // The packed elements of a vector value; a type mismatch throws WriteError.
+  const std::string& as_vector() const;
   bool as_bool() const;
 
   // Text form used by `polyrt eval` and the row writers: u64 decimal, f64
   // shortest round-trip text, strings raw, bytes as lowercase hex, json as
-  // its text, bools true/false, None as "None".
+  // its text, a vector as a JSON array of its elements, bools true/false,
+  // None as "None".
   std::string to_string() const;
 
   // Bit-exact equality (f64 compared by bit pattern, so NaN == NaN and 0.0 != -0.0).
@@ -115,7 +145,7 @@ class Value {
     uint64_t word;
     bool operator==(const Word&) const = default;
   };
-  // A bytes or json value: its type and payload.
+  // A bytes, json, partition or vector value: its type and payload.
   struct Blob {
     Type type;
     std::string data;

@@ -157,6 +157,8 @@ class BatchEvaluator {
 
   const std::vector<std::string>& output_names() const;
   const std::vector<Type>& output_types() const;
+  // Per output: a vector output's fixed dimension (Program::output_dimension).
+  const std::vector<std::optional<uint64_t>>& output_dimensions() const;
   // Where the batch runs: "cpu", "gpu 0 (NVIDIA H200, sm_90, 132 SMs)"; with
   // BatchDevice::Auto and no usable GPU, "cpu" and why not.
   std::string device_name() const;

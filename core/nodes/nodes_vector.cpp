@@ -1,0 +1,370 @@
+// Nodes of the vector types (polydat's vector_math and vector_set
+// families): synthetic f32 embeddings from a seed, element-wise f32 math and
+// its reductions, integer vectors read as lists, and vectors read from text.
+// Host steps on every tier, one body each: the f32 sums run in element order
+// (polydat's scalar reference), so every engine gives the same bits.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "nodes/registry.hpp"
+#include "rtlib/rtlib.h"
+#include "rtlib/xxh3.hpp"
+#include "value/vector_values.hpp"
+
+namespace polyrt::nodes {
+
+namespace {
+
+using P = PortType;
+
+// The most elements a generated vector has: hash_vec(seed, dim) checks dim
+// against it per row, so that a wire dim cannot ask for gigabytes.
+constexpr uint64_t kMaxVectorElements = uint64_t(1) << 20;
+
+// The f32 elements of a vector value, unpacked.
+std::vector<float> f32s(const Value& v) {
+  const std::string& payload = v.as_vector();
+  std::vector<float> out(vector_size(Type::VecF32, payload));
+  if (!out.empty()) std::memcpy(out.data(), payload.data(), payload.size());
+  return out;
+}
+
+Value f32_vector(const std::vector<float>& elements) {
+  std::string payload(elements.size() * sizeof(float), '\0');
+  if (!elements.empty()) std::memcpy(payload.data(), elements.data(), payload.size());
+  return Value::vector(Type::VecF32, std::move(payload));
+}
+
+// Both operands' elements; a row fails when their lengths differ (silently
+// cutting the longer would corrupt a distance).
+std::pair<std::vector<float>, std::vector<float>> same_length(const Call& c,
+                                                              std::string_view node) {
+  std::vector<float> a = f32s(c.input(0)), b = f32s(c.input(1));
+  if (a.size() != b.size()) {
+    throw NodeFailure{std::string(node) + ": operand lengths differ (" + std::to_string(a.size()) +
+                      " vs " + std::to_string(b.size()) + ")"};
+  }
+  return {std::move(a), std::move(b)};
+}
+
+// Sums of f32 products in element order, from -0.0 (Rust's f32 sum).
+// fp-contract is off: a product is rounded before it is added, as in Rust.
+float dot(const std::vector<float>& a, const std::vector<float>& b) {
+  float sum = -0.0f;
+  for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+float squared_distance(const std::vector<float>& a, const std::vector<float>& b) {
+  float sum = -0.0f;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float d = a[i] - b[i];
+    sum += d * d;
+  }
+  return sum;
+}
+
+std::vector<float> scaled(const std::vector<float>& a, float k) {
+  std::vector<float> out(a.size());
+  for (size_t i = 0; i < a.size(); ++i) out[i] = a[i] * k;
+  return out;
+}
+
+// A hash as an element in [-1, 1]: h / 2^64 * 2 - 1 in f64, rounded to f32.
+float signed_unit(uint64_t h) {
+  return (float)((double)h / (double)UINT64_MAX * 2.0 - 1.0);
+}
+
+uint64_t checked_dim(const Call& c, std::string_view node) {
+  const uint64_t dim = c.u64(1);
+  if (dim > kMaxVectorElements) {
+    throw NodeFailure{std::string(node) + ": dim " + std::to_string(dim) +
+                      " is above the largest vector, " + std::to_string(kMaxVectorElements) +
+                      " elements"};
+  }
+  return dim;
+}
+
+// Levina-Bickel's estimate of the local intrinsic dimension from ascending
+// neighbour distances: m / sum(ln(r_k / r_j)) over the m positive r_j before
+// r_k; 0 when it is degenerate (k < 2, r_k <= 0, no term, no spread).
+double lid_mle(const std::vector<float>& distances, double k_arg) {
+  // k as Rust's `as usize` reads an f64 (truncated; NaN and below 0 are 0),
+  // cut to the length.
+  const double clamped = k_arg > 0.0 ? k_arg : 0.0;
+  const size_t k = clamped >= (double)distances.size() ? distances.size() : (size_t)clamped;
+  if (k < 2) return 0.0;
+  const double r_k = distances[k - 1];
+  if (!(r_k > 0.0)) return 0.0;
+  const double ln_rk = std::log(r_k);
+  double sum = 0.0;
+  uint32_t terms = 0;
+  for (size_t j = 0; j + 1 < k; ++j) {
+    const double r_j = distances[j];
+    if (r_j > 0.0) {
+      sum += ln_rk - std::log(r_j);
+      ++terms;
+    }
+  }
+  return terms == 0 || !(sum > 0.0) ? 0.0 : (double)terms / sum;
+}
+
+// An integer vector's elements as i64 (vec_i32 widened).
+std::vector<int64_t> integers(const Value& v) {
+  const Type type = v.type();
+  const std::string& payload = v.as_vector();
+  std::vector<int64_t> out(vector_size(type, payload));
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i] = (int64_t)vector_element_word(type, payload, i);
+  }
+  return out;
+}
+
+// The element type's range holds x (a vec_i32 never holds an i64 past it).
+bool in_element_range(Type vector, int64_t x) {
+  return vector != Type::VecI32 || (x >= INT32_MIN && x <= INT32_MAX);
+}
+
+void register_math_nodes(Registry& r) {
+  const auto binary = [&](std::string_view name, Type result, std::string_view summary,
+                          void (*eval)(Call&)) {
+    r.add({.name = name,
+           .family = "vectors",
+           .args = {wire("a", P::VecF32), wire("b", P::VecF32)},
+           .results = {result},
+           .can_fail = true,
+           .summary = summary,
+           .failure = "the operands' lengths differ",
+           .eval = eval});
+  };
+  const auto generator = [&](std::string_view name, std::string_view summary, void (*eval)(Call&)) {
+    r.add({.name = name,
+           .family = "vectors",
+           .args = {wire("seed", P::U64), wire("dim", P::U64)},
+           .results = {Type::VecF32},
+           .can_fail = true,
+           .summary = summary,
+           .failure = "dim is above 2^20",
+           .eval = eval,
+           .vector_dimension = VectorDimension::SecondInputValue});
+  };
+  generator("hash_vec",
+            "A vec_f32 of dim elements: element i is hash(seed + i * 0x9E3779B97F4A7C15) as "
+            "h / 2^64 * 2 - 1 (in f64, then rounded to f32), in [-1, 1]. Synthetic embeddings "
+            "that replay from their seed.",
+            [](Call& c) {
+              const uint64_t dim = checked_dim(c, "hash_vec");
+              std::vector<float> out(dim);
+              for (uint64_t i = 0; i < dim; ++i) {
+                out[i] = signed_unit(pd_hash(c.u64(0) + i * 0x9E3779B97F4A7C15ull));
+              }
+              c.set(f32_vector(out));
+            });
+  generator("xxhash3_vec",
+            "A vec_f32 of dim elements: element i is XXH3-64 of the 16 bytes seed, i "
+            "(little-endian), mapped as hash_vec maps its hashes.",
+            [](Call& c) {
+              const uint64_t dim = checked_dim(c, "xxhash3_vec");
+              std::vector<float> out(dim);
+              char key[16];
+              const uint64_t seed = c.u64(0);
+              std::memcpy(key, &seed, 8);
+              for (uint64_t i = 0; i < dim; ++i) {
+                std::memcpy(key + 8, &i, 8);
+                out[i] = signed_unit(rt::xxh3_64(std::string_view(key, 16)));
+              }
+              c.set(f32_vector(out));
+            });
+  r.add({.name = "vec_add",
+         .family = "vectors",
+         .args = {wire("a", P::VecF32), wire("b", P::VecF32)},
+         .results = {Type::VecF32},
+         .can_fail = true,
+         .summary = "a + b, element by element (f32).",
+         .failure = "the operands' lengths differ",
+         .eval =
+             [](Call& c) {
+               auto [a, b] = same_length(c, "vec_add");
+               for (size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+               c.set(f32_vector(a));
+             },
+         .vector_dimension = VectorDimension::OfFirstInput});
+  r.add({.name = "vec_scale",
+         .family = "vectors",
+         .args = {wire("a", P::VecF32), wire("k", P::F64)},
+         .results = {Type::VecF32},
+         .summary = "Every element of a times k rounded to f32 (the product in f32).",
+         .eval = [](Call& c) { c.set(f32_vector(scaled(f32s(c.input(0)), (float)c.f64(1)))); },
+         .vector_dimension = VectorDimension::OfFirstInput});
+  binary("vec_dot", Type::F64,
+         "The dot product of a and b: the f32 products summed in f32, in element order, "
+         "widened to f64.",
+         [](Call& c) {
+           auto [a, b] = same_length(c, "vec_dot");
+           c.set_f64(dot(a, b));
+         });
+  binary("vec_l2", Type::F64,
+         "The Euclidean distance between a and b: the square root (in f64) of the f32 sum of "
+         "squared f32 differences.",
+         [](Call& c) {
+           auto [a, b] = same_length(c, "vec_l2");
+           c.set_f64(std::sqrt((double)squared_distance(a, b)));
+         });
+  binary("vec_cosine", Type::F64,
+         "The cosine similarity dot(a, b) / (|a| |b|), the norms the f64 square roots of the "
+         "f32 dots; 0 when either norm is 0.",
+         [](Call& c) {
+           auto [a, b] = same_length(c, "vec_cosine");
+           const double na = std::sqrt((double)dot(a, a)), nb = std::sqrt((double)dot(b, b));
+           c.set_f64(na == 0.0 || nb == 0.0 ? 0.0 : (double)dot(a, b) / (na * nb));
+         });
+  r.add({.name = "vec_norm",
+         .family = "vectors",
+         .args = {wire("a", P::VecF32)},
+         .results = {Type::VecF32},
+         .summary = "a scaled to unit length: every element times 1 / |a| rounded to f32 (|a| "
+                    "the f64 square root of the f32 dot); a zero vector as it is.",
+         .eval =
+             [](Call& c) {
+               std::vector<float> a = f32s(c.input(0));
+               const double magnitude = std::sqrt((double)dot(a, a));
+               c.set(magnitude == 0.0 ? c.input(0)
+                                      : f32_vector(scaled(a, (float)(1.0 / magnitude))));
+             },
+         .vector_dimension = VectorDimension::OfFirstInput});
+  r.add({.name = "lid_mle",
+         .family = "vectors",
+         .args = {wire("distances", P::VecF32), wire("k", P::F64)},
+         .results = {Type::F64},
+         .summary = "The Levina-Bickel estimate of local intrinsic dimension from ascending "
+                    "neighbour distances r_1..r_k (k cut to the length): m / sum ln(r_k / r_j) "
+                    "over the m positive r_j before r_k; 0 when degenerate (k < 2, r_k <= 0, "
+                    "no term or no spread).",
+         .eval = [](Call& c) { c.set_f64(lid_mle(f32s(c.input(0)), c.f64(1))); }});
+}
+
+// The list nodes of polydat's vector_set, for vec_i32 and vec_i64 (no silent
+// widening of one to the other: each has its own name).
+void register_list_nodes(Registry& r, PortType port, std::string_view suffix) {
+  // The names outlive the registry's views: one string per node, kept.
+  static std::vector<std::unique_ptr<std::string>> names;
+  const auto name = [&](std::string_view stem) -> std::string_view {
+    names.push_back(std::make_unique<std::string>(std::string(stem) + std::string(suffix)));
+    return *names.back();
+  };
+  const auto list_node = [&](std::string_view stem, std::vector<ArgSpec> extra, Type result,
+                             std::string_view summary, void (*eval)(Call&)) {
+    std::vector<ArgSpec> args = {wire("v", port)};
+    for (ArgSpec& a : extra) args.push_back(a);
+    r.add({.name = name(stem),
+           .family = "vectors",
+           .args = std::move(args),
+           .results = {result},
+           .summary = summary,
+           .eval = eval});
+  };
+  list_node("vec_len", {}, Type::U64, "How many elements v holds.", [](Call& c) {
+    const Value& v = c.input(0);
+    c.set_u64(vector_size(v.type(), v.as_vector()));
+  });
+  list_node("vec_at", {wire("i", P::U64)}, Type::I64, "Element i of v; 0 past its end.",
+            [](Call& c) {
+              const std::vector<int64_t> v = integers(c.input(0));
+              const uint64_t i = c.u64(1);
+              c.set(Value::i64(i < v.size() ? v[i] : 0));
+            });
+  list_node("vec_max", {}, Type::I64, "The largest element of v; 0 when it is empty.", [](Call& c) {
+    const std::vector<int64_t> v = integers(c.input(0));
+    c.set(Value::i64(v.empty() ? 0 : *std::max_element(v.begin(), v.end())));
+  });
+  list_node("vec_min", {}, Type::I64, "The smallest element of v; 0 when it is empty.",
+            [](Call& c) {
+              const std::vector<int64_t> v = integers(c.input(0));
+              c.set(Value::i64(v.empty() ? 0 : *std::min_element(v.begin(), v.end())));
+            });
+  list_node("vec_contains", {wire("x", P::I64)}, Type::U64, "1 when x is an element of v, else 0.",
+            [](Call& c) {
+              const std::vector<int64_t> v = integers(c.input(0));
+              const int64_t x = c.input(1).as_i64();
+              c.set_u64(in_element_range(c.input(0).type(), x) &&
+                        std::find(v.begin(), v.end(), x) != v.end());
+            });
+  list_node("vec_position", {wire("x", P::I64)}, Type::U64,
+            "The index of the first x in v; v's length when x is not in it.", [](Call& c) {
+              const std::vector<int64_t> v = integers(c.input(0));
+              const int64_t x = c.input(1).as_i64();
+              const auto at = in_element_range(c.input(0).type(), x)
+                                  ? std::find(v.begin(), v.end(), x)
+                                  : v.end();
+              c.set_u64((uint64_t)(at - v.begin()));
+            });
+  list_node(
+      "vec_count_below", {wire("x", P::I64)}, Type::U64, "How many elements of v are less than x.",
+      [](Call& c) {
+        const std::vector<int64_t> v = integers(c.input(0));
+        const int64_t x = c.input(1).as_i64();
+        c.set_u64((uint64_t)std::count_if(v.begin(), v.end(), [x](int64_t e) { return e < x; }));
+      });
+  list_node("vec_intersect_count", {wire("b", port)}, Type::U64,
+            "How many distinct values are elements of both v and b.", [](Call& c) {
+              const std::vector<int64_t> a = integers(c.input(0)), b = integers(c.input(1));
+              const std::set<int64_t> in_a(a.begin(), a.end()), in_b(b.begin(), b.end());
+              c.set_u64((uint64_t)std::count_if(in_a.begin(), in_a.end(),
+                                                [&](int64_t e) { return in_b.count(e) > 0; }));
+            });
+  list_node(
+      "vec_set_eq", {wire("b", port)}, Type::U64,
+      "1 when v and b hold the same set of values (any order, any repetition), else 0.",
+      [](Call& c) {
+        const std::vector<int64_t> a = integers(c.input(0)), b = integers(c.input(1));
+        c.set_u64(std::set<int64_t>(a.begin(), a.end()) == std::set<int64_t>(b.begin(), b.end()));
+      });
+}
+
+template <Type Vector>
+void str_to_vector(Call& c) {
+  std::string error;
+  auto payload = parse_vector_text(c.str(0), Vector, error);
+  if (!payload) {
+    throw NodeFailure{"str_to_" + std::string(type_name(Vector)) + ": cannot read \"" +
+                      c.str(0).substr(0, 80) + (c.str(0).size() > 80 ? "..." : "") +
+                      "\": " + error};
+  }
+  c.set(Value::vector(Vector, std::move(*payload)));
+}
+
+void register_conversion_nodes(Registry& r) {
+  const auto conversion = [&](std::string_view name, Type result, void (*eval)(Call&)) {
+    r.add({.name = name,
+           .family = "vectors",
+           .args = {wire("text", P::Str)},
+           .results = {result},
+           .can_fail = true,
+           .summary = "A JSON array of numbers as a vector (whitespace allowed; floats rounded "
+                      "once to the element type, \"NaN\", \"inf\" and \"-inf\" read as "
+                      "themselves; integers checked against the element type's range).",
+           .failure = "the text is not a JSON array of numbers of the element type",
+           .eval = eval});
+  };
+  conversion("str_to_vec_f32", Type::VecF32, str_to_vector<Type::VecF32>);
+  conversion("str_to_vec_f64", Type::VecF64, str_to_vector<Type::VecF64>);
+  conversion("str_to_vec_i32", Type::VecI32, str_to_vector<Type::VecI32>);
+  conversion("str_to_vec_i64", Type::VecI64, str_to_vector<Type::VecI64>);
+  conversion("str_to_vec_u64", Type::VecU64, str_to_vector<Type::VecU64>);
+}
+
+}  // namespace
+
+void register_vector_nodes(Registry& r) {
+  register_math_nodes(r);
+  register_list_nodes(r, P::VecI32, "_i32");
+  register_list_nodes(r, P::VecI64, "_i64");
+  register_conversion_nodes(r);
+}
+
+}  // namespace polyrt::nodes
