@@ -273,8 +273,11 @@ TEST(Vectors, BadInputGetsClearErrors) {
       {"str_to_vec_i32: cannot read \"[1, 2.5]\"", "element 1 (2.5)",
        "an integer in -2147483648..2147483647"});
   expect_contains(
-      thrown_message<Error>([] { pull("input c\nx := str_to_vec_f32(\"[1e39]\")\n", "x"); }),
-      {"element 0 (1e39) is not a number"});
+      thrown_message<Error>([] { pull("input c\nx := str_to_vec_f32(\"[1e400]\")\n", "x"); }),
+      {"str_to_vec_f32: cannot read \"[1e400]\": a number out of the f64 range"});
+  // Past f32's range (but not f64's): infinite, as polydat's `as f32`.
+  EXPECT_EQ(pull("input c\nx := str_to_vec_f32(\"[1e39, -1e39]\")\n", "x").to_string(),
+            "[inf,-inf]");
   expect_contains(thrown_message<Error>([] { pull("input c\nx := str_to_vec_f64(\"3\")\n", "x"); }),
                   {"not a JSON array"});
   expect_contains(

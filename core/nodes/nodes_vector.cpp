@@ -345,9 +345,10 @@ void register_conversion_nodes(Registry& r) {
            .args = {wire("text", P::Str)},
            .results = {result},
            .can_fail = true,
-           .summary = "A JSON array of numbers as a vector (whitespace allowed; floats rounded "
-                      "once to the element type, \"NaN\", \"inf\" and \"-inf\" read as "
-                      "themselves; integers checked against the element type's range).",
+           .summary = "A JSON array of numbers as a vector (whitespace allowed; a float is the "
+                      "nearest f64, for vec_f32 then the nearest f32, as polydat reads it; "
+                      "\"NaN\", \"inf\" and \"-inf\" read as themselves; integers checked "
+                      "against the element type's range).",
            .failure = "the text is not a JSON array of numbers of the element type",
            .eval = eval});
   };

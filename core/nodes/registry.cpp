@@ -82,6 +82,7 @@ Registry build_user_registry() {
   register_iteration_nodes(r);
   register_partition_nodes(r);
   register_vector_nodes(r);
+  register_regex_nodes(r);
   return r;
 }
 

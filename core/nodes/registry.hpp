@@ -264,6 +264,7 @@ void register_emit_nodes(Registry& r);
 void register_iteration_nodes(Registry& r);
 void register_partition_nodes(Registry& r);
 void register_vector_nodes(Registry& r);
+void register_regex_nodes(Registry& r);
 
 class Registry {
  public:

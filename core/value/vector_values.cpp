@@ -86,16 +86,14 @@ bool append_element(std::string& payload, Type type, const rt::JsonValue& v) {
     if (v.kind != rt::JsonValue::Kind::Number) return false;
     const char* first = v.scalar.data();
     const char* last = first + v.scalar.size();
-    // One rounding, from the decimal text to the element type; a magnitude
-    // past its range is an error, not an infinity.
+    // The nearest f64 (a magnitude past its range is an error), then for an
+    // f32 element the f32 nearest to that (infinite past f32's range): how
+    // polydat reads a JSON number into a vec_f32.
+    const auto res = std::from_chars(first, last, d);
+    if (res.ec != std::errc() || res.ptr != last) return false;
     if (element == Type::F32) {
-      float f = 0;
-      const auto res = std::from_chars(first, last, f);
-      if (res.ec != std::errc() || res.ptr != last) return false;
-      append_vector_element(payload, f);
+      append_vector_element(payload, (float)d);
     } else {
-      const auto res = std::from_chars(first, last, d);
-      if (res.ec != std::errc() || res.ptr != last) return false;
       append_vector_element(payload, d);
     }
     return true;

@@ -54,8 +54,9 @@ std::string vector_text(Type type, std::string_view payload,
 
 // Reads a JSON array of numbers (whitespace allowed; for the float types also
 // the strings "NaN", "inf" and "-inf" that the writers use) as the payload of
-// a vector of `type`: floats rounded once to the element type, integers
-// checked against its range. nullopt with `error` set otherwise, naming the
+// a vector of `type`: a float as the nearest f64, then for vec_f32 the
+// nearest f32 (as polydat reads one), integers checked against the element
+// type's range. nullopt with `error` set otherwise, naming the
 // element.
 std::optional<std::string> parse_vector_text(std::string_view text, Type type, std::string& error);
 
