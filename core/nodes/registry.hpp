@@ -265,6 +265,7 @@ void register_iteration_nodes(Registry& r);
 void register_partition_nodes(Registry& r);
 void register_vector_nodes(Registry& r);
 void register_regex_nodes(Registry& r);
+void register_json_body_nodes(Registry& r);
 
 class Registry {
  public:
