@@ -223,6 +223,21 @@ TEST(GpuBatch, VectorsAreHostStepsBetweenKernels) {
   expect_same_columns(gpu.evaluate(0, 3000), cpu.evaluate(0, 3000));
 }
 
+// A data file's rows are a table the kernel picks from and writes.
+TEST(GpuBatch, DataFileRowsArePickedOnTheDevice) {
+  REQUIRE_GPU();
+  const std::string dir = test::temp_dir();
+  std::ofstream(dir + "/c.csv")
+      << "name,city\nann,\"paris, fr\"\nbo,london\ncy,\"say \"\"hi\"\"\"\n";
+  const auto program = compile("input x\nn := csv_field(hash(x), \"" + dir +
+                               "/c.csv\", \"name\")\nr := csv_row(x, \"" + dir + "/c.csv\")\n");
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  const std::string plan = gpu.describe();
+  EXPECT_EQ(plan.find("host, on a CPU worker"), std::string::npos) << plan;
+  const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
+  expect_same_columns(gpu.evaluate(0, 3000), cpu.evaluate(0, 3000));
+}
+
 // A GPU's chunks are hundreds of thousands of rows: their host steps and
 // their encoding run in parts on every core, and give the CPU tier's
 // columns, bytes and first failure (a host step failing in a later part).

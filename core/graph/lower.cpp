@@ -381,7 +381,7 @@ class Lowerer {
     Node n = checked_call(def, inputs, std::move(params), pos, length, param_pos);
     if (!def.table_pick) return add_call(std::move(n));
     const nodes::TablePick& pick = *def.table_pick;
-    Node index = checked_call(pick.index(), inputs, pick.index_params(n.params), pos, length);
+    Node index = checked_call(pick.index(), inputs, pick.index_params(n.params, n.prepared.get()), pos, length);
     index.label = std::string(def.name) + " index";
     const Typed entry_index = add_call(std::move(index))[0];
     Node entry = checked_call(nodes::pick_str_node(), {entry_index},

@@ -219,8 +219,8 @@ void register_distribution_nodes(Registry& r) {
        },
        .table_pick = TablePick{
            .index = []() -> const NodeDef& { return *find_node("hash_range"); },
-           .index_params =
-               [](const std::vector<Value>& p) { return std::vector<Value>{Value::u64(p.size())}; },
+           .index_params = [](const std::vector<Value>& p,
+                              const Prepared*) { return std::vector<Value>{Value::u64(p.size())}; },
            .entries = [](const std::vector<Value>& p, const Prepared*) { return p; }}});
   r.add({.name = "one_of_weighted",
          .family = "distributions",
@@ -229,15 +229,15 @@ void register_distribution_nodes(Registry& r) {
          .summary = "Picks from \"a:w,b:w,...\": cumulative normalized weights (the last forced "
                     "to 1.0), the first index whose cumulative weight >= unit_interval(hash(x)).",
          .prepare = prepare_one_of_weighted,
-         .table_pick = TablePick{.index = weighted_index_node,
-                                 .index_params = [](const std::vector<Value>& p) { return p; },
-                                 .entries =
-                                     [](const std::vector<Value>&, const Prepared* prepared) {
-                                       std::vector<Value> entries;
-                                       for (const std::string& s : prepared->strs)
-                                         entries.push_back(Value::str(s));
-                                       return entries;
-                                     }}});
+         .table_pick = TablePick{
+             .index = weighted_index_node,
+             .index_params = [](const std::vector<Value>& p, const Prepared*) { return p; },
+             .entries =
+                 [](const std::vector<Value>&, const Prepared* prepared) {
+                   std::vector<Value> entries;
+                   for (const std::string& s : prepared->strs) entries.push_back(Value::str(s));
+                   return entries;
+                 }}});
   r.add({.name = "dist_pareto",
          .family = "distributions",
          .args = {wire("input", P::F64), konst("scale", P::F64), konst("shape", P::F64)},

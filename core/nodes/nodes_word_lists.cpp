@@ -88,7 +88,7 @@ const NodeDef& word_index_node() {
 }
 
 template <const char* List>
-std::vector<Value> list_params(const std::vector<Value>&) {
+std::vector<Value> list_params(const std::vector<Value>&, const Prepared*) {
   return {Value::str(List)};
 }
 

@@ -74,6 +74,7 @@ Registry build_user_registry() {
   register_bytes_nodes(r);
   register_json_nodes(r);
   register_json_body_nodes(r);
+  register_data_file_nodes(r);
   register_datetime_nodes(r);
   register_permutation_nodes(r);
   register_noise_nodes(r);

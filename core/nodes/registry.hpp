@@ -133,8 +133,9 @@ using SideChannelSink = std::function<void(std::string_view)>;
 struct NodeDef;
 struct TablePick {
   const NodeDef& (*index)();
-  // The index node's constant arguments, from the call's.
-  std::vector<Value> (*index_params)(const std::vector<Value>& params);
+  // The index node's constant arguments, from the call's and what its
+  // prepare made.
+  std::vector<Value> (*index_params)(const std::vector<Value>& params, const Prepared* prepared);
   // The table, from the call's constant arguments and what its prepare made.
   std::vector<Value> (*entries)(const std::vector<Value>& params, const Prepared* prepared);
 };
@@ -266,6 +267,7 @@ void register_partition_nodes(Registry& r);
 void register_vector_nodes(Registry& r);
 void register_regex_nodes(Registry& r);
 void register_json_body_nodes(Registry& r);
+void register_data_file_nodes(Registry& r);
 
 class Registry {
  public:

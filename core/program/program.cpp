@@ -9,6 +9,7 @@
 #include "graph/passes.hpp"
 #include "graph/vector_dimensions.hpp"
 #include "interp/state_engine.hpp"
+#include "io/data_files.hpp"
 #include "io/regular_file.hpp"
 #include "modules/inline_modules.hpp"
 #include "nodes/native_form.hpp"
@@ -190,6 +191,8 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
     source.remove_prefix(kByteOrderMark.size());
   dsl::SourceText text(options.file_name, std::string(source));
   dsl::Sources sources(text);
+  // Data files (csv_field, ...) are read as the nodes are prepared.
+  const io::DataFileScope data_files(std::filesystem::path(program_path).parent_path().string());
   modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
   dsl::Ast parsed = dsl::parse(text);
   const size_t traversals = take_traversals(parsed).size();
@@ -201,6 +204,7 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   ir::run_passes(*graph, sources, options.required_outputs);
   ProgramSource origin{std::string(source), library.files_read()};
   if (!program_path.empty()) origin.files.insert(origin.files.begin(), program_path);
+  for (const std::string& file : data_files.files()) origin.files.push_back(file);
   std::shared_ptr<Program> program =
       ProgramInternals::make(std::move(graph), options, std::move(origin), native);
   ProgramInternals::set_cursors(*program, std::move(cursors));

@@ -1,0 +1,316 @@
+// polydat's data file nodes: csv_field, csv_row, csv_row_count, jsonl_field,
+// jsonl_row, jsonl_row_count. The file is read once, when the program
+// compiles (a relative path from the working directory, else from the
+// program's directory: io/data_files.hpp); its rows become a table that an
+// ordinal picks from modulo its size (a TablePick: `mod` is the native index,
+// so batch kernels and GPUs compute it). A file that cannot be read or
+// parsed is a compile error naming it.
+#include <charconv>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/data_files.hpp"
+#include "nodes/registry.hpp"
+#include "rtlib/json_text.hpp"
+
+namespace polyrt::nodes {
+
+namespace {
+
+using P = PortType;
+
+bool blank(std::string_view s) {
+  return s.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
+}
+
+std::string_view trimmed(std::string_view s) {
+  const size_t first = s.find_first_not_of(" \t\r\n\f\v");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\r\n\f\v") - first + 1);
+}
+
+std::string read_file(std::string_view node, const std::string& path) {
+  std::string why;
+  std::optional<std::string> text = io::read_data_file(path, why);
+  if (!text) throw ParamError{0, std::string(node) + ": failed to read '" + path + "': " + why};
+  return std::move(*text);
+}
+
+// The records of CSV text (RFC 4180: a field that starts with `"` runs to
+// the next lone `"`, its commas and line breaks field content), each as
+// written without its line end (LF, or CR LF).
+std::vector<std::string_view> csv_records(std::string_view node, const std::string& path,
+                                          std::string_view content) {
+  std::vector<std::string_view> records;
+  size_t start = 0, line = 1, quote_line = 1;
+  bool quoted = false, field_start = true;
+  for (size_t i = 0; i < content.size(); ++i) {
+    const char b = content[i];
+    if (quoted) {
+      if (b == '"' && i + 1 < content.size() && content[i + 1] == '"') {
+        ++i;
+      } else if (b == '"') {
+        quoted = false;
+        field_start = false;
+      } else if (b == '\n') {
+        ++line;
+      }
+    } else if (b == '"' && field_start) {
+      quoted = true;
+      quote_line = line;
+    } else if (b == ',') {
+      field_start = true;
+    } else if (b == '\n') {
+      const size_t end = i > start && content[i - 1] == '\r' ? i - 1 : i;
+      records.push_back(content.substr(start, end - start));
+      start = i + 1;
+      ++line;
+      field_start = true;
+    } else {
+      field_start = false;
+    }
+  }
+  if (quoted) {
+    throw ParamError{0, std::string(node) + ": '" + path +
+                            "': unterminated quoted field starting at line " +
+                            std::to_string(quote_line)};
+  }
+  if (start < content.size()) records.push_back(content.substr(start));
+  return records;
+}
+
+// The fields of one record: unquoted ones as written, quoted ones without
+// their quotes and with "" as ". `what` names the record in an error.
+std::vector<std::string> csv_fields(const std::string& what, std::string_view record) {
+  std::vector<std::string> fields;
+  size_t i = 0;
+  while (true) {
+    if (i < record.size() && record[i] == '"') {
+      std::string field;
+      for (++i;; ++i) {
+        if (i >= record.size()) throw ParamError{0, what + ": unterminated quoted field"};
+        if (record[i] != '"') {
+          field.push_back(record[i]);
+        } else if (i + 1 < record.size() && record[i + 1] == '"') {
+          field.push_back('"');
+          ++i;
+        } else {
+          ++i;
+          break;
+        }
+      }
+      fields.push_back(std::move(field));
+      if (i >= record.size()) return fields;
+      if (record[i] != ',') {
+        throw ParamError{0, what + ": unexpected text after the closing quote of field " +
+                                std::to_string(fields.size())};
+      }
+      ++i;
+    } else {
+      const size_t comma = record.find(',', i);
+      fields.emplace_back(record.substr(i, comma == std::string_view::npos ? comma : comma - i));
+      if (comma == std::string_view::npos) return fields;
+      i = comma + 1;
+    }
+  }
+}
+
+// The data records of a CSV file that are not blank (the header skipped).
+std::vector<std::string> csv_data_rows(std::string_view node, const std::string& path) {
+  const std::string content = read_file(node, path);
+  std::vector<std::string> rows;
+  const std::vector<std::string_view> records = csv_records(node, path, content);
+  for (size_t r = 1; r < records.size(); ++r) {
+    if (!blank(records[r])) rows.emplace_back(records[r]);
+  }
+  return rows;
+}
+
+// The lines of JSON Lines text that are not blank (LF or CR LF ends).
+std::vector<std::string> jsonl_lines(std::string_view node, const std::string& path) {
+  const std::string content = read_file(node, path);
+  std::vector<std::string> lines;
+  for (size_t start = 0; start < content.size();) {
+    size_t end = content.find('\n', start);
+    const size_t next = end == std::string::npos ? content.size() : end + 1;
+    if (end == std::string::npos) end = content.size();
+    if (end > start && content[end - 1] == '\r') --end;
+    const std::string_view line(content.data() + start, end - start);
+    if (!blank(line)) lines.emplace_back(line);
+    start = next;
+  }
+  return lines;
+}
+
+// A dot path into a JSON value (object keys, array indexes) as text: a
+// string as itself, null or a missing step empty, anything else compact.
+std::string at_json_path(const rt::JsonValue& root, std::string_view path) {
+  const rt::JsonValue* at = &root;
+  for (size_t from = 0;;) {
+    const size_t dot = path.find('.', from);
+    const std::string key(path.substr(from, dot == std::string_view::npos ? dot : dot - from));
+    if (at->kind == rt::JsonValue::Kind::Object) {
+      const auto it = at->members.find(key);
+      if (it == at->members.end()) return "";
+      at = &it->second;
+    } else if (at->kind == rt::JsonValue::Kind::Array) {
+      size_t index = 0;
+      const auto res = std::from_chars(key.data(), key.data() + key.size(), index);
+      if (key.empty() || res.ec != std::errc() || res.ptr != key.data() + key.size() ||
+          index >= at->items.size()) {
+        return "";
+      }
+      at = &at->items[index];
+    } else {
+      return "";
+    }
+    if (dot == std::string_view::npos) break;
+    from = dot + 1;
+  }
+  if (at->kind == rt::JsonValue::Kind::String) return at->scalar;
+  if (at->kind == rt::JsonValue::Kind::Null) return "";
+  return rt::json_text(*at);
+}
+
+std::shared_ptr<const Prepared> table_of(std::vector<std::string> rows) {
+  auto prepared = std::make_shared<Prepared>();
+  prepared->strs = std::move(rows);
+  return prepared;
+}
+
+std::shared_ptr<const Prepared> csv_column(const std::vector<Value>& p) {
+  const std::string& path = p[0].as_str();
+  const std::string& column = p[1].as_str();
+  const std::string content = read_file("csv_field", path);
+  const std::vector<std::string_view> records = csv_records("csv_field", path, content);
+  if (records.empty()) throw ParamError{0, "csv_field: '" + path + "' is empty"};
+  const std::vector<std::string> headers =
+      csv_fields("csv_field: '" + path + "' header", records[0]);
+  size_t index = 0;
+  const auto res = std::from_chars(column.data(), column.data() + column.size(), index);
+  if (column.empty() || res.ec != std::errc() || res.ptr != column.data() + column.size()) {
+    index = headers.size();
+    for (size_t k = 0; k < headers.size() && index == headers.size(); ++k) {
+      if (trimmed(headers[k]) == column) index = k;
+    }
+    if (index == headers.size()) {
+      std::string available;
+      for (const std::string& h : headers) available += (available.empty() ? "" : ", ") + h;
+      throw ParamError{1, "csv_field: column '" + column + "' not found in '" + path +
+                              "'. Available: " + available};
+    }
+  }
+  std::vector<std::string> values;
+  for (size_t r = 1; r < records.size(); ++r) {
+    const std::vector<std::string> fields =
+        csv_fields("csv_field: '" + path + "' row " + std::to_string(r), records[r]);
+    values.emplace_back(index < fields.size() ? trimmed(fields[index]) : std::string_view());
+  }
+  if (values.empty()) throw ParamError{0, "csv_field: '" + path + "' has no data rows"};
+  return table_of(std::move(values));
+}
+
+std::shared_ptr<const Prepared> csv_rows(const std::vector<Value>& p) {
+  std::vector<std::string> rows = csv_data_rows("csv_row", p[0].as_str());
+  if (rows.empty()) throw ParamError{0, "csv_row: '" + p[0].as_str() + "' has no data rows"};
+  return table_of(std::move(rows));
+}
+
+std::shared_ptr<const Prepared> jsonl_field(const std::vector<Value>& p) {
+  const std::string& path = p[0].as_str();
+  const std::string content = read_file("jsonl_field", path);
+  std::vector<std::string> values;
+  size_t line_number = 0;
+  for (size_t start = 0; start < content.size();) {
+    ++line_number;
+    size_t end = content.find('\n', start);
+    const size_t next = end == std::string::npos ? content.size() : end + 1;
+    if (end == std::string::npos) end = content.size();
+    const std::string_view line = trimmed(std::string_view(content).substr(start, end - start));
+    start = next;
+    if (line.empty()) continue;
+    std::string error;
+    const auto parsed = rt::parse_json(line, error);
+    if (!parsed) {
+      throw ParamError{0, "jsonl_field: '" + path + "': parse error at line " +
+                              std::to_string(line_number) + ": " + error};
+    }
+    values.push_back(at_json_path(*parsed, p[1].as_str()));
+  }
+  if (values.empty()) throw ParamError{0, "jsonl_field: '" + path + "' has no lines"};
+  return table_of(std::move(values));
+}
+
+std::shared_ptr<const Prepared> jsonl_rows(const std::vector<Value>& p) {
+  std::vector<std::string> rows = jsonl_lines("jsonl_row", p[0].as_str());
+  if (rows.empty()) throw ParamError{0, "jsonl_row: '" + p[0].as_str() + "' has no lines"};
+  return table_of(std::move(rows));
+}
+
+// A table pick of the prepared rows: row ordinal mod n.
+const TablePick kRowPick{.index = []() -> const NodeDef& { return *find_node("mod"); },
+                         .index_params =
+                             [](const std::vector<Value>&, const Prepared* prepared) {
+                               return std::vector<Value>{Value::u64(prepared->strs.size())};
+                             },
+                         .entries =
+                             [](const std::vector<Value>&, const Prepared* prepared) {
+                               std::vector<Value> entries;
+                               for (const std::string& s : prepared->strs)
+                                 entries.push_back(Value::str(s));
+                               return entries;
+                             }};
+
+}  // namespace
+
+void register_data_file_nodes(Registry& r) {
+  const auto picker = [&](std::string_view name, std::vector<ArgSpec> args,
+                          std::string_view summary,
+                          std::shared_ptr<const Prepared> (*prepare)(const std::vector<Value>&)) {
+    args.insert(args.begin(), wire("ordinal", P::U64));
+    r.add({.name = name,
+           .family = "data files",
+           .args = std::move(args),
+           .results = {Type::Str},
+           .summary = summary,
+           .prepare = prepare,
+           .table_pick = kRowPick});
+  };
+  const auto counter = [&](std::string_view name, std::string_view summary,
+                           std::shared_ptr<const Prepared> (*prepare)(const std::vector<Value>&)) {
+    r.add({.name = name,
+           .family = "data files",
+           .args = {konst("filename", P::Str)},
+           .results = {Type::U64},
+           .summary = summary,
+           .prepare = prepare,
+           .eval = [](Call& c) { c.set_u64(c.prepared().strs.size()); }});
+  };
+  picker("csv_field", {konst("filename", P::Str), konst("column", P::Str)},
+         "Column `column` (a header name, or an index \"0\", \"1\", ...) of data row ordinal "
+         "mod n of a CSV file (RFC 4180 quoting; the first record is the header; every later "
+         "record a row, a blank one too), trimmed.",
+         csv_column);
+  picker("csv_row", {konst("filename", P::Str)},
+         "Data row ordinal mod n of a CSV file as written (quotes and quoted line breaks kept; "
+         "the header and blank records skipped).",
+         csv_rows);
+  counter("csv_row_count", "How many data rows csv_row picks from (may be 0).",
+          [](const std::vector<Value>& p) {
+            return table_of(csv_data_rows("csv_row_count", p[0].as_str()));
+          });
+  picker("jsonl_field", {konst("filename", P::Str), konst("path", P::Str)},
+         "The value at dot path `path` (object keys, array indexes) of line ordinal mod n of a "
+         "JSON Lines file (blank lines skipped): a string as its text, null or a missing step "
+         "empty, anything else as compact JSON.",
+         jsonl_field);
+  picker("jsonl_row", {konst("filename", P::Str)},
+         "Line ordinal mod n of a JSON Lines file as written (blank lines skipped).", jsonl_rows);
+  counter("jsonl_row_count", "How many lines jsonl_row picks from (may be 0).",
+          [](const std::vector<Value>& p) {
+            return table_of(jsonl_lines("jsonl_row_count", p[0].as_str()));
+          });
+}
+
+}  // namespace polyrt::nodes
