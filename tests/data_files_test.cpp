@@ -78,6 +78,10 @@ TEST(DataFiles, JsonlFieldsAndRows) {
   EXPECT_EQ(pick("jsonl_row(c, \"" + users + "\")", 1),
             "str {\"name\":\"bob\",\"age\":25,\"nothing\":null}");
   EXPECT_EQ(pick("jsonl_row_count(\"" + users + "\")", 0), "u64 2");
+  const std::string text = write_file(dir, "t.txt", "one\r\n\nthree\n");
+  EXPECT_EQ(pick("file_line_at(c, \"" + text + "\")", 0), "str one");
+  EXPECT_EQ(pick("file_line_at(c, \"" + text + "\")", 1), "str ");  // blank lines count
+  EXPECT_EQ(pick("file_line_at(c, \"" + text + "\")", 5), "str three");
 }
 
 TEST(DataFiles, FoundFromTheProgramsDirectoryAndProtectedFromOutput) {

@@ -1,5 +1,5 @@
 // polydat's data file nodes: csv_field, csv_row, csv_row_count, jsonl_field,
-// jsonl_row, jsonl_row_count. The file is read once, when the program
+// jsonl_row, jsonl_row_count, file_line_at. The file is read once, when the program
 // compiles (a relative path from the working directory, else from the
 // program's directory: io/data_files.hpp); its rows become a table that an
 // ordinal picks from modulo its size (a TablePick: `mod` is the native index,
@@ -127,8 +127,10 @@ std::vector<std::string> csv_data_rows(std::string_view node, const std::string&
   return rows;
 }
 
-// The lines of JSON Lines text that are not blank (LF or CR LF ends).
-std::vector<std::string> jsonl_lines(std::string_view node, const std::string& path) {
+// The lines of a text file as Rust's str::lines gives them (LF or CR LF
+// ends; no empty line after the last end), blank ones too unless `skip_blank`.
+std::vector<std::string> file_lines(std::string_view node, const std::string& path,
+                                    bool skip_blank) {
   const std::string content = read_file(node, path);
   std::vector<std::string> lines;
   for (size_t start = 0; start < content.size();) {
@@ -137,10 +139,15 @@ std::vector<std::string> jsonl_lines(std::string_view node, const std::string& p
     if (end == std::string::npos) end = content.size();
     if (end > start && content[end - 1] == '\r') --end;
     const std::string_view line(content.data() + start, end - start);
-    if (!blank(line)) lines.emplace_back(line);
+    if (!skip_blank || !blank(line)) lines.emplace_back(line);
     start = next;
   }
   return lines;
+}
+
+// The lines of JSON Lines text that are not blank.
+std::vector<std::string> jsonl_lines(std::string_view node, const std::string& path) {
+  return file_lines(node, path, true);
 }
 
 // A dot path into a JSON value (object keys, array indexes) as text: a
@@ -242,6 +249,12 @@ std::shared_ptr<const Prepared> jsonl_field(const std::vector<Value>& p) {
   return table_of(std::move(values));
 }
 
+std::shared_ptr<const Prepared> text_lines(const std::vector<Value>& p) {
+  std::vector<std::string> lines = file_lines("file_line_at", p[0].as_str(), false);
+  if (lines.empty()) throw ParamError{0, "file_line_at: '" + p[0].as_str() + "' has no lines"};
+  return table_of(std::move(lines));
+}
+
 std::shared_ptr<const Prepared> jsonl_rows(const std::vector<Value>& p) {
   std::vector<std::string> rows = jsonl_lines("jsonl_row", p[0].as_str());
   if (rows.empty()) throw ParamError{0, "jsonl_row: '" + p[0].as_str() + "' has no lines"};
@@ -307,6 +320,8 @@ void register_data_file_nodes(Registry& r) {
          jsonl_field);
   picker("jsonl_row", {konst("filename", P::Str)},
          "Line ordinal mod n of a JSON Lines file as written (blank lines skipped).", jsonl_rows);
+  picker("file_line_at", {konst("filename", P::Str)},
+         "Line ordinal mod n of a text file (LF or CR LF ends, blank lines included).", text_lines);
   counter("jsonl_row_count", "How many lines jsonl_row picks from (may be 0).",
           [](const std::vector<Value>& p) {
             return table_of(jsonl_lines("jsonl_row_count", p[0].as_str()));
