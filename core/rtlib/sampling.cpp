@@ -34,3 +34,15 @@ PD_API uint64_t pd_alias_pick(uint64_t x, const double* bias, const uint64_t* va
   const double coin = (double)(x >> 32) / 4294967295.0;
   return values[2 * slot + (coin < bias[slot] ? 0 : 1)];
 }
+
+PD_API uint64_t pd_table_u64(const uint64_t* table, uint64_t count, uint64_t x) {
+  return table[x % count];
+}
+
+PD_API double pd_table_f64(const double* table, uint64_t count, uint64_t x) {
+  return table[x % count];
+}
+
+PD_API uint64_t pd_below_threshold(uint64_t x, const uint64_t* threshold) {
+  return x < threshold[0] ? 1 : 0;
+}
