@@ -4,6 +4,7 @@
 // Host steps on every tier, one body each: the f32 sums run in element order
 // (polydat's scalar reference), so every engine gives the same bits.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -11,8 +12,10 @@
 #include <string>
 #include <string_view>
 
+#include "nodes/column_call.hpp"
 #include "nodes/registry.hpp"
 #include "rtlib/rtlib.h"
+#include "rtlib/splitmix.h"
 #include "rtlib/xxh3.hpp"
 #include "value/vector_values.hpp"
 
@@ -26,78 +29,125 @@ using P = PortType;
 // against it per row, so that a wire dim cannot ask for gigabytes.
 constexpr uint64_t kMaxVectorElements = uint64_t(1) << 20;
 
-// The f32 elements of a vector value, unpacked.
-std::vector<float> f32s(const Value& v) {
-  const std::string& payload = v.as_vector();
-  std::vector<float> out(vector_size(Type::VecF32, payload));
-  if (!out.empty()) std::memcpy(out.data(), payload.data(), payload.size());
-  return out;
+// A vector's f32 elements where they lie (memcpy loads and stores: a
+// payload, in a Value or a column, has no alignment). Every f32 node body
+// reads and writes through these, on Values and on chunk columns alike.
+struct F32View {
+  const char* bytes = nullptr;
+  size_t size = 0;
+  float operator[](size_t i) const {
+    float v;
+    std::memcpy(&v, bytes + 4 * i, 4);
+    return v;
+  }
+};
+
+F32View view_of(std::string_view payload) {
+  return {payload.data(), payload.size() / 4};
 }
 
-Value f32_vector(const std::vector<float>& elements) {
-  std::string payload(elements.size() * sizeof(float), '\0');
-  if (!elements.empty()) std::memcpy(payload.data(), elements.data(), payload.size());
+void store(char* out, size_t i, float v) {
+  std::memcpy(out + 4 * i, &v, 4);
+}
+
+// A vec_f32 of n elements that `write(out)` fills.
+template <typename Write>
+Value f32_vector(size_t n, const Write& write) {
+  std::string payload(4 * n, '\0');
+  write(payload.data());
   return Value::vector(Type::VecF32, std::move(payload));
 }
 
-// Both operands' elements; a row fails when their lengths differ (silently
-// cutting the longer would corrupt a distance).
-std::pair<std::vector<float>, std::vector<float>> same_length(const Call& c,
-                                                              std::string_view node) {
-  std::vector<float> a = f32s(c.input(0)), b = f32s(c.input(1));
-  if (a.size() != b.size()) {
-    throw NodeFailure{std::string(node) + ": operand lengths differ (" + std::to_string(a.size()) +
-                      " vs " + std::to_string(b.size()) + ")"};
+// A row fails when two operands' lengths differ (silently cutting the
+// longer would corrupt a distance).
+void check_lengths(std::string_view node, size_t a, size_t b) {
+  if (a != b) {
+    throw NodeFailure{std::string(node) + ": operand lengths differ (" + std::to_string(a) +
+                      " vs " + std::to_string(b) + ")"};
   }
-  return {std::move(a), std::move(b)};
 }
 
 // Sums of f32 products in element order, from -0.0 (Rust's f32 sum).
 // fp-contract is off: a product is rounded before it is added, as in Rust.
-float dot(const std::vector<float>& a, const std::vector<float>& b) {
+float dot(F32View a, F32View b) {
   float sum = -0.0f;
-  for (size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  for (size_t i = 0; i < a.size; ++i) sum += a[i] * b[i];
   return sum;
 }
 
-float squared_distance(const std::vector<float>& a, const std::vector<float>& b) {
+float squared_distance(F32View a, F32View b) {
   float sum = -0.0f;
-  for (size_t i = 0; i < a.size(); ++i) {
+  for (size_t i = 0; i < a.size; ++i) {
     const float d = a[i] - b[i];
     sum += d * d;
   }
   return sum;
 }
 
-std::vector<float> scaled(const std::vector<float>& a, float k) {
-  std::vector<float> out(a.size());
-  for (size_t i = 0; i < a.size(); ++i) out[i] = a[i] * k;
-  return out;
+double cosine(F32View a, F32View b) {
+  const double na = std::sqrt((double)dot(a, a)), nb = std::sqrt((double)dot(b, b));
+  return na == 0.0 || nb == 0.0 ? 0.0 : (double)dot(a, b) / (na * nb);
 }
 
-// A hash as an element in [-1, 1]: h / 2^64 * 2 - 1 in f64, rounded to f32.
+void write_sum(F32View a, F32View b, char* out) {
+  for (size_t i = 0; i < a.size; ++i) store(out, i, a[i] + b[i]);
+}
+
+void write_scaled(F32View a, float k, char* out) {
+  for (size_t i = 0; i < a.size; ++i) store(out, i, a[i] * k);
+}
+
+// a times 1 / |a| rounded to f32; a zero vector as it is.
+void write_norm(F32View a, char* out) {
+  const double magnitude = std::sqrt((double)dot(a, a));
+  if (magnitude == 0.0) {
+    if (a.size) std::memcpy(out, a.bytes, 4 * a.size);
+  } else {
+    write_scaled(a, (float)(1.0 / magnitude), out);
+  }
+}
+
+// A hash as an element in [-1, 1]: h / 2^64 * 2 - 1 in f64 (polydat divides
+// by u64::MAX as f64, which is 2^64: the same exact scaling as * 2^-63),
+// rounded to f32.
 float signed_unit(uint64_t h) {
-  return (float)((double)h / (double)UINT64_MAX * 2.0 - 1.0);
+  return (float)((double)h * 0x1p-63 - 1.0);
 }
 
-uint64_t checked_dim(const Call& c, std::string_view node) {
-  const uint64_t dim = c.u64(1);
+// Cloned for x86-64-v4, whose u64-to-f64 conversion is one instruction
+// (vcvtuqq2pd); both clones round alike, so the bits are the same.
+[[gnu::target_clones("default", "arch=x86-64-v4")]] void write_hash_vec(uint64_t seed,
+                                                                       uint64_t dim, char* out) {
+  for (uint64_t i = 0; i < dim; ++i) {
+    store(out, i, signed_unit(rt::splitmix64(seed + i * 0x9E3779B97F4A7C15ull)));
+  }
+}
+
+void write_xxhash3_vec(uint64_t seed, uint64_t dim, char* out) {
+  char key[16];
+  std::memcpy(key, &seed, 8);
+  for (uint64_t i = 0; i < dim; ++i) {
+    std::memcpy(key + 8, &i, 8);
+    store(out, i, signed_unit(rt::xxh3_64(std::string_view(key, 16))));
+  }
+}
+
+void check_dim(uint64_t dim, std::string_view node) {
   if (dim > kMaxVectorElements) {
     throw NodeFailure{std::string(node) + ": dim " + std::to_string(dim) +
                       " is above the largest vector, " + std::to_string(kMaxVectorElements) +
                       " elements"};
   }
-  return dim;
 }
 
 // Levina-Bickel's estimate of the local intrinsic dimension from ascending
 // neighbour distances: m / sum(ln(r_k / r_j)) over the m positive r_j before
 // r_k; 0 when it is degenerate (k < 2, r_k <= 0, no term, no spread).
-double lid_mle(const std::vector<float>& distances, double k_arg) {
+double lid_mle(F32View distances, double k_arg) {
   // k as Rust's `as usize` reads an f64 (truncated; NaN and below 0 are 0),
   // cut to the length.
   const double clamped = k_arg > 0.0 ? k_arg : 0.0;
-  const size_t k = clamped >= (double)distances.size() ? distances.size() : (size_t)clamped;
+  const size_t k = clamped >= (double)distances.size ? distances.size : (size_t)clamped;
   if (k < 2) return 0.0;
   const double r_k = distances[k - 1];
   if (!(r_k > 0.0)) return 0.0;
@@ -112,6 +162,65 @@ double lid_mle(const std::vector<float>& distances, double k_arg) {
     }
   }
   return terms == 0 || !(sum > 0.0) ? 0.0 : (double)terms / sum;
+}
+
+// ---- Columnar forms: the same bodies over a chunk's columns ----
+
+// The f64 word a node writes: its one NaN (Call::set_f64's).
+uint64_t f64_word(double d) {
+  return d != d ? kCanonicalNanBits : std::bit_cast<uint64_t>(d);
+}
+
+F32View row_view(const ColumnInput& in, uint64_t row) {
+  return view_of(in.text(row));
+}
+
+// Rows of a generator: every dim checked first (a failing row leaves the
+// chunk to the row form, which names it), then written in place.
+template <void (*Write)(uint64_t, uint64_t, char*)>
+void generate_columns(const ColumnCall& c) {
+  const ColumnInput &seed = c.inputs[0], &dim = c.inputs[1];
+  for (uint64_t r = 0; r < c.rows; ++r) {
+    if (dim.word(r) > kMaxVectorElements) throw ColumnarFallback{};
+  }
+  char* out =
+      c.outputs[0].text->append_unwritten(c.rows, [&](uint64_t r) { return 4 * dim.word(r); });
+  for (uint64_t r = 0; r < c.rows; ++r) {
+    Write(seed.word(r), dim.word(r), out);
+    out += 4 * dim.word(r);
+  }
+}
+
+// Two vectors per row of one length (else the row form finds the failing
+// row), reduced to an f64.
+template <double (*Reduce)(F32View, F32View)>
+void reduce_columns(const ColumnCall& c) {
+  for (uint64_t r = 0; r < c.rows; ++r) {
+    if (c.inputs[0].text(r).size() != c.inputs[1].text(r).size()) throw ColumnarFallback{};
+  }
+  for (uint64_t r = 0; r < c.rows; ++r) {
+    c.outputs[0].words[r] = f64_word(Reduce(row_view(c.inputs[0], r), row_view(c.inputs[1], r)));
+  }
+}
+
+// A vector per row, mapped to one of its length.
+template <typename Write>
+void map_columns(const ColumnCall& c, const Write& write) {
+  const ColumnInput& a = c.inputs[0];
+  char* out =
+      c.outputs[0].text->append_unwritten(c.rows, [&](uint64_t r) { return a.text(r).size(); });
+  for (uint64_t r = 0; r < c.rows; ++r) {
+    write(r, row_view(a, r), out);
+    out += a.text(r).size();
+  }
+}
+
+double dot_f64(F32View a, F32View b) {
+  return dot(a, b);
+}
+
+double l2(F32View a, F32View b) {
+  return std::sqrt((double)squared_distance(a, b));
 }
 
 // An integer vector's elements as i64 (vec_i32 widened).
@@ -131,18 +240,22 @@ bool in_element_range(Type vector, int64_t x) {
 }
 
 void register_math_nodes(Registry& r) {
-  const auto binary = [&](std::string_view name, Type result, std::string_view summary,
-                          void (*eval)(Call&)) {
+  // A reduction of two vec_f32 to an f64 (the lengths must match).
+  const auto reduction = [&](std::string_view name, std::string_view summary, void (*eval)(Call&),
+                             void (*columnar)(const ColumnCall&)) {
     r.add({.name = name,
            .family = "vectors",
            .args = {wire("a", P::VecF32), wire("b", P::VecF32)},
-           .results = {result},
+           .results = {Type::F64},
            .can_fail = true,
            .summary = summary,
            .failure = "the operands' lengths differ",
-           .eval = eval});
+           .eval = eval,
+           .columnar = columnar,
+           .columnar_falls_back = true});
   };
-  const auto generator = [&](std::string_view name, std::string_view summary, void (*eval)(Call&)) {
+  const auto generator = [&](std::string_view name, std::string_view summary, void (*eval)(Call&),
+                             void (*columnar)(const ColumnCall&)) {
     r.add({.name = name,
            .family = "vectors",
            .args = {wire("seed", P::U64), wire("dim", P::U64)},
@@ -151,35 +264,29 @@ void register_math_nodes(Registry& r) {
            .summary = summary,
            .failure = "dim is above 2^20",
            .eval = eval,
+           .columnar = columnar,
+           .columnar_falls_back = true,
            .vector_dimension = VectorDimension::SecondInputValue});
   };
-  generator("hash_vec",
-            "A vec_f32 of dim elements: element i is hash(seed + i * 0x9E3779B97F4A7C15) as "
-            "h / 2^64 * 2 - 1 (in f64, then rounded to f32), in [-1, 1]. Synthetic embeddings "
-            "that replay from their seed.",
-            [](Call& c) {
-              const uint64_t dim = checked_dim(c, "hash_vec");
-              std::vector<float> out(dim);
-              for (uint64_t i = 0; i < dim; ++i) {
-                out[i] = signed_unit(pd_hash(c.u64(0) + i * 0x9E3779B97F4A7C15ull));
-              }
-              c.set(f32_vector(out));
-            });
-  generator("xxhash3_vec",
-            "A vec_f32 of dim elements: element i is XXH3-64 of the 16 bytes seed, i "
-            "(little-endian), mapped as hash_vec maps its hashes.",
-            [](Call& c) {
-              const uint64_t dim = checked_dim(c, "xxhash3_vec");
-              std::vector<float> out(dim);
-              char key[16];
-              const uint64_t seed = c.u64(0);
-              std::memcpy(key, &seed, 8);
-              for (uint64_t i = 0; i < dim; ++i) {
-                std::memcpy(key + 8, &i, 8);
-                out[i] = signed_unit(rt::xxh3_64(std::string_view(key, 16)));
-              }
-              c.set(f32_vector(out));
-            });
+  generator(
+      "hash_vec",
+      "A vec_f32 of dim elements: element i is hash(seed + i * 0x9E3779B97F4A7C15) as "
+      "h / 2^64 * 2 - 1 (in f64, then rounded to f32), in [-1, 1]. Synthetic embeddings "
+      "that replay from their seed.",
+      [](Call& c) {
+        check_dim(c.u64(1), "hash_vec");
+        c.set(f32_vector(c.u64(1), [&](char* out) { write_hash_vec(c.u64(0), c.u64(1), out); }));
+      },
+      generate_columns<write_hash_vec>);
+  generator(
+      "xxhash3_vec",
+      "A vec_f32 of dim elements: element i is XXH3-64 of the 16 bytes seed, i "
+      "(little-endian), mapped as hash_vec maps its hashes.",
+      [](Call& c) {
+        check_dim(c.u64(1), "xxhash3_vec");
+        c.set(f32_vector(c.u64(1), [&](char* out) { write_xxhash3_vec(c.u64(0), c.u64(1), out); }));
+      },
+      generate_columns<write_xxhash3_vec>);
   r.add({.name = "vec_add",
          .family = "vectors",
          .args = {wire("a", P::VecF32), wire("b", P::VecF32)},
@@ -189,40 +296,71 @@ void register_math_nodes(Registry& r) {
          .failure = "the operands' lengths differ",
          .eval =
              [](Call& c) {
-               auto [a, b] = same_length(c, "vec_add");
-               for (size_t i = 0; i < a.size(); ++i) a[i] += b[i];
-               c.set(f32_vector(a));
+               const F32View a = view_of(c.input(0).as_vector()),
+                             b = view_of(c.input(1).as_vector());
+               check_lengths("vec_add", a.size, b.size);
+               c.set(f32_vector(a.size, [&](char* out) { write_sum(a, b, out); }));
              },
+         .columnar =
+             [](const ColumnCall& c) {
+               for (uint64_t r = 0; r < c.rows; ++r) {
+                 if (c.inputs[0].text(r).size() != c.inputs[1].text(r).size()) {
+                   throw ColumnarFallback{};
+                 }
+               }
+               map_columns(c, [&](uint64_t r, F32View a, char* out) {
+                 write_sum(a, row_view(c.inputs[1], r), out);
+               });
+             },
+         .columnar_falls_back = true,
          .vector_dimension = VectorDimension::OfFirstInput});
   r.add({.name = "vec_scale",
          .family = "vectors",
          .args = {wire("a", P::VecF32), wire("k", P::F64)},
          .results = {Type::VecF32},
          .summary = "Every element of a times k rounded to f32 (the product in f32).",
-         .eval = [](Call& c) { c.set(f32_vector(scaled(f32s(c.input(0)), (float)c.f64(1)))); },
+         .eval =
+             [](Call& c) {
+               const F32View a = view_of(c.input(0).as_vector());
+               c.set(f32_vector(a.size, [&](char* out) { write_scaled(a, (float)c.f64(1), out); }));
+             },
+         .columnar =
+             [](const ColumnCall& c) {
+               map_columns(c, [&](uint64_t r, F32View a, char* out) {
+                 write_scaled(a, (float)std::bit_cast<double>(c.inputs[1].word(r)), out);
+               });
+             },
          .vector_dimension = VectorDimension::OfFirstInput});
-  binary("vec_dot", Type::F64,
-         "The dot product of a and b: the f32 products summed in f32, in element order, "
-         "widened to f64.",
-         [](Call& c) {
-           auto [a, b] = same_length(c, "vec_dot");
-           c.set_f64(dot(a, b));
-         });
-  binary("vec_l2", Type::F64,
-         "The Euclidean distance between a and b: the square root (in f64) of the f32 sum of "
-         "squared f32 differences.",
-         [](Call& c) {
-           auto [a, b] = same_length(c, "vec_l2");
-           c.set_f64(std::sqrt((double)squared_distance(a, b)));
-         });
-  binary("vec_cosine", Type::F64,
-         "The cosine similarity dot(a, b) / (|a| |b|), the norms the f64 square roots of the "
-         "f32 dots; 0 when either norm is 0.",
-         [](Call& c) {
-           auto [a, b] = same_length(c, "vec_cosine");
-           const double na = std::sqrt((double)dot(a, a)), nb = std::sqrt((double)dot(b, b));
-           c.set_f64(na == 0.0 || nb == 0.0 ? 0.0 : (double)dot(a, b) / (na * nb));
-         });
+  reduction(
+      "vec_dot",
+      "The dot product of a and b: the f32 products summed in f32, in element order, "
+      "widened to f64.",
+      [](Call& c) {
+        const F32View a = view_of(c.input(0).as_vector()), b = view_of(c.input(1).as_vector());
+        check_lengths("vec_dot", a.size, b.size);
+        c.set_f64(dot(a, b));
+      },
+      reduce_columns<dot_f64>);
+  reduction(
+      "vec_l2",
+      "The Euclidean distance between a and b: the square root (in f64) of the f32 sum of "
+      "squared f32 differences.",
+      [](Call& c) {
+        const F32View a = view_of(c.input(0).as_vector()), b = view_of(c.input(1).as_vector());
+        check_lengths("vec_l2", a.size, b.size);
+        c.set_f64(l2(a, b));
+      },
+      reduce_columns<l2>);
+  reduction(
+      "vec_cosine",
+      "The cosine similarity dot(a, b) / (|a| |b|), the norms the f64 square roots of the "
+      "f32 dots; 0 when either norm is 0.",
+      [](Call& c) {
+        const F32View a = view_of(c.input(0).as_vector()), b = view_of(c.input(1).as_vector());
+        check_lengths("vec_cosine", a.size, b.size);
+        c.set_f64(cosine(a, b));
+      },
+      reduce_columns<cosine>);
   r.add({.name = "vec_norm",
          .family = "vectors",
          .args = {wire("a", P::VecF32)},
@@ -231,10 +369,12 @@ void register_math_nodes(Registry& r) {
                     "the f64 square root of the f32 dot); a zero vector as it is.",
          .eval =
              [](Call& c) {
-               std::vector<float> a = f32s(c.input(0));
-               const double magnitude = std::sqrt((double)dot(a, a));
-               c.set(magnitude == 0.0 ? c.input(0)
-                                      : f32_vector(scaled(a, (float)(1.0 / magnitude))));
+               const F32View a = view_of(c.input(0).as_vector());
+               c.set(f32_vector(a.size, [&](char* out) { write_norm(a, out); }));
+             },
+         .columnar =
+             [](const ColumnCall& c) {
+               map_columns(c, [](uint64_t, F32View a, char* out) { write_norm(a, out); });
              },
          .vector_dimension = VectorDimension::OfFirstInput});
   r.add({.name = "lid_mle",
@@ -245,7 +385,14 @@ void register_math_nodes(Registry& r) {
                     "neighbour distances r_1..r_k (k cut to the length): m / sum ln(r_k / r_j) "
                     "over the m positive r_j before r_k; 0 when degenerate (k < 2, r_k <= 0, "
                     "no term or no spread).",
-         .eval = [](Call& c) { c.set_f64(lid_mle(f32s(c.input(0)), c.f64(1))); }});
+         .eval = [](Call& c) { c.set_f64(lid_mle(view_of(c.input(0).as_vector()), c.f64(1))); },
+         .columnar =
+             [](const ColumnCall& c) {
+               for (uint64_t r = 0; r < c.rows; ++r) {
+                 c.outputs[0].words[r] = f64_word(
+                     lid_mle(row_view(c.inputs[0], r), std::bit_cast<double>(c.inputs[1].word(r))));
+               }
+             }});
 }
 
 // The list nodes of polydat's vector_set, for vec_i32 and vec_i64 (no silent
