@@ -20,8 +20,6 @@ for ((round = 1; round <= rounds; ++round)); do
   runs+=("$r") stats+=("$s")
   echo "round $round: run $r s, stats $s s"
 done
-fastest() { printf '%s\n' "$@" | sort -n | head -1; }
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 awk -v r="$(fastest "${runs[@]}")" -v s="$(fastest "${stats[@]}")" -v rm="$(median "${runs[@]}")" \
   -v sm="$(median "${stats[@]}")" -v n="$rows" 'BEGIN {
     printf "run:   fastest %.3f s, median %.3f s (%d rows)\n", r, rm, n

@@ -25,8 +25,6 @@ for ((round = 1; round <= rounds; ++round)); do
 done
 summary "tile " "${tile[@]}"
 summary "jsonl" "${jsonl[@]}"
-middle() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-fastest() { printf '%s\n' "$@" | sort -n | head -1; }
-awk -v t="$(fastest "${tile[@]}")" -v j="$(fastest "${jsonl[@]}")" -v mt="$(middle "${tile[@]}")" \
-  -v mj="$(middle "${jsonl[@]}")" \
+awk -v t="$(fastest "${tile[@]}")" -v j="$(fastest "${jsonl[@]}")" -v mt="$(median "${tile[@]}")" \
+  -v mj="$(median "${jsonl[@]}")" \
   'BEGIN {printf "tile / jsonl rows/s: fastest %.2f, median %.2f\n", j / t, mj / mt}'

@@ -31,7 +31,6 @@ done
 summary "polyrt  " "${ours[@]}"
 if [[ -n $baseline ]]; then
   summary "baseline" "${theirs[@]}"
-  fastest() { printf '%s\n' "$@" | sort -n | head -1; }
   awk -v a="$(fastest "${ours[@]}")" -v b="$(fastest "${theirs[@]}")" \
     'BEGIN {printf "ratio (polyrt / baseline rows/s, fastest runs): %.2fx\n", b / a}'
 fi

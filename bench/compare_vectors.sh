@@ -31,8 +31,6 @@ for ((round = 1; round <= rounds; ++round)); do
 done
 summary "polyrt" "${mine[@]}"
 summary "numpy " "${peer[@]}"
-middle() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
-fastest() { printf '%s\n' "$@" | sort -n | head -1; }
-awk -v p="$(fastest "${mine[@]}")" -v n="$(fastest "${peer[@]}")" -v mp="$(middle "${mine[@]}")" \
-  -v mn="$(middle "${peer[@]}")" \
+awk -v p="$(fastest "${mine[@]}")" -v n="$(fastest "${peer[@]}")" -v mp="$(median "${mine[@]}")" \
+  -v mn="$(median "${peer[@]}")" \
   'BEGIN {printf "polyrt / numpy rows/s: fastest %.2f, median %.2f\n", n / p, mn / mp}'

@@ -14,3 +14,11 @@ summary() {  # label, then the times: fastest and median in M rows/s of $rows ro
     END {printf "%s: fastest %.2f M rows/s (%.3f s), median %.2f M rows/s (%.3f s)\n",
          label, n / a[1] / 1e6, a[1], n / a[int((NR + 1) / 2)] / 1e6, a[int((NR + 1) / 2)]}'
 }
+
+fastest() {  # the smallest of the times given
+  printf '%s\n' "$@" | sort -n | head -1
+}
+
+median() {  # the middle of the times given (the upper one of an even count)
+  printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
+}

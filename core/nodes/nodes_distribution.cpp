@@ -232,12 +232,7 @@ void register_distribution_nodes(Registry& r) {
          .table_pick = TablePick{
              .index = weighted_index_node,
              .index_params = [](const std::vector<Value>& p, const Prepared*) { return p; },
-             .entries =
-                 [](const std::vector<Value>&, const Prepared* prepared) {
-                   std::vector<Value> entries;
-                   for (const std::string& s : prepared->strs) entries.push_back(Value::str(s));
-                   return entries;
-                 }}});
+             .entries = prepared_str_entries}});
   r.add({.name = "dist_pareto",
          .family = "distributions",
          .args = {wire("input", P::F64), konst("scale", P::F64), konst("shape", P::F64)},

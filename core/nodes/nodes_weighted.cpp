@@ -141,12 +141,7 @@ void register_weighted_nodes(Registry& r) {
          .table_pick = TablePick{
              .index = alias_index_node,
              .index_params = [](const std::vector<Value>& p, const Prepared*) { return p; },
-             .entries =
-                 [](const std::vector<Value>&, const Prepared* prepared) {
-                   std::vector<Value> entries;
-                   for (const std::string& s : prepared->strs) entries.push_back(Value::str(s));
-                   return entries;
-                 }}});
+             .entries = prepared_str_entries}});
   static const std::string histribution_summary =
       std::string(
           "An outcome of a histogram spec: weights separated by spaces, ',' or ';' "

@@ -50,6 +50,12 @@ const NodeDef* Registry::find(std::string_view name) const {
   return nullptr;
 }
 
+std::vector<Value> prepared_str_entries(const std::vector<Value>&, const Prepared* prepared) {
+  std::vector<Value> entries;
+  for (const std::string& s : prepared->strs) entries.push_back(Value::str(s));
+  return entries;
+}
+
 std::string display_text(const Value& v) {
   if (v.type() == Type::Str || is_json_text(v.type())) return v.text();
   return rt::render_text([&](char* p, const auto& ensure) {

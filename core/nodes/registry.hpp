@@ -209,6 +209,9 @@ const NodeDef* find_language_node(std::string_view name);
 // Every node in documentation order (by family, then registration order).
 const std::vector<const NodeDef*>& all_nodes();
 
+// A table pick's entries that are its prepare's strs (TablePick::entries).
+std::vector<Value> prepared_str_entries(const std::vector<Value>& params, const Prepared* prepared);
+
 // Compiler-internal nodes that the checker inserts (conversions, passthrough).
 const NodeDef& to_str_node();
 const NodeDef& passthrough_node();

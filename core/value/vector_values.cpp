@@ -76,21 +76,16 @@ bool append_element(std::string& payload, Type type, const rt::JsonValue& v) {
       } else {
         return false;
       }
-      if (element == Type::F32) {
-        append_vector_element(payload, (float)d);
-      } else {
-        append_vector_element(payload, d);
-      }
-      return true;
+    } else {
+      if (v.kind != rt::JsonValue::Kind::Number) return false;
+      const char* first = v.scalar.data();
+      const char* last = first + v.scalar.size();
+      // The nearest f64 (a magnitude past its range is an error), then for
+      // an f32 element the f32 nearest to that (infinite past f32's range):
+      // how polydat reads a JSON number into a vec_f32.
+      const auto res = std::from_chars(first, last, d);
+      if (res.ec != std::errc() || res.ptr != last) return false;
     }
-    if (v.kind != rt::JsonValue::Kind::Number) return false;
-    const char* first = v.scalar.data();
-    const char* last = first + v.scalar.size();
-    // The nearest f64 (a magnitude past its range is an error), then for an
-    // f32 element the f32 nearest to that (infinite past f32's range): how
-    // polydat reads a JSON number into a vec_f32.
-    const auto res = std::from_chars(first, last, d);
-    if (res.ec != std::errc() || res.ptr != last) return false;
     if (element == Type::F32) {
       append_vector_element(payload, (float)d);
     } else {
