@@ -586,6 +586,30 @@ TEST(Traversal, LatticeBodiesRunInTheBatchTierWithTheSameBytes) {
   }
 }
 
+// A vector peels into its elements, from a node call or a {name}, on every
+// engine alike; a vector argument of a call is passed whole.
+TEST(Traversal, VectorSourcesPeelIntoElements) {
+  const std::string source =
+      "input cycle\nids := str_to_vec_i32(\"[10, 20]\")\nemb := hash_vec(cycle, 2)\n"
+      "for e in hash_vec(7, 3), k in {ids} {\n"
+      "  x := e * 2.0\n  y := k + 1\n}\nfor v in {emb}, n in vec_norm({emb}) { z := v }\n";
+  const auto program = compile(source);
+  EXPECT_EQ(traversal_info(*program, 0).types[0], Type::F32);
+  EXPECT_EQ(traversal_info(*program, 0).types[1], Type::I32);
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    const Traversal t = open_at_zero(source, engine);
+    ASSERT_EQ(t.tuples().size(), 6u);
+    State body = t.activation(1);
+    EXPECT_EQ(body.pull("y").to_string(), "21");
+    EXPECT_EQ(body.pull("x").to_string(), "-0.44068101048469543");
+  }
+  State parent = program->new_state();
+  parent.set_inputs(std::vector<uint64_t>{0});
+  const Traversal over_emb = open_traversal(parent, std::vector<uint64_t>{0}, 1);
+  ASSERT_EQ(over_emb.tuples().size(), 4u);
+  EXPECT_EQ(over_emb.activation(0).pull("z").to_string(), "0.7666216");
+}
+
 // Node calls as sources: partitions(...) and subdivide(...) peeled into
 // partitions (an element of type partition), their arguments literals,
 // {name}s of the parent or earlier elements; on every engine alike.
@@ -615,7 +639,8 @@ TEST(Traversal, PartitionSourcesPeelIntoPartitions) {
   expect_contains(r.err, {"partitions failed: the list's sizes add up to 110 ordinals"});
   EXPECT_FALSE(exists(dir + "/o.csv"));
   expect_contains(compile_error("input cycle\nfor p in hash(3) { n := 1 }\n"),
-                  {"the calls a comprehension takes are polydat's generators and the nodes"});
+                  {"the calls a comprehension takes are polydat's generators, the nodes partitions "
+                   "and subdivide, and the nodes that make a vector"});
 }
 
 // A body's cursor runs its slice: over four equal partitions of [0, 1000),

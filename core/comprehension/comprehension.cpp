@@ -7,7 +7,9 @@
 #include <cstring>
 
 #include "comprehension/generators.hpp"
+#include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
+#include "value/vector_values.hpp"
 
 namespace polyrt::comprehension {
 
@@ -408,15 +410,15 @@ class Parser {
 
   // `name(arg, ...)`: a named generator, each argument a literal or a
   // {name}; literal arguments are checked now, the others when it opens.
-  // A node call (partitions, subdivide) reads a bare word as a name too,
-  // as polydat does (`subdivide(outer, 4)`).
+  // A node call (partitions, subdivide, a vector node) reads a bare word as
+  // a name too, as polydat does (`subdivide(outer, 4)`).
   Source call(std::string_view name, std::string_view args, size_t at) {
     const bool node = is_call_source(name);
     if (!is_generator(name) && !node) {
       fail(at,
            "source '" + std::string(name) +
-               "(...)': the calls a comprehension takes are polydat's generators and the nodes "
-               "partitions and subdivide",
+               "(...)': the calls a comprehension takes are polydat's generators, the nodes "
+               "partitions and subdivide, and the nodes that make a vector (hash_vec, ...)",
            "the generators are fib, fib_until, pow2, pow2_until, binomial, geometric, "
            "geometric_until, linear_starts, linear_steps and log_steps");
     }
@@ -1010,15 +1012,21 @@ std::vector<Value> source_values(const Source& s, const Scope& scope, const Call
     case Source::Kind::Reference: {
       const std::optional<Value> v = scope(s.reference);
       if (!v || v->is_none()) return {};
-      return {*v};
+      return vector_elements(*v);
     }
     case Source::Kind::Generator:
     case Source::Kind::Call: {
       std::vector<Value> args;
       for (const Source& a : s.arguments) {
-        std::vector<Value> v = source_values(a, scope, call);
-        if (v.empty()) return {};  // an argument reading None: no values
-        args.push_back(std::move(v[0]));
+        // An argument is a value as it is: a vector is not peeled.
+        std::optional<Value> v;
+        if (a.kind == Source::Kind::Reference) {
+          v = scope(a.reference);
+        } else if (std::vector<Value> values = source_values(a, scope, call); !values.empty()) {
+          v = std::move(values[0]);
+        }
+        if (!v || v->is_none()) return {};  // an argument reading None: no values
+        args.push_back(std::move(*v));
       }
       if (s.kind == Source::Kind::Generator) return generate(s.generator, args);
       if (!call) {
@@ -1202,7 +1210,7 @@ std::optional<Type> element_type(const Source& s) {
     case Source::Kind::Generator:
       return generator_type(s.generator);
     case Source::Kind::Call:
-      return Type::Partition;
+      return call_element_type(s.generator);
     case Source::Kind::Interval:
       return Type::F64;
     case Source::Kind::Reference:
@@ -1219,8 +1227,31 @@ Parsed parse(std::string_view text) {
   }
 }
 
+// The vector type a node makes, if it makes one.
+std::optional<Type> vector_result(std::string_view node) {
+  const nodes::NodeDef* def = nodes::find_language_node(node);
+  if (!def || def->results.size() != 1 || !is_vector(def->results[0])) return std::nullopt;
+  return def->results[0];
+}
+
 bool is_call_source(std::string_view node) {
-  return node == "partitions" || node == "subdivide";
+  return node == "partitions" || node == "subdivide" || vector_result(node).has_value();
+}
+
+Type call_element_type(std::string_view node) {
+  const std::optional<Type> vector = vector_result(node);
+  return vector ? vector_element(*vector) : Type::Partition;
+}
+
+std::vector<Value> vector_elements(const Value& v) {
+  if (!is_vector(v.type())) return {v};
+  const Type type = v.type();
+  const std::string& payload = v.as_vector();
+  std::vector<Value> out;
+  for (size_t i = 0; i < vector_size(type, payload); ++i) {
+    out.push_back(Value::of_word(vector_element(type), vector_element_word(type, payload, i)));
+  }
+  return out;
 }
 
 std::vector<std::string> element_names(const Comprehension& c) {

@@ -1,5 +1,6 @@
 #include "program/call_source.hpp"
 
+#include "comprehension/comprehension.hpp"
 #include "graph/evaluate_node.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
@@ -20,6 +21,11 @@ bool fits(nodes::PortType port, Type type) {
       return type == Type::Partition;
     case nodes::PortType::PartitionList:
       return type == Type::PartitionList;
+    case nodes::PortType::VecF32:
+    case nodes::PortType::VecI32:
+    case nodes::PortType::VecI64:
+    case nodes::PortType::Vector:
+      return nodes::port_accepts(port, type);
     default:
       return false;
   }
@@ -77,6 +83,7 @@ Value evaluate_call(std::string_view callee, std::span<const Value> args) {
 std::vector<Value> call_source_values(std::string_view callee, std::span<const Value> args) {
   const Value list = evaluate_call(callee, args);
   if (list.is_none()) return {};
+  if (is_vector(list.type())) return comprehension::vector_elements(list);
   if (list.type() != Type::PartitionList) return {list};
   std::vector<Value> out;
   const uint64_t count = evaluate_call("partition_count", std::span(&list, 1)).as_u64();

@@ -8,6 +8,7 @@
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
 #include "modules/inline_modules.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "program/lattice_body.hpp"
 #include "program/program_internals.hpp"
 
@@ -114,7 +115,7 @@ Type element_type(const comprehension::Comprehension& c, size_t e, const Program
   }
   const std::optional<Type> t = parent_type(parent, source.reference, parent_is_body);
   if (!t) fail("'{" + source.reference + "}' names no output or input of the program");
-  return t.value();
+  return vector_element(t.value());  // a vector is peeled into its elements
 }
 
 // A body's program: its modules inlined, lowered and optimized, with the
