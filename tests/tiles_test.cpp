@@ -252,6 +252,26 @@ b := label(n: cycle + 100, tag: "second")
   EXPECT_EQ(render(p, 2, "b"), R"({"n": 102, "twice": 204, "tag": "second"})");
 }
 
+// A projection over a constant vector node unrolls its elements, each of
+// its element type (an f32 in its f32 digits, a negative i32); a per-row
+// vector or a partition element is refused, naming why.
+TEST(Tiles, ProjectionsOverConstantVectorsUnrollTheirElements) {
+  EXPECT_EQ(
+      render("input c\ntile t : json := {\"v\": [@for x in hash_vec(7, 2) sep \",\" { ${x} }]}\n",
+             0, "t"),
+      "{\"v\": [-0.2203405,-0.9664234]}");
+  EXPECT_EQ(render("input c\ntile t := \"@for x in str_to_vec_i32(\\\"[-3, 4]\\\") sep \\\",\\\" { "
+                   "${x} }\"\n",
+                   0, "t"),
+            "-3,4");
+  expect_contains(compile_error("input c\ntile t := \"@for x in hash_vec(c, 2) { ${x} }\"\n"),
+                  {"reads `{c}`, a wire outside the comprehension"});
+  expect_contains(
+      compile_error(
+          "input c\ntile t := \"@for p in partitions(\\\"*/2\\\", 10) { ${start_of(p)} }\"\n"),
+      {"its element 'p' is a partition, which a tile's projection cannot unroll"});
+}
+
 TEST(Tiles, TheBatchTierWritesTheSameText) {
   const std::string p = R"p(input cycle: u64
 id := mod(hash(cycle), 1000000)

@@ -15,6 +15,8 @@
 #include "nodes/registry.hpp"
 #include "nodes/tile_holes.hpp"
 #include "polyrt/error.hpp"
+#include "polyrt/numeric_types.hpp"
+#include "program/call_source.hpp"
 #include "rtlib/json_text.hpp"
 
 namespace polyrt::dsl {
@@ -181,27 +183,47 @@ using KnownTiles = std::map<std::string, KnownTile, std::less<>>;
 // source's expression).
 using Elements = std::map<std::string, std::shared_ptr<const Expr>, std::less<>>;
 
-std::shared_ptr<const Expr> literal_of(const Value& v) {
-  auto e = std::make_shared<Expr>();
-  switch (v.type()) {
-    case Type::F64:
-      e->kind = ExprKind::Float;
-      e->f = v.as_f64();
-      break;
-    case Type::Str:
-      e->kind = ExprKind::Str;
-      e->text = v.as_str();
-      break;
-    case Type::Bool:
-      e->kind = ExprKind::Ident;
-      e->text = v.as_bool() ? "true" : "false";
-      break;
-    default:
-      e->kind = ExprKind::Int;
-      e->u = v.as_u64();
-      break;
+// An element's value as an expression of its type: a literal, and for the
+// narrow, signed and f32 types the literal `as` that type (a negative one
+// negated as an i64 first); none for a partition, which has no literal.
+ExprPtr literal_expr(const Value& v) {
+  auto e = std::make_unique<Expr>();
+  const Type t = v.type();
+  if (t == Type::F64 || t == Type::F32) {
+    e->kind = ExprKind::Float;
+    e->f = v.as_f64();
+  } else if (t == Type::Str) {
+    e->kind = ExprKind::Str;
+    e->text = v.as_str();
+  } else if (t == Type::Bool) {
+    e->kind = ExprKind::Ident;
+    e->text = v.as_bool() ? "true" : "false";
+  } else if (is_integer(t)) {
+    const bool negative = is_signed_integer(t) && v.as_i64() < 0;
+    e->kind = ExprKind::Int;
+    e->u = negative ? 0 - (uint64_t)v.as_i64() : word_of(v);
+    if (negative) {
+      auto as_i64 = std::make_unique<Expr>();
+      as_i64->kind = ExprKind::Cast;
+      as_i64->cast_type = Type::I64;
+      as_i64->args.push_back(std::move(e));
+      e = std::make_unique<Expr>();
+      e->kind = ExprKind::Unary;
+      e->text = "-";
+      e->args.push_back(std::move(as_i64));
+    }
+  } else {
+    return nullptr;
   }
-  return e;
+  if (t == Type::U64 || t == Type::F64 || t == Type::Str || t == Type::Bool ||
+      (t == Type::I64 && e->kind == ExprKind::Unary)) {
+    return e;
+  }
+  auto cast = std::make_unique<Expr>();
+  cast->kind = ExprKind::Cast;
+  cast->cast_type = t;
+  cast->args.push_back(std::move(e));
+  return cast;
 }
 
 // Replaces each name of a projection's element with its value.
@@ -695,7 +717,10 @@ class TileCompiler {
     }
     comprehension::Tuples tuples;
     try {
-      tuples = comprehension::evaluate(comp, [](std::string_view) { return std::nullopt; });
+      // Node-call sources (partitions, a vector node) of literals are
+      // evaluated now, as a traversal would when it opens.
+      tuples = comprehension::evaluate(
+          comp, [](std::string_view) { return std::nullopt; }, call_source_values);
     } catch (const Error& e) {
       fail(c, where + ": " + e.what(), source.size());
     }
@@ -715,7 +740,15 @@ class TileCompiler {
       if (t > 0) add_static(r, sep, state);
       Elements inner = elements;
       for (size_t k = 0; k < tuples.names.size(); ++k) {
-        inner[tuples.names[k]] = literal_of(tuples.rows[t][k]);
+        ExprPtr literal = literal_expr(tuples.rows[t][k]);
+        if (!literal) {
+          fail(c,
+               where + ": its element '" + tuples.names[k] + "' is a " +
+                   std::string(type_name(tuples.rows[t][k].type())) +
+                   ", which a tile's projection cannot unroll",
+               source.size(), "project numbers or text (start_of(p), end_of(p), ...)");
+        }
+        inner[tuples.names[k]] = std::shared_ptr<const Expr>(std::move(literal));
       }
       Render repetition = sequence(body.begin, body.end, inner, state);
       if (t == 0) once = repetition.skeleton;
