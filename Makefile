@@ -16,7 +16,7 @@ SANITIZE_SEEDS ?= 120
 # below (SANITIZE_SEEDS), and the others repeat paths smaller tests take,
 # only at a volume (100,000 bindings, millions of rows, 300 seeds) that ASan
 # makes cost minutes; `make test` runs them all.
-SANITIZE_SKIP ?= rtlib_bitcode_check|Ptx.DifferentialProgramsAssembleWithoutSpills|Seeds/Differential.EnginesAgree/[0-9]+|difftest_stale_step_search|ProgramScale.HundredThousandBindingsCompileAndPull|ProgramScale.EveryOutputOfALongChainCanBePulled|GpuCli.EveryExampleWritesTheCpuBytesUpToTheLastCoordinate|GpuCli.AStickyFaultEndsTheDeviceNotTheJob
+SANITIZE_SKIP ?= rtlib_bitcode_check|Ptx.DifferentialProgramsAssembleWithoutSpills|Seeds/Differential.EnginesAgree/[0-9]+|difftest_stale_step_search|ProgramScale.HundredThousandBindingsCompileAndPull|ProgramScale.EveryOutputOfALongChainCanBePulled|GpuCli.EveryExampleWritesTheCpuBytesUpToTheLastCoordinate|GpuCli.AStickyFaultEndsTheDeviceNotTheJob|Vectors.ChunksTooLargeForMemoryAreRefusedNotInternalErrors
 
 PREFIX ?= /usr/local
 DIST_DIR ?= build-dist

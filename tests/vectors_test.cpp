@@ -243,6 +243,22 @@ TEST(Vectors, TheExampleWritesAnEmbeddingMatrix) {
   EXPECT_EQ(program->output_dimension(program->require_output("embedding")), 64u);
 }
 
+// Chunks of values too large for memory are the caller's error, named, with
+// no output left behind (the address space capped at 3 GB; not under ASan,
+// whose shadow memory needs more: SANITIZE_SKIP).
+TEST(Vectors, ChunksTooLargeForMemoryAreRefusedNotInternalErrors) {
+  const std::string dir = temp_dir();
+  const std::string path =
+      write_program(dir, "huge.polydat", "input c\ne := hash_vec(c, 1000000)\n");
+  const CommandResult run =
+      run_polyrt_with("ulimit -v 3000000;",
+                      "run " + path + " --cycles 0..100000 --format npy --out " + dir + "/out");
+  EXPECT_EQ(run.status, 1) << run.err;
+  expect_contains(run.err,
+                  {"out of memory evaluating rows 0..", "make them smaller or the chunks shorter"});
+  EXPECT_FALSE(exists(dir + "/out"));
+}
+
 TEST(Vectors, StaticDimensions) {
   const auto program = compile(
       "input c\nextern q: vec_f32 = \"[1, 2]\"\na := hash_vec(c, 768)\nn := vec_norm(vec_add(a, "

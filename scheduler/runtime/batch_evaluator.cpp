@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <type_traits>
 
@@ -508,7 +509,7 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
   // DeviceError.
   const bool cpu_takes_over = frontier >= 0 && device_targets.empty();
   std::atomic<bool> gpu_faulted{false};
-  const auto work = [&](InFlight& c) {
+  const auto run_chunk = [&](InFlight& c) {
     if (several) check_stop(c.offset);
     if (!c.owner) {
       c.owner = this;
@@ -530,6 +531,18 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
       if (automatic()) auto_cpu_only(backends[c.device]->device_name() + " faulted");
       note_fault(c.device, e.what());
       return on_cpu();
+    }
+  };
+  // A chunk whose values do not fit in memory (large texts, bytes or
+  // vectors) is the caller's error to act on, not an internal one.
+  const auto work = [&](InFlight& c) {
+    try {
+      return run_chunk(c);
+    } catch (const std::bad_alloc&) {
+      throw RefusedError("out of memory evaluating rows " + std::to_string(first + c.offset) +
+                         ".." + std::to_string(first + c.offset + c.rows) +
+                         ": a chunk's values take more memory than is free; make them smaller "
+                         "or the chunks shorter (BatchOptions::chunk_rows)");
     }
   };
   const auto deliver = [&](InFlight& c) {
