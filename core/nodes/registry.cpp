@@ -82,6 +82,7 @@ Registry build_user_registry() {
   register_json_body_nodes(r);
   register_data_file_nodes(r);
   register_fixed_nodes(r);
+  register_diagnostic_nodes(r);
   register_datetime_nodes(r);
   register_permutation_nodes(r);
   register_noise_nodes(r);

@@ -272,6 +272,7 @@ void register_regex_nodes(Registry& r);
 void register_json_body_nodes(Registry& r);
 void register_data_file_nodes(Registry& r);
 void register_fixed_nodes(Registry& r);
+void register_diagnostic_nodes(Registry& r);
 
 class Registry {
  public:
