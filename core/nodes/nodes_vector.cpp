@@ -116,8 +116,8 @@ float signed_unit(uint64_t h) {
 
 // Cloned for x86-64-v4, whose u64-to-f64 conversion is one instruction
 // (vcvtuqq2pd); both clones round alike, so the bits are the same.
-[[gnu::target_clones("default", "arch=x86-64-v4")]] void write_hash_vec(uint64_t seed,
-                                                                       uint64_t dim, char* out) {
+[[gnu::target_clones("default", "arch=x86-64-v4")]] void write_hash_vec(uint64_t seed, uint64_t dim,
+                                                                        char* out) {
   for (uint64_t i = 0; i < dim; ++i) {
     store(out, i, signed_unit(rt::splitmix64(seed + i * 0x9E3779B97F4A7C15ull)));
   }
@@ -398,11 +398,8 @@ void register_math_nodes(Registry& r) {
 // The list nodes of polydat's vector_set, for vec_i32 and vec_i64 (no silent
 // widening of one to the other: each has its own name).
 void register_list_nodes(Registry& r, PortType port, std::string_view suffix) {
-  // The names outlive the registry's views: one string per node, kept.
-  static std::vector<std::unique_ptr<std::string>> names;
-  const auto name = [&](std::string_view stem) -> std::string_view {
-    names.push_back(std::make_unique<std::string>(std::string(stem) + std::string(suffix)));
-    return *names.back();
+  const auto name = [&](std::string_view stem) {
+    return r.keep(std::string(stem) + std::string(suffix));
   };
   const auto list_node = [&](std::string_view stem, std::vector<ArgSpec> extra, Type result,
                              std::string_view summary, void (*eval)(Call&)) {

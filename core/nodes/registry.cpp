@@ -35,12 +35,15 @@ void Registry::add_alias(std::string_view alias, std::string_view of) {
   const NodeDef* target = find(of);
   if (!target) internal_error("alias '" + std::string(alias) + "' of unknown node");
   NodeDef def = *target;
-  alias_texts_.push_back(std::make_unique<std::string>(alias));
-  def.name = *alias_texts_.back();
-  alias_texts_.push_back(std::make_unique<std::string>(
-      "Another name of `" + std::string(of) + "` (polydat's): the same arguments and values."));
-  def.summary = *alias_texts_.back();
+  def.name = keep(std::string(alias));
+  def.summary =
+      keep("Another name of `" + std::string(of) + "` (polydat's): the same arguments and values.");
   add(std::move(def));
+}
+
+std::string_view Registry::keep(std::string text) {
+  kept_texts_.push_back(std::make_unique<std::string>(std::move(text)));
+  return *kept_texts_.back();
 }
 
 const NodeDef* Registry::find(std::string_view name) const {

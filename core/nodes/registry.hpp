@@ -282,11 +282,14 @@ class Registry {
   void add_alias(std::string_view alias, std::string_view of);
   const NodeDef* find(std::string_view name) const;
   const std::vector<const NodeDef*>& ordered() const { return ordered_; }
+  // A text the registry keeps, for a NodeDef's views of a name or summary
+  // composed at registration (aliases, the per-type vector list nodes).
+  std::string_view keep(std::string text);
 
  private:
   std::vector<std::unique_ptr<NodeDef>> defs_;
   std::vector<const NodeDef*> ordered_;
-  std::vector<std::unique_ptr<std::string>> alias_texts_;  // what the aliases' views show
+  std::vector<std::unique_ptr<std::string>> kept_texts_;
 };
 
 // Helpers for declaring arguments.
