@@ -7,7 +7,6 @@
 
 #include "nodes/registry.hpp"
 #include "polyrt/numeric_types.hpp"
-#include "rtlib/shortest_double.hpp"
 #include "rtlib/text.hpp"
 #include "value/vector_values.hpp"
 
@@ -20,11 +19,6 @@ using P = PortType;
 // polydat's port type names: polyrt's, but a str is "String".
 std::string polydat_type_name(Type t) {
   return t == Type::Str ? "String" : std::string(type_name(t));
-}
-
-std::string debug_f64(double d) {
-  char buf[rt::kF64DebugText];
-  return std::string(buf, rt::write_f64_debug(buf, d));
 }
 
 // Rust's Debug of a str: quoted, with \" \\ \n \r \t \0 escaped and other
@@ -75,7 +69,7 @@ std::string debug_repr(const Value& v) {
   if (t == Type::Bool) return std::string("Bool(") + (v.as_bool() ? "true" : "false") + ")";
   if (is_signed_integer(t)) return "I64(" + std::to_string(v.as_i64()) + ")";
   if (is_integer(t)) return "U64(" + std::to_string(v.as_u64()) + ")";
-  if (is_float(t)) return "F64(" + debug_f64(v.as_f64()) + ")";
+  if (is_float(t)) return "F64(" + rt::f64_debug(v.as_f64()) + ")";
   if (t == Type::Str) return "Str(" + debug_str(v.as_str()) + ")";
   if (t == Type::Json) return "Json(" + v.as_json() + ")";
   if (is_partition(t)) return "Ext(" + v.text() + ")";
@@ -95,10 +89,9 @@ std::string debug_repr(const Value& v) {
     const uint64_t word = vector_element_word(t, payload, i);
     std::string element;
     if (t == Type::VecF32) {
-      char buf[rt::kF64DebugText];
-      element.assign(buf, rt::write_f32_debug(buf, std::bit_cast<double>(word)));
+      element = rt::f32_debug(std::bit_cast<double>(word));
     } else if (t == Type::VecF64) {
-      element = debug_f64(std::bit_cast<double>(word));
+      element = rt::f64_debug(std::bit_cast<double>(word));
     } else {
       element = Value::of_word(vector_element(t), word).to_string();
     }

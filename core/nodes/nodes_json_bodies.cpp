@@ -16,7 +16,6 @@
 #include "nodes/registry.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/json_text.hpp"
-#include "rtlib/shortest_double.hpp"
 #include "rtlib/text.hpp"
 #include "rtlib/xxh3.hpp"
 #include "value/vector_values.hpp"
@@ -129,11 +128,6 @@ void pretty(const JsonValue& j, size_t depth, std::string& out) {
   }
 }
 
-std::string debug_f64(double d) {
-  char buf[rt::kF64DebugText];
-  return std::string(buf, rt::write_f64_debug(buf, d));
-}
-
 [[noreturn]] void not_unary(const std::string& found) {
   throw NodeFailure{"exactly_one_value: expected unary structure (1 row x 1 column), found " +
                     found};
@@ -172,7 +166,7 @@ std::string unary_json(const JsonValue& body) {
           std::from_chars(n.data(), end, i).ptr == end) {
         return n;
       }
-      return debug_f64(std::strtod(n.c_str(), nullptr));
+      return rt::f64_debug(std::strtod(n.c_str(), nullptr));
     }
     default:
       return leaf->scalar;
@@ -186,7 +180,7 @@ std::string unary_vector(const Value& v) {
   const size_t n = vector_size(type, v.as_vector());
   if (n != 1) not_unary(std::string(type_name(type)) + " of length " + std::to_string(n));
   const uint64_t word = vector_element_word(type, v.as_vector(), 0);
-  if (is_float(vector_element(type))) return debug_f64(std::bit_cast<double>(word));
+  if (is_float(vector_element(type))) return rt::f64_debug(std::bit_cast<double>(word));
   return Value::of_word(vector_element(type), word).to_string();
 }
 
@@ -222,10 +216,6 @@ void append_column(const JsonValue& rows, const std::string& column, std::string
     if (it == row.members.end()) continue;
     if (const auto cell = cell_i32(it->second)) append_vector_element(payload, *cell);
   }
-}
-
-std::string display_f64(double d) {
-  return rt::f64_display(d);
 }
 
 }  // namespace
@@ -279,10 +269,8 @@ void register_json_body_nodes(Registry& r) {
            } else if (is_vector(v.type())) {
              c.set_str(unary_vector(v));
            } else if (is_float(v.type())) {
-             char buf[rt::kF64DebugText];
-             char* end = v.type() == Type::F64 ? rt::write_f64_debug(buf, v.as_f64())
-                                               : rt::write_f32_debug(buf, v.as_f64());
-             c.set_str(std::string(buf, end));
+             c.set_str(v.type() == Type::F64 ? rt::f64_debug(v.as_f64())
+                                             : rt::f32_debug(v.as_f64()));
            } else {
              c.set_str(display_text(v));
            }
@@ -368,7 +356,7 @@ void register_json_body_nodes(Registry& r) {
            }
            std::string out = "[";
            for (size_t i = 0; i < values.size(); ++i) {
-             out += (i ? "," : "") + display_f64(values[i] / norm);
+             out += (i ? "," : "") + rt::f64_display(values[i] / norm);
            }
            c.set_str(out + "]");
          }});
@@ -395,7 +383,7 @@ void register_json_body_nodes(Registry& r) {
            for (uint64_t i = 0; i < dim; ++i) {
              h = rt::xxh3_u64(h);
              const double unit = (double)h / (double)UINT64_MAX;
-             out += (i ? "," : "") + display_f64(min + range * unit);
+             out += (i ? "," : "") + rt::f64_display(min + range * unit);
            }
            c.set_str(out + "]");
          }});

@@ -689,17 +689,12 @@ void apply_order(std::vector<Partition>& parts, const Spec& spec) {
   }
 }
 
-std::string debug_f64(double x) {
-  char buf[rt::kF64DebugText];
-  return std::string(buf, rt::write_f64_debug(buf, x));
-}
-
 std::string debug_bound(const Bound& b) {
   switch (b.kind) {
     case Kind::Pct:
-      return "Pct(" + debug_f64(b.number) + ")";
+      return "Pct(" + rt::f64_debug(b.number) + ")";
     case Kind::Frac:
-      return "Frac(" + debug_f64(b.number) + ")";
+      return "Frac(" + rt::f64_debug(b.number) + ")";
     case Kind::Ord:
       return "Ord(" + std::to_string(b.count) + ")";
     case Kind::Star:
@@ -712,7 +707,7 @@ std::string debug_bound(const Bound& b) {
       std::string out = "StarShaped([";
       for (size_t i = 0; i < b.weights.size(); ++i) {
         if (i) out += ", ";
-        out += debug_f64(b.weights[i]);
+        out += rt::f64_debug(b.weights[i]);
       }
       return out + "])";
     }

@@ -59,6 +59,14 @@ std::string f64_display(double x) {
   return rendered<kF64DisplayText>([&](char* p) { return write_f64_display(p, x); });
 }
 
+std::string f64_debug(double x) {
+  return rendered<kF64DebugText>([&](char* p) { return write_f64_debug(p, x); });
+}
+
+std::string f32_debug(double x) {
+  return rendered<kF64DebugText>([&](char* p) { return write_f32_debug(p, x); });
+}
+
 std::string f32_shortest(double x) {
   return rendered<kF64ShortestText>([&](char* p) { return write_f32_shortest(p, x); });
 }

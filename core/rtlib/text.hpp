@@ -60,6 +60,8 @@ char* write_timestamp(char* p, uint64_t epoch_ms);
 // The same renderings as strings, for the per-value paths.
 std::string f64_shortest(double x);
 std::string f64_display(double x);
+std::string f64_debug(double x);
+std::string f32_debug(double x);  // x holds an f32 exactly
 std::string f32_shortest(double x);
 std::string f64_fixed(double x, int precision);
 std::string u64_radix(uint64_t x, int radix, bool with_prefix);
