@@ -556,8 +556,8 @@ def _python_value(column, row: int):
     if column is None:
         return None
     value = column[row]
-    if isinstance(value, np.ndarray):  # a vector's row
-        return value.tolist()
+    if isinstance(value, np.ndarray):  # a vector's row, as `polyrt preview` shows it
+        return "[" + ",".join(str(x) for x in value) + "]"
     return value.item() if hasattr(value, "item") else value
 
 

@@ -64,3 +64,9 @@ def test_arrow_lists_and_parquet(tmp_path):
     batch.write_parquet(path, 0, 100)
     assert pq.read_table(path).column("ragged").to_pylist() == table.column("ragged").to_pylist()
     assert pa.table(batch.range(0, 100, rows=30)).equals(table)
+
+
+def test_preview_shows_vectors_as_the_command_does():
+    preview = polyrt.compile(SOURCE).batch(["a", "ids"]).preview(0, 2)
+    assert "[0.7666216,-0.13694401,-0.94713247,0.94176394]" in repr(preview)
+    assert "[1,2]" in repr(preview)
