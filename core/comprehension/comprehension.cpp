@@ -1243,17 +1243,6 @@ Type call_element_type(std::string_view node) {
   return vector ? vector_element(*vector) : Type::Partition;
 }
 
-std::vector<Value> vector_elements(const Value& v) {
-  if (!is_vector(v.type())) return {v};
-  const Type type = v.type();
-  const std::string& payload = v.as_vector();
-  std::vector<Value> out;
-  for (size_t i = 0; i < vector_size(type, payload); ++i) {
-    out.push_back(Value::of_word(vector_element(type), vector_element_word(type, payload, i)));
-  }
-  return out;
-}
-
 std::vector<std::string> element_names(const Comprehension& c) {
   if (!c.alternatives.empty()) return element_names(c.alternatives.front());
   std::vector<std::string> out;

@@ -144,9 +144,6 @@ using Caller =
 // peeled into its elements; and the type of such a source's elements.
 bool is_call_source(std::string_view node);
 Type call_element_type(std::string_view node);
-// A value as a source's elements: a vector's elements (polydat peels one),
-// any other value itself.
-std::vector<Value> vector_elements(const Value& v);
 
 // Evaluates the comprehension: sources (a reference peeled: a scalar value
 // is one element, None none), the cartesian product with the rightmost

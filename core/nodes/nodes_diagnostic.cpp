@@ -1,7 +1,6 @@
 // polydat's diagnostic nodes: type_of (a value's type as polydat names it),
 // debug_repr (a value as polydat's Debug form shows it) and inspect (a
 // pass-through that sends that form to the log sink). Host steps.
-#include <bit>
 #include <cctype>
 #include <string>
 
@@ -84,18 +83,12 @@ std::string debug_repr(const Value& v) {
   // A vector: VecF32([1.0, 2.5]) (f32 elements in their f32 Debug form).
   std::string name(type_name(t));
   out = "Vec" + std::string(1, (char)std::toupper(name[4])) + name.substr(5) + "([";
-  const std::string& payload = v.as_vector();
-  for (size_t i = 0; i < vector_size(t, payload); ++i) {
-    const uint64_t word = vector_element_word(t, payload, i);
-    std::string element;
-    if (t == Type::VecF32) {
-      element = rt::f32_debug(std::bit_cast<double>(word));
-    } else if (t == Type::VecF64) {
-      element = rt::f64_debug(std::bit_cast<double>(word));
-    } else {
-      element = Value::of_word(vector_element(t), word).to_string();
-    }
-    out += (i ? ", " : "") + element;
+  const std::vector<Value> elements = vector_elements(v);
+  for (size_t i = 0; i < elements.size(); ++i) {
+    const Value& e = elements[i];
+    out += (i ? ", " : "") + (e.type() == Type::F32   ? rt::f32_debug(e.as_f64())
+                              : e.type() == Type::F64 ? rt::f64_debug(e.as_f64())
+                                                      : e.to_string());
   }
   return out + "])";
 }

@@ -1,7 +1,6 @@
 // Nodes of the json type: values made from any value, objects and arrays
 // built and merged, a field read, and text both ways (polydat's json
 // family). Host steps; every json value is its compact text (json_text.hpp).
-#include <bit>
 #include <string>
 #include <string_view>
 
@@ -34,19 +33,16 @@ JsonValue json_value_of(const Value& v);
 JsonValue vector_json(const Value& v) {
   JsonValue out;
   out.kind = JsonValue::Kind::Array;
-  const Type type = v.type();
-  const std::string& payload = v.as_vector();
-  for (size_t i = 0; i < vector_size(type, payload); ++i) {
-    const uint64_t word = vector_element_word(type, payload, i);
-    const double d = std::bit_cast<double>(word);
-    if (type == Type::VecF32 && d - d == 0.0) {
-      JsonValue element;
-      element.kind = JsonValue::Kind::Number;
+  for (const Value& element : vector_elements(v)) {
+    const double d = element.type() == Type::F32 ? element.as_f64() : 0.0;
+    if (element.type() == Type::F32 && d - d == 0.0) {
+      JsonValue number;
+      number.kind = JsonValue::Kind::Number;
       char buf[rt::kF64ShortestText];
-      element.scalar.assign(buf, rt::write_f32_shortest_finite(buf, (float)d));
-      out.items.push_back(std::move(element));
+      number.scalar.assign(buf, rt::write_f32_shortest_finite(buf, (float)d));
+      out.items.push_back(std::move(number));
     } else {
-      out.items.push_back(json_value_of(Value::of_word(vector_element(type), word)));
+      out.items.push_back(json_value_of(element));
     }
   }
   return out;

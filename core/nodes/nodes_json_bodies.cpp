@@ -4,7 +4,6 @@
 // a row-shaped body as a vec_i32), and array_len, array_at,
 // normalize_vector and random_vector over "[a,b,c]" text. Host steps.
 #include <algorithm>
-#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -176,12 +175,12 @@ std::string unary_json(const JsonValue& body) {
 // A vector of one element: that element as polydat's display shows it
 // (a float widened to f64, in Debug form).
 std::string unary_vector(const Value& v) {
-  const Type type = v.type();
-  const size_t n = vector_size(type, v.as_vector());
-  if (n != 1) not_unary(std::string(type_name(type)) + " of length " + std::to_string(n));
-  const uint64_t word = vector_element_word(type, v.as_vector(), 0);
-  if (is_float(vector_element(type))) return rt::f64_debug(std::bit_cast<double>(word));
-  return Value::of_word(vector_element(type), word).to_string();
+  const std::vector<Value> elements = vector_elements(v);
+  if (elements.size() != 1) {
+    not_unary(std::string(type_name(v.type())) + " of length " + std::to_string(elements.size()));
+  }
+  const Value& e = elements[0];
+  return is_float(e.type()) ? rt::f64_debug(e.as_f64()) : e.to_string();
 }
 
 // A cell of body_column_i32: a number (an integer clamped to i32, a float

@@ -1,9 +1,9 @@
 #include "program/call_source.hpp"
 
-#include "comprehension/comprehension.hpp"
 #include "graph/evaluate_node.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
+#include "value/vector_values.hpp"
 
 namespace polyrt {
 
@@ -83,7 +83,7 @@ Value evaluate_call(std::string_view callee, std::span<const Value> args) {
 std::vector<Value> call_source_values(std::string_view callee, std::span<const Value> args) {
   const Value list = evaluate_call(callee, args);
   if (list.is_none()) return {};
-  if (is_vector(list.type())) return comprehension::vector_elements(list);
+  if (is_vector(list.type())) return vector_elements(list);
   if (list.type() != Type::PartitionList) return {list};
   std::vector<Value> out;
   const uint64_t count = evaluate_call("partition_count", std::span(&list, 1)).as_u64();

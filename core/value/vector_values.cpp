@@ -22,6 +22,17 @@ uint64_t vector_element_word(Type type, std::string_view payload, size_t i) {
   }
 }
 
+std::vector<Value> vector_elements(const Value& v) {
+  if (!is_vector(v.type())) return {v};
+  const Type type = v.type();
+  const std::string& payload = v.as_vector();
+  std::vector<Value> out;
+  for (size_t i = 0; i < vector_size(type, payload); ++i) {
+    out.push_back(Value::of_word(vector_element(type), vector_element_word(type, payload, i)));
+  }
+  return out;
+}
+
 size_t vector_text_bound(Type type, size_t bytes) {
   const Type element = vector_element(type);
   const size_t each = is_float(element) ? rt::kF64ShortestText : rt::kU64Text + 1;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/value.hpp"
@@ -41,6 +42,9 @@ void append_vector_element(std::string& payload, T v) {
 // Element `i` as the word a scalar of vector_element(type) rides in (f32 as
 // the f64 that holds it, signed integers sign-extended).
 uint64_t vector_element_word(Type type, std::string_view payload, size_t i);
+// A vector value's elements as values of its element type; any other value
+// as itself (how a `for` source peels a value).
+std::vector<Value> vector_elements(const Value& v);
 
 // The longest text write_vector_field writes for a payload of `bytes` bytes.
 size_t vector_text_bound(Type type, size_t bytes);

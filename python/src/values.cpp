@@ -20,12 +20,8 @@ nb::object to_python(const Value& value) {
   }
   if (type == Type::Bytes) return nb::bytes(value.as_bytes().data(), value.as_bytes().size());
   if (is_vector(type)) {  // a list of its elements, as polydat gives one
-    const std::string& payload = value.as_vector();
     nb::list out;
-    for (size_t i = 0; i < vector_size(type, payload); ++i) {
-      out.append(
-          to_python(Value::of_word(vector_element(type), vector_element_word(type, payload, i))));
-    }
+    for (const Value& element : vector_elements(value)) out.append(to_python(element));
     return out;
   }
   if (type == Type::Bool) return nb::bool_(value.as_bool());
