@@ -13,6 +13,7 @@
 #include "io/data_files.hpp"
 #include "nodes/registry.hpp"
 #include "rtlib/json_text.hpp"
+#include "rtlib/string_ops.hpp"
 
 namespace polyrt::nodes {
 
@@ -21,13 +22,7 @@ namespace {
 using P = PortType;
 
 bool blank(std::string_view s) {
-  return s.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
-}
-
-std::string_view trimmed(std::string_view s) {
-  const size_t first = s.find_first_not_of(" \t\r\n\f\v");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\r\n\f\v") - first + 1);
+  return rt::trim_space(s).empty();
 }
 
 std::string read_file(std::string_view node, const std::string& path) {
@@ -199,7 +194,7 @@ std::shared_ptr<const Prepared> csv_column(const std::vector<Value>& p) {
   if (column.empty() || res.ec != std::errc() || res.ptr != column.data() + column.size()) {
     index = headers.size();
     for (size_t k = 0; k < headers.size() && index == headers.size(); ++k) {
-      if (trimmed(headers[k]) == column) index = k;
+      if (rt::trim_space(headers[k]) == column) index = k;
     }
     if (index == headers.size()) {
       std::string available;
@@ -212,7 +207,7 @@ std::shared_ptr<const Prepared> csv_column(const std::vector<Value>& p) {
   for (size_t r = 1; r < records.size(); ++r) {
     const std::vector<std::string> fields =
         csv_fields("csv_field: '" + path + "' row " + std::to_string(r), records[r]);
-    values.emplace_back(index < fields.size() ? trimmed(fields[index]) : std::string_view());
+    values.emplace_back(index < fields.size() ? rt::trim_space(fields[index]) : std::string_view());
   }
   if (values.empty()) throw ParamError{0, "csv_field: '" + path + "' has no data rows"};
   return table_of(std::move(values));
@@ -226,22 +221,16 @@ std::shared_ptr<const Prepared> csv_rows(const std::vector<Value>& p) {
 
 std::shared_ptr<const Prepared> jsonl_field(const std::vector<Value>& p) {
   const std::string& path = p[0].as_str();
-  const std::string content = read_file("jsonl_field", path);
+  const std::vector<std::string> lines = file_lines("jsonl_field", path, false);
   std::vector<std::string> values;
-  size_t line_number = 0;
-  for (size_t start = 0; start < content.size();) {
-    ++line_number;
-    size_t end = content.find('\n', start);
-    const size_t next = end == std::string::npos ? content.size() : end + 1;
-    if (end == std::string::npos) end = content.size();
-    const std::string_view line = trimmed(std::string_view(content).substr(start, end - start));
-    start = next;
+  for (size_t n = 0; n < lines.size(); ++n) {
+    const std::string_view line = rt::trim_space(lines[n]);
     if (line.empty()) continue;
     std::string error;
     const auto parsed = rt::parse_json(line, error);
     if (!parsed) {
       throw ParamError{0, "jsonl_field: '" + path + "': parse error at line " +
-                              std::to_string(line_number) + ": " + error};
+                              std::to_string(n + 1) + ": " + error};
     }
     values.push_back(at_json_path(*parsed, p[1].as_str()));
   }

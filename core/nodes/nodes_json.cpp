@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "nodes/json_values.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
@@ -14,17 +15,17 @@
 
 namespace polyrt::nodes {
 
-namespace {
-
-using P = PortType;
-using rt::JsonValue;
-
-JsonValue parsed(const std::string& text) {
+rt::JsonValue parsed_json(const std::string& text) {
   std::string error;
   auto v = rt::parse_json(text, error);
   if (!v) internal_error("a json value is not JSON: " + error);
   return std::move(*v);
 }
+
+namespace {
+
+using P = PortType;
+using rt::JsonValue;
 
 JsonValue json_value_of(const Value& v);
 
@@ -50,7 +51,7 @@ JsonValue vector_json(const Value& v) {
 
 // A json value, a string, a vector, or a number or bool, as its JSON value.
 JsonValue json_value_of(const Value& v) {
-  if (v.type() == Type::Json) return parsed(v.as_json());
+  if (v.type() == Type::Json) return parsed_json(v.as_json());
   if (is_vector(v.type())) return vector_json(v);
   JsonValue out;
   if (v.type() == Type::Str || v.type() == Type::Bytes) {
@@ -109,7 +110,7 @@ void register_json_nodes(Registry& r) {
            JsonValue merged;
            merged.kind = JsonValue::Kind::Object;
            for (size_t k = 0; k < c.input_count(); ++k) {
-             JsonValue part = parsed(c.input(k).as_json());
+             JsonValue part = parsed_json(c.input(k).as_json());
              if (part.kind != JsonValue::Kind::Object) continue;
              for (auto& [key, member] : part.members) merged.members[key] = std::move(member);
            }
@@ -143,8 +144,8 @@ void register_json_nodes(Registry& r) {
          .summary = "left with right's members added or replacing its own when both are "
                     "objects (shallow); otherwise left.",
          .eval = [](Call& c) {
-           JsonValue left = parsed(c.input(0).as_json());
-           JsonValue right = parsed(c.input(1).as_json());
+           JsonValue left = parsed_json(c.input(0).as_json());
+           JsonValue right = parsed_json(c.input(1).as_json());
            if (left.kind == JsonValue::Kind::Object && right.kind == JsonValue::Kind::Object) {
              for (auto& [key, member] : right.members) left.members[key] = std::move(member);
            }
@@ -157,7 +158,7 @@ void register_json_nodes(Registry& r) {
          .summary = "The member key of an object; null when it is missing or input is not an "
                     "object.",
          .eval = [](Call& c) {
-           const JsonValue v = parsed(c.input(0).as_json());
+           const JsonValue v = parsed_json(c.input(0).as_json());
            auto it = v.members.find(c.param_str(0));
            const bool found = v.kind == JsonValue::Kind::Object && it != v.members.end();
            c.set(Value::json(found ? rt::json_text(it->second) : "null"));

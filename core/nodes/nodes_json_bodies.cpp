@@ -12,9 +12,11 @@
 #include <string_view>
 #include <vector>
 
+#include "nodes/json_values.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/json_text.hpp"
+#include "rtlib/string_ops.hpp"
 #include "rtlib/text.hpp"
 #include "rtlib/xxh3.hpp"
 #include "value/vector_values.hpp"
@@ -29,22 +31,9 @@ using rt::JsonValue;
 // The most elements random_vector writes (dim is a wire).
 constexpr uint64_t kMaxRandomVectorElements = uint64_t(1) << 20;
 
-JsonValue parsed(const std::string& text) {
-  std::string error;
-  auto v = rt::parse_json(text, error);
-  if (!v) internal_error("a json value is not JSON: " + error);
-  return std::move(*v);
-}
-
-std::string_view trimmed(std::string_view s) {
-  const size_t first = s.find_first_not_of(" \t\n\r");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\n\r") - first + 1);
-}
-
 // The text between the brackets of "[...]" (trimmed first); none otherwise.
 std::optional<std::string_view> bracketed(std::string_view s) {
-  s = trimmed(s);
+  s = rt::trim_space(s);
   if (s.size() < 2 || s.front() != '[' || s.back() != ']') return std::nullopt;
   return s.substr(1, s.size() - 2);
 }
@@ -187,7 +176,7 @@ std::string unary_vector(const Value& v) {
 // truncated, saturating) or a string of an integer; none for anything else.
 std::optional<int32_t> cell_i32(const JsonValue& v) {
   if (v.kind == JsonValue::Kind::String) {
-    std::string_view s = trimmed(v.scalar);
+    std::string_view s = rt::trim_space(v.scalar);
     if (!s.empty() && s[0] == '+') s.remove_prefix(1);
     int32_t out = 0;
     const auto res = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -234,7 +223,7 @@ void register_json_body_nodes(Registry& r) {
              return;
            }
            std::vector<std::string> lines;
-           leaves(parsed(v.as_json()), lines);
+           leaves(parsed_json(v.as_json()), lines);
            std::string out;
            for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
            c.set_str(std::move(out));
@@ -247,7 +236,7 @@ void register_json_body_nodes(Registry& r) {
                     "level, one member or item per line, \"key\": value.",
          .eval = [](Call& c) {
            std::string out;
-           pretty(parsed(c.input(0).as_json()), 0, out);
+           pretty(parsed_json(c.input(0).as_json()), 0, out);
            c.set_str(std::move(out));
          }});
   r.add({.name = "exactly_one_value",
@@ -264,7 +253,7 @@ void register_json_body_nodes(Registry& r) {
          .eval = [](Call& c) {
            const Value& v = c.input(0);
            if (v.type() == Type::Json) {
-             c.set_str(unary_json(parsed(v.as_json())));
+             c.set_str(unary_json(parsed_json(v.as_json())));
            } else if (is_vector(v.type())) {
              c.set_str(unary_vector(v));
            } else if (is_float(v.type())) {
@@ -285,7 +274,7 @@ void register_json_body_nodes(Registry& r) {
          .eval = [](Call& c) {
            std::string payload;
            if (c.input(0).type() == Type::Json) {
-             const JsonValue body = parsed(c.input(0).as_json());
+             const JsonValue body = parsed_json(c.input(0).as_json());
              const std::string& column = c.param_str(0);
              if (body.kind == JsonValue::Kind::Array) {
                append_column(body, column, payload);
@@ -309,7 +298,7 @@ void register_json_body_nodes(Registry& r) {
          .summary = "How many comma-separated pieces \"[a,b,c]\" text holds (trimmed); 0 for "
                     "\"[]\", empty text or text that is not bracketed.",
          .eval = [](Call& c) {
-           const std::string_view s = trimmed(c.str(0));
+           const std::string_view s = rt::trim_space(c.str(0));
            const auto inner = bracketed(s);
            c.set_u64(s == "[]" || !inner ? 0 : split_commas(*inner).size());
          }});
@@ -326,7 +315,7 @@ void register_json_body_nodes(Registry& r) {
              return;
            }
            const std::vector<std::string_view> pieces = split_commas(*inner);
-           c.set_str(std::string(trimmed(pieces[c.u64(1) % pieces.size()])));
+           c.set_str(std::string(rt::trim_space(pieces[c.u64(1) % pieces.size()])));
          }});
   r.add({.name = "normalize_vector",
          .family = "json",
@@ -344,7 +333,7 @@ void register_json_body_nodes(Registry& r) {
            }
            std::vector<double> values;
            for (std::string_view piece : split_commas(*inner)) {
-             if (const auto v = rust_f64(trimmed(piece))) values.push_back(*v);
+             if (const auto v = rust_f64(rt::trim_space(piece))) values.push_back(*v);
            }
            double sum = -0.0;
            for (double v : values) sum += v * v;

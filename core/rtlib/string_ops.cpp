@@ -120,10 +120,14 @@ std::string char_buf(uint64_t seed, const std::vector<std::string>& charset, uin
   return out;
 }
 
+std::string_view trim_space(std::string_view text) {
+  const size_t begin = text.find_first_not_of(" \t\n\v\f\r");
+  if (begin == std::string_view::npos) return {};
+  return text.substr(begin, text.find_last_not_of(" \t\n\v\f\r") - begin + 1);
+}
+
 uint64_t str_to_u64(std::string_view text) {
-  const size_t begin = text.find_first_not_of(" \t\n\r\f\v");
-  if (begin == std::string_view::npos) return 0;
-  text = text.substr(begin, text.find_last_not_of(" \t\n\r\f\v") - begin + 1);
+  text = trim_space(text);
   if (!text.empty() && text[0] == '+') text.remove_prefix(1);  // Rust's parse takes a '+'
   uint64_t v = 0;
   const auto res = std::from_chars(text.data(), text.data() + text.size(), v);

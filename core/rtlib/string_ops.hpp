@@ -24,6 +24,9 @@ std::vector<std::string> expand_charset(std::string_view spec);
 // `seed`.
 std::string char_buf(uint64_t seed, const std::vector<std::string>& charset, uint64_t length);
 
+// text without its leading and trailing whitespace: Rust's str::trim over
+// ASCII (space, \t, \n, \v, \f, \r).
+std::string_view trim_space(std::string_view text);
 // The u64 the whole (trimmed) string spells in decimal, else 0.
 uint64_t str_to_u64(std::string_view text);
 // The run of decimal digits that ends the string (trailing whitespace
