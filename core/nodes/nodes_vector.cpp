@@ -58,13 +58,15 @@ Value f32_vector(size_t n, const Write& write) {
   return Value::vector(Type::VecF32, std::move(payload));
 }
 
-// A row fails when two operands' lengths differ (silently cutting the
-// longer would corrupt a distance).
-void check_lengths(std::string_view node, size_t a, size_t b) {
-  if (a != b) {
-    throw NodeFailure{std::string(node) + ": operand lengths differ (" + std::to_string(a) +
-                      " vs " + std::to_string(b) + ")"};
+// A call's two vec_f32 operands; the row fails when their lengths differ
+// (silently cutting the longer would corrupt a distance).
+std::pair<F32View, F32View> operands(const Call& c, std::string_view node) {
+  const F32View a = view_of(c.input(0).as_vector()), b = view_of(c.input(1).as_vector());
+  if (a.size != b.size) {
+    throw NodeFailure{std::string(node) + ": operand lengths differ (" + std::to_string(a.size) +
+                      " vs " + std::to_string(b.size) + ")"};
   }
+  return {a, b};
 }
 
 // Sums of f32 products in element order, from -0.0 (Rust's f32 sum).
@@ -191,13 +193,18 @@ void generate_columns(const ColumnCall& c) {
   }
 }
 
-// Two vectors per row of one length (else the row form finds the failing
-// row), reduced to an f64.
-template <double (*Reduce)(F32View, F32View)>
-void reduce_columns(const ColumnCall& c) {
+// Every row's two vectors have one length; else the row form runs, which
+// finds the failing row.
+void require_equal_lengths(const ColumnCall& c) {
   for (uint64_t r = 0; r < c.rows; ++r) {
     if (c.inputs[0].text(r).size() != c.inputs[1].text(r).size()) throw ColumnarFallback{};
   }
+}
+
+// Two vectors per row of one length, reduced to an f64.
+template <double (*Reduce)(F32View, F32View)>
+void reduce_columns(const ColumnCall& c) {
+  require_equal_lengths(c);
   for (uint64_t r = 0; r < c.rows; ++r) {
     c.outputs[0].words[r] = f64_word(Reduce(row_view(c.inputs[0], r), row_view(c.inputs[1], r)));
   }
@@ -296,18 +303,12 @@ void register_math_nodes(Registry& r) {
          .failure = "the operands' lengths differ",
          .eval =
              [](Call& c) {
-               const F32View a = view_of(c.input(0).as_vector()),
-                             b = view_of(c.input(1).as_vector());
-               check_lengths("vec_add", a.size, b.size);
+               const auto [a, b] = operands(c, "vec_add");
                c.set(f32_vector(a.size, [&](char* out) { write_sum(a, b, out); }));
              },
          .columnar =
              [](const ColumnCall& c) {
-               for (uint64_t r = 0; r < c.rows; ++r) {
-                 if (c.inputs[0].text(r).size() != c.inputs[1].text(r).size()) {
-                   throw ColumnarFallback{};
-                 }
-               }
+               require_equal_lengths(c);
                map_columns(c, [&](uint64_t r, F32View a, char* out) {
                  write_sum(a, row_view(c.inputs[1], r), out);
                });
@@ -336,8 +337,7 @@ void register_math_nodes(Registry& r) {
       "The dot product of a and b: the f32 products summed in f32, in element order, "
       "widened to f64.",
       [](Call& c) {
-        const F32View a = view_of(c.input(0).as_vector()), b = view_of(c.input(1).as_vector());
-        check_lengths("vec_dot", a.size, b.size);
+        const auto [a, b] = operands(c, "vec_dot");
         c.set_f64(dot(a, b));
       },
       reduce_columns<dot_f64>);
@@ -346,8 +346,7 @@ void register_math_nodes(Registry& r) {
       "The Euclidean distance between a and b: the square root (in f64) of the f32 sum of "
       "squared f32 differences.",
       [](Call& c) {
-        const F32View a = view_of(c.input(0).as_vector()), b = view_of(c.input(1).as_vector());
-        check_lengths("vec_l2", a.size, b.size);
+        const auto [a, b] = operands(c, "vec_l2");
         c.set_f64(l2(a, b));
       },
       reduce_columns<l2>);
@@ -356,8 +355,7 @@ void register_math_nodes(Registry& r) {
       "The cosine similarity dot(a, b) / (|a| |b|), the norms the f64 square roots of the "
       "f32 dots; 0 when either norm is 0.",
       [](Call& c) {
-        const F32View a = view_of(c.input(0).as_vector()), b = view_of(c.input(1).as_vector());
-        check_lengths("vec_cosine", a.size, b.size);
+        const auto [a, b] = operands(c, "vec_cosine");
         c.set_f64(cosine(a, b));
       },
       reduce_columns<cosine>);
