@@ -25,6 +25,4 @@ for ((round = 1; round <= rounds; ++round)); do
 done
 summary "tile " "${tile[@]}"
 summary "jsonl" "${jsonl[@]}"
-awk -v t="$(fastest "${tile[@]}")" -v j="$(fastest "${jsonl[@]}")" -v mt="$(median "${tile[@]}")" \
-  -v mj="$(median "${jsonl[@]}")" \
-  'BEGIN {printf "tile / jsonl rows/s: fastest %.2f, median %.2f\n", j / t, mj / mt}'
+speed_ratio "tile / jsonl" "${tile[*]}" "${jsonl[*]}"

@@ -31,6 +31,4 @@ for ((round = 1; round <= rounds; ++round)); do
 done
 summary "polyrt" "${mine[@]}"
 summary "numpy " "${peer[@]}"
-awk -v p="$(fastest "${mine[@]}")" -v n="$(fastest "${peer[@]}")" -v mp="$(median "${mine[@]}")" \
-  -v mn="$(median "${peer[@]}")" \
-  'BEGIN {printf "polyrt / numpy rows/s: fastest %.2f, median %.2f\n", n / p, mn / mp}'
+speed_ratio "polyrt / numpy" "${mine[*]}" "${peer[*]}"

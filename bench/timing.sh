@@ -19,6 +19,16 @@ fastest() {  # the smallest of the times given
   printf '%s\n' "$@" | sort -n | head -1
 }
 
+# "LABEL rows/s: fastest R, median R": the rows/s of the first runs over
+# the second's (the same rows), from each one's times: A's then B's, given
+# as two quoted lists.
+speed_ratio() {
+  local label=$1 a=($2) b=($3)
+  awk -v af="$(fastest "${a[@]}")" -v am="$(median "${a[@]}")" -v bf="$(fastest "${b[@]}")" \
+    -v bm="$(median "${b[@]}")" -v label="$label" \
+    'BEGIN {printf "%s rows/s: fastest %.2f, median %.2f\n", label, bf / af, bm / am}'
+}
+
 median() {  # the middle of the times given (the upper one of an even count)
   printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
 }
