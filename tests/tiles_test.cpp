@@ -272,6 +272,18 @@ TEST(Tiles, ProjectionsOverConstantVectorsUnrollTheirElements) {
       {"its element 'p' is a partition, which a tile's projection cannot unroll"});
 }
 
+// Found by the front end's fuzzer: a projection whose comprehension's
+// canonical text does not parse again. The tile compiler parsed that text a
+// second time and read the failed parse as a comprehension (undefined
+// behaviour: ASan saw a bad free); it now uses the comprehension as parsed.
+TEST(Tiles, AProjectionIsUsedAsParsedNotParsedAgain) {
+  EXPECT_EQ(render(R"p(s:=c
+tile o{{}""{""{}""{}}""{}@for e in({{""{}""""{(( 0 ))}}}]{}}
+)p",
+                   0, "o"),
+            R"p({{}""{""{}""{}}""{}})p");
+}
+
 TEST(Tiles, TheBatchTierWritesTheSameText) {
   const std::string p = R"p(input cycle: u64
 id := mod(hash(cycle), 1000000)

@@ -84,7 +84,7 @@ class Resolver {
              "traverse the producer itself: for " + std::string(name) + " { ... }");
       }
     }
-    return canonical_comprehension(s.comprehension, producers, fail);
+    return resolve_comprehension(s.comprehension, producers, fail).canonical;
   }
 
   // A producer is read only by a string that interpolates it (the
@@ -114,8 +114,9 @@ class Resolver {
 
 }  // namespace
 
-std::string canonical_comprehension(const std::string& written, const Producers& producers,
-                                    const ProducerFailure& fail) {
+comprehension::Comprehension resolve_comprehension(const std::string& written,
+                                                   const Producers& producers,
+                                                   const ProducerFailure& fail) {
   std::string text = written;
   if (is_producer_reference(text)) {
     const auto [name, rest] = split_reference(text);
@@ -124,7 +125,7 @@ std::string canonical_comprehension(const std::string& written, const Producers&
       fail("'" + std::string(name) + "' is not a producer bound before this line",
            "bind one first: " + std::string(name) + " := for a in 0..3");
     }
-    if (rest.empty()) return base->second;  // the producer itself
+    if (rest.empty()) return std::move(*parse_or_fail(base->second, fail).comprehension);
     // The derivation's own where and order, split by the comprehension
     // parser behind a placeholder clause.
     const comprehension::Parsed tail = comprehension::parse("_ in 0..1 " + std::string(rest));
@@ -132,7 +133,7 @@ std::string canonical_comprehension(const std::string& written, const Producers&
     text = comprehension::derive(*parse_or_fail(base->second, fail).comprehension,
                                  tail.comprehension->where_text, tail.comprehension->order_text);
   }
-  const comprehension::Parsed parsed = parse_or_fail(text, fail);
+  comprehension::Parsed parsed = parse_or_fail(text, fail);
   for (const std::string& name : comprehension::scope_names(*parsed.comprehension)) {
     if (producers.count(name)) {
       fail("'{" + name +
@@ -141,7 +142,7 @@ std::string canonical_comprehension(const std::string& written, const Producers&
            "traverse or derive from the producer by its name: for " + name + " { ... }");
     }
   }
-  return parsed.comprehension->canonical;
+  return std::move(*parsed.comprehension);
 }
 
 bool is_producer_reference(std::string_view text) {

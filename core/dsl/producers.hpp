@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "comprehension/comprehension.hpp"
 #include "dsl/ast.hpp"
 #include "dsl/source.hpp"
 
@@ -27,12 +28,14 @@ using Producers = std::map<std::string, std::string, std::less<>>;
 // Throws the CompileError a comprehension's problem is (message, hint).
 using ProducerFailure = std::function<void(const std::string&, const std::string&)>;
 
-// The canonical comprehension a `for` text stands for: its own, or the
-// producer it names derived by the where and order after the name (a
-// traversal's, a tile projection's). Calls `fail` for a syntax error, an
-// unknown producer or a source reading a producer; never returns then.
-std::string canonical_comprehension(const std::string& text, const Producers& producers,
-                                    const ProducerFailure& fail);
+// The comprehension a `for` text stands for, parsed (its canonical text is
+// its `canonical`): its own, or the producer it names derived by the where
+// and order after the name (a traversal's, a tile projection's). Calls
+// `fail` for a syntax error, an unknown producer or a source reading a
+// producer; never returns then.
+comprehension::Comprehension resolve_comprehension(const std::string& text,
+                                                   const Producers& producers,
+                                                   const ProducerFailure& fail);
 
 // Resolves the program's producers, derivations and traversals over
 // producers in place. Throws CompileError naming the rule broken.

@@ -704,12 +704,13 @@ class TileCompiler {
       r.append(sequence(body.begin, body.end, inner, state));
       return body.next;
     }
-    const std::string canonical = canonical_comprehension(
+    // Used as parsed: its canonical text does not always parse again (a
+    // list of quoted items holding quotes and commas); reading an empty
+    // parse of it crashed the compiler.
+    const comprehension::Comprehension comp = resolve_comprehension(
         source, producers_, [&](const std::string& message, const std::string& hint) {
           fail(c, where + ": " + message, source.size(), hint);
         });
-    const comprehension::Comprehension comp =
-        std::move(*comprehension::parse(canonical).comprehension);
     for (const std::string& name : comprehension::scope_names(comp)) {
       fail(c, where + " reads `{" + name + "}`, a wire outside the comprehension", source.size(),
            "a projection's tuples are fixed when the tile compiles: its sources and predicate "
