@@ -14,7 +14,7 @@
 //   polyrt_text_scan_groups(i64 1, ptr group_sums, i64 groups)
 //   polyrt_text_pack(i64 segments, ptr slots, i64 slot_bytes, i64 rows,
 //                    i64 segment_rows, ptr sums, i64 group_segments,
-//                    ptr group_sums, ptr offsets, ptr bytes)
+//                    ptr group_sums, ptr offsets, ptr bytes, i64 base)
 #pragma once
 
 #include <cstdint>

@@ -71,6 +71,7 @@ struct GpuChunkState {
   DeviceBuffer failure_words;           // per step
   PinnedBuffer failure_words_on_host;   // per step
   std::vector<PinnedBuffer> generated;  // per output: lane or scalar words to copy up
+  PinnedBuffer text_staging;            // a host-made text's offsets and bytes to copy up
   // Per plan column, for this run: the caller's device memory a kernel
   // writes it to directly (evaluate_on_device), or 0 for `device`.
   std::vector<cuda::CUdeviceptr> targets;
@@ -254,15 +255,71 @@ class GpuBatchBackend final : public batch::BatchBackend {
   batch::ChunkFailure run_to_device(batch::ChunkBuffers& b, uint64_t first,
                                     std::span<const uint64_t* const> coordinate_columns,
                                     std::span<const uint64_t> device_targets) const override {
-    for (size_t o = 0; o < device_targets.size(); ++o) {
-      const BatchValue& v = batch_.plan.outputs[o];
-      const bool str = v.kind == BatchValue::Column
-                           ? is_payload(batch_.plan.column_types[v.index])
-                           : v.kind == BatchValue::Scalar && !batch_.scalars[v.index].is_none() &&
-                                 is_payload(batch_.scalars[v.index].type());
-      if (str) internal_error("device-resident output of a str column");
-    }
     return run_chunk(b, first, coordinate_columns, device_targets);
+  }
+
+  void append_text_to_device(batch::ChunkBuffers& b, size_t output, uint64_t row,
+                             batch::HostText host, batch::DeviceText& text) const override {
+    const CurrentContext current = context_.make_current();
+    GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;
+    const BatchValue& v = batch_.plan.outputs[output];
+    const bool device_made = v.kind == BatchValue::Column && batch_.plan.text_bounds[v.index];
+    const uint64_t rows = b.rows;
+    const uint64_t chunk_bytes = device_made ? g.packed[v.index].scan.total.words()[0]
+                                             : (uint64_t)(host.offsets[rows] - host.offsets[0]);
+    reserve_text_bytes(g, text, row + rows, chunk_bytes);
+    const cuda::CUdeviceptr offsets = text.offsets.address + row * 8;
+    const cuda::CUdeviceptr bytes = text.bytes.address + text.size;
+    if (device_made) {
+      pack_text(g, v.index, rows, offsets, bytes, text.size);
+    } else {
+      // The host's offsets (from the call's bytes so far) and bytes, staged
+      // page-locked.
+      const uint64_t staged_bytes = (rows + 1) * 8 + chunk_bytes;
+      if (g.text_staging.bytes() < staged_bytes) {
+        g.text_staging = PinnedBuffer(context_, staged_bytes + staged_bytes / 2);
+      }
+      int64_t* rebased = reinterpret_cast<int64_t*>(g.text_staging.words());
+      const int64_t shift = (int64_t)text.size - host.offsets[0];
+      for (uint64_t r = 0; r <= rows; ++r) rebased[r] = host.offsets[r] + shift;
+      char* staged = reinterpret_cast<char*>(rebased + rows + 1);
+      std::memcpy(staged, host.bytes + host.offsets[0], chunk_bytes);
+      const cuda::DriverApi& api = context_.driver().api();
+      context_.check(api.cuMemcpyHtoDAsync(offsets, rebased, (rows + 1) * 8, g.stream.handle()),
+                     "cuMemcpyHtoDAsync");
+      if (chunk_bytes) {
+        context_.check(api.cuMemcpyHtoDAsync(bytes, staged, chunk_bytes, g.stream.handle()),
+                       "cuMemcpyHtoDAsync");
+      }
+    }
+    // The next chunk appends on its own stream, and this chunk's buffers are
+    // reused once it returns.
+    g.stream.synchronize();
+    text.size += chunk_bytes;
+  }
+
+  // Through page-locked staging, on a stream of their own.
+  void copy_to_host(uint64_t address, void* out, uint64_t bytes) const override {
+    if (bytes == 0) return;
+    const CurrentContext current = context_.make_current();
+    const GpuStream stream(context_);
+    const PinnedBuffer staging(context_, bytes);
+    context_.check(
+        context_.driver().api().cuMemcpyDtoHAsync(staging.words(), address, bytes, stream.handle()),
+        "cuMemcpyDtoHAsync");
+    stream.synchronize();
+    std::memcpy(out, staging.words(), bytes);
+  }
+  void copy_to_device(const void* in, uint64_t address, uint64_t bytes) const override {
+    if (bytes == 0) return;
+    const CurrentContext current = context_.make_current();
+    const GpuStream stream(context_);
+    const PinnedBuffer staging(context_, bytes);
+    std::memcpy(staging.words(), in, bytes);
+    context_.check(
+        context_.driver().api().cuMemcpyHtoDAsync(address, staging.words(), bytes, stream.handle()),
+        "cuMemcpyHtoDAsync");
+    stream.synchronize();
   }
 
  private:
@@ -380,6 +437,12 @@ class GpuBatchBackend final : public batch::BatchBackend {
       }
     } else {
       outputs_to_device(g, b, on_device, device_targets);
+      // Device-made text outputs: their bytes counted now, so that
+      // append_text_to_device knows where they go when the chunk's turn comes.
+      for (const BatchValue& v : p.outputs) {
+        if (v.kind == BatchValue::Column && p.text_bounds[v.index])
+          count_text_bytes(g, v.index, rows);
+      }
     }
     collect();
     const batch::ChunkFailure failure = failure_before((uint32_t)p.steps.size());
@@ -538,21 +601,10 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const uint64_t rows = b.rows;
     const cuda::DriverApi& api = context_.driver().api();
     const cuda::CUstream stream = g.stream.handle();
-    const uint64_t segment_rows = codegen::kTextSegmentRows;
-    const uint64_t segments = segments_of(rows);
     for (uint32_t c : columns) {
       const GpuChunkState::PackedText& t = g.packed[c];
-      const uint64_t slot = device_text_slot(batch_.plan.text_bounds[c]);
-      const uint64_t slots = g.column_address(c);
-      launch_entry(
-          g, shared_kernel(codegen::kTextSegmentBytesKernel), segments,
-          KernelArguments({segments, slots, slot, rows, segment_rows, t.scan.sums.address()}));
-      scan_segments(g, t.scan, segments);
-      launch_entry(
-          g, shared_kernel(codegen::kTextPackKernel), segments,
-          KernelArguments({segments, slots, slot, rows, segment_rows, t.scan.sums.address(),
-                           codegen::kTextScanGroup, t.scan.group_sums.address(),
-                           t.offsets.address(), t.bytes.address()}));
+      count_text_bytes(g, c, rows);
+      pack_text(g, c, rows, t.offsets.address(), t.bytes.address(), 0);
     }
     g.stream.synchronize();
     for (uint32_t c : columns) {
@@ -572,6 +624,55 @@ class GpuBatchBackend final : public batch::BatchBackend {
       adopt_packed_texts(reinterpret_cast<const int64_t*>(t.host_offsets.words()),
                          reinterpret_cast<const char*>(t.host_bytes.words()), rows, b.texts[c]);
     }
+  }
+
+  // Queues the count of device-made text column `c`'s bytes per segment,
+  // their scan, and the copy of its total to the host (g.packed[c].scan).
+  void count_text_bytes(GpuChunkState& g, uint32_t c, uint64_t rows) const {
+    const SegmentScan& scan = g.packed[c].scan;
+    const uint64_t segments = segments_of(rows);
+    launch_entry(g, shared_kernel(codegen::kTextSegmentBytesKernel), segments,
+                 KernelArguments({segments, g.column_address(c),
+                                  device_text_slot(batch_.plan.text_bounds[c]), rows,
+                                  codegen::kTextSegmentRows, scan.sums.address()}));
+    scan_segments(g, scan, segments);
+  }
+
+  // Queues the pack of device-made text column `c`, counted by
+  // count_text_bytes, into Arrow's layout: `rows` + 1 offsets from `base`
+  // at `offsets`, the bytes at `bytes`.
+  void pack_text(GpuChunkState& g, uint32_t c, uint64_t rows, cuda::CUdeviceptr offsets,
+                 cuda::CUdeviceptr bytes, uint64_t base) const {
+    const SegmentScan& scan = g.packed[c].scan;
+    const uint64_t segments = segments_of(rows);
+    launch_entry(g, shared_kernel(codegen::kTextPackKernel), segments,
+                 KernelArguments(
+                     {segments, g.column_address(c), device_text_slot(batch_.plan.text_bounds[c]),
+                      rows, codegen::kTextSegmentRows, scan.sums.address(), codegen::kTextScanGroup,
+                      scan.group_sums.address(), offsets, bytes, base}));
+  }
+
+  // Room in `text` for `more` bytes after its size, the call's rows up to
+  // `rows_done` counted: where it must grow, to what the rows so far
+  // extrapolate to over the call's rows (and at least a quarter more), its
+  // bytes so far copied on the chunk's stream.
+  void reserve_text_bytes(GpuChunkState& g, batch::DeviceText& text, uint64_t rows_done,
+                          uint64_t more) const {
+    const uint64_t needed = text.size + more;
+    if (needed <= text.capacity && text.bytes.owner) return;
+    const double extrapolated = (double)needed * (double)text.rows / (double)rows_done * 1.0625;
+    const uint64_t capacity = std::max({needed, (uint64_t)std::min(extrapolated, 0x1p62),
+                                        text.capacity + text.capacity / 4, uint64_t{1}});
+    batch::DeviceMemory grown = allocate_device_memory(capacity);
+    if (text.size) {
+      context_.check(context_.driver().api().cuMemcpyDtoDAsync(grown.address, text.bytes.address,
+                                                               text.size, g.stream.handle()),
+                     "cuMemcpyDtoDAsync");
+      // The old memory is freed only once its bytes are copied.
+      g.stream.synchronize();
+    }
+    text.bytes = std::move(grown);
+    text.capacity = capacity;
   }
 
   // Launches `kernel` on the chunk's stream for `threads` threads' work

@@ -591,6 +591,77 @@ TEST(GpuBatch, OwnedDeviceColumnsMatchTheCpuTier) {
       {"pass the last coordinate 2**64 - 1"});
 }
 
+// Text outputs in device memory, in Arrow's large layout, chunk after
+// chunk: device-made texts compacted on the device (only their byte counts
+// cross to the host), a host step's text, a constant and a None; the same
+// offsets and bytes as the CPU tier across chunk boundaries, up to the last
+// coordinate, and for rows longer than 64 KiB.
+TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {
+  REQUIRE_GPU();
+  const auto program = compile(
+      "input x\nextern unset: str\nh := hash(x)\n"
+      "pick := one_of(h, \"\", \"a\", \"été\", \"a longer entry\")\n"
+      "email := str_lower(first_names(h)) + \"@\" + format_u64(h % 1000) + \".example\"\n"
+      "hosted := zero_pad_u64(x, 4000) + zero_pad_u64(h, 4000)\n"
+      "constant := \"the same\"\nnothing := unset + \"!\"\nscore := unit_interval(h)\n");
+  BatchOptions options = on(BatchDevice::Gpu);
+  options.chunk_rows = 777;
+  const BatchEvaluator gpu(program, options);
+  EXPECT_NE(gpu.describe().find("[str_concat -> hosted]"), std::string::npos) << gpu.describe();
+  const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
+  for (const auto& [first, count] :
+       {std::pair<uint64_t, uint64_t>{3, 4000}, {UINT64_MAX - 1001, 1000}, {7, 1}, {9, 0}}) {
+    SCOPED_TRACE(first);
+    const std::vector<Column> want = cpu.evaluate(first, count);
+    const std::vector<DeviceColumn> got = gpu.evaluate_to_device(first, count);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t o = 0; o < got.size(); ++o) {
+      EXPECT_EQ(got[o].rows, count);
+      const Column back = gpu.to_host(got[o]);
+      if (want[o].name == "nothing") {
+        EXPECT_TRUE(back.is_none);
+        EXPECT_EQ(got[o].address, 0u);
+        continue;
+      }
+      EXPECT_FALSE(back.is_none) << want[o].name;
+      EXPECT_EQ(back.words, want[o].words) << want[o].name;
+      EXPECT_EQ(back.offsets, want[o].offsets) << want[o].name;
+      EXPECT_EQ(back.bytes, want[o].bytes) << want[o].name;
+      if (is_text(got[o].type)) EXPECT_EQ(got[o].text_bytes, want[o].bytes.size());
+    }
+  }
+  // Rows longer than 64 KiB (a host step's) and more bytes than the first
+  // chunk's extrapolation: the column grows on the device.
+  const auto growing = compile(
+      "input x\nh := hash(x)\np := zero_pad_u64(h, 4000)\nq := p + p + p + p\n"
+      "wide := substring(q + q + q + q + q, 0, x / 600 * 17000)\n"
+      "short := one_of(h, \"a\", \"b\")\n");
+  BatchOptions wide_options = options;
+  wide_options.outputs = {"wide", "short"};
+  const BatchEvaluator grow(growing, wide_options);
+  wide_options.device = BatchDevice::Cpu;
+  const Column back = grow.to_host(grow.evaluate_to_device(0, 3000)[0]);
+  const Column want = BatchEvaluator(growing, wide_options).evaluate(0, 3000)[0];
+  EXPECT_EQ(back.offsets, want.offsets);
+  EXPECT_EQ(back.bytes, want.bytes);
+  if (double_configure()) {
+    // Device-made texts never cross to the host: per chunk, its byte count
+    // (8 bytes), not its text.
+    const auto device_made = compile("input x\nh := hash(x)\nname := first_names(h)\n");
+    const BatchEvaluator direct(device_made, options);
+    double_configure()("");
+    const std::vector<DeviceColumn> names = direct.evaluate_to_device(0, 50000);
+    EXPECT_LE(double_count("bytes_to_host"), 50000 / 777 * 8 + 8 * 2);
+    EXPECT_EQ(direct.to_host(names[0]).bytes,
+              BatchEvaluator(device_made, on(BatchDevice::Cpu)).evaluate(0, 50000)[0].bytes);
+  }
+  test::expect_contains(test::thrown_message<WriteError>([&] {
+                          const std::vector<uint64_t> addresses(7, 0);
+                          gpu.evaluate_on_device(0, 10, addresses);
+                        }),
+                        {"output 'pick' is a str", "evaluate_to_device for text"});
+}
+
 // A process retains each primary context once and keeps it, and loads each
 // program's module once: batches made and dropped in turn never pay the
 // context's creation again (on a big GPU 0.1-0.3 s each) nor the module's.

@@ -54,6 +54,25 @@ struct SchedulingLimits {
   double chunk_seconds = 0.01;
 };
 
+// A text output (str, json, bytes) that evaluate_to_device writes to device
+// memory in Arrow's large layout, the chunks appended in order: `rows` + 1
+// int64 offsets at `offsets`, and `size` bytes so far in `bytes` (room for
+// `capacity`), grown as chunks arrive.
+struct DeviceText {
+  uint64_t rows = 0;  // of the whole call
+  DeviceMemory offsets;
+  DeviceMemory bytes;
+  uint64_t capacity = 0;
+  uint64_t size = 0;
+};
+
+// A chunk's rows of a text output, on the host where it has them (a host
+// step's or a scalar's text; null where only the device has them).
+struct HostText {
+  const int64_t* offsets = nullptr;
+  const char* bytes = nullptr;
+};
+
 class BatchBackend {
  public:
   virtual ~BatchBackend() = default;
@@ -84,18 +103,34 @@ class BatchBackend {
 
   // Like run(), but every output's words go to the caller's device memory:
   // `device_targets` holds one device address per output at this chunk's
-  // first row; nothing reaches the host but what host steps read. Returns
-  // when the chunk's columns are complete there. Only a GPU back end can.
+  // first row (0 for a text output: append_text_to_device writes it);
+  // nothing reaches the host but what host steps read. Returns when the
+  // chunk's word columns are complete there. Only a GPU back end can.
   virtual ChunkFailure run_to_device(ChunkBuffers&, uint64_t, std::span<const uint64_t* const>,
                                      std::span<const uint64_t>) const {
-    throw WriteError("device-resident output needs a batch on a GPU; this one runs on " +
-                     device_name());
+    refuse_device_output();
   }
+
+  // After run_to_device of the chunk in `buffers` (whose first row is row
+  // `row` of the call), appends its rows of text output `output` to
+  // `text`: in call order, one chunk at a time. `host` is the chunk's text
+  // where the host has it. Returns when the rows are in device memory.
+  virtual void append_text_to_device(ChunkBuffers&, size_t, uint64_t, HostText, DeviceText&) const {
+    refuse_device_output();
+  }
+
+  // Copies `bytes` bytes at `address` in its device memory to `out`, and
+  // from `in` to `address`.
+  virtual void copy_to_host(uint64_t, void*, uint64_t) const { refuse_device_output(); }
+  virtual void copy_to_device(const void*, uint64_t, uint64_t) const { refuse_device_output(); }
 
   // `bytes` of memory on its device for output the caller keeps
   // (evaluate_to_device), in a context that lives as long as the memory.
   // Only a back end with device memory can.
-  virtual DeviceMemory allocate_device_memory(uint64_t) const {
+  virtual DeviceMemory allocate_device_memory(uint64_t) const { refuse_device_output(); }
+
+ private:
+  [[noreturn]] void refuse_device_output() const {
     throw WriteError("device-resident output needs a batch on a GPU; this one runs on " +
                      device_name());
   }

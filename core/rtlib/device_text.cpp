@@ -70,7 +70,9 @@ PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts, 
 // their exclusive scan within groups of `group_segments` segments (a thread
 // per group), then of the groups' totals (one thread: a 4 Mi-row chunk has
 // 512 groups, where a scan of its 131,072 segments would be one thread's
-// long chain); then each segment's offsets and bytes.
+// long chain); then each segment's offsets and bytes. The offsets start at
+// `base` (0 for a chunk's own column; the bytes before the chunk when it is
+// appended to a column of many chunks), the bytes at `bytes`.
 PD_API void pd_text_segment_bytes(const char* slots, uint64_t slot_bytes, uint64_t rows,
                                   uint64_t segment_rows, uint64_t* sums, uint64_t segment) {
   const uint64_t begin = segment * segment_rows;
@@ -109,16 +111,16 @@ PD_API void pd_text_scan_groups(uint64_t* group_sums, uint64_t groups, uint64_t 
 PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_t rows,
                                  uint64_t segment_rows, const uint64_t* sums,
                                  uint64_t group_segments, const uint64_t* group_sums,
-                                 int64_t* offsets, char* bytes, uint64_t segment) {
+                                 int64_t* offsets, char* bytes, uint64_t base, uint64_t segment) {
   const uint64_t begin = segment * segment_rows;
   const uint64_t end = pd_segment_end(begin, segment_rows, rows);
   uint64_t at = group_sums[segment / group_segments] + sums[segment];
-  if (segment == 0) offsets[0] = 0;
+  if (segment == 0) offsets[0] = (int64_t)base;
   for (uint64_t r = begin; r < end; ++r) {
     const uint32_t length = pd_device_text_length(slots + r * slot_bytes);
     pd_text_copy(bytes + at, slots + r * slot_bytes + PD_DEVICE_TEXT_LENGTH, length);
     at += length;
-    offsets[r + 1] = (int64_t)at;
+    offsets[r + 1] = (int64_t)(base + at);
   }
 }
 

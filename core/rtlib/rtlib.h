@@ -233,7 +233,8 @@ PD_API uint64_t pd_text_combinations(char* out, uint64_t x, const void* counts, 
 // sums[segment] = the segment's bytes; then, per group of group_segments
 // segments, their exclusive scan in place and the group's total in
 // group_sums[group]; then (thread 0 alone) the groups' exclusive scan, the
-// total in group_sums[groups]; then the segment's offsets[r + 1] and bytes.
+// total in group_sums[groups]; then the segment's offsets[r + 1] (from
+// `base`, offsets[0] = base) and bytes.
 PD_API void pd_text_segment_bytes(const char* slots, uint64_t slot_bytes, uint64_t rows,
                                   uint64_t segment_rows, uint64_t* sums, uint64_t segment);
 PD_API void pd_text_scan_group(uint64_t* sums, uint64_t segments, uint64_t group_segments,
@@ -242,7 +243,7 @@ PD_API void pd_text_scan_groups(uint64_t* group_sums, uint64_t groups, uint64_t 
 PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_t rows,
                                  uint64_t segment_rows, const uint64_t* sums,
                                  uint64_t group_segments, const uint64_t* group_sums,
-                                 int64_t* offsets, char* bytes, uint64_t segment);
+                                 int64_t* offsets, char* bytes, uint64_t base, uint64_t segment);
 // An f64's Display (str_concat) and Debug (printf's {}) text, as the host's
 // rt::write_f64_display and rt::write_f64_debug write it.
 PD_API uint64_t pd_text_f64_display(char* out, double x);

@@ -51,6 +51,7 @@ __all__ = [
     "Batch",
     "Extern",
     "DeviceColumn",
+    "DeviceTextColumn",
     "set_buffer_cache_limit",
     "bench",
     "devices",
@@ -622,12 +623,14 @@ class Batch:
 
         ``on_device=True`` (a batch on a GPU) leaves the columns in GPU memory
         as DeviceColumn objects, which CuPy, PyTorch and JAX take without a
-        copy (DLPack, CUDA array interface)."""
+        copy (DLPack, CUDA array interface), and text columns as
+        DeviceTextColumn objects (Arrow's large layout: int64 offsets and
+        uint8 bytes, each a DeviceColumn)."""
         start, stop = _range(start, stop, "evaluate")
         if on_device:
             return {
-                name: None if tensor is None else DeviceColumn(name, kind, gpu, address, rows, tensor)
-                for name, kind, gpu, address, rows, tensor in self._native.evaluate_to_device(start, stop)
+                fields[0]: _device_column(self._native, *fields)
+                for fields in self._native.evaluate_to_device(start, stop)
             }
         raw = self._native.evaluate(start, stop)
         self._report_faults()
@@ -774,28 +777,54 @@ class Batch:
         self._report_faults()
 
 
+def _device_column(native, name, type, gpu, address, rows, tensor, text_address, text_bytes, text_tensor):
+    """evaluate_to_device's fields of one output as a DeviceColumn or DeviceTextColumn (None: None on every row)."""
+    if tensor is None:
+        return None
+    copy = lambda: native.device_to_host(name, type, gpu, address, rows, text_address, text_bytes)
+    if text_tensor is None:
+        return DeviceColumn(name, type, gpu, address, rows, tensor, copy)
+    return DeviceTextColumn(
+        name,
+        type,
+        rows,
+        DeviceColumn(name + ".offsets", "i64", gpu, address, rows + 1, tensor, None),
+        DeviceColumn(name + ".data", "u8", gpu, text_address, text_bytes, text_tensor, None),
+        copy,
+    )
+
+
 class DeviceColumn:
     """One output column in GPU memory (Batch.evaluate(..., on_device=True)):
     ``rows`` 8-byte values at ``address`` on GPU ``gpu``, freed when the last
     reference (this object or a tensor made from it) goes. u64 columns are
     uint64, i64 columns int64, f64 columns float64, bool columns uint64
     words of 0 or 1 (narrower outputs are refused: cast them to 8 bytes). The
-    columns are complete when evaluate returns: no stream to wait on.
+    columns are complete when evaluate returns: no stream to wait on. (A
+    DeviceTextColumn's ``offsets`` are int64 and its ``data`` uint8.)
 
         import cupy, torch
         cupy.asarray(column)            # __cuda_array_interface__
         torch.from_dlpack(column)       # __dlpack__ / __dlpack_device__
+        column.to_numpy()               # copied to the host
     """
 
-    __slots__ = ("name", "type", "gpu", "address", "rows", "_tensor")
+    __slots__ = ("name", "type", "gpu", "address", "rows", "_tensor", "_copy")
 
-    def __init__(self, name, type, gpu, address, rows, tensor):
+    def __init__(self, name, type, gpu, address, rows, tensor, copy):
         self.name, self.type, self.gpu = name, type, gpu
-        self.address, self.rows, self._tensor = address, rows, tensor
+        self.address, self.rows, self._tensor, self._copy = address, rows, tensor, copy
 
     @property
     def dtype(self) -> np.dtype:
-        return np.dtype({"f64": np.float64, "i64": np.int64}.get(self.type, np.uint64))
+        return np.dtype({"f64": np.float64, "i64": np.int64, "u8": np.uint8}.get(self.type, np.uint64))
+
+    def to_numpy(self) -> np.ndarray:
+        """The column copied to host memory (evaluate's array of the output)."""
+        if self._copy is None:
+            raise WriteError(f"{self.name} is part of a DeviceTextColumn: copy that column (to_numpy, to_arrow)")
+        words = self._copy()
+        return words.astype(bool) if self.type == "bool" else words.view(self.dtype)
 
     @property
     def shape(self):
@@ -823,6 +852,56 @@ class DeviceColumn:
 
     def __repr__(self) -> str:
         return f"<polyrt.DeviceColumn {self.name!r}: {self.rows} x {self.dtype} on GPU {self.gpu}>"
+
+
+class DeviceTextColumn:
+    """A str, json or bytes output in GPU memory (Batch.evaluate(...,
+    on_device=True)), in Arrow's large layout: ``offsets``, ``rows + 1``
+    int64 values, and ``data``, their ``nbytes`` bytes; row r is
+    ``data[offsets[r]:offsets[r + 1]]``. Each is a DeviceColumn (DLPack,
+    CUDA array interface), and both live as long as either does. A
+    device-made text never crossed to the host.
+
+        offsets = cupy.asarray(column.offsets)
+        data = torch.from_dlpack(column.data)
+        column.to_arrow()               # a pyarrow large_string array, copied to the host
+    """
+
+    __slots__ = ("name", "type", "rows", "offsets", "data", "_copy")
+
+    def __init__(self, name, type, rows, offsets, data, copy):
+        self.name, self.type, self.rows = name, type, rows
+        self.offsets, self.data, self._copy = offsets, data, copy
+
+    @property
+    def gpu(self) -> int:
+        return self.offsets.gpu
+
+    @property
+    def nbytes(self) -> int:
+        return self.data.rows
+
+    def to_numpy(self) -> np.ndarray:
+        """The column copied to the host as evaluate returns it: an object array of str (bytes for bytes)."""
+        offsets, data = self._copy()
+        objects = _polyrt.bytes_objects if self.type == "bytes" else _polyrt.str_objects
+        return np.array(objects(offsets, data), dtype=object)
+
+    def to_arrow(self):
+        """The column copied to the host as a ``pyarrow`` ``large_string``
+        array (``large_binary`` for bytes) over the copied buffers."""
+        from ._arrow import _array, _pyarrow
+
+        return _array(_pyarrow(), self._copy(), self.type, self.rows, self.name)
+
+    def __len__(self) -> int:
+        return self.rows
+
+    def __repr__(self) -> str:
+        return (
+            f"<polyrt.DeviceTextColumn {self.name!r}: {self.rows} x {self.type} "
+            f"({self.nbytes} bytes) on GPU {self.gpu}>"
+        )
 
 
 def set_buffer_cache_limit(nbytes: int) -> None:

@@ -306,9 +306,21 @@ nb::bytes text_rows(const NativeBatch& batch, uint64_t start, uint64_t stop,
   return nb::bytes(out.data(), out.size());
 }
 
+// A nanobind array over device memory that keeps `memory` alive.
+nb::object device_tensor(const DeviceColumn& c, uint64_t address, uint64_t count,
+                         nb::dlpack::dtype dtype) {
+  auto* keep = new std::shared_ptr<const void>(c.memory);
+  nb::capsule owner(keep,
+                    [](void* p) noexcept { delete static_cast<std::shared_ptr<const void>*>(p); });
+  return nb::cast(nb::ndarray<nb::array_api>(reinterpret_cast<void*>(address), {(size_t)count},
+                                             owner, {}, dtype, nb::device::cuda::value, c.device));
+}
+
 // Rows [start, stop) in memory on the batch's GPU: per output (name, type,
-// gpu, address, rows, tensor), the tensor a DLPack-capable nanobind array
-// that keeps the memory alive (None for an output None on every row).
+// gpu, address, rows, tensor, text_address, text_bytes, text_tensor), the
+// tensors DLPack-capable nanobind arrays that keep the memory alive (None
+// for an output None on every row). A text output's tensor is its rows + 1
+// int64 offsets, its text_tensor its bytes (uint8).
 nb::list evaluate_to_device(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   const uint64_t count = row_count(start, stop, ", on_device=True");
   std::vector<DeviceColumn> columns;
@@ -316,22 +328,46 @@ nb::list evaluate_to_device(const NativeBatch& batch, uint64_t start, uint64_t s
                     *batch.stop, count <= kDefaultChunkRows);
   nb::list out;
   for (const DeviceColumn& c : columns) {
-    nb::object tensor = nb::none();
-    if (c.memory) {
-      auto* keep = new std::shared_ptr<const void>(c.memory);
-      nb::capsule owner(
-          keep, [](void* p) noexcept { delete static_cast<std::shared_ptr<const void>*>(p); });
-      const nb::dlpack::dtype dtype = c.type == Type::F64   ? nb::dtype<double>()
-                                      : c.type == Type::I64 ? nb::dtype<int64_t>()
-                                                            : nb::dtype<uint64_t>();
-      tensor =
-          nb::cast(nb::ndarray<nb::array_api>(reinterpret_cast<void*>(c.address), {(size_t)c.rows},
-                                              owner, {}, dtype, nb::device::cuda::value, c.device));
+    nb::object tensor = nb::none(), text_tensor = nb::none();
+    if (c.memory && is_text(c.type)) {
+      tensor = device_tensor(c, c.address, c.rows + 1, nb::dtype<int64_t>());
+      text_tensor = device_tensor(c, c.text_address, c.text_bytes, nb::dtype<uint8_t>());
+    } else if (c.memory) {
+      tensor = device_tensor(c, c.address, c.rows,
+                             c.type == Type::F64   ? nb::dtype<double>()
+                             : c.type == Type::I64 ? nb::dtype<int64_t>()
+                                                   : nb::dtype<uint64_t>());
     }
     out.append(nb::make_tuple(c.name, std::string(type_name(c.type)), c.device, c.address, c.rows,
-                              tensor));
+                              tensor, c.text_address, c.text_bytes, text_tensor));
   }
   return out;
+}
+
+// A device column (evaluate_to_device's fields) copied to the host: its
+// words as uint64, or a text column's (offsets, bytes).
+nb::object device_to_host(const NativeBatch& batch, const std::string& name,
+                          const std::string& type, int gpu, uint64_t address, uint64_t rows,
+                          uint64_t text_address, uint64_t text_bytes) {
+  Type column_type = Type::U64;
+  if (!parse_type_name(type, column_type)) throw WriteError("no type named '" + type + "'");
+  const DeviceColumn column{name, column_type,  DeviceKind::Gpu, gpu,    address,
+                            rows, text_address, text_bytes,      nullptr};
+  Column host;
+  {
+    nb::gil_scoped_release release;
+    host = batch.evaluator->to_host(column);
+  }
+  if (host.is_none) return nb::none();
+  if (!is_text(column.type)) {
+    auto* words = allocate<uint64_t>(rows);
+    std::memcpy(words, host.words.data(), rows * 8);
+    return numpy_owning(words, rows);
+  }
+  return column_object(
+      Destination{column.type, false, nullptr, new std::vector<int64_t>(std::move(host.offsets)),
+                  new std::string(std::move(host.bytes))},
+      rows);
 }
 
 // Python str objects for a str column (for evaluate's numpy object arrays).
@@ -395,6 +431,7 @@ void bind_batch(nb::module_& m) {
           },
           nb::arg("start"), nb::arg("stop"))
       .def("evaluate_to_device", &evaluate_to_device, nb::arg("start"), nb::arg("stop"))
+      .def("device_to_host", &device_to_host)
       .def("text", &text_rows, nb::arg("start"), nb::arg("stop"), nb::arg("format"),
            nb::arg("header"));
   m.def("make_batch", &make_batch, nb::arg("program"), nb::arg("outputs"), nb::arg("externs"),

@@ -305,6 +305,42 @@ print("ok")
     assert out.stdout.strip() == "ok"
 
 
+def test_text_columns_on_the_device_match_the_cpu_tier(examples):
+    """users.polydat's str columns stay in device memory as (offsets, data)
+    pairs: the same bytes as the CPU tier's, through the protocol's
+    addresses, to_numpy and to_arrow."""
+    double = built("cuda_double/libcuda.so.1")
+    code = f"""
+import ctypes, numpy as np, polyrt
+p = polyrt.compile({str(examples / "users.polydat")!r})
+want = p.batch().evaluate(100, 9100)
+columns = p.batch(device="gpu").evaluate(100, 9100, on_device=True)
+for name, column in columns.items():
+    if isinstance(column, polyrt.DeviceColumn):
+        assert np.array_equal(column.to_numpy(), want[name]), name
+        continue
+    assert isinstance(column, polyrt.DeviceTextColumn) and column.type == "str", name
+    assert len(column) == 9000 and column.offsets.dtype == np.int64 and column.data.dtype == np.uint8
+    cai = column.offsets.__cuda_array_interface__
+    assert cai["shape"] == (9001,) and cai["typestr"] == "<i8"
+    assert column.data.__cuda_array_interface__["shape"] == (column.nbytes,)
+    assert column.offsets.__dlpack_device__() == (2, 0)
+    offsets = np.ctypeslib.as_array((ctypes.c_int64 * 9001).from_address(cai["data"][0]))
+    data = ctypes.string_at(column.data.address, column.nbytes)
+    texts = [data[offsets[r]:offsets[r + 1]].decode() for r in range(9000)]
+    assert texts == list(want[name]), name
+    assert list(column.to_numpy()) == list(want[name]), name
+    arrow = column.to_arrow()
+    assert str(arrow.type) == "large_string" and arrow.to_pylist() == list(want[name]), name
+print("ok")
+"""
+    pytest.importorskip("pyarrow")
+    env = dict(os.environ, POLYRT_LIBCUDA=str(double))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
 def test_missing_optional_modules_say_what_to_install(monkeypatch):
     batch = polyrt.compile(TWO_INPUTS).batch(["v"])
     for module, call in (

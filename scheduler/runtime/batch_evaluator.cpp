@@ -121,23 +121,25 @@ struct BatchEvaluator::Impl {
   template <typename Encoded, typename Encode, typename Write>
   void run(uint64_t first, uint64_t count, std::span<const uint64_t* const> columns,
            const Encode& encode, const Write& write, std::span<uint64_t* const> targets = {},
-           std::span<const uint64_t> device_targets = {},
-           const batch::RowEncoding* rows = nullptr) const;
+           std::span<const uint64_t> device_targets = {}, const batch::RowEncoding* rows = nullptr,
+           std::span<batch::DeviceText* const> device_texts = {}) const;
   // run() on the back ends `use` marks (one: in order on it; several: the
   // devices' own workers).
   template <typename Encoded, typename Encode, typename Write>
   void run_on_devices(const std::vector<uint8_t>& use, uint64_t first, uint64_t count,
                       std::span<const uint64_t* const> columns, const Encode& encode,
                       const Write& write, std::span<uint64_t* const> targets,
-                      std::span<const uint64_t> device_targets,
-                      const batch::RowEncoding* rows) const;
+                      std::span<const uint64_t> device_targets, const batch::RowEncoding* rows,
+                      std::span<batch::DeviceText* const> device_texts) const;
   void chunk_view(const batch::PreparedBatch& batch, const batch::ChunkBuffers& buffers,
                   uint64_t first, ColumnChunk& view) const;
   [[noreturn]] void raise_failure(uint64_t coordinate, uint64_t row,
                                   std::span<const uint64_t* const> columns) const;
-  // `call` got `given` word arrays: one per output, and no str output (nor,
-  // unless `narrow_ok`, an output narrower than 8 bytes).
-  void require_word_columns(const char* call, size_t given, bool narrow_ok = false) const;
+  // `call` got `given` word arrays: one per output, and no payload output
+  // (but text ones where `text_ok`) nor, unless `narrow_ok`, an output
+  // narrower than 8 bytes.
+  void require_word_columns(const char* call, size_t given, bool narrow_ok = false,
+                            bool text_ok = false) const;
 };
 
 namespace {
@@ -216,17 +218,19 @@ void encode_in_parts(const ColumnChunk& chunk, Encoded& encoded, std::vector<Enc
 
 }  // namespace
 
-void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given,
-                                                bool narrow_ok) const {
+void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given, bool narrow_ok,
+                                                bool text_ok) const {
   if (given != setup.names.size()) {
     throw WriteError(std::string(call) + " got " + std::to_string(given) + " array(s) for " +
                      std::to_string(setup.names.size()) + " output(s)");
   }
   for (size_t o = 0; o < setup.names.size(); ++o) {
-    if (is_payload(setup.types[o])) {
+    if (is_payload(setup.types[o]) && !(text_ok && is_text(setup.types[o]))) {
       throw WriteError("output '" + setup.names[o] + "' is a " +
-                       std::string(type_name(setup.types[o])) + "; " + call +
-                       " writes 8-byte word columns (use evaluate or stream)");
+                       std::string(type_name(setup.types[o])) + "; " + call + " writes " +
+                       (text_ok ? "word and text columns (use evaluate or stream)"
+                                : "8-byte word columns (use evaluate or stream, or "
+                                  "evaluate_to_device for text in device memory)"));
     }
     if (!narrow_ok && is_narrow(setup.types[o])) {
       throw WriteError("output '" + setup.names[o] + "' is a " +
@@ -379,7 +383,8 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
                                std::span<const uint64_t* const> columns, const Encode& encode,
                                const Write& write, std::span<uint64_t* const> targets,
                                std::span<const uint64_t> device_targets,
-                               const batch::RowEncoding* rows) const {
+                               const batch::RowEncoding* rows,
+                               std::span<batch::DeviceText* const> device_texts) const {
   if (count == 0) return;
   io::check_coordinate_range(first, count, "the batch's rows");
   if (columns.size() != options.column_coordinates.size()) {
@@ -399,7 +404,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
       // to the devices chosen then.
       const uint64_t probe = std::min(count, scheduler::kAutoProbeRows);
       run_on_devices<Encoded>(use, first, probe, columns, encode, write, targets, device_targets,
-                              rows);
+                              rows, device_texts);
       if (probe == count) return;
       std::vector<const uint64_t*> later_columns;
       for (const uint64_t* column : columns) later_columns.push_back(column + probe);
@@ -407,12 +412,14 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
       for (uint64_t* target : targets) later_targets.push_back(target ? target + probe : nullptr);
       chosen = auto_devices();
       run_on_devices<Encoded>(chosen.empty() ? use : chosen, first + probe, count - probe,
-                              later_columns, encode, write, later_targets, device_targets, rows);
+                              later_columns, encode, write, later_targets, device_targets, rows,
+                              device_texts);
       return;
     }
     use = std::move(chosen);
   }
-  run_on_devices<Encoded>(use, first, count, columns, encode, write, targets, device_targets, rows);
+  run_on_devices<Encoded>(use, first, count, columns, encode, write, targets, device_targets, rows,
+                          device_texts);
 }
 
 template <typename Encoded, typename Encode, typename Write>
@@ -421,7 +428,8 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
                                           const Encode& encode, const Write& write,
                                           std::span<uint64_t* const> targets,
                                           std::span<const uint64_t> device_targets,
-                                          const batch::RowEncoding* rows) const {
+                                          const batch::RowEncoding* rows,
+                                          std::span<batch::DeviceText* const> device_texts) const {
   // A chunk keeps its buffers (one set per back end: a GPU's hold its
   // device memory) and its encoder's bytes when it is recycled, and gives
   // the buffers back to the evaluator's pool when the call ends.
@@ -548,6 +556,14 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
   const auto deliver = [&](InFlight& c) {
     if (c.failure != plan::kNoFailingRow) {
       raise_failure(first + c.offset + c.failure, c.offset + c.failure, columns);
+    }
+    // Text outputs to device memory, in call order (each chunk's bytes go
+    // after the ones before it).
+    for (size_t o = 0; o < device_texts.size(); ++o) {
+      if (!device_texts[o]) continue;
+      const ColumnView& v = c.view.columns[o];
+      backends[c.device]->append_text_to_device(
+          c.buffers[c.device], o, c.offset, batch::HostText{v.offsets, v.bytes}, *device_texts[o]);
     }
     write(c.view, c.encoded);
     if constexpr (requires { c.encoded.clear(); }) c.encoded.clear();  // keeps capacity
@@ -748,7 +764,7 @@ void BatchEvaluator::evaluate_on_device(uint64_t first, uint64_t count,
 
 std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
     uint64_t first, uint64_t count, std::span<const uint64_t* const> columns) const {
-  impl_->require_word_columns("evaluate_to_device", output_names().size());
+  impl_->require_word_columns("evaluate_to_device", output_names().size(), false, true);
   if (impl_->gpu < 0) {
     throw WriteError("evaluate_to_device allocates on the batch's GPU; the batch runs on " +
                      device_name() + " (use BatchDevice::Gpu or Auto with a usable GPU)");
@@ -757,21 +773,71 @@ std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
   io::check_coordinate_range(first, count, "evaluate_to_device");
   io::BufferSizes sizes("evaluate_to_device(" + std::to_string(first) + ", " +
                         std::to_string(count) + ")");
-  for (size_t o = 0; o < output_names().size(); ++o) sizes.add(std::max<uint64_t>(count, 1), 8);
+  for (size_t o = 0; o < output_names().size(); ++o) {
+    sizes.add(std::max<uint64_t>(count, 1) + (is_text(output_types()[o]) ? 1 : 0), 8);
+  }
   // The device output goes to (BatchDevice::Gpu's, or Auto's first GPU).
   const batch::BatchBackend& holder = *impl_->backends[impl_->first_gpu];
   const batch::DeviceInfo device = holder.device();
   std::vector<DeviceColumn> out(output_names().size());
   std::vector<uint64_t> addresses(out.size(), 0);
+  // Text outputs: their offsets now, their bytes as the chunks arrive.
+  std::vector<batch::DeviceText> texts(out.size());
+  std::vector<batch::DeviceText*> text_targets(out.size(), nullptr);
   for (size_t o = 0; o < out.size(); ++o) {
     out[o] = DeviceColumn{
-        output_names()[o], output_types()[o], device.kind, device.index, 0, count, nullptr};
+        output_names()[o], output_types()[o], device.kind, device.index, 0, count, 0, 0, nullptr};
     if (output_is_none(o)) continue;
+    if (is_text(output_types()[o])) {
+      texts[o].rows = count;
+      texts[o].offsets = holder.allocate_device_memory((count + 1) * 8);
+      if (count) text_targets[o] = &texts[o];
+      continue;
+    }
     batch::DeviceMemory memory = holder.allocate_device_memory(std::max<uint64_t>(count, 1) * 8);
     out[o].address = addresses[o] = memory.address;
     out[o].memory = std::move(memory.owner);
   }
-  evaluate_on_device(first, count, addresses, columns);
+  struct Nothing {};
+  impl_->run<Nothing>(
+      first, count, columns, [](const ColumnChunk&, Nothing&) {},
+      [](const ColumnChunk&, Nothing&) {}, {}, addresses, nullptr, text_targets);
+  for (size_t o = 0; o < out.size(); ++o) {
+    if (!texts[o].offsets.owner) continue;
+    batch::DeviceText& text = texts[o];
+    if (count == 0) {
+      // No chunk ran: the one offset is 0.
+      const int64_t zero = 0;
+      holder.copy_to_device(&zero, text.offsets.address, 8);
+    }
+    out[o].address = text.offsets.address;
+    out[o].text_address = text.bytes.address;
+    out[o].text_bytes = text.size;
+    out[o].memory = std::make_shared<std::pair<batch::DeviceMemory, batch::DeviceMemory>>(
+        std::move(text.offsets), std::move(text.bytes));
+  }
+  return out;
+}
+
+Column BatchEvaluator::to_host(const DeviceColumn& column) const {
+  Column out{column.name, column.type, column.address == 0, {}, {}, {}};
+  if (out.is_none) return out;
+  const batch::BatchBackend& holder = *impl_->backends[std::max(impl_->first_gpu, 0)];
+  const batch::DeviceInfo device = holder.device();
+  if (device.kind != column.kind || device.index != column.device) {
+    throw WriteError("to_host: column '" + column.name + "' is on " +
+                     (column.kind == DeviceKind::Gpu ? "gpu " : "cpu ") +
+                     std::to_string(column.device) + ", not on this batch's " + device.name);
+  }
+  if (!is_text(column.type)) {
+    out.words.resize(column.rows);
+    holder.copy_to_host(column.address, out.words.data(), column.rows * 8);
+    return out;
+  }
+  out.offsets.resize(column.rows + 1);
+  holder.copy_to_host(column.address, out.offsets.data(), (column.rows + 1) * 8);
+  out.bytes.resize(column.text_bytes);
+  holder.copy_to_host(column.text_address, out.bytes.data(), column.text_bytes);
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include "graph/graph.hpp"
 #include "graph/passes.hpp"
 #include "polyrt/batch.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
 #include "program/program_internals.hpp"
 #include "tests/differential/host_twin_check.hpp"
@@ -327,6 +328,38 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
       got_error = std::string("unexpected: ") + e.what();
     }
   };
+  // The GPU tier's device-resident output (evaluate_to_device, copied back):
+  // false where the outputs cannot be (vectors, numbers narrower than 8 bytes).
+  auto run_to_device = [&](std::vector<std::vector<std::string>>& got, std::string& got_error) {
+    BatchOptions on = options;
+    on.device = BatchDevice::Gpu;
+    try {
+      BatchEvaluator batch(oracle, on);
+      for (Type t : batch.output_types()) {
+        if (is_payload(t) ? !is_text(t) : t != Type::Bool && native_width(t) < 8) return false;
+      }
+      std::vector<Column> host;
+      for (const DeviceColumn& c : batch.evaluate_to_device(first, count)) {
+        host.push_back(batch.to_host(c));
+      }
+      for (uint64_t r = 0; r < count; ++r) {
+        std::vector<std::string> row;
+        for (const Column& c : host) {
+          row.push_back(c.is_none            ? "None"
+                        : is_payload(c.type) ? "text " + std::string(c.text(r))
+                                             : "word " + std::to_string(c.words[r]));
+        }
+        got.push_back(std::move(row));
+      }
+    } catch (const EvalError& e) {
+      got_error = e.what();
+    } catch (const InternalError&) {
+      throw;
+    } catch (const Error& e) {
+      got_error = std::string("unexpected: ") + e.what();
+    }
+    return true;
+  };
   // Rows after the interpreter's failure may be delivered before the batch
   // tier finds it (a chunk is all or nothing): compare the rows both have.
   auto compare = [&](const char* tier, const std::vector<std::vector<std::string>>& got,
@@ -388,6 +421,12 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
       std::string all_error;
       run_batch(BatchDevice::All, on_all, all_error);
       mismatch = compare("all-devices batch", on_all, all_error);
+    }
+    // The other seeds, the GPU's columns left in device memory.
+    std::vector<std::vector<std::string>> on_device;
+    std::string device_error;
+    if (mismatch.empty() && seed % 2 == 1 && run_to_device(on_device, device_error)) {
+      mismatch = compare("gpu device-resident", on_device, device_error);
     }
   }
   if (mismatch.empty()) return std::nullopt;

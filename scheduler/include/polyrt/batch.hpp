@@ -133,8 +133,10 @@ struct Column {
 // (evaluate_to_device): `rows` 8-byte words (u64; f64 bit patterns; bool
 // 0/1) at `address` on device `device` of kind `kind`, what DLPack needs
 // (for a GPU: kDLCUDA, its CUDA ordinal, a CUdeviceptr in its primary
-// context); address 0 for an output that is None on every row. `memory` is
-// an opaque handle: the memory is freed with its last copy.
+// context); address 0 for an output that is None on every row. A text
+// output (str, json, bytes) is in Arrow's large layout: `rows` + 1 int64
+// offsets at `address` into `text_bytes` bytes at `text_address`. `memory`
+// is an opaque handle: the memory is freed with its last copy.
 struct DeviceColumn {
   std::string name;
   Type type = Type::U64;
@@ -142,6 +144,8 @@ struct DeviceColumn {
   int device = 0;
   uint64_t address = 0;
   uint64_t rows = 0;
+  uint64_t text_address = 0;
+  uint64_t text_bytes = 0;
   std::shared_ptr<const void> memory;
 };
 
@@ -221,17 +225,27 @@ class BatchEvaluator {
   // Kernels write their columns there directly, never through the host. The
   // columns are complete when the call returns (its own streams are
   // synchronized: that is the sync point). str outputs are refused with
-  // WriteError, as is a batch on the CPU. On a failure, rows before the
+  // WriteError (evaluate_to_device sizes and allocates text columns), as is
+  // a batch on the CPU. On a failure, rows before the
   // smallest failing coordinate are written; the rest are unspecified.
   void evaluate_on_device(uint64_t first, uint64_t count, std::span<const uint64_t> device_columns,
                           std::span<const uint64_t* const> columns = {}) const;
 
   // evaluate_on_device into memory allocated here on the batch's GPU (one
   // column per output): for consumers that take ownership (DLPack, CUDA
-  // array interface). Refused with WriteError like evaluate_on_device;
+  // array interface). Text outputs too: each in Arrow's large layout, its
+  // bytes appended chunk after chunk in device memory (a device-made text
+  // is compacted there from its kernel's slots and never crosses to the
+  // host; a host step's is copied up). Refused with WriteError like
+  // evaluate_on_device (but for text outputs; vector outputs are refused);
   // DeviceError when the device is out of memory.
   std::vector<DeviceColumn> evaluate_to_device(uint64_t first, uint64_t count,
                                                std::span<const uint64_t* const> columns = {}) const;
+
+  // A column evaluate_to_device made, copied back to the host (a check, or
+  // a consumer on the CPU after all). WriteError for a column on another
+  // device.
+  Column to_host(const DeviceColumn& column) const;
 
   // Per device, the rows it evaluated and how long it was active, over every
   // call on this evaluator so far (one entry unless BatchDevice::All).
