@@ -209,6 +209,37 @@ BENCHMARK_CAPTURE(BM_GpuTableToCsv, LineitemCpu, kLineitemFile, BatchDevice::Cpu
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
+// users.polydat with every column, its 6 str columns too, left in device
+// memory (evaluate_to_device): bytes of columns (words, offsets and text)
+// per second, for the device write bandwidth's ratio.
+void BM_GpuUsersToDevice(benchmark::State& st) {
+  guarded(st, [&] {
+    const gpu::CudaDriver* driver = gpu_or_skip(st);
+    if (!driver) return;
+    BatchOptions options;
+    options.device = BatchDevice::Gpu;
+    const BatchEvaluator batch(compile_file(kUsersFile), options);
+    // A quarter of the device's memory for the columns: 12 words, 6 offsets
+    // and at most 173 bytes of text a row.
+    const uint64_t rows = std::min<uint64_t>(
+        kRows / 16, gpu::GpuContext(*driver, 0).device().memory_bytes / 4 / (18 * 8 + 173));
+    const auto bytes_of = [](const std::vector<DeviceColumn>& columns) {
+      uint64_t bytes = 0;
+      for (const DeviceColumn& c : columns) bytes += c.rows * 8 + c.text_bytes;
+      return bytes;
+    };
+    batch.evaluate_to_device(0, rows);  // warm-up: buffers, streams, the module
+    uint64_t first = rows, written = 0;
+    for (auto _ : st) {
+      written += bytes_of(batch.evaluate_to_device(first, rows));
+      first += rows;
+    }
+    st.SetItemsProcessed((int64_t)(st.iterations() * rows));
+    st.SetBytesProcessed((int64_t)written);
+  });
+}
+BENCHMARK(BM_GpuUsersToDevice)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // A program no cache has seen: PTX generation, the driver's linker, module
 // load (a fresh cache directory each iteration).
 void BM_GpuCompile_NewProgramCold(benchmark::State& st) {

@@ -210,6 +210,8 @@ run_checks() {
     row "$t to CSV on the GPU" \
       "$(rate "$on_gpu")B/s = $(ratio "$on_gpu" "$d2h") of pinned D2H (target >= 80 %); $(times "$on_gpu" "$on_cpu") the CPU tier's $(rate "$on_cpu")B/s$target"
   done
+  row "Users, every column in device memory (6 str)" \
+    "$(rate "$(median BM_GpuUsersToDevice 7)")rows/s, $(rate "$(median BM_GpuUsersToDevice 6)")B/s of columns = $(ratio "$(median BM_GpuUsersToDevice 6)" "$write") of memset"
   row "compile of a new program, cold (PTX + cubin)" "$(median BM_GpuCompile_NewProgramCold 3) ms (target < 150)"
   row "compile from the caches" "$(median BM_GpuCompile_Cached 3) ms (target < 5)"
   row "wall time" "$(($(date +%s) - start)) s; logs in $out"

@@ -652,8 +652,26 @@ TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {
     double_configure()("");
     const std::vector<DeviceColumn> names = direct.evaluate_to_device(0, 50000);
     EXPECT_LE(double_count("bytes_to_host"), 50000 / 777 * 8 + 8 * 2);
-    EXPECT_EQ(direct.to_host(names[0]).bytes,
-              BatchEvaluator(device_made, on(BatchDevice::Cpu)).evaluate(0, 50000)[0].bytes);
+    const std::string want_names =
+        BatchEvaluator(device_made, on(BatchDevice::Cpu)).evaluate(0, 50000)[0].bytes;
+    EXPECT_EQ(direct.to_host(names[0]).bytes, want_names);
+    // The device out of memory at any of the call's allocations (offsets,
+    // chunk buffers, the bytes and their growth): a named DeviceError, and
+    // the batch works again afterwards.
+    int refused = 0;
+    for (int k = 1; k <= 8; ++k) {
+      double_configure()(("oom_at=" + std::to_string(k)).c_str());
+      try {
+        const BatchEvaluator fresh(device_made, options);
+        EXPECT_EQ(fresh.to_host(fresh.evaluate_to_device(0, 50000)[0]).bytes, want_names) << k;
+      } catch (const DeviceError& e) {
+        test::expect_contains(e.what(), {"cuMemAlloc failed", "CUDA_ERROR_OUT_OF_MEMORY"});
+        ++refused;
+      }
+    }
+    EXPECT_GE(refused, 5);
+    double_configure()("");
+    EXPECT_EQ(direct.to_host(direct.evaluate_to_device(0, 50000)[0]).bytes, want_names);
   }
   test::expect_contains(test::thrown_message<WriteError>([&] {
                           const std::vector<uint64_t> addresses(7, 0);
