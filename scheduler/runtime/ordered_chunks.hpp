@@ -20,8 +20,8 @@
 #include <memory>
 #include <vector>
 
-#include "scheduler/runtime/fork_safety.hpp"
 #include "scheduler/runtime/stop_flag.hpp"
+#include "scheduler/runtime/worker_arenas.hpp"
 
 namespace polyrt::scheduler {
 
@@ -39,17 +39,16 @@ template <typename Chunk, typename Issue, typename Work, typename Deliver>
 void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape shape,
                                const Work& work, const Deliver& deliver) {
   if (count == 0) return;
-  make_thread_pool_fork_safe();
   // More threads than cores buys nothing and makes oneTBB warn on stderr.
   const size_t cores = (size_t)tbb::info::default_concurrency();
   const size_t threads = shape.threads ? std::min(shape.threads, cores) : cores;
-  tbb::task_arena arena((int)threads);
+  const WorkerArena arena(threads);
   const size_t tokens = shape.max_in_flight ? shape.max_in_flight : 2 * threads + 2;
   std::vector<std::unique_ptr<Chunk>> all;
   tbb::concurrent_queue<Chunk*> idle;
   uint64_t issued = 0;
   std::atomic<bool> failed{false};
-  arena.execute([&] {
+  arena.arena().execute([&] {
     tbb::parallel_pipeline(
         tokens,
         tbb::make_filter<void, Chunk*>(tbb::filter_mode::serial_in_order,
