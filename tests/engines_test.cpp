@@ -92,7 +92,7 @@ TEST(Engines, RequestsAreSetInputsAndPulls) {
   reference.engine = Engine::Interpreter;
   auto oracle = compile(source, reference);
   for (Engine engine : {Engine::Closures, Engine::Native}) {
-    for (Provenance mode : {Provenance::Raw, Provenance::PushPull}) {
+    for (Provenance mode : {Provenance::Raw, Provenance::Pull, Provenance::PushPull}) {
       raw.engine = engine;
       raw.provenance = mode;
       auto program = compile(source, raw);
@@ -116,6 +116,9 @@ TEST(Engines, RequestsAreSetInputsAndPulls) {
         if (error == "(nothing thrown)") {
           ASSERT_EQ(got[0], want[0]);
           ASSERT_EQ(got[1], want[1]);
+          // The state after a request (fused or not): its other outputs
+          // are the request's coordinates' own.
+          ASSERT_EQ(a.pull_word(a.output_index("h")), b.pull_word(b.output_index("h")));
         }
       }
       EXPECT_GT(failures, 10u) << "in_range's failure must be exercised";

@@ -494,22 +494,33 @@ class SlotState final : public SlotStateBase {
   }
   SlotState(const SlotState& other) : SlotStateBase(other) { point_request_lane<SlotState>(); }
 
-  // The mode's write, then one call of the fused entry when it serves the
-  // outputs and no slot is None (its segments know no None); every step is
-  // then current in this round. A failing member leaves the request to
-  // State's usual way (its write repeats no change), which raises it.
+  // One call of the fused entry when it serves the outputs and no slot is
+  // None (its segments know no None); every step is then current in a new
+  // round. The write before it only records which coordinates changed (the
+  // cone guard's sequence numbers): the entry stores them into their slots
+  // and runs every step, so none needs marking stale (that marking was half
+  // of a PushPull request). A failing member forgets every step's state and
+  // leaves the request to State's usual way, which raises it.
   bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
-    if (!fused_serves(outputs)) return false;
-    SlotStateBase::set_inputs({coordinates, p_->coordinate_slots.size()});  // no virtual call
-    if (none_count_ != 0) return false;
-    begin_round();
+    if (none_count_ != 0 || !fused_serves(outputs)) return false;
+    ++write_seq_;
+    for (size_t c = 0; c < coordinates_.size(); ++c) {
+      if (coordinates_[c] == coordinates[c] && written_) continue;
+      coordinates_[c] = coordinates[c];
+      input_seq_[c] = write_seq_;
+    }
+    written_ = true;
+    ++epoch_;  // a new round: no step the entry runs is volatile
+    stale_ = false;
     if (sp_->request(slots_.data(), coordinates) != 0) [[unlikely]] {
+      invalidate_all();
       return false;
     }
+    const uint64_t generation = lane_.generation;
     for (uint32_t s : sp_->runnable_steps) {
       ran_[s] = epoch_;
-      clean_[s] = 1;  // no step the entry runs is volatile
-      stamp(s);
+      clean_[s] = 1;
+      word_stamp_[s] = generation;  // no slot is None
     }
     std::fill(output_seq_.begin(), output_seq_.end(), write_seq_);
     copy_words(outputs, words);
