@@ -228,9 +228,12 @@ class SlotStateBase : public StateEngine {
     return fused_serves_;
   }
 
-  // The requested outputs' words, once the fused entry ran.
-  void copy_words(std::span<const size_t> outputs, uint64_t* words) const {
-    for (size_t i = 0; i < outputs.size(); ++i) words[i] = slots_[p_->output_slot[outputs[i]]];
+  // The requested outputs' words, once the fused entry ran (the slots of
+  // the list fused_serves accepted).
+  void copy_words(uint64_t* words) const {
+    const uint64_t* slots = slots_.data();
+    const uint32_t* at = fused_slots_.data();
+    for (size_t i = 0; i < fused_slots_.size(); ++i) words[i] = slots[at[i]];
   }
 
   // Points the lane's request at Engine::request (the fused entry), when
@@ -248,6 +251,7 @@ class SlotStateBase : public StateEngine {
   // cover every step it runs. Remembered for the list, out of the hot path.
   [[gnu::noinline, gnu::cold]] bool decide_fused(std::span<const size_t> outputs) {
     fused_outputs_.assign(outputs.begin(), outputs.end());
+    fused_slots_.clear();
     fused_serves_ = false;
     if (!sp_->request) return false;
     std::vector<uint8_t> covered(p_->steps.size(), 0);
@@ -260,6 +264,7 @@ class SlotStateBase : public StateEngine {
     for (uint32_t s : sp_->runnable_steps) {
       if (!covered[s]) return false;
     }
+    for (size_t o : outputs) fused_slots_.push_back(p_->output_slot[o]);
     fused_serves_ = true;
     return true;
   }
@@ -390,6 +395,7 @@ class SlotStateBase : public StateEngine {
   // State::request's fused entry (SlotProgram::request): whether it serves
   // the last list of outputs asked.
   std::vector<size_t> fused_outputs_;
+  std::vector<uint32_t> fused_slots_;  // their slots, when the entry serves them
   bool fused_serves_ = false;
 
  private:
@@ -523,7 +529,7 @@ class SlotState final : public SlotStateBase {
       word_stamp_[s] = generation;  // no slot is None
     }
     std::fill(output_seq_.begin(), output_seq_.end(), write_seq_);
-    copy_words(outputs, words);
+    copy_words(words);
     return true;
   }
 
@@ -640,7 +646,7 @@ class ExpressState final : public SlotStateBase {
     }
     const uint64_t generation = lane_.generation;
     for (uint32_t s : sp_->runnable_steps) word_stamp_[s] = generation;
-    copy_words(outputs, words);
+    copy_words(words);
     return true;
   }
 
