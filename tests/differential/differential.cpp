@@ -19,6 +19,29 @@ namespace polyrt::difftest {
 
 namespace {
 
+// A batch tier's cell as the comparison reads it: None, a payload's text or
+// a word.
+std::string cell(bool none, Type type, std::string_view text, uint64_t word) {
+  if (none) return "None";
+  return is_payload(type) ? "text " + std::string(text) : "word " + std::to_string(word);
+}
+
+// What a tier's call ended with: an EvalError is an outcome the tiers must
+// agree on; any other Error is "unexpected: ..."; an InternalError is a bug,
+// never an outcome, and propagates.
+template <typename Call>
+void capture_outcome(std::string& error, const Call& call) {
+  try {
+    call();
+  } catch (const EvalError& e) {
+    error = e.what();
+  } catch (const InternalError&) {
+    throw;
+  } catch (const Error& e) {
+    error = std::string("unexpected: ") + e.what();
+  }
+}
+
 struct Op {
   enum Kind { SetInputs, SetExtern, Pull, Eval, Invalidate, Request } kind;
   std::vector<uint64_t> coordinates;
@@ -298,7 +321,7 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
                        std::string& got_error, TextRows* text = nullptr) {
     BatchOptions on = options;
     on.device = device;
-    try {
+    capture_outcome(got_error, [&] {
       BatchEvaluator batch(oracle, on);
       if (text) {
         try {
@@ -313,31 +336,27 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
         for (uint64_t r = 0; r < chunk.rows; ++r) {
           std::vector<std::string> row;
           for (const ColumnView& v : chunk.columns) {
-            row.push_back(v.is_none            ? "None"
-                          : is_payload(v.type) ? "text " + std::string(v.text(r))
-                                               : "word " + std::to_string(v.words[r]));
+            row.push_back(cell(v.is_none, v.type, v.is_none || !is_payload(v.type) ? "" : v.text(r),
+                               v.words ? v.words[r] : 0));
           }
           got.push_back(std::move(row));
         }
       });
-    } catch (const EvalError& e) {
-      got_error = e.what();
-    } catch (const InternalError&) {
-      throw;  // a bug, never an outcome engines may agree on
-    } catch (const Error& e) {
-      got_error = std::string("unexpected: ") + e.what();
-    }
+    });
   };
   // The GPU tier's device-resident output (evaluate_to_device, copied back):
   // false where the outputs cannot be (vectors, numbers narrower than 8 bytes).
   auto run_to_device = [&](std::vector<std::vector<std::string>>& got, std::string& got_error) {
     BatchOptions on = options;
     on.device = BatchDevice::Gpu;
-    try {
+    bool possible = true;
+    capture_outcome(got_error, [&] {
       BatchEvaluator batch(oracle, on);
       for (Type t : batch.output_types()) {
-        if (is_payload(t) ? !is_text(t) : t != Type::Bool && native_width(t) < 8) return false;
+        possible =
+            possible && (is_payload(t) ? is_text(t) : t == Type::Bool || native_width(t) == 8);
       }
+      if (!possible) return;
       std::vector<Column> host;
       for (const DeviceColumn& c : batch.evaluate_to_device(first, count)) {
         host.push_back(batch.to_host(c));
@@ -345,20 +364,13 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
       for (uint64_t r = 0; r < count; ++r) {
         std::vector<std::string> row;
         for (const Column& c : host) {
-          row.push_back(c.is_none            ? "None"
-                        : is_payload(c.type) ? "text " + std::string(c.text(r))
-                                             : "word " + std::to_string(c.words[r]));
+          row.push_back(cell(c.is_none, c.type, c.is_none || !is_payload(c.type) ? "" : c.text(r),
+                             c.words.empty() ? 0 : c.words[r]));
         }
         got.push_back(std::move(row));
       }
-    } catch (const EvalError& e) {
-      got_error = e.what();
-    } catch (const InternalError&) {
-      throw;
-    } catch (const Error& e) {
-      got_error = std::string("unexpected: ") + e.what();
-    }
-    return true;
+    });
+    return possible;
   };
   // Rows after the interpreter's failure may be delivered before the batch
   // tier finds it (a chunk is all or nothing): compare the rows both have.
