@@ -283,7 +283,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       const int64_t shift = (int64_t)text.size - host.offsets[0];
       for (uint64_t r = 0; r <= rows; ++r) rebased[r] = host.offsets[r] + shift;
       char* staged = reinterpret_cast<char*>(rebased + rows + 1);
-      std::memcpy(staged, host.bytes + host.offsets[0], chunk_bytes);
+      if (chunk_bytes) std::memcpy(staged, host.bytes + host.offsets[0], chunk_bytes);
       const cuda::DriverApi& api = context_.driver().api();
       context_.check(api.cuMemcpyHtoDAsync(offsets, rebased, (rows + 1) * 8, g.stream.handle()),
                      "cuMemcpyHtoDAsync");

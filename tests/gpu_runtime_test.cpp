@@ -635,15 +635,19 @@ TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {
   const auto growing = compile(
       "input x\nh := hash(x)\np := zero_pad_u64(h, 4000)\nq := p + p + p + p\n"
       "wide := substring(q + q + q + q + q, 0, x / 600 * 17000)\n"
-      "short := one_of(h, \"a\", \"b\")\n");
+      "short := one_of(h, \"a\", \"b\")\nempty := substring(q, 0, x % 1)\n");
   BatchOptions wide_options = options;
-  wide_options.outputs = {"wide", "short"};
+  wide_options.outputs = {"wide", "short", "empty"};
   const BatchEvaluator grow(growing, wide_options);
   wide_options.device = BatchDevice::Cpu;
-  const Column back = grow.to_host(grow.evaluate_to_device(0, 3000)[0]);
-  const Column want = BatchEvaluator(growing, wide_options).evaluate(0, 3000)[0];
-  EXPECT_EQ(back.offsets, want.offsets);
-  EXPECT_EQ(back.bytes, want.bytes);
+  const std::vector<DeviceColumn> grown = grow.evaluate_to_device(0, 3000);
+  const std::vector<Column> wide_want = BatchEvaluator(growing, wide_options).evaluate(0, 3000);
+  for (size_t o = 0; o < grown.size(); ++o) {
+    const Column back = grow.to_host(grown[o]);
+    EXPECT_EQ(back.offsets, wide_want[o].offsets) << wide_want[o].name;
+    EXPECT_EQ(back.bytes, wide_want[o].bytes) << wide_want[o].name;
+  }
+  EXPECT_EQ(grown[2].text_bytes, 0u);  // a host step's text, empty in every chunk
   if (double_configure()) {
     // Device-made texts never cross to the host: per chunk, its byte count
     // (8 bytes), not its text.
