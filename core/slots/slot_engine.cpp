@@ -168,6 +168,7 @@ class SlotStateBase : public StateEngine {
     }
     ++lane_.generation;
     std::fill(output_seq_.begin(), output_seq_.end(), 0);
+    fused_seq_ = 0;
     stale_ = true;
   }
 
@@ -278,7 +279,7 @@ class SlotStateBase : public StateEngine {
   // The cone guard, exact per output (a fused step may mix provenance): no
   // input of the output changed since its cone last ran.
   bool cone_is_current(size_t o) const {
-    const uint64_t at = output_seq_[o];
+    const uint64_t at = std::max(output_seq_[o], fused_seq_);
     if (at == 0) return false;
     if (p_->output_volatile[o] && write_seq_ > at) return false;
     for (uint32_t i : p_->output_inputs[o]) {
@@ -389,6 +390,9 @@ class SlotStateBase : public StateEngine {
   uint64_t write_seq_ = 0;
   std::vector<uint64_t> input_seq_;   // per input: the write that last changed it
   std::vector<uint64_t> output_seq_;  // per output: the write its cone last ran after
+  // The write after which a fused request last ran every step: every
+  // output's cone ran then (one store instead of one per output).
+  uint64_t fused_seq_ = 0;
   std::vector<uint64_t> coordinates_;
   bool written_ = false;
   std::vector<nodes::KitArgs> kit_args_;  // per Kit step
@@ -528,7 +532,7 @@ class SlotState final : public SlotStateBase {
       clean_[s] = 1;
       word_stamp_[s] = generation;  // no slot is None
     }
-    std::fill(output_seq_.begin(), output_seq_.end(), write_seq_);
+    fused_seq_ = write_seq_;
     copy_words(words);
     return true;
   }
