@@ -630,6 +630,11 @@ TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {
       if (is_text(got[o].type)) EXPECT_EQ(got[o].text_bytes, want[o].bytes.size());
     }
   }
+  // Under Auto, device-resident output goes to its first GPU, texts too.
+  const BatchEvaluator automatic(program, on(BatchDevice::Auto));
+  const std::vector<DeviceColumn> picked = automatic.evaluate_to_device(3, 4000);
+  EXPECT_EQ(automatic.to_host(picked[1]).bytes, cpu.evaluate(3, 4000)[1].bytes);
+  EXPECT_EQ(picked[1].kind, DeviceKind::Gpu);
   // Rows longer than 64 KiB (a host step's) and more bytes than the first
   // chunk's extrapolation: the column grows on the device.
   const auto growing = compile(
