@@ -12,6 +12,7 @@
 
 #include "nodes/registry.hpp"
 #include "rtlib/rtlib.h"
+#include "rtlib/small_decimals.hpp"
 #include "rtlib/text.hpp"
 #include "tests/test_support.hpp"
 
@@ -302,6 +303,26 @@ TEST(Nodes, DecimalWriterMatchesToChars) {
                 std::string(width > expected.size() ? width - expected.size() : 0, '0') + expected)
           << x << " width " << width;
     }
+  }
+}
+
+// The digit-pair writers write the general writers' bytes: every value
+// below 100,000 and values at every power of ten's edge.
+TEST(Nodes, SmallDecimalsEqualTheGeneralWriters) {
+  std::vector<uint64_t> values;
+  for (uint64_t x = 0; x < 100000; ++x) values.push_back(x);
+  for (uint64_t power = 10; power < UINT64_MAX / 10; power *= 10) {
+    values.insert(values.end(), {power - 1, power, power + 1});
+  }
+  values.push_back(UINT64_MAX);
+  char got[64], want[64];
+  for (uint64_t x : values) {
+    ASSERT_EQ(std::string(got, rt::write_decimal(got, x)),
+              std::string(want, rt::write_u64(want, x)))
+        << x;
+    ASSERT_EQ(std::string(got, rt::write_two_digits(got, x)),
+              std::string(want, rt::write_u64_zero_pad(want, x, 2)))
+        << x;
   }
 }
 

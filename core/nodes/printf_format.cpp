@@ -4,6 +4,7 @@
 
 #include "nodes/registry.hpp"
 #include "nodes/text_fields.hpp"
+#include "rtlib/small_decimals.hpp"
 
 namespace polyrt::nodes {
 
@@ -29,6 +30,7 @@ enum class Writer : uint8_t {
   None,        // a literal only
   Decimal,     // u64, {} or Display
   ZeroPadded,  // u64, {:0N}
+  TwoDigits,   // u64, {:02}: a pair from a table below 100 (days, months, hours)
   Text,        // str from a padded column, {} or Display
   Escaped,     // str under a tile's escape, through write_escaped
   Field,       // anything else under a printf spec, through write_field
@@ -88,10 +90,13 @@ void write_pieces(const std::vector<Piece>& piece_list, size_t fixed_bound, cons
         case Writer::None:
           break;
         case Writer::Decimal:
-          p = rt::write_u64(p, piece.input.word(r));
+          p = rt::write_decimal(p, piece.input.word(r));
           break;
         case Writer::ZeroPadded:
           p = rt::write_u64_zero_pad(p, piece.input.word(r), piece.spec->width);
+          break;
+        case Writer::TwoDigits:
+          p = rt::write_two_digits(p, piece.input.word(r));
           break;
         case Writer::Text: {
           const std::string_view text = piece.input.text(r);
@@ -131,7 +136,9 @@ void write_printf_columns(const ParsedFormat& format, const ColumnCall& c) {
       piece.has_input = true;
       const Type type = piece.input.type;
       if (type == Type::U64 && seg.radix == 0 && (seg.width == 0 || seg.zero_pad)) {
-        piece.writer = seg.width == 0 ? Writer::Decimal : Writer::ZeroPadded;
+        piece.writer = seg.width == 0   ? Writer::Decimal
+                       : seg.width == 2 ? Writer::TwoDigits
+                                        : Writer::ZeroPadded;
         fixed_bound += std::max<size_t>(seg.width, rt::kU64Text);
       } else if (type == Type::Str && seg.width == 0 && piece.input.padded &&
                  seg.escape == rt::TextEscape::None) {
