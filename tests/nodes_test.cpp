@@ -371,7 +371,7 @@ TEST(Nodes, FixedDecimalsEqualToChars) {
 // The digits come from multiplies (Lemire's remainders when the combinations
 // fit 32 bits, estimated quotients with corrections when they pass 32 or 64
 // bits): the same characters as dividing, for charset sizes up to 256, up to
-// 48 charsets and any x.
+// 48 charsets and any x, at each digit's edges too.
 TEST(Nodes, CombinationsReciprocalsEqualDivision) {
   std::string all(256, ' ');
   for (int c = 0; c < 256; ++c) all[c] = (char)c;
@@ -390,8 +390,18 @@ TEST(Nodes, CombinationsReciprocalsEqualDivision) {
     }
     std::string error;
     if (!rt::parse_combinations(pattern, combinations, error)) continue;  // a ';' in a range
-    for (int i = 0; i < 200; ++i) {
-      const uint64_t x = i == 0 ? ~0ULL : rng() >> (rng() % 64);
+    // The edges of each digit: multiples of a place and the value just
+    // below them, where a reciprocal's error would first show.
+    std::vector<uint64_t> edges;
+    __extension__ unsigned __int128 place = 1;
+    for (const std::string& set : combinations.charsets) {
+      if (place > ~0ULL) break;
+      const auto at = (uint64_t)place * (1 + rng() % set.size());
+      edges.insert(edges.end(), {at - 1, at, (uint64_t)place * set.size() - 1});
+      place *= set.size();
+    }
+    for (int i = 0; i < 200 + (int)edges.size(); ++i) {
+      const uint64_t x = i >= 200 ? edges[i - 200] : i == 0 ? ~0ULL : rng() >> (rng() % 64);
       char got[64];
       const std::string text(got, rt::write_combinations(got, x, combinations));
       uint64_t v = combinations.modulus ? x % combinations.modulus : x;

@@ -261,9 +261,9 @@ void plan_digits(Combinations& combinations) {
       combinations.groups.push_back({b, b ? ~0ULL / b : 0, 1, 0, (uint32_t)i, 0});
       place = 1;
     }
-    combinations.digits.push_back({place == 1 ? 0 : ~0ULL / place + 1,
-                                   size == 1 ? 0 : ~0ULL / size + 1, (uint32_t)size,
-                                   (uint32_t)combinations.alphabet.size()});
+    const uint64_t span = place * size;  // at most 2^32
+    combinations.digits.push_back(
+        {span == 1 ? 0 : ~0ULL / span + 1, (uint32_t)size, (uint32_t)combinations.alphabet.size()});
     combinations.alphabet += charsets[i];
     place *= size;
     if (grouped) {

@@ -166,9 +166,9 @@ inline char* pad_field(char* begin, char* end, int width, bool zero_pad) {
 // combinations' compiled pattern (rt::Combinations builds it; see there),
 // in plain structs so that the host and a GPU kernel read the same bytes.
 struct CombinationDigit {
-  uint64_t place_reciprocal;  // ceil(2^64 / place), place the product of the sizes before; 0 for
-                              // place 1
-  uint64_t reciprocal;        // ceil(2^64 / size); 0 for a single character
+  // ceil(2^64 / (place * size)), place the product of the sizes before in
+  // its group (at most 2^32 with size); 0 when place * size is 1.
+  uint64_t reciprocal;
   uint32_t size;
   uint32_t offset;  // of the charset's characters in the alphabet
 };
@@ -196,15 +196,16 @@ inline char* write_combinations(char* p, uint64_t x, const CombinationCounts& co
   const auto estimate = (uint64_t)(((u128)x * counts.modulus_reciprocal) >> 64);
   x -= estimate * counts.modulus;
   while (x >= counts.modulus) x -= counts.modulus;
-  // Digits [first, first + count) of a 32-bit y.
+  // Digits [first, first + count) of a 32-bit y: digit i is floor((y mod
+  // (place * size)) / place), which is the fraction of y / (place * size)
+  // (y times the reciprocal, modulo 2^64) times size, exactly for y and
+  // place * size up to 2^32 (Lemire, Kaser and Kurz's direct remainder,
+  // whose error stays below 1 / place). Two multiplies a digit, independent
+  // of each other.
   const auto write_digits = [&](uint64_t y, uint64_t first, uint64_t count) {
     for (uint64_t i = first; i < first + count; ++i) {
-      // A single character has reciprocal 0, which gives digit 0 with no
-      // branch; only place 1 (reciprocal 2^64) needs one.
       const CombinationDigit d = digits[i];
-      const uint64_t above =
-          d.place_reciprocal ? (uint64_t)(((u128)d.place_reciprocal * y) >> 64) : y;
-      const auto digit = (uint64_t)(((u128)(d.reciprocal * above) * d.size) >> 64);
+      const auto digit = (uint64_t)(((u128)(d.reciprocal * y) * d.size) >> 64);
       p[i] = alphabet[d.offset + digit];
     }
   };
