@@ -284,6 +284,16 @@ tile o{{}""{""{}""{}}""{}@for e in({{""{}""""{(( 0 ))}}}]{}}
             R"p({{}""{""{}""{}}""{}})p");
 }
 
+// A tile header's options ending in an unterminated string with a
+// backslash last read past the text (the fuzzer's std::out_of_range, an
+// abort): now a parse error like any other unterminated string.
+TEST(Tiles, AnOptionStringCutShortIsAParseError) {
+  for (const char* source :
+       {"tile t (\"\\", "tile t (\"abc", "tile t ('\\", "tile t : csv (\"\\"}) {
+    EXPECT_THROW(compile(source), Error) << source;
+  }
+}
+
 TEST(Tiles, TheBatchTierWritesTheSameText) {
   const std::string p = R"p(input cycle: u64
 id := mod(hash(cycle), 1000000)

@@ -186,8 +186,11 @@ class Lexer {
         if (s_[k] == '"' || s_[k] == '\'') {
           const char quote = s_[k];
           for (++k; k < end_ && s_[k] != quote && s_[k] != '\n'; ++k) {
-            if (s_[k] == '\\') ++k;
+            if (s_[k] == '\\' && k + 1 < end_) ++k;
           }
+          // An unterminated string: no tile header (and no reading past
+          // the text).
+          if (k >= end_) return std::string::npos;
         } else if (s_[k] == '(') {
           ++depth;
         } else if (s_[k] == ')' && --depth == 0) {
