@@ -64,6 +64,23 @@ size_t row_room(const Piece& piece, uint64_t r) {
   }
 }
 
+// The room a piece's values need in rows [begin, end): a text column's
+// bytes there from two offsets, else row by row.
+size_t rows_room(const Piece& piece, uint64_t begin, uint64_t end) {
+  const ColumnInput& in = piece.input;
+  if (piece.writer == Writer::Text && in.stride == 1) {
+    return (size_t)(in.offsets[end] - in.offsets[begin]);
+  }
+  if (piece.writer == Writer::Text && in.stride == 0) return in.text(0).size() * (end - begin);
+  size_t room = 0;
+  for (uint64_t r = begin; r < end; ++r) room += row_room(piece, r);
+  return room;
+}
+
+// Rows whose room is made at once (one bound and one check per block, not
+// per row), few enough that the block's bound stays small.
+constexpr uint64_t kBlockRows = 256;
+
 // Output 0 of the chunk: each row the pieces in order. `fixed_bound` is the
 // room every row needs whatever its values (literals and number fields).
 // The pieces are read through pointers held in locals: the row's byte stores
@@ -80,9 +97,12 @@ void write_pieces(const std::vector<Piece>& piece_list, size_t fixed_bound, cons
   columns::StringColumn& out = *c.outputs[0].text;
   char* p = out.cursor();
   for (uint64_t r = 0; r < c.rows; ++r) {
-    size_t bound = fixed_bound;
-    for (size_t k = 0; k < text_count; ++k) bound += row_room(*text_pieces[k], r);
-    p = out.ensure(p, bound);
+    if (r % kBlockRows == 0) {
+      const uint64_t end = std::min(c.rows, r + kBlockRows);
+      size_t bound = fixed_bound * (end - r);
+      for (size_t k = 0; k < text_count; ++k) bound += rows_room(*text_pieces[k], r, end);
+      p = out.ensure(p, bound);
+    }
     for (const Piece* it = pieces; it != pieces_end; ++it) {
       const Piece& piece = *it;
       p = columns::copy_padded(p, piece.literal, piece.literal_size);
