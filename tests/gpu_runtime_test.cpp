@@ -682,6 +682,11 @@ TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {
     double_configure()("");
     EXPECT_EQ(direct.to_host(direct.evaluate_to_device(0, 50000)[0]).bytes, want_names);
   }
+  // Text columns' rows + 1 offsets (a batch of text outputs only): sized
+  // without wrapping, refused before anything is allocated.
+  test::expect_contains(
+      test::thrown_message<WriteError>([&] { grow.evaluate_to_device(0, UINT64_MAX); }),
+      {"evaluate_to_device(0, 18446744073709551615)", "more than 2**64 bytes"});
   test::expect_contains(test::thrown_message<WriteError>([&] {
                           const std::vector<uint64_t> addresses(7, 0);
                           gpu.evaluate_on_device(0, 10, addresses);

@@ -51,17 +51,18 @@ def test_a_huge_range_on_the_gpu_is_refused_before_allocating():
     double = built("cuda_double/libcuda.so.1")
     code = (
         "import polyrt\n"
-        f"b = polyrt.compile({PROGRAM!r}).batch(['h'], device='gpu')\n"
-        "for stop in (2**61 + 1, 2**64 - 1):\n"
-        "    try:\n"
-        "        b.evaluate(0, stop, on_device=True)\n"
-        "    except polyrt.WriteError as e:\n"
-        "        print('refused', e)\n"
+        "for outputs in (['h'], ['name']):  # a str output's offsets too\n"
+        f"    b = polyrt.compile({PROGRAM!r}).batch(outputs, device='gpu')\n"
+        "    for stop in (2**61 + 1, 2**64 - 1):\n"
+        "        try:\n"
+        "            b.evaluate(0, stop, on_device=True)\n"
+        "        except polyrt.WriteError as e:\n"
+        "            print('refused', e)\n"
     )
     env = dict(os.environ, POLYRT_LIBCUDA=str(double))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.count("refused") == 2, out.stdout
+    assert out.stdout.count("refused") == 4, out.stdout
 
 
 def test_coordinates_never_wrap(batch):

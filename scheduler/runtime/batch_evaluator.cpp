@@ -774,7 +774,8 @@ std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
   io::BufferSizes sizes("evaluate_to_device(" + std::to_string(first) + ", " +
                         std::to_string(count) + ")");
   for (size_t o = 0; o < output_names().size(); ++o) {
-    sizes.add(std::max<uint64_t>(count, 1) + (is_text(output_types()[o]) ? 1 : 0), 8);
+    sizes.add(std::max<uint64_t>(count, 1), 8);
+    if (is_text(output_types()[o])) sizes.add(1, 8);  // rows + 1 offsets (count + 1 may wrap)
   }
   // The device output goes to (BatchDevice::Gpu's, or Auto's first GPU).
   const batch::BatchBackend& holder = *impl_->backends[impl_->first_gpu];
