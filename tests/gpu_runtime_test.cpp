@@ -682,6 +682,13 @@ TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {
     double_configure()("");
     EXPECT_EQ(direct.to_host(direct.evaluate_to_device(0, 50000)[0]).bytes, want_names);
   }
+  DeviceColumn forged = grown[0];
+  forged.rows = uint64_t{1} << 62;
+  test::expect_contains(test::thrown_message<WriteError>([&] { grow.to_host(forged); }),
+                        {"to_host('wide')", "more than 2**64 bytes"});
+  forged.device = 3;
+  test::expect_contains(test::thrown_message<WriteError>([&] { grow.to_host(forged); }),
+                        {"column 'wide' is on gpu 3"});
   // Text columns' rows + 1 offsets (a batch of text outputs only): sized
   // without wrapping, refused before anything is allocated.
   test::expect_contains(

@@ -830,6 +830,13 @@ Column BatchEvaluator::to_host(const DeviceColumn& column) const {
                      (column.kind == DeviceKind::Gpu ? "gpu " : "cpu ") +
                      std::to_string(column.device) + ", not on this batch's " + device.name);
   }
+  // A column's sizes as given (it may not be evaluate_to_device's): checked
+  // before anything is allocated.
+  io::BufferSizes sizes("to_host('" + column.name + "')");
+  sizes.add(column.rows, 8);
+  sizes.add(is_text(column.type) ? 1 : 0, 8);
+  sizes.add(column.text_bytes, 1);
+  sizes.check_memory();
   if (!is_text(column.type)) {
     out.words.resize(column.rows);
     holder.copy_to_host(column.address, out.words.data(), column.rows * 8);
