@@ -108,6 +108,30 @@ void expect_chunk_equals_fields(RowFormat format, const std::vector<StringColumn
   ASSERT_EQ(got, want);
 }
 
+// format_f64's columnar form (two decimals with the precision folded in,
+// any other as given) writes the per-value text of every kind of double:
+// negative, huge, tiny, signed zeros, not finite.
+TEST(StringColumn, FixedDecimalColumnsAreTheValuesText) {
+  const auto program = compile(
+      "input x: u64\nh := hash(x)\nu := unit_interval(h) - 0.5\n"
+      "price := to_f64(h % 2000000) / 100.0 - 10000.0\n"
+      "p2 := format_f64(price, 2)\np3 := format_f64(price, 3)\np0 := format_f64(price, 0)\n"
+      "b2 := format_f64(u * 1e300, 2)\nt2 := format_f64(u * 1e-310, 2)\n"
+      "i2 := format_f64(u / 0.0, 2)\nn2 := format_f64(u / 0.0 * 0.0, 2)\n"
+      "z2 := format_f64(u * 0.0, 2)\n");
+  BatchOptions options;
+  options.outputs = {"p2", "p3", "p0", "b2", "t2", "i2", "n2", "z2"};
+  const std::vector<Column> columns = BatchEvaluator(program, options).evaluate(0, 20000);
+  State state = program->new_state();
+  for (uint64_t x = 0; x < 20000; ++x) {
+    state.set_inputs({x});
+    for (size_t o = 0; o < columns.size(); ++o) {
+      ASSERT_EQ(columns[o].text(x), state.pull(options.outputs[o]).as_str())
+          << options.outputs[o] << " at " << x;
+    }
+  }
+}
+
 TEST(RowFormats, ChunkRowsAreTheBytesOfTheFieldWriterOnEitherPath) {
   std::mt19937_64 rng(11);
   for (RowFormat format : {RowFormat::Csv, RowFormat::Tsv, RowFormat::Jsonl}) {

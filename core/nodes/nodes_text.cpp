@@ -8,6 +8,7 @@
 #include "nodes/tile_holes.hpp"
 #include "rtlib/fixed_decimal.h"
 #include "rtlib/rtlib.h"
+#include "rtlib/small_decimals.hpp"
 #include "rtlib/text.hpp"
 
 namespace polyrt::nodes {
@@ -167,12 +168,22 @@ void register_text_nodes(Registry& r) {
          .eval = [](Call& c) { c.set_str(rt::f64_fixed(c.f64(0), (int)c.param_u64(0))); },
          .columnar =
              [](const ColumnCall& c) {
-               const int precision = (int)c.params[0].as_u64();
                const ColumnInput in = c.inputs[0];  // a copy: one load per row
-               for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-                 return rt::write_f64_fixed(ensure(p, rt::f64_fixed_bound(precision)),
-                                            std::bit_cast<double>(in.word(r)), precision);
-               });
+               const auto rows = [&](auto precision) {
+                 for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
+                   p = ensure(p, rt::f64_fixed_bound(precision));
+                   const double x = std::bit_cast<double>(in.word(r));
+                   char* end = rt::write_f64_fixed_common(p, x, precision);
+                   return end ? end : rt::write_f64_fixed(p, x, precision);
+                 });
+               };
+               // Two decimals (prices, rates) with the precision folded in.
+               const int precision = (int)c.params[0].as_u64();
+               if (precision == 2) {
+                 rows(std::integral_constant<int, 2>{});
+               } else {
+                 rows(precision);
+               }
              },
          .device_text = DeviceTextForm{.symbol = "pd_text_f64_fixed",
                                        .args = {text_input(0), text_param(0)},

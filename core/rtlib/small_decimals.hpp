@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "fixed_decimal.h"
 #include "text_writers.h"
 
 namespace polyrt::rt {
@@ -57,6 +58,18 @@ inline char* write_scaled_fixed(char* p, uint64_t n, int precision) {
   *p++ = '.';
   return precision == 2 ? write_two_digits(p, fraction)
                         : write_u64_zero_pad(p, fraction, (uint64_t)precision);
+}
+
+// write_f64_fixed's common case, inline so that a caller with a constant
+// precision gets it folded in: a finite value whose scaled magnitude fits
+// 64 bits, at most 9 decimals. The text's end, or null for the rest.
+inline char* write_f64_fixed_common(char* p, double x, int precision) {
+  uint64_t scaled = 0;
+  if (!__builtin_isfinite(x) || !fixed_detail::scaled_magnitude(x, precision, scaled)) {
+    return nullptr;
+  }
+  if (__builtin_signbit(x)) *p++ = '-';
+  return write_scaled_fixed(p, scaled, precision);
 }
 
 }  // namespace polyrt::rt

@@ -35,13 +35,8 @@ char* write_f32_shortest(char* p, double x) {
 }
 
 char* write_f64_fixed(char* p, double x, int precision) {
-  // The common case (a finite value whose scaled magnitude fits 64 bits, at
-  // most 9 decimals) from the digit pairs; the rest as a GPU writes it.
-  uint64_t scaled = 0;
-  if (std::isfinite(x) && fixed_detail::scaled_magnitude(x, precision, scaled)) {
-    if (std::signbit(x)) *p++ = '-';
-    return write_scaled_fixed(p, scaled, precision);
-  }
+  // The common case from the digit pairs; the rest as a GPU writes it.
+  if (char* end = write_f64_fixed_common(p, x, precision)) return end;
   uint32_t limbs[fixed_decimal_limbs(kMaxFixedDecimals)];
   return write_fixed_decimal(p, x, precision, limbs);
 }
