@@ -267,8 +267,15 @@ void register_text_nodes(Registry& r) {
                const auto& combinations = combinations_of(c.prepared);
                const size_t length = combinations.charsets.size();
                const ColumnInput in = c.inputs[0];  // a copy: one load per row
+               // The pattern's arrays in locals, the writer inlined: no call
+               // and no reload of the vectors per row.
+               const rt::CombinationCounts counts = combinations.counts();
+               const rt::CombinationDigit* digits = combinations.digits.data();
+               const rt::CombinationGroup* groups = combinations.groups.data();
+               const char* alphabet = combinations.alphabet.data();
                for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-                 return rt::write_combinations(ensure(p, length), in.word(r), combinations);
+                 return rt::write_combinations(ensure(p, length), in.word(r), counts, digits,
+                                               groups, alphabet);
                });
              },
          .device_text =
