@@ -115,14 +115,12 @@ struct Big {
 // precision <= 9 (true), from 128-bit products: the common case, with no
 // limbs.
 inline bool scaled_magnitude(double x, int precision, uint64_t& out) {
-  constexpr uint64_t kPowers[] = {1,      10,      100,      1000,      10000,
-                                  100000, 1000000, 10000000, 100000000, 1000000000};
   if (precision < 0 || precision > 9) return false;
   __extension__ typedef unsigned __int128 u128;
   const BinaryValue binary = binary_of(x);  // |x| = m * 2^e
   const uint64_t m = binary.c;
   const int e = binary.q;
-  const u128 scaled = (u128)m * kPowers[precision];  // < 2^83
+  const u128 scaled = (u128)m * kPowersOf10[precision];  // < 2^83
   if (e >= 0) {
     if (e > 40 || (scaled << e) >> 64) return false;  // 2^64 or more
     out = (uint64_t)(scaled << e);

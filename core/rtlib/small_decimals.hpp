@@ -48,12 +48,10 @@ inline char* write_two_digits(char* p, uint64_t x) {
 // n / 10^precision with `precision` decimals (precision <= 9): the text
 // fixed_detail::place_point makes of n's digits ("0.05" for 5 and 2).
 inline char* write_scaled_fixed(char* p, uint64_t n, int precision) {
-  constexpr uint64_t kPowers[] = {1,      10,      100,      1000,      10000,
-                                  100000, 1000000, 10000000, 100000000, 1000000000};
   if (precision == 0) return write_decimal(p, n);
   // Two decimals (prices, rates) divide by a constant.
-  const uint64_t whole = precision == 2 ? n / 100 : n / kPowers[precision];
-  const uint64_t fraction = n - whole * kPowers[precision];
+  const uint64_t whole = precision == 2 ? n / 100 : n / kPowersOf10[precision];
+  const uint64_t fraction = n - whole * kPowersOf10[precision];
   p = write_decimal(p, whole);
   *p++ = '.';
   return precision == 2 ? write_two_digits(p, fraction)

@@ -13,31 +13,33 @@ namespace polyrt::rt {
 inline constexpr __SIZE_TYPE__ kU64Text = 20;       // the longest u64 in decimal
 inline constexpr __SIZE_TYPE__ kU64RadixText = 66;  // 64 binary digits and a prefix
 
+// 10^0 to 10^19, every power of ten a u64 holds.
+inline constexpr uint64_t kPowersOf10[20] = {1ULL,
+                                             10ULL,
+                                             100ULL,
+                                             1000ULL,
+                                             10000ULL,
+                                             100000ULL,
+                                             1000000ULL,
+                                             10000000ULL,
+                                             100000000ULL,
+                                             1000000000ULL,
+                                             10000000000ULL,
+                                             100000000000ULL,
+                                             1000000000000ULL,
+                                             10000000000000ULL,
+                                             100000000000000ULL,
+                                             1000000000000000ULL,
+                                             10000000000000000ULL,
+                                             100000000000000000ULL,
+                                             1000000000000000000ULL,
+                                             10000000000000000000ULL};
+
 // The number of decimal digits of x (1 for 0).
 inline int u64_digits(uint64_t x) {
-  static constexpr uint64_t kPowers[20] = {1ULL,
-                                           10ULL,
-                                           100ULL,
-                                           1000ULL,
-                                           10000ULL,
-                                           100000ULL,
-                                           1000000ULL,
-                                           10000000ULL,
-                                           100000000ULL,
-                                           1000000000ULL,
-                                           10000000000ULL,
-                                           100000000000ULL,
-                                           1000000000000ULL,
-                                           10000000000000ULL,
-                                           100000000000000ULL,
-                                           1000000000000000ULL,
-                                           10000000000000000ULL,
-                                           100000000000000000ULL,
-                                           1000000000000000000ULL,
-                                           10000000000000000000ULL};
   // log10(2) ~ 1233 / 4096: the bit width gives the digit count or one more.
   const int guess = ((64 - __builtin_clzll(x | 1)) * 1233) >> 12;
-  return guess + 1 - ((x | 1) < kPowers[guess]);
+  return guess + 1 - ((x | 1) < kPowersOf10[guess]);
 }
 
 namespace detail {

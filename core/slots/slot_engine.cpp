@@ -142,16 +142,11 @@ class SlotStateBase : public StateEngine {
   }
   SlotStateBase& operator=(const SlotStateBase&) = default;
 
-  // Only coordinates whose value changes count as written (as on every engine).
   void set_inputs(std::span<const uint64_t> coordinates) override {
-    ++write_seq_;
-    for (size_t c = 0; c < coordinates.size(); ++c) {
-      if (coordinates_[c] == coordinates[c] && written_) continue;
-      coordinates_[c] = coordinates[c];
+    write_coordinates(coordinates.data(), [&](size_t c) {
       slots_[p_->coordinate_slots[c]] = coordinates[c];
       input_changed(c);
-    }
-    written_ = true;
+    });
     begin_write();
   }
 
@@ -210,6 +205,19 @@ class SlotStateBase : public StateEngine {
     } else {
       for (uint32_t s : sp_->stale_steps[input]) word_stamp_[s] = 0;
     }
+  }
+
+  // A write of every coordinate: `changed(c)` for each one whose value
+  // changes (only those count as written, as on every engine).
+  template <typename Changed>
+  void write_coordinates(const uint64_t* coordinates, const Changed& changed) {
+    ++write_seq_;
+    for (size_t c = 0; c < coordinates_.size(); ++c) {
+      if (coordinates_[c] == coordinates[c] && written_) continue;
+      coordinates_[c] = coordinates[c];
+      changed(c);
+    }
+    written_ = true;
   }
 
   // Every write starts a new round, in which volatile steps run again.
@@ -513,13 +521,7 @@ class SlotState final : public SlotStateBase {
   // leaves the request to State's usual way, which raises it.
   bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
     if (none_count_ != 0 || !fused_serves(outputs)) return false;
-    ++write_seq_;
-    for (size_t c = 0; c < coordinates_.size(); ++c) {
-      if (coordinates_[c] == coordinates[c] && written_) continue;
-      coordinates_[c] = coordinates[c];
-      input_seq_[c] = write_seq_;
-    }
-    written_ = true;
+    write_coordinates(coordinates, [&](size_t c) { input_seq_[c] = write_seq_; });
     ++epoch_;  // a new round: no step the entry runs is volatile
     stale_ = false;
     if (sp_->request(slots_.data(), coordinates) != 0) [[unlikely]] {
