@@ -136,6 +136,83 @@ TEST(Engines, RequestsAreSetInputsAndPulls) {
   }
 }
 
+// A request loop's later requests run the fused entry from State::request
+// itself (the armed request): every write, extern, invalidation, clone, move
+// and change of the list in between must still be seen, on every engine.
+TEST(Engines, RequestLoopsSeeEveryWriteBetweenThem) {
+  const std::string source =
+      "input x\ninput y\nextern e: u64 = 3\nh := hash(x + y)\nm := mod(h, 100)\nk := h + e\n";
+  CompileOptions reference;
+  reference.engine = Engine::Interpreter;
+  auto oracle_program = compile(source, reference);
+  for (const Config& c : kConfigs) {
+    State s = compile(source, options_for(c))->new_state();
+    State oracle = oracle_program->new_state();
+    size_t list[] = {s.output_index("h"), s.output_index("m"), s.output_index("k")};
+    // A request of `list` at (x, y), against the oracle's set_inputs and pulls.
+    auto expect_request = [&](State& state, uint64_t x, uint64_t y) {
+      const uint64_t coordinates[] = {x, y};
+      uint64_t words[3];
+      state.request(coordinates, list, words);
+      oracle.set_inputs(coordinates);
+      for (size_t i = 0; i < 3; ++i) {
+        ASSERT_EQ(words[i], oracle.pull_word(list[i])) << c.name << " x=" << x << " output " << i;
+      }
+    };
+    auto expect_current = [&](State& state) {
+      for (size_t o : list) ASSERT_EQ(state.pull_word(o), oracle.pull_word(o)) << c.name;
+    };
+    for (uint64_t x = 0; x < 50; ++x) expect_request(s, x, 7);
+    expect_current(s);
+    s.set_inputs({100, 7});
+    oracle.set_inputs({100, 7});
+    expect_current(s);
+    expect_request(s, 100, 7);  // what was just written
+    expect_request(s, 101, 7);
+    s.set_input("e", Value::u64(9));
+    oracle.set_input("e", Value::u64(9));
+    expect_request(s, 101, 7);  // same coordinates, another extern
+    expect_request(s, 102, 7);
+    // An extern set to None: k is None, which a request refuses as a pull does.
+    s.set_input("e", Value::none());
+    oracle.set_input("e", Value::none());
+    for (uint64_t x : {102, 103}) {
+      const uint64_t coordinates[] = {x, 7};
+      uint64_t words[3];
+      oracle.set_inputs(coordinates);
+      EXPECT_EQ(thrown_message<WriteError>([&] { s.request(coordinates, list, words); }),
+                thrown_message<WriteError>([&] { oracle.pull_word(list[2]); }))
+          << c.name;
+      EXPECT_EQ(s.pull_word(list[0]), oracle.pull_word(list[0])) << c.name;
+    }
+    s.set_input("e", Value::u64(9));
+    oracle.set_input("e", Value::u64(9));
+    expect_request(s, 103, 7);  // recomputes k, which was None
+    expect_request(s, 104, 7);  // the fused entry again: arms the state
+    State copy = s;
+    uint64_t before[3];
+    for (size_t i = 0; i < 3; ++i) before[i] = s.pull_word(list[i]);
+    expect_request(copy, 200, 1);
+    expect_current(copy);  // in the clone's own buffers
+    for (size_t i = 0; i < 3; ++i) ASSERT_EQ(s.pull_word(list[i]), before[i]) << c.name;
+    expect_request(s, 300, 1);
+    expect_request(copy, 201, 1);
+    std::swap(list[1], list[2]);  // the same array, another list
+    expect_request(s, 301, 1);
+    expect_request(s, 302, 1);
+    s.invalidate_all();
+    expect_request(s, 302, 1);
+    expect_request(s, 303, 2);
+    State moved = std::move(s);
+    expect_request(moved, 304, 2);
+    expect_request(moved, 305, 2);
+    expect_current(moved);
+    const uint64_t coordinates[] = {1, 2};
+    uint64_t words[3];
+    EXPECT_THROW(s.request(coordinates, list, words), WriteError);
+  }
+}
+
 TEST(Engines, AutoSelectsRawForSmallSingleInputGraphs) {
   auto p = compile("input x\nv := hash(x)\n");
   EXPECT_EQ(p->engine_name(), "native (Raw)");

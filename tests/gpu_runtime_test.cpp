@@ -627,7 +627,9 @@ TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {
       EXPECT_EQ(back.words, want[o].words) << want[o].name;
       EXPECT_EQ(back.offsets, want[o].offsets) << want[o].name;
       EXPECT_EQ(back.bytes, want[o].bytes) << want[o].name;
-      if (is_text(got[o].type)) EXPECT_EQ(got[o].text_bytes, want[o].bytes.size());
+      if (is_text(got[o].type)) {
+        EXPECT_EQ(got[o].text_bytes, want[o].bytes.size());
+      }
     }
   }
   // Under Auto, device-resident output goes to its first GPU, texts too.

@@ -115,7 +115,6 @@ class SlotStateBase : public StateEngine {
     input_seq_.assign(p_->input_count(), 0);
     output_seq_.assign(p_->output_slot.size(), 0);
     lane_.generation = 1;
-    coordinates_.assign(p_->coordinate_slots.size(), 0);
     for (size_t i = 0; i < g_->nodes.size(); ++i) {
       const ir::Node& n = g_->nodes[i];
       if (n.kind == ir::NodeKind::Constant) {
@@ -143,6 +142,7 @@ class SlotStateBase : public StateEngine {
   SlotStateBase& operator=(const SlotStateBase&) = default;
 
   void set_inputs(std::span<const uint64_t> coordinates) override {
+    lane_.armed.generation = 0;
     write_coordinates(coordinates.data(), [&](size_t c) {
       slots_[p_->coordinate_slots[c]] = coordinates[c];
       input_changed(c);
@@ -151,6 +151,7 @@ class SlotStateBase : public StateEngine {
   }
 
   void set_extern(size_t index, const Value& value) override {
+    lane_.armed.generation = 0;
     ++write_seq_;
     store(p_->extern_slots[index], value);
     input_changed(p_->coordinate_slots.size() + index);
@@ -209,12 +210,13 @@ class SlotStateBase : public StateEngine {
 
   // A write of every coordinate: `changed(c)` for each one whose value
   // changes (only those count as written, as on every engine).
+  // (A coordinate's slot holds its last write: set_inputs and the fused
+  // entry both store it there.)
   template <typename Changed>
   void write_coordinates(const uint64_t* coordinates, const Changed& changed) {
     ++write_seq_;
-    for (size_t c = 0; c < coordinates_.size(); ++c) {
-      if (coordinates_[c] == coordinates[c] && written_) continue;
-      coordinates_[c] = coordinates[c];
+    for (size_t c = 0; c < p_->coordinate_slots.size(); ++c) {
+      if (slots_[p_->coordinate_slots[c]] == coordinates[c] && written_) continue;
       changed(c);
     }
     written_ = true;
@@ -243,6 +245,14 @@ class SlotStateBase : public StateEngine {
     const uint64_t* slots = slots_.data();
     const uint32_t* at = fused_slots_.data();
     for (size_t i = 0; i < fused_slots_.size(); ++i) words[i] = slots[at[i]];
+  }
+
+  // Lets State::request run the fused entry for the list just served, as
+  // long as the lane's generation stays and nothing is written.
+  void arm_request() {
+    lane_.armed =
+        detail::ArmedRequest{sp_->request,        slots_.data(),       fused_outputs_.data(),
+                             fused_slots_.data(), fused_slots_.size(), lane_.generation};
   }
 
   // Points the lane's request at Engine::request (the fused entry), when
@@ -401,7 +411,6 @@ class SlotStateBase : public StateEngine {
   // The write after which a fused request last ran every step: every
   // output's cone ran then (one store instead of one per output).
   uint64_t fused_seq_ = 0;
-  std::vector<uint64_t> coordinates_;
   bool written_ = false;
   std::vector<nodes::KitArgs> kit_args_;  // per Kit step
   // State::request's fused entry (SlotProgram::request): whether it serves
@@ -412,6 +421,7 @@ class SlotStateBase : public StateEngine {
 
  private:
   void point_lane() {
+    lane_.armed = {};  // a clone's would point into the original's buffers
     lane_.words = slots_.data();
     lane_.output_words = sp_->output_words.data();
     lane_.stamps = word_stamp_.data();
@@ -519,6 +529,12 @@ class SlotState final : public SlotStateBase {
   // and runs every step, so none needs marking stale (that marking was half
   // of a PushPull request). A failing member forgets every step's state and
   // leaves the request to State's usual way, which raises it.
+  //
+  // It then arms the lane's request: until the next write, State::request
+  // runs the entry itself, which leaves every mark as this one does. (Its
+  // write needs no new sequence number: every output's cone ran after the
+  // latest one, and later writes compare the coordinates with their slots,
+  // which the entry stores.)
   bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
     if (none_count_ != 0 || !fused_serves(outputs)) return false;
     write_coordinates(coordinates, [&](size_t c) { input_seq_[c] = write_seq_; });
@@ -536,6 +552,7 @@ class SlotState final : public SlotStateBase {
     }
     fused_seq_ = write_seq_;
     copy_words(words);
+    arm_request();
     return true;
   }
 
@@ -644,6 +661,8 @@ class ExpressState final : public SlotStateBase {
   // One call of the fused entry when the outputs' cones take every step it
   // runs (else running all of it would do more than asked). A failing
   // member leaves the request to State's usual way, which raises it.
+  // It then arms the lane's request, for State::request to run the entry
+  // itself until the generation changes.
   bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
     if (!fused_serves(outputs)) return false;
     ++lane_.generation;
@@ -653,6 +672,7 @@ class ExpressState final : public SlotStateBase {
     const uint64_t generation = lane_.generation;
     for (uint32_t s : sp_->runnable_steps) word_stamp_[s] = generation;
     copy_words(words);
+    arm_request();
     return true;
   }
 

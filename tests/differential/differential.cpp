@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -48,22 +49,36 @@ struct Op {
   size_t index = 0;  // extern or output
   Value value;
   std::vector<size_t> outputs;  // a request's
+  bool scalar_outputs = false;  // a request's outputs less its str, bytes and json ones
 };
 
 std::vector<Op> random_ops(const RandomProgram& p, uint64_t seed, size_t count) {
   std::mt19937_64 rng(seed * 7919 + 1);
   auto pick = [&](size_t n) { return n == 0 ? 0 : rng() % n; };
   std::vector<Op> ops;
+  std::optional<size_t> last_request;  // its index in ops
+  auto random_coordinates = [&] {
+    std::vector<uint64_t> coordinates;
+    for (size_t c = 0; c < p.coordinates; ++c) {
+      coordinates.push_back(pick(4) == 0 ? rng() : pick(20));
+    }
+    return coordinates;
+  };
   const double floats[] = {
       0.0, -0.0, 1.5, -3.25, 1e300, 1e-310, __builtin_nan(""), __builtin_inf()};
   for (size_t i = 0; i < count; ++i) {
     Op op{Op::Pull};
     const size_t k = pick(100);
-    if (k < 25 || i == 0) {
+    if (last_request && ops.back().kind == Op::Request && pick(2) == 0) {
+      // A request loop: the same outputs at new coordinates (after the
+      // first, State::request runs the armed fused entry inline).
+      op.kind = Op::Request;
+      op.outputs = ops[*last_request].outputs;
+      op.scalar_outputs = ops[*last_request].scalar_outputs;
+      op.coordinates = random_coordinates();
+    } else if (k < 25 || i == 0) {
       op.kind = Op::SetInputs;
-      for (size_t c = 0; c < p.coordinates; ++c) {
-        op.coordinates.push_back(pick(4) == 0 ? rng() : pick(20));
-      }
+      op.coordinates = random_coordinates();
     } else if (k < 37 && !p.externs.empty()) {
       op.kind = Op::SetExtern;
       op.index = pick(p.externs.size());
@@ -82,21 +97,27 @@ std::vector<Op> random_ops(const RandomProgram& p, uint64_t seed, size_t count) 
     } else if (k < 45) {
       op.kind = Op::Invalidate;
     } else if (k < 53) {
-      // State::request: every output (as a request loop asks, the fused
-      // entry's case) or a few.
+      // State::request: every output, every scalar one (as a request loop
+      // asks, the fused entry's case) or a few; half of the time the last
+      // request's outputs again, after the writes in between.
       op.kind = Op::Request;
-      for (size_t c = 0; c < p.coordinates; ++c) {
-        op.coordinates.push_back(pick(4) == 0 ? rng() : pick(20));
-      }
+      op.coordinates = random_coordinates();
       const bool every = pick(2) == 0;
-      for (size_t o = 0; o < p.outputs.size(); ++o) {
-        if (every || pick(3) == 0) op.outputs.push_back(o);
+      if (last_request && pick(2) == 0) {
+        op.outputs = ops[*last_request].outputs;
+        op.scalar_outputs = ops[*last_request].scalar_outputs;
+      } else {
+        op.scalar_outputs = every && pick(2) == 0;
+        for (size_t o = 0; o < p.outputs.size(); ++o) {
+          if (every || pick(3) == 0) op.outputs.push_back(o);
+        }
       }
     } else {
       op.kind = Op::Pull;
       op.index = pick(p.outputs.size());
     }
     ops.push_back(std::move(op));
+    if (ops.back().kind == Op::Request) last_request = ops.size() - 1;
   }
   return ops;
 }
@@ -143,7 +164,7 @@ std::string describe(const Op& op, const RandomProgram& p) {
         s += (i ? ", " : "") + std::to_string(op.coordinates[i]);
       s += ";";
       for (size_t o : op.outputs) s += " " + p.outputs[o];
-      return s + ")";
+      return s + (op.scalar_outputs ? "; the scalar ones)" : ")");
     }
   }
   return "?";
@@ -189,7 +210,12 @@ std::vector<std::string> run(const std::shared_ptr<const Program>& program, cons
           break;
         case Op::Request: {
           std::vector<size_t> outputs;
-          for (size_t o : op.outputs) outputs.push_back(state->output_index(p.outputs[o]));
+          for (size_t o : op.outputs) {
+            const size_t index = state->output_index(p.outputs[o]);
+            if (!op.scalar_outputs || !is_payload(state->program().output_type(index))) {
+              outputs.push_back(index);
+            }
+          }
           std::vector<uint64_t> words(outputs.size());
           state->request(op.coordinates, outputs, words);
           for (uint64_t w : words) out += std::to_string(w) + " ";
