@@ -376,13 +376,24 @@ TEST(Nodes, CombinationsReciprocalsEqualDivision) {
   std::string all(256, ' ');
   for (int c = 0; c < 256; ++c) all[c] = (char)c;
   std::mt19937_64 rng(3);
-  for (int round = 0; round < 200; ++round) {
+  // Besides random patterns, numbers of combinations at the edges of the
+  // one-fraction form (at most 2^63) and of the groups (past it, saturated).
+  auto repeated = [](const std::string& charset, int times, const std::string& last = "") {
+    std::string pattern = charset;
+    for (int k = 1; k < times; ++k) pattern += ";" + charset;
+    return last.empty() ? pattern : pattern + ";" + last;
+  };
+  const std::vector<std::string> edge_patterns = {
+      repeated("0-1", 63),        repeated("0-1", 64),      repeated("0-1", 62, "a-c"),
+      repeated("0-1", 61, "a-c"), repeated("a-c", 39),      repeated("a-z", 13),
+      repeated("a-z", 14),        repeated("\x01-\xff", 8), repeated("a-z", 6)};
+  for (int round = 0; round < 200 + (int)edge_patterns.size(); ++round) {
     rt::Combinations combinations;
-    std::string pattern;
+    std::string pattern = round >= 200 ? edge_patterns[round - 200] : "";
     // Up to 4 charsets, up to 12 (past 32 and 64 bits), or up to 48 (groups
     // whose base passes 2^64 and 2^128).
     const size_t most = round % 3 == 0 ? 4 : round % 3 == 1 ? 12 : 48;
-    for (size_t k = 1 + rng() % most; k > 0; --k) {
+    for (size_t k = pattern.empty() ? 1 + rng() % most : 0; k > 0; --k) {
       const size_t size = round % 2 ? 1 + rng() % 256 : 1 + rng() % 16;
       const size_t lo = rng() % (257 - size);
       pattern += (pattern.empty() ? "" : ";") + std::string(1, (char)lo) +
@@ -400,9 +411,14 @@ TEST(Nodes, CombinationsReciprocalsEqualDivision) {
       edges.insert(edges.end(), {at - 1, at, (uint64_t)place * set.size() - 1});
       place *= set.size();
     }
+    // And around multiples of the number of combinations.
+    if (const uint64_t m = combinations.modulus; m > 1) {
+      const uint64_t last = ~0ULL / m * m;
+      edges.insert(edges.end(), {m - 1, m, m + 1, last - 1, last});
+    }
     for (int i = 0; i < 200 + (int)edges.size(); ++i) {
       const uint64_t x = i >= 200 ? edges[i - 200] : i == 0 ? ~0ULL : rng() >> (rng() % 64);
-      char got[64];
+      char got[80];
       const std::string text(got, rt::write_combinations(got, x, combinations));
       uint64_t v = combinations.modulus ? x % combinations.modulus : x;
       std::string want;

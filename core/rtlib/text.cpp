@@ -237,36 +237,35 @@ bool parse_charsets(std::string_view pattern, std::vector<std::string>& charsets
   return true;
 }
 
-// The digits' reciprocals and, past 2^32 combinations, their groups.
+// The digits and, past 2^63 combinations, their groups: consecutive
+// charsets while their combinations fit 32 bits.
 void plan_digits(Combinations& combinations) {
   const std::vector<std::string>& charsets = combinations.charsets;
   combinations.digits.clear();
   combinations.groups.clear();
   combinations.alphabet.clear();
-  const bool grouped = combinations.modulus > (1ULL << 32);
+  const bool grouped = combinations.modulus > (1ULL << 63);
   // The product of the sizes before the group, kept from growing once it
   // passes 2^64 - 1 (every later group's part of x is then 0).
   __extension__ unsigned __int128 base = 1;
   uint64_t place = 1;  // the product of the sizes before, in the group
   for (size_t i = 0; i < charsets.size(); ++i) {
     const uint64_t size = charsets[i].size();
-    if (grouped && (i == 0 || place * size > (1ULL << 32))) {
+    combinations.digits.push_back({(uint32_t)size, (uint32_t)combinations.alphabet.size()});
+    combinations.alphabet += charsets[i];
+    if (!grouped) continue;
+    if (i == 0 || place * size > (1ULL << 32)) {
       if (i > 0 && base <= ~0ULL) base *= place;
       const uint64_t b = base > ~0ULL ? 0 : (uint64_t)base;
-      combinations.groups.push_back({b, b ? ~0ULL / b : 0, 1, 0, (uint32_t)i, 0});
+      combinations.groups.push_back({b, b ? ~0ULL / b : 0, 1, 0, 0, (uint32_t)i, 0});
       place = 1;
     }
-    const uint64_t span = place * size;  // at most 2^32
-    combinations.digits.push_back(
-        {span == 1 ? 0 : ~0ULL / span + 1, (uint32_t)size, (uint32_t)combinations.alphabet.size()});
-    combinations.alphabet += charsets[i];
-    place *= size;
-    if (grouped) {
-      CombinationGroup& g = combinations.groups.back();
-      g.modulus = place;
-      g.modulus_reciprocal = ~0ULL / place;
-      ++g.count;
-    }
+    place *= size;  // at most 2^32
+    CombinationGroup& g = combinations.groups.back();
+    g.modulus = place;
+    g.modulus_reciprocal = ~0ULL / place;
+    g.fraction = place == 1 ? 0 : ~0ULL / place + 1;
+    ++g.count;
   }
 }
 
@@ -274,7 +273,8 @@ void plan_digits(Combinations& combinations) {
 
 bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error) {
   if (!parse_charsets(pattern, combinations.charsets, error)) return false;
-  __extension__ unsigned __int128 modulus = 1;
+  __extension__ typedef unsigned __int128 u128;
+  u128 modulus = 1;
   for (const auto& set : combinations.charsets) {
     modulus *= set.size();
     if (modulus > ~0ULL) {  // saturates, as polydat's saturating_mul does
@@ -283,7 +283,10 @@ bool parse_combinations(std::string_view pattern, Combinations& combinations, st
     }
   }
   combinations.modulus = (uint64_t)modulus;
-  combinations.modulus_reciprocal = ~0ULL / combinations.modulus;
+  // ceil(2^128 / modulus): floor((2^128 - 1) / modulus) + 1 (0 for 1).
+  const u128 fraction = ~(u128)0 / combinations.modulus + 1;
+  combinations.fraction_high = (uint64_t)(fraction >> 64);
+  combinations.fraction_low = (uint64_t)fraction;
   plan_digits(combinations);
   return true;
 }

@@ -124,28 +124,20 @@ struct Combinations {
   // The number of combinations; 2^64 - 1 when there are more (polydat's
   // saturating product).
   uint64_t modulus = 1;
-  // floor((2^64 - 1) / modulus): x mod modulus from a multiply and at most
-  // two corrections, not a division.
-  uint64_t modulus_reciprocal = ~0ULL;
-  // Per charset, in one array so that the writer's loop loads each once
-  // (its character stores could alias anything else it reads): each
-  // character is (y / place) mod size of a 32-bit y from multiplies instead
-  // of divisions (Lemire, Kaser and Kurz, "Faster remainder by direct
-  // computation", 2019: exact for 32-bit dividends and divisors),
-  // independent of the others. y is x when the modulus fits 32 bits; else
-  // the charsets form groups whose combinations fit 32 bits, y is the
-  // group's part of x, and place counts from the group's first charset.
+  // ceil(2^128 / modulus), its high and low words (see write_combinations).
+  uint64_t fraction_high = 0, fraction_low = 0;
+  // Per charset, its size and characters' place in the alphabet, in one
+  // array so that the writer's loop loads each once (its character stores
+  // could alias anything else it reads).
   std::vector<CombinationDigit> digits;
-  // When the modulus passes 32 bits: groups of consecutive charsets, each
-  // with y = (x / base) mod (the group's combinations), from multiplies by
-  // floor((2^64 - 1) / d) that are at most 2 below and corrections, not
-  // divisions. The groups are independent: a row of "a-z" words no longer
-  // waits on 26 dependent steps.
+  // Past 2^63 combinations, groups of consecutive charsets whose
+  // combinations fit 32 bits, each spelled from its part of x (see
+  // write_combinations).
   std::vector<CombinationGroup> groups;
   std::string alphabet;  // every charset, back to back
 
   CombinationCounts counts() const {
-    return {modulus, modulus_reciprocal, digits.size(), groups.size()};
+    return {modulus, fraction_high, fraction_low, digits.size(), groups.size()};
   }
 };
 bool parse_combinations(std::string_view pattern, Combinations& combinations, std::string& error);

@@ -168,9 +168,6 @@ inline char* pad_field(char* begin, char* end, int width, bool zero_pad) {
 // combinations' compiled pattern (rt::Combinations builds it; see there),
 // in plain structs so that the host and a GPU kernel read the same bytes.
 struct CombinationDigit {
-  // ceil(2^64 / (place * size)), place the product of the sizes before in
-  // its group (at most 2^32 with size); 0 when place * size is 1.
-  uint64_t reciprocal;
   uint32_t size;
   uint32_t offset;  // of the charset's characters in the alphabet
 };
@@ -179,59 +176,81 @@ struct CombinationGroup {
   uint64_t base_reciprocal;     // floor((2^64 - 1) / base)
   uint64_t modulus;             // the group's combinations, at most 2^32
   uint64_t modulus_reciprocal;  // floor((2^64 - 1) / modulus)
+  uint64_t fraction;            // ceil(2^64 / modulus) (0 for 1)
   uint32_t first, count;        // its digits
 };
 struct CombinationCounts {
-  uint64_t modulus;             // the number of combinations (saturated at 2^64 - 1)
-  uint64_t modulus_reciprocal;  // floor((2^64 - 1) / modulus)
+  uint64_t modulus;  // the number of combinations (saturated at 2^64 - 1)
+  // ceil(2^128 / modulus) (0 for 1), high and low words, when the modulus
+  // is at most 2^63; past that the digits come in groups.
+  uint64_t fraction_high, fraction_low;
   uint64_t digits, groups;
 };
 
-// One character per digit (bound counts.digits): x reduced modulo the
-// number of combinations, then spelled as mixed-radix digits, the first
-// charset least significant.
+// Digits [first, first + count) from f, the fraction r / M of their value r
+// (below their combinations M) in units of 2^-64, above it by less than
+// 2^64 / M (the fractions' spacing), most significant first: times the next
+// digit's size s, the high word is that digit and the low word the fraction
+// of the digits left, whose spacing and error both grew by s, so every digit
+// is exact. One multiply a digit (Lemire, Kaser and Kurz's direct remainder,
+// carried on digit by digit).
+inline void write_combination_digits(char* p, uint64_t f, uint64_t first, uint64_t count,
+                                     const CombinationDigit* digits, const char* alphabet) {
+  __extension__ typedef unsigned __int128 u128;
+  for (uint64_t i = first + count; i-- > first;) {
+    const CombinationDigit d = digits[i];
+    const u128 t = (u128)f * d.size;
+    f = (uint64_t)t;
+    p[i] = alphabet[d.offset + (uint64_t)(t >> 64)];
+  }
+}
+
+// floor(n / d) from floor(n * floor((2^64 - 1) / d) / 2^64), which is at
+// most 2 below, and two corrections, as selects: whether one is needed
+// depends on n's low bits, which a branch on a hash would mispredict.
+inline uint64_t divide_by_reciprocal(uint64_t n, uint64_t d, uint64_t reciprocal) {
+  __extension__ typedef unsigned __int128 u128;
+  auto quotient = (uint64_t)(((u128)n * reciprocal) >> 64);
+  uint64_t remainder = n - quotient * d;
+  for (int k = 0; k < 2; ++k) {
+    const bool above = remainder >= d;
+    remainder -= above ? d : 0;
+    quotient += above;
+  }
+  return quotient;
+}
+
+// One character per digit (bound counts.digits): x modulo the number of
+// combinations M, spelled as mixed-radix digits, the first charset least
+// significant.
 inline char* write_combinations(char* p, uint64_t x, const CombinationCounts& counts,
                                 const CombinationDigit* digits, const CombinationGroup* groups,
                                 const char* alphabet) {
   __extension__ typedef unsigned __int128 u128;
-  // The quotient's estimate is at most 2 below x / modulus.
-  const auto estimate = (uint64_t)(((u128)x * counts.modulus_reciprocal) >> 64);
-  x -= estimate * counts.modulus;
-  while (x >= counts.modulus) x -= counts.modulus;
-  // Digits [first, first + count) of a 32-bit y: digit i is floor((y mod
-  // (place * size)) / place), which is the fraction of y / (place * size)
-  // (y times the reciprocal, modulo 2^64) times size, exactly for y and
-  // place * size up to 2^32 (Lemire, Kaser and Kurz's direct remainder,
-  // whose error stays below 1 / place). Two multiplies a digit, independent
-  // of each other.
-  const auto write_digits = [&](uint64_t y, uint64_t first, uint64_t count) {
-    for (uint64_t i = first; i < first + count; ++i) {
-      const CombinationDigit d = digits[i];
-      const auto digit = (uint64_t)(((u128)(d.reciprocal * y) * d.size) >> 64);
-      p[i] = alphabet[d.offset + digit];
-    }
-  };
   if (counts.groups == 0) {
-    write_digits(x, 0, counts.digits);
+    // M <= 2^63: with c = ceil(2^128 / M), c * x mod 2^128 is frac(x / M)
+    // (which is (x mod M) / M) in units of 2^-128, above it by less than
+    // x < 2^64 of them. Its high word plus one is then above the fraction
+    // by less than 2 units of 2^-64, below the spacing 2^64 / M >= 2: no
+    // division, and two multiplies.
+    const auto low = (uint64_t)(((u128)counts.fraction_low * x) >> 64);
+    write_combination_digits(p, counts.fraction_high * x + low + 1, 0, counts.digits, digits,
+                             alphabet);
     return p + counts.digits;
   }
-  // n / d for a 64-bit n from floor(n * floor((2^64 - 1) / d) / 2^64), at
-  // most 2 below, and corrections; also the remainder.
-  const auto divide = [](uint64_t n, uint64_t d, uint64_t reciprocal, uint64_t& remainder) {
-    auto quotient = (uint64_t)(((u128)n * reciprocal) >> 64);
-    remainder = n - quotient * d;
-    while (remainder >= d) {
-      remainder -= d;
-      ++quotient;
-    }
-    return quotient;
-  };
+  // M > 2^63: groups of consecutive digits whose combinations m fit 32
+  // bits, each spelled from its part y = (x / base) mod m of x as the
+  // fraction ceil(2^64 / m) * y (above y / m by less than y < 2^64 / m
+  // units), independent of each other. The parts are x mod M's (each base
+  // times m divides M), except where M saturated at 2^64 - 1, where
+  // x = 2^64 - 1 is 0.
+  if (x == counts.modulus) x = 0;
   for (uint64_t k = 0; k < counts.groups; ++k) {
     const CombinationGroup& g = groups[k];
-    uint64_t unused = 0, y = 0;
-    const uint64_t above = g.base == 0 ? 0 : divide(x, g.base, g.base_reciprocal, unused);
-    divide(above, g.modulus, g.modulus_reciprocal, y);
-    write_digits(y, g.first, g.count);
+    const uint64_t above = g.base == 0 ? 0 : divide_by_reciprocal(x, g.base, g.base_reciprocal);
+    const uint64_t y =
+        above - divide_by_reciprocal(above, g.modulus, g.modulus_reciprocal) * g.modulus;
+    write_combination_digits(p, g.fraction * y, g.first, g.count, digits, alphabet);
   }
   return p + counts.digits;
 }
