@@ -326,8 +326,9 @@ TEST(Nodes, SmallDecimalsEqualTheGeneralWriters) {
   }
 }
 
-// Fixed decimals come from exact 128-bit arithmetic when the value fits (a
-// faster path than std::to_chars), else from exact limbs: the same text as
+// Fixed decimals come from exact one-word (up to 3 decimals) or 128-bit
+// arithmetic when the value fits (a faster path than std::to_chars), else
+// from exact limbs: the same text as
 // std::to_chars for every kind of double: random bit patterns, values near
 // the 2^64 bound, exact ties of the rounding (k + 1/2) / 10^p, zeros,
 // subnormals.
@@ -339,6 +340,10 @@ TEST(Nodes, FixedDecimalsEqualToChars) {
     values.push_back(std::bit_cast<double>(rng()));
     values.push_back((double)(rng() >> (rng() % 64)) / (double)(1ULL << (rng() % 40)));
     values.push_back(((double)(rng() % 100000) + 0.5) / std::pow(10.0, (double)(rng() % 10)));
+  }
+  // Where the one-word path for up to 3 decimals shifts by 62 to 65 bits.
+  for (int e = -65; e <= -62; ++e) {
+    for (double m : {0x1p52, 0x1.8p52, 0x1.fffffffffffffp52}) values.push_back(std::ldexp(m, e));
   }
   // Past 2^64 or 9 decimals the exact product in limbs (fixed_decimal.h)
   // writes them: up to 12 decimals for every value, 30 for some, and the longest texts

@@ -120,6 +120,21 @@ inline bool scaled_magnitude(double x, int precision, uint64_t& out) {
   const BinaryValue binary = binary_of(x);  // |x| = m * 2^e
   const uint64_t m = binary.c;
   const int e = binary.q;
+  if (precision <= 3 && e < 0) {
+    // m * 10^precision < 2^63: one word, and shifts of one word (those of
+    // two words cost several instructions each). Prices and rates.
+    const uint64_t scaled = m * kPowersOf10[precision];
+    const int shift = -e;
+    if (shift >= 64) {  // below 2^63 / 2^64: rounds to 0
+      out = 0;
+      return true;
+    }
+    const uint64_t quotient = scaled >> shift;
+    const uint64_t remainder = scaled - (quotient << shift);
+    const uint64_t half = uint64_t{1} << (shift - 1);
+    out = quotient + (remainder > half || (remainder == half && (quotient & 1)));
+    return true;
+  }
   const u128 scaled = (u128)m * kPowersOf10[precision];  // < 2^83
   if (e >= 0) {
     if (e > 40 || (scaled << e) >> 64) return false;  // 2^64 or more
