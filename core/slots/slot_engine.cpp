@@ -269,6 +269,7 @@ class SlotStateBase : public StateEngine {
   // Whether the fused entry serves `outputs`: scalar outputs whose cones
   // cover every step it runs. Remembered for the list, out of the hot path.
   [[gnu::noinline, gnu::cold]] bool decide_fused(std::span<const size_t> outputs) {
+    lane_.armed.generation = 0;  // its list and slots are these vectors, about to change
     fused_outputs_.assign(outputs.begin(), outputs.end());
     fused_slots_.clear();
     fused_serves_ = false;
