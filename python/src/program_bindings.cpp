@@ -122,20 +122,47 @@ struct NativeState {
     state.set_inputs(coordinates.words);
   }
 
-  // request((7, 1), ("a", "b")): set_inputs, then each named scalar
-  // output's value, in one call (State::request).
-  nb::tuple request(nb::handle coordinate_values, nb::handle names) {
-    const Coordinates coordinates(coordinate_values);
+  // The outputs of the names of the last request whose names came as a
+  // tuple of str: immutable, so the same tuple names the same outputs, and
+  // a request loop passing one tuple looks its names up once (the lookups
+  // were a third of a request). Read and written with the GIL held.
+  nb::object request_names;
+  std::vector<size_t> request_outputs;
+
+  const std::vector<size_t>& outputs_named(nb::handle names) {
+    if (names.ptr() == request_names.ptr()) return request_outputs;
     const nb::object list =
         nb::steal(PySequence_Fast(names.ptr(), "request's outputs are a sequence of names"));
     if (!list.is_valid()) throw nb::python_error();
     const auto count = (size_t)PySequence_Fast_GET_SIZE(list.ptr());
     std::vector<size_t> outputs(count);
+    bool every_str = true;
     for (size_t k = 0; k < count; ++k) {
-      outputs[k] =
-          index_of(name_from_python(PySequence_Fast_GET_ITEM(list.ptr(), k), "an output's name"));
+      PyObject* name = PySequence_Fast_GET_ITEM(list.ptr(), k);
+      every_str = every_str && PyUnicode_CheckExact(name);
+      outputs[k] = index_of(name_from_python(name, "an output's name"));
     }
-    std::vector<uint64_t> words(count);
+    request_outputs = std::move(outputs);
+    request_names = PyTuple_CheckExact(names.ptr()) && every_str ? nb::borrow(names) : nb::object();
+    return request_outputs;
+  }
+
+  // request((7, 1), ("a", "b")): set_inputs, then each named scalar
+  // output's value, in one call (State::request).
+  nb::tuple request(nb::handle coordinate_values, nb::handle names) {
+    const Coordinates coordinates(coordinate_values);
+    // A copy of the outputs: another thread may ask for other names while
+    // this one runs without the GIL. The usual few stay on the stack.
+    const std::vector<size_t>& named = outputs_named(names);
+    const size_t count = named.size();
+    size_t inline_outputs[8];
+    uint64_t inline_words[8];
+    const bool few = count <= std::size(inline_words);
+    std::vector<size_t> more_outputs(few ? 0 : count);
+    std::vector<uint64_t> more_words(few ? 0 : count);
+    const std::span<size_t> outputs(few ? inline_outputs : more_outputs.data(), count);
+    const std::span<uint64_t> words(few ? inline_words : more_words.data(), count);
+    std::copy(named.begin(), named.end(), outputs.begin());
     {
       nb::gil_scoped_release release;
       const std::lock_guard guard(lock);

@@ -65,6 +65,47 @@ def test_request_is_set_inputs_and_pulls():
         failing.request((0,), ("x",))
 
 
+def test_request_loops_look_names_up_once_and_see_other_names():
+    # A tuple of names is looked up once per state; any other names, or a
+    # list changed in place, are looked up again.
+    state = polyrt.compile("input c: u64\na := c + 1\nb := c + 2\n").state()
+    names = ("a", "b")
+    assert state.request([1], names) == (2, 3)
+    assert state.request([5], names) == (6, 7)
+    assert state.request([5], ("b", "a")) == (7, 6)
+    assert state.request([5], names) == (6, 7)
+    listed = ["a", "b"]
+    assert state.request([1], listed) == (2, 3)
+    listed[0] = "b"
+    assert state.request([1], listed) == (3, 3)
+    with pytest.raises(polyrt.WriteError, match="nope"):
+        state.request([1], ("a", "nope"))
+    assert state.request([2], names) == (3, 4)
+    many = ("a", "b") * 6  # past the stack buffers
+    assert state.request([3], many) == (4, 5) * 6
+    assert state.request([4], many) == (5, 6) * 6
+
+
+def test_a_shared_state_serves_threads_asking_for_other_names():
+    state = polyrt.compile("input c: u64\na := c + 1\nb := c + 2\nd := c * 2\n").state()
+    wants = [(("a", "b"), lambda c: (c + 1, c + 2)), (("d",), lambda c: (c * 2,)),
+             (("b", "d", "a"), lambda c: (c + 2, c * 2, c + 1))]
+    failures = []
+
+    def ask(names, want):
+        for c in range(3000):
+            got = state.request([c], names)
+            if got != want(c):
+                failures.append((names, c, got))
+
+    threads = [threading.Thread(target=ask, args=w) for w in wants * 2]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+
+
 def test_engines_agree():
     values = []
     for engine in ("interpreter", "closures", "native"):
