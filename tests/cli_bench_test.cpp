@@ -33,13 +33,28 @@ TEST(CliBench, JsonHasANumberForEveryMeasurement) {
       "assert [c['engine'] for c in b['compile']] == ['interpreter', 'closures', 'native', "
       "'batch kernels (cpu)']; "
       "assert all(c['cold_ms'] > 0 and c['cached_ms'] > 0 for c in b['compile']); "
-      "assert [s['engine'] for s in b['per_state']] == ['interpreter', 'closures', 'native']; "
+      "assert [s['engine'] for s in b['per_state']] == ['interpreter', 'closures', 'native', "
+      "'native, request']; "
       "assert all(0 < s['p50_ns'] <= s['p99_ns'] <= s['p999_ns'] and s['requests'] > 0 "
       "for s in b['per_state']); "
       "assert len(b['batch']) >= 2 and all(x['rows_per_second'] > 0 and x['gb_per_second'] > 0 "
       "for x in b['batch'])\" " +
       path;
   EXPECT_EQ(std::system(check.c_str()), 0) << r.out;
+}
+
+// State::request reads scalar outputs only: with a str output there is no
+// request row, and the text table says which row is which.
+TEST(CliBench, TheRequestRowNeedsScalarOutputs) {
+  const std::string dir = temp_dir();
+  const std::string program =
+      write_program(dir, "mixed.polydat", "input cycle\nid := hash(cycle)\nname := \"n-{id}\"\n");
+  const CommandResult scalar = run_polyrt("bench " + program + " --seconds 0.02 --outputs id");
+  ASSERT_EQ(scalar.status, 0) << scalar.err;
+  expect_contains(scalar.out, {"native, request"});
+  const CommandResult mixed = run_polyrt("bench " + program + " --seconds 0.02");
+  ASSERT_EQ(mixed.status, 0) << mixed.err;
+  EXPECT_EQ(mixed.out.find("request"), std::string::npos) << mixed.out;
 }
 
 TEST(CliBench, ADeviceThatCannotRunTheBatchIsSkippedSayingWhy) {

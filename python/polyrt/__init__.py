@@ -935,7 +935,8 @@ def bench(
     each for about ``seconds``, as ``polyrt bench --json`` does: ``{"program",
     "seconds", "compile": [{"engine", "cold_ms", "cached_ms"}], "per_state":
     [{"engine", "ns_per_pull", "pulls_per_second", "requests", "p50_ns",
-    "p99_ns", "p999_ns"}], "batch": [{"device", "rows", "rows_per_second",
+    "p99_ns", "p999_ns"}] (with "native, request" when every output is a
+    scalar: ``State.request``), "batch": [{"device", "rows", "rows_per_second",
     "gb_per_second", "skipped"}], "all_of_sum", "text"}``. The first input
     iterates from 0; ``inputs`` fixes the others, ``externs`` sets externs.
     ``threads`` is the CPU's threads beyond the 1-thread row (None: every

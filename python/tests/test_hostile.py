@@ -390,7 +390,8 @@ def test_bench_measures_every_tier_and_refuses_bad_settings(examples, tmp_path):
     assert [c["engine"] for c in report["compile"]] == [
         "interpreter", "closures", "native", "batch kernels (cpu)"]
     assert all(c["cold_ms"] > 0 and c["cached_ms"] > 0 for c in report["compile"])
-    assert [s["engine"] for s in report["per_state"]] == ["interpreter", "closures", "native"]
+    assert [s["engine"] for s in report["per_state"]] == [
+        "interpreter", "closures", "native", "native, request"]
     assert all(s["requests"] > 0 and s["p50_ns"] <= s["p99_ns"] for s in report["per_state"])
     cpu = report["batch"][0]
     assert cpu["device"] == "cpu, 1 thread" and cpu["rows"] > 0 and cpu["skipped"] is None

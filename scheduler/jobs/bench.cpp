@@ -39,8 +39,12 @@ BenchCompile time_compiles(const std::string& label, const std::function<void()>
   return row;
 }
 
+// Requests of every output for `seconds`: set_inputs and one pull per
+// output, or (Request) one State::request, which takes scalar outputs only.
+enum class RequestWay { Pulls, Request };
+
 BenchState time_state(const std::shared_ptr<const Program>& program, const BenchOptions& job,
-                      double seconds) {
+                      double seconds, RequestWay way) {
   State state = program->new_state();
   state.set_log_sink([](std::string_view) {});
   for (const auto& [name, value] : job.externs) state.set_input(name, value);
@@ -51,15 +55,21 @@ BenchState time_state(const std::shared_ptr<const Program>& program, const Bench
     text.push_back(is_payload(program->output_type(outputs.back())));
   }
   std::vector<uint64_t> coordinates = job.coordinates;
+  std::vector<uint64_t> words(outputs.size());
   std::vector<double> latencies;
   uint64_t sink = 0;
   const Clock::time_point start = Clock::now();
   while (since(start) < seconds) {
     for (int batch = 0; batch < 256; ++batch) {
       const Clock::time_point request = Clock::now();
-      state.set_inputs(coordinates);
-      for (size_t k = 0; k < outputs.size(); ++k) {
-        sink += text[k] ? state.pull_ref(outputs[k]).text().size() : state.pull_word(outputs[k]);
+      if (way == RequestWay::Request) {
+        state.request(coordinates, outputs, words);
+        for (uint64_t word : words) sink += word;
+      } else {
+        state.set_inputs(coordinates);
+        for (size_t k = 0; k < outputs.size(); ++k) {
+          sink += text[k] ? state.pull_ref(outputs[k]).text().size() : state.pull_word(outputs[k]);
+        }
       }
       latencies.push_back(std::chrono::duration<double, std::nano>(Clock::now() - request).count());
       ++coordinates[0];
@@ -67,7 +77,8 @@ BenchState time_state(const std::shared_ptr<const Program>& program, const Bench
   }
   const double elapsed = since(start);
   if (sink == 42) std::fputs("", stderr);  // keeps the pulls
-  BenchState row{engine_name(program->options().engine)};
+  BenchState row{std::string(engine_name(program->options().engine)) +
+                 (way == RequestWay::Request ? ", request" : "")};
   row.requests = latencies.size();
   const double pulls = (double)latencies.size() * (double)outputs.size();
   row.pulls_per_second = pulls / elapsed;
@@ -168,7 +179,15 @@ BenchReport bench_file(const std::string& file, const BenchOptions& options) {
     // No batch kernels to time; the batch rows say why.
   }
   for (const auto& program : programs) {
-    report.states.push_back(time_state(program, job, job.seconds));
+    report.states.push_back(time_state(program, job, job.seconds, RequestWay::Pulls));
+  }
+  // The fastest way to serve a request of scalar outputs, on the native
+  // tier: State::request.
+  const Program& native = *programs.back();
+  if (std::none_of(job.outputs.begin(), job.outputs.end(), [&](const std::string& name) {
+        return is_payload(native.output_type(native.require_output(name)));
+      })) {
+    report.states.push_back(time_state(programs.back(), job, job.seconds, RequestWay::Request));
   }
   // A device that cannot run the batch (a side channel in an output's cone,
   // a GPU failing) gets a row saying why; the others are still measured.
