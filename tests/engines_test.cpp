@@ -200,6 +200,11 @@ TEST(Engines, RequestLoopsSeeEveryWriteBetweenThem) {
     std::swap(list[1], list[2]);  // the same array, another list
     expect_request(s, 301, 1);
     expect_request(s, 302, 1);
+    const size_t kept = list[2];
+    list[2] = list[0];  // an output asked twice
+    expect_request(s, 303, 1);
+    expect_request(s, 304, 1);
+    list[2] = kept;
     s.invalidate_all();
     expect_request(s, 302, 1);
     expect_request(s, 303, 2);
