@@ -218,6 +218,79 @@ TEST(Engines, RequestLoopsSeeEveryWriteBetweenThem) {
   }
 }
 
+// After a round that pulled an output whose cone takes every step, a write
+// is deferred and the next pull runs the request entry (Pull, PushPull and
+// Raw with an extern). A member failing there must not fail a pull whose
+// cone does not need it; a round of smaller pulls, an extern write, eval
+// and a clone while a write is deferred see the values the interpreter does.
+TEST(Engines, DeferredWritesPullWhatTheInterpreterPulls) {
+  const std::string source =
+      "input x: u64\ninput y: u64\nextern e: u64 = 1\nh := hash(x + y + e)\n"
+      "q := in_range(mod(h, 10), 0, 7)\nr := unit_interval(h) * 2.0\n";
+  CompileOptions reference;
+  reference.engine = Engine::Interpreter;
+  auto oracle_program = compile(source, reference);
+  for (Provenance mode : {Provenance::Raw, Provenance::Pull, Provenance::PushPull}) {
+    CompileOptions options;
+    options.engine = Engine::Native;
+    options.provenance = mode;
+    auto program = compile(source, options);
+    ASSERT_NE(ProgramInternals::slot_program(*program)->request, nullptr);
+    State s = program->new_state(), oracle = oracle_program->new_state();
+    const size_t q = s.output_index("q"), r = s.output_index("r"), h = s.output_index("h");
+    uint64_t at_x = 0;
+    auto expect_pull = [&](State& state, size_t o) {
+      uint64_t got = 0, want = 0;
+      const std::string error = thrown_message<EvalError>([&] { got = state.pull_word(o); });
+      const std::string expected = thrown_message<EvalError>([&] { want = oracle.pull_word(o); });
+      ASSERT_EQ(error, expected) << program->engine_name() << " output " << o;
+      ASSERT_EQ(got, want) << program->engine_name() << " output " << o << " x " << at_x;
+    };
+    size_t failures = 0;
+    for (uint64_t x = 0; x < 300; ++x) {
+      at_x = x;
+      s.set_inputs({x, 3});
+      oracle.set_inputs({x, 3});
+      switch (x % 6) {
+        case 0:  // a smaller cone first: the deferred run's failure must not show
+          expect_pull(s, r);
+          expect_pull(s, q);
+          break;
+        case 1:
+          expect_pull(s, q);
+          expect_pull(s, h);
+          break;
+        case 2: {  // an extern written while a write is deferred
+          const uint64_t e = x % 4;
+          s.set_input("e", Value::u64(e));
+          oracle.set_input("e", Value::u64(e));
+          expect_pull(s, r);
+          expect_pull(s, q);
+          break;
+        }
+        case 3: {  // a clone of a state with a deferred write
+          State copy = s;
+          expect_pull(copy, r);
+          expect_pull(s, h);
+          expect_pull(copy, q);
+          break;
+        }
+        case 4:  // eval runs what is deferred, and raises what fails
+          EXPECT_EQ(thrown_message<EvalError>([&] { s.eval(); }),
+                    thrown_message<EvalError>([&] { oracle.eval(); }))
+              << program->engine_name();
+          expect_pull(s, r);
+          break;
+        case 5:
+          expect_pull(s, r);  // only the smaller cone this round
+          break;
+      }
+      failures += thrown_message<EvalError>([&] { oracle.pull_word(q); }) != "(nothing thrown)";
+    }
+    EXPECT_GT(failures, 30u) << "in_range's failure must be exercised";
+  }
+}
+
 TEST(Engines, AutoSelectsRawForSmallSingleInputGraphs) {
   auto p = compile("input x\nv := hash(x)\n");
   EXPECT_EQ(p->engine_name(), "native (Raw)");

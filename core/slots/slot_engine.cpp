@@ -30,6 +30,7 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
     if (st.kind == StepKind::Kit) hot.kit = g.nodes[st.nodes[0]].def->native->kit;
   }
   sp->cones.attach(&sp->plan);
+  sp->every_step_answers = std::make_unique<std::atomic<uint8_t>[]>(p.output_slot.size());
   sp->stale_steps = FlatLists(p.input_steps);
   sp->dirty_steps =
       FlatLists(sp->mode == Provenance::PushPull ? p.input_steps : p.input_side_steps);
@@ -93,6 +94,18 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
     }
   }
   return sp;
+}
+
+bool SlotProgram::cone_takes_every_step(size_t o) const {
+  std::atomic<uint8_t>& answer = every_step_answers[o];
+  if (const uint8_t known = answer.load(std::memory_order_relaxed)) return known == 2;
+  const std::vector<uint32_t>* cone = cones.kept(o);
+  const auto runnable = !cone ? 0 : std::count_if(cone->begin(), cone->end(), [&](uint32_t s) {
+    return !plan.steps[s].is_frozen;
+  });
+  const bool every = cone && (size_t)runnable == runnable_steps.size();
+  answer.store(every ? 2 : 1, std::memory_order_relaxed);
+  return every;
 }
 
 namespace {
@@ -518,10 +531,17 @@ template <Provenance M>
 class SlotState final : public SlotStateBase {
  public:
   SlotState(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
-      : SlotStateBase(std::move(program), std::move(sp)) {
+      : SlotStateBase(std::move(program), std::move(sp)),
+        pending_coordinates_(p_->coordinate_slots.size()) {
     point_request_lane<SlotState>();
   }
-  SlotState(const SlotState& other) : SlotStateBase(other) { point_request_lane<SlotState>(); }
+  SlotState(const SlotState& other)
+      : SlotStateBase(other),
+        pending_(other.pending_),
+        pending_coordinates_(other.pending_coordinates_),
+        needs_every_step_(other.needs_every_step_) {
+    point_request_lane<SlotState>();
+  }
 
   // One call of the fused entry when it serves the outputs and no slot is
   // None (its segments know no None); every step is then current in a new
@@ -538,23 +558,48 @@ class SlotState final : public SlotStateBase {
   // which the entry stores.)
   bool request(const uint64_t* coordinates, std::span<const size_t> outputs, uint64_t* words) {
     if (none_count_ != 0 || !fused_serves(outputs)) return false;
+    pending_ = false;  // this write comes after it, and every step runs
     write_coordinates(coordinates, [&](size_t c) { input_seq_[c] = write_seq_; });
-    ++epoch_;  // a new round: no step the entry runs is volatile
-    stale_ = false;
-    if (sp_->request(slots_.data(), coordinates) != 0) [[unlikely]] {
-      invalidate_all();
-      return false;
-    }
-    const uint64_t generation = lane_.generation;
-    for (uint32_t s : sp_->runnable_steps) {
-      ran_[s] = epoch_;
-      clean_[s] = 1;
-      word_stamp_[s] = generation;  // no slot is None
-    }
-    fused_seq_ = write_seq_;
+    if (!run_every_step(coordinates)) return false;
+    needs_every_step_ = true;
     copy_words(words);
     arm_request();
     return true;
+  }
+
+  // A write after a round that needed every step (it pulled an output whose
+  // cone takes them all, or evaluated them) is deferred: the coordinates
+  // are stored, and the next pull, eval or extern write runs the request
+  // entry once, as a request would, instead of marking the steps the write
+  // makes stale and then running the pulled cone step by step (what made a
+  // PushPull write and pull twice as slow as a request). A round that then
+  // pulls only smaller cones writes the usual way again next time.
+  void set_inputs(std::span<const uint64_t> coordinates) override {
+    const bool defer = sp_->request && none_count_ == 0 && (pending_ || needs_every_step_);
+    needs_every_step_ = false;
+    if (!defer) {
+      SlotStateBase::set_inputs(coordinates);
+      return;
+    }
+    lane_.armed.generation = 0;
+    ++write_seq_;
+    written_ = true;
+    for (size_t c = 0; c < coordinates.size(); ++c) {
+      slots_[p_->coordinate_slots[c]] = coordinates[c];
+    }
+    std::copy(coordinates.begin(), coordinates.end(), pending_coordinates_.begin());
+    ++lane_.generation;  // inline pulls miss until it runs
+    pending_ = true;
+  }
+
+  void set_extern(size_t index, const Value& value) override {
+    settle();
+    SlotStateBase::set_extern(index, value);
+  }
+
+  void invalidate_all() override {
+    pending_ = false;  // its coordinates are in their slots, and every step is stale
+    SlotStateBase::invalidate_all();
   }
 
   std::unique_ptr<StateEngine> clone() const override { return std::make_unique<SlotState>(*this); }
@@ -577,6 +622,8 @@ class SlotState final : public SlotStateBase {
   }
 
   void eval() override {
+    settle();
+    needs_every_step_ = true;
     begin_round();
     for (uint32_t s = 0; s < p_->steps.size(); ++s) {
       if (ran_[s] != epoch_ && !frozen(s)) step(s);
@@ -584,7 +631,37 @@ class SlotState final : public SlotStateBase {
   }
 
  private:
+  // Runs the request entry for a write, in a new round, and marks every
+  // step current. A failing member forgets every step's state instead
+  // (false): pulls then run their cones and raise what they meet.
+  bool run_every_step(const uint64_t* coordinates) {
+    ++epoch_;  // a new round: no step the entry runs is volatile
+    stale_ = false;
+    if (sp_->request(slots_.data(), coordinates) != 0) [[unlikely]] {
+      invalidate_all();
+      return false;
+    }
+    const uint64_t generation = lane_.generation;
+    for (uint32_t s : sp_->runnable_steps) {
+      ran_[s] = epoch_;
+      clean_[s] = 1;
+      word_stamp_[s] = generation;  // no slot is None
+    }
+    fused_seq_ = write_seq_;
+    return true;
+  }
+
+  // Runs a deferred write (see set_inputs), if any: whether every step is
+  // now current.
+  bool settle() {
+    if (!pending_) return false;
+    pending_ = false;
+    return run_every_step(pending_coordinates_.data());
+  }
+
   void bring_up_to_date(size_t o) {
+    if (sp_->request && !needs_every_step_) needs_every_step_ = sp_->cone_takes_every_step(o);
+    if (settle()) return;
     begin_round();
     if constexpr (M != Provenance::Raw) {
       if (cone_is_current(o)) return;
@@ -613,6 +690,13 @@ class SlotState final : public SlotStateBase {
     clean_[s] = !(sp_->steps[s].flags & kVolatile);
     stamp(s);
   }
+
+  // A write whose run is deferred (see set_inputs), and its coordinates.
+  bool pending_ = false;
+  std::vector<uint64_t> pending_coordinates_;
+  // Whether this round pulled an output whose cone takes every step, or
+  // evaluated them all: the next write is then deferred.
+  bool needs_every_step_ = false;
 };
 
 // A write is the inline copy in State::set_inputs plus a new lane generation;

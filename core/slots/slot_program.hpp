@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -75,6 +76,15 @@ struct SlotProgram {
   // output (State::request), running runnable_steps (those not frozen).
   RequestFn request = nullptr;
   std::vector<uint32_t> runnable_steps;
+
+  // Whether output o's cone takes every runnable step (so that evaluating
+  // it is running the request entry); false when its cone is not kept.
+  // Found at its first call for o, from the cone a pull derives anyway
+  // (deriving every cone up front would spend the cone table's budget on
+  // outputs never pulled). Safe from any thread.
+  bool cone_takes_every_step(size_t o) const;
+  // Per output: 0 not found yet, else 1 + the answer.
+  std::unique_ptr<std::atomic<uint8_t>[]> every_step_answers;
 };
 
 // Plans the program and resolves kit arguments. fuse: native segments (P3).

@@ -44,7 +44,7 @@ void capture_outcome(std::string& error, const Call& call) {
 }
 
 struct Op {
-  enum Kind { SetInputs, SetExtern, Pull, Eval, Invalidate, Request } kind;
+  enum Kind { SetInputs, SetExtern, Pull, Eval, Invalidate, Request, Clone } kind;
   std::vector<uint64_t> coordinates;
   size_t index = 0;  // extern or output
   Value value;
@@ -96,7 +96,11 @@ std::vector<Op> random_ops(const RandomProgram& p, uint64_t seed, size_t count) 
       op.kind = Op::Eval;
     } else if (k < 45) {
       op.kind = Op::Invalidate;
-    } else if (k < 53) {
+    } else if (k < 48) {
+      // Go on with a copy of the state (a clone must carry everything,
+      // a deferred write or an armed request included).
+      op.kind = Op::Clone;
+    } else if (k < 56) {
       // State::request: every output, every scalar one (as a request loop
       // asks, the fused entry's case) or a few; half of the time the last
       // request's outputs again, after the writes in between.
@@ -158,6 +162,8 @@ std::string describe(const Op& op, const RandomProgram& p) {
       return "eval()";
     case Op::Invalidate:
       return "invalidate_all()";
+    case Op::Clone:
+      return "the state's copy";
     case Op::Request: {
       std::string s = "request(";
       for (size_t i = 0; i < op.coordinates.size(); ++i)
@@ -208,6 +214,11 @@ std::vector<std::string> run(const std::shared_ptr<const Program>& program, cons
         case Op::Invalidate:
           state->invalidate_all();
           break;
+        case Op::Clone: {
+          State copy = *state;
+          state = std::move(copy);
+          break;
+        }
         case Op::Request: {
           std::vector<size_t> outputs;
           for (size_t o : op.outputs) {
