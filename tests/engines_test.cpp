@@ -142,9 +142,7 @@ TEST(Engines, RequestsAreSetInputsAndPulls) {
 TEST(Engines, RequestLoopsSeeEveryWriteBetweenThem) {
   const std::string source =
       "input x\ninput y\nextern e: u64 = 3\nh := hash(x + y)\nm := mod(h, 100)\nk := h + e\n";
-  CompileOptions reference;
-  reference.engine = Engine::Interpreter;
-  auto oracle_program = compile(source, reference);
+  auto oracle_program = compile(source, options_for({Engine::Interpreter, Provenance::Auto, ""}));
   for (const Config& c : kConfigs) {
     State s = compile(source, options_for(c))->new_state();
     State oracle = oracle_program->new_state();
@@ -227,14 +225,9 @@ TEST(Engines, DeferredWritesPullWhatTheInterpreterPulls) {
   const std::string source =
       "input x: u64\ninput y: u64\nextern e: u64 = 1\nh := hash(x + y + e)\n"
       "q := in_range(mod(h, 10), 0, 7)\nr := unit_interval(h) * 2.0\n";
-  CompileOptions reference;
-  reference.engine = Engine::Interpreter;
-  auto oracle_program = compile(source, reference);
+  auto oracle_program = compile(source, options_for({Engine::Interpreter, Provenance::Auto, ""}));
   for (Provenance mode : {Provenance::Raw, Provenance::Pull, Provenance::PushPull}) {
-    CompileOptions options;
-    options.engine = Engine::Native;
-    options.provenance = mode;
-    auto program = compile(source, options);
+    auto program = compile(source, options_for({Engine::Native, mode, ""}));
     ASSERT_NE(ProgramInternals::slot_program(*program)->request, nullptr);
     State s = program->new_state(), oracle = oracle_program->new_state();
     const size_t q = s.output_index("q"), r = s.output_index("r"), h = s.output_index("h");
