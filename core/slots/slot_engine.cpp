@@ -48,6 +48,12 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
   for (uint32_t s = 0; s < p.steps.size(); ++s) {
     if (!p.steps[s].is_frozen) sp->runnable_steps.push_back(s);
   }
+  for (size_t c = 0; c < p.coordinate_slots.size(); ++c) {
+    const std::span<const uint32_t> stale = sp->stale_steps[c];
+    const auto runnable = std::count_if(stale.begin(), stale.end(),
+                                        [&](uint32_t s) { return !p.steps[s].is_frozen; });
+    sp->coordinate_stales_every_step.push_back((size_t)runnable == sp->runnable_steps.size());
+  }
   const uint32_t never = (uint32_t)p.steps.size();
   for (uint32_t o = 0; o < p.output_slot.size(); ++o) {
     const bool inline_word = p.output_step[o] != ~0u && sp->output_word_mask[o];
@@ -575,7 +581,8 @@ class SlotState final : public SlotStateBase {
   // PushPull write and pull twice as slow as a request). A round that then
   // pulls only smaller cones writes the usual way again next time.
   void set_inputs(std::span<const uint64_t> coordinates) override {
-    const bool defer = sp_->request && none_count_ == 0 && (pending_ || needs_every_step_);
+    const bool defer = sp_->request && none_count_ == 0 &&
+                       (pending_ || (needs_every_step_ && reruns_every_step(coordinates)));
     needs_every_step_ = false;
     if (!defer) {
       SlotStateBase::set_inputs(coordinates);
@@ -649,6 +656,22 @@ class SlotState final : public SlotStateBase {
     }
     fused_seq_ = write_seq_;
     return true;
+  }
+
+  // Whether the write would make every step run again anyway: always in
+  // Raw and Pull (pure steps run once a round); in PushPull only when a
+  // coordinate that every step depends on changes (else the steps that do
+  // not depend on the changed ones stay clean, which running the entry
+  // would waste).
+  bool reruns_every_step(std::span<const uint64_t> coordinates) const {
+    if constexpr (M != Provenance::PushPull) return true;
+    for (size_t c = 0; c < coordinates.size(); ++c) {
+      if (sp_->coordinate_stales_every_step[c] &&
+          slots_[p_->coordinate_slots[c]] != coordinates[c]) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // Runs a deferred write (see set_inputs), if any: whether every step is

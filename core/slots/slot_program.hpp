@@ -77,6 +77,9 @@ struct SlotProgram {
   RequestFn request = nullptr;
   std::vector<uint32_t> runnable_steps;
 
+  // Per coordinate: whether a change of it makes every runnable step stale
+  // (every one depends on it), so that PushPull would run them all again.
+  std::vector<uint8_t> coordinate_stales_every_step;
   // Whether output o's cone takes every runnable step (so that evaluating
   // it is running the request entry); false when its cone is not kept.
   // Found at its first call for o, from the cone a pull derives anyway
