@@ -49,10 +49,7 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
     if (!p.steps[s].is_frozen) sp->runnable_steps.push_back(s);
   }
   for (size_t c = 0; c < p.coordinate_slots.size(); ++c) {
-    const std::span<const uint32_t> stale = sp->stale_steps[c];
-    const auto runnable = std::count_if(stale.begin(), stale.end(),
-                                        [&](uint32_t s) { return !p.steps[s].is_frozen; });
-    sp->coordinate_stales_every_step.push_back((size_t)runnable == sp->runnable_steps.size());
+    sp->coordinate_stales_every_step.push_back(sp->takes_every_runnable_step(sp->stale_steps[c]));
   }
   const uint32_t never = (uint32_t)p.steps.size();
   for (uint32_t o = 0; o < p.output_slot.size(); ++o) {
@@ -102,14 +99,17 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
   return sp;
 }
 
+bool SlotProgram::takes_every_runnable_step(std::span<const uint32_t> distinct_steps) const {
+  const auto runnable = std::count_if(distinct_steps.begin(), distinct_steps.end(),
+                                      [&](uint32_t s) { return !plan.steps[s].is_frozen; });
+  return (size_t)runnable == runnable_steps.size();
+}
+
 bool SlotProgram::cone_takes_every_step(size_t o) const {
   std::atomic<uint8_t>& answer = every_step_answers[o];
   if (const uint8_t known = answer.load(std::memory_order_relaxed)) return known == 2;
   const std::vector<uint32_t>* cone = cones.kept(o);
-  const auto runnable = !cone ? 0 : std::count_if(cone->begin(), cone->end(), [&](uint32_t s) {
-    return !plan.steps[s].is_frozen;
-  });
-  const bool every = cone && (size_t)runnable == runnable_steps.size();
+  const bool every = cone && takes_every_runnable_step(*cone);
   answer.store(every ? 2 : 1, std::memory_order_relaxed);
   return every;
 }
@@ -588,14 +588,13 @@ class SlotState final : public SlotStateBase {
       SlotStateBase::set_inputs(coordinates);
       return;
     }
-    lane_.armed.generation = 0;
     ++write_seq_;
     written_ = true;
     for (size_t c = 0; c < coordinates.size(); ++c) {
       slots_[p_->coordinate_slots[c]] = coordinates[c];
     }
     std::copy(coordinates.begin(), coordinates.end(), pending_coordinates_.begin());
-    ++lane_.generation;  // inline pulls miss until it runs
+    ++lane_.generation;  // inline pulls miss until it runs; the armed request is disarmed
     pending_ = true;
   }
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,8 @@ struct SlotProgram {
   RequestFn request = nullptr;
   std::vector<uint32_t> runnable_steps;
 
+  // Whether `distinct_steps` (no step twice) holds every runnable step.
+  bool takes_every_runnable_step(std::span<const uint32_t> distinct_steps) const;
   // Per coordinate: whether a change of it makes every runnable step stale
   // (every one depends on it), so that PushPull would run them all again.
   std::vector<uint8_t> coordinate_stales_every_step;
