@@ -87,26 +87,42 @@ struct NativeState {
     return nb::int_(word);
   }
 
+  // `count` values of one call: on the stack for the usual few (no heap
+  // allocation per request), else on the heap. Not copied: `values` may
+  // point into it.
+  template <typename T>
+  struct CallBuffer {
+    T few[8];
+    std::vector<T> more;
+    std::span<T> values;
+    explicit CallBuffer(size_t count) : values(few, count) {
+      if (count <= std::size(few)) return;
+      more.resize(count);
+      values = {more.data(), count};
+    }
+    CallBuffer(const CallBuffer&) = delete;
+    CallBuffer& operator=(const CallBuffer&) = delete;
+  };
+
+  static nb::object fast_sequence(nb::handle sequence, const char* what) {
+    nb::object values = nb::steal(PySequence_Fast(sequence.ptr(), what));
+    if (!values.is_valid()) throw nb::python_error();
+    return values;
+  }
+
   // The coordinates of a Python sequence (a tuple or list: indexed, not
-  // iterated, so no iterator object per call), in a stack buffer for the
-  // usual few (no heap allocation per request).
+  // iterated, so no iterator object per call).
   struct Coordinates {
-    uint64_t inline_words[8];
-    std::vector<uint64_t> more;
-    std::span<const uint64_t> words;
-    explicit Coordinates(nb::handle sequence) {
-      const nb::object values =
-          nb::steal(PySequence_Fast(sequence.ptr(), "coordinates are a sequence of ints"));
-      if (!values.is_valid()) throw nb::python_error();
-      const auto count = (size_t)PySequence_Fast_GET_SIZE(values.ptr());
-      PyObject** items = PySequence_Fast_ITEMS(values.ptr());
-      if (count > std::size(inline_words)) more.resize(count);
-      uint64_t* out = more.empty() ? inline_words : more.data();
-      for (size_t k = 0; k < count; ++k) {
-        out[k] =
+    nb::object sequence;
+    CallBuffer<uint64_t> words;
+    explicit Coordinates(nb::handle values)
+        : sequence(fast_sequence(values, "coordinates are a sequence of ints")),
+          words((size_t)PySequence_Fast_GET_SIZE(sequence.ptr())) {
+      PyObject** items = PySequence_Fast_ITEMS(sequence.ptr());
+      for (size_t k = 0; k < words.values.size(); ++k) {
+        words.values[k] =
             coordinate_from_python(items[k], [k] { return "coordinate " + std::to_string(k); });
       }
-      words = {out, count};
     }
   };
 
@@ -119,7 +135,7 @@ struct NativeState {
     }
     const Coordinates coordinates(values);
     const std::lock_guard guard(lock);
-    state.set_inputs(coordinates.words);
+    state.set_inputs(coordinates.words.values);
   }
 
   // The outputs of the names of the last request whose names came as a
@@ -131,9 +147,7 @@ struct NativeState {
 
   const std::vector<size_t>& outputs_named(nb::handle names) {
     if (names.ptr() == request_names.ptr()) return request_outputs;
-    const nb::object list =
-        nb::steal(PySequence_Fast(names.ptr(), "request's outputs are a sequence of names"));
-    if (!list.is_valid()) throw nb::python_error();
+    const nb::object list = fast_sequence(names, "request's outputs are a sequence of names");
     const auto count = (size_t)PySequence_Fast_GET_SIZE(list.ptr());
     std::vector<size_t> outputs(count);
     bool every_str = true;
@@ -155,18 +169,15 @@ struct NativeState {
     // this one runs without the GIL. The usual few stay on the stack.
     const std::vector<size_t>& named = outputs_named(names);
     const size_t count = named.size();
-    size_t inline_outputs[8];
-    uint64_t inline_words[8];
-    const bool few = count <= std::size(inline_words);
-    std::vector<size_t> more_outputs(few ? 0 : count);
-    std::vector<uint64_t> more_words(few ? 0 : count);
-    const std::span<size_t> outputs(few ? inline_outputs : more_outputs.data(), count);
-    const std::span<uint64_t> words(few ? inline_words : more_words.data(), count);
+    CallBuffer<size_t> output_buffer(count);
+    CallBuffer<uint64_t> word_buffer(count);
+    const std::span<size_t> outputs = output_buffer.values;
+    const std::span<uint64_t> words = word_buffer.values;
     std::copy(named.begin(), named.end(), outputs.begin());
     {
       nb::gil_scoped_release release;
       const std::lock_guard guard(lock);
-      state.request(coordinates.words, outputs, words);
+      state.request(coordinates.words.values, outputs, words);
     }
     nb::tuple out = nb::steal<nb::tuple>(PyTuple_New((Py_ssize_t)count));
     for (size_t k = 0; k < count; ++k) {
