@@ -2,7 +2,8 @@
 //   polyrt_difftest [--seconds N | --seeds N] [--seed S]
 // runs random programs on every engine until the time is up (or N seeds have
 // run); exit 1 and a reproducer on the first disagreement, exit 2 on a bad
-// command line (a run that checked nothing never reports success).
+// command line (a run that checked nothing never reports success), exit 3
+// with the seed and its program when LLVM meets a fatal error.
 //   polyrt_difftest --program S
 // prints seed S's program for other drivers (the Python tests): a first line
 // with the outputs the batch tier can run, then the source.
@@ -14,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "codegen/pipeline/llvm_fatal_errors.hpp"
 #include "gpu_backend/driver/cuda_driver.hpp"
 #include "tests/differential/differential.hpp"
 
@@ -84,6 +86,11 @@ int main(int argc, char** argv) {
   for (uint64_t seed = first; seeds ? programs < *seeds : std::chrono::steady_clock::now() < end;
        ++seed, ++programs) {
     try {
+      // What LLVM cannot recover from (code generation of a kernel) ends the
+      // process, never to return here: its report names the seed and program.
+      const polyrt::codegen::FatalErrorContext context(
+          "checking seed " + std::to_string(seed) + ", whose program is:\n" +
+          polyrt::difftest::program_for_seed(seed).source);
       if (auto report = polyrt::difftest::check_seed(seed)) {
         std::printf("%s", report->c_str());
         return 1;

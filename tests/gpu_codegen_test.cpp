@@ -1,16 +1,22 @@
 // The GPU tier's code generation without a GPU: target resolution, the
 // rtlib linker's target check, the PTX cache, the GPU entry points, their
-// host twins over simulated grids against the CPU batch back end, and
-// `polyrt plan --target nvptx`.
+// host twins over simulated grids against the CPU batch back end, the check
+// that keeps what NVPTX cannot lower from its back end, what is left to
+// LLVM's fatal errors, and `polyrt plan --target nvptx`.
 #include <gtest/gtest.h>
+#include <llvm/AsmParser/Parser.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
 
 #include <regex>
 
 #include "codegen/jit/jit_engine.hpp"
+#include "codegen/pipeline/llvm_fatal_errors.hpp"
+#include "codegen/pipeline/nvptx_lowering.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 #include "cpu_backend/cpu_batch_backend.hpp"
 #include "gpu_backend/host_twin_backend.hpp"
@@ -79,6 +85,94 @@ TEST(RtlibLinker, RefusesTheOtherTargetsRtlib) {
   test::expect_contains(
       test::thrown_message<Error>([&] { codegen::RtlibLinker(host, codegen::RtlibTarget::Nvptx); }),
       {"rtlib was built for nvptx64"});
+}
+
+std::unique_ptr<llvm::Module> nvptx_module(llvm::LLVMContext& ctx, const std::string& body) {
+  llvm::SMDiagnostic error;
+  auto module =
+      llvm::parseAssemblyString("target triple = \"nvptx64-nvidia-cuda\"\n" + body, error, ctx);
+  if (!module) ADD_FAILURE() << error.getMessage().str();
+  return module;
+}
+
+std::string problems_of(const llvm::Module& module) {
+  std::string text;
+  for (const codegen::LoweringProblem& p : codegen::nvptx_lowering_problems(module)) {
+    text += p.function + ": " + p.operation + "\n";
+  }
+  return text;
+}
+
+// What NVPTX would abort on is found: integers wider than 64 bits (the
+// division that aborted, and the arithmetic the back end may rewrite into
+// one), math it has no instruction for, functions with no definition.
+TEST(NvptxLowering, FindsWhatTheBackEndWouldAbortOn) {
+  llvm::LLVMContext ctx;
+  const auto wide = nvptx_module(ctx, R"(
+define i64 @divides(i64 %x) {
+  %w = zext i64 %x to i128
+  %q = udiv i128 %w, 26
+  %t = trunc i128 %q to i64
+  ret i64 %t
+}
+define double @sine(double %x) {
+  %s = call double @llvm.sin.f64(double %x)
+  ret double %s
+}
+define double @calls(double %x) {
+  %r = call double @fmod(double %x, double 2.0)
+  ret double %r
+}
+declare double @llvm.sin.f64(double)
+declare double @fmod(double, double)
+)");
+  test::expect_contains(problems_of(*wide),
+                        {"divides: zext i128", "divides: udiv i128", "divides: trunc of i128",
+                         "sine: a call of llvm.sin.f64", "calls: a call of fmod"});
+  const auto fine = nvptx_module(ctx, R"(
+define i64 @fine(i64 %x, i64 %y, ptr %p) {
+  %h = call i64 @llvm.nvvm.mulhi.ull(i64 %x, i64 %y)
+  %m = call i64 @llvm.umin.i64(i64 %h, i64 %y)
+  %q = udiv i64 %m, 26
+  call void @llvm.memset.p0.i64(ptr %p, i8 0, i64 %q, i1 false)
+  %f = uitofp i64 %q to double
+  %r = call double @llvm.floor.f64(double %f)
+  %b = bitcast double %r to i64
+  ret i64 %b
+}
+declare i64 @llvm.nvvm.mulhi.ull(i64, i64)
+declare i64 @llvm.umin.i64(i64, i64)
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
+declare double @llvm.floor.f64(double)
+)");
+  EXPECT_EQ(problems_of(*fine), "");
+}
+
+// The nvptx64 rtlib itself holds nothing the check refuses: every kernel
+// links it, so what it held would reach every kernel that calls it.
+TEST(NvptxLowering, TheRtlibPassesTheCheck) {
+  llvm::LLVMContext ctx;
+  const std::string_view blob = codegen::rtlib_bitcode(codegen::RtlibTarget::Nvptx);
+  auto rtlib = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(blob.data(), blob.size()), "rtlib"), ctx);
+  ASSERT_TRUE((bool)rtlib);
+  EXPECT_EQ(problems_of(**rtlib), "");
+}
+
+// What still reaches LLVM's fatal errors ends the process with exit status 3
+// and a report of what this thread was compiling, never a bare SIGABRT.
+TEST(LlvmFatalErrors, ReportWhatWasBeingCompiledAndExitWithThree) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        codegen::install_llvm_fatal_error_handler();
+        const codegen::FatalErrorContext outer("checking seed 88800897");
+        const codegen::FatalErrorContext inner("generating sm_90 PTX");
+        llvm::report_fatal_error("Undefined external symbol \"\"");
+      },
+      ::testing::ExitedWithCode(3),
+      "LLVM failed: Undefined external symbol \"\"\n  while checking seed 88800897\n  while "
+      "generating sm_90 PTX\nThis is a bug in polyrt");
 }
 
 TEST(PtxCompiler, CachesPtxInMemoryAndOnDiskPerTarget) {

@@ -19,6 +19,7 @@
 
 #include "cache/disk_cache.hpp"
 #include "codegen/jit/jit_cpu.hpp"
+#include "codegen/pipeline/llvm_fatal_errors.hpp"
 #include "codegen/pipeline/optimize.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 #include "polyrt/error.hpp"
@@ -30,6 +31,7 @@ namespace {
 void initialize_llvm() {
   static std::once_flag once;
   std::call_once(once, [] {
+    codegen::install_llvm_fatal_error_handler();
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });

@@ -2,7 +2,7 @@
 // its binary value (glibc's %.*f, std::to_chars(fixed)), freestanding (see
 // text_writers.h): format_f64 and printf's {:.N} on the host and in GPU
 // kernels write this one source. A value below 2^64 / 10^precision with at
-// most 9 decimals takes 128-bit arithmetic; any other takes the exact
+// most 9 decimals takes two-word arithmetic; any other takes the exact
 // product m * 10^precision * 2^e in 32-bit limbs, which the caller provides
 // (fixed_decimal_limbs(precision) of them), then its decimal digits.
 #pragma once
@@ -112,11 +112,10 @@ struct Big {
 };
 
 // |x| * 10^precision rounded half to even when it is below 2^64 and
-// precision <= 9 (true), from 128-bit products: the common case, with no
+// precision <= 9 (true), from a two-word product: the common case, with no
 // limbs.
 inline bool scaled_magnitude(double x, int precision, uint64_t& out) {
   if (precision < 0 || precision > 9) return false;
-  __extension__ typedef unsigned __int128 u128;
   const BinaryValue binary = binary_of(x);  // |x| = m * 2^e
   const uint64_t m = binary.c;
   const int e = binary.q;
@@ -135,23 +134,41 @@ inline bool scaled_magnitude(double x, int precision, uint64_t& out) {
     out = quotient + (remainder > half || (remainder == half && (quotient & 1)));
     return true;
   }
-  const u128 scaled = (u128)m * kPowersOf10[precision];  // < 2^83
+  // m * 10^precision < 2^83, as two words.
+  uint64_t high;
+  const uint64_t low = pd_mul_wide(m, kPowersOf10[precision], &high);
   if (e >= 0) {
-    if (e > 40 || (scaled << e) >> 64) return false;  // 2^64 or more
-    out = (uint64_t)(scaled << e);
+    if (high != 0 || e > 63 || (e > 0 && low >> (64 - e) != 0)) return false;  // 2^64 or more
+    out = low << e;
     return true;
   }
   if (e <= -128) {  // |x| < 2^-75: below half of the last decimal
     out = 0;
     return true;
   }
+  // The quotient (scaled >> shift), and the remainder and half of 2^shift as
+  // two words each.
   const int shift = -e;
-  const u128 quotient = scaled >> shift;
-  const u128 remainder = scaled - (quotient << shift);
-  const u128 half = (u128)1 << (shift - 1);
-  if (quotient >> 64) return false;
-  uint64_t n = (uint64_t)quotient;
-  if (remainder > half || (remainder == half && (n & 1))) {
+  uint64_t n, remainder_high, remainder_low, half_high, half_low;
+  if (shift < 64) {
+    if (high >> shift) return false;  // 2^64 or more
+    n = (low >> shift) | (high << (64 - shift));
+    remainder_high = 0;
+    remainder_low = low & ((uint64_t{1} << shift) - 1);
+    half_high = 0;
+    half_low = uint64_t{1} << (shift - 1);
+  } else {
+    const int s = shift - 64;
+    n = high >> s;
+    remainder_high = high & ((uint64_t{1} << s) - 1);
+    remainder_low = low;
+    half_high = s == 0 ? 0 : uint64_t{1} << (s - 1);
+    half_low = s == 0 ? uint64_t{1} << 63 : 0;
+  }
+  const bool above =
+      remainder_high > half_high || (remainder_high == half_high && remainder_low > half_low);
+  const bool tie = remainder_high == half_high && remainder_low == half_low;
+  if (above || (tie && (n & 1))) {
     if (++n == 0) return false;
   }
   out = n;

@@ -22,6 +22,35 @@ typedef __UINT8_TYPE__ uint8_t;
 #define PD_OK 0
 #define PD_FAIL 1
 
+// a * b as two words: returns the low word and stores the high one. On
+// nvptx64 the high word is mul.hi.u64 and no 128-bit integer reaches a
+// kernel's IR: there the code generator's loop strength reduction may
+// rewrite arithmetic on one (a product of `x % 26`) into a 128-bit division,
+// a routine NVPTX lacks, and LLVM then aborts the process. Every wide product
+// of code that runs in a kernel goes through here (docs/gpu.md).
+PD_INLINE uint64_t pd_mul_wide(uint64_t a, uint64_t b, uint64_t* high) {
+#if defined(__NVPTX__)
+  *high = __nvvm_mulhi_ull(a, b);
+  return a * b;
+#else
+  __extension__ typedef unsigned __int128 u128;
+  const u128 product = (u128)a * b;
+  *high = (uint64_t)(product >> 64);
+  return (uint64_t)product;
+#endif
+}
+PD_INLINE uint64_t pd_mul_high(uint64_t a, uint64_t b) {
+  uint64_t high;
+  pd_mul_wide(a, b, &high);
+  return high;
+}
+// a + b, and 1 in *carry when it wrapped (0 otherwise).
+PD_INLINE uint64_t pd_add_carry(uint64_t a, uint64_t b, uint64_t* carry) {
+  const uint64_t sum = a + b;
+  *carry = sum < a;
+  return sum;
+}
+
 PD_INLINE double pd_bits_to_f64(uint64_t u) {
   return __builtin_bit_cast(double, u);
 }

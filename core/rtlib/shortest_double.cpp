@@ -7,8 +7,6 @@ namespace {
 
 #include "pow10_table.inc"
 
-__extension__ typedef unsigned __int128 u128;
-
 // floor(log10(2^q)), floor(log10(3/4 * 2^q)) and floor(log2(10^e)) for the
 // exponents of doubles (tools/generate_pow10_table.py checks them exactly).
 int floor_log10_pow2(int q) {
@@ -26,9 +24,10 @@ int floor_log2_pow10(int e) {
 // integer exact). g over-estimates the power by less than one unit, which
 // never reaches the middle word for an exact product.
 uint64_t round_to_odd(const uint64_t g[2], uint64_t cp) {
-  const u128 low = (u128)g[1] * cp;
-  const u128 high = (u128)g[0] * cp + (uint64_t)(low >> 64);
-  return (uint64_t)(high >> 64) | ((uint64_t)high != 0);
+  uint64_t high_high, carry;
+  const uint64_t high_low =
+      pd_add_carry(pd_mul_wide(g[0], cp, &high_high), pd_mul_high(g[1], cp), &carry);
+  return (high_high + carry) | (high_low != 0);
 }
 
 // digits * 10^exponent with the trailing zeros of digits removed.
@@ -46,15 +45,17 @@ DecimalDigits without_trailing_zeros(uint64_t digits, int exponent) {
 // the value is below 10^23: at most 5 digits above two groups of 9.
 char* write_integral(char* p, uint64_t c, int q) {
   if (q <= 0) return write_u64(p, c >> -q);
-  const u128 value = (u128)c << q;
-  if ((uint64_t)(value >> 64) == 0) return write_u64(p, (uint64_t)value);
-  uint32_t limbs[4] = {(uint32_t)value, (uint32_t)(value >> 32), (uint32_t)(value >> 64),
-                       (uint32_t)(value >> 96)};
+  // c * 2^q as two words (q < 128: the value is below 10^23).
+  const uint64_t low = q >= 64 ? 0 : c << q;
+  const uint64_t high = q >= 64 ? c << (q - 64) : c >> (64 - q);
+  if (high == 0) return write_u64(p, low);
+  uint32_t limbs[4] = {(uint32_t)low, (uint32_t)(low >> 32), (uint32_t)high,
+                       (uint32_t)(high >> 32)};
   constexpr uint32_t k9 = 1000000000;
-  const uint32_t low = divide_limbs(limbs, 4, k9);
+  const uint32_t last = divide_limbs(limbs, 4, k9);
   const uint32_t middle = divide_limbs(limbs, 4, k9);
   const uint64_t head = (uint64_t)limbs[1] << 32 | limbs[0];
-  return write_u64_zero_pad(write_u64_zero_pad(write_u64(p, head), middle, 9), low, 9);
+  return write_u64_zero_pad(write_u64_zero_pad(write_u64(p, head), middle, 9), last, 9);
 }
 
 // The body of shortest_decimal, inlined into the text writers. An f32 takes
@@ -261,10 +262,10 @@ char* write_f32_display(char* p, double x) {
   return write_display_digits(p, f32_shortest_digits((float)x));
 }
 
-char* write_f32_debug(char* p, double x) {
+char* write_f32_debug(char* p, double x, double smallest_plain) {
   if (const char* special = special_f64(x)) return write_literal(p, special);
   if (x == 0.0) return write_literal(p, __builtin_signbit(x) ? "-0.0" : "0.0");
-  return write_debug_digits(p, __builtin_fabs(x), f32_shortest_digits((float)x), 1e-4);
+  return write_debug_digits(p, __builtin_fabs(x), f32_shortest_digits((float)x), smallest_plain);
 }
 
 char* write_f64_debug(char* p, double x, double smallest_plain) {

@@ -62,7 +62,7 @@ char* write_f64_debug(char* p, double x, double smallest_plain = 1e-4);
 // The same of an f32 (x holds one exactly), from its own shortest digits
 // ("0.1" for the f32 nearest 0.1). Bounds in text.hpp.
 char* write_f32_display(char* p, double x);
-char* write_f32_debug(char* p, double x);
+char* write_f32_debug(char* p, double x, double smallest_plain = 1e-4);
 // A JSON value's text of an f64 (to_json, json_with, an f32 widened): a finite
 // value as serde_json writes its number (ryu's form, Debug's with the exponent
 // form below 1e-5), NaN and +-inf as null, which JSON has for no number.

@@ -196,12 +196,11 @@ struct CombinationCounts {
 // carried on digit by digit).
 inline void write_combination_digits(char* p, uint64_t f, uint64_t first, uint64_t count,
                                      const CombinationDigit* digits, const char* alphabet) {
-  __extension__ typedef unsigned __int128 u128;
   for (uint64_t i = first + count; i-- > first;) {
     const CombinationDigit d = digits[i];
-    const u128 t = (u128)f * d.size;
-    f = (uint64_t)t;
-    p[i] = alphabet[d.offset + (uint64_t)(t >> 64)];
+    uint64_t digit;
+    f = pd_mul_wide(f, d.size, &digit);
+    p[i] = alphabet[d.offset + digit];
   }
 }
 
@@ -209,8 +208,7 @@ inline void write_combination_digits(char* p, uint64_t f, uint64_t first, uint64
 // most 2 below, and two corrections, as selects: whether one is needed
 // depends on n's low bits, which a branch on a hash would mispredict.
 inline uint64_t divide_by_reciprocal(uint64_t n, uint64_t d, uint64_t reciprocal) {
-  __extension__ typedef unsigned __int128 u128;
-  auto quotient = (uint64_t)(((u128)n * reciprocal) >> 64);
+  uint64_t quotient = pd_mul_high(n, reciprocal);
   uint64_t remainder = n - quotient * d;
   for (int k = 0; k < 2; ++k) {
     const bool above = remainder >= d;
@@ -226,14 +224,13 @@ inline uint64_t divide_by_reciprocal(uint64_t n, uint64_t d, uint64_t reciprocal
 inline char* write_combinations(char* p, uint64_t x, const CombinationCounts& counts,
                                 const CombinationDigit* digits, const CombinationGroup* groups,
                                 const char* alphabet) {
-  __extension__ typedef unsigned __int128 u128;
   if (counts.groups == 0) {
     // M <= 2^63: with c = ceil(2^128 / M), c * x mod 2^128 is frac(x / M)
     // (which is (x mod M) / M) in units of 2^-128, above it by less than
     // x < 2^64 of them. Its high word plus one is then above the fraction
     // by less than 2 units of 2^-64, below the spacing 2^64 / M >= 2: no
     // division, and two multiplies.
-    const auto low = (uint64_t)(((u128)counts.fraction_low * x) >> 64);
+    const uint64_t low = pd_mul_high(counts.fraction_low, x);
     write_combination_digits(p, counts.fraction_high * x + low + 1, 0, counts.digits, digits,
                              alphabet);
     return p + counts.digits;

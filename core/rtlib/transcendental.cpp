@@ -178,18 +178,15 @@ int reduce_pio2(double x, double* rh, double* rl) {
   const uint64_t w0 = bits_of_two_over_pi(first - 1);
   const uint64_t w1 = bits_of_two_over_pi(first - 1 + 64);
   const uint64_t w2 = bits_of_two_over_pi(first - 1 + 128);
-  __extension__ typedef unsigned __int128 u128;
-  const u128 t2 = (u128)m * w2;
-  const u128 t1 = (u128)m * w1;
-  const u128 t0 = (u128)m * w0;
+  // p = m * (w0 * 2^128 + w1 * 2^64 + w2), four words, least significant first.
+  uint64_t t2_high, t1_high, t0_high, carry, carry2;
   uint64_t p[4];
-  p[0] = (uint64_t)t2;
-  u128 c = (t2 >> 64) + (uint64_t)t1;
-  p[1] = (uint64_t)c;
-  c = (c >> 64) + (t1 >> 64) + (uint64_t)t0;
-  p[2] = (uint64_t)c;
-  c = (c >> 64) + (t0 >> 64);
-  p[3] = (uint64_t)c;
+  p[0] = pd_mul_wide(m, w2, &t2_high);
+  p[1] = pd_add_carry(t2_high, pd_mul_wide(m, w1, &t1_high), &carry);
+  p[2] = pd_add_carry(t1_high, carry, &carry2);
+  const uint64_t t0_low = pd_mul_wide(m, w0, &t0_high);
+  p[2] = pd_add_carry(p[2], t0_low, &carry);
+  p[3] = t0_high + carry + carry2;
   const int point = first + 191 - q;  // binary point of the product, from its LSB
   int n = (int)(bits_of_product(p, point) & 3);
   uint64_t fh = bits_of_product(p, point - 64);

@@ -13,6 +13,8 @@
 
 #include "cache/disk_cache.hpp"
 #include "codegen/batch_codegen.hpp"
+#include "codegen/pipeline/llvm_fatal_errors.hpp"
+#include "codegen/pipeline/nvptx_lowering.hpp"
 #include "codegen/pipeline/optimize.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 #include "codegen/shared_kernels.hpp"
@@ -25,6 +27,9 @@ struct EmittedModule {
   std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> module;
   std::vector<std::string> entries;
+  // Per entry ("" for none), what it computes, for messages: the plan step's
+  // nodes, or the shared kernel's name.
+  std::vector<std::string> computes;
 };
 
 namespace {
@@ -34,6 +39,7 @@ constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 void initialize_nvptx() {
   static std::once_flag once;
   std::call_once(once, [] {
+    codegen::install_llvm_fatal_error_handler();
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -69,11 +75,47 @@ EmittedModule emit_module(llvm::TargetMachine& tm, const Emit& emit) {
   return m;
 }
 
+// "w := combinations (line 2), ..." for a kernel step's members.
+std::string step_nodes(const ir::Graph& graph, const plan::BatchStep& step) {
+  std::string text;
+  for (uint32_t n : step.nodes) {
+    const ir::Node& node = graph.nodes[n];
+    if (!text.empty()) text += ", ";
+    text += node.binding + " := " + node.label;
+    if (node.pos.line > 0) text += " (line " + std::to_string(node.pos.line) + ")";
+  }
+  return text;
+}
+
 EmittedModule emit_module(const ir::Graph& graph, const plan::BatchPlan& plan,
                           llvm::TargetMachine& tm) {
-  return emit_module(tm, [&](llvm::Module& module) {
+  EmittedModule m = emit_module(tm, [&](llvm::Module& module) {
     return codegen::emit_batch_kernels(module, graph, plan, codegen::BatchTarget::Nvptx);
   });
+  for (size_t s = 0; s < m.entries.size(); ++s) {
+    m.computes.push_back(
+        m.entries[s].empty() ? "" : "the kernel of " + step_nodes(graph, plan.steps[s]));
+  }
+  return m;
+}
+
+// Refuses, as an InternalError the caller can catch, a module holding what
+// the NVPTX back end would abort the process on (codegen/pipeline/nvptx_lowering.hpp).
+void check_lowering(const EmittedModule& m) {
+  const std::vector<codegen::LoweringProblem> problems =
+      codegen::nvptx_lowering_problems(*m.module);
+  if (problems.empty()) return;
+  const codegen::LoweringProblem& first = problems.front();
+  std::string where = "the GPU function " + first.function;
+  for (size_t e = 0; e < m.entries.size(); ++e) {
+    if (m.entries[e] == first.function && !m.computes[e].empty()) where = m.computes[e];
+  }
+  internal_error("polyrt cannot generate GPU code for " + where + ": after optimization it holds " +
+                 first.operation + ", which LLVM's NVPTX back end cannot lower" +
+                 (problems.size() > 1
+                      ? " (and " + std::to_string(problems.size() - 1) + " more such operations)"
+                      : std::string()) +
+                 " (--device cpu runs the program; auto and all leave the GPU out)");
 }
 
 void link_and_optimize(llvm::Module& module, llvm::TargetMachine& tm) {
@@ -110,12 +152,11 @@ PtxKernels PtxCompiler::compile(const ir::Graph& graph, const plan::BatchPlan& p
 PtxKernels PtxCompiler::compile_shared_kernels(const NvptxTarget& target) {
   const ResolvedNvptxTarget resolved = resolve_nvptx_target(target);
   const auto tm = target_machine(resolved);
-  return assemble(emit_module(*tm,
-                              [](llvm::Module& module) {
-                                return codegen::emit_shared_kernels(module,
-                                                                    codegen::BatchTarget::Nvptx);
-                              }),
-                  *tm, resolved);
+  EmittedModule m = emit_module(*tm, [](llvm::Module& module) {
+    return codegen::emit_shared_kernels(module, codegen::BatchTarget::Nvptx);
+  });
+  for (const std::string& entry : m.entries) m.computes.push_back("the shared kernel " + entry);
+  return assemble(std::move(m), *tm, resolved);
 }
 
 PtxKernels PtxCompiler::assemble(EmittedModule&& m, llvm::TargetMachine& tm,
@@ -134,6 +175,12 @@ PtxKernels PtxCompiler::assemble(EmittedModule&& m, llvm::TargetMachine& tm,
     return out;
   }
   link_and_optimize(*m.module, tm);
+  check_lowering(m);
+  std::string kernels;
+  for (const std::string& what : m.computes) {
+    if (!what.empty()) kernels += (kernels.empty() ? "" : "; ") + what;
+  }
+  const codegen::FatalErrorContext context("generating " + out.target.cpu + " PTX for " + kernels);
   out.ptx = codegen::module_assembly(*m.module, tm);
   impl_->cache.keep(key, out.ptx);
   return out;

@@ -25,6 +25,7 @@ BatchEvaluator make_evaluator(const RangeJob& job) {
 }
 
 void say_where(const BatchEvaluator& batch, const RangeJob& job) {
+  warn_of_left_out_devices(batch);
   if (job.verbose) std::fprintf(stderr, "polyrt: batch tier on %s\n", batch.device_name().c_str());
 }
 
@@ -72,6 +73,13 @@ void refuse_none_columns(const BatchEvaluator& batch, const RangeJob& job) {
 }
 
 }  // namespace
+
+void warn_of_left_out_devices(const BatchEvaluator& batch) {
+  for (const std::string& why : batch.left_out_devices()) {
+    std::fprintf(stderr, "polyrt: warning: a GPU is left out, the CPU runs the job: %s\n",
+                 why.c_str());
+  }
+}
 
 void run_batch_job(const RangeJob& job, const std::string& target) {
   const BatchEvaluator batch = make_evaluator(job);

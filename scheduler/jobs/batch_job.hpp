@@ -24,6 +24,10 @@ void write_batch_rows(const BatchEvaluator& batch, uint64_t first, uint64_t coun
                       FormatWriter& writer, double rate,
                       const std::function<void(const ColumnChunk&, std::string&)>& encode);
 
+// Warns on standard error of each usable device `batch` left out
+// (BatchEvaluator::left_out_devices): always said, as the job runs without it.
+void warn_of_left_out_devices(const BatchEvaluator& batch);
+
 // A chunk's rows and bytes, handed over in coordinate order.
 using ChunkBytes = std::function<void(uint64_t rows, std::string_view bytes)>;
 

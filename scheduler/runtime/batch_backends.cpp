@@ -33,12 +33,13 @@ ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const B
   }
   chosen.backends.push_back(cpu::make_batch_backend(prepare(program, setup)));
   if (options.device.kind == BatchDevice::Cpu) return chosen;
+  auto add_fallback_reason = [&](const std::string& why) {
+    chosen.fallback_reason += (chosen.fallback_reason.empty() ? "" : "; ") + why;
+  };
   for (const batch::DeviceFamily* family : device_families()) {
     std::string why_none;
     const std::vector<int> usable = family->usable_devices(why_none);
-    if (!why_none.empty()) {
-      chosen.fallback_reason += (chosen.fallback_reason.empty() ? "" : "; ") + why_none;
-    }
+    if (!why_none.empty()) add_fallback_reason(why_none);
     for (int index : usable) {
       try {
         chosen.backends.push_back(
@@ -46,8 +47,12 @@ ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const B
         if (chosen.gpu < 0 && family->kind() == batch::DeviceKind::Gpu) chosen.gpu = index;
       } catch (const DeviceError& e) {
         // A device that cannot run the batch leaves the others to it.
-        chosen.fallback_reason +=
-            (chosen.fallback_reason.empty() ? "" : "; ") + std::string(e.what());
+        add_fallback_reason(e.what());
+      } catch (const InternalError& e) {
+        // So does one whose code polyrt fails to generate (a bug the message
+        // asks to report), which the caller warns of.
+        add_fallback_reason(e.what());
+        chosen.left_out.push_back(e.what());
       }
     }
   }

@@ -17,6 +17,9 @@ struct ChosenBackend {
   // One, or for BatchDevice::All and Auto the CPU first, then each usable GPU.
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
   std::string fallback_reason;  // Auto or All without a GPU: why no GPU
+  // Auto or All: each usable device left out because polyrt could not
+  // generate its code (an InternalError's message: a polyrt bug).
+  std::vector<std::string> left_out;
   // The GPU device-resident output goes to (BatchDevice::Gpu's, or Auto's
   // first usable one), else -1.
   int gpu = -1;

@@ -48,8 +48,9 @@ struct BatchEvaluator::Impl {
   // from the first; their plans may differ (a GPU's kernels also write
   // device text), so a chunk is read through its own back end's plan.
   std::vector<std::unique_ptr<batch::BatchBackend>> backends;
-  std::string fallback_reason;  // Auto or All without a GPU: why no GPU
-  int gpu = -1;                 // the GPU of device-resident output (ChosenBackend::gpu)
+  std::string fallback_reason;        // Auto or All without a GPU: why no GPU
+  std::vector<std::string> left_out;  // ChosenBackend::left_out
+  int gpu = -1;                       // the GPU of device-resident output (ChosenBackend::gpu)
   // With several back ends, what each can take; for every back end, its rows
   // and times over this evaluator's life (measured speeds carry over to
   // later runs).
@@ -276,6 +277,7 @@ BatchEvaluator::BatchEvaluator(std::shared_ptr<const Program> program, BatchOpti
       scheduler::make_batch_backend(std::move(program), impl_->setup, impl_->options);
   impl_->backends = std::move(chosen.backends);
   impl_->fallback_reason = std::move(chosen.fallback_reason);
+  impl_->left_out = std::move(chosen.left_out);
   impl_->gpu = chosen.gpu;
   for (size_t b = 0; b < impl_->backends.size(); ++b) {
     if (impl_->backends[b]->scheduling().frontier && impl_->backends.size() > 1) {
@@ -327,6 +329,10 @@ std::vector<DeviceShare> BatchEvaluator::device_shares() const {
 std::string BatchEvaluator::device_choice() const {
   const std::lock_guard lock(impl_->auto_lock);
   return impl_->auto_reason;
+}
+
+const std::vector<std::string>& BatchEvaluator::left_out_devices() const {
+  return impl_->left_out;
 }
 
 std::vector<std::string> BatchEvaluator::device_faults() const {

@@ -264,6 +264,11 @@ class BatchEvaluator {
   // unusable for the rest of the process.)
   std::vector<std::string> device_faults() const;
 
+  // Under BatchDevice::All or Auto, why each usable device was left out
+  // because polyrt could not generate its code (a polyrt bug: the message
+  // says so); the other devices run the batch. Empty when none was.
+  const std::vector<std::string>& left_out_devices() const;
+
   // The batch plan: kernels, host steps, columns, scalars.
   std::string describe() const;
 
