@@ -38,7 +38,7 @@ struct Settings {
 }  // namespace
 
 int bench_command(CommandLine& args) {
-  if (args.wants_help()) return std::fputs(kBenchUsage, stdout), 0;
+  if (args.wants_help()) return print_compiling_help(kBenchUsage);
   Settings settings;
   bool json = false;
   while (!args.done()) {

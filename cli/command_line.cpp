@@ -1,6 +1,7 @@
 #include "cli/command_line.hpp"
 
 #include <charconv>
+#include <cstdio>
 
 #include "polyrt/error.hpp"
 #include "polyrt/host_nodes.hpp"
@@ -15,7 +16,7 @@ bool takes_value(const std::string& name) {
       "--out",    "--cycles",     "--outputs", "--format",  "--set",         "--threads",
       "--engine", "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
       "--parts",  "--part",       "--rate",    "--seconds", "--lib",         "--partition",
-      "--rows",   "--width",      "--html",    "--plugin"};
+      "--rows",   "--width",      "--html",    "--plugin",  "--data-root",   "--allow-env"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }
@@ -49,7 +50,8 @@ CommandLine::CommandLine(std::string command, std::vector<std::string> args)
     } else if (takes_value(o.name) && i + 1 < args.size()) {
       o.value = args[++i];
     }
-    if (o.name != "--set" && o.name != "--lib" && o.name != "--partition" && o.name != "--plugin") {
+    if (o.name != "--set" && o.name != "--lib" && o.name != "--partition" && o.name != "--plugin" &&
+        o.name != "--data-root" && o.name != "--allow-env") {
       for (const std::string& s : seen) {
         if (s == o.name) {
           throw UsageError("polyrt " + command_ + ": option " + o.name +
@@ -172,6 +174,18 @@ DeviceChoice parse_device(const std::string& command, const std::string& text) {
   return DeviceChoice(BatchDevice::Gpu, (int)index);
 }
 
+int print_compiling_help(const char* usage) {
+  std::fputs(usage, stdout);
+  std::fputs(
+      "\nAn untrusted program (docs/security.md): --untrusted compiles it confined: data\n"
+      "files are read only under a --data-root DIR (repeatable; symbolic links resolved,\n"
+      "never /proc, /sys or /dev), env() and env_or() only for the names given with\n"
+      "--allow-env NAME (repeatable), and no diagnostic quotes what a file or the\n"
+      "environment holds. --data-root and --allow-env imply --untrusted.\n",
+      stdout);
+  return 0;
+}
+
 bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& options) {
   if (flag == "--lib") {
     options.library_paths.push_back(args.value_of(flag));
@@ -183,6 +197,14 @@ bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& op
     }
   } else if (flag == "--partition") {
     parse_partition(args.command(), args.value_of(flag), options);
+  } else if (flag == "--untrusted") {
+    options.untrusted = true;
+  } else if (flag == "--data-root") {  // both confine: they imply --untrusted
+    options.untrusted = true;
+    options.data_roots.push_back(args.value_of(flag));
+  } else if (flag == "--allow-env") {
+    options.untrusted = true;
+    options.allowed_env.push_back(args.value_of(flag));
   } else {
     return false;
   }

@@ -62,9 +62,15 @@ int bench_command(CommandLine& args);
 int version_command();
 
 // Handles the options that shape the compiled program, each repeatable:
-// --lib DIR (a module directory) and --partition I or CURSOR=I (the
-// partition a top-level cursor takes); false for any other flag.
+// --lib DIR (a module directory), --partition I or CURSOR=I (the
+// partition a top-level cursor takes), --plugin LIB, and the confinement of
+// an untrusted program (--untrusted, --data-root DIR, --allow-env NAME);
+// false for any other flag.
 bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& options);
+
+// Prints the help of a command that compiles a program: `usage`, then what
+// every such command takes to confine an untrusted program. Returns 0.
+int print_compiling_help(const char* usage);
 
 // Handles --engine, --provenance (UsageError for a bad value), --lib and
 // --partition; false for any other flag. With `batch`, --engine also accepts "batch" (polyrt run).

@@ -16,7 +16,7 @@ int check_command(CommandLine& args) {
       "and before POLYRT_LIB_PATH and the standard library); --plugin LIB loads a library\n"
       "of host nodes (docs/embedding.md, every command takes it); --partition the\n"
       "partition a top-level cursor takes.\n";
-  if (args.wants_help()) return std::fputs(usage, stdout), 0;
+  if (args.wants_help()) return print_compiling_help(usage);
   CompileOptions options;
   while (!args.done()) {
     const std::string f = args.flag();
@@ -82,7 +82,7 @@ int eval_command(CommandLine& args) {
       "auto|raw|pull|pushpull,\n--lib DIR a directory of modules (repeatable), --partition "
       "[CURSOR=]I the\n"
       "partition a top-level cursor takes.\n";
-  if (args.wants_help()) return std::fputs(usage, stdout), 0;
+  if (args.wants_help()) return print_compiling_help(usage);
   std::vector<std::pair<std::string, std::string>> sets;
   CompileOptions options;
   options.engine = Engine::Native;

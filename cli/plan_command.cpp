@@ -82,7 +82,7 @@ int plan_command(CommandLine& args) {
       valid_gpu_targets() +
       "),\n--cuda-driver the oldest CUDA driver that must load it (e.g. 12.4; it picks the PTX\n"
       "ISA; default: the newest LLVM emits, PTX ISA 8.5).\n";
-  if (args.wants_help()) return std::fputs(usage.c_str(), stdout), 0;
+  if (args.wants_help()) return print_compiling_help(usage.c_str());
   CompileOptions options;
   options.engine = Engine::Native;
   Emit emit;

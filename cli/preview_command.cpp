@@ -118,7 +118,7 @@ void traversal_rows(const Program& p, const PreviewRequest& r, std::vector<uint6
 }  // namespace
 
 int preview_command(CommandLine& args) {
-  if (args.wants_help()) return std::fputs(kPreviewUsage, stdout), 0;
+  if (args.wants_help()) return print_compiling_help(kPreviewUsage);
   PreviewRequest r;
   while (!args.done()) {
     const std::string f = args.flag();

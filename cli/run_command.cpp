@@ -264,7 +264,7 @@ int execute(const RunRequest& r, const std::string& file) {
 }  // namespace
 
 int run_command(CommandLine& args) {
-  if (args.wants_help()) return std::fputs(kRunUsage, stdout), 0;
+  if (args.wants_help()) return print_compiling_help(kRunUsage);
   RunRequest request;
   while (!args.done()) {
     const std::string f = args.flag();

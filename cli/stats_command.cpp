@@ -91,8 +91,7 @@ std::string column_text(const ColumnStats& s, bool log_scale) {
     for (size_t k = 0; k < std::min<size_t>(t.top.size(), 5); ++k) {
       const double share = s.rows ? (double)t.top[k].second / (double)s.rows : 0;
       const std::string bar(std::lround(share * 20), '#');
-      std::string value = printable_cell(t.top[k].first);
-      if (display_width(value) > 30) value = value.substr(0, 27) + "...";
+      const std::string value = fit(printable_cell(t.top[k].first), 30, "...");
       out += "  " + bar + std::string(21 - bar.size(), ' ') + stats_number_text(100 * share) +
              "%  " + value + "\n";
     }
@@ -136,7 +135,7 @@ void write_report(const std::string& path, const std::string& page, const Progra
 }  // namespace
 
 int stats_command(CommandLine& args) {
-  if (args.wants_help()) return std::fputs(kStatsUsage, stdout), 0;
+  if (args.wants_help()) return print_compiling_help(kStatsUsage);
   std::optional<std::pair<uint64_t, uint64_t>> cycles;
   std::vector<std::string> outputs;
   std::vector<std::pair<std::string, std::string>> sets;

@@ -16,7 +16,8 @@ constexpr size_t kMinColumnWidth = 8;   // a text column cut no narrower; a numb
 std::optional<std::pair<char32_t, size_t>> decode(std::string_view text, size_t i) {
   const auto b = (unsigned char)text[i];
   if (b < 0x80) return std::pair(char32_t(b), size_t{1});
-  const size_t n = b >= 0xF0 && b < 0xF5 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0;
+  // Lead bytes 0xF5..0xFF and 0xC0, 0xC1 start no sequence.
+  const size_t n = b >= 0xF5 ? 0 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC2 ? 2 : 0;
   if (n == 0 || i + n > text.size()) return std::nullopt;
   char32_t c = b & (0x7F >> n);
   for (size_t k = 1; k < n; ++k) {
@@ -50,23 +51,6 @@ size_t columns_of(char32_t c) {
   return in(kWide) ? 2 : 1;
 }
 
-// `text` (printable) cut to at most `width` columns, an ellipsis ending
-// a cut text.
-std::string fit(std::string_view text, size_t width, std::string_view ellipsis) {
-  if (display_width(text) <= width) return std::string(text);
-  std::string out;
-  size_t used = 0;
-  for (size_t i = 0; i < text.size();) {
-    const auto [c, n] = decode(text, i).value_or(std::pair(char32_t(0xFFFD), size_t{1}));
-    const size_t w = columns_of(c);
-    if (used + w + display_width(ellipsis) > width) break;
-    out.append(text.substr(i, n));
-    used += w;
-    i += n;
-  }
-  return out + std::string(ellipsis);
-}
-
 std::string padded(const std::string& text, size_t width, bool right) {
   const size_t pad = width - std::min(width, display_width(text));
   return right ? std::string(pad, ' ') + text : text + std::string(pad, ' ');
@@ -81,6 +65,7 @@ bool is_numeric_type(const std::string& type) {
 }  // namespace
 
 std::string printable_cell(std::string_view text) {
+  static const char kHex[] = "0123456789abcdef";
   std::string out;
   for (size_t i = 0; i < text.size();) {
     const auto decoded = decode(text, i);
@@ -97,14 +82,31 @@ std::string printable_cell(std::string_view text) {
     } else if (c == '\r') {
       out += "\\r";
     } else if (c < 0x20 || c == 0x7F) {
-      static const char kHex[] = "0123456789abcdef";
       out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+    } else if (c >= 0x80 && c <= 0x9F) {
+      // C1 controls: U+009B is a terminal's CSI, as ESC [ is.
+      out += std::string("\\u00") + kHex[c >> 4] + kHex[c & 15];
     } else {
       out.append(text.substr(i, n));
     }
     i += n;
   }
   return out;
+}
+
+std::string fit(std::string_view text, size_t width, std::string_view ellipsis) {
+  if (display_width(text) <= width) return std::string(text);
+  std::string out;
+  size_t used = 0;
+  for (size_t i = 0; i < text.size();) {
+    const auto [c, n] = decode(text, i).value_or(std::pair(char32_t(0xFFFD), size_t{1}));
+    const size_t w = columns_of(c);
+    if (used + w + display_width(ellipsis) > width) break;
+    out.append(text.substr(i, n));
+    used += w;
+    i += n;
+  }
+  return out + std::string(ellipsis);
 }
 
 size_t display_width(std::string_view utf8) {

@@ -33,8 +33,13 @@ std::string render_table(const TextTable& table, const TableStyle& style);
 // printable_cell); invalid bytes count as one replacement character.
 size_t display_width(std::string_view utf8);
 
+// `text` (printable) cut on a character boundary to at most `width`
+// columns, `ellipsis` ending a cut text.
+std::string fit(std::string_view text, size_t width, std::string_view ellipsis);
+
 // A cell's text as one printable line: control characters escaped (\n,
-// \t, \r, \xHH), invalid UTF-8 replaced by U+FFFD.
+// \t, \r, \xHH; C1 controls as \u0080..\u009f), each invalid UTF-8 byte
+// replaced by U+FFFD.
 std::string printable_cell(std::string_view text);
 
 }  // namespace polyrt::cli

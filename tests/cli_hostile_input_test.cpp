@@ -180,6 +180,32 @@ TEST_F(CliHostile, SignalsStopARunCleanly) {
   EXPECT_EQ(entries(out), 0u);
 }
 
+// A traversal stops as promptly, on the per-state path (a `where` over the
+// parent: no lattice) while its rows are written, and while an opening of a
+// partition list materializes (once polled only between parent coordinates,
+// so a run went on to a complete file, or for minutes).
+TEST_F(CliHostile, SignalsStopATraversalCleanly) {
+  const std::string out = dir + "/traversal";
+  ::mkdir(out.c_str(), 0755);
+  const std::string rows =
+      write_program(dir, "rows.polydat",
+                    "input cycle\nfor a in 0..2500, b in 0..1000 where {a} != 1 { x := a * b }\n");
+  const std::string peel = write_program(
+      dir, "peel.polydat",
+      "input cycle\nfor p in partitions(\"*/1048576\", 1048576) { x := start_of(p) }\n");
+  for (const std::string& file : {rows, peel}) {
+    const std::string cmd = "s=$(date +%s%N); " + std::string(POLYRT_BINARY) + " run " + file +
+                            " --cycles 0..1 --out " + out + "/s.csv 2>" + dir +
+                            "/err & pid=$!; sleep 1; kill -INT $pid; wait $pid; st=$?; "
+                            "e=$(date +%s%N); echo $(( (e - s) / 1000000 )) > " +
+                            dir + "/ms; exit $st";
+    const int raw = std::system(cmd.c_str());
+    EXPECT_EQ(WEXITSTATUS(raw), 130) << file << ": " << read_file(dir + "/err");
+    EXPECT_LT(std::stol(read_file(dir + "/ms")), 4000) << file;
+    EXPECT_EQ(entries(out), 0u) << file;  // no file, no temporary
+  }
+}
+
 TEST_F(CliHostile, LeftoversOfDeadRunsAreRemoved) {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);

@@ -78,6 +78,37 @@ TEST(CliPreview, NoneControlCharactersWideTextAndLongText) {
   expect_contains(none.out, {"| ana |"});
 }
 
+// Nothing reaches the terminal raw: C1 controls (U+009B is CSI, which
+// starts an escape sequence as ESC [ does) are escaped, and every invalid
+// byte is U+FFFD (lead bytes 0xF5..0xFF were once read as 3-byte sequences,
+// passing the bytes after them raw); in preview and in stats' top values,
+// which are cut on character boundaries.
+TEST(CliPreview, NoTerminalControlReachesTheTerminal) {
+  const std::string dir = temp_dir();
+  const std::string file =
+      write_program(dir, "t.polydat", "input cycle\nextern nick: str\nn := nick\n");
+  const std::string set = " --set \"nick=$(printf '\\302\\233[31m\\365\\033x\\377')\"";
+  const auto r = run_polyrt("preview " + file + " --rows 1" + set);
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_contains(r.out, {"\\u009b[31m\xEF\xBF\xBD\\x1bx\xEF\xBF\xBD"});
+  const auto stats = run_polyrt("stats " + file + " --cycles 0..10" + set);
+  ASSERT_EQ(stats.status, 0) << stats.err;
+  expect_contains(stats.out, {"\\u009b[31m\xEF\xBF\xBD\\x1bx\xEF\xBF\xBD"});
+  for (const std::string& out : {r.out, stats.out}) {
+    EXPECT_EQ(out.find("\xC2\x9B"), std::string::npos);
+    EXPECT_EQ(out.find('\033'), std::string::npos);
+    EXPECT_EQ(out.find('\xF5'), std::string::npos);
+  }
+  // A long top value is cut on a character boundary: 27 columns of 3-byte
+  // characters, never a lone lead byte.
+  std::string euros;
+  for (int k = 0; k < 40; ++k) euros += "\xE2\x82\xAC";  // U+20AC, 3 bytes
+  const auto wide = run_polyrt("stats " + file + " --cycles 0..10 --set nick=" + euros);
+  ASSERT_EQ(wide.status, 0) << wide.err;
+  euros.resize(27 * 3);
+  expect_contains(wide.out, {(euros + "...\n").c_str()});
+}
+
 TEST(CliPreview, AWidthElidesMiddleColumns) {
   const auto r = run_polyrt_with("COLUMNS=70", "preview " + kUsers + " --rows 2");
   ASSERT_EQ(r.status, 0) << r.err;
@@ -104,8 +135,7 @@ TEST(CliPreview, TraversalsAndRanges) {
   EXPECT_EQ(cells_of(r.out),
             (std::vector<std::vector<std::string>>{
                 {"4", "1", "1", "101"}, {"4", "1", "2", "102"}, {"4", "2", "1", "201"}}));
-  const auto last =
-      run_polyrt("preview " + kUsers + " --rows 5 --cycles 18446744073709551614..");
+  const auto last = run_polyrt("preview " + kUsers + " --rows 5 --cycles 18446744073709551614..");
   ASSERT_EQ(last.status, 0) << last.err;
   expect_contains(last.out, {"2 rows from cycle = 18446744073709551614"});
   const auto empty = run_polyrt("preview " + kUsers + " --cycles 5..5");

@@ -45,6 +45,23 @@ TEST(CliStats, ReportsAndJsonAgreeAcrossThreadsAndDevices) {
   EXPECT_EQ(columns(gpu.out), columns(one.out));
 }
 
+// A subnormal min, max or quantile is reported, in every form: the report
+// once reparsed its own text with std::stod, which throws for them.
+TEST(CliStats, SubnormalValuesAreReported) {
+  const std::string dir = temp_dir();
+  const std::string file = write_program(dir, "sub.polydat",
+                                         "input cycle\nx := (cycle as f64) * 5e-324\n"
+                                         "y := (cycle as f64) * 1e-310\n");
+  const auto text = run_polyrt("stats " + file + " --cycles 0..1000");
+  ASSERT_EQ(text.status, 0) << text.err;
+  expect_contains(text.out, {"min 0  max 4.93572e-321"});
+  const auto json = run_polyrt("stats " + file + " --cycles 0..1000 --json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  expect_contains(json.out, {"\"min\":0,\"max\":4.936e-321", "\"p50\":2.465e-321"});
+  const auto html = run_polyrt("stats " + file + " --cycles 0..1000 --html " + dir + "/s.html");
+  ASSERT_EQ(html.status, 0) << html.err;
+}
+
 TEST(CliStats, RefusalsNameTheFix) {
   const std::string dir = temp_dir();
   const std::string file = write_program(dir, "s.polydat", "input cycle\nk := cycle\n");

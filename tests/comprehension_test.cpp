@@ -114,6 +114,10 @@ TEST(Comprehension, WhereKeepsTuplesThatAreExactlyTrue) {
   EXPECT_EQ(rows(tuples_of("a in 0..5 where {a} % 2 == 0 && {a} / 0 == 0")), (V{"0", "2", "4"}));
   EXPECT_EQ(rows(tuples_of("a in 0..4 where {a} - 1 > 2")), (V{"0"}));  // 0 - 1 wraps
   EXPECT_EQ(rows(tuples_of("a in 0..4 where {a} * 0.5 >= 1")), (V{"2", "3"}));
+  // A float's zero divisor gives 0.0 too (it once gave C's inf and NaN).
+  EXPECT_EQ(rows(tuples_of("a in 0..3 where {a} / 0.0 == 0.0 && {a} % 0.0 == 0.0")),
+            (V{"0", "1", "2"}));
+  EXPECT_EQ(rows(tuples_of("a in 0..3 where {a} * 1.5 / 0.0 < 1")), (V{"0", "1", "2"}));
   EXPECT_EQ(rows(tuples_of("a in 0..4 where !{a} || {a} % 3")), (V{"0", "1", "2"}));
   EXPECT_EQ(rows(tuples_of("t in p, q where {t} + \"x\" == \"qx\"")), (V{"q"}));
   EXPECT_THROW(tuples_of("t in p, q where {t} * 2 > 1"), EvalError);
@@ -294,7 +298,8 @@ TEST(Comprehension, IntervalsAreSampled) {
       std::string::npos);
   EXPECT_NE(error_of("(a, b) in (0.0..1.0, 1..3) order halton/2").find("polydat's V7"),
             std::string::npos);
-  EXPECT_NE(error_of("x in 1.0..0.5 order halton/2").find("start is below its end"),
+  EXPECT_NE(error_of("x in 1.0..0.5 order halton/2")
+                .find("the interval '1.0..0.5' must start below its end (1.0 is not below 0.5)"),
             std::string::npos);
   EXPECT_THROW(tuples_of("x in 0.0..1.0 order halton/20000000"), EvalError);  // past 2^24
 }
@@ -696,6 +701,27 @@ TEST(Traversal, BodyCursorsRunTheirSlice) {
   expect_contains(
       compile_error("input cycle\nfor k in 0..2 {\n  cursor r = range(0, k)\n  v := 1\n}\n"),
       {"range(START, END) with integers"});
+  // An empty range once compiled and failed every run ("cycle 0 of
+  // activation 0 does not exist"); a name declared twice left the second
+  // cursor's slice unset.
+  expect_contains(
+      compile_error("input cycle\nfor k in 0..2 {\n  cursor r = range(3, 3)\n  v := 1\n}\n"),
+      {"t.polydat:3:14", "with integers START < END"});
+  expect_contains(compile_error("input cycle\nfor k in 0..2 {\n  cursor r = range(0, 4)\n"
+                                "  cursor r = range(0, 9)\n  v := r.ordinal\n}\n"),
+                  {"t.polydat:4:3", "cursor 'r' is declared twice in this body"});
+  // A body const reading the cursor once changed every cycle.
+  expect_contains(compile_error("input cycle\nfor p in partitions(\"*/2\", 10) {\n"
+                                "  cursor rows = range(0, 10) over p\n  const k := rows.ordinal\n"
+                                "  v := k\n}\n"),
+                  {"t.polydat:4:3", "const binding 'k' reads a cursor of the body"});
+  EXPECT_NO_THROW(
+      compile("input cycle\nfor p in partitions(\"*/2\", 10) {\n"
+              "  cursor rows = range(0, 10) over p\n  const k := start_of(p) * 2\n"
+              "  v := k + rows.ordinal\n}\n"));
+  expect_contains(compile_error("input i\ncursor q = range(0, 4)\ncursor q = range(0, 9)\n"
+                                "x := q.ordinal\n"),
+                  {"t.polydat:3:1", "cursor 'q' is declared twice"});
   // `over "SPEC"`: the one partition a spec resolves to over the extent.
   const Traversal spec = open_at_zero(
       "input cycle\nfor k in 0..2 {\n  cursor r = range(100, 200) over \"25%..50%\"\n"

@@ -277,6 +277,21 @@ TEST(Jit, AChosenCpuMustNeedNoFeatureTheHostLacks) {
   test::expect_contains(
       test::thrown_message<Error>([&] { choose_jit_cpu(triple, host, "cortex-a53"); }),
       {"names no CPU LLVM knows", "x86-64-v3", "the host is skylake-avx512"});
+  // 32-bit CPUs are names LLVM knows, and once aborted the process
+  // ("64-bit code requested on a subtarget that doesn't support it").
+  for (const char* cpu : {"i386", "i686", "pentium4", "yonah", "lakemont", "k6-2"}) {
+    test::expect_contains(test::thrown_message<Error>([&] { choose_jit_cpu(triple, host, cpu); }),
+                          {"names a 32-bit CPU", "x86-64-v3"});
+  }
+}
+
+// The command refuses it too, as a clean error (the process used to abort).
+TEST(Jit, ThirtyTwoBitCpusAreRefusedByTheCommand) {
+  const test::CommandResult r = test::run_polyrt_with(
+      "POLYRT_JIT_CPU=i386", "run " + std::string(POLYRT_SOURCE_DIR) +
+                                 "/examples/ladder.polydat --cycles 0..2 --engine native");
+  EXPECT_EQ(r.status, 1) << r.err;
+  test::expect_contains(r.err, {"POLYRT_JIT_CPU=i386 names a 32-bit CPU"});
 }
 
 }  // namespace

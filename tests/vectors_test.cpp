@@ -157,6 +157,18 @@ TEST(Vectors, TextJsonAndTilesShowArrays) {
             "\"[18446744073709551615,0]\"}");
 }
 
+// An f32 element is a JSON number in serde_json's form, as an f64 element
+// is: "-0.0" and "2.0", not to_chars' "-0" and "2" (polydat's serde_json
+// writes a vec_f32 that way).
+TEST(Vectors, F32ElementsAreJsonNumbersLikeF64Ones) {
+  const std::string program =
+      "input c\nw := str_to_vec_f32(\"[-0.0, 1.5, 2, 0.000001, 0.1]\")\nj := w as json\n"
+      "d := str_to_vec_f64(\"[-0.0, 1.5, 2, 0.000001]\") as json\n";
+  const std::vector<std::string> got = values_everywhere(program, 0, {"j", "d"});
+  EXPECT_EQ(got[0], "json [-0.0,1.5,2.0,1e-6,0.1]");
+  EXPECT_EQ(got[1], "json [-0.0,1.5,2.0,1e-6]");
+}
+
 TEST(Vectors, TheBatchTierAgreesWithTheEngines) {
   const std::string program =
       "input c\na := hash_vec(c, 8)\nb := xxhash3_vec(hash(c), 8)\nd := vec_dot(a, b)\n"

@@ -27,6 +27,12 @@ JitCpu choose_jit_cpu(const std::string& triple, const JitCpu& host, const std::
   }
   const std::unique_ptr<llvm::MCSubtargetInfo> info(
       target->createMCSubtargetInfo(triple, wanted, ""));
+  // A 32-bit x86 CPU (i386, pentium4, k6-2, ...) is a valid name for the
+  // triple, but LLVM aborts the process when asked for 64-bit code on it.
+  if (llvm::StringRef(triple).starts_with("x86_64") && !info->checkFeatures("+64bit")) {
+    throw Error(what + " names a 32-bit CPU, which cannot run the 64-bit code polyrt generates " +
+                "(e.g. x86-64, x86-64-v2, x86-64-v3, x86-64-v4; the host is " + host.cpu + ")");
+  }
   // Every feature the host reports absent ("-name") must be absent from
   // the CPU's too.
   std::string missing;

@@ -8,7 +8,9 @@
 
 #include "comprehension/generators.hpp"
 #include "nodes/registry.hpp"
+#include "polyrt/cancellation.hpp"
 #include "polyrt/error.hpp"
+#include "rtlib/rtlib.h"
 #include "value/vector_values.hpp"
 
 namespace polyrt::comprehension {
@@ -574,7 +576,13 @@ class Parser {
     };
     src.lo = bound(text.substr(0, dots), "interval start");
     src.hi = bound(text.substr(dots + (inclusive ? 3 : 2)), "interval end");
-    if (!(src.lo < src.hi)) fail(at, "an interval's start is below its end");
+    if (!(src.lo < src.hi)) {
+      fail(at,
+           "the interval '" + std::string(text) + "' must start below its end (" +
+               std::string(text.substr(0, dots)) + " is not below " +
+               std::string(text.substr(dots + (inclusive ? 3 : 2))) + ")",
+           "a continuous interval is written 0.0..1.0 (half-open) or 0.0..=1.0");
+    }
     return src;
   }
 
@@ -1130,11 +1138,12 @@ class PredicateEvaluator {
     const double x = a.type() == Type::U64 ? (double)a.as_u64() : a.as_f64();
     const double y = b.type() == Type::U64 ? (double)b.as_u64() : b.as_f64();
     const char o = op[0];
+    // The body's f64 `/` and `%` (the rtlib's): 0.0 for a zero divisor.
     return Value::f64(o == '+'   ? x + y
                       : o == '-' ? x - y
                       : o == '*' ? x * y
-                      : o == '/' ? x / y
-                                 : std::fmod(x, y));
+                      : o == '/' ? pd_f64_div(x, y)
+                                 : pd_f64_mod(x, y));
   }
 
   // <0, 0, >0; 2 for unordered (NaN, or kinds that cannot be ordered).
@@ -1358,6 +1367,7 @@ std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& s
           shared ? *shared : (own = clause_rows(c.clauses[k], with_prefix, call));
       for (const std::vector<Value>& row : rows) {
         if (next.size() >= kMaxTuples) refuse_size(c);
+        throw_if_cancelled("opening a traversal");
         next.push_back(prefix);
         next.back().insert(next.back().end(), row.begin(), row.end());
       }
@@ -1385,6 +1395,7 @@ double map_code(uint64_t code, const Source& s) {
 Tuples sample_intervals(const Comprehension& c, Tuples out) {
   if (*c.order->count > kMaxTuples) refuse_size(c);
   for (const std::vector<uint64_t>& point : continuous_codes(*c.order, c.clauses.size())) {
+    throw_if_cancelled("opening a traversal");
     std::vector<Value> row;
     for (size_t k = 0; k < point.size(); ++k) {
       row.push_back(Value::f64(map_code(point[k], c.clauses[k].sources[0])));
@@ -1422,6 +1433,7 @@ Tuples evaluate(const Comprehension& c, const Scope& scope, const Caller& call) 
   std::vector<bool> survives(tuples.size(), true);
   if (c.where) {
     for (size_t p = 0; p < tuples.size(); ++p) {
+      throw_if_cancelled("opening a traversal");
       const Value keep = PredicateEvaluator(out.names, tuples[p], scope).eval(*c.where);
       survives[p] = !keep.is_none() && keep.type() == Type::Bool && keep.as_bool();
     }

@@ -8,6 +8,7 @@
 
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
+#include "io/confinement.hpp"
 #include "nodes/tile_holes.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -108,6 +109,13 @@ void fold_constants(Graph& g) {
     for (const Wire& w : n.inputs) inputs.push_back(&g.nodes[w.node].constants[w.port]);
     std::vector<Value> outputs(n.out_types.size());
     if (auto failure = run_node(n, inputs.data(), outputs.data(), discarded_side_channel())) {
+      if (io::confinement()) {
+        // The message and inputs may quote a data file or the environment.
+        throw ConstantFoldError("constant node '" + n.label + "' in binding '" + n.binding +
+                                "' at " + g.location_of(n) +
+                                " fails when folded at compile time (an untrusted program is "
+                                "not shown why: the message may quote what it read)");
+      }
       throw ConstantFoldError("constant " + failure_message(g, i, *failure, inputs, nullptr));
     }
     n.kind = NodeKind::Constant;

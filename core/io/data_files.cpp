@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "io/confinement.hpp"
 #include "io/regular_file.hpp"
 
 namespace polyrt::io {
@@ -26,6 +27,10 @@ std::optional<std::string> read_data_file(const std::string& path, std::string& 
       !fs::exists(path, ec)) {
     const fs::path candidate = fs::path(current_scope->base_) / path;
     if (fs::exists(candidate, ec)) resolved = candidate.string();
+  }
+  if (const Confinement* c = confinement()) {
+    why = data_file_refusal(*c, resolved);
+    if (!why.empty()) return std::nullopt;
   }
   RegularFile file = read_regular_file(resolved, kMaxDataFileBytes, true);
   switch (file.outcome) {

@@ -34,8 +34,8 @@ class DataFileScope {
 inline constexpr uint64_t kMaxDataFileBytes = uint64_t(1) << 30;
 
 // The whole data file `path` (resolved as DataFileScope says), or none with
-// `why` set: unreadable, not a regular file, or larger than
-// kMaxDataFileBytes.
+// `why` set: unreadable, not a regular file, larger than kMaxDataFileBytes,
+// or refused by this thread's confinement (io/confinement.hpp).
 std::optional<std::string> read_data_file(const std::string& path, std::string& why);
 
 }  // namespace polyrt::io

@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <optional>
 
+#include "io/confinement.hpp"
 #include "nodes/registry.hpp"
 
 namespace polyrt::nodes {
@@ -31,6 +33,14 @@ std::shared_ptr<const Prepared> capture_compile_time(const std::vector<Value>&) 
 // unset, or a ParamError without one.
 std::shared_ptr<const Prepared> read_environment(const std::string& name,
                                                  const std::optional<std::string>& fallback) {
+  if (const io::Confinement* c = io::confinement();
+      c && std::find(c->allowed_env.begin(), c->allowed_env.end(), name) == c->allowed_env.end()) {
+    throw ParamError{0,
+                     "an untrusted program reads no environment variable it was not allowed: "
+                     "allow " +
+                         name + " with --allow-env " + name +
+                         " (CompileOptions::allowed_env, Python allow_env=)"};
+  }
   const char* value = std::getenv(name.c_str());
   if (!value && !fallback) {
     throw ParamError{0, "environment variable " + name + " is not set (env_or gives a default)"};

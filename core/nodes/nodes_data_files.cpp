@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/confinement.hpp"
 #include "io/data_files.hpp"
 #include "nodes/registry.hpp"
 #include "rtlib/json_text.hpp"
@@ -197,10 +198,13 @@ std::shared_ptr<const Prepared> csv_column(const std::vector<Value>& p) {
       if (rt::trim_space(headers[k]) == column) index = k;
     }
     if (index == headers.size()) {
+      // An untrusted compile never quotes a file (the header is its first line).
       std::string available;
       for (const std::string& h : headers) available += (available.empty() ? "" : ", ") + h;
-      throw ParamError{1, "csv_field: column '" + column + "' not found in '" + path +
-                              "'. Available: " + available};
+      throw ParamError{1, "csv_field: column '" + column + "' not found in '" + path + "'" +
+                              (io::confinement() ? std::string(" (its header is not shown to an "
+                                                               "untrusted program)")
+                                                 : ". Available: " + available)};
     }
   }
   std::vector<std::string> values;

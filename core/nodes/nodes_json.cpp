@@ -30,7 +30,8 @@ using rt::JsonValue;
 JsonValue json_value_of(const Value& v);
 
 // A vector as a JSON array of its elements (an f32 element in its shortest
-// f32 digits; NaN and +-inf, which JSON has no number for, as null).
+// f32 digits, in serde_json's form as write_f64_json writes an f64: "-0.0",
+// "2.0", "1e-6"; NaN and +-inf, which JSON has no number for, as null).
 JsonValue vector_json(const Value& v) {
   JsonValue out;
   out.kind = JsonValue::Kind::Array;
@@ -40,7 +41,7 @@ JsonValue vector_json(const Value& v) {
       JsonValue number;
       number.kind = JsonValue::Kind::Number;
       char buf[rt::kF64ShortestText];
-      number.scalar.assign(buf, rt::write_f32_shortest_finite(buf, (float)d));
+      number.scalar.assign(buf, rt::write_f32_debug(buf, d, 1e-5));
       out.items.push_back(std::move(number));
     } else {
       out.items.push_back(json_value_of(element));

@@ -10,8 +10,10 @@
 #include <string>
 #include <string_view>
 
+#include "nodes/partition_lists.hpp"
 #include "nodes/partition_spec.hpp"
 #include "nodes/registry.hpp"
+#include "polyrt/cancellation.hpp"
 #include "polyrt/error.hpp"
 #include "rtlib/rtlib.h"
 #include "rtlib/text.hpp"
@@ -153,6 +155,25 @@ Partition list_entry(const std::string& text, size_t i) {
   for (size_t k = 0; k <= i; ++k) at = text.find('{', at + (k ? 1 : 0));
   return PartitionReader(text, at).read();
 }
+
+}  // namespace
+
+// Each entry's text is a partition value's (both are append_partition's).
+std::vector<Value> partition_list_elements(const Value& list) {
+  const std::string& text = list.text();
+  std::vector<Value> out;
+  out.reserve(list_size(text));
+  for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
+    throw_if_cancelled("peeling a partition list");
+    const size_t close = text.find('}', open);
+    if (close == std::string::npos) internal_error("a partition list's text is malformed");
+    out.push_back(Value::of_payload(Type::Partition, text.substr(open, close + 1 - open)));
+    open = close;
+  }
+  return out;
+}
+
+namespace {
 
 template <typename F>
 auto spec_step(F&& f) {

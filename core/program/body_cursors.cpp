@@ -97,10 +97,17 @@ std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
       continue;
     }
     BodyCursor c{s.names[0], 0, 0, std::nullopt, Value::none()};
+    for (const BodyCursor& earlier : cursors) {
+      if (earlier.name == c.name) {
+        sources.fail(s.pos, "cursor '" + c.name + "' is declared twice in this body", 6,
+                     "give each cursor its own name");
+      }
+    }
+    // An empty range would give every activation no cycle to run.
     const std::optional<std::pair<uint64_t, uint64_t>> range = literal_range(*s.expr);
-    if (!range || range->first > range->second) {
+    if (!range || range->first >= range->second) {
       sources.fail(s.expr->pos,
-                   "a cursor's constructor is range(START, END) with integers START <= END", 1,
+                   "a cursor's constructor is range(START, END) with integers START < END", 1,
                    "e.g. cursor rows = range(0, 1000) over p");
     }
     c.start = range->first;

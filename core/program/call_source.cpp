@@ -1,6 +1,7 @@
 #include "program/call_source.hpp"
 
 #include "graph/evaluate_node.hpp"
+#include "nodes/partition_lists.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
 #include "value/vector_values.hpp"
@@ -85,13 +86,7 @@ std::vector<Value> call_source_values(std::string_view callee, std::span<const V
   if (list.is_none()) return {};
   if (is_vector(list.type())) return vector_elements(list);
   if (list.type() != Type::PartitionList) return {list};
-  std::vector<Value> out;
-  const uint64_t count = evaluate_call("partition_count", std::span(&list, 1)).as_u64();
-  for (uint64_t i = 0; i < count; ++i) {
-    const Value at[] = {list, Value::u64(i)};
-    out.push_back(evaluate_call("partition_at", at));
-  }
-  return out;
+  return nodes::partition_list_elements(list);
 }
 
 }  // namespace polyrt

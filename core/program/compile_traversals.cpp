@@ -1,5 +1,6 @@
 #include "program/compile_traversals.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <set>
 
@@ -196,6 +197,45 @@ void check_scope_names(TraversalDef& def, const dsl::Stmt& traversal, const Prog
   }
 }
 
+// Whether node `n`'s cone holds a coordinate (a body's: its cycle).
+bool reads_coordinate(const ir::Graph& g, uint32_t n) {
+  std::vector<bool> seen(g.nodes.size());
+  std::vector<uint32_t> stack{n};
+  while (!stack.empty()) {
+    const uint32_t at = stack.back();
+    stack.pop_back();
+    if (seen[at]) continue;
+    seen[at] = true;
+    if (g.nodes[at].kind == ir::NodeKind::Coordinate) return true;
+    for (const ir::Wire& w : g.nodes[at].inputs) stack.push_back(w.node);
+  }
+  return false;
+}
+
+// A body `const` is evaluated once per activation: with a cursor, whose
+// ordinal advances with the cycle, one that reads it would change every
+// cycle instead (it once silently did).
+struct ConstBinding {
+  std::vector<std::string> names;
+  dsl::SourcePos pos;
+};
+
+void refuse_consts_reading_cursors(const Program& body, const std::vector<ConstBinding>& consts,
+                                   const dsl::Sources& sources) {
+  const ir::Graph& g = ProgramInternals::graph(body);
+  for (const ConstBinding& s : consts) {
+    for (const ir::Output& o : g.outputs) {
+      if (std::find(s.names.begin(), s.names.end(), o.name) == s.names.end()) continue;
+      if (!reads_coordinate(g, o.wire.node)) continue;
+      sources.fail(s.pos,
+                   "const binding '" + o.name +
+                       "' reads a cursor of the body, which advances every cycle of an "
+                       "activation, while a body const is evaluated once per activation",
+                   o.name.size(), "drop 'const' to recompute it every cycle");
+    }
+  }
+}
+
 // The batch form of a traversal over a literal lattice (lattice_body.hpp),
 // compiled from a fresh copy of its statement, when it has one.
 void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::SourceText& text,
@@ -251,11 +291,13 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::So
   def->cursors = take_body_cursors(traversal.body, comprehension::element_names(def->comprehension),
                                    def->element_types, sources);
   std::vector<dsl::Stmt> nested;
+  std::vector<ConstBinding> consts;
   for (dsl::Stmt& s : traversal.body) {
     if (s.kind == dsl::StmtKind::Traversal) {
       nested.push_back(std::move(s));
       continue;
     }
+    if (s.is_const && !def->cursors.empty()) consts.push_back({s.names, s.pos});
     // Each activation is a fresh state that runs one cycle, so a plain
     // binding is evaluated once per activation, as polydat's body `const`
     // is; a frozen const would instead read the elements before they are
@@ -266,6 +308,7 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::So
 
   std::shared_ptr<Program> program =
       compile_body(std::move(body), sources, library, parent, native);
+  refuse_consts_reading_cursors(*program, consts, sources);
   if (program->input_names().size() != 1) {
     sources.fail(at,
                  "the body of 'for " + def->comprehension.canonical + "' reads '" +

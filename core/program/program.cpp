@@ -1,6 +1,7 @@
 #include <bit>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "dsl/ast.hpp"
 #include "dsl/sources.hpp"
@@ -9,6 +10,7 @@
 #include "graph/passes.hpp"
 #include "graph/vector_dimensions.hpp"
 #include "interp/state_engine.hpp"
+#include "io/confinement.hpp"
 #include "io/data_files.hpp"
 #include "io/regular_file.hpp"
 #include "modules/inline_modules.hpp"
@@ -192,7 +194,11 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   dsl::SourceText text(options.file_name, std::string(source));
   dsl::Sources sources(text);
   // Data files (csv_field, ...) are read as the nodes are prepared.
-  const io::DataFileScope data_files(std::filesystem::path(program_path).parent_path().string());
+  const io::DataFileScope data_files(
+      program_path.empty() ? options.program_directory
+                           : std::filesystem::path(program_path).parent_path().string());
+  std::optional<io::ConfinementScope> confined;
+  if (options.untrusted) confined.emplace(options.data_roots, options.allowed_env);
   modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
   dsl::Ast parsed = dsl::parse(text);
   const size_t traversals = take_traversals(parsed).size();

@@ -153,6 +153,12 @@ std::vector<CursorInfo> take_top_level_cursors(dsl::Ast& ast,
   std::vector<dsl::Stmt> out;
   for (dsl::Stmt& s : ast.statements) {
     if (s.kind == dsl::StmtKind::Cursor) {
+      for (const CursorInfo& earlier : cursors) {
+        if (earlier.name == s.names[0]) {
+          sources.fail(s.pos, "cursor '" + s.names[0] + "' is declared twice", 6,
+                       "give each cursor its own name");
+        }
+      }
       cursors.push_back(lowering.lower(s, out));
     } else {
       out.push_back(std::move(s));

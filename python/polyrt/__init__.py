@@ -96,6 +96,9 @@ def compile(
     file_name: Optional[str] = None,
     lib: Sequence[Union[str, "os.PathLike[str]"]] = (),
     partition: Union[int, Mapping[str, int], None] = None,
+    untrusted: bool = False,
+    data_roots: Sequence[Union[str, "os.PathLike[str]"]] = (),
+    allow_env: Sequence[str] = (),
 ) -> "Program":
     """Compiles a program from its source text or from a file.
 
@@ -110,27 +113,43 @@ def compile(
     ``POLYRT_LIB_PATH`` and the standard library. ``partition`` is the
     partition a top-level cursor over a spec of several takes
     (``cursor q = range(0, 1000000) over "*/4"``): an index for every such
-    cursor, or ``{"q": 2}`` per cursor (see Program.cursors). Raises
-    CompileError (with file, line and column) or ConstantFoldError.
+    cursor, or ``{"q": 2}`` per cursor (see Program.cursors).
+    ``untrusted=True`` compiles a program from someone you do not trust
+    confined (docs/security.md): data files are read only under the
+    directories of ``data_roots``, ``env()`` and ``env_or()`` only for the
+    names in ``allow_env``, and no diagnostic quotes what a file or the
+    environment holds; ``data_roots`` and ``allow_env`` imply it. A pickled
+    copy compiles confined too. Raises CompileError (with file, line and
+    column) or ConstantFoldError.
     """
     outputs = _names(outputs, "compile(outputs=...)")
+    roots = [os.fspath(d) for d in _sequence(data_roots, "compile(data_roots=...)")]
+    names = _names(list(_sequence(allow_env, "compile(allow_env=...)")), "compile(allow_env=...)")
+    confinement = (bool(untrusted) or bool(roots) or bool(names), roots, names)
     library = [os.fspath(d) for d in _sequence(lib, "compile(lib=...)")]
     partitions = _partitions(partition)
     path = _program_path(source_or_path)
     if path is not None:
-        native = _polyrt.compile_file(path, engine, provenance, outputs, library, partitions)
+        native = _polyrt.compile_file(
+            path, engine, provenance, outputs, library, partitions, confinement
+        )
         source = native.source.decode("utf-8", errors="surrogateescape")
         # A copy compiled elsewhere from the source alone (pickling) looks for
-        # modules where this one did: the file's directory comes first.
-        library = [os.path.dirname(os.path.abspath(path))] + library
+        # modules and data files where this one did: the file's directory.
+        directory = os.path.dirname(os.path.abspath(path))
         return Program(
-            native, source, file_name or path, engine, provenance, outputs, library, partitions
+            native, source, file_name or path, engine, provenance, outputs,
+            [directory] + library, partitions, confinement, directory,
         )
     name = file_name or "<source>"
     native = _polyrt.compile_source(
-        _utf8(source_or_path), name, engine, provenance, outputs, library, partitions
+        _utf8(source_or_path), name, engine, provenance, outputs, library, partitions, confinement,
+        "",
     )
-    return Program(native, source_or_path, name, engine, provenance, outputs, library, partitions)
+    return Program(
+        native, source_or_path, name, engine, provenance, outputs, library, partitions,
+        confinement, "",
+    )
 
 
 
@@ -276,8 +295,13 @@ class Program:
     compiles it again (this is how Dask workers get it).
     """
 
-    def __init__(self, native, source, file_name, engine, provenance, outputs, library, partitions):
+    def __init__(
+        self, native, source, file_name, engine, provenance, outputs, library, partitions,
+        confinement, directory,
+    ):
         self._native = native
+        self._confinement = confinement
+        self._directory = directory  # a file's: where a copy finds its relative data files
         self._library = list(library)
         self._partitions = dict(partitions)
         self._source = source
@@ -298,6 +322,8 @@ class Program:
                 self._required,
                 self._library,
                 self._partitions,
+                self._confinement,
+                self._directory,
             ),
         )
 
@@ -568,11 +594,17 @@ def _positive(value, what: str) -> int:
     return value
 
 
-def _compile_source(source, file_name, engine, provenance, outputs, library, partitions):
+def _compile_source(
+    source, file_name, engine, provenance, outputs, library, partitions, confinement, directory
+):
     native = _polyrt.compile_source(
-        _utf8(source), file_name, engine, provenance, list(outputs), list(library), dict(partitions)
+        _utf8(source), file_name, engine, provenance, list(outputs), list(library),
+        dict(partitions), confinement, directory,
     )
-    return Program(native, source, file_name, engine, provenance, outputs, library, partitions)
+    return Program(
+        native, source, file_name, engine, provenance, outputs, library, partitions, confinement,
+        directory,
+    )
 
 
 class Batch:

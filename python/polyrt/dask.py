@@ -28,21 +28,59 @@ def _dask_dataframe():
 
 
 @functools.lru_cache(maxsize=16)
-def _batch(source, file_name, engine, provenance, required, library, partitions, outputs, externs,
-           inputs, iterate, device, threads):
+def _batch(source, file_name, engine, provenance, required, library, partitions, confinement,
+           directory, files_read, outputs, externs, inputs, iterate, device, threads):
     """One compiled batch per worker process and configuration: partitions
-    after the first reuse its kernels."""
+    after the first reuse its kernels. ``files_read`` (the digests of the
+    files the program read when read_program was called) is only part of the
+    key: a program whose data or module files changed compiles again."""
+    del files_read
+    untrusted, roots, names = confinement
     program = _compile_source(
-        source, file_name, engine, provenance, list(required), list(library), dict(partitions)
+        source, file_name, engine, provenance, list(required), list(library), dict(partitions),
+        (untrusted, list(roots), list(names)), directory,
     )
     return program.batch(
         list(outputs),
-        externs=dict(externs),
+        externs={name: _value_of_key(v) for name, v in externs},
         inputs=dict(inputs),
         iterate=iterate,
         device=device,
         threads=threads,
     )
+
+
+def _key_of_value(value):
+    """An extern's value as part of a cache key: a vector (a list, tuple or
+    numpy array, which are not hashable) as a tagged tuple of its elements."""
+    if isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
+        elements = value.tolist() if hasattr(value, "tolist") else list(value)
+        if isinstance(elements, list):
+            return ("__vector__", tuple(elements))
+    return value
+
+
+def _value_of_key(value):
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "__vector__":
+        return list(value[1])
+    return value
+
+
+def _files_digest(paths):
+    """A digest of the files' contents (the program, its modules, its data
+    files), so that a changed file is a new cache key."""
+    import hashlib
+
+    digest = hashlib.blake2b(digest_size=16)
+    for path in paths:
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    digest.update(block)
+        except OSError as e:
+            digest.update(f"unreadable: {e}".encode())
+    return digest.hexdigest()
 
 
 class _Partition:
@@ -57,8 +95,12 @@ class _Partition:
             tuple(program._required),
             tuple(program._library),
             tuple(sorted(program._partitions.items())),
+            (program._confinement[0], tuple(program._confinement[1]),
+             tuple(program._confinement[2])),
+            program._directory,
+            _files_digest(program._native.source_files),
             tuple(outputs),
-            tuple(sorted(externs.items())),
+            tuple(sorted((name, _key_of_value(v)) for name, v in externs.items())),
             tuple(sorted(inputs.items())),
             iterate,
             device,

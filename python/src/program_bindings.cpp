@@ -3,6 +3,7 @@
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <bit>
@@ -11,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "polyrt/introspect.hpp"
@@ -26,14 +28,19 @@ namespace nb = nanobind;
 namespace polyrt::python {
 namespace {
 
+// CompileOptions::untrusted, data_roots and allowed_env, as Python passes them.
+using Confinement = std::tuple<bool, std::vector<std::string>, std::vector<std::string>>;
+
 CompileOptions options_of(const std::string& file_name, const std::string& engine,
                           const std::string& provenance, const std::vector<std::string>& outputs,
                           const std::vector<std::string>& library_paths,
-                          const std::map<std::string, uint64_t>& partitions) {
+                          const std::map<std::string, uint64_t>& partitions,
+                          const Confinement& confinement) {
   CompileOptions options;
   options.file_name = file_name;
   options.library_paths = library_paths;
   options.cursor_partitions = partitions;
+  std::tie(options.untrusted, options.data_roots, options.allowed_env) = confinement;
   const std::optional<Engine> engine_value = engine_named(engine);
   if (!engine_value) {
     throw WriteError("unknown engine '" + engine + "'; valid: " + kEngineNames);
@@ -432,27 +439,30 @@ void bind_program(nb::module_& m) {
       [](const nb::bytes& source, const std::string& file_name, const std::string& engine,
          const std::string& provenance, const std::vector<std::string>& outputs,
          const std::vector<std::string>& library_paths,
-         const std::map<std::string, uint64_t>& partitions) {
-        const CompileOptions options =
-            options_of(file_name, engine, provenance, outputs, library_paths, partitions);
+         const std::map<std::string, uint64_t>& partitions, const Confinement& confinement,
+         const std::string& program_directory) {
+        CompileOptions options = options_of(file_name, engine, provenance, outputs, library_paths,
+                                            partitions, confinement);
+        options.program_directory = program_directory;
         const std::string text(source.c_str(), source.size());
         nb::gil_scoped_release release;
         return NativeProgram{compile(text, options)};
       },
       nb::arg("source"), nb::arg("file_name"), nb::arg("engine"), nb::arg("provenance"),
-      nb::arg("outputs"), nb::arg("library_paths"), nb::arg("partitions"));
+      nb::arg("outputs"), nb::arg("library_paths"), nb::arg("partitions"), nb::arg("confinement"),
+      nb::arg("program_directory"));
   m.def(
       "compile_file",
       [](const std::string& path, const std::string& engine, const std::string& provenance,
          const std::vector<std::string>& outputs, const std::vector<std::string>& library_paths,
-         const std::map<std::string, uint64_t>& partitions) {
+         const std::map<std::string, uint64_t>& partitions, const Confinement& confinement) {
         CompileOptions options =
-            options_of(path, engine, provenance, outputs, library_paths, partitions);
+            options_of(path, engine, provenance, outputs, library_paths, partitions, confinement);
         nb::gil_scoped_release release;
         return NativeProgram{compile_file(path, std::move(options))};
       },
       nb::arg("path"), nb::arg("engine"), nb::arg("provenance"), nb::arg("outputs"),
-      nb::arg("library_paths"), nb::arg("partitions"));
+      nb::arg("library_paths"), nb::arg("partitions"), nb::arg("confinement"));
 
   nb::class_<NativeState>(m, "State",
                           "Per-request evaluation state (Program.state): one per thread is "

@@ -58,3 +58,21 @@ def test_bad_arguments():
         polyrt.dask.read_program(program, 10, 0, npartitions=2)
     with pytest.raises(TypeError, match="wrap it in"):
         polyrt.dask.read_program(program, 0, 10, npartitions=2, outputs="x")
+
+
+def test_a_changed_data_file_is_read_again_and_vector_externs_are_keys(tmp_path):
+    # In this process (no cluster): the cache of compiled batches must not
+    # serve the rows of a data file as it was (it was keyed by source text).
+    (tmp_path / "people.csv").write_text("name\nada\n")
+    path = tmp_path / "p.polydat"
+    path.write_text('input c\nn := csv_field(c, "people.csv", "name")\n')
+    first = polyrt.dask.read_program(polyrt.compile(path), 0, 2, npartitions=1)
+    assert list(first.compute(scheduler="sync")["n"]) == ["ada", "ada"]
+    (tmp_path / "people.csv").write_text("name\nalan\n")
+    again = polyrt.dask.read_program(polyrt.compile(path), 0, 2, npartitions=1)
+    assert list(again.compute(scheduler="sync")["n"]) == ["alan", "alan"]
+    # A vec_f32 extern as a list or an array (once "unhashable type").
+    program = polyrt.compile("input c\nextern query: vec_f32\nn := query as str\n")
+    for query in ([3.0, 4.5], np.array([3.0, 4.5], dtype=np.float32)):
+        frame = polyrt.dask.read_program(program, 0, 2, npartitions=1, externs={"query": query})
+        assert list(frame.compute(scheduler="sync")["n"]) == ["[3,4.5]", "[3,4.5]"]

@@ -410,3 +410,50 @@ def test_bench_measures_every_tier_and_refuses_bad_settings(examples, tmp_path):
     ):
         with pytest.raises(error, match=says):
             polyrt.bench(program, **kwargs)
+
+
+# ---- untrusted programs (docs/security.md) ----------------------------------
+
+
+def test_untrusted_programs_read_only_their_data_roots_and_allowed_names(tmp_path, monkeypatch):
+    monkeypatch.setenv("RT4_SECRET", "hunter2")
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "people.csv").write_text("name\nada\nalan\n")
+    (tmp_path / "secret.csv").write_text("password\nhunter2\n")
+    reads_env = 'input c\nx := env("RT4_SECRET") as u64\n'
+    with pytest.raises(polyrt.ConstantFoldError) as trusted:
+        polyrt.compile(reads_env)
+    assert "hunter2" in str(trusted.value)  # what confinement is for
+    for kwargs in ({"untrusted": True}, {"allow_env": ["RT4_SECRET"]}):
+        with pytest.raises(polyrt.Error) as confined:
+            polyrt.compile(reads_env, **kwargs)
+        assert "hunter2" not in str(confined.value)
+    secret = f'input c\nx := file_line_at(1, "{tmp_path / "secret.csv"}")\n'
+    with pytest.raises(polyrt.CompileError, match="outside the data roots"):
+        polyrt.compile(secret, data_roots=[root])
+    people = f'input c\nx := csv_field(c, "{root / "people.csv"}", "name")\n'
+    program = polyrt.compile(people, data_roots=[root])
+    assert program.batch().text(0, 2) == b"x\nada\nalan\n"
+    # A pickled copy compiles confined too.
+    copy = pickle.loads(pickle.dumps(polyrt.compile(people, untrusted=True, data_roots=[root])))
+    assert copy.batch().text(0, 1) == b"x\nada\n"
+    assert copy._confinement == (True, [str(root)], [])
+    with pytest.raises(TypeError):
+        polyrt.compile(people, allow_env="RT4_SECRET")  # a lone str is not a list of names
+
+
+def test_stats_of_subnormal_floats():
+    stats = polyrt.compile("input c\nx := (c as f64) * 5e-324\n").batch().stats(0, 1000)
+    numeric = stats["columns"][0]["numeric"]
+    assert numeric["max"] == 999 * 5e-324
+    assert numeric["quantiles"]["p1"] > 0
+
+
+def test_a_pickled_program_finds_the_data_files_the_original_found(tmp_path, monkeypatch):
+    (tmp_path / "people.csv").write_text("name\nada\n")
+    path = tmp_path / "p.polydat"
+    path.write_text('input c\nn := csv_field(c, "people.csv", "name")\n')
+    monkeypatch.chdir("/")  # the file is found beside the program, not here
+    copy = pickle.loads(pickle.dumps(polyrt.compile(path)))
+    assert copy.batch().text(0, 1) == b"n\nada\n"

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "polyrt/batch.hpp"
+#include "polyrt/cancellation.hpp"
 #include "polyrt/traversal.hpp"
 #include "scheduler/jobs/batch_job.hpp"
 #include "scheduler/jobs/interruption.hpp"
@@ -52,6 +53,7 @@ void run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
   options.device = job.device;
   options.stop = Interruption::stop_flag();
   const BatchEvaluator batch(info.lattice_body, options);
+  warn_of_left_out_devices(batch);
   if (job.verbose) {
     std::fprintf(stderr,
                  "polyrt: the traversal's %llu tuples per coordinate run in the batch tier on %s\n",
@@ -121,6 +123,7 @@ void write_activation_in_batch(FormatWriter& writer, RatePacer& pacer, const Ran
   options.device = job.device;
   options.stop = Interruption::stop_flag();
   const BatchEvaluator batch(t.body().shared_from_this(), options);
+  warn_of_left_out_devices(batch);
   if (job.verbose) {
     std::fprintf(stderr, "polyrt: activation %zu (%llu cycles) runs in the batch tier on %s\n", a,
                  (unsigned long long)t.cycles(a), batch.device_name().c_str());
@@ -156,6 +159,7 @@ uint64_t append_activation_rows(std::string& text, const RowFormat& format,
   State body = t.activation(a);
   const size_t first_output = 1 + outer.size() + t.names().size();
   for (uint64_t cycle = 0; cycle < cycles; ++cycle) {
+    Interruption::stop_if_requested();
     if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
     begin_row(text, format);
     append_field(text, format, columns[0], Value::u64(coordinate), coordinate);
@@ -204,23 +208,28 @@ void run_traversal_job(const RangeJob& job, const std::string& target, bool batc
   ProgressBar progress(job.count);
   RatePacer pacer(job.rate);
   std::string text;
-  for_each_opening(
-      program, 0, job.first, job.count, coordinates, job.externs,
-      [&](uint64_t coordinate, const Traversal& t) {
-        Interruption::stop_if_requested();
-        for_each_innermost_activation(
-            t, [&](std::span<const Value> outer, const Traversal& innermost, size_t a) {
-              if (batch && innermost.cycles(a) >= kBatchActivationCycles) {
-                write_activation_in_batch(*writer, pacer, job, coordinate, outer, innermost, a);
-                return;
-              }
-              text.clear();
-              const uint64_t rows = append_activation_rows(text, *format, columns, outputs,
-                                                           coordinate, outer, innermost, a);
-              pacer.write(*writer, text, rows);
-            });
-        progress.advance(1);
-      });
+  // A signal stops the job between rows, and inside an opening's
+  // materialization (up to 2^24 tuples) or a partition list's peeling.
+  const CancellationScope cancellable(Interruption::stop_flag());
+  Interruption::stopping_on_signals([&] {
+    for_each_opening(
+        program, 0, job.first, job.count, coordinates, job.externs,
+        [&](uint64_t coordinate, const Traversal& t) {
+          for_each_innermost_activation(
+              t, [&](std::span<const Value> outer, const Traversal& innermost, size_t a) {
+                Interruption::stop_if_requested();
+                if (batch && innermost.cycles(a) >= kBatchActivationCycles) {
+                  write_activation_in_batch(*writer, pacer, job, coordinate, outer, innermost, a);
+                  return;
+                }
+                text.clear();
+                const uint64_t rows = append_activation_rows(text, *format, columns, outputs,
+                                                             coordinate, outer, innermost, a);
+                pacer.write(*writer, text, rows);
+              });
+          progress.advance(1);
+        });
+  });
   progress.finish();
   writer->commit();
 }

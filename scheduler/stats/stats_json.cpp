@@ -15,10 +15,14 @@ std::string number(double v) {
   return std::isfinite(v) ? text : rt::json_quoted(text);
 }
 
-// A column's value: integers exactly, floats as number().
+// A column's value: integers exactly, floats as number() writes them (an
+// f32 in its own shortest text). Never by reparsing the text: a subnormal
+// (5e-324) is out of std::stod's range.
 std::string value(const Value& v) {
   if (v.is_none()) return "null";
-  if (v.type() == Type::F64 || v.type() == Type::F32) return number(std::stod(v.to_string()));
+  if (v.type() == Type::F64 || v.type() == Type::F32) {
+    return std::isfinite(v.as_f64()) ? v.to_string() : rt::json_quoted(v.to_string());
+  }
   return v.to_string();
 }
 

@@ -16,7 +16,7 @@ std::string stats_number_text(double v) {
 
 std::string stats_value_text(const Value& v) {
   if (v.is_none()) return "-";
-  if (is_float(v.type())) return stats_number_text(std::stod(v.to_string()));
+  if (is_float(v.type())) return stats_number_text(v.as_f64());
   return v.to_string();
 }
 

@@ -69,6 +69,19 @@ struct CompileOptions {
   // partition index; the key "" applies to every cursor not named. A run
   // takes one partition, as one fiber of polydat's does.
   std::map<std::string, uint64_t> cursor_partitions;
+  // A program from someone the caller does not trust (docs/security.md):
+  // data files are read only inside `data_roots` (symbolic links resolved;
+  // never /proc, /sys or /dev), env() and env_or() only for the names in
+  // `allowed_env`, and no diagnostic quotes what a file or the environment
+  // holds. The roots and names are ignored when `untrusted` is false.
+  bool untrusted = false;
+  std::vector<std::string> data_roots;
+  std::vector<std::string> allowed_env;
+  // compile() of source text: the directory a relative data file is found
+  // in when the working directory has none, as compile_file finds one beside
+  // the program (a copy compiled elsewhere from a file's text finds what the
+  // file found). compile_file uses the file's own directory.
+  std::string program_directory;
 };
 
 // A top-level cursor and the partition of it the program runs over.
