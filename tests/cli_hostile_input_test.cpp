@@ -150,6 +150,18 @@ TEST_F(CliHostile, OutputNeverReplacesTheProgramALinkOrAReadOnlyFile) {
   std::string kept((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(kept, "keep");
   EXPECT_EQ(run_polyrt("check " + program).status, 0);  // the program is intact
+  // Nor a data file read only by a traversal's body (those were collected
+  // before the bodies compiled), nor a module called only there.
+  const std::string people = write_program(dir, "people.csv", "name\nada\n");
+  write_program(dir, "bounded.polydat", "bounded(x: u64) -> (y: u64) := {\n  y := x % 10\n}\n");
+  const std::string body =
+      write_program(dir, "body.polydat",
+                    "input cycle\nfor a in 0..2 {\n  n := csv_field(a, \"people.csv\", \"name\")\n"
+                    "  b := bounded(a)\n}\n");
+  const std::string run_body = "run " + body + " --cycles 0..1 --out ";
+  expect_error(run_polyrt(run_body + people), 2, "a source file of the program");
+  expect_error(run_polyrt(run_body + dir + "/bounded.polydat"), 2, "a source file of the program");
+  EXPECT_EQ(read_file(people), "name\nada\n");
 }
 
 // SIGINT, SIGTERM and SIGHUP in the middle of a run: exit 128 + signal, one

@@ -62,6 +62,22 @@ TEST(CliStats, SubnormalValuesAreReported) {
   ASSERT_EQ(html.status, 0) << html.err;
 }
 
+// A bytes column's top values are lowercase hex, as its rows are written
+// (they were raw bytes: NULs and lone surrogates in the JSON).
+TEST(CliStats, BytesTopValuesAreHex) {
+  const std::string dir = temp_dir();
+  const std::string file = write_program(
+      dir, "b.polydat", "input cycle\nb := sha256(format_u64(cycle % 2) as bytes)\n");
+  const auto json = run_polyrt("stats " + file + " --cycles 0..10 --json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  // sha256("0") and sha256("1").
+  expect_contains(json.out,
+                  {"\"value\":\"5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9\"",
+                   "\"value\":\"6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b\""});
+  const auto text = run_polyrt("stats " + file + " --cycles 0..10");
+  expect_contains(text.out, {"5feceb66ffc86f38d952786c6d6...\n"});
+}
+
 TEST(CliStats, RefusalsNameTheFix) {
   const std::string dir = temp_dir();
   const std::string file = write_program(dir, "s.polydat", "input cycle\nk := cycle\n");

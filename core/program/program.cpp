@@ -208,16 +208,22 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   dsl::resolve_table_values(ast, sources);
   auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast));
   ir::run_passes(*graph, sources, options.required_outputs);
-  ProgramSource origin{std::string(source), library.files_read()};
-  if (!program_path.empty()) origin.files.insert(origin.files.begin(), program_path);
-  for (const std::string& file : data_files.files()) origin.files.push_back(file);
+  // The program, the modules and the data files read so far.
+  const auto origin = [&] {
+    ProgramSource read{std::string(source), library.files_read()};
+    if (!program_path.empty()) read.files.insert(read.files.begin(), program_path);
+    for (const std::string& file : data_files.files()) read.files.push_back(file);
+    return read;
+  };
   std::shared_ptr<Program> program =
-      ProgramInternals::make(std::move(graph), options, std::move(origin), native);
+      ProgramInternals::make(std::move(graph), options, origin(), native);
   ProgramInternals::set_cursors(*program, std::move(cursors));
   for (size_t t = 0; t < traversals; ++t) {
     ProgramInternals::add_traversal(*program,
                                     compile_traversal(text, sources, library, *program, t, native));
   }
+  // What the bodies read too: output must never replace one of them.
+  if (traversals) ProgramInternals::set_source(*program, origin());
   return program;
 }
 

@@ -25,6 +25,11 @@ struct ProgramInternals {
                              traversal->warnings.end());
     program.traversals_.push_back(std::move(traversal));
   }
+  // What the program was compiled from, once its traversals are compiled
+  // too (their bodies may read data files and modules of their own).
+  static void set_source(Program& program, ProgramSource source) {
+    program.source_ = std::move(source);
+  }
   static void set_cursors(Program& program, std::vector<CursorInfo> cursors) {
     program.cursors_ = std::move(cursors);
   }

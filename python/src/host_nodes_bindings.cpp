@@ -11,6 +11,7 @@
 
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <cstring>
 
 #include "polyrt/host_nodes.hpp"
@@ -43,11 +44,69 @@ auto with_gil(const Body& body) -> decltype(body()) {
       return body();
     } catch (nb::python_error& e) {
       // "ValueError: message": the traceback is the host's, not the row's.
-      message = nb::cast<std::string>(e.type().attr("__name__")) + ": " +
-                nb::cast<std::string>(nb::str(e.value()));
+      message = message_text(e.type().attr("__name__")) + ": " + message_text(e.value());
     }
   }
   throw std::runtime_error(message);
+}
+
+// A row function's value as `result`, or a message in the node's words: what
+// it returned and the type it was registered with (from_python speaks of
+// externs).
+Value row_result(nb::handle out, Type result, const std::string& name) {
+  const bool is_int = PyLong_Check(out.ptr()) && !PyBool_Check(out.ptr());
+  const bool fits = result == Type::Bool  ? PyBool_Check(out.ptr())
+                    : result == Type::Str ? PyUnicode_Check(out.ptr())
+                    : result == Type::F64 ? is_int || PyFloat_Check(out.ptr())
+                                          : is_int;
+  if (!fits) {
+    throw std::runtime_error("host node '" + name + "' returned " + message_text(nb::repr(out)) +
+                             " (a " + Py_TYPE(out.ptr())->tp_name + "), not the " +
+                             std::string(type_name(result)) + " it was registered with");
+  }
+  try {
+    return from_python(out, result, name);
+  } catch (const WriteError&) {
+    throw std::runtime_error("host node '" + name + "' returned " + message_text(nb::repr(out)) +
+                             ", out of the range of the " + std::string(type_name(result)) +
+                             " it was registered with");
+  }
+}
+
+// A vectorized function's array as `result`'s dtype, refusing what numpy
+// would cast unsafely (0.5 to 0, -5 to 2^64 - 5, text to numbers), as the
+// row form refuses those values.
+nb::object result_array(nb::handle out, Type result, const std::string& name) {
+  nb::module_ np = nb::module_::import_("numpy");
+  nb::object array = np.attr("asarray")(out);
+  const std::string kind = nb::cast<std::string>(array.attr("dtype").attr("kind"));
+  const auto refuse = [&](const std::string& why) {
+    throw std::runtime_error("host node '" + name + "' returned an array of " +
+                             message_text(array.attr("dtype")) + why + ", not the " +
+                             std::string(type_name(result)) + " it was registered with");
+  };
+  const bool empty = nb::cast<size_t>(array.attr("size")) == 0;
+  switch (result) {
+    case Type::F64:
+      if (kind != "f" && kind != "i" && kind != "u") refuse("");
+      break;
+    case Type::Bool:
+      if (kind != "b") refuse("");
+      break;
+    case Type::I64:
+      if (kind == "u" && !empty && nb::cast<uint64_t>(array.attr("max")()) > (uint64_t)INT64_MAX) {
+        refuse(" with a value above 2**63 - 1");
+      }
+      if (kind != "i" && kind != "u") refuse("");
+      break;
+    default:  // u64
+      if (kind == "i" && !empty && nb::cast<int64_t>(array.attr("min")()) < 0) {
+        refuse(" with a negative value");
+      }
+      if (kind != "i" && kind != "u") refuse("");
+      break;
+  }
+  return array;
 }
 
 // A column (or a scalar of the chunk) as a numpy array of `rows`.
@@ -106,7 +165,8 @@ void store_result(nb::handle out, Type result, uint64_t rows, const HostChunk& c
     return;
   }
   nb::module_ np = nb::module_::import_("numpy");
-  nb::object array = np.attr("ascontiguousarray")(out, dtype_of(result));
+  nb::object array =
+      np.attr("ascontiguousarray")(result_array(out, result, name), dtype_of(result));
   const size_t got = nb::cast<size_t>(array.attr("size"));
   if (got != rows || nb::cast<size_t>(array.attr("ndim")) != 1) throw wrong_length(got);
   if (result == Type::Bool) array = array.attr("astype")("uint64");
@@ -161,7 +221,7 @@ void bind_host_nodes(nb::module_& m) {
               nb::list args;
               for (const Value& v : in) args.append(to_python(v));
               nb::object out = function(args);
-              return from_python(out, result_type, name);
+              return row_result(out, result_type, name);
             });
           };
         } else {

@@ -50,6 +50,19 @@ std::string text_from_python(nb::handle object) {
   return std::string(PyBytes_AS_STRING(encoded.ptr()), (size_t)PyBytes_GET_SIZE(encoded.ptr()));
 }
 
+std::string message_text(nb::handle object) {
+  const nb::object text = nb::steal(PyObject_Str(object.ptr()));
+  nb::object encoded =
+      text.is_valid()
+          ? nb::steal(PyUnicode_AsEncodedString(text.ptr(), "utf-8", "backslashreplace"))
+          : nb::object();
+  if (!encoded.is_valid()) {
+    PyErr_Clear();
+    return "(a message that cannot be shown)";
+  }
+  return std::string(PyBytes_AS_STRING(encoded.ptr()), (size_t)PyBytes_GET_SIZE(encoded.ptr()));
+}
+
 std::optional<uint64_t> coordinate_of(nb::handle object) {
   PyObject* v = object.ptr();
   if (PyLong_CheckExact(v)) {

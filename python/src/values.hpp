@@ -22,6 +22,9 @@ nanobind::object text_to_python(std::string_view text);
 
 // A str's bytes: its UTF-8, its surrogateescape surrogates as the bytes they
 // stand for (a program or value read with errors="surrogateescape").
+// str(object) for a message: any lone surrogate as a backslash escape
+// (never an exception: the message is what reports one).
+std::string message_text(nanobind::handle object);
 std::string text_from_python(nanobind::handle object);
 
 // A coordinate: an int from 0 to 2**64 - 1 (or an integer type's value

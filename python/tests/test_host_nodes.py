@@ -58,6 +58,40 @@ def test_exceptions_and_wrong_results_are_eval_errors_naming_the_function_and_ro
         state["v"]
 
 
+def test_results_of_the_wrong_type_are_eval_errors_in_the_nodes_words():
+    # Vectorized: numpy's unsafe casts (0.5 -> 0, -5 -> 2**64 - 5, text to
+    # numbers) once passed silently.
+    cases = [
+        ("py_vec_half", lambda x: x * 0.5, "u64", r"returned an array of float64, not the u64"),
+        ("py_vec_negative", lambda x: x.astype(np.int64) - 5, "u64",
+         r"returned an array of int64 with a negative value, not the u64"),
+        ("py_vec_text", lambda x: np.array(["a"] * len(x)), "f64", r"returned an array of <U1, not the f64"),
+        ("py_vec_big", lambda x: x + np.uint64(2**63), "i64", r"with a value above 2\*\*63 - 1, not the i64"),
+    ]
+    for name, fn, result, message in cases:
+        polyrt.register_node(name, fn, inputs=["u64"], result=result, vectorized=True)
+        with pytest.raises(polyrt.EvalError, match=message):
+            polyrt.compile(f"input x\nv := {name}(x)\n").batch(["v"]).evaluate(0, 10)
+    # Right types pass: an int64 array of non-negative values for u64.
+    polyrt.register_node("py_vec_ok", lambda x: x.astype(np.int64), inputs=["u64"], result="u64", vectorized=True)
+    assert list(polyrt.compile("input x\nv := py_vec_ok(x)\n").batch(["v"]).evaluate(0, 3)["v"]) == [0, 1, 2]
+    # Row form: what it returned and what it was registered with.
+    polyrt.register_node("rt4_r", lambda x: 0.5, inputs=["u64"], result="u64")
+    state = polyrt.compile("input x\nv := rt4_r(x)\n").state()
+    state.set_inputs(1)
+    with pytest.raises(polyrt.EvalError, match=r"returned 0.5 \(a float\), not the u64 it was registered with"):
+        state["v"]
+    # An exception whose message holds a lone surrogate: its type and message.
+    def surrogate(x):
+        raise ValueError("bad \ud800 value")
+
+    polyrt.register_node("py_surrogate", surrogate, inputs=["u64"], result="u64")
+    state = polyrt.compile("input x\nv := py_surrogate(x)\n").state()
+    state.set_inputs(1)
+    with pytest.raises(polyrt.EvalError, match=r"ValueError: bad \\ud800 value"):
+        state["v"]
+
+
 def test_bad_registrations_are_refused():
     polyrt.register_node("py_once", lambda x: x, inputs=["u64"], result="u64")
     with pytest.raises(polyrt.RegistrationError, match="already registered by the host"):

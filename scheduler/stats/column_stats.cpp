@@ -7,6 +7,7 @@
 
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/stats.hpp"
+#include "rtlib/byte_encodings.hpp"
 #include "scheduler/stats/text_frequencies.hpp"
 
 namespace polyrt {
@@ -598,6 +599,9 @@ class StatsRun {
     }
     std::vector<std::vector<std::pair<std::string, uint64_t>>> texts = top_texts(top);
     for (size_t k = 0; k < text_.size(); ++k) {
+      if (types[text_columns_[k]] == Type::Bytes) {
+        for (auto& entry : texts[k]) entry.first = rt::hex_text(entry.first);
+      }
       out.columns[text_columns_[k]].text = text_stats(k, std::move(texts[k]));
     }
     for (size_t k = 0; k < bool_columns_.size(); ++k)

@@ -66,6 +66,7 @@ struct TextStats {
   // by first appearance; at most 10. When the distinct count is not exact
   // they are only the values of share above top_share_bound (fewer than
   // 10 then): every value not listed has a share of at most that bound.
+  // A bytes column's values are in lowercase hex, as its rows are written.
   std::vector<std::pair<std::string, uint64_t>> top;
   double top_share_bound = 0;               // 0: `top` is the column's whole top 10
   uint64_t min_length = 0, max_length = 0;  // bytes
