@@ -189,6 +189,11 @@ t := host_tag("job", mod(c, 10000))
   EXPECT_EQ(missing.status, 2) << missing.err;
   const std::string cannot = "--plugin: cannot load plugin '" + dir + "/none.so'";
   expect_contains(missing.err, {cannot.c_str()});
+  const CommandResult throwing =
+      run_polyrt("check " + program + " --plugin " + std::string(POLYRT_TEST_THROWING_PLUGIN));
+  EXPECT_EQ(throwing.status, 2) << throwing.err;
+  expect_contains(throwing.err, {"failed to register its nodes: it threw something that is not a "
+                                 "std::exception"});
   load_plugin(POLYRT_TEST_PLUGIN);
   EXPECT_TRUE(is_host_node("host_tag"));
   State s = compile_file(program)->new_state();

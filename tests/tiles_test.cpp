@@ -471,4 +471,19 @@ TEST(Tiles, RandomTemplatesAreProgramsOrCompileErrors) {
 }
 
 }  // namespace
+// A tile splicing the one before it twice doubles its text each time: 40
+// of them once took gigabytes and ended in std::bad_alloc (exit 3). Past 16
+// MiB of spliced text it is a compile error naming the limit.
+TEST(Tiles, SplicesThatDoubleAreRefusedPastTheLimit) {
+  std::string program = "input cycle\ntile t0 := \"a${cycle}\"\n";
+  for (int n = 1; n <= 40; ++n) {
+    program += "tile t" + std::to_string(n) + " := \"${t" + std::to_string(n - 1) + "}${t" +
+               std::to_string(n - 1) + "}\"\n";
+  }
+  expect_contains(compile_error(program),
+                  {"tile 't24'", "its splices of earlier tiles make its text longer than 16 MiB"});
+  const CommandResult r = run_polyrt("check " + write_program(temp_dir(), "t.polydat", program));
+  EXPECT_EQ(r.status, 1) << r.err;
+}
+
 }  // namespace polyrt::test

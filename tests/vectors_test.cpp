@@ -259,10 +259,11 @@ TEST(Vectors, TheExampleWritesAnEmbeddingMatrix) {
 // no output left behind (the address space capped at 3 GB; whichever chunk
 // runs out first is named; not under ASan,
 // whose shadow memory needs more: SANITIZE_SKIP).
+// A vector whose size varies by row is not chunked by its size (below).
 TEST(Vectors, ChunksTooLargeForMemoryAreRefusedNotInternalErrors) {
   const std::string dir = temp_dir();
   const std::string path =
-      write_program(dir, "huge.polydat", "input c\ne := hash_vec(c, 1000000)\n");
+      write_program(dir, "huge.polydat", "input c\ne := hash_vec(c, 1000000 + c % 2)\n");
   const CommandResult run =
       run_polyrt_with("ulimit -v 3000000;",
                       "run " + path + " --cycles 0..100000 --format npy --out " + dir + "/out");
@@ -270,6 +271,31 @@ TEST(Vectors, ChunksTooLargeForMemoryAreRefusedNotInternalErrors) {
   expect_contains(run.err,
                   {"out of memory evaluating rows ", "make them smaller or the chunks shorter"});
   EXPECT_FALSE(exists(dir + "/out"));
+}
+
+// Chunks of fixed-size vectors are shortened to 64 MiB of them: 8192 rows
+// of hash_vec(c, 65536) were 4 GiB a chunk, and 1000 rows failed under 2 GB.
+TEST(Vectors, ChunksOfLargeVectorsAreShortened) {
+  const auto program = compile("input c\nv := hash_vec(c, 65536)\nh := hash(c)\n");
+  uint64_t longest = 0, rows = 0;
+  BatchEvaluator(program, {}).stream(0, 1000, [&](const ColumnChunk& chunk) {
+    longest = std::max(longest, chunk.rows);
+    rows += chunk.rows;
+  });
+  EXPECT_EQ(rows, 1000u);
+  EXPECT_EQ(longest, (uint64_t{64} << 20) / (65536 * 4));  // 256 rows
+  BatchOptions given;
+  given.chunk_rows = 500;  // the caller's choice stands
+  longest = 0;
+  BatchEvaluator(program, given).stream(0, 1000, [&](const ColumnChunk& chunk) {
+    longest = std::max(longest, chunk.rows);
+  });
+  EXPECT_EQ(longest, 500u);
+  const CommandResult run = run_polyrt_with(
+      "ulimit -v 1500000;",
+      "run " + write_program(temp_dir(), "v.polydat", "input c\nv := hash_vec(c, 65536)\n") +
+          " --cycles 0..1000 --format npy --out " + temp_dir() + "/out");
+  EXPECT_EQ(run.status, 0) << run.err;
 }
 
 TEST(Vectors, StaticDimensions) {

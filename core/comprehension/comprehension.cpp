@@ -1308,6 +1308,17 @@ namespace {
                   "for");
 }
 
+// Refuses `tuples` tuples of `elements` elements past kMaxOpeningBytes.
+void check_bytes(const Comprehension& c, uint64_t tuples, uint64_t elements) {
+  if (opening_bytes(tuples, elements) <= kMaxOpeningBytes) return;
+  throw EvalError("the comprehension '" + c.canonical + "' has more than " +
+                      std::to_string(tuples) + " tuples of " + std::to_string(elements) +
+                      " elements, more than the " + std::to_string(kMaxOpeningBytes >> 20) +
+                      " MiB one opening materializes (a lattice body over literal sources "
+                      "materializes none: see docs/language.md, Traversals)",
+                  "for");
+}
+
 // A clause's rows: one value each, or a zip's values side by side.
 std::vector<std::vector<Value>> clause_rows(const Clause& clause, const Scope& scope,
                                             const Caller& call) {
@@ -1367,6 +1378,7 @@ std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& s
           shared ? *shared : (own = clause_rows(c.clauses[k], with_prefix, call));
       for (const std::vector<Value>& row : rows) {
         if (next.size() >= kMaxTuples) refuse_size(c);
+        if ((next.size() & 0xffff) == 0) check_bytes(c, next.size(), prefix.size() + row.size());
         throw_if_cancelled("opening a traversal");
         next.push_back(prefix);
         next.back().insert(next.back().end(), row.begin(), row.end());
@@ -1394,6 +1406,7 @@ double map_code(uint64_t code, const Source& s) {
 // points, each axis carried onto its interval.
 Tuples sample_intervals(const Comprehension& c, Tuples out) {
   if (*c.order->count > kMaxTuples) refuse_size(c);
+  check_bytes(c, *c.order->count, c.clauses.size());
   for (const std::vector<uint64_t>& point : continuous_codes(*c.order, c.clauses.size())) {
     throw_if_cancelled("opening a traversal");
     std::vector<Value> row;
@@ -1457,8 +1470,18 @@ Tuples evaluate(const Comprehension& c, const Scope& scope, const Caller& call) 
     }
   }
   // A sampling order may visit a tuple twice (lhs): each visit is a row.
+  // When none is visited twice, the rows take the tuples (no further copy
+  // of the opening).
+  std::vector<bool> visited(tuples.size());
+  bool repeats = false;
+  for (uint64_t p : positions) {
+    repeats = repeats || visited[p];
+    visited[p] = true;
+  }
   out.rows.reserve(positions.size());
-  for (uint64_t p : positions) out.rows.push_back(tuples[p]);
+  for (uint64_t p : positions) {
+    out.rows.push_back(repeats ? tuples[p] : std::move(tuples[p]));
+  }
   return out;
 }
 

@@ -30,6 +30,14 @@ namespace polyrt::comprehension {
 // The most tuples one opening materializes: a larger product is refused
 // with a message naming the bound, never an out-of-memory kill.
 inline constexpr uint64_t kMaxTuples = uint64_t{1} << 24;
+// And at most this many bytes of them (a tuple is a vector of its elements'
+// Values): 2^24 tuples of four elements are 3.6 GB, built twice on the way,
+// which once ended in std::bad_alloc instead of this refusal.
+inline constexpr uint64_t kMaxOpeningBytes = uint64_t{1} << 30;
+// The bytes `tuples` tuples of `elements` elements take materialized.
+inline uint64_t opening_bytes(uint64_t tuples, uint64_t elements) {
+  return tuples * (sizeof(std::vector<Value>) + elements * sizeof(Value));
+}
 
 struct Source {
   enum class Kind : uint8_t { Range, List, Reference, Generator, Call, Interval } kind = Kind::List;

@@ -531,6 +531,12 @@ class TileCompiler {
         declared == TileDeclared::None && format.kind == TileFormat::Kind::None) {
       // A splice: the earlier tile's text goes in as it is, as its
       // skeleton would have.
+      if (r.skeleton.size() + spliced->second.skeleton.size() > kMaxTileSplicedBytes) {
+        fail(i,
+             "its splices of earlier tiles make its text longer than " +
+                 std::to_string(kMaxTileSplicedBytes >> 20) + " MiB",
+             hole_text.size(), "splice a tile once, or build the text in fewer steps");
+      }
       r.add_argument(std::move(value), spliced->second.skeleton);
       return close + header_.close.size();
     }

@@ -25,6 +25,10 @@ namespace polyrt::dsl {
 inline constexpr size_t kMaxTileRepetitions = 10000;
 // The deepest its directives (@if, @for) nest.
 inline constexpr size_t kMaxTileDepth = 64;
+// The longest a tile's text may be with its splices of earlier tiles in
+// place (each hole counted as one character): a tile splicing the one
+// before it twice, forty times over, would be 2^40 bytes.
+inline constexpr size_t kMaxTileSplicedBytes = size_t{16} << 20;
 
 // How a template is scanned, the same for every body form (dsl/tiles.cpp,
 // dsl/structural_tiles.cpp): whether a string starts at k of `text` (a

@@ -230,6 +230,10 @@ void load_plugin(const std::string& path) {
     throw;
   } catch (const std::exception& e) {
     throw RegistrationError("plugin '" + path + "' failed to register its nodes: " + e.what());
+  } catch (...) {  // an int, a string: never let it end the process
+    throw RegistrationError("plugin '" + path +
+                            "' failed to register its nodes: it threw something that is not a "
+                            "std::exception");
   }
 }
 

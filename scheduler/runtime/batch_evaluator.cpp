@@ -40,6 +40,9 @@ std::optional<BatchDevice> batch_device_named(std::string_view name) {
   return std::nullopt;
 }
 
+// The most bytes of fixed-size vector outputs one chunk holds by default.
+constexpr uint64_t kChunkVectorBytes = uint64_t{64} << 20;
+
 struct BatchEvaluator::Impl {
   BatchOptions options;
   scheduler::BatchSetup setup;
@@ -102,11 +105,21 @@ struct BatchEvaluator::Impl {
 
   const batch::BatchBackend& primary() const { return *backends[0]; }
   const plan::BatchPlan& plan() const { return primary().batch().plan; }
-  // The caller's choice, else the back end's, else the default.
+  // The caller's choice, else the back end's, else the default, shortened
+  // so that a chunk's fixed-size vectors take at most kChunkVectorBytes
+  // (8192 rows of hash_vec(c, 65536) would be 4 GiB a chunk).
   uint64_t chunk_rows(const batch::BatchBackend& backend) const {
     if (options.chunk_rows) return options.chunk_rows;
     const uint64_t preferred = backend.scheduling().preferred_chunk_rows;
-    return preferred ? preferred : kDefaultChunkRows;
+    const uint64_t rows = preferred ? preferred : kDefaultChunkRows;
+    uint64_t vector_bytes = 0;
+    for (size_t o = 0; o < setup.types.size(); ++o) {
+      if (is_vector(setup.types[o]) && setup.dimensions[o]) {
+        vector_bytes += *setup.dimensions[o] * vector_element_width(setup.types[o]);
+      }
+    }
+    return vector_bytes == 0 ? rows
+                             : std::clamp<uint64_t>(kChunkVectorBytes / vector_bytes, 1, rows);
   }
   // With several back ends, the frontier's index: it takes over the rows of
   // a device that faults (the CPU); none (-1) on one GPU.

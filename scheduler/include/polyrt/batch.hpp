@@ -82,7 +82,8 @@ struct BatchOptions {
   // Extern values for the batch (others keep their defaults); Value::none() unsets.
   std::vector<std::pair<std::string, Value>> externs;
   // Rows per chunk, the unit of parallel work and of streaming (0:
-  // kDefaultChunkRows).
+  // kDefaultChunkRows, or fewer when the outputs' fixed-size vectors would
+  // take more than 64 MiB a chunk: 256 rows of hash_vec(c, 65536)).
   uint64_t chunk_rows = 0;
   size_t threads = 0;   // 0: every core (host steps and consumers on a GPU)
   DeviceChoice device;  // default: the CPU
