@@ -8,6 +8,7 @@
 
 #include "cli/command_line.hpp"
 #include "cli/text_table.hpp"
+#include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "polyrt/traversal.hpp"
 
@@ -54,6 +55,13 @@ std::optional<std::string> cell_of(const Value& v) {
   return v.to_string();
 }
 
+// Row `row` of a batch column as a value.
+Value column_value(const Column& c, uint64_t row) {
+  if (c.is_none) return Value::none();
+  if (!is_payload(c.type)) return Value::of_word(c.type, c.words[row]);
+  return Value::of_payload(c.type, std::string(c.text(row)));
+}
+
 // The rows of a plain program: one state, the first input iterated.
 void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_t> coordinates,
                   const std::vector<std::pair<std::string, Value>>& externs, TextTable& table) {
@@ -91,6 +99,26 @@ void traversal_rows(const Program& p, const PreviewRequest& r, std::vector<uint6
     outputs.push_back(info.body->require_output(name));
     table.names.push_back(name);
     table.types.emplace_back(type_name(info.body->output_type(outputs.back())));
+  }
+  if (info.lattice_body) {
+    // The rows run writes from the lattice body, in the batch tier: an
+    // opening too large for the per-state path previews as it runs.
+    BatchOptions options;
+    options.outputs = info.names;
+    for (size_t o : outputs) options.outputs.push_back(info.body->output_names()[o]);
+    options.coordinates = {0, 0};
+    options.threads = 1;
+    const uint64_t tuples = info.lattice_tuples;
+    // min(r.rows, coordinates * tuples), without overflow.
+    const uint64_t rows = r.cycles.second > r.rows / tuples ? r.rows : r.cycles.second * tuples;
+    const std::vector<Column> columns =
+        BatchEvaluator(info.lattice_body, options).evaluate(0, rows);
+    for (uint64_t row = 0; row < rows; ++row) {
+      std::vector<std::optional<std::string>> cells{std::to_string(r.cycles.first + row / tuples)};
+      for (const Column& c : columns) cells.push_back(cell_of(column_value(c, row)));
+      table.rows.push_back(std::move(cells));
+    }
+    return;
   }
   State parent = p.new_state();
   for (const auto& [name, value] : externs) parent.set_input(name, value);

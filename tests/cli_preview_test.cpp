@@ -109,6 +109,31 @@ TEST(CliPreview, NoTerminalControlReachesTheTerminal) {
   expect_contains(wide.out, {(euros + "...\n").c_str()});
 }
 
+// A lattice too large for one per-state opening previews the rows run
+// writes (it was refused: "more than the 16777216 tuples one opening
+// materializes").
+TEST(CliPreview, ALargeLatticePreviewsAsItRuns) {
+  const std::string file =
+      write_program(temp_dir(), "l.polydat",
+                    "input cycle\nfor a in 0..100000000, b in 0..100000 { x := a * b + 1 }\n");
+  const auto preview = run_polyrt("preview " + file + " --rows 3 --cycles 4..9");
+  ASSERT_EQ(preview.status, 0) << preview.err;
+  EXPECT_EQ(cells_of(preview.out),
+            (std::vector<std::vector<std::string>>{
+                {"4", "0", "0", "1"}, {"4", "0", "1", "1"}, {"4", "0", "2", "1"}}));
+  expect_contains(preview.out, {"| cycle | a   | b   | x   |", "3 rows from cycle = 4"});
+  // The same rows as run writes them (a small lattice: the per-state path).
+  const std::string small = write_program(
+      temp_dir(), "s.polydat", "input cycle\nfor a in 0..3, b in 0..2 { x := a * b + 1 }\n");
+  const auto lattice = run_polyrt("preview " + small + " --rows 4 --cycles 4..9");
+  const auto run = run_polyrt("run " + small + " --cycles 4..5 --format csv");
+  EXPECT_EQ(run.out.substr(0, 44), "cycle,a,b,x\n4,0,0,1\n4,0,1,1\n4,1,0,1\n4,1,1,2\n");
+  EXPECT_EQ(
+      cells_of(lattice.out),
+      (std::vector<std::vector<std::string>>{
+          {"4", "0", "0", "1"}, {"4", "0", "1", "1"}, {"4", "1", "0", "1"}, {"4", "1", "1", "2"}}));
+}
+
 TEST(CliPreview, AWidthElidesMiddleColumns) {
   const auto r = run_polyrt_with("COLUMNS=70", "preview " + kUsers + " --rows 2");
   ASSERT_EQ(r.status, 0) << r.err;

@@ -66,16 +66,27 @@ TEST(CliStats, SubnormalValuesAreReported) {
 // (they were raw bytes: NULs and lone surrogates in the JSON).
 TEST(CliStats, BytesTopValuesAreHex) {
   const std::string dir = temp_dir();
-  const std::string file = write_program(
-      dir, "b.polydat", "input cycle\nb := sha256(format_u64(cycle % 2) as bytes)\n");
+  const std::string file =
+      write_program(dir, "b.polydat", "input cycle\nb := sha256(format_u64(cycle % 2) as bytes)\n");
   const auto json = run_polyrt("stats " + file + " --cycles 0..10 --json");
   ASSERT_EQ(json.status, 0) << json.err;
   // sha256("0") and sha256("1").
-  expect_contains(json.out,
-                  {"\"value\":\"5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9\"",
-                   "\"value\":\"6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b\""});
+  expect_contains(
+      json.out, {"\"value\":\"5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9\"",
+                 "\"value\":\"6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b\""});
   const auto text = run_polyrt("stats " + file + " --cycles 0..10");
   expect_contains(text.out, {"5feceb66ffc86f38d952786c6d6...\n"});
+}
+
+// An empty range has no quantile: each is null, as docs/stats.md says (the
+// object was empty).
+TEST(CliStats, AnEmptyRangesQuantilesAreNull) {
+  const std::string file = write_program(temp_dir(), "e.polydat", "input cycle\nx := cycle * 2\n");
+  const auto json = run_polyrt("stats " + file + " --cycles 0..0 --json");
+  ASSERT_EQ(json.status, 0) << json.err;
+  expect_contains(json.out, {"\"min\":null",
+                             "\"quantiles\":{\"p1\":null,\"p5\":null,\"p25\":null,"
+                             "\"p50\":null,\"p75\":null,\"p95\":null,\"p99\":null}"});
 }
 
 TEST(CliStats, RefusalsNameTheFix) {

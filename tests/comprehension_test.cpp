@@ -187,6 +187,11 @@ TEST(Comprehension, NamedGeneratorsGivePolydatsSequences) {
   EXPECT_EQ(rows(tuples_of("g in geometric(1, 2, 4)")), (V{"1", "2", "4", "8"}));
   EXPECT_EQ(tuples_of("g in geometric(1, 2, 4)").rows[0][0].type(), Type::F64);
   EXPECT_EQ(rows(tuples_of("g in geometric_until(1.5, 2, 10)")), (V{"1.5", "3", "6"}));
+  // As documented (it accepted a start of 0 and a factor of 1 or below).
+  for (const char* bad : {"g in geometric(0, 2, 3)", "g in geometric(1, 1, 3)"}) {
+    test::expect_contains(error_of(bad),
+                          {"geometric(start, factor, n) grows only from start > 0 by factor > 1"});
+  }
   EXPECT_EQ(rows(tuples_of("x in linear_starts(0, 1, 4)")), (V{"0", "0.25", "0.5", "0.75"}));
   EXPECT_EQ(rows(tuples_of("x in linear_steps(0, 1, 5)")), (V{"0", "0.25", "0.5", "0.75", "1"}));
   // exp(log(start) + i * step), rounding as polydat's does.

@@ -68,6 +68,10 @@ std::optional<std::string> check_limits(std::string_view name, std::span<const V
     const double count = std::log(max / start) / std::log(factor) + 1;
     return too_many((uint64_t)std::clamp(count, 0.0, 1e19));
   }
+  if (name == "geometric" && (!(number(args[0]) > 0) || !(number(args[1]) > 1))) {
+    return "geometric(start, factor, n) grows only from start > 0 by factor > 1, got start=" +
+           args[0].to_string() + ", factor=" + args[1].to_string();
+  }
   if (name == "log_steps" && (!(number(args[0]) > 0) || !(number(args[1]) > 0))) {
     return "log_steps: bounds must be positive, got start=" + args[0].to_string() +
            ", end=" + args[1].to_string();

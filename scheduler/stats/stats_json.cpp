@@ -37,9 +37,12 @@ void numeric_json(std::string& out, const NumericStats& n) {
       ",\"negative_infinity\":" + std::to_string(n.negative_infinity) + ",\"min\":" + value(n.min) +
       ",\"max\":" + value(n.max) + ",\"mean\":" + (n.finite ? number(n.mean) : "null") +
       ",\"stddev\":" + (n.finite ? number(n.stddev) : "null") + ",\"quantiles\":{";
-  for (size_t q = 0; q < n.quantiles.size(); ++q) {
-    out += (q ? ",\"" : "\"") + quantile_name(n.quantiles[q].first) +
-           "\":" + value(n.quantiles[q].second);
+  // With no finite value (an empty range) there are none: each is null.
+  size_t q = 0;
+  for (const double p : kStatsQuantiles) {
+    const bool known = q < n.quantiles.size() && n.quantiles[q].first == p;
+    out += (p == kStatsQuantiles[0] ? "\"" : ",\"") + quantile_name(p) +
+           "\":" + (known ? value(n.quantiles[q++].second) : "null");
   }
   out += "},\"histogram\":[";
   for (size_t b = 0; b < n.histogram.size(); ++b) {
