@@ -9,6 +9,7 @@
 
 #include "cli/command_line.hpp"
 #include "polyrt/bench.hpp"
+#include "polyrt/traversal.hpp"
 
 namespace polyrt::cli {
 
@@ -88,8 +89,19 @@ int bench_command(CommandLine& args) {
   if (p->input_names().empty()) {
     throw UsageError("polyrt bench: " + settings.file + " declares no input to iterate");
   }
+  // A traversal's rows are not measured (yet): say so, never measure a
+  // top-level binding as if it were them.
+  const std::string traversal_note =
+      p->traversal_count() ? "its traversal 'for " + traversal_info(*p, 0).comprehension +
+                                 "' is not measured by bench (time `polyrt run` of its rows)"
+                           : "";
   if (p->output_names().empty()) {
-    throw UsageError("polyrt bench: " + settings.file + " has no output");
+    throw UsageError("polyrt bench: " + settings.file + " has no top-level output" +
+                     (traversal_note.empty() ? "" : "; " + traversal_note));
+  }
+  if (!traversal_note.empty()) {
+    std::fprintf(stderr, "polyrt bench: %s measures its top-level outputs; %s\n",
+                 settings.file.c_str(), traversal_note.c_str());
   }
   apply_settings(*p, settings.sets, "bench", settings.bench.coordinates, settings.bench.externs);
   settings.bench.outputs = settings.outputs;

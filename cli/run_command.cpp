@@ -168,6 +168,24 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
     throw UsageError("polyrt run: the program has " + std::to_string(p.traversal_count()) +
                      " traversals; run writes the rows of one (split the program)");
   }
+  // Every row holds the iterated input and each element beside the body's
+  // outputs: formats that cannot hold those columns are refused for them.
+  const std::string_view format = r.job.format->name();
+  if (format == "text") {
+    throw UsageError(
+        "polyrt run: --format text writes one text column, but a traversal's rows hold the "
+        "iterated input and the elements beside the body's outputs; write csv, tsv or jsonl");
+  }
+  const TraversalInfo info = flattened_traversal_info(p, 0);
+  for (size_t e = 0; e < info.names.size() && format == "npy"; ++e) {
+    if (is_text(info.types[e])) {
+      throw UsageError(
+          "polyrt run: npy output holds numeric, bool and vector columns, but the "
+          "traversal's element '" +
+          info.names[e] + "' is " + std::string(type_name(info.types[e])) +
+          " (every element is a column of its rows); write csv, tsv or jsonl");
+    }
+  }
   if (r.batch && traversal_info(p, 0).lattice_body) return;
   // A body with a cursor runs its long activations as batches on the device.
   const bool device_batches = r.batch && flattened_traversal_info(p, 0).cursors;
@@ -183,7 +201,7 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
     throw UsageError("polyrt run: this traversal's rows are written as csv, tsv or jsonl, not " +
                      std::string(r.job.format->name()) +
                      " (a traversal over a literal lattice whose body reads nothing of the "
-                     "program runs in the batch tier, in every format)");
+                     "program runs in the batch tier, in every format but text)");
   }
 }
 

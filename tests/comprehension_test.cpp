@@ -556,6 +556,35 @@ TEST(Traversal, ProducersAndDerivations) {
 // A traversal over a literal lattice whose body reads nothing of the parent
 // has a lattice body: the batch tier (CPU and GPU) writes the bytes the
 // per-state activations write, in every format; the others have none.
+// Refusals give advice a user can take: text cannot hold a traversal's
+// columns whatever --outputs names; an element is always a column, so npy
+// refuses a str element by name; bench says it does not measure the rows.
+TEST(Traversal, RefusalsGiveAdviceThatCanBeTaken) {
+  const std::string dir = temp_dir();
+  const std::string file =
+      write_program(dir, "t.polydat",
+                    "input cycle\nfor a in 0..3, b in p, q {\n  v := a * 2\n  s := b + \"!\"\n}\n");
+  const auto text = run_polyrt("run " + file + " --cycles 0..2 --format text --outputs s");
+  EXPECT_EQ(text.status, 2);
+  expect_contains(text.err, {"--format text writes one text column, but a traversal's rows hold"});
+  EXPECT_EQ(text.err.find("name one str output"), std::string::npos) << text.err;
+  const auto npy =
+      run_polyrt("run " + file + " --cycles 0..2 --format npy --outputs v --out " + dir + "/n");
+  EXPECT_EQ(npy.status, 2);
+  expect_contains(npy.err, {"the traversal's element 'b' is str (every element is a column"});
+  EXPECT_FALSE(exists(dir + "/n"));
+  const auto bench = run_polyrt("bench " + file + " --seconds 0.05");
+  EXPECT_EQ(bench.status, 2);
+  expect_contains(bench.err, {"has no top-level output",
+                              "its traversal 'for a in 0..3, b in p, q' "
+                              "is not measured by bench"});
+  const std::string both =
+      write_program(dir, "b.polydat", "input cycle\nk := cycle * 3\nfor a in 0..3 { v := a }\n");
+  expect_contains(
+      run_polyrt("bench " + both + " --seconds 0.05").err,
+      {"measures its top-level outputs; its traversal 'for a in 0..3' is not measured"});
+}
+
 TEST(Traversal, LatticeBodiesRunInTheBatchTierWithTheSameBytes) {
   const std::string dir = temp_dir();
   const std::vector<std::string> lattices = {

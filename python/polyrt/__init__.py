@@ -421,9 +421,10 @@ class Program:
         of numpy arrays in column order: the iterated input, the elements,
         then the body's ``outputs`` (default: all of them); str columns are
         object arrays. ``inputs`` fixes the program's other inputs;
-        ``traversal`` picks one in source order."""
-        if stop < start:
-            raise WriteError(f"traverse({start}, {stop}): stop is before start")
+        ``traversal`` picks one in source order. Columns have the types
+        Batch.evaluate gives an output of the same type (uint32, float32,
+        ...; a vector of fixed dimension as a 2-D array) on every path."""
+        start, stop = _range(start, stop, "traverse")  # Batch's rules, on every path
         names = list(self.inputs)
         coordinates = [0] * len(names)
         for name, value in (inputs or {}).items():
@@ -432,8 +433,9 @@ class Program:
                     f"traverse(inputs=...) names {name!r}, which is not an input the rows keep fixed; "
                     f"those are {names[1:]}"
                 )
-            coordinates[names.index(name)] = value
-        return self._traverse(start, stop, traversal, outputs, coordinates)
+            coordinates[names.index(name)] = _range(value, value, f"traverse(inputs={{{name!r}: ...}})")[0]
+        chosen = self._traverse_outputs(traversal, outputs)
+        return self._traverse(start, stop, traversal, chosen, coordinates)
 
     def traverse_arrow(
         self,
@@ -452,18 +454,34 @@ class Program:
         columns = self.traverse(start, stop, traversal=traversal, outputs=outputs, inputs=inputs)
         return table_from_columns(columns, self._traverse_types(traversal, list(columns)))
 
+    def _traverse_outputs(self, traversal: int, outputs) -> List[str]:
+        """The body outputs traverse() writes: all for None or [], else the
+        named ones, each once (Batch's rule)."""
+        body = list(self._native.traversal_outputs(traversal))
+        chosen = _names(outputs, "traverse(outputs=...)") or body
+        for k, name in enumerate(chosen):
+            if name not in body:
+                raise WriteError(
+                    f"traverse(outputs=...) names {name!r}, which is not an output of the "
+                    f"traversal's body; those are {body}"
+                )
+            if name in chosen[:k]:
+                raise WriteError(
+                    f"traverse(outputs=...) names {name!r} twice; name each column once (a dict, "
+                    "a table or a file cannot hold two columns of one name)"
+                )
+        return list(chosen)
+
     def _traverse(self, start, stop, traversal, outputs, coordinates) -> dict:
         """traverse()'s columns."""
         lattice = self._native.lattice_body(traversal)
         if lattice is not None:
             return self._traverse_lattice(lattice, list(self.inputs)[0], start, stop, outputs)
         columns, types, values = self._native.traverse(
-            traversal, start, stop - start, coordinates, _names(outputs, "traverse(outputs=...)")
+            traversal, start, stop - start, coordinates, outputs
         )
-        dtypes = {"u64": np.uint64, "f64": np.float64, "bool": np.bool_, "i64": np.int64}
         return {
-            name: np.asarray(column, dtype=dtypes.get(kind, object))
-            for name, kind, column in zip(columns, types, values)
+            name: _column_of_values(column, kind) for name, kind, column in zip(columns, types, values)
         }
 
     def _traverse_types(self, traversal: int, names: List[str]) -> List[str]:
@@ -476,14 +494,7 @@ class Program:
         batch tier (row r is coordinate start + r // tuples and tuple
         r % tuples), the coordinate column made here."""
         native, tuples, elements = lattice
-        body = list(native.output_names[len(elements) :])
-        chosen = body if outputs is None else _names(outputs, "traverse(outputs=...)")
-        for name in chosen:
-            if name not in body:
-                raise WriteError(
-                    f"traverse(outputs=...) names {name!r}, which is not an output of the "
-                    f"traversal's body; those are {body}"
-                )
+        chosen = list(outputs)
         batch = Batch(_polyrt.make_batch(native, list(elements) + chosen, {}, {}, None, "cpu", 0, 0, 0))
         rows = (stop - start) * tuples
         columns = batch.evaluate(0, rows)
@@ -592,6 +603,26 @@ def _positive(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{what} must be a positive int, got {value!r}")
     return value
+
+
+def _column_of_values(values, type_name: str):
+    """A per-state column (a list of values) as Batch.evaluate types the
+    column of an output of `type_name`: its numpy dtype; a vector as a 2-D
+    array when every row has one length, else an object array of arrays;
+    text as an object array."""
+    from ._arrow import _TYPES
+
+    if _vectors.is_vector(type_name):
+        dtype = _vectors.ELEMENT_DTYPES[type_name]
+        rows = [np.asarray(v, dtype=dtype) for v in values]
+        if rows and len({len(r) for r in rows}) == 1:
+            return np.stack(rows)
+        out = np.empty(len(rows), dtype=object)
+        out[:] = rows
+        return out
+    if type_name in ("str", "bytes", "json", "partition", "partition_list"):
+        return np.asarray(values, dtype=object)
+    return np.asarray(values, dtype=np.dtype(_TYPES[type_name].rstrip("_")))
 
 
 def _compile_source(

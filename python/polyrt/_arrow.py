@@ -95,6 +95,16 @@ def table_from_columns(columns: dict, types):
     pa = _pyarrow()
     arrays = []
     for (name, column), type_name in zip(columns.items(), types):
+        if _vectors.is_vector(type_name):
+            # A 2-D array: a fixed-size list per row; rows of varying length:
+            # a large list (Batch.to_arrow's types).
+            element = pa.from_numpy_dtype(_vectors.ELEMENT_DTYPES[type_name])
+            if column.ndim == 2:
+                flat = pa.array(column.reshape(-1), type=element)
+                arrays.append(pa.FixedSizeListArray.from_arrays(flat, column.shape[1]))
+            else:
+                arrays.append(pa.array(list(column), type=pa.large_list(element)))
+            continue
         arrow_type = _arrow_type(pa, type_name)
         if column.dtype == object and type_name == "bytes":
             column = [bytes(v) if v is not None else None for v in column]

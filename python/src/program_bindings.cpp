@@ -401,6 +401,12 @@ void bind_program(nb::module_& m) {
           },
           nb::arg("index"))
       .def(
+          "traversal_outputs",
+          [](const NativeProgram& p, size_t index) {
+            return flattened_traversal_info(*p.program, index).body->output_names();
+          },
+          nb::arg("index"))
+      .def(
           "lattice_body",
           [](const NativeProgram& p, size_t index) -> nb::object {
             const TraversalInfo info = traversal_info(*p.program, index);

@@ -374,3 +374,30 @@ def test_traverse_arrow_types_the_columns_on_both_paths():
     assert table.column_names == ["cycle", "a", "f", "v"]
     assert table.column("v").to_pylist() == [1, 3, 2, 4]
     assert table.schema.field("f").type == pa.float64()
+
+
+def test_traverse_types_and_checks_alike_on_both_paths():
+    # A vector output (a fixed-size list in Arrow, where pyarrow once raised
+    # ArrowInvalid), a u32 and an f32: one dtype per output on the lattice
+    # path and the per-state one (which gave object arrays), and Batch's
+    # argument rules on both.
+    pa = pytest.importorskip("pyarrow")
+    body = "{ v := hash_vec(a, 3)\n n := (a as u32)\n f := (a as f32) }\n"
+    lattice = polyrt.compile("input c\nfor a in 0..2 " + body)
+    per_state = polyrt.compile("input c\nfor a in 0..2 where {a} != 5 " + body)
+    got = []
+    for program in (lattice, per_state):
+        columns = program.traverse(0, 2)
+        assert {k: (v.dtype.name, v.shape) for k, v in columns.items()} == {
+            "c": ("uint64", (4,)), "a": ("uint64", (4,)), "v": ("float32", (4, 3)),
+            "n": ("uint32", (4,)), "f": ("float32", (4,)),
+        }
+        table = program.traverse_arrow(0, 2)
+        assert table.schema.field("v").type == pa.list_(pa.float32(), 3)
+        got.append(table)
+        with pytest.raises(polyrt.WriteError, match="names 'v' twice"):
+            program.traverse(0, 2, outputs=["v", "v"])
+        with pytest.raises(polyrt.WriteError, match="traverse.*coordinates are 0 to 2\\*\\*64 - 1"):
+            program.traverse(0, 2**64)
+        assert list(program.traverse(0, 1, outputs=[])) == ["c", "a", "v", "n", "f"]
+    assert got[0].equals(got[1])
