@@ -254,8 +254,12 @@ int execute(const RunRequest& r, const std::string& file) {
     if (to_run.program->traversal_count()) {
       return scheduler::run_traversal_job(to_run, path, r.batch);
     }
-    if (r.batch) return scheduler::run_batch_job(to_run, path);
-    scheduler::run_range_job(to_run, path);
+    if (r.batch) {
+      scheduler::run_batch_job(to_run, path);
+    } else {
+      scheduler::run_range_job(to_run, path);
+    }
+    return to_run.count;
   };
   const PartsTarget target{.dir = r.out_path,
                            .program_file = file,

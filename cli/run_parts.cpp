@@ -8,6 +8,7 @@
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/jobs/job_parts.hpp"
 #include "scheduler/jobs/part_manifest.hpp"
+#include "scheduler/jobs/traversal_job.hpp"
 #include "scheduler/output/output_target.hpp"
 #include "scheduler/output/temporary_files.hpp"
 
@@ -82,6 +83,17 @@ void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uin
   }
 }
 
+namespace {
+
+// The columns a part holds: a traversal's rows hold the iterated input and
+// the elements beside the body's outputs.
+std::vector<std::string> written_columns(const scheduler::RangeJob& job) {
+  return job.program->traversal_count() ? scheduler::traversal_columns(*job.program, job.outputs)
+                                        : job.outputs;
+}
+
+}  // namespace
+
 int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const PartsTarget& target,
                 const RunTo& run_to) {
   const auto parts = (uint64_t)ranks.size();
@@ -95,10 +107,9 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
   const scheduler::RangeJob mine = part_job(job, parts, part);
   scheduler::RankOutcome outcome;
   try {
-    run_to(mine, path);
+    outcome.rows = run_to(mine, path);
     const scheduler::FileSummary files =
-        scheduler::summarize_files(job.format->files_of(path, job.outputs));
-    outcome.rows = mine.count;
+        scheduler::summarize_files(job.format->files_of(path, written_columns(job)));
     outcome.bytes = files.bytes;
     outcome.crc32 = files.crc32;
   } catch (const std::exception& e) {
@@ -133,7 +144,7 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
                           .first = job.first,
                           .count = job.count,
                           .format = std::string(job.format->name()),
-                          .outputs = job.outputs,
+                          .outputs = written_columns(job),
                           .parts = {}};
     for (uint64_t k = 1; k <= parts; ++k) {
       const scheduler::RankOutcome& o = outcomes[k - 1];

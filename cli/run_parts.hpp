@@ -24,8 +24,9 @@ struct PartsTarget {
   std::string table;         // FILE's name without .polydat
 };
 
-// Runs one part's job into its target (a file or directory) atomically.
-using RunTo = std::function<void(const scheduler::RangeJob& job, const std::string& path)>;
+// Runs one part's job into its target (a file or directory) atomically;
+// returns the rows written (a traversal's: a row per tuple).
+using RunTo = std::function<uint64_t(const scheduler::RangeJob& job, const std::string& path)>;
 
 // --parts N [--part K]: part K, or every part in order, each to its own file
 // under DIR (created when missing). All of them or none: the parts are

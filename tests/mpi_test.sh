@@ -39,6 +39,23 @@ PY
 test -f "$work/npy/part-1/id.npy" -a -f "$work/npy/part-2/score.npy" -a -f "$work/npy/_manifest.json" \
   || fail "npy parts missing"
 
+# A traversal's parts: the manifest names every column they hold (the
+# iterated input and the elements too) and the rows written (a row per
+# tuple), and covers each of an npy part's column files.
+printf 'input cycle\nfor a in 0..3, f in 0.5, 1.5 { v := a * 2 }\n' > "$work/sweep.polydat"
+"${mpi[@]}" "$polyrt" run "$work/sweep.polydat" --cycles 0..5 --format npy --out "$work/sweep"
+python3 - "$work/sweep" <<'PY' || fail "the manifest does not describe a traversal's parts"
+import json, sys, zlib
+d = sys.argv[1]
+m = json.load(open(d + "/_manifest.json"))
+assert m["outputs"] == ["cycle", "a", "f", "v"], m
+assert m["coordinates"] == 5 and m["rows"] == 30, m
+assert [p["rows"] for p in m["parts"]] == [12, 18], m
+for p in m["parts"]:
+    data = b"".join(open(d + "/" + p["path"] + "/" + c + ".npy", "rb").read() for c in m["outputs"])
+    assert p["bytes"] == len(data) and p["crc32"] == "%08x" % zlib.crc32(data), p
+PY
+
 # Both ranks fail (cycle 30001 in part 1, 70001 in part 2): rank 0 reports
 # the smaller, once; nothing remains.
 printf 'input cycle\nv := in_range(cycle %% 40000, 0, 30000)\n' > "$work/fail.polydat"

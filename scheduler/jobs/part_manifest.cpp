@@ -55,7 +55,11 @@ void write_manifest(const std::string& dir, const Manifest& m) {
   member(out, "program_bytes", std::to_string(m.program.bytes));
   member(out, "program_crc32", json_string(hex32(m.program.crc32)));
   member(out, "first", std::to_string(m.first));
-  member(out, "rows", std::to_string(m.count));
+  // The rows written: one per coordinate, or a traversal's row per tuple.
+  uint64_t rows = 0;
+  for (const ManifestPart& p : m.parts) rows += p.rows;
+  member(out, "coordinates", std::to_string(m.count));
+  member(out, "rows", std::to_string(rows));
   member(out, "format", json_string(m.format));
   std::string outputs = "[";
   for (const std::string& name : m.outputs)

@@ -31,9 +31,9 @@ struct ManifestPart {
 struct Manifest {
   std::string program_path;
   FileSummary program;
-  uint64_t first = 0, count = 0;
+  uint64_t first = 0, count = 0;  // the coordinates
   std::string format;
-  std::vector<std::string> outputs;
+  std::vector<std::string> outputs;  // every column the parts hold
   std::vector<ManifestPart> parts;
 };
 

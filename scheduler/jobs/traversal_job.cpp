@@ -13,11 +13,6 @@
 
 namespace polyrt::scheduler {
 
-namespace {
-
-// The columns of a traversal's rows: the iterated input, the elements
-// (every level's, outermost first), then `body_outputs`. Throws WriteError
-// when a name would appear twice.
 std::vector<std::string> traversal_columns(const Program& program,
                                            const std::vector<std::string>& body_outputs) {
   std::vector<std::string> columns{program.input_names().at(0)};
@@ -34,12 +29,14 @@ std::vector<std::string> traversal_columns(const Program& program,
   return columns;
 }
 
+namespace {
+
 // Every row of the job from the traversal's lattice body, in the batch
 // tier: global row r is parent coordinate first + r / tuples and tuple
 // r mod tuples (the body's rows depend on the tuple alone). The parent
 // coordinate column is made per chunk; the others are the program's.
-void run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
-                      const std::vector<std::string>& columns, const std::string& target) {
+uint64_t run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
+                          const std::vector<std::string>& columns, const std::string& target) {
   const uint64_t tuples = info.lattice_tuples;
   if (job.count > ~uint64_t{0} / tuples) {
     throw WriteError(std::to_string(job.count) + " parent coordinates of " +
@@ -77,6 +74,7 @@ void run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
                                    chunk.columns.end());
         writer->encode(with_parent, bytes);
       });
+  return rows;
 }
 
 // An activation of at least this many cycles (a body's cursor over a
@@ -182,7 +180,7 @@ uint64_t append_activation_rows(std::string& text, const RowFormat& format,
 
 }  // namespace
 
-void run_traversal_job(const RangeJob& job, const std::string& target, bool batch) {
+uint64_t run_traversal_job(const RangeJob& job, const std::string& target, bool batch) {
   const Program& program = *job.program;
   if (program.traversal_count() != 1) {
     throw RefusedError("polyrt runs the rows of one traversal at a time; this program has " +
@@ -208,6 +206,7 @@ void run_traversal_job(const RangeJob& job, const std::string& target, bool batc
   ProgressBar progress(job.count);
   RatePacer pacer(job.rate);
   std::string text;
+  uint64_t written = 0;
   // A signal stops the job between rows, and inside an opening's
   // materialization (up to 2^24 tuples) or a partition list's peeling.
   const CancellationScope cancellable(Interruption::stop_flag());
@@ -220,18 +219,21 @@ void run_traversal_job(const RangeJob& job, const std::string& target, bool batc
                 Interruption::stop_if_requested();
                 if (batch && innermost.cycles(a) >= kBatchActivationCycles) {
                   write_activation_in_batch(*writer, pacer, job, coordinate, outer, innermost, a);
+                  written += innermost.cycles(a);
                   return;
                 }
                 text.clear();
                 const uint64_t rows = append_activation_rows(text, *format, columns, outputs,
                                                              coordinate, outer, innermost, a);
                 pacer.write(*writer, text, rows);
+                written += rows;
               });
           progress.advance(1);
         });
   });
   progress.finish();
   writer->commit();
+  return written;
 }
 
 }  // namespace polyrt::scheduler

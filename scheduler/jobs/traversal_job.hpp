@@ -5,7 +5,9 @@
 // (coordinate, tuple).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "scheduler/jobs/range_job.hpp"
 
@@ -17,7 +19,12 @@ namespace polyrt::scheduler {
 // runs every row of the job as one range of that program, in any format;
 // otherwise each tuple is an activation on a per-state engine, written as
 // text. RefusedError for several traversals or, on the per-state engines,
-// a format without text rows.
-void run_traversal_job(const RangeJob& job, const std::string& target, bool batch);
+// a format without text rows. Returns the rows written.
+uint64_t run_traversal_job(const RangeJob& job, const std::string& target, bool batch);
+
+// The columns of the traversal's rows: the iterated input, every level's
+// elements, then `body_outputs`. WriteError when two share a name.
+std::vector<std::string> traversal_columns(const Program& program,
+                                           const std::vector<std::string>& body_outputs);
 
 }  // namespace polyrt::scheduler
