@@ -55,13 +55,6 @@ std::optional<std::string> cell_of(const Value& v) {
   return v.to_string();
 }
 
-// Row `row` of a batch column as a value.
-Value column_value(const Column& c, uint64_t row) {
-  if (c.is_none) return Value::none();
-  if (!is_payload(c.type)) return Value::of_word(c.type, c.words[row]);
-  return Value::of_payload(c.type, std::string(c.text(row)));
-}
-
 // The rows of a plain program: one state, the first input iterated.
 void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_t> coordinates,
                   const std::vector<std::pair<std::string, Value>>& externs, TextTable& table) {
@@ -115,7 +108,7 @@ void traversal_rows(const Program& p, const PreviewRequest& r, std::vector<uint6
         BatchEvaluator(info.lattice_body, options).evaluate(0, rows);
     for (uint64_t row = 0; row < rows; ++row) {
       std::vector<std::optional<std::string>> cells{std::to_string(r.cycles.first + row / tuples)};
-      for (const Column& c : columns) cells.push_back(cell_of(column_value(c, row)));
+      for (const Column& c : columns) cells.push_back(cell_of(c.value(row)));
       table.rows.push_back(std::move(cells));
     }
     return;

@@ -585,6 +585,33 @@ TEST(Traversal, RefusalsGiveAdviceThatCanBeTaken) {
       {"measures its top-level outputs; its traversal 'for a in 0..3' is not measured"});
 }
 
+// A failing row names the parent coordinate and the tuple, the same on
+// every path (the lattice path named its internal "tuple_row=45", the
+// per-state one the body's "cycle=0"); a body with a cursor adds its cycle.
+TEST(Traversal, AFailingRowNamesTheCoordinateAndTheTupleOnEveryPath) {
+  const std::string dir = temp_dir();
+  const std::string lattice = write_program(
+      dir, "l.polydat", "input cycle\nfor a in 40..60, f in 0.5 { x := in_range(a, 0, 49) }\n");
+  const std::string per_state = write_program(
+      dir, "p.polydat",
+      "input cycle\nfor a in 40..60, f in 0.5 where {a} != 1 { x := in_range(a, 0, 49) }\n");
+  ASSERT_TRUE(traversal_info(*compile_file(lattice), 0).lattice_body);
+  for (const std::string& run :
+       {"run " + lattice + " --cycles 7..9", "run " + lattice + " --cycles 7..9 --engine native",
+        "run " + per_state + " --cycles 7..9"}) {
+    const auto r = run_polyrt(run);
+    EXPECT_EQ(r.status, 1) << run;
+    expect_contains(r.err,
+                    {"value 50 is not in range [0, 49]", "coordinates: cycle=7; a=50, f=0.5\n"});
+  }
+  const std::string cursor = write_program(
+      dir, "c.polydat",
+      "input cycle\nfor p in partitions(\"*/2\", 100) {\n  cursor rows = range(0, 100) over p\n"
+      "  x := in_range(rows.ordinal, 0, 70)\n}\n");
+  expect_contains(run_polyrt("run " + cursor + " --cycles 3..4").err,
+                  {"coordinates: cycle=3; p={", "\"idx\":1", "; body cycle=21"});
+}
+
 TEST(Traversal, LatticeBodiesRunInTheBatchTierWithTheSameBytes) {
   const std::string dir = temp_dir();
   const std::vector<std::string> lattices = {

@@ -1,6 +1,7 @@
 #include "scheduler/jobs/traversal_job.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <set>
 
 #include "polyrt/batch.hpp"
@@ -30,6 +31,35 @@ std::vector<std::string> traversal_columns(const Program& program,
 }
 
 namespace {
+
+// Where a failing row of a traversal is, the same on every path: the parent
+// coordinate, every level's elements and, in a body with a cursor, the
+// body's cycle ("cycle=7; a=50, f=0.5").
+std::string row_place(const Program& program, uint64_t coordinate,
+                      const std::vector<std::string>& elements, std::span<const Value> values,
+                      std::optional<uint64_t> body_cycle) {
+  std::string out = program.input_names().at(0) + "=" + std::to_string(coordinate) + ";";
+  for (size_t k = 0; k < elements.size() && k < values.size(); ++k) {
+    out += (k ? ", " : " ") + elements[k] + "=" + values[k].to_string();
+  }
+  if (body_cycle) out += "; body cycle=" + std::to_string(*body_cycle);
+  return out;
+}
+
+// `e` with its coordinates line (the body's: its cycle, or the lattice
+// body's row) naming `place` instead.
+[[noreturn]] void fail_at(const EvalError& e, const std::string& place) {
+  std::string message = e.what();
+  const std::string line = "\n  coordinates: ";
+  const size_t at = message.find(line);
+  if (at == std::string::npos) {
+    message += line + place;
+  } else {
+    const size_t end = message.find('\n', at + 1);
+    message.replace(at, (end == std::string::npos ? message.size() : end) - at, line + place);
+  }
+  throw EvalError(message, e.node());
+}
 
 // Every row of the job from the traversal's lattice body, in the batch
 // tier: global row r is parent coordinate first + r / tuples and tuple
@@ -62,18 +92,34 @@ uint64_t run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
   const std::unique_ptr<FormatWriter> writer = job.format->open(
       target, OutputColumns{.names = columns, .types = types, .first = 0, .rows = rows},
       job.program->source_files());
-  write_batch_rows(
-      batch, 0, rows, *writer, job.rate, [&](const ColumnChunk& chunk, std::string& bytes) {
-        std::vector<uint64_t> parents(chunk.rows);
-        for (uint64_t r = 0; r < chunk.rows; ++r) {
-          parents[r] = job.first + (chunk.first + r) / tuples;
-        }
-        ColumnChunk with_parent{chunk.first, chunk.rows, {}};
-        with_parent.columns.push_back(ColumnView{.type = Type::U64, .words = parents.data()});
-        with_parent.columns.insert(with_parent.columns.end(), chunk.columns.begin(),
-                                   chunk.columns.end());
-        writer->encode(with_parent, bytes);
-      });
+  try {
+    write_batch_rows(
+        batch, 0, rows, *writer, job.rate, [&](const ColumnChunk& chunk, std::string& bytes) {
+          std::vector<uint64_t> parents(chunk.rows);
+          for (uint64_t r = 0; r < chunk.rows; ++r) {
+            parents[r] = job.first + (chunk.first + r) / tuples;
+          }
+          ColumnChunk with_parent{chunk.first, chunk.rows, {}};
+          with_parent.columns.push_back(ColumnView{.type = Type::U64, .words = parents.data()});
+          with_parent.columns.insert(with_parent.columns.end(), chunk.columns.begin(),
+                                     chunk.columns.end());
+          writer->encode(with_parent, bytes);
+        });
+  } catch (const EvalError& e) {
+    if (e.coordinates().empty()) throw;
+    // Row r of the lattice body is tuple r mod tuples of coordinate
+    // first + r / tuples; its elements are the lattice body's first outputs.
+    const uint64_t r = e.coordinates()[0];
+    BatchOptions at_row;
+    at_row.outputs = info.names;
+    at_row.coordinates = {0, 0};
+    at_row.threads = 1;
+    std::vector<Value> elements;
+    for (const Column& c : BatchEvaluator(info.lattice_body, at_row).evaluate(r, 1)) {
+      elements.push_back(c.value(0));
+    }
+    fail_at(e, row_place(*job.program, job.first + r / tuples, info.names, elements, {}));
+  }
   return rows;
 }
 
@@ -156,25 +202,27 @@ uint64_t append_activation_rows(std::string& text, const RowFormat& format,
   const uint64_t cycles = t.cycles(a);
   State body = t.activation(a);
   const size_t first_output = 1 + outer.size() + t.names().size();
-  for (uint64_t cycle = 0; cycle < cycles; ++cycle) {
-    Interruption::stop_if_requested();
-    if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
-    begin_row(text, format);
-    append_field(text, format, columns[0], Value::u64(coordinate), coordinate);
-    for (size_t k = 0; k < outer.size(); ++k) {
-      field_separator(text, format);
-      append_field(text, format, columns[1 + k], outer[k], coordinate);
+  for (uint64_t cycle = 0; cycle < cycles; ++cycle) try {
+      Interruption::stop_if_requested();
+      if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
+      begin_row(text, format);
+      append_field(text, format, columns[0], Value::u64(coordinate), coordinate);
+      for (size_t k = 0; k < outer.size(); ++k) {
+        field_separator(text, format);
+        append_field(text, format, columns[1 + k], outer[k], coordinate);
+      }
+      for (size_t k = 0; k < t.names().size(); ++k) {
+        field_separator(text, format);
+        append_field(text, format, columns[1 + outer.size() + k], t.tuples()[a][k], coordinate);
+      }
+      for (size_t o = 0; o < outputs.size(); ++o) {
+        field_separator(text, format);
+        append_field(text, format, columns[first_output + o], body.pull_at(outputs[o]), coordinate);
+      }
+      end_row(text, format);
+    } catch (const EvalError& e) {
+      throw EvalError(e.what(), e.node(), {cycle});  // the body's coordinates
     }
-    for (size_t k = 0; k < t.names().size(); ++k) {
-      field_separator(text, format);
-      append_field(text, format, columns[1 + outer.size() + k], t.tuples()[a][k], coordinate);
-    }
-    for (size_t o = 0; o < outputs.size(); ++o) {
-      field_separator(text, format);
-      append_field(text, format, columns[first_output + o], body.pull_at(outputs[o]), coordinate);
-    }
-    end_row(text, format);
-  }
   return cycles;
 }
 
@@ -217,16 +265,25 @@ uint64_t run_traversal_job(const RangeJob& job, const std::string& target, bool 
           for_each_innermost_activation(
               t, [&](std::span<const Value> outer, const Traversal& innermost, size_t a) {
                 Interruption::stop_if_requested();
-                if (batch && innermost.cycles(a) >= kBatchActivationCycles) {
-                  write_activation_in_batch(*writer, pacer, job, coordinate, outer, innermost, a);
-                  written += innermost.cycles(a);
-                  return;
+                try {
+                  if (batch && innermost.cycles(a) >= kBatchActivationCycles) {
+                    write_activation_in_batch(*writer, pacer, job, coordinate, outer, innermost, a);
+                    written += innermost.cycles(a);
+                    return;
+                  }
+                  text.clear();
+                  const uint64_t rows = append_activation_rows(text, *format, columns, outputs,
+                                                               coordinate, outer, innermost, a);
+                  pacer.write(*writer, text, rows);
+                  written += rows;
+                } catch (const EvalError& e) {
+                  std::vector<Value> elements(outer.begin(), outer.end());
+                  const std::vector<Value>& tuple = innermost.tuples()[a];
+                  elements.insert(elements.end(), tuple.begin(), tuple.end());
+                  const bool cursor = info.cursors && !e.coordinates().empty();
+                  fail_at(e, row_place(program, coordinate, info.names, elements,
+                                       cursor ? std::optional(e.coordinates()[0]) : std::nullopt));
                 }
-                text.clear();
-                const uint64_t rows = append_activation_rows(text, *format, columns, outputs,
-                                                             coordinate, outer, innermost, a);
-                pacer.write(*writer, text, rows);
-                written += rows;
               });
           progress.advance(1);
         });

@@ -344,6 +344,12 @@ std::string BatchEvaluator::device_choice() const {
   return impl_->auto_reason;
 }
 
+Value Column::value(size_t row) const {
+  if (is_none) return Value::none();
+  if (!is_payload(type)) return Value::of_word(type, words[row]);
+  return Value::of_payload(type, std::string(text(row)));
+}
+
 const std::vector<std::string>& BatchEvaluator::left_out_devices() const {
   return impl_->left_out;
 }
@@ -369,7 +375,11 @@ void BatchEvaluator::Impl::raise_failure(uint64_t coordinate, uint64_t row,
     coordinates[options.column_coordinates[k]] = columns[k][row];
   }
   state.set_inputs(coordinates);
-  for (const std::string& name : setup.names) state.pull(name);
+  try {
+    for (const std::string& name : setup.names) state.pull(name);
+  } catch (const EvalError& e) {
+    throw EvalError(e.what(), e.node(), coordinates);
+  }
   internal_error("the batch tier reported a failure at coordinate " + std::to_string(coordinate) +
                  " that the interpreter does not reproduce");
 }

@@ -1,9 +1,11 @@
 // Every failure polyrt reports is one of these exception types.
 #pragma once
 
+#include <cstdint>
 #include <source_location>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace polyrt {
 
@@ -52,12 +54,16 @@ class WriteError : public Error {
 // source position, the outputs it feeds, its decoded inputs and the coordinates.
 class EvalError : public Error {
  public:
-  EvalError(const std::string& message, std::string node)
-      : Error(message), node_(std::move(node)) {}
+  EvalError(const std::string& message, std::string node, std::vector<uint64_t> coordinates = {})
+      : Error(message), node_(std::move(node)), coordinates_(std::move(coordinates)) {}
   const std::string& node() const { return node_; }
+  // When a row of a batch failed: its coordinates (the program's inputs, in
+  // declaration order), as the message names them; empty otherwise.
+  const std::vector<uint64_t>& coordinates() const { return coordinates_; }
 
  private:
   std::string node_;
+  std::vector<uint64_t> coordinates_;
 };
 
 // A CUDA driver call failed (names the call and the CUDA error).

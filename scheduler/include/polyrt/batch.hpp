@@ -128,6 +128,8 @@ struct Column {
     return std::string_view(bytes).substr((size_t)offsets[row],
                                           (size_t)(offsets[row + 1] - offsets[row]));
   }
+  // Row `row` as a Value (None when the column is None).
+  Value value(size_t row) const;
 };
 
 // An output column in device memory that the caller owns
