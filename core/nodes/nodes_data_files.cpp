@@ -260,13 +260,7 @@ const TablePick kRowPick{.index = []() -> const NodeDef& { return *find_node("mo
                              [](const std::vector<Value>&, const Prepared* prepared) {
                                return std::vector<Value>{Value::u64(prepared->strs.size())};
                              },
-                         .entries =
-                             [](const std::vector<Value>&, const Prepared* prepared) {
-                               std::vector<Value> entries;
-                               for (const std::string& s : prepared->strs)
-                                 entries.push_back(Value::str(s));
-                               return entries;
-                             }};
+                         .entries = prepared_str_entries};
 
 }  // namespace
 
