@@ -414,14 +414,17 @@ class Program:
         traversal: int = 0,
         outputs: Optional[Sequence[str]] = None,
         inputs: Optional[dict] = None,
+        externs: Optional[Dict[str, Any]] = None,
     ) -> dict:
         """The rows of a traversal (``for ... { body }``) for the first
         input's values ``start`` to ``stop - 1``, as ``polyrt run`` writes
         them: one row per tuple of each coordinate's opening. Returns a dict
         of numpy arrays in column order: the iterated input, the elements,
         then the body's ``outputs`` (default: all of them); str columns are
-        object arrays. ``inputs`` fixes the program's other inputs;
-        ``traversal`` picks one in source order. Columns have the types
+        object arrays. ``inputs`` fixes the program's other inputs and
+        ``externs`` sets externs as Program.batch takes them (one left unset
+        reads as None, and a source reading None yields no tuple); ``traversal`` picks
+        one in source order. Columns have the types
         Batch.evaluate gives an output of the same type (uint32, float32,
         ...; a vector of fixed dimension as a 2-D array) on every path."""
         start, stop = _range(start, stop, "traverse")  # Batch's rules, on every path
@@ -435,7 +438,7 @@ class Program:
                 )
             coordinates[names.index(name)] = _range(value, value, f"traverse(inputs={{{name!r}: ...}})")[0]
         chosen = self._traverse_outputs(traversal, outputs)
-        return self._traverse(start, stop, traversal, chosen, coordinates)
+        return self._traverse(start, stop, traversal, chosen, coordinates, dict(externs or {}))
 
     def traverse_arrow(
         self,
@@ -445,13 +448,16 @@ class Program:
         traversal: int = 0,
         outputs: Optional[Sequence[str]] = None,
         inputs: Optional[dict] = None,
+        externs: Optional[Dict[str, Any]] = None,
     ):
         """traverse()'s rows as a ``pyarrow.Table``, typed by the elements'
         and the body's types (str as ``large_string``, a partition as its
         JSON text)."""
         from ._arrow import table_from_columns
 
-        columns = self.traverse(start, stop, traversal=traversal, outputs=outputs, inputs=inputs)
+        columns = self.traverse(
+            start, stop, traversal=traversal, outputs=outputs, inputs=inputs, externs=externs
+        )
         return table_from_columns(columns, self._traverse_types(traversal, list(columns)))
 
     def _traverse_outputs(self, traversal: int, outputs) -> List[str]:
@@ -472,13 +478,16 @@ class Program:
                 )
         return list(chosen)
 
-    def _traverse(self, start, stop, traversal, outputs, coordinates) -> dict:
+    def _traverse(self, start, stop, traversal, outputs, coordinates, externs) -> dict:
         """traverse()'s columns."""
         lattice = self._native.lattice_body(traversal)
         if lattice is not None:
+            # A lattice body reads no extern: the externs are only checked,
+            # as the per-state path checks them (over no row).
+            self._native.traverse(traversal, start, 0, coordinates, outputs, externs)
             return self._traverse_lattice(lattice, list(self.inputs)[0], start, stop, outputs)
         columns, types, values = self._native.traverse(
-            traversal, start, stop - start, coordinates, outputs
+            traversal, start, stop - start, coordinates, outputs, externs
         )
         return {
             name: _column_of_values(column, kind) for name, kind, column in zip(columns, types, values)

@@ -248,8 +248,13 @@ nb::dict state_plan_dict(const StatePlanView& view) {
 // outputs), their types, and a list of Python values per column. No
 // outputs: every output of the innermost body.
 nb::tuple traversal_rows(const Program& program, size_t index, uint64_t first, uint64_t count,
-                         std::vector<uint64_t> coordinates,
-                         const std::vector<std::string>& outputs) {
+                         std::vector<uint64_t> coordinates, const std::vector<std::string>& outputs,
+                         const nb::dict& externs) {
+  std::vector<std::pair<std::string, Value>> extern_values;
+  for (auto [key, value] : externs) {
+    const std::string name = name_from_python(key, "a name in externs");
+    extern_values.emplace_back(name, extern_from_python(program, name, value));
+  }
   const TraversalInfo info = flattened_traversal_info(program, index);
   if (coordinates.size() != program.input_names().size()) {
     throw WriteError("traverse needs a value for each of the program's " +
@@ -265,7 +270,7 @@ nb::tuple traversal_rows(const Program& program, size_t index, uint64_t first, u
   std::vector<std::string> types{"u64"};
   for (Type t : info.types) types.emplace_back(type_name(t));
   for (size_t o : body_outputs) types.emplace_back(type_name(info.body->output_type(o)));
-  for_each_opening(program, index, first, count, std::move(coordinates), {},
+  for_each_opening(program, index, first, count, std::move(coordinates), extern_values,
                    [&](uint64_t coordinate, const Traversal& opening) {
                      for_each_innermost_activation(
                          opening, [&](std::span<const Value> outer, const Traversal& t, size_t a) {
@@ -418,11 +423,13 @@ void bind_program(nb::module_& m) {
       .def(
           "traverse",
           [](const NativeProgram& p, size_t index, uint64_t first, uint64_t count,
-             std::vector<uint64_t> coordinates, const std::vector<std::string>& outputs) {
-            return traversal_rows(*p.program, index, first, count, std::move(coordinates), outputs);
+             std::vector<uint64_t> coordinates, const std::vector<std::string>& outputs,
+             const nb::dict& externs) {
+            return traversal_rows(*p.program, index, first, count, std::move(coordinates), outputs,
+                                  externs);
           },
           nb::arg("index"), nb::arg("first"), nb::arg("count"), nb::arg("coordinates"),
-          nb::arg("outputs"))
+          nb::arg("outputs"), nb::arg("externs"))
       .def(
           "ptx",
           [](const NativeProgram& p, const std::vector<std::string>& outputs, unsigned sm,

@@ -310,7 +310,7 @@ def test_traverse_of_a_literal_lattice_runs_in_the_batch_tier_with_the_same_rows
     )
     assert program._native.lattice_body(0) is not None
     rows = program.traverse(3, 6)
-    names, types, values = program._native.traverse(0, 3, 3, [0], [])
+    names, types, values = program._native.traverse(0, 3, 3, [0], [], {})
     assert list(rows) == names
     for name, column in zip(names, values):
         assert rows[name].tolist() == column, name
@@ -401,3 +401,20 @@ def test_traverse_types_and_checks_alike_on_both_paths():
             program.traverse(0, 2**64)
         assert list(program.traverse(0, 1, outputs=[])) == ["c", "a", "v", "n", "f"]
     assert got[0].equals(got[1])
+
+
+def test_traverse_takes_externs():
+    # It had no externs argument: a traversal reading an unset extern gave
+    # no rows, and nothing could set it.
+    program = polyrt.compile(
+        "input cycle\nextern n: u64\nm := n\nfor a in 0..{m} where {a} != 99 { v := a * 2 }\n"
+    )
+    assert len(program.traverse(0, 1)["a"]) == 0
+    rows = program.traverse(0, 2, externs={"n": 3})
+    assert rows["v"].tolist() == [0, 2, 4, 0, 2, 4]
+    with pytest.raises(polyrt.WriteError, match="nope"):
+        program.traverse(0, 1, externs={"nope": 1})
+    lattice = polyrt.compile("input cycle\nextern n: u64\nfor a in 0..3 { v := a }\n")
+    assert lattice.traverse(0, 1, externs={"n": 3})["v"].tolist() == [0, 1, 2]
+    with pytest.raises(polyrt.WriteError, match="nope"):
+        lattice.traverse(0, 1, externs={"nope": 1})
