@@ -486,4 +486,28 @@ TEST(Tiles, SplicesThatDoubleAreRefusedPastTheLimit) {
   EXPECT_EQ(r.status, 1) << r.err;
 }
 
+// A json tile must be JSON whichever arm an @if takes: one without @else
+// whose member's comma stays outside once rendered `{"a": 1,  }` when false.
+TEST(Tiles, JsonBranchesMustParseEitherWay) {
+  expect_contains(
+      compile_error(
+          "input cycle\ntile doc: json := {\"a\": 1, @if cycle % 2 == 0 { \"b\": 2 } }\n"),
+      {"t.polydat:2:28",
+       "tile 'doc': its json is not valid JSON when this @if takes its missing "
+       "@else",
+       "a comma before a member goes in the branch"});
+  expect_contains(compile_error("input cycle\ntile doc: json := {\"a\": @if cycle % 2 == 0 { 1 } "
+                                "@else { } }\n"),
+                  {"when this @if takes its other arm"});
+  const auto program =
+      compile("input cycle\ntile doc: json := {\"a\": 1 @if cycle % 2 == 0 { , \"b\": 2 } }\n");
+  State s = program->new_state();
+  s.set_inputs({1});
+  EXPECT_EQ(s.pull("doc").as_str(), "{\"a\": 1  }");
+  // In a projection, the arms of the first repetition are checked.
+  EXPECT_NO_THROW(
+      compile("input cycle\ntile doc: json := [@for k in 0..3 { {\"k\": ${k} "
+              "@if cycle > 1 { , \"x\": 1 } } }]\n"));
+}
+
 }  // namespace polyrt::test

@@ -149,6 +149,16 @@ struct JsonState {
 struct Render {
   std::string format, literal, skeleton;
   std::vector<ExprPtr> args;
+  // Each @if's other arm: the skeleton it puts at [offset, offset + length)
+  // of `skeleton` in place of the first arm's (a json tile must parse either
+  // way), and where the @if is in the body.
+  struct OtherArm {
+    size_t offset, length;
+    std::string skeleton;
+    size_t at;
+    bool written;  // an @else; false: the empty arm of an @if without one
+  };
+  std::vector<OtherArm> other_arms;
 
   void add_static(std::string_view text) {
     for (char c : text) {
@@ -164,6 +174,10 @@ struct Render {
     skeleton += placeholder;
   }
   void append(Render&& other) {
+    for (OtherArm& arm : other.other_arms) {
+      arm.offset += skeleton.size();
+      other_arms.push_back(std::move(arm));
+    }
     format += other.format;
     literal += other.literal;
     skeleton += other.skeleton;
@@ -297,7 +311,24 @@ class TileCompiler {
   ExprPtr compile(std::string& skeleton) {
     JsonState state;
     Render r = sequence(0, body_.text.size(), {}, state);
-    if (json() && !r.skeleton.empty()) check_json(r.skeleton);
+    if (json() && !r.skeleton.empty()) {
+      check_json(r.skeleton);
+      for (const Render::OtherArm& arm : r.other_arms) {
+        std::string other = r.skeleton;
+        other.replace(arm.offset, arm.length, arm.skeleton);
+        std::string error;
+        if (!rt::parse_json(other, error)) {
+          fail(arm.at,
+               "its json is not valid JSON when this " + header_.sigil + "if takes its " +
+                   (arm.written ? std::string("other arm") : "missing " + header_.sigil + "else") +
+                   ": " + error,
+               1 + header_.sigil.size(),
+               "keep what only one arm needs inside it (a comma before a member goes in the "
+               "branch: {\"a\": 1 " +
+                   header_.sigil + "if c { , \"b\": 2 }})");
+        }
+      }
+    }
     skeleton = r.skeleton;
     return value_of(std::move(r), pos_);
   }
@@ -642,11 +673,13 @@ class TileCompiler {
     JsonState then_state = state, else_state = state;
     Render then_render = sequence(then_block.begin, then_block.end, elements, then_state);
     Render else_render;
+    bool has_else = false;
     size_t next = then_block.next, w = next;
     while (w < end && is_space(text()[w])) ++w;
     if (starts(w, header_.sigil) && directive(w + header_.sigil.size(), "else")) {
       const Block else_block = block(w + header_.sigil.size() + 4, end, "else");
       else_render = sequence(else_block.begin, else_block.end, elements, else_state);
+      has_else = true;
       next = else_block.next;
     }
     state = then_state;
@@ -655,6 +688,12 @@ class TileCompiler {
     truth.push_back(std::move(cond));
     e->args.push_back(call(std::string(nodes::tile_truth_name), std::move(truth), at, 1));
     std::string skeleton = then_render.skeleton;
+    const size_t offset = r.skeleton.size();
+    for (Render::OtherArm& arm : then_render.other_arms) {
+      arm.offset += offset;
+      r.other_arms.push_back(std::move(arm));
+    }
+    r.other_arms.push_back({offset, skeleton.size(), else_render.skeleton, i, has_else});
     e->args.push_back(value_of(std::move(then_render), at));
     e->args.push_back(value_of(std::move(else_render), at));
     for (const ExprPtr& arm : e->args) e->depth = std::max(e->depth, 1 + arm->depth);
@@ -767,6 +806,10 @@ class TileCompiler {
     }
     r.skeleton.resize(skeleton_before);
     r.skeleton += once;
+    // The skeleton keeps the first repetition: so do the other arms.
+    std::erase_if(r.other_arms, [&](const Render::OtherArm& arm) {
+      return arm.offset >= skeleton_before + once.size();
+    });
     (void)i;
     return body.next;
   }

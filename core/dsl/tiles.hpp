@@ -10,8 +10,8 @@
 // __tile_truth of its condition. A projection's comprehension is
 // evaluated here and its body unrolled, one copy per tuple with the
 // elements as constants, so every hole is a plain column of the batch tier
-// and a GPU kernel. A `json` tile must parse as JSON with each hole
-// replaced by 0 (checked here, before it runs).
+// and a GPU kernel. A `json` tile must parse as JSON, whichever arm each
+// @if takes, with each hole replaced by 0 (checked here, before it runs).
 #pragma once
 
 #include <string_view>
