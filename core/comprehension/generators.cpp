@@ -6,6 +6,7 @@
 
 #include "comprehension/comprehension.hpp"
 #include "polyrt/error.hpp"
+#include "rtlib/rtlib.h"
 
 namespace polyrt::comprehension {
 
@@ -65,7 +66,7 @@ std::optional<std::string> check_limits(std::string_view name, std::span<const V
       return "geometric_until(start, factor, max) grows only from start > 0 by factor > 1 up to "
              "max > 0";
     }
-    const double count = std::log(max / start) / std::log(factor) + 1;
+    const double count = pd_ln(max / start) / pd_ln(factor) + 1;
     return too_many((uint64_t)std::clamp(count, 0.0, 1e19));
   }
   if (name == "geometric" && (!(number(args[0]) > 0) || !(number(args[1]) > 1))) {
@@ -115,10 +116,9 @@ std::vector<Value> real_sequence(std::string_view name, double start, double sec
   if (name == "geometric") {
     for (double v = start; out.size() < n; v *= second) out.push_back(Value::f64(v));
   } else if (name == "log_steps") {
-    const double log_start = std::log(start),
-                 step = (std::log(second) - log_start) / (double)(n - 1);
+    const double log_start = pd_ln(start), step = (pd_ln(second) - log_start) / (double)(n - 1);
     for (uint64_t i = 0; i < n; ++i) {
-      out.push_back(Value::f64(n == 1 ? start : std::exp(log_start + step * (double)i)));
+      out.push_back(Value::f64(n == 1 ? start : pd_exp(log_start + step * (double)i)));
     }
   } else {  // linear_starts: n subdivisions of [start, end); linear_steps: n fence posts
     const double step =

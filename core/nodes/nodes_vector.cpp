@@ -153,13 +153,13 @@ double lid_mle(F32View distances, double k_arg) {
   if (k < 2) return 0.0;
   const double r_k = distances[k - 1];
   if (!(r_k > 0.0)) return 0.0;
-  const double ln_rk = std::log(r_k);
+  const double ln_rk = pd_ln(r_k);
   double sum = 0.0;
   uint32_t terms = 0;
   for (size_t j = 0; j + 1 < k; ++j) {
     const double r_j = distances[j];
     if (r_j > 0.0) {
-      sum += ln_rk - std::log(r_j);
+      sum += ln_rk - pd_ln(r_j);
       ++terms;
     }
   }

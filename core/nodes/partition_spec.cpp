@@ -257,7 +257,7 @@ std::vector<double> recipe_weights(std::string_view name, std::string_view arg_t
     }
   } else if (name == "ln") {
     const uint64_t n = count_of("ln:N");
-    for (uint64_t i = 1; i <= n; ++i) w.push_back(std::log(1.0 + (double)i));
+    for (uint64_t i = 1; i <= n; ++i) w.push_back(pd_ln(1.0 + (double)i));
   } else if (name == "geom") {
     require_arity(args, 2, "geom:N,R");
     const uint64_t n = recipe_count(args[0], name);
@@ -270,13 +270,13 @@ std::vector<double> recipe_weights(std::string_view name, std::string_view arg_t
     const double s = recipe_number(args[0], name);
     require_positive(s, "s", "zipf:s,N");
     const uint64_t n = recipe_count(args[1], name);
-    for (uint64_t i = 1; i <= n; ++i) w.push_back(1.0 / std::pow((double)i, s));
+    for (uint64_t i = 1; i <= n; ++i) w.push_back(1.0 / pd_pow((double)i, s));
   } else if (name == "pareto") {
     require_arity(args, 2, "pareto:alpha,N");
     const double alpha = recipe_number(args[0], name);
     require_positive(alpha, "alpha", "pareto:alpha,N");
     const uint64_t n = recipe_count(args[1], name);
-    for (uint64_t i = 1; i <= n; ++i) w.push_back(std::pow(1.0 / (double)i, alpha));
+    for (uint64_t i = 1; i <= n; ++i) w.push_back(pd_pow(1.0 / (double)i, alpha));
   } else if (name == "front_heavy") {
     for (uint64_t i = count_of("front_heavy:N"); i >= 1; --i) w.push_back((double)i);
   } else if (name == "back_heavy") {
