@@ -161,6 +161,14 @@ TEST(HostNodes, BadRegistrationsAreRefused) {
   expect_contains(refused({.name = "2bad", .result = Type::U64, .row = row}),
                   {"must be an identifier", "'2bad'"});
   expect_contains(refused({.name = "__mine", .result = Type::U64, .row = row}), {"reserved"});
+  // Words of the language and the standard library's module names (a node
+  // takes a call before a module does): they once registered.
+  for (const char* word : {"if", "for", "range", "input", "true"}) {
+    expect_contains(refused({.name = word, .result = Type::U64, .row = row}),
+                    {"is a word of the language, which no node may take"});
+  }
+  expect_contains(refused({.name = "hashed_id", .result = Type::U64, .row = row}),
+                  {"the standard library has a module named 'hashed_id' (identity.polydat)"});
   expect_contains(refused({.name = "test_no_row", .result = Type::U64}), {"has no row callback"});
   expect_contains(
       refused({.name = "test_bytes", .inputs = {Type::Bytes}, .result = Type::U64, .row = row}),

@@ -6,6 +6,7 @@
 #include "dsl/emitted_rows.hpp"
 #include "dsl/lexer.hpp"
 #include "dsl/producers.hpp"
+#include "dsl/reserved_words.hpp"
 #include "dsl/tiles.hpp"
 #include "polyrt/error.hpp"
 
@@ -150,12 +151,10 @@ class Parser {
   }
 
   bool starts_named_module() const {
-    static const char* const keywords[] = {"input",    "extern", "pragma", "const", "shared",
-                                           "volatile", "cursor", "over",   "for",   "tile"};
     if (peek().kind != Tok::Ident || peek(1).kind != Tok::LParen || peek(1).newline_before) {
       return false;
     }
-    for (const char* k : keywords) {
+    for (const std::string_view k : kStatementKeywords) {
       if (peek().text == k) return false;
     }
     return true;

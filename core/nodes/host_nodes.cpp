@@ -10,7 +10,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
+#include "dsl/reserved_words.hpp"
+#include "modules/standard_library.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/host_nodes.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -127,6 +130,21 @@ std::string checked_name(const HostNode& node) {
   }
   if (n.rfind("__", 0) == 0) {
     throw RegistrationError("host node '" + n + "': names starting with '__' are reserved");
+  }
+  if (dsl::is_reserved_word(n)) {
+    throw RegistrationError("host node '" + n + "': '" + n +
+                            "' is a word of the language, which no node may take");
+  }
+  // A node takes a call's name before the standard library's modules do:
+  // one named like a module would change it for every program.
+  for (const modules::EmbeddedFile& file : modules::standard_library_files()) {
+    const std::string definition = n + "(";
+    if (file.text.substr(0, definition.size()) == definition ||
+        file.text.find("\n" + definition) != std::string_view::npos) {
+      throw RegistrationError("host node '" + n + "': the standard library has a module named '" +
+                              n + "' (" + std::string(file.name) +
+                              "), which a node of that name would replace in every program");
+    }
   }
   return n;
 }
