@@ -160,7 +160,10 @@ run_checks() {
     row "devices" "$(status_text "$status"): $(tail -1 "$out/devices")"
   fi
 
-  local tests="CudaDriver*:GpuBatch*:GpuFaults*:GpuCli*:HostTwin*:PtxCompiler*:NvptxTarget*"
+  # The GPU tests (tests/gpu_test_filter.txt, which CI's rehearsal of this
+  # check runs too: gpu_tests_as_a_real_driver).
+  local tests
+  tests=$(cat tests/gpu_test_filter.txt)
   timeout 240 build-device/tests/polyrt_tests --gtest_filter="$tests" > "$out/tests.log" 2>&1
   local tests_status=$?
   local passed failed skipped

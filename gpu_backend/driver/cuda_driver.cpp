@@ -134,12 +134,18 @@ namespace {
 
 // The file a symbol of the loaded library lives in, and what tells one
 // build of it from another.
-std::string identity_of(void* symbol, const std::string& fallback_path) {
+// The file the library holding `symbol` was loaded from, symbolic links
+// resolved (the soname libcuda.so.1 names no file to copy or stat).
+std::string loaded_file(void* symbol, const std::string& fallback_path) {
   Dl_info info{};
   std::string file = fallback_path;
   if (symbol && ::dladdr(symbol, &info) != 0 && info.dli_fname) file = info.dli_fname;
   char resolved[PATH_MAX];
   if (::realpath(file.c_str(), resolved)) file = resolved;
+  return file;
+}
+
+std::string identity_of(const std::string& file) {
   struct stat st {};
   if (::stat(file.c_str(), &st) != 0) return file;
   return file + ":" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" +
@@ -161,7 +167,8 @@ void CudaDriver::load(std::string& why_not) {
     return;
   }
   auto get_proc = reinterpret_cast<cuda::GetProcAddress>(::dlsym(library_, "cuGetProcAddress_v2"));
-  identity_ = identity_of(get_proc ? (void*)get_proc : nullptr, path_);
+  path_ = loaded_file(get_proc ? (void*)get_proc : nullptr, path_);
+  identity_ = identity_of(path_);
   if (!get_proc) {
     why_not = "the CUDA driver " + path_ +
               " is older than CUDA 12 (it has no cuGetProcAddress_v2); polyrt needs a CUDA 12 "

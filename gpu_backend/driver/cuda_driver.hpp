@@ -33,6 +33,8 @@ class CudaDriver {
 
   const cuda::DriverApi& api() const { return api_; }
   int version() const { return version_; }  // 12040 for CUDA 12.4
+  // The driver library's file as loaded (dladdr, symbolic links resolved:
+  // never the bare soname libcuda.so.1, which names no file).
   const std::string& library_path() const { return path_; }
   // The driver library file that was loaded: its resolved path, device,
   // inode, size and modification time. Part of the cubin cache key, so that

@@ -419,3 +419,17 @@ def test_text_is_what_polyrt_run_writes(examples, polyrt_cli):
         batch.text(0, 10, "npy")
     with pytest.raises(polyrt.WriteError, match="stop is before start"):
         batch.text(10, 5)
+
+
+def test_the_driver_library_is_the_file_loaded_not_its_soname():
+    """Loaded by its soname (no POLYRT_LIBCUDA), the driver's library is the
+    file dlopen found, symbolic links resolved: the bare libcuda.so.1 named
+    no file, and the device check failed to copy it."""
+    double = built("cuda_double/libcuda.so.1")
+    env = {k: v for k, v in os.environ.items() if k != "POLYRT_LIBCUDA"}
+    env["LD_LIBRARY_PATH"] = str(double.parent)
+    out = subprocess.run(
+        [sys.executable, "-c", "import polyrt; print(polyrt.devices()['cuda_driver_library'])"],
+        env=env, capture_output=True, text=True, check=True,
+    )
+    assert out.stdout.strip() == os.path.realpath(double)

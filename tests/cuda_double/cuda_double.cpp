@@ -31,6 +31,12 @@
 //                     from POLYRT_CUDA_DOUBLE only, when polyrt loads the driver)
 //   registers=N       registers per thread every kernel uses (default 64): what
 //                     cuFuncGetAttribute and the occupancy calculator report
+//   as_real           presents itself as a real driver (from POLYRT_CUDA_DOUBLE
+//                     only): polyrtCudaDoubleConfigure and polyrtCudaDoubleCount
+//                     answer -1 and take nothing, and the driver version is a
+//                     real one's (12040), so tests that need the double skip as
+//                     on a GPU: the device check's rehearsal; its devices have
+//                     4 GiB unless memory_mib says otherwise
 //
 // As the driver does, calls on a stream or on memory need the current
 // context of the calling thread to be theirs (kInvalidContext otherwise), and
@@ -87,6 +93,7 @@ struct Config {
   int registers = 64;      // per thread, of every kernel
   bool context_failure = false;
   bool invalid_ptx = false;
+  bool as_real = false;
   double speed(int device) const {
     return device < (int)speeds.size() && speeds[device] > 0 ? speeds[device] : 1.0;
   }
@@ -234,6 +241,7 @@ int64_t number(const std::string& text) {
 
 void configure(const std::string& spec) {
   Config c;
+  bool memory_given = false;
   std::stringstream items(spec);
   std::string item;
   while (std::getline(items, item, ';')) {
@@ -251,12 +259,17 @@ void configure(const std::string& spec) {
     if (key == "registers") c.registers = (int)number(value);
     if (key == "context_failure") c.context_failure = true;
     if (key == "invalid_ptx") c.invalid_ptx = true;
+    if (key == "as_real") c.as_real = true;
+    memory_given = memory_given || key == "memory_mib";
     if (key == "speeds") {
       std::stringstream speeds(value);
       std::string s;
       while (std::getline(speeds, s, ',')) c.speeds.push_back(std::strtod(s.c_str(), nullptr));
     }
   }
+  // A real GPU's memory is tens of GiB: as_real's default is 4 GiB, which
+  // tests sized for a real device (chunks of several parts) need.
+  if (c.as_real && !memory_given) c.memory = size_t{4096} << 20;
   Driver& d = driver();
   d.config = c;
   d.allocations = 0;
@@ -419,11 +432,13 @@ extern "C" {
 
 __attribute__((visibility("default"))) int polyrtCudaDoubleConfigure(const char* spec) {
   std::lock_guard<std::mutex> lock(driver().mutex);
+  if (driver().config.as_real) return -1;
   configure(spec ? spec : "");
   return 0;
 }
 
 __attribute__((visibility("default"))) int64_t polyrtCudaDoubleCount(const char* what) {
+  if (driver().config.as_real) return -1;
   const std::string_view name = what ? what : "";
   if (name == "contexts") return driver().contexts_created;
   if (name == "memsets") return driver().memsets;
@@ -465,8 +480,8 @@ EXPORT CUresult cuInit(unsigned flags) {
 EXPORT CUresult cuDriverGetVersion(int* version) {
   if (!version) return kInvalidValue;
   // CUDA 12.4 to polyrt's checks, but no real driver's number: real ones are
-  // 1000 * major + 10 * minor, never ending in 9.
-  *version = 12049;
+  // 1000 * major + 10 * minor, never ending in 9 (as_real: a real one's).
+  *version = driver().config.as_real ? 12040 : 12049;
   return kSuccess;
 }
 
