@@ -381,11 +381,16 @@ class Lowerer {
     Node n = checked_call(def, inputs, std::move(params), pos, length, param_pos);
     if (!def.table_pick) return add_call(std::move(n));
     const nodes::TablePick& pick = *def.table_pick;
-    Node index = checked_call(pick.index(), inputs, pick.index_params(n.params, n.prepared.get()), pos, length);
+    Node index = checked_call(pick.index(), inputs, pick.index_params(n.params, n.prepared.get()),
+                              pos, length);
     index.label = std::string(def.name) + " index";
     const Typed entry_index = add_call(std::move(index))[0];
-    Node entry = checked_call(nodes::pick_str_node(), {entry_index},
-                              pick.entries(n.params, n.prepared.get()), pos, length);
+    std::vector<Value> entries = pick.entries(n.params, n.prepared.get());
+    // The entries hold the table now: the called node's copy (a data file's
+    // rows) goes before the pick's prepare makes its own.
+    n.prepared.reset();
+    Node entry =
+        checked_call(nodes::pick_str_node(), {entry_index}, std::move(entries), pos, length);
     entry.label = std::string(def.name);
     return add_call(std::move(entry));
   }
