@@ -7,13 +7,15 @@
 #include <dlfcn.h>
 
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <string_view>
+#include <optional>
 
 #include "dsl/reserved_words.hpp"
-#include "modules/standard_library.hpp"
+#include "dsl/sources.hpp"
+#include "modules/module_library.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/host_nodes.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -136,15 +138,15 @@ std::string checked_name(const HostNode& node) {
                             "' is a word of the language, which no node may take");
   }
   // A node takes a call's name before the standard library's modules do:
-  // one named like a module would change it for every program.
-  for (const modules::EmbeddedFile& file : modules::standard_library_files()) {
-    const std::string definition = n + "(";
-    if (file.text.substr(0, definition.size()) == definition ||
-        file.text.find("\n" + definition) != std::string_view::npos) {
-      throw RegistrationError("host node '" + n + "': the standard library has a module named '" +
-                              n + "' (" + std::string(file.name) +
-                              "), which a node of that name would replace in every program");
-    }
+  // one named like a module would change it for every program. The library
+  // is asked as a program's call asks it (a module path of none).
+  const dsl::SourceText nothing("<register_node>", "");
+  dsl::Sources sources(nothing);
+  modules::ModuleLibrary library(sources, {}, "");
+  if (const std::optional<modules::FoundModule> found = library.find(n, dsl::SourcePos{})) {
+    throw RegistrationError("host node '" + n + "': the standard library has a module named '" + n +
+                            "' (" + std::filesystem::path(found->text->file()).filename().string() +
+                            "), which a node of that name would replace in every program");
   }
   return n;
 }
