@@ -8,21 +8,22 @@ namespace polyrt {
 
 namespace {
 
-// A finite double as JSON; NaN and the infinities as polyrt's JSON Lines
-// writes them, strings.
-std::string number(double v) {
-  const std::string text = Value::f64(v).to_string();
-  return std::isfinite(v) ? text : rt::json_quoted(text);
+// A float value as JSON, in its own shortest text (an f32's as an f32);
+// NaN and the infinities as polyrt's JSON Lines writes them, strings.
+std::string number(const Value& v) {
+  const std::string text = v.to_string();
+  return std::isfinite(v.as_f64()) ? text : rt::json_quoted(text);
 }
 
-// A column's value: integers exactly, floats as number() writes them (an
-// f32 in its own shortest text). Never by reparsing the text: a subnormal
-// (5e-324) is out of std::stod's range.
+std::string number(double v) {
+  return number(Value::f64(v));
+}
+
+// A column's value: integers exactly, floats as number() writes them. Never
+// by reparsing the text: a subnormal (5e-324) is out of std::stod's range.
 std::string value(const Value& v) {
   if (v.is_none()) return "null";
-  if (v.type() == Type::F64 || v.type() == Type::F32) {
-    return std::isfinite(v.as_f64()) ? v.to_string() : rt::json_quoted(v.to_string());
-  }
+  if (v.type() == Type::F64 || v.type() == Type::F32) return number(v);
   return v.to_string();
 }
 
