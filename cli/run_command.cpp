@@ -188,7 +188,7 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
   }
   if (r.batch && traversal_info(p, 0).lattice_body) return;
   // A body with a cursor runs its long activations as batches on the device.
-  const bool device_batches = r.batch && flattened_traversal_info(p, 0).cursors;
+  const bool device_batches = r.batch && info.cursors;
   if (r.device_given && r.job.device.kind != BatchDevice::Cpu &&
       r.job.device.kind != BatchDevice::Auto && !device_batches) {
     throw UsageError("polyrt run: --device " + r.device +
@@ -199,7 +199,7 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
   }
   if (!r.job.format->text_rows()) {
     throw UsageError("polyrt run: this traversal's rows are written as csv, tsv or jsonl, not " +
-                     std::string(r.job.format->name()) +
+                     std::string(format) +
                      " (a traversal over a literal lattice whose body reads nothing of the "
                      "program runs in the batch tier, in every format but text)");
   }
