@@ -619,7 +619,7 @@ def _column_of_values(values, type_name: str):
     column of an output of `type_name`: its numpy dtype; a vector as a 2-D
     array when every row has one length, else an object array of arrays;
     text as an object array."""
-    from ._arrow import _TYPES
+    from ._arrow import _STRING_TYPES, _TYPES
 
     if _vectors.is_vector(type_name):
         dtype = _vectors.ELEMENT_DTYPES[type_name]
@@ -629,7 +629,7 @@ def _column_of_values(values, type_name: str):
         out = np.empty(len(rows), dtype=object)
         out[:] = rows
         return out
-    if type_name in ("str", "bytes", "json", "partition", "partition_list"):
+    if type_name in _STRING_TYPES or type_name == "bytes":
         return np.asarray(values, dtype=object)
     return np.asarray(values, dtype=np.dtype(_TYPES[type_name].rstrip("_")))
 

@@ -98,12 +98,13 @@ def table_from_columns(columns: dict, types):
         if _vectors.is_vector(type_name):
             # A 2-D array: a fixed-size list per row; rows of varying length:
             # a large list (Batch.to_arrow's types).
-            element = pa.from_numpy_dtype(_vectors.ELEMENT_DTYPES[type_name])
-            if column.ndim == 2:
-                flat = pa.array(column.reshape(-1), type=element)
-                arrays.append(pa.FixedSizeListArray.from_arrays(flat, column.shape[1]))
+            dimension = column.shape[1] if column.ndim == 2 else None
+            vector_type = _vectors.arrow_type(pa, type_name, dimension)
+            if dimension is not None:
+                flat = pa.array(column.reshape(-1), type=vector_type.value_type)
+                arrays.append(pa.FixedSizeListArray.from_arrays(flat, dimension))
             else:
-                arrays.append(pa.array(list(column), type=pa.large_list(element)))
+                arrays.append(pa.array(list(column), type=vector_type))
             continue
         arrow_type = _arrow_type(pa, type_name)
         if column.dtype == object and type_name == "bytes":
