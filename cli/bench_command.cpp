@@ -105,12 +105,7 @@ int bench_command(CommandLine& args) {
   }
   apply_settings(*p, settings.sets, "bench", settings.bench.coordinates, settings.bench.externs);
   settings.bench.outputs = settings.outputs;
-  for (const std::string& name : settings.outputs) {
-    if (!p->output_index(name)) {
-      throw UsageError("polyrt bench: --outputs names '" + name + "', which is not a binding of " +
-                       settings.file);
-    }
-  }
+  check_outputs("bench", settings.outputs, *p, settings.file);
   const BenchReport report = bench_file(settings.file, settings.bench);
   for (const std::string& w : report.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   std::fputs(json ? report.json().c_str() : report.text().c_str(), stdout);

@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "polyrt/error.hpp"
+#include "dsl/lexer.hpp"
+#include "dsl/source.hpp"
 #include "polyrt/host_nodes.hpp"
 
 namespace polyrt::cli {
@@ -96,8 +98,9 @@ namespace {
 
 Engine parse_engine(const std::string& text, bool batch_allowed) {
   if (const std::optional<Engine> engine = engine_named(text)) return *engine;
-  throw UsageError("unknown engine '" + text + "' (valid: " + (batch_allowed ? "batch, " : "") +
-                   kEngineNames + ")");
+  const std::string valid = std::string(batch_allowed ? "batch, " : "") + kEngineNames;
+  throw UsageError("unknown engine '" + text + "' (valid: " + valid + ")" +
+                   did_you_mean(text, valid));
 }
 
 Provenance parse_provenance(const std::string& text) {
@@ -127,18 +130,17 @@ void parse_partition(const std::string& command, const std::string& text, Compil
 
 uint64_t parse_u64_arg(const std::string& command, const std::string& text,
                        const std::string& what) {
-  uint64_t v = 0;
-  auto res = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || res.ec != std::errc() || res.ptr != text.data() + text.size()) {
-    throw UsageError("polyrt " + command + ": " + what +
-                     " must be an unsigned integer below 2^64, got '" + text + "'");
-  }
-  return v;
+  if (const std::optional<uint64_t> v = dsl::integer_literal(text)) return *v;
+  throw UsageError("polyrt " + command + ": " + what +
+                   " must be an unsigned integer below 2^64 (written as in a program: 1000000, 1M, "
+                   "1Mi or 0x10), got '" + text + "'");
 }
 
 std::pair<uint64_t, uint64_t> parse_cycles(const std::string& command, const std::string& v) {
   const std::string prefix = "polyrt " + command + ": ";
-  const char* valid = "valid: A..B (B excluded), A..=B (B included) or A.. (to 2^64 - 1)";
+  const char* valid =
+      "valid: A..B (B excluded), A..=B (B included) or A.. (to the end of the u64 range); "
+      "bounds as in a program: 10M, 1Gi, 0x10";
   const size_t dots = v.find("..");
   if (dots == std::string::npos)
     throw UsageError(prefix + "--cycles expects a range, got '" + v + "' (" + valid + ")");
@@ -148,19 +150,19 @@ std::pair<uint64_t, uint64_t> parse_cycles(const std::string& command, const std
   const uint64_t max = ~uint64_t{0};
   if (end.empty() && inclusive)
     throw UsageError(prefix + "--cycles " + v + " has no end (" + valid + ")");
-  const bool open = end.empty();
-  const uint64_t b = open ? max : parse_u64_arg(command, end, "the end of --cycles");
-  if (b < a || (b == a && !inclusive && !open)) {
-    if (b < a)
-      throw UsageError(prefix + "--cycles " + v + " ends before it starts (" + valid + ")");
-    return {a, 0};
+  if (end.empty()) {
+    // To 2^64 - 1, except that a run counts at most 2^64 - 1 rows: 0.. ends
+    // at 2^64 - 2 (a stream nobody reaches the end of: `| head` stops it).
+    return {a, max - a + (a == 0 ? 0 : 1)};
   }
-  if (a == 0 && b == max && (inclusive || open)) {
+  const uint64_t b = parse_u64_arg(command, end, "the end of --cycles");
+  if (b < a) throw UsageError(prefix + "--cycles " + v + " ends before it starts (" + valid + ")");
+  if (a == 0 && b == max && inclusive) {
     throw UsageError(prefix + "--cycles " + v +
                      " holds 2^64 rows, one more than a run can count; start at 1 or end at "
                      "2^64 - 2");
   }
-  return {a, b - a + (inclusive || open ? 1 : 0)};
+  return {a, b - a + (inclusive ? 1 : 0)};
 }
 
 DeviceChoice parse_device(const std::string& command, const std::string& text) {
@@ -169,9 +171,38 @@ DeviceChoice parse_device(const std::string& command, const std::string& text) {
   const auto res = std::from_chars(text.data(), text.data() + text.size(), index);
   if (res.ec != std::errc() || res.ptr != text.data() + text.size() || index > 1024) {
     throw UsageError("polyrt " + command + ": --device must be " + kBatchDeviceNames +
-                     " or a GPU index (see polyrt devices), got '" + text + "'");
+                     " or a GPU index (see polyrt devices), got '" + text + "'" +
+                     did_you_mean(text, kBatchDeviceNames));
   }
   return DeviceChoice(BatchDevice::Gpu, (int)index);
+}
+
+std::string did_you_mean(std::string_view value, const std::vector<std::string>& valid) {
+  const std::string near = dsl::closest_name(value, valid);
+  return near.empty() ? "" : " (did you mean '" + near + "'?)";
+}
+
+std::string did_you_mean(std::string_view value, std::string_view valid_list) {
+  std::vector<std::string> valid;
+  for (size_t at = 0; at <= valid_list.size();) {
+    const size_t comma = std::min(valid_list.find(',', at), valid_list.size());
+    std::string_view name = valid_list.substr(at, comma - at);
+    while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+    if (!name.empty()) valid.emplace_back(name);
+    at = comma + 1;
+  }
+  return did_you_mean(value, valid);
+}
+
+void check_outputs(const std::string& command, const std::vector<std::string>& outputs,
+                   const Program& columns_of, const std::string& where) {
+  for (const std::string& name : outputs) {
+    if (!columns_of.output_index(name)) {
+      throw UsageError("polyrt " + command + ": --outputs names '" + name +
+                       "', which is not a binding of " + where +
+                       did_you_mean(name, columns_of.output_names()));
+    }
+  }
 }
 
 int print_compiling_help(const char* usage) {

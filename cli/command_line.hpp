@@ -91,6 +91,17 @@ std::pair<uint64_t, uint64_t> parse_cycles(const std::string& command, const std
 // COMMAND: ...") naming the valid values.
 DeviceChoice parse_device(const std::string& command, const std::string& text);
 
+// " (did you mean 'X'?)" for the name in `valid` (a list, or the text of
+// one: "csv, tsv, jsonl") that `value` most likely misspells; "" when none.
+std::string did_you_mean(std::string_view value, const std::vector<std::string>& valid);
+std::string did_you_mean(std::string_view value, std::string_view valid_list);
+
+// Refuses (UsageError, "polyrt COMMAND: --outputs names ...", with a "did
+// you mean") a name of `outputs` that `columns_of` has no binding of;
+// `where` says what it is ("examples/users.polydat").
+void check_outputs(const std::string& command, const std::vector<std::string>& outputs,
+                   const Program& columns_of, const std::string& where);
+
 // Parses "NAME=VALUE" of --set.
 std::pair<std::string, std::string> split_assignment(const std::string& text);
 

@@ -21,15 +21,19 @@ namespace polyrt::cli {
 namespace {
 
 const char* kRunUsage =
-    "usage: polyrt run FILE --cycles A..B [options]\n\n"
+    "usage: polyrt run FILE --cycles A..B [options]\n"
+    "       polyrt run FILE --rows N [options]\n\n"
     "Iterates the first input over [A, B) and writes one row per coordinate, in order.\n"
     "The batch tier (default) evaluates columns with vectorized native kernels on every\n"
     "core, or on a GPU (--device); --engine selects a per-state tier instead (the same\n"
     "values).\n\n"
     "options:\n"
     "  --cycles RANGE        the coordinates: A..B (B excluded), A..=B (B included) or\n"
-    "                        A.. (up to 2^64 - 1); required unless the program has a\n"
-    "                        top-level cursor (default: its slice, 0..size)\n"
+    "                        A.. (to the end of the u64 range); bounds as in a program\n"
+    "                        (10M, 1Gi, 0x10); required unless --rows is given or the\n"
+    "                        program has a top-level cursor (default: its slice, 0..size)\n"
+    "  --rows N              at most N rows: the first N of --cycles (default 0..), so\n"
+    "                        --rows 1M is --cycles 0..1M and --cycles 5.. --rows 10 is 5..15\n"
     "  --outputs a,b,...     columns (default: every named binding, in source order)\n"
     "  --format csv|tsv|jsonl|text|npy  output format (default csv; csv and tsv have a\n"
     "                        header line; text writes one str output's rows as they are,\n"
@@ -77,6 +81,7 @@ double parse_rate(const std::string& text) {
 // What `polyrt run`'s flags ask for.
 struct RunRequest {
   std::optional<std::pair<uint64_t, uint64_t>> cycles;
+  std::optional<uint64_t> rows;
   std::vector<std::string> outputs;
   std::string out_path;
   std::vector<std::pair<std::string, std::string>> sets;
@@ -93,6 +98,8 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
   scheduler::RangeJob& job = r.job;
   if (f == "--cycles") {
     r.cycles = parse_cycles("run", args.value_of(f));
+  } else if (f == "--rows") {
+    r.rows = parse_u64_arg("run", args.value_of(f), "--rows");
   } else if (f == "--outputs") {
     r.outputs = split_list(args.value_of(f), "run");
   } else if (f == "--format") {
@@ -100,7 +107,8 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
     job.format = scheduler::find_output_format(format);
     if (!job.format) {
       throw UsageError("polyrt run: unknown --format '" + format +
-                       "' (valid: " + scheduler::output_format_names() + ")");
+                       "' (valid: " + scheduler::output_format_names() + ")" +
+                       did_you_mean(format, scheduler::output_format_names()));
     }
   } else if (f == "--out") {
     r.out_path = args.value_of(f);
@@ -206,20 +214,20 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
 }
 
 // The cycles of a run without --cycles: a program with top-level cursors
-// walks its narrowest cursor's slice once.
-std::pair<uint64_t, uint64_t> cursor_cycles(const Program& p) {
+// walks its narrowest cursor's slice once; with --rows, any other program
+// starts at 0.
+std::pair<uint64_t, uint64_t> default_cycles(const Program& p, bool rows_given) {
   std::optional<uint64_t> size;
   for (const CursorInfo& c : p.cursors()) {
     if (c.size) size = std::min(size.value_or(*c.size), *c.size);
   }
-  if (!size) {
-    throw UsageError("polyrt run: --cycles A..B is required" +
-                     std::string(p.cursors().empty()
-                                     ? ""
-                                     : " (the program's cursors have bounds known only when it "
-                                       "runs, so they give no default)"));
-  }
-  return {0, *size};
+  if (size) return {0, *size};
+  if (rows_given) return parse_cycles("run", "0..");
+  throw UsageError("polyrt run: --cycles A..B or --rows N is required" +
+                   std::string(p.cursors().empty()
+                                   ? ""
+                                   : " (the program's cursors have bounds known only when it "
+                                     "runs, so they give no default)"));
 }
 
 // The job: the program compiled, its range, settings and outputs checked.
@@ -229,7 +237,8 @@ void prepare_job(RunRequest& r, const std::string& file) {
   const Program& p = *job.program;
   if (p.input_names().empty())
     throw UsageError("polyrt run: " + file + " declares no input to iterate");
-  if (!r.cycles) r.cycles = cursor_cycles(p);
+  if (!r.cycles) r.cycles = default_cycles(p, r.rows.has_value());
+  if (r.rows) r.cycles->second = std::min(r.cycles->second, *r.rows);
   job.first = r.cycles->first;
   job.count = r.cycles->second;
   apply_settings(p, r.sets, "run", job.coordinates, job.externs);
@@ -237,11 +246,8 @@ void prepare_job(RunRequest& r, const std::string& file) {
   const Program& columns_of = p.traversal_count() ? *flattened_traversal_info(p, 0).body : p;
   if (p.traversal_count()) refuse_traversal_conflicts(r, p);
   job.outputs = r.outputs.empty() ? columns_of.output_names() : r.outputs;
-  for (const std::string& name : job.outputs) {
-    if (!columns_of.output_index(name))
-      throw UsageError("polyrt run: --outputs names '" + name + "', which is not a binding of " +
-                       (p.traversal_count() ? "the traversal's body in " : "") + file);
-  }
+  check_outputs("run", job.outputs, columns_of,
+                (p.traversal_count() ? "the traversal's body in " : "") + file);
   for (const std::string& w : p.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
 }
 

@@ -87,6 +87,44 @@ TEST_F(Cli, Eval) {
   EXPECT_EQ(run_polyrt("eval " + ladder + " 1 2").status, 2);  // one value per input
 }
 
+// Counts read as the language reads literals (10M, 1Ki, 0x10);
+// --rows N takes the first N rows of --cycles (0.. by default); A.. runs to
+// the end of the u64 range; a misspelt value gets a "did you mean".
+TEST_F(Cli, EverydayRangesAndSuggestions) {
+  const std::string tag = " --set tag=t --outputs a";
+  const std::string plain = run_polyrt("run " + ladder + " --cycles 16..18" + tag).out;
+  EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 0x10..=0x11" + tag).out, plain);
+  EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 16.. --rows 2" + tag).out, plain);
+  EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 16..1Ki --rows 2" + tag).out, plain);
+  EXPECT_EQ(run_polyrt("run " + ladder + " --rows 3" + tag).out,
+            run_polyrt("run " + ladder + " --cycles 0..3" + tag).out);
+  const CommandResult thousand = run_polyrt("run " + ladder + " --cycles 0..1K" + tag);
+  ASSERT_EQ(thousand.status, 0) << thousand.err;
+  EXPECT_EQ(std::count(thousand.out.begin(), thousand.out.end(), '\n'), 1001);
+  // 0.. is a stream to the end of the range (2^64 - 1 rows): a reader stops it.
+  const CommandResult endless = run_polyrt("run " + ladder + " --cycles 0.." + tag + " | head -3");
+  EXPECT_EQ(endless.out, run_polyrt("run " + ladder + " --cycles 0..2" + tag).out);
+  const CommandResult last = run_polyrt("run " + ladder + " --cycles 18446744073709551614.." + tag);
+  ASSERT_EQ(last.status, 0) << last.err;
+  EXPECT_EQ(std::count(last.out.begin(), last.out.end(), '\n'), 3);
+
+  const auto refused = [&](const std::string& args, std::initializer_list<const char*> fragments) {
+    const CommandResult r = run_polyrt("run " + ladder + " " + args);
+    EXPECT_EQ(r.status, 2) << args;
+    expect_contains(r.err, fragments);
+  };
+  refused("--cycles 0..2x" + tag, {"the end of --cycles", "1M, 1Mi or 0x10", "'2x'"});
+  refused("--cycles 0..99999999999999999999" + tag, {"below 2^64"});
+  refused("--rows -1" + tag, {"--rows must be an unsigned integer"});
+  refused("--cycles 0..3 --format csvv" + tag, {"unknown --format 'csvv'", "did you mean 'csv'?"});
+  refused("--cycles 0..3 --engine batc" + tag, {"did you mean 'batch'?"});
+  refused("--cycles 0..3 --device gpuu" + tag, {"got 'gpuu'", "did you mean 'gpu'?"});
+  refused("--cycles 0..3 --set tag=t --outputs bb", {"'bb'", "did you mean 'b'?"});
+  const CommandResult no_range = run_polyrt("run " + ladder + tag);
+  EXPECT_EQ(no_range.status, 2);
+  expect_contains(no_range.err, {"--cycles A..B or --rows N is required"});
+}
+
 TEST_F(Cli, RunCsvTsvJsonl) {
   auto csv = run_polyrt("run " + ladder + " --cycles 0..3 --set tag=t");
   ASSERT_EQ(csv.status, 0) << csv.err;

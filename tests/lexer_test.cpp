@@ -91,5 +91,18 @@ TEST(Lexer, ErrorsNamePositions) {
   }
 }
 
+// A command-line count reads as the program's literal would, and only one.
+TEST(Lexer, IntegerLiteralOfACount) {
+  EXPECT_EQ(integer_literal("10M"), 10000000u);
+  EXPECT_EQ(integer_literal("1Gi"), uint64_t{1} << 30);
+  EXPECT_EQ(integer_literal("0x10"), 16u);
+  EXPECT_EQ(integer_literal("1.5K"), 1500u);
+  EXPECT_EQ(integer_literal("18446744073709551615"), ~uint64_t{0});
+  for (const char* bad : {"", "-1", "1.5", "x", "1 2", "2x", "18446744073709551616", "20000P",
+                          "1m", "+3", "3 # c"}) {
+    EXPECT_EQ(integer_literal(bad), std::nullopt) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace polyrt::dsl

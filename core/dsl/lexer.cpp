@@ -1,8 +1,11 @@
 #include "dsl/lexer.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+
+#include "polyrt/error.hpp"
 
 namespace polyrt::dsl {
 
@@ -487,6 +490,24 @@ std::string heredoc_text(std::string_view inside) {
 
 std::vector<Token> tokenize(const SourceText& source, size_t begin, size_t end) {
   return Lexer(source, begin, end).run();
+}
+
+std::optional<uint64_t> integer_literal(std::string_view text) {
+  // One token and nothing else: no space, comment or sign around it.
+  const auto literal_char = [](char c) { return ident_char(c) || c == '.'; };
+  if (text.empty() || !std::isdigit((unsigned char)text[0]) ||
+      !std::all_of(text.begin(), text.end(), literal_char)) {
+    return std::nullopt;
+  }
+  const SourceText source("<literal>", std::string(text));
+  try {
+    const std::vector<Token> tokens = tokenize(source, 0, source.text().size());
+    if (tokens.size() == 2 && tokens[0].kind == Tok::Int && tokens[1].kind == Tok::End) {
+      return tokens[0].u;
+    }
+  } catch (const CompileError&) {
+  }
+  return std::nullopt;
 }
 
 }  // namespace polyrt::dsl

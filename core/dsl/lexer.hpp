@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,5 +91,11 @@ std::string heredoc_text(std::string_view inside);
 // Tokenizes `source` (or the byte range [begin, end) of it, used for the
 // expressions inside string interpolation). Throws CompileError.
 std::vector<Token> tokenize(const SourceText& source, size_t begin, size_t end);
+
+// `text` read as one integer literal of the language (digits, `_`
+// separators, 0x/0b/0o, an SI suffix: 10M, 1Gi), so a command-line count
+// reads as the program would; nullopt when it is anything else or does not
+// fit in u64.
+std::optional<uint64_t> integer_literal(std::string_view text);
 
 }  // namespace polyrt::dsl
