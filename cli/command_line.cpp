@@ -3,9 +3,9 @@
 #include <charconv>
 #include <cstdio>
 
-#include "polyrt/error.hpp"
 #include "dsl/lexer.hpp"
 #include "dsl/source.hpp"
+#include "polyrt/error.hpp"
 #include "polyrt/host_nodes.hpp"
 
 namespace polyrt::cli {
@@ -15,10 +15,11 @@ namespace {
 // Options that take a value (as the next argument or after '=').
 bool takes_value(const std::string& name) {
   static const char* const kValued[] = {
-      "--out",    "--cycles",     "--outputs", "--format",  "--set",         "--threads",
-      "--engine", "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
-      "--parts",  "--part",       "--rate",    "--seconds", "--lib",         "--partition",
-      "--rows",   "--width",      "--html",    "--plugin",  "--data-root",   "--allow-env"};
+      "--out",         "--cycles", "--outputs",    "--format",    "--set",
+      "--threads",     "--engine", "--provenance", "--target",    "--sm",
+      "--cuda-driver", "--device", "--parts",      "--part",      "--rate",
+      "--seconds",     "--lib",    "--partition",  "--rows",      "--compress",
+      "--width",       "--html",   "--plugin",     "--data-root", "--allow-env"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }
@@ -133,7 +134,8 @@ uint64_t parse_u64_arg(const std::string& command, const std::string& text,
   if (const std::optional<uint64_t> v = dsl::integer_literal(text)) return *v;
   throw UsageError("polyrt " + command + ": " + what +
                    " must be an unsigned integer below 2^64 (written as in a program: 1000000, 1M, "
-                   "1Mi or 0x10), got '" + text + "'");
+                   "1Mi or 0x10), got '" +
+                   text + "'");
 }
 
 std::pair<uint64_t, uint64_t> parse_cycles(const std::string& command, const std::string& v) {

@@ -40,7 +40,11 @@ const char* kRunUsage =
     "                        one per line; npy writes DIR/<output>.npy per column, needs\n"
     "                        --out DIR)\n"
     "  --out PATH            write to PATH (atomically for a regular file or an npy\n"
-    "                        directory; default stdout)\n"
+    "                        directory; default stdout); a name ending in .gz or .zst\n"
+    "                        is compressed so (csv, tsv, jsonl, text)\n"
+    "  --compress C[:LEVEL]  none, gzip or zstd, on every core (default: by --out's\n"
+    "                        suffix; none for stdout); LEVEL gzip 1-9, zstd 1-19 (both 1);\n"
+    "                        parts are named <table>.<K>.csv.gz or .csv.zst\n"
     "  --set NAME=VALUE      an extern, or another input (repeatable)\n"
     "  --threads N           worker threads (default: every core)\n"
     "  --device D            cpu, gpu, a GPU's index (see polyrt devices), auto or all: the\n"
@@ -91,6 +95,7 @@ struct RunRequest {
   CompileOptions options;
   bool batch = true;
   std::optional<uint64_t> parts, part;
+  std::optional<scheduler::Compression> compress;  // --compress; else --out's suffix says
 };
 
 // One flag into `r`; false when it is none of run's own.
@@ -112,6 +117,12 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
     }
   } else if (f == "--out") {
     r.out_path = args.value_of(f);
+  } else if (f == "--compress") {
+    try {
+      r.compress = scheduler::parse_compression(args.value_of(f));
+    } catch (const OutputError& e) {
+      throw UsageError("polyrt run: --compress: " + std::string(e.what()));
+    }
   } else if (f == "--set") {
     r.sets.push_back(split_assignment(args.value_of(f)));
   } else if (f == "--threads") {
@@ -165,6 +176,11 @@ void refuse_conflicts(const RunRequest& r) {
   }
   if (r.parts && r.out_path.empty()) {
     throw UsageError("polyrt run: --parts writes one file per part and needs --out DIR");
+  }
+  if (r.job.compression.codec != scheduler::Codec::None && !format.compressible()) {
+    throw UsageError("polyrt run: --format " + name + " is not compressed as a whole (" +
+                     std::string(scheduler::codec_name(r.job.compression.codec)) +
+                     " applies to csv, tsv, jsonl and text)");
   }
 }
 
@@ -300,6 +316,10 @@ int run_command(CommandLine& args) {
   }
   const std::string file = args.file();
   args.allow_positionals(1, "run takes one FILE; options start with --");
+  // Without --compress, a single file's name says (parts: --out is their directory).
+  request.job.compression = request.compress.value_or(
+      scheduler::Compression{.codec = request.parts ? scheduler::Codec::None
+                                                    : scheduler::codec_of_path(request.out_path)});
   refuse_conflicts(request);
   prepare_job(request, file);
   return execute(request, file);

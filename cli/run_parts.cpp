@@ -56,7 +56,8 @@ void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uin
   std::vector<std::pair<std::string, std::string>> to_rename;  // staged -> final
   try {
     for (uint64_t k = only.value_or(1); k <= only.value_or(parts); ++k) {
-      const std::string path = scheduler::part_path(target.dir, target.table, k, *job.format);
+      const std::string path =
+          scheduler::part_path(target.dir, target.table, k, *job.format, job.compression.codec);
       const std::string name = std::filesystem::path(path).filename().string();
       scheduler::remove_stale_temporaries(target.dir, name);  // a killed run's staged parts
       const std::string write_to =
@@ -76,7 +77,8 @@ void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uin
     // Parts past N of an earlier run with more parts would read as part of this one.
     std::error_code ignored;
     for (uint64_t k = parts + 1;; ++k) {
-      const std::string stale = scheduler::part_path(target.dir, target.table, k, *job.format);
+      const std::string stale =
+          scheduler::part_path(target.dir, target.table, k, *job.format, job.compression.codec);
       if (!std::filesystem::exists(stale, ignored)) break;
       std::filesystem::remove_all(stale, ignored);
     }
@@ -103,7 +105,8 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
   make_directory(target.dir, "for the parts of an MPI launch");
   // A manifest of an earlier run would describe parts this run replaces.
   if (part == 1) std::filesystem::remove(manifest, ignored);
-  const std::string path = scheduler::part_path(target.dir, target.table, part, *job.format);
+  const std::string path =
+      scheduler::part_path(target.dir, target.table, part, *job.format, job.compression.codec);
   const scheduler::RangeJob mine = part_job(job, parts, part);
   scheduler::RankOutcome outcome;
   try {
@@ -150,10 +153,10 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
       const scheduler::RankOutcome& o = outcomes[k - 1];
       m.parts.push_back(scheduler::ManifestPart{
           .part = k,
-          .path =
-              std::filesystem::path(scheduler::part_path(target.dir, target.table, k, *job.format))
-                  .filename()
-                  .string(),
+          .path = std::filesystem::path(scheduler::part_path(target.dir, target.table, k,
+                                                             *job.format, job.compression.codec))
+                      .filename()
+                      .string(),
           .first = scheduler::part_range(job.first, job.count, parts, k).first,
           .rows = o.rows,
           .files = {o.bytes, o.crc32}});
@@ -163,8 +166,9 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
   } catch (...) {
     // Parts without their manifest are not a result: all of them or none.
     for (uint64_t k = 1; k <= parts; ++k) {
-      std::filesystem::remove_all(scheduler::part_path(target.dir, target.table, k, *job.format),
-                                  ignored);
+      std::filesystem::remove_all(
+          scheduler::part_path(target.dir, target.table, k, *job.format, job.compression.codec),
+          ignored);
     }
     throw;
   }

@@ -29,6 +29,7 @@ _polyrt() {
       return ;;
     --target) COMPREPLY=($(compgen -W "cpu nvptx" -- "$cur")); return ;;
     --sm) COMPREPLY=($(compgen -W "60 61 62 70 72 75 80 86 87 89 90" -- "$cur")); return ;;
+    --compress) COMPREPLY=($(compgen -W "none gzip zstd" -- "$cur")); return ;;
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --plugin) COMPREPLY=($(compgen -f -X '!*.so' -- "$cur") $(compgen -d -- "$cur")); return ;;
     --cycles|--outputs|--set|--threads|--cuda-driver|--parts|--part|--rate|--seconds|--rows|--width|--partition) return ;;
@@ -38,7 +39,7 @@ _polyrt() {
     check) options="--lib --plugin --partition --help" ;;
     eval) options="--set --engine --provenance --lib --plugin --partition --help" ;;
     preview) options="--rows --cycles --outputs --set --width --engine --lib --plugin --partition --help" ;;
-    run) options="--cycles --outputs --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate --lib --plugin --partition --help" ;;
+    run) options="--cycles --rows --compress --outputs --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate --lib --plugin --partition --help" ;;
     bench) options="--seconds --outputs --set --json --help" ;;
     plan) options="--engine --provenance --emit-llvm --before-o2 --device --target --sm --cuda-driver --emit-ptx --help" ;;
     *) options="--help" ;;

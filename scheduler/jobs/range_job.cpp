@@ -25,7 +25,11 @@ struct Chunk {
 }  // namespace
 
 OutputColumns output_columns(const RangeJob& job) {
-  OutputColumns columns{.names = job.outputs, .types = {}, .first = job.first, .rows = job.count};
+  OutputColumns columns{.names = job.outputs,
+                        .types = {},
+                        .first = job.first,
+                        .rows = job.count,
+                        .compression = job.compression};
   for (const std::string& name : job.outputs) {
     columns.types.push_back(job.program->output_type(*job.program->output_index(name)));
   }

@@ -25,6 +25,7 @@ struct RangeJob {
   std::vector<std::pair<std::string, Value>> externs;
   std::vector<std::string> outputs;  // columns, in order
   const OutputFormat* format = find_output_format("csv");
+  Compression compression;  // of a text format's bytes
   size_t threads = 0;       // 0: every core
   uint64_t chunk_rows = 0;  // 0: the tier's default
   DeviceChoice device;      // the batch tier's device

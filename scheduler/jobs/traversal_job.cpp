@@ -90,7 +90,11 @@ uint64_t run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
   types.insert(types.end(), batch.output_types().begin(), batch.output_types().end());
   const uint64_t rows = job.count * tuples;
   const std::unique_ptr<FormatWriter> writer = job.format->open(
-      target, OutputColumns{.names = columns, .types = types, .first = 0, .rows = rows},
+      target, OutputColumns{.names = columns,
+                            .types = types,
+                            .first = 0,
+                            .rows = rows,
+                            .compression = job.compression},
       job.program->source_files());
   try {
     write_batch_rows(
@@ -244,7 +248,11 @@ uint64_t run_traversal_job(const RangeJob& job, const std::string& target, bool 
   }
   const std::vector<std::string> columns = traversal_columns(program, job.outputs);
   const std::unique_ptr<FormatWriter> writer = job.format->open(
-      target, OutputColumns{.names = columns, .types = {}, .first = job.first, .rows = job.count},
+      target, OutputColumns{.names = columns,
+                            .types = {},
+                            .first = job.first,
+                            .rows = job.count,
+                            .compression = job.compression},
       program.source_files());
   std::vector<size_t> outputs;
   const TraversalInfo info = flattened_traversal_info(program, 0);

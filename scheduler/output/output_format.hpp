@@ -15,6 +15,7 @@
 
 #include "polyrt/batch.hpp"
 #include "scheduler/encoding/row_format.hpp"
+#include "scheduler/output/compression.hpp"
 
 namespace polyrt::scheduler {
 
@@ -24,6 +25,9 @@ struct OutputColumns {
   std::vector<Type> types;
   uint64_t first = 0;  // the first row's coordinate
   uint64_t rows = 0;
+  // The codec of a text format's bytes; a format it does not apply to
+  // refuses any but none.
+  Compression compression;
 };
 
 // One job's output, from open to commit. Destroyed without commit(), it
@@ -49,6 +53,9 @@ class OutputFormat {
   // The text rows a per-state job formats value by value; none for a
   // format that only the batch tier writes.
   virtual std::optional<RowFormat> text_rows() const = 0;
+  // Whether its bytes can be compressed as a whole (OutputColumns::compression):
+  // the text formats; a binary format compresses inside, or not at all.
+  virtual bool compressible() const { return false; }
   // Whether its target is a directory of files (never replaced: an existing
   // non-empty one is refused) rather than one file written atomically.
   virtual bool writes_directory() const = 0;

@@ -20,8 +20,18 @@ std::string errno_text() {
 }
 }  // namespace
 
-OutputSink::OutputSink(const std::string& path, std::span<const std::string> protected_files)
+OutputSink::OutputSink(const std::string& path, std::span<const std::string> protected_files,
+                       Compression compression)
     : path_(path) {
+  if (compression.codec != Codec::None) {
+    if (path.empty() && ::isatty(STDOUT_FILENO) == 1) {
+      throw OutputError(std::string(codec_name(compression.codec)) +
+                        "-compressed output is not written to a terminal; redirect standard "
+                        "output or pass --out FILE");
+    }
+    compressor_ = std::make_unique<BlockCompressor>(
+        compression, [this](std::string_view bytes) { write_out(bytes); });
+  }
   if (path.empty()) {
     fd_ = STDOUT_FILENO;
     Interruption::set_partial_output_kept(true);
@@ -47,6 +57,14 @@ OutputSink::~OutputSink() {
 }
 
 void OutputSink::write(std::string_view bytes) {
+  if (compressor_) {
+    compressor_->write(bytes);
+  } else {
+    write_out(bytes);
+  }
+}
+
+void OutputSink::write_out(std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
     if (n < 0) {
@@ -62,6 +80,7 @@ void OutputSink::write(std::string_view bytes) {
 }
 
 void OutputSink::commit() {
+  if (compressor_) compressor_->finish();
   if (temp_path_.empty()) return;
   if (::close(fd_) != 0) {
     fd_ = -1;

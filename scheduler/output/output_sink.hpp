@@ -1,11 +1,15 @@
 // Where bulk output goes: stdout, a device or pipe written directly, or a
 // regular file written atomically (a temporary file beside it, renamed only
-// when the job succeeds, so a failed job leaves no partial file).
+// when the job succeeds, so a failed job leaves no partial file), its bytes
+// compressed on every core when asked (BlockCompressor).
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "scheduler/output/block_compressor.hpp"
 
 namespace polyrt::scheduler {
 
@@ -14,14 +18,17 @@ class OutputSink {
   // Empty path: standard output. Throws OutputError when the path cannot be
   // opened or must not be replaced (check_output_target: one of
   // `protected_files`, a symlink, a read-only file). Removes the temporaries
-  // of earlier runs for this path whose process is gone.
-  explicit OutputSink(const std::string& path, std::span<const std::string> protected_files = {});
+  // of earlier runs for this path whose process is gone. Compressed bytes
+  // are refused to a terminal.
+  explicit OutputSink(const std::string& path, std::span<const std::string> protected_files = {},
+                      Compression compression = {});
   ~OutputSink();  // discards the temporary file unless commit() ran
   OutputSink(const OutputSink&) = delete;
   OutputSink& operator=(const OutputSink&) = delete;
 
   void write(std::string_view bytes);
-  // Flushes and, for an atomic file, renames it into place.
+  // Flushes (the compressor's last blocks too) and, for an atomic file,
+  // renames it into place.
   void commit();
   bool is_terminal() const;
 
@@ -30,6 +37,9 @@ class OutputSink {
   std::string temp_path_;  // non-empty while an atomic write is pending
   int fd_ = -1;
   bool owns_fd_ = false;
+  std::unique_ptr<BlockCompressor> compressor_;  // null: bytes written as they come
+
+  void write_out(std::string_view bytes);
 };
 
 }  // namespace polyrt::scheduler

@@ -9,8 +9,9 @@ namespace {
 
 class RawTextWriter final : public FormatWriter {
  public:
-  RawTextWriter(const std::string& target, std::span<const std::string> protected_files)
-      : sink_(target, protected_files) {}
+  RawTextWriter(const std::string& target, std::span<const std::string> protected_files,
+                Compression compression)
+      : sink_(target, protected_files, compression) {}
   void encode(const ColumnChunk& chunk, std::string& bytes) const override {
     const ColumnView& column = chunk.columns[0];
     if (column.is_none) {
@@ -46,7 +47,7 @@ std::unique_ptr<FormatWriter> RawTextFormat::open(
                       (what.empty() ? std::string("no output") : what) +
                       "; name one str output with --outputs (or use csv, tsv or jsonl)");
   }
-  return std::make_unique<RawTextWriter>(target, protected_files);
+  return std::make_unique<RawTextWriter>(target, protected_files, columns.compression);
 }
 
 }  // namespace polyrt::scheduler

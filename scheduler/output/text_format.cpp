@@ -8,9 +8,9 @@ namespace {
 
 class TextWriter final : public FormatWriter {
  public:
-  TextWriter(RowFormat rows, const std::string& target, const std::vector<std::string>& columns,
+  TextWriter(RowFormat rows, const std::string& target, const OutputColumns& columns,
              std::span<const std::string> protected_files)
-      : rows_(rows), columns_(columns), sink_(target, protected_files) {
+      : rows_(rows), columns_(columns.names), sink_(target, protected_files, columns.compression) {
     sink_.write(header_line(rows_, columns_));
   }
   void encode(const ColumnChunk& chunk, std::string& bytes) const override {
@@ -30,7 +30,7 @@ class TextWriter final : public FormatWriter {
 std::unique_ptr<FormatWriter> TextFormat::open(const std::string& target,
                                                const OutputColumns& columns,
                                                std::span<const std::string> protected_files) const {
-  return std::make_unique<TextWriter>(rows_, target, columns.names, protected_files);
+  return std::make_unique<TextWriter>(rows_, target, columns, protected_files);
 }
 
 }  // namespace polyrt::scheduler

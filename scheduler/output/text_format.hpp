@@ -13,6 +13,7 @@ class TextFormat final : public SingleFileFormat {
   explicit constexpr TextFormat(RowFormat rows) : rows_(rows) {}
   std::string_view name() const override { return row_format_extension(rows_); }
   std::optional<RowFormat> text_rows() const override { return rows_; }
+  bool compressible() const override { return true; }
   // Writes the header line (for formats that have one) at once.
   std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
                                      std::span<const std::string> protected_files) const override;

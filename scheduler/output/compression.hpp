@@ -1,0 +1,35 @@
+// Compressed text output: a codec, chosen by --compress or by the output
+// file's suffix (.gz, .zst), and one block of bytes compressed as a
+// self-contained gzip member or zstd frame. Members and frames concatenate
+// into one valid file (RFC 1952 section 2.2; the zstd format's frames), which
+// is what lets blocks be compressed on every core and written in order.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace polyrt::scheduler {
+
+enum class Codec { None, Gzip, Zstd };
+
+struct Compression {
+  Codec codec = Codec::None;
+  int level = 0;  // 0: the codec's default (1 for both: speed first)
+};
+
+// "none", "gzip", "zstd", each with an optional ":LEVEL" (gzip 1-9, zstd
+// 1-19); OutputError naming the valid forms otherwise.
+Compression parse_compression(std::string_view text);
+inline constexpr const char* kCodecNames = "none, gzip, zstd";
+
+// The codec a file's name asks for: ".gz" gzip, ".zst" zstd, else none.
+Codec codec_of_path(std::string_view path);
+// The suffix of a file the codec writes: ".gz", ".zst" or "".
+std::string_view codec_suffix(Codec codec);
+std::string_view codec_name(Codec codec);
+
+// Appends `input` to `out` as one gzip member or zstd frame.
+void compress_block(const Compression& compression, std::string_view input, std::string& out);
+
+}  // namespace polyrt::scheduler
