@@ -22,13 +22,19 @@ SANITIZE_SKIP ?= rtlib_bitcode_check|gpu_tests_as_a_real_driver|Ptx.Differential
 PREFIX ?= /usr/local
 DIST_DIR ?= build-dist
 
-.PHONY: setup configure build run test python sanitize bench format clean install dist
+.PHONY: setup venv configure build run test python sanitize bench format clean install dist
 
 setup:
 	@bash scripts/setup.sh
 
-configure: setup
-	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) >/dev/null
+# The virtual environment's pyarrow: the Arrow module links its C++ libraries.
+venv: setup
+	@VENV=$(VENV) bash scripts/setup_venv.sh
+
+configure: venv
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DPOLYRT_PYARROW_DIR="$$($(VENV)/bin/python -c 'import pyarrow; print(pyarrow.get_library_dirs()[0])')" \
+	  >/dev/null
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)

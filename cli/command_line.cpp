@@ -3,8 +3,6 @@
 #include <charconv>
 #include <cstdio>
 
-#include "dsl/lexer.hpp"
-#include "dsl/source.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/host_nodes.hpp"
 
@@ -131,7 +129,7 @@ void parse_partition(const std::string& command, const std::string& text, Compil
 
 uint64_t parse_u64_arg(const std::string& command, const std::string& text,
                        const std::string& what) {
-  if (const std::optional<uint64_t> v = dsl::integer_literal(text)) return *v;
+  if (const std::optional<uint64_t> v = integer_literal(text)) return *v;
   throw UsageError("polyrt " + command + ": " + what +
                    " must be an unsigned integer below 2^64 (written as in a program: 1000000, 1M, "
                    "1Mi or 0x10), got '" +
@@ -180,7 +178,7 @@ DeviceChoice parse_device(const std::string& command, const std::string& text) {
 }
 
 std::string did_you_mean(std::string_view value, const std::vector<std::string>& valid) {
-  const std::string near = dsl::closest_name(value, valid);
+  const std::string near = closest_name(value, valid);
   return near.empty() ? "" : " (did you mean '" + near + "'?)";
 }
 

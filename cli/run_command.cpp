@@ -1,4 +1,5 @@
 // polyrt run: rows for a coordinate range, evaluated on every core.
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -35,16 +36,20 @@ const char* kRunUsage =
     "  --rows N              at most N rows: the first N of --cycles (default 0..), so\n"
     "                        --rows 1M is --cycles 0..1M and --cycles 5.. --rows 10 is 5..15\n"
     "  --outputs a,b,...     columns (default: every named binding, in source order)\n"
-    "  --format csv|tsv|jsonl|text|npy  output format (default csv; csv and tsv have a\n"
-    "                        header line; text writes one str output's rows as they are,\n"
-    "                        one per line; npy writes DIR/<output>.npy per column, needs\n"
-    "                        --out DIR)\n"
+    "  --format F            csv (default), tsv, jsonl, text, npy, parquet, arrow or arrows:\n"
+    "                        csv and tsv have a header line; text writes one str output's\n"
+    "                        rows as they are, one per line; npy writes DIR/<output>.npy\n"
+    "                        per column, needs --out DIR; parquet (zstd by default), arrow\n"
+    "                        (the Arrow IPC file) and arrows (the IPC stream, for a pipe)\n"
+    "                        keep every type (see docs/output.md)\n"
     "  --out PATH            write to PATH (atomically for a regular file or an npy\n"
     "                        directory; default stdout); a name ending in .gz or .zst\n"
     "                        is compressed so (csv, tsv, jsonl, text)\n"
     "  --compress C[:LEVEL]  none, gzip or zstd, on every core (default: by --out's\n"
     "                        suffix; none for stdout); LEVEL gzip 1-9, zstd 1-19 (both 1);\n"
-    "                        parts are named <table>.<K>.csv.gz or .csv.zst\n"
+    "                        parts are named <table>.<K>.csv.gz or .csv.zst; parquet's\n"
+    "                        pages: zstd (default), snappy, gzip or none; arrow: none\n"
+    "                        (default) or zstd\n"
     "  --set NAME=VALUE      an extern, or another input (repeatable)\n"
     "  --threads N           worker threads (default: every core)\n"
     "  --device D            cpu, gpu, a GPU's index (see polyrt devices), auto or all: the\n"
@@ -177,10 +182,24 @@ void refuse_conflicts(const RunRequest& r) {
   if (r.parts && r.out_path.empty()) {
     throw UsageError("polyrt run: --parts writes one file per part and needs --out DIR");
   }
-  if (r.job.compression.codec != scheduler::Codec::None && !format.compressible()) {
-    throw UsageError("polyrt run: --format " + name + " is not compressed as a whole (" +
-                     std::string(scheduler::codec_name(r.job.compression.codec)) +
-                     " applies to csv, tsv, jsonl and text)");
+  if (const std::optional<scheduler::Compression>& c = r.job.compression) {
+    const std::vector<scheduler::Codec> codecs = format.codecs();
+    if (codecs.empty() && c->codec != scheduler::Codec::None) {
+      throw UsageError("polyrt run: --format " + name + " is not compressed (" +
+                       std::string(scheduler::codec_name(c->codec)) +
+                       " applies to csv, tsv, jsonl, text, parquet and arrow)");
+    }
+    if (!codecs.empty() && std::find(codecs.begin(), codecs.end(), c->codec) == codecs.end()) {
+      std::string valid;
+      for (size_t k = 0; k < codecs.size(); ++k) {
+        valid += std::string(k == 0                   ? ""
+                             : k + 1 == codecs.size() ? " or "
+                                                      : ", ") +
+                 std::string(scheduler::codec_name(codecs[k]));
+      }
+      throw UsageError("polyrt run: --format " + name + " takes --compress " + valid + ", not " +
+                       std::string(scheduler::codec_name(c->codec)));
+    }
   }
 }
 
@@ -316,10 +335,13 @@ int run_command(CommandLine& args) {
   }
   const std::string file = args.file();
   args.allow_positionals(1, "run takes one FILE; options start with --");
-  // Without --compress, a single file's name says (parts: --out is their directory).
-  request.job.compression = request.compress.value_or(
-      scheduler::Compression{.codec = request.parts ? scheduler::Codec::None
-                                                    : scheduler::codec_of_path(request.out_path)});
+  // Without --compress, a single file's name says (parts: --out is their
+  // directory), else the format's default.
+  request.job.compression = request.compress;
+  if (const scheduler::Codec by_name = scheduler::codec_of_path(request.out_path);
+      !request.compress && !request.parts && by_name != scheduler::Codec::None) {
+    request.job.compression = scheduler::Compression{.codec = by_name};
+  }
   refuse_conflicts(request);
   prepare_job(request, file);
   return execute(request, file);

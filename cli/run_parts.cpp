@@ -57,7 +57,7 @@ void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uin
   try {
     for (uint64_t k = only.value_or(1); k <= only.value_or(parts); ++k) {
       const std::string path =
-          scheduler::part_path(target.dir, target.table, k, *job.format, job.compression.codec);
+          scheduler::part_path(target.dir, target.table, k, *job.format, job.compression);
       const std::string name = std::filesystem::path(path).filename().string();
       scheduler::remove_stale_temporaries(target.dir, name);  // a killed run's staged parts
       const std::string write_to =
@@ -78,7 +78,7 @@ void run_parts(const scheduler::RangeJob& job, uint64_t parts, std::optional<uin
     std::error_code ignored;
     for (uint64_t k = parts + 1;; ++k) {
       const std::string stale =
-          scheduler::part_path(target.dir, target.table, k, *job.format, job.compression.codec);
+          scheduler::part_path(target.dir, target.table, k, *job.format, job.compression);
       if (!std::filesystem::exists(stale, ignored)) break;
       std::filesystem::remove_all(stale, ignored);
     }
@@ -106,7 +106,7 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
   // A manifest of an earlier run would describe parts this run replaces.
   if (part == 1) std::filesystem::remove(manifest, ignored);
   const std::string path =
-      scheduler::part_path(target.dir, target.table, part, *job.format, job.compression.codec);
+      scheduler::part_path(target.dir, target.table, part, *job.format, job.compression);
   const scheduler::RangeJob mine = part_job(job, parts, part);
   scheduler::RankOutcome outcome;
   try {
@@ -154,7 +154,7 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
       m.parts.push_back(scheduler::ManifestPart{
           .part = k,
           .path = std::filesystem::path(scheduler::part_path(target.dir, target.table, k,
-                                                             *job.format, job.compression.codec))
+                                                             *job.format, job.compression))
                       .filename()
                       .string(),
           .first = scheduler::part_range(job.first, job.count, parts, k).first,
@@ -167,8 +167,7 @@ int run_as_rank(scheduler::Ranks& ranks, const scheduler::RangeJob& job, const P
     // Parts without their manifest are not a result: all of them or none.
     for (uint64_t k = 1; k <= parts; ++k) {
       std::filesystem::remove_all(
-          scheduler::part_path(target.dir, target.table, k, *job.format, job.compression.codec),
-          ignored);
+          scheduler::part_path(target.dir, target.table, k, *job.format, job.compression), ignored);
     }
     throw;
   }

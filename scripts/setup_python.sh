@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
 # The Python package in a virtual environment of its own (VENV, default
 # build-python/venv): Debian's python3 (whose headers python3-dev installs),
-# the build tools with pip, then `pip install .[test]`, which builds the
+# the build tools with pip (setup_venv.sh), then `pip install .[test]`, which builds the
 # extension module from this CMake project (incrementally: its build tree
 # under build-python/ is kept) along with pytest, pyarrow, polars, pandas
 # and Dask for the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv="${VENV:-build-python/venv}"
-if [ ! -x "$venv/bin/python" ]; then
-  /usr/bin/python3 -m venv "$venv"
-fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "scikit-build-core>=0.10" "nanobind>=2.2"
+VENV="$venv" bash scripts/setup_venv.sh
 # The compiler by the name the command's build knows it (CMake's default, c++;
 # scikit-build would take Python's x86_64-linux-gnu-g++, the same compiler
 # under a name ccache tells apart), so ccache serves this build the objects

@@ -127,7 +127,8 @@ TEST(Compression, CodecsByNameLevelAndSuffix) {
   EXPECT_EQ(scheduler::codec_of_path(".gz"), Codec::None);
   EXPECT_EQ(scheduler::codec_of_path("b.csv"), Codec::None);
   EXPECT_EQ(thrown_message<OutputError>([] { scheduler::parse_compression("lz4"); }),
-            "unknown compression 'lz4' (valid: none, gzip, zstd, each with an optional :LEVEL)");
+            "unknown compression 'lz4' (valid: none, gzip, zstd, snappy; gzip and zstd with an "
+            "optional :LEVEL)");
   EXPECT_EQ(thrown_message<OutputError>([] { scheduler::parse_compression("gzip:10"); }),
             "compression 'gzip:10' has no such level (gzip takes 1-9)");
   EXPECT_EQ(thrown_message<OutputError>([] { scheduler::parse_compression("none:1"); }),
@@ -183,9 +184,10 @@ TEST(Compression, RunRefusesWhatCannotBeCompressed) {
     EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
   };
   refused("--compress lz4", "--compress: unknown compression 'lz4' (valid: none, gzip, zstd");
+  refused("--compress snappy", "--format csv takes --compress none, gzip or zstd, not snappy");
   refused("--compress zstd:20", "zstd takes 1-19");
-  refused("--format npy --out " + dir + "/d.gz", "--format npy is not compressed as a whole");
-  refused("--format npy --compress zstd --out " + dir + "/d", "not compressed as a whole");
+  refused("--format npy --out " + dir + "/d.gz", "--format npy is not compressed");
+  refused("--format npy --compress zstd --out " + dir + "/d", "--format npy is not compressed");
   EXPECT_EQ(entries(dir), 0u);
   // Compressed bytes never go to a terminal (script(1) gives the command one).
   const std::string typescript = dir + "/typescript";

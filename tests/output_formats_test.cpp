@@ -4,6 +4,9 @@
 // write, and a directory format sent to standard output, are refused.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 #include "polyrt/polyrt.hpp"
@@ -26,7 +29,7 @@ scheduler::RangeJob small_job(const char* format) {
 }
 
 TEST(OutputFormats, EveryRegisteredFormatIsFoundByItsName) {
-  EXPECT_EQ(scheduler::output_format_names(), "csv, tsv, jsonl, text, npy");
+  EXPECT_EQ(scheduler::output_format_names(), "csv, tsv, jsonl, text, npy, parquet, arrow, arrows");
   for (const char* name : {"csv", "tsv", "jsonl", "npy"}) {
     const scheduler::OutputFormat* format = scheduler::find_output_format(name);
     ASSERT_NE(format, nullptr) << name;
@@ -38,8 +41,33 @@ TEST(OutputFormats, EveryRegisteredFormatIsFoundByItsName) {
         npy ? std::vector<std::string>{"d/a.npy", "d/b.npy"} : std::vector<std::string>{"d"};
     EXPECT_EQ(format->files_of("d", {"a", "b"}), files);
   }
-  EXPECT_EQ(scheduler::find_output_format("parquet"), nullptr);
+  for (const char* name : {"parquet", "arrow", "arrows"}) {  // the Arrow module's
+    const scheduler::OutputFormat* format = scheduler::find_output_format(name);
+    ASSERT_NE(format, nullptr) << name;
+    EXPECT_FALSE(format->text_rows()) << name;  // the batch tier writes them
+    EXPECT_FALSE(format->writes_directory()) << name;
+    EXPECT_FALSE(format->compressed_as_a_whole()) << name;
+    EXPECT_EQ(format->codecs().front(),
+              std::string(name) == "parquet" ? scheduler::Codec::Zstd : scheduler::Codec::None);
+  }
   EXPECT_EQ(scheduler::find_output_format("CSV"), nullptr);
+}
+
+// Binary formats never go to a terminal: refused before the module loads
+// (script(1) gives the command one).
+TEST(OutputFormats, ColumnarFormatsAreNotWrittenToATerminal) {
+  const std::string dir = temp_dir();
+  const std::string typescript = dir + "/typescript";
+  const std::string command =
+      "script -qec '" + std::string(POLYRT_BINARY) + " run " + std::string(POLYRT_SOURCE_DIR) +
+      "/examples/users.polydat --rows 10 --format arrows' " + typescript + " >/dev/null";
+  EXPECT_NE(std::system(command.c_str()), 0);
+  std::ifstream in(typescript);
+  const std::string said((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(said.find("--format arrows is binary and is not written to a terminal; pass --out "
+                      "FILE or redirect standard output (to a reader such as `| duckdb`)"),
+            std::string::npos)
+      << said;
 }
 
 TEST(OutputFormats, EachFormatsTargetAppearsOnlyWhenTheJobSucceeds) {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "dsl/ast.hpp"
+#include "dsl/lexer.hpp"
 #include "dsl/sources.hpp"
 #include "dsl/table_values.hpp"
 #include "graph/lower.hpp"
@@ -138,6 +139,14 @@ Type Program::output_type(size_t index) const {
 
 std::optional<uint64_t> Program::output_dimension(size_t index) const {
   return output_dimensions_.at(index);
+}
+
+std::optional<uint64_t> integer_literal(std::string_view text) {
+  return dsl::integer_literal(text);
+}
+
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
+  return dsl::closest_name(name, candidates);
 }
 
 std::optional<Engine> engine_named(std::string_view name) {

@@ -85,8 +85,10 @@ void run_batch_job(const RangeJob& job, const std::string& target) {
   const BatchEvaluator batch = make_evaluator(job);
   say_where(batch, job);
   refuse_none_columns(batch, job);
+  OutputColumns columns = output_columns(job);
+  columns.dimensions = batch.output_dimensions();
   const std::unique_ptr<FormatWriter> writer =
-      job.format->open(target, output_columns(job), job.program->source_files());
+      job.format->open(target, columns, job.program->source_files());
   if (const std::optional<RowFormat> rows = job.format->text_rows()) {
     // Text rows: a GPU that can encodes them where it made them.
     write_paced(job.count, *writer, job.rate, [&](const ChunkBytes& deliver) {

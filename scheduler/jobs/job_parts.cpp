@@ -17,10 +17,11 @@ PartRange part_range(uint64_t first, uint64_t count, uint64_t parts, uint64_t pa
 }
 
 std::string part_path(const std::string& dir, const std::string& table, uint64_t part,
-                      const OutputFormat& format, Codec codec) {
+                      const OutputFormat& format, const std::optional<Compression>& compression) {
   if (format.writes_directory()) return dir + "/part-" + std::to_string(part);
   return dir + "/" + table + "." + std::to_string(part) + "." + std::string(format.name()) +
-         std::string(codec_suffix(codec));
+         std::string(
+             format.compressed_as_a_whole() && compression ? codec_suffix(compression->codec) : "");
 }
 
 }  // namespace polyrt::scheduler

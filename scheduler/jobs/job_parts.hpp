@@ -22,9 +22,9 @@ PartRange part_range(uint64_t first, uint64_t count, uint64_t parts, uint64_t pa
 
 // Where part `part` of table `table` goes under `dir`:
 // DIR/<table>.<part>.<extension> for a format of one file (then the
-// codec's suffix: .csv.zst), DIR/part-<part> for a directory format (npy:
-// its <output>.npy files).
+// codec's suffix when it compresses the file as a whole: .csv.zst),
+// DIR/part-<part> for a directory format (npy: its <output>.npy files).
 std::string part_path(const std::string& dir, const std::string& table, uint64_t part,
-                      const OutputFormat& format, Codec codec);
+                      const OutputFormat& format, const std::optional<Compression>& compression);
 
 }  // namespace polyrt::scheduler

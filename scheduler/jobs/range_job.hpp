@@ -25,12 +25,12 @@ struct RangeJob {
   std::vector<std::pair<std::string, Value>> externs;
   std::vector<std::string> outputs;  // columns, in order
   const OutputFormat* format = find_output_format("csv");
-  Compression compression;  // of a text format's bytes
-  size_t threads = 0;       // 0: every core
-  uint64_t chunk_rows = 0;  // 0: the tier's default
-  DeviceChoice device;      // the batch tier's device
-  bool verbose = false;     // say on stderr where the batch runs
-  double rate = 0;          // text rows per second at most (RatePacer); 0: as fast as possible
+  std::optional<Compression> compression;  // nullopt: the format's default
+  size_t threads = 0;                      // 0: every core
+  uint64_t chunk_rows = 0;                 // 0: the tier's default
+  DeviceChoice device;                     // the batch tier's device
+  bool verbose = false;                    // say on stderr where the batch runs
+  double rate = 0;  // text rows per second at most (RatePacer); 0: as fast as possible
 };
 
 // The columns the job writes (names and types).

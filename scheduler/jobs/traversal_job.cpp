@@ -89,13 +89,14 @@ uint64_t run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
   std::vector<Type> types{Type::U64};
   types.insert(types.end(), batch.output_types().begin(), batch.output_types().end());
   const uint64_t rows = job.count * tuples;
-  const std::unique_ptr<FormatWriter> writer = job.format->open(
-      target, OutputColumns{.names = columns,
-                            .types = types,
-                            .first = 0,
-                            .rows = rows,
-                            .compression = job.compression},
-      job.program->source_files());
+  const std::unique_ptr<FormatWriter> writer =
+      job.format->open(target,
+                       OutputColumns{.names = columns,
+                                     .types = types,
+                                     .first = 0,
+                                     .rows = rows,
+                                     .compression = job.compression},
+                       job.program->source_files());
   try {
     write_batch_rows(
         batch, 0, rows, *writer, job.rate, [&](const ColumnChunk& chunk, std::string& bytes) {
@@ -247,13 +248,14 @@ uint64_t run_traversal_job(const RangeJob& job, const std::string& target, bool 
                        std::string(job.format->name()));
   }
   const std::vector<std::string> columns = traversal_columns(program, job.outputs);
-  const std::unique_ptr<FormatWriter> writer = job.format->open(
-      target, OutputColumns{.names = columns,
-                            .types = {},
-                            .first = job.first,
-                            .rows = job.count,
-                            .compression = job.compression},
-      program.source_files());
+  const std::unique_ptr<FormatWriter> writer =
+      job.format->open(target,
+                       OutputColumns{.names = columns,
+                                     .types = {},
+                                     .first = job.first,
+                                     .rows = job.count,
+                                     .compression = job.compression},
+                       program.source_files());
   std::vector<size_t> outputs;
   const TraversalInfo info = flattened_traversal_info(program, 0);
   for (const std::string& name : job.outputs) outputs.push_back(info.body->require_output(name));

@@ -11,17 +11,19 @@
 
 namespace polyrt::scheduler {
 
-enum class Codec { None, Gzip, Zstd };
+// Snappy only inside Parquet files (OutputFormat::codecs says which take what).
+enum class Codec { None, Gzip, Zstd, Snappy };
 
 struct Compression {
   Codec codec = Codec::None;
   int level = 0;  // 0: the codec's default (1 for both: speed first)
 };
 
-// "none", "gzip", "zstd", each with an optional ":LEVEL" (gzip 1-9, zstd
-// 1-19); OutputError naming the valid forms otherwise.
+// "none", "gzip", "zstd" or "snappy", gzip and zstd with an optional
+// ":LEVEL" (gzip 1-9, zstd 1-19); OutputError naming the valid forms
+// otherwise.
 Compression parse_compression(std::string_view text);
-inline constexpr const char* kCodecNames = "none, gzip, zstd";
+inline constexpr const char* kCodecNames = "none, gzip, zstd, snappy";
 
 // The codec a file's name asks for: ".gz" gzip, ".zst" zstd, else none.
 Codec codec_of_path(std::string_view path);
@@ -29,7 +31,8 @@ Codec codec_of_path(std::string_view path);
 std::string_view codec_suffix(Codec codec);
 std::string_view codec_name(Codec codec);
 
-// Appends `input` to `out` as one gzip member or zstd frame.
+// Appends `input` to `out` as one gzip member or zstd frame (or as it is,
+// for none).
 void compress_block(const Compression& compression, std::string_view input, std::string& out);
 
 }  // namespace polyrt::scheduler

@@ -80,7 +80,7 @@ NpyDirectory::NpyDirectory(const std::string& dir, const OutputColumns& columns)
         "npy output is a directory of files, one per column: it needs a directory "
         "to write, not standard output");
   }
-  if (columns.compression.codec != Codec::None) {
+  if (columns.compression && columns.compression->codec != Codec::None) {
     throw OutputError(
         "npy output is not compressed (its files are read by memory-mapping "
         "them); drop --compress, or write csv, tsv or jsonl");

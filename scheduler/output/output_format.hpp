@@ -25,9 +25,11 @@ struct OutputColumns {
   std::vector<Type> types;
   uint64_t first = 0;  // the first row's coordinate
   uint64_t rows = 0;
-  // The codec of a text format's bytes; a format it does not apply to
-  // refuses any but none.
-  Compression compression;
+  // The codec (OutputFormat::codecs); nullopt: the format's default.
+  std::optional<Compression> compression;
+  // Per column: a vector output's fixed dimension, when the job knows it
+  // (BatchEvaluator::output_dimensions); empty when it does not.
+  std::vector<std::optional<uint64_t>> dimensions;
 };
 
 // One job's output, from open to commit. Destroyed without commit(), it
@@ -53,9 +55,13 @@ class OutputFormat {
   // The text rows a per-state job formats value by value; none for a
   // format that only the batch tier writes.
   virtual std::optional<RowFormat> text_rows() const = 0;
-  // Whether its bytes can be compressed as a whole (OutputColumns::compression):
-  // the text formats; a binary format compresses inside, or not at all.
-  virtual bool compressible() const { return false; }
+  // The codecs OutputColumns::compression may name, first the default
+  // (the text formats: none, gzip, zstd, over their bytes as a whole;
+  // Parquet: its pages'); none: the format is not compressed.
+  virtual std::vector<Codec> codecs() const { return {}; }
+  // Whether its file's name takes the codec's suffix (.csv.gz): a codec
+  // over its bytes as a whole, not inside the format.
+  virtual bool compressed_as_a_whole() const { return false; }
   // Whether its target is a directory of files (never replaced: an existing
   // non-empty one is refused) rather than one file written atomically.
   virtual bool writes_directory() const = 0;

@@ -1,4 +1,5 @@
 // The registered output formats, in the order `polyrt run --help` lists them.
+#include "scheduler/output/columnar_format.hpp"
 #include "scheduler/output/npy_format.hpp"
 #include "scheduler/output/output_format.hpp"
 #include "scheduler/output/raw_text_format.hpp"
@@ -13,8 +14,12 @@ const TextFormat kTsv{RowFormat::Tsv};
 const TextFormat kJsonl{RowFormat::Jsonl};
 const RawTextFormat kText;
 const NpyFormat kNpy;
+const ColumnarFormat kParquet{"parquet"};
+const ColumnarFormat kArrow{"arrow"};
+const ColumnarFormat kArrows{"arrows"};
 
-const OutputFormat* const kFormats[] = {&kCsv, &kTsv, &kJsonl, &kText, &kNpy};
+const OutputFormat* const kFormats[] = {&kCsv, &kTsv,     &kJsonl, &kText,
+                                        &kNpy, &kParquet, &kArrow, &kArrows};
 
 }  // namespace
 

@@ -47,7 +47,8 @@ std::unique_ptr<FormatWriter> RawTextFormat::open(
                       (what.empty() ? std::string("no output") : what) +
                       "; name one str output with --outputs (or use csv, tsv or jsonl)");
   }
-  return std::make_unique<RawTextWriter>(target, protected_files, columns.compression);
+  return std::make_unique<RawTextWriter>(target, protected_files,
+                                         columns.compression.value_or(Compression{}));
 }
 
 }  // namespace polyrt::scheduler

@@ -12,7 +12,8 @@ class RawTextFormat final : public SingleFileFormat {
  public:
   std::string_view name() const override { return "text"; }
   std::optional<RowFormat> text_rows() const override { return std::nullopt; }
-  bool compressible() const override { return true; }
+  std::vector<Codec> codecs() const override { return {Codec::None, Codec::Gzip, Codec::Zstd}; }
+  bool compressed_as_a_whole() const override { return true; }
   // Throws OutputError unless `columns` is one text output.
   std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
                                      std::span<const std::string> protected_files) const override;

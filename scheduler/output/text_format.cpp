@@ -10,7 +10,9 @@ class TextWriter final : public FormatWriter {
  public:
   TextWriter(RowFormat rows, const std::string& target, const OutputColumns& columns,
              std::span<const std::string> protected_files)
-      : rows_(rows), columns_(columns.names), sink_(target, protected_files, columns.compression) {
+      : rows_(rows),
+        columns_(columns.names),
+        sink_(target, protected_files, columns.compression.value_or(Compression{})) {
     sink_.write(header_line(rows_, columns_));
   }
   void encode(const ColumnChunk& chunk, std::string& bytes) const override {

@@ -13,7 +13,8 @@ class TextFormat final : public SingleFileFormat {
   explicit constexpr TextFormat(RowFormat rows) : rows_(rows) {}
   std::string_view name() const override { return row_format_extension(rows_); }
   std::optional<RowFormat> text_rows() const override { return rows_; }
-  bool compressible() const override { return true; }
+  std::vector<Codec> codecs() const override { return {Codec::None, Codec::Gzip, Codec::Zstd}; }
+  bool compressed_as_a_whole() const override { return true; }
   // Writes the header line (for formats that have one) at once.
   std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
                                      std::span<const std::string> protected_files) const override;

@@ -51,6 +51,14 @@ inline constexpr const char* kProvenanceNames = "auto, raw, pull, pushpull";
 std::optional<Engine> engine_named(std::string_view name);
 std::optional<Provenance> provenance_named(std::string_view name);
 
+// A count as a program writes it: `text` as one integer literal of the
+// language (1000, 10M, 1Gi, 0x10), nullopt for anything else or a value past
+// u64 (command-line counts read so).
+std::optional<uint64_t> integer_literal(std::string_view text);
+// The name of `candidates` that `name` most likely misspells, as the
+// compiler's "did you mean" picks it; "" when none is close.
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
+
 struct CompileOptions {
   // Shown in diagnostics as the file of every position.
   std::string file_name = "<source>";

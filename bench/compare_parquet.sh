@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `polyrt run --format parquet` measured in one run against (1) the same rows
+# as CSV (examples/users.polydat, 12 columns, 6 of them text) and (2) DuckDB's
+# COPY ... TO (FORMAT parquet) of four comparable hashed u64 columns
+# (examples/ladder.polydat's account_id, shard, payload_class, event_token),
+# both zstd, row groups of 2^20 rows, files in RAM (/dev/shm), ROUNDS
+# alternating rounds (5). DuckDB is the Python package in VENV
+# (benchmark-only: pip install duckdb). Prints each one's fastest and median
+# and the rows/s ratios.
+#   bench/compare_parquet.sh     POLYRT=build/cli/polyrt ROUNDS=5 USERS_ROWS=5000000 LADDER_ROWS=30000000
+set -euo pipefail
+cd "$(dirname "$0")/.."
+polyrt=${POLYRT:-build/cli/polyrt}
+python=${VENV:-build-python/venv}/bin/python
+rounds=${ROUNDS:-5}
+users_rows=${USERS_ROWS:-5000000}
+ladder_rows=${LADDER_ROWS:-30000000}
+dir=$(mktemp -d /dev/shm/polyrt-parquet.XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+source bench/timing.sh
+
+duckdb_copy() {
+  "$python" - "$1" "$2" <<'PY'
+import sys, time, duckdb
+rows, path = int(sys.argv[1]), sys.argv[2]
+con = duckdb.connect()
+con.execute("SET threads TO 2")
+start = time.perf_counter()
+con.execute(f"""COPY (SELECT hash(i + 77) % 10000000 AS account_id,
+                             hash(xor(hash(i + 77) % 10000000, 5)) % 64 AS shard,
+                             hash(xor(hash(i + 77), 5)) % 8 AS payload_class,
+                             hash(xor(hash(xor(hash(i + 77) % 10000000, 5)), hash(xor(hash(i + 77), 5))))
+                               AS event_token
+                      FROM range({rows}) t(i))
+                TO '{path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 1048576)""")
+print(f"{time.perf_counter() - start:.3f}")
+PY
+}
+
+csv=() parquet=() ladder=() duck=()
+for ((round = 1; round <= rounds; ++round)); do
+  rows=$users_rows
+  t=$(seconds "$polyrt" run examples/users.polydat --cycles 0..$rows --out "$dir/u.csv")
+  u=$(seconds "$polyrt" run examples/users.polydat --cycles 0..$rows --out "$dir/u.parquet" \
+    --format parquet)
+  csv+=("$t") parquet+=("$u")
+  l=$(seconds "$polyrt" run examples/ladder.polydat --cycles 0..$ladder_rows --format parquet \
+    --set tenant_seed=77 --set operation_seed=5 --outputs account_id,shard,payload_class,event_token \
+    --out "$dir/l.parquet")
+  d=$(duckdb_copy "$ladder_rows" "$dir/d.parquet")
+  ladder+=("$l") duck+=("$d")
+  echo "round $round: users csv $t s, parquet $u s; ladder parquet $l s, DuckDB $d s"
+  rm -f "$dir"/*
+done
+rows=$users_rows
+summary "users csv      " "${csv[@]}"
+summary "users parquet  " "${parquet[@]}"
+rows=$ladder_rows
+summary "ladder parquet " "${ladder[@]}"
+summary "DuckDB parquet " "${duck[@]}"
+speed_ratio "users parquet / csv" "${parquet[*]}" "${csv[*]}"
+speed_ratio "ladder parquet: polyrt / DuckDB" "${ladder[*]}" "${duck[*]}"
