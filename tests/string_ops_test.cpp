@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "rtlib/unicode_case.hpp"
+#include "rtlib/utf8.hpp"
 #include "rtlib/web_encoding.hpp"
 #include "rtlib/xxh3.hpp"
 #include "tests/test_support.hpp"
@@ -21,6 +24,36 @@ uint64_t u(const std::string& expr, uint64_t x = 0) {
 }
 
 // XXH3-64 of the eight little-endian bytes, from the reference library.
+// The fast check (eight ASCII bytes at a time) says what the character-by-
+// character reading says, on every alignment of an invalid byte.
+TEST(StringOps, ValidUtf8AgreesWithTheCharacterReading) {
+  const auto slow = [](std::string_view text) {
+    for (size_t i = 0; i < text.size();) {
+      const rt::Utf8Char c = rt::utf8_at(text, i);
+      if (!c.valid) return false;
+      i += c.size;
+    }
+    return true;
+  };
+  EXPECT_TRUE(rt::valid_utf8(""));
+  EXPECT_TRUE(rt::valid_utf8("plain ascii text, longer than a word"));
+  EXPECT_TRUE(rt::valid_utf8("Türkiye, 日本, 😀 and more ascii after"));
+  EXPECT_FALSE(rt::valid_utf8("caf\xe9 latin-1"));
+  EXPECT_FALSE(rt::valid_utf8("\xed\xa0\x80"));  // a surrogate
+  EXPECT_FALSE(rt::valid_utf8("\xc0\xaf"));       // overlong
+  EXPECT_FALSE(rt::valid_utf8("ends in a lead byte \xe2\x82"));
+  std::mt19937_64 random(11);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(random() % 40, 'a');
+    for (char& c : text) {
+      const uint64_t r = random() % 16;
+      c = r < 12 ? (char)('a' + r) : (char)(0x80 + random() % 0x80);
+    }
+    if (random() % 2) text.insert(random() % (text.size() + 1), "é日");
+    EXPECT_EQ(rt::valid_utf8(text), slow(text)) << round;
+  }
+}
+
 TEST(StringOps, Xxh3MatchesTheReference) {
   EXPECT_EQ(rt::xxh3_u64(0), 0xc77b3abb6f87acd9ULL);
   EXPECT_EQ(rt::xxh3_u64(1), 0x2fbc593564db792eULL);
