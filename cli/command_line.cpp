@@ -1,5 +1,6 @@
 #include "cli/command_line.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -13,11 +14,11 @@ namespace {
 // Options that take a value (as the next argument or after '=').
 bool takes_value(const std::string& name) {
   static const char* const kValued[] = {
-      "--out",         "--cycles", "--outputs",    "--format",    "--set",
-      "--threads",     "--engine", "--provenance", "--target",    "--sm",
-      "--cuda-driver", "--device", "--parts",      "--part",      "--rate",
-      "--seconds",     "--lib",    "--partition",  "--rows",      "--compress",
-      "--width",       "--html",   "--plugin",     "--data-root", "--allow-env"};
+      "--out",       "--cycles",     "--outputs", "--format",  "--set",         "--threads",
+      "--engine",    "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
+      "--parts",     "--part",       "--rate",    "--seconds", "--lib",         "--partition",
+      "--rows",      "--compress",   "--width",   "--html",    "--plugin",      "--data-root",
+      "--allow-env", "--seed"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }
@@ -197,6 +198,11 @@ std::string did_you_mean(std::string_view value, std::string_view valid_list) {
 void check_outputs(const std::string& command, const std::vector<std::string>& outputs,
                    const Program& columns_of, const std::string& where) {
   for (const std::string& name : outputs) {
+    const std::vector<std::string>& helpers = columns_of.private_bindings();
+    if (std::find(helpers.begin(), helpers.end(), name) != helpers.end()) {
+      throw UsageError("polyrt " + command + ": --outputs names '" + name + "', which " + where +
+                       " declares private (a helper, not an output); drop 'private' to write it");
+    }
     if (!columns_of.output_index(name)) {
       throw UsageError("polyrt " + command + ": --outputs names '" + name +
                        "', which is not a binding of " + where +
@@ -207,6 +213,11 @@ void check_outputs(const std::string& command, const std::vector<std::string>& o
 
 int print_compiling_help(const char* usage) {
   std::fputs(usage, stdout);
+  std::fputs(
+      "\nA seed: --seed S (an unsigned integer) re-keys every hashed value of the\n"
+      "program: another data set, as reproducible (the same S gives the same bytes on\n"
+      "every engine, tier, device and part); without it, the program's own values.\n",
+      stdout);
   std::fputs(
       "\nAn untrusted program (docs/security.md): --untrusted compiles it confined: data\n"
       "files are read only under a --data-root DIR (repeatable; symbolic links resolved,\n"
@@ -228,6 +239,8 @@ bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& op
     }
   } else if (flag == "--partition") {
     parse_partition(args.command(), args.value_of(flag), options);
+  } else if (flag == "--seed") {
+    options.seed = parse_u64_arg(args.command(), args.value_of(flag), "--seed");
   } else if (flag == "--untrusted") {
     options.untrusted = true;
   } else if (flag == "--data-root") {  // both confine: they imply --untrusted

@@ -90,6 +90,9 @@ struct Stmt {
   bool is_const = false;
   bool is_volatile = false;
   bool is_shared = false;
+  // `private NAME := ...`: a helper the program's other bindings use, not an
+  // output (polyrt's addition; polydat makes every binding an output).
+  bool is_private = false;
   // Made by module inlining: a module's parameter, internal binding or
   // output. Not an output of the program; its names are compiler-made.
   bool hidden = false;

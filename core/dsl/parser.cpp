@@ -313,13 +313,14 @@ class Parser {
       return s;
     }
     s.kind = StmtKind::Binding;
-    while (
-        peek().kind == Tok::Ident && peek(1).kind != Tok::ColonEq &&
-        (is_ident(peek(), "const") || is_ident(peek(), "volatile") || is_ident(peek(), "shared"))) {
+    while (peek().kind == Tok::Ident && peek(1).kind != Tok::ColonEq &&
+           (is_ident(peek(), "const") || is_ident(peek(), "volatile") ||
+            is_ident(peek(), "shared") || is_ident(peek(), "private"))) {
       const Token& m = advance();
-      bool& flag = m.text == "const"    ? s.is_const
-                   : m.text == "shared" ? s.is_shared
-                                        : s.is_volatile;
+      bool& flag = m.text == "const"     ? s.is_const
+                   : m.text == "shared"  ? s.is_shared
+                   : m.text == "private" ? s.is_private
+                                         : s.is_volatile;
       if (flag) fail_at(m, "duplicate modifier '" + m.text + "'");
       flag = true;
       if (s.is_const && s.is_volatile) {

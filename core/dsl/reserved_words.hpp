@@ -11,8 +11,9 @@
 namespace polyrt::dsl {
 
 // The words that start a statement.
-inline constexpr std::string_view kStatementKeywords[] = {
-    "input", "extern", "pragma", "const", "shared", "volatile", "cursor", "over", "for", "tile"};
+inline constexpr std::string_view kStatementKeywords[] = {"input",  "extern",   "pragma",  "const",
+                                                          "shared", "volatile", "private", "cursor",
+                                                          "over",   "for",      "tile"};
 
 // The words an expression or a cursor gives a meaning: `if c { } else { }`
 // and if(c, a, b), true, false, `as`, a comprehension's `in`, `where`,

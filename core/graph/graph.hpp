@@ -106,8 +106,9 @@ struct Graph {
   std::vector<Node> nodes;            // topological order
   std::vector<uint32_t> coordinates;  // node of each coordinate, declaration order
   std::vector<Extern> externs;
-  std::vector<Output> outputs;        // named bindings, source order
-  std::vector<std::string> warnings;  // full diagnostics (unknown pragmas, ...)
+  std::vector<Output> outputs;                // named bindings, source order
+  std::vector<std::string> private_bindings;  // `private` ones: helpers, not outputs
+  std::vector<std::string> warnings;          // full diagnostics (unknown pragmas, ...)
 
   // Derived by the passes.
   // Per node, the index of its first output port when every node's ports are

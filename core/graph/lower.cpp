@@ -8,6 +8,7 @@
 #include "graph/evaluate_node.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
+#include "rtlib/splitmix.h"
 #include "rtlib/text.hpp"
 
 namespace polyrt::ir {
@@ -36,7 +37,10 @@ enum class Visit : uint8_t { NotStarted, InProgress, Done };
 
 class Lowerer {
  public:
-  Lowerer(const dsl::Sources& src, const dsl::Ast& ast) : src_(src), ast_(ast) {}
+  Lowerer(const dsl::Sources& src, const dsl::Ast& ast, std::optional<uint64_t> seed)
+      : src_(src), ast_(ast) {
+    if (seed) seed_key_ = rt::splitmix64(*seed);
+  }
 
   Graph run() {
     g_.nodes.reserve(ast_.tokens + 16);
@@ -44,6 +48,10 @@ class Lowerer {
     for (const Stmt* s : dependency_order()) lower_binding(*s);
     for (const Stmt& s : ast_.statements) {
       if (s.kind != StmtKind::Binding || s.hidden) continue;
+      if (s.is_private) {
+        g_.private_bindings.insert(g_.private_bindings.end(), s.names.begin(), s.names.end());
+        continue;
+      }
       for (const std::string& name : s.names) {
         const Typed& t = bound_.at(name);
         g_.outputs.push_back(Output{name, t.wire, t.type});
@@ -378,6 +386,10 @@ class Lowerer {
   std::vector<Typed> call_node(const NodeDef& def, std::vector<Typed> inputs,
                                std::vector<Value> params, SourcePos pos, size_t length,
                                const std::vector<SourcePos>& param_pos = {}) {
+    if (seed_key_ && def.keyed_by_seed) {
+      inputs[0] = call_node(*nodes::find_node("u64_xor"),
+                            {inputs[0], constant(Value::u64(*seed_key_), pos)}, {}, pos, length)[0];
+    }
     Node n = checked_call(def, inputs, std::move(params), pos, length, param_pos);
     if (!def.table_pick) return add_call(std::move(n));
     const nodes::TablePick& pick = *def.table_pick;
@@ -1145,6 +1157,8 @@ class Lowerer {
 
   const dsl::Sources& src_;
   const dsl::Ast& ast_;
+  // splitmix64(seed), XORed into every keyed_by_seed node's hashed input.
+  std::optional<uint64_t> seed_key_;
   Graph g_;
   std::unordered_map<std::string, SourcePos> declared_at_;
   std::vector<std::string> known_names_;
@@ -1156,8 +1170,8 @@ class Lowerer {
 
 }  // namespace
 
-Graph lower(const dsl::Sources& sources, const dsl::Ast& ast) {
-  return Lowerer(sources, ast).run();
+Graph lower(const dsl::Sources& sources, const dsl::Ast& ast, std::optional<uint64_t> seed) {
+  return Lowerer(sources, ast, seed).run();
 }
 
 }  // namespace polyrt::ir

@@ -10,6 +10,7 @@ namespace polyrt::ir {
 
 // `ast` has its module calls inlined (dsl::inline_modules). Throws
 // CompileError pointing at the offending source.
-Graph lower(const dsl::Sources& sources, const dsl::Ast& ast);
+// `seed` re-keys the hashed inputs (CompileOptions::seed).
+Graph lower(const dsl::Sources& sources, const dsl::Ast& ast, std::optional<uint64_t> seed);
 
 }  // namespace polyrt::ir

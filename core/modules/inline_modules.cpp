@@ -190,6 +190,7 @@ class Inliner {
           b.is_const = s.is_const;
           b.is_volatile = s.is_volatile;
           b.is_shared = s.is_shared;
+          b.is_private = s.is_private;
           b.hidden = s.hidden;
           for (const Stmt::Declared& d : s.declared) {
             if (d.target == i) b.declared.push_back(Stmt::Declared{0, d.type, d.role});

@@ -39,6 +39,7 @@ Stmt copy_statement(const Stmt& s) {
   c.is_const = s.is_const;
   c.is_volatile = s.is_volatile;
   c.is_shared = s.is_shared;
+  c.is_private = s.is_private;
   return c;
 }
 

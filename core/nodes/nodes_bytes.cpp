@@ -62,6 +62,7 @@ void register_bytes_nodes(Registry& r) {
         [](Call& c) { c.set(Value::bytes(little_endian(c.u64(0), 8))); });
   r.add({.name = "bytes_from_hash",
          .family = "bytes and digests",
+         .keyed_by_seed = true,
          .args = {wire("input", P::U64), konst("size", P::U64, Value::u64(8))},
          .results = {Type::Bytes},
          .summary = "size bytes: hash(input + k), little-endian, for k = 0, 1, ... (the last one "

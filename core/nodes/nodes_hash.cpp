@@ -17,6 +17,7 @@ void register_hash_nodes(Registry& r) {
   using P = PortType;
   r.add({.name = "hash",
          .family = "hashing",
+         .keyed_by_seed = true,
          .args = {wire("input", P::U64)},
          .results = {Type::U64},
          .summary = "SplitMix64 of input: the SplitMix64 output function at state input + "
@@ -25,6 +26,7 @@ void register_hash_nodes(Registry& r) {
          .native = PD_NATIVE(pd_hash, in(0))});
   r.add({.name = "hash_range",
          .family = "hashing",
+         .keyed_by_seed = true,
          .args = {wire("input", P::U64), konst("max", P::U64)},
          .results = {Type::U64},
          .summary = "hash(input) mod max; 0 when max is 0.",
@@ -32,6 +34,7 @@ void register_hash_nodes(Registry& r) {
          .native = PD_NATIVE(pd_hash_range, in(0), param(0))});
   r.add({.name = "hash_interval",
          .family = "hashing",
+         .keyed_by_seed = true,
          .args = {wire("input", P::U64), konst("min", P::F64), konst("max", P::F64)},
          .results = {Type::F64},
          .summary = "min + unit_interval(hash(input)) * (max - min).",
@@ -40,6 +43,7 @@ void register_hash_nodes(Registry& r) {
          .native = PD_NATIVE(pd_hash_interval, in(0), param(0), param(1))});
   r.add({.name = "fair_coin",
          .family = "hashing",
+         .keyed_by_seed = true,
          .args = {wire("input", P::U64)},
          .results = {Type::U64},
          .summary = "hash(input) & 1.",
@@ -47,6 +51,7 @@ void register_hash_nodes(Registry& r) {
          .native = PD_NATIVE(pd_fair_coin, in(0))});
   r.add({.name = "unfair_coin",
          .family = "hashing",
+         .keyed_by_seed = true,
          .args = {wire("input", P::U64), konst("p", P::F64)},
          .results = {Type::U64},
          .summary =
@@ -57,6 +62,7 @@ void register_hash_nodes(Registry& r) {
          .native = PD_NATIVE(pd_unfair_coin, in(0), param(0))});
   r.add({.name = "chance",
          .family = "hashing",
+         .keyed_by_seed = true,
          .args = {wire("input", P::U64), konst("p", P::F64)},
          .results = {Type::U64},
          .summary = "unfair_coin's test as the bit pattern of 1.0 (0x3FF0000000000000) or 0.0.",
@@ -65,6 +71,7 @@ void register_hash_nodes(Registry& r) {
          .native = PD_NATIVE(pd_chance, in(0), param(0))});
   r.add({.name = "n_of",
          .family = "hashing",
+         .keyed_by_seed = true,
          .args = {wire("input", P::U64), konst("n", P::U64), konst("m", P::U64)},
          .results = {Type::U64},
          .summary = "1 for exactly n of every m consecutive inputs: in the window input / m, "

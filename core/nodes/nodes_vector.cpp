@@ -265,6 +265,7 @@ void register_math_nodes(Registry& r) {
                              void (*columnar)(const ColumnCall&)) {
     r.add({.name = name,
            .family = "vectors",
+           .keyed_by_seed = true,
            .args = {wire("seed", P::U64), wire("dim", P::U64)},
            .results = {Type::VecF32},
            .can_fail = true,

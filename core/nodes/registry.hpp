@@ -160,6 +160,9 @@ enum class VectorDimension : uint8_t { Varies, OfFirstInput, SecondInputValue };
 struct NodeDef {
   std::string_view name;
   std::string_view family;
+  // Its first input is hashed (hash, hash_range, hash_vec, ...): a program
+  // compiled with a seed (CompileOptions::seed) re-keys that input.
+  bool keyed_by_seed = false;
   std::vector<ArgSpec> args;
   // Output types; empty when result_types decides them.
   std::vector<Type> results;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <filesystem>
@@ -100,8 +101,19 @@ std::optional<size_t> Program::output_index(std::string_view name) const {
   return std::nullopt;
 }
 
+const std::vector<std::string>& Program::private_bindings() const {
+  return graph_->private_bindings;
+}
+
 size_t Program::require_output(std::string_view name) const {
   if (auto i = output_index(name)) return *i;
+  const auto& helpers = private_bindings();
+  if (std::find(helpers.begin(), helpers.end(), name) != helpers.end()) {
+    throw WriteError("'" + std::string(name) +
+                     "' is a private binding (a helper, not an output); drop 'private' to "
+                     "output it; outputs: " +
+                     name_list(output_names_));
+  }
   throw WriteError("no output named '" + std::string(name) +
                    "'; outputs: " + name_list(output_names_));
 }
@@ -215,7 +227,7 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
       take_top_level_cursors(parsed, options.cursor_partitions, sources);
   dsl::Ast ast = modules::inline_modules(std::move(parsed), sources, library);
   dsl::resolve_table_values(ast, sources);
-  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast));
+  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast, options.seed));
   ir::run_passes(*graph, sources, options.required_outputs);
   // The program, the modules and the data files read so far.
   const auto origin = [&] {

@@ -17,6 +17,7 @@ See docs/python.md.
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import warnings
@@ -99,6 +100,7 @@ def compile(
     untrusted: bool = False,
     data_roots: Sequence[Union[str, "os.PathLike[str]"]] = (),
     allow_env: Sequence[str] = (),
+    seed: Optional[int] = None,
 ) -> "Program":
     """Compiles a program from its source text or from a file.
 
@@ -119,7 +121,10 @@ def compile(
     directories of ``data_roots``, ``env()`` and ``env_or()`` only for the
     names in ``allow_env``, and no diagnostic quotes what a file or the
     environment holds; ``data_roots`` and ``allow_env`` imply it. A pickled
-    copy compiles confined too. Raises CompileError (with file, line and
+    copy compiles confined too. ``seed`` (an int in [0, 2^64)) re-keys every
+    hashed value of the program: another data set, as reproducible, the same
+    on every engine, tier and device; None gives the program's own values.
+    Raises CompileError (with file, line and
     column) or ConstantFoldError.
     """
     outputs = _names(outputs, "compile(outputs=...)")
@@ -128,10 +133,11 @@ def compile(
     confinement = (bool(untrusted) or bool(roots) or bool(names), roots, names)
     library = [os.fspath(d) for d in _sequence(lib, "compile(lib=...)")]
     partitions = _partitions(partition)
+    seed = _seed(seed)
     path = _program_path(source_or_path)
     if path is not None:
         native = _polyrt.compile_file(
-            path, engine, provenance, outputs, library, partitions, confinement
+            path, engine, provenance, outputs, library, partitions, confinement, seed
         )
         source = native.source.decode("utf-8", errors="surrogateescape")
         # A copy compiled elsewhere from the source alone (pickling) looks for
@@ -139,17 +145,29 @@ def compile(
         directory = os.path.dirname(os.path.abspath(path))
         return Program(
             native, source, file_name or path, engine, provenance, outputs,
-            [directory] + library, partitions, confinement, directory,
+            [directory] + library, partitions, confinement, directory, seed,
         )
     name = file_name or "<source>"
     native = _polyrt.compile_source(
         _utf8(source_or_path), name, engine, provenance, outputs, library, partitions, confinement,
-        "",
+        "", seed,
     )
     return Program(
         native, source_or_path, name, engine, provenance, outputs, library, partitions,
-        confinement, "",
+        confinement, "", seed,
     )
+
+
+def _seed(seed):
+    if seed is None:
+        return None
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        raise TypeError(f"compile(seed=...) must be an int, got {seed!r}") from None
+    if not 0 <= value < 2**64:
+        raise ValueError(f"compile(seed=...) must be in [0, 2^64), got {value}")
+    return value
 
 
 
@@ -297,9 +315,10 @@ class Program:
 
     def __init__(
         self, native, source, file_name, engine, provenance, outputs, library, partitions,
-        confinement, directory,
+        confinement, directory, seed=None,
     ):
         self._native = native
+        self._seed = seed
         self._confinement = confinement
         self._directory = directory  # a file's: where a copy finds its relative data files
         self._library = list(library)
@@ -324,6 +343,7 @@ class Program:
                 self._partitions,
                 self._confinement,
                 self._directory,
+                self._seed,
             ),
         )
 
@@ -635,15 +655,16 @@ def _column_of_values(values, type_name: str):
 
 
 def _compile_source(
-    source, file_name, engine, provenance, outputs, library, partitions, confinement, directory
+    source, file_name, engine, provenance, outputs, library, partitions, confinement, directory,
+    seed=None,
 ):
     native = _polyrt.compile_source(
         _utf8(source), file_name, engine, provenance, list(outputs), list(library),
-        dict(partitions), confinement, directory,
+        dict(partitions), confinement, directory, seed,
     )
     return Program(
         native, source, file_name, engine, provenance, outputs, library, partitions, confinement,
-        directory,
+        directory, seed,
     )
 
 

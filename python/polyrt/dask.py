@@ -29,7 +29,7 @@ def _dask_dataframe():
 
 @functools.lru_cache(maxsize=16)
 def _batch(source, file_name, engine, provenance, required, library, partitions, confinement,
-           directory, files_read, outputs, externs, inputs, iterate, device, threads):
+           directory, seed, files_read, outputs, externs, inputs, iterate, device, threads):
     """One compiled batch per worker process and configuration: partitions
     after the first reuse its kernels. ``files_read`` (the digests of the
     files the program read when read_program was called) is only part of the
@@ -38,7 +38,7 @@ def _batch(source, file_name, engine, provenance, required, library, partitions,
     untrusted, roots, names = confinement
     program = _compile_source(
         source, file_name, engine, provenance, list(required), list(library), dict(partitions),
-        (untrusted, list(roots), list(names)), directory,
+        (untrusted, list(roots), list(names)), directory, seed,
     )
     return program.batch(
         list(outputs),
@@ -98,6 +98,7 @@ class _Partition:
             (program._confinement[0], tuple(program._confinement[1]),
              tuple(program._confinement[2])),
             program._directory,
+            program._seed,
             _files_digest(program._native.source_files),
             tuple(outputs),
             tuple(sorted((name, _key_of_value(v)) for name, v in externs.items())),

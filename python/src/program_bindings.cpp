@@ -1,6 +1,7 @@
 // compile(), Program and State: the per-request API.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/tuple.h>
@@ -35,8 +36,9 @@ CompileOptions options_of(const std::string& file_name, const std::string& engin
                           const std::string& provenance, const std::vector<std::string>& outputs,
                           const std::vector<std::string>& library_paths,
                           const std::map<std::string, uint64_t>& partitions,
-                          const Confinement& confinement) {
+                          const Confinement& confinement, std::optional<uint64_t> seed) {
   CompileOptions options;
+  options.seed = seed;
   options.file_name = file_name;
   options.library_paths = library_paths;
   options.cursor_partitions = partitions;
@@ -453,9 +455,9 @@ void bind_program(nb::module_& m) {
          const std::string& provenance, const std::vector<std::string>& outputs,
          const std::vector<std::string>& library_paths,
          const std::map<std::string, uint64_t>& partitions, const Confinement& confinement,
-         const std::string& program_directory) {
+         const std::string& program_directory, std::optional<uint64_t> seed) {
         CompileOptions options = options_of(file_name, engine, provenance, outputs, library_paths,
-                                            partitions, confinement);
+                                            partitions, confinement, seed);
         options.program_directory = program_directory;
         const std::string text(source.c_str(), source.size());
         nb::gil_scoped_release release;
@@ -463,19 +465,21 @@ void bind_program(nb::module_& m) {
       },
       nb::arg("source"), nb::arg("file_name"), nb::arg("engine"), nb::arg("provenance"),
       nb::arg("outputs"), nb::arg("library_paths"), nb::arg("partitions"), nb::arg("confinement"),
-      nb::arg("program_directory"));
+      nb::arg("program_directory"), nb::arg("seed").none());
   m.def(
       "compile_file",
       [](const std::string& path, const std::string& engine, const std::string& provenance,
          const std::vector<std::string>& outputs, const std::vector<std::string>& library_paths,
-         const std::map<std::string, uint64_t>& partitions, const Confinement& confinement) {
-        CompileOptions options =
-            options_of(path, engine, provenance, outputs, library_paths, partitions, confinement);
+         const std::map<std::string, uint64_t>& partitions, const Confinement& confinement,
+         std::optional<uint64_t> seed) {
+        CompileOptions options = options_of(path, engine, provenance, outputs, library_paths,
+                                            partitions, confinement, seed);
         nb::gil_scoped_release release;
         return NativeProgram{compile_file(path, std::move(options))};
       },
       nb::arg("path"), nb::arg("engine"), nb::arg("provenance"), nb::arg("outputs"),
-      nb::arg("library_paths"), nb::arg("partitions"), nb::arg("confinement"));
+      nb::arg("library_paths"), nb::arg("partitions"), nb::arg("confinement"),
+      nb::arg("seed").none());
 
   nb::class_<NativeState>(m, "State",
                           "Per-request evaluation state (Program.state): one per thread is "

@@ -246,12 +246,19 @@ std::vector<std::string> run(const std::shared_ptr<const Program>& program, cons
   return outcomes;
 }
 
+// The program as a failure shows it: its text, and the seed it was compiled with.
+std::string shown_program(const RandomProgram& p) {
+  return p.source + (p.hash_seed ? "--- compiled with --seed " + std::to_string(*p.hash_seed) + "\n"
+                                 : std::string());
+}
+
 std::shared_ptr<const Program> compile_for(const RandomProgram& p, const EngineConfig& e,
                                            std::string& error) {
   CompileOptions o;
   o.file_name = "random.polydat";
   o.engine = e.engine;
   o.provenance = e.provenance;
+  o.seed = p.hash_seed;
   try {
     return compile(p.source, o);
   } catch (const InternalError&) {
@@ -480,8 +487,8 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
   }
   if (mismatch.empty()) return std::nullopt;
   std::string report = "seed " + std::to_string(seed) +
-                       ": the batch tier disagrees with the interpreter\n--- program\n" + p.source +
-                       "--- range first " + std::to_string(first) + " count " +
+                       ": the batch tier disagrees with the interpreter\n--- program\n" +
+                       shown_program(p) + "--- range first " + std::to_string(first) + " count " +
                        std::to_string(count) + ", iterated coordinate " +
                        std::to_string(options.iterated) + ", chunk " +
                        std::to_string(options.chunk_rows) + ", threads " +
@@ -522,7 +529,7 @@ std::optional<std::string> check_seed(uint64_t seed, const DiffOptions& options)
     if (!oracle || !program) {
       if (error == oracle_error) continue;
       return "seed " + std::to_string(seed) + ": compile outcome differs on " +
-             kEngineConfigs[e].name + "\n--- program\n" + p.source +
+             kEngineConfigs[e].name + "\n--- program\n" + shown_program(p) +
              "--- interpreter: " + oracle_error + "\n--- " + kEngineConfigs[e].name + ": " + error +
              "\n";
     }

@@ -546,7 +546,10 @@ class Generator {
 }  // namespace
 
 RandomProgram generate_program(uint64_t seed, size_t size) {
-  return Generator(seed).run(size);
+  RandomProgram p = Generator(seed).run(size);
+  // Apart from the generator's draws, so a seed's program text stays as it was.
+  if (seed % 3 == 2) p.hash_seed = seed * 0x9E3779B97F4A7C15ULL;
+  return p;
 }
 
 }  // namespace polyrt::difftest

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,9 @@ struct RandomProgram {
   size_t coordinates = 0;
   std::vector<ExternSpec> externs;
   std::vector<std::string> outputs;
+  // Compiled with this CompileOptions::seed (every third program): every
+  // engine and tier must agree on the re-keyed values too.
+  std::optional<uint64_t> hash_seed;
 };
 
 // `size` bounds the number of bindings (each adds one to three nodes).

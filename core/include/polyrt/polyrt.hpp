@@ -90,6 +90,11 @@ struct CompileOptions {
   // the program (a copy compiled elsewhere from a file's text finds what the
   // file found). compile_file uses the file's own directory.
   std::string program_directory;
+  // Re-keys every hashed value (the first input of hash, hash_range,
+  // hash_interval, the coins, n_of, hash_vec, xxhash3_vec, bytes_from_hash
+  // is XORed with splitmix64(seed)): another data set, as reproducible, the
+  // same on every engine, tier and device. None: the program's own values.
+  std::optional<uint64_t> seed;
 };
 
 // A top-level cursor and the partition of it the program runs over.
@@ -133,8 +138,10 @@ class Program : public std::enable_shared_from_this<Program> {
   // Coordinate inputs in declaration order (what set_inputs writes).
   const std::vector<std::string>& input_names() const;
   const std::vector<ExternInfo>& externs() const;
-  // Named bindings in source order.
+  // Named bindings in source order, but `private` ones.
   const std::vector<std::string>& output_names() const;
+  // The bindings declared `private`: helpers of the others, never outputs.
+  const std::vector<std::string>& private_bindings() const;
   std::optional<size_t> output_index(std::string_view name) const;
   // The index of output `name`; WriteError listing the outputs when unknown.
   size_t require_output(std::string_view name) const;
