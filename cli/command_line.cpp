@@ -6,6 +6,7 @@
 
 #include "polyrt/error.hpp"
 #include "polyrt/host_nodes.hpp"
+#include "scheduler/jobs/progress_bar.hpp"
 
 namespace polyrt::cli {
 
@@ -209,6 +210,12 @@ void check_outputs(const std::string& command, const std::vector<std::string>& o
                        did_you_mean(name, columns_of.output_names()));
     }
   }
+}
+
+bool quiet_flag(const std::string& flag) {
+  if (flag != "-q" && flag != "--quiet") return false;
+  scheduler::ProgressBar::set_quiet(true);
+  return true;
 }
 
 int print_compiling_help(const char* usage) {

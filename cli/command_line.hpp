@@ -69,6 +69,10 @@ int version_command();
 // false for any other flag.
 bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& options);
 
+// -q or --quiet: no progress line on stderr (ProgressBar::set_quiet);
+// false for any other flag.
+bool quiet_flag(const std::string& flag);
+
 // Prints the help of a command that compiles a program: `usage`, then what
 // every such command takes to confine an untrusted program. Returns 0.
 int print_compiling_help(const char* usage);

@@ -56,6 +56,8 @@ const char* kRunUsage =
     "                        batch tier's device (default auto: the CPU and every usable\n"
     "                        GPU, measured on the first rows, then those worth their cost;\n"
     "                        all: every usable GPU and the CPU cores together)\n"
+    "  -q, --quiet           no progress line (shown on a terminal once a run takes over a\n"
+    "                        second: rows, percent, rows/s and the time left)\n"
     "  -v, --verbose         say on stderr which devices run the batch, what auto chose and\n"
     "                        why, and after it each device's share of the rows and speed\n"
     "  --engine E            batch, interpreter, closures or native (default batch)\n"
@@ -150,6 +152,7 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
     job.rate = parse_rate(args.value_of(f));
   } else if (f == "--part") {
     r.part = parse_u64_arg("run", args.value_of(f), "--part");
+  } else if (quiet_flag(f)) {
   } else if (f == "-v" || f == "--verbose") {
     job.verbose = true;
   } else {

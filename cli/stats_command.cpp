@@ -22,7 +22,7 @@ namespace {
 const char* kStatsUsage =
     "usage: polyrt stats FILE --cycles A..B [--outputs a,b,...] [--json] [--log]\n"
     "                    [--html REPORT.html]\n"
-    "                    [--set NAME=VALUE]... [--threads N] [--device D] [--lib DIR]...\n\n"
+    "                    [--set NAME=VALUE]... [--threads N] [--device D] [--lib DIR]... [-q]\n\n"
     "Each column's statistics over the rows of A..B, computed in the batch tier on every\n"
     "core (or --device) by generating the rows again for each pass: numbers get count,\n"
     "NaN and infinities, min, max, mean, standard deviation, the exact quantiles p1 p5\n"
@@ -31,7 +31,8 @@ const char* kStatsUsage =
     "to 1,000,000, then a HyperLogLog estimate with its error), lengths and the top\n"
     "values with exact counts; bools their share of true. --json prints one JSON\n"
     "document instead (docs/stats.md); --html also writes a self-contained HTML report\n"
-    "(a section per column with its chart as inline SVG, then the program).\n";
+    "(a section per column with its chart as inline SVG, then the program). On a terminal,\n"
+    "a pass that takes over a second shows its progress on stderr (-q: never).\n";
 
 std::string with_commas(uint64_t v) {
   std::string digits = std::to_string(v), out;
@@ -155,6 +156,7 @@ int stats_command(CommandLine& args) {
       json = true;
     } else if (f == "--log") {
       log_scale = true;
+    } else if (quiet_flag(f)) {
     } else if (f == "--html") {
       html = args.value_of(f);
     } else if (f == "--threads") {

@@ -125,6 +125,23 @@ TEST_F(Cli, EverydayRangesAndSuggestions) {
   expect_contains(no_range.err, {"--cycles A..B or --rows N is required"});
 }
 
+// A run over a second on a terminal shows its progress on stderr (rows,
+// percent, rows/s, time left) and clears it; -q never does (script(1) gives
+// the command a terminal; --rate makes the run last two seconds).
+TEST_F(Cli, ProgressOnATerminalUnlessQuiet) {
+  const auto typescript = [&](const std::string& flags) {
+    const std::string file = dir + "/typescript";
+    const std::string command = "script -qec '" + std::string(POLYRT_BINARY) + " run " + kExample +
+                                " --rows 400000 --rate 200000 --out /dev/null " + flags + "' " +
+                                file + " >/dev/null";
+    EXPECT_EQ(std::system(command.c_str()), 0);
+    std::ifstream in(file);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  expect_contains(typescript(""), {"/400000 rows", "M rows/s", "left"});
+  EXPECT_EQ(typescript("-q").find("rows/s"), std::string::npos);
+}
+
 TEST_F(Cli, RunCsvTsvJsonl) {
   auto csv = run_polyrt("run " + ladder + " --cycles 0..3 --set tag=t");
   ASSERT_EQ(csv.status, 0) << csv.err;

@@ -42,6 +42,7 @@ CLI_SCHEDULER_HEADERS = {
     "scheduler/jobs/job_parts.hpp",
     "scheduler/output/output_target.hpp",
     "scheduler/jobs/part_manifest.hpp",
+    "scheduler/jobs/progress_bar.hpp",
     "scheduler/jobs/range_job.hpp",
     "scheduler/jobs/ranks.hpp",
     "scheduler/jobs/traversal_job.hpp",

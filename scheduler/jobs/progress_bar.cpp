@@ -2,13 +2,39 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 
 namespace polyrt::scheduler {
 
-ProgressBar::ProgressBar(uint64_t total_rows, uint64_t min_rows)
-    : enabled_(::isatty(STDERR_FILENO) == 1 && total_rows >= min_rows),
+namespace {
+
+std::atomic<bool> quiet{false};
+
+// "1m05s", "42s", "2h03m": the time left as people read it.
+std::string duration_text(double seconds) {
+  const auto s = (unsigned long long)(seconds + 0.5);
+  char text[32];
+  if (s >= 3600) {
+    std::snprintf(text, sizeof text, "%lluh%02llum", s / 3600, s / 60 % 60);
+  } else if (s >= 60) {
+    std::snprintf(text, sizeof text, "%llum%02llus", s / 60, s % 60);
+  } else {
+    std::snprintf(text, sizeof text, "%llus", s);
+  }
+  return text;
+}
+
+}  // namespace
+
+void ProgressBar::set_quiet(bool value) {
+  quiet.store(value);
+}
+
+ProgressBar::ProgressBar(uint64_t total_rows, std::string label)
+    : enabled_(!quiet.load() && ::isatty(STDERR_FILENO) == 1 && total_rows > 0),
       total_(total_rows),
+      label_(std::move(label)),
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_) {}
 
@@ -17,21 +43,25 @@ void ProgressBar::advance(uint64_t rows) {
   if (!enabled_) return;
   const auto now = std::chrono::steady_clock::now();
   if (now - last_draw_ < std::chrono::milliseconds(200)) return;
+  const double seconds = std::chrono::duration<double>(now - start_).count();
+  if (seconds < 1.0) return;  // a job that ends within a second shows nothing
   last_draw_ = now;
-  draw();
+  draw(seconds);
 }
 
-void ProgressBar::draw() {
-  const int width = 30;
+void ProgressBar::draw(double seconds) {
+  const int width = 24;
   const double fraction = total_ ? (double)done_ / (double)total_ : 1.0;
   const int filled = (int)(fraction * width);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const double rate = seconds > 0 ? (double)done_ / seconds : 0.0;
-  std::fprintf(stderr, "\r[%.*s%*s] %5.1f%%  %llu/%llu rows  %.2f M rows/s ", filled,
-               "==============================", width - filled, "", fraction * 100.0,
-               (unsigned long long)done_, (unsigned long long)total_, rate / 1e6);
+  const double rate = (double)done_ / seconds;
+  const std::string left =
+      rate > 0 && done_ < total_ ? duration_text((double)(total_ - done_) / rate) : "-";
+  std::fprintf(stderr, "\r%s%s[%.*s%*s] %5.1f%%  %llu/%llu rows  %.2f M rows/s  %s left ",
+               label_.c_str(), label_.empty() ? "" : " ", filled,
+               "========================", width - filled, "", fraction * 100.0,
+               (unsigned long long)done_, (unsigned long long)total_, rate / 1e6, left.c_str());
   std::fflush(stderr);
+  drawn_ = true;
 }
 
 ProgressBar::~ProgressBar() {
@@ -41,7 +71,8 @@ ProgressBar::~ProgressBar() {
 void ProgressBar::finish() {
   if (!enabled_) return;
   enabled_ = false;
-  std::fprintf(stderr, "\r%*s\r", 100, "");
+  if (!drawn_) return;
+  std::fprintf(stderr, "\r%*s\r", 120, "");
   std::fflush(stderr);
 }
 

@@ -8,6 +8,7 @@
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/stats.hpp"
 #include "rtlib/byte_encodings.hpp"
+#include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/stats/text_frequencies.hpp"
 
 namespace polyrt {
@@ -201,6 +202,8 @@ class StatsRun {
       subset.emplace(program_, options);
     }
     pass_log_.push_back(std::move(log));
+    scheduler::ProgressBar progress(
+        count_, "pass " + std::to_string(pass_log_.size()) + ": " + pass_log_.back().purpose);
     std::mutex mutex;
     std::map<uint64_t, ChunkPartial> partials;
     (subset ? *subset : batch_)
@@ -214,6 +217,7 @@ class StatsRun {
             [&](const ColumnChunk& chunk, std::string&) {
               const std::lock_guard lock(mutex);
               if (chunk.rows == 0) return;
+              progress.advance(chunk.rows);
               // The chunk's parts, in order (its last row may be 2^64 - 1).
               const auto end = partials.upper_bound(chunk.first + (chunk.rows - 1));
               for (auto it = partials.lower_bound(chunk.first); it != end;) {
