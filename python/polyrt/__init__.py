@@ -572,18 +572,12 @@ class Program:
         their cost) or "all" (every GPU and the CPU cores together).
         ``threads=0`` uses every core.
         """
-        native = _polyrt.make_batch(
-            self._native,
-            _names(outputs, "batch(outputs=...)"),
-            dict(externs or {}),
-            dict(inputs or {}),
-            iterate,
-            device,
-            gpu,
-            threads,
-            chunk_rows,
-        )
-        return Batch(native, self._native.source_files)
+        settings = (dict(externs or {}), dict(inputs or {}), iterate, device, gpu, threads, chunk_rows)
+
+        def make(names):
+            return _polyrt.make_batch(self._native, names, *settings)
+
+        return Batch(make(_names(outputs, "batch(outputs=...)")), self._native.source_files, make)
 
     def __repr__(self) -> str:
         return f"<polyrt.Program {self._file_name!r}: {len(self._output_index)} outputs>"
@@ -671,9 +665,11 @@ def _compile_source(
 class Batch:
     """Bulk evaluation over coordinate ranges ``[start, stop)``; see Program.batch."""
 
-    def __init__(self, native, source_files=()):
+    def __init__(self, native, source_files=(), make=None):
         self._native = native
         self._source_files = list(source_files)  # write_parquet never replaces one
+        self._make = make  # the batch of other outputs, with this one's settings
+        self._projections = {}
         self._faults_reported = 0
 
     def _report_faults(self) -> None:
@@ -750,17 +746,37 @@ class Batch:
         start, stop = _range(start, stop, "text")
         return self._native.text(start, stop, format, header)
 
-    def range(self, start: int, stop: int, rows: int = 65536):
+    def range(self, start: int, stop: int, rows: int = 65536, *, columns=None):
         """Rows ``[start, stop)`` as an Arrow C stream object
         (``__arrow_c_stream__``, ``__arrow_c_schema__``) of batches of at
         most ``rows`` rows, generated as a consumer reads them:
         ``duckdb.sql("select region, count(*) from r group by region")``,
         ``polars.DataFrame(r)``, ``pyarrow.table(r)`` or
-        ``pyarrow.RecordBatchReader.from_stream(r)``."""
+        ``pyarrow.RecordBatchReader.from_stream(r)``. ``columns`` projects:
+        only those outputs (and what they read) are generated."""
         from ._arrow import ArrowStream
 
         start, stop = _range(start, stop, "range")
-        return ArrowStream(self._native, start, stop, rows)
+        return ArrowStream(self._columns(columns, "range"), start, stop, rows)
+
+    def _columns(self, columns, call: str):
+        """The native batch of ``columns`` (a subset of the outputs, in the
+        order given), compiled once per subset: only they, and what they
+        read, are generated. None: every output."""
+        if columns is None:
+            return self._native
+        names = tuple(_names(columns, f"{call}(columns=...)"))
+        unknown = [n for n in names if n not in self._native.output_names]
+        if unknown:
+            raise ValueError(
+                f"{call}(columns=...) names {unknown[0]!r}, which is not an output of this batch; "
+                f"outputs: {', '.join(self._native.output_names)}"
+            )
+        if names not in self._projections:
+            if self._make is None:
+                raise ValueError(f"{call}(columns=...) needs a batch made by Program.batch")
+            self._projections[names] = self._make(list(names))
+        return self._projections[names]
 
     def preview(self, start: int = 0, rows: int = 10):
         """The first ``rows`` rows from ``start``: shown as a table (an HTML
@@ -808,22 +824,27 @@ class Batch:
 
         return pl.DataFrame(rows, infer_schema_length=None)
 
-    def to_arrow(self, start: int, stop: int):
+    def to_arrow(self, start: int, stop: int, *, columns=None):
         """Rows ``[start, stop)`` as a ``pyarrow.Table`` (str columns as
-        ``large_string`` built on polyrt's buffers, no per-row Python object)."""
+        ``large_string`` built on polyrt's buffers, no per-row Python object);
+        ``columns`` generates only those outputs."""
         from ._arrow import table_of
 
         start, stop = _range(start, stop, "to_arrow")
-        table = table_of(self._native, start, stop)
+        table = table_of(self._columns(columns, "to_arrow"), start, stop)
         self._report_faults()
         return table
 
-    def iter_batches(self, start: int, stop: int, rows: int = 1 << 20) -> Iterator[Any]:
-        """``pyarrow.RecordBatch`` es of at most ``rows`` rows covering ``[start, stop)``."""
+    def iter_batches(
+        self, start: int, stop: int, rows: int = 1 << 20, *, columns=None
+    ) -> Iterator[Any]:
+        """``pyarrow.RecordBatch`` es of at most ``rows`` rows covering
+        ``[start, stop)``; ``columns`` generates only those outputs."""
         from ._arrow import record_batches
 
         start, stop = _range(start, stop, "iter_batches")
-        return self._reporting(record_batches(self._native, start, stop, rows))
+        native = self._columns(columns, "iter_batches")
+        return self._reporting(record_batches(native, start, stop, rows))
 
     def _reporting(self, batches):
         for batch in batches:

@@ -433,3 +433,23 @@ def test_the_driver_library_is_the_file_loaded_not_its_soname():
         env=env, capture_output=True, text=True, check=True,
     )
     assert out.stdout.strip() == os.path.realpath(double)
+
+
+def test_columns_project_what_is_generated():
+    import pyarrow as pa
+
+    program = polyrt.compile(
+        "input cycle\nid := hash(cycle)\nname := one_of(id, \"a\", \"b\")\nslow := sha256(u64_to_bytes(id))\n"
+    )
+    batch = program.batch(threads=2)
+    whole = batch.to_arrow(0, 5000)
+    some = batch.to_arrow(0, 5000, columns=["name", "id"])
+    assert some.column_names == ["name", "id"]
+    assert some.column("id").equals(whole.column("id"))
+    assert some.column("name").equals(whole.column("name"))
+    streamed = pa.table(batch.range(0, 5000, 1000, columns=["id"]))
+    assert streamed.column_names == ["id"] and streamed.column("id").equals(whole.column("id"))
+    parts = list(batch.iter_batches(0, 5000, 2000, columns=["name"]))
+    assert [b.num_rows for b in parts] == [2000, 2000, 1000]
+    with pytest.raises(ValueError, match=r"names 'nope', which is not an output of this batch"):
+        batch.range(0, 10, columns=["nope"])
