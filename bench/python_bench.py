@@ -8,6 +8,10 @@
 3. A users-like table (10 columns: ids, names, region, age, score, flag,
    plate, email, timestamp, label) from polyrt (to_arrow) against the same
    columns from Mimesis and from Faker, in rows/s.
+4. Python against the command on examples/users.polydat, alternating:
+   to_arrow against `polyrt run --format csv`, write_parquet against
+   `polyrt run --format parquet` (both zstd), files in RAM (issue 49 asks
+   >= 1x and >= 0.8x).
 """
 
 import argparse
@@ -181,16 +185,46 @@ def users_vs_peers(rounds, rows=2_000_000, peer_count=20_000):
     )
 
 
+def python_vs_command(cli, work, rounds, rows=5_000_000):
+    print(f"== Python against the command, examples/users.polydat, {rows:,} rows")
+    batch = polyrt.compile("examples/users.polydat").batch()
+    batch.to_arrow(0, 10_000)  # kernels compiled
+    out = os.path.join(work, "users")
+
+    def command(fmt):
+        subprocess.run([cli, "run", "examples/users.polydat", "--rows", str(rows), "--format", fmt,
+                        "--out", f"{out}.{fmt}"], check=True)
+
+    arrow, csv, py_parquet, cli_parquet = [], [], [], []
+    for _ in range(rounds):
+        arrow.append(timed(lambda: batch.to_arrow(0, rows)))
+        csv.append(timed(lambda: command("csv")))
+        py_parquet.append(timed(lambda: batch.write_parquet(f"{out}.py.parquet", 0, rows,
+                                                            compression="zstd")))
+        cli_parquet.append(timed(lambda: command("parquet")))
+    for label, ours, theirs in (("to_arrow / run --format csv", arrow, csv),
+                                ("write_parquet / run --format parquet", py_parquet, cli_parquet)):
+        print(f"  {label}: rows/s ratio fastest {min(theirs) / min(ours):.2f}, "
+              f"median {statistics.median(theirs) / statistics.median(ours):.2f} "
+              f"({rows / min(ours) / 1e6:.2f} against {rows / min(theirs) / 1e6:.2f} M rows/s)")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--cpp-bench", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cli", default="build/cli/polyrt")
+    parser.add_argument("--only", choices=["command"], help="run only the Python-vs-command part")
     args = parser.parse_args()
+    if args.only == "command":
+        python_vs_command(args.cli, args.work, args.rounds)
+        return
     print(f"polyrt {polyrt.__version__}, {os.cpu_count()} cores")
     evaluate_vs_cpp(args.cpp_bench, args.rounds)
     parquet_vs_duckdb(args.work, args.rounds)
     users_vs_peers(args.rounds)
+    python_vs_command(args.cli, args.work, args.rounds)
 
 
 if __name__ == "__main__":
