@@ -1,5 +1,7 @@
 #include "cli/command_table.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "cli/usage_error.hpp"
@@ -45,14 +47,36 @@ std::span<const Command> commands() {
   return kCommands;
 }
 
+// Worked examples, each run as written by the tests (Cli.HelpExamplesRunAsWritten)
+// from a directory holding the examples.
+const char* kExamples =
+    "examples (from polyrt's source directory):\n"
+    "  polyrt run examples/users.polydat --rows 1M --out users.csv.zst\n"
+    "      a million rows of a users table as zstd-compressed CSV, on every core\n"
+    "  polyrt run examples/users.polydat --rows 1M --format parquet --out users.parquet\n"
+    "      the same rows typed, for DuckDB, polars or Spark (docs/output.md)\n"
+    "  polyrt run examples/ladder.polydat --cycles 0..1000 --set tenant_seed=7 --set "
+    "operation_seed=1\n"
+    "      a parameter sweep: the other inputs fixed, the first one iterated\n"
+    "  polyrt eval examples/users.polydat 42\n"
+    "      one request's values, as a workload driver pulls them\n"
+    "  polyrt preview examples/users.polydat --rows 5 --seed 7\n"
+    "      the first rows of another, equally reproducible data set\n"
+    "  polyrt stats examples/users.polydat --cycles 0..1M --html report.html\n"
+    "      what each column holds, also as an HTML report\n";
+
 std::string usage_text() {
   std::string out = "usage: polyrt COMMAND [OPTIONS]\n\ncommands:\n";
+  size_t width = 0;
+  for (const Command& c : kCommands) {
+    width = std::max(width, std::strlen(c.name) + std::strlen(c.synopsis) + 5);
+  }
   for (const Command& c : kCommands) {
     std::string head = std::string("  ") + c.name + (*c.synopsis ? " " : "") + c.synopsis;
-    if (head.size() < 38) head.resize(38, ' ');
+    head.resize(width, ' ');
     out += head + c.summary + "\n";
   }
-  return out + "\nRun 'polyrt COMMAND --help' for the options of a command.\n";
+  return out + "\n" + kExamples + "\nRun 'polyrt COMMAND --help' for the options of a command.\n";
 }
 
 }  // namespace polyrt::cli

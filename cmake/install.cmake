@@ -47,5 +47,7 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/polyrt.pc DESTINATION ${CMAKE_INSTALL_
 
 install(FILES scripts/polyrt-completion.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME polyrt)
-install(FILES README.md LICENSE docs/gpu.md docs/language.md docs/nodes.md
-        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Every doc the help and the README name, under docs/ as the README links them.
+install(FILES README.md LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+file(GLOB POLYRT_DOCS ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${POLYRT_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)

@@ -40,7 +40,8 @@ TEST_F(Cli, Help) {
 // completion offers) is in the usage, runs its --help, and the usage lists
 // no other.
 TEST_F(Cli, OneCommandTableDrivesUsageDispatchAndCompletion) {
-  const std::string usage = run_polyrt("--help").out;
+  const std::string help = run_polyrt("--help").out;
+  const std::string usage = help.substr(0, help.find("\nexamples"));
   const CommandResult names = run_polyrt("help --commands");
   ASSERT_EQ(names.status, 0);
   std::istringstream lines(names.out);
@@ -85,6 +86,27 @@ TEST_F(Cli, Eval) {
   EXPECT_NE(bad.err.find("cannot read \"notanumber\" as u64 for extern k"), std::string::npos)
       << bad.err;
   EXPECT_EQ(run_polyrt("eval " + ladder + " 1 2").status, 2);  // one value per input
+}
+
+// Every worked example of `polyrt --help` runs as written, from a directory
+// holding the examples (its outputs land there).
+TEST_F(Cli, HelpExamplesRunAsWritten) {
+  const std::string help = run_polyrt("--help").out;
+  std::istringstream lines(help.substr(help.find("\nexamples")));
+  std::filesystem::create_directory_symlink(std::string(POLYRT_SOURCE_DIR) + "/examples",
+                                            dir + "/examples");
+  size_t ran = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("  polyrt ", 0) != 0) continue;
+    const std::string command = "cd " + dir + " && " + std::string(POLYRT_BINARY) + line.substr(8) +
+                                " >/dev/null 2>" + dir + "/err";
+    EXPECT_EQ(std::system(command.c_str()), 0) << line;
+    ++ran;
+  }
+  EXPECT_EQ(ran, 6u);
+  for (const char* made : {"users.csv.zst", "users.parquet", "report.html"}) {
+    EXPECT_TRUE(exists(dir + "/" + made)) << made;
+  }
 }
 
 // Counts read as the language reads literals (10M, 1Ki, 0x10);

@@ -29,3 +29,16 @@ echo "consumer (pkg-config) built and ran"
 
 # The completion script is installed and defines the completion.
 bash -c "source '$work/prefix/share/bash-completion/completions/polyrt' && complete -p polyrt" >/dev/null
+
+# Every doc the README links is installed where its links point.
+for doc in $(grep -o 'docs/[a-z-]*\.md' "$source/README.md" | sort -u); do
+  test -f "$work/prefix/share/doc/polyrt/$doc" || { echo "not installed: $doc"; exit 1; }
+done
+
+# The installed command finds its installed Arrow module (when the build has one).
+if [ -f "$build/cli/libpolyrt_arrow.so" ]; then
+  "$work/prefix/bin/polyrt" run "$source/examples/users.polydat" --rows 1000 --format parquet \
+    --out "$work/users.parquet"
+  test -s "$work/users.parquet"
+  echo "installed command wrote parquet through $(find "$work/prefix" -name libpolyrt_arrow.so)"
+fi
