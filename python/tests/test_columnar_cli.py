@@ -159,3 +159,23 @@ def test_refusals_leave_no_file(polyrt_cli, tmp_path, examples):
             env={"POLYRT_ARROW_MODULE": str(tmp_path / "nowhere.so"), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 2 and b"built without its Arrow module" in r.stderr, r.stderr
     assert list(tmp_path.iterdir()) == [failing]
+
+
+def test_every_device_and_a_traversal_write_the_same_table(polyrt_cli, types_program, tmp_path):
+    import os
+
+    env = dict(os.environ, POLYRT_LIBCUDA=str(built("cuda_double/libcuda.so.1")))
+    tables = {}
+    for device in ("cpu", "gpu", "all"):
+        out = tmp_path / f"{device}.parquet"
+        r = run(polyrt_cli, types_program, "--rows", 30000, "--format", "parquet", "--device",
+                device, "--out", out, env=env)
+        assert r.returncode == 0, r.stderr.decode()
+        tables[device] = pq.read_table(out)
+    assert tables["gpu"].equals(tables["cpu"]) and tables["all"].equals(tables["cpu"])
+    sweep = tmp_path / "sweep.polydat"
+    sweep.write_text("input cycle\nfor a in 0..3, f in 0.5, 1.5 {\n  v := a * 2\n}\n")
+    out = tmp_path / "sweep.arrow"
+    assert run(polyrt_cli, sweep, "--rows", 2, "--format", "arrow", "--out", out).returncode == 0
+    rows = read(out, "arrow").to_pylist()
+    assert len(rows) == 12 and rows[2] == {"cycle": 0, "a": 1, "f": 0.5, "v": 2}
