@@ -15,9 +15,15 @@
 #       over random programs and the GPU benchmarks, each under a time limit,
 #       and prints one table, line by line as each result is known. A step
 #       that fails or crashes is a line of the table; the others still run.
-#       Everything (each step's log, the table) is written to $OUT when set,
-#       else to a new temporary directory. Needs no package and no network;
-#       well under 8 minutes.
+#       Everything (each step's log, gtest XML, benchmark JSON, the
+#       machine's diagnostics, the table) is written to $OUT when set, else
+#       to a new temporary directory. Needs no package and no network. The
+#       steps' time limits sum to under 4 minutes (a first GPU run has about
+#       15 in all, machine start included, and may need a rerun).
+#   scripts/device_check.sh rehearse   here, without a GPU: `run`'s steps on
+#       the local build (build/, no bundle) against the driver's test double
+#       presenting itself as a real driver (POLYRT_CUDA_DOUBLE=as_real): no
+#       row may read FAILED.
 #
 # POLYRT_LIBCUDA (default libcuda.so.1) picks the driver; pointing it at the
 # driver's test double (build/cuda_double/libcuda.so.1) rehearses `run` on a
@@ -103,6 +109,26 @@ unpack() {
   fi
 }
 
+# The machine as a failure would need it described: the GPU's link, clocks,
+# power and modes, the OS, the C library, cores and locked-memory limit.
+describe_machine() {
+  echo "driver library: $POLYRT_LIBCUDA"
+  if command -v nvidia-smi >/dev/null; then
+    timeout 30 nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.current,\
+pcie.link.gen.max,pcie.link.width.current,clocks.sm,clocks.mem,clocks.max.sm,power.limit,\
+persistence_mode,compute_mode,mig.mode.current,ecc.mode.current,clocks_throttle_reasons.active \
+      --format=csv
+  else
+    echo "nvidia-smi: not found"
+  fi
+  grep -E '^(PRETTY_NAME|VERSION_ID)=' /etc/os-release 2>/dev/null
+  echo "glibc: $(ldd --version 2>&1 | head -1)"
+  echo "cores: $(nproc); locked memory limit (ulimit -l): $(ulimit -l)"
+  for t in "${targets[@]}"; do
+    ldd "$bin/$t" 2>&1 | grep "not found" | sed "s|^|$t: |"
+  done
+}
+
 run_checks() {
   local start out table
   start=$(date +%s)
@@ -121,34 +147,30 @@ run_checks() {
       *) [ "$1" -gt 128 ] && echo "CRASHED (signal $(($1 - 128)))" || echo "FAILED (exit $1)" ;;
     esac
   }
-  [ -f "$bundle" ] || { echo "device_check: no $bundle (run: $0 bundle)" | tee "$out/error"; exit 1; }
-  if ! unpack > "$out/unpack.log" 2>&1; then
-    echo "device_check: cannot unpack $bundle: $(cat "$out/unpack.log")" | tee "$out/error"
-    exit 1
+  if [ "$bin" = build-device ]; then
+    [ -f "$bundle" ] || { echo "device_check: no $bundle (run: $0 bundle)" | tee "$out/error"; exit 1; }
+    if ! unpack > "$out/unpack.log" 2>&1; then
+      echo "device_check: cannot unpack $bundle: $(cat "$out/unpack.log")" | tee "$out/error"
+      exit 1
+    fi
+    local baked
+    baked=$(cat build-device/source-root)
+    if [ "$baked" != "$root" ] && [ ! -e "$baked" ]; then
+      mkdir -p "$(dirname "$baked")" && ln -s "$root" "$baked" ||
+        echo "device_check: cannot link $baked to $root: tests that read source files will fail" |
+        tee -a "$out/error"
+    fi
+    export LD_LIBRARY_PATH="$root/build-device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   fi
-  local baked
-  baked=$(cat build-device/source-root)
-  if [ "$baked" != "$root" ] && [ ! -e "$baked" ]; then
-    mkdir -p "$(dirname "$baked")"
-    ln -s "$root" "$baked"
-  fi
-  export LD_LIBRARY_PATH="$root/build-device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export POLYRT_LIBCUDA="${POLYRT_LIBCUDA:-libcuda.so.1}"
   POLYRT_CACHE_DIR=$(mktemp -d)
   export POLYRT_CACHE_DIR
 
   # What this machine has, first: the check's numbers mean nothing without it.
-  {
-    echo "driver library: $POLYRT_LIBCUDA"
-    command -v nvidia-smi >/dev/null &&
-      timeout 30 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-    for t in "${targets[@]}"; do
-      ldd "build-device/$t" 2>&1 | grep "not found" | sed "s|^|$t: |"
-    done
-  } > "$out/machine" 2>&1
+  describe_machine > "$out/machine" 2>&1
   cat "$out/machine"
   local status
-  timeout 60 build-device/cli/polyrt devices > "$out/devices" 2>&1
+  timeout 30 "$bin/cli/polyrt" devices > "$out/devices" 2>&1
   status=$?
   cat "$out/devices"
   echo
@@ -164,7 +186,8 @@ run_checks() {
   # check runs too: gpu_tests_as_a_real_driver).
   local tests
   tests=$(cat tests/gpu_test_filter.txt)
-  timeout 240 build-device/tests/polyrt_tests --gtest_filter="$tests" > "$out/tests.log" 2>&1
+  timeout 75 "$bin/tests/polyrt_tests" --gtest_filter="$tests" --gtest_output="xml:$out/tests.xml" \
+    > "$out/tests.log" 2>&1
   local tests_status=$?
   local passed failed skipped
   passed=$(grep -c '^\[       OK \]' "$out/tests.log")
@@ -174,13 +197,16 @@ run_checks() {
     "$(status_text "$tests_status"): $passed passed, $failed failed, $skipped skipped$(
       grep '^\[  FAILED  \] .*(' "$out/tests.log" | sed 's/^\[  FAILED  \] / /; s/ (.*//' | head -5 | tr '\n' ',')"
 
-  timeout 120 build-device/tests/polyrt_difftest --seconds 60 --seed "$(date +%s)" \
+  timeout 45 "$bin/tests/polyrt_difftest" --seconds 30 --seed "$(date +%s)" \
     > "$out/difftest.log" 2>&1
   local diff_status=$?
-  row "GPU tier vs CPU tier, 60 s" "$(status_text "$diff_status"): $(tail -1 "$out/difftest.log")"
+  row "GPU tier vs CPU tier, 30 s" "$(status_text "$diff_status"): $(tail -1 "$out/difftest.log")"
 
-  timeout 240 build-device/bench/polyrt_bench --benchmark_filter='Gpu' --benchmark_repetitions=3 \
-    --benchmark_report_aggregates_only=true --benchmark_format=csv > "$out/bench.csv" \
+  run_commands "$out"
+
+  timeout 75 "$bin/bench/polyrt_bench" --benchmark_filter='Gpu' --benchmark_repetitions=2 \
+    --benchmark_min_time=0.2 --benchmark_report_aggregates_only=true --benchmark_format=csv \
+    --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.csv" \
     2> "$out/bench.log"
   local bench_status=$?
   median() {  # column 6: bytes_per_second, 7: items_per_second, 3: real_time
@@ -221,11 +247,70 @@ run_checks() {
   [ "$tests_status" -eq 0 ] && [ "$diff_status" -eq 0 ] && [ "$bench_status" -eq 0 ]
 }
 
+# `polyrt run` as a user runs it: a new process with an empty JIT cache and
+# again with a warm one, then users and lineitem on every --device choice,
+# to /dev/null and to a file in RAM, each line with its rows/s and what -v
+# said (the devices' shares, auto's reason).
+run_commands() {
+  local out=$1 rows=4000000 cold warm
+  local cold_cache
+  cold_cache=$(mktemp -d)
+  timed_run() {  # seconds of one command; its stderr in $out/run.err, then runs.log
+    local began ended code
+    began=$(date +%s%N)
+    timeout 20 "$@" 2> "$out/run.err" >/dev/null
+    code=$?
+    ended=$(date +%s%N)
+    cat "$out/run.err" >> "$out/runs.log"
+    [ "$code" -eq 0 ] || { echo "$(status_text "$code")"; return; }
+    awk -v ns=$((ended - began)) 'BEGIN {printf "%.2f", ns / 1e9}'
+  }
+  cold=$(POLYRT_CACHE_DIR=$cold_cache timed_run "$bin/cli/polyrt" run examples/users.polydat \
+    --rows 100000 --device gpu --out /dev/null)
+  warm=$(POLYRT_CACHE_DIR=$cold_cache timed_run "$bin/cli/polyrt" run examples/users.polydat \
+    --rows 100000 --device gpu --out /dev/null)
+  row "polyrt run, 100k users rows on the GPU, new process" "cold cache $cold s, warm $warm s"
+  rm -rf "$cold_cache"
+  local file=/dev/shm/polyrt-device-check.csv
+  [ -d /dev/shm ] || file=$(mktemp)
+  for program in users lineitem; do
+    for device in cpu gpu all auto; do
+      for target in /dev/null "$file"; do
+        echo "== $program --device $device --out $target" >> "$out/runs.log"
+        local t
+        t=$(timed_run "$bin/cli/polyrt" run "examples/$program.polydat" --rows "$rows" \
+          --device "$device" -v --out "$target")
+        rm -f "$file"
+        # -v's shares ("gpu 0 (...): N rows (71.3 % of the rows)") as "gpu 0 71.3 %",
+        # and what auto chose.
+        local said
+        said=$(sed -nE 's/^polyrt: (cpu|gpu [0-9]+)[^:]*: [0-9]+ rows \(([0-9.]+) % of the rows\).*/\1 \2 %/p;
+          s/^polyrt: --device auto (.*)/auto \1/p' "$out/run.err" | tr '\n' ';' | cut -c1-200)
+        if [[ "$t" =~ ^[0-9.]+$ ]]; then
+          row "run $program --device $device > ${target##*/}" \
+            "$(awk -v n="$rows" -v s="$t" 'BEGIN {printf "%.2f M rows/s", n / s / 1e6}'); $said"
+        else
+          row "run $program --device $device > ${target##*/}" "$t (see runs.log)"
+        fi
+      done
+    done
+  done
+}
+
 case "${1:-}" in
   bundle) make_bundle ;;
-  run) run_checks ;;
+  run)
+    bin=build-device
+    run_checks
+    ;;
+  rehearse)
+    bin=${BUILD_DIR:-build}
+    export POLYRT_LIBCUDA=${POLYRT_LIBCUDA:-$root/$bin/cuda_double/libcuda.so.1}
+    export POLYRT_CUDA_DOUBLE=as_real
+    mkdir -p "$bin/cuda_double" && run_checks
+    ;;
   *)
-    echo "usage: $0 bundle|run" >&2
+    echo "usage: $0 bundle|run|rehearse" >&2
     exit 2
     ;;
 esac
