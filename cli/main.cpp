@@ -12,6 +12,14 @@
 
 namespace {
 
+// Every error line names its command ("polyrt run: ..."), unless it already
+// does or is a diagnostic that names its file and line.
+void say(const std::string& command, const std::string& message) {
+  const bool named = message.rfind("polyrt", 0) == 0;
+  std::fprintf(stderr, "%s%s\n", named ? "" : ("polyrt " + command + ": ").c_str(),
+               message.c_str());
+}
+
 int dispatch(const std::vector<std::string>& args) {
   const std::string usage = polyrt::cli::usage_text();
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -37,11 +45,21 @@ int dispatch(const std::vector<std::string>& args) {
     std::fprintf(stderr, "%s\n", e.what());
     return e.exit_status();
   } catch (const polyrt::cli::UsageError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    say(command, e.what());
     return 2;
   } catch (const polyrt::OutputError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    say(command, e.what());
     return 2;
+  } catch (const polyrt::CompileError& e) {
+    // No line: the program file itself could not be read (missing, a
+    // directory, too big) or a caller's option names what is not there: an
+    // I/O or usage error. With one: the program's own error, a diagnostic.
+    if (e.line() == 0) {
+      say(command, e.what());
+      return 2;
+    }
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
   } catch (const polyrt::InternalError& e) {
     std::fprintf(stderr, "polyrt: %s\n", e.what());
     return 3;

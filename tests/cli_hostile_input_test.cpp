@@ -30,16 +30,17 @@ class CliHostile : public ::testing::Test {
   }
 };
 
+// An I/O error (exit 2): the file is not a program to read.
 TEST_F(CliHostile, InputsThatAreNotProgramFilesAreRefused) {
-  expect_error(run_polyrt("check /dev/zero"), 1, "it is a character device");
-  expect_error(run_polyrt("check /dev/urandom"), 1, "it is a character device");
-  expect_error(run_polyrt("check " + dir), 1, "it is a directory");
+  expect_error(run_polyrt("check /dev/zero"), 2, "it is a character device");
+  expect_error(run_polyrt("check /dev/urandom"), 2, "it is a character device");
+  expect_error(run_polyrt("check " + dir), 2, "it is a directory");
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  expect_error(run_polyrt("check " + fifo), 1, "it is a FIFO");
+  expect_error(run_polyrt("check " + fifo), 2, "it is a FIFO");
   const std::string big = dir + "/big.polydat";
   ASSERT_EQ(::truncate(write_program(dir, "big.polydat", "").c_str(), (65 << 20)), 0);
-  expect_error(run_polyrt("check " + big), 1, "programs are limited to 64 MiB");
+  expect_error(run_polyrt("check " + big), 2, "programs are limited to 64 MiB");
   EXPECT_THROW(compile_file(dir), CompileError);
 }
 

@@ -71,7 +71,16 @@ TEST_F(Cli, Check) {
   EXPECT_NE(r.err.find("bad.polydat:2:6: error: unknown function 'hsh'"), std::string::npos)
       << r.err;
   EXPECT_NE(r.err.find("did you mean 'hash'?"), std::string::npos);
-  EXPECT_EQ(run_polyrt("check " + dir + "/missing.polydat").status, 1);
+  // A program file that cannot be read is an I/O error (2), named by its command.
+  const CommandResult missing = run_polyrt("check " + dir + "/missing.polydat");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_EQ(missing.err.rfind("polyrt check: cannot read program file", 0), 0u) << missing.err;
+  const CommandResult directory = run_polyrt("run " + dir + " --rows 1");
+  EXPECT_EQ(directory.status, 2);
+  EXPECT_NE(directory.err.find("polyrt run: cannot read program file"), std::string::npos);
+  // Every usage error names its command too.
+  EXPECT_EQ(run_polyrt("run " + kExample + " --rows 1 --engine bogus").err.rfind("polyrt run: ", 0),
+            0u);
 }
 
 TEST_F(Cli, Eval) {
