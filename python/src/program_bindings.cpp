@@ -177,6 +177,14 @@ struct NativeState {
     // A copy of the outputs: another thread may ask for other names while
     // this one runs without the GIL. The usual few stay on the stack.
     const std::vector<size_t>& named = outputs_named(names);
+    for (const size_t o : named) {  // in Python's words, before the engine's
+      if (is_payload(program->output_type(o))) {
+        throw WriteError("request returns scalar outputs; '" + program->output_names()[o] +
+                         "' is a " + std::string(type_name(program->output_type(o))) +
+                         ": read it with state.pull('" + program->output_names()[o] +
+                         "') or state['" + program->output_names()[o] + "']");
+      }
+    }
     const size_t count = named.size();
     CallBuffer<size_t> output_buffer(count);
     CallBuffer<uint64_t> word_buffer(count);

@@ -56,7 +56,7 @@ def test_request_is_set_inputs_and_pulls():
             assert isinstance(got[2], float) and isinstance(got[3], bool)
         with pytest.raises(polyrt.WriteError, match="request got 2 value"):
             state.request((1, 2), ("h",))
-        with pytest.raises(polyrt.WriteError, match="str"):
+        with pytest.raises(polyrt.WriteError, match=r"'s' is a str: read it with state.pull\('s'\)"):
             state.request((1,), ("s",))
         with pytest.raises(polyrt.WriteError, match="nope"):
             state.request((1,), ("nope",))
