@@ -226,6 +226,24 @@ TEST(DeviceBalance, AMeterTimesTheUnionOfItsChunksAndEachSlot) {
   EXPECT_DOUBLE_EQ(meter.slot_rate(), 40 / 3.5);  // chunks of 0.5, 2 and 1 s
 }
 
+// A chunk restarted after its buffers' first allocation counts from the
+// restart: the allocation is not its device's speed (--device auto's first
+// GPU probe). Another chunk already running keeps the active time's start.
+TEST(DeviceBalance, ARestartedChunkCountsFromTheRestart) {
+  DeviceMeter meter;
+  meter.begin(at(1.0));
+  meter.restart(at(1.0), at(2.5));  // 1.5 s of allocation
+  meter.end(10, at(2.5), at(3.0));
+  EXPECT_DOUBLE_EQ(meter.active_seconds(), 0.5);
+  EXPECT_DOUBLE_EQ(meter.slot_rate(), 20.0);
+  meter.begin(at(4.0));
+  meter.begin(at(4.5));
+  meter.restart(at(4.5), at(5.0));  // not the one that opened the busy time
+  meter.end(10, at(5.0), at(5.5));
+  meter.end(10, at(4.0), at(6.0));
+  EXPECT_DOUBLE_EQ(meter.active_seconds(), 2.5);
+}
+
 // BatchDevice::Auto's choice: a device under 10 % of the summed speed is
 // left out, the fastest never; the reason names what was measured.
 TEST(AutoDevices, ADeviceUnderATenthOfTheSummedSpeedIsLeftOut) {

@@ -508,9 +508,10 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
                           scheduler::DeviceMeter& meter, bool own) {
     // Timed with the encoding of its rows: a device's worker takes no more
     // rows until both are done, so that is the speed its share must follow.
-    const scheduler::RunningChunk running(meter, assigner && own ? &*assigner : nullptr, c.device,
-                                          c.rows);
+    scheduler::RunningChunk running(meter, assigner && own ? &*assigner : nullptr, c.device,
+                                    c.rows);
     backend.prepare(b, c.rows);
+    running.restart();
     b.parts_on_every_core = parts_on_every_core;
     b.encode_rows = rows;
     std::vector<const uint64_t*> at;

@@ -19,6 +19,11 @@ void DeviceMeter::end(uint64_t rows, Clock::time_point began, Clock::time_point 
   if (--working_ == 0) active_ += now - since_;
 }
 
+void DeviceMeter::restart(Clock::time_point began, Clock::time_point now) {
+  const std::lock_guard lock(mutex_);
+  if (since_ == began) since_ = now;
+}
+
 uint64_t DeviceMeter::rows() const {
   const std::lock_guard lock(mutex_);
   return rows_;
@@ -182,6 +187,12 @@ RunningChunk::RunningChunk(DeviceMeter& meter, ChunkAssigner* assigner, size_t d
       rows_(rows),
       began_(DeviceMeter::Clock::now()) {
   meter_.begin(began_);
+}
+
+void RunningChunk::restart() {
+  const DeviceMeter::Clock::time_point now = DeviceMeter::Clock::now();
+  meter_.restart(began_, now);
+  began_ = now;
 }
 
 RunningChunk::~RunningChunk() {

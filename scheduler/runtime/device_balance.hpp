@@ -54,6 +54,9 @@ class DeviceMeter {
   void begin(Clock::time_point now = Clock::now());
   // The end of a chunk of `rows` that began at `began`.
   void end(uint64_t rows, Clock::time_point began, Clock::time_point now = Clock::now());
+  // A chunk that began at `began` starts again at `now`: when it opened the
+  // device's active time, that time starts at `now` too.
+  void restart(Clock::time_point began, Clock::time_point now);
   uint64_t rows() const;
   double active_seconds() const;
   // Rows per second of one slot (one chunk running), however many ran at
@@ -121,6 +124,10 @@ class RunningChunk {
   ~RunningChunk();
   RunningChunk(const RunningChunk&) = delete;
   RunningChunk& operator=(const RunningChunk&) = delete;
+  // The chunk's time starts now: what came before (its buffers' first
+  // allocation, a GPU's pinned memory) is not its device's speed, and
+  // counting it made --device auto's first GPU probe look ~100x slow.
+  void restart();
 
  private:
   DeviceMeter& meter_;
