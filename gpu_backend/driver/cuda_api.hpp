@@ -86,6 +86,7 @@ inline constexpr int kApiVersion = 12000;
   X(cuDevicePrimaryCtxRetain, CUresult(CUcontext* context, CUdevice device)) \
   X(cuDevicePrimaryCtxRelease, CUresult(CUdevice device)) \
   X(cuDevicePrimaryCtxSetFlags, CUresult(CUdevice device, unsigned flags)) \
+  X(cuDevicePrimaryCtxGetState, CUresult(CUdevice device, unsigned* flags, int* active)) \
   X(cuCtxSetCurrent, CUresult(CUcontext context)) \
   X(cuCtxGetCurrent, CUresult(CUcontext* context)) \
   X(cuMemGetInfo, CUresult(size_t* free, size_t* total)) \

@@ -82,9 +82,15 @@ cuda::CUcontext CudaDriver::primary_context(int ordinal) const {
   if (!context) {
     cuda::CUdevice device = 0;
     check(api_.cuDeviceGet(&device, ordinal), "cuDeviceGet");
-    // Refused once the context is active (made by the host application):
-    // then it keeps the application's flags.
-    api_.cuDevicePrimaryCtxSetFlags(device, cuda::CU_CTX_SCHED_BLOCKING_SYNC);
+    // An active primary context is the host application's (PyTorch's, ...):
+    // it keeps the application's scheduling flags. Only one polyrt makes
+    // gets blocking synchronization (the driver would change an active
+    // one's flags too: cuDevicePrimaryCtxSetFlags succeeds on it).
+    unsigned flags = 0;
+    int active = 0;
+    if (api_.cuDevicePrimaryCtxGetState(device, &flags, &active) != cuda::CUDA_SUCCESS || !active) {
+      api_.cuDevicePrimaryCtxSetFlags(device, cuda::CU_CTX_SCHED_BLOCKING_SYNC);
+    }
     check(api_.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
   }
   return context;

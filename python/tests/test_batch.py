@@ -453,3 +453,28 @@ def test_columns_project_what_is_generated():
     assert [b.num_rows for b in parts] == [2000, 2000, 1000]
     with pytest.raises(ValueError, match=r"names 'nope', which is not an output of this batch"):
         batch.range(0, 10, columns=["nope"])
+
+
+def test_an_applications_primary_context_keeps_its_flags():
+    """An application (PyTorch, ...) that made the GPU's primary context first
+    keeps its scheduling flags; a context polyrt makes gets blocking sync."""
+    double = built("cuda_double/libcuda.so.1")
+    env = dict(os.environ, POLYRT_LIBCUDA=str(double))
+    code = (
+        "import ctypes, sys, polyrt\n"
+        "cuda = ctypes.CDLL(sys.argv[1])\n"
+        "if sys.argv[2] == 'app':\n"
+        "    assert cuda.cuInit(0) == 0\n"
+        "    assert cuda.cuDevicePrimaryCtxSetFlags_v2(0, 1) == 0  # CU_CTX_SCHED_SPIN\n"
+        "    context = ctypes.c_void_p()\n"
+        "    assert cuda.cuDevicePrimaryCtxRetain(ctypes.byref(context), 0) == 0\n"
+        "p = polyrt.compile('input x\\ny := hash(x)\\n')\n"
+        "p.batch(device='gpu').evaluate(0, 1000)\n"
+        "cuda.polyrtCudaDoubleCount.restype = ctypes.c_int64\n"
+        "print(cuda.polyrtCudaDoubleCount(b'primary_flags'))\n"
+    )
+    for who, flags in (("app", "1"), ("polyrt", "4")):
+        out = subprocess.run([sys.executable, "-c", code, str(double), who], env=env,
+                             capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == flags, who

@@ -45,7 +45,8 @@
 // configuration, "contexts" (primary contexts created), "memsets",
 // "launches", "synchronizes" (cuStreamSynchronize), "device_copies"
 // (cuMemcpyDtoDAsync), "bytes_to_host" (by cuMemcpyDtoHAsync), "allocations" (cuMemAlloc) and
-// "modules" (cuModuleLoadDataEx).
+// "modules" (cuModuleLoadDataEx); "primary_flags" is device 0's primary
+// context's flags (what cuDevicePrimaryCtxSetFlags left).
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -448,6 +449,10 @@ __attribute__((visibility("default"))) int64_t polyrtCudaDoubleCount(const char*
   if (name == "bytes_to_host") return driver().bytes_to_host;
   if (name == "allocations") return driver().allocations;
   if (name == "modules") return driver().modules;
+  if (name == "primary_flags") {  // device 0's primary context's scheduling flags
+    const std::lock_guard<std::mutex> lock(driver().mutex);
+    return driver().contexts.empty() ? -1 : driver().contexts[0].flags;
+  }
   return -1;
 }
 
@@ -570,6 +575,17 @@ EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice device) {
   Driver& d = driver();
   if (device < 0 || device >= d.config.devices) return kInvalidDevice;
   d.contexts[device].fault = 0;
+  return kSuccess;
+}
+
+EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice device, unsigned* flags, int* active) {
+  if (CUresult r = ready()) return r;
+  Driver& d = driver();
+  if (device < 0 || device >= d.config.devices) return kInvalidDevice;
+  if (!flags || !active) return kInvalidValue;
+  std::lock_guard<std::mutex> lock(d.mutex);
+  *flags = d.contexts[device].flags;
+  *active = d.contexts[device].retained > 0;
   return kSuccess;
 }
 
@@ -931,6 +947,7 @@ EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** function, int ver
       {"cuDevicePrimaryCtxRetain", (void*)&cuDevicePrimaryCtxRetain},
       {"cuDevicePrimaryCtxRelease", (void*)&cuDevicePrimaryCtxRelease_v2},
       {"cuDevicePrimaryCtxSetFlags", (void*)&cuDevicePrimaryCtxSetFlags_v2},
+      {"cuDevicePrimaryCtxGetState", (void*)&cuDevicePrimaryCtxGetState},
       {"cuDevicePrimaryCtxReset", (void*)&cuDevicePrimaryCtxReset_v2},
       {"cuCtxSetCurrent", (void*)&cuCtxSetCurrent},
       {"cuCtxGetCurrent", (void*)&cuCtxGetCurrent},
