@@ -170,7 +170,7 @@ run_checks() {
   describe_machine > "$out/machine" 2>&1
   cat "$out/machine"
   local status
-  timeout 30 "$bin/cli/polyrt" devices > "$out/devices" 2>&1
+  timeout 20 "$bin/cli/polyrt" devices > "$out/devices" 2>&1
   status=$?
   cat "$out/devices"
   echo
@@ -186,7 +186,7 @@ run_checks() {
   # check runs too: gpu_tests_as_a_real_driver).
   local tests
   tests=$(cat tests/gpu_test_filter.txt)
-  timeout 75 "$bin/tests/polyrt_tests" --gtest_filter="$tests" --gtest_output="xml:$out/tests.xml" \
+  timeout 60 "$bin/tests/polyrt_tests" --gtest_filter="$tests" --gtest_output="xml:$out/tests.xml" \
     > "$out/tests.log" 2>&1
   local tests_status=$?
   local passed failed skipped
@@ -197,14 +197,14 @@ run_checks() {
     "$(status_text "$tests_status"): $passed passed, $failed failed, $skipped skipped$(
       grep '^\[  FAILED  \] .*(' "$out/tests.log" | sed 's/^\[  FAILED  \] / /; s/ (.*//' | head -5 | tr '\n' ',')"
 
-  timeout 45 "$bin/tests/polyrt_difftest" --seconds 30 --seed "$(date +%s)" \
+  timeout 35 "$bin/tests/polyrt_difftest" --seconds 25 --seed "$(date +%s)" \
     > "$out/difftest.log" 2>&1
   local diff_status=$?
-  row "GPU tier vs CPU tier, 30 s" "$(status_text "$diff_status"): $(tail -1 "$out/difftest.log")"
+  row "GPU tier vs CPU tier, 25 s" "$(status_text "$diff_status"): $(tail -1 "$out/difftest.log")"
 
   run_commands "$out"
 
-  timeout 75 "$bin/bench/polyrt_bench" --benchmark_filter='Gpu' --benchmark_repetitions=2 \
+  timeout 60 "$bin/bench/polyrt_bench" --benchmark_filter='Gpu' --benchmark_repetitions=2 \
     --benchmark_min_time=0.2 --benchmark_report_aggregates_only=true --benchmark_format=csv \
     --benchmark_out="$out/bench.json" --benchmark_out_format=json > "$out/bench.csv" \
     2> "$out/bench.log"
@@ -250,15 +250,19 @@ run_checks() {
 # `polyrt run` as a user runs it: a new process with an empty JIT cache and
 # again with a warm one, then users and lineitem on every --device choice,
 # to /dev/null and to a file in RAM, each line with its rows/s and what -v
-# said (the devices' shares, auto's reason).
+# said (the devices' shares, auto's reason). 60 s in all: what would start
+# after them is a row saying it did not run. (The steps' limits: devices 20,
+# tests 60, differential 35, these 60, benchmarks 60: under 4 minutes.)
 run_commands() {
   local out=$1 rows=4000000 cold warm
+  local deadline=$(($(date +%s) + 60))
   local cold_cache
   cold_cache=$(mktemp -d)
   timed_run() {  # seconds of one command; its stderr in $out/run.err, then runs.log
-    local began ended code
+    local began ended code left=$((deadline - $(date +%s)))
+    [ "$left" -gt 0 ] || { echo "not run (the step's 60 s were spent)"; return; }
     began=$(date +%s%N)
-    timeout 20 "$@" 2> "$out/run.err" >/dev/null
+    timeout "$((left < 20 ? left : 20))" "$@" 2> "$out/run.err" >/dev/null
     code=$?
     ended=$(date +%s%N)
     cat "$out/run.err" >> "$out/runs.log"
