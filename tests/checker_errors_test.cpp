@@ -44,6 +44,18 @@ TEST(CheckerErrors, UnknownNamesSuggestTheClosest) {
   expect_error("input x\nv := hash", "2:6", {"'hash' is a function"});
 }
 
+// `None` is never taken for an inferred input: it is refused where it is
+// read, saying what makes an absent value.
+TEST(CheckerErrors, NoneIsNotAnInput) {
+  expect_error("input x\nv := if x % 2 == 0 { None } else { x }\n", "2:22",
+               {"'None' is the absent value, which an expression cannot make yet",
+                "default_or(value, fallback)"});
+  expect_error("v := hash(None)\n", "1:11", {"'None' is the absent value"});
+  // A program may still declare or bind the name.
+  EXPECT_EQ(compile("input None\nv := None + 1\n")->input_names(),
+            (std::vector<std::string>{"None"}));
+}
+
 TEST(CheckerErrors, CyclesAndDuplicates) {
   expect_error("input x\na := b + 1\nb := a + x", "2:1", {"dependency cycle: a -> b -> a"});
   expect_error("input x\nx := 1", "2:1",

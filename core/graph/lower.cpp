@@ -180,7 +180,10 @@ class Lowerer {
         pending.pop_back();
         for (size_t i = e->args.size(); i-- > 0;) pending.push_back(e->args[i].get());
         if (e->kind != ExprKind::Ident || declared_at_.count(e->text)) continue;
-        if (e->text == "true" || e->text == "false" || nodes::find_node(e->text)) continue;
+        if (e->text == "true" || e->text == "false" || e->text == "None" ||
+            nodes::find_node(e->text)) {
+          continue;
+        }
         if (!dsl::typo_of(e->text, known).empty()) continue;
         // A field (`q.cursor.idx`, flattened to q__cursor__idx) is never a
         // coordinate: unbound, it is an error naming it (lookup).
@@ -621,6 +624,14 @@ class Lowerer {
     if (e.text == "true" || e.text == "false") {
       src_.fail(e.pos, "'" + e.text + "' is not a literal in this language", e.length,
                 "use 1 or 0 (comparisons give u64 1/0)");
+    }
+    // Never an inferred input (`if c { None } else { x }` asked for
+    // `--set None=...`): the absent value, which no expression makes yet.
+    if (e.text == "None") {
+      src_.fail(e.pos, "'None' is the absent value, which an expression cannot make yet",
+                e.length,
+                "an extern without a default reads None until it is set; "
+                "default_or(value, fallback) replaces an absent value");
     }
     if (const size_t field = e.text.find("__"); field != std::string::npos && field > 0) {
       std::string dotted;
