@@ -125,10 +125,12 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
   } else if (f == "--out") {
     r.out_path = args.value_of(f);
   } else if (f == "--compress") {
+    const std::string value = args.value_of(f);
     try {
-      r.compress = scheduler::parse_compression(args.value_of(f));
+      r.compress = scheduler::parse_compression(value);
     } catch (const OutputError& e) {
-      throw UsageError("polyrt run: --compress: " + std::string(e.what()));
+      throw UsageError("polyrt run: --compress: " + std::string(e.what()) +
+                       did_you_mean(value.substr(0, value.find(':')), scheduler::kCodecNames));
     }
   } else if (f == "--set") {
     r.sets.push_back(split_assignment(args.value_of(f)));

@@ -186,6 +186,7 @@ TEST(Compression, RunRefusesWhatCannotBeCompressed) {
   refused("--compress lz4", "--compress: unknown compression 'lz4' (valid: none, gzip, zstd");
   refused("--compress snappy", "--format csv takes --compress none, gzip or zstd, not snappy");
   refused("--compress zstd:20", "zstd takes 1-19");
+  refused("--compress zsdt", "(did you mean 'zstd'?)");
   refused("--format npy --out " + dir + "/d.gz", "--format npy is not compressed");
   refused("--format npy --compress zstd --out " + dir + "/d", "--format npy is not compressed");
   EXPECT_EQ(entries(dir), 0u);
