@@ -139,10 +139,13 @@ def test_parquet_codecs_and_dictionaries(polyrt_cli, types_program, tmp_path, co
 
 
 def test_arrow_ipc_compression(polyrt_cli, types_program, tmp_path):
-    out = tmp_path / "z.arrow"
+    out, plain = tmp_path / "z.arrow", tmp_path / "plain.arrow"
     r = run(polyrt_cli, types_program, "--rows", 5000, "--format", "arrow", "--compress", "zstd", "--out", out)
     assert r.returncode == 0, r.stderr.decode()
     assert read(out, "arrow").column("name").to_pylist() == expected(types_program.read_text(), 5000).column("name").to_pylist()
+    assert run(polyrt_cli, types_program, "--rows", 5000, "--format", "arrow", "--out", plain).returncode == 0
+    assert read(plain, "arrow").equals(read(out, "arrow"))
+    assert out.stat().st_size * 2 < plain.stat().st_size  # the bodies are compressed
 
 
 def test_refusals_leave_no_file(polyrt_cli, tmp_path, examples):

@@ -8,6 +8,7 @@
 #include <arrow/api.h>
 #include <arrow/io/memory.h>
 #include <arrow/ipc/api.h>
+#include <arrow/util/compression.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/properties.h>
 
@@ -85,6 +86,16 @@ class SinkStream final : public arrow::io::OutputStream {
   std::exception_ptr error_;
 };
 
+// Arrow's codec of the one the spec names (columnar_format.cpp lets each
+// format name only those it takes).
+arrow::Compression::type arrow_codec(const std::string& codec) {
+  if (codec == "none") return arrow::Compression::UNCOMPRESSED;
+  if (codec == "snappy") return arrow::Compression::SNAPPY;
+  if (codec == "gzip") return arrow::Compression::GZIP;
+  if (codec == "zstd") return arrow::Compression::ZSTD;
+  throw OutputError("the Arrow module knows no codec '" + codec + "'");
+}
+
 // The columnar writer common to the formats: a chunk as an IPC message.
 class BatchWriter : public ColumnarWriter {
  public:
@@ -140,7 +151,16 @@ class BatchWriter : public ColumnarWriter {
 class IpcWriter final : public BatchWriter {
  public:
   IpcWriter(const ColumnarSpec& spec, ByteSink& sink, bool file) : BatchWriter(spec, sink) {
-    const auto options = arrow::ipc::IpcWriteOptions::Defaults();
+    auto options = arrow::ipc::IpcWriteOptions::Defaults();
+    // The body compression --compress asks for (it was ignored: the file
+    // came out plain whatever the codec).
+    if (const arrow::Compression::type codec = arrow_codec(spec.codec);
+        codec != arrow::Compression::UNCOMPRESSED) {
+      options.codec = spec.level > 0 ? value_or_throw(arrow::util::Codec::Create(codec, spec.level),
+                                                      "Arrow has no such codec")
+                                     : value_or_throw(arrow::util::Codec::Create(codec),
+                                                      "Arrow has no such codec");
+    }
     writer_ = file ? value_or_throw(arrow::ipc::MakeFileWriter(&stream_, schema_, options),
                                     "Arrow could not start the file")
                    : value_or_throw(arrow::ipc::MakeStreamWriter(&stream_, schema_, options),
@@ -155,13 +175,6 @@ class IpcWriter final : public BatchWriter {
 
   std::shared_ptr<arrow::ipc::RecordBatchWriter> writer_;
 };
-
-arrow::Compression::type parquet_codec(const std::string& codec) {
-  if (codec == "none") return arrow::Compression::UNCOMPRESSED;
-  if (codec == "snappy") return arrow::Compression::SNAPPY;
-  if (codec == "gzip") return arrow::Compression::GZIP;
-  return arrow::Compression::ZSTD;
-}
 
 // Whether a column is worth a dictionary, judged on the first batch's first
 // rows: few distinct values (flags, codes, names). Trying one on unique ids
@@ -200,7 +213,7 @@ class ParquetWriter final : public BatchWriter {
   // The file starts with the first batch, which decides the dictionaries.
   void start(const arrow::RecordBatch* first) {
     parquet::WriterProperties::Builder builder;
-    builder.compression(parquet_codec(spec_.codec))
+    builder.compression(arrow_codec(spec_.codec))
         ->max_row_group_length((int64_t)spec_.row_group_rows)
         ->enable_statistics()
         ->disable_dictionary()
