@@ -50,9 +50,19 @@ std::optional<size_t> line_width(const PreviewRequest& r, bool terminal) {
   return std::nullopt;
 }
 
-std::optional<std::string> cell_of(const Value& v) {
+// A value as its cell; one of an output with a logical type as that type's
+// text (ISO 8601, a plain decimal).
+std::optional<std::string> cell_of(const Value& v, LogicalType logical = {}) {
   if (v.is_none()) return std::nullopt;
+  if (!logical.is_none()) return logical_text(logical, word_of(v));
   return v.to_string();
+}
+
+// Output `o`'s type as the table's header shows it: its logical type's name
+// when it has one.
+std::string type_shown(const Program& p, size_t o) {
+  const LogicalType logical = p.output_logical_type(o);
+  return logical.is_none() ? std::string(type_name(p.output_type(o))) : logical_type_name(logical);
 }
 
 // The rows of a plain program: one state, the first input iterated.
@@ -62,7 +72,7 @@ void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_
   for (const std::string& name : r.outputs.empty() ? p.output_names() : r.outputs) {
     outputs.push_back(p.require_output(name));
     table.names.push_back(name);
-    table.types.emplace_back(type_name(p.output_type(outputs.back())));
+    table.types.push_back(type_shown(p, outputs.back()));
   }
   State state = p.new_state();
   for (const auto& [name, value] : externs) state.set_input(name, value);
@@ -71,7 +81,7 @@ void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_
     coordinates[0] = r.cycles.first + k;
     state.set_inputs(coordinates);
     std::vector<std::optional<std::string>> row;
-    for (size_t o : outputs) row.push_back(cell_of(state.pull_at(o)));
+    for (size_t o : outputs) row.push_back(cell_of(state.pull_at(o), p.output_logical_type(o)));
     table.rows.push_back(std::move(row));
   }
 }
@@ -91,7 +101,7 @@ void traversal_rows(const Program& p, const PreviewRequest& r, std::vector<uint6
   for (const std::string& name : r.outputs.empty() ? info.body->output_names() : r.outputs) {
     outputs.push_back(info.body->require_output(name));
     table.names.push_back(name);
-    table.types.emplace_back(type_name(info.body->output_type(outputs.back())));
+    table.types.push_back(type_shown(*info.body, outputs.back()));
   }
   if (info.lattice_body) {
     // The rows run writes from the lattice body, in the batch tier: an
@@ -108,7 +118,7 @@ void traversal_rows(const Program& p, const PreviewRequest& r, std::vector<uint6
         BatchEvaluator(info.lattice_body, options).evaluate(0, rows);
     for (uint64_t row = 0; row < rows; ++row) {
       std::vector<std::optional<std::string>> cells{std::to_string(r.cycles.first + row / tuples)};
-      for (const Column& c : columns) cells.push_back(cell_of(c.value(row)));
+      for (const Column& c : columns) cells.push_back(cell_of(c.value(row), c.logical));
       table.rows.push_back(std::move(cells));
     }
     return;
@@ -129,7 +139,9 @@ void traversal_rows(const Program& p, const PreviewRequest& r, std::vector<uint6
             std::vector<std::optional<std::string>> row{std::to_string(coordinate)};
             for (const Value& v : outer) row.push_back(cell_of(v));
             for (const Value& v : t.tuples()[a]) row.push_back(cell_of(v));
-            for (size_t o : outputs) row.push_back(cell_of(body.pull_at(o)));
+            for (size_t o : outputs) {
+              row.push_back(cell_of(body.pull_at(o), info.body->output_logical_type(o)));
+            }
             table.rows.push_back(std::move(row));
           }
         });

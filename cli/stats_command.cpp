@@ -62,8 +62,7 @@ std::string sparkline(const std::vector<uint64_t>& bins, bool log_scale) {
 }
 
 std::string column_text(const ColumnStats& s, bool log_scale) {
-  std::string out =
-      s.name + "  " + std::string(type_name(s.type)) + "  " + with_commas(s.rows) + " rows";
+  std::string out = s.name + "  " + stats_type_text(s) + "  " + with_commas(s.rows) + " rows";
   if (s.nones) return out + ", all None\n";
   out += "\n";
   if (s.numeric) {
@@ -73,13 +72,14 @@ std::string column_text(const ColumnStats& s, bool log_scale) {
              with_commas(n.positive_infinity) + "  -inf " + with_commas(n.negative_infinity) + "\n";
     }
     if (!n.finite) return out + "  no finite values\n";
-    out += "  min " + stats_value_text(n.min) + "  max " + stats_value_text(n.max) + "  mean " +
-           stats_number_text(n.mean) + "  stddev " + stats_number_text(n.stddev) + "\n  ";
+    const auto shown = [&](const Value& v) { return stats_value_text(v, s.logical); };
+    out += "  min " + shown(n.min) + "  max " + shown(n.max) + "  mean " +
+           stats_mean_text(s, n.mean) + "  stddev " + stats_spread_text(s, n.stddev) + "\n  ";
     for (const auto& [p, v] : n.quantiles) {
-      out += "p" + std::to_string((int)std::lround(p * 100)) + " " + stats_value_text(v) + "  ";
+      out += "p" + std::to_string((int)std::lround(p * 100)) + " " + shown(v) + "  ";
     }
-    out += "\n  " + sparkline(n.histogram, log_scale) + "  " + stats_value_text(n.min) + " .. " +
-           stats_value_text(n.max) + (log_scale ? " (log)" : "") + "\n";
+    out += "\n  " + sparkline(n.histogram, log_scale) + "  " + shown(n.min) + " .. " +
+           shown(n.max) + (log_scale ? " (log)" : "") + "\n";
   }
   if (s.text) {
     const TextStats& t = *s.text;

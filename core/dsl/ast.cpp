@@ -26,6 +26,7 @@ ExprPtr clone(const Expr& e, uint32_t origin) {
     to->text = from.text;
     to->arg_names = from.arg_names;
     to->cast_type = from.cast_type;
+    to->cast_logical = from.cast_logical;
     return to;
   };
   ExprPtr root = copy_fields(e);

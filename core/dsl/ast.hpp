@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "dsl/source.hpp"
+#include "polyrt/logical_type.hpp"
 #include "polyrt/value.hpp"
 
 namespace polyrt::dsl {
@@ -28,7 +29,7 @@ enum class ExprKind : uint8_t {
   Call,    // text = callee; args; arg_names ("" for positional)
   Binary,  // text = operator; args[0], args[1]
   Unary,   // text = "-" or "!"; args[0]
-  Cast,    // args[0] as cast_type
+  Cast,    // args[0] as cast_type, or as cast_logical when it is not none
   If,      // args = cond, then, else
 };
 
@@ -57,6 +58,7 @@ struct Expr {
   std::vector<ExprPtr> args;
   std::vector<std::string> arg_names;
   Type cast_type = Type::U64;
+  LogicalType cast_logical;
 };
 
 // A deep copy of `e`, every position moved to `origin` (the inlined copy of a

@@ -743,12 +743,40 @@ class Parser {
     return parse_postfix();
   }
 
+  // A logical type after 'as': its keyword, and a decimal's (precision, scale).
+  LogicalType parse_logical_type(LogicalKind kind) {
+    advance();
+    if (kind != LogicalKind::Decimal) return LogicalType{kind};
+    expect(Tok::LParen, "after 'decimal' (decimal(precision, scale), e.g. decimal(12, 2))");
+    const auto digits = [&](const char* what, uint64_t lo, uint64_t hi) {
+      const Token& t = expect(Tok::Int, std::string("for the decimal's ") + what);
+      if (t.u < lo || t.u > hi) {
+        fail_at(t,
+                "a decimal's " + std::string(what) + " must be in " + std::to_string(lo) + ".." +
+                    std::to_string(hi) + ", got " + t.text,
+                "a decimal's unscaled value is an i64: at most " +
+                    std::to_string(kMaxDecimalPrecision) + " digits, e.g. decimal(12, 2)");
+      }
+      return (int)t.u;
+    };
+    const int precision = digits("precision", 1, kMaxDecimalPrecision);
+    expect(Tok::Comma, "between the decimal's precision and scale");
+    const int scale = digits("scale", 0, (uint64_t)precision);
+    expect(Tok::RParen, "to close the decimal's (precision, scale)");
+    return LogicalType::decimal(precision, scale);
+  }
+
   ExprPtr parse_postfix() {
     ExprPtr e = parse_atom();
     while (is_ident(peek(), "as") && peek(1).kind == Tok::Ident && peek(2).kind != Tok::ColonEq) {
       const Token& as = advance();
       ExprPtr cast = make(ExprKind::Cast, as);
-      cast->cast_type = parse_type("after 'as'");
+      if (auto kind = logical_kind_named(peek().text)) {
+        cast->cast_logical = parse_logical_type(*kind);
+        cast->cast_type = physical_type(cast->cast_logical);
+      } else {
+        cast->cast_type = parse_type("after 'as'");
+      }
       cast->depth = 1 + e->depth;
       cast->args.push_back(std::move(e));
       check_depth(*cast, as);

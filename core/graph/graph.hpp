@@ -9,6 +9,7 @@
 
 #include "dsl/source.hpp"
 #include "nodes/registry.hpp"
+#include "polyrt/logical_type.hpp"
 #include "polyrt/value.hpp"
 
 namespace polyrt::ir {
@@ -74,6 +75,7 @@ struct Output {
   std::string name;
   Wire wire;
   Type type;
+  LogicalType logical = {};  // none unless the binding is `... as timestamp`, ...
 };
 
 struct Extern {

@@ -26,6 +26,9 @@ using nodes::PortType;
 struct Typed {
   Wire wire;
   Type type;
+  // What the word means to a writer (`as timestamp`, ...): kept by a binding
+  // of the value, dropped by arithmetic on it.
+  LogicalType logical = {};
 };
 
 struct BindingInfo {
@@ -54,7 +57,7 @@ class Lowerer {
       }
       for (const std::string& name : s.names) {
         const Typed& t = bound_.at(name);
-        g_.outputs.push_back(Output{name, t.wire, t.type});
+        g_.outputs.push_back(Output{name, t.wire, t.type, t.logical});
       }
     }
     for (uint32_t o = 0; o < src_.origin_count(); ++o) {
@@ -553,7 +556,10 @@ class Lowerer {
       const Node& root = g_.nodes[t.wire.node];
       const bool own_node = t.wire.node >= first_new && root.binding == binding_name_ &&
                             root.name.find("__anon_") != std::string::npos;
-      if (!own_node) t = call1(nodes::passthrough_node(), {t}, *s.expr);
+      if (!own_node) {
+        t = call1(nodes::passthrough_node(), {t}, *s.expr);
+        t.logical = results[i].logical;
+      }
       Node& n = g_.nodes[t.wire.node];
       if (s.names.size() == 1) n.name = first;
       n.is_const_binding = s.is_const || (s.is_shared && !s.is_volatile);
@@ -628,8 +634,7 @@ class Lowerer {
     // Never an inferred input (`if c { None } else { x }` asked for
     // `--set None=...`): the absent value, which no expression makes yet.
     if (e.text == "None") {
-      src_.fail(e.pos, "'None' is the absent value, which an expression cannot make yet",
-                e.length,
+      src_.fail(e.pos, "'None' is the absent value, which an expression cannot make yet", e.length,
                 "an extern without a default reads None until it is set; "
                 "default_or(value, fallback) replaces an absent value");
     }
@@ -920,16 +925,130 @@ class Lowerer {
 
   Typed lower_cast(const Expr& e) {
     const Expr& x = *e.args[0];
+    if (!e.cast_logical.is_none()) return to_logical(lower_expr(x), e.cast_logical, e);
     const Type to = e.cast_type;
     // A literal becomes a constant of the type (checked at compile time).
     if (to != Type::U64 && to != Type::Str && to != Type::Bool) {
       if (auto v = numeric_literal(x, to)) return constant(*v, e.pos);
     }
     Typed v = lower_expr(x);
+    if (!v.logical.is_none()) return from_logical(v, to, e);
     if (v.type == to) return v;
     if (to == Type::U64 && v.type == Type::F64) {
       src_.fail(e.pos, "'f64 as u64' is not allowed: the rounding must be explicit", e.length,
                 "use f64_to_u64 (truncate), round_to_u64, floor_to_u64 or ceil_to_u64");
+    }
+    return convert(v, to, e, true);
+  }
+
+  // ---- logical types (polyrt/logical_type.hpp) ----------------------------
+
+  // A conversion node of `as <label>` (what its failures name).
+  Typed call_with(const NodeDef& def, const Typed& v, std::vector<uint64_t> params,
+                  const std::string& label, const Expr& e) {
+    std::vector<Value> constants;
+    for (uint64_t p : params) constants.push_back(Value::u64(p));
+    const Typed out = call_node(def, {v}, std::move(constants), e.pos, e.length)[0];
+    g_.nodes[out.wire.node].label = "as " + label;
+    return out;
+  }
+
+  [[noreturn]] void refuse_logical(const Expr& e, const std::string& from, LogicalType to,
+                                   const std::string& hint) {
+    src_.fail(e.pos, "no conversion from " + from + " to " + logical_type_name(to), e.length, hint);
+  }
+
+  // `v as <logical type>`.
+  Typed to_logical(Typed v, LogicalType to, const Expr& e) {
+    const LogicalType from = v.logical;
+    const std::string from_name =
+        from.is_none() ? std::string(type_name(v.type)) : logical_type_name(from);
+    if (from == to) return v;
+    Typed out;
+    if (to.kind == LogicalKind::Decimal) {
+      if (from.kind == LogicalKind::Decimal) {
+        out = call_with(nodes::decimal_rescale_node(), v, {from.scale, to.scale, to.precision},
+                        logical_type_name(to), e);
+      } else if (!from.is_none()) {
+        refuse_logical(e, from_name, to, "a decimal is made from a number");
+      } else if (is_float(v.type)) {
+        out = call_with(nodes::decimal_from_f64_node(), to_f64(v, *e.args[0]),
+                        {to.scale, to.precision}, logical_type_name(to), e);
+      } else if (is_integer(v.type)) {
+        out = call_with(nodes::decimal_rescale_node(), convert(v, Type::I64, e, true),
+                        {0, to.scale, to.precision}, logical_type_name(to), e);
+      } else {
+        refuse_logical(e, from_name, to,
+                       "a decimal is made from a number: an integer is its value ('7 as "
+                       "decimal(12, 2)' is 7.00), a float its value rounded half to even");
+      }
+    } else {
+      out = to_time(v, from, from_name, to, e);
+    }
+    out.logical = to;
+    return out;
+  }
+
+  // `v as timestamp`, `as timestamp_us` or `as date`, the word in its units.
+  Typed to_time(const Typed& v, LogicalType from, const std::string& from_name, LogicalType to,
+                const Expr& e) {
+    const auto digits = [](LogicalKind kind) { return kind == LogicalKind::Timestamp ? 3 : 6; };
+    const auto per_day = [&](LogicalKind kind) {
+      return kind == LogicalKind::Date ? 1 : 86400 * rt::kPowersOf10[digits(kind)];
+    };
+    Typed out;
+    if (from.kind == LogicalKind::Decimal) {
+      refuse_logical(e, from_name, to, "times and dates are made from integers and text");
+    } else if (!from.is_none()) {
+      // Between units: a time's day, a day's first instant, ms <-> us.
+      const uint64_t from_units = per_day(from.kind), to_units = per_day(to.kind);
+      const std::string label = logical_type_name(to);
+      out = from_units < to_units
+                ? call_with(nodes::time_rescale_node(), v, {to_units / from_units, 1}, label, e)
+                : call_with(nodes::time_rescale_node(), v, {1, from_units / to_units}, label, e);
+    } else if (v.type == Type::Str) {
+      out = call_with(nodes::parse_time_node(), v,
+                      {to.kind == LogicalKind::Date ? 0u : (uint64_t)digits(to.kind)},
+                      logical_type_name(to), e);
+    } else if (is_integer(v.type)) {
+      out = convert(v, Type::I64, e, true);
+    } else {
+      refuse_logical(e, from_name, to,
+                     to.kind == LogicalKind::Date
+                         ? "a date is made from days since 1970-01-01 (an integer), "
+                           "\"YYYY-MM-DD\" text or a timestamp"
+                         : "a timestamp is made from epoch " +
+                               std::string(digits(to.kind) == 3 ? "milliseconds" : "microseconds") +
+                               " (an integer), ISO 8601 text or another timestamp or date" +
+                               (is_float(v.type) ? "; round a float first (round_to_i64)" : ""));
+    }
+    return convert(out, physical_type(to), e, true);
+  }
+
+  // `v as <type>` for a logical value: its text, a decimal's value (a float,
+  // or rounded half to even for an integer), or a time's number.
+  Typed from_logical(Typed v, Type to, const Expr& e) {
+    const LogicalType from = v.logical;
+    v.logical = {};
+    if (to == Type::Str || to == Type::Bytes || to == Type::Json) {
+      Typed text =
+          call_with(nodes::logical_text_node(), v, {(uint64_t)from.kind, from.scale}, "str", e);
+      return convert(text, to, e, true);
+    }
+    if (from.kind == LogicalKind::Decimal) {
+      if (is_float(to)) {
+        return convert(call_with(nodes::decimal_to_f64_node(), v, {from.scale}, "f64", e), to, e,
+                       true);
+      }
+      if (!is_integer(to)) {
+        src_.fail(
+            e.pos,
+            "no conversion from " + logical_type_name(from) + " to " + std::string(type_name(to)),
+            e.length, "a decimal converts to the numbers and str");
+      }
+      // Its value rounded half to even, then checked like any integer.
+      v = call_with(nodes::decimal_rescale_node(), v, {from.scale, 0, kMaxDecimalPrecision},
+                    std::string(type_name(to)), e);
     }
     return convert(v, to, e, true);
   }
@@ -957,7 +1076,8 @@ class Lowerer {
     }
     Typed picked = call1(t == Type::I64 ? "select_i64" : "select_u64", {c, a, b}, e);
     // Both branches of one narrower type: so is the result.
-    if (a.type == b.type && a.type != t && a.type != Type::Bool) return retag(picked, a.type, e);
+    if (a.type == b.type && a.type != t && a.type != Type::Bool) picked = retag(picked, a.type, e);
+    if (a.logical == b.logical) picked.logical = a.logical;  // both timestamps, ...
     return picked;
   }
 

@@ -223,6 +223,13 @@ const NodeDef& str_to_u64_node();
 // keeps the word (see nodes_numeric_types.cpp).
 const NodeDef& int_convert_node();
 const NodeDef& retag_node();
+// The logical types' conversions that `as` inserts (nodes_logical.cpp).
+const NodeDef& decimal_from_f64_node();
+const NodeDef& decimal_rescale_node();
+const NodeDef& decimal_to_f64_node();
+const NodeDef& time_rescale_node();
+const NodeDef& logical_text_node();
+const NodeDef& parse_time_node();
 // `as bytes` and `as json` (see nodes_bytes.cpp, nodes_json.cpp).
 const NodeDef& to_bytes_node();
 const NodeDef& parse_json_node();

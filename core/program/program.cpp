@@ -149,6 +149,10 @@ Type Program::output_type(size_t index) const {
   return graph_->outputs.at(index).type;
 }
 
+LogicalType Program::output_logical_type(size_t index) const {
+  return graph_->outputs.at(index).logical;
+}
+
 std::optional<uint64_t> Program::output_dimension(size_t index) const {
   return output_dimensions_.at(index);
 }

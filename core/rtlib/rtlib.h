@@ -156,6 +156,19 @@ PD_API uint64_t pd_round_to_i64(double x);
 PD_API int32_t pd_int_convert(uint64_t x, uint64_t from_signed, uint64_t to_bits,
                               uint64_t to_signed, uint64_t* out);
 
+// The logical types' conversions (logical_types.cpp). A decimal is its
+// unscaled value (an i64 word) with `scale` decimals and at most `precision`
+// digits; each fails when the result has more digits. x * 10^scale exactly,
+// rounded half to even (NaN and infinities fail):
+PD_API int32_t pd_decimal_from_f64(double x, uint64_t scale, uint64_t precision, uint64_t* out);
+// A decimal at another scale, rounded half to even when it loses decimals:
+PD_API int32_t pd_decimal_rescale(uint64_t n, uint64_t from_scale, uint64_t to_scale,
+                                  uint64_t precision, uint64_t* out);
+PD_API double pd_decimal_to_f64(uint64_t n, uint64_t scale);
+// floor(t * multiplier / divisor) over i64 words (divisor > 0); fails when
+// the product overflows: times and dates between units.
+PD_API int32_t pd_time_rescale(uint64_t t, uint64_t multiplier, uint64_t divisor, uint64_t* out);
+
 // Transcendentals built only from + - * / and sqrt (docs/nodes.md gives accuracy).
 PD_API double pd_sqrt(double x);
 PD_API double pd_exp(double x);

@@ -689,6 +689,14 @@ class Batch:
         return dict(zip(self._native.output_names, self._native.output_types))
 
     @property
+    def logical_types(self) -> Dict[str, str]:
+        """The outputs that have a logical type (``x as timestamp``, ``as date``,
+        ``as decimal(p, s)``) and its name; ``outputs`` gives their words'
+        type (i64, i32), which ``evaluate`` returns, and Arrow the logical one."""
+        names = zip(self._native.output_names, self._native.output_logical_types)
+        return {name: logical for name, logical in names if logical}
+
+    @property
     def device(self) -> str:
         """Where the batch runs, e.g. "cpu" or "gpu 0 (NVIDIA H200, ...)"."""
         return self._native.device

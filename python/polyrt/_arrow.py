@@ -45,16 +45,40 @@ _TYPES = {
 _STRING_TYPES = ("str", "json", "partition", "partition_list")
 
 
-def _arrow_type(pa, type_name: str, dimension=None):
+def _logical_arrow_type(pa, logical: str):
+    """The Arrow type of a logical type's name (Program.logical_types)."""
+    if logical == "timestamp":
+        return pa.timestamp("ms", tz="UTC")
+    if logical == "timestamp_us":
+        return pa.timestamp("us", tz="UTC")
+    if logical == "date":
+        return pa.date32()
+    precision, scale = logical[len("decimal(") : -1].split(",")
+    return pa.decimal128(int(precision), int(scale))
+
+
+def _arrow_type(pa, type_name: str, dimension=None, logical: str = ""):
+    if logical:
+        return _logical_arrow_type(pa, logical)
     if _vectors.is_vector(type_name):
         return _vectors.arrow_type(pa, type_name, dimension)
     return getattr(pa, _TYPES[type_name])()
 
 
-def _array(pa, column, type_name: str, rows: int, name: str, dimension=None):
-    arrow_type = _arrow_type(pa, type_name, dimension)
+def _array(pa, column, type_name: str, rows: int, name: str, dimension=None, logical: str = ""):
+    arrow_type = _arrow_type(pa, type_name, dimension, logical)
     if column is None:  # None on every row
         return pa.nulls(rows, arrow_type)
+    if logical.startswith("decimal"):
+        # 16-byte two's complement values: each i64 and its sign's extension.
+        import numpy as np
+
+        values = np.empty((rows, 2), dtype=np.int64)
+        values[:, 0] = column
+        values[:, 1] = np.where(column < 0, -1, 0)
+        return pa.Array.from_buffers(arrow_type, rows, [None, pa.py_buffer(values)])
+    if logical:  # timestamps (i64) and dates (i32): the words as they are
+        return pa.Array.from_buffers(arrow_type, rows, [None, pa.py_buffer(column)])
     if _vectors.is_vector(type_name):
         return _vectors.arrow_array(pa, column, type_name, dimension)
     if type_name in _STRING_TYPES:
@@ -116,8 +140,10 @@ def table_from_columns(columns: dict, types):
 def _schema(pa, native):
     return pa.schema(
         [
-            (name, _arrow_type(pa, t, d))
-            for name, t, d in zip(native.output_names, native.output_types, native.output_dimensions)
+            (name, _arrow_type(pa, t, d, logical))
+            for name, t, d, logical in zip(
+                native.output_names, native.output_types, native.output_dimensions, native.output_logical_types
+            )
         ]
     )
 
@@ -126,8 +152,10 @@ def record_batch(native, start: int, stop: int):
     pa = _pyarrow()
     columns = native.evaluate(start, stop)
     arrays = [
-        _array(pa, columns[name], t, stop - start, name, d)
-        for name, t, d in zip(native.output_names, native.output_types, native.output_dimensions)
+        _array(pa, columns[name], t, stop - start, name, d, logical)
+        for name, t, d, logical in zip(
+            native.output_names, native.output_types, native.output_dimensions, native.output_logical_types
+        )
     ]
     return pa.RecordBatch.from_arrays(arrays, schema=_schema(pa, native))
 

@@ -407,6 +407,15 @@ void bind_batch(nb::module_& m) {
                    })
       .def_prop_ro("output_dimensions",
                    [](const NativeBatch& b) { return b.evaluator->output_dimensions(); })
+      // Per output: "timestamp", "timestamp_us", "date", "decimal(p, s)", or "".
+      .def_prop_ro("output_logical_types",
+                   [](const NativeBatch& b) {
+                     std::vector<std::string> names;
+                     for (LogicalType t : b.evaluator->output_logical_types()) {
+                       names.push_back(logical_type_name(t));
+                     }
+                     return names;
+                   })
       .def_prop_ro("device", [](const NativeBatch& b) { return b.evaluator->device_name(); })
       .def("describe", [](const NativeBatch& b) { return b.evaluator->describe(); })
       .def("device_shares",

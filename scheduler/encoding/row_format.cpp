@@ -7,6 +7,7 @@
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
+#include "rtlib/logical_text.h"
 #include "rtlib/row_fields.h"
 #include "rtlib/text.hpp"
 #include "value/vector_values.hpp"
@@ -162,9 +163,38 @@ void end_row(std::string& out, RowFormat format) {
 
 namespace {
 
+// A logical value's field: its text (logical_text.h), quoted in JSON Lines
+// but for a decimal, which is a JSON number.
+char* write_logical(char* p, RowFormat format, LogicalType type, uint64_t word) {
+  const bool quoted = format == RowFormat::Jsonl && type.kind != LogicalKind::Decimal;
+  if (quoted) *p++ = '"';
+  switch (type.kind) {
+    case LogicalKind::Timestamp:
+      p = rt::write_instant(p, (int64_t)word, 3);
+      break;
+    case LogicalKind::TimestampMicros:
+      p = rt::write_instant(p, (int64_t)word, 6);
+      break;
+    case LogicalKind::Date:
+      p = rt::write_date(p, (int64_t)word);
+      break;
+    case LogicalKind::Decimal:
+    case LogicalKind::None:
+      p = rt::write_decimal(p, (int64_t)word, type.scale);
+      break;
+  }
+  if (quoted) *p++ = '"';
+  return p;
+}
+
+constexpr size_t kMaxLogicalField = rt::kLogicalText + 2;  // and JSON's quotes
+
 // A field's value (not None), without its JSON key.
-void append_value(std::string& out, RowFormat format, const Value& value) {
-  if (is_json_text(value.type()) && format == RowFormat::Jsonl) {
+void append_value(std::string& out, RowFormat format, const Value& value, LogicalType logical) {
+  if (!logical.is_none()) {
+    append_bounded(out, kMaxLogicalField,
+                   [&](char* p) { return write_logical(p, format, logical, word_of(value)); });
+  } else if (is_json_text(value.type()) && format == RowFormat::Jsonl) {
     out += value.text();  // a JSON value embedded as itself
   } else if (value.type() == Type::Bytes) {
     append_string(out, format, rt::hex_text(value.as_bytes()));
@@ -182,13 +212,14 @@ void append_value(std::string& out, RowFormat format, const Value& value) {
 }  // namespace
 
 void append_field(std::string& out, RowFormat format, const std::string& column, const Value& value,
-                  uint64_t coordinate) {
+                  uint64_t coordinate, LogicalType logical) {
   append_key(out, format, column);
   if (value.is_none()) throw none_output_error(column, coordinate);
-  append_value(out, format, value);
+  append_value(out, format, value, logical);
 }
 
 batch::RowEncoding row_encoding(RowFormat format, const std::vector<std::string>& columns,
+                                const std::vector<LogicalType>& logical_types,
                                 const batch::PreparedBatch& batch) {
   batch::RowEncoding rows{format, {}, {}};
   for (size_t k = 0; k < columns.size(); ++k) {
@@ -202,7 +233,7 @@ batch::RowEncoding row_encoding(RowFormat format, const std::vector<std::string>
     const plan::BatchValue& v = batch.plan.outputs[k];
     // (Scalars that failed fail every row: the chunk reports it.)
     if (v.kind == plan::BatchValue::Scalar && !batch.scalars[v.index].is_none()) {
-      append_value(before, format, batch.scalars[v.index]);
+      append_value(before, format, batch.scalars[v.index], logical_types[k]);
     }
     rows.before.push_back(std::move(before));
   }
@@ -234,7 +265,8 @@ enum class FieldWriter : uint8_t {
   EscapedText,
   Hex,
   RawText,
-  Vector
+  Vector,
+  Logical  // write_logical
 };
 
 FieldWriter word_writer(Type type) {
@@ -320,6 +352,7 @@ bool all_plain(RowFormat format, const char* bytes, size_t size) {
 struct ColumnPlan {
   FieldWriter writer;
   Type type;
+  LogicalType logical;
   const uint64_t* words;
   const int64_t* offsets;
   const char* bytes;
@@ -377,6 +410,9 @@ char* write_rows(char* p, uint64_t rows, const ColumnPlan* plans, size_t columns
         case FieldWriter::Vector:
           p = write_vector(p, Format, v.type, v.text(r));
           break;
+        case FieldWriter::Logical:
+          p = write_logical(p, Format, v.logical, v.words[r]);
+          break;
       }
       *p++ = separator;  // after every field: the row's last one becomes its end
     }
@@ -405,7 +441,10 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
     // A chunk's part (encoded on its own) starts at its first row's offset.
     const int64_t begin = is_payload(v.type) ? v.offsets[0] : 0;
     const size_t bytes = is_payload(v.type) ? (size_t)(v.offsets[chunk.rows] - begin) : 0;
-    if (is_vector(v.type)) {
+    if (!v.logical.is_none()) {
+      writer = FieldWriter::Logical;
+      bound += chunk.rows * kMaxLogicalField;
+    } else if (is_vector(v.type)) {
       writer = FieldWriter::Vector;
       bound += chunk.rows * vector_field_bound(v.type, 0) + vector_text_bound(v.type, bytes);
     } else if (v.type == Type::Bytes) {
@@ -432,8 +471,8 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
     // an empty text instead (copy_field's bound must not offset a null).
     static constexpr char kNoText[1] = {};
     const char* text = v.bytes ? v.bytes : kNoText;
-    plans.push_back(
-        {writer, v.type, v.words, v.offsets, text, is_payload(v.type) ? text + bytes : nullptr});
+    plans.push_back({writer, v.type, v.logical, v.words, v.offsets, text,
+                     is_payload(v.type) ? text + bytes : nullptr});
   }
   append_bounded(out, bound, [&](char* p) {
     switch (format) {

@@ -29,8 +29,10 @@ std::string header_line(RowFormat format, const std::vector<std::string>& column
 // Appends one value as a field of `format` (strings quoted/escaped as the
 // format needs, f64 as the shortest round-trip text). A None value is refused
 // with EvalError naming the column and coordinate.
+// One field of a row; a value of an output with a logical type is written as
+// that type (ISO 8601, a plain decimal).
 void append_field(std::string& out, RowFormat format, const std::string& column, const Value& value,
-                  uint64_t coordinate);
+                  uint64_t coordinate, LogicalType logical = {});
 
 // Appends every row of a batch chunk (no column may be None: callers check
 // first). Numbers are written straight from the words (f64 in std::to_chars's
@@ -45,6 +47,7 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
 // (batch::RowEncoding): the same bytes as append_rows. `batch`'s scalar
 // outputs are encoded here, once; no output may be None.
 batch::RowEncoding row_encoding(RowFormat format, const std::vector<std::string>& columns,
+                                const std::vector<LogicalType>& logical_types,
                                 const batch::PreparedBatch& batch);
 
 // `text` as a JSON string, quoted and escaped as JSON Lines fields are.

@@ -88,6 +88,9 @@ uint64_t run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
   }
   std::vector<Type> types{Type::U64};
   types.insert(types.end(), batch.output_types().begin(), batch.output_types().end());
+  std::vector<LogicalType> logical_types{LogicalType{}};
+  logical_types.insert(logical_types.end(), batch.output_logical_types().begin(),
+                       batch.output_logical_types().end());
   const uint64_t rows = job.count * tuples;
   const std::unique_ptr<FormatWriter> writer =
       job.format->open(target,
@@ -95,7 +98,9 @@ uint64_t run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
                                      .types = types,
                                      .first = 0,
                                      .rows = rows,
-                                     .compression = job.compression},
+                                     .compression = job.compression,
+                                     .dimensions = {},
+                                     .logical_types = logical_types},
                        job.program->source_files());
   try {
     write_batch_rows(
@@ -222,7 +227,8 @@ uint64_t append_activation_rows(std::string& text, const RowFormat& format,
       }
       for (size_t o = 0; o < outputs.size(); ++o) {
         field_separator(text, format);
-        append_field(text, format, columns[first_output + o], body.pull_at(outputs[o]), coordinate);
+        append_field(text, format, columns[first_output + o], body.pull_at(outputs[o]), coordinate,
+                     t.body().output_logical_type(outputs[o]));
       }
       end_row(text, format);
     } catch (const EvalError& e) {

@@ -137,10 +137,12 @@ std::unique_ptr<FormatWriter> ColumnarFormat::open(
                     .names = columns.names,
                     .types = columns.types,
                     .dimensions = columns.dimensions,
+                    .logical_types = columns.logical_types,
                     .codec = std::string(codec_name(compression.codec)),
                     .level = compression.level,
                     .row_group_rows = kRowGroupRows};
   spec.dimensions.resize(spec.names.size());
+  spec.logical_types.resize(spec.names.size());
   return std::make_unique<ColumnarFileWriter>(spec, target, protected_files);
 }
 

@@ -29,6 +29,7 @@ struct ColumnarSpec {
   std::vector<std::string> names;
   std::vector<Type> types;
   std::vector<std::optional<uint64_t>> dimensions;  // a vector column's fixed one
+  std::vector<LogicalType> logical_types;           // timestamp, date, decimal, or none
   std::string codec;                                // parquet: none, snappy, gzip, zstd
   int level = 0;                                    // the codec's level; 0: its default
   uint64_t row_group_rows = 0;                      // parquet rows per row group
@@ -47,7 +48,7 @@ class ColumnarWriter {
 
 // The module's one exported function, by this name: a writer to `sink`
 // (which outlives it), or null with `error` set.
-inline constexpr const char* kOpenColumnarWriter = "polyrt_open_columnar_writer_v1";
+inline constexpr const char* kOpenColumnarWriter = "polyrt_open_columnar_writer_v2";
 using OpenColumnarWriter = ColumnarWriter* (*)(const ColumnarSpec* spec, ByteSink* sink,
                                                std::string* error);
 

@@ -91,6 +91,14 @@ NpyDirectory::NpyDirectory(const std::string& dir, const OutputColumns& columns)
                         "' is a " + std::string(type_name(types_[k])) +
                         " (leave it out of the outputs, or write csv, tsv or jsonl)");
     }
+    const LogicalType logical =
+        k < columns.logical_types.size() ? columns.logical_types[k] : LogicalType{};
+    if (!logical.is_none()) {
+      throw OutputError("npy output holds plain numbers; output '" + names[k] + "' is a " +
+                        logical_type_name(logical) + " (write it as its number, e.g. '" + names[k] +
+                        " as " + std::string(type_name(physical_type(logical))) +
+                        "' or 'as f64', or write parquet, arrow, csv, tsv or jsonl)");
+    }
   }
   names_ = names;
   rows_ = rows;

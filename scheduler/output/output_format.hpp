@@ -30,6 +30,8 @@ struct OutputColumns {
   // Per column: a vector output's fixed dimension, when the job knows it
   // (BatchEvaluator::output_dimensions); empty when it does not.
   std::vector<std::optional<uint64_t>> dimensions;
+  // Per column: its logical type (Program::output_logical_type); empty: none.
+  std::vector<LogicalType> logical_types;
 };
 
 // One job's output, from open to commit. Destroyed without commit(), it

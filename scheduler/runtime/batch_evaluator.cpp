@@ -322,6 +322,10 @@ const std::vector<std::optional<uint64_t>>& BatchEvaluator::output_dimensions() 
   return impl_->setup.dimensions;
 }
 
+const std::vector<LogicalType>& BatchEvaluator::output_logical_types() const {
+  return impl_->setup.logical_types;
+}
+
 std::string BatchEvaluator::device_name() const {
   std::string name;
   for (const auto& backend : impl_->backends) {
@@ -638,6 +642,7 @@ void BatchEvaluator::Impl::chunk_view(const batch::PreparedBatch& batch,
     const BatchValue& v = plan.outputs[o];
     ColumnView& column = view.columns[o];
     column.type = setup.types[o];
+    column.logical = setup.logical_types[o];
     switch (v.kind) {
       case BatchValue::None:
         column.is_none = true;
@@ -692,7 +697,13 @@ void BatchEvaluator::stream_rows(
   for (size_t o = 0; o < names.size() && count; ++o) {
     if (output_is_none(o)) throw scheduler::none_output_error(names[o], first);
   }
-  const batch::RowEncoding rows = scheduler::row_encoding(*format, names, impl_->primary().batch());
+  const std::vector<LogicalType>& logical_types = impl_->setup.logical_types;
+  const batch::RowEncoding rows =
+      scheduler::row_encoding(*format, names, logical_types, impl_->primary().batch());
+  // The device's row kernels write numbers, not the logical types' text: rows
+  // with a logical column are encoded here.
+  const bool rows_anywhere = std::all_of(logical_types.begin(), logical_types.end(),
+                                         [](LogicalType t) { return t.is_none(); });
   impl_->run<RowBytes>(
       first, count, columns,
       [&](const ColumnChunk& chunk, RowBytes& bytes) {
@@ -701,7 +712,7 @@ void BatchEvaluator::stream_rows(
       [&](const ColumnChunk& chunk, RowBytes& bytes) {
         write(chunk.first, chunk.rows, bytes.on_device ? *bytes.on_device : bytes.text);
       },
-      {}, {}, &rows);
+      {}, {}, rows_anywhere ? &rows : nullptr);
 }
 
 std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
@@ -714,6 +725,7 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
   for (size_t o = 0; o < out.size(); ++o) {
     out[o].name = output_names()[o];
     out[o].type = output_types()[o];
+    out[o].logical = impl_->setup.logical_types[o];
     if (is_payload(out[o].type)) out[o].offsets.push_back(0);
   }
   stream(

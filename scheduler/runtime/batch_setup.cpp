@@ -16,6 +16,7 @@ BatchSetup resolve_batch_options(const Program& p, const BatchOptions& options) 
     shape.outputs.push_back((uint32_t)index);
     setup.types.push_back(p.output_type(index));
     setup.dimensions.push_back(p.output_dimension(index));
+    setup.logical_types.push_back(p.output_logical_type(index));
   }
 
   setup.coordinates = options.coordinates;

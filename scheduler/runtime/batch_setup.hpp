@@ -17,8 +17,9 @@ struct BatchSetup {
   std::vector<Type> types;         // per output column
   // Per output column: a vector's fixed dimension (Program::output_dimension).
   std::vector<std::optional<uint64_t>> dimensions;
-  std::vector<uint64_t> coordinates;  // per coordinate (iterated and column ones unused)
-  std::vector<Value> externs;         // per extern: the batch's value, None when unset
+  std::vector<LogicalType> logical_types;  // per output column (Program::output_logical_type)
+  std::vector<uint64_t> coordinates;       // per coordinate (iterated and column ones unused)
+  std::vector<Value> externs;              // per extern: the batch's value, None when unset
 };
 
 // Throws WriteError for unknown outputs, externs or coordinates.

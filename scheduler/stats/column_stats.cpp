@@ -588,6 +588,7 @@ class StatsRun {
       ColumnStats s;
       s.name = names[c];
       s.type = types[c];
+      s.logical = batch_.output_logical_types()[c];
       s.rows = count_;
       s.nones = batch_.output_is_none(c) ? count_ : 0;
       out.columns.push_back(std::move(s));

@@ -17,10 +17,6 @@ std::string number(double v) {
   return stats_number_text(v);
 }
 
-std::string shown(const Value& v) {
-  return stats_value_text(v);
-}
-
 // The histogram as an inline SVG of vertical bars.
 std::string histogram_svg(const std::vector<uint64_t>& bins) {
   uint64_t top = 1;
@@ -59,18 +55,20 @@ std::string bars_svg(const std::vector<std::pair<std::string, double>>& shares) 
 
 std::string section(const ColumnStats& s) {
   std::string out = "<section class=\"column\" id=\"column-" + escaped(s.name) + "\"><h2>" +
-                    escaped(s.name) + " <small>" + std::string(type_name(s.type)) + "</small></h2>";
+                    escaped(s.name) + " <small>" + escaped(stats_type_text(s)) + "</small></h2>";
   out += "<p>" + std::to_string(s.rows) + " rows" +
          (s.nones ? ", " + std::to_string(s.nones) + " None" : std::string()) + "</p>";
   if (s.numeric) {
     const NumericStats& n = *s.numeric;
+    const auto shown = [&](const Value& v) { return escaped(stats_value_text(v, s.logical)); };
     out +=
         "<table><tr><th>finite</th><th>NaN</th><th>+inf</th><th>-inf</th><th>min</th>"
         "<th>max</th><th>mean</th><th>stddev</th></tr><tr><td>" +
         std::to_string(n.finite) + "</td><td>" + std::to_string(n.nan) + "</td><td>" +
         std::to_string(n.positive_infinity) + "</td><td>" + std::to_string(n.negative_infinity) +
-        "</td><td>" + shown(n.min) + "</td><td>" + shown(n.max) + "</td><td>" + number(n.mean) +
-        "</td><td>" + number(n.stddev) + "</td></tr></table><table><tr>";
+        "</td><td>" + shown(n.min) + "</td><td>" + shown(n.max) + "</td><td>" +
+        escaped(stats_mean_text(s, n.mean)) + "</td><td>" +
+        escaped(stats_spread_text(s, n.stddev)) + "</td></tr></table><table><tr>";
     for (const auto& [p, v] : n.quantiles)
       out += "<th>p" + std::to_string((int)std::lround(p * 100)) + "</th>";
     out += "</tr><tr>";

@@ -87,6 +87,9 @@ std::string stats_json(const StatsReport& report) {
     out += (c ? "," : "") + std::string("{\"name\":") + rt::json_quoted(s.name) + ",\"type\":\"" +
            std::string(type_name(s.type)) + "\",\"rows\":" + std::to_string(s.rows) +
            ",\"nones\":" + std::to_string(s.nones);
+    // A logical column's numbers are its words' (epoch ms, days, unscaled).
+    if (!s.logical.is_none())
+      out += ",\"logical\":" + rt::json_quoted(logical_type_name(s.logical));
     if (s.numeric) numeric_json(out, *s.numeric);
     if (s.text) text_json(out, *s.text, s.rows);
     if (s.trues) {

@@ -1,5 +1,6 @@
 // The numbers of a stats report as people read them (the terminal report,
 // the HTML page): six significant digits, a column's integers exactly.
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -14,10 +15,51 @@ std::string stats_number_text(double v) {
   return buf;
 }
 
-std::string stats_value_text(const Value& v) {
+std::string stats_value_text(const Value& v, LogicalType logical) {
   if (v.is_none()) return "-";
+  if (!logical.is_none()) return logical_text(logical, word_of(v));
   if (is_float(v.type())) return stats_number_text(v.as_f64());
   return v.to_string();
+}
+
+std::string stats_type_text(const ColumnStats& s) {
+  return s.logical.is_none() ? std::string(type_name(s.type)) : logical_type_name(s.logical);
+}
+
+namespace {
+
+// 10^scale: a decimal's words are its value times it.
+double decimal_unit(LogicalType logical) {
+  return std::pow(10.0, logical.scale);
+}
+
+}  // namespace
+
+std::string stats_mean_text(const ColumnStats& s, double mean) {
+  switch (s.logical.kind) {
+    case LogicalKind::None:
+      return stats_number_text(mean);
+    case LogicalKind::Decimal:
+      return stats_number_text(mean / decimal_unit(s.logical));
+    default:  // the instant (or day) nearest the mean
+      return logical_text(s.logical, (uint64_t)std::llround(mean));
+  }
+}
+
+std::string stats_spread_text(const ColumnStats& s, double stddev) {
+  switch (s.logical.kind) {
+    case LogicalKind::None:
+      return stats_number_text(stddev);
+    case LogicalKind::Decimal:
+      return stats_number_text(stddev / decimal_unit(s.logical));
+    case LogicalKind::Timestamp:
+      return stats_number_text(stddev / 86400000.0) + " days";
+    case LogicalKind::TimestampMicros:
+      return stats_number_text(stddev / 86400000000.0) + " days";
+    case LogicalKind::Date:
+      return stats_number_text(stddev) + " days";
+  }
+  return stats_number_text(stddev);
 }
 
 std::string stats_passes_text(const StatsReport& report) {

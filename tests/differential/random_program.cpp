@@ -71,9 +71,18 @@ class Generator {
   }
 
   // Signed integers, narrow types and f32: casts (checked ones fail rows),
-  // signed arithmetic and comparisons, widenings, and their text forms.
+  // signed arithmetic and comparisons, widenings, and their text forms; the
+  // logical types (timestamps, dates, decimals: checked conversions too).
   std::string signed_expr() {
-    switch (pick(10)) {
+    switch (pick(14)) {
+      case 10:
+        return "(" + i() + " * 86400007) as timestamp";
+      case 11:
+        return "(" + f() + " * 1e4 - 5e3) as decimal(12, 3)";
+      case 12:
+        return "((" + i() + " * 999999937) as timestamp_us) as date";
+      case 13:
+        return "((" + f() + " * 1e6) as decimal(15, 4)) as decimal(9, 1)";
       case 0:
         return i() + " + " + i() + " * " + i();
       case 1:
@@ -131,6 +140,10 @@ class Generator {
         default:
           return "(" + f() + " * 1e30) as f32";
       }
+    }
+    if (chance(30)) {  // a logical value's text, and text read as one
+      return "((" + i() + " * 3600001) as timestamp as str) + ((((" + i() +
+             " as timestamp) as str) as timestamp_us) as date as str)";
     }
     return "\"{" + i() + "}|{" + f() + "}|\" + (" + i() + " as str) + printf(\"{:x}|{:06}\", " +
            i() + ", " + i() + ")";
@@ -450,13 +463,17 @@ class Generator {
     }
   }
 
+  // A str for a hole inside a json tile's string: never a bare tile name,
+  // which would splice that tile's JSON into the string (a compile error).
+  std::string in_string() { return s() + " + \"\""; }
+
   // A tile (dsl/tiles.hpp): holes of each type in each place of its
   // encoding, with formats, declared types, a branch and a projection.
   std::string tile(const std::string& name) {
     switch (pick(3)) {
       case 0:
         return "tile " + name + " : json := {\"u\": ${" + u() + "}, \"f\": ${" + f() +
-               "}, \"s\": ${" + s() + "}, \"in\": \"<${" + s() + "}>\", \"p\": ${" + f() +
+               "}, \"s\": ${" + s() + "}, \"in\": \"<${" + in_string() + "}>\", \"p\": ${" + f() +
                " | .3}, \"b\": ${" + u() + ": bool}, \"k\": [@for k in 0..3 { ${k + " + u() +
                "} }], \"w\": @if " + u() + " & 1 { ${" + u() + ": str} } @else { null }}";
       case 1:

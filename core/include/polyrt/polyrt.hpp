@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "polyrt/error.hpp"
+#include "polyrt/logical_type.hpp"
 #include "polyrt/provenance.hpp"
 #include "polyrt/value.hpp"
 
@@ -146,6 +147,10 @@ class Program : public std::enable_shared_from_this<Program> {
   // The index of output `name`; WriteError listing the outputs when unknown.
   size_t require_output(std::string_view name) const;
   Type output_type(size_t index) const;
+  // What output `index`'s words mean to a writer (`x as timestamp`, `as
+  // date`, `as decimal(12, 2)`; polyrt/logical_type.hpp): none for a plain
+  // value. output_type is then its physical type, i64 or i32.
+  LogicalType output_logical_type(size_t index) const;
   // How many elements every value of a vector output has, when the program
   // fixes it (hash_vec(seed, 768), a constant vector, vec_add of such a
   // vector, ...); none when it may vary from row to row, or the output is not

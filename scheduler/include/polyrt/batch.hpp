@@ -99,6 +99,7 @@ struct BatchOptions {
 // [offsets[r], offsets[r + 1]) of `bytes`, offsets[0] == 0.
 struct ColumnView {
   Type type = Type::U64;
+  LogicalType logical;               // Program::output_logical_type: how writers show it
   bool is_none = false;              // None for every row (an unset extern feeds it)
   const uint64_t* words = nullptr;   // scalar types: u64, f64 bit pattern, bool 0/1
   const int64_t* offsets = nullptr;  // str columns: rows + 1 offsets ...
@@ -123,6 +124,7 @@ struct Column {
   std::vector<uint64_t> words;
   std::vector<int64_t> offsets;  // str: rows + 1
   std::string bytes;             // str
+  LogicalType logical;           // Program::output_logical_type
 
   std::string_view text(size_t row) const {
     return std::string_view(bytes).substr((size_t)offsets[row],
@@ -166,6 +168,8 @@ class BatchEvaluator {
   const std::vector<Type>& output_types() const;
   // Per output: a vector output's fixed dimension (Program::output_dimension).
   const std::vector<std::optional<uint64_t>>& output_dimensions() const;
+  // Per output: its logical type (Program::output_logical_type).
+  const std::vector<LogicalType>& output_logical_types() const;
   // Where the batch runs: "cpu", "gpu 0 (NVIDIA H200, sm_90, 132 SMs)"; with
   // BatchDevice::Auto and no usable GPU, "cpu" and why not.
   std::string device_name() const;

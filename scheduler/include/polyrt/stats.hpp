@@ -76,6 +76,7 @@ struct TextStats {
 struct ColumnStats {
   std::string name;
   Type type = Type::U64;
+  LogicalType logical;  // Program::output_logical_type; numeric holds its words' numbers
   uint64_t rows = 0, nones = 0;
   std::optional<NumericStats> numeric;  // integer and float columns
   std::optional<TextStats> text;        // str, bytes, json
@@ -106,7 +107,13 @@ std::string stats_json(const StatsReport& report);
 // How the reports print for people: a double to 6 significant digits, a
 // column's value in its type (an integer exactly, a float so, None "-").
 std::string stats_number_text(double v);
-std::string stats_value_text(const Value& v);
+std::string stats_value_text(const Value& v, LogicalType logical = {});
+// A column's type as reports show it: its logical type's name, if any.
+std::string stats_type_text(const ColumnStats& s);
+// A column's mean and standard deviation: plain numbers, or in its logical
+// type's terms (a decimal's value, a time's instant; a spread in its units).
+std::string stats_mean_text(const ColumnStats& s, double mean);
+std::string stats_spread_text(const ColumnStats& s, double stddev);
 // Which passes ran, of which columns: "3 passes over them (1: moments and
 // texts of every column; 2: ...)".
 std::string stats_passes_text(const StatsReport& report);

@@ -50,7 +50,24 @@ std::shared_ptr<arrow::DataType> scalar_type(Type type) {
   }
 }
 
-std::shared_ptr<arrow::DataType> column_type(Type type, std::optional<uint64_t> dimension) {
+// A logical type's Arrow type: timestamps in UTC, dates as date32 (days),
+// decimals as decimal128 (Parquet stores them as INT64, see arrow_writers.cpp).
+std::shared_ptr<arrow::DataType> logical_arrow_type(LogicalType logical) {
+  switch (logical.kind) {
+    case LogicalKind::Timestamp:
+      return arrow::timestamp(arrow::TimeUnit::MILLI, "UTC");
+    case LogicalKind::TimestampMicros:
+      return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+    case LogicalKind::Date:
+      return arrow::date32();
+    default:
+      return arrow::decimal128(logical.precision, logical.scale);
+  }
+}
+
+std::shared_ptr<arrow::DataType> column_type(Type type, std::optional<uint64_t> dimension,
+                                             LogicalType logical) {
+  if (!logical.is_none()) return logical_arrow_type(logical);
   if (!is_vector(type)) return scalar_type(type);
   const std::shared_ptr<arrow::DataType> element = scalar_type(vector_element(type));
   if (dimension) return arrow::fixed_size_list(element, (int32_t)*dimension);
@@ -75,6 +92,17 @@ std::shared_ptr<arrow::Buffer> bool_bits(const ColumnView& v, uint64_t rows) {
   uint8_t* bits = out->mutable_data();
   std::memset(bits, 0, (rows + 7) / 8);
   for (uint64_t r = 0; r < rows; ++r) bits[r / 8] |= (uint8_t)((v.words[r] & 1) << (r % 8));
+  return out;
+}
+
+// A decimal column's 16-byte two's complement values: each word sign-extended.
+std::shared_ptr<arrow::Buffer> decimal128_values(const ColumnView& v, uint64_t rows) {
+  std::shared_ptr<arrow::Buffer> out = allocate((int64_t)(rows * 16));
+  auto* at = reinterpret_cast<uint64_t*>(out->mutable_data());
+  for (uint64_t r = 0; r < rows; ++r) {
+    at[2 * r] = v.words[r];
+    at[2 * r + 1] = (int64_t)v.words[r] < 0 ? ~0ULL : 0;
+  }
   return out;
 }
 
@@ -137,7 +165,8 @@ std::shared_ptr<arrow::ArrayData> vector_data(const std::shared_ptr<arrow::DataT
 std::shared_ptr<arrow::Schema> arrow_schema(const ColumnarSpec& spec) {
   arrow::FieldVector fields;
   for (size_t k = 0; k < spec.names.size(); ++k) {
-    fields.push_back(arrow::field(spec.names[k], column_type(spec.types[k], spec.dimensions[k])));
+    fields.push_back(arrow::field(
+        spec.names[k], column_type(spec.types[k], spec.dimensions[k], spec.logical_types[k])));
   }
   return arrow::schema(std::move(fields));
 }
@@ -154,6 +183,9 @@ std::shared_ptr<arrow::RecordBatch> record_batch(const std::shared_ptr<arrow::Sc
     if (v.is_none) {
       columns.push_back(
           value_or_throw(arrow::MakeArrayOfNull(arrow_type, (int64_t)rows), "Arrow nulls")->data());
+    } else if (spec.logical_types[k].kind == LogicalKind::Decimal) {
+      columns.push_back(
+          arrow::ArrayData::Make(arrow_type, (int64_t)rows, {nullptr, decimal128_values(v, rows)}));
     } else if (is_vector(type)) {
       columns.push_back(vector_data(arrow_type, type, v, rows, spec.names[k], chunk.first));
     } else if (is_text(type)) {

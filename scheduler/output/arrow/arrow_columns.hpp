@@ -2,8 +2,9 @@
 // type at its real width and sign, text as large_utf8 (invalid UTF-8, which
 // a Latin-1 literal can make, repaired to U+FFFD as Python's to_arrow does),
 // bytes as large_binary, a vector column as a fixed_size_list of its
-// elements when its dimension is fixed, else a large_list, and a column that
-// is None on every row as nulls.
+// elements when its dimension is fixed, else a large_list, a logical type as
+// Arrow's (timestamp[ms|us, UTC], date32, decimal128(p, s)), and a column
+// that is None on every row as nulls.
 #pragma once
 
 #include <arrow/api.h>

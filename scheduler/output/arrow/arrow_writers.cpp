@@ -12,6 +12,7 @@
 #include <parquet/arrow/writer.h>
 #include <parquet/properties.h>
 
+#include <algorithm>
 #include <unordered_set>
 
 #include "polyrt/error.hpp"
@@ -195,7 +196,8 @@ bool few_distinct(const arrow::Array& column) {
     std::unordered_set<uint64_t> seen;
     for (int64_t r = 0; r < rows; ++r) {
       uint64_t word = 0;
-      std::memcpy(&word, values + r * width, (size_t)width);
+      // A decimal128's low word: its high one is the sign's extension.
+      std::memcpy(&word, values + r * width, (size_t)std::min(width, 8));
       seen.insert(word);
     }
     distinct = seen.size();
@@ -216,6 +218,7 @@ class ParquetWriter final : public BatchWriter {
     builder.compression(arrow_codec(spec_.codec))
         ->max_row_group_length((int64_t)spec_.row_group_rows)
         ->enable_statistics()
+        ->enable_store_decimal_as_integer()  // INT32/INT64 for precisions up to 18
         ->disable_dictionary()
         ->created_by("polyrt (parquet-cpp-arrow " + std::string(ARROW_VERSION_STRING) + ")");
     if (spec_.level > 0) builder.compression_level(spec_.level);
@@ -248,7 +251,7 @@ class ParquetWriter final : public BatchWriter {
 }  // namespace polyrt::scheduler::arrow_output
 
 extern "C" __attribute__((visibility("default"))) polyrt::scheduler::ColumnarWriter*
-polyrt_open_columnar_writer_v1(const polyrt::scheduler::ColumnarSpec* spec,
+polyrt_open_columnar_writer_v2(const polyrt::scheduler::ColumnarSpec* spec,
                                polyrt::scheduler::ByteSink* sink, std::string* error) {
   using namespace polyrt::scheduler::arrow_output;
   try {
