@@ -36,6 +36,9 @@ const char* kRunUsage =
     "  --rows N              at most N rows: the first N of --cycles (default 0..), so\n"
     "                        --rows 1M is --cycles 0..1M and --cycles 5.. --rows 10 is 5..15\n"
     "  --outputs a,b,...     columns (default: every named binding, in source order)\n"
+    "  --no-nulls            refuse to run when an output may be null (null_if, an if with\n"
+    "                        a None branch), which is otherwise an empty field, JSON's null\n"
+    "                        or Arrow's null\n"
     "  --format F            csv (default), tsv, jsonl, text, npy, parquet, arrow or arrows:\n"
     "                        csv and tsv have a header line; text writes one str output's\n"
     "                        rows as they are, one per line; npy writes DIR/<output>.npy\n"
@@ -103,6 +106,7 @@ struct RunRequest {
   bool batch = true;
   std::optional<uint64_t> parts, part;
   std::optional<scheduler::Compression> compress;  // --compress; else --out's suffix says
+  bool no_nulls = false;                           // --no-nulls
 };
 
 // One flag into `r`; false when it is none of run's own.
@@ -114,6 +118,8 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
     r.rows = parse_u64_arg("run", args.value_of(f), "--rows");
   } else if (f == "--outputs") {
     r.outputs = split_list(args.value_of(f), "run");
+  } else if (f == "--no-nulls") {
+    r.no_nulls = true;
   } else if (f == "--format") {
     const std::string format = args.value_of(f);
     job.format = scheduler::find_output_format(format);
@@ -288,6 +294,15 @@ void prepare_job(RunRequest& r, const std::string& file) {
   job.outputs = r.outputs.empty() ? columns_of.output_names() : r.outputs;
   check_outputs("run", job.outputs, columns_of,
                 (p.traversal_count() ? "the traversal's body in " : "") + file);
+  for (const std::string& name : job.outputs) {
+    if (r.no_nulls && columns_of.output_nullable(columns_of.require_output(name))) {
+      throw UsageError("polyrt run: output '" + name +
+                       "' may be null (null_if, null_with_probability or an if with a None "
+                       "branch) and --no-nulls refuses it; drop --no-nulls, leave it out of "
+                       "--outputs, or write default_or(" +
+                       name + ", fallback)");
+    }
+  }
   for (const std::string& w : p.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
 }
 

@@ -63,7 +63,11 @@ std::string sparkline(const std::vector<uint64_t>& bins, bool log_scale) {
 
 std::string column_text(const ColumnStats& s, bool log_scale) {
   std::string out = s.name + "  " + stats_type_text(s) + "  " + with_commas(s.rows) + " rows";
-  if (s.nones) return out + ", all None\n";
+  if (s.nones && s.nones == s.rows) return out + ", all None\n";
+  if (s.nones) {
+    out += ", " + with_commas(s.nones) + " null (" +
+           stats_number_text(100.0 * (double)s.nones / (double)s.rows) + "%)";
+  }
   out += "\n";
   if (s.numeric) {
     const NumericStats& n = *s.numeric;

@@ -39,7 +39,7 @@ _polyrt() {
     check) options="--lib --plugin --partition --help" ;;
     eval) options="--set --engine --provenance --lib --plugin --partition --help" ;;
     preview) options="--rows --cycles --outputs --set --width --engine --lib --plugin --partition --help" ;;
-    run) options="--cycles --rows --compress --outputs --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate --lib --plugin --partition --help" ;;
+    run) options="--cycles --rows --compress --outputs --no-nulls --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate --lib --plugin --partition --help" ;;
     bench) options="--seconds --outputs --set --json --help" ;;
     plan) options="--engine --provenance --emit-llvm --before-o2 --device --target --sm --cuda-driver --emit-ptx --help" ;;
     *) options="--help" ;;

@@ -44,16 +44,19 @@ TEST(CheckerErrors, UnknownNamesSuggestTheClosest) {
   expect_error("input x\nv := hash", "2:6", {"'hash' is a function"});
 }
 
-// `None` is never taken for an inferred input: it is refused where it is
-// read, saying what makes an absent value.
+// `None` is never taken for an inferred input: it is a branch of an if (a
+// null, tests/nulls_test.cpp), and refused anywhere else, saying what makes
+// a null.
 TEST(CheckerErrors, NoneIsNotAnInput) {
-  expect_error("input x\nv := if x % 2 == 0 { None } else { x }\n", "2:22",
-               {"'None' is the absent value, which an expression cannot make yet",
-                "default_or(value, fallback)"});
-  expect_error("v := hash(None)\n", "1:11", {"'None' is the absent value"});
-  // A program may still declare or bind the name.
+  const auto p = compile("input x\nv := if x % 2 == 0 { None } else { x }\n");
+  EXPECT_EQ(p->input_names(), (std::vector<std::string>{"x"}));
+  EXPECT_TRUE(p->output_nullable(0));
+  expect_error("v := hash(None)\n", "1:11",
+               {"'None' (null) is a branch of an if", "null_if(c, value)"});
+  // A program may still declare or bind the name, which is then no null.
   EXPECT_EQ(compile("input None\nv := None + 1\n")->input_names(),
             (std::vector<std::string>{"None"}));
+  EXPECT_FALSE(compile("input None\nv := if None { None } else { 1 }\n")->output_nullable(0));
 }
 
 TEST(CheckerErrors, CyclesAndDuplicates) {

@@ -19,6 +19,16 @@ namespace polyrt::dsl {
 // polydat's `select(cond, a, b)`: the if intrinsic under another name (a
 // program's own module of that name shadows it).
 inline constexpr std::string_view kSelectIntrinsic = "select";
+// Nulls on purpose (docs/language.md, "Nulls"): `null_if(cond, value)` and
+// `null_with_probability(input, probability, value)`; the checker lowers them.
+inline constexpr std::string_view kNullIfIntrinsic = "null_if";
+inline constexpr std::string_view kNullWithProbabilityIntrinsic = "null_with_probability";
+
+// Calls the checker lowers itself rather than a node or a module.
+inline bool is_intrinsic(std::string_view name) {
+  return name == "if" || name == kSelectIntrinsic || name == kNullIfIntrinsic ||
+         name == kNullWithProbabilityIntrinsic;
+}
 
 enum class ExprKind : uint8_t {
   Int,     // u

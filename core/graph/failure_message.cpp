@@ -29,9 +29,12 @@ std::vector<std::string> fed_outputs(const Graph& g, uint32_t node) {
   }
   std::vector<std::string> names;
   for (const Output& o : g.outputs) {
-    if (reached[o.wire.node]) names.push_back(o.name);
+    if (!reached[o.wire.node]) continue;
+    // A presence output feeds the nullable output it is named after.
+    names.push_back(o.hidden ? o.name.substr(0, o.name.size() - kPresenceSuffix.size()) : o.name);
   }
   std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@ std::string_view lifecycle_name(Lifecycle lifecycle);
 struct Wire {
   uint32_t node = 0;
   uint32_t port = 0;
+  bool operator==(const Wire&) const = default;
 };
 
 struct Node {
@@ -71,11 +73,21 @@ inline bool is_frozen_const(const Node& n) {
   return n.is_const_binding && n.lifecycle == Lifecycle::Init;
 }
 
+// What a nullable output's presence output is named after it: no binding
+// can be (names are identifiers).
+inline constexpr std::string_view kPresenceSuffix = "#present";
+
 struct Output {
   std::string name;
   Wire wire;
   Type type;
   LogicalType logical = {};  // none unless the binding is `... as timestamp`, ...
+  // A nullable output: the index of the output whose word is 1 where this
+  // one has a value, 0 where it is null. That output is `hidden`: the
+  // engines compute it, the program's output names leave it out; hidden
+  // outputs come after every other.
+  std::optional<uint32_t> presence = {};
+  bool hidden = false;
 };
 
 struct Extern {

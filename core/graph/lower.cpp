@@ -29,6 +29,10 @@ struct Typed {
   // What the word means to a writer (`as timestamp`, ...): kept by a binding
   // of the value, dropped by arithmetic on it.
   LogicalType logical = {};
+  // A nullable value: a u64 word, 1 where the row has a value and 0 where it
+  // is null (null_if, an `if` with a None branch). A node's result is null
+  // where any input is (SQL's propagation); absent: never null.
+  std::optional<Wire> present = {};
 };
 
 struct BindingInfo {
@@ -49,6 +53,7 @@ class Lowerer {
     g_.nodes.reserve(ast_.tokens + 16);
     declare_all();
     for (const Stmt* s : dependency_order()) lower_binding(*s);
+    std::vector<std::pair<size_t, Wire>> nullable;  // output, its presence
     for (const Stmt& s : ast_.statements) {
       if (s.kind != StmtKind::Binding || s.hidden) continue;
       if (s.is_private) {
@@ -58,7 +63,16 @@ class Lowerer {
       for (const std::string& name : s.names) {
         const Typed& t = bound_.at(name);
         g_.outputs.push_back(Output{name, t.wire, t.type, t.logical});
+        if (t.present) nullable.emplace_back(g_.outputs.size() - 1, *t.present);
       }
+    }
+    // Each nullable output's presence word: an output of its own after the
+    // program's, which the engines compute like any other.
+    for (const auto& [output, present] : nullable) {
+      g_.outputs[output].presence = (uint32_t)g_.outputs.size();
+      g_.outputs.push_back(
+          Output{g_.outputs[output].name + std::string(kPresenceSuffix), present, Type::U64});
+      g_.outputs.back().hidden = true;
     }
     for (uint32_t o = 0; o < src_.origin_count(); ++o) {
       const SourcePos start{0, 0, o};
@@ -392,6 +406,38 @@ class Lowerer {
   std::vector<Typed> call_node(const NodeDef& def, std::vector<Typed> inputs,
                                std::vector<Value> params, SourcePos pos, size_t length,
                                const std::vector<SourcePos>& param_pos = {}) {
+    std::optional<Wire> present;
+    for (Typed& t : inputs) {
+      if (!t.present) continue;
+      if (def.accepts_none) {
+        src_.fail(pos,
+                  "'" + std::string(def.name) +
+                      "' reads a value that may be null (null_if, an if with a None branch)",
+                  length, "default_or(value, fallback) gives a value on every row");
+      }
+      present = both_present(present, t.present, pos, length);
+      t.present.reset();
+    }
+    std::vector<Typed> results =
+        call_node_values(def, std::move(inputs), std::move(params), pos, length, param_pos);
+    for (Typed& t : results) t.present = present;
+    return results;
+  }
+
+  // 1 where both are present (either may be always present).
+  std::optional<Wire> both_present(std::optional<Wire> a, std::optional<Wire> b, SourcePos pos,
+                                   size_t length) {
+    if (!a || (b && *a == *b)) return b;
+    if (!b) return a;
+    return call_node(*nodes::find_node("u64_and"), {Typed{*a, Type::U64}, Typed{*b, Type::U64}}, {},
+                     pos, length)[0]
+        .wire;
+  }
+
+  // call_node without the presence of its results.
+  std::vector<Typed> call_node_values(const NodeDef& def, std::vector<Typed> inputs,
+                                      std::vector<Value> params, SourcePos pos, size_t length,
+                                      const std::vector<SourcePos>& param_pos) {
     if (seed_key_ && def.keyed_by_seed) {
       inputs[0] = call_node(*nodes::find_node("u64_xor"),
                             {inputs[0], constant(Value::u64(*seed_key_), pos)}, {}, pos, length)[0];
@@ -631,12 +677,14 @@ class Lowerer {
       src_.fail(e.pos, "'" + e.text + "' is not a literal in this language", e.length,
                 "use 1 or 0 (comparisons give u64 1/0)");
     }
-    // Never an inferred input (`if c { None } else { x }` asked for
-    // `--set None=...`): the absent value, which no expression makes yet.
+    // Never an inferred input (`if c { None } else { x }` once asked for
+    // `--set None=...`): the null value, which takes its type from the
+    // other branch of an `if`.
     if (e.text == "None") {
-      src_.fail(e.pos, "'None' is the absent value, which an expression cannot make yet", e.length,
-                "an extern without a default reads None until it is set; "
-                "default_or(value, fallback) replaces an absent value");
+      src_.fail(e.pos, "'None' (null) is a branch of an if, whose other branch gives its type",
+                e.length,
+                "if c { None } else { value }, or null_if(c, value) and "
+                "null_with_probability(input, p, value)");
     }
     if (const size_t field = e.text.find("__"); field != std::string::npos && field > 0) {
       std::string dotted;
@@ -1053,26 +1101,82 @@ class Lowerer {
     return convert(v, to, e, true);
   }
 
-  Typed lower_if(const Expr& e) {
-    Typed c = lower_expr(*e.args[0]);
+  // An `if`'s condition: an integer or bool, nonzero selecting the first
+  // branch (a signed one compared with 0).
+  Typed condition(const Expr& cond, const char* what) {
+    Typed c = lower_expr(cond);
     if (!is_integer(c.type) && c.type != Type::Bool) {
-      src_.fail(
-          e.args[0]->pos,
-          "the condition of 'if' must be an integer (nonzero selects the first branch), got " +
-              std::string(type_name(c.type)),
-          e.args[0]->length, is_float(c.type) ? "compare explicitly, e.g. x != 0.0" : "");
+      src_.fail(cond.pos,
+                std::string("the condition of '") + what +
+                    "' must be an integer (nonzero selects the first branch), got " +
+                    std::string(type_name(c.type)),
+                cond.length, is_float(c.type) ? "compare explicitly, e.g. x != 0.0" : "");
     }
-    if (is_signed_integer(c.type)) c = truth(c, *e.args[0]);
-    Typed a = lower_expr(*e.args[1]);
-    Typed b = lower_expr(*e.args[2]);
+    if (is_signed_integer(c.type)) c = truth(c, cond);
+    return c;
+  }
+
+  // `None` as a branch of an if: a null, unless the program binds the name.
+  bool is_null_literal(const Expr& e) const {
+    return e.kind == ExprKind::Ident && e.text == "None" && !bound_.count("None");
+  }
+
+  // 1 where `c` is nonzero (`nonzero`) or zero (!nonzero), never null.
+  Wire test_of(Typed c, bool nonzero, const Expr& e) {
+    c.present.reset();
+    return call1(nonzero ? "u64_ne" : "u64_eq", {c, constant(Value::u64(0), e.pos)}, e).wire;
+  }
+
+  // `value` where `keep` is 1, null elsewhere (and where value or the
+  // condition is null).
+  Typed null_unless(Typed value, Wire keep, const Typed& c, const Expr& e) {
+    value.present = both_present(both_present(value.present, keep, e.pos, e.length), c.present,
+                                 e.pos, e.length);
+    return value;
+  }
+
+  Typed lower_if(const Expr& e) {
+    Typed c = condition(*e.args[0], "if");
+    const bool null_then = is_null_literal(*e.args[1]), null_else = is_null_literal(*e.args[2]);
+    if (null_then && null_else) {
+      src_.fail(e.pos, "both branches of this if are None: nothing gives the value a type",
+                e.length, "a null column is null_if(1, value)");
+    }
+    if (null_then) return null_unless(lower_expr(*e.args[2]), test_of(c, false, e), c, e);
+    if (null_else) return null_unless(lower_expr(*e.args[1]), test_of(c, true, e), c, e);
+    return choose(c, lower_expr(*e.args[1]), lower_expr(*e.args[2]), e, *e.args[1], *e.args[2]);
+  }
+
+  // `if c { a } else { b }` of lowered values: the value of the branch taken,
+  // null where that branch is (or c is).
+  Typed choose(Typed c, Typed a, Typed b, const Expr& e, const Expr& ea, const Expr& eb) {
+    const std::optional<Wire> present_c = c.present, present_a = a.present, present_b = b.present;
+    c.present.reset();
+    a.present.reset();
+    b.present.reset();
+    Typed picked = select_value(c, a, b, e, ea, eb);
+    std::optional<Wire> present;
+    if (present_a || present_b) {
+      const auto or_one = [&](std::optional<Wire> w) {
+        return w ? Typed{*w, Type::U64} : constant(Value::u64(1), e.pos);
+      };
+      present = call1("select_u64", {c, or_one(present_a), or_one(present_b)}, e).wire;
+    }
+    picked.present = both_present(present, present_c, e.pos, e.length);
+    return picked;
+  }
+
+  // The selection of values `a` and `b` (written as `ea` and `eb`).
+  Typed select_value(const Typed& c, Typed a, Typed b, const Expr& e, const Expr& ea,
+                     const Expr& eb) {
     if (a.type == Type::Str || b.type == Type::Str) {
-      return call1("select_str", {c, to_str(a, *e.args[1]), to_str(b, *e.args[2])}, e);
+      return call1("select_str", {c, to_str(a, ea), to_str(b, eb)}, e);
     }
-    a = signed_operand(a, *e.args[1], b.type);
-    b = signed_operand(b, *e.args[2], a.type);
+    a = signed_operand(a, ea, b.type);
+    b = signed_operand(b, eb, a.type);
     const Type t = meet(e, a.type, b.type);
     if (t == Type::F64) {
-      return call1("select_f64", {c, to_f64(a, *e.args[1]), to_f64(b, *e.args[2])}, e);
+      return call1("select_f64", {c, to_f64(a, ea), to_f64(b, eb)}, e);
     }
     Typed picked = call1(t == Type::I64 ? "select_i64" : "select_u64", {c, a, b}, e);
     // Both branches of one narrower type: so is the result.
@@ -1189,7 +1293,48 @@ class Lowerer {
     }
   }
 
+  // null_if(cond, value) and null_with_probability(input, p, value).
+  Typed lower_null(const Expr& e) {
+    const bool by_chance = e.text == dsl::kNullWithProbabilityIntrinsic;
+    const size_t arity = by_chance ? 3 : 2;
+    const bool named = std::any_of(e.arg_names.begin(), e.arg_names.end(),
+                                   [](const std::string& n) { return !n.empty(); });
+    if (e.args.size() != arity || named) {
+      src_.fail(e.pos,
+                by_chance ? "null_with_probability(input, probability, value) takes 3 arguments, "
+                            "by position"
+                          : "null_if(condition, value) takes 2 arguments, by position",
+                e.length);
+    }
+    Typed c;
+    if (by_chance) {
+      // Null where unfair_coin(input, probability) is 1: hashed, seeded.
+      const NodeDef& coin = *nodes::find_node("unfair_coin");
+      c = call_node(coin, {lower_expr(*e.args[0])},
+                    {const_argument(*e.args[1], coin.args[1], coin)}, e.pos, e.length,
+                    {e.args[0]->pos, e.args[1]->pos})[0];
+    } else {
+      c = condition(*e.args[0], "null_if");
+    }
+    return null_unless(lower_expr(*e.args[arity - 1]), test_of(c, false, e), c, e);
+  }
+
+  // default_or(value, fallback) and this_or of a nullable value: the value
+  // where it is present, else the fallback.
+  std::optional<Typed> lower_default_of_nullable(const Expr& e) {
+    if ((e.text != "default_or" && e.text != "this_or") || e.args.size() != 2) return std::nullopt;
+    Typed value = lower_expr(*e.args[0]);
+    if (!value.present) return std::nullopt;  // None-aware as before (an unset extern)
+    const Typed present{*value.present, Type::U64};
+    value.present.reset();  // taken only where it is present
+    return choose(present, value, lower_expr(*e.args[1]), e, *e.args[0], *e.args[1]);
+  }
+
   std::vector<Typed> lower_call(const Expr& e) {
+    if (e.text == dsl::kNullIfIntrinsic || e.text == dsl::kNullWithProbabilityIntrinsic) {
+      return {lower_null(e)};
+    }
+    if (std::optional<Typed> chosen = lower_default_of_nullable(e)) return {*chosen};
     if (e.text == "if") {
       src_.fail(e.pos, "if(cond, then, else) takes 3 arguments", e.length);
     }

@@ -387,7 +387,17 @@ void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::st
         src.fail(dsl::SourcePos{}, "required output '" + name + "' is not a binding of the program",
                  1, near.empty() ? "" : "did you mean '" + near + "'?");
       }
-      if (taken.insert(name).second) kept.push_back(g.outputs[it->second]);
+      if (taken.insert(name).second && !g.outputs[it->second].hidden) {
+        kept.push_back(g.outputs[it->second]);
+      }
+    }
+    // The kept outputs' presence outputs, after them again.
+    const size_t visible = kept.size();
+    for (size_t o = 0; o < visible; ++o) {
+      if (!kept[o].presence) continue;
+      const Output hidden = g.outputs[*kept[o].presence];
+      kept[o].presence = (uint32_t)kept.size();
+      kept.push_back(hidden);
     }
     g.outputs = std::move(kept);
   }

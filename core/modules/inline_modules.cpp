@@ -102,7 +102,7 @@ class Inliner {
   // first (they shadow nodes), then nodes, then the library.
   std::optional<FoundModule> resolve(const Expr& call) {
     if (auto local = local_.find(call.text); local != local_.end()) return local->second;
-    if (call.text == "if" || call.text == dsl::kSelectIntrinsic || nodes::find_node(call.text) ||
+    if (dsl::is_intrinsic(call.text) || nodes::find_node(call.text) ||
         dsl::is_table_form(call.text)) {
       return std::nullopt;
     }

@@ -37,6 +37,7 @@ Program::Program(std::shared_ptr<const ir::Graph> graph, CompileOptions options,
     externs_.push_back(ExternInfo{e.name, e.type, e.default_value});
   const std::vector<std::optional<uint64_t>> dims = ir::vector_dimensions(*graph_);
   for (const ir::Output& o : graph_->outputs) {
+    if (o.hidden) break;  // presence outputs, after every other
     output_by_name_.emplace(o.name, output_names_.size());
     output_names_.push_back(o.name);
     output_dimensions_.push_back(o.wire.port == 0 ? dims[o.wire.node] : std::nullopt);
@@ -147,6 +148,15 @@ std::pair<size_t, Value> Program::resolve_extern_write(std::string_view name,
 
 Type Program::output_type(size_t index) const {
   return graph_->outputs.at(index).type;
+}
+
+std::optional<size_t> ProgramInternals::presence_output(const Program& program, size_t index) {
+  const std::optional<uint32_t> presence = program.graph_->outputs.at(index).presence;
+  return presence ? std::optional<size_t>(*presence) : std::nullopt;
+}
+
+bool Program::output_nullable(size_t index) const {
+  return graph_->outputs.at(index).presence.has_value();
 }
 
 LogicalType Program::output_logical_type(size_t index) const {
@@ -366,7 +376,7 @@ size_t State::output_index(std::string_view name) const {
 }
 
 Value State::pull(std::string_view name) {
-  return engine_ref().pull_at(output_index(name));
+  return pull_ref(output_index(name));
 }
 
 Value State::pull_at(size_t index) {
@@ -374,12 +384,22 @@ Value State::pull_at(size_t index) {
 }
 
 const Value& State::pull_ref(size_t index) {
-  if (index >= engine_ref().program().output_names().size()) {
+  const Program& program = engine_ref().program();
+  if (index >= program.output_names().size()) {
     throw WriteError("output index " + std::to_string(index) +
                      " is out of range (the program has " +
-                     std::to_string(engine_ref().program().output_names().size()) + " outputs)");
+                     std::to_string(program.output_names().size()) + " outputs)");
   }
-  return engine_ref().pull_ref(index);
+  const Value& value = engine_ref().pull_ref(index);
+  if (const std::optional<size_t> presence = ProgramInternals::presence_output(program, index)) {
+    // The value first: a row whose value fails fails, null or not, as in
+    // the batch tier, which computes every column.
+    static const Value kNull;
+    const Value& present = engine_ref().pull_ref(*presence);
+    if (!present.is_none() && present.as_u64() == 0) return kNull;
+    return engine_ref().pull_ref(index);  // the presence pull may have moved it
+  }
+  return value;
 }
 
 void State::eval() {

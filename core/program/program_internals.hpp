@@ -40,6 +40,9 @@ struct ProgramInternals {
     return program.traversals_.at(index);
   }
   static const ir::Graph& graph(const Program& program) { return *program.graph_; }
+  // A nullable output's presence output (ir::Output::presence): an index the
+  // engines pull like any output's, past the program's output names.
+  static std::optional<size_t> presence_output(const Program& program, size_t index);
   // The plan and code of the slot-buffer engines (null for the interpreter).
   static const slots::SlotProgram* slot_program(const Program& program) {
     return program.slot_program_.get();

@@ -716,6 +716,9 @@ class Batch:
         (uint64, int32, float32, ..., bool; no copy: the arrays own polyrt's
         buffers), and str columns as object arrays of
         str. An output that is None on every row (an unset extern) is None.
+        A nullable output (``null_if``, an ``if`` with a None branch) is a
+        ``numpy.ma.MaskedArray`` masked where it is null (an object array
+        with None there for text).
         Ctrl-C stops it within a fraction of a second.
 
         ``on_device=True`` (a batch on a GPU) leaves the columns in GPU memory
@@ -732,6 +735,7 @@ class Batch:
         raw = self._native.evaluate(start, stop)
         self._report_faults()
         types = dict(zip(self._native.output_names, self._native.output_types))
+        presence = {name: raw.pop(name + "#present") for name in types if name + "#present" in raw}
         out = {}
         for name, column in raw.items():
             if isinstance(column, tuple) and _vectors.is_vector(types[name]):
@@ -741,6 +745,8 @@ class Batch:
                 out[name] = np.array(objects(*column), dtype=object)
             else:
                 out[name] = column
+            if name in presence:
+                out[name] = _masked(out[name], presence[name])
         return out
 
     def text(self, start: int, stop: int, format: str = "csv", *, header: bool = True) -> bytes:
@@ -897,6 +903,15 @@ class Batch:
             self._source_files,
         )
         self._report_faults()
+
+
+def _masked(column, present):
+    """A nullable column: a masked array, or for objects None where null."""
+    if column.dtype == object:
+        column = column.copy()
+        column[~present] = None
+        return column
+    return np.ma.masked_array(column, mask=~present)
 
 
 def _device_column(native, name, type, gpu, address, rows, tensor, text_address, text_bytes, text_tensor):

@@ -65,7 +65,17 @@ def _arrow_type(pa, type_name: str, dimension=None, logical: str = ""):
     return getattr(pa, _TYPES[type_name])()
 
 
-def _array(pa, column, type_name: str, rows: int, name: str, dimension=None, logical: str = ""):
+def _array(pa, column, type_name: str, rows: int, name: str, dimension=None, logical: str = "", present=None):
+    array = _values_array(pa, column, type_name, rows, name, dimension, logical)
+    if present is None or present.all():
+        return array
+    # A nullable output: null where its presence is False.
+    import pyarrow.compute as pc
+
+    return pc.if_else(pa.array(present), array, pa.nulls(rows, array.type))
+
+
+def _values_array(pa, column, type_name: str, rows: int, name: str, dimension, logical: str):
     arrow_type = _arrow_type(pa, type_name, dimension, logical)
     if column is None:  # None on every row
         return pa.nulls(rows, arrow_type)
@@ -152,7 +162,7 @@ def record_batch(native, start: int, stop: int):
     pa = _pyarrow()
     columns = native.evaluate(start, stop)
     arrays = [
-        _array(pa, columns[name], t, stop - start, name, d, logical)
+        _array(pa, columns[name], t, stop - start, name, d, logical, columns.get(name + "#present"))
         for name, t, d, logical in zip(
             native.output_names, native.output_types, native.output_dimensions, native.output_logical_types
         )

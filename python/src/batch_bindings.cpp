@@ -124,6 +124,7 @@ struct Destination {
   void* words = nullptr;                    // numbers: their native width; bool: 1
   std::vector<int64_t>* offsets = nullptr;  // str
   std::string* bytes = nullptr;             // str
+  bool* present = nullptr;                  // a nullable output's: true where it has a value
 };
 
 nb::object column_object(const Destination& d, uint64_t count) {
@@ -186,6 +187,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   io::BufferSizes sizes("evaluate(" + std::to_string(start) + ", " + std::to_string(stop) + ")");
   for (size_t o = 0; o < types.size(); ++o) {
     if (evaluator.output_is_none(o)) continue;
+    if (evaluator.output_nullable(o)) sizes.add(count, 1);
     if (is_payload(types[o])) {
       sizes.add(count, sizeof(int64_t));
       sizes.add(1, sizeof(int64_t));
@@ -204,6 +206,10 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
     d.type = types[o];
     d.is_none = evaluator.output_is_none(o);
     if (d.is_none) continue;
+    if (evaluator.output_nullable(o)) {
+      d.present = allocate<bool>(count);
+      words.emplace_back(d.present, &give_buffer);
+    }
     if (is_payload(d.type)) {
       offsets.push_back(std::make_unique<std::vector<int64_t>>());
       offsets.back()->reserve(count + 1);
@@ -224,7 +230,8 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   bool words_only = true;  // every output a number: evaluate_into fills the arrays
   std::vector<uint64_t*> into;
   for (const Destination& d : out) {
-    words_only = words_only && !d.is_none && !is_payload(d.type) && d.type != Type::Bool;
+    words_only =
+        words_only && !d.is_none && !is_payload(d.type) && d.type != Type::Bool && !d.present;
     into.push_back(static_cast<uint64_t*>(d.words));
   }
   const auto stream_into_destinations = [&] {
@@ -237,6 +244,9 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
           for (size_t o = 0; o < out.size(); ++o) {
             const ColumnView& v = chunk.columns[o];
             const Destination& d = out[o];
+            if (d.present && !d.is_none) {
+              for (uint64_t r = 0; r < chunk.rows; ++r) d.present[at + r] = v.present[r] != 0;
+            }
             if (d.is_none || is_payload(d.type)) continue;
             if (d.type == Type::Bool) {
               bool* to = static_cast<bool*>(d.words) + at;
@@ -272,6 +282,10 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   for (size_t o = 0; o < out.size(); ++o) {
     const std::string& name = evaluator.output_names()[o];
     result[name.c_str()] = out[o].is_none ? nb::none() : column_object(out[o], count);
+    if (out[o].present && !out[o].is_none) {
+      // Under the name the presence output has (ir::kPresenceSuffix).
+      result[(name + "#present").c_str()] = numpy_owning(out[o].present, count);
+    }
   }
   // numpy owns them now.
   for (auto& w : words) w.release();

@@ -75,7 +75,8 @@ struct NativeState {
   nb::object pull(std::string_view name) {
     const size_t index = index_of(name);
     const Type type = program->output_type(index);
-    if (!is_payload(type) && lock.try_lock()) {
+    // A nullable output's word is its value's on null rows too: pull_at says.
+    if (!is_payload(type) && !program->output_nullable(index) && lock.try_lock()) {
       const std::optional<uint64_t> word = state.current_word(index);
       lock.unlock();
       if (word) return word_to_python(*word, type);

@@ -108,3 +108,25 @@ def test_the_batch_reports_them(orders):
         "small": "decimal(6, 3)",
     }
     assert batch.outputs["ship_date"] == "i32"  # the word's type
+
+
+def test_the_orders_example_is_the_table_it_promises(polyrt_cli, examples, tmp_path):
+    """examples/orders.polydat: exactly seven typed columns, email null in about 10 % of rows."""
+    duckdb = pytest.importorskip("duckdb")
+    out = tmp_path / "orders.parquet"
+    r = run(polyrt_cli, examples / "orders.polydat", "--cycles", "0..100K", "--format", "parquet", "--out", out)
+    assert r.returncode == 0, r.stderr.decode()
+    kinds = duckdb.sql(f"SELECT column_name, column_type FROM (DESCRIBE '{out}')").fetchall()
+    assert kinds == [
+        ("order_id", "UBIGINT"),
+        ("customer_id", "UBIGINT"),
+        ("placed_at", "TIMESTAMP WITH TIME ZONE"),
+        ("ship_date", "DATE"),
+        ("amount", "DECIMAL(12,2)"),
+        ("status", "VARCHAR"),
+        ("email", "VARCHAR"),
+    ]
+    rows, nulls, shipped = duckdb.connect().execute(
+        f"SELECT count(*), count(*) - count(email), avg((status = 'shipped')::int) FROM '{out}'"
+    ).fetchone()
+    assert rows == 100_000 and 0.09 < nulls / rows < 0.11 and 0.48 < shipped < 0.52

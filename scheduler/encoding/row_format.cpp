@@ -212,9 +212,13 @@ void append_value(std::string& out, RowFormat format, const Value& value, Logica
 }  // namespace
 
 void append_field(std::string& out, RowFormat format, const std::string& column, const Value& value,
-                  uint64_t coordinate, LogicalType logical) {
+                  uint64_t coordinate, LogicalType logical, bool nullable) {
   append_key(out, format, column);
-  if (value.is_none()) throw none_output_error(column, coordinate);
+  if (value.is_none()) {
+    if (!nullable) throw none_output_error(column, coordinate);
+    if (format == RowFormat::Jsonl) out += "null";
+    return;
+  }
   append_value(out, format, value, logical);
 }
 
@@ -353,6 +357,7 @@ struct ColumnPlan {
   FieldWriter writer;
   Type type;
   LogicalType logical;
+  const uint64_t* present;  // a nullable column's (ColumnView::present)
   const uint64_t* words;
   const int64_t* offsets;
   const char* bytes;
@@ -381,6 +386,11 @@ char* write_rows(char* p, uint64_t rows, const ColumnPlan* plans, size_t columns
     for (size_t k = 0; k < columns; ++k) {
       if constexpr (json) p = std::copy(keys[k].begin(), keys[k].end(), p);
       const ColumnPlan& v = plans[k];
+      if (v.present && v.present[r] == 0) {  // null: an empty field, JSON's null
+        if constexpr (json) p = std::copy_n("null", 4, p);
+        *p++ = separator;
+        continue;
+      }
       switch (v.writer) {
         case FieldWriter::Unsigned:
           p = rt::write_u64(p, v.words[r]);
@@ -466,12 +476,13 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
     } else {
       bound += chunk.rows * max_word_text(v.type);
     }
+    if (v.present) bound += chunk.rows * 4;  // "null" in place of a shorter field
     keys.push_back(std::move(key));
     // A str column of no bytes may have no buffer: its fields are read from
     // an empty text instead (copy_field's bound must not offset a null).
     static constexpr char kNoText[1] = {};
     const char* text = v.bytes ? v.bytes : kNoText;
-    plans.push_back({writer, v.type, v.logical, v.words, v.offsets, text,
+    plans.push_back({writer, v.type, v.logical, v.present, v.words, v.offsets, text,
                      is_payload(v.type) ? text + bytes : nullptr});
   }
   append_bounded(out, bound, [&](char* p) {

@@ -30,9 +30,10 @@ std::string header_line(RowFormat format, const std::vector<std::string>& column
 // format needs, f64 as the shortest round-trip text). A None value is refused
 // with EvalError naming the column and coordinate.
 // One field of a row; a value of an output with a logical type is written as
-// that type (ISO 8601, a plain decimal).
+// that type (ISO 8601, a plain decimal). None is a null field (empty; JSON's
+// null) in a nullable output, else an EvalError (an unset extern).
 void append_field(std::string& out, RowFormat format, const std::string& column, const Value& value,
-                  uint64_t coordinate, LogicalType logical = {});
+                  uint64_t coordinate, LogicalType logical = {}, bool nullable = false);
 
 // Appends every row of a batch chunk (no column may be None: callers check
 // first). Numbers are written straight from the words (f64 in std::to_chars's

@@ -34,6 +34,7 @@ OutputColumns output_columns(const RangeJob& job) {
     const size_t index = *job.program->output_index(name);
     columns.types.push_back(job.program->output_type(index));
     columns.logical_types.push_back(job.program->output_logical_type(index));
+    columns.nullable.push_back(job.program->output_nullable(index));
   }
   return columns;
 }
@@ -49,7 +50,7 @@ void run_range_job(const RangeJob& job, const std::string& target) {
   prototype.set_inputs(job.coordinates);
   std::vector<size_t> columns;
   for (const std::string& name : job.outputs) columns.push_back(prototype.output_index(name));
-  const std::vector<LogicalType> logical_types = output_columns(job).logical_types;
+  const OutputColumns described = output_columns(job);
 
   const std::unique_ptr<FormatWriter> writer =
       job.format->open(target, output_columns(job), job.program->source_files());
@@ -76,7 +77,7 @@ void run_range_job(const RangeJob& job, const std::string& target) {
               for (size_t k = 0; k < columns.size(); ++k) {
                 if (k) field_separator(c.text, *format);
                 append_field(c.text, *format, job.outputs[k], state.pull_at(columns[k]), x,
-                             logical_types[k]);
+                             described.logical_types[k], described.nullable[k]);
               }
               end_row(c.text, *format);
             }

@@ -91,6 +91,10 @@ uint64_t run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
   std::vector<LogicalType> logical_types{LogicalType{}};
   logical_types.insert(logical_types.end(), batch.output_logical_types().begin(),
                        batch.output_logical_types().end());
+  std::vector<bool> nullable{false};
+  for (size_t o = 0; o < batch.output_names().size(); ++o) {
+    nullable.push_back(batch.output_nullable(o));
+  }
   const uint64_t rows = job.count * tuples;
   const std::unique_ptr<FormatWriter> writer =
       job.format->open(target,
@@ -100,7 +104,8 @@ uint64_t run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
                                      .rows = rows,
                                      .compression = job.compression,
                                      .dimensions = {},
-                                     .logical_types = logical_types},
+                                     .logical_types = logical_types,
+                                     .nullable = nullable},
                        job.program->source_files());
   try {
     write_batch_rows(
@@ -228,7 +233,8 @@ uint64_t append_activation_rows(std::string& text, const RowFormat& format,
       for (size_t o = 0; o < outputs.size(); ++o) {
         field_separator(text, format);
         append_field(text, format, columns[first_output + o], body.pull_at(outputs[o]), coordinate,
-                     t.body().output_logical_type(outputs[o]));
+                     t.body().output_logical_type(outputs[o]),
+                     t.body().output_nullable(outputs[o]));
       }
       end_row(text, format);
     } catch (const EvalError& e) {

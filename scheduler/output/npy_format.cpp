@@ -91,6 +91,11 @@ NpyDirectory::NpyDirectory(const std::string& dir, const OutputColumns& columns)
                         "' is a " + std::string(type_name(types_[k])) +
                         " (leave it out of the outputs, or write csv, tsv or jsonl)");
     }
+    if (k < columns.nullable.size() && columns.nullable[k]) {
+      throw OutputError("npy output has no nulls; output '" + names[k] +
+                        "' may be null (write default_or(" + names[k] +
+                        ", fallback), or parquet, arrow, csv, tsv or jsonl)");
+    }
     const LogicalType logical =
         k < columns.logical_types.size() ? columns.logical_types[k] : LogicalType{};
     if (!logical.is_none()) {

@@ -32,6 +32,8 @@ struct OutputColumns {
   std::vector<std::optional<uint64_t>> dimensions;
   // Per column: its logical type (Program::output_logical_type); empty: none.
   std::vector<LogicalType> logical_types;
+  // Per column: whether it may be null (Program::output_nullable); empty: none.
+  std::vector<bool> nullable;
 };
 
 // One job's output, from open to commit. Destroyed without commit(), it

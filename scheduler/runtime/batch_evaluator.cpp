@@ -239,6 +239,11 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given, 
                      std::to_string(setup.names.size()) + " output(s)");
   }
   for (size_t o = 0; o < setup.names.size(); ++o) {
+    if (setup.presence[o]) {
+      throw WriteError("output '" + setup.names[o] + "' may be null; " + call +
+                       " writes columns of values only (use evaluate or stream, whose columns "
+                       "say which rows are null, or default_or(value, fallback))");
+    }
     if (is_payload(setup.types[o]) && !(text_ok && is_text(setup.types[o]))) {
       throw WriteError("output '" + setup.names[o] + "' is a " +
                        std::string(type_name(setup.types[o])) + "; " + call + " writes " +
@@ -326,6 +331,10 @@ const std::vector<LogicalType>& BatchEvaluator::output_logical_types() const {
   return impl_->setup.logical_types;
 }
 
+bool BatchEvaluator::output_nullable(size_t index) const {
+  return impl_->setup.presence.at(index).has_value();
+}
+
 std::string BatchEvaluator::device_name() const {
   std::string name;
   for (const auto& backend : impl_->backends) {
@@ -349,7 +358,7 @@ std::string BatchEvaluator::device_choice() const {
 }
 
 Value Column::value(size_t row) const {
-  if (is_none) return Value::none();
+  if (is_none || (!present.empty() && present[row] == 0)) return Value::none();
   if (!is_payload(type)) return Value::of_word(type, words[row]);
   return Value::of_payload(type, std::string(text(row)));
 }
@@ -641,8 +650,9 @@ void BatchEvaluator::Impl::chunk_view(const batch::PreparedBatch& batch,
   for (size_t o = 0; o < plan.outputs.size(); ++o) {
     const BatchValue& v = plan.outputs[o];
     ColumnView& column = view.columns[o];
-    column.type = setup.types[o];
-    column.logical = setup.logical_types[o];
+    const bool presence = o >= setup.types.size();  // a nullable output's presence word
+    column.type = presence ? Type::U64 : setup.types[o];
+    column.logical = presence ? LogicalType{} : setup.logical_types[o];
     switch (v.kind) {
       case BatchValue::None:
         column.is_none = true;
@@ -665,6 +675,10 @@ void BatchEvaluator::Impl::chunk_view(const batch::PreparedBatch& batch,
         break;
     }
   }
+  for (size_t o = 0; o < setup.presence.size(); ++o) {
+    if (setup.presence[o]) view.columns[o].present = view.columns[*setup.presence[o]].words;
+  }
+  view.columns.resize(setup.names.size());
 }
 
 void BatchEvaluator::stream(uint64_t first, uint64_t count,
@@ -700,10 +714,13 @@ void BatchEvaluator::stream_rows(
   const std::vector<LogicalType>& logical_types = impl_->setup.logical_types;
   const batch::RowEncoding rows =
       scheduler::row_encoding(*format, names, logical_types, impl_->primary().batch());
-  // The device's row kernels write numbers, not the logical types' text: rows
-  // with a logical column are encoded here.
-  const bool rows_anywhere = std::all_of(logical_types.begin(), logical_types.end(),
-                                         [](LogicalType t) { return t.is_none(); });
+  // The device's row kernels write numbers, not the logical types' text, and
+  // no nulls: rows with a logical or a nullable column are encoded here.
+  const bool rows_anywhere =
+      std::all_of(logical_types.begin(), logical_types.end(),
+                  [](LogicalType t) { return t.is_none(); }) &&
+      std::none_of(impl_->setup.presence.begin(), impl_->setup.presence.end(),
+                   [](const std::optional<size_t>& p) { return p.has_value(); });
   impl_->run<RowBytes>(
       first, count, columns,
       [&](const ColumnChunk& chunk, RowBytes& bytes) {
@@ -735,6 +752,8 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
           const ColumnView& v = chunk.columns[o];
           out[o].is_none = v.is_none;
           if (v.is_none) continue;
+          if (v.present)
+            out[o].present.insert(out[o].present.end(), v.present, v.present + chunk.rows);
           if (is_payload(v.type)) {
             // Each chunk's offsets start at 0: shifted by the bytes before it.
             const int64_t base = (int64_t)out[o].bytes.size();

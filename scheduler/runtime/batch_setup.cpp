@@ -18,6 +18,12 @@ BatchSetup resolve_batch_options(const Program& p, const BatchOptions& options) 
     setup.dimensions.push_back(p.output_dimension(index));
     setup.logical_types.push_back(p.output_logical_type(index));
   }
+  for (size_t o = 0; o < setup.names.size(); ++o) {
+    const std::optional<size_t> presence = ProgramInternals::presence_output(p, shape.outputs[o]);
+    if (presence) shape.outputs.push_back((uint32_t)*presence);
+    setup.presence.push_back(presence ? std::optional<size_t>(shape.outputs.size() - 1)
+                                      : std::nullopt);
+  }
 
   setup.coordinates = options.coordinates;
   if (setup.coordinates.empty()) setup.coordinates.assign(coordinate_count, 0);

@@ -18,8 +18,11 @@ struct BatchSetup {
   // Per output column: a vector's fixed dimension (Program::output_dimension).
   std::vector<std::optional<uint64_t>> dimensions;
   std::vector<LogicalType> logical_types;  // per output column (Program::output_logical_type)
-  std::vector<uint64_t> coordinates;       // per coordinate (iterated and column ones unused)
-  std::vector<Value> externs;              // per extern: the batch's value, None when unset
+  // Per output column: where its presence word is among the plan's outputs
+  // (a nullable output's, appended after the columns'); none: never null.
+  std::vector<std::optional<size_t>> presence;
+  std::vector<uint64_t> coordinates;  // per coordinate (iterated and column ones unused)
+  std::vector<Value> externs;         // per extern: the batch's value, None when unset
 };
 
 // Throws WriteError for unknown outputs, externs or coordinates.

@@ -94,6 +94,7 @@ struct ChunkPartial {
   std::vector<NumericAccumulator> numeric;
   std::vector<TextLengths> lengths;
   std::vector<uint64_t> trues;
+  std::vector<uint64_t> nulls;  // per output: its null rows (ColumnView::present)
   // Passes 3+, per numeric column and search: the keys it collects or its
   // finer histogram.
   std::vector<std::vector<std::vector<uint64_t>>> refine;
@@ -165,6 +166,7 @@ class StatsRun {
     numeric_.resize(numeric_columns_.size());
     text_.resize(text_columns_.size());
     trues_.assign(bool_columns_.size(), 0);
+    nulls_.assign(types.size(), 0);
   }
 
   StatsReport run() {
@@ -249,7 +251,16 @@ class StatsRun {
           out.trues.assign(bool_columns_.size(), 0);
           for (size_t k = 0; k < bool_columns_.size(); ++k) {
             const ColumnView& v = part.column(bool_columns_[k]);
-            for (uint64_t r = 0; r < rows; ++r) out.trues[k] += v.words[r] != 0;
+            for (uint64_t r = 0; r < rows; ++r) out.trues[k] += !v.is_null(r) && v.words[r] != 0;
+          }
+          out.nulls.assign(nulls_.size(), 0);
+          for (const std::vector<size_t>* columns :
+               {&numeric_columns_, &text_columns_, &bool_columns_}) {
+            for (size_t c : *columns) {
+              const ColumnView& v = part.column(c);
+              if (!v.present) continue;
+              for (uint64_t r = 0; r < rows; ++r) out.nulls[c] += v.present[r] == 0;
+            }
           }
           return out;
         },
@@ -266,6 +277,7 @@ class StatsRun {
           }
           for (size_t k = 0; k < text_.size(); ++k) text_[k].lengths.merge(p.lengths[k]);
           for (size_t k = 0; k < trues_.size(); ++k) trues_[k] += p.trues[k];
+          for (size_t c = 0; c < nulls_.size(); ++c) nulls_[c] += p.nulls[c];
         });
     for (TextColumn& t : text_) {
       t.exact = t.frequencies->exact();
@@ -403,6 +415,7 @@ class StatsRun {
     double mean = 0, m2 = 0;
     uint64_t n = 0;
     for (uint64_t r = 0; r < rows; ++r) {
+      if (v.is_null(r)) continue;
       const uint64_t w = v.words[r];
       if (!is_finite_word(type, w)) {
         const double d = std::bit_cast<double>(w);
@@ -431,7 +444,7 @@ class StatsRun {
     const KeyBins bins(global.min_key, global.max_key);
     for (uint64_t r = 0; r < rows; ++r) {
       const uint64_t w = v.words[r];
-      if (!is_finite_word(type, w)) continue;
+      if (v.is_null(r) || !is_finite_word(type, w)) continue;
       const uint64_t key = key_of(type, w);
       ++a.keys[bins.bin(key)];
       ++a.display[display_bin(type, key, global)];
@@ -450,7 +463,7 @@ class StatsRun {
     }
     for (uint64_t r = 0; r < rows; ++r) {
       const uint64_t w = v.words[r];
-      if (!is_finite_word(type, w)) continue;
+      if (v.is_null(r) || !is_finite_word(type, w)) continue;
       const uint64_t key = key_of(type, w);
       for (size_t q = 0; q < global.searches.size(); ++q) {
         const QuantileSearch& s = global.searches[q];
@@ -565,10 +578,11 @@ class StatsRun {
     t.distinct_exact = g.exact;
     t.distinct = g.exact ? g.counts.size() : (uint64_t)std::llround(g.estimated_distinct);
     t.distinct_standard_error = g.exact ? 0.0 : TextFrequencies::estimate_standard_error();
-    if (count_) {
+    const uint64_t values = count_ - nulls_[text_columns_[k]];  // the rows that have one
+    if (values) {
       t.min_length = g.lengths.min;
       t.max_length = g.lengths.max;
-      t.mean_length = (double)g.lengths.total / (double)count_;
+      t.mean_length = (double)g.lengths.total / (double)values;
     }
     t.top = std::move(top);
     t.top_share_bound =
@@ -590,7 +604,7 @@ class StatsRun {
       s.type = types[c];
       s.logical = batch_.output_logical_types()[c];
       s.rows = count_;
-      s.nones = batch_.output_is_none(c) ? count_ : 0;
+      s.nones = batch_.output_is_none(c) ? count_ : nulls_[c];
       out.columns.push_back(std::move(s));
     }
     for (size_t k = 0; k < numeric_.size(); ++k) {
@@ -622,6 +636,7 @@ class StatsRun {
   std::vector<NumericAccumulator> numeric_;
   std::vector<TextColumn> text_;
   std::vector<uint64_t> trues_;
+  std::vector<uint64_t> nulls_;  // per output
   std::vector<StatsPass> pass_log_;
 };
 

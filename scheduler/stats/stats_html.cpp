@@ -57,7 +57,10 @@ std::string section(const ColumnStats& s) {
   std::string out = "<section class=\"column\" id=\"column-" + escaped(s.name) + "\"><h2>" +
                     escaped(s.name) + " <small>" + escaped(stats_type_text(s)) + "</small></h2>";
   out += "<p>" + std::to_string(s.rows) + " rows" +
-         (s.nones ? ", " + std::to_string(s.nones) + " None" : std::string()) + "</p>";
+         (s.nones ? ", " + std::to_string(s.nones) + " null (" +
+                        stats_number_text(100.0 * (double)s.nones / (double)s.rows) + "%)"
+                  : std::string()) +
+         "</p>";
   if (s.numeric) {
     const NumericStats& n = *s.numeric;
     const auto shown = [&](const Value& v) { return escaped(stats_value_text(v, s.logical)); };

@@ -30,6 +30,7 @@ HashCounts count_part(const ColumnView& v, uint64_t rows, uint64_t first, TextLe
   out.reserve((size_t)rows);
   TextLengths part;
   for (uint64_t r = 0; r < rows; ++r) {
+    if (v.is_null(r)) continue;  // a null row is counted as one, not as its text
     const std::string_view t = v.text(r);
     part.min = std::min<uint64_t>(part.min, t.size());
     part.max = std::max<uint64_t>(part.max, t.size());

@@ -380,7 +380,8 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
         for (uint64_t r = 0; r < chunk.rows; ++r) {
           std::vector<std::string> row;
           for (const ColumnView& v : chunk.columns) {
-            row.push_back(cell(v.is_none, v.type, v.is_none || !is_payload(v.type) ? "" : v.text(r),
+            row.push_back(cell(v.is_null(r), v.type,
+                               v.is_none || !is_payload(v.type) ? "" : v.text(r),
                                v.words ? v.words[r] : 0));
           }
           got.push_back(std::move(row));
@@ -396,9 +397,11 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
     bool possible = true;
     capture_outcome(got_error, [&] {
       BatchEvaluator batch(oracle, on);
-      for (Type t : batch.output_types()) {
-        possible =
-            possible && (is_payload(t) ? is_text(t) : t == Type::Bool || native_width(t) == 8);
+      for (size_t o = 0; o < batch.output_types().size(); ++o) {
+        const Type t = batch.output_types()[o];
+        // Device-resident columns hold values only: no nullable output.
+        possible = possible && !batch.output_nullable(o) &&
+                   (is_payload(t) ? is_text(t) : t == Type::Bool || native_width(t) == 8);
       }
       if (!possible) return;
       std::vector<Column> host;
@@ -503,8 +506,11 @@ std::vector<std::string> batch_outputs(const Program& program) {
   const ir::Graph& g = ProgramInternals::graph(program);
   std::vector<std::string> names;
   for (size_t o = 0; o < g.outputs.size(); ++o) {
+    if (g.outputs[o].hidden) break;  // presence outputs, after the program's
     bool side_channel = false;
-    for (uint32_t n : ir::cone_of(g, {g.outputs[o].wire.node}, false)) {
+    std::vector<uint32_t> roots{g.outputs[o].wire.node};
+    if (g.outputs[o].presence) roots.push_back(g.outputs[*g.outputs[o].presence].wire.node);
+    for (uint32_t n : ir::cone_of(g, roots, false)) {
       side_channel = side_channel || g.nodes[n].lifecycle == ir::Lifecycle::SideChannel;
     }
     if (!side_channel) names.push_back(g.outputs[o].name);

@@ -74,8 +74,11 @@ std::optional<std::string> check_host_twin(uint64_t seed,
         const std::string a = cell(batch, cpu_buffers, first + offset, o, r);
         const std::string b = cell(batch, twin_buffers, first + offset, o, r);
         if (a != b) {
-          mismatch = "row " + std::to_string(first + offset + r) + " output " + options.outputs[o] +
-                     ": cpu " + a + " | twin " + b;
+          // Past the named outputs: a nullable output's presence word.
+          const std::string name =
+              o < options.outputs.size() ? options.outputs[o] : "presence " + std::to_string(o);
+          mismatch = "row " + std::to_string(first + offset + r) + " output " + name + ": cpu " +
+                     a + " | twin " + b;
           break;
         }
       }

@@ -1,6 +1,7 @@
 #include "tests/differential/random_program.hpp"
 
 #include <random>
+#include <set>
 
 namespace polyrt::difftest {
 
@@ -118,7 +119,7 @@ class Generator {
         case 1:
           return "(" + u() + " & 65535) as u16";
         case 2:
-          return u() + " as u32";  // fails for a value past 2^32 - 1
+          return any(u64s_) + " as u32";  // fails for a value past 2^32 - 1
         case 3:
           return "(" + i() + " < " + i() + ") + (" + i() + " == " + i() + ")";
         case 4:
@@ -155,7 +156,9 @@ class Generator {
   }
 
   std::string u64_expr() {
-    switch (pick(35)) {
+    switch (pick(36)) {
+      case 35:  // a null ended by default_or
+        return "default_or(null_if(" + u() + " & 1, " + u() + "), " + u() + ")";
       case 0:
         return "hash(" + u() + ")";
       case 1:
@@ -389,7 +392,23 @@ class Generator {
 
   // A bytes, json, partition or vector value (outputs only: no pool holds
   // them).
+  // A value that may be null (never an operand of another binding: a tile's
+  // hole or a None-aware node would refuse it), through a few nodes.
+  std::string nullable_expr() {
+    switch (pick(4)) {
+      case 0:
+        return "null_if(" + u() + " % 3 == 0, " + u() + " * 7) + " + u();
+      case 1:
+        return "if(" + u() + " & 1, None, " + s() + " + \"!\")";
+      case 2:
+        return "null_with_probability(" + u() + ", 0.4, " + f() + ") * 2.0";
+      default:
+        return "if(" + i() + " < 0, " + i() + " * 1000, None) as timestamp";
+    }
+  }
+
   std::string output_only_expr() {
+    if (chance(25)) return nullable_expr();
     if (chance(30)) return vector_expr();
     if (chance(20)) return partition_expr();
     return chance(50) ? bytes_expr() : json_expr();
@@ -463,9 +482,14 @@ class Generator {
     }
   }
 
-  // A str for a hole inside a json tile's string: never a bare tile name,
-  // which would splice that tile's JSON into the string (a compile error).
-  std::string in_string() { return s() + " + \"\""; }
+  // A str binding for a hole inside a json tile's string: never a tile,
+  // which would splice its JSON into the string (a compile error). Not a
+  // format_u64 call either: on sm_90 that hole beside the tile's `| .3` one
+  // made a kernel spill 18 bytes (seed 110), which the PTX test refuses.
+  std::string in_string() {
+    const std::string text = strs_.empty() ? "" : any(strs_);
+    return text.empty() || tiles_.count(text) ? "\"plain\"" : text;
+  }
 
   // A tile (dsl/tiles.hpp): holes of each type in each place of its
   // encoding, with formats, declared types, a branch and a projection.
@@ -546,6 +570,7 @@ class Generator {
     } else if (kind < 88) {
       line(tile(name));
       strs_.push_back(name);
+      tiles_.insert(name);
     } else {
       line(modifier + name + " := " + str_expr());
       strs_.push_back(name);
@@ -558,6 +583,7 @@ class Generator {
   std::string text_;
   size_t counter_ = 0;
   std::vector<std::string> u64s_, f64s_, strs_, i64s_, u64_externs_with_default_;
+  std::set<std::string> tiles_;  // the str bindings that are tiles
 };
 
 }  // namespace

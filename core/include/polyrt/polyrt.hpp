@@ -151,6 +151,10 @@ class Program : public std::enable_shared_from_this<Program> {
   // date`, `as decimal(12, 2)`; polyrt/logical_type.hpp): none for a plain
   // value. output_type is then its physical type, i64 or i32.
   LogicalType output_logical_type(size_t index) const;
+  // Whether output `index` may be null on some rows (`null_if`, an `if` with
+  // a None branch): State::pull gives None there, and the batch tier's
+  // columns say which rows (ColumnView::present).
+  bool output_nullable(size_t index) const;
   // How many elements every value of a vector output has, when the program
   // fixes it (hash_vec(seed, 768), a constant vector, vec_add of such a
   // vector, ...); none when it may vary from row to row, or the output is not
@@ -299,7 +303,9 @@ class State {
   void set_input(std::string_view name, const Value& value);
 
   // Evaluates (lazily, memoized) and returns a named output; None when it
-  // depends on an unset extern. Throws EvalError when a node of its cone fails.
+  // depends on an unset extern, or on a row where a nullable output is null
+  // (Program::output_nullable). Throws EvalError when a node of its cone
+  // fails.
   Value pull(std::string_view name);
   size_t output_index(std::string_view name) const;  // WriteError when unknown
   Value pull_at(size_t index);
@@ -309,7 +315,9 @@ class State {
   const Value& pull_ref(size_t index);
   // The raw 64-bit word of a scalar output (u64 as is, f64 bit pattern, bool
   // 0/1), without building a Value: the fast path for hot loops. Refused with
-  // WriteError for str outputs and when the output is None. A pull whose
+  // WriteError for str outputs and when the output is None. A nullable
+  // output's word is its value's on every row, null or not: pull() says
+  // which rows are null. A pull whose
   // output is already current costs a few loads (no call).
   uint64_t pull_word(size_t index) {
     if (const std::optional<uint64_t> word = current_word(index)) return *word;

@@ -104,10 +104,14 @@ struct ColumnView {
   const uint64_t* words = nullptr;   // scalar types: u64, f64 bit pattern, bool 0/1
   const int64_t* offsets = nullptr;  // str columns: rows + 1 offsets ...
   const char* bytes = nullptr;       // ... into these bytes
+  // A nullable output (Program::output_nullable): per row 1 where it has a
+  // value, 0 where it is null (its words or text there are a placeholder).
+  const uint64_t* present = nullptr;
 
   std::string_view text(uint64_t row) const {
     return {bytes + offsets[row], (size_t)(offsets[row + 1] - offsets[row])};
   }
+  bool is_null(uint64_t row) const { return is_none || (present && present[row] == 0); }
 };
 
 struct ColumnChunk {
@@ -122,15 +126,16 @@ struct Column {
   Type type = Type::U64;
   bool is_none = false;
   std::vector<uint64_t> words;
-  std::vector<int64_t> offsets;  // str: rows + 1
-  std::string bytes;             // str
-  LogicalType logical;           // Program::output_logical_type
+  std::vector<int64_t> offsets;   // str: rows + 1
+  std::string bytes;              // str
+  LogicalType logical;            // Program::output_logical_type
+  std::vector<uint64_t> present;  // a nullable output: ColumnView::present's words
 
   std::string_view text(size_t row) const {
     return std::string_view(bytes).substr((size_t)offsets[row],
                                           (size_t)(offsets[row + 1] - offsets[row]));
   }
-  // Row `row` as a Value (None when the column is None).
+  // Row `row` as a Value (None when the column is None, or the row null).
   Value value(size_t row) const;
 };
 
@@ -170,6 +175,9 @@ class BatchEvaluator {
   const std::vector<std::optional<uint64_t>>& output_dimensions() const;
   // Per output: its logical type (Program::output_logical_type).
   const std::vector<LogicalType>& output_logical_types() const;
+  // Whether output `index` may be null (Program::output_nullable): its
+  // columns' ColumnView::present say which rows are.
+  bool output_nullable(size_t index) const;
   // Where the batch runs: "cpu", "gpu 0 (NVIDIA H200, sm_90, 132 SMs)"; with
   // BatchDevice::Auto and no usable GPU, "cpu" and why not.
   std::string device_name() const;

@@ -1,5 +1,6 @@
 #include "scheduler/output/arrow/arrow_columns.hpp"
 
+#include <cstring>
 #include <string>
 
 #include "columns/native_columns.hpp"
@@ -93,6 +94,20 @@ std::shared_ptr<arrow::Buffer> bool_bits(const ColumnView& v, uint64_t rows) {
   std::memset(bits, 0, (rows + 7) / 8);
   for (uint64_t r = 0; r < rows; ++r) bits[r / 8] |= (uint8_t)((v.words[r] & 1) << (r % 8));
   return out;
+}
+
+// A nullable column's validity bitmap (ColumnView::present), set on its
+// array; a column with no null row keeps none.
+void set_validity(arrow::ArrayData& data, const ColumnView& v, uint64_t rows) {
+  uint64_t nulls = 0;
+  for (uint64_t r = 0; r < rows; ++r) nulls += v.present[r] == 0;
+  if (nulls == 0) return;
+  std::shared_ptr<arrow::Buffer> bitmap = allocate((int64_t)((rows + 7) / 8));
+  uint8_t* bits = bitmap->mutable_data();
+  std::memset(bits, 0, (rows + 7) / 8);
+  for (uint64_t r = 0; r < rows; ++r) bits[r / 8] |= (uint8_t)((v.present[r] != 0) << (r % 8));
+  data.buffers[0] = std::move(bitmap);
+  data.null_count = (int64_t)nulls;
 }
 
 // A decimal column's 16-byte two's complement values: each word sign-extended.
@@ -196,6 +211,11 @@ std::shared_ptr<arrow::RecordBatch> record_batch(const std::shared_ptr<arrow::Sc
     } else {
       columns.push_back(arrow::ArrayData::Make(arrow_type, (int64_t)rows,
                                                {nullptr, values_buffer(type, v, rows)}));
+    }
+  }
+  for (size_t k = 0; k < spec.types.size(); ++k) {
+    if (chunk.columns[k].present && !chunk.columns[k].is_none) {
+      set_validity(*columns[k], chunk.columns[k], rows);
     }
   }
   return arrow::RecordBatch::Make(schema, (int64_t)rows, std::move(columns));
