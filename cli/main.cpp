@@ -2,6 +2,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,14 @@ int dispatch(const std::vector<std::string>& args) {
     return 3;
   } catch (const polyrt::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    // What a program asks for (a data file read into memory, a table, the
+    // rows of a chunk) can exceed the machine: the user's input, not a bug.
+    say(command,
+        "out of memory: the program's data files, tables or rows need more memory than this "
+        "machine gives (a data file takes about its size once read, twice while it is read; "
+        "fewer --threads or a smaller chunk of rows need less)");
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "polyrt: internal error: %s\n", e.what());

@@ -4,6 +4,7 @@
 // the batch tier alike, data files protected from output, and the compile
 // errors of files that cannot be read or parsed.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <fstream>
 
@@ -131,6 +132,36 @@ TEST(DataFiles, FilesThatCannotBeReadOrParsedAreCompileErrors) {
   expect_contains(error("jsonl_field(c, \"" + bad + "\", \"a\")"), {"parse error at line 2"});
   expect_contains(error("jsonl_row(c, \"" + write_file(dir, "e.jsonl", "\n \n") + "\")"),
                   {"has no lines"});
+}
+
+// A data file costs about its size (one buffer of its rows and their
+// offsets), not a string per row: 10-12 times its size once (issue 48 #16).
+// Measured as the peak resident memory of `polyrt run` child processes (the
+// largest of this test's children so far: a tiny program's first), on the
+// CPU (the tests' CUDA double would add a GPU's buffers).
+TEST(DataFiles, AFileCostsAboutItsSizeInMemory) {
+  const std::string dir = temp_dir();
+  std::string lines;
+  for (int i = 0; i < 2'000'000; ++i) lines += "row-" + std::to_string(10'000'000 + i) + "-abc\n";
+  const std::string data = write_file(dir, "rows.txt", lines);
+  const auto peak_kib = [] {
+    rusage usage{};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    return (uint64_t)usage.ru_maxrss;
+  };
+  const CommandResult tiny = run_polyrt(
+      "run " + write_program(dir, "tiny.polydat", "input c\nx := c\n") + " --rows 3 --device cpu");
+  ASSERT_EQ(tiny.status, 0) << tiny.err;
+  const uint64_t baseline = peak_kib();
+  const CommandResult read = run_polyrt(
+      "run " +
+      write_program(dir, "big.polydat", "input c\nx := file_line_at(c, \"" + data + "\")\n") +
+      " --rows 3 --device cpu");
+  ASSERT_EQ(read.status, 0) << read.err;
+  EXPECT_EQ(read.out, "x\nrow-10000000-abc\nrow-10000001-abc\nrow-10000002-abc\n");
+  const uint64_t file_kib = lines.size() / 1024;
+  EXPECT_LT(peak_kib() - baseline, 3 * file_kib)
+      << "the data file of " << file_kib << " KiB took " << peak_kib() - baseline << " KiB";
 }
 
 }  // namespace

@@ -449,6 +449,12 @@ class Lowerer {
                               pos, length);
     index.label = std::string(def.name) + " index";
     const Typed entry_index = add_call(std::move(index))[0];
+    if (pick.row_pick) {
+      Node row = checked_call(pick.row_pick(), {entry_index}, n.params, pos, length);
+      row.prepared = std::move(n.prepared);  // the table, read once
+      row.label = std::string(def.name);
+      return add_call(std::move(row));
+    }
     std::vector<Value> entries = pick.entries(n.params, n.prepared.get());
     // The entries hold the table now: the called node's copy (a data file's
     // rows) goes before the pick's prepare makes its own.

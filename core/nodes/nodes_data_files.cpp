@@ -3,15 +3,20 @@
 // compiles (a relative path from the working directory, else from the
 // program's directory: io/data_files.hpp); its rows become a table that an
 // ordinal picks from modulo its size (a TablePick: `mod` is the native index,
-// so batch kernels and GPUs compute it). A file that cannot be read or
-// parsed is a compile error naming it.
+// so batch kernels and GPUs compute it; __pick_row takes the table over).
+// The table is one buffer of the rows' bytes and their offsets, so a file
+// costs about its size once read (a string per row cost 10-12 times it). A
+// file that cannot be read or parsed is a compile error naming it.
 #include <charconv>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "columns/string_column.hpp"
 #include "io/confinement.hpp"
 #include "io/data_files.hpp"
+#include "nodes/column_call.hpp"
+#include "nodes/device_text_form.hpp"
 #include "nodes/registry.hpp"
 #include "rtlib/json_text.hpp"
 #include "rtlib/string_ops.hpp"
@@ -32,6 +37,30 @@ std::string read_file(std::string_view node, const std::string& path) {
   if (!text) throw ParamError{0, std::string(node) + ": failed to read '" + path + "': " + why};
   return std::move(*text);
 }
+
+// A data file's rows as they are read: one buffer and offsets (the table
+// __pick_row takes over), and the longest row (a GPU kernel's bound).
+class Rows {
+ public:
+  explicit Rows(size_t bytes) : table_(std::make_shared<columns::StringColumn>()) {
+    table_->ensure(table_->cursor(), bytes);  // one allocation for the whole file
+  }
+  void add(std::string_view row) {
+    table_->append(row);
+    longest_ = std::max<uint64_t>(longest_, row.size());
+  }
+  uint64_t size() const { return table_->rows(); }
+  std::shared_ptr<const Prepared> prepared() && {
+    auto prepared = std::make_shared<Prepared>();
+    prepared->u64s = {longest_};
+    prepared->extra = std::move(table_);
+    return prepared;
+  }
+
+ private:
+  std::shared_ptr<columns::StringColumn> table_;
+  uint64_t longest_ = 0;
+};
 
 // The records of CSV text (RFC 4180: a field that starts with `"` runs to
 // the next lone `"`, its commas and line breaks field content), each as
@@ -113,36 +142,43 @@ std::vector<std::string> csv_fields(const std::string& what, std::string_view re
 }
 
 // The data records of a CSV file that are not blank (the header skipped).
-std::vector<std::string> csv_data_rows(std::string_view node, const std::string& path) {
+Rows csv_data_rows(std::string_view node, const std::string& path) {
   const std::string content = read_file(node, path);
-  std::vector<std::string> rows;
+  Rows rows(content.size());
   const std::vector<std::string_view> records = csv_records(node, path, content);
   for (size_t r = 1; r < records.size(); ++r) {
-    if (!blank(records[r])) rows.emplace_back(records[r]);
+    if (!blank(records[r])) rows.add(records[r]);
   }
   return rows;
 }
 
-// The lines of a text file as Rust's str::lines gives them (LF or CR LF
-// ends; no empty line after the last end), blank ones too unless `skip_blank`.
-std::vector<std::string> file_lines(std::string_view node, const std::string& path,
-                                    bool skip_blank) {
-  const std::string content = read_file(node, path);
-  std::vector<std::string> lines;
+// Each line of a text file as Rust's str::lines gives them (LF or CR LF
+// ends; no empty line after the last end), blank ones too unless
+// `skip_blank`, to `line(number, text)` (numbers from 1).
+template <typename Line>
+void for_each_line(const std::string& content, bool skip_blank, const Line& line) {
+  size_t number = 0;
   for (size_t start = 0; start < content.size();) {
     size_t end = content.find('\n', start);
     const size_t next = end == std::string::npos ? content.size() : end + 1;
     if (end == std::string::npos) end = content.size();
     if (end > start && content[end - 1] == '\r') --end;
-    const std::string_view line(content.data() + start, end - start);
-    if (!skip_blank || !blank(line)) lines.emplace_back(line);
+    const std::string_view text(content.data() + start, end - start);
+    ++number;
+    if (!skip_blank || !blank(text)) line(number, text);
     start = next;
   }
-  return lines;
+}
+
+Rows file_lines(std::string_view node, const std::string& path, bool skip_blank) {
+  const std::string content = read_file(node, path);
+  Rows rows(content.size());
+  for_each_line(content, skip_blank, [&](size_t, std::string_view text) { rows.add(text); });
+  return rows;
 }
 
 // The lines of JSON Lines text that are not blank.
-std::vector<std::string> jsonl_lines(std::string_view node, const std::string& path) {
+Rows jsonl_lines(std::string_view node, const std::string& path) {
   return file_lines(node, path, true);
 }
 
@@ -176,9 +212,10 @@ std::string at_json_path(const rt::JsonValue& root, std::string_view path) {
   return rt::json_text(*at);
 }
 
-std::shared_ptr<const Prepared> table_of(std::vector<std::string> rows) {
+// What a row counter prepares: the count alone.
+std::shared_ptr<const Prepared> count_of(const Rows& rows) {
   auto prepared = std::make_shared<Prepared>();
-  prepared->strs = std::move(rows);
+  prepared->u64s = {rows.size()};
   return prepared;
 }
 
@@ -207,60 +244,110 @@ std::shared_ptr<const Prepared> csv_column(const std::vector<Value>& p) {
                                                  : ". Available: " + available)};
     }
   }
-  std::vector<std::string> values;
+  Rows values(content.size());
   for (size_t r = 1; r < records.size(); ++r) {
     const std::vector<std::string> fields =
         csv_fields("csv_field: '" + path + "' row " + std::to_string(r), records[r]);
-    values.emplace_back(index < fields.size() ? rt::trim_space(fields[index]) : std::string_view());
+    values.add(index < fields.size() ? rt::trim_space(fields[index]) : std::string_view());
   }
-  if (values.empty()) throw ParamError{0, "csv_field: '" + path + "' has no data rows"};
-  return table_of(std::move(values));
+  if (values.size() == 0) throw ParamError{0, "csv_field: '" + path + "' has no data rows"};
+  return std::move(values).prepared();
 }
 
 std::shared_ptr<const Prepared> csv_rows(const std::vector<Value>& p) {
-  std::vector<std::string> rows = csv_data_rows("csv_row", p[0].as_str());
-  if (rows.empty()) throw ParamError{0, "csv_row: '" + p[0].as_str() + "' has no data rows"};
-  return table_of(std::move(rows));
+  Rows rows = csv_data_rows("csv_row", p[0].as_str());
+  if (rows.size() == 0) throw ParamError{0, "csv_row: '" + p[0].as_str() + "' has no data rows"};
+  return std::move(rows).prepared();
 }
 
 std::shared_ptr<const Prepared> jsonl_field(const std::vector<Value>& p) {
   const std::string& path = p[0].as_str();
-  const std::vector<std::string> lines = file_lines("jsonl_field", path, false);
-  std::vector<std::string> values;
-  for (size_t n = 0; n < lines.size(); ++n) {
-    const std::string_view line = rt::trim_space(lines[n]);
-    if (line.empty()) continue;
+  const std::string content = read_file("jsonl_field", path);
+  Rows values(content.size());
+  for_each_line(content, true, [&](size_t number, std::string_view line) {
     std::string error;
-    const auto parsed = rt::parse_json(line, error);
+    const auto parsed = rt::parse_json(rt::trim_space(line), error);
     if (!parsed) {
       throw ParamError{0, "jsonl_field: '" + path + "': parse error at line " +
-                              std::to_string(n + 1) + ": " + error};
+                              std::to_string(number) + ": " + error};
     }
-    values.push_back(at_json_path(*parsed, p[1].as_str()));
-  }
-  if (values.empty()) throw ParamError{0, "jsonl_field: '" + path + "' has no lines"};
-  return table_of(std::move(values));
+    values.add(at_json_path(*parsed, p[1].as_str()));
+  });
+  if (values.size() == 0) throw ParamError{0, "jsonl_field: '" + path + "' has no lines"};
+  return std::move(values).prepared();
 }
 
 std::shared_ptr<const Prepared> text_lines(const std::vector<Value>& p) {
-  std::vector<std::string> lines = file_lines("file_line_at", p[0].as_str(), false);
-  if (lines.empty()) throw ParamError{0, "file_line_at: '" + p[0].as_str() + "' has no lines"};
-  return table_of(std::move(lines));
+  Rows lines = file_lines("file_line_at", p[0].as_str(), false);
+  if (lines.size() == 0) {
+    throw ParamError{0, "file_line_at: '" + p[0].as_str() + "' has no lines"};
+  }
+  return std::move(lines).prepared();
 }
 
 std::shared_ptr<const Prepared> jsonl_rows(const std::vector<Value>& p) {
-  std::vector<std::string> rows = jsonl_lines("jsonl_row", p[0].as_str());
-  if (rows.empty()) throw ParamError{0, "jsonl_row: '" + p[0].as_str() + "' has no lines"};
-  return table_of(std::move(rows));
+  Rows rows = jsonl_lines("jsonl_row", p[0].as_str());
+  if (rows.size() == 0) throw ParamError{0, "jsonl_row: '" + p[0].as_str() + "' has no lines"};
+  return std::move(rows).prepared();
+}
+
+const columns::StringColumn& table_of(const Prepared& prepared) {
+  return string_table_of(prepared.extra);
+}
+
+// Row `index` of the table a data file node read (its TablePick's row pick:
+// it takes the call's constant arguments and its prepared table).
+const NodeDef& pick_row_node() {
+  static const NodeDef def{
+      .name = "__pick_row",
+      .family = "internal",
+      .args = {wire("index", P::U64), konsts("source", P::Str)},
+      .results = {Type::Str},
+      .summary =
+          "Row `index` of a data file's table (csv_field, csv_row, jsonl_field, "
+          "jsonl_row, file_line_at).",
+      .eval =
+          [](Call& c) {
+            const columns::StringColumn& table = table_of(c.prepared());
+            const uint64_t index = c.u64(0);
+            if (index >= table.rows()) internal_error("a table pick's index is past its table");
+            c.set_str(std::string(table[index]));
+          },
+      .columnar =
+          [](const ColumnCall& c) {
+            const columns::StringColumn& table = table_of(c.prepared);
+            const ColumnInput indexes = c.inputs[0];
+            columns::StringColumn& out = *c.outputs[0].text;
+            for (uint64_t r = 0; r < c.rows; ++r) {
+              const uint64_t index = indexes.word(r);
+              if (index >= table.rows()) internal_error("a table pick's index is past its table");
+              out.append_padded(table[index]);
+            }
+          },
+      .device_text =
+          DeviceTextForm{
+              .symbol = "pd_text_pick",
+              .args = {text_input(0), text_blob(0), text_blob(1)},
+              .blobs = [](const std::vector<Value>&,
+                          const Prepared* prepared) -> std::vector<std::string> {
+                const columns::StringColumn& table = table_of(*prepared);
+                const int64_t* offsets = table.offsets();
+                return {blob_of(std::vector<int64_t>(offsets, offsets + table.rows() + 1)),
+                        std::string(table.bytes(), table.byte_size())};
+              },
+              .bound = [](const std::vector<Value>&, const Prepared* prepared,
+                          std::span<const size_t>) -> size_t { return prepared->u64s.at(0); }},
+  };
+  return def;
 }
 
 // A table pick of the prepared rows: row ordinal mod n.
 const TablePick kRowPick{.index = []() -> const NodeDef& { return *find_node("mod"); },
                          .index_params =
                              [](const std::vector<Value>&, const Prepared* prepared) {
-                               return std::vector<Value>{Value::u64(prepared->strs.size())};
+                               return std::vector<Value>{Value::u64(table_of(*prepared).rows())};
                              },
-                         .entries = prepared_str_entries};
+                         .row_pick = pick_row_node};
 
 }  // namespace
 
@@ -285,7 +372,7 @@ void register_data_file_nodes(Registry& r) {
            .results = {Type::U64},
            .summary = summary,
            .prepare = prepare,
-           .eval = [](Call& c) { c.set_u64(c.prepared().strs.size()); }});
+           .eval = [](Call& c) { c.set_u64(c.prepared().u64s.at(0)); }});
   };
   picker("csv_field", {konst("filename", P::Str), konst("column", P::Str)},
          "Column `column` (a header name, or an index \"0\", \"1\", ...) of data row ordinal "
@@ -298,7 +385,7 @@ void register_data_file_nodes(Registry& r) {
          csv_rows);
   counter("csv_row_count", "How many data rows csv_row picks from (may be 0).",
           [](const std::vector<Value>& p) {
-            return table_of(csv_data_rows("csv_row_count", p[0].as_str()));
+            return count_of(csv_data_rows("csv_row_count", p[0].as_str()));
           });
   picker("jsonl_field", {konst("filename", P::Str), konst("path", P::Str)},
          "The value at dot path `path` (object keys, array indexes) of line ordinal mod n of a "
@@ -311,7 +398,7 @@ void register_data_file_nodes(Registry& r) {
          "Line ordinal mod n of a text file (LF or CR LF ends, blank lines included).", text_lines);
   counter("jsonl_row_count", "How many lines jsonl_row picks from (may be 0).",
           [](const std::vector<Value>& p) {
-            return table_of(jsonl_lines("jsonl_row_count", p[0].as_str()));
+            return count_of(jsonl_lines("jsonl_row_count", p[0].as_str()));
           });
 }
 

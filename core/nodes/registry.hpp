@@ -137,7 +137,13 @@ struct TablePick {
   // prepare made.
   std::vector<Value> (*index_params)(const std::vector<Value>& params, const Prepared* prepared);
   // The table, from the call's constant arguments and what its prepare made.
-  std::vector<Value> (*entries)(const std::vector<Value>& params, const Prepared* prepared);
+  std::vector<Value> (*entries)(const std::vector<Value>& params,
+                                const Prepared* prepared) = nullptr;
+  // Instead of `entries`, for a table too big for a Value per entry (a data
+  // file's rows): the node that picks from the call's own prepared table
+  // (Prepared::extra, a columns::StringColumn), which it takes over with
+  // the call's constant arguments (what the table was read from).
+  const NodeDef& (*row_pick)() = nullptr;
 };
 
 // A node whose meaning is plain arithmetic once one wire input is known:
