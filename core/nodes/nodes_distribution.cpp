@@ -156,7 +156,9 @@ void register_distribution_nodes(Registry& r) {
          .args = {wire("input", P::F64), konst("mean", P::F64), konst("stddev", P::F64)},
          .results = {Type::F64},
          .summary = "Normal: mean + stddev * probit(u), the probit tabulated at 1001 points by "
-                    "Abramowitz & Stegun 26.2.23 (error < 4.5e-4) and linearly interpolated.",
+                    "Abramowitz & Stegun 26.2.23 (error < 4.5e-4) and linearly interpolated, as "
+                    "polydat computes it: its tails are clipped at the table's ends (mean +- 3.09 "
+                    "stddev). sample_normal has the exact tails.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            const double mean = p[0].as_f64(), sd = p[1].as_f64();
            if (!(sd >= 0.0)) throw ParamError{1, "stddev must be >= 0"};
@@ -168,7 +170,9 @@ void register_distribution_nodes(Registry& r) {
          .family = "distributions",
          .args = {wire("input", P::F64), konst("rate", P::F64)},
          .results = {Type::F64},
-         .summary = "Exponential: -ln(1 - p) / rate tabulated at 1001 points, interpolated.",
+         .summary = "Exponential: -ln(1 - p) / rate tabulated at 1001 points, interpolated, as "
+                    "polydat computes it: its tail is clipped at 6.9 / rate. sample_exponential "
+                    "has the exact tail.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            const double rate = p[0].as_f64();
            if (!(rate > 0.0) || rate - rate != 0.0) {
@@ -183,7 +187,9 @@ void register_distribution_nodes(Registry& r) {
          .args = {wire("input", P::F64), konst("n", P::U64), konst("exponent", P::F64)},
          .results = {Type::F64},
          .summary = "Zipf on 1..n: the discrete inverse of the normalized harmonic CDF tabulated "
-                    "at 1001 points and interpolated, so values are not always integral.",
+                    "at 1001 points and interpolated, as polydat computes it: values are not "
+                    "always integral, and ranks between the table's points are not in their "
+                    "Zipf proportions.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            const uint64_t n = p[0].as_u64();
            const double s = p[1].as_f64();
@@ -238,7 +244,9 @@ void register_distribution_nodes(Registry& r) {
          .args = {wire("input", P::F64), konst("scale", P::F64), konst("shape", P::F64)},
          .results = {Type::F64},
          .summary = "Pareto: scale / (1 - p)^(1 / shape) tabulated at 1001 points, interpolated "
-                    "(the infinite last point takes its neighbour's value).",
+                    "(the infinite last point takes its neighbour's value), as polydat computes "
+                    "it: its tail is clipped at scale * 1000^(1 / shape). sample_pareto has the "
+                    "exact tail.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            const double scale = p[0].as_f64(), shape = p[1].as_f64();
            if (!(scale > 0.0) || scale - scale != 0.0) {

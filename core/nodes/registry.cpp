@@ -76,6 +76,7 @@ Registry build_user_registry() {
   register_numeric_type_nodes(r);
   register_float_nodes(r);
   register_distribution_nodes(r);
+  register_sampler_nodes(r);
   register_weighted_nodes(r);
   register_word_list_nodes(r);
   register_text_nodes(r);

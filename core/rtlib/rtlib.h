@@ -183,6 +183,15 @@ PD_API double pd_atan2(double y, double x);
 PD_API double pd_asin(double x);
 PD_API double pd_acos(double x);
 
+// Exact-tail samplers (quantiles.cpp): the inverse CDF at u over the whole
+// open interval (0, 1); u <= 0 and u >= 1 give the support's ends.
+PD_API double pd_normal_quantile(double u);
+PD_API double pd_sample_normal(double u, double mean, double stddev);
+PD_API double pd_sample_lognormal(double u, double mu, double sigma);
+PD_API double pd_sample_exponential(double u, double rate);
+PD_API double pd_sample_pareto(double u, double scale, double shape);
+PD_API double pd_sample_weibull(double u, double shape, double scale);
+
 // The bucket (0..buckets-1) of x over [0, range): floor(x / range * buckets),
 // NaN and x <= 0 in the first, x >= range in the last.
 PD_API uint64_t pd_discretize(double x, double range, uint64_t buckets);
