@@ -810,7 +810,10 @@ TEST(GpuBatch, ARunOfHostStepsWaitsForTheStreamOnce) {
 
 // Under --device all a GPU's chunks grow from a small first one that
 // measures it, and up to 9 wait for delivery: its chunk states are made at
-// full capacity and kept, so a later call allocates nothing.
+// full capacity and kept, so later calls allocate nothing. How many chunks
+// wait at once depends on how fast they are delivered (a loaded machine, as
+// under ctest -j2, holds more): the states are counted after two calls, and
+// the next two must make none.
 TEST(GpuBatch, ChunkStatesAreMadeAtFullCapacityAndKept) {
   REQUIRE_GPU();
   const Configure configure = double_configure();
@@ -819,10 +822,12 @@ TEST(GpuBatch, ChunkStatesAreMadeAtFullCapacityAndKept) {
   const BatchEvaluator all(program, on(BatchDevice::All));
   configure("");
   all.evaluate(0, 6000000);
-  const int64_t first = double_count("allocations");
-  EXPECT_GT(first, 0);
   all.evaluate(0, 6000000);
-  EXPECT_EQ(double_count("allocations"), first) << "a later call allocates nothing";
+  const int64_t kept = double_count("allocations");
+  EXPECT_GT(kept, 0);
+  all.evaluate(0, 6000000);
+  all.evaluate(0, 6000000);
+  EXPECT_EQ(double_count("allocations"), kept) << "later calls allocate nothing";
 }
 
 // A second run of the same batch reuses the device and page-locked buffers
