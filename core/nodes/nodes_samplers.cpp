@@ -35,6 +35,17 @@ std::shared_ptr<const Prepared> checked(const std::vector<Value>& p, const char*
   return nullptr;
 }
 
+// sample_zipf's constants: its hat's integrals at 1.5 and n + 0.5 and its
+// squeeze (pd_zipf_constants), computed once.
+std::shared_ptr<const Prepared> zipf_constants(const std::vector<Value>& p) {
+  if (p[0].as_u64() == 0) throw ParamError{0, "n must be at least 1"};
+  check(p, 1, "s", Sign::Positive);
+  auto prepared = std::make_shared<Prepared>();
+  prepared->f64s.resize(3);
+  pd_zipf_constants(p[0].as_u64(), p[1].as_f64(), prepared->f64s.data());
+  return prepared;
+}
+
 }  // namespace
 
 void register_sampler_nodes(Registry& r) {
@@ -106,6 +117,23 @@ void register_sampler_nodes(Registry& r) {
        .eval =
            [](Call& c) { c.set_f64(pd_sample_weibull(c.f64(0), c.param_f64(0), c.param_f64(1))); },
        .native = PD_NATIVE(pd_sample_weibull, in(0), param(0), param(1))});
+  r.add({.name = "sample_zipf",
+         .family = kFamily,
+         .keyed_by_seed = true,
+         .args = {wire("input", P::U64), konst("n", P::U64), konst("s", P::F64)},
+         .results = {Type::U64},
+         .summary = "Zipf: a rank 1..n with probability proportional to 1 / rank^s, exactly, for "
+                    "any n up to 2^64 - 1 and s > 0 (rejection-inversion, Hoermann and Derflinger "
+                    "1996: uniforms from SplitMix64 at input's next states, one or two a row, "
+                    "so it hashes its input). dist_zipf's table bends the ranks between its "
+                    "points.",
+         .prepare = zipf_constants,
+         .eval =
+             [](Call& c) {
+               c.set_u64(pd_sample_zipf(c.u64(0), c.prepared().f64s.data(), c.param_u64(0),
+                                        c.param_f64(1)));
+             },
+         .native = PD_NATIVE(pd_sample_zipf, in(0), f64_table(), param(0), param(1))});
 }
 
 }  // namespace polyrt::nodes

@@ -82,7 +82,68 @@ double standard_exponential(double u) {
   return -log1p_accurate(-u);
 }
 
+// e^x - 1, accurate near 0 (Kahan: the rounding of e^x divides out).
+double expm1_accurate(double x) {
+  const double u = pd_exp(x);
+  if (u == 1.0) return x;
+  const double um1 = u - 1.0;
+  if (um1 == -1.0) return -1.0;
+  return um1 * x / pd_ln(u);
+}
+
+// (e^x - 1) / x and ln(1 + x) / x, each 1 at 0.
+double expm1_over(double x) {
+  return x == 0.0 ? 1.0 : expm1_accurate(x) / x;
+}
+double log1p_over(double x) {
+  return x == 0.0 ? 1.0 : log1p_accurate(x) / x;
+}
+
+// Rejection-inversion for Zipf (Hoermann and Derflinger, 1996): the hat's
+// integral H, the density h and H's inverse, for exponent s.
+double zipf_hat_integral(double x, double s) {
+  const double log_x = pd_ln(x);
+  return expm1_over((1.0 - s) * log_x) * log_x;
+}
+double zipf_density(double x, double s) {
+  return pd_exp(-s * pd_ln(x));
+}
+double zipf_hat_inverse(double x, double s) {
+  double t = x * (1.0 - s);
+  if (t < -1.0) t = -1.0;
+  return pd_exp(log1p_over(t) * x);
+}
+
 }  // namespace
+
+PD_API void pd_zipf_constants(uint64_t n, double s, double* out) {
+  out[0] = zipf_hat_integral(1.5, s) - 1.0;
+  out[1] = zipf_hat_integral((double)n + 0.5, s);
+  out[2] = 2.0 - zipf_hat_inverse(zipf_hat_integral(2.5, s) - zipf_density(2.0, s), s);
+}
+
+PD_API uint64_t pd_sample_zipf(uint64_t x, const double* constants, uint64_t n, double s) {
+  const double h_first = constants[0], h_last = constants[1], squeeze = constants[2];
+  // Each try's uniform from SplitMix64 at x's next state: almost every row
+  // takes one or two; past 64 (probability below 1e-60) rank 1.
+  uint64_t state = x;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    state += 0x9E3779B97F4A7C15ULL;
+    uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    const double uniform = (double)(z >> 11) * 0x1p-53;
+    const double u = h_last + uniform * (h_first - h_last);
+    const double at = zipf_hat_inverse(u, s);
+    const uint64_t k = at < 1.0 ? 1 : at + 0.5 >= (double)n ? n : (uint64_t)(at + 0.5);
+    if ((double)k - at <= squeeze ||
+        u >= zipf_hat_integral((double)k + 0.5, s) - zipf_density((double)k, s)) {
+      return k;
+    }
+  }
+  return 1;
+}
 
 PD_API double pd_sample_normal(double u, double mean, double stddev) {
   return mean + stddev * pd_normal_quantile(u);

@@ -191,6 +191,10 @@ PD_API double pd_sample_lognormal(double u, double mu, double sigma);
 PD_API double pd_sample_exponential(double u, double rate);
 PD_API double pd_sample_pareto(double u, double scale, double shape);
 PD_API double pd_sample_weibull(double u, double shape, double scale);
+// Zipf on ranks 1..n with exponent s by rejection-inversion: exactly Zipf
+// for any n and s > 0. `constants` are pd_zipf_constants(n, s)'s three.
+PD_API void pd_zipf_constants(uint64_t n, double s, double* out);
+PD_API uint64_t pd_sample_zipf(uint64_t x, const double* constants, uint64_t n, double s);
 
 // The bucket (0..buckets-1) of x over [0, range): floor(x / range * buckets),
 // NaN and x <= 0 in the first, x >= range in the last.
