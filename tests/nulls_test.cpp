@@ -86,6 +86,21 @@ TEST(Nulls, EveryEngineAndTheBatchTierAgree) {
       rows(*seeded, 0, 50));
 }
 
+// default_or's value is lowered once: each level once lowered it twice, to
+// see whether it was nullable, so 22 nested calls took 10 s (2^22 lowerings)
+// and these 40 would not finish before the test's timeout.
+TEST(Nulls, NestedDefaultsLowerEachArgumentOnce) {
+  for (const std::string inner : {"cycle", "null_if(cycle % 2, cycle)"}) {
+    std::string e = inner;
+    for (int level = 0; level < 40; ++level) {
+      e = "default_or(" + e + ", " + std::to_string(level) + ")";
+    }
+    State s = compile("input cycle\nv := " + e + "\n")->new_state();
+    s.set_inputs({3});
+    EXPECT_EQ(s.pull("v").as_u64(), inner == "cycle" ? 3u : 0u) << inner;
+  }
+}
+
 TEST(Nulls, AValueThatFailsFailsItsRowNullOrNot) {
   // The batch tier computes every column: so the per-state engines compute
   // a null row's value too, and its failure is the row's.

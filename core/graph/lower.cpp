@@ -1325,22 +1325,25 @@ class Lowerer {
     return null_unless(lower_expr(*e.args[arity - 1]), test_of(c, false, e), c, e);
   }
 
-  // default_or(value, fallback) and this_or of a nullable value: the value
-  // where it is present, else the fallback.
-  std::optional<Typed> lower_default_of_nullable(const Expr& e) {
-    if ((e.text != "default_or" && e.text != "this_or") || e.args.size() != 2) return std::nullopt;
-    Typed value = lower_expr(*e.args[0]);
-    if (!value.present) return std::nullopt;  // None-aware as before (an unset extern)
+  // default_or(value, fallback) and this_or of a nullable value (its
+  // arguments lowered): the value where it is present, else the fallback.
+  // Of any other value they are None-aware nodes, as before (an unset extern).
+  // Both take two wire arguments, `args` the expressions they were given.
+  std::optional<Typed> default_of_nullable(const NodeDef& def, const std::vector<Typed>& inputs,
+                                           const std::vector<const Expr*>& args, const Expr& e) {
+    if ((def.name != "default_or" && def.name != "this_or") || !inputs[0].present) {
+      return std::nullopt;
+    }
+    Typed value = inputs[0];
     const Typed present{*value.present, Type::U64};
     value.present.reset();  // taken only where it is present
-    return choose(present, value, lower_expr(*e.args[1]), e, *e.args[0], *e.args[1]);
+    return choose(present, value, inputs[1], e, *args[0], *args[1]);
   }
 
   std::vector<Typed> lower_call(const Expr& e) {
     if (e.text == dsl::kNullIfIntrinsic || e.text == dsl::kNullWithProbabilityIntrinsic) {
       return {lower_null(e)};
     }
-    if (std::optional<Typed> chosen = lower_default_of_nullable(e)) return {*chosen};
     if (e.text == "if") {
       src_.fail(e.pos, "if(cond, then, else) takes 3 arguments", e.length);
     }
@@ -1433,6 +1436,9 @@ class Lowerer {
         params.push_back(const_argument(*a, spec, *def));
         param_pos.push_back(a->pos);
       }
+    }
+    if (std::optional<Typed> chosen = default_of_nullable(*def, inputs, assigned, e)) {
+      return {*chosen};
     }
     return call_node(*def, std::move(inputs), std::move(params), e.pos, e.length, param_pos);
   }
