@@ -18,6 +18,7 @@
 #include "nodes/column_call.hpp"
 #include "nodes/device_text_form.hpp"
 #include "nodes/registry.hpp"
+#include "nodes/table_rows.hpp"
 #include "rtlib/json_text.hpp"
 #include "rtlib/string_ops.hpp"
 
@@ -313,30 +314,14 @@ const NodeDef& pick_row_node() {
             if (index >= table.rows()) internal_error("a table pick's index is past its table");
             c.set_str(std::string(table[index]));
           },
-      .columnar =
-          [](const ColumnCall& c) {
-            const columns::StringColumn& table = table_of(c.prepared);
-            const ColumnInput indexes = c.inputs[0];
-            columns::StringColumn& out = *c.outputs[0].text;
-            for (uint64_t r = 0; r < c.rows; ++r) {
-              const uint64_t index = indexes.word(r);
-              if (index >= table.rows()) internal_error("a table pick's index is past its table");
-              out.append_padded(table[index]);
-            }
-          },
-      .device_text =
-          DeviceTextForm{
-              .symbol = "pd_text_pick",
-              .args = {text_input(0), text_blob(0), text_blob(1)},
-              .blobs = [](const std::vector<Value>&,
-                          const Prepared* prepared) -> std::vector<std::string> {
-                const columns::StringColumn& table = table_of(*prepared);
-                const int64_t* offsets = table.offsets();
-                return {blob_of(std::vector<int64_t>(offsets, offsets + table.rows() + 1)),
-                        std::string(table.bytes(), table.byte_size())};
-              },
-              .bound = [](const std::vector<Value>&, const Prepared* prepared,
-                          std::span<const size_t>) -> size_t { return prepared->u64s.at(0); }},
+      .columnar = gather_table_rows,
+      .device_text = DeviceTextForm{.symbol = "pd_text_pick",
+                                    .args = {text_input(0), text_blob(0), text_blob(1)},
+                                    .blobs = table_blobs,
+                                    .bound = [](const std::vector<Value>&, const Prepared* prepared,
+                                                std::span<const size_t>) -> size_t {
+                                      return prepared->u64s.at(0);
+                                    }},
   };
   return def;
 }

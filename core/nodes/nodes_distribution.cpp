@@ -3,6 +3,7 @@
 
 #include "nodes/registry.hpp"
 #include "nodes/spec_parsing.hpp"
+#include "nodes/table_rows.hpp"
 #include "polyrt/error.hpp"
 #include "rtlib/probit.hpp"
 #include "rtlib/rtlib.h"
@@ -96,42 +97,17 @@ const NodeDef& pick_str_node() {
               internal_error("a table pick's index is past its table");
             c.set_str(c.param_str(index));
           },
-      .columnar =
-          [](const ColumnCall& c) {
-            // The table and the indexes through locals: the output's byte
-            // stores would make the compiler reload them from their objects.
-            const columns::StringColumn& table = string_table_of(c.prepared.extra);
-            const int64_t* const offsets = table.offsets();
-            const char* const bytes = table.bytes();
-            const uint64_t entries = table.rows();
-            const ColumnInput indexes = c.inputs[0];
-            columns::StringColumn& out = *c.outputs[0].text;
-            for (uint64_t r = 0; r < c.rows; ++r) {
-              const uint64_t index = indexes.word(r);
-              if (index >= entries) internal_error("a table pick's index is past its table");
-              out.append_padded(
-                  {bytes + offsets[index], (size_t)(offsets[index + 1] - offsets[index])});
-            }
-          },
-      .device_text =
-          DeviceTextForm{.symbol = "pd_text_pick",
-                         .args = {text_input(0), text_blob(0), text_blob(1)},
-                         // The table prepare made, in its Arrow layout.
-                         .blobs = [](const std::vector<Value>&,
-                                     const Prepared* prepared) -> std::vector<std::string> {
-                           const columns::StringColumn& table = string_table_of(prepared->extra);
-                           const int64_t* offsets = table.offsets();
-                           return {
-                               blob_of(std::vector<int64_t>(offsets, offsets + table.rows() + 1)),
-                               std::string(table.bytes(), table.byte_size())};
-                         },
-                         .bound = [](const std::vector<Value>& entries, const Prepared*,
-                                     std::span<const size_t>) -> size_t {
-                           size_t bound = 0;
-                           for (const Value& e : entries)
-                             bound = std::max(bound, e.as_str().size());
-                           return bound;
-                         }},
+      .columnar = gather_table_rows,
+      .device_text = DeviceTextForm{.symbol = "pd_text_pick",
+                                    .args = {text_input(0), text_blob(0), text_blob(1)},
+                                    .blobs = table_blobs,
+                                    .bound = [](const std::vector<Value>& entries, const Prepared*,
+                                                std::span<const size_t>) -> size_t {
+                                      size_t bound = 0;
+                                      for (const Value& e : entries)
+                                        bound = std::max(bound, e.as_str().size());
+                                      return bound;
+                                    }},
   };
   return def;
 }

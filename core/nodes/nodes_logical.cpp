@@ -4,9 +4,9 @@
 #include "nodes/registry.hpp"
 #include "nodes/text_fields.hpp"
 #include "polyrt/logical_type.hpp"
-#include "rtlib/logical_text.h"
 #include "rtlib/rtlib.h"
 #include "rtlib/shortest_double.hpp"
+#include "value/logical_text.hpp"
 #include "value/time_text.hpp"
 
 namespace polyrt::nodes {
@@ -139,18 +139,7 @@ const NodeDef& logical_text_node() {
             const LogicalType type = logical_of(c.params);
             const ColumnInput in = c.inputs[0];
             for_each_text_row(c, [&](uint64_t r, char* p, const auto& ensure) {
-              p = ensure(p, rt::kLogicalText);
-              const auto word = (int64_t)in.word(r);
-              switch (type.kind) {
-                case LogicalKind::Timestamp:
-                  return rt::write_instant(p, word, 3);
-                case LogicalKind::TimestampMicros:
-                  return rt::write_instant(p, word, 6);
-                case LogicalKind::Date:
-                  return rt::write_date(p, word);
-                default:
-                  return rt::write_decimal(p, word, type.scale);
-              }
+              return write_logical_text(ensure(p, rt::kLogicalText), type, in.word(r));
             });
           },
   };

@@ -4,6 +4,7 @@
 
 #include "polyrt/error.hpp"
 #include "rtlib/logical_text.h"
+#include "value/logical_text.hpp"
 #include "value/message_text.hpp"
 #include "value/time_text.hpp"
 
@@ -43,25 +44,9 @@ std::optional<LogicalKind> logical_kind_named(std::string_view keyword) {
 }
 
 std::string logical_text(LogicalType type, uint64_t word) {
+  if (type.is_none()) internal_error("logical_text of a value with no logical type");
   char text[rt::kLogicalText];
-  char* end = text;
-  switch (type.kind) {
-    case LogicalKind::None:
-      internal_error("logical_text of a value with no logical type");
-    case LogicalKind::Timestamp:
-      end = rt::write_instant(text, (int64_t)word, 3);
-      break;
-    case LogicalKind::TimestampMicros:
-      end = rt::write_instant(text, (int64_t)word, 6);
-      break;
-    case LogicalKind::Date:
-      end = rt::write_date(text, (int64_t)word);
-      break;
-    case LogicalKind::Decimal:
-      end = rt::write_decimal(text, (int64_t)word, type.scale);
-      break;
-  }
-  return std::string(text, end);
+  return std::string(text, write_logical_text(text, type, word));
 }
 
 namespace {

@@ -7,9 +7,9 @@
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/byte_encodings.hpp"
-#include "rtlib/logical_text.h"
 #include "rtlib/row_fields.h"
 #include "rtlib/text.hpp"
+#include "value/logical_text.hpp"
 #include "value/vector_values.hpp"
 
 namespace polyrt::scheduler {
@@ -168,21 +168,7 @@ namespace {
 char* write_logical(char* p, RowFormat format, LogicalType type, uint64_t word) {
   const bool quoted = format == RowFormat::Jsonl && type.kind != LogicalKind::Decimal;
   if (quoted) *p++ = '"';
-  switch (type.kind) {
-    case LogicalKind::Timestamp:
-      p = rt::write_instant(p, (int64_t)word, 3);
-      break;
-    case LogicalKind::TimestampMicros:
-      p = rt::write_instant(p, (int64_t)word, 6);
-      break;
-    case LogicalKind::Date:
-      p = rt::write_date(p, (int64_t)word);
-      break;
-    case LogicalKind::Decimal:
-    case LogicalKind::None:
-      p = rt::write_decimal(p, (int64_t)word, type.scale);
-      break;
-  }
+  p = write_logical_text(p, type, word);
   if (quoted) *p++ = '"';
   return p;
 }
