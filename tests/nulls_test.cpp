@@ -23,18 +23,6 @@ const char* kProgram =
     "when := null_if(cycle % 3 == 0, (1704067200000 + cycle * 86400000) as timestamp)\n"
     "either := if cycle % 2 == 0 { age } else { older * 2 }\n";
 
-std::vector<std::string> rows(const Program& p, uint64_t first, uint64_t count) {
-  std::vector<std::string> out;
-  State s = p.new_state();
-  for (uint64_t c = first; c < first + count; ++c) {
-    s.set_inputs({c});
-    std::string row;
-    for (const std::string& name : p.output_names()) row += s.pull(name).to_string() + ",";
-    out.push_back(row);
-  }
-  return out;
-}
-
 TEST(Nulls, TheCheckerSaysWhichOutputsMayBeNull) {
   const auto p = compile(kProgram);
   const auto nullable = [&](const char* name) {
@@ -67,7 +55,7 @@ TEST(Nulls, EveryEngineAndTheBatchTierAgree) {
   std::vector<std::string> expected;
   for (const Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
     const auto p = compile(kProgram, CompileOptions{.engine = engine});
-    const std::vector<std::string> got = rows(*p, 100, 300);
+    const std::vector<std::string> got = pulled_rows(*p, 100, 300);
     if (expected.empty()) expected = got;
     EXPECT_EQ(got, expected) << (int)engine;
   }
@@ -80,10 +68,11 @@ TEST(Nulls, EveryEngineAndTheBatchTierAgree) {
   }
   // A seed moves which rows are null, the same way everywhere.
   const auto seeded = compile(kProgram, CompileOptions{.seed = 5});
-  EXPECT_NE(rows(*seeded, 0, 50), rows(*p, 0, 50));
+  EXPECT_NE(pulled_rows(*seeded, 0, 50), pulled_rows(*p, 0, 50));
   EXPECT_EQ(
-      rows(*compile(kProgram, CompileOptions{.engine = Engine::Interpreter, .seed = 5}), 0, 50),
-      rows(*seeded, 0, 50));
+      pulled_rows(*compile(kProgram, CompileOptions{.engine = Engine::Interpreter, .seed = 5}), 0,
+                  50),
+      pulled_rows(*seeded, 0, 50));
 }
 
 // default_or's value is lowered once: each level once lowered it twice, to

@@ -21,18 +21,6 @@ const char* kProgram =
     "emb := hash_vec(cycle, 3)\n"
     "plain := cycle * 3\n";
 
-std::vector<std::string> rows(const Program& p, uint64_t first, uint64_t count) {
-  std::vector<std::string> out;
-  State s = p.new_state();
-  for (uint64_t c = first; c < first + count; ++c) {
-    s.set_inputs({c});
-    std::string row;
-    for (const std::string& name : p.output_names()) row += s.pull(name).to_string() + ",";
-    out.push_back(row);
-  }
-  return out;
-}
-
 TEST(Seed, ReKeysEveryHashedValueAndNothingElse) {
   const auto plain = compile(kProgram);
   const auto seeded = compile(kProgram, CompileOptions{.seed = 42});
@@ -63,7 +51,7 @@ TEST(Seed, EveryEngineAndTheBatchTierAgree) {
   std::vector<std::string> expected;
   for (const Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
     const auto p = compile(kProgram, CompileOptions{.engine = engine, .seed = 7});
-    const std::vector<std::string> got = rows(*p, 100, 300);
+    const std::vector<std::string> got = pulled_rows(*p, 100, 300);
     if (expected.empty()) expected = got;
     EXPECT_EQ(got, expected) << (int)engine;
   }

@@ -16,6 +16,18 @@
 
 namespace polyrt::test {
 
+std::vector<std::string> pulled_rows(const Program& p, uint64_t first, uint64_t count) {
+  std::vector<std::string> out;
+  State s = p.new_state();
+  for (uint64_t c = first; c < first + count; ++c) {
+    s.set_inputs({c});
+    std::string row;
+    for (const std::string& name : p.output_names()) row += s.pull(name).to_string() + ",";
+    out.push_back(row);
+  }
+  return out;
+}
+
 std::vector<std::string> values_everywhere(const std::string& source, uint64_t x,
                                            const std::vector<std::string>& names) {
   std::vector<std::string> first;

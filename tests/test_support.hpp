@@ -47,6 +47,10 @@ std::string thrown_message(F&& f) {
 std::vector<std::string> values_everywhere(const std::string& source, uint64_t x,
                                            const std::vector<std::string>& names);
 
+// Rows [first, first + count) of a one-input program as one state pulls
+// them: each output's Value::to_string and a comma, per row.
+std::vector<std::string> pulled_rows(const Program& p, uint64_t first, uint64_t count);
+
 // Fails the test unless `text` contains every one of `parts`.
 void expect_contains(const std::string& text, std::initializer_list<const char*> parts);
 

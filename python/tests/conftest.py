@@ -34,3 +34,8 @@ def built(relative):
 
 def run_cli(cli, *args):
     return subprocess.run([cli, *args], check=True, capture_output=True).stdout
+
+
+def run_polyrt(cli, *args, **kwargs):
+    """`polyrt run ARGS...` (each argument as text), its status and output kept."""
+    return subprocess.run([cli, "run", *map(str, args)], capture_output=True, **kwargs)

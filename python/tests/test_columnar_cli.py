@@ -2,14 +2,13 @@
 width and sign, read back exactly by pyarrow, DuckDB and polars (values
 equal to the Python package's to_arrow of the same rows), with parts, the
 codecs, and no file at all when a run fails."""
-import subprocess
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 import polyrt
-from conftest import built
+from conftest import built, run_polyrt
 
 TYPES = """
 input x
@@ -52,9 +51,6 @@ def types_program(tmp_path):
     return path
 
 
-def run(cli, *args, **kwargs):
-    return subprocess.run([cli, "run", *map(str, args)], capture_output=True, **kwargs)
-
 
 def read(path, fmt):
     if fmt == "parquet":
@@ -71,7 +67,7 @@ def expected(program, rows=ROWS):
 @pytest.mark.parametrize("fmt", ["parquet", "arrow", "arrows"])
 def test_every_type_round_trips(polyrt_cli, types_program, tmp_path, fmt):
     out = tmp_path / f"t.{fmt}"
-    r = run(polyrt_cli, types_program, "--cycles", f"0..{ROWS}", "--format", fmt, "--out", out)
+    r = run_polyrt(polyrt_cli, types_program, "--cycles", f"0..{ROWS}", "--format", fmt, "--out", out)
     assert r.returncode == 0, r.stderr.decode()
     table = read(out, fmt)
     assert {f.name: f.type for f in table.schema} == EXPECTED_TYPES
@@ -88,7 +84,7 @@ def test_duckdb_and_polars_read_the_types(polyrt_cli, types_program, tmp_path):
     duckdb = pytest.importorskip("duckdb")
     polars = pytest.importorskip("polars")
     out = tmp_path / "t.parquet"
-    assert run(polyrt_cli, types_program, "--rows", ROWS, "--format", "parquet", "--out", out).returncode == 0
+    assert run_polyrt(polyrt_cli, types_program, "--rows", ROWS, "--format", "parquet", "--out", out).returncode == 0
     con = duckdb.connect()
     kinds = dict(con.execute(f"SELECT column_name, column_type FROM (DESCRIBE '{out}')").fetchall())
     assert kinds["wide"] == "UBIGINT" and kinds["small"] == "UTINYINT" and kinds["tiny"] == "TINYINT"
@@ -103,23 +99,23 @@ def test_duckdb_and_polars_read_the_types(polyrt_cli, types_program, tmp_path):
     assert frame["signed"].dtype == polars.Int32 and frame["word"].dtype == polars.UInt32
     assert frame["text"][5] == "row 5 of ü"
     ipc = tmp_path / "t.arrow"
-    assert run(polyrt_cli, types_program, "--rows", 100, "--format", "arrow", "--out", ipc).returncode == 0
+    assert run_polyrt(polyrt_cli, types_program, "--rows", 100, "--format", "arrow", "--out", ipc).returncode == 0
     assert polars.read_ipc(ipc)["name"].to_list() == frame["name"][:100].to_list()
 
 
 def test_stream_to_a_pipe_and_parts(polyrt_cli, types_program, tmp_path):
-    r = run(polyrt_cli, types_program, "--rows", 1000, "--format", "arrows", "--outputs", "wide,name")
+    r = run_polyrt(polyrt_cli, types_program, "--rows", 1000, "--format", "arrows", "--outputs", "wide,name")
     assert r.returncode == 0, r.stderr.decode()
     streamed = pa.ipc.open_stream(r.stdout).read_all()
     assert streamed.column("wide").to_pylist() == expected(types_program.read_text(), 1000).column("wide").to_pylist()
     parts = tmp_path / "parts"
-    r = run(polyrt_cli, types_program, "--rows", 10000, "--format", "parquet", "--parts", 3, "--out", parts)
+    r = run_polyrt(polyrt_cli, types_program, "--rows", 10000, "--format", "parquet", "--parts", 3, "--out", parts)
     assert r.returncode == 0, r.stderr.decode()
     files = sorted(parts.glob("*.parquet"))
     assert [f.name for f in files] == ["types.1.parquet", "types.2.parquet", "types.3.parquet"]
     joined = pa.concat_tables([pq.read_table(f) for f in files])
     whole = tmp_path / "whole.parquet"
-    assert run(polyrt_cli, types_program, "--rows", 10000, "--format", "parquet", "--out", whole).returncode == 0
+    assert run_polyrt(polyrt_cli, types_program, "--rows", 10000, "--format", "parquet", "--out", whole).returncode == 0
     assert joined.equals(pq.read_table(whole))
 
 
@@ -128,7 +124,7 @@ def test_stream_to_a_pipe_and_parts(polyrt_cli, types_program, tmp_path):
 def test_parquet_codecs_and_dictionaries(polyrt_cli, types_program, tmp_path, codec, name):
     out = tmp_path / "c.parquet"
     args = ["--rows", ROWS, "--format", "parquet", "--out", out, "--outputs", "wide,name"]
-    r = run(polyrt_cli, types_program, *args, *(["--compress", codec] if codec else []))
+    r = run_polyrt(polyrt_cli, types_program, *args, *(["--compress", codec] if codec else []))
     assert r.returncode == 0, r.stderr.decode()
     meta = pq.ParquetFile(out).metadata
     wide, name_column = meta.row_group(0).column(0), meta.row_group(0).column(1)
@@ -140,10 +136,10 @@ def test_parquet_codecs_and_dictionaries(polyrt_cli, types_program, tmp_path, co
 
 def test_arrow_ipc_compression(polyrt_cli, types_program, tmp_path):
     out, plain = tmp_path / "z.arrow", tmp_path / "plain.arrow"
-    r = run(polyrt_cli, types_program, "--rows", 5000, "--format", "arrow", "--compress", "zstd", "--out", out)
+    r = run_polyrt(polyrt_cli, types_program, "--rows", 5000, "--format", "arrow", "--compress", "zstd", "--out", out)
     assert r.returncode == 0, r.stderr.decode()
     assert read(out, "arrow").column("name").to_pylist() == expected(types_program.read_text(), 5000).column("name").to_pylist()
-    assert run(polyrt_cli, types_program, "--rows", 5000, "--format", "arrow", "--out", plain).returncode == 0
+    assert run_polyrt(polyrt_cli, types_program, "--rows", 5000, "--format", "arrow", "--out", plain).returncode == 0
     assert read(plain, "arrow").equals(read(out, "arrow"))
     assert out.stat().st_size * 2 < plain.stat().st_size  # the bodies are compressed
 
@@ -152,13 +148,13 @@ def test_refusals_leave_no_file(polyrt_cli, tmp_path, examples):
     failing = tmp_path / "failing.polydat"
     failing.write_text("input x\nv := in_range(x, 0, 50000)\n")
     out = tmp_path / "f.parquet"
-    r = run(polyrt_cli, failing, "--rows", 100000, "--format", "parquet", "--out", out)
+    r = run_polyrt(polyrt_cli, failing, "--rows", 100000, "--format", "parquet", "--out", out)
     assert r.returncode == 1 and b"50000" in r.stderr
-    r = run(polyrt_cli, examples / "users.polydat", "--rows", 10, "--format", "arrow", "--compress", "gzip", "--out", out)
+    r = run_polyrt(polyrt_cli, examples / "users.polydat", "--rows", 10, "--format", "arrow", "--compress", "gzip", "--out", out)
     assert r.returncode == 2 and b"--format arrow takes --compress none or zstd, not gzip" in r.stderr
-    r = run(polyrt_cli, examples / "users.polydat", "--rows", 10, "--format", "parquet", "--engine", "native", "--out", out)
+    r = run_polyrt(polyrt_cli, examples / "users.polydat", "--rows", 10, "--format", "parquet", "--engine", "native", "--out", out)
     assert r.returncode == 2 and b"runs on the batch tier" in r.stderr
-    r = run(polyrt_cli, examples / "users.polydat", "--rows", 10, "--format", "parquet", "--out", out,
+    r = run_polyrt(polyrt_cli, examples / "users.polydat", "--rows", 10, "--format", "parquet", "--out", out,
             env={"POLYRT_ARROW_MODULE": str(tmp_path / "nowhere.so"), "PATH": "/usr/bin:/bin"})
     assert r.returncode == 2 and b"built without its Arrow module" in r.stderr, r.stderr
     assert list(tmp_path.iterdir()) == [failing]
@@ -171,7 +167,7 @@ def test_every_device_and_a_traversal_write_the_same_table(polyrt_cli, types_pro
     tables = {}
     for device in ("cpu", "gpu", "all"):
         out = tmp_path / f"{device}.parquet"
-        r = run(polyrt_cli, types_program, "--rows", 30000, "--format", "parquet", "--device",
+        r = run_polyrt(polyrt_cli, types_program, "--rows", 30000, "--format", "parquet", "--device",
                 device, "--out", out, env=env)
         assert r.returncode == 0, r.stderr.decode()
         tables[device] = pq.read_table(out)
@@ -179,6 +175,6 @@ def test_every_device_and_a_traversal_write_the_same_table(polyrt_cli, types_pro
     sweep = tmp_path / "sweep.polydat"
     sweep.write_text("input cycle\nfor a in 0..3, f in 0.5, 1.5 {\n  v := a * 2\n}\n")
     out = tmp_path / "sweep.arrow"
-    assert run(polyrt_cli, sweep, "--rows", 2, "--format", "arrow", "--out", out).returncode == 0
+    assert run_polyrt(polyrt_cli, sweep, "--rows", 2, "--format", "arrow", "--out", out).returncode == 0
     rows = read(out, "arrow").to_pylist()
     assert len(rows) == 12 and rows[2] == {"cycle": 0, "a": 1, "f": 0.5, "v": 2}

@@ -6,13 +6,13 @@ import csv
 import datetime as dt
 import decimal
 import io
-import subprocess
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 import polyrt
+from conftest import run_polyrt
 
 ORDERS = """
 input cycle
@@ -35,9 +35,6 @@ EXPECTED = {
 ROWS = 70000  # more than one chunk
 
 
-def run(cli, *args):
-    return subprocess.run([cli, "run", *map(str, args)], capture_output=True)
-
 
 def from_text(name, text):
     """A CSV field as the Python value pyarrow gives for its column."""
@@ -58,11 +55,11 @@ def orders(tmp_path):
 @pytest.mark.parametrize("fmt", ["parquet", "arrow"])
 def test_the_command_writes_the_logical_types(polyrt_cli, orders, tmp_path, fmt):
     out = tmp_path / f"o.{fmt}"
-    r = run(polyrt_cli, orders, "--rows", ROWS, "--format", fmt, "--out", out)
+    r = run_polyrt(polyrt_cli, orders, "--rows", ROWS, "--format", fmt, "--out", out)
     assert r.returncode == 0, r.stderr.decode()
     table = pq.read_table(out) if fmt == "parquet" else pa.ipc.open_file(out).read_all()
     assert {f.name: f.type for f in table.schema} == EXPECTED
-    text = run(polyrt_cli, orders, "--rows", ROWS)
+    text = run_polyrt(polyrt_cli, orders, "--rows", ROWS)
     rows = list(csv.DictReader(io.StringIO(text.stdout.decode())))
     for name in EXPECTED:
         got = table.column(name).to_pylist()
@@ -75,7 +72,7 @@ def test_duckdb_and_polars_see_timestamps_dates_and_decimals(polyrt_cli, orders,
     duckdb = pytest.importorskip("duckdb")
     polars = pytest.importorskip("polars")
     out = tmp_path / "o.parquet"
-    assert run(polyrt_cli, orders, "--rows", 1000, "--format", "parquet", "--out", out).returncode == 0
+    assert run_polyrt(polyrt_cli, orders, "--rows", 1000, "--format", "parquet", "--out", out).returncode == 0
     con = duckdb.connect()
     kinds = dict(con.execute(f"SELECT column_name, column_type FROM (DESCRIBE '{out}')").fetchall())
     assert kinds == {
@@ -114,7 +111,7 @@ def test_the_orders_example_is_the_table_it_promises(polyrt_cli, examples, tmp_p
     """examples/orders.polydat: exactly seven typed columns, email null in about 10 % of rows."""
     duckdb = pytest.importorskip("duckdb")
     out = tmp_path / "orders.parquet"
-    r = run(polyrt_cli, examples / "orders.polydat", "--cycles", "0..100K", "--format", "parquet", "--out", out)
+    r = run_polyrt(polyrt_cli, examples / "orders.polydat", "--cycles", "0..100K", "--format", "parquet", "--out", out)
     assert r.returncode == 0, r.stderr.decode()
     kinds = duckdb.sql(f"SELECT column_name, column_type FROM (DESCRIBE '{out}')").fetchall()
     assert kinds == [

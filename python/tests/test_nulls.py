@@ -4,7 +4,6 @@ and polars count exactly where the CSV of the same rows has empty fields,
 and Python's evaluate, to_arrow and State.pull agree."""
 import csv
 import io
-import subprocess
 
 import numpy as np
 import pyarrow as pa
@@ -12,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import polyrt
+from conftest import run_polyrt
 
 PROGRAM = """
 input cycle
@@ -33,16 +33,13 @@ def program(tmp_path):
     return path
 
 
-def run(cli, *args):
-    return subprocess.run([cli, "run", *map(str, args)], capture_output=True)
-
 
 def test_parquet_nulls_are_the_csv_empty_fields(polyrt_cli, program, tmp_path):
     out = tmp_path / "n.parquet"
-    r = run(polyrt_cli, program, "--rows", ROWS, "--format", "parquet", "--out", out)
+    r = run_polyrt(polyrt_cli, program, "--rows", ROWS, "--format", "parquet", "--out", out)
     assert r.returncode == 0, r.stderr.decode()
     table = pq.read_table(out)
-    rows = list(csv.DictReader(io.StringIO(run(polyrt_cli, program, "--rows", ROWS).stdout.decode())))
+    rows = list(csv.DictReader(io.StringIO(run_polyrt(polyrt_cli, program, "--rows", ROWS).stdout.decode())))
     for name in ("email", "age", "older", "safe", "when"):
         empty = [row[name] == "" for row in rows]
         assert [v is None for v in table.column(name).to_pylist()] == empty, name
@@ -55,7 +52,7 @@ def test_parquet_nulls_are_the_csv_empty_fields(polyrt_cli, program, tmp_path):
     assert counted == table.column("email").null_count
     assert polyrt.compile(PROGRAM).batch().to_arrow(0, ROWS).equals(table)
     arrow = tmp_path / "n.arrow"
-    assert run(polyrt_cli, program, "--rows", ROWS, "--format", "arrow", "--out", arrow).returncode == 0
+    assert run_polyrt(polyrt_cli, program, "--rows", ROWS, "--format", "arrow", "--out", arrow).returncode == 0
     assert pa.ipc.open_file(arrow).read_all().equals(table)
 
 
@@ -63,7 +60,7 @@ def test_duckdb_and_polars_count_the_nulls(polyrt_cli, program, tmp_path):
     duckdb = pytest.importorskip("duckdb")
     polars = pytest.importorskip("polars")
     out = tmp_path / "n.parquet"
-    assert run(polyrt_cli, program, "--rows", 3000, "--format", "parquet", "--out", out).returncode == 0
+    assert run_polyrt(polyrt_cli, program, "--rows", 3000, "--format", "parquet", "--out", out).returncode == 0
     missing = duckdb.connect().execute(
         f"SELECT count(*) - count(age), count(*) - count(\"when\") FROM '{out}'"
     ).fetchone()
