@@ -65,7 +65,7 @@ int dispatch(const std::vector<std::string>& args) {
     std::fprintf(stderr, "polyrt: %s\n", e.what());
     return 3;
   } catch (const polyrt::Error& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    say(command, e.what());
     return 1;
   } catch (const std::bad_alloc&) {
     // What a program asks for (a data file read into memory, a table, the

@@ -44,6 +44,17 @@ TEST(CheckerErrors, UnknownNamesSuggestTheClosest) {
   expect_error("input x\nv := hash", "2:6", {"'hash' is a function"});
 }
 
+// Two letters swapped are one edit (docs/language.md, inferred inputs): a
+// swapped name is a typo, never a second inferred input.
+TEST(CheckerErrors, SwappedLettersAreATypoNotANewInput) {
+  expect_error("input seed: u64\nx := sede + 1", "2:6",
+               {"unknown name 'sede'", "did you mean 'seed'?"});
+  expect_error("input seed: u64\nx := esed + 1", "2:6",
+               {"unknown name 'esed'", "did you mean 'seed'?"});
+  expect_error("input cycle\nv := hash(cyclr)", "2:11", {"did you mean 'cycle'?"});
+  EXPECT_NO_THROW(polyrt::compile("x := seed + abcd"));
+}
+
 // `None` is never taken for an inferred input: it is a branch of an if (a
 // null, tests/nulls_test.cpp), and refused anywhere else, saying what makes
 // a null.

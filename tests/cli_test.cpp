@@ -435,10 +435,16 @@ TEST_F(Cli, NpyRefusalsAndAtomicity) {
 
 TEST_F(Cli, RunErrors) {
   auto missing = run_polyrt("run " + ladder + " --cycles 0..3");
-  EXPECT_EQ(missing.status, 2);
-  EXPECT_NE(missing.err.find("extern 'tag' has no default; pass --set tag=VALUE"),
+  // An unset extern without a default is None (docs/language.md): a
+  // column that reads it fails its first row, naming the extern.
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_NE(missing.err.find("polyrt run: output 'c' is None at coordinate 0: it reads extern "
+                             "'tag', which has no default and no value; set it (--set "
+                             "tag=VALUE)"),
             std::string::npos)
       << missing.err;
+  EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 0..3 --outputs a,b").status, 0)
+      << "columns that do not read the unset extern are written";
   EXPECT_EQ(run_polyrt("run " + ladder + " --set tag=t").status, 2);
   EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 5..3 --set tag=t").status, 2);
   EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 0..3 --set tag=t --format xml").status, 2);

@@ -229,6 +229,14 @@ class Lexer {
     } else if (c == '"' || c == '\'') {
       Token ignored;
       lex_string(ignored);
+    } else if (c != '{' && c != '[') {
+      fail(start,
+           std::string("a tile's body is a block ({ ... } or [ ... ]), a heredoc (<<< ... >>>) "
+                       "or a string literal, not '") +
+               c + "'",
+           1,
+           "a body that starts with a directive goes inside a heredoc: tile t := <<<@if c {yes} "
+           "@else {no}>>>");
     } else {
       const char open = c, close = c == '{' ? '}' : ']';
       int depth = 0;

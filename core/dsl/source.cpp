@@ -81,16 +81,21 @@ void SourceText::fail(SourcePos pos, std::string_view message, size_t length,
   throw CompileError(format(pos, message, length, hint), file_, pos.line, pos.col);
 }
 
+// Insertions, deletions, substitutions and swaps of two neighbours each
+// count one (the optimal string alignment distance): `sede` is one edit
+// from `seed`, as a reader sees it.
 size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
+  std::vector<size_t> before(b.size() + 1), last(b.size() + 1), row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t prev = row[0];
+    before.swap(last);
+    last.swap(row);
     row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t cur = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      prev = cur;
+      row[j] = std::min({last[j] + 1, row[j - 1] + 1, last[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        row[j] = std::min(row[j], before[j - 2] + 1);
+      }
     }
   }
   return row[b.size()];

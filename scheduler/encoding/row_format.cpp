@@ -232,10 +232,18 @@ batch::RowEncoding row_encoding(RowFormat format, const std::vector<std::string>
   return rows;
 }
 
-EvalError none_output_error(const std::string& column, uint64_t coordinate) {
+EvalError none_output_error(const std::string& column, uint64_t coordinate,
+                            const std::vector<std::string>& unset_externs) {
+  std::string names;
+  for (const std::string& name : unset_externs) names += (names.empty() ? "'" : ", '") + name + "'";
+  const std::string which =
+      unset_externs.size() == 1 ? "extern " + names + ", which has"
+      : unset_externs.empty()   ? "an extern that has"
+                                : "one of the externs " + names + ", which have";
+  const std::string set = unset_externs.size() == 1 ? unset_externs[0] : "NAME";
   return EvalError("output '" + column + "' is None at coordinate " + std::to_string(coordinate) +
-                       " (it depends on an unset extern); set the extern or wrap the value in "
-                       "default_or(...)",
+                       ": it reads " + which + " no default and no value; set it (--set " + set +
+                       "=VALUE) or wrap the value in default_or(...)",
                    column);
 }
 

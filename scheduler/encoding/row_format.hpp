@@ -54,8 +54,10 @@ batch::RowEncoding row_encoding(RowFormat format, const std::vector<std::string>
 // `text` as a JSON string, quoted and escaped as JSON Lines fields are.
 std::string json_string(std::string_view text);
 
-// The EvalError of an output that is None at `coordinate`.
-EvalError none_output_error(const std::string& column, uint64_t coordinate);
+// The EvalError of an output that is None at `coordinate`, naming the
+// externs that have neither a value nor a default (what can make it None).
+EvalError none_output_error(const std::string& column, uint64_t coordinate,
+                            const std::vector<std::string>& unset_externs = {});
 
 // Separators around fields.
 void begin_row(std::string& out, RowFormat format);

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <string_view>
 
 #include "polyrt/error.hpp"
 #include "scheduler/output/columnar_module.hpp"
@@ -24,7 +25,10 @@ std::vector<std::string> module_candidates() {
   if (const char* path = std::getenv("POLYRT_ARROW_MODULE"); path && *path) return {path};
   Dl_info info{};
   std::filesystem::path self = "/proc/self/exe";
-  if (::dladdr(reinterpret_cast<void*>(&module_candidates), &info) != 0 && info.dli_fname) {
+  // Inside the program itself dladdr names it as it was started: a bare
+  // `polyrt` when found on the PATH, which /proc/self/exe resolves.
+  if (::dladdr(reinterpret_cast<void*>(&module_candidates), &info) != 0 && info.dli_fname &&
+      std::string_view(info.dli_fname).find('/') != std::string_view::npos) {
     self = info.dli_fname;
   }
   std::error_code ec;

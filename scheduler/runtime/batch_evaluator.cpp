@@ -709,7 +709,13 @@ void BatchEvaluator::stream_rows(
   }
   const std::vector<std::string>& names = output_names();
   for (size_t o = 0; o < names.size() && count; ++o) {
-    if (output_is_none(o)) throw scheduler::none_output_error(names[o], first);
+    if (!output_is_none(o)) continue;
+    const Program& p = *impl_->primary().batch().program;
+    std::vector<std::string> unset;
+    for (size_t e = 0; e < impl_->setup.externs.size(); ++e) {
+      if (impl_->setup.externs[e].is_none()) unset.push_back(p.externs()[e].name);
+    }
+    throw scheduler::none_output_error(names[o], first, unset);
   }
   const std::vector<LogicalType>& logical_types = impl_->setup.logical_types;
   const batch::RowEncoding rows =
