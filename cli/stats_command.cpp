@@ -34,15 +34,6 @@ const char* kStatsUsage =
     "(a section per column with its chart as inline SVG, then the program). On a terminal,\n"
     "a pass that takes over a second shows its progress on stderr (-q: never).\n";
 
-std::string with_commas(uint64_t v) {
-  std::string digits = std::to_string(v), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 // The histogram as one line of block characters, the tallest bin a full block.
 std::string sparkline(const std::vector<uint64_t>& bins, bool log_scale) {
   static const char* const kBlocks[] = {" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
@@ -62,49 +53,60 @@ std::string sparkline(const std::vector<uint64_t>& bins, bool log_scale) {
 }
 
 std::string column_text(const ColumnStats& s, bool log_scale) {
-  std::string out = s.name + "  " + stats_type_text(s) + "  " + with_commas(s.rows) + " rows";
+  std::string out = s.name + "  " + stats_type_text(s) + "  " + stats_count_text(s.rows) + " rows";
   if (s.nones && s.nones == s.rows) return out + ", all None\n";
   if (s.nones) {
-    out += ", " + with_commas(s.nones) + " null (" +
-           stats_number_text(100.0 * (double)s.nones / (double)s.rows) + "%)";
+    out += ", " + stats_count_text(s.nones) + " null (" +
+           stats_share_text((double)s.nones / (double)s.rows) + ")";
   }
   out += "\n";
   if (s.numeric) {
     const NumericStats& n = *s.numeric;
     if (n.nan || n.positive_infinity || n.negative_infinity) {
-      out += "  finite " + with_commas(n.finite) + "  NaN " + with_commas(n.nan) + "  +inf " +
-             with_commas(n.positive_infinity) + "  -inf " + with_commas(n.negative_infinity) + "\n";
+      out += "  finite " + stats_count_text(n.finite) + "  NaN " + stats_count_text(n.nan) +
+             "  +inf " + stats_count_text(n.positive_infinity) + "  -inf " +
+             stats_count_text(n.negative_infinity) + "\n";
     }
     if (!n.finite) return out + "  no finite values\n";
     const auto shown = [&](const Value& v) { return stats_value_text(v, s.logical); };
     out += "  min " + shown(n.min) + "  max " + shown(n.max) + "  mean " +
            stats_mean_text(s, n.mean) + "  stddev " + stats_spread_text(s, n.stddev) + "\n  ";
     for (const auto& [p, v] : n.quantiles) {
-      out += "p" + std::to_string((int)std::lround(p * 100)) + " " + shown(v) + "  ";
+      out += (p == n.quantiles.front().first ? "p" : "  p") +
+             std::to_string((int)std::lround(p * 100)) + " " + shown(v);
     }
     out += "\n  " + sparkline(n.histogram, log_scale) + "  " + shown(n.min) + " .. " +
            shown(n.max) + (log_scale ? " (log)" : "") + "\n";
   }
   if (s.text) {
     const TextStats& t = *s.text;
-    out += "  distinct " + with_commas(t.distinct) +
+    out += "  distinct " + stats_count_text(t.distinct) +
            (t.distinct_exact ? ""
                              : " (HyperLogLog estimate, standard error " +
                                    stats_number_text(100 * t.distinct_standard_error) + "%)") +
-           "  length " + with_commas(t.min_length) + " .. " + with_commas(t.max_length) +
+           "  length " + stats_count_text(t.min_length) + " .. " + stats_count_text(t.max_length) +
            " (mean " + stats_number_text(t.mean_length) + ")\n";
-    for (size_t k = 0; k < std::min<size_t>(t.top.size(), 5); ++k) {
+    // Bar, share and count in aligned columns, the value last.
+    const size_t shown_top = std::min<size_t>(t.top.size(), 5);
+    size_t count_width = 0;
+    for (size_t k = 0; k < shown_top; ++k) {
+      count_width = std::max(count_width, stats_count_text(t.top[k].second).size());
+    }
+    for (size_t k = 0; k < shown_top; ++k) {
       const double share = s.rows ? (double)t.top[k].second / (double)s.rows : 0;
       const std::string bar(std::lround(share * 20), '#');
-      const std::string value = fit(printable_cell(t.top[k].first), 30, "...");
-      out += "  " + bar + std::string(21 - bar.size(), ' ') + stats_number_text(100 * share) +
-             "%  " + value + "\n";
+      const std::string share_text = stats_share_text(share);
+      const std::string count = stats_count_text(t.top[k].second);
+      out += "  " + bar + std::string(21 - bar.size(), ' ') +
+             std::string(7 - std::min<size_t>(7, share_text.size()), ' ') + share_text + "  " +
+             std::string(count_width - count.size(), ' ') + count + "  " +
+             fit(printable_cell(t.top[k].first), 40, "...") + "\n";
     }
     if (t.top_share_bound) out += "  (" + stats_top_bound_text(t) + ")\n";
   }
   if (s.trues) {
-    out += "  true " + stats_number_text(s.rows ? 100.0 * (double)*s.trues / (double)s.rows : 0) +
-           "%  (" + with_commas(*s.trues) + ")\n";
+    out += "  true " + stats_share_text(s.rows ? (double)*s.trues / (double)s.rows : 0) + "  (" +
+           stats_count_text(*s.trues) + ")\n";
   }
   return out;
 }
@@ -183,7 +185,7 @@ int stats_command(CommandLine& args) {
                      " has a traversal; stats reads a program's own rows (not yet a "
                      "traversal's)");
   }
-  apply_settings(*program, sets, "stats", batch.coordinates, batch.externs);
+  apply_settings(*program, sets, "stats", batch.coordinates, batch.externs, true);
   batch.outputs = outputs;
   if (!html.empty()) {
     // Refused before the rows are generated: a report nowhere to go.
@@ -204,7 +206,7 @@ int stats_command(CommandLine& args) {
     out = stats_json(report);
   } else {
     for (const ColumnStats& c : report.columns) out += column_text(c, log_scale) + "\n";
-    out += with_commas(report.count) + " rows from " + program->input_names()[0] + " = " +
+    out += stats_count_text(report.count) + " rows from " + program->input_names()[0] + " = " +
            std::to_string(report.first) + " on " + report.device + ", " +
            stats_passes_text(report) + "\n";
   }

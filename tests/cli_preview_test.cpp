@@ -99,13 +99,13 @@ TEST(CliPreview, NoTerminalControlReachesTheTerminal) {
     EXPECT_EQ(out.find('\033'), std::string::npos);
     EXPECT_EQ(out.find('\xF5'), std::string::npos);
   }
-  // A long top value is cut on a character boundary: 27 columns of 3-byte
+  // A long top value is cut on a character boundary: 37 columns of 3-byte
   // characters, never a lone lead byte.
   std::string euros;
-  for (int k = 0; k < 40; ++k) euros += "\xE2\x82\xAC";  // U+20AC, 3 bytes
+  for (int k = 0; k < 50; ++k) euros += "\xE2\x82\xAC";  // U+20AC, 3 bytes
   const auto wide = run_polyrt("stats " + file + " --cycles 0..10 --set nick=" + euros);
   ASSERT_EQ(wide.status, 0) << wide.err;
-  euros.resize(27 * 3);
+  euros.resize(37 * 3);
   expect_contains(wide.out, {(euros + "...\n").c_str()});
 }
 

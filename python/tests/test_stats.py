@@ -4,6 +4,8 @@ statistics), mean and deviation within summation error, histograms,
 distinct counts and top values exactly, a documented share analytically."""
 import collections
 import json
+import os
+import re
 
 import numpy as np
 import pytest
@@ -35,9 +37,15 @@ def test_numeric_columns_match_numpy(polyrt_cli, examples):
         assert n["mean"] == pytest.approx(as_float.mean(), rel=1e-12)
         assert n["stddev"] == pytest.approx(as_float.std(), rel=1e-9)
         assert sum(n["histogram"]) == ROWS
+        edges = n["histogram_edges"]
+        assert len(edges) == len(n["histogram"]) + 1 and edges[0] == pytest.approx(float(values.min()))
         if entry["type"] == "f64":
-            expected, _ = np.histogram(values, bins=40, range=(values.min(), values.max()))
+            expected, numpy_edges = np.histogram(values, bins=40, range=(values.min(), values.max()))
             assert n["histogram"] == expected.tolist()
+            assert edges == pytest.approx(numpy_edges.tolist(), rel=1e-12)
+        elif values.max() < 2**53:  # integer bins [edges[b], edges[b + 1]), exact as doubles
+            expected, _ = np.histogram(values, bins=np.array(edges))
+            assert n["histogram"] == expected.tolist() and edges[-1] <= values.max() + 1 + (edges[1] - edges[0])
 
 
 def test_text_and_bool_columns(polyrt_cli, tmp_path):
@@ -154,9 +162,12 @@ def test_html_report_is_self_contained_and_never_partial(polyrt_cli, examples, t
     parser = Parser()
     parser.feed(page)
     columns = polyrt.compile(examples / "users.polydat").outputs
-    # A section and a chart per column, the program text at the end, nothing fetched or run.
-    assert parser.tags["section"] == len(columns) and parser.tags["svg"] == len(columns)
-    assert parser.tags["script"] == 0 and "http://" not in page.replace("http://www.w3.org/2000/svg", "")
+    # A section per column, a linear and a log chart per numeric one, the
+    # program text at the end; nothing fetched: one inline script (the view switch).
+    numeric = [name for name, kind in columns.items() if kind not in ("str", "bool")]
+    assert parser.tags["section"] == len(columns) and parser.tags["svg"] == 2 * len(numeric)
+    assert parser.tags["script"] == 1 and "<script src" not in page
+    assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")
     assert "label      := &quot;user-&quot;" in page and page.rstrip().endswith("</html>")
     for bad in (tmp_path / "missing" / "r.html", "/dev/full"):
         result = subprocess.run(
@@ -167,43 +178,122 @@ def test_html_report_is_self_contained_and_never_partial(polyrt_cli, examples, t
     assert sorted(p.name for p in tmp_path.iterdir()) == ["users.html"]  # no temporary left
 
 
-def test_html_report_renders_in_chromium(polyrt_cli, examples, tmp_path):
-    """The report in a real browser: headless Chromium (Debian's package,
-    installed by the set-up) loads it without a console error, its DOM holds
-    every column's section and chart, and the screenshot is kept as a test
-    artifact."""
-    import os
+# Columns a report must render whole: nulls, NaN and infinities only, one
+# value, a million distinct values, very long values, a skewed amount, times.
+HOSTILE_REPORT = """
+input cycle
+extern missing: str
+all_none    := missing
+special     := ((cycle % 3) as f64 - 1.0) * 1e308 * 10.0
+constant    := 7
+distinct    := "id-{cycle}"
+long        := "w" + zero_pad_u64(cycle % 3, 4000) + zero_pad_u64(cycle, 1000)
+amount      := sample_lognormal(unit_interval(hash(cycle)), 3.0, 1.2)
+placed_at   := (1704067200000 + hash(cycle + 1) % 31536000000) as timestamp
+maybe       := null_if(cycle % 10 == 0, cycle % 2 == 0)
+"""
+
+
+def render(report, shot):
+    """The page in headless Chromium (Debian's package, driven by Playwright):
+    what it measured of the page, with the console's errors."""
     import shutil
-    import subprocess
 
     from conftest import BUILD
 
+    sync_api = pytest.importorskip("playwright.sync_api")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         message = "no chromium: the set-up installs Debian's chromium package"
         if "POLYRT_BUILD_DIR" in os.environ:
             pytest.fail(message)
         pytest.skip(message)
-    report = tmp_path / "users.html"
-    run_cli(polyrt_cli, "stats", str(examples / "users.polydat"), "--cycles", "0..20000", "--html", str(report))
-    flags = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-             "--enable-logging=stderr", "--v=0"]
     artifacts = BUILD / "test-artifacts"
     artifacts.mkdir(exist_ok=True)
-    shot = artifacts / "stats_report.png"
-    loaded = subprocess.run(
-        flags + ["--window-size=1200,4000", f"--screenshot={shot}", report.as_uri()],
-        capture_output=True, text=True, timeout=120,
-    )
-    assert loaded.returncode == 0, loaded.stderr[-2000:]
-    console = [line for line in loaded.stderr.splitlines() if "CONSOLE" in line]
-    assert not console, console
-    assert shot.stat().st_size > 10_000
-    dom = subprocess.run(flags + ["--dump-dom", report.as_uri()], capture_output=True, text=True, timeout=120).stdout
-    columns = polyrt.compile(examples / "users.polydat").outputs
-    assert dom.count("<section") == len(columns) and dom.count("<svg") == len(columns)
-    for name in columns:
-        assert f'id="column-{name}"' in dom
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        errors = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(report.as_uri())
+        page.screenshot(path=str(artifacts / shot), full_page=True)
+        measured = page.evaluate("""() => {
+          const shown = (e) => e.getBoundingClientRect().width > 0;
+          const views = [...document.querySelectorAll('.views')].map((v) => ({
+            column: v.closest('section').id,
+            shown: [...v.querySelectorAll('svg')].filter(shown).map((s) => s.dataset.scale),
+            ticks: v.querySelectorAll('svg .tick').length,
+            grid: v.querySelectorAll('svg .grid').length,
+          }));
+          const bars = [...document.querySelectorAll('table.shares tr')].slice(1).filter((r) =>
+            r.querySelector('.fill')).map((r) => ({
+            fill: r.querySelector('.fill').getBoundingClientRect().width,
+            track: r.querySelector('.track').getBoundingClientRect().width,
+            share: parseFloat(r.querySelector('td.num').textContent),
+          }));
+          const clipped = [...document.querySelectorAll('.label, td, th')].filter((e) =>
+            e.scrollWidth > e.clientWidth + 1).length;
+          return {views, bars, clipped,
+                  overflow: document.documentElement.scrollWidth - window.innerWidth,
+                  overview: [...document.querySelectorAll('table.overview tr')].slice(1).map((r) =>
+                    [...r.children].map((c) => c.textContent))};
+        }""")
+        switched = None
+        if measured["views"]:
+            first = page.locator(".views").first
+            other = "log" if measured["views"][0]["shown"] == ["linear"] else "linear"
+            first.locator(f"button[data-scale={other}]").click()
+            switched = first.evaluate(
+                "v => [...v.querySelectorAll('svg')].filter((s) => s.getBoundingClientRect().width > 0)"
+                ".map((s) => s.dataset.scale)")
+            switched = (other, switched)
+        browser.close()
+    return measured, errors, switched
+
+
+def test_html_report_renders_in_chromium(polyrt_cli, examples, tmp_path):
+    """The report a colleague reads: an overview table first, every chart
+    with ticks and gridlines and a working linear/log switch (a skewed
+    column opens on the log view), bars as wide as their share of 0-100 %,
+    counts with thousands separators, times as dates, nothing clipped, no
+    console error. The screenshots are kept in build/test-artifacts."""
+    report = tmp_path / "orders.html"
+    run_cli(polyrt_cli, "stats", str(examples / "orders.polydat"), "--cycles", "0..200000", "--html", str(report))
+    measured, errors, switched = render(report, "stats_report.png")
+    assert not errors, errors
+    columns = list(polyrt.compile(examples / "orders.polydat").outputs)
+    assert [row[0] for row in measured["overview"]] == columns
+    rows = {row[0]: row for row in measured["overview"]}
+    assert all(row[2] == "200,000" for row in measured["overview"])
+    assert re.fullmatch(r"2\d{3}-\d\d-\d\dT.*", rows["placed_at"][5])  # a timestamp as a date
+    assert rows["email"][3].endswith("%)")  # nulls with their share
+    for view in measured["views"]:
+        assert len(view["shown"]) == 1 and view["ticks"] >= 8 and view["grid"] >= 3, view
+    views = {v["column"]: v["shown"][0] for v in measured["views"]}
+    assert views["column-amount"] == "log" and views["column-order_id"] == "linear"
+    other, shown = switched
+    assert shown == [other]
+    assert measured["bars"]
+    for bar in measured["bars"]:
+        assert bar["fill"] == pytest.approx(bar["track"] * bar["share"] / 100, abs=1.5), bar
+    assert measured["clipped"] == 0 and measured["overflow"] <= 0
+
+
+def test_hostile_columns_render_whole(polyrt_cli, tmp_path):
+    program = tmp_path / "hostile.polydat"
+    program.write_text(HOSTILE_REPORT)
+    for name, cycles in (("empty", "5..5"), ("million", "0..1000000")):
+        report = tmp_path / f"{name}.html"
+        run_cli(polyrt_cli, "stats", str(program), "--cycles", cycles, "--html", str(report))
+        measured, errors, _ = render(report, f"stats_report_{name}.png")
+        assert not errors, errors
+        assert len(measured["overview"]) == 8
+        assert measured["clipped"] == 0 and measured["overflow"] <= 0, (name, measured)
+    by_name = {row[0]: row for row in measured["overview"]}
+    assert by_name["all_none"][3] == "1,000,000 (100.00%)"
+    assert by_name["distinct"][4] == "1,000,000" and by_name["constant"][5] == "7"
+    assert "…" in by_name["long"][5] or "…" in by_name["long"][6] or by_name["long"][5] == "—"
 
 
 def test_batch_stats_as_frames(examples):

@@ -236,9 +236,9 @@ EvalError none_output_error(const std::string& column, uint64_t coordinate,
                             const std::vector<std::string>& unset_externs) {
   std::string names;
   for (const std::string& name : unset_externs) names += (names.empty() ? "'" : ", '") + name + "'";
-  const std::string which =
-      unset_externs.size() == 1 ? "extern " + names + ", which has"
-      : unset_externs.empty()   ? "an extern that has"
+  const std::string which = unset_externs.size() == 1 ? "extern " + names + ", which has"
+                            : unset_externs.empty()
+                                ? "an extern that has"
                                 : "one of the externs " + names + ", which have";
   const std::string set = unset_externs.size() == 1 ? unset_externs[0] : "NAME";
   return EvalError("output '" + column + "' is None at coordinate " + std::to_string(coordinate) +

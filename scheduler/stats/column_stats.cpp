@@ -569,6 +569,12 @@ class StatsRun {
       n.quantiles.emplace_back(s.p, Value::of_word(type, word_of(type, *s.key)));
     }
     n.histogram = g.display;
+    const double lo = value_of(type, g.min_key), hi = value_of(type, g.max_key);
+    const double width =
+        is_float(type) ? (hi - lo) / (double)kHistogramBins : (double)integer_bin_width(g);
+    for (size_t b = 0; b < n.histogram.size(); ++b)
+      n.histogram_edges.push_back(lo + (double)b * width);
+    n.histogram_edges.push_back(is_float(type) ? hi : hi + 1);
     return n;
   }
 

@@ -49,6 +49,10 @@ void numeric_json(std::string& out, const NumericStats& n) {
   for (size_t b = 0; b < n.histogram.size(); ++b) {
     out += (b ? "," : "") + std::to_string(n.histogram[b]);
   }
+  out += "],\"histogram_edges\":[";
+  for (size_t b = 0; b < n.histogram_edges.size(); ++b) {
+    out += (b ? "," : "") + number(n.histogram_edges[b]);
+  }
   out += "]}";
 }
 

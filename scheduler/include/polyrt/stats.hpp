@@ -56,6 +56,10 @@ struct NumericStats {
   // closed); for integers at most that many, each a whole number of values
   // wide (bin b holds min + b * w .. min + (b + 1) * w - 1).
   std::vector<uint64_t> histogram;
+  // Its histogram.size() + 1 bin edges, as doubles of the column's numbers
+  // (a logical type's words): bin b is [edges[b], edges[b + 1]), the last
+  // one closed for floats; for integers the last edge is max + 1.
+  std::vector<double> histogram_edges;
 };
 
 struct TextStats {
@@ -107,6 +111,10 @@ std::string stats_json(const StatsReport& report);
 // How the reports print for people: a double to 6 significant digits, a
 // column's value in its type (an integer exactly, a float so, None "-").
 std::string stats_number_text(double v);
+// A count with thousands separators ("1,000,000"); a share of the rows as
+// a percentage with two decimals ("13.00%", "<0.01%" for a sliver).
+std::string stats_count_text(uint64_t v);
+std::string stats_share_text(double share);
 std::string stats_value_text(const Value& v, LogicalType logical = {});
 // A column's type as reports show it: its logical type's name, if any.
 std::string stats_type_text(const ColumnStats& s);
@@ -121,8 +129,10 @@ std::string stats_passes_text(const StatsReport& report);
 // value has a share above 0.0976563%"), or "" when it is.
 std::string stats_top_bound_text(const TextStats& t);
 
-// The report as one self-contained HTML page (no script, no network: the
-// charts are inline SVG), a section per column, then the program's text.
+// The report as one self-contained HTML page (no network: the charts are
+// inline SVG, the switch between a histogram's linear and log views a few
+// lines of inline script): an overview table of the columns, a section per
+// column, then the program's text.
 std::string stats_html(const StatsReport& report, std::string_view title,
                        std::string_view program_text);
 
