@@ -145,8 +145,8 @@ TEST(Nulls, TheCommandWritesEmptyFieldsAndJsonNulls) {
   EXPECT_EQ(run_polyrt("run " + file + " --rows 2 --no-nulls --outputs s").status, 2);
   const CommandResult stats = run_polyrt("stats " + file + " --cycles 0..1000");
   ASSERT_EQ(stats.status, 0) << stats.err;
-  expect_contains(stats.out, {"n  u64  1,000 rows, 500 null (50%)", "min 0  max 9980",
-                              "s  str  1,000 rows, 1 null (0.1%)"});
+  expect_contains(stats.out, {"n  u64  1,000 rows, 500 null (50.00%)", "min 0  max 9980",
+                              "s  str  1,000 rows, 1 null (0.10%)"});
 }
 
 }  // namespace
