@@ -1,5 +1,6 @@
 // The exact-tail samplers (sample_normal, sample_lognormal,
-// sample_exponential, sample_pareto, sample_weibull, sample_zipf): their quantiles
+// sample_exponential, sample_pareto, sample_weibull, sample_zipf,
+// sample_gamma, sample_beta, sample_poisson, sample_binomial): their quantiles
 // against independent values (Python's statistics.NormalDist.inv_cdf, the
 // same AS241 on the C library's log; math.log1p), their tails where
 // polydat's tabulated dist_* nodes clip, and every engine alike.
@@ -124,6 +125,84 @@ TEST(Samplers, ZipfRanksFollowZipfExactly) {
   }
 }
 
+// Mean and variance of a million rows of each rejection sampler, within
+// five standard errors (the variance's from the fourth moment).
+struct Moments {
+  const char* expression;
+  double mean, variance, kurtosis;  // excess kurtosis: the variance's error
+};
+
+TEST(Samplers, RejectionSamplersHaveTheirMoments) {
+  const Moments cases[] = {{"sample_gamma(x, 0.3, 2.0)", 0.6, 1.2, 6 / 0.3},
+                           {"sample_gamma(x, 2.5, 1.0)", 2.5, 2.5, 6 / 2.5},
+                           {"sample_gamma(x, 40.0, 0.5)", 20.0, 10.0, 6 / 40.0},
+                           {"sample_beta(x, 0.5, 0.5)", 0.5, 0.125, -1.5},
+                           {"sample_beta(x, 2.0, 5.0)", 2.0 / 7, 10.0 / 392, -0.12},
+                           {"sample_beta(x, 0.05, 0.05)", 0.5, 0.25 / 1.1, -1.9},
+                           {"sample_poisson(x, 0.5)", 0.5, 0.5, 2.0},
+                           {"sample_poisson(x, 9.99)", 9.99, 9.99, 0.1},
+                           {"sample_poisson(x, 10.0)", 10.0, 10.0, 0.1},
+                           {"sample_poisson(x, 1e6)", 1e6, 1e6, 0},
+                           {"sample_poisson(x, 1e12)", 1e12, 1e12, 0},
+                           {"sample_binomial(x, 100, 0.05)", 5.0, 4.75, 0.2},
+                           {"sample_binomial(x, 100, 0.5)", 50.0, 25.0, -0.02},
+                           {"sample_binomial(x, 1000000, 0.7)", 7e5, 2.1e5, 0},
+                           {"sample_binomial(x, 50, 0.99)", 49.5, 0.495, 1.9},
+                           {"sample_binomial(x, 1000000000000, 0.25)", 2.5e11, 1.875e11, 0}};
+  const uint64_t rows = 1'000'000;
+  for (const Moments& m : cases) {
+    const std::string program =
+        std::string("input cycle\nprivate x := hash(cycle)\nv := ") + m.expression + "\n";
+    const std::vector<Column> columns = BatchEvaluator(compile(program), {}).evaluate(0, rows);
+    const bool counts = columns[0].type == Type::U64;
+    double sum = 0, squares = 0;
+    for (const uint64_t w : columns[0].words) {
+      const double v = counts ? (double)w : std::bit_cast<double>(w);
+      sum += v - m.mean;
+      squares += (v - m.mean) * (v - m.mean);
+    }
+    const double n = (double)rows;
+    EXPECT_NEAR(sum / n, 0.0, 5 * std::sqrt(m.variance / n)) << m.expression;
+    EXPECT_NEAR(squares / n, m.variance, 5 * m.variance * std::sqrt((2 + m.kurtosis) / n))
+        << m.expression;
+  }
+}
+
+// The edges: p of 0 and 1, n of 0 and 2^64 - 1, lambda 0, shapes far below
+// 1 (a beta's values pile at 0 and 1, never NaN); every engine alike.
+TEST(Samplers, RejectionSamplersAtTheirEdges) {
+  const char* program =
+      "input x\n"
+      "none := sample_binomial(x, 1000, 0.0)\n"
+      "all := sample_binomial(x, 1000, 1.0)\n"
+      "zero := sample_binomial(x, 0, 0.5)\n"
+      "huge := sample_binomial(x, 18446744073709551615, 0.5)\n"
+      "quiet := sample_poisson(x, 0.0)\n"
+      "tiny := sample_beta(x, 0.001, 0.001)\n"
+      "small := sample_gamma(x, 0.001, 1.0)\n";
+  const std::vector<Column> columns = BatchEvaluator(compile(program), {}).evaluate(0, 10'000);
+  for (size_t r = 0; r < 10'000; ++r) {
+    EXPECT_EQ(columns[0].words[r], 0u);
+    EXPECT_EQ(columns[1].words[r], 1000u);
+    EXPECT_EQ(columns[2].words[r], 0u);
+    const double huge = (double)columns[3].words[r];
+    EXPECT_NEAR(huge / 0x1p63, 1.0, 1e-8);
+    EXPECT_EQ(columns[4].words[r], 0u);
+    const double tiny = std::bit_cast<double>(columns[5].words[r]);
+    ASSERT_TRUE(tiny >= 0.0 && tiny <= 1.0) << tiny;
+    const double small = std::bit_cast<double>(columns[6].words[r]);
+    ASSERT_TRUE(small >= 0.0 && std::isfinite(small)) << small;
+  }
+  const std::vector<std::string> names = compile(program)->output_names();
+  for (uint64_t x : {0ull, 5ull, 123456789ull, ~0ull}) values_everywhere(program, x, names);
+  const char* moderate =
+      "input x\ng := sample_gamma(x, 2.5, 3.0)\nb := sample_beta(x, 2.0, 3.0)\n"
+      "p := sample_poisson(x, 37.5)\nk := sample_binomial(x, 200, 0.3)\n";
+  for (uint64_t x : {0ull, 5ull, 99ull, ~0ull}) {
+    values_everywhere(moderate, x, compile(moderate)->output_names());
+  }
+}
+
 TEST(Samplers, BadParametersAreCompileErrors) {
   expect_contains(compile_error("input x\nv := sample_normal(unit_interval(x), 0.0, -1.0)\n"),
                   {"stddev must be a finite, non-negative number"});
@@ -135,6 +214,16 @@ TEST(Samplers, BadParametersAreCompileErrors) {
                   {"n must be at least 1"});
   expect_contains(compile_error("input x\nv := sample_zipf(x, 10, -1.0)\n"),
                   {"s must be a positive finite number"});
+  expect_contains(compile_error("input x\nv := sample_gamma(x, 0.0, 1.0)\n"),
+                  {"shape must be a positive finite number"});
+  expect_contains(compile_error("input x\nv := sample_beta(x, 1.0, -2.0)\n"),
+                  {"b must be a positive finite number"});
+  expect_contains(compile_error("input x\nv := sample_poisson(x, -1.0)\n"),
+                  {"lambda must be a finite, non-negative number"});
+  expect_contains(compile_error("input x\nv := sample_poisson(x, 1e16)\n"),
+                  {"lambda must be at most 1e15"});
+  expect_contains(compile_error("input x\nv := sample_binomial(x, 10, 1.5)\n"),
+                  {"p must be a probability in [0, 1]"});
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // Samplers with their distributions' true tails (rtlib/quantiles.cpp): the
-// inverse CDF at a unit-interval u, accurate over the whole open interval,
+// inverse CDF at a unit-interval u, accurate over the whole open interval
+// (or, for gamma, beta, Poisson, binomial and Zipf, an exact method on
+// uniforms drawn from a u64 input),
 // where polydat's dist_* nodes interpolate a 1001-point table and so clip
 // every tail (dist_normal never leaves mean +- 3.09 stddev). Native: batch
 // kernels and GPUs compute them.
@@ -44,6 +46,20 @@ std::shared_ptr<const Prepared> zipf_constants(const std::vector<Value>& p) {
   prepared->f64s.resize(3);
   pd_zipf_constants(p[0].as_u64(), p[1].as_f64(), prepared->f64s.data());
   return prepared;
+}
+
+// sample_poisson's lambda: finite, >= 0 and at most 1e15 (past it a
+// double no longer tells the counts near lambda apart).
+std::shared_ptr<const Prepared> poisson_lambda(const std::vector<Value>& p) {
+  check(p, 0, "lambda", Sign::NonNegative);
+  if (p[0].as_f64() > 1e15) throw ParamError{0, "lambda must be at most 1e15"};
+  return nullptr;
+}
+
+std::shared_ptr<const Prepared> binomial_p(const std::vector<Value>& p) {
+  const double v = p[1].as_f64();
+  if (!(v >= 0.0 && v <= 1.0)) throw ParamError{1, "p must be a probability in [0, 1]"};
+  return nullptr;
 }
 
 }  // namespace
@@ -134,6 +150,62 @@ void register_sampler_nodes(Registry& r) {
                                         c.param_f64(1)));
              },
          .native = PD_NATIVE(pd_sample_zipf, in(0), f64_table(), param(0), param(1))});
+  r.add({.name = "sample_gamma",
+         .family = kFamily,
+         .keyed_by_seed = true,
+         .args = {wire("input", P::U64), konst("shape", P::F64), konst("scale", P::F64)},
+         .results = {Type::F64},
+         .summary = "Gamma: exactly Gamma(shape, scale) distributed (Marsaglia and Tsang 2000; "
+                    "below shape 1, Gamma(shape + 1) * U^(1 / shape)), its uniforms from "
+                    "SplitMix64 at input's next states, about 2.1 a row, so it hashes its input. "
+                    "Mean shape * scale.",
+         .prepare =
+             [](const std::vector<Value>& p) {
+               return checked<Sign::Positive, Sign::Positive>(p, "shape", "scale");
+             },
+         .eval =
+             [](Call& c) { c.set_f64(pd_sample_gamma(c.u64(0), c.param_f64(0), c.param_f64(1))); },
+         .native = PD_NATIVE(pd_sample_gamma, in(0), param(0), param(1))});
+  r.add(
+      {.name = "sample_beta",
+       .family = kFamily,
+       .keyed_by_seed = true,
+       .args = {wire("input", P::U64), konst("a", P::F64), konst("b", P::F64)},
+       .results = {Type::F64},
+       .summary = "Beta: exactly Beta(a, b) distributed in [0, 1], X / (X + Y) of two gamma "
+                  "samples (sample_gamma's method, kept as logarithms so that tiny a and b "
+                  "still give values near 0 and 1 rather than 0 / 0). Mean a / (a + b).",
+       .prepare =
+           [](const std::vector<Value>& p) {
+             return checked<Sign::Positive, Sign::Positive>(p, "a", "b");
+           },
+       .eval = [](Call& c) { c.set_f64(pd_sample_beta(c.u64(0), c.param_f64(0), c.param_f64(1))); },
+       .native = PD_NATIVE(pd_sample_beta, in(0), param(0), param(1))});
+  r.add({.name = "sample_poisson",
+         .family = kFamily,
+         .keyed_by_seed = true,
+         .args = {wire("input", P::U64), konst("lambda", P::F64)},
+         .results = {Type::U64},
+         .summary = "Poisson: a count exactly Poisson(lambda) distributed, lambda in [0, 1e15] "
+                    "(inversion below 10, one uniform; Hoermann's PTRS above, about 2.3), its "
+                    "uniforms from SplitMix64 at input's next states, so it hashes its input.",
+         .prepare = poisson_lambda,
+         .eval = [](Call& c) { c.set_u64(pd_sample_poisson(c.u64(0), c.param_f64(0))); },
+         .native = PD_NATIVE(pd_sample_poisson, in(0), param(0))});
+  r.add(
+      {.name = "sample_binomial",
+       .family = kFamily,
+       .keyed_by_seed = true,
+       .args = {wire("input", P::U64), konst("n", P::U64), konst("p", P::F64)},
+       .results = {Type::U64},
+       .summary = "Binomial: the successes of n trials of probability p, exactly Binomial(n, "
+                  "p) distributed (inversion below n min(p, 1 - p) = 10, Hoermann's BTRS "
+                  "above), its uniforms from SplitMix64 at input's next states, so it hashes "
+                  "its input.",
+       .prepare = binomial_p,
+       .eval =
+           [](Call& c) { c.set_u64(pd_sample_binomial(c.u64(0), c.param_u64(0), c.param_f64(1))); },
+       .native = PD_NATIVE(pd_sample_binomial, in(0), param(0), param(1))});
 }
 
 }  // namespace polyrt::nodes

@@ -1,10 +1,13 @@
 // Exact-tail samplers: each distribution's inverse CDF at u, accurate over
 // the whole open interval (0, 1) rather than tabulated and clipped as
-// polydat's dist_* nodes are. The normal quantile is Wichura's AS241
+// polydat's dist_* nodes are; where no closed form exists (gamma, beta,
+// Poisson, binomial, Zipf), exact rejection methods on uniforms drawn from
+// the row's input. The normal quantile is Wichura's AS241
 // (1988; about 1e-16 relative), the others closed forms on an accurate
 // log1p. Only + - * /, sqrt and polyrt's own ln and exp: the same bits on
 // every host and on the GPU.
 #include "rtlib.h"
+#include "splitmix.h"
 
 namespace {
 
@@ -99,6 +102,24 @@ double log1p_over(double x) {
   return x == 0.0 ? 1.0 : log1p_accurate(x) / x;
 }
 
+// floor(x) without libm; a value past 2^52 is already whole.
+double floor_of(double x) {
+  if (!(x > -0x1p52 && x < 0x1p52)) return x;
+  const double t = (double)(int64_t)x;
+  return t > x ? t - 1.0 : t;
+}
+
+// The uniforms of a sampler that needs several: SplitMix64 from the row's
+// input, each in the open interval (0, 1).
+struct UniformStream {
+  uint64_t state;
+  double next() {
+    const uint64_t z = polyrt::rt::splitmix64(state);
+    state += 0x9E3779B97F4A7C15ULL;
+    return ((double)(z >> 11) + 0.5) * 0x1p-53;
+  }
+};
+
 // Rejection-inversion for Zipf (Hoermann and Derflinger, 1996): the hat's
 // integral H, the density h and H's inverse, for exponent s.
 double zipf_hat_integral(double x, double s) {
@@ -124,17 +145,11 @@ PD_API void pd_zipf_constants(uint64_t n, double s, double* out) {
 
 PD_API uint64_t pd_sample_zipf(uint64_t x, const double* constants, uint64_t n, double s) {
   const double h_first = constants[0], h_last = constants[1], squeeze = constants[2];
-  // Each try's uniform from SplitMix64 at x's next state: almost every row
-  // takes one or two; past 64 (probability below 1e-60) rank 1.
-  uint64_t state = x;
+  // Almost every row takes one or two uniforms; past 64 tries
+  // (probability below 1e-60) rank 1.
+  UniformStream uniforms{x};
   for (int attempt = 0; attempt < 64; ++attempt) {
-    state += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = state;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    const double uniform = (double)(z >> 11) * 0x1p-53;
-    const double u = h_last + uniform * (h_first - h_last);
+    const double u = h_last + uniforms.next() * (h_first - h_last);
     const double at = zipf_hat_inverse(u, s);
     const uint64_t k = at < 1.0 ? 1 : at + 0.5 >= (double)n ? n : (uint64_t)(at + 0.5);
     if ((double)k - at <= squeeze ||
@@ -164,4 +179,164 @@ PD_API double pd_sample_pareto(double u, double scale, double shape) {
 PD_API double pd_sample_weibull(double u, double shape, double scale) {
   const double e = standard_exponential(u);
   return e == 0.0 ? 0.0 : scale * pd_exp(pd_ln(e) / shape);
+}
+
+namespace {
+
+// ln Gamma(shape) sample: Marsaglia and Tsang (2000) for shape >= 1, its
+// squeeze taking ~98 % of rows on the first try; below 1, Gamma(shape + 1)
+// times U^(1 / shape), kept as a logarithm so that a tiny shape does not
+// underflow to 0 (a beta of two tiny shapes needs the ratio).
+double log_gamma_sample(UniformStream& uniforms, double shape) {
+  double boost = 0.0;
+  if (shape < 1.0) {
+    boost = pd_ln(uniforms.next()) / shape;
+    shape += 1.0;
+  }
+  const double d = shape - 1.0 / 3.0, c = 1.0 / pd_sqrt(9.0 * d);
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    const double z = pd_normal_quantile(uniforms.next());
+    const double t = 1.0 + c * z;
+    if (t <= 0.0) continue;
+    const double v = t * t * t, u = uniforms.next(), z2 = z * z;
+    if (u < 1.0 - 0.0331 * z2 * z2 || pd_ln(u) < 0.5 * z2 + d * (1.0 - v + pd_ln(v))) {
+      return pd_ln(d * v) + boost;
+    }
+  }
+  return pd_ln(d) + boost;  // past 64 tries (probability below 1e-100): the mode
+}
+
+// Stirling's remainder: ln x! - (x ln x - x + ln(2 pi x) / 2) for x >= 16
+// (its first omitted term below 1e-17 of the result).
+double stirling_tail(double x) {
+  const double inv = 1.0 / x, inv2 = inv * inv;
+  return inv * (1.0 / 12 - inv2 * (1.0 / 360 - inv2 * (1.0 / 1260 - inv2 / 1680)));
+}
+
+// ln k! for a whole k >= 0: exact products below 16, Stirling beyond.
+double log_factorial(double k) {
+  if (k < 16.0) {
+    double product = 1.0;
+    for (double j = 2.0; j <= k; j += 1.0) product *= j;
+    return pd_ln(product);
+  }
+  return k * pd_ln(k) - k + 0.5 * pd_ln(6.283185307179586477 * k) + stirling_tail(k);
+}
+
+// ln (b + d)! - ln b! for whole b, b + d >= 0, accurate when both are huge
+// and near each other (a rejection test's few units out of terms of 10^13).
+// d comes exact from the caller: b + d may round (near 2^63 a double is
+// 1,024 wide), and an error of d multiplies ln b.
+double log_factorial_ratio(double b, double d) {
+  const double a = b + d;
+  if (a < 16.0 || b < 16.0) return log_factorial(a) - log_factorial(b);
+  const double r = log1p_accurate(d / b);
+  return d * pd_ln(b) + a * r - d + 0.5 * r + stirling_tail(a) - stirling_tail(b);
+}
+
+}  // namespace
+
+PD_API double pd_sample_gamma(uint64_t x, double shape, double scale) {
+  UniformStream uniforms{x};
+  return scale * pd_exp(log_gamma_sample(uniforms, shape));
+}
+
+PD_API double pd_sample_beta(uint64_t x, double a, double b) {
+  UniformStream uniforms{x};
+  const double log_x = log_gamma_sample(uniforms, a);
+  const double log_y = log_gamma_sample(uniforms, b);
+  return 1.0 / (1.0 + pd_exp(log_y - log_x));
+}
+
+PD_API uint64_t pd_sample_poisson(uint64_t x, double lambda) {
+  UniformStream uniforms{x};
+  if (lambda < 10.0) {
+    // Inversion: one uniform, the CDF summed term by term (a u so near 1
+    // that the sum never reaches it stops at 1,000).
+    const double u = uniforms.next();
+    double p = pd_exp(-lambda), cdf = p;
+    uint64_t k = 0;
+    while (u > cdf && k < 1000) {
+      ++k;
+      p *= lambda / (double)k;
+      cdf += p;
+    }
+    return k;
+  }
+  // Hoermann's PTRS (1993): transformed rejection with a squeeze. The
+  // density's logarithm at k is taken from its mode m's, so that it stays
+  // accurate for a lambda of 10^12.
+  const double root = pd_sqrt(lambda), log_lambda = pd_ln(lambda);
+  const double m = floor_of(lambda);
+  const double log_at_mode = m < 16.0
+                                 ? -lambda + m * log_lambda - log_factorial(m)
+                                 : (m - lambda) - m * log1p_accurate((m - lambda) / lambda) -
+                                       0.5 * pd_ln(6.283185307179586477 * m) - stirling_tail(m);
+  const double b = 0.931 + 2.53 * root, a = -0.059 + 0.02483 * b;
+  const double inv_alpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2.0);
+  for (int attempt = 0; attempt < 256; ++attempt) {
+    const double u = uniforms.next() - 0.5, v = uniforms.next();
+    const double us = 0.5 - (u < 0.0 ? -u : u);
+    const double k = floor_of((2.0 * a / us + b) * u + lambda + 0.43);
+    if (k < 0.0) continue;
+    if (us >= 0.07 && v <= vr) return pd_f64_to_u64(k);
+    if (us < 0.013 && v > us) continue;
+    if (pd_ln(v) + pd_ln(inv_alpha) - pd_ln(a / (us * us) + b) <=
+        log_at_mode + (k - m) * log_lambda - log_factorial_ratio(m, k - m)) {
+      return pd_f64_to_u64(k);
+    }
+  }
+  return pd_f64_to_u64(lambda);
+}
+
+namespace {
+
+// A whole k in [0, n] as a u64 (n as a double may round past n).
+uint64_t at_most(double k, uint64_t n) {
+  const uint64_t whole = pd_f64_to_u64(k);
+  return whole < n ? whole : n;
+}
+
+// A binomial draw with p <= 0.5: inversion while n p < 10 (a row past
+// 1,000 steps, beyond any such distribution's reach, stops there), else
+// Hoermann's BTRS (1993).
+uint64_t binomial_low(UniformStream& uniforms, uint64_t n, double p) {
+  const double q = 1.0 - p, np = (double)n * p;
+  if (np < 10.0) {
+    const double s = p / q, a = ((double)n + 1.0) * s;
+    double r = pd_exp((double)n * log1p_accurate(-p)), u = uniforms.next();
+    uint64_t k = 0;
+    while (u > r && k < n && k < 1000) {
+      u -= r;
+      ++k;
+      r *= a / (double)k - s;
+    }
+    return k;
+  }
+  const double spq = pd_sqrt(np * q), b = 1.15 + 2.53 * spq;
+  const double a = -0.0873 + 0.0248 * b + 0.01 * p, c = np + 0.5;
+  const double alpha = (2.83 + 5.1 / b) * spq, vr = 0.92 - 4.2 / b, lpq = pd_ln(p / q);
+  const double m = floor_of(((double)n + 1.0) * p);
+  for (int attempt = 0; attempt < 256; ++attempt) {
+    const double u = uniforms.next() - 0.5;
+    double v = uniforms.next();
+    const double us = 0.5 - (u < 0.0 ? -u : u);
+    const double k = floor_of((2.0 * a / us + b) * u + c);
+    if (k < 0.0 || k > (double)n) continue;
+    if (us >= 0.07 && v <= vr) return at_most(k, n);
+    v = pd_ln(v * alpha / (a / (us * us) + b));
+    if (v <= -log_factorial_ratio(m, k - m) - log_factorial_ratio((double)n - m, m - k) +
+                 (k - m) * lpq) {
+      return at_most(k, n);
+    }
+  }
+  return at_most(m, n);
+}
+
+}  // namespace
+
+PD_API uint64_t pd_sample_binomial(uint64_t x, uint64_t n, double p) {
+  UniformStream uniforms{x};
+  if (p <= 0.5) return binomial_low(uniforms, n, p);
+  return n - binomial_low(uniforms, n, 1.0 - p);
 }

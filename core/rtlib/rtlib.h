@@ -195,6 +195,14 @@ PD_API double pd_sample_weibull(double u, double shape, double scale);
 // for any n and s > 0. `constants` are pd_zipf_constants(n, s)'s three.
 PD_API void pd_zipf_constants(uint64_t n, double s, double* out);
 PD_API uint64_t pd_sample_zipf(uint64_t x, const double* constants, uint64_t n, double s);
+// Gamma (Marsaglia and Tsang), beta (a ratio of two gammas), Poisson
+// (inversion below lambda 10, Hoermann's PTRS above) and binomial
+// (inversion below n p 10, Hoermann's BTRS above), exact, their uniforms
+// from SplitMix64 at x's next states.
+PD_API double pd_sample_gamma(uint64_t x, double shape, double scale);
+PD_API double pd_sample_beta(uint64_t x, double a, double b);
+PD_API uint64_t pd_sample_poisson(uint64_t x, double lambda);
+PD_API uint64_t pd_sample_binomial(uint64_t x, uint64_t n, double p);
 
 // The bucket (0..buckets-1) of x over [0, range): floor(x / range * buckets),
 // NaN and x <= 0 in the first, x >= range in the last.
