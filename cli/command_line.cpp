@@ -223,7 +223,9 @@ int print_compiling_help(const char* usage) {
   std::fputs(
       "\nA seed: --seed S (an unsigned integer) re-keys every hashed value of the\n"
       "program: another data set, as reproducible (the same S gives the same bytes on\n"
-      "every engine, tier, device and part); without it, the program's own values.\n",
+      "every engine, tier, device and part); without it, the program's own values.\n"
+      "--strict refuses inferred inputs: a name the program reads but neither declares\n"
+      "nor binds is an error, never a new coordinate.\n",
       stdout);
   std::fputs(
       "\nAn untrusted program (docs/security.md): --untrusted compiles it confined: data\n"
@@ -248,6 +250,8 @@ bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& op
     parse_partition(args.command(), args.value_of(flag), options);
   } else if (flag == "--seed") {
     options.seed = parse_u64_arg(args.command(), args.value_of(flag), "--seed");
+  } else if (flag == "--strict") {
+    options.strict_inputs = true;
   } else if (flag == "--untrusted") {
     options.untrusted = true;
   } else if (flag == "--data-root") {  // both confine: they imply --untrusted

@@ -11,7 +11,7 @@ _polyrt() {
     return
   fi
   case "$prev" in
-    --format) COMPREPLY=($(compgen -W "csv tsv jsonl text npy" -- "$cur")); return ;;
+    --format) COMPREPLY=($(compgen -W "csv tsv jsonl text npy parquet arrow arrows" -- "$cur")); return ;;
     --engine)
       if [ "$command" = run ] || [ "$command" = plan ]; then
         COMPREPLY=($(compgen -W "batch interpreter closures native" -- "$cur"))
@@ -32,21 +32,25 @@ _polyrt() {
     --compress) COMPREPLY=($(compgen -W "none gzip zstd" -- "$cur")); return ;;
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --plugin) COMPREPLY=($(compgen -f -X '!*.so' -- "$cur") $(compgen -d -- "$cur")); return ;;
-    --cycles|--outputs|--set|--threads|--cuda-driver|--parts|--part|--rate|--seconds|--rows|--width|--partition) return ;;
+    --cycles|--outputs|--set|--threads|--cuda-driver|--parts|--part|--rate|--seconds|--rows|--width|--partition|--seed|--allow-env) return ;;
+    --lib|--data-root|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
+  # What every command that compiles a program takes.
+  local compiling="--lib --plugin --partition --seed --strict --untrusted --data-root --allow-env --help"
   local options
   case "$command" in
-    check) options="--lib --plugin --partition --help" ;;
-    eval) options="--set --engine --provenance --lib --plugin --partition --help" ;;
-    preview) options="--rows --cycles --outputs --set --width --engine --lib --plugin --partition --help" ;;
-    run) options="--cycles --rows --compress --outputs --no-nulls --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate --lib --plugin --partition --help" ;;
-    bench) options="--seconds --outputs --set --json --help" ;;
-    plan) options="--engine --provenance --emit-llvm --before-o2 --device --target --sm --cuda-driver --emit-ptx --help" ;;
+    check) options="$compiling" ;;
+    eval) options="--set --engine --provenance $compiling" ;;
+    preview) options="--rows --cycles --outputs --set --width --engine $compiling" ;;
+    run) options="--cycles --rows --compress --outputs --no-nulls --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate -q $compiling" ;;
+    stats) options="--cycles --outputs --json --log --html --set --threads --device -q $compiling" ;;
+    bench) options="--seconds --outputs --set --threads --json $compiling" ;;
+    plan) options="--engine --provenance --emit-llvm --before-o2 --emit-asm --device --target --sm --cuda-driver --emit-ptx $compiling" ;;
     *) options="--help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$options" -- "$cur"))
-  elif [[ "$command" =~ ^(check|eval|preview|run|plan|bench)$ ]]; then
+  elif [[ "$command" =~ ^(check|eval|preview|run|stats|plan|bench)$ ]]; then
     # Program files, and directories to look into.
     COMPREPLY=($(compgen -f -X '!*.polydat' -- "$cur") $(compgen -d -- "$cur"))
   fi

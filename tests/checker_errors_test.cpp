@@ -44,6 +44,52 @@ TEST(CheckerErrors, UnknownNamesSuggestTheClosest) {
   expect_error("input x\nv := hash", "2:6", {"'hash' is a function"});
 }
 
+// A node that picks by its input's value (weighted_strings, first_names,
+// alias_sample, ...) fed a coordinate no hash mixed is warned of, naming
+// both and the fix; a hashed input, however combined, is not.
+TEST(CheckerErrors, UnhashedCoordinatesIntoPickersAreWarnedOf) {
+  const auto warnings_of = [](const std::string& source) {
+    const auto program = polyrt::compile(source);
+    std::string all;
+    for (const std::string& w : program->warnings()) all += w + "\n";
+    return all;
+  };
+  const std::string warned = warnings_of(
+      "input cycle\ns := weighted_strings(cycle, \"a:70;b:30\")\nn := first_names(cycle + 3)\n"
+      "k := alias_sample(cycle * 7, 0.5, 0.5)\n");
+  for (const char* node : {"'weighted_strings'", "'first_names'", "'alias_sample'"}) {
+    EXPECT_NE(warned.find(std::string(node) + " picks by its input's value and does not hash it, "
+                                              "but it reads the coordinate 'cycle' unhashed"),
+              std::string::npos)
+        << warned;
+  }
+  EXPECT_NE(warned.find("pass hash(cycle)"), std::string::npos) << warned;
+  EXPECT_EQ(
+      warnings_of("input cycle\ns := weighted_strings(hash(cycle) % 100, \"a:70;b:30\")\n"
+                  "n := first_names(hash_range(cycle, 1000) + 1)\nc := country_names(cycle)\n"),
+      "");
+}
+
+// --strict (CompileOptions::strict_inputs) refuses inferred inputs.
+TEST(CheckerErrors, StrictRefusesInferredInputs) {
+  CompileOptions strict;
+  strict.strict_inputs = true;
+  strict.file_name = "t.polydat";
+  try {
+    polyrt::compile("input cycle\nv := hash(cycle) + tenant\n", strict);
+    ADD_FAILURE() << "an inferred input compiled under --strict";
+  } catch (const CompileError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("t.polydat:2:20: error: 'tenant' is neither declared nor bound, and "
+                       "--strict refuses inferred inputs"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("input tenant: u64"), std::string::npos) << msg;
+  }
+  EXPECT_NO_THROW(polyrt::compile("input cycle\nv := hash(cycle)\n", strict));
+  EXPECT_NO_THROW(polyrt::compile("v := hash(cycle) + tenant\n"));
+}
+
 // Two letters swapped are one edit (docs/language.md, inferred inputs): a
 // swapped name is a typo, never a second inferred input.
 TEST(CheckerErrors, SwappedLettersAreATypoNotANewInput) {

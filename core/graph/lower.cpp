@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "graph/evaluate_node.hpp"
+#include "graph/hash_provenance.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/splitmix.h"
@@ -44,8 +45,9 @@ enum class Visit : uint8_t { NotStarted, InProgress, Done };
 
 class Lowerer {
  public:
-  Lowerer(const dsl::Sources& src, const dsl::Ast& ast, std::optional<uint64_t> seed)
-      : src_(src), ast_(ast) {
+  Lowerer(const dsl::Sources& src, const dsl::Ast& ast, std::optional<uint64_t> seed,
+          bool strict_inputs)
+      : src_(src), ast_(ast), strict_inputs_(strict_inputs) {
     if (seed) seed_key_ = rt::splitmix64(*seed);
   }
 
@@ -206,6 +208,13 @@ class Lowerer {
         // coordinate: unbound, it is an error naming it (lookup).
         if (const size_t field = e->text.find("__"); field != std::string::npos && field > 0) {
           continue;
+        }
+        if (strict_inputs_) {
+          src_.fail(e->pos,
+                    "'" + e->text +
+                        "' is neither declared nor bound, and --strict refuses "
+                        "inferred inputs",
+                    e->text.size(), "declare a coordinate: input " + e->text + ": u64");
         }
         claim_name(e->text, e->pos);
         declare_coordinate(e->text, e->pos);
@@ -424,6 +433,27 @@ class Lowerer {
     return results;
   }
 
+  // A node that picks by its input's value, fed a coordinate that no hash
+  // mixed: rows step through its table in turn (weighted_strings(cycle,
+  // "a:70;b:30") gives a and b half the rows each, not 70 % and 30 %).
+  void warn_if_unhashed(const NodeDef& def, Wire input, SourcePos pos, size_t length) {
+    const std::optional<uint32_t> coordinate = provenance_.unhashed_coordinate(input);
+    if (!coordinate) return;
+    const std::string& name = g_.nodes[*coordinate].name;
+    g_.warnings.push_back(
+        src_.warning(pos,
+                     "'" + std::string(def.name) +
+                         "' picks by its input's value and does not hash it, but it "
+                         "reads the coordinate '" +
+                         name +
+                         "' unhashed: rows step through its table in "
+                         "turn instead of following its weights; pass hash(" +
+                         name +
+                         ") (or a hashed "
+                         "value)",
+                     length));
+  }
+
   // 1 where both are present (either may be always present).
   std::optional<Wire> both_present(std::optional<Wire> a, std::optional<Wire> b, SourcePos pos,
                                    size_t length) {
@@ -438,6 +468,7 @@ class Lowerer {
   std::vector<Typed> call_node_values(const NodeDef& def, std::vector<Typed> inputs,
                                       std::vector<Value> params, SourcePos pos, size_t length,
                                       const std::vector<SourcePos>& param_pos) {
+    if (def.wants_hashed_input) warn_if_unhashed(def, inputs[0].wire, pos, length);
     if (seed_key_ && def.keyed_by_seed) {
       inputs[0] = call_node(*nodes::find_node("u64_xor"),
                             {inputs[0], constant(Value::u64(*seed_key_), pos)}, {}, pos, length)[0];
@@ -1447,7 +1478,9 @@ class Lowerer {
   const dsl::Ast& ast_;
   // splitmix64(seed), XORed into every keyed_by_seed node's hashed input.
   std::optional<uint64_t> seed_key_;
+  const bool strict_inputs_;
   Graph g_;
+  HashProvenance provenance_{g_};
   std::unordered_map<std::string, SourcePos> declared_at_;
   std::vector<std::string> known_names_;
   std::unordered_map<std::string, BindingInfo> bindings_;
@@ -1458,8 +1491,9 @@ class Lowerer {
 
 }  // namespace
 
-Graph lower(const dsl::Sources& sources, const dsl::Ast& ast, std::optional<uint64_t> seed) {
-  return Lowerer(sources, ast, seed).run();
+Graph lower(const dsl::Sources& sources, const dsl::Ast& ast, std::optional<uint64_t> seed,
+            bool strict_inputs) {
+  return Lowerer(sources, ast, seed, strict_inputs).run();
 }
 
 }  // namespace polyrt::ir

@@ -11,6 +11,7 @@ namespace polyrt::ir {
 // `ast` has its module calls inlined (dsl::inline_modules). Throws
 // CompileError pointing at the offending source.
 // `seed` re-keys the hashed inputs (CompileOptions::seed).
-Graph lower(const dsl::Sources& sources, const dsl::Ast& ast, std::optional<uint64_t> seed);
+Graph lower(const dsl::Sources& sources, const dsl::Ast& ast, std::optional<uint64_t> seed,
+            bool strict_inputs);
 
 }  // namespace polyrt::ir

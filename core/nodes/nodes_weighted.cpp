@@ -114,6 +114,7 @@ void register_weighted_nodes(Registry& r) {
       kNoHash;
   r.add({.name = "weighted_u64",
          .family = "weighted",
+         .wants_hashed_input = true,
          .args = {wire("input", P::U64), konst("spec", P::Str)},
          .results = {Type::U64},
          .summary = weighted_u64_summary,
@@ -128,6 +129,7 @@ void register_weighted_nodes(Registry& r) {
       kNoHash;
   r.add({.name = "weighted_strings",
          .family = "weighted",
+         .wants_hashed_input = true,
          .args = {wire("input", P::U64), konst("spec", P::Str)},
          .results = {Type::Str},
          .summary = weighted_strings_summary,
@@ -150,6 +152,7 @@ void register_weighted_nodes(Registry& r) {
       kNoHash;
   r.add({.name = "histribution",
          .family = "weighted",
+         .wants_hashed_input = true,
          .args = {wire("input", P::U64), konst("spec", P::Str)},
          .results = {Type::U64},
          .summary = histribution_summary,
@@ -163,6 +166,7 @@ void register_weighted_nodes(Registry& r) {
       kNoHash;
   r.add({.name = "alias_sample",
          .family = "weighted",
+         .wants_hashed_input = true,
          .args = {wire("input", P::U64), konsts("weights", P::F64)},
          .results = {Type::U64},
          .summary = alias_sample_summary,

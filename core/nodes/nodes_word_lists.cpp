@@ -109,6 +109,9 @@ template <const char* List>
 NodeDef word_node(std::string_view name, std::string_view summary) {
   return NodeDef{.name = name,
                  .family = "word lists",
+                 // The first names are weighted by an alias table; the
+                 // other lists pick by input mod their size, every row in turn.
+                 .wants_hashed_input = List == kFemale || List == kMale,
                  .args = {wire("input", PortType::U64)},
                  .results = {Type::Str},
                  .summary = summary,

@@ -169,6 +169,11 @@ struct NodeDef {
   // Its first input is hashed (hash, hash_range, hash_vec, ...): a program
   // compiled with a seed (CompileOptions::seed) re-keys that input.
   bool keyed_by_seed = false;
+  // Its first input picks by its value without hashing it (an alias
+  // table's index, a weight's bucket): fed a coordinate, rows step through
+  // the table instead of following its weights, so the compiler warns
+  // (graph/hash_provenance.hpp).
+  bool wants_hashed_input = false;
   std::vector<ArgSpec> args;
   // Output types; empty when result_types decides them.
   std::vector<Type> results;

@@ -241,7 +241,7 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
       take_top_level_cursors(parsed, options.cursor_partitions, sources);
   dsl::Ast ast = modules::inline_modules(std::move(parsed), sources, library);
   dsl::resolve_table_values(ast, sources);
-  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast, options.seed));
+  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast, options.seed, options.strict_inputs));
   ir::run_passes(*graph, sources, options.required_outputs);
   // The program, the modules and the data files read so far.
   const auto origin = [&] {

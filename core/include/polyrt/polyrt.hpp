@@ -96,6 +96,10 @@ struct CompileOptions {
   // is XORed with splitmix64(seed)): another data set, as reproducible, the
   // same on every engine, tier and device. None: the program's own values.
   std::optional<uint64_t> seed;
+  // Refuse polydat's inferred inputs: a name the program reads but neither
+  // declares nor binds is an error (declare coordinates with `input`),
+  // never a new coordinate (`polyrt ... --strict`).
+  bool strict_inputs = false;
 };
 
 // A top-level cursor and the partition of it the program runs over.
