@@ -645,7 +645,13 @@ def _column_of_values(values, type_name: str):
         return out
     if type_name in _STRING_TYPES or type_name == "bytes":
         return np.asarray(values, dtype=object)
-    return np.asarray(values, dtype=np.dtype(_TYPES[type_name].rstrip("_")))
+    dtype = np.dtype(_TYPES[type_name].rstrip("_"))
+    present = np.fromiter((v is not None for v in values), dtype=bool, count=len(values))
+    if present.all():
+        return np.asarray(values, dtype=dtype)
+    # A nullable body output: a masked array, as Batch.evaluate gives.
+    column = np.asarray([v if v is not None else 0 for v in values], dtype=dtype)
+    return _masked(column, present)
 
 
 def _compile_source(

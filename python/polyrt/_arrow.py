@@ -269,8 +269,11 @@ def write_parquet(
         with pq.ParquetWriter(
             temporary, _schema(pa, native), compression=compression, use_dictionary=dictionary
         ) as writer:
+            progress = _polyrt.Progress(stop - start, "write_parquet")
             for batch in itertools.chain([first] if first is not None else [], batches):
                 writer.write_batch(batch, row_group_size=batch.num_rows)
+                progress.advance(batch.num_rows)
+            progress.finish()
         _polyrt.commit_output(temporary, path)
     except BaseException:
         try:

@@ -2,7 +2,8 @@
 // rules: the same refusals (a source file of the program, a symbolic link,
 // a read-only file), a temporary named after its owner (removed by a later
 // run once that owner is gone) with a new file's mode, renamed into place.
-// And Arrow's string columns are always valid UTF-8.
+// And Arrow's string columns are always valid UTF-8; a long write shows the
+// command's progress line (scheduler/jobs/progress_bar.hpp) on a terminal.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -17,6 +18,7 @@
 #include "python/src/bindings.hpp"
 #include "rtlib/utf8.hpp"
 #include "rtlib/web_encoding.hpp"
+#include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/output/output_target.hpp"
 
 namespace nb = nanobind;
@@ -83,6 +85,12 @@ void bind_output(nb::module_& m) {
   m.def("commit_output", &scheduler::commit_output_temporary, nb::arg("temporary"),
         nb::arg("path"));
   m.def("valid_utf8", &valid_utf8, nb::arg("offsets"), nb::arg("bytes"));
+  // rows, percent, rows/s and the time left on stderr when it is a terminal
+  // and the job has run a second; cleared when finished or collected.
+  nb::class_<scheduler::ProgressBar>(m, "Progress")
+      .def(nb::init<uint64_t, std::string>(), nb::arg("total_rows"), nb::arg("label") = "")
+      .def("advance", &scheduler::ProgressBar::advance, nb::arg("rows"))
+      .def("finish", &scheduler::ProgressBar::finish);
 }
 
 }  // namespace polyrt::python

@@ -84,3 +84,21 @@ def test_evaluate_masks_and_pull_gives_none():
         assert got is None or got == age[cycle]
         assert (state["email"] is None) == (columns["email"][cycle] is None)
         assert state["safe"] == (0 if got is None else got)
+
+
+def test_traversal_bodies_give_nulls_on_both_paths():
+    """A traversal's nullable body outputs are masked (numbers) or None
+    (text) in traverse() and null in traverse_arrow(), whether the body
+    runs in the batch tier (a lattice that reads nothing of the program)
+    or per state (it reads x)."""
+    for reads in ("a * 10", "x % 10 + a"):
+        program = polyrt.compile(
+            "input cycle\nx := hash(cycle)\n"
+            f"for a in 0..3 {{\n  v := null_if(a == 1, {reads})\n  s := null_if(a == 2, \"x{{a}}\")\n}}\n"
+        )
+        columns = program.traverse(0, 2)
+        assert list(np.ma.getmaskarray(columns["v"])) == [False, True, False] * 2, reads
+        assert [s is None for s in columns["s"]] == [False, False, True] * 2, reads
+        table = program.traverse_arrow(0, 2)
+        assert table.column("v").null_count == 2 and table.column("s").null_count == 2
+        assert table.schema.field("v").type == pa.uint64()
