@@ -43,23 +43,30 @@ def fenced_blocks(page):
     return blocks
 
 
+def earlier_shell(page, line):
+    """The runnable ```sh blocks of `page` above `line`: what a reader has
+    run by then (a tutorial's files), run again before the block at `line`."""
+    return [text for tag, text, at, reason in fenced_blocks(page) if tag == "sh" and not reason and at < line]
+
+
 def shell_blocks():
     for page in PAGES:
         for tag, text, line, reason in fenced_blocks(page):
             if tag == "sh":
-                yield pytest.param(text, reason, id=f"{page.name}:{line}")
+                yield pytest.param(earlier_shell(page, line), text, reason, id=f"{page.name}:{line}")
 
 
 def transcripts():
-    """(command, expected lines) of every `$ polyrt ...` line of an untagged block."""
+    """(earlier blocks, command, expected lines) of every `$ polyrt ...`
+    line of an untagged block."""
     for page in PAGES:
         for tag, text, line, reason in fenced_blocks(page):
             if tag or "\n$ " not in "\n" + text:
                 continue
             parts = re.split(r"^\$ (.*)$", text, flags=re.M)
             for k in range(1, len(parts), 2):
-                yield pytest.param(parts[k], parts[k + 1].strip("\n").split("\n"), reason,
-                                   id=f"{page.name}:{line}:{parts[k][:40]}")
+                yield pytest.param(earlier_shell(page, line), parts[k], parts[k + 1].strip("\n").split("\n"),
+                                   reason, id=f"{page.name}:{line}:{parts[k][:40]}")
 
 
 def example_commands():
@@ -112,10 +119,17 @@ def test_the_pages_show_commands():
     assert len(list(example_commands())) >= 4
 
 
-@pytest.mark.parametrize("script, reason", shell_blocks())
-def test_shell_block_runs(script, reason, workdir):
+def run_earlier(blocks, workdir):
+    for block in blocks:
+        result = sh(block, workdir)
+        assert result.returncode == 0, f"an earlier block failed:\n{block}\n{result.stderr}"
+
+
+@pytest.mark.parametrize("earlier, script, reason", shell_blocks())
+def test_shell_block_runs(earlier, script, reason, workdir):
     if reason:
         pytest.skip(reason)
+    run_earlier(earlier, workdir)
     result = sh(script, workdir)
     assert result.returncode == 0, f"{script}\n{result.stderr}"
 
@@ -132,10 +146,11 @@ def matches(expected, actual):
     return re.fullmatch(pattern, actual[0].rstrip()) is not None and matches(expected[1:], actual[1:])
 
 
-@pytest.mark.parametrize("command, expected, reason", transcripts())
-def test_transcript_matches(command, expected, reason, workdir):
+@pytest.mark.parametrize("earlier, command, expected, reason", transcripts())
+def test_transcript_matches(earlier, command, expected, reason, workdir):
     if reason:
         pytest.skip(reason)
+    run_earlier(earlier, workdir)
     result = sh(command + " 2>&1", workdir)
     assert result.returncode == 0, result.stdout
     actual = result.stdout.rstrip("\n").split("\n")
