@@ -48,6 +48,6 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/polyrt.pc DESTINATION ${CMAKE_INSTALL_
 install(FILES scripts/polyrt-completion.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME polyrt)
 # Every doc the help and the README name, under docs/ as the README links them.
-install(FILES README.md LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES README.md LICENSE NOTICE DESTINATION ${CMAKE_INSTALL_DOCDIR})
 file(GLOB POLYRT_DOCS ${PROJECT_SOURCE_DIR}/docs/*.md)
 install(FILES ${POLYRT_DOCS} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)

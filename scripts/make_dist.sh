@@ -16,7 +16,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/$name/bin" "$stage/$name/share/bash-completion/completions"
 strip -o "$stage/$name/bin/polyrt" "$dir/cli/polyrt"
-cp LICENSE README.md "$stage/$name/"
+cp LICENSE NOTICE README.md "$stage/$name/"
 cp scripts/polyrt-completion.bash "$stage/$name/share/bash-completion/completions/polyrt"
 {
   echo "$name needs from the system (everything else, LLVM included, is in bin/polyrt):"

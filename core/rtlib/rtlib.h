@@ -219,6 +219,9 @@ PD_API uint64_t pd_weighted_index(uint64_t x, const double* cumulative, uint64_t
 // its alias's. values holds (own, alias) value pairs, one per slot.
 PD_API uint64_t pd_alias_pick(uint64_t x, const double* bias, const uint64_t* values,
                               uint64_t count);
+// pd_alias_pick of pd_hash(x): a per-locale list's pick, its input hashed.
+PD_API uint64_t pd_hashed_alias_pick(uint64_t x, const double* bias, const uint64_t* values,
+                                     uint64_t count);
 // Entry x mod count of a table of count >= 1 values (fixed_values_*).
 PD_API uint64_t pd_table_u64(const uint64_t* table, uint64_t count, uint64_t x);
 PD_API double pd_table_f64(const double* table, uint64_t count, uint64_t x);

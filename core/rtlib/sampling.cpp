@@ -35,6 +35,11 @@ PD_API uint64_t pd_alias_pick(uint64_t x, const double* bias, const uint64_t* va
   return values[2 * slot + (coin < bias[slot] ? 0 : 1)];
 }
 
+PD_API uint64_t pd_hashed_alias_pick(uint64_t x, const double* bias, const uint64_t* values,
+                                     uint64_t count) {
+  return pd_alias_pick(pd_hash(x), bias, values, count);
+}
+
 PD_API uint64_t pd_table_u64(const uint64_t* table, uint64_t count, uint64_t x) {
   return table[x % count];
 }
