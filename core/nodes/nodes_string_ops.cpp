@@ -1,5 +1,6 @@
 // String operations beyond formatting: case mapping, numbers in words,
-// deterministic identifiers and characters, numbers read back from text.
+// deterministic characters, numbers read back from text (identifiers:
+// nodes_identifiers.cpp).
 // Host steps (their results are variable-length text).
 #include <memory>
 #include <string>
@@ -59,10 +60,6 @@ void register_string_op_nodes(Registry& r) {
         "input in English words: 0 -> \"zero\", 42 -> \"forty-two\", 1001 -> \"one "
         "thousand one\", up to the quintillions.",
         [](Call& c) { c.set_str(rt::number_to_words(c.u64(0))); });
-  unary("hashed_uuid", "input", P::U64, Type::Str,
-        "A version-4 UUID (lowercase hex with dashes) whose bits are XXH3-64 of "
-        "input and of that hash, as polydat makes it.",
-        [](Call& c) { c.set_str(rt::hashed_uuid(c.u64(0))); });
   r.add({.name = "char_buf",
          .family = "strings",
          .args = {wire("seed", P::U64), konst("charset", P::Str), wire("length", P::U64)},

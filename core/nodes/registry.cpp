@@ -77,6 +77,7 @@ Registry build_user_registry() {
   register_float_nodes(r);
   register_distribution_nodes(r);
   register_sampler_nodes(r);
+  register_identifier_nodes(r);
   register_weighted_nodes(r);
   register_word_list_nodes(r);
   register_text_nodes(r);

@@ -282,6 +282,7 @@ void register_text_nodes(Registry& r);
 void register_string_op_nodes(Registry& r);
 void register_datetime_nodes(Registry& r);
 void register_sampler_nodes(Registry& r);
+void register_identifier_nodes(Registry& r);
 void register_permutation_nodes(Registry& r);
 void register_noise_nodes(Registry& r);
 void register_predicate_nodes(Registry& r);

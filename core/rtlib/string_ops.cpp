@@ -59,26 +59,6 @@ std::string number_to_words(uint64_t n) {
   return out;
 }
 
-std::string hashed_uuid(uint64_t seed) {
-  const uint64_t h1 = xxh3_u64(seed), h2 = xxh3_u64(h1);
-  unsigned char bytes[16];
-  for (int k = 0; k < 8; ++k) {
-    bytes[k] = (unsigned char)(h1 >> (8 * k));
-    bytes[8 + k] = (unsigned char)(h2 >> (8 * k));
-  }
-  bytes[6] = (unsigned char)((bytes[6] & 0x0F) | 0x40);  // version 4
-  bytes[8] = (unsigned char)((bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(36);
-  for (int k = 0; k < 16; ++k) {
-    if (k == 4 || k == 6 || k == 8 || k == 10) out.push_back('-');
-    out.push_back(kHex[bytes[k] >> 4]);
-    out.push_back(kHex[bytes[k] & 15]);
-  }
-  return out;
-}
-
 std::vector<std::string> expand_charset(std::string_view spec) {
   // Code points; a byte that is not UTF-8 stands for itself.
   std::vector<char32_t> points;

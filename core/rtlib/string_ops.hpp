@@ -1,6 +1,6 @@
 // Host-only string nodes beyond formatting: numbers in English words,
-// deterministic UUIDs and character strings, and reading numbers back out
-// of text. Their meanings are polydat's (same names, same outputs).
+// deterministic character strings, and reading numbers back out of text
+// (UUIDs: rtlib/identifiers.hpp). Their meanings are polydat's (same names, same outputs).
 #pragma once
 
 #include <cstdint>
@@ -12,10 +12,6 @@ namespace polyrt::rt {
 
 // 0 -> "zero", 42 -> "forty-two", 1001 -> "one thousand one"; every u64.
 std::string number_to_words(uint64_t n);
-
-// The UUID (version 4, RFC 4122 variant) whose 128 bits are xxh3(seed) and
-// xxh3(xxh3(seed)), little-endian: "8e0f...-....-4...-[89ab]...-...".
-std::string hashed_uuid(uint64_t seed);
 
 // The characters of a charset spec: ranges "A-Z" and single characters, by
 // code point; "" (or a spec that yields none) means a-z. Each as UTF-8.
