@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "polyrt/batch.hpp"
@@ -109,6 +110,31 @@ TEST(Identifiers, AddressesParse) {
   }
 }
 
+// Each locale's phone numbers and postal codes match its formats.
+TEST(Identifiers, PhonesAndPostalCodesHaveTheirLocalesShape) {
+  const std::map<std::string, std::pair<std::string, std::string>> shapes = {
+      {"en_US", {R"(\+1-[1-9]\d\d-555-01\d\d|\([1-9]\d\d\) 555-01\d\d)", R"(\d{5}(-\d{4})?)"}},
+      {"en_GB",
+       {R"(\+44 (20 7946 0|113 496 0|7700 900)\d{3})", R"([A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})"}},
+      {"de_DE", {R"(\+49 [\d ]+)", R"([1-9]\d{4})"}},
+      {"pt_BR", {R"(\+55 [1-9]\d [\d-]+)", R"([1-9]\d{4}-\d{3})"}},
+      {"ja_JP", {R"(\+81 (3|90|80)-\d{4}-\d{4})", R"([1-9]\d\d-\d{4})"}},
+      {"hi_IN", {R"(\+91 [\d ]+)", R"([1-9]\d{5})"}}};
+  for (const auto& [locale, shape] : shapes) {
+    const std::regex phone(shape.first), postal(shape.second);
+    for (const std::string& p :
+         texts("input cycle\nv := phone_numbers(cycle, \"" + locale + "\")\n", 2000)) {
+      ASSERT_TRUE(std::regex_match(p, phone)) << locale << ": " << p;
+    }
+    for (const std::string& p :
+         texts("input cycle\nv := postal_codes(cycle, \"" + locale + "\")\n", 2000)) {
+      ASSERT_TRUE(std::regex_match(p, postal)) << locale << ": " << p;
+    }
+  }
+  expect_contains(compile_error("input x\nv := phone_numbers(x, \"en_AU\")\n"),
+                  {"unknown 'en_AU'; valid: en_US, en_GB, de_DE"});
+}
+
 TEST(Identifiers, BadBrandsAndCountriesListTheValidOnes) {
   expect_contains(compile_error("input x\nv := card_numbers(x, \"diners\")\n"),
                   {"unknown 'diners'; valid: visa, mastercard, amex, discover"});
@@ -119,7 +145,8 @@ TEST(Identifiers, BadBrandsAndCountriesListTheValidOnes) {
 TEST(Identifiers, EveryEngineAndTierAgree) {
   const char* program =
       "input x\nu := uuid_v7(x, 1704067200000)\nc := card_numbers(x, \"amex\")\n"
-      "i := ibans(x, \"GB\")\nv4 := ipv4_addresses(x)\nv6 := ipv6_addresses(x)\n";
+      "i := ibans(x, \"GB\")\nv4 := ipv4_addresses(x)\nv6 := ipv6_addresses(x)\n"
+      "p := phone_numbers(x, \"fr_FR\")\nz := postal_codes(x, \"en_GB\")\n";
   for (uint64_t x : {0ull, 1ull, 4242ull, ~0ull}) {
     values_everywhere(program, x, compile(program)->output_names());
   }

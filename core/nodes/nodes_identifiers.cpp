@@ -1,10 +1,12 @@
 // Identifiers for test data (rtlib/identifiers.hpp): UUIDs v4 and v7, card
 // numbers with a valid Luhn digit, IBANs with valid check digits, IPv4 and
-// IPv6 addresses. Host steps (their results are text).
+// IPv6 addresses; and a locale's phone numbers and postal codes
+// (rtlib/locale_formats.hpp). Host steps (their results are text).
 #include <string>
 
 #include "nodes/registry.hpp"
 #include "rtlib/identifiers.hpp"
+#include "rtlib/locale_formats.hpp"
 
 namespace polyrt::nodes {
 
@@ -65,6 +67,30 @@ void register_identifier_nodes(Registry& r) {
                     "one (test data only; bank codes are not real banks'). Hashes its input.",
          .prepare = one_of_names<rt::is_iban_country, &kCountries>,
          .eval = [](Call& c) { c.set_str(rt::iban(c.u64(0), c.param_str(0))); }});
+  static constexpr std::string_view kLocales = rt::kFormatLocales;
+  r.add({.name = "phone_numbers",
+         .family = kFamily,
+         .keyed_by_seed = true,
+         .args = {wire("input", P::U64), konst("locale", P::Str, Value::str("en_US"))},
+         .results = {Type::Str},
+         .summary = "A phone number in the locale's international format (the ten of "
+                    "given_names), one of its formats picked and filled from input's hash: "
+                    "en_US and en_GB numbers lie in the ranges kept for fiction (555-0100..0199, "
+                    "Ofcom's drama numbers); the others are plausible and may be someone's, so "
+                    "never dial them. Hashes its input.",
+         .prepare = one_of_names<rt::has_locale_formats, &kLocales>,
+         .eval = [](Call& c) { c.set_str(rt::phone_number(c.u64(0), c.param_str(0))); }});
+  r.add({.name = "postal_codes",
+         .family = kFamily,
+         .keyed_by_seed = true,
+         .args = {wire("input", P::U64), konst("locale", P::Str, Value::str("en_US"))},
+         .results = {Type::Str},
+         .summary = "A postal code in the locale's format (en_US ZIP and ZIP+4, en_GB's six "
+                    "outward/inward shapes, de_DE/fr_FR/es_ES/it_IT five digits, pt_BR "
+                    "#####-###, ja_JP ###-####, zh_CN and hi_IN six digits), filled from "
+                    "input's hash: well-formed, not necessarily assigned. Hashes its input.",
+         .prepare = one_of_names<rt::has_locale_formats, &kLocales>,
+         .eval = [](Call& c) { c.set_str(rt::postal_code(c.u64(0), c.param_str(0))); }});
   r.add({.name = "ipv4_addresses",
          .family = kFamily,
          .keyed_by_seed = true,

@@ -1,0 +1,29 @@
+// Phone numbers and postal codes in each locale's own format, filled from
+// a u64: the formats are polyrt's, written from each country's numbering
+// plan and postal system (facts, not copied data). Host-only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace polyrt::rt {
+
+// A pattern filled from `input`'s SplitMix64 stream: '#' a digit, '@' a
+// digit 1-9, 'A' a capital letter; any other character as it is.
+std::string fill_pattern(uint64_t input, std::string_view pattern);
+
+// One of the locale's phone formats (international form), filled. en_US
+// and en_GB numbers lie in the ranges their regulators keep for fiction
+// (555-0100..0199; Ofcom's drama numbers); other locales' are plausible
+// and may be someone's: never dial them.
+std::string phone_number(uint64_t input, std::string_view locale);
+// One of the locale's postal code formats, filled (en_GB: the six outward
+// and inward shapes; pt_BR: CEP; ja_JP: 〒 without the mark).
+std::string postal_code(uint64_t input, std::string_view locale);
+
+bool has_locale_formats(std::string_view locale);
+inline constexpr std::string_view kFormatLocales =
+    "en_US, en_GB, de_DE, fr_FR, es_ES, it_IT, pt_BR, ja_JP, zh_CN, hi_IN";
+
+}  // namespace polyrt::rt
