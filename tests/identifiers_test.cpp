@@ -113,7 +113,7 @@ TEST(Identifiers, AddressesParse) {
 // Each locale's phone numbers and postal codes match its formats.
 TEST(Identifiers, PhonesAndPostalCodesHaveTheirLocalesShape) {
   const std::map<std::string, std::pair<std::string, std::string>> shapes = {
-      {"en_US", {R"(\+1-[1-9]\d\d-555-01\d\d|\([1-9]\d\d\) 555-01\d\d)", R"(\d{5}(-\d{4})?)"}},
+      {"en_US", {R"(\+1-[2-9]\d\d-555-01\d\d|\([2-9]\d\d\) 555-01\d\d)", R"(\d{5}(-\d{4})?)"}},
       {"en_GB",
        {R"(\+44 (20 7946 0|113 496 0|7700 900)\d{3})", R"([A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2})"}},
       {"de_DE", {R"(\+49 [\d ]+)", R"([1-9]\d{4})"}},

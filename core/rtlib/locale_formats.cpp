@@ -13,7 +13,7 @@ struct LocaleFormats {
 };
 
 constexpr LocaleFormats kFormats[] = {
-    {"en_US", {"+1-@##-555-01##", "(@##) 555-01##"}, {"#####", "#####-####"}},
+    {"en_US", {"+1-%##-555-01##", "(%##) 555-01##"}, {"#####", "#####-####"}},
     {"en_GB",
      {"+44 20 7946 0###", "+44 113 496 0###", "+44 7700 900###"},
      {"A# #AA", "A## #AA", "AA# #AA", "AA## #AA", "A#A #AA", "AA#A #AA"}},
@@ -61,6 +61,8 @@ std::string fill_pattern(uint64_t input, std::string_view pattern) {
       out.push_back((char)('0' + next(state) % 10));
     } else if (c == '@') {
       out.push_back((char)('1' + next(state) % 9));
+    } else if (c == '%') {
+      out.push_back((char)('2' + next(state) % 8));
     } else if (c == 'A') {
       out.push_back((char)('A' + next(state) % 26));
     } else {

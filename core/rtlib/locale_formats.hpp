@@ -10,7 +10,8 @@
 namespace polyrt::rt {
 
 // A pattern filled from `input`'s SplitMix64 stream: '#' a digit, '@' a
-// digit 1-9, 'A' a capital letter; any other character as it is.
+// digit 1-9, '%' a digit 2-9 (a North American area code's first), 'A' a
+// capital letter; any other character as it is.
 std::string fill_pattern(uint64_t input, std::string_view pattern);
 
 // One of the locale's phone formats (international form), filled. en_US
