@@ -125,6 +125,28 @@ TEST(GpuBatch, HostStepsBetweenKernelsMatchTheCpuTier) {
   expect_same_columns(gpu.evaluate(0, 50000), cpu.evaluate(0, 50000));
 }
 
+// The exact-tail samplers (their rejection loops and shared uniform
+// stream), the per-locale lists (a hashed alias pick and a gather) and the
+// test-data identifiers (host steps between kernels) give the CPU tier's
+// bytes on the GPU, with a --seed too.
+TEST(GpuBatch, SamplersLocaleListsAndIdentifiersMatchTheCpuTier) {
+  REQUIRE_GPU();
+  const char* source =
+      "input cycle\nprivate x := hash(cycle)\n"
+      "g := sample_gamma(x, 0.4, 2.0)\nb := sample_beta(x + 1, 0.5, 3.0)\n"
+      "p := sample_poisson(x + 2, 37.5)\nk := sample_binomial(x + 3, 1000, 0.3)\n"
+      "z := sample_zipf(x + 4, 100000, 1.1)\nn := sample_normal(unit_interval(x), 0.0, 1.0)\n"
+      "first := given_names(cycle, \"de_DE\")\nlast := last_names(cycle, \"zh_CN\")\n"
+      "city := city_names(cycle, \"pt_BR\")\nphone := phone_numbers(cycle, \"en_GB\")\n"
+      "card := card_numbers(cycle, \"visa\")\n";
+  for (const std::optional<uint64_t> seed :
+       {std::optional<uint64_t>{}, std::optional<uint64_t>{7}}) {
+    const auto program = compile(source, CompileOptions{.seed = seed});
+    expect_same_columns(BatchEvaluator(program, on(BatchDevice::Gpu)).evaluate(0, 20000),
+                        BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(0, 20000));
+  }
+}
+
 // String nodes with a GPU form are written by the kernels into fixed slots
 // per row and unpacked on the host: the same bytes as the CPU tier across
 // chunk boundaries, up to the last coordinate, for empty and non-ASCII
