@@ -3,7 +3,7 @@
 # as CSV (examples/users.polydat, 12 columns, 6 of them text) and (2) DuckDB's
 # COPY ... TO (FORMAT parquet) of four comparable hashed u64 columns
 # (examples/ladder.polydat's account_id, shard, payload_class, event_token),
-# both zstd, row groups of 2^20 rows, files in RAM (/dev/shm), ROUNDS
+# both zstd, row groups of 131,072 rows, files in RAM (/dev/shm), ROUNDS
 # alternating rounds (5). DuckDB is the Python package in VENV
 # (benchmark-only: pip install duckdb). Prints each one's fastest and median
 # and the rows/s ratios.
@@ -32,7 +32,7 @@ con.execute(f"""COPY (SELECT hash(i + 77) % 10000000 AS account_id,
                              hash(xor(hash(xor(hash(i + 77) % 10000000, 5)), hash(xor(hash(i + 77), 5))))
                                AS event_token
                       FROM range({rows}) t(i))
-                TO '{path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 1048576)""")
+                TO '{path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 131072)""")
 print(f"{time.perf_counter() - start:.3f}")
 PY
 }

@@ -21,7 +21,7 @@ class ColumnarFormat final : public SingleFileFormat {
                                      std::span<const std::string> protected_files) const override;
 
   // Rows per Parquet row group unless a job says.
-  static constexpr uint64_t kRowGroupRows = uint64_t{1} << 20;
+  static constexpr uint64_t kRowGroupRows = uint64_t{1} << 17;
 
  private:
   std::string_view name_;
