@@ -90,6 +90,25 @@ TEST(CheckerErrors, StrictRefusesInferredInputs) {
   EXPECT_NO_THROW(polyrt::compile("v := hash(cycle) + tenant\n"));
 }
 
+// Each binding's own error is reported, in source order, not only the
+// first; a binding that reads a failed one is skipped (its error would
+// repeat the first), and the count ends the message.
+TEST(CheckerErrors, EveryBindingsErrorIsReported) {
+  const std::string msg = compile_error(
+      "input cycle\nd := mod(cycle, 0)\nb := c * 2\nc := 3.5 * cycl\ne := cycle + 1\n"
+      "f := sqrt(\"text\")\n");
+  const size_t modulus = msg.find("t.polydat:2:17: error: bad argument of 'mod'");
+  const size_t unknown = msg.find("t.polydat:4:12: error: unknown name 'cycl'");
+  const size_t branches = msg.find("t.polydat:6:");
+  EXPECT_NE(modulus, std::string::npos) << msg;
+  EXPECT_NE(unknown, std::string::npos) << msg;
+  EXPECT_NE(branches, std::string::npos) << msg;
+  EXPECT_LT(modulus, unknown);
+  EXPECT_LT(unknown, branches);
+  EXPECT_EQ(msg.find("t.polydat:3:"), std::string::npos) << "b only reads the failed c:\n" << msg;
+  EXPECT_NE(msg.find("3 errors"), std::string::npos) << msg;
+}
+
 // Two letters swapped are one edit (docs/language.md, inferred inputs): a
 // swapped name is a typo, never a second inferred input.
 TEST(CheckerErrors, SwappedLettersAreATypoNotANewInput) {

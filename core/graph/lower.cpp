@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "graph/evaluate_node.hpp"
 #include "graph/hash_provenance.hpp"
@@ -54,7 +55,7 @@ class Lowerer {
   Graph run() {
     g_.nodes.reserve(ast_.tokens + 16);
     declare_all();
-    for (const Stmt* s : dependency_order()) lower_binding(*s);
+    lower_every_binding();
     std::vector<std::pair<size_t, Wire>> nullable;  // output, its presence
     for (const Stmt& s : ast_.statements) {
       if (s.kind != StmtKind::Binding || s.hidden) continue;
@@ -560,6 +561,48 @@ class Lowerer {
   // Bindings in an order where each comes after the bindings it reads (source
   // order otherwise). An explicit stack, not recursion: a forward chain may be
   // as long as the program.
+  // Every binding's own error, not only the first: a binding that fails is
+  // reported and those that read it are skipped (their errors would only
+  // repeat it); the program then fails with all of them, in order.
+  void lower_every_binding() {
+    constexpr size_t kMostErrors = 20;
+    std::vector<CompileError> errors;
+    std::unordered_set<std::string> failed;
+    for (const Stmt* s : dependency_order()) {
+      if (!failed.empty() && reads_any(*s->expr, failed)) {
+        failed.insert(s->names.begin(), s->names.end());
+        continue;
+      }
+      try {
+        lower_binding(*s);
+      } catch (const CompileError& e) {
+        errors.push_back(e);
+        failed.insert(s->names.begin(), s->names.end());
+        if (errors.size() == kMostErrors) break;
+      }
+    }
+    if (errors.empty()) return;
+    if (errors.size() == 1) throw errors[0];
+    std::stable_sort(errors.begin(), errors.end(),
+                     [](const CompileError& a, const CompileError& b) {
+                       return std::pair(a.line(), a.column()) < std::pair(b.line(), b.column());
+                     });
+    std::string all;
+    for (const CompileError& e : errors) all += std::string(e.what()) + "\n";
+    all += std::to_string(errors.size()) + " errors" +
+           (errors.size() == kMostErrors ? " (the first " + std::to_string(kMostErrors) + ")" : "");
+    throw CompileError(all, errors[0].file(), errors[0].line(), errors[0].column());
+  }
+
+  // Whether `e` reads one of `names`.
+  static bool reads_any(const Expr& e, const std::unordered_set<std::string>& names) {
+    if (e.kind == ExprKind::Ident && names.count(e.text)) return true;
+    for (const auto& arg : e.args) {
+      if (arg && reads_any(*arg, names)) return true;
+    }
+    return false;
+  }
+
   std::vector<const Stmt*> dependency_order() {
     std::unordered_map<const Stmt*, Visit> visit;
     std::vector<const Stmt*> order;
