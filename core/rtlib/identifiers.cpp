@@ -9,16 +9,6 @@ namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
 
-// Successive SplitMix64 outputs from `input`'s next states.
-struct Words {
-  uint64_t state;
-  uint64_t next() {
-    const uint64_t z = splitmix64(state);
-    state += 0x9E3779B97F4A7C15ULL;
-    return z;
-  }
-};
-
 struct CardBrand {
   std::string_view name;
   std::string_view prefixes[5];  // one is picked
@@ -115,7 +105,7 @@ std::string hashed_uuid(uint64_t seed) {
 }
 
 std::string uuid_v7(uint64_t input, uint64_t unix_ms) {
-  Words words{input};
+  SplitMixStream words{input};
   const uint64_t a = words.next(), b = words.next();
   unsigned char bytes[16];
   for (int k = 0; k < 6; ++k) bytes[k] = (unsigned char)(unix_ms >> (8 * (5 - k)));
@@ -132,7 +122,7 @@ bool is_card_brand(std::string_view brand) {
 
 std::string card_number(uint64_t input, std::string_view brand) {
   const CardBrand& b = *brand_named(brand);
-  Words words{input};
+  SplitMixStream words{input};
   size_t prefixes = 0;
   while (prefixes < 5 && !b.prefixes[prefixes].empty()) ++prefixes;
   std::string out(b.prefixes[words.next() % prefixes]);
@@ -147,7 +137,7 @@ bool is_iban_country(std::string_view country) {
 
 std::string iban(uint64_t input, std::string_view country) {
   const IbanLayout& layout = *layout_of(country);
-  Words words{input};
+  SplitMixStream words{input};
   std::string bban;
   for (const char kind : layout.bban) {
     bban.push_back(kind == 'a' ? (char)('A' + words.next() % 26) : (char)('0' + words.next() % 10));
@@ -168,7 +158,7 @@ std::string ipv4_address(uint64_t input) {
 }
 
 std::string ipv6_address(uint64_t input) {
-  Words words{input};
+  SplitMixStream words{input};
   const uint64_t halves[2] = {words.next(), words.next()};
   std::string out;
   for (int g = 0; g < 8; ++g) {

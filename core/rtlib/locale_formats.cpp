@@ -34,37 +34,30 @@ const LocaleFormats* formats_of(std::string_view locale) {
   return nullptr;
 }
 
-// Successive SplitMix64 outputs from `state`'s next states.
-uint64_t next(uint64_t& state) {
-  const uint64_t z = splitmix64(state);
-  state += 0x9E3779B97F4A7C15ULL;
-  return z;
-}
-
 template <size_t N>
 std::string filled(uint64_t input, const std::string_view (&patterns)[N]) {
   size_t count = 0;
   while (count < N && !patterns[count].empty()) ++count;
-  uint64_t state = input;
-  const std::string_view pattern = patterns[next(state) % count];
-  return fill_pattern(next(state), pattern);
+  SplitMixStream words{input};
+  const std::string_view pattern = patterns[words.next() % count];
+  return fill_pattern(words.next(), pattern);
 }
 
 }  // namespace
 
 std::string fill_pattern(uint64_t input, std::string_view pattern) {
-  uint64_t state = input;
+  SplitMixStream words{input};
   std::string out;
   out.reserve(pattern.size());
   for (const char c : pattern) {
     if (c == '#') {
-      out.push_back((char)('0' + next(state) % 10));
+      out.push_back((char)('0' + words.next() % 10));
     } else if (c == '@') {
-      out.push_back((char)('1' + next(state) % 9));
+      out.push_back((char)('1' + words.next() % 9));
     } else if (c == '%') {
-      out.push_back((char)('2' + next(state) % 8));
+      out.push_back((char)('2' + words.next() % 8));
     } else if (c == 'A') {
-      out.push_back((char)('A' + next(state) % 26));
+      out.push_back((char)('A' + words.next() % 26));
     } else {
       out.push_back(c);
     }

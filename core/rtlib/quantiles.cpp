@@ -112,12 +112,8 @@ double floor_of(double x) {
 // The uniforms of a sampler that needs several: SplitMix64 from the row's
 // input, each in the open interval (0, 1).
 struct UniformStream {
-  uint64_t state;
-  double next() {
-    const uint64_t z = polyrt::rt::splitmix64(state);
-    state += 0x9E3779B97F4A7C15ULL;
-    return ((double)(z >> 11) + 0.5) * 0x1p-53;
-  }
+  polyrt::rt::SplitMixStream words;
+  double next() { return ((double)(words.next() >> 11) + 0.5) * 0x1p-53; }
 };
 
 // Rejection-inversion for Zipf (Hoermann and Derflinger, 1996): the hat's
@@ -147,7 +143,7 @@ PD_API uint64_t pd_sample_zipf(uint64_t x, const double* constants, uint64_t n, 
   const double h_first = constants[0], h_last = constants[1], squeeze = constants[2];
   // Almost every row takes one or two uniforms; past 64 tries
   // (probability below 1e-60) rank 1.
-  UniformStream uniforms{x};
+  UniformStream uniforms{{x}};
   for (int attempt = 0; attempt < 64; ++attempt) {
     const double u = h_last + uniforms.next() * (h_first - h_last);
     const double at = zipf_hat_inverse(u, s);
@@ -237,19 +233,19 @@ double log_factorial_ratio(double b, double d) {
 }  // namespace
 
 PD_API double pd_sample_gamma(uint64_t x, double shape, double scale) {
-  UniformStream uniforms{x};
+  UniformStream uniforms{{x}};
   return scale * pd_exp(log_gamma_sample(uniforms, shape));
 }
 
 PD_API double pd_sample_beta(uint64_t x, double a, double b) {
-  UniformStream uniforms{x};
+  UniformStream uniforms{{x}};
   const double log_x = log_gamma_sample(uniforms, a);
   const double log_y = log_gamma_sample(uniforms, b);
   return 1.0 / (1.0 + pd_exp(log_y - log_x));
 }
 
 PD_API uint64_t pd_sample_poisson(uint64_t x, double lambda) {
-  UniformStream uniforms{x};
+  UniformStream uniforms{{x}};
   if (lambda < 10.0) {
     // Inversion: one uniform, the CDF summed term by term (a u so near 1
     // that the sum never reaches it stops at 1,000).
@@ -336,7 +332,7 @@ uint64_t binomial_low(UniformStream& uniforms, uint64_t n, double p) {
 }  // namespace
 
 PD_API uint64_t pd_sample_binomial(uint64_t x, uint64_t n, double p) {
-  UniformStream uniforms{x};
+  UniformStream uniforms{{x}};
   if (p <= 0.5) return binomial_low(uniforms, n, p);
   return n - binomial_low(uniforms, n, 1.0 - p);
 }

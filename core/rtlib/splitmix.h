@@ -13,4 +13,16 @@ inline uint64_t splitmix64(uint64_t x) {
   return z ^ (z >> 31);
 }
 
+// SplitMix64's successive outputs from `state`'s next states: the words of
+// a node that makes several draws from one input (a sampler's uniforms, an
+// identifier's digits).
+struct SplitMixStream {
+  uint64_t state;
+  uint64_t next() {
+    const uint64_t z = splitmix64(state);
+    state += 0x9E3779B97F4A7C15ULL;
+    return z;
+  }
+};
+
 }  // namespace polyrt::rt
