@@ -138,7 +138,7 @@ TEST(GpuBatch, SamplersLocaleListsAndIdentifiersMatchTheCpuTier) {
       "z := sample_zipf(x + 4, 100000, 1.1)\nn := sample_normal(unit_interval(x), 0.0, 1.0)\n"
       "first := given_names(cycle, \"de_DE\")\nlast := last_names(cycle, \"zh_CN\")\n"
       "city := city_names(cycle, \"pt_BR\")\nphone := phone_numbers(cycle, \"en_GB\")\n"
-      "card := card_numbers(cycle, \"visa\")\n";
+      "card := card_numbers(cycle, \"visa\")\naddress := street_addresses(cycle, \"it_IT\")\n";
   for (const std::optional<uint64_t> seed :
        {std::optional<uint64_t>{}, std::optional<uint64_t>{7}}) {
     const auto program = compile(source, CompileOptions{.seed = seed});

@@ -14,6 +14,7 @@
 
 #include "nodes/alias_table.hpp"
 #include "nodes/registry.hpp"
+#include "rtlib/locale_formats.hpp"
 #include "rtlib/rtlib.h"
 #include "rtlib/splitmix.h"
 #include "rtlib/xxh3.hpp"
@@ -160,6 +161,14 @@ std::vector<Value> locale_list_entries(const std::vector<Value>& params, const P
   return entries;
 }
 
+// Refuses a locale that has no lists, naming the valid ones.
+void check_locale(const std::vector<Value>& p) {
+  for (const LocaleList& l : kLocaleLists) {
+    if (l.locale == p[0].as_str()) return;
+  }
+  throw ParamError{0, "unknown locale '" + p[0].as_str() + "'; valid: " + locale_names()};
+}
+
 // A node of one kind of per-locale list: `NAME(input, locale = "en_US")`.
 template <const char* Kind>
 NodeDef locale_node(std::string_view name, std::string_view summary) {
@@ -171,10 +180,8 @@ NodeDef locale_node(std::string_view name, std::string_view summary) {
       .results = {Type::Str},
       .summary = summary,
       .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-        for (const LocaleList& l : kLocaleLists) {
-          if (l.locale == p[0].as_str()) return nullptr;
-        }
-        throw ParamError{0, "unknown locale '" + p[0].as_str() + "'; valid: " + locale_names()};
+        check_locale(p);
+        return nullptr;
       },
       .table_pick = TablePick{.index = hashed_word_index_node,
                               .index_params = locale_list_params<Kind>,
@@ -184,6 +191,23 @@ NodeDef locale_node(std::string_view name, std::string_view summary) {
 constexpr char kGivenNames[] = "given names";
 constexpr char kLastNamesKind[] = "last names";
 constexpr char kCities[] = "cities";
+
+// A street of the locale named after one of its family names: the names'
+// alias table, the list itself in `extra`.
+std::shared_ptr<const Prepared> street_names_of(const std::vector<Value>& p) {
+  check_locale(p);
+  const WordList& names = list_named(locale_list_name(p[0].as_str(), kLastNamesKind));
+  auto prepared = std::make_shared<Prepared>(*table_of(names));
+  prepared->extra = std::shared_ptr<const void>(&names, [](const void*) {});
+  return prepared;
+}
+
+// The street of row input (its hash picks the name, then the type).
+std::string street_of(const Call& c, uint64_t h) {
+  const auto& names = *static_cast<const WordList*>(c.prepared().extra.get());
+  return rt::street_name(rt::splitmix64(h), names.words[alias_pick(c.prepared(), h)],
+                         c.param_str(0));
+}
 
 template <const char* List>
 std::vector<Value> list_params(const std::vector<Value>&, const Prepared*) {
@@ -253,6 +277,33 @@ void register_word_list_nodes(Registry& r) {
       "A city of the locale's country (the ten of given_names) with at least 15,000 "
       "inhabitants, weighted by its population (GeoNames, CC BY 4.0; Latin-script names): "
       "Tokyo, Berlin and Mumbai come up as often as people live there. Hashes its input."));
+  r.add(
+      {.name = "street_names",
+       .family = "word lists",
+       .keyed_by_seed = true,
+       .args = {wire("input", PortType::U64), konst("locale", PortType::Str, Value::str("en_US"))},
+       .results = {Type::Str},
+       .summary = "A street of the locale (the ten of given_names) named after one of its "
+                  "family names (last_names' lists), with one of the locale's common street "
+                  "types in its order: \"Jones Avenue\", \"Müllerstraße\", \"rue Dupont\", "
+                  "\"Calle de García\", \"Via Rossi\", \"中村通り\", \"王路\". Hashes its input.",
+       .prepare = street_names_of,
+       .eval = [](Call& c) { c.set_str(street_of(c, rt::splitmix64(c.u64(0)))); }});
+  r.add(
+      {.name = "street_addresses",
+       .family = "word lists",
+       .keyed_by_seed = true,
+       .args = {wire("input", PortType::U64), konst("locale", PortType::Str, Value::str("en_US"))},
+       .results = {Type::Str},
+       .summary = "A street address of the locale: a street as street_names makes it and a "
+                  "house number where the locale writes it (\"12 Jones Avenue\", "
+                  "\"Müllerstraße 12\", \"Via Rossi, 12\", \"王路128号\", \"中村通り "
+                  "3-12-5\"), small numbers more often than large ones. Hashes its input.",
+       .prepare = street_names_of,
+       .eval = [](Call& c) {
+         const uint64_t h = rt::splitmix64(c.u64(0));
+         c.set_str(rt::street_address(rt::splitmix64(h + 1), street_of(c, h), c.param_str(0)));
+       }});
   r.add({.name = "full_names",
          .family = "word lists",
          .args = {wire("input", PortType::U64)},

@@ -23,6 +23,14 @@ std::string phone_number(uint64_t input, std::string_view locale);
 // and inward shapes; pt_BR: CEP; ja_JP: 〒 without the mark).
 std::string postal_code(uint64_t input, std::string_view locale);
 
+// A street of the locale named after `name` (a family name of the locale):
+// one of its common street types in its order ("Main Street", "Müllerstraße",
+// "rue Dupont", "Calle de García", "人民路"), the type picked from `input`.
+std::string street_name(uint64_t input, std::string_view name, std::string_view locale);
+// `street` with a house number where the locale puts it ("12 Main Street",
+// "Müllerstraße 12", "Via Rossi, 12", "人民路128号", "中村通り 3-12-5").
+std::string street_address(uint64_t input, std::string_view street, std::string_view locale);
+
 bool has_locale_formats(std::string_view locale);
 inline constexpr std::string_view kFormatLocales =
     "en_US, en_GB, de_DE, fr_FR, es_ES, it_IT, pt_BR, ja_JP, zh_CN, hi_IN";
