@@ -2,6 +2,8 @@
 // rows of each locale pick each list's heaviest entries at their weights'
 // shares (within 5 %), a bad locale is a compile error listing the valid
 // ones, and every engine and tier picks alike.
+#include "nodes/locale_lists.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,17 +20,8 @@
 namespace polyrt::test {
 namespace {
 
-// The generated lists themselves, for their weights.
-struct WeightedWord {
-  std::string_view word;
-  double weight;
-};
-struct LocaleList {
-  std::string_view locale, kind;
-  const WeightedWord* rows;
-  size_t count;
-};
-#include "nodes/locale_lists.inc"
+using nodes::kLocaleLists;
+using nodes::LocaleList;
 
 const std::map<std::string_view, std::string_view> kNodeOfKind = {
     {"given names", "given_names"}, {"last names", "last_names"}, {"cities", "city_names"}};

@@ -558,26 +558,27 @@ class Lowerer {
     return out;
   }
 
-  // Bindings in an order where each comes after the bindings it reads (source
-  // order otherwise). An explicit stack, not recursion: a forward chain may be
-  // as long as the program.
   // Every binding's own error, not only the first: a binding that fails is
   // reported and those that read it are skipped (their errors would only
   // repeat it); the program then fails with all of them, in order.
   void lower_every_binding() {
     constexpr size_t kMostErrors = 20;
     std::vector<CompileError> errors;
-    std::unordered_set<std::string> failed;
+    std::unordered_set<const Stmt*> failed;
     for (const Stmt* s : dependency_order()) {
-      if (!failed.empty() && reads_any(*s->expr, failed)) {
-        failed.insert(s->names.begin(), s->names.end());
-        continue;
+      if (!failed.empty()) {
+        const std::vector<const Stmt*> reads = referenced_bindings(*s);
+        if (std::any_of(reads.begin(), reads.end(),
+                        [&](const Stmt* r) { return failed.count(r); })) {
+          failed.insert(s);
+          continue;
+        }
       }
       try {
         lower_binding(*s);
       } catch (const CompileError& e) {
         errors.push_back(e);
-        failed.insert(s->names.begin(), s->names.end());
+        failed.insert(s);
         if (errors.size() == kMostErrors) break;
       }
     }
@@ -594,15 +595,9 @@ class Lowerer {
     throw CompileError(all, errors[0].file(), errors[0].line(), errors[0].column());
   }
 
-  // Whether `e` reads one of `names`.
-  static bool reads_any(const Expr& e, const std::unordered_set<std::string>& names) {
-    if (e.kind == ExprKind::Ident && names.count(e.text)) return true;
-    for (const auto& arg : e.args) {
-      if (arg && reads_any(*arg, names)) return true;
-    }
-    return false;
-  }
-
+  // Bindings in an order where each comes after the bindings it reads (source
+  // order otherwise). An explicit stack, not recursion: a forward chain may be
+  // as long as the program.
   std::vector<const Stmt*> dependency_order() {
     std::unordered_map<const Stmt*, Visit> visit;
     std::vector<const Stmt*> order;

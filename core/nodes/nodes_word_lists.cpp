@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "nodes/alias_table.hpp"
+#include "nodes/locale_lists.hpp"
 #include "nodes/registry.hpp"
 #include "rtlib/locale_formats.hpp"
 #include "rtlib/rtlib.h"
@@ -23,20 +24,7 @@ namespace polyrt::nodes {
 
 namespace {
 
-struct WeightedWord {
-  std::string_view word;
-  double weight;
-};
-
 #include "nodes/word_lists.inc"
-
-struct LocaleList {
-  std::string_view locale, kind;
-  const WeightedWord* rows;
-  size_t count;
-};
-
-#include "nodes/locale_lists.inc"
 
 // One list: its words and, for census names, their weights.
 struct WordList {
@@ -45,12 +33,11 @@ struct WordList {
   std::vector<double> weights;  // empty: every word equally likely
 };
 
-template <size_t N>
-WordList weighted(std::string_view name, const WeightedWord (&rows)[N]) {
-  WordList list{std::string(name), {}, {}};
-  for (const WeightedWord& w : rows) {
-    list.words.push_back(w.word);
-    list.weights.push_back(w.weight);
+WordList weighted(std::string name, const WeightedWord* rows, size_t count) {
+  WordList list{std::move(name), {}, {}};
+  for (size_t k = 0; k < count; ++k) {
+    list.words.push_back(rows[k].word);
+    list.weights.push_back(rows[k].weight);
   }
   return list;
 }
@@ -68,20 +55,15 @@ std::string locale_list_name(std::string_view locale, std::string_view kind) {
 const std::vector<WordList>& word_lists() {
   static const std::vector<WordList> lists = [] {
     std::vector<WordList> all = {
-        weighted("female first names", kFemaleFirstNames),
-        weighted("male first names", kMaleFirstNames),
+        weighted("female first names", kFemaleFirstNames, std::size(kFemaleFirstNames)),
+        weighted("male first names", kMaleFirstNames, std::size(kMaleFirstNames)),
         uniform("last names", kLastNames),
         uniform("state codes", kStateCodes),
         uniform("country names", kCountryNames),
         uniform("country codes", kCountryCodes),
     };
     for (const LocaleList& l : kLocaleLists) {
-      WordList list{locale_list_name(l.locale, l.kind), {}, {}};
-      for (size_t k = 0; k < l.count; ++k) {
-        list.words.push_back(l.rows[k].word);
-        list.weights.push_back(l.rows[k].weight);
-      }
-      all.push_back(std::move(list));
+      all.push_back(weighted(locale_list_name(l.locale, l.kind), l.rows, l.count));
     }
     return all;
   }();

@@ -8,14 +8,6 @@
 
 namespace {
 
-// floor without libm (exact; -0.0 stays -0.0).
-PD_INLINE double floor_exact(double x) {
-  if (!(x > -4503599627370496.0 && x < 4503599627370496.0)) return x;  // integral, inf, NaN
-  if (x == 0.0) return x;
-  double t = (double)(int64_t)x;  // toward zero, exact below 2^52
-  return t > x ? t - 1.0 : t;
-}
-
 // Rust's `as i32`: saturating, NaN to 0.
 PD_INLINE int32_t saturate_i32(double x) {
   if (x != x) return 0;
@@ -59,7 +51,7 @@ PD_INLINE double gradient_2d(int32_t hash, double x, double y) {
 }
 
 PD_INLINE double perlin_1d_at(const uint64_t* perm, double x) {
-  const double floor_x = floor_exact(x);
+  const double floor_x = pd_floor_exact(x);
   const int32_t xi = saturate_i32(floor_x);
   const double xf = x - floor_x;
   return mix(fade(xf), gradient_1d(cell(perm, xi), xf),
@@ -67,7 +59,7 @@ PD_INLINE double perlin_1d_at(const uint64_t* perm, double x) {
 }
 
 PD_INLINE double perlin_2d_at(const uint64_t* perm, double x, double y) {
-  const double floor_x = floor_exact(x), floor_y = floor_exact(y);
+  const double floor_x = pd_floor_exact(x), floor_y = pd_floor_exact(y);
   const int32_t xi = saturate_i32(floor_x), yi = saturate_i32(floor_y);
   const double xf = x - floor_x, yf = y - floor_y;
   const double u = fade(xf), v = fade(yf);
@@ -101,7 +93,7 @@ PD_API double pd_simplex_2d(uint64_t x_in, uint64_t y_in, double frequency, cons
   const double unskew = 0.21132486540518713;  // (3 - sqrt(3)) / 6
   const double x = (double)x_in * frequency, y = (double)y_in * frequency;
   const double s = (x + y) * skew;
-  const int32_t i = saturate_i32(floor_exact(x + s)), j = saturate_i32(floor_exact(y + s));
+  const int32_t i = saturate_i32(pd_floor_exact(x + s)), j = saturate_i32(pd_floor_exact(y + s));
   const double t = (double)add_i32(i, j) * unskew;
   const double x0 = x - ((double)i - t), y0 = y - ((double)j - t);
   const int32_t i1 = x0 > y0 ? 1 : 0, j1 = x0 > y0 ? 0 : 1;

@@ -44,6 +44,15 @@ PD_INLINE uint64_t pd_mul_high(uint64_t a, uint64_t b) {
   pd_mul_wide(a, b, &high);
   return high;
 }
+
+// floor without libm (exact; -0.0 stays -0.0; a value past 2^52 is already
+// whole, as are infinities, and NaN stays NaN).
+PD_INLINE double pd_floor_exact(double x) {
+  if (!(x > -4503599627370496.0 && x < 4503599627370496.0)) return x;
+  if (x == 0.0) return x;
+  const double t = (double)(int64_t)x;  // toward zero, exact below 2^52
+  return t > x ? t - 1.0 : t;
+}
 // a + b, and 1 in *carry when it wrapped (0 otherwise).
 PD_INLINE uint64_t pd_add_carry(uint64_t a, uint64_t b, uint64_t* carry) {
   const uint64_t sum = a + b;

@@ -102,13 +102,6 @@ double log1p_over(double x) {
   return x == 0.0 ? 1.0 : log1p_accurate(x) / x;
 }
 
-// floor(x) without libm; a value past 2^52 is already whole.
-double floor_of(double x) {
-  if (!(x > -0x1p52 && x < 0x1p52)) return x;
-  const double t = (double)(int64_t)x;
-  return t > x ? t - 1.0 : t;
-}
-
 // The uniforms of a sampler that needs several: SplitMix64 from the row's
 // input, each in the open interval (0, 1).
 struct UniformStream {
@@ -263,7 +256,7 @@ PD_API uint64_t pd_sample_poisson(uint64_t x, double lambda) {
   // density's logarithm at k is taken from its mode m's, so that it stays
   // accurate for a lambda of 10^12.
   const double root = pd_sqrt(lambda), log_lambda = pd_ln(lambda);
-  const double m = floor_of(lambda);
+  const double m = pd_floor_exact(lambda);
   const double log_at_mode = m < 16.0
                                  ? -lambda + m * log_lambda - log_factorial(m)
                                  : (m - lambda) - m * log1p_accurate((m - lambda) / lambda) -
@@ -273,7 +266,7 @@ PD_API uint64_t pd_sample_poisson(uint64_t x, double lambda) {
   for (int attempt = 0; attempt < 256; ++attempt) {
     const double u = uniforms.next() - 0.5, v = uniforms.next();
     const double us = 0.5 - (u < 0.0 ? -u : u);
-    const double k = floor_of((2.0 * a / us + b) * u + lambda + 0.43);
+    const double k = pd_floor_exact((2.0 * a / us + b) * u + lambda + 0.43);
     if (k < 0.0) continue;
     if (us >= 0.07 && v <= vr) return pd_f64_to_u64(k);
     if (us < 0.013 && v > us) continue;
@@ -312,12 +305,12 @@ uint64_t binomial_low(UniformStream& uniforms, uint64_t n, double p) {
   const double spq = pd_sqrt(np * q), b = 1.15 + 2.53 * spq;
   const double a = -0.0873 + 0.0248 * b + 0.01 * p, c = np + 0.5;
   const double alpha = (2.83 + 5.1 / b) * spq, vr = 0.92 - 4.2 / b, lpq = pd_ln(p / q);
-  const double m = floor_of(((double)n + 1.0) * p);
+  const double m = pd_floor_exact(((double)n + 1.0) * p);
   for (int attempt = 0; attempt < 256; ++attempt) {
     const double u = uniforms.next() - 0.5;
     double v = uniforms.next();
     const double us = 0.5 - (u < 0.0 ? -u : u);
-    const double k = floor_of((2.0 * a / us + b) * u + c);
+    const double k = pd_floor_exact((2.0 * a / us + b) * u + c);
     if (k < 0.0 || k > (double)n) continue;
     if (us >= 0.07 && v <= vr) return at_most(k, n);
     v = pd_ln(v * alpha / (a / (us * us) + b));

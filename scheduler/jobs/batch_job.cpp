@@ -1,6 +1,5 @@
 #include "scheduler/jobs/batch_job.hpp"
 
-#include <algorithm>
 #include <cstdio>
 
 #include "polyrt/batch.hpp"
@@ -68,14 +67,10 @@ void say_shares(const BatchEvaluator& batch, const RangeJob& job) {
 // A None column fails the first row, as it would row by row.
 void refuse_none_columns(const BatchEvaluator& batch, const RangeJob& job) {
   if (job.count == 0) return;
-  std::vector<std::string> unset;
-  for (const ExternInfo& e : job.program->externs()) {
-    const bool given = std::any_of(job.externs.begin(), job.externs.end(),
-                                   [&](const auto& set) { return set.first == e.name; });
-    if (!given && e.default_value.is_none()) unset.push_back(e.name);
-  }
   for (size_t k = 0; k < job.outputs.size(); ++k) {
-    if (batch.output_is_none(k)) throw none_output_error(job.outputs[k], job.first, unset);
+    if (batch.output_is_none(k)) {
+      throw none_output_error(job.outputs[k], job.first, batch.unset_externs());
+    }
   }
 }
 

@@ -709,13 +709,7 @@ void BatchEvaluator::stream_rows(
   }
   const std::vector<std::string>& names = output_names();
   for (size_t o = 0; o < names.size() && count; ++o) {
-    if (!output_is_none(o)) continue;
-    const Program& p = *impl_->primary().batch().program;
-    std::vector<std::string> unset;
-    for (size_t e = 0; e < impl_->setup.externs.size(); ++e) {
-      if (impl_->setup.externs[e].is_none()) unset.push_back(p.externs()[e].name);
-    }
-    throw scheduler::none_output_error(names[o], first, unset);
+    if (output_is_none(o)) throw scheduler::none_output_error(names[o], first, unset_externs());
   }
   const std::vector<LogicalType>& logical_types = impl_->setup.logical_types;
   const batch::RowEncoding rows =
@@ -922,6 +916,15 @@ bool BatchEvaluator::output_is_none(size_t index) const {
   // A scalar whose node failed is not None: every row fails with its error.
   return v.kind == BatchValue::None || (v.kind == BatchValue::Scalar && !prepared.scalars_failed &&
                                         prepared.scalars[v.index].is_none());
+}
+
+std::vector<std::string> BatchEvaluator::unset_externs() const {
+  const Program& p = *impl_->primary().batch().program;
+  std::vector<std::string> unset;
+  for (size_t e = 0; e < impl_->setup.externs.size(); ++e) {
+    if (impl_->setup.externs[e].is_none()) unset.push_back(p.externs()[e].name);
+  }
+  return unset;
 }
 
 std::string BatchEvaluator::describe() const {

@@ -4,7 +4,6 @@
 // No network: the charts are inline SVG and the view switch a few lines of
 // inline script (without it, both views show).
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <string>
 
@@ -72,27 +71,12 @@ std::string number(double v) {
   return stats_number_text(v);
 }
 
-// A number's text with thousands separators in its integer digits
-// ("1,661.92", "-57,735"); other text (a date, "1e+20", "NaN") as it is.
-std::string grouped(const std::string& text) {
-  const size_t first = text.size() && text[0] == '-' ? 1 : 0;
-  size_t end = first;
-  while (end < text.size() && std::isdigit((unsigned char)text[end])) ++end;
-  if (end == first || text.find_first_of("eE:-T", end) != std::string::npos) return text;
-  std::string out = text.substr(0, first);
-  for (size_t i = first; i < end; ++i) {
-    if (i > first && (end - i) % 3 == 0) out += ',';
-    out += text[i];
-  }
-  return out + text.substr(end);
-}
-
 // A value of the column as the report shows it: in its logical type's
 // terms, numbers grouped.
 std::string value_text(const ColumnStats& s, const Value& v) {
   const std::string text = stats_value_text(v, s.logical);
   return s.logical.kind == LogicalKind::None || s.logical.kind == LogicalKind::Decimal
-             ? grouped(text)
+             ? stats_grouped_text(text)
              : text;
 }
 
@@ -106,11 +90,12 @@ std::string tick_text(const ColumnStats& s, double v, double range) {
     const std::string text = logical_text(logical, (uint64_t)std::llround(v));
     return range >= 2 * day ? text.substr(0, 10) : text;
   }
-  if (!logical.is_none()) return grouped(logical_text(logical, (uint64_t)std::llround(v)));
+  if (!logical.is_none())
+    return stats_grouped_text(logical_text(logical, (uint64_t)std::llround(v)));
   if (!is_float(s.type) && std::fabs(v) < 9007199254740992.0) {
-    return grouped(std::to_string((long long)std::llround(v)));
+    return stats_grouped_text(std::to_string((long long)std::llround(v)));
   }
-  return grouped(number(v));
+  return stats_grouped_text(number(v));
 }
 
 // Round steps for an axis up to `top`: 1, 2 or 5 times a power of ten.
@@ -307,10 +292,11 @@ std::string numeric_html(const ColumnStats& s, const NumericStats& n) {
       {"+inf", stats_count_text(n.positive_infinity)},
       {"-inf", stats_count_text(n.negative_infinity)}};
   if (!n.finite) return facts(counts) + "<p>No finite values.</p>";
-  counts.insert(counts.end(), {{"min", shown(n.min)},
-                               {"max", shown(n.max)},
-                               {"mean", escaped(grouped(stats_mean_text(s, n.mean)))},
-                               {"stddev", escaped(grouped(stats_spread_text(s, n.stddev)))}});
+  counts.insert(counts.end(),
+                {{"min", shown(n.min)},
+                 {"max", shown(n.max)},
+                 {"mean", escaped(stats_grouped_text(stats_mean_text(s, n.mean)))},
+                 {"stddev", escaped(stats_grouped_text(stats_spread_text(s, n.stddev)))}});
   std::vector<std::pair<std::string, std::string>> quantiles;
   for (const auto& [p, v] : n.quantiles) {
     quantiles.emplace_back("p" + std::to_string((int)std::lround(p * 100)), shown(v));

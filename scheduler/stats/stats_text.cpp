@@ -1,6 +1,7 @@
 // The numbers of a stats report as people read them (the terminal report,
 // the HTML page): six significant digits, a column's integers exactly.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -30,14 +31,21 @@ std::string stats_number_text(double v) {
   return out;
 }
 
-std::string stats_count_text(uint64_t v) {
-  const std::string digits = std::to_string(v);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
+std::string stats_grouped_text(const std::string& text) {
+  const size_t first = text.size() && text[0] == '-' ? 1 : 0;
+  size_t end = first;
+  while (end < text.size() && std::isdigit((unsigned char)text[end])) ++end;
+  if (end == first || text.find_first_of("eE:-T", end) != std::string::npos) return text;
+  std::string out = text.substr(0, first);
+  for (size_t i = first; i < end; ++i) {
+    if (i > first && (end - i) % 3 == 0) out += ',';
+    out += text[i];
   }
-  return out;
+  return out + text.substr(end);
+}
+
+std::string stats_count_text(uint64_t v) {
+  return stats_grouped_text(std::to_string(v));
 }
 
 std::string stats_share_text(double share) {

@@ -184,6 +184,9 @@ class BatchEvaluator {
 
   // Whether output `index` is None for every row (an unset extern feeds it).
   bool output_is_none(size_t index) const;
+  // The externs that are None for this batch, having neither a value nor a
+  // default: what can make an output None.
+  std::vector<std::string> unset_externs() const;
 
   // Rows [first, first + count): chunks are evaluated in parallel and handed
   // to `consumer` one at a time, in coordinate order. `columns` holds, per

@@ -111,8 +111,11 @@ std::string stats_json(const StatsReport& report);
 // How the reports print for people: a double to 6 significant digits, a
 // column's value in its type (an integer exactly, a float so, None "-").
 std::string stats_number_text(double v);
-// A count with thousands separators ("1,000,000"); a share of the rows as
-// a percentage with two decimals ("13.00%", "<0.01%" for a sliver).
+// A number's text with thousands separators in its integer digits
+// ("1,661.92", "-57,735"); other text (a date, "1e+20", "NaN") as it is.
+// A count so ("1,000,000"); a share of the rows as a percentage with two
+// decimals ("13.00%", "<0.01%" for a sliver).
+std::string stats_grouped_text(const std::string& text);
 std::string stats_count_text(uint64_t v);
 std::string stats_share_text(double share);
 std::string stats_value_text(const Value& v, LogicalType logical = {});
