@@ -125,8 +125,8 @@ TEST(GpuBatch, HostStepsBetweenKernelsMatchTheCpuTier) {
   expect_same_columns(gpu.evaluate(0, 50000), cpu.evaluate(0, 50000));
 }
 
-// The exact-tail samplers (their rejection loops and shared uniform
-// stream), the per-locale lists (a hashed alias pick and a gather) and the
+// The exact-tail samplers (their rejection loops, Zipf's alias table and
+// shared uniform stream), the per-locale lists (a hashed alias pick and a gather) and the
 // test-data identifiers (host steps between kernels) give the CPU tier's
 // bytes on the GPU, with a --seed too.
 TEST(GpuBatch, SamplersLocaleListsAndIdentifiersMatchTheCpuTier) {
@@ -135,7 +135,9 @@ TEST(GpuBatch, SamplersLocaleListsAndIdentifiersMatchTheCpuTier) {
       "input cycle\nprivate x := hash(cycle)\n"
       "g := sample_gamma(x, 0.4, 2.0)\nb := sample_beta(x + 1, 0.5, 3.0)\n"
       "p := sample_poisson(x + 2, 37.5)\nk := sample_binomial(x + 3, 1000, 0.3)\n"
-      "z := sample_zipf(x + 4, 100000, 1.1)\nn := sample_normal(unit_interval(x), 0.0, 1.0)\n"
+      "z := sample_zipf(x + 4, 100000, 1.1)\nzr := sample_zipf(x + 5, 1000000, 1.1)\n"
+      "n := sample_normal(unit_interval(x), 0.0, 1.0)\ne := sample_exponential(unit_interval(x + "
+      "6), 2.0)\nw := sample_weibull(unit_interval(x + 7), 1.5, 2.0)\n"
       "first := given_names(cycle, \"de_DE\")\nlast := last_names(cycle, \"zh_CN\")\n"
       "city := city_names(cycle, \"pt_BR\")\nphone := phone_numbers(cycle, \"en_GB\")\n"
       "card := card_numbers(cycle, \"visa\")\naddress := street_addresses(cycle, \"it_IT\")\n";

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <random>
 
+#include "rtlib/ln_vector.h"
 #include "rtlib/rtlib.h"
 
 namespace {
@@ -74,6 +75,12 @@ long double ref_sqrt(long double x) {
 double abs_ln(double x) {
   return pd_ln(std::fabs(x));
 }
+double abs_ln_vector(double x) {
+  return pd_ln_vector(std::fabs(x));
+}
+double ln_vector(double x) {
+  return pd_ln_vector(x);
+}
 long double ref_abs_ln(long double x) {
   return logl(fabsl(x));
 }
@@ -84,6 +91,9 @@ TEST(MathAccuracy, WithinPublishedUlpBounds) {
       {"exp small", pd_exp, ref_exp, -1.0, 1.0, false, 1.0},
       {"ln", abs_ln, ref_abs_ln, 1e-300, 1e300, true, 1.0},
       {"ln near 1", pd_ln, ref_ln, 0.5, 2.0, false, 1.0},
+      {"ln_vector", abs_ln_vector, ref_abs_ln, 1e-300, 1e300, true, 1.0},
+      {"ln_vector subnormal", abs_ln_vector, ref_abs_ln, 4.9e-324, 2.3e-308, true, 1.0},
+      {"ln_vector near 1", ln_vector, ref_ln, 0.5, 2.0, false, 1.0},
       {"sqrt", pd_sqrt, ref_sqrt, 0.0, 1e6, false, 0.5},
       {"sin", pd_sin, ref_sin, -10.0, 10.0, false, 1.0},
       {"sin large", pd_sin, ref_sin, 1.0, 1e300, true, 1.0},
@@ -152,6 +162,14 @@ TEST(MathAccuracy, SpecialValues) {
   EXPECT_TRUE(std::isnan(pd_ln(-1.0)));
   EXPECT_EQ(pd_ln(INFINITY), INFINITY);
   EXPECT_LE(ulp_error(pd_ln(5e-324), logl((long double)5e-324)), 1.0);
+  EXPECT_EQ(pd_ln_vector(1.0), 0.0);
+  EXPECT_EQ(pd_ln_vector(0.0), -INFINITY);
+  EXPECT_EQ(pd_ln_vector(-0.0), -INFINITY);
+  EXPECT_TRUE(std::isnan(pd_ln_vector(-1.0)));
+  EXPECT_TRUE(std::isnan(pd_ln_vector(NAN)));
+  EXPECT_EQ(pd_ln_vector(INFINITY), INFINITY);
+  EXPECT_LE(ulp_error(pd_ln_vector(5e-324), logl((long double)5e-324)), 1.0);
+  EXPECT_LE(ulp_error(pd_ln_vector(0x1.fffffffffffffp1023), logl(0x1.fffffffffffffp1023L)), 1.0);
   EXPECT_EQ(pd_sin(0.0), 0.0);
   EXPECT_TRUE(std::signbit(pd_sin(-0.0)));
   EXPECT_TRUE(std::isnan(pd_sin(INFINITY)));

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
@@ -33,8 +34,9 @@ TEST(Samplers, TheNormalQuantileIsAccurateOverTheWholeInterval) {
   EXPECT_EQ(pd_normal_quantile(0.5), 0.0);
   EXPECT_EQ(pd_normal_quantile(0.0), -INFINITY);
   EXPECT_EQ(pd_normal_quantile(1.0), INFINITY);
-  // Symmetric to the bit where 1 - u is exact.
-  for (double u : {0.01, 0.1, 0.25, 0.4}) {
+  // Symmetric to the bit where 1 - (1 - u) is u (0.01 is not: 1 - 0.99 is
+  // 0.010000000000000009).
+  for (double u : {0x1p-40, 0x1p-7, 0.1, 0.25, 0.4}) {
     EXPECT_EQ(pd_normal_quantile(u), -pd_normal_quantile(1.0 - u)) << u;
   }
 }
@@ -92,11 +94,13 @@ TEST(Samplers, EveryEngineAndTierAgree) {
 // sample_zipf is Zipf exactly: over a million rows each bin of ranks holds
 // its share (chi-square over 16 bins, 15 degrees of freedom; 37.7 is the
 // 0.1 % point), where dist_zipf's table bends ranks 30-200 to 0.54x-1.77x.
-TEST(Samplers, ZipfRanksFollowZipfExactly) {
-  const uint64_t n = 100000, rows = 1'000'000;
-  const double s = 1.1;
-  const std::vector<Column> columns =
-      BatchEvaluator(compile("input x\nr := sample_zipf(x, 100000, 1.1)\n"), {}).evaluate(0, rows);
+// Chi-square of a million ranks of sample_zipf(x, n, s) over bins of ranks
+// from 1 to n (below the 0.1 % critical value).
+void expect_zipf_ranks(uint64_t n, double s) {
+  const uint64_t rows = 1'000'000;
+  const std::string program =
+      "input x\nr := sample_zipf(x, " + std::to_string(n) + ", " + std::to_string(s) + ")\n";
+  const std::vector<Column> columns = BatchEvaluator(compile(program), {}).evaluate(0, rows);
   std::vector<uint64_t> counts(n + 1, 0);
   for (uint64_t w : columns[0].words) {
     ASSERT_GE(w, 1u);
@@ -105,10 +109,15 @@ TEST(Samplers, ZipfRanksFollowZipfExactly) {
   }
   double total = 0;
   for (uint64_t k = 1; k <= n; ++k) total += std::pow((double)k, -s);
-  const uint64_t edges[] = {1,   2,    3,    5,    10,    20,    50,    100,  200,
-                            500, 1000, 2000, 5000, 10000, 20000, 50000, n + 1};
+  std::vector<uint64_t> edges;
+  for (uint64_t decade = 1; decade < n; decade *= 10) {
+    for (uint64_t step : {1, 2, 5}) {
+      if (decade * step < n) edges.push_back(decade * step);
+    }
+  }
+  edges.push_back(n + 1);
   double chi = 0;
-  for (size_t b = 0; b + 1 < std::size(edges); ++b) {
+  for (size_t b = 0; b + 1 < edges.size(); ++b) {
     double expected = 0, observed = 0;
     for (uint64_t k = edges[b]; k < edges[b + 1]; ++k) {
       expected += std::pow((double)k, -s) / total * (double)rows;
@@ -116,11 +125,20 @@ TEST(Samplers, ZipfRanksFollowZipfExactly) {
     }
     chi += (observed - expected) * (observed - expected) / expected;
   }
-  EXPECT_LT(chi, 37.7);
-  // Every engine alike, and a huge n takes no table.
+  // The 0.1 % critical value (Wilson and Hilferty's approximation).
+  const double dof = (double)edges.size() - 2, z = 3.090232;
+  const double critical = dof * std::pow(1 - 2 / (9 * dof) + z * std::sqrt(2 / (9 * dof)), 3);
+  EXPECT_LT(chi, critical) << "n " << n << ", s " << s;
+}
+
+TEST(Samplers, ZipfRanksFollowZipfExactly) {
+  expect_zipf_ranks(100000, 1.1);   // the alias table
+  expect_zipf_ranks(1000000, 1.1);  // rejection-inversion
+  // Every engine alike, on both methods.
   const char* wide = "input x\nr := sample_zipf(x, 18446744073709551615, 0.5)\n";
   for (uint64_t x : {0ull, 3ull, 99ull}) {
     values_everywhere("input x\nr := sample_zipf(x, 100000, 1.1)\n", x, {"r"});
+    values_everywhere("input x\nr := sample_zipf(x, 262145, 2.0)\n", x, {"r"});
     values_everywhere(wide, x, {"r"});
   }
 }

@@ -5,6 +5,7 @@
 // where polydat's dist_* nodes interpolate a 1001-point table and so clip
 // every tail (dist_normal never leaves mean +- 3.09 stddev). Native: batch
 // kernels and GPUs compute them.
+#include "nodes/alias_table.hpp"
 #include "nodes/registry.hpp"
 #include "rtlib/rtlib.h"
 
@@ -37,14 +38,30 @@ std::shared_ptr<const Prepared> checked(const std::vector<Value>& p, const char*
   return nullptr;
 }
 
-// sample_zipf's constants: its hat's integrals at 1.5 and n + 0.5 and its
-// squeeze (pd_zipf_constants), computed once.
+// sample_zipf's prepared data: its hat's integrals at 1.5 and n + 0.5 and
+// its squeeze (pd_zipf_constants), and up to PD_ZIPF_TABLE_RANKS ranks the
+// alias table of the ranks' probabilities, one word a rank
+// (pd_zipf_table_word), which the row then reads instead of rejecting.
 std::shared_ptr<const Prepared> zipf_constants(const std::vector<Value>& p) {
-  if (p[0].as_u64() == 0) throw ParamError{0, "n must be at least 1"};
+  const uint64_t n = p[0].as_u64();
+  const double s = p[1].as_f64();
+  if (n == 0) throw ParamError{0, "n must be at least 1"};
   check(p, 1, "s", Sign::Positive);
   auto prepared = std::make_shared<Prepared>();
   prepared->f64s.resize(3);
-  pd_zipf_constants(p[0].as_u64(), p[1].as_f64(), prepared->f64s.data());
+  pd_zipf_constants(n, s, prepared->f64s.data());
+  if (n <= PD_ZIPF_TABLE_RANKS) {
+    std::vector<double> weights(n);
+    for (uint64_t k = 0; k < n; ++k) weights[k] = pd_pow((double)(k + 1), -s);
+    const auto table = alias_table(weights, indices(n));
+    prepared->u64s.resize(n);
+    for (uint64_t k = 0; k < n; ++k) {
+      const double bias = table->f64s[k];
+      const uint64_t alias = bias >= 1.0 ? k : table->u64s[2 * k + 1];
+      const uint64_t threshold = bias >= 1.0 ? (1ULL << 44) - 1 : (uint64_t)(bias * 0x1p44);
+      prepared->u64s[k] = pd_zipf_table_word(threshold, alias);
+    }
+  }
   return prepared;
 }
 
@@ -138,18 +155,22 @@ void register_sampler_nodes(Registry& r) {
          .keyed_by_seed = true,
          .args = {wire("input", P::U64), konst("n", P::U64), konst("s", P::F64)},
          .results = {Type::U64},
-         .summary = "Zipf: a rank 1..n with probability proportional to 1 / rank^s, exactly, for "
-                    "any n up to 2^64 - 1 and s > 0 (rejection-inversion, Hoermann and Derflinger "
-                    "1996: uniforms from SplitMix64 at input's next states, one or two a row, "
-                    "so it hashes its input). dist_zipf's table bends the ranks between its "
-                    "points.",
+         .summary = "Zipf: a rank 1..n with probability proportional to 1 / rank^s, exactly (to "
+                    "the rounding of each rank's probability), for any n up to 2^64 - 1 and s > "
+                    "0. Up to 262,144 ranks, a Walker alias table of the n probabilities built at "
+                    "compile time, one lookup a row; above, rejection-inversion (Hoermann and "
+                    "Derflinger 1996), one or two uniforms a row. Its uniforms come from "
+                    "SplitMix64 at input's next states, so it hashes its input. dist_zipf's "
+                    "table bends the ranks between its points.",
          .prepare = zipf_constants,
          .eval =
              [](Call& c) {
-               c.set_u64(pd_sample_zipf(c.u64(0), c.prepared().f64s.data(), c.param_u64(0),
-                                        c.param_f64(1)));
+               const Prepared& prepared = c.prepared();
+               c.set_u64(pd_sample_zipf(c.u64(0), prepared.f64s.data(), prepared.u64s.data(),
+                                        prepared.u64s.size(), c.param_u64(0), c.param_f64(1)));
              },
-         .native = PD_NATIVE(pd_sample_zipf, in(0), f64_table(), param(0), param(1))});
+         .native = PD_NATIVE(pd_sample_zipf, in(0), f64_table(), u64_table(), u64_count(), param(0),
+                             param(1))});
   r.add({.name = "sample_gamma",
          .family = kFamily,
          .keyed_by_seed = true,

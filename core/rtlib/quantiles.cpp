@@ -5,7 +5,10 @@
 // the row's input. The normal quantile is Wichura's AS241
 // (1988; about 1e-16 relative), the others closed forms on an accurate
 // log1p. Only + - * /, sqrt and polyrt's own ln and exp: the same bits on
-// every host and on the GPU.
+// every host and on the GPU. The logarithm is pd_ln_vector (within one
+// ulp, no table, no branch), so that the closed forms vectorize in batch
+// kernels.
+#include "ln_vector.h"
 #include "rtlib.h"
 #include "splitmix.h"
 
@@ -18,7 +21,7 @@ constexpr double kInfinity = __builtin_inf();
 double log1p_accurate(double x) {
   const double y = 1.0 + x;
   if (y == 1.0) return x;
-  return pd_ln(y) * (x / (y - 1.0));
+  return pd_ln_vector(y) * (x / (y - 1.0));
 }
 
 double horner(const double* c, int n, double r) {
@@ -47,7 +50,7 @@ PD_API double pd_normal_quantile(double u) {
     return q * horner(a, 8, r) / horner(b, 8, r);
   }
   // The tail: 1 - u is exact for u >= 0.5.
-  double r = pd_sqrt(-pd_ln(q < 0.0 ? u : 1.0 - u));
+  double r = pd_sqrt(-pd_ln_vector(q < 0.0 ? u : 1.0 - u));
   double x;
   if (r <= 5.0) {
     static const double c[8] = {7.74545014278341407640e-4, 2.27238449892691845833e-2,
@@ -91,7 +94,7 @@ double expm1_accurate(double x) {
   if (u == 1.0) return x;
   const double um1 = u - 1.0;
   if (um1 == -1.0) return -1.0;
-  return um1 * x / pd_ln(u);
+  return um1 * x / pd_ln_vector(u);
 }
 
 // (e^x - 1) / x and ln(1 + x) / x, each 1 at 0.
@@ -112,11 +115,11 @@ struct UniformStream {
 // Rejection-inversion for Zipf (Hoermann and Derflinger, 1996): the hat's
 // integral H, the density h and H's inverse, for exponent s.
 double zipf_hat_integral(double x, double s) {
-  const double log_x = pd_ln(x);
+  const double log_x = pd_ln_vector(x);
   return expm1_over((1.0 - s) * log_x) * log_x;
 }
 double zipf_density(double x, double s) {
-  return pd_exp(-s * pd_ln(x));
+  return pd_exp(-s * pd_ln_vector(x));
 }
 double zipf_hat_inverse(double x, double s) {
   double t = x * (1.0 - s);
@@ -132,11 +135,24 @@ PD_API void pd_zipf_constants(uint64_t n, double s, double* out) {
   out[2] = 2.0 - zipf_hat_inverse(zipf_hat_integral(2.5, s) - zipf_density(2.0, s), s);
 }
 
-PD_API uint64_t pd_sample_zipf(uint64_t x, const double* constants, uint64_t n, double s) {
+PD_API uint64_t pd_zipf_table_word(uint64_t threshold, uint64_t alias) {
+  return threshold << 20 | alias;
+}
+
+PD_API uint64_t pd_sample_zipf(uint64_t x, const double* constants, const uint64_t* table,
+                               uint64_t table_size, uint64_t n, double s) {
+  UniformStream uniforms{{x}};
+  if (table_size != 0) {
+    // The product's high word is the slot, its low word the fraction
+    // within the slot: uniform in every slot, whatever table_size is.
+    uint64_t slot;
+    const uint64_t fraction = pd_mul_wide(uniforms.words.next(), table_size, &slot);
+    const uint64_t word = table[slot];
+    return (fraction >> 20) < (word >> 20) ? slot + 1 : (word & 0xfffff) + 1;
+  }
   const double h_first = constants[0], h_last = constants[1], squeeze = constants[2];
   // Almost every row takes one or two uniforms; past 64 tries
   // (probability below 1e-60) rank 1.
-  UniformStream uniforms{{x}};
   for (int attempt = 0; attempt < 64; ++attempt) {
     const double u = h_last + uniforms.next() * (h_first - h_last);
     const double at = zipf_hat_inverse(u, s);
@@ -167,7 +183,7 @@ PD_API double pd_sample_pareto(double u, double scale, double shape) {
 
 PD_API double pd_sample_weibull(double u, double shape, double scale) {
   const double e = standard_exponential(u);
-  return e == 0.0 ? 0.0 : scale * pd_exp(pd_ln(e) / shape);
+  return e == 0.0 ? 0.0 : scale * pd_exp(pd_ln_vector(e) / shape);
 }
 
 namespace {
@@ -179,7 +195,7 @@ namespace {
 double log_gamma_sample(UniformStream& uniforms, double shape) {
   double boost = 0.0;
   if (shape < 1.0) {
-    boost = pd_ln(uniforms.next()) / shape;
+    boost = pd_ln_vector(uniforms.next()) / shape;
     shape += 1.0;
   }
   const double d = shape - 1.0 / 3.0, c = 1.0 / pd_sqrt(9.0 * d);
@@ -188,11 +204,12 @@ double log_gamma_sample(UniformStream& uniforms, double shape) {
     const double t = 1.0 + c * z;
     if (t <= 0.0) continue;
     const double v = t * t * t, u = uniforms.next(), z2 = z * z;
-    if (u < 1.0 - 0.0331 * z2 * z2 || pd_ln(u) < 0.5 * z2 + d * (1.0 - v + pd_ln(v))) {
-      return pd_ln(d * v) + boost;
+    if (u < 1.0 - 0.0331 * z2 * z2 ||
+        pd_ln_vector(u) < 0.5 * z2 + d * (1.0 - v + pd_ln_vector(v))) {
+      return pd_ln_vector(d * v) + boost;
     }
   }
-  return pd_ln(d) + boost;  // past 64 tries (probability below 1e-100): the mode
+  return pd_ln_vector(d) + boost;  // past 64 tries (probability below 1e-100): the mode
 }
 
 // Stirling's remainder: ln x! - (x ln x - x + ln(2 pi x) / 2) for x >= 16
@@ -207,9 +224,9 @@ double log_factorial(double k) {
   if (k < 16.0) {
     double product = 1.0;
     for (double j = 2.0; j <= k; j += 1.0) product *= j;
-    return pd_ln(product);
+    return pd_ln_vector(product);
   }
-  return k * pd_ln(k) - k + 0.5 * pd_ln(6.283185307179586477 * k) + stirling_tail(k);
+  return k * pd_ln_vector(k) - k + 0.5 * pd_ln_vector(6.283185307179586477 * k) + stirling_tail(k);
 }
 
 // ln (b + d)! - ln b! for whole b, b + d >= 0, accurate when both are huge
@@ -220,7 +237,7 @@ double log_factorial_ratio(double b, double d) {
   const double a = b + d;
   if (a < 16.0 || b < 16.0) return log_factorial(a) - log_factorial(b);
   const double r = log1p_accurate(d / b);
-  return d * pd_ln(b) + a * r - d + 0.5 * r + stirling_tail(a) - stirling_tail(b);
+  return d * pd_ln_vector(b) + a * r - d + 0.5 * r + stirling_tail(a) - stirling_tail(b);
 }
 
 }  // namespace
@@ -255,12 +272,12 @@ PD_API uint64_t pd_sample_poisson(uint64_t x, double lambda) {
   // Hoermann's PTRS (1993): transformed rejection with a squeeze. The
   // density's logarithm at k is taken from its mode m's, so that it stays
   // accurate for a lambda of 10^12.
-  const double root = pd_sqrt(lambda), log_lambda = pd_ln(lambda);
+  const double root = pd_sqrt(lambda), log_lambda = pd_ln_vector(lambda);
   const double m = pd_floor_exact(lambda);
-  const double log_at_mode = m < 16.0
-                                 ? -lambda + m * log_lambda - log_factorial(m)
-                                 : (m - lambda) - m * log1p_accurate((m - lambda) / lambda) -
-                                       0.5 * pd_ln(6.283185307179586477 * m) - stirling_tail(m);
+  const double log_at_mode = m < 16.0 ? -lambda + m * log_lambda - log_factorial(m)
+                                      : (m - lambda) - m * log1p_accurate((m - lambda) / lambda) -
+                                            0.5 * pd_ln_vector(6.283185307179586477 * m) -
+                                            stirling_tail(m);
   const double b = 0.931 + 2.53 * root, a = -0.059 + 0.02483 * b;
   const double inv_alpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2.0);
   for (int attempt = 0; attempt < 256; ++attempt) {
@@ -270,7 +287,7 @@ PD_API uint64_t pd_sample_poisson(uint64_t x, double lambda) {
     if (k < 0.0) continue;
     if (us >= 0.07 && v <= vr) return pd_f64_to_u64(k);
     if (us < 0.013 && v > us) continue;
-    if (pd_ln(v) + pd_ln(inv_alpha) - pd_ln(a / (us * us) + b) <=
+    if (pd_ln_vector(v) + pd_ln_vector(inv_alpha) - pd_ln_vector(a / (us * us) + b) <=
         log_at_mode + (k - m) * log_lambda - log_factorial_ratio(m, k - m)) {
       return pd_f64_to_u64(k);
     }
@@ -304,7 +321,7 @@ uint64_t binomial_low(UniformStream& uniforms, uint64_t n, double p) {
   }
   const double spq = pd_sqrt(np * q), b = 1.15 + 2.53 * spq;
   const double a = -0.0873 + 0.0248 * b + 0.01 * p, c = np + 0.5;
-  const double alpha = (2.83 + 5.1 / b) * spq, vr = 0.92 - 4.2 / b, lpq = pd_ln(p / q);
+  const double alpha = (2.83 + 5.1 / b) * spq, vr = 0.92 - 4.2 / b, lpq = pd_ln_vector(p / q);
   const double m = pd_floor_exact(((double)n + 1.0) * p);
   for (int attempt = 0; attempt < 256; ++attempt) {
     const double u = uniforms.next() - 0.5;
@@ -313,7 +330,7 @@ uint64_t binomial_low(UniformStream& uniforms, uint64_t n, double p) {
     const double k = pd_floor_exact((2.0 * a / us + b) * u + c);
     if (k < 0.0 || k > (double)n) continue;
     if (us >= 0.07 && v <= vr) return at_most(k, n);
-    v = pd_ln(v * alpha / (a / (us * us) + b));
+    v = pd_ln_vector(v * alpha / (a / (us * us) + b));
     if (v <= -log_factorial_ratio(m, k - m) - log_factorial_ratio((double)n - m, m - k) +
                  (k - m) * lpq) {
       return at_most(k, n);

@@ -191,10 +191,19 @@ PD_API double pd_sample_lognormal(double u, double mu, double sigma);
 PD_API double pd_sample_exponential(double u, double rate);
 PD_API double pd_sample_pareto(double u, double scale, double shape);
 PD_API double pd_sample_weibull(double u, double shape, double scale);
-// Zipf on ranks 1..n with exponent s by rejection-inversion: exactly Zipf
-// for any n and s > 0. `constants` are pd_zipf_constants(n, s)'s three.
+// Zipf on ranks 1..n with exponent s, exact to the rounding of each rank's
+// probability. Up to PD_ZIPF_TABLE_RANKS ranks, a Walker alias table of
+// `table_size` = n words (pd_zipf_table_word): one lookup a row, which
+// vectorizes. Beyond, rejection-inversion for any n and s > 0 (table_size
+// 0); `constants` are pd_zipf_constants(n, s)'s three.
+#define PD_ZIPF_TABLE_RANKS 262144
 PD_API void pd_zipf_constants(uint64_t n, double s, double* out);
-PD_API uint64_t pd_sample_zipf(uint64_t x, const double* constants, uint64_t n, double s);
+// An alias slot as one word: the slot keeps its own rank when the row's
+// fraction's top 44 bits are below `threshold` (its bias times 2^44, at
+// most 2^44 - 1), else takes rank alias + 1.
+PD_API uint64_t pd_zipf_table_word(uint64_t threshold, uint64_t alias);
+PD_API uint64_t pd_sample_zipf(uint64_t x, const double* constants, const uint64_t* table,
+                               uint64_t table_size, uint64_t n, double s);
 // Gamma (Marsaglia and Tsang), beta (a ratio of two gammas), Poisson
 // (inversion below lambda 10, Hoermann's PTRS above) and binomial
 // (inversion below n p 10, Hoermann's BTRS above), exact, their uniforms
