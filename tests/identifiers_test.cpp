@@ -1,7 +1,8 @@
 // Test-data identifiers: every row's UUID v7 sorts by its time and says
 // version 7, every card number passes Luhn with its brand's prefix and
 // length, every IBAN has its country's length and valid MOD 97-10 check
-// digits (checked here independently), addresses parse; bad brands and
+// digits (checked here independently), addresses parse, user agents are
+// browsers' own forms; bad brands and
 // countries are compile errors listing the valid ones; every engine alike.
 #include <gtest/gtest.h>
 
@@ -110,6 +111,42 @@ TEST(Identifiers, AddressesParse) {
   }
 }
 
+// User agents are one of the browsers' own forms, the same version where
+// a form repeats it (Edge's Chrome, Firefox's rv), at their shares.
+TEST(Identifiers, UserAgentsAreBrowsersOwnForms) {
+  const std::regex chrome(
+      R"(Mozilla/5\.0 \((Windows NT 10\.0; Win64; x64|Linux; Android 1[0-4]; K|Macintosh; Intel )"
+      R"(Mac OS X 10_15_7|X11; Linux x86_64)\) AppleWebKit/537\.36 \(KHTML, like Gecko\) )"
+      R"(Chrome/(1[23]\d)\.0\.0\.0 (Mobile )?Safari/537\.36( Edg/(1[23]\d)\.0\.0\.0)?)");
+  const std::regex firefox(
+      R"(Mozilla/5\.0 \([^)]*; rv:(1[23]\d)\.0\) Gecko/20100101 Firefox/(1[23]\d)\.0)");
+  const std::regex safari(
+      R"(Mozilla/5\.0 \((iPhone; CPU iPhone OS|iPad; CPU OS) (1[678])_(\d) like Mac OS X\) )"
+      R"(AppleWebKit/605\.1\.15 \(KHTML, like Gecko\) Version/(1[678])\.(\d) Mobile/15E148 )"
+      R"(Safari/604\.1|Mozilla/5\.0 \(Macintosh; Intel Mac OS X 10_15_7\) AppleWebKit/605\.1\.15 )"
+      R"(\(KHTML, like Gecko\) Version/1[678]\.\d Safari/605\.1\.15)");
+  const std::regex other(
+      R"(Mozilla/5\.0 \(Linux; Android 1[0-4]; SAMSUNG SM-S918B\) AppleWebKit/537\.36 \(KHTML, )"
+      R"(like Gecko\) SamsungBrowser/2[3-6]\.0 Chrome/1[23]\d\.0\.0\.0 Mobile Safari/537\.36|)"
+      R"(Mozilla/5\.0 \(compatible; Googlebot/2\.1; \+http://www\.google\.com/bot\.html\))");
+  const uint64_t rows = 100'000;
+  uint64_t windows_chrome = 0;
+  for (const std::string& a : texts("input cycle\nv := user_agents(cycle)\n", rows)) {
+    std::smatch m;
+    if (std::regex_match(a, m, chrome)) {
+      if (m[4].matched) ASSERT_EQ(m[2], m[5]) << a;
+      windows_chrome += m[1] == "Windows NT 10.0; Win64; x64" && !m[4].matched;
+    } else if (std::regex_match(a, m, firefox)) {
+      ASSERT_EQ(m[1], m[2]) << a;
+    } else if (std::regex_match(a, m, safari)) {
+      if (m[1].matched) ASSERT_TRUE(m[2] == m[4] && m[3] == m[5]) << a;
+    } else {
+      ASSERT_TRUE(std::regex_match(a, other)) << a;
+    }
+  }
+  EXPECT_NEAR((double)windows_chrome / rows, 0.30, 0.01);
+}
+
 // Each locale's phone numbers and postal codes match its formats.
 TEST(Identifiers, PhonesAndPostalCodesHaveTheirLocalesShape) {
   const std::map<std::string, std::pair<std::string, std::string>> shapes = {
@@ -146,7 +183,8 @@ TEST(Identifiers, EveryEngineAndTierAgree) {
   const char* program =
       "input x\nu := uuid_v7(x, 1704067200000)\nc := card_numbers(x, \"amex\")\n"
       "i := ibans(x, \"GB\")\nv4 := ipv4_addresses(x)\nv6 := ipv6_addresses(x)\n"
-      "p := phone_numbers(x, \"fr_FR\")\nz := postal_codes(x, \"en_GB\")\n";
+      "p := phone_numbers(x, \"fr_FR\")\nz := postal_codes(x, \"en_GB\")\n"
+      "ua := user_agents(x)\n";
   for (uint64_t x : {0ull, 1ull, 4242ull, ~0ull}) {
     values_everywhere(program, x, compile(program)->output_names());
   }

@@ -7,6 +7,7 @@
 #include "nodes/registry.hpp"
 #include "rtlib/identifiers.hpp"
 #include "rtlib/locale_formats.hpp"
+#include "rtlib/user_agents.hpp"
 
 namespace polyrt::nodes {
 
@@ -108,6 +109,18 @@ void register_identifier_nodes(Registry& r) {
                     "(no :: compression), its 128 bits from SplitMix64 of input's next states. "
                     "Hashes its input.",
          .eval = [](Call& c) { c.set_str(rt::ipv6_address(c.u64(0))); }});
+  r.add({.name = "user_agents",
+         .family = kFamily,
+         .keyed_by_seed = true,
+         .args = {wire("input", P::U64)},
+         .results = {Type::Str},
+         .summary = "A browser's User-Agent header as it sends it: Chrome on Windows, Android, "
+                    "macOS and Linux, Safari on iPhone, iPad and macOS, Edge, Firefox, Samsung "
+                    "Internet and Googlebot, by rough shares of today's web traffic (Chrome on "
+                    "Windows 30 %, on Android 25 %, Safari on iPhone 15 %, ...), each with a "
+                    "recent version (Chrome 120-131, Firefox 120-133, Safari 16.0-18.6). "
+                    "Hashes its input.",
+         .eval = [](Call& c) { c.set_str(rt::user_agent(c.u64(0))); }});
 }
 
 }  // namespace polyrt::nodes

@@ -15,6 +15,7 @@
 #include "nodes/alias_table.hpp"
 #include "nodes/locale_lists.hpp"
 #include "nodes/registry.hpp"
+#include "nodes/spec_parsing.hpp"
 #include "rtlib/locale_formats.hpp"
 #include "rtlib/rtlib.h"
 #include "rtlib/splitmix.h"
@@ -129,66 +130,203 @@ const NodeDef& hashed_word_index_node() {
   return def;
 }
 
+// The list a per-locale node reads: its kind in the locale, in ASCII
+// letters when its `script` argument (given and last names) is "ascii".
+template <const char* Kind>
+std::string locale_list_of(const std::vector<Value>& params) {
+  const bool ascii = params.size() > 1 && params[1].as_str() == "ascii";
+  return locale_list_name(params[0].as_str(), Kind) + (ascii ? " ascii" : "");
+}
+
 template <const char* Kind>
 std::vector<Value> locale_list_params(const std::vector<Value>& params, const Prepared*) {
-  return {Value::str(locale_list_name(params[0].as_str(), Kind))};
+  return {Value::str(locale_list_of<Kind>(params))};
 }
 
 template <const char* Kind>
 std::vector<Value> locale_list_entries(const std::vector<Value>& params, const Prepared*) {
   std::vector<Value> entries;
-  for (std::string_view w : list_named(locale_list_name(params[0].as_str(), Kind)).words) {
+  for (std::string_view w : list_named(locale_list_of<Kind>(params)).words) {
     entries.push_back(Value::str(std::string(w)));
   }
   return entries;
 }
 
+bool known_locale(std::string_view locale) {
+  for (const LocaleList& l : kLocaleLists) {
+    if (l.locale == locale) return true;
+  }
+  return false;
+}
+
 // Refuses a locale that has no lists, naming the valid ones.
 void check_locale(const std::vector<Value>& p) {
-  for (const LocaleList& l : kLocaleLists) {
-    if (l.locale == p[0].as_str()) return;
-  }
+  if (known_locale(p[0].as_str())) return;
   throw ParamError{0, "unknown locale '" + p[0].as_str() + "'; valid: " + locale_names()};
 }
 
-// A node of one kind of per-locale list: `NAME(input, locale = "en_US")`.
+// A per-locale node's arguments: `NAME(input, locale = "en_US")`, and
+// `script = "native"` (or "ascii") where the list has ASCII forms.
+std::vector<ArgSpec> locale_args(bool has_script) {
+  std::vector<ArgSpec> args = {wire("input", PortType::U64),
+                               konst("locale", PortType::Str, Value::str("en_US"))};
+  if (has_script) args.push_back(konst("script", PortType::Str, Value::str("native")));
+  return args;
+}
+
+std::shared_ptr<const Prepared> checked_locale_and_script(const std::vector<Value>& p) {
+  check_locale(p);
+  if (p.size() > 1 && p[1].as_str() != "native" && p[1].as_str() != "ascii") {
+    throw ParamError{1, "unknown script '" + p[1].as_str() + "'; valid: native, ascii"};
+  }
+  return nullptr;
+}
+
+// A node of one kind of per-locale list.
 template <const char* Kind>
-NodeDef locale_node(std::string_view name, std::string_view summary) {
-  return NodeDef{
-      .name = name,
-      .family = "word lists",
-      .keyed_by_seed = true,
-      .args = {wire("input", PortType::U64), konst("locale", PortType::Str, Value::str("en_US"))},
-      .results = {Type::Str},
-      .summary = summary,
-      .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-        check_locale(p);
-        return nullptr;
-      },
-      .table_pick = TablePick{.index = hashed_word_index_node,
-                              .index_params = locale_list_params<Kind>,
-                              .entries = locale_list_entries<Kind>}};
+NodeDef locale_node(std::string_view name, bool has_script, std::string_view summary) {
+  return NodeDef{.name = name,
+                 .family = "word lists",
+                 .keyed_by_seed = true,
+                 .args = locale_args(has_script),
+                 .results = {Type::Str},
+                 .summary = summary,
+                 .prepare = checked_locale_and_script,
+                 .table_pick = TablePick{.index = hashed_word_index_node,
+                                         .index_params = locale_list_params<Kind>,
+                                         .entries = locale_list_entries<Kind>}};
 }
 
 constexpr char kGivenNames[] = "given names";
 constexpr char kLastNamesKind[] = "last names";
 constexpr char kCities[] = "cities";
 
-// A street of the locale named after one of its family names: the names'
-// alias table, the list itself in `extra`.
-std::shared_ptr<const Prepared> street_names_of(const std::vector<Value>& p) {
+constexpr char kLastNamesAscii[] = "last names ascii";
+
+// Family names for a node that builds on them (streets, companies,
+// domains): the locale's list of Kind's alias table, the list itself in
+// `extra`.
+template <const char* Kind>
+std::shared_ptr<const Prepared> family_names_of(const std::vector<Value>& p) {
   check_locale(p);
-  const WordList& names = list_named(locale_list_name(p[0].as_str(), kLastNamesKind));
+  const WordList& names = list_named(locale_list_name(p[0].as_str(), Kind));
   auto prepared = std::make_shared<Prepared>(*table_of(names));
   prepared->extra = std::shared_ptr<const void>(&names, [](const void*) {});
   return prepared;
 }
 
+// The family name a hash `h` picks from family_names_of's list.
+std::string_view family_name(const Call& c, uint64_t h) {
+  const auto& names = *static_cast<const WordList*>(c.prepared().extra.get());
+  return names.words[alias_pick(c.prepared(), h)];
+}
+
 // The street of row input (its hash picks the name, then the type).
 std::string street_of(const Call& c, uint64_t h) {
-  const auto& names = *static_cast<const WordList*>(c.prepared().extra.get());
-  return rt::street_name(rt::splitmix64(h), names.words[alias_pick(c.prepared(), h)],
-                         c.param_str(0));
+  return rt::street_name(rt::splitmix64(h), family_name(c, h), c.param_str(0));
+}
+
+// A company or a domain of row input: two family names picked by the
+// input's hash and the next one, the form by the one after.
+template <std::string (*Make)(uint64_t, std::string_view, std::string_view, std::string_view)>
+void named_after_two(Call& c) {
+  const uint64_t h = rt::splitmix64(c.u64(0));
+  c.set_str(Make(rt::splitmix64(h + 2), family_name(c, h), family_name(c, rt::splitmix64(h + 1)),
+                 c.param_str(0)));
+}
+
+// people's tables: for each locale it may pick, its lists and their alias
+// tables (a name's ASCII list shares its native one's weights, so one
+// pick reads both).
+struct LocalePeople {
+  std::string_view locale, country;
+  const WordList *given, *given_ascii, *family, *family_ascii, *cities;
+  std::shared_ptr<const Prepared> given_table, family_table, city_table;
+};
+
+struct PeopleTables {
+  std::shared_ptr<const Prepared> locale_table;
+  std::vector<LocalePeople> locales;
+};
+
+// The compiled-in entry of a known locale (its views outlive any spec).
+const LocaleCountry& locale_entry(std::string_view locale) {
+  for (const LocaleCountry& l : kLocaleCountries) {
+    if (l.locale == locale) return l;
+  }
+  internal_error("no country for locale '" + std::string(locale) + "'");
+}
+
+LocalePeople locale_people(const LocaleCountry& entry) {
+  auto list = [&](std::string_view kind) -> const WordList& {
+    return list_named(locale_list_name(entry.locale, kind));
+  };
+  LocalePeople l{entry.locale,
+                 entry.country,
+                 &list(kGivenNames),
+                 &list("given names ascii"),
+                 &list(kLastNamesKind),
+                 &list(kLastNamesAscii),
+                 &list(kCities),
+                 {},
+                 {},
+                 {}};
+  l.given_table = table_of(*l.given);
+  l.family_table = table_of(*l.family);
+  l.city_table = table_of(*l.cities);
+  return l;
+}
+
+// people's `locales`: "all" (the ten, equally likely), one locale, or
+// several separated by ',' or ';', each with an optional ":weight".
+std::shared_ptr<const Prepared> people_of(const std::vector<Value>& p) {
+  const std::string& spec = p[0].as_str();
+  std::vector<WeightedEntry> entries;
+  if (spec == "all") {
+    for (const LocaleCountry& l : kLocaleCountries) entries.push_back({std::string(l.locale), 1.0});
+  } else if (spec.find(':') != std::string::npos) {
+    entries = parse_weighted_spec(spec, false);
+  } else {
+    for (std::string_view piece : split_any(spec, ",;")) {
+      while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
+      while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
+      if (!piece.empty()) entries.push_back({std::string(piece), 1.0});
+    }
+  }
+  if (entries.empty())
+    throw ParamError{0, "locales names no locale; valid: all, " + locale_names()};
+  auto tables = std::make_shared<PeopleTables>();
+  std::vector<double> weights;
+  for (const WeightedEntry& e : entries) {
+    if (!known_locale(e.value)) {
+      throw ParamError{0, "unknown locale '" + e.value + "'; valid: all, " + locale_names()};
+    }
+    tables->locales.push_back(locale_people(locale_entry(e.value)));
+    weights.push_back(e.weight);
+  }
+  tables->locale_table = alias_table(weights, indices(weights.size()));
+  auto prepared = std::make_shared<Prepared>();
+  prepared->extra = tables;
+  return prepared;
+}
+
+void person_parts(Call& c) {
+  const auto& tables = *static_cast<const PeopleTables*>(c.prepared().extra.get());
+  rt::SplitMixStream words{c.u64(0)};
+  const LocalePeople& l = tables.locales[alias_pick(*tables.locale_table, words.next())];
+  const uint64_t given = alias_pick(*l.given_table, words.next());
+  const uint64_t family = alias_pick(*l.family_table, words.next());
+  const std::string_view given_name = l.given->words[given];
+  const std::string_view family_name = l.family->words[family];
+  c.set(Value::str(std::string(l.locale)), 0);
+  c.set(Value::str(std::string(l.country)), 1);
+  c.set(Value::str(rt::full_name(given_name, family_name, l.locale)), 2);
+  c.set(Value::str(std::string(given_name)), 3);
+  c.set(Value::str(std::string(family_name)), 4);
+  c.set(Value::str(std::string(l.given_ascii->words[given])), 5);
+  c.set(Value::str(std::string(l.family_ascii->words[family])), 6);
+  c.set(Value::str(std::string(l.cities->words[alias_pick(*l.city_table, words.next())])), 7);
+  c.set(Value::str(rt::phone_number(words.next(), l.locale)), 8);
 }
 
 template <const char* List>
@@ -245,17 +383,19 @@ void register_word_list_nodes(Registry& r) {
       "country_codes",
       "An ISO 3166-1 alpha-2 country code, the 249 in code order, picked by input mod 249."));
   r.add(locale_node<kGivenNames>(
-      "given_names",
+      "given_names", true,
       "A given name of the locale (en_US, en_GB, de_DE, fr_FR, es_ES, it_IT, pt_BR, ja_JP, zh_CN "
       "or hi_IN; Faker's locale data, MIT), weighted by frequency where the source has it "
-      "(en_US), else uniform. Hashes its input."));
+      "(en_US), else uniform. Hashes its input. script \"ascii\" gives the same pick in ASCII "
+      "letters, for emails and logins: accents dropped (German umlauts as ae, oe, ue), ja_JP "
+      "in Faker's romaji, zh_CN in pinyin (pypinyin, MIT), hi_IN transliterated (\"Rahul\")."));
   r.add(locale_node<kLastNamesKind>(
-      "last_names",
+      "last_names", true,
       "A family name of the locale (the ten of given_names; Faker's locale data, MIT), "
       "weighted by frequency where the source has it (en_US, en_GB, zh_CN), else uniform. "
-      "Hashes its input."));
+      "Hashes its input. script \"ascii\": the same pick in ASCII letters, as given_names'."));
   r.add(locale_node<kCities>(
-      "city_names",
+      "city_names", false,
       "A city of the locale's country (the ten of given_names) with at least 15,000 "
       "inhabitants, weighted by its population (GeoNames, CC BY 4.0; Latin-script names): "
       "Tokyo, Berlin and Mumbai come up as often as people live there. Hashes its input."));
@@ -269,7 +409,7 @@ void register_word_list_nodes(Registry& r) {
                   "family names (last_names' lists), with one of the locale's common street "
                   "types in its order: \"Jones Avenue\", \"Müllerstraße\", \"rue Dupont\", "
                   "\"Calle de García\", \"Via Rossi\", \"中村通り\", \"王路\". Hashes its input.",
-       .prepare = street_names_of,
+       .prepare = family_names_of<kLastNamesKind>,
        .eval = [](Call& c) { c.set_str(street_of(c, rt::splitmix64(c.u64(0)))); }});
   r.add(
       {.name = "street_addresses",
@@ -281,11 +421,54 @@ void register_word_list_nodes(Registry& r) {
                   "house number where the locale writes it (\"12 Jones Avenue\", "
                   "\"Müllerstraße 12\", \"Via Rossi, 12\", \"王路128号\", \"中村通り "
                   "3-12-5\"), small numbers more often than large ones. Hashes its input.",
-       .prepare = street_names_of,
+       .prepare = family_names_of<kLastNamesKind>,
        .eval = [](Call& c) {
          const uint64_t h = rt::splitmix64(c.u64(0));
          c.set_str(rt::street_address(rt::splitmix64(h + 1), street_of(c, h), c.param_str(0)));
        }});
+  r.add({.name = "company_names",
+         .family = "word lists",
+         .keyed_by_seed = true,
+         .args = locale_args(false),
+         .results = {Type::Str},
+         .summary = "A company of the locale (the ten of given_names) named after one or two of "
+                    "its family names with one of its common legal forms or styles: \"Jones "
+                    "LLC\", \"Smith & Taylor LLP\", \"Müller GmbH & Co. KG\", \"Groupe "
+                    "Dupont\", \"García y López S.L.\", \"株式会社佐藤\", \"王氏集团\". "
+                    "Made up, as every name here: one may match a real firm. Hashes its input.",
+         .prepare = family_names_of<kLastNamesKind>,
+         .eval = named_after_two<rt::company_name>});
+  r.add({.name = "domain_names",
+         .family = "word lists",
+         .keyed_by_seed = true,
+         .args = locale_args(false),
+         .results = {Type::Str},
+         .summary = "A domain of the locale made of one or two of its family names in ASCII "
+                    "letters (last_names' script \"ascii\", lower case) and one of its common "
+                    "top-level domains: \"mueller.de\", \"sato-ito.co.jp\", "
+                    "\"wangli.com.cn\". Such a name may be registered by someone: use "
+                    "example.com (RFC 2606) for addresses that must never deliver. Hashes its "
+                    "input.",
+         .prepare = family_names_of<kLastNamesAscii>,
+         .eval = named_after_two<rt::domain_name>});
+  r.add({.name = "people",
+         .family = "word lists",
+         .keyed_by_seed = true,
+         .args = {wire("input", PortType::U64), konst("locales", PortType::Str, Value::str("all"))},
+         .results = {Type::Str, Type::Str, Type::Str, Type::Str, Type::Str, Type::Str, Type::Str,
+                     Type::Str, Type::Str},
+         .result_doc = "(locale, country, name, given_name, last_name, given_ascii, last_ascii, "
+                       "city, phone)",
+         .summary = "A person who agrees with itself: a locale picked from `locales` (\"all\": "
+                    "the ten of given_names, equally likely; or \"de_DE\", \"en_US,ja_JP\", "
+                    "\"en_US:60;de_DE:25;ja_JP:15\"), its country (ISO 3166-1 alpha-2), a "
+                    "given and a family name of that locale, the full name in its order "
+                    "(\"Anna Müller\", \"佐藤 太郎\", \"王伟\"), both names in ASCII "
+                    "letters (as given_names' script \"ascii\"), a city of its country and "
+                    "a phone number in its format (phone_numbers'). The standard library's "
+                    "person module builds on it. Hashes its input.",
+         .prepare = people_of,
+         .eval = person_parts});
   r.add({.name = "full_names",
          .family = "word lists",
          .args = {wire("input", PortType::U64)},

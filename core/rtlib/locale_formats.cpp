@@ -17,6 +17,12 @@ struct LocaleFormats {
   // address's chome, banchi and go).
   std::string_view address;
   int number_digits;
+  // A person's name: '*' the given name, '^' the family name.
+  std::string_view full_name;
+  // A company: one picked, '*' a family name, '^' another.
+  std::string_view companies[6];
+  // A domain's top level: one picked (a repeated one is likelier).
+  std::string_view tlds[8];
 };
 
 constexpr LocaleFormats kFormats[] = {
@@ -25,61 +31,91 @@ constexpr LocaleFormats kFormats[] = {
      {"#####", "#####-####"},
      {"* Street", "* Avenue", "* Road", "* Lane", "* Drive", "* Court"},
      "# *",
-     4},
+     4,
+     "* ^",
+     {"* Inc.", "* LLC", "* Group", "* and Sons", "*, ^ and Co.", "*-^ Corp."},
+     {"com", "com", "com", "com", "net", "org", "us", "io"}},
     {"en_GB",
      {"+44 20 7946 0###", "+44 113 496 0###", "+44 7700 900###"},
      {"A# #AA", "A## #AA", "AA# #AA", "AA## #AA", "A#A #AA", "AA#A #AA"},
      {"* Street", "* Road", "* Lane", "* Close", "* Gardens", "* Crescent"},
      "# *",
-     3},
+     3,
+     "* ^",
+     {"* Ltd", "* plc", "* & ^ LLP", "* Group plc", "* and Sons Ltd", "*-^ Ltd"},
+     {"co.uk", "co.uk", "co.uk", "uk", "com", "com", "org.uk", "net"}},
     {"de_DE",
      {"+49 30 @#######", "+49 15@ ########", "+49 @## ######"},
      {"@####"},
      {"*straße", "*weg", "*allee", "*gasse", "*platz", "*ring"},
      "* #",
-     3},
+     3,
+     "* ^",
+     {"* GmbH", "* AG", "* & ^ GmbH", "* GmbH & Co. KG", "* KG", "*-^ OHG"},
+     {"de", "de", "de", "de", "com", "com", "net", "eu"}},
     {"fr_FR",
      {"+33 @ ## ## ## ##", "+33 6 ## ## ## ##", "+33 7 ## ## ## ##"},
      {"@####"},
      {"rue *", "avenue *", "boulevard *", "place *", "chemin *", "impasse *"},
      "# *",
-     3},
+     3,
+     "* ^",
+     {"* SA", "* SARL", "* et ^", "* & Fils", "Groupe *", "* SAS"},
+     {"fr", "fr", "fr", "com", "com", "net", "org", "eu"}},
     {"es_ES",
      {"+34 9@ ### ## ##", "+34 6## ### ###", "+34 7## ### ###"},
      {"@####"},
      {"Calle de *", "Avenida de *", "Plaza de *", "Paseo de *", "Camino de *", "Ronda de *"},
      "*, #",
-     3},
+     3,
+     "* ^",
+     {"* S.A.", "* S.L.", "* y ^ S.L.", "Grupo *", "* e Hijos", "*-^ S.A."},
+     {"es", "es", "es", "com", "com", "net", "org", "eu"}},
     {"it_IT",
      {"+39 0@ #### ####", "+39 3## ### ####"},
      {"#####"},
      {"Via *", "Viale *", "Piazza *", "Corso *", "Vicolo *", "Largo *"},
      "*, #",
-     3},
+     3,
+     "* ^",
+     {"* S.p.A.", "* S.r.l.", "* & ^ S.n.c.", "Gruppo *", "* e Figli", "*-^ S.r.l."},
+     {"it", "it", "it", "com", "com", "net", "org", "eu"}},
     {"pt_BR",
      {"+55 @# 9####-####", "+55 @# @###-####"},
      {"@####-###"},
      {"Rua *", "Avenida *", "Travessa *", "Alameda *", "Praça *", "Estrada *"},
      "*, #",
-     4},
+     4,
+     "* ^",
+     {"* Ltda.", "* S.A.", "* & ^ Ltda.", "Grupo *", "* e Filhos", "*-^ S.A."},
+     {"com.br", "com.br", "com.br", "br", "com", "com", "net", "org"}},
     {"ja_JP",
      {"+81 3-####-####", "+81 90-####-####", "+81 80-####-####"},
      {"@##-####"},
      {"*通り", "*町", "*坂"},
      "* ~-~-~",
-     2},
+     2,
+     "^ *",
+     {"株式会社*", "*株式会社", "有限会社*", "合同会社*", "*商事株式会社", "*工業株式会社"},
+     {"jp", "jp", "co.jp", "co.jp", "com", "com", "net", "org"}},
     {"zh_CN",
      {"+86 10 #### ####", "+86 13# #### ####", "+86 15# #### ####"},
      {"@#####"},
      {"*路", "*街", "*大道", "*巷"},
      "*#号",
-     3},
+     3,
+     "^*",
+     {"*氏集团", "*记有限公司", "*氏科技有限公司", "*^贸易有限公司", "*氏实业有限公司", "*记商行"},
+     {"cn", "cn", "com.cn", "com.cn", "com", "com", "net", "org"}},
     {"hi_IN",
      {"+91 22 #### ####", "+91 @#### #####"},
      {"@#####"},
      {"* मार्ग", "* रोड", "* नगर", "* पथ"},
      "#, *",
-     3},
+     3,
+     "* ^",
+     {"* एंड संस", "* इंडस्ट्रीज़", "* एंटरप्राइज़ेज़", "* प्राइवेट लिमिटेड", "* लिमिटेड", "* ट्रेडर्स"},
+     {"in", "in", "co.in", "co.in", "com", "com", "net", "org"}},
 };
 
 const LocaleFormats* formats_of(std::string_view locale) {
@@ -104,13 +140,29 @@ std::string filled(uint64_t input, const std::string_view (&patterns)[N]) {
   return fill_pattern(words.next(), pattern);
 }
 
-// `pattern` with each '*' replaced by `text`.
-std::string with_name(std::string_view pattern, std::string_view text) {
+// `pattern` with each '*' replaced by `text` and each '^' by `other`.
+std::string with_names(std::string_view pattern, std::string_view text,
+                       std::string_view other = {}) {
   std::string out;
   for (const char c : pattern) {
     if (c == '*') {
       out += text;
+    } else if (c == '^') {
+      out += other;
     } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// A name as a domain label: its ASCII letters and digits, lower case.
+std::string label_of(std::string_view name) {
+  std::string out;
+  for (const char c : name) {
+    if (c >= 'A' && c <= 'Z') {
+      out.push_back((char)(c - 'A' + 'a'));
+    } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
       out.push_back(c);
     }
   }
@@ -141,7 +193,27 @@ std::string fill_pattern(uint64_t input, std::string_view pattern) {
 
 std::string street_name(uint64_t input, std::string_view name, std::string_view locale) {
   SplitMixStream words{input};
-  return with_name(picked(words.next(), formats_of(locale)->streets), name);
+  return with_names(picked(words.next(), formats_of(locale)->streets), name);
+}
+
+std::string full_name(std::string_view given, std::string_view family, std::string_view locale) {
+  return with_names(formats_of(locale)->full_name, given, family);
+}
+
+std::string company_name(uint64_t input, std::string_view name, std::string_view other,
+                         std::string_view locale) {
+  SplitMixStream words{input};
+  return with_names(picked(words.next(), formats_of(locale)->companies), name, other);
+}
+
+std::string domain_name(uint64_t input, std::string_view name, std::string_view other,
+                        std::string_view locale) {
+  SplitMixStream words{input};
+  const uint64_t shape = words.next() % 4;  // half one name, a quarter each two
+  std::string out = label_of(name);
+  if (shape == 2) out += "-";
+  if (shape >= 2) out += label_of(other);
+  return out + "." + std::string(picked(words.next(), formats_of(locale)->tlds));
 }
 
 std::string street_address(uint64_t input, std::string_view street, std::string_view locale) {

@@ -1,6 +1,7 @@
-// Phone numbers and postal codes in each locale's own format, filled from
-// a u64: the formats are polyrt's, written from each country's numbering
-// plan and postal system (facts, not copied data). Host-only.
+// Phone numbers, postal codes, streets, addresses, names, companies and
+// domains in each locale's own format, filled from a u64: the formats are
+// polyrt's, written from each country's numbering plan, postal system,
+// company law and naming customs (facts, not copied data). Host-only.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,22 @@ std::string street_name(uint64_t input, std::string_view name, std::string_view 
 // `street` with a house number where the locale puts it ("12 Main Street",
 // "Müllerstraße 12", "Via Rossi, 12", "人民路128号", "中村通り 3-12-5").
 std::string street_address(uint64_t input, std::string_view street, std::string_view locale);
+
+// A person's full name in the locale's order ("Anna Müller", "佐藤 太郎",
+// "王伟").
+std::string full_name(std::string_view given, std::string_view family, std::string_view locale);
+// A company of the locale named after `name` (and `other`, for the forms
+// of two partners), one of its common legal forms or styles picked from
+// `input`: "Jones LLC", "Müller & Weber GmbH", "Groupe Dupont", "株式会社佐藤".
+std::string company_name(uint64_t input, std::string_view name, std::string_view other,
+                         std::string_view locale);
+// A domain of the locale made of ASCII names (lower case, letters and
+// digits only): "mueller.de", "sato-ito.co.jp", "rossibianchi.it"; one
+// name half the time, two (joined plain or by '-') otherwise, a top-level
+// domain of the locale's common ones picked from `input`. Any such name
+// may be registered by someone: never send mail to it.
+std::string domain_name(uint64_t input, std::string_view name, std::string_view other,
+                        std::string_view locale);
 
 bool has_locale_formats(std::string_view locale);
 inline constexpr std::string_view kFormatLocales =

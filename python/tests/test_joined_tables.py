@@ -33,6 +33,11 @@ def test_orders_join_customers_with_no_orphan(polyrt_cli, examples, tmp_path):
         "FROM orders o LEFT JOIN customers c USING (customer_id)"
     ).fetchone()
     assert orders == 300_000 and orphans == 0 and mismatched == 0
+    # Customers of the ten locales, each locale with its one country
+    # (tests/locale_lists_test.cpp checks the cities and names per locale).
+    assert db.execute("SELECT count(DISTINCT locale), count(DISTINCT country) FROM customers").fetchone() == (10, 10)
+    assert db.execute("SELECT max(n) FROM (SELECT count(DISTINCT country) AS n FROM customers GROUP BY locale)"
+                      ).fetchone()[0] == 1
     first_eighth = db.execute(f"SELECT avg((customer_id < {CUSTOMERS // 8})::int) FROM orders").fetchone()[0]
     assert abs(first_eighth - 0.5) < 0.005
     # Another customer count moves every id into the new range.
