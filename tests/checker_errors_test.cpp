@@ -109,6 +109,42 @@ TEST(CheckerErrors, EveryBindingsErrorIsReported) {
   EXPECT_NE(msg.find("3 errors"), std::string::npos) << msg;
 }
 
+// An unknown function joins the report (its binding stands in with the
+// error), and what reads it is skipped.
+TEST(CheckerErrors, UnknownFunctionsJoinTheReport) {
+  const std::string msg = compile_error(
+      "input cycle\nc := unknown_node(cycle)\nd := c + 1\n(a, b) := nomod(cycle)\n"
+      "e := mod(cycle, 0)\nf := hash(cycle)\n");
+  const size_t first = msg.find("t.polydat:2:6: error: unknown function 'unknown_node'");
+  const size_t second = msg.find("t.polydat:4:11: error: unknown function 'nomod'");
+  const size_t third = msg.find("t.polydat:5:17: error: bad argument of 'mod'");
+  EXPECT_NE(first, std::string::npos) << msg;
+  EXPECT_NE(second, std::string::npos) << msg;
+  EXPECT_NE(third, std::string::npos) << msg;
+  EXPECT_TRUE(first < second && second < third) << msg;
+  EXPECT_EQ(msg.find("t.polydat:3:"), std::string::npos) << "d only reads the failed c:\n" << msg;
+  EXPECT_NE(msg.find("3 errors"), std::string::npos) << msg;
+}
+
+// Syntax errors too: parsing resumes at the next line that starts a
+// statement (a module's body is skipped whole), and a line that the line
+// before carried on says so.
+TEST(CheckerErrors, EverySyntaxErrorIsReported) {
+  const std::string msg = compile_error(
+      "input cycle\nm(x: u64) -> (y: u64) := {\n  y := x +\n}\na := hash(cycle\nb := 3 +\n"
+      "d := mod(cycle, 2)\ne := ) 4\nf := hash(cycle)\n");
+  for (const char* at : {"t.polydat:4:1: error: expected an expression, found '}'",
+                         "t.polydat:6:1: error: expected ')' to close the arguments of 'hash'",
+                         "t.polydat:7:3: error: expected a statement, found ':='",
+                         "the line before ends with '+', which carries its expression on to 'd'",
+                         "t.polydat:8:6: error: expected an expression, found ')'", "4 errors"}) {
+    EXPECT_NE(msg.find(at), std::string::npos) << at << " in\n" << msg;
+  }
+  // One error is reported as it is, with no count.
+  const std::string one = compile_error("input cycle\na := hash(cycle\n");
+  EXPECT_EQ(one.find("errors"), std::string::npos) << one;
+}
+
 // Two letters swapped are one edit (docs/language.md, inferred inputs): a
 // swapped name is a typo, never a second inferred input.
 TEST(CheckerErrors, SwappedLettersAreATypoNotANewInput) {

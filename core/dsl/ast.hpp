@@ -120,6 +120,11 @@ struct Stmt {
   // The hidden binding of a module parameter's expression argument:
   // "parameter 'max' of module 'bounded'".
   std::string role;
+  // A binding whose module inlining failed (an unknown function, a bad
+  // module call): it stands in for it with a placeholder value, so that the
+  // lowering reports this error beside the program's others and skips the
+  // bindings that read it.
+  std::shared_ptr<const CompileError> deferred_error;
   // A producer, `x := for COMPREHENSION`: a binding whose value is its
   // comprehension (dsl/producers.hpp turns it into its canonical text).
   bool is_producer = false;

@@ -71,17 +71,75 @@ class Parser {
     }
   }
 
+  // Every statement's syntax error, not only the first: after one, parsing
+  // resumes at the next line that starts a statement, so that a missing
+  // ')' does not hide the next line's mistake.
   Ast parse_program() {
     Ast ast;
+    std::vector<CompileError> errors;
     while (peek().kind != Tok::End) {
-      if (starts_module_definition()) {
-        ast.modules.push_back(parse_module_definition());
-      } else {
-        ast.statements.push_back(parse_statement());
+      const size_t start = i_;
+      try {
+        if (starts_module_definition()) {
+          ast.modules.push_back(parse_module_definition());
+        } else {
+          ast.statements.push_back(parse_statement());
+        }
+      } catch (const CompileError& e) {
+        errors.push_back(e);
+        if (errors.size() == kMostReportedErrors) break;
+        resume_after_error(start);
       }
     }
+    if (!errors.empty()) throw combined_errors(std::move(errors));
     ast.warnings = std::move(warnings_);
     return ast;
+  }
+
+  // After a syntax error in the statement that began at token `start`: the
+  // first token from the failing one on that begins a line and a statement
+  // outside any brace the statement opened (a module's or traversal's body
+  // is skipped whole), or the end.
+  void resume_after_error(size_t start) {
+    int depth = 0;
+    for (size_t k = start; k + 1 < t_.size(); ++k) {
+      if (k > start && k >= i_ && depth <= 0 && t_[k].newline_before && starts_line_statement(k)) {
+        i_ = k;
+        return;
+      }
+      depth += t_[k].kind == Tok::LBrace ? 1 : t_[k].kind == Tok::RBrace ? -1 : 0;
+    }
+    i_ = t_.size() - 1;
+  }
+
+  // What to say of a statement that starts with a token no statement
+  // starts with: usually ':=' after a name that the line before swallowed,
+  // its expression ending in an operator (`b := 3 +` then `d := ...`).
+  std::string statement_hint() const {
+    if (peek().kind == Tok::ColonEq && i_ >= 2 && t_[i_ - 1].newline_before) {
+      const Token& op = t_[i_ - 2];
+      if (op.kind != Tok::Ident && op.kind != Tok::Int && op.kind != Tok::Float &&
+          op.kind != Tok::String && op.kind != Tok::RParen && op.kind != Tok::RBracket &&
+          op.kind != Tok::RBrace) {
+        return "the line before ends with '" + op.text + "', which carries its expression on to '" +
+               t_[i_ - 1].text + "' here: finish that expression";
+      }
+    }
+    return "statements are: input NAME, extern NAME: TYPE, NAME := EXPR, pragma NAME";
+  }
+
+  // Whether token k reads as a statement's first: a binding's name (or a
+  // tuple's parenthesis) before ':=', a modifier, or a statement keyword.
+  bool starts_line_statement(size_t k) const {
+    const Token& t = t_[k];
+    const Tok next = k + 1 < t_.size() ? t_[k + 1].kind : Tok::End;
+    if (t.kind == Tok::LParen) return true;
+    if (t.kind != Tok::Ident) return false;
+    static constexpr std::string_view kKeywords[] = {"input",    "extern", "for",    "cursor",
+                                                     "tile",     "init",   "pragma", "const",
+                                                     "volatile", "shared", "private"};
+    return next == Tok::ColonEq || next == Tok::Comma || next == Tok::LParen ||
+           std::find(std::begin(kKeywords), std::end(kKeywords), t.text) != std::end(kKeywords);
   }
 
   // Parses one expression that must use every token (interpolation bodies).
@@ -344,8 +402,7 @@ class Parser {
     } else {
       const Token& name = peek();
       if (name.kind != Tok::Ident) {
-        fail_at(name, "expected a statement, found " + describe(name),
-                "statements are: input NAME, extern NAME: TYPE, NAME := EXPR, pragma NAME");
+        fail_at(name, "expected a statement, found " + describe(name), statement_hint());
       }
       advance();
       s.names.push_back(name.text);

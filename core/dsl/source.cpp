@@ -29,6 +29,20 @@ std::string_view SourceText::line(int line) const {
   return std::string_view(text_).substr(start, end - start);
 }
 
+CompileError combined_errors(std::vector<CompileError> errors) {
+  if (errors.size() == 1) return errors[0];
+  std::stable_sort(errors.begin(), errors.end(), [](const CompileError& a, const CompileError& b) {
+    return std::pair(a.line(), a.column()) < std::pair(b.line(), b.column());
+  });
+  std::string all;
+  for (const CompileError& e : errors) all += std::string(e.what()) + "\n";
+  all += std::to_string(errors.size()) + " errors" +
+         (errors.size() >= kMostReportedErrors
+              ? " (the first " + std::to_string(kMostReportedErrors) + ")"
+              : "");
+  return CompileError(all, errors[0].file(), errors[0].line(), errors[0].column());
+}
+
 std::string printable(std::string_view text) {
   static const char* hex = "0123456789abcdef";
   std::string out;

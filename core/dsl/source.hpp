@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "polyrt/error.hpp"
+
 namespace polyrt::dsl {
 
 struct SourcePos {
@@ -42,6 +44,16 @@ class SourceText {
   std::string text_;
   std::vector<size_t> line_starts_;
 };
+
+// The most errors one compile reports (syntax errors, or bindings' errors);
+// past it the report says it shows the first ones.
+inline constexpr size_t kMostReportedErrors = 20;
+
+// Several errors of one program as one CompileError: each one's text in
+// source order, then their count ("3 errors", "20 errors (the first 20)"
+// when the reporter stopped at kMostReportedErrors), placed at the first.
+// One error is returned as it is.
+CompileError combined_errors(std::vector<CompileError> errors);
 
 // User text in a diagnostic never reaches the terminal raw: control bytes
 // are spelled \xNN.

@@ -562,7 +562,6 @@ class Lowerer {
   // reported and those that read it are skipped (their errors would only
   // repeat it); the program then fails with all of them, in order.
   void lower_every_binding() {
-    constexpr size_t kMostErrors = 20;
     std::vector<CompileError> errors;
     std::unordered_set<const Stmt*> failed;
     for (const Stmt* s : dependency_order()) {
@@ -579,20 +578,10 @@ class Lowerer {
       } catch (const CompileError& e) {
         errors.push_back(e);
         failed.insert(s);
-        if (errors.size() == kMostErrors) break;
+        if (errors.size() == dsl::kMostReportedErrors) break;
       }
     }
-    if (errors.empty()) return;
-    if (errors.size() == 1) throw errors[0];
-    std::stable_sort(errors.begin(), errors.end(),
-                     [](const CompileError& a, const CompileError& b) {
-                       return std::pair(a.line(), a.column()) < std::pair(b.line(), b.column());
-                     });
-    std::string all;
-    for (const CompileError& e : errors) all += std::string(e.what()) + "\n";
-    all += std::to_string(errors.size()) + " errors" +
-           (errors.size() == kMostErrors ? " (the first " + std::to_string(kMostErrors) + ")" : "");
-    throw CompileError(all, errors[0].file(), errors[0].line(), errors[0].column());
+    if (!errors.empty()) throw dsl::combined_errors(std::move(errors));
   }
 
   // Bindings in an order where each comes after the bindings it reads (source
@@ -637,6 +626,7 @@ class Lowerer {
 
   // Lowers one binding; every binding it reads is already lowered.
   void lower_binding(const Stmt& s) {
+    if (s.deferred_error) throw *s.deferred_error;
     const std::string& first = s.names[0];
     binding_name_ = s.names.size() == 1 ? first : "__destruct_" + first;
     anon_counter_ = 0;

@@ -89,12 +89,35 @@ class Inliner {
     out.tokens = program.tokens;
     for (Stmt& s : program.statements) {
       if (s.kind == StmtKind::Binding) {
-        expand_statement(std::move(s), out.statements);
+        expand_or_defer(std::move(s), out.statements);
       } else {
         out.statements.push_back(std::move(s));
       }
     }
     return out;
+  }
+
+  // A top-level binding expanded, or, when that fails, kept as a stand-in
+  // that carries the error (Stmt::deferred_error) with nothing half-inlined
+  // left behind.
+  void expand_or_defer(Stmt s, std::vector<Stmt>& out) {
+    Stmt stand_in;
+    stand_in.kind = StmtKind::Binding;
+    stand_in.pos = s.pos;
+    stand_in.names = s.names;
+    stand_in.name_pos = s.name_pos;
+    stand_in.is_private = s.is_private;
+    stand_in.expr = std::make_unique<Expr>();
+    stand_in.expr->kind = ExprKind::Int;
+    stand_in.expr->pos = s.pos;
+    const size_t kept = out.size();
+    try {
+      expand_statement(std::move(s), out);
+    } catch (const CompileError& e) {
+      out.erase(out.begin() + (std::ptrdiff_t)kept, out.end());
+      stand_in.deferred_error = std::make_shared<const CompileError>(e);
+      out.push_back(std::move(stand_in));
+    }
   }
 
  private:
