@@ -245,5 +245,26 @@ TEST(Interpreter, BoolExterns) {
   EXPECT_EQ(s.pull("v").as_u64(), 0u);
 }
 
+// true and false are polydat's bool literals, everywhere a value goes; a
+// program's own binding of the name wins.
+TEST(Interpreter, TrueAndFalseAreBoolLiterals) {
+  const char* program =
+      "input a\nt := true\nf := false\nv := if(true, a, 0)\nw := a + true\n"
+      "n := if f { 1 } else { 2 }\n";
+  auto p = compile_p1(program);
+  State s = p->new_state();
+  s.set_inputs({5});
+  EXPECT_TRUE(s.pull("t").as_bool());
+  EXPECT_FALSE(s.pull("f").as_bool());
+  EXPECT_EQ(s.pull("v").as_u64(), 5u);
+  EXPECT_EQ(s.pull("w").as_u64(), 6u);
+  EXPECT_EQ(s.pull("n").as_u64(), 2u);
+  for (uint64_t a : {0ull, 9ull}) values_everywhere(program, a, p->output_names());
+  auto own = compile_p1("input a\ntrue := a * 2\nv := true + 1\n");
+  State o = own->new_state();
+  o.set_inputs({4});
+  EXPECT_EQ(o.pull("v").as_u64(), 9u);
+}
+
 }  // namespace
 }  // namespace polyrt::test

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 
@@ -410,6 +411,46 @@ TEST(Modules, TheStandardLibraryMatchesItsDefinitions) {
     ts := x * 1000 + 1710000000000
     jt := x * 1000 + 1710000000000 + hash(x) % 200
   )");
+}
+
+// polydat's fourier modules: the series it sums, in its order (against the
+// C library's sin, so within an ulp or two: polyrt's sin is its own), and
+// their exact points.
+TEST(Modules, FourierWavesArePolydatsSeries) {
+  const auto p = compile(
+      "input x\ns := sine_wave(x, 12)\nc := cosine_wave(x, 12)\nu := sine_unit(x, 12)\n"
+      "q := square_wave(x, 12)\nt := triangle_wave(x, 12)\n");
+  State state = p->new_state();
+  const auto near = [](double got, double want) {
+    return std::fabs(got - want) <= 4e-16 * std::max(1.0, std::fabs(want));
+  };
+  for (uint64_t x = 0; x < 30; ++x) {
+    state.set_inputs({x});
+    const double phase = (double)(x % 12) / 12.0;
+    const double h1 = std::sin(phase * 6.283185307179586);
+    const double h3 = std::sin(phase * 18.84955592153876);
+    const double h5 = std::sin(phase * 31.41592653589793);
+    const double h7 = std::sin(phase * 43.982297150257104);
+    const double h9 = std::sin(phase * 56.548667764616276);
+    const double square =
+        ((((h1 + h3 * 0.3333333333333333) + h5 * 0.2) + h7 * 0.14285714285714285) +
+         h9 * 0.1111111111111111) *
+        1.2732395447351628;
+    const double triangle =
+        (((h1 + h3 * -0.1111111111111111) + h5 * 0.04) + h7 * -0.020408163265306124) *
+        0.8105694691387022;
+    EXPECT_PRED2(near, state.pull("s").as_f64(), h1) << x;
+    EXPECT_PRED2(near, state.pull("c").as_f64(), std::cos(phase * 6.283185307179586)) << x;
+    EXPECT_PRED2(near, state.pull("u").as_f64(), 0.5 + h1 * 0.5) << x;
+    EXPECT_PRED2(near, state.pull("q").as_f64(), square) << x;
+    EXPECT_PRED2(near, state.pull("t").as_f64(), triangle) << x;
+  }
+  state.set_inputs({3});
+  EXPECT_EQ(state.pull("s").as_f64(), 1.0);
+  EXPECT_EQ(state.pull("u").as_f64(), 1.0);
+  state.set_inputs({12});
+  EXPECT_EQ(state.pull("s").as_f64(), 0.0);
+  EXPECT_EQ(state.pull("c").as_f64(), 1.0);
 }
 
 TEST(Modules, StandardPermutationsAreOneToOne) {

@@ -738,10 +738,9 @@ class Lowerer {
       src_.fail(e.pos, "'" + e.text + "' is a function, not a value", e.length,
                 "call it: " + e.text + "(...)");
     }
-    if (e.text == "true" || e.text == "false") {
-      src_.fail(e.pos, "'" + e.text + "' is not a literal in this language", e.length,
-                "use 1 or 0 (comparisons give u64 1/0)");
-    }
+    // polydat's bool literals (a program's own binding of the name wins).
+    if (e.text == "true" || e.text == "false")
+      return constant(Value::boolean(e.text == "true"), e.pos);
     // Never an inferred input (`if c { None } else { x }` once asked for
     // `--set None=...`): the null value, which takes its type from the
     // other branch of an `if`.

@@ -14,10 +14,11 @@ using F64ToU64 = uint64_t (*)(double);
 
 template <BinaryF64 fn>
 void add_binary(Registry& r, std::string_view name, std::string_view symbol,
-                std::string_view summary) {
+                std::string_view summary, std::string_view family = "f64 operators",
+                std::string_view second = "b") {
   r.add({.name = name,
-         .family = "f64 operators",
-         .args = {wire("a", PortType::F64), wire("b", PortType::F64)},
+         .family = family,
+         .args = {wire(second == "b" ? "a" : "x", PortType::F64), wire(second, PortType::F64)},
          .results = {Type::F64},
          .summary = summary,
          .eval = [](Call& c) { c.set_f64(fn(c.f64(0), c.f64(1))); },
@@ -37,10 +38,10 @@ void add_compare(Registry& r, std::string_view name, std::string_view symbol,
 }
 
 template <UnaryF64 fn>
-void add_math(Registry& r, std::string_view name, std::string_view symbol,
-              std::string_view summary) {
+void add_math(Registry& r, std::string_view name, std::string_view symbol, std::string_view summary,
+              std::string_view family = "f64 math") {
   r.add({.name = name,
-         .family = "f64 math",
+         .family = family,
          .args = {wire("input", PortType::F64)},
          .results = {Type::F64},
          .summary = summary,
@@ -72,6 +73,71 @@ std::shared_ptr<const Prepared> check_f64_bounds(const std::vector<Value>& param
 
 // ADD_F64(add_math, r, sqrt, "..."): node sqrt implemented by rtlib pd_sqrt.
 #define ADD_F64(adder, r, name, ...) adder<pd_##name>(r, #name, "pd_" #name, __VA_ARGS__)
+
+// polydat's round numbers (rtlib/round_numbers.cpp), with its values.
+void register_round_numbers(Registry& r) {
+  constexpr std::string_view k = "round numbers";
+  ADD_F64(add_math, r, floor_base10,
+          "The largest power of ten <= x (fractional below 1: 0.5 gives 0.1): "
+          "floor_base10(1732) = 1000. 0 for x <= 0, NaN or infinite.",
+          k);
+  ADD_F64(add_math, r, ceiling_base10,
+          "The smallest power of ten >= x: ceiling_base10(1732) = 10000. 0 for x <= 0, NaN or "
+          "infinite.",
+          k);
+  ADD_F64(add_math, r, closest_base10,
+          "The power of ten nearest x (the lower on a tie): closest_base10(6000) = 10000. 0 "
+          "for x <= 0, NaN or infinite.",
+          k);
+  ADD_F64(add_math, r, floor_decade,
+          "x down to a multiple of its power of ten: floor_decade(2734) = 2000. 0 for x <= 0, "
+          "NaN or infinite.",
+          k);
+  ADD_F64(add_math, r, ceiling_decade,
+          "x up to a multiple of its power of ten: ceiling_decade(2734) = 3000. 0 for x <= 0, "
+          "NaN or infinite.",
+          k);
+  ADD_F64(add_math, r, closest_decade,
+          "x to the nearest multiple of its power of ten (half away from zero): "
+          "closest_decade(1732) = 2000. 0 for x <= 0, NaN or infinite.",
+          k);
+  ADD_F64(add_math, r, floor_fibonacci,
+          "The largest Fibonacci number (1, 2, 3, 5, 8, ...) <= x: floor_fibonacci(1732) = "
+          "1597; 0 below 1, for NaN or infinite.",
+          k);
+  ADD_F64(add_math, r, ceiling_fibonacci,
+          "The smallest Fibonacci number >= x (1 up to 1): ceiling_fibonacci(1732) = 2584. 0 "
+          "for x <= 0, NaN or infinite.",
+          k);
+  ADD_F64(add_math, r, closest_fibonacci,
+          "The Fibonacci number nearest x (the lower on a tie): closest_fibonacci(1732) = "
+          "1597. 0 for x <= 0, NaN or infinite.",
+          k);
+  ADD_F64(add_math, r, floor_binomial,
+          "The largest power of two <= x: floor_binomial(1732) = 1024. 0 for x <= 0, NaN or "
+          "infinite.",
+          k);
+  ADD_F64(add_math, r, ceiling_binomial,
+          "The smallest power of two >= x: ceiling_binomial(1732) = 2048. 0 for x <= 0, NaN or "
+          "infinite.",
+          k);
+  ADD_F64(add_math, r, closest_binomial,
+          "The power of two nearest x (the lower on a tie): closest_binomial(1732) = 2048. 0 "
+          "for x <= 0, NaN or infinite.",
+          k);
+  ADD_F64(add_binary, r, round_floor,
+          "x down to a multiple of interval: round_floor(1732, 500) = 1500; x itself when "
+          "interval is not positive and finite.",
+          k, "interval");
+  ADD_F64(add_binary, r, round_ceiling,
+          "x up to a multiple of interval: round_ceiling(1732, 500) = 2000; x itself when "
+          "interval is not positive and finite.",
+          k, "interval");
+  ADD_F64(add_binary, r, round_nearest,
+          "x to the nearest multiple of interval (half away from zero): round_nearest(1732, "
+          "500) = 1500; x itself when interval is not positive and finite.",
+          k, "interval");
+}
 
 }  // namespace
 
@@ -223,6 +289,7 @@ void register_float_nodes(Registry& r) {
                     "ln and exp inside.",
          .eval = [](Call& c) { c.set_f64(pd_pow(c.f64(0), c.f64(1))); },
          .native = PD_NATIVE(pd_pow, in(0), in(1))});
+  register_round_numbers(r);
 }
 
 }  // namespace polyrt::nodes

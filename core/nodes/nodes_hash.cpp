@@ -24,6 +24,18 @@ void register_hash_nodes(Registry& r) {
                     "0x9E3779B97F4A7C15.",
          .eval = [](Call& c) { c.set_u64(pd_hash(c.u64(0))); },
          .native = PD_NATIVE(pd_hash, in(0))});
+  r.add_alias("splitmix64", "hash");
+  r.add_alias("scatter", "hash");
+  r.add({.name = "xxh3",
+         .family = "hashing",
+         .keyed_by_seed = true,
+         .args = {wire("input", P::U64)},
+         .results = {Type::U64},
+         .summary = "XXH3-64 (seed 0) of input's eight little-endian bytes, as the xxHash "
+                    "library computes it: xxh3(0) = 0xC77B3ABB6F87ACD9.",
+         .eval = [](Call& c) { c.set_u64(pd_xxh3(c.u64(0))); },
+         .native = PD_NATIVE(pd_xxh3, in(0))});
+  r.add_alias("xxhash3", "xxh3");
   r.add({.name = "hash_range",
          .family = "hashing",
          .keyed_by_seed = true,

@@ -110,20 +110,8 @@ PD_API double pd_remap(double x, double in_min, double in_max, double out_min, d
   return out_min + t * (out_max - out_min);
 }
 
-// Rust's f64::round: half away from zero, the sign of zero kept, without
-// libm (exact: below 2^52 the integer part and the remainder are exact).
-static double round_half_away(double v) {
-  if (!(v > -4503599627370496.0 && v < 4503599627370496.0)) return v;  // integral, inf, NaN
-  const double whole = (double)(int64_t)v;
-  const double rest = v - whole;
-  double rounded = whole;
-  if (rest >= 0.5) rounded = whole + 1.0;
-  if (rest <= -0.5) rounded = whole - 1.0;
-  return __builtin_copysign(rounded, v);
-}
-
 PD_API double pd_quantize(double x, double step) {
-  return round_half_away(x / step) * step;
+  return pd_round_half_away(x / step) * step;
 }
 
 PD_API double pd_abs_f64(double x) {

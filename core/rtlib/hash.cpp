@@ -5,6 +5,10 @@ PD_API uint64_t pd_hash(uint64_t x) {
   return polyrt::rt::splitmix64(x);
 }
 
+PD_API uint64_t pd_xxh3(uint64_t x) {
+  return pd_xxh3_u64_inline(x);
+}
+
 PD_API uint64_t pd_hash_range(uint64_t x, uint64_t max) {
   return max == 0 ? 0 : pd_hash(x) % max;
 }

@@ -53,6 +53,31 @@ PD_INLINE double pd_floor_exact(double x) {
   const double t = (double)(int64_t)x;  // toward zero, exact below 2^52
   return t > x ? t - 1.0 : t;
 }
+// Rust's f64::round: half away from zero, the sign of zero kept, without
+// libm (exact: below 2^52 the integer part and the remainder are exact).
+PD_INLINE double pd_round_half_away(double v) {
+  if (!(v > -4503599627370496.0 && v < 4503599627370496.0)) return v;  // integral, inf, NaN
+  const double whole = (double)(int64_t)v;
+  const double rest = v - whole;
+  double rounded = whole;
+  if (rest >= 0.5) rounded = whole + 1.0;
+  if (rest <= -0.5) rounded = whole - 1.0;
+  return __builtin_copysign(rounded, v);
+}
+// XXH3-64 (seed 0, the default secret) of one u64's eight little-endian
+// bytes: the algorithm's 4-to-8-byte path, whose two secret words are
+// bytes 8..23 of the default secret (rtlib/xxh3.hpp has the whole hash).
+PD_INLINE uint64_t pd_xxh3_u64_inline(uint64_t x) {
+  const uint64_t secret8 = 0x1cad21f72c81017cULL, secret16 = 0xdb979083e96dd4deULL;
+  const uint64_t prime = 0x9FB21C651E98DF25ULL;
+  // The two 4-byte halves, swapped: input2 + (input1 << 32).
+  uint64_t h = ((x >> 32) | (x << 32)) ^ (secret8 ^ secret16);
+  h ^= ((h << 49) | (h >> 15)) ^ ((h << 24) | (h >> 40));
+  h *= prime;
+  h ^= (h >> 35) + 8;  // + the input's length
+  h *= prime;
+  return h ^ (h >> 28);
+}
 // a + b, and 1 in *carry when it wrapped (0 otherwise).
 PD_INLINE uint64_t pd_add_carry(uint64_t a, uint64_t b, uint64_t* carry) {
   const uint64_t sum = a + b;

@@ -8,6 +8,8 @@
 
 // Hashing and hash-derived values.
 PD_API uint64_t pd_hash(uint64_t x);
+// XXH3-64 of x's eight little-endian bytes (polydat's xxh3 and xxhash3).
+PD_API uint64_t pd_xxh3(uint64_t x);
 PD_API uint64_t pd_hash_range(uint64_t x, uint64_t max);
 PD_API double pd_unit_interval(uint64_t x);
 PD_API double pd_hash_interval(uint64_t x, double min, double max);
@@ -182,6 +184,27 @@ PD_API double pd_atan(double x);
 PD_API double pd_atan2(double y, double x);
 PD_API double pd_asin(double x);
 PD_API double pd_acos(double x);
+
+// polydat's round numbers (round_numbers.cpp): a positive finite x snapped
+// down, up or to the closest (ties down) power of ten, multiple of its power
+// of ten ("decade"), Fibonacci number or power of two ("binomial"); 0 for
+// any other x. round_*: x to a multiple of interval (x when the interval is
+// not positive and finite).
+PD_API double pd_floor_base10(double x);
+PD_API double pd_ceiling_base10(double x);
+PD_API double pd_closest_base10(double x);
+PD_API double pd_floor_decade(double x);
+PD_API double pd_ceiling_decade(double x);
+PD_API double pd_closest_decade(double x);
+PD_API double pd_floor_fibonacci(double x);
+PD_API double pd_ceiling_fibonacci(double x);
+PD_API double pd_closest_fibonacci(double x);
+PD_API double pd_floor_binomial(double x);
+PD_API double pd_ceiling_binomial(double x);
+PD_API double pd_closest_binomial(double x);
+PD_API double pd_round_floor(double x, double interval);
+PD_API double pd_round_ceiling(double x, double interval);
+PD_API double pd_round_nearest(double x, double interval);
 
 // Exact-tail samplers (quantiles.cpp): the inverse CDF at u over the whole
 // open interval (0, 1); u <= 0 and u >= 1 give the support's ends.
