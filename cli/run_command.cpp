@@ -281,8 +281,6 @@ void prepare_job(RunRequest& r, const std::string& file) {
   scheduler::RangeJob& job = r.job;
   job.program = compile_file(file, r.options);
   const Program& p = *job.program;
-  if (p.input_names().empty())
-    throw UsageError("polyrt run: " + file + " declares no input to iterate");
   if (!r.cycles) r.cycles = default_cycles(p, r.rows.has_value());
   if (r.rows) r.cycles->second = std::min(r.cycles->second, *r.rows);
   job.first = r.cycles->first;

@@ -208,6 +208,18 @@ TEST_F(Cli, RowsOfNoColumns) {
   }
 }
 
+// A program of constants (no input) writes its values once per cycle on
+// every engine, as polydat's run does (nmbrs's blocks of params alone);
+// the per-state engines once wrote past an empty coordinate list here.
+TEST_F(Cli, AProgramWithNoInputWritesItsConstantsEachRow) {
+  const std::string constants = write_program(dir, "constants.polydat", "a := 5\nb := \"x\"\n");
+  for (const char* engine : {"batch", "native", "closures", "interpreter"}) {
+    auto csv = run_polyrt("run " + constants + " --cycles 0..3 --engine " + engine);
+    ASSERT_EQ(csv.status, 0) << csv.err;
+    EXPECT_EQ(csv.out, "a,b\n5,x\n5,x\n5,x\n") << engine;
+  }
+}
+
 TEST_F(Cli, StringEscapesInEveryFormatAndTier) {
   const std::string f =
       write_program(dir, "esc.polydat", "input cycle\ns := \"a\\tb\\nc\\\\d\\\"e,f\"\n");

@@ -71,8 +71,10 @@ void run_range_job(const RangeJob& job, const std::string& target) {
           try {
             for (uint64_t r = 0; r < c.rows; ++r) {  // counted: the range may end at 2^64 - 1
               const uint64_t x = job.first + c.offset + r;
-              coords[0] = x;
-              state.set_inputs(coords);
+              if (!coords.empty()) {  // a program with no input writes its constants each row
+                coords[0] = x;
+                state.set_inputs(coords);
+              }
               begin_row(c.text, *format);
               for (size_t k = 0; k < columns.size(); ++k) {
                 if (k) field_separator(c.text, *format);
