@@ -296,6 +296,12 @@ std::pair<std::string, std::string> split_assignment(const std::string& text) {
   return {text.substr(0, eq), text.substr(eq + 1)};
 }
 
+void refuse_inputless_traversal(const std::string& command, const std::string& file) {
+  throw UsageError("polyrt " + command + ": " + file +
+                   " has a traversal but no input to number its rows; declare one (input "
+                   "cycle)");
+}
+
 void apply_settings(const Program& p, const std::vector<std::pair<std::string, std::string>>& sets,
                     const std::string& command, std::vector<uint64_t>& coordinates,
                     std::vector<std::pair<std::string, Value>>& externs,

@@ -124,6 +124,10 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 // "polyrt COMMAND:", for an unknown name, the iterated input, an input
 // without a value or an extern without a default left unset (unless
 // `unset_externs_read_none`: it then reads None, as preview shows it).
+// A top-level traversal's rows are numbered by the program's first input:
+// one with no input is refused, saying what to add.
+[[noreturn]] void refuse_inputless_traversal(const std::string& command, const std::string& file);
+
 void apply_settings(const Program& p, const std::vector<std::pair<std::string, std::string>>& sets,
                     const std::string& command, std::vector<uint64_t>& coordinates,
                     std::vector<std::pair<std::string, Value>>& externs,

@@ -78,8 +78,10 @@ void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_
   for (const auto& [name, value] : externs) state.set_input(name, value);
   const uint64_t count = std::min(r.rows, r.cycles.second);
   for (uint64_t k = 0; k < count; ++k) {
-    coordinates[0] = r.cycles.first + k;
-    state.set_inputs(coordinates);
+    if (!coordinates.empty()) {  // a program with no input shows its constants each row
+      coordinates[0] = r.cycles.first + k;
+      state.set_inputs(coordinates);
+    }
     std::vector<std::optional<std::string>> row;
     for (size_t o : outputs) row.push_back(cell_of(state.pull_at(o), p.output_logical_type(o)));
     table.rows.push_back(std::move(row));
@@ -182,9 +184,6 @@ int preview_command(CommandLine& args) {
   args.allow_positionals(1, "preview takes one FILE");
   const auto program = compile_file(file, r.options);
   const Program& p = *program;
-  if (p.input_names().empty()) {
-    throw UsageError("polyrt preview: " + file + " declares no input to iterate");
-  }
   if (!r.cycles_given) r.cycles = {0, ~uint64_t{0}};
   if (!r.cycles_given && !p.cursors().empty() && p.cursors()[0].size) {
     r.cycles = {0, *p.cursors()[0].size};
@@ -194,6 +193,7 @@ int preview_command(CommandLine& args) {
   apply_settings(p, r.sets, "preview", coordinates, externs, true);
   TextTable table;
   if (p.traversal_count()) {
+    if (p.input_names().empty()) refuse_inputless_traversal("preview", file);
     traversal_rows(p, r, coordinates, externs, table);
   } else {
     program_rows(p, r, coordinates, externs, table);
@@ -201,7 +201,10 @@ int preview_command(CommandLine& args) {
   const bool terminal = isatty(STDOUT_FILENO) == 1;
   std::string out = render_table(table, TableStyle{terminal, line_width(r, terminal)});
   out += std::to_string(table.rows.size()) + (table.rows.size() == 1 ? " row" : " rows") +
-         " from " + p.input_names()[0] + " = " + std::to_string(r.cycles.first) + "\n";
+         (p.input_names().empty()
+              ? " (no input: the same constants each row)"
+              : " from " + p.input_names()[0] + " = " + std::to_string(r.cycles.first)) +
+         "\n";
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

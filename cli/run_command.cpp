@@ -281,6 +281,7 @@ void prepare_job(RunRequest& r, const std::string& file) {
   scheduler::RangeJob& job = r.job;
   job.program = compile_file(file, r.options);
   const Program& p = *job.program;
+  if (p.traversal_count() && p.input_names().empty()) refuse_inputless_traversal("run", file);
   if (!r.cycles) r.cycles = default_cycles(p, r.rows.has_value());
   if (r.rows) r.cycles->second = std::min(r.cycles->second, *r.rows);
   job.first = r.cycles->first;

@@ -218,6 +218,21 @@ TEST_F(Cli, AProgramWithNoInputWritesItsConstantsEachRow) {
     ASSERT_EQ(csv.status, 0) << csv.err;
     EXPECT_EQ(csv.out, "a,b\n5,x\n5,x\n5,x\n") << engine;
   }
+  auto preview = run_polyrt("preview " + constants + " --rows 2");
+  ASSERT_EQ(preview.status, 0) << preview.err;
+  EXPECT_NE(preview.out.find("2 rows (no input: the same constants each row)"), std::string::npos)
+      << preview.out;
+  // A traversal's rows are numbered by the first input: none is refused.
+  const std::string traversal =
+      write_program(dir, "traversal.polydat", "a := 5\nfor i in 0..3 {\n  v := i\n}\n");
+  for (const char* command : {"run", "preview"}) {
+    auto refused = run_polyrt(std::string(command) + " " + traversal + " --cycles 0..2");
+    EXPECT_EQ(refused.status, 2) << command;
+    EXPECT_NE(refused.err.find("has a traversal but no input to number its rows; declare one "
+                               "(input cycle)"),
+              std::string::npos)
+        << refused.err;
+  }
 }
 
 TEST_F(Cli, StringEscapesInEveryFormatAndTier) {
