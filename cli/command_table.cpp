@@ -23,7 +23,8 @@ int version_with_no_arguments(CommandLine& args) {
 }
 
 const Command kCommands[] = {
-    {"check", "FILE", "compile FILE and report diagnostics", check_command},
+    {"check", "FILE|DIR...", "compile FILE and report diagnostics, or list which programs compile",
+     check_command},
     {"eval", "FILE [--set N=V]... INPUTS...", "evaluate one coordinate, print every output",
      eval_command},
     {"run", "FILE --cycles A..B [OPTIONS]", "generate rows for coordinates A..B-1 with every core",

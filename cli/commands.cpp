@@ -1,4 +1,4 @@
-// The check, eval and nodes subcommands (run has its own file).
+// The eval and nodes subcommands (check and run have their own files).
 #include <cstdio>
 
 #include "cli/command_line.hpp"
@@ -7,30 +7,6 @@
 #include "polyrt/traversal.hpp"
 
 namespace polyrt::cli {
-
-int check_command(CommandLine& args) {
-  static const char* usage =
-      "usage: polyrt check FILE [--lib DIR]... [--plugin LIB]... [--partition [CURSOR=]I]...\n\n"
-      "Compiles FILE and reports diagnostics. Exit status 0 when it compiles, 1 when not.\n"
-      "--lib DIR adds a directory of modules (searched in order, after FILE's directory\n"
-      "and before POLYRT_LIB_PATH and the standard library); --plugin LIB loads a library\n"
-      "of host nodes (docs/embedding.md, every command takes it); --partition the\n"
-      "partition a top-level cursor takes.\n";
-  if (args.wants_help()) return print_compiling_help(usage);
-  CompileOptions options;
-  while (!args.done()) {
-    const std::string f = args.flag();
-    if (!program_flag(args, f, options)) args.unknown_flag(f);
-  }
-  const std::string& file = args.file();
-  args.allow_positionals(1, "check takes one FILE");
-  auto program = compile_file(file, options);
-  for (const std::string& w : program->warnings()) std::fprintf(stderr, "%s\n", w.c_str());
-  std::printf("%s: ok (%zu inputs, %zu externs, %zu outputs)\n", file.c_str(),
-              program->input_names().size(), program->externs().size(),
-              program->output_names().size());
-  return 0;
-}
 
 namespace {
 

@@ -83,6 +83,34 @@ TEST_F(Cli, Check) {
             0u);
 }
 
+// Several programs, or a directory of them: one line each, what compiles
+// and why the rest do not, then the count; --json as JSON Lines; exit 1
+// when any is refused.
+TEST_F(Cli, CheckListsWhichProgramsCompile) {
+  const std::string tree = dir + "/workloads";
+  std::filesystem::create_directories(tree + "/nested");
+  write_program(tree, "a.polydat", "input cycle\nv := hash(cycle)\n");
+  write_program(tree + "/nested", "b.polydat", "input cycle\nv := hash(cycle\n");
+  write_program(tree, "c.polydat", "x := nope(1)\n");
+  write_program(tree, "notes.txt", "not a program\n");
+  const CommandResult listed = run_polyrt("check " + tree);
+  EXPECT_EQ(listed.status, 1) << listed.err;
+  EXPECT_EQ(listed.out, tree + "/a.polydat: ok (1 inputs, 0 externs, 1 outputs)\n" + tree +
+                            "/c.polydat:1:6: refused: unknown function 'nope'\n" + tree +
+                            "/nested/b.polydat:3:1: refused: expected ')' to close the "
+                            "arguments of 'hash', found end of input\n1 of 3 compile\n");
+  const CommandResult json =
+      run_polyrt("check " + tree + "/a.polydat " + tree + "/c.polydat --json");
+  EXPECT_EQ(json.status, 1);
+  EXPECT_EQ(json.out, "{\"file\":\"" + tree +
+                          "/a.polydat\",\"ok\":true,\"inputs\":1,\"externs\":0,\"outputs\":1}\n"
+                          "{\"file\":\"" +
+                          tree +
+                          "/c.polydat\",\"ok\":false,\"line\":1,\"column\":6,\"error\":"
+                          "\"unknown function 'nope'\"}\n");
+  EXPECT_EQ(run_polyrt("check " + tree + "/a.polydat --json").status, 0);
+}
+
 TEST_F(Cli, Eval) {
   auto r = run_polyrt("eval " + ladder + " --set tag=hi 4");
   EXPECT_EQ(r.status, 0) << r.err;
