@@ -79,6 +79,21 @@ TEST(TopLevelCursors, ACursorWithoutOverCoversItsRange) {
   EXPECT_EQ(got[0], "u64 5");
 }
 
+// A cursor's bare name reads its ordinal (nmbrs's workloads write
+// `format_u64(row, 10)`), on every engine; a program's own binding of the
+// name wins, and the name is no output.
+TEST(TopLevelCursors, TheBareNameReadsTheOrdinal) {
+  const char* source = "input i\ncursor row = range(10, 14)\nv := format_u64(row, 10)\n";
+  for (uint64_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(values_everywhere(source, i, {"v"})[0], "str " + std::to_string(10 + i % 4));
+  }
+  EXPECT_EQ(compile(source)->output_names(), (std::vector<std::string>{"v"}));
+  EXPECT_TRUE(compile(source)->input_names() == (std::vector<std::string>{"i"}));
+  const auto own =
+      values_everywhere("input i\ncursor row = range(5, 9)\nrow := 3\nv := row\n", 1, {"v"});
+  EXPECT_EQ(own[0], "u64 3");
+}
+
 TEST(TopLevelCursors, RunWalksTheSliceOnEveryTier) {
   const std::string dir = temp_dir();
   const std::string file = write_program(dir, "fiber.polydat", kFiber);

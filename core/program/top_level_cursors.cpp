@@ -1,5 +1,7 @@
 #include "program/top_level_cursors.hpp"
 
+#include <algorithm>
+
 #include "dsl/ast_builder.hpp"
 #include "polyrt/error.hpp"
 #include "program/body_cursors.hpp"
@@ -162,6 +164,17 @@ std::vector<CursorInfo> take_top_level_cursors(dsl::Ast& ast,
       cursors.push_back(lowering.lower(s, out));
     } else {
       out.push_back(std::move(s));
+    }
+  }
+  // A cursor's bare name reads its ordinal, as nmbrs's workloads read it
+  // (`format_u64(row, 10)`), unless the program binds or declares the name.
+  for (const CursorInfo& c : cursors) {
+    const bool taken = std::any_of(out.begin(), out.end(), [&](const dsl::Stmt& s) {
+      return std::find(s.names.begin(), s.names.end(), c.name) != s.names.end();
+    });
+    if (!taken) {
+      const dsl::AstBuilder b(dsl::SourcePos{});
+      out.push_back(b.binding(c.name, b.name(c.name + "__ordinal"), true));
     }
   }
   ast.statements = std::move(out);
