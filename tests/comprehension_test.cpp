@@ -854,6 +854,13 @@ TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
                   {"not in a module's body"});
   expect_contains(compile_error("input cycle\nfor a in {nothing} { v := a }\n"),
                   {"'{nothing}' names no output or input"});
+  // A {name} inside a source's quoted text is refused, never taken literally.
+  for (const char* source : {"'table_{region}'", "\"a_{region}, b\""}) {
+    expect_contains(compile_error("input cycle\nextern region: str = \"eu\"\nfor t in " +
+                                  std::string(source) + " { v := t }\n"),
+                    {"t.polydat:3:10", "'{region}' inside a source's text is not substituted"});
+  }
+  EXPECT_NO_THROW(compile("input cycle\nfor t in '{\"k\": 1}' { v := t }\n"));
 }
 
 }  // namespace

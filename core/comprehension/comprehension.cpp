@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "comprehension/generators.hpp"
+#include "dsl/lexer.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/cancellation.hpp"
 #include "polyrt/error.hpp"
@@ -401,13 +402,34 @@ class Parser {
       return list(split_items(text.substr(1, text.size() - 2), ","), at);
     }
     if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+      refuse_placeholders(text, at);
       return list(split_items(text.substr(1, text.size() - 2), ",; \t\n"), at);
     }
     if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
+      refuse_placeholders(text, at);
       src.values.push_back(Value::str(std::string(text.substr(1, text.size() - 2))));
       return src;
     }
     return list(split_items(text, ","), at);
+  }
+
+  // polydat substitutes a {name} inside a source's quoted text; polyrt does
+  // not yet, and taking it literally would be a silent wrong value.
+  void refuse_placeholders(std::string_view text, size_t at) {
+    for (size_t open = text.find('{'); open != std::string_view::npos;
+         open = text.find('{', open + 1)) {
+      size_t k = open + 1;
+      if (k >= text.size() || !dsl::ident_start(text[k])) continue;
+      while (k < text.size() && dsl::ident_char(text[k])) ++k;
+      if (k < text.size() && text[k] == '}') {
+        fail(at,
+             "'" + std::string(text.substr(open, k + 1 - open)) +
+                 "' inside a source's text is not substituted by polyrt yet (polydat "
+                 "substitutes it), and would be taken literally",
+             "build the text in the body instead (name := \"table_\" + region), or write "
+             "the values out");
+      }
+    }
   }
 
   // `name(arg, ...)`: a named generator, each argument a literal or a
