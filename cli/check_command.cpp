@@ -33,6 +33,7 @@ std::vector<std::string> programs_named(const std::vector<std::string>& paths) {
       }
     }
     if (error) throw UsageError("polyrt check: cannot list '" + path + "': " + error.message());
+    if (found.empty()) throw UsageError("polyrt check: " + path + " holds no .polydat file");
     std::sort(found.begin(), found.end());
     out.insert(out.end(), found.begin(), found.end());
   }

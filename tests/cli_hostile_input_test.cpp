@@ -34,7 +34,11 @@ class CliHostile : public ::testing::Test {
 TEST_F(CliHostile, InputsThatAreNotProgramFilesAreRefused) {
   expect_error(run_polyrt("check /dev/zero"), 2, "it is a character device");
   expect_error(run_polyrt("check /dev/urandom"), 2, "it is a character device");
-  expect_error(run_polyrt("check " + dir), 2, "it is a directory");
+  expect_error(run_polyrt("run " + dir + " --rows 1"), 2, "it is a directory");
+  // check takes a directory as a list of programs, and one with none is an error.
+  const std::string empty = dir + "/empty";
+  ASSERT_EQ(::mkdir(empty.c_str(), 0700), 0);
+  expect_error(run_polyrt("check " + empty), 2, "holds no .polydat file");
   const std::string fifo = dir + "/fifo";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   expect_error(run_polyrt("check " + fifo), 2, "it is a FIFO");
@@ -101,7 +105,12 @@ TEST_F(CliHostile, OptionsAreCheckedAndMayComeBeforeTheFile) {
                "valid: csv, tsv, jsonl, text, npy");
   expect_error(run_polyrt("run " + program + " --cycles 3"), 2, "A..=B");
   expect_error(run_polyrt("run " + program + " --cycles 0..99999999999999999999"), 2, "below 2^64");
-  expect_error(run_polyrt("check " + program + " extra"), 2, "unexpected argument 'extra'");
+  expect_error(run_polyrt("preview " + program + " extra"), 2, "unexpected argument 'extra'");
+  // check lists several programs: one it cannot read is refused, exit 1.
+  const CommandResult listed = run_polyrt("check " + program + " extra");
+  EXPECT_EQ(listed.status, 1);
+  EXPECT_NE(listed.out.find("extra: refused: cannot read program file 'extra'"), std::string::npos)
+      << listed.out;
 }
 
 TEST_F(CliHostile, CyclesRangesReachTheEndOfU64) {
@@ -116,8 +125,7 @@ TEST_F(CliHostile, CyclesRangesReachTheEndOfU64) {
   EXPECT_EQ(per_state.out, open.out);
   EXPECT_EQ(run_polyrt("run " + program + " --cycles 5..=5 --outputs a").out,
             run_polyrt("run " + program + " --cycles 5..6 --outputs a").out);
-  expect_error(run_polyrt("run " + program + " --cycles 0..=18446744073709551615"), 2,
-               "2^64 rows");
+  expect_error(run_polyrt("run " + program + " --cycles 0..=18446744073709551615"), 2, "2^64 rows");
 }
 
 TEST_F(CliHostile, ThreadsPastTheCoresAreCappedQuietly) {
