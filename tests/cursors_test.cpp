@@ -94,6 +94,25 @@ TEST(TopLevelCursors, TheBareNameReadsTheOrdinal) {
   EXPECT_EQ(own[0], "u64 3");
 }
 
+// A body's cursor too: its bare name is the ordinal of the cycle in its
+// activation's slice.
+TEST(TopLevelCursors, ABodysCursorsBareNameReadsItsOrdinal) {
+  const std::string file = write_program(temp_dir(), "body.polydat",
+                                         "input cycle\nfor p in partitions(\"*/2\", 10) {\n"
+                                         "  cursor rows = range(0, 10) over p\n"
+                                         "  v := format_u64(rows, 10)\n}\n");
+  const CommandResult r = run_polyrt("run " + file + " --cycles 0..1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  // Each row: cycle, the partition p, then v.
+  std::string last_fields;
+  for (size_t end = r.out.find('\n'), start = end + 1;
+       (end = r.out.find('\n', start)) != std::string::npos; start = end + 1) {
+    const std::string line = r.out.substr(start, end - start);
+    last_fields += line.substr(line.rfind(',') + 1) + " ";
+  }
+  EXPECT_EQ(last_fields, "0 1 2 3 4 5 6 7 8 9 ");
+}
+
 TEST(TopLevelCursors, RunWalksTheSliceOnEveryTier) {
   const std::string dir = temp_dir();
   const std::string file = write_program(dir, "fiber.polydat", kFiber);

@@ -85,6 +85,19 @@ void declare_partition_fields(const dsl::AstBuilder& b, const std::string& curso
   }
 }
 
+void read_bare_names_as_ordinals(const std::vector<std::string>& cursors,
+                                 std::vector<dsl::Stmt>& out) {
+  for (const std::string& name : cursors) {
+    const bool taken = std::any_of(out.begin(), out.end(), [&](const dsl::Stmt& s) {
+      return std::find(s.names.begin(), s.names.end(), name) != s.names.end();
+    });
+    if (!taken) {
+      const dsl::AstBuilder b(dsl::SourcePos{});
+      out.push_back(b.binding(name, b.name(name + "__ordinal"), true));
+    }
+  }
+}
+
 std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
                                           const std::vector<std::string>& elements,
                                           const std::vector<Type>& element_types,
@@ -126,6 +139,9 @@ std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
     declare(c, s.pos, out);
     cursors.push_back(std::move(c));
   }
+  std::vector<std::string> names;
+  for (const BodyCursor& c : cursors) names.push_back(c.name);
+  read_bare_names_as_ordinals(names, out);
   body = std::move(out);
   return cursors;
 }

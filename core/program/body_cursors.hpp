@@ -39,6 +39,12 @@ std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
                                           const std::vector<Type>& element_types,
                                           dsl::Sources& sources);
 
+// A cursor's bare name reads its ordinal (nmbrs's workloads write
+// `format_u64(row, 10)`): a hidden binding NAME := NAME.ordinal for each
+// cursor whose name no statement of `out` binds or declares.
+void read_bare_names_as_ordinals(const std::vector<std::string>& cursors,
+                                 std::vector<dsl::Stmt>& out);
+
 // The hidden bindings of a cursor's partition fields, `NAME.cursor.idx`,
 // `.partition_count`, `.start_ordinal` and `.end_ordinal`, over the
 // partition wire NAME__cursor (a body's cursors and a program's).

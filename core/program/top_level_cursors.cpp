@@ -1,7 +1,5 @@
 #include "program/top_level_cursors.hpp"
 
-#include <algorithm>
-
 #include "dsl/ast_builder.hpp"
 #include "polyrt/error.hpp"
 #include "program/body_cursors.hpp"
@@ -166,17 +164,9 @@ std::vector<CursorInfo> take_top_level_cursors(dsl::Ast& ast,
       out.push_back(std::move(s));
     }
   }
-  // A cursor's bare name reads its ordinal, as nmbrs's workloads read it
-  // (`format_u64(row, 10)`), unless the program binds or declares the name.
-  for (const CursorInfo& c : cursors) {
-    const bool taken = std::any_of(out.begin(), out.end(), [&](const dsl::Stmt& s) {
-      return std::find(s.names.begin(), s.names.end(), c.name) != s.names.end();
-    });
-    if (!taken) {
-      const dsl::AstBuilder b(dsl::SourcePos{});
-      out.push_back(b.binding(c.name, b.name(c.name + "__ordinal"), true));
-    }
-  }
+  std::vector<std::string> names;
+  for (const CursorInfo& c : cursors) names.push_back(c.name);
+  read_bare_names_as_ordinals(names, out);
   ast.statements = std::move(out);
   for (const auto& [name, index] : choices) {
     if (name.empty()) continue;
