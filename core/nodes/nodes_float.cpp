@@ -15,10 +15,10 @@ using F64ToU64 = uint64_t (*)(double);
 template <BinaryF64 fn>
 void add_binary(Registry& r, std::string_view name, std::string_view symbol,
                 std::string_view summary, std::string_view family = "f64 operators",
-                std::string_view second = "b") {
+                std::string_view first = "a", std::string_view second = "b") {
   r.add({.name = name,
          .family = family,
-         .args = {wire(second == "b" ? "a" : "x", PortType::F64), wire(second, PortType::F64)},
+         .args = {wire(first, PortType::F64), wire(second, PortType::F64)},
          .results = {Type::F64},
          .summary = summary,
          .eval = [](Call& c) { c.set_f64(fn(c.f64(0), c.f64(1))); },
@@ -128,15 +128,15 @@ void register_round_numbers(Registry& r) {
   ADD_F64(add_binary, r, round_floor,
           "x down to a multiple of interval: round_floor(1732, 500) = 1500; x itself when "
           "interval is not positive and finite.",
-          k, "interval");
+          k, "x", "interval");
   ADD_F64(add_binary, r, round_ceiling,
           "x up to a multiple of interval: round_ceiling(1732, 500) = 2000; x itself when "
           "interval is not positive and finite.",
-          k, "interval");
+          k, "x", "interval");
   ADD_F64(add_binary, r, round_nearest,
           "x to the nearest multiple of interval (half away from zero): round_nearest(1732, "
           "500) = 1500; x itself when interval is not positive and finite.",
-          k, "interval");
+          k, "x", "interval");
 }
 
 }  // namespace

@@ -288,8 +288,7 @@ std::shared_ptr<const Prepared> people_of(const std::vector<Value>& p) {
     entries = parse_weighted_spec(spec, false);
   } else {
     for (std::string_view piece : split_any(spec, ",;")) {
-      while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
-      while (!piece.empty() && piece.back() == ' ') piece.remove_suffix(1);
+      piece = trim_spaces(piece);
       if (!piece.empty()) entries.push_back({std::string(piece), 1.0});
     }
   }
@@ -403,7 +402,7 @@ void register_word_list_nodes(Registry& r) {
       {.name = "street_names",
        .family = "word lists",
        .keyed_by_seed = true,
-       .args = {wire("input", PortType::U64), konst("locale", PortType::Str, Value::str("en_US"))},
+       .args = locale_args(false),
        .results = {Type::Str},
        .summary = "A street of the locale (the ten of given_names) named after one of its "
                   "family names (last_names' lists), with one of the locale's common street "
@@ -415,7 +414,7 @@ void register_word_list_nodes(Registry& r) {
       {.name = "street_addresses",
        .family = "word lists",
        .keyed_by_seed = true,
-       .args = {wire("input", PortType::U64), konst("locale", PortType::Str, Value::str("en_US"))},
+       .args = locale_args(false),
        .results = {Type::Str},
        .summary = "A street address of the locale: a street as street_names makes it and a "
                   "house number where the locale writes it (\"12 Jones Avenue\", "

@@ -6,15 +6,11 @@
 
 namespace polyrt::nodes {
 
-namespace {
-
 std::string_view trim_spaces(std::string_view text) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   return text;
 }
-
-}  // namespace
 
 bool parse_number(std::string_view text, double& out) {
   text = trim_spaces(text);

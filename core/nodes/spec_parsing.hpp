@@ -9,6 +9,9 @@
 
 namespace polyrt::nodes {
 
+// `text` without its leading and trailing spaces.
+std::string_view trim_spaces(std::string_view text);
+
 // A decimal number with optional surrounding spaces (std::from_chars: no locale).
 bool parse_number(std::string_view text, double& out);
 
