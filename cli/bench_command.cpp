@@ -59,7 +59,7 @@ int bench_command(CommandLine& args) {
     } else if (f == "--outputs") {
       settings.outputs = split_list(args.value_of(f), "bench");
     } else if (f == "--set") {
-      settings.sets.push_back(split_assignment(args.value_of(f)));
+      take_setting(args.value_of(f), settings.sets, settings.bench.compile);
     } else if (f == "--json") {
       json = true;
     } else if (!program_flag(args, f, settings.bench.compile)) {

@@ -85,8 +85,8 @@ Verdict check_one(const std::string& file, const CompileOptions& options) {
 
 int check_command(CommandLine& args) {
   static const char* usage =
-      "usage: polyrt check FILE|DIR... [--json] [--lib DIR]... [--plugin LIB]...\n"
-      "                    [--partition [CURSOR=]I]...\n\n"
+      "usage: polyrt check FILE|DIR... [--json] [--set NAME=VALUE]... [--lib DIR]...\n"
+      "                    [--plugin LIB]... [--partition [CURSOR=]I]...\n\n"
       "Compiles FILE and reports its diagnostics. Exit status 0 when it compiles, 1 when not.\n"
       "Several FILEs, a DIR (every .polydat file under it, in name order) or --json list\n"
       "instead one line per program: FILE: ok (N inputs, N externs, N outputs), or\n"
@@ -97,14 +97,18 @@ int check_command(CommandLine& args) {
       "--lib DIR adds a directory of modules (searched in order, after FILE's directory\n"
       "and before POLYRT_LIB_PATH and the standard library); --plugin LIB loads a library\n"
       "of host nodes (docs/embedding.md, every command takes it); --partition the\n"
-      "partition a top-level cursor takes.\n";
+      "partition a top-level cursor takes; --set a value for an extern or a name the\n"
+      "programs read without declaring it (as a workload's params; see polyrt run).\n";
   if (args.wants_help()) return print_compiling_help(usage);
   CompileOptions options;
+  std::vector<std::pair<std::string, std::string>> sets;
   bool json = false;
   while (!args.done()) {
     const std::string f = args.flag();
     if (f == "--json") {
       json = true;
+    } else if (f == "--set") {
+      take_setting(args.value_of(f), sets, options);
     } else if (!program_flag(args, f, options)) {
       args.unknown_flag(f);
     }

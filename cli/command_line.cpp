@@ -288,12 +288,14 @@ Value parse_setting(const std::string& what, const std::string& text, Type type)
   }
 }
 
-std::pair<std::string, std::string> split_assignment(const std::string& text) {
+void take_setting(const std::string& text, std::vector<std::pair<std::string, std::string>>& sets,
+                  CompileOptions& options) {
   const size_t eq = text.find('=');
   if (eq == std::string::npos || eq == 0) {
     throw UsageError("--set expects NAME=VALUE, got '" + text + "'");
   }
-  return {text.substr(0, eq), text.substr(eq + 1)};
+  sets.emplace_back(text.substr(0, eq), text.substr(eq + 1));
+  options.params[sets.back().first] = sets.back().second;
 }
 
 void refuse_inputless_traversal(const std::string& command, const std::string& file) {
@@ -320,10 +322,9 @@ void apply_settings(const Program& p, const std::vector<std::pair<std::string, s
       coordinates[c] = parse_setting("input " + name, text, Type::U64).as_u64();
       coordinate_set[c] = found = true;
     }
+    // An extern's value: the compiler made it its default (take_setting).
     for (size_t e = 0; e < p.externs().size() && !found; ++e) {
-      if (p.externs()[e].name != name) continue;
-      externs.emplace_back(name, parse_setting("extern " + name, text, p.externs()[e].type));
-      extern_set[e] = found = true;
+      if (p.externs()[e].name == name) extern_set[e] = found = true;
     }
     if (!found) {
       throw UsageError(prefix + "--set " + name + ": the program has no input or extern named '" +

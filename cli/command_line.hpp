@@ -107,8 +107,12 @@ std::string did_you_mean(std::string_view value, std::string_view valid_list);
 void check_outputs(const std::string& command, const std::vector<std::string>& outputs,
                    const Program& columns_of, const std::string& where);
 
-// Parses "NAME=VALUE" of --set.
-std::pair<std::string, std::string> split_assignment(const std::string& text);
+// Parses "NAME=VALUE" of --set into `sets`, applied once the program is
+// compiled, and into `options.params`: the compiler gives the value to the
+// extern of that name, or makes a name the program reads but does not
+// declare an extern of that value (CompileOptions::params).
+void take_setting(const std::string& text, std::vector<std::pair<std::string, std::string>>& sets,
+                  CompileOptions& options);
 
 // Parses a command-line value for `what` ("extern rate", "input seed"); the
 // UsageError names it, the text and the valid form.

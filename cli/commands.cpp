@@ -65,7 +65,7 @@ int eval_command(CommandLine& args) {
   while (!args.done()) {
     const std::string f = args.flag();
     if (f == "--set") {
-      sets.push_back(split_assignment(args.value_of(f)));
+      take_setting(args.value_of(f), sets, options);
     } else if (!engine_flag(args, f, options)) {
       args.unknown_flag(f);
     }
@@ -87,17 +87,12 @@ int eval_command(CommandLine& args) {
         i - 1 < inputs.size() ? "input " + inputs[i - 1] : "input #" + std::to_string(i);
     coordinates.push_back(parse_setting(what, args.positionals()[i], Type::U64).as_u64());
   }
+  // The externs hold their --set values as their defaults (take_setting).
   State state = program->new_state();
   for (const auto& [name, text] : sets) {
-    const ExternInfo* info = nullptr;
-    for (const auto& e : program->externs()) {
-      if (e.name == name) info = &e;
-    }
-    if (!info) {
-      state.set_input(name, Value::none());  // throws the WriteError naming valid externs
-    } else {
-      state.set_input(name, parse_setting("extern " + name, text, info->type));
-    }
+    bool found = false;
+    for (const auto& e : program->externs()) found |= e.name == name;
+    if (!found) state.set_input(name, Value::none());  // throws the WriteError naming externs
   }
   state.set_inputs(coordinates);
   const auto& outputs = program->output_names();

@@ -175,7 +175,7 @@ int preview_command(CommandLine& args) {
     } else if (f == "--outputs") {
       r.outputs = split_list(args.value_of(f), "preview");
     } else if (f == "--set") {
-      r.sets.push_back(split_assignment(args.value_of(f)));
+      take_setting(args.value_of(f), r.sets, r.options);
     } else if (!engine_flag(args, f, r.options)) {
       args.unknown_flag(f);
     }

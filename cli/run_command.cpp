@@ -53,7 +53,9 @@ const char* kRunUsage =
     "                        parts are named <table>.<K>.csv.gz or .csv.zst; parquet's\n"
     "                        pages: zstd (default), snappy, gzip or none; arrow: none\n"
     "                        (default) or zstd\n"
-    "  --set NAME=VALUE      an extern, or another input (repeatable)\n"
+    "  --set NAME=VALUE      an extern's value, or another input's; a name the program\n"
+    "                        reads without declaring it becomes an extern of this value\n"
+    "                        (u64, f64, bool or str as the text reads; repeatable)\n"
     "  --threads N           worker threads (default: every core)\n"
     "  --device D            cpu, gpu, a GPU's index (see polyrt devices), auto or all: the\n"
     "                        batch tier's device (default auto: the CPU and every usable\n"
@@ -139,7 +141,7 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
                        did_you_mean(value.substr(0, value.find(':')), scheduler::kCodecNames));
     }
   } else if (f == "--set") {
-    r.sets.push_back(split_assignment(args.value_of(f)));
+    take_setting(args.value_of(f), r.sets, r.options);
   } else if (f == "--threads") {
     job.threads = parse_u64_arg("run", args.value_of(f), "--threads");
     if (job.threads == 0 || job.threads > 4096)
@@ -269,6 +271,13 @@ std::pair<uint64_t, uint64_t> default_cycles(const Program& p, bool rows_given) 
   }
   if (size) return {0, *size};
   if (rows_given) return parse_cycles("run", "0..");
+  for (const CursorInfo& c : p.cursors()) {
+    if (!c.wall_clock) continue;
+    throw UsageError("polyrt run: cursor '" + c.name + "' runs until " +
+                     std::to_string(c.wall_clock->min_ms) +
+                     " ms have passed (nmbrs's time box), so its length is not reproducible; "
+                     "bound it with --rows N or --cycles A..B");
+  }
   throw UsageError("polyrt run: --cycles A..B or --rows N is required" +
                    std::string(p.cursors().empty()
                                    ? ""

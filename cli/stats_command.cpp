@@ -157,7 +157,7 @@ int stats_command(CommandLine& args) {
     } else if (f == "--outputs") {
       outputs = split_list(args.value_of(f), "stats");
     } else if (f == "--set") {
-      sets.push_back(split_assignment(args.value_of(f)));
+      take_setting(args.value_of(f), sets, options);
     } else if (f == "--json") {
       json = true;
     } else if (f == "--log") {

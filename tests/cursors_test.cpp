@@ -144,11 +144,13 @@ TEST(TopLevelCursors, RefusalsNameTheFix) {
                   }),
                   {"--partition r=1 names no top-level cursor; the program's cursors: q"});
   expect_contains(compile_error("input i\ncursor q = range(0, n)\nx := q.ordinal\n"),
-                  {"range(START, END) with integers START <= END"});
+                  {"t.polydat:2:21", "argument 2 of range reads the coordinate 'n'", "--set n="});
   expect_contains(compile_error("input i\ncursor q = range(5, 2)\nx := q.ordinal\n"),
-                  {"START <= END"});
+                  {"START <= END, got range(5, 2)"});
   expect_contains(compile_error("input i\ncursor q = until_count(5)\nx := q.ordinal\n"),
-                  {"a cursor's constructor is range(START, END)"});
+                  {"until_count(BASE, COUNT[, DELTA]) takes 2 or 3 arguments"});
+  expect_contains(compile_error("input i\ncursor q = walk(5)\nx := q.ordinal\n"),
+                  {"'walk' is not a cursor constructor: range, until_elapsed"});
   expect_contains(compile_error("input i\ncursor q = range(0, 10) over \"bogus\"\nx := 1\n"),
                   {"'over \"bogus\"'"});
   expect_contains(

@@ -1,11 +1,14 @@
 #include "graph/lower.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "dsl/lexer.hpp"
 #include "graph/evaluate_node.hpp"
 #include "graph/hash_provenance.hpp"
 #include "polyrt/error.hpp"
@@ -46,10 +49,9 @@ enum class Visit : uint8_t { NotStarted, InProgress, Done };
 
 class Lowerer {
  public:
-  Lowerer(const dsl::Sources& src, const dsl::Ast& ast, std::optional<uint64_t> seed,
-          bool strict_inputs)
-      : src_(src), ast_(ast), strict_inputs_(strict_inputs) {
-    if (seed) seed_key_ = rt::splitmix64(*seed);
+  Lowerer(const dsl::Sources& src, const dsl::Ast& ast, const CompileOptions& options)
+      : src_(src), ast_(ast), strict_inputs_(options.strict_inputs), params_(options.params) {
+    if (options.seed) seed_key_ = rt::splitmix64(*options.seed);
   }
 
   Graph run() {
@@ -131,16 +133,10 @@ class Lowerer {
                       "1000000); an extern can carry the spec as a str");
           }
           if (s.expr) e.default_value = literal_default(*s.expr, e.type);
-          Node n;
-          n.kind = NodeKind::Extern;
-          n.out_types = {e.type};
-          n.name = n.binding = e.name;
-          n.label = "extern";
-          n.pos = s.name_pos[0];
-          n.slot = (uint32_t)g_.externs.size();
-          e.node = add_node(std::move(n));
-          bound_[e.name] = Typed{Wire{e.node, 0}, e.type};
-          g_.externs.push_back(std::move(e));
+          if (const auto param = params_.find(e.name); param != params_.end() && !s.hidden) {
+            e.default_value = declared_param(e, param->second);
+          }
+          declare_extern(std::move(e), s.name_pos[0]);
           break;
         }
         case StmtKind::Binding:
@@ -174,6 +170,47 @@ class Lowerer {
     return name == "strict_values" || name == "strict_types" || name == "strict";
   }
 
+  void declare_extern(Extern e, SourcePos pos) {
+    Node n;
+    n.kind = NodeKind::Extern;
+    n.out_types = {e.type};
+    n.name = n.binding = e.name;
+    n.label = "extern";
+    n.pos = pos;
+    n.slot = (uint32_t)g_.externs.size();
+    e.node = add_node(std::move(n));
+    bound_[e.name] = Typed{Wire{e.node, 0}, e.type};
+    g_.externs.push_back(std::move(e));
+  }
+
+  // A param's text as the value of the extern that declares it. A bad one
+  // is the caller's error, not the program's: a CompileError without a line.
+  Value declared_param(const Extern& e, const std::string& text) {
+    if (e.type == Type::U64) {
+      if (const std::optional<uint64_t> n = dsl::integer_literal(text)) return Value::u64(*n);
+    }
+    try {
+      return parse_value(text, e.type, "extern " + e.name);
+    } catch (const WriteError& error) {
+      throw CompileError(src_.file() + ": " + error.what(), src_.file(), 0, 0);
+    }
+  }
+
+  // A param of a name the program does not declare, typed as nmbrs types a
+  // workload's params: an integer literal is a u64, another number an f64,
+  // true or false a bool, anything else a str.
+  static Value undeclared_param(const std::string& text) {
+    if (const std::optional<uint64_t> n = dsl::integer_literal(text)) return Value::u64(*n);
+    const char* begin = text.c_str();
+    char* end = nullptr;
+    const double f = std::strtod(begin, &end);
+    if (!text.empty() && !std::isspace((unsigned char)text[0]) && end == begin + text.size()) {
+      return Value::f64(f);
+    }
+    if (text == "true" || text == "false") return Value::boolean(text == "true");
+    return Value::str(text);
+  }
+
   void declare_coordinate(const std::string& name, SourcePos pos) {
     Node n;
     n.kind = NodeKind::Coordinate;
@@ -202,6 +239,15 @@ class Lowerer {
         if (e->kind != ExprKind::Ident || declared_at_.count(e->text)) continue;
         if (e->text == "true" || e->text == "false" || e->text == "None" ||
             nodes::find_node(e->text)) {
+          continue;
+        }
+        if (const auto param = params_.find(e->text); param != params_.end()) {
+          claim_name(e->text, e->pos);
+          Extern given;
+          given.name = e->text;
+          given.default_value = undeclared_param(param->second);
+          given.type = given.default_value.type();
+          declare_extern(std::move(given), e->pos);
           continue;
         }
         if (!dsl::typo_of(e->text, known).empty()) continue;
@@ -1506,6 +1552,7 @@ class Lowerer {
   // splitmix64(seed), XORed into every keyed_by_seed node's hashed input.
   std::optional<uint64_t> seed_key_;
   const bool strict_inputs_;
+  const std::map<std::string, std::string>& params_;
   Graph g_;
   HashProvenance provenance_{g_};
   std::unordered_map<std::string, SourcePos> declared_at_;
@@ -1518,9 +1565,8 @@ class Lowerer {
 
 }  // namespace
 
-Graph lower(const dsl::Sources& sources, const dsl::Ast& ast, std::optional<uint64_t> seed,
-            bool strict_inputs) {
-  return Lowerer(sources, ast, seed, strict_inputs).run();
+Graph lower(const dsl::Sources& sources, const dsl::Ast& ast, const CompileOptions& options) {
+  return Lowerer(sources, ast, options).run();
 }
 
 }  // namespace polyrt::ir

@@ -127,7 +127,7 @@ std::shared_ptr<Program> compile_body(dsl::Ast body, dsl::Sources& sources,
   dsl::Ast inlined = modules::inline_modules(std::move(body), sources, library);
   dsl::resolve_table_values(inlined, sources);
   auto graph = std::make_shared<ir::Graph>(
-      ir::lower(sources, inlined, parent.options().seed, parent.options().strict_inputs));
+      ir::lower(sources, inlined, parent.options()));
   ir::run_passes(*graph, sources, {});
   return ProgramInternals::make(std::move(graph), parent.options(),
                                 ProgramSource{parent.source_text(), parent.source_files()}, native);

@@ -22,6 +22,7 @@
 #include "polyrt/polyrt.hpp"
 #include "program/compile_program.hpp"
 #include "program/compile_traversals.hpp"
+#include "program/cursor_bounds.hpp"
 #include "program/name_list.hpp"
 #include "program/program_internals.hpp"
 #include "program/top_level_cursors.hpp"
@@ -213,6 +214,20 @@ std::vector<modules::LibraryDirectory> module_path(const CompileOptions& options
   return path;
 }
 
+// The checked graph of a parsed program whose traversals are taken: its
+// top-level cursors lowered (into `cursors`), modules inlined, table values
+// resolved, the passes run.
+std::shared_ptr<ir::Graph> lower_program(dsl::Ast parsed, const CompileOptions& options,
+                                         dsl::Sources& sources, modules::ModuleLibrary& library,
+                                         std::vector<CursorInfo>& cursors) {
+  cursors = take_top_level_cursors(parsed, options.cursor_partitions, sources);
+  dsl::Ast ast = modules::inline_modules(std::move(parsed), sources, library);
+  dsl::resolve_table_values(ast, sources);
+  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast, options));
+  ir::run_passes(*graph, sources, options.required_outputs);
+  return graph;
+}
+
 std::shared_ptr<const Program> compile_source(std::string_view source,
                                               const CompileOptions& options,
                                               const std::string& program_path,
@@ -237,12 +252,28 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
   dsl::Ast parsed = dsl::parse(text);
   const size_t traversals = take_traversals(parsed).size();
-  std::vector<CursorInfo> cursors =
-      take_top_level_cursors(parsed, options.cursor_partitions, sources);
-  dsl::Ast ast = modules::inline_modules(std::move(parsed), sources, library);
-  dsl::resolve_table_values(ast, sources);
-  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast, options.seed, options.strict_inputs));
-  ir::run_passes(*graph, sources, options.required_outputs);
+  const auto parse_again = [&] {
+    dsl::Ast again = dsl::parse(text);
+    take_traversals(again);
+    return again;
+  };
+  const auto compile_probe = [&](dsl::Ast probe, const std::vector<std::string>& outputs) {
+    dsl::Sources probe_sources(text);
+    modules::ModuleLibrary probe_library(probe_sources, module_path(options, program_path),
+                                         program_path);
+    CompileOptions probe_options = options;
+    probe_options.engine = Engine::Interpreter;
+    probe_options.required_outputs = outputs;
+    probe_options.cursor_partitions.clear();
+    std::vector<CursorInfo> unused;
+    auto graph =
+        lower_program(std::move(probe), probe_options, probe_sources, probe_library, unused);
+    return std::shared_ptr<const Program>(
+        ProgramInternals::make(std::move(graph), probe_options, {}, native));
+  };
+  resolve_cursor_bounds(parsed, parse_again, compile_probe, sources);
+  std::vector<CursorInfo> cursors;
+  auto graph = lower_program(std::move(parsed), options, sources, library, cursors);
   // The program, the modules and the data files read so far.
   const auto origin = [&] {
     ProgramSource read{std::string(source), library.files_read()};

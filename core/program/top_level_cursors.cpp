@@ -34,6 +34,36 @@ std::vector<dsl::ExprPtr> args_of(dsl::ExprPtr a, dsl::ExprPtr b) {
   return args;
 }
 
+// The ordinal domain a constructor makes: [start, start + extent), and the
+// wall-clock rule of an extending cursor whose length is one.
+struct Domain {
+  uint64_t start = 0, extent = 0;
+  std::optional<CursorInfo::WallClock> wall_clock;
+  bool extending = false;  // an until_* cursor
+};
+
+// nmbrs's extending cursors: `base` ordinals, then `delta` (default base)
+// more at a time while the policy's target is not reached.
+struct Extending {
+  std::string_view name;
+  size_t min_args;  // without the optional trailing delta
+  bool timed, passes, counted;
+};
+constexpr Extending kExtending[] = {
+    {"until_elapsed", 2, true, false, false},
+    {"until_passes", 2, false, true, false},
+    {"until_count", 2, false, false, true},
+    {"until_elapsed_and_passes", 3, true, true, false},
+    {"until_elapsed_or_passes", 3, true, true, false},
+};
+
+const Extending* extending_named(std::string_view name) {
+  for (const Extending& e : kExtending) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
 class CursorLowering {
  public:
   CursorLowering(const std::map<std::string, uint64_t>& choices, dsl::Sources& sources,
@@ -42,21 +72,19 @@ class CursorLowering {
 
   // The statements cursor `s` stands for, appended to `out`.
   CursorInfo lower(dsl::Stmt& s, std::vector<dsl::Stmt>& out) {
-    dsl::Expr& range = *s.expr;
-    if (range.kind != dsl::ExprKind::Call || range.text != "range" || range.args.size() != 2) {
-      sources_.fail(range.pos, "a cursor's constructor is range(START, END)", range.length,
-                    "e.g. cursor rows = range(0, 1000000) over \"*/4\"");
-    }
     CursorInfo info;
     info.name = s.names[0];
-    const dsl::Expr &start = *range.args[0], &end = *range.args[1];
-    if (start.kind != dsl::ExprKind::Int || end.kind != dsl::ExprKind::Int || end.u < start.u) {
-      sources_.fail(range.pos,
-                    "a top-level cursor's constructor is range(START, END) with integers START <= "
-                    "END (its partitions are resolved when the program compiles)",
-                    range.length, "e.g. cursor rows = range(0, 1000000) over \"*/4\"");
+    const Domain domain = domain_of(s);
+    info.wall_clock = domain.wall_clock;
+    if (domain.extending && s.over_spec) {
+      sources_.fail(s.over_pos,
+                    "cursor '" + info.name + "' extends by its stop rule (" + s.expr->text +
+                        "), so 'over \"" + s.over + "\"' has no extent to divide",
+                    s.over.size() + 2,
+                    "narrow a range(START, END) cursor with a spec, or range the extending "
+                    "cursor over a partition wire (nmbrs refuses a spec for an open extent too)");
     }
-    const uint64_t extent = end.u - start.u;
+    const uint64_t extent = domain.extent;
     const dsl::AstBuilder b(s.pos);
     const std::string prefix = info.name + "__";
     dsl::Stmt partition;
@@ -71,8 +99,8 @@ class CursorLowering {
       info.partition = chosen(s, info);
       const Value one[] = {partitions.at(info.partition)};
       const uint64_t first = call_source_values("start_of", one).at(0).as_u64();
-      info.first = start.u + first;
-      info.size = call_source_values("end_of", one).at(0).as_u64() - first;
+      info.first = domain.start + first;
+      if (!domain.wall_clock) info.size = call_source_values("end_of", one).at(0).as_u64() - first;
       dsl::ExprPtr list =
           b.call("partitions", args_of(b.literal(Value::str(spec)), b.literal(Value::u64(extent))));
       partition = b.binding(
@@ -83,7 +111,7 @@ class CursorLowering {
     out.push_back(std::move(partition));
     out.push_back(
         b.binding(prefix + "ordinal",
-                  b.binary("+", b.literal(Value::u64(start.u)),
+                  b.binary("+", b.literal(Value::u64(domain.start)),
                            b.call("mod_in", args_of(b.name(input_), b.name(prefix + "cursor")))),
                   true));
     declare_partition_fields(b, info.name, out);
@@ -91,6 +119,103 @@ class CursorLowering {
   }
 
  private:
+  // The ordinals cursor `s`'s constructor makes; CompileError for another
+  // constructor, or arguments out of their range. Its arguments are
+  // literals by now (program/cursor_bounds.hpp).
+  Domain domain_of(const dsl::Stmt& s) {
+    const dsl::Expr& c = *s.expr;
+    const std::string hint =
+        "e.g. cursor rows = range(0, 1000000) over \"*/4\", or cursor op = until_passes(1000, 5)";
+    if (c.kind != dsl::ExprKind::Call) {
+      sources_.fail(c.pos, "a cursor's constructor is range(START, END) or an until_* cursor",
+                    c.length, hint);
+    }
+    std::vector<uint64_t> args;
+    for (const dsl::ExprPtr& a : c.args) {
+      if (a->kind != dsl::ExprKind::Int) {
+        sources_.fail(a->pos, "a cursor's bounds are unsigned integers", a->length, hint);
+      }
+      args.push_back(a->u);
+    }
+    Domain d;
+    if (c.text == "range") {
+      if (args.size() != 2 || args[1] < args[0]) {
+        sources_.fail(c.pos,
+                      "cursor '" + s.names[0] +
+                          "': range(START, END) takes two integers START <= "
+                          "END" +
+                          (args.size() == 2 ? ", got range(" + std::to_string(args[0]) + ", " +
+                                                  std::to_string(args[1]) + ")"
+                                            : ""),
+                      c.length, hint);
+      }
+      d.start = args[0];
+      d.extent = args[1] - args[0];
+      return d;
+    }
+    const Extending* e = extending_named(c.text);
+    if (!e) {
+      sources_.fail(
+          c.pos,
+          "'" + c.text +
+              "' is not a cursor constructor: range, until_elapsed, "
+              "until_passes, until_count, until_elapsed_and_passes, until_elapsed_or_passes",
+          c.text.size(), hint);
+    }
+    const std::string shape = std::string(e->name) +
+                              (e->min_args == 2 ? "(BASE, " : "(BASE, MS, ") +
+                              (e->timed && e->min_args == 2 ? "MS"
+                               : e->counted                 ? "COUNT"
+                                                            : "PASSES") +
+                              "[, DELTA])";
+    if (args.size() < e->min_args || args.size() > e->min_args + 1) {
+      sources_.fail(c.pos,
+                    "cursor '" + s.names[0] + "': " + shape + " takes " +
+                        std::to_string(e->min_args) + " or " + std::to_string(e->min_args + 1) +
+                        " arguments",
+                    c.length, hint);
+    }
+    const uint64_t base = args[0], delta = args.size() > e->min_args ? args.back() : base;
+    if (base == 0 || delta == 0) {
+      sources_.fail(c.pos,
+                    "cursor '" + s.names[0] + "': " + shape +
+                        " needs BASE and DELTA of at least "
+                        "1, got BASE " +
+                        std::to_string(base) + ", DELTA " + std::to_string(delta),
+                    c.length, "BASE is the first pass's ordinals, DELTA each extension's");
+    }
+    d.extending = true;
+    // The ordinals the pass or count target reaches: the first extent
+    // base + k * delta at or past it.
+    uint64_t target_rows = base;
+    if (e->passes || e->counted) {
+      const uint64_t target = args[e->timed ? 2 : 1];
+      unsigned __int128 wanted = e->passes ? (unsigned __int128)base * target : target;
+      unsigned __int128 rows = base;
+      if (wanted > rows) rows += ((wanted - rows + delta - 1) / delta) * delta;
+      if (rows > UINT64_MAX) {
+        sources_.fail(c.pos,
+                      "cursor '" + s.names[0] + "': " + shape + " extends past 2^64 ordinals",
+                      c.length);
+      }
+      target_rows = (uint64_t)rows;
+    }
+    if (!e->timed) {
+      d.extent = target_rows;
+      return d;
+    }
+    CursorInfo::WallClock clock;
+    clock.base = base;
+    clock.delta = delta;
+    clock.min_ms = args[1];
+    const bool both = e->name == "until_elapsed_and_passes";
+    clock.min_rows = e->passes && !both ? target_rows : 0;
+    clock.max_rows = both ? target_rows : UINT64_MAX;
+    d.extent = clock.max_rows;
+    d.wall_clock = clock;
+    return d;
+  }
+
   // The partitions `spec` resolves to over `extent` ordinals.
   std::vector<Value> resolve(const dsl::Stmt& s, const std::string& spec, uint64_t extent) {
     const Value args[] = {Value::str(spec), Value::u64(extent)};

@@ -100,6 +100,15 @@ struct CompileOptions {
   // declares nor binds is an error (declare coordinates with `input`),
   // never a new coordinate (`polyrt ... --strict`).
   bool strict_inputs = false;
+  // Values by name, as a workload hands its params to a program (nmbrs's
+  // `params:`, `polyrt --set NAME=VALUE`). A declared extern takes the text,
+  // read as its type, as its default. A name the program reads but neither
+  // declares nor binds becomes an extern with the text as its default instead
+  // of an inferred input, typed as nmbrs types a param: an integer literal
+  // (1000, 10M) is a u64, another number an f64, true or false a bool,
+  // anything else a str. Names declared as inputs or bound are left to the
+  // host. A top-level cursor's bounds see these values (docs/language.md).
+  std::map<std::string, std::string> params;
 };
 
 // A top-level cursor and the partition of it the program runs over.
@@ -110,6 +119,17 @@ struct CursorInfo {
   // The slice's ordinals [first, first + size), resolved at compile time
   // (none over a partition wire); coordinates 0 .. size-1 walk it.
   std::optional<uint64_t> first, size;
+  // nmbrs's extending cursors whose length is a wall-clock rule
+  // (until_elapsed, until_elapsed_and_passes, until_elapsed_or_passes): from
+  // ordinal 0, `base` rows, then `delta` more at a time while fewer than
+  // min_ms milliseconds have passed (or, for _or_passes, fewer than
+  // min_rows rows are done), never past max_rows. `size` is none: such a
+  // run's values are reproducible, its length is not. until_passes and
+  // until_count have none of this: their size is known.
+  struct WallClock {
+    uint64_t base = 0, delta = 0, min_ms = 0, min_rows = 0, max_rows = 0;
+  };
+  std::optional<WallClock> wall_clock;
 };
 
 // The environment variable of module directories searched after
