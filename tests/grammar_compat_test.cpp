@@ -37,6 +37,49 @@ TEST(GrammarCompat, ANearMissOfAKnownNameIsStillATypo) {
                    "binds"});
 }
 
+// polydat's rule for a brace that opens no placeholder: the whole literal
+// is text as written (nmbrs's metricsql selectors, a CQL map opened in one
+// string and closed in another), with a warning saying why.
+TEST(GrammarCompat, BracesThatOpenNoPlaceholderLeaveTheStringAsWritten) {
+  const auto p = compile(
+      "input n\n"
+      "selector := \"up{job=\\\"x\\\", n=\\\"{n}\\\"}\"\n"
+      "opened := \"WITH ann_options = {\" + \"k\"\n"
+      "closed := \"x}\"\n"
+      "spec := \"{:05}\"\n"
+      "empty := \"a{}b\"\n"
+      "doubled := \"{{n}} {n}\"\n");
+  State s = p->new_state();
+  s.set_inputs({5});
+  EXPECT_EQ(s.pull("selector").as_str(), "up{job=\"x\", n=\"{n}\"}");
+  EXPECT_EQ(s.pull("opened").as_str(), "WITH ann_options = {k");
+  EXPECT_EQ(s.pull("closed").as_str(), "x}");
+  EXPECT_EQ(s.pull("spec").as_str(), "{:05}");
+  EXPECT_EQ(s.pull("empty").as_str(), "a{}b");
+  EXPECT_EQ(s.pull("doubled").as_str(), "{n} 5");
+  ASSERT_EQ(p->warnings().size(), 5u);
+  expect_contains(p->warnings()[0], {"this string is text as written",
+                                     "does not hold an expression", "polydat's rule"});
+  expect_contains(p->warnings()[1], {"its '{' is never closed"});
+  expect_contains(p->warnings()[2], {"its '}' closes no placeholder"});
+  expect_contains(p->warnings()[4], {"'{}' has no expression"});
+}
+
+// `over q1.cursor`: a cursor ranged over another cursor's partition
+// (nmbrs's examples/workloads/cursors/cursor_partitions_coverage.yaml).
+TEST(GrammarCompat, ACursorRangesOverAnotherCursorsPartition) {
+  const auto p = compile(
+      "cursor q1 = range(0, 1000) over \"*/4\"\n"
+      "cursor q2 = range(0, 1000) over q1.cursor\n"
+      "lo := start_of(q2.cursor)\nhi := end_of(q2.cursor)\nx := q2\n",
+      CompileOptions{.cursor_partitions = {{"q1", 2}}});
+  State s = p->new_state();
+  s.set_inputs({3});
+  EXPECT_EQ(s.pull("lo").as_u64(), 500u);
+  EXPECT_EQ(s.pull("hi").as_u64(), 750u);
+  EXPECT_EQ(s.pull("x").as_u64(), 503u);
+}
+
 TEST(GrammarCompat, AModuleBodyReachesTheProgramsCoordinatesOnly) {
   auto p = compile("m(a: u64) -> (o: u64) := {\n o := a + shard\n}\ninput cycle\nv := m(cycle)\n");
   EXPECT_EQ(p->input_names(), (std::vector<std::string>{"cycle", "shard"}));

@@ -688,6 +688,11 @@ class Parser {
                       : expect(Tok::Ident, "after 'over' (a partition element or a spec string)");
       s.over = over.text;
       s.over_pos = over.pos;
+      // A field, `over q1.cursor`: another cursor's partition.
+      while (!s.over_spec && peek().kind == Tok::Dot && peek(1).kind == Tok::Ident) {
+        advance();
+        s.over += "__" + advance().text;
+      }
     }
     return s;
   }
@@ -990,10 +995,13 @@ class Parser {
     const size_t base = t.offset + 1;
     const std::string_view raw = std::string_view(src_.text()).substr(base, t.length - 2);
     const char quote = src_.text()[t.offset];
-    auto fail_in_string = [&](size_t at, const std::string& msg, size_t length = 1) {
-      src_.fail(src_.position_of(base + at), msg, length,
-                "write {{ and }} for literal braces; a placeholder is {name}, {expression} or "
-                "{expression:spec}");
+    // polydat's rule: a brace that opens no placeholder (a '{' never closed,
+    // a '}' that closes nothing, a body that is not an expression: a format
+    // spec such as {:05}, a metricsql selector such as {job="x"}) leaves the
+    // whole literal as written; polyrt says so in a warning.
+    std::optional<std::pair<size_t, std::string>> not_placeholder;
+    auto give_up = [&](size_t at, std::string why) {
+      not_placeholder.emplace(at, std::move(why));
     };
     std::string format;   // printf's format: literal braces stay doubled
     std::string literal;  // the text when there is no placeholder
@@ -1008,7 +1016,7 @@ class Parser {
           ++k;
       }
     };
-    for (size_t i = 0; i < raw.size(); ++i) {
+    for (size_t i = 0; i < raw.size() && !not_placeholder; ++i) {
       if (raw[i] == '\\') {
         ++i;
         continue;
@@ -1017,7 +1025,10 @@ class Parser {
         ++i;
         continue;
       }
-      if (raw[i] == '}') fail_in_string(i, "unmatched '}' in a string");
+      if (raw[i] == '}') {
+        give_up(i, "its '}' closes no placeholder");
+        break;
+      }
       if (raw[i] != '{') continue;
       size_t depth = 0, j = i, colon = std::string_view::npos;
       int parens = 0;
@@ -1040,7 +1051,10 @@ class Parser {
           break;
         }
       }
-      if (j >= raw.size()) fail_in_string(i, "unclosed '{' in a string");
+      if (j >= raw.size()) {
+        give_up(i, "its '{' is never closed");
+        break;
+      }
       take_piece(i);
       const std::string_view body = raw.substr(i + 1, j - i - 1);
       const size_t lead = body.find_first_not_of(" \t");
@@ -1055,18 +1069,32 @@ class Parser {
       }
       const size_t expr_end = colon == std::string_view::npos ? j : colon;
       const std::string_view expr_text = raw.substr(i + 1, expr_end - i - 1);
+      const std::string placeholder(raw.substr(i, j - i + 1));
       if (expr_text.find_first_not_of(" \t") == std::string_view::npos) {
-        fail_in_string(
-            i, "placeholder '" + std::string(raw.substr(i, j - i + 1)) + "' has no expression",
-            j - i + 1);
+        give_up(i, "'" + placeholder + "' has no expression");
+        break;
       }
-      Parser sub(src_, tokenize(src_, base + i + 1, base + expr_end), recursion_);
-      args.push_back(sub.parse_whole_expression());
+      try {
+        Parser sub(src_, tokenize(src_, base + i + 1, base + expr_end), recursion_);
+        args.push_back(sub.parse_whole_expression());
+      } catch (const CompileError&) {
+        give_up(i, "'" + placeholder + "' does not hold an expression");
+        break;
+      }
       format += colon == std::string_view::npos
                     ? "{}"
                     : "{" + std::string(raw.substr(colon, j - colon)) + "}";
       piece = j + 1;
       i = j;
+    }
+    if (not_placeholder) {
+      warnings_.push_back(Warning{src_.position_of(base + not_placeholder->first), 1,
+                                  "this string is text as written: " + not_placeholder->second +
+                                      " (polydat's rule); write {{ and }} for literal braces, "
+                                      "{name} or {expression[:spec]} for a placeholder"});
+      ExprPtr plain = make(ExprKind::Str, t);
+      plain->text = unescape(raw, quote);
+      return plain;
     }
     take_piece(raw.size());
     if (args.empty()) {

@@ -35,8 +35,9 @@ std::string over_name(const dsl::Stmt& cursor) {
 
 // The probe: each cursor to evaluate stands for a one-ordinal range (so that
 // what reads it still compiles), after bindings of what it is built from.
-std::vector<std::string> make_probe(dsl::Ast& probe) {
-  std::vector<std::string> outputs;
+ProbeRequest make_probe(dsl::Ast& probe) {
+  ProbeRequest request;
+  std::vector<std::string>& outputs = request.outputs;
   std::vector<dsl::Stmt> statements;
   for (dsl::Stmt& s : probe.statements) {
     if (!needs_evaluation(s)) {
@@ -58,10 +59,12 @@ std::vector<std::string> make_probe(dsl::Ast& probe) {
     one.push_back(b.literal(Value::u64(1)));
     s.expr = b.call("range", std::move(one));
     s.over.clear();
+    s.over_spec = false;
+    request.stand_ins.push_back(s.names[0]);
     statements.push_back(std::move(s));
   }
   probe.statements = std::move(statements);
-  return outputs;
+  return request;
 }
 
 class BoundEvaluator {
@@ -173,8 +176,9 @@ void resolve_cursor_bounds(dsl::Ast& ast, const std::function<dsl::Ast()>& parse
   for (const dsl::Stmt& s : ast.statements) any = any || needs_evaluation(s);
   if (!any) return;
   dsl::Ast probe = parse_again();
-  const std::vector<std::string> outputs = make_probe(probe);
-  const std::shared_ptr<const Program> program = compile_probe(std::move(probe), outputs);
+  const ProbeRequest request = make_probe(probe);
+  const std::vector<std::string>& outputs = request.outputs;
+  const std::shared_ptr<const Program> program = compile_probe(std::move(probe), request);
   BoundEvaluator evaluator(*program, sources);
   std::optional<dsl::SourcePos> first_cursor;
   for (dsl::Stmt& s : ast.statements) {

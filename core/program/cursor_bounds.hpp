@@ -19,10 +19,18 @@
 
 namespace polyrt {
 
+// What a probe of the program keeps: the outputs to evaluate, and the
+// cursors that stand in as one-ordinal ranges (the host's partition choice
+// is not theirs to take).
+struct ProbeRequest {
+  std::vector<std::string> outputs;
+  std::vector<std::string> stand_ins;
+};
+
 // Compiles `probe` (a copy of the program, parsed again) keeping only the
-// named outputs, for evaluation on the interpreter.
-using ProbeCompiler = std::function<std::shared_ptr<const Program>(
-    dsl::Ast probe, const std::vector<std::string>& outputs)>;
+// requested outputs, for evaluation on the interpreter.
+using ProbeCompiler =
+    std::function<std::shared_ptr<const Program>(dsl::Ast probe, const ProbeRequest& request)>;
 
 // Rewrites every top-level cursor of `ast` whose constructor has an argument
 // other than an integer literal, or whose `over` names a str wire, to

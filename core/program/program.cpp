@@ -257,14 +257,14 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
     take_traversals(again);
     return again;
   };
-  const auto compile_probe = [&](dsl::Ast probe, const std::vector<std::string>& outputs) {
+  const auto compile_probe = [&](dsl::Ast probe, const ProbeRequest& request) {
     dsl::Sources probe_sources(text);
     modules::ModuleLibrary probe_library(probe_sources, module_path(options, program_path),
                                          program_path);
     CompileOptions probe_options = options;
     probe_options.engine = Engine::Interpreter;
-    probe_options.required_outputs = outputs;
-    probe_options.cursor_partitions.clear();
+    probe_options.required_outputs = request.outputs;
+    for (const std::string& name : request.stand_ins) probe_options.cursor_partitions.erase(name);
     std::vector<CursorInfo> unused;
     auto graph =
         lower_program(std::move(probe), probe_options, probe_sources, probe_library, unused);
