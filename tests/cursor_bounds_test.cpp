@@ -121,8 +121,9 @@ TEST(CursorBounds, BadBoundsAreErrorsAtTheArgument) {
   expect_contains(refused("cursor q = range(0, 10) over spec\nx := q\n", {{"spec", "bogus"}}),
                   {"'over \"bogus\"'"});
   // The bound fails, not the spec the cursor's `over` names.
-  expect_contains(refused("cursor q = range(0, is_positive(n)) over \"0..50%\"\nx := q\n", {{"n", "0"}}),
-                  {"argument 2 of range fails"});
+  expect_contains(
+      refused("cursor q = range(0, is_positive(n)) over \"0..50%\"\nx := q\n", {{"n", "0"}}),
+      {"argument 2 of range fails"});
   expect_contains(refused("extern k: u64 = 3\nx := k\n", {{"k", "lots"}}),
                   {"cannot read \"lots\" as u64 for extern k"});
 }

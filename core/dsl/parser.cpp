@@ -754,6 +754,7 @@ class Parser {
     Parser& p;
     DepthGuard(Parser& parser, const Token& at) : p(parser) {
       if (++p.recursion_ > kMaxDepth) {
+        p.nested_too_deeply_ = true;
         p.fail_at(
             at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
             "split it into several bindings");
@@ -786,6 +787,7 @@ class Parser {
 
   void check_depth(const Expr& e, const Token& at) {
     if (e.depth > kMaxDepth) {
+      nested_too_deeply_ = true;
       fail_at(at,
               "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)",
               "split it into several bindings");
@@ -1000,9 +1002,7 @@ class Parser {
     // spec such as {:05}, a metricsql selector such as {job="x"}) leaves the
     // whole literal as written; polyrt says so in a warning.
     std::optional<std::pair<size_t, std::string>> not_placeholder;
-    auto give_up = [&](size_t at, std::string why) {
-      not_placeholder.emplace(at, std::move(why));
-    };
+    auto give_up = [&](size_t at, std::string why) { not_placeholder.emplace(at, std::move(why)); };
     std::string format;   // printf's format: literal braces stay doubled
     std::string literal;  // the text when there is no placeholder
     std::vector<ExprPtr> args;
@@ -1074,10 +1074,13 @@ class Parser {
         give_up(i, "'" + placeholder + "' has no expression");
         break;
       }
+      // Nesting past the limit is an error wherever it is, not text.
+      std::optional<Parser> sub;
       try {
-        Parser sub(src_, tokenize(src_, base + i + 1, base + expr_end), recursion_);
-        args.push_back(sub.parse_whole_expression());
+        sub.emplace(src_, tokenize(src_, base + i + 1, base + expr_end), recursion_);
+        args.push_back(sub->parse_whole_expression());
       } catch (const CompileError&) {
+        if (sub && sub->nested_too_deeply_) throw;
         give_up(i, "'" + placeholder + "' does not hold an expression");
         break;
       }
@@ -1122,6 +1125,7 @@ class Parser {
   int traversal_depth_ = 0;  // the bodies being parsed around the current statement
   size_t i_ = 0;
   int recursion_ = 0;
+  bool nested_too_deeply_ = false;  // what made the last failure
 };
 
 }  // namespace

@@ -278,6 +278,7 @@ void register_float_nodes(Registry& r);
 void register_distribution_nodes(Registry& r);
 void register_weighted_nodes(Registry& r);
 void register_word_list_nodes(Registry& r);
+void register_lorem_nodes(Registry& r);
 void register_text_nodes(Registry& r);
 void register_string_op_nodes(Registry& r);
 void register_datetime_nodes(Registry& r);
