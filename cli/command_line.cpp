@@ -19,7 +19,7 @@ bool takes_value(const std::string& name) {
       "--engine",    "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
       "--parts",     "--part",       "--rate",    "--seconds", "--lib",         "--partition",
       "--rows",      "--compress",   "--width",   "--html",    "--plugin",      "--data-root",
-      "--allow-env", "--seed"};
+      "--allow-env", "--seed",       "--param"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }
@@ -53,7 +53,7 @@ CommandLine::CommandLine(std::string command, std::vector<std::string> args)
     } else if (takes_value(o.name) && i + 1 < args.size()) {
       o.value = args[++i];
     }
-    if (o.name != "--set" && o.name != "--lib" && o.name != "--partition" && o.name != "--plugin" &&
+    if (o.name != "--set" && o.name != "--param" && o.name != "--lib" && o.name != "--partition" && o.name != "--plugin" &&
         o.name != "--data-root" && o.name != "--allow-env") {
       for (const std::string& s : seen) {
         if (s == o.name) {
@@ -225,7 +225,11 @@ int print_compiling_help(const char* usage) {
       "program: another data set, as reproducible (the same S gives the same bytes on\n"
       "every engine, tier, device and part); without it, the program's own values.\n"
       "--strict refuses inferred inputs: a name the program reads but neither declares\n"
-      "nor binds is an error, never a new coordinate.\n",
+      "nor binds is an error, never a new coordinate.\n"
+      "--param NAME=VALUE (repeatable) is a workload's param, as nmbrs hands its params\n"
+      "to every bindings block: the value of extern NAME, or of a name the program reads\n"
+      "without declaring it (u64, f64, bool or str as the text reads), and nothing when\n"
+      "the program does not read NAME (--set refuses such a name, to catch typos).\n",
       stdout);
   std::fputs(
       "\nAn untrusted program (docs/security.md): --untrusted compiles it confined: data\n"
@@ -252,6 +256,10 @@ bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& op
     options.seed = parse_u64_arg(args.command(), args.value_of(flag), "--seed");
   } else if (flag == "--strict") {
     options.strict_inputs = true;
+  } else if (flag == "--param") {
+    // A workload's param: the program's if it reads it, else nothing.
+    std::vector<std::pair<std::string, std::string>> unused;
+    take_setting(args.value_of(flag), unused, options);
   } else if (flag == "--untrusted") {
     options.untrusted = true;
   } else if (flag == "--data-root") {  // both confine: they imply --untrusted

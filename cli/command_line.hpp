@@ -63,10 +63,12 @@ int version_command();
 
 // Handles the options that shape the compiled program, each repeatable:
 // --lib DIR (a module directory), --partition I or CURSOR=I (the
-// partition a top-level cursor takes), --plugin LIB, --seed S (re-keys the
-// program's hashed values: CompileOptions::seed), and the confinement of
-// an untrusted program (--untrusted, --data-root DIR, --allow-env NAME);
-// false for any other flag.
+// partition a top-level cursor takes), --param NAME=VALUE (a workload's
+// param: CompileOptions::params, ignored when the program does not read
+// it, as nmbrs hands every param to every block), --plugin LIB, --seed S
+// (re-keys the program's hashed values: CompileOptions::seed), and the
+// confinement of an untrusted program (--untrusted, --data-root DIR,
+// --allow-env NAME); false for any other flag.
 bool program_flag(CommandLine& args, const std::string& flag, CompileOptions& options);
 
 // -q or --quiet: no progress line on stderr (ProgressBar::set_quiet);

@@ -4,9 +4,11 @@
 nmbrs (github.com/nosqlbench/nmbrs, Apache-2.0) embeds polydat programs in
 its workload YAML files as `bindings: |` blocks and hands each the
 workload's top-level `params:` as typed extern values. This writes every
-distinct block as DEST/<yaml path with / as __>.<key path>.polydat, headed
-by comments giving its origin and one `# param NAME=VALUE` line per param,
-which tests/nmbrs_workloads_test.py passes to polyrt with --set.
+distinct block as DEST/<yaml path without .yaml>/<key path>.polydat (the
+blocks of one workload share a directory, as they share a scope in nmbrs),
+headed by comments giving its origin and one `# param NAME=VALUE` line per
+param, which tests/nmbrs_workloads_test.cpp passes to the compiler as
+params (`polyrt check FILE --set NAME=VALUE`).
 
 usage: extract_nmbrs_programs.py NMBRS_GIT_DIR COMMIT DEST
 (NMBRS_GIT_DIR: a clone or bare repository; COMMIT: the revision to read.)
@@ -46,7 +48,6 @@ def scalar_text(value):
 
 def main():
     repo, commit, dest = sys.argv[1:4]
-    os.makedirs(dest, exist_ok=True)
     files = git(repo, "ls-tree", "-r", "--name-only", commit).decode().split("\n")
     seen = set()
     written = 0
@@ -68,12 +69,14 @@ def main():
             if key in seen or not program.strip():
                 continue
             seen.add(key)
-            name = path.rsplit(".", 1)[0].replace("/", "__") + "." + where + ".polydat"
+            directory = os.path.join(dest, path.rsplit(".", 1)[0])
+            os.makedirs(directory, exist_ok=True)
+            name = os.path.join(directory, where + ".polydat")
             header = [f"# origin: nosqlbench/nmbrs@{commit[:7]} {path}, {where} (Apache-2.0)"]
             for k, v in params.items():
                 if "\n" not in v:
                     header.append(f"# param {k}={v}")
-            with open(os.path.join(dest, name), "w") as out:
+            with open(name, "w") as out:
                 out.write("\n".join(header) + "\n" + program)
             written += 1
     print(f"{written} programs written to {dest}")
