@@ -53,8 +53,8 @@ CommandLine::CommandLine(std::string command, std::vector<std::string> args)
     } else if (takes_value(o.name) && i + 1 < args.size()) {
       o.value = args[++i];
     }
-    if (o.name != "--set" && o.name != "--param" && o.name != "--lib" && o.name != "--partition" && o.name != "--plugin" &&
-        o.name != "--data-root" && o.name != "--allow-env") {
+    if (o.name != "--set" && o.name != "--param" && o.name != "--lib" && o.name != "--partition" &&
+        o.name != "--plugin" && o.name != "--data-root" && o.name != "--allow-env") {
       for (const std::string& s : seen) {
         if (s == o.name) {
           throw UsageError("polyrt " + command_ + ": option " + o.name +

@@ -271,18 +271,45 @@ std::pair<uint64_t, uint64_t> default_cycles(const Program& p, bool rows_given) 
   }
   if (size) return {0, *size};
   if (rows_given) return parse_cycles("run", "0..");
-  for (const CursorInfo& c : p.cursors()) {
-    if (!c.wall_clock) continue;
-    throw UsageError("polyrt run: cursor '" + c.name + "' runs until " +
-                     std::to_string(c.wall_clock->min_ms) +
-                     " ms have passed (nmbrs's time box), so its length is not reproducible; "
-                     "bound it with --rows N or --cycles A..B");
-  }
   throw UsageError("polyrt run: --cycles A..B or --rows N is required" +
                    std::string(p.cursors().empty()
                                    ? ""
                                    : " (the program's cursors have bounds known only when it "
                                      "runs, so they give no default)"));
+}
+
+// The cursor whose wall-clock rule sets a run's length: a time-boxed one
+// (until_elapsed, ...) when neither --cycles, --rows nor a sized cursor does.
+const CursorInfo* time_boxing_cursor(const RunRequest& r, const Program& p) {
+  if (r.cycles || r.rows) return nullptr;
+  const CursorInfo* timed = nullptr;
+  for (const CursorInfo& c : p.cursors()) {
+    if (c.size) return nullptr;
+    if (c.wall_clock && !timed) timed = &c;
+  }
+  return timed;
+}
+
+// A run as long as a time-boxed cursor's rule says, as nmbrs runs the phase:
+// its rows are decided as they are issued, so it runs on the per-state
+// engines (as --engine native), to one output of text rows.
+void take_time_box(RunRequest& r, const CursorInfo& c, const Program& p) {
+  const std::string why = "cursor '" + c.name + "' runs until " +
+                          std::to_string(c.wall_clock->min_ms) +
+                          " ms have passed (nmbrs's time box), so its rows are counted as they "
+                          "are made; ";
+  if (!r.job.format->text_rows()) {
+    throw UsageError("polyrt run: " + why + "it writes csv, tsv, jsonl or text, not " +
+                     std::string(r.job.format->name()) + " (or bound it with --rows N)");
+  }
+  if (r.parts || p.traversal_count()) {
+    throw UsageError("polyrt run: " + why +
+                     (r.parts ? "it cannot be split into parts" : "it cannot feed a traversal") +
+                     "; bound it with --rows N or --cycles A..B");
+  }
+  r.batch = false;
+  r.job.wall_clock = c.wall_clock;
+  r.cycles = {0, c.wall_clock->max_rows};
 }
 
 // The job: the program compiled, its range, settings and outputs checked.
@@ -291,6 +318,7 @@ void prepare_job(RunRequest& r, const std::string& file) {
   job.program = compile_file(file, r.options);
   const Program& p = *job.program;
   if (p.traversal_count() && p.input_names().empty()) refuse_inputless_traversal("run", file);
+  if (const CursorInfo* timed = time_boxing_cursor(r, p)) take_time_box(r, *timed, p);
   if (!r.cycles) r.cycles = default_cycles(p, r.rows.has_value());
   if (r.rows) r.cycles->second = std::min(r.cycles->second, *r.rows);
   job.first = r.cycles->first;
@@ -341,6 +369,11 @@ int execute(const RunRequest& r, const std::string& file) {
     }
     if (r.out_path.empty()) {
       throw UsageError("polyrt run: under an MPI launch the ranks write parts and need --out DIR");
+    }
+    if (job.wall_clock) {
+      throw UsageError(
+          "polyrt run: a time-boxed cursor's rows are counted as they are made, so ranks cannot "
+          "share them; bound the run with --rows N or --cycles A..B");
     }
     return run_as_rank(*ranks, job, target, run_to);
   }

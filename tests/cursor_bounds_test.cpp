@@ -7,6 +7,8 @@
 // become typed externs (CompileOptions::params, `--set`), and the refusals.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -160,13 +162,46 @@ TEST(CursorBounds, TheCommandLineGivesParamsWithSet) {
   expect_contains(checked.err, {"argument 2 of range fails", "value must be positive"});
   const std::string timed = write_program(
       dir, "main.polydat", "cursor op = until_elapsed(main_chunk, main_ms)\nk := u64_mod(op, 7)\n");
-  const CommandResult unbounded =
-      run_polyrt("run " + timed + " --set main_chunk=10 --set main_ms=50");
-  EXPECT_EQ(unbounded.status, 2);
-  expect_contains(unbounded.err, {"cursor 'op' runs until 50 ms have passed", "--rows N"});
   const CommandResult bounded =
       run_polyrt("run " + timed + " --set main_chunk=10 --set main_ms=50 --rows 3");
   EXPECT_EQ(bounded.out, "k\n0\n1\n2\n");
+  const CommandResult parquet = run_polyrt("run " + timed +
+                                           " --set main_chunk=10 --set main_ms=50 --format parquet "
+                                           "--out " +
+                                           dir + "/t.parquet");
+  EXPECT_EQ(parquet.status, 2);
+  expect_contains(parquet.err, {"cursor 'op' runs until 50 ms have passed",
+                                "it writes csv, tsv, jsonl or text, not parquet"});
+  EXPECT_FALSE(exists(dir + "/t.parquet"));
+}
+
+// Without --rows or --cycles a time-boxed cursor runs by its rule, in whole
+// extensions: until_elapsed until the clock passes, _and_passes to the
+// first target, _or_passes to the later.
+TEST(CursorBounds, TimeBoxedRunsStopByTheirRule) {
+  const std::string dir = temp_dir();
+  const auto rows_of = [&](const std::string& constructor, const std::string& format = "csv") {
+    const std::string file =
+        write_program(dir, "t.polydat", "cursor op = " + constructor + "\nk := op\n");
+    const CommandResult r =
+        run_polyrt("run " + file + " --format " + format + " --out " + dir + "/out.txt");
+    EXPECT_EQ(r.status, 0) << constructor << ": " << r.err;
+    std::ifstream in(dir + "/out.txt");
+    uint64_t count = 0, last = 0;
+    for (std::string line; std::getline(in, line); ++count) {
+      if (count > 0 || format != "csv") last = std::stoull(format == "csv" ? line : line.substr(5));
+    }
+    const uint64_t rows = format == "csv" ? count - 1 : count;
+    EXPECT_EQ(last + 1, rows) << constructor << ": rows 0, 1, ... in order";
+    return rows;
+  };
+  const uint64_t timed = rows_of("until_elapsed(1000, 200)");
+  EXPECT_GE(timed, 1000u);
+  EXPECT_EQ(timed % 1000, 0u) << "whole passes";
+  EXPECT_EQ((rows_of("until_elapsed(100, 200, 30)") - 100) % 30, 0u);
+  EXPECT_EQ(rows_of("until_elapsed_and_passes(100, 100000, 3)"), 300u);
+  EXPECT_EQ(rows_of("until_elapsed_or_passes(100, 0, 3, 7)"), 303u);
+  EXPECT_EQ(rows_of("until_elapsed(5, 0)", "jsonl"), 5u) << "the first pass always runs";
 }
 
 }  // namespace

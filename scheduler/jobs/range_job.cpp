@@ -2,6 +2,7 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include <chrono>
 #include <exception>
 
 #include "scheduler/jobs/interruption.hpp"
@@ -12,6 +13,38 @@
 namespace polyrt::scheduler {
 
 namespace {
+
+// Where a time-boxed cursor's rows end (nmbrs's extending cursors): its
+// first `base` rows, then `delta` more whenever the rows issued reach the
+// extent while the rule says go on. Chunks never cross an extent, so the
+// run ends on one.
+class WallClockExtent {
+ public:
+  explicit WallClockExtent(const std::optional<CursorInfo::WallClock>& rule)
+      : rule_(rule), start_(std::chrono::steady_clock::now()), extent_(rule ? rule->base : 0) {}
+
+  // The rows of the next chunk, at most `wanted`, after `issued` rows; 0
+  // when the rule ends the run.
+  uint64_t next_chunk(uint64_t issued, uint64_t wanted) {
+    if (!rule_) return wanted;
+    if (issued == extent_) {
+      if (!goes_on(issued)) return 0;
+      extent_ = extent_ + std::min(rule_->delta, rule_->max_rows - extent_);
+    }
+    return std::min(wanted, extent_ - issued);
+  }
+
+ private:
+  bool goes_on(uint64_t issued) const {
+    if (issued >= rule_->max_rows) return false;
+    const auto elapsed = std::chrono::steady_clock::now() - start_;
+    return issued < rule_->min_rows || elapsed < std::chrono::milliseconds(rule_->min_ms);
+  }
+
+  std::optional<CursorInfo::WallClock> rule_;
+  std::chrono::steady_clock::time_point start_;
+  uint64_t extent_;
+};
 
 struct Chunk {
   uint64_t offset = 0;  // rows before this chunk
@@ -58,12 +91,19 @@ void run_range_job(const RangeJob& job, const std::string& target) {
 
   tbb::enumerable_thread_specific<std::pair<State, std::vector<uint64_t>>> workers(
       [&] { return std::make_pair(prototype, job.coordinates); });
-  ProgressBar progress(job.count);
+  // A time-boxed run has no known total to show progress against.
+  ProgressBar progress(job.wall_clock ? 0 : job.count);
   RatePacer pacer(job.rate);
   const PipelineShape shape{.threads = job.threads, .stop = Interruption::stop_flag()};
+  const uint64_t chunk_rows = job.chunk_rows ? job.chunk_rows : kDefaultChunkRows;
+  WallClockExtent extent(job.wall_clock);
   Interruption::stopping_on_signals([&] {
-    run_ordered_chunks<Chunk>(
-        job.count, job.chunk_rows ? job.chunk_rows : kDefaultChunkRows, shape,
+    run_ordered_chunks_issued<Chunk>(
+        job.count,
+        [&](Chunk&, uint64_t remaining) {
+          return extent.next_chunk(job.count - remaining, std::min(chunk_rows, remaining));
+        },
+        shape,
         [&](Chunk& c) {
           auto& [state, coords] = workers.local();
           c.text.clear();

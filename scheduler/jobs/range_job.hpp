@@ -31,6 +31,9 @@ struct RangeJob {
   DeviceChoice device;                     // the batch tier's device
   bool verbose = false;                    // say on stderr where the batch runs
   double rate = 0;  // text rows per second at most (RatePacer); 0: as fast as possible
+  // A time-boxed cursor's rule (CursorInfo::WallClock): the rows run in its
+  // passes until the rule stops them, `count` at most (per-state engines).
+  std::optional<CursorInfo::WallClock> wall_clock;
 };
 
 // The columns the job writes (names and types).

@@ -33,7 +33,8 @@ struct PipelineShape {
 };
 
 // As run_ordered_chunks, with each chunk's size chosen as it is issued:
-// `issue(chunk, remaining)` returns its rows (1..remaining), or throws to
+// `issue(chunk, remaining)` returns its rows (1..remaining), 0 to end the
+// run there without error (an extending cursor's stop rule), or throws to
 // stop the run.
 template <typename Chunk, typename Issue, typename Work, typename Deliver>
 void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape shape,
@@ -47,6 +48,7 @@ void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape
   std::vector<std::unique_ptr<Chunk>> all;
   tbb::concurrent_queue<Chunk*> idle;
   uint64_t issued = 0;
+  bool ended = false;  // issue returned 0
   std::atomic<bool> failed{false};
   arena.arena().execute([&] {
     tbb::parallel_pipeline(
@@ -65,6 +67,12 @@ void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape
                                          }
                                          c->offset = issued;
                                          c->rows = issue(*c, count - issued);
+                                         if (c->rows == 0) {
+                                           ended = true;
+                                           idle.push(c);
+                                           fc.stop();
+                                           return nullptr;
+                                         }
                                          issued += c->rows;
                                          return c;
                                        }) &
@@ -79,7 +87,7 @@ void run_ordered_chunks_issued(uint64_t count, const Issue& issue, PipelineShape
             }));
   });
   // A stop ended the issuing: never return as if every row had run.
-  if (issued < count && !failed) throw_stopped(issued, count);
+  if (issued < count && !failed && !ended) throw_stopped(issued, count);
 }
 
 template <typename Chunk, typename Work, typename Deliver>
