@@ -101,6 +101,7 @@ def compile(
     data_roots: Sequence[Union[str, "os.PathLike[str]"]] = (),
     allow_env: Sequence[str] = (),
     seed: Optional[int] = None,
+    params: Optional[Mapping[str, Any]] = None,
 ) -> "Program":
     """Compiles a program from its source text or from a file.
 
@@ -124,6 +125,12 @@ def compile(
     copy compiles confined too. ``seed`` (an int in [0, 2^64)) re-keys every
     hashed value of the program: another data set, as reproducible, the same
     on every engine, tier and device; None gives the program's own values.
+    ``params`` gives values by name, as nmbrs hands a workload's params to
+    its bindings (``polyrt --param``): an extern's value, or for a name the
+    program reads without declaring it an extern of that value (an int is a
+    u64, a float an f64, a bool a bool, a str typed as its text reads); a
+    name the program does not read is ignored. Top-level cursor bounds may
+    read them (``cursor row = range(0, keys) over cursor``).
     Raises CompileError (with file, line and
     column) or ConstantFoldError.
     """
@@ -134,10 +141,11 @@ def compile(
     library = [os.fspath(d) for d in _sequence(lib, "compile(lib=...)")]
     partitions = _partitions(partition)
     seed = _seed(seed)
+    params = _params(params)
     path = _program_path(source_or_path)
     if path is not None:
         native = _polyrt.compile_file(
-            path, engine, provenance, outputs, library, partitions, confinement, seed
+            path, engine, provenance, outputs, library, partitions, confinement, seed, params
         )
         source = native.source.decode("utf-8", errors="surrogateescape")
         # A copy compiled elsewhere from the source alone (pickling) looks for
@@ -145,17 +153,39 @@ def compile(
         directory = os.path.dirname(os.path.abspath(path))
         return Program(
             native, source, file_name or path, engine, provenance, outputs,
-            [directory] + library, partitions, confinement, directory, seed,
+            [directory] + library, partitions, confinement, directory, seed, params,
         )
     name = file_name or "<source>"
     native = _polyrt.compile_source(
         _utf8(source_or_path), name, engine, provenance, outputs, library, partitions, confinement,
-        "", seed,
+        "", seed, params,
     )
     return Program(
         native, source_or_path, name, engine, provenance, outputs, library, partitions,
-        confinement, "", seed,
+        confinement, "", seed, params,
     )
+
+
+def _params(params):
+    """compile(params=...) as the text of each value, as the command line
+    gives it (True is "true": typed a bool)."""
+    if params is None:
+        return {}
+    if not isinstance(params, Mapping):
+        raise TypeError(f"compile(params=...) must be a mapping of names to values, got {params!r}")
+    texts = {}
+    for name, value in params.items():
+        if not isinstance(name, str):
+            raise TypeError(f"compile(params=...): a name must be a str, got {name!r}")
+        if isinstance(value, bool):
+            texts[name] = "true" if value else "false"
+        elif isinstance(value, (int, float, str)):
+            texts[name] = value if isinstance(value, str) else repr(value)
+        else:
+            raise TypeError(
+                f"compile(params=...): {name!r} must be an int, float, bool or str, got {value!r}"
+            )
+    return texts
 
 
 def _seed(seed):
@@ -315,10 +345,11 @@ class Program:
 
     def __init__(
         self, native, source, file_name, engine, provenance, outputs, library, partitions,
-        confinement, directory, seed=None,
+        confinement, directory, seed=None, params=None,
     ):
         self._native = native
         self._seed = seed
+        self._params = dict(params or {})
         self._confinement = confinement
         self._directory = directory  # a file's: where a copy finds its relative data files
         self._library = list(library)
@@ -344,6 +375,7 @@ class Program:
                 self._confinement,
                 self._directory,
                 self._seed,
+                self._params,
             ),
         )
 
@@ -351,8 +383,10 @@ class Program:
     def cursors(self) -> List[Dict[str, Any]]:
         """The top-level cursors, in source order, each a dict: ``name``, the
         ``partition`` taken of its ``partitions``, and the slice's ``first``
-        ordinal and ``size`` (None over a partition wire): coordinates
-        ``0 .. size-1`` walk the slice."""
+        ordinal and ``size`` (None over a partition wire or for a time-boxed
+        cursor): coordinates ``0 .. size-1`` walk the slice. ``wall_clock``
+        is a time-boxed cursor's rule (``until_elapsed``: a dict of ``base``,
+        ``delta``, ``min_ms``, ``min_rows``, ``max_rows``), else None."""
         return self._native.cursors
 
     @property
@@ -656,15 +690,15 @@ def _column_of_values(values, type_name: str):
 
 def _compile_source(
     source, file_name, engine, provenance, outputs, library, partitions, confinement, directory,
-    seed=None,
+    seed=None, params=None,
 ):
     native = _polyrt.compile_source(
         _utf8(source), file_name, engine, provenance, list(outputs), list(library),
-        dict(partitions), confinement, directory, seed,
+        dict(partitions), confinement, directory, seed, dict(params or {}),
     )
     return Program(
         native, source, file_name, engine, provenance, outputs, library, partitions, confinement,
-        directory, seed,
+        directory, seed, params,
     )
 
 

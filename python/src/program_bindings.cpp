@@ -36,9 +36,11 @@ CompileOptions options_of(const std::string& file_name, const std::string& engin
                           const std::string& provenance, const std::vector<std::string>& outputs,
                           const std::vector<std::string>& library_paths,
                           const std::map<std::string, uint64_t>& partitions,
-                          const Confinement& confinement, std::optional<uint64_t> seed) {
+                          const Confinement& confinement, std::optional<uint64_t> seed,
+                          const std::map<std::string, std::string>& params) {
   CompileOptions options;
   options.seed = seed;
+  options.params = params;
   options.file_name = file_name;
   options.library_paths = library_paths;
   options.cursor_partitions = partitions;
@@ -351,6 +353,16 @@ void bind_program(nb::module_& m) {
                        d["partitions"] = c.partitions;
                        d["first"] = c.first ? nb::object(nb::int_(*c.first)) : nb::none();
                        d["size"] = c.size ? nb::object(nb::int_(*c.size)) : nb::none();
+                       d["wall_clock"] = nb::none();
+                       if (c.wall_clock) {
+                         nb::dict rule;
+                         rule["base"] = c.wall_clock->base;
+                         rule["delta"] = c.wall_clock->delta;
+                         rule["min_ms"] = c.wall_clock->min_ms;
+                         rule["min_rows"] = c.wall_clock->min_rows;
+                         rule["max_rows"] = c.wall_clock->max_rows;
+                         d["wall_clock"] = rule;
+                       }
                        out.append(d);
                      }
                      return out;
@@ -464,9 +476,10 @@ void bind_program(nb::module_& m) {
          const std::string& provenance, const std::vector<std::string>& outputs,
          const std::vector<std::string>& library_paths,
          const std::map<std::string, uint64_t>& partitions, const Confinement& confinement,
-         const std::string& program_directory, std::optional<uint64_t> seed) {
+         const std::string& program_directory, std::optional<uint64_t> seed,
+         const std::map<std::string, std::string>& params) {
         CompileOptions options = options_of(file_name, engine, provenance, outputs, library_paths,
-                                            partitions, confinement, seed);
+                                            partitions, confinement, seed, params);
         options.program_directory = program_directory;
         const std::string text(source.c_str(), source.size());
         nb::gil_scoped_release release;
@@ -474,21 +487,21 @@ void bind_program(nb::module_& m) {
       },
       nb::arg("source"), nb::arg("file_name"), nb::arg("engine"), nb::arg("provenance"),
       nb::arg("outputs"), nb::arg("library_paths"), nb::arg("partitions"), nb::arg("confinement"),
-      nb::arg("program_directory"), nb::arg("seed").none());
+      nb::arg("program_directory"), nb::arg("seed").none(), nb::arg("params"));
   m.def(
       "compile_file",
       [](const std::string& path, const std::string& engine, const std::string& provenance,
          const std::vector<std::string>& outputs, const std::vector<std::string>& library_paths,
          const std::map<std::string, uint64_t>& partitions, const Confinement& confinement,
-         std::optional<uint64_t> seed) {
+         std::optional<uint64_t> seed, const std::map<std::string, std::string>& params) {
         CompileOptions options = options_of(path, engine, provenance, outputs, library_paths,
-                                            partitions, confinement, seed);
+                                            partitions, confinement, seed, params);
         nb::gil_scoped_release release;
         return NativeProgram{compile_file(path, std::move(options))};
       },
       nb::arg("path"), nb::arg("engine"), nb::arg("provenance"), nb::arg("outputs"),
       nb::arg("library_paths"), nb::arg("partitions"), nb::arg("confinement"),
-      nb::arg("seed").none());
+      nb::arg("seed").none(), nb::arg("params"));
 
   nb::class_<NativeState>(m, "State",
                           "Per-request evaluation state (Program.state): one per thread is "

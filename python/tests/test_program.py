@@ -333,7 +333,8 @@ def test_a_top_level_cursor_takes_the_chosen_partition_and_pickles_with_it():
         polyrt.compile(FIBER)
     program = polyrt.compile(FIBER, partition=1)
     assert program.cursors == [
-        {"name": "q", "partition": 1, "partitions": 3, "first": 200000, "size": 300000}
+        {"name": "q", "partition": 1, "partitions": 3, "first": 200000, "size": 300000,
+         "wall_clock": None}
     ]
     rows = program.batch().evaluate(0, 3)
     assert rows["slot"].tolist() == [200000, 200001, 200002]
@@ -447,6 +448,37 @@ def test_seed_rekeys_reproducibly_on_every_engine_and_the_batch():
         polyrt.compile(SEEDED, seed=-1)
     with pytest.raises(TypeError, match="must be an int"):
         polyrt.compile(SEEDED, seed="5")
+
+
+RAMPUP = """
+const keys := is_positive(keycount)
+cursor row = range(0, keys) over cursor
+seq_key := format_u64(row, 10)
+scaled := ratio * 2.0
+label := "k-" + tag
+"""
+
+
+def test_params_are_a_workloads_values_as_nmbrs_hands_them():
+    import pickle
+
+    program = polyrt.compile(
+        RAMPUP,
+        params={"keycount": 1000, "cursor": "10%..10.5%", "ratio": 0.25, "tag": "x", "unused": True},
+    )
+    assert [(c["first"], c["size"]) for c in program.cursors] == [(100, 5)]
+    state = program.state()
+    state.set_inputs(2)
+    assert (state.pull("seq_key"), state.pull("scaled"), state.pull("label")) == ("102", 0.5, "k-x")
+    assert "unused" not in program.externs
+    timed = polyrt.compile("cursor op = until_elapsed(100, 5000)\nk := op\n").cursors[0]
+    assert timed["size"] is None and timed["wall_clock"]["min_ms"] == 5000
+    again = pickle.loads(pickle.dumps(program))  # a copy keeps the params
+    assert [(c["first"], c["size"]) for c in again.cursors] == [(100, 5)]
+    with pytest.raises(polyrt.CompileError, match=r"argument 2 of range fails"):
+        polyrt.compile(RAMPUP, params={"keycount": 0, "cursor": "0..1%", "ratio": 1.0, "tag": ""})
+    with pytest.raises(TypeError, match=r"'keycount' must be an int, float, bool or str"):
+        polyrt.compile(RAMPUP, params={"keycount": [1]})
 
 
 def test_private_bindings_are_helpers():
