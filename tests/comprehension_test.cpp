@@ -768,7 +768,7 @@ TEST(Traversal, BodyCursorsRunTheirSlice) {
       {"t.polydat:3:32", "'over k' names no partition element"});
   expect_contains(
       compile_error("input cycle\nfor k in 0..2 {\n  cursor r = range(0, k)\n  v := 1\n}\n"),
-      {"range(START, END) with integers"});
+      {"t.polydat:3:23", "argument 2 of range reads 'k', which is no value of the program"});
   // An empty range once compiled and failed every run ("cycle 0 of
   // activation 0 does not exist"); a name declared twice left the second
   // cursor's slice unset.

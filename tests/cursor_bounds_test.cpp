@@ -130,6 +130,35 @@ TEST(CursorBounds, BadBoundsAreErrorsAtTheArgument) {
                   {"cannot read \"lots\" as u64 for extern k"});
 }
 
+// A body's cursor reads the program's values as they are when it compiles
+// (polydat's toy test definition: `cursor rows = range(0, rows_total) over
+// p`), and a body reads the program's externs.
+TEST(CursorBounds, ABodysCursorBoundsReadTheProgramsValues) {
+  const char* source =
+      "input cycle\n"
+      "extern rows_total: u64 = 1000\n"
+      "const half := rows_total / 2\n"
+      "for p in partitions(\"*/4\", {rows_total}) {\n"
+      "  cursor rows = range(0, rows_total) over p\n"
+      "  cursor firsts = range(0, half)\n"
+      "  row := rows.ordinal\n"
+      "  total := rows_total\n"
+      "}\n";
+  const CommandResult r =
+      run_polyrt("run " + write_program(temp_dir(), "b.polydat", source) +
+                 " --cycles 0..1 --set rows_total=40 --outputs row,total --format jsonl -q");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 40) << "4 slices of 10 (and 20 firsts)";
+  EXPECT_NE(r.out.find("\"row\":39,\"total\":40}"), std::string::npos) << r.out;
+  expect_contains(
+      thrown_message<CompileError>([] {
+        compile("input cycle\nfor n in 1..3 {\n  cursor rows = range(0, n * 10)\n  x := rows\n}\n",
+                with_params({}));
+      }),
+      {"t.polydat:3:28", "cursor 'rows': argument 2 of range reads 'n', which is no value of the program",
+       "not the traversal's elements or the body's bindings"});
+}
+
 TEST(CursorBounds, ParamsOfUndeclaredNamesAreTypedAsNmbrsTypesThem) {
   const auto program = compile(
       "a := n + 1\nb := f * 2.0\nc := neg\nd := if flag { 1 } else { 2 }\ne := \"k-\" + label\n",

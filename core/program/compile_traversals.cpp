@@ -64,7 +64,8 @@ std::vector<std::string> free_names(const std::vector<dsl::Stmt>& body) {
 }
 
 // Where a name the body reads comes from in the parent (an output, an
-// input, or, in a body that is itself a traversal's, an extern polyrt
+// input, or an extern: the program's, as the host wrote it when the
+// traversal opened, or in a body that is itself a traversal's, one polyrt
 // writes per activation: an element or a value passed on), and its type.
 std::optional<std::pair<TraversalDef::Cascade, Type>> parent_value(const Program& parent,
                                                                    const std::string& name,
@@ -78,7 +79,6 @@ std::optional<std::pair<TraversalDef::Cascade, Type>> parent_value(const Program
     return std::pair(TraversalDef::Cascade{name, From::Input, (size_t)(i - inputs.begin())},
                      Type::U64);
   }
-  if (!parent_is_body) return std::nullopt;
   const auto& externs = parent.externs();
   for (size_t e = 0; e < externs.size(); ++e) {
     if (externs[e].name == name) {
@@ -126,8 +126,7 @@ std::shared_ptr<Program> compile_body(dsl::Ast body, dsl::Sources& sources,
                                       slots::NativeBuilder native) {
   dsl::Ast inlined = modules::inline_modules(std::move(body), sources, library);
   dsl::resolve_table_values(inlined, sources);
-  auto graph = std::make_shared<ir::Graph>(
-      ir::lower(sources, inlined, parent.options()));
+  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, inlined, parent.options()));
   ir::run_passes(*graph, sources, {});
   return ProgramInternals::make(std::move(graph), parent.options(),
                                 ProgramSource{parent.source_text(), parent.source_files()}, native);
@@ -339,16 +338,15 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::So
 
 }  // namespace
 
-std::shared_ptr<const TraversalDef> compile_traversal(const dsl::SourceText& text,
-                                                      dsl::Sources& sources,
-                                                      modules::ModuleLibrary& library,
-                                                      const Program& parent, size_t index,
-                                                      slots::NativeBuilder native) {
+std::shared_ptr<const TraversalDef> compile_traversal(
+    const dsl::SourceText& text, dsl::Sources& sources, modules::ModuleLibrary& library,
+    const Program& parent, size_t index, dsl::Stmt statement, slots::NativeBuilder native) {
   auto statement_of = [&] {
     dsl::Ast fresh = dsl::parse(text);
     return std::move(take_traversals(fresh).at(index));
   };
-  return compile_level(text, sources, library, parent, false, statement_of(), statement_of, native);
+  return compile_level(text, sources, library, parent, false, std::move(statement), statement_of,
+                       native);
 }
 
 }  // namespace polyrt

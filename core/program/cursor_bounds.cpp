@@ -5,54 +5,82 @@
 #include "dsl/ast_builder.hpp"
 #include "graph/graph.hpp"
 #include "polyrt/error.hpp"
+#include "program/compile_traversals.hpp"
 #include "program/program_internals.hpp"
 
 namespace polyrt {
 
 namespace {
 
-bool is_top_level_cursor(const dsl::Stmt& s) {
+bool is_cursor(const dsl::Stmt& s) {
   return s.kind == dsl::StmtKind::Cursor && s.expr && s.expr->kind == dsl::ExprKind::Call;
 }
 
-// What of cursor `s` must be evaluated: its non-literal arguments and an
-// `over` that names a wire.
-bool needs_evaluation(const dsl::Stmt& s) {
-  if (!is_top_level_cursor(s)) return false;
+// One cursor to evaluate: the statement compiled (`real`), the same
+// statement in the probe's fresh parse (`copy`, whose expressions move into
+// the probe), and whether it is a body's.
+struct Site {
+  dsl::Stmt* real;
+  dsl::Stmt* copy;
+  bool in_body;
+  std::string prefix;  // of its probe outputs' names
+};
+
+// What of cursor `s` must be evaluated: its non-literal arguments and, at
+// the top level, an `over` that names a wire (a body's names an element).
+bool needs_evaluation(const dsl::Stmt& s, bool in_body) {
+  if (!is_cursor(s)) return false;
   for (const dsl::ExprPtr& a : s.expr->args) {
     if (a->kind != dsl::ExprKind::Int) return true;
   }
-  return !s.over.empty() && !s.over_spec;
+  return !in_body && !s.over.empty() && !s.over_spec;
 }
 
-std::string bound_name(const dsl::Stmt& cursor, size_t arg) {
-  return cursor.names[0] + "__bound" + std::to_string(arg);
+std::string bound_name(const Site& site, size_t arg) {
+  return site.prefix + "__bound" + std::to_string(arg);
 }
 
-std::string over_name(const dsl::Stmt& cursor) {
-  return cursor.names[0] + "__over";
+std::string over_name(const Site& site) {
+  return site.prefix + "__over";
 }
 
-// The probe: each cursor to evaluate stands for a one-ordinal range (so that
-// what reads it still compiles), after bindings of what it is built from.
-ProbeRequest make_probe(dsl::Ast& probe) {
-  ProbeRequest request;
-  std::vector<std::string>& outputs = request.outputs;
-  std::vector<dsl::Stmt> statements;
-  for (dsl::Stmt& s : probe.statements) {
-    if (!needs_evaluation(s)) {
-      statements.push_back(std::move(s));
-      continue;
+// The cursors to evaluate, paired with their copies in `probe`.
+std::vector<Site> sites_of(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals, dsl::Ast& probe,
+                           std::vector<dsl::Stmt>& probe_traversals) {
+  std::vector<Site> sites;
+  const auto pair = [&](std::vector<dsl::Stmt>& real, std::vector<dsl::Stmt>& copy, bool in_body) {
+    for (size_t i = 0; i < real.size() && i < copy.size(); ++i) {
+      if (!needs_evaluation(real[i], in_body)) continue;
+      sites.push_back(
+          {&real[i], &copy[i], in_body, real[i].names[0] + "__c" + std::to_string(sites.size())});
     }
+  };
+  pair(ast.statements, probe.statements, false);
+  for (size_t t = 0; t < traversals.size() && t < probe_traversals.size(); ++t) {
+    pair(traversals[t].body, probe_traversals[t].body, true);
+  }
+  return sites;
+}
+
+// The probe: bindings of what each cursor is built from, after the program;
+// a top-level cursor stands for a one-ordinal range (so that what reads it
+// still compiles).
+ProbeRequest make_probe(dsl::Ast& probe, const std::vector<Site>& sites) {
+  ProbeRequest request;
+  // Appended after: the sites point into probe.statements.
+  std::vector<dsl::Stmt> bindings;
+  for (const Site& site : sites) {
+    dsl::Stmt& s = *site.copy;
     const dsl::AstBuilder b(s.pos);
     for (size_t a = 0; a < s.expr->args.size(); ++a) {
       if (s.expr->args[a]->kind == dsl::ExprKind::Int) continue;
-      outputs.push_back(bound_name(s, a));
-      statements.push_back(b.binding(outputs.back(), std::move(s.expr->args[a]), false));
+      request.outputs.push_back(bound_name(site, a));
+      bindings.push_back(b.binding(request.outputs.back(), std::move(s.expr->args[a]), false));
     }
+    if (site.in_body) continue;
     if (!s.over.empty() && !s.over_spec) {
-      outputs.push_back(over_name(s));
-      statements.push_back(b.binding(outputs.back(), b.name(s.over), false));
+      request.outputs.push_back(over_name(site));
+      bindings.push_back(b.binding(request.outputs.back(), b.name(s.over), false));
     }
     std::vector<dsl::ExprPtr> one;
     one.push_back(b.literal(Value::u64(0)));
@@ -61,9 +89,8 @@ ProbeRequest make_probe(dsl::Ast& probe) {
     s.over.clear();
     s.over_spec = false;
     request.stand_ins.push_back(s.names[0]);
-    statements.push_back(std::move(s));
   }
-  probe.statements = std::move(statements);
+  for (dsl::Stmt& binding : bindings) probe.statements.push_back(std::move(binding));
   return request;
 }
 
@@ -75,19 +102,28 @@ class BoundEvaluator {
   // The value of probe output `name`, which stands for `what` of cursor
   // `cursor` written at `at` (length `length`).
   Value value(const std::string& name, const std::string& cursor, const std::string& what,
-              dsl::SourcePos at, size_t length) {
+              dsl::SourcePos at, size_t length, bool in_body) {
     const size_t index = probe_.require_output(name);
     const uint32_t node = graph_.outputs.at(index).wire.node;
     const std::string subject = "cursor '" + cursor + "': " + what;
     for (size_t c = 0; c < graph_.coordinates.size(); ++c) {
       if (!graph_.depends_on(node, c)) continue;
+      const std::string& name = probe_.input_names()[c];
       sources_.fail(at,
-                    subject + " reads the coordinate '" + probe_.input_names()[c] +
-                        "'; a top-level cursor opens when the program compiles",
+                    subject +
+                        (in_body ? " reads '" + name +
+                                       "', which is no value of the program (a body's cursor "
+                                       "opens when the program compiles)"
+                                 : " reads the coordinate '" + name +
+                                       "'; a top-level cursor opens when the program compiles"),
                     length,
-                    "compute it from constants, const bindings and externs; a name the program "
-                    "neither declares nor binds is an inferred input unless given a value: --set " +
-                        probe_.input_names()[c] + "=VALUE (CompileOptions::params)");
+                    in_body ? "a body's cursor opens from the program's values when it compiles: "
+                              "constants, its bindings that read no coordinate and its externs, "
+                              "not the traversal's elements or the body's bindings"
+                            : "compute it from constants, const bindings and externs; a name the "
+                              "program neither declares nor binds is an inferred input unless "
+                              "given a value: --set " +
+                                  name + "=VALUE (CompileOptions::params)");
     }
     for (size_t e = 0; e < graph_.externs.size(); ++e) {
       if (!graph_.depends_on(node, graph_.coordinates.size() + e) ||
@@ -140,11 +176,14 @@ class BoundEvaluator {
   std::optional<State> state_;
 };
 
-// Argument `a` of cursor `s` as the integer literal it evaluates to.
-void write_bound(dsl::Stmt& s, size_t a, BoundEvaluator& evaluator, const dsl::Sources& sources) {
+// Argument `a` of the site's cursor as the integer literal it evaluates to.
+void write_bound(const Site& site, size_t a, BoundEvaluator& evaluator,
+                 const dsl::Sources& sources) {
+  dsl::Stmt& s = *site.real;
   dsl::Expr& arg = *s.expr->args[a];
   const std::string what = "argument " + std::to_string(a + 1) + " of " + s.expr->text;
-  const Value v = evaluator.value(bound_name(s, a), s.names[0], what, arg.pos, arg.length);
+  const Value v =
+      evaluator.value(bound_name(site, a), s.names[0], what, arg.pos, arg.length, site.in_body);
   if (v.type() != Type::U64) {
     sources.fail(arg.pos,
                  "cursor '" + s.names[0] + "': " + what + " is " + v.to_string() +
@@ -159,47 +198,54 @@ void write_bound(dsl::Stmt& s, size_t a, BoundEvaluator& evaluator, const dsl::S
 }
 
 // An `over NAME` whose wire is a str: the partition spec it holds.
-void write_over(dsl::Stmt& s, BoundEvaluator& evaluator) {
-  const std::string name = over_name(s);
+void write_over(const Site& site, BoundEvaluator& evaluator) {
+  dsl::Stmt& s = *site.real;
+  const std::string name = over_name(site);
   if (evaluator.type(name) != Type::Str) return;  // a partition wire: lowered as it is
   const Value spec =
-      evaluator.value(name, s.names[0], "'over " + s.over + "'", s.over_pos, s.over.size());
+      evaluator.value(name, s.names[0], "'over " + s.over + "'", s.over_pos, s.over.size(), false);
   s.over = spec.as_str();
   s.over_spec = true;
 }
 
 }  // namespace
 
-void resolve_cursor_bounds(dsl::Ast& ast, const std::function<dsl::Ast()>& parse_again,
+void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
+                           const std::function<dsl::Ast()>& parse_again,
                            const ProbeCompiler& compile_probe, const dsl::Sources& sources) {
   bool any = false;
-  for (const dsl::Stmt& s : ast.statements) any = any || needs_evaluation(s);
+  for (const dsl::Stmt& s : ast.statements) any = any || needs_evaluation(s, false);
+  for (const dsl::Stmt& t : traversals) {
+    for (const dsl::Stmt& s : t.body) any = any || needs_evaluation(s, true);
+  }
   if (!any) return;
   dsl::Ast probe = parse_again();
-  const ProbeRequest request = make_probe(probe);
-  const std::vector<std::string>& outputs = request.outputs;
+  std::vector<dsl::Stmt> probe_traversals = take_traversals(probe);
+  const std::vector<Site> sites = sites_of(ast, traversals, probe, probe_traversals);
+  const ProbeRequest request = make_probe(probe, sites);
   const std::shared_ptr<const Program> program = compile_probe(std::move(probe), request);
   BoundEvaluator evaluator(*program, sources);
-  std::optional<dsl::SourcePos> first_cursor;
-  for (dsl::Stmt& s : ast.statements) {
-    if (!needs_evaluation(s)) continue;
-    if (!first_cursor) first_cursor = s.pos;
-    for (size_t a = 0; a < s.expr->args.size(); ++a) {
-      if (s.expr->args[a]->kind != dsl::ExprKind::Int) write_bound(s, a, evaluator, sources);
+  for (const Site& site : sites) {
+    for (size_t a = 0; a < site.real->expr->args.size(); ++a) {
+      if (site.real->expr->args[a]->kind != dsl::ExprKind::Int) {
+        write_bound(site, a, evaluator, sources);
+      }
     }
-    if (!s.over.empty() && !s.over_spec) write_over(s, evaluator);
+    if (!site.in_body && !site.real->over.empty() && !site.real->over_spec) {
+      write_over(site, evaluator);
+    }
   }
   // A param only the bounds read stays an extern of the program (its value
   // the param's), as nmbrs hands every param to the program, so that the
   // host may still name it.
-  for (const ir::Extern* e : evaluator.externs_read(outputs)) {
+  for (const ir::Extern* e : evaluator.externs_read(request.outputs)) {
     bool declared = false;
     for (const dsl::Stmt& s : ast.statements) {
       declared = declared || (s.kind == dsl::StmtKind::Extern && s.names[0] == e->name);
     }
     if (declared) continue;
     dsl::Stmt extern_stmt =
-        dsl::AstBuilder(*first_cursor).statement(dsl::StmtKind::Extern, e->name);
+        dsl::AstBuilder(sites.front().real->pos).statement(dsl::StmtKind::Extern, e->name);
     extern_stmt.type = e->type;
     ast.statements.insert(ast.statements.begin(), std::move(extern_stmt));
   }

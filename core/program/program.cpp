@@ -251,12 +251,8 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   if (options.untrusted) confined.emplace(options.data_roots, options.allowed_env);
   modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
   dsl::Ast parsed = dsl::parse(text);
-  const size_t traversals = take_traversals(parsed).size();
-  const auto parse_again = [&] {
-    dsl::Ast again = dsl::parse(text);
-    take_traversals(again);
-    return again;
-  };
+  std::vector<dsl::Stmt> traversals = take_traversals(parsed);
+  const auto parse_again = [&] { return dsl::parse(text); };
   const auto compile_probe = [&](dsl::Ast probe, const ProbeRequest& request) {
     dsl::Sources probe_sources(text);
     modules::ModuleLibrary probe_library(probe_sources, module_path(options, program_path),
@@ -271,7 +267,7 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
     return std::shared_ptr<const Program>(
         ProgramInternals::make(std::move(graph), probe_options, {}, native));
   };
-  resolve_cursor_bounds(parsed, parse_again, compile_probe, sources);
+  resolve_cursor_bounds(parsed, traversals, parse_again, compile_probe, sources);
   std::vector<CursorInfo> cursors;
   auto graph = lower_program(std::move(parsed), options, sources, library, cursors);
   // The program, the modules and the data files read so far.
@@ -284,12 +280,12 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   std::shared_ptr<Program> program =
       ProgramInternals::make(std::move(graph), options, origin(), native);
   ProgramInternals::set_cursors(*program, std::move(cursors));
-  for (size_t t = 0; t < traversals; ++t) {
-    ProgramInternals::add_traversal(*program,
-                                    compile_traversal(text, sources, library, *program, t, native));
+  for (size_t t = 0; t < traversals.size(); ++t) {
+    ProgramInternals::add_traversal(*program, compile_traversal(text, sources, library, *program, t,
+                                                                std::move(traversals[t]), native));
   }
   // What the bodies read too: output must never replace one of them.
-  if (traversals) ProgramInternals::set_source(*program, origin());
+  if (!traversals.empty()) ProgramInternals::set_source(*program, origin());
   return program;
 }
 

@@ -31,7 +31,11 @@ std::optional<Value> parent_value(State& parent, std::span<const uint64_t> coord
   for (size_t c = 0; c < p.input_names().size(); ++c) {
     if (p.input_names()[c] == name) return Value::u64(coordinates[c]);
   }
-  return written(externs, name);
+  if (std::optional<Value> value = written(externs, name)) return value;
+  for (const ExternInfo& e : p.externs()) {  // not written: its default
+    if (e.name == name) return e.default_value;
+  }
+  return std::nullopt;
 }
 
 const TraversalDef& definition(const Program& p, size_t index) {
