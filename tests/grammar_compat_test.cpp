@@ -65,6 +65,32 @@ TEST(GrammarCompat, BracesThatOpenNoPlaceholderLeaveTheStringAsWritten) {
   expect_contains(p->warnings()[4], {"'{}' has no expression"});
 }
 
+// polydat's pick(b0, ..., bN-1, v0, ..., vN-1) (nmbrs's
+// examples/workloads/scope/shared_pick_through_for_each.yaml): the value
+// whose selector is the one true; none or several fail the row.
+TEST(GrammarCompat, PickTakesTheValueOfTheOneTrueSelector) {
+  const char* source =
+      "input x\nv := pick(x == 1, x == 2, x >= 2, \"alpha\", \"beta\", \"gamma\")\n"
+      "n := pick(x == 1, x != 1, 10, 20)\n";
+  EXPECT_EQ(values_everywhere(source, 1, {"v", "n"}),
+            (std::vector<std::string>{"str alpha", "u64 10"}));
+  EXPECT_EQ(values_everywhere(source, 3, {"v", "n"}),
+            (std::vector<std::string>{"str gamma", "u64 20"}));
+  State s = compile(source)->new_state();
+  s.set_inputs({2});
+  expect_contains(thrown_message<EvalError>([&] { s.pull("v"); }),
+                  {"several selectors of pick are true (b1, b2); exactly one must be"});
+  s.set_inputs({0});
+  expect_contains(thrown_message<EvalError>([&] { s.pull("v"); }),
+                  {"no selector of pick is true (all 3 are false)"});
+  expect_contains(compile_error("input x\nv := pick(x, 1, \"a\")\n"),
+                  {"an even count, at least 2), got 3 arguments"});
+  expect_contains(compile_error("input x\nv := pick(x, 1, \"a\", 2)\n"),
+                  {"value 1 is a u64 but value 0 is a str"});
+  expect_contains(compile_error("input x\nv := pick(\"s\", 1, 2, 3)\n"),
+                  {"selector 0 must be a bool or u64, got str"});
+}
+
 // `over q1.cursor`: a cursor ranged over another cursor's partition
 // (nmbrs's examples/workloads/cursors/cursor_partitions_coverage.yaml).
 TEST(GrammarCompat, ACursorRangesOverAnotherCursorsPartition) {

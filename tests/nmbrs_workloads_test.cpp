@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <cstdio>
 #include <sstream>
 
 #include "tests/test_support.hpp"
@@ -113,6 +114,8 @@ TEST(NmbrsWorkloads, CompileWithTheirParamsAndRunAHundredRows) {
   // Issue 52's measure: of the programs that need neither runner-only nor
   // dataset nodes nor scenario values, >= 95 % compile and >= 90 % of those
   // run 100 rows.
+  std::printf("nmbrs workloads: %zu programs; of the %zu in scope %zu compile, %zu run 100 rows\n",
+              files.size(), in_scope, compiled, ran);
   EXPECT_GE(compiled * 100, in_scope * 95) << compiled << " of " << in_scope << " compile";
   EXPECT_GE(ran * 100, compiled * 90) << ran << " of " << compiled << " run";
   for (const auto& [file, why] : refusals) {

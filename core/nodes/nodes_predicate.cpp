@@ -30,6 +30,49 @@ void copy_present_value(const ColumnCall& c) {
   }
 }
 
+// pick(b0, ..., bN-1, v0, ..., vN-1): N integer selectors, then N values of
+// one type, which is the result's.
+std::vector<Type> pick_type(const std::vector<Type>& in, const std::vector<Value>&) {
+  if (in.size() < 2 || in.size() % 2 != 0) {
+    throw ParamError{0, "pick takes N selectors then N values (an even count, at least 2), got " +
+                            std::to_string(in.size()) + " arguments"};
+  }
+  const size_t n = in.size() / 2;
+  for (size_t k = 0; k < n; ++k) {
+    if (in[k] != Type::U64 && in[k] != Type::Bool) {
+      throw ParamError{k, "selector " + std::to_string(k) + " must be a bool or u64, got " +
+                              std::string(type_name(in[k]))};
+    }
+  }
+  for (size_t k = n + 1; k < in.size(); ++k) {
+    if (in[k] != in[n]) {
+      throw ParamError{k, "value " + std::to_string(k - n) + " is a " +
+                              std::string(type_name(in[k])) + " but value 0 is a " +
+                              std::string(type_name(in[n])) + ": the values share one type"};
+    }
+  }
+  return {in[n]};
+}
+
+void pick_value(Call& c) {
+  const size_t n = c.input_count() / 2;
+  std::string matched;
+  size_t chosen = 0, count = 0;
+  for (size_t k = 0; k < n; ++k) {
+    if (c.u64(k) == 0) continue;
+    matched += (count++ ? ", b" : "b") + std::to_string(k);
+    chosen = k;
+  }
+  if (count == 0) {
+    throw NodeFailure{"no selector of pick is true (all " + std::to_string(n) +
+                      " are false); exactly one must be"};
+  }
+  if (count > 1) {
+    throw NodeFailure{"several selectors of pick are true (" + matched + "); exactly one must be"};
+  }
+  c.set(c.input(n + chosen));
+}
+
 }  // namespace
 
 void register_predicate_nodes(Registry& r) {
@@ -43,6 +86,17 @@ void register_predicate_nodes(Registry& r) {
          .summary = "value unless it is None, then fallback (None-aware).",
          .eval = [](Call& c) { c.set(c.input(0).is_none() ? c.input(1) : c.input(0)); },
          .columnar = copy_present_value});
+  r.add({.name = "pick",
+         .family = "None and predicates",
+         .args = {wires("selectors_then_values", P::Any)},
+         .result_types = pick_type,
+         .result_doc = "the values' type",
+         .can_fail = true,
+         .summary = "polydat's branched dispatch: pick(b0, ..., bN-1, v0, ..., vN-1) is the value "
+                    "vK whose selector bK (a bool or u64) is the one that is true (nonzero). The "
+                    "values share one type.",
+         .failure = "no selector or several are true",
+         .eval = pick_value});
   r.add({.name = "this_or",
          .family = "None and predicates",
          .args = {wire("value", P::U64), wire("fallback", P::U64)},
