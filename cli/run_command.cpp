@@ -106,6 +106,7 @@ struct RunRequest {
   bool device_given = false;
   CompileOptions options;
   bool batch = true;
+  bool engine_given = false;  // --engine: the user's choice of tier
   std::optional<uint64_t> parts, part;
   std::optional<scheduler::Compression> compress;  // --compress; else --out's suffix says
   bool no_nulls = false;                           // --no-nulls
@@ -166,6 +167,7 @@ bool parse_run_flag(CommandLine& args, const std::string& f, RunRequest& r) {
   } else if (f == "-v" || f == "--verbose") {
     job.verbose = true;
   } else {
+    r.engine_given = r.engine_given || f == "--engine";
     return engine_flag(args, f, r.options, &r.batch);
   }
   return true;
@@ -301,6 +303,11 @@ void take_time_box(RunRequest& r, const CursorInfo& c, const Program& p) {
   if (!r.job.format->text_rows()) {
     throw UsageError("polyrt run: " + why + "it writes csv, tsv, jsonl or text, not " +
                      std::string(r.job.format->name()) + " (or bound it with --rows N)");
+  }
+  if (r.batch && r.engine_given) {
+    throw UsageError("polyrt run: " + why +
+                     "the batch tier needs the row count up front; drop --engine batch (the run "
+                     "takes a per-state engine) or bound it with --rows N");
   }
   if (r.parts || p.traversal_count()) {
     throw UsageError("polyrt run: " + why +

@@ -202,6 +202,10 @@ TEST(CursorBounds, TheCommandLineGivesParamsWithSet) {
   expect_contains(parquet.err, {"cursor 'op' runs until 50 ms have passed",
                                 "it writes csv, tsv, jsonl or text, not parquet"});
   EXPECT_FALSE(exists(dir + "/t.parquet"));
+  const CommandResult batch =
+      run_polyrt("run " + timed + " --set main_chunk=10 --set main_ms=50 --engine batch");
+  EXPECT_EQ(batch.status, 2);
+  expect_contains(batch.err, {"the batch tier needs the row count up front"});
 }
 
 // Without --rows or --cycles a time-boxed cursor runs by its rule, in whole
