@@ -5,10 +5,10 @@
 // except the programs tests/data/nmbrs/expected.tsv lists with the reason.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <cstdio>
 #include <sstream>
 
 #include "tests/test_support.hpp"

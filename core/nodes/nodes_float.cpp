@@ -1,3 +1,4 @@
+#include <bit>
 #include <string>
 
 #include "nodes/registry.hpp"
@@ -212,6 +213,27 @@ void register_float_nodes(Registry& r) {
          .summary = "a + t * (b - a); extrapolates outside [0, 1].",
          .eval = [](Call& c) { c.set_f64(pd_lerp(c.f64(0), c.param_f64(0), c.param_f64(1))); },
          .native = PD_NATIVE(pd_lerp, in(0), param(0), param(1))});
+  r.add({.name = "blend",
+         .family = "conversions",
+         .args = {wire("a_bits", P::U64), wire("b_bits", P::U64), konst("mix", P::F64)},
+         .results = {Type::U64},
+         .summary = "polydat's blend: a_bits and b_bits read as f64 bit patterns, a + (b - a) * "
+                    "mix, written back as its bit pattern (so on small integers, whose patterns "
+                    "are subnormal f64s, blend(10, 20, 0.5) is 15). mix is in [0, 1]. A host "
+                    "step: a GPU would flush the subnormals.",
+         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
+           const double mix = p[0].as_f64();
+           if (!(mix >= 0.0 && mix <= 1.0)) {
+             throw ParamError{0, "mix must be in [0, 1], got " + p[0].to_string()};
+           }
+           return nullptr;
+         },
+         .eval =
+             [](Call& c) {
+               const double a = std::bit_cast<double>(c.u64(0));
+               const double b = std::bit_cast<double>(c.u64(1));
+               c.set_u64(std::bit_cast<uint64_t>(a + (b - a) * c.param_f64(0)));
+             }});
   r.add({.name = "inv_lerp",
          .family = "conversions",
          .args = {wire("input", P::F64), konst("a", P::F64, Value::f64(0.0)),

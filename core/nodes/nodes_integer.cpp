@@ -187,6 +187,15 @@ void register_integer_nodes(Registry& r) {
   add_binary<pd_set_or_get>(r, "set_or_get", "pd_set_or_get",
                             "current unless it is 0, else fallback.", "integer arithmetic",
                             "current", "fallback");
+  add_binary<pd_checked_add>(r, "checked_add", "pd_checked_add",
+                             "a + b, or 0 when it overflows (polydat's checked_add).",
+                             "integer arithmetic");
+  add_binary<pd_checked_sub>(r, "checked_sub", "pd_checked_sub",
+                             "a - b, or 0 when b > a (saturating, polydat's checked_sub).",
+                             "integer arithmetic");
+  add_binary<pd_checked_mul>(r, "checked_mul", "pd_checked_mul",
+                             "a * b, or 0 when it overflows (polydat's checked_mul).",
+                             "integer arithmetic");
   r.add({.name = "product",
          .family = "integer arithmetic",
          .args = {wires("values", P::U64)},

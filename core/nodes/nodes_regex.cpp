@@ -163,6 +163,23 @@ void register_regex_nodes(Registry& r) {
       "regex metacharacter (. + ? ( ) | [ ] { } ^ $ \\) a regex, else with a * a glob (each * "
       "any text), else the literal text.",
       [](const std::vector<Value>& p) { return compiled(promoted(p[0].as_str()), p[0].as_str()); });
+  r.add({.name = "matches",
+         .family = "regex",
+         .args = {wire("input", P::Str), konst("pattern", P::Str)},
+         .results = {Type::Str},
+         .can_fail = true,
+         .summary = "input, which pattern (a regex in Rust's syntax, matched anywhere unless it "
+                    "anchors) must match: polydat's checking pass-through.",
+         .failure = "input does not match pattern",
+         .prepare =
+             [](const std::vector<Value>& p) { return compiled(p[0].as_str(), p[0].as_str()); },
+         .eval =
+             [](Call& c) {
+               if (!RE2::PartialMatch(c.str(0), regex_of(c))) {
+                 throw NodeFailure{"\"" + c.str(0) + "\" does not match /" + c.param_str(0) + "/"};
+               }
+               c.set(c.input(0));
+             }});
   r.add({.name = "regex_replace",
          .family = "regex",
          .args = {wire("input", P::Str), konst("pattern", P::Str), konst("replacement", P::Str)},

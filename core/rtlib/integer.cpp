@@ -135,3 +135,17 @@ PD_API uint64_t pd_ceil_to_multiple(uint64_t value, uint64_t multiple) {
 PD_API uint64_t pd_set_or_get(uint64_t current, uint64_t fallback) {
   return current == 0 ? fallback : current;
 }
+
+PD_API uint64_t pd_checked_add(uint64_t a, uint64_t b) {
+  const uint64_t sum = a + b;
+  return sum < a ? 0 : sum;
+}
+
+PD_API uint64_t pd_checked_sub(uint64_t a, uint64_t b) {
+  return a > b ? a - b : 0;
+}
+
+PD_API uint64_t pd_checked_mul(uint64_t a, uint64_t b) {
+  uint64_t product;
+  return __builtin_mul_overflow(a, b, &product) ? 0 : product;
+}

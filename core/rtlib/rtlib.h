@@ -81,6 +81,11 @@ PD_API void pd_date_components(uint64_t epoch_ms, uint64_t* out);
 PD_API uint64_t pd_ceil_to_multiple(uint64_t value, uint64_t multiple);
 PD_API uint64_t pd_multiples_at_least(uint64_t value, uint64_t multiple);
 PD_API uint64_t pd_set_or_get(uint64_t current, uint64_t fallback);
+// polydat's checked arithmetic: 0 when a + b or a * b overflows; a - b
+// saturates at 0.
+PD_API uint64_t pd_checked_add(uint64_t a, uint64_t b);
+PD_API uint64_t pd_checked_sub(uint64_t a, uint64_t b);
+PD_API uint64_t pd_checked_mul(uint64_t a, uint64_t b);
 
 // Arithmetic that fails on a zero divisor (constant or wire).
 PD_API int32_t pd_mod(uint64_t x, uint64_t k, uint64_t* out);

@@ -1,0 +1,50 @@
+// polydat nodes polyrt adds for nmbrs's workloads, with the values polydat's
+// node reference states: checked arithmetic (0 on overflow, subtraction
+// saturating at 0), blend (an f64 lerp of bit patterns: nmbrs's
+// examples/workloads/expressions/stdlib_coverage.yaml documents
+// blend(10, 20, 0.5) = 15) and matches (a regex pass-through that fails).
+#include <gtest/gtest.h>
+
+#include "tests/test_support.hpp"
+
+namespace polyrt::test {
+namespace {
+
+TEST(NodeTail, CheckedArithmeticOnEveryEngine) {
+  const char* source =
+      "input x\n"
+      "add := checked_add(x, 18446744073709551614)\n"
+      "sub := checked_sub(x, 2)\n"
+      "mul := checked_mul(x, 9223372036854775808)\n";
+  EXPECT_EQ(
+      values_everywhere(source, 1, {"add", "sub", "mul"}),
+      (std::vector<std::string>{"u64 18446744073709551615", "u64 0", "u64 9223372036854775808"}));
+  EXPECT_EQ(values_everywhere(source, 2, {"add", "sub", "mul"}),
+            (std::vector<std::string>{"u64 0", "u64 0", "u64 0"}));
+  EXPECT_EQ(values_everywhere(source, 7, {"sub"}), (std::vector<std::string>{"u64 5"}));
+}
+
+TEST(NodeTail, BlendLerpsBitPatterns) {
+  const char* source =
+      "input x\n"
+      "small := blend(x, 20, 0.5)\n"
+      "unit := blend(4607182418800017408, 4611686018427387904, 0.25)\n";
+  EXPECT_EQ(values_everywhere(source, 10, {"small", "unit"}),
+            (std::vector<std::string>{"u64 15", "u64 4608308318706860032"}))
+      << "1.0 to 2.0 at 0.25 is 1.25";
+  expect_contains(compile_error("input x\nv := blend(x, 2, 1.5)\n"), {"mix must be in [0, 1]"});
+}
+
+TEST(NodeTail, MatchesPassesWhatMatchesAndFailsTheRest) {
+  const auto program = compile("input x\nid := matches(\"id-{x}\", \"^id-[0-9]$\")\n");
+  State s = program->new_state();
+  s.set_inputs({7});
+  EXPECT_EQ(s.pull("id").as_str(), "id-7");
+  s.set_inputs({42});
+  expect_contains(thrown_message<EvalError>([&] { s.pull("id"); }),
+                  {"\"id-42\" does not match /^id-[0-9]$/"});
+  expect_contains(compile_error("input x\nv := matches(\"a\", \"(\")\n"), {"does not compile"});
+}
+
+}  // namespace
+}  // namespace polyrt::test
