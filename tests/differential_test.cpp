@@ -49,14 +49,16 @@ TEST(DifferentialGenerator, ProgramsCompile) {
 // Random traversals: every engine and the batch tier open the same tuples,
 // in the same order, with the same values.
 TEST(TraversalDifferential, EnginesAndTiersAgree) {
-  size_t lattices = 0;
+  size_t lattices = 0, cursors = 0;
   for (uint64_t seed = 0; seed < 150; ++seed) {
     const auto report = check_traversal_seed(seed);
     ASSERT_FALSE(report.has_value()) << "seed " << seed << ": " << *report;
-    lattices +=
-        traversal_info(*compile(traversal_program_for_seed(seed)), 0).lattice_body != nullptr;
+    const TraversalInfo info = traversal_info(*compile(traversal_program_for_seed(seed)), 0);
+    lattices += info.lattice_body != nullptr;
+    cursors += info.cursors;
   }
   EXPECT_GT(lattices, 40u);  // the batch tier is exercised, not only the per-state engines
+  EXPECT_GT(cursors, 10u);   // and bodies whose cursor's bounds are the program's expressions
 }
 
 // Seeds that once disagreed (found by soak runs), kept as regressions.

@@ -34,7 +34,16 @@ class Generator {
     if (lattice_ && pick(2) == 0) comprehension += " order lex/" + std::to_string(1 + pick(9));
     if (!lattice_ && pick(2) == 0) comprehension += " order " + order();
     std::string inner = body("v");
-    if (!lattice_ && pick(4) == 0) inner += nested();
+    if (!lattice_ && pick(5) == 0) {
+      // A body cursor whose bounds are expressions of the program's values.
+      const std::string lo = std::to_string(pick(4));
+      text += pick(2) ? "extern span: u64 = " + std::to_string(1 + pick(6)) + "\n"
+                      : "const span := " + std::to_string(pick(4)) + " * 2 + 1\n";
+      inner = "  cursor rows = range(" + lo + ", " + lo + " + span)\n" +
+              "  walked := rows * 3 + rows.cursor.idx\n" + inner;
+    } else if (!lattice_ && pick(4) == 0) {
+      inner += nested();
+    }
     text += "for " + comprehension + " {\n" + inner + "}\n";
     return text;
   }
@@ -244,20 +253,28 @@ std::vector<std::string> rows_of(const Program& program) {
     for (uint64_t coordinate : {0, 1, 5}) {
       parent.set_inputs(std::vector<uint64_t>{coordinate});
       const Traversal opening = open_traversal(parent, std::vector<uint64_t>{coordinate}, 0);
-      for_each_innermost_activation(opening, [&](std::span<const Value> outer, const Traversal& t,
-                                                 size_t a) {
-        std::string row = std::to_string(coordinate) + ":";
-        for (const Value& v : outer) row += " " + v.to_string();
-        for (const Value& v : t.tuples()[a]) row += " " + v.to_string();
-        State body = t.activation(a);
-        for (size_t o = 0; o < t.body().output_names().size(); ++o) {
-          const Value v = body.pull_at(o);
-          row += " | " + v.to_string() +
-                 (v.type() == Type::F64 ? "#" + std::to_string(std::bit_cast<uint64_t>(v.as_f64()))
-                                        : "");
-        }
-        rows.push_back(row);
-      });
+      for_each_innermost_activation(
+          opening, [&](std::span<const Value> outer, const Traversal& t, size_t a) {
+            std::string row = std::to_string(coordinate) + ":";
+            for (const Value& v : outer) row += " " + v.to_string();
+            for (const Value& v : t.tuples()[a]) row += " " + v.to_string();
+            // A body with a cursor runs its slice: its first cycle and its last.
+            const uint64_t cycles = t.cycles(a);
+            if (cycles != 1) row += " cycles " + std::to_string(cycles);
+            std::vector<uint64_t> read{0};
+            if (cycles > 1) read.push_back(cycles - 1);
+            for (const uint64_t cycle : read) {
+              State body = t.activation(a, cycle);
+              for (size_t o = 0; o < t.body().output_names().size(); ++o) {
+                const Value v = body.pull_at(o);
+                row += " | " + v.to_string() +
+                       (v.type() == Type::F64
+                            ? "#" + std::to_string(std::bit_cast<uint64_t>(v.as_f64()))
+                            : "");
+              }
+            }
+            rows.push_back(row);
+          });
     }
   } catch (const Error& e) {
     rows.push_back(std::string("error: ") + e.what());

@@ -1,7 +1,9 @@
 // The differential test of traversals: a seeded random program with one
 // traversal (a comprehension of random sources, zips or a union, a where and
 // an order, over a body of random bindings of its elements and, sometimes,
-// of a parent value) is opened at a few parent coordinates on every
+// of a parent value, or a cursor whose bounds are expressions of the
+// program's extern or const: its first and last cycles are read) is opened
+// at a few parent coordinates on every
 // per-state engine, and its lattice body, when it has one, runs in the
 // batch tier: every engine gives the interpreter's tuples, in its order, and
 // its values bit for bit, or fails alike.
