@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "cli/command_line.hpp"
+#include "cli/workload_file.hpp"
 #include "polyrt/bench.hpp"
 #include "polyrt/traversal.hpp"
 
@@ -85,6 +86,11 @@ int bench_command(CommandLine& args) {
   // compile builds no code: the timed compiles below stay cold).
   CompileOptions interpreter = settings.bench.compile;
   interpreter.engine = Engine::Interpreter;
+  if (names_workload(settings.file)) {
+    throw UsageError("polyrt bench: " + settings.file +
+                     " is a workload; bench measures a .polydat program (save the block as one, "
+                     "its params as externs or --set)");
+  }
   const std::shared_ptr<const Program> p = compile_file(settings.file, interpreter);
   if (p->input_names().empty()) {
     throw UsageError("polyrt bench: " + settings.file + " declares no input to iterate");

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "cli/command_line.hpp"
+#include "cli/workload_file.hpp"
 #include "polyrt/polyrt.hpp"
 #include "scheduler/encoding/row_format.hpp"
 
@@ -14,26 +15,50 @@ namespace polyrt::cli {
 
 namespace {
 
-// The programs named: each FILE as it is, and every .polydat file under
-// each DIR, in name order.
+// Each block of a workload file, as path#BLOCK (none when it has none).
+std::vector<std::string> blocks_of(const std::string& path) {
+  std::vector<std::string> out;
+  for (const WorkloadBlock& b : read_workload(path).blocks) out.push_back(path + "#" + b.key);
+  return out;
+}
+
+// The programs named: each FILE as it is (each block of a workload without
+// #BLOCK), and under each DIR every .polydat file and every block of every
+// .yaml or .yml workload, in name order.
 std::vector<std::string> programs_named(const std::vector<std::string>& paths) {
   std::vector<std::string> out;
   for (const std::string& path : paths) {
     std::error_code error;
     if (!std::filesystem::is_directory(path, error)) {
-      out.push_back(path);
+      if (names_workload(path) && path.find('#') == std::string::npos) {
+        const std::vector<std::string> blocks = blocks_of(path);
+        if (blocks.empty()) throw UsageError("polyrt check: " + path + " has no bindings block");
+        out.insert(out.end(), blocks.begin(), blocks.end());
+      } else {
+        out.push_back(path);
+      }
       continue;
     }
     std::vector<std::string> found;
     for (auto it = std::filesystem::recursive_directory_iterator(
              path, std::filesystem::directory_options::skip_permission_denied, error);
          !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
-      if (it->is_regular_file(error) && it->path().extension() == ".polydat") {
-        found.push_back(it->path().string());
+      if (!it->is_regular_file(error)) continue;
+      const std::string file = it->path().string();
+      if (it->path().extension() == ".polydat") {
+        found.push_back(file);
+      } else if (names_workload(file)) {
+        try {
+          const std::vector<std::string> blocks = blocks_of(file);
+          found.insert(found.end(), blocks.begin(), blocks.end());
+        } catch (const UsageError&) {  // YAML that is no workload: not a program
+        }
       }
     }
     if (error) throw UsageError("polyrt check: cannot list '" + path + "': " + error.message());
-    if (found.empty()) throw UsageError("polyrt check: " + path + " holds no .polydat file");
+    if (found.empty()) {
+      throw UsageError("polyrt check: " + path + " holds no .polydat file or workload block");
+    }
     std::sort(found.begin(), found.end());
     out.insert(out.end(), found.begin(), found.end());
   }
@@ -56,7 +81,7 @@ struct Verdict {
 Verdict check_one(const std::string& file, const CompileOptions& options) {
   const std::string quoted = scheduler::json_string(file);
   try {
-    const auto program = compile_file(file, options);
+    const auto program = compile_program_argument(file, options);
     const size_t inputs = program->input_names().size(), externs = program->externs().size(),
                  outputs = program->output_names().size();
     return {file + ": ok (" + std::to_string(inputs) + " inputs, " + std::to_string(externs) +
@@ -88,7 +113,10 @@ int check_command(CommandLine& args) {
       "usage: polyrt check FILE|DIR... [--json] [--set NAME=VALUE]... [--lib DIR]...\n"
       "                    [--plugin LIB]... [--partition [CURSOR=]I]...\n\n"
       "Compiles FILE and reports its diagnostics. Exit status 0 when it compiles, 1 when not.\n"
-      "Several FILEs, a DIR (every .polydat file under it, in name order) or --json list\n"
+      "FILE may be an nmbrs workload, workload.yaml#BLOCK (a bindings block with the\n"
+      "workload's params), or workload.yaml for each of its blocks.\n"
+      "Several FILEs, a DIR (every .polydat file and workload under it, in name order) or\n"
+      "--json list\n"
       "instead one line per program: FILE: ok (N inputs, N externs, N outputs), or\n"
       "FILE:LINE:COL: refused: WHY; then how many compile. --json writes each line as a\n"
       "JSON object ({\"file\", \"ok\", \"inputs\", \"externs\", \"outputs\"} or {\"file\", "
@@ -115,8 +143,11 @@ int check_command(CommandLine& args) {
   }
   const std::string& first = args.file();
   std::error_code error;
-  if (!json && args.positionals().size() == 1 && !std::filesystem::is_directory(first, error)) {
-    auto program = compile_file(first, options);
+  const bool several_blocks = names_workload(first) && first.find('#') == std::string::npos &&
+                              read_workload(first).blocks.size() != 1;
+  if (!json && args.positionals().size() == 1 && !std::filesystem::is_directory(first, error) &&
+      !several_blocks) {
+    auto program = compile_program_argument(first, options);
     for (const std::string& w : program->warnings()) std::fprintf(stderr, "%s\n", w.c_str());
     std::printf("%s: ok (%zu inputs, %zu externs, %zu outputs)\n", first.c_str(),
                 program->input_names().size(), program->externs().size(),

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "cli/command_line.hpp"
+#include "cli/workload_file.hpp"
 #include "polyrt/introspect.hpp"
 #include "polyrt/polyrt.hpp"
 #include "polyrt/traversal.hpp"
@@ -71,7 +72,7 @@ int eval_command(CommandLine& args) {
     }
   }
   const std::string& file = args.file();
-  auto program = compile_file(file, options);
+  auto program = compile_program_argument(file, options);
   const auto& inputs = program->input_names();
   const size_t given = args.positionals().size() - 1;
   if (given != inputs.size()) {

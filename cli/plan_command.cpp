@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "cli/command_line.hpp"
+#include "cli/workload_file.hpp"
 #include "polyrt/introspect.hpp"
 #include "polyrt/traversal.hpp"
 
@@ -146,7 +147,7 @@ int plan_command(CommandLine& args) {
     }
   }
   if (batch) {
-    const std::shared_ptr<const Program> program = compile_file(file, options);
+    const std::shared_ptr<const Program> program = compile_program_argument(file, options);
     std::string out = batch_output(program, nvptx, target, emit);
     for (size_t t = 0; t < program->traversal_count(); ++t) {
       const TraversalInfo info = traversal_info(*program, t);
@@ -165,7 +166,7 @@ int plan_command(CommandLine& args) {
   if (options.engine == Engine::Interpreter) {
     throw UsageError("polyrt plan: the interpreter has no plan; use --engine closures or native");
   }
-  auto program = compile_file(file, options);
+  auto program = compile_program_argument(file, options);
   const auto plan_of = [&](const Program& p) {
     return emit.llvm       ? state_plan_llvm_ir(p)
            : emit.assembly ? state_plan_asm(p)

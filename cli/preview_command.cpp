@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "cli/command_line.hpp"
+#include "cli/workload_file.hpp"
 #include "cli/text_table.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
@@ -182,7 +183,7 @@ int preview_command(CommandLine& args) {
   }
   const std::string& file = args.file();
   args.allow_positionals(1, "preview takes one FILE");
-  const auto program = compile_file(file, r.options);
+  const auto program = compile_program_argument(file, r.options);
   const Program& p = *program;
   if (!r.cycles_given) r.cycles = {0, ~uint64_t{0}};
   if (!r.cycles_given && !p.cursors().empty() && p.cursors()[0].size) {

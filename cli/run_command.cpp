@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cli/command_line.hpp"
+#include "cli/workload_file.hpp"
 #include "cli/run_parts.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
@@ -322,7 +323,7 @@ void take_time_box(RunRequest& r, const CursorInfo& c, const Program& p) {
 // The job: the program compiled, its range, settings and outputs checked.
 void prepare_job(RunRequest& r, const std::string& file) {
   scheduler::RangeJob& job = r.job;
-  job.program = compile_file(file, r.options);
+  job.program = compile_program_argument(file, r.options);
   const Program& p = *job.program;
   if (p.traversal_count() && p.input_names().empty()) refuse_inputless_traversal("run", file);
   if (const CursorInfo* timed = time_boxing_cursor(r, p)) take_time_box(r, *timed, p);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "cli/command_line.hpp"
+#include "cli/workload_file.hpp"
 #include "cli/text_table.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -176,7 +177,7 @@ int stats_command(CommandLine& args) {
   const std::string& file = args.file();
   args.allow_positionals(1, "stats takes one FILE");
   if (!cycles) throw UsageError("polyrt stats: --cycles A..B is required");
-  const auto program = compile_file(file, options);
+  const auto program = compile_program_argument(file, options);
   if (program->input_names().empty()) {
     throw UsageError("polyrt stats: " + file + " declares no input to iterate");
   }

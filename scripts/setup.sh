@@ -4,6 +4,7 @@
 set -euo pipefail
 
 packages=(llvm-19-dev clang-19 libclang-rt-19-dev libtbb-dev libzstd-dev zlib1g-dev libre2-dev ninja-build ccache
+          libyaml-cpp-dev      # nmbrs workload files (cli/workload_file.hpp)
           cmake g++ libgtest-dev libbenchmark-dev python3 python3-dev python3-venv libopenmpi-dev
           openmpi-bin procps   # procps: pgrep, which tests/mpi_test.sh uses to signal one rank
           chromium)            # renders polyrt stats --html reports in the tests

@@ -1,0 +1,131 @@
+#include "cli/workload_file.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/usage_error.hpp"
+
+namespace polyrt::cli {
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// path and BLOCK of "path#BLOCK" ("" when there is no #).
+std::pair<std::string, std::string> split_block(const std::string& argument) {
+  const size_t hash = argument.rfind('#');
+  if (hash == std::string::npos) return {argument, ""};
+  return {argument.substr(0, hash), argument.substr(hash + 1)};
+}
+
+// Every `bindings` block under `node`, depth first in the file's order.
+void collect_blocks(const YAML::Node& node, const std::string& key,
+                    std::vector<WorkloadBlock>& out) {
+  if (node.IsMap()) {
+    for (const auto& entry : node) {
+      const std::string name = entry.first.Scalar();
+      const std::string here = key.empty() ? name : key + "." + name;
+      if (name == "bindings" && entry.second.IsScalar()) {
+        // Line numbers of the block's statements as in the file: the block
+        // starts on the line after its key.
+        const int line = entry.first.Mark().line + 1;
+        out.push_back({here, std::string(line > 0 ? line : 0, '\n') + entry.second.Scalar()});
+      } else {
+        collect_blocks(entry.second, here, out);
+      }
+    }
+  } else if (node.IsSequence()) {
+    for (size_t i = 0; i < node.size(); ++i) {
+      collect_blocks(node[i], key.empty() ? std::to_string(i) : key + "." + std::to_string(i), out);
+    }
+  }
+}
+
+// The short name of a block: its key without `.bindings`, and without a
+// leading `phases.`.
+std::string short_name(const std::string& key) {
+  std::string name = ends_with(key, ".bindings") ? key.substr(0, key.size() - 9) : key;
+  if (name.rfind("phases.", 0) == 0) name = name.substr(7);
+  return name;
+}
+
+std::string block_list(const Workload& w) {
+  std::string out;
+  for (const WorkloadBlock& b : w.blocks) out += (out.empty() ? "" : ", ") + short_name(b.key);
+  return out;
+}
+
+const WorkloadBlock& chosen_block(const Workload& w, const std::string& path,
+                                  const std::string& choice) {
+  if (w.blocks.empty()) throw UsageError(path + " has no `bindings: |` block");
+  if (choice.empty()) {
+    if (w.blocks.size() == 1) return w.blocks[0];
+    throw UsageError(path + " has " + std::to_string(w.blocks.size()) +
+                     " bindings blocks; name one as " + path +
+                     "#BLOCK, BLOCK one of: " + block_list(w));
+  }
+  const WorkloadBlock* found = nullptr;
+  for (const WorkloadBlock& b : w.blocks) {
+    if (b.key == choice || short_name(b.key) == choice || b.key == choice + ".bindings") {
+      if (found) {
+        throw UsageError(path + "#" + choice + " names several blocks; name one by its key (" +
+                         found->key + ", " + b.key + ")");
+      }
+      found = &b;
+    }
+  }
+  if (!found) {
+    throw UsageError(path + " has no bindings block '" + choice +
+                     "'; its blocks: " + block_list(w));
+  }
+  return *found;
+}
+
+}  // namespace
+
+bool names_workload(const std::string& argument) {
+  const std::string path = split_block(argument).first;
+  return ends_with(path, ".yaml") || ends_with(path, ".yml");
+}
+
+Workload read_workload(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read workload file '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  YAML::Node root;
+  try {
+    root = YAML::Load(text.str());
+  } catch (const YAML::Exception& e) {
+    throw UsageError(path + " is not a YAML workload: " + e.what());
+  }
+  Workload w;
+  if (!root.IsMap()) return w;
+  if (const YAML::Node params = root["params"]; params && params.IsMap()) {
+    for (const auto& entry : params) {
+      if (entry.second.IsScalar()) w.params[entry.first.Scalar()] = entry.second.Scalar();
+    }
+  }
+  collect_blocks(root, "", w.blocks);
+  return w;
+}
+
+std::shared_ptr<const Program> compile_program_argument(const std::string& argument,
+                                                        CompileOptions options) {
+  if (!names_workload(argument)) return compile_file(argument, std::move(options));
+  const auto [path, choice] = split_block(argument);
+  const Workload w = read_workload(path);
+  const WorkloadBlock& block = chosen_block(w, path, choice);
+  for (const auto& [name, value] : w.params) options.params.emplace(name, value);
+  options.file_name = path;
+  options.program_directory = std::filesystem::path(path).parent_path().string();
+  return compile(block.text, options);
+}
+
+}  // namespace polyrt::cli
