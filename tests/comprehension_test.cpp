@@ -865,3 +865,16 @@ TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
 
 }  // namespace
 }  // namespace polyrt::test
+
+namespace polyrt::test {
+namespace {
+
+// A spread in a list source (polydat's `[0, xs...]`) is refused by name; it
+// once read as a malformed interval.
+TEST(Comprehension, ASpreadIsRefusedByName) {
+  expect_contains(compile_error("input cycle\nxs := [1, 2]\nfor v in [0, xs...] {\n  w := v\n}\n"),
+                  {"t.polydat:3:10", "source '[0, xs...]' spreads a list ('NAME...')"});
+}
+
+}  // namespace
+}  // namespace polyrt::test

@@ -393,6 +393,13 @@ class Parser {
         std::all_of(text.begin(), text.begin() + (ptrdiff_t)paren, ident_char)) {
       return call(text.substr(0, paren), text.substr(paren + 1, text.size() - paren - 2), at);
     }
+    if (text.front() == '[' && text.find("...") != std::string_view::npos) {
+      fail(at,
+           "source '" + std::string(text) +
+               "' spreads a list ('NAME...'), which polyrt does not "
+               "take yet",
+           "list the values, or iterate the list itself: for x in {NAME}");
+    }
     if (const size_t dots = text.find("..");
         dots != std::string_view::npos && text.front() != '"' && text.front() != '\'') {
       return range(text, at, dots);
