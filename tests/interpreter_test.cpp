@@ -3,6 +3,7 @@
 // evaluation of a step observable.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 #include "bench/ladder_baseline.hpp"
@@ -93,6 +94,20 @@ TEST(Interpreter, SideChannelLinesAndDeadCodeKeepsThem) {
   s.eval();
   ASSERT_EQ(log.lines.size(), 1u);
   EXPECT_EQ(log.lines[0], "log_info: 42");
+}
+
+// polydat's other levels: the same pass-through, the line named by its node.
+TEST(Interpreter, EveryLogLevelPassesItsValueThrough) {
+  auto p =
+      compile_p1("input a\nd := log_debug(a)\nw := log_warn(\"w{a}\")\ne := log_error(a * 1.5)\n");
+  State s = p->new_state();
+  Log log;
+  s.set_log_sink(log.sink());
+  s.set_inputs({2});
+  EXPECT_EQ(s.pull("w").as_str(), "w2");
+  s.eval();
+  std::sort(log.lines.begin(), log.lines.end());
+  EXPECT_EQ(log.lines, (std::vector<std::string>{"log_debug: 2", "log_error: 3", "log_warn: w2"}));
 }
 
 TEST(Interpreter, VolatileIsReadOncePerWrite) {

@@ -57,6 +57,37 @@ uint64_t this_thread_number() {
   return mine;
 }
 
+// polydat's log nodes, one per level.
+constexpr std::string_view kLogNodes[] = {"log_debug", "log_info", "log_warn", "log_error"};
+constexpr std::string_view kLogSummaries[] = {
+    "Passes value through and sends \"log_debug: <value>\" to the state's log sink each time "
+    "the step runs (never while it is current).",
+    "Passes value through and sends \"log_info: <value>\" to the state's log sink each time "
+    "the step runs (never while it is current).",
+    "Passes value through and sends \"log_warn: <value>\" to the state's log sink each time "
+    "the step runs (never while it is current).",
+    "Passes value through and sends \"log_error: <value>\" to the state's log sink each time "
+    "the step runs (never while it is current)."};
+
+template <size_t Level>
+void emit_log(Call& c, const SideChannelSink& sink) {
+  c.set(c.input(0));
+  if (sink) sink(std::string(kLogNodes[Level]) + ": " + c.input(0).to_string());
+}
+
+template <size_t Level>
+void add_log(Registry& r) {
+  r.add({.name = kLogNodes[Level],
+         .family = "context and side channels",
+         .args = {wire("value", PortType::Any)},
+         .result_types = [](const std::vector<Type>& in, const std::vector<Value>&) { return in; },
+         .result_doc = "same type as value",
+         .purity = Purity::SideChannel,
+         .summary = kLogSummaries[Level],
+         .eval = [](Call& c) { c.set(c.input(0)); },
+         .emit = emit_log<Level>});
+}
+
 }  // namespace
 
 void register_context_nodes(Registry& r) {
@@ -145,20 +176,10 @@ void register_context_nodes(Registry& r) {
          .result_doc = "same type as input",
          .summary = "input, unchanged (a named pass-through, as polydat has it).",
          .eval = [](Call& c) { c.set(c.input(0)); }});
-  r.add({.name = "log_info",
-         .family = "context and side channels",
-         .args = {wire("value", PortType::Any)},
-         .result_types = [](const std::vector<Type>& in, const std::vector<Value>&) { return in; },
-         .result_doc = "same type as value",
-         .purity = Purity::SideChannel,
-         .summary = "Passes value through and sends \"log_info: <value>\" to the state's log "
-                    "sink each time the step runs (never while it is current).",
-         .eval = [](Call& c) { c.set(c.input(0)); },
-         .emit =
-             [](Call& c, const SideChannelSink& sink) {
-               c.set(c.input(0));
-               if (sink) sink("log_info: " + c.input(0).to_string());
-             }});
+  add_log<0>(r);
+  add_log<1>(r);
+  add_log<2>(r);
+  add_log<3>(r);
 }
 
 }  // namespace polyrt::nodes
