@@ -1,6 +1,6 @@
 // polydat nodes polyrt adds for nmbrs's workloads, with the values polydat's
 // node reference states: checked arithmetic (0 on overflow, subtraction
-// saturating at 0), blend (an f64 lerp of bit patterns: nmbrs's
+// saturating at 0), to_i64 (fails above i64's range), blend (an f64 lerp of bit patterns: nmbrs's
 // examples/workloads/expressions/stdlib_coverage.yaml documents
 // blend(10, 20, 0.5) = 15) and matches (a regex pass-through that fails).
 #include <gtest/gtest.h>
@@ -22,6 +22,15 @@ TEST(NodeTail, CheckedArithmeticOnEveryEngine) {
   EXPECT_EQ(values_everywhere(source, 2, {"add", "sub", "mul"}),
             (std::vector<std::string>{"u64 0", "u64 0", "u64 0"}));
   EXPECT_EQ(values_everywhere(source, 7, {"sub"}), (std::vector<std::string>{"u64 5"}));
+}
+
+TEST(NodeTail, ToI64IsTheCheckedConversion) {
+  EXPECT_EQ(values_everywhere("input x\nv := to_i64(x) - 5\n", 3, {"v"}),
+            (std::vector<std::string>{"i64 -2"}));
+  State s = compile("input x\nv := to_i64(x)\n")->new_state();
+  s.set_inputs({9223372036854775808ull});
+  expect_contains(thrown_message<EvalError>([&] { s.pull("v"); }),
+                  {"value 9223372036854775808 does not fit i64"});
 }
 
 TEST(NodeTail, BlendLerpsBitPatterns) {

@@ -123,6 +123,21 @@ void register_numeric_type_nodes(Registry& r) {
 
   add_conversion<pd_i64_to_f64, Type::F64>(r, "i64_to_f64", "pd_i64_to_f64", P::I64,
                                            "Nearest double (round to nearest even).");
+  r.add({.name = "to_i64",
+         .family = "conversions",
+         .args = {wire("input", P::U64)},
+         .results = {Type::I64},
+         .can_fail = true,
+         .summary = "input as an i64 (polydat's to_i64; `input as i64` is the same check).",
+         .failure = "input is above 9223372036854775807",
+         .eval = [](Call& c) {
+           const uint64_t input = c.u64(0);
+           if (input > (uint64_t)INT64_MAX) {
+             throw NodeFailure{"value " + std::to_string(input) +
+                               " does not fit i64 (above 9223372036854775807)"};
+           }
+           c.set(Value::i64((int64_t)input));
+         }});
   add_conversion<pd_f64_to_i64, Type::I64>(
       r, "f64_to_i64", "pd_f64_to_i64", P::F64,
       "Truncate toward zero, saturating at -2^63 and 2^63-1; NaN gives 0.");
