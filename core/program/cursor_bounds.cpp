@@ -237,15 +237,16 @@ void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
   }
   // A param only the bounds read stays an extern of the program (its value
   // the param's), as nmbrs hands every param to the program, so that the
-  // host may still name it.
+  // host may still name it. (Inserting moves the statements the sites point
+  // at: the position is taken first.)
+  const dsl::SourcePos at = sites.front().real->pos;
   for (const ir::Extern* e : evaluator.externs_read(request.outputs)) {
     bool declared = false;
     for (const dsl::Stmt& s : ast.statements) {
       declared = declared || (s.kind == dsl::StmtKind::Extern && s.names[0] == e->name);
     }
     if (declared) continue;
-    dsl::Stmt extern_stmt =
-        dsl::AstBuilder(sites.front().real->pos).statement(dsl::StmtKind::Extern, e->name);
+    dsl::Stmt extern_stmt = dsl::AstBuilder(at).statement(dsl::StmtKind::Extern, e->name);
     extern_stmt.type = e->type;
     ast.statements.insert(ast.statements.begin(), std::move(extern_stmt));
   }
