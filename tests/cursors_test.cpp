@@ -132,9 +132,40 @@ TEST(TopLevelCursors, RunWalksTheSliceOnEveryTier) {
   EXPECT_EQ(gpu.out, batch.out.substr(0, gpu.out.size()));
 }
 
+// Without a choice, partitions that tile their span are walked in turn: row
+// i is ordinal i of the span, its cursor the partition that holds it.
+TEST(TopLevelCursors, WithoutAChoiceEveryPartitionInTurn) {
+  const auto program = compile(kFiber);
+  ASSERT_EQ(program->cursors().size(), 1u);
+  EXPECT_TRUE(program->cursors()[0].every_partition);
+  EXPECT_EQ(program->cursors()[0].first, 0u);
+  EXPECT_EQ(program->cursors()[0].size, 1000000u);
+  const std::pair<uint64_t, const char*> expected[] = {
+      {0, "0,200000,200000,0,0"},
+      {199999, "0,200000,200000,199999,199999"},
+      {200000, "200000,500000,300000,200000,400000"},
+      {999999, "500000,1000000,500000,999999,999999"},
+      {1000000, "0,200000,200000,0,0"}};
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    CompileOptions options;
+    options.engine = engine;
+    State state = compile(kFiber, options)->new_state();
+    for (const auto& [cycle, row] : expected) {
+      state.set_inputs({cycle});
+      std::string got;
+      for (const char* name : {"start", "end", "size", "ordinal", "slot"}) {
+        got += (got.empty() ? "" : ",") + state.pull(name).to_string();
+      }
+      EXPECT_EQ(got, row) << "cycle " << cycle;
+    }
+  }
+}
+
 TEST(TopLevelCursors, RefusalsNameTheFix) {
-  expect_contains(compile_error(kFiber),
-                  {"t.polydat:2:35", "resolves to 3 partitions", "--partition I, I in 0..2"});
+  expect_contains(
+      compile_error("input cycle\ncursor q = range(0, 1000) over \"10%,~10%,10%\"\n"
+                    "x := q\n"),
+      {"t.polydat:2:32", "resolves to 2 partitions that leave gaps", "--partition I, I in 0..1"});
   expect_contains(thrown_message<CompileError>([] {
                     compile(kFiber, CompileOptions{.cursor_partitions = {{"", 3}}});
                   }),

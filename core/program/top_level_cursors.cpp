@@ -96,17 +96,17 @@ class CursorLowering {
       const std::string spec = s.over_spec ? s.over : "*/1";
       const std::vector<Value> partitions = resolve(s, spec, extent);
       info.partitions = partitions.size();
-      info.partition = chosen(s, info);
-      const Value one[] = {partitions.at(info.partition)};
-      const uint64_t first = call_source_values("start_of", one).at(0).as_u64();
-      info.first = domain.start + first;
-      if (!domain.wall_clock) info.size = call_source_values("end_of", one).at(0).as_u64() - first;
-      dsl::ExprPtr list =
-          b.call("partitions", args_of(b.literal(Value::str(spec)), b.literal(Value::u64(extent))));
-      partition = b.binding(
-          prefix + "cursor",
-          b.call("partition_at", args_of(std::move(list), b.literal(Value::u64(info.partition)))),
-          true);
+      const std::vector<Bounds> bounds = bounds_of(partitions);
+      const std::optional<uint64_t> picked = chosen(s, info, tiles(bounds));
+      if (!picked) return every_partition(s, info, domain, spec, bounds, out);
+      info.partition = *picked;
+      const Bounds& slice = bounds.at(info.partition);
+      info.first = domain.start + slice.start;
+      if (!domain.wall_clock) info.size = slice.end - slice.start;
+      partition = b.binding(prefix + "cursor",
+                            b.call("partition_at", args_of(partition_list(b, spec, extent),
+                                                           b.literal(Value::u64(info.partition)))),
+                            true);
     }
     out.push_back(std::move(partition));
     out.push_back(
@@ -119,6 +119,69 @@ class CursorLowering {
   }
 
  private:
+  // More would make each row's partition a long chain of comparisons.
+  static constexpr size_t kMaxPartitionsInTurn = 64;
+
+  struct Bounds {
+    uint64_t start, end;
+  };
+
+  static std::vector<Bounds> bounds_of(const std::vector<Value>& partitions) {
+    std::vector<Bounds> out;
+    for (const Value& p : partitions) {
+      const Value one[] = {p};
+      out.push_back({call_source_values("start_of", one).at(0).as_u64(),
+                     call_source_values("end_of", one).at(0).as_u64()});
+    }
+    return out;
+  }
+
+  // Whether each partition starts where the one before it ends.
+  static bool tiles(const std::vector<Bounds>& bounds) {
+    for (size_t k = 1; k < bounds.size(); ++k) {
+      if (bounds[k].start != bounds[k - 1].end) return false;
+    }
+    return true;
+  }
+
+  static dsl::ExprPtr partition_list(const dsl::AstBuilder& b, const std::string& spec,
+                                     uint64_t extent) {
+    return b.call("partitions",
+                  args_of(b.literal(Value::str(spec)), b.literal(Value::u64(extent))));
+  }
+
+  // No partition chosen of several that tile their span: coordinates walk
+  // every partition in turn (row i of the span, wrapping), and `q.cursor` is
+  // the partition the row's ordinal falls in.
+  CursorInfo every_partition(const dsl::Stmt& s, CursorInfo info, const Domain& domain,
+                             const std::string& spec, const std::vector<Bounds>& bounds,
+                             std::vector<dsl::Stmt>& out) {
+    const dsl::AstBuilder b(s.pos);
+    const std::string prefix = info.name + "__";
+    const uint64_t span = bounds.back().end - bounds.front().start;
+    info.every_partition = true;
+    info.first = domain.start + bounds.front().start;
+    info.size = span;
+    out.push_back(b.binding(prefix + "slot",
+                            b.binary("%", b.name(input_), b.literal(Value::u64(span ? span : 1))),
+                            true));
+    dsl::ExprPtr index = b.literal(Value::u64(0));
+    for (size_t k = 1; k < bounds.size(); ++k) {
+      index = b.binary("+", std::move(index),
+                       b.binary(">=", b.name(prefix + "slot"),
+                                b.literal(Value::u64(bounds[k].start - bounds.front().start))));
+    }
+    out.push_back(b.binding(
+        prefix + "cursor",
+        b.call("partition_at", args_of(partition_list(b, spec, domain.extent), std::move(index))),
+        true));
+    out.push_back(b.binding(
+        prefix + "ordinal",
+        b.binary("+", b.literal(Value::u64(*info.first)), b.name(prefix + "slot")), true));
+    declare_partition_fields(b, info.name, out);
+    return info;
+  }
+
   // The ordinals cursor `s`'s constructor makes; CompileError for another
   // constructor, or arguments out of their range. Its arguments are
   // literals by now (program/cursor_bounds.hpp).
@@ -226,8 +289,9 @@ class CursorLowering {
     }
   }
 
-  // The partition the run takes: the only one, or the host's choice.
-  uint64_t chosen(const dsl::Stmt& s, const CursorInfo& info) {
+  // The partition the run takes: the only one, the host's choice, or none
+  // (nullopt: every partition in turn, when they tile their span).
+  std::optional<uint64_t> chosen(const dsl::Stmt& s, const CursorInfo& info, bool tiles) {
     if (info.partitions == 0) {
       sources_.fail(s.over_pos,
                     "cursor '" + info.name + "' over \"" + s.over +
@@ -241,15 +305,18 @@ class CursorLowering {
       return 0;
     }
     const std::optional<uint64_t> choice = choice_for(choices_, info.name);
+    if (!choice && tiles && info.partitions <= kMaxPartitionsInTurn) return std::nullopt;
     if (!choice) {
-      sources_.fail(s.over_pos,
-                    "cursor '" + info.name + "' over \"" + s.over + "\" resolves to " +
-                        std::to_string(info.partitions) +
-                        " partitions; a run takes one, as one fiber of polydat's does",
-                    s.over.size() + 2,
-                    "choose one with --partition I, I in 0.." +
-                        std::to_string(info.partitions - 1) +
-                        " (CompileOptions::cursor_partitions)");
+      sources_.fail(
+          s.over_pos,
+          "cursor '" + info.name + "' over \"" + s.over + "\" resolves to " +
+              std::to_string(info.partitions) + " partitions" +
+              (tiles ? " (more than " + std::to_string(kMaxPartitionsInTurn) + " to walk in turn)"
+                     : " that leave gaps (not walked in turn)") +
+              "; a run takes one, as one fiber of polydat's does",
+          s.over.size() + 2,
+          "choose one with --partition I, I in 0.." + std::to_string(info.partitions - 1) +
+              " (CompileOptions::cursor_partitions)");
     }
     if (*choice >= info.partitions) refuse_choice(s, info, *choice);
     return *choice;

@@ -382,7 +382,9 @@ class Program:
     @property
     def cursors(self) -> List[Dict[str, Any]]:
         """The top-level cursors, in source order, each a dict: ``name``, the
-        ``partition`` taken of its ``partitions``, and the slice's ``first``
+        ``partition`` taken of its ``partitions`` (``every_partition`` when
+        none was chosen of several that tile: rows walk them in turn), and
+        the slice's ``first``
         ordinal and ``size`` (None over a partition wire or for a time-boxed
         cursor): coordinates ``0 .. size-1`` walk the slice. ``wall_clock``
         is a time-boxed cursor's rule (``until_elapsed``: a dict of ``base``,

@@ -351,6 +351,7 @@ void bind_program(nb::module_& m) {
                        d["name"] = c.name;
                        d["partition"] = c.partition;
                        d["partitions"] = c.partitions;
+                       d["every_partition"] = c.every_partition;
                        d["first"] = c.first ? nb::object(nb::int_(*c.first)) : nb::none();
                        d["size"] = c.size ? nb::object(nb::int_(*c.size)) : nb::none();
                        d["wall_clock"] = nb::none();

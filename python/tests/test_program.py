@@ -329,12 +329,14 @@ FIBER = (
 
 
 def test_a_top_level_cursor_takes_the_chosen_partition_and_pickles_with_it():
-    with pytest.raises(polyrt.CompileError, match="resolves to 3 partitions"):
-        polyrt.compile(FIBER)
+    every = polyrt.compile(FIBER)  # no choice: every partition in turn
+    assert every.cursors[0]["every_partition"] and every.cursors[0]["size"] == 1000000
+    with pytest.raises(polyrt.CompileError, match="resolves to 2 partitions that leave gaps"):
+        polyrt.compile(FIBER.replace("20%,30%,*", "10%,~10%,10%"))
     program = polyrt.compile(FIBER, partition=1)
     assert program.cursors == [
-        {"name": "q", "partition": 1, "partitions": 3, "first": 200000, "size": 300000,
-         "wall_clock": None}
+        {"name": "q", "partition": 1, "partitions": 3, "every_partition": False, "first": 200000,
+         "size": 300000, "wall_clock": None}
     ]
     rows = program.batch().evaluate(0, 3)
     assert rows["slot"].tolist() == [200000, 200001, 200002]

@@ -116,6 +116,9 @@ struct CursorInfo {
   std::string name;
   uint64_t partition = 0;   // its index
   uint64_t partitions = 1;  // how many its spec resolves to (1 over a partition wire)
+  // No partition was chosen of several that tile their span: coordinates
+  // 0 .. size-1 walk every partition in turn (`partition` is 0).
+  bool every_partition = false;
   // The slice's ordinals [first, first + size), resolved at compile time
   // (none over a partition wire); coordinates 0 .. size-1 walk it.
   std::optional<uint64_t> first, size;
