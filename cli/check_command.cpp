@@ -39,28 +39,33 @@ std::vector<std::string> programs_named(const std::vector<std::string>& paths) {
       }
       continue;
     }
-    std::vector<std::string> found;
+    std::vector<std::string> files;
     for (auto it = std::filesystem::recursive_directory_iterator(
              path, std::filesystem::directory_options::skip_permission_denied, error);
          !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
       if (!it->is_regular_file(error)) continue;
-      const std::string file = it->path().string();
-      if (it->path().extension() == ".polydat") {
-        found.push_back(file);
-      } else if (names_workload(file)) {
-        try {
-          const std::vector<std::string> blocks = blocks_of(file);
-          found.insert(found.end(), blocks.begin(), blocks.end());
-        } catch (const UsageError&) {  // YAML that is no workload: not a program
-        }
+      if (it->path().extension() == ".polydat" || names_workload(it->path().string())) {
+        files.push_back(it->path().string());
       }
     }
     if (error) throw UsageError("polyrt check: cannot list '" + path + "': " + error.message());
-    if (found.empty()) {
+    // Files in name order; a workload's blocks in its own order.
+    std::sort(files.begin(), files.end());
+    const size_t before = out.size();
+    for (const std::string& file : files) {
+      if (!names_workload(file)) {
+        out.push_back(file);
+        continue;
+      }
+      try {
+        const std::vector<std::string> blocks = blocks_of(file);
+        out.insert(out.end(), blocks.begin(), blocks.end());
+      } catch (const UsageError&) {  // YAML that is no workload: not a program
+      }
+    }
+    if (out.size() == before) {
       throw UsageError("polyrt check: " + path + " holds no .polydat file or workload block");
     }
-    std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
   }
   return out;
 }

@@ -21,6 +21,9 @@ TEST(WorkloadFiles, TheBaselinesCompileBlockByBlock) {
         "timeseries.yaml#phases.rampup.bindings"}) {
     EXPECT_NE(r.out.find(block), std::string::npos) << block;
   }
+  EXPECT_LT(r.out.find("keyvalue.yaml#phases.rampup.bindings"),
+            r.out.find("keyvalue.yaml#phases.main.bindings"))
+      << "a workload's blocks in its order";
   const CommandResult listed = run_polyrt("check " + kWorkloads + "keyvalue.yaml");
   expect_contains(listed.out, {"keyvalue.yaml#phases.rampup.bindings: ok", "2 of 2 compile"});
 }
