@@ -32,11 +32,11 @@ _polyrt() {
     --compress) COMPREPLY=($(compgen -W "none gzip zstd" -- "$cur")); return ;;
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --plugin) COMPREPLY=($(compgen -f -X '!*.so' -- "$cur") $(compgen -d -- "$cur")); return ;;
-    --cycles|--outputs|--set|--threads|--cuda-driver|--parts|--part|--rate|--seconds|--rows|--width|--partition|--seed|--allow-env) return ;;
+    --cycles|--outputs|--set|--threads|--cuda-driver|--parts|--part|--rate|--seconds|--rows|--width|--partition|--seed|--allow-env|--param) return ;;
     --lib|--data-root|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
   # What every command that compiles a program takes.
-  local compiling="--lib --plugin --partition --seed --strict --untrusted --data-root --allow-env --help"
+  local compiling="--lib --plugin --partition --param --seed --strict --untrusted --data-root --allow-env --help"
   local options
   case "$command" in
     check) options="$compiling" ;;
