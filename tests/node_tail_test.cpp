@@ -33,6 +33,26 @@ TEST(NodeTail, ToI64IsTheCheckedConversion) {
                   {"value 9223372036854775808 does not fit i64"});
 }
 
+// polydat's lfsr_step (crates/polydat-nodes/src/sampling/metashift.rs there):
+// with the maximal 8-bit polynomial 0xB8, 255 steps from any nonzero value
+// visit every nonzero byte once and come back.
+TEST(NodeTail, LfsrStepWalksAMaximalPeriod) {
+  EXPECT_EQ(values_everywhere("input x\nv := lfsr_step(x, 184)\n", 1, {"v"}),
+            (std::vector<std::string>{"u64 184"}));
+  EXPECT_EQ(values_everywhere("input x\nv := lfsr_step(x, 184)\n", 6, {"v"}),
+            (std::vector<std::string>{"u64 3"}));
+  State s = compile("input x\nv := lfsr_step(x, 184)\n")->new_state();
+  std::vector<bool> seen(256, false);
+  uint64_t reg = 42;
+  for (int i = 0; i < 255; ++i) {
+    s.set_inputs({reg});
+    reg = s.pull("v").as_u64();
+    ASSERT_TRUE(reg > 0 && reg < 256 && !seen[reg]) << "step " << i << ": " << reg;
+    seen[reg] = true;
+  }
+  EXPECT_EQ(reg, 42u);
+}
+
 TEST(NodeTail, BlendLerpsBitPatterns) {
   const char* source =
       "input x\n"

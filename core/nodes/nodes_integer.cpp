@@ -196,6 +196,11 @@ void register_integer_nodes(Registry& r) {
   add_binary<pd_checked_mul>(r, "checked_mul", "pd_checked_mul",
                              "a * b, or 0 when it overflows (polydat's checked_mul).",
                              "integer arithmetic");
+  add_binary<pd_lfsr_step>(r, "lfsr_step", "pd_lfsr_step",
+                           "One step of a Galois LFSR shifting right, as polydat's lfsr_step: "
+                           "input >> 1, XORed with feedback when input's low bit is 1. With a "
+                           "maximal polynomial of width w it walks 1 .. 2^w - 1 once per period.",
+                           "integer arithmetic", "input", "feedback");
   r.add({.name = "product",
          .family = "integer arithmetic",
          .args = {wires("values", P::U64)},

@@ -145,6 +145,10 @@ PD_API uint64_t pd_checked_sub(uint64_t a, uint64_t b) {
   return a > b ? a - b : 0;
 }
 
+PD_API uint64_t pd_lfsr_step(uint64_t input, uint64_t feedback) {
+  return (input >> 1) ^ ((0 - (input & 1)) & feedback);
+}
+
 PD_API uint64_t pd_checked_mul(uint64_t a, uint64_t b) {
   uint64_t product;
   return __builtin_mul_overflow(a, b, &product) ? 0 : product;

@@ -86,6 +86,9 @@ PD_API uint64_t pd_set_or_get(uint64_t current, uint64_t fallback);
 PD_API uint64_t pd_checked_add(uint64_t a, uint64_t b);
 PD_API uint64_t pd_checked_sub(uint64_t a, uint64_t b);
 PD_API uint64_t pd_checked_mul(uint64_t a, uint64_t b);
+// One step of a Galois LFSR shifting right (polydat's lfsr_step): the
+// register shifted, XORed with feedback when the bit shifted out was 1.
+PD_API uint64_t pd_lfsr_step(uint64_t input, uint64_t feedback);
 
 // Arithmetic that fails on a zero divisor (constant or wire).
 PD_API int32_t pd_mod(uint64_t x, uint64_t k, uint64_t* out);
