@@ -12,11 +12,6 @@ namespace polyrt::cli {
 
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // path and BLOCK of "path#BLOCK" ("" when there is no #).
 std::pair<std::string, std::string> split_block(const std::string& argument) {
   const size_t hash = argument.rfind('#');
@@ -50,7 +45,7 @@ void collect_blocks(const YAML::Node& node, const std::string& key,
 // The short name of a block: its key without `.bindings`, and without a
 // leading `phases.`.
 std::string short_name(const std::string& key) {
-  std::string name = ends_with(key, ".bindings") ? key.substr(0, key.size() - 9) : key;
+  std::string name = key.ends_with(".bindings") ? key.substr(0, key.size() - 9) : key;
   if (name.rfind("phases.", 0) == 0) name = name.substr(7);
   return name;
 }
@@ -91,7 +86,7 @@ const WorkloadBlock& chosen_block(const Workload& w, const std::string& path,
 
 bool names_workload(const std::string& argument) {
   const std::string path = split_block(argument).first;
-  return ends_with(path, ".yaml") || ends_with(path, ".yml");
+  return path.ends_with(".yaml") || path.ends_with(".yml");
 }
 
 Workload read_workload(const std::string& path) {

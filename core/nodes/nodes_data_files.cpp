@@ -19,6 +19,7 @@
 #include "nodes/device_text_form.hpp"
 #include "nodes/registry.hpp"
 #include "nodes/table_rows.hpp"
+#include "nodes/text_lines.hpp"
 #include "rtlib/json_text.hpp"
 #include "rtlib/string_ops.hpp"
 
@@ -153,22 +154,13 @@ Rows csv_data_rows(std::string_view node, const std::string& path) {
   return rows;
 }
 
-// Each line of a text file as Rust's str::lines gives them (LF or CR LF
-// ends; no empty line after the last end), blank ones too unless
+// Each line of a text file (text_lines.hpp), blank ones too unless
 // `skip_blank`, to `line(number, text)` (numbers from 1).
 template <typename Line>
 void for_each_line(const std::string& content, bool skip_blank, const Line& line) {
-  size_t number = 0;
-  for (size_t start = 0; start < content.size();) {
-    size_t end = content.find('\n', start);
-    const size_t next = end == std::string::npos ? content.size() : end + 1;
-    if (end == std::string::npos) end = content.size();
-    if (end > start && content[end - 1] == '\r') --end;
-    const std::string_view text(content.data() + start, end - start);
-    ++number;
+  nodes::for_each_line(content, [&](size_t number, std::string_view text) {
     if (!skip_blank || !blank(text)) line(number, text);
-    start = next;
-  }
+  });
 }
 
 Rows file_lines(std::string_view node, const std::string& path, bool skip_blank) {

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "nodes/registry.hpp"
+#include "nodes/text_lines.hpp"
 #include "rtlib/rtlib.h"
 
 namespace polyrt::nodes {
@@ -28,18 +29,12 @@ std::string_view lorem_extract(uint64_t input, uint64_t min, uint64_t max) {
   return kLoremText.substr(offset, length);
 }
 
-// The non-empty lines of `text` (a trailing '\r' dropped, as Rust's lines()).
+// The non-empty lines of `text`, as polydat's node keeps them.
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (!line.empty()) lines.push_back(std::move(line));
-    start = end + 1;
-  }
+  for_each_line(text, [&](size_t, std::string_view line) {
+    if (!line.empty()) lines.emplace_back(line);
+  });
   return lines;
 }
 

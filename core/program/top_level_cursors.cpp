@@ -96,11 +96,10 @@ class CursorLowering {
       const std::string spec = s.over_spec ? s.over : "*/1";
       const std::vector<Value> partitions = resolve(s, spec, extent);
       info.partitions = partitions.size();
-      const std::vector<Bounds> bounds = bounds_of(partitions);
-      const std::optional<uint64_t> picked = chosen(s, info, tiles(bounds));
-      if (!picked) return every_partition(s, info, domain, spec, bounds, out);
+      const std::optional<uint64_t> picked = chosen(s, info, partitions);
+      if (!picked) return every_partition(s, info, domain, spec, bounds_of(partitions), out);
       info.partition = *picked;
-      const Bounds& slice = bounds.at(info.partition);
+      const Bounds slice = bounds_of(partitions.at(info.partition));
       info.first = domain.start + slice.start;
       if (!domain.wall_clock) info.size = slice.end - slice.start;
       partition = b.binding(prefix + "cursor",
@@ -126,13 +125,15 @@ class CursorLowering {
     uint64_t start, end;
   };
 
+  static Bounds bounds_of(const Value& partition) {
+    const Value one[] = {partition};
+    return {call_source_values("start_of", one).at(0).as_u64(),
+            call_source_values("end_of", one).at(0).as_u64()};
+  }
+
   static std::vector<Bounds> bounds_of(const std::vector<Value>& partitions) {
     std::vector<Bounds> out;
-    for (const Value& p : partitions) {
-      const Value one[] = {p};
-      out.push_back({call_source_values("start_of", one).at(0).as_u64(),
-                     call_source_values("end_of", one).at(0).as_u64()});
-    }
+    for (const Value& p : partitions) out.push_back(bounds_of(p));
     return out;
   }
 
@@ -290,8 +291,10 @@ class CursorLowering {
   }
 
   // The partition the run takes: the only one, the host's choice, or none
-  // (nullopt: every partition in turn, when they tile their span).
-  std::optional<uint64_t> chosen(const dsl::Stmt& s, const CursorInfo& info, bool tiles) {
+  // (nullopt: every partition in turn, when they tile their span; only then
+  // are their bounds read, a spec may resolve to millions).
+  std::optional<uint64_t> chosen(const dsl::Stmt& s, const CursorInfo& info,
+                                 const std::vector<Value>& partitions) {
     if (info.partitions == 0) {
       sources_.fail(s.over_pos,
                     "cursor '" + info.name + "' over \"" + s.over +
@@ -305,14 +308,15 @@ class CursorLowering {
       return 0;
     }
     const std::optional<uint64_t> choice = choice_for(choices_, info.name);
-    if (!choice && tiles && info.partitions <= kMaxPartitionsInTurn) return std::nullopt;
     if (!choice) {
+      const bool many = info.partitions > kMaxPartitionsInTurn;
+      if (!many && tiles(bounds_of(partitions))) return std::nullopt;
       sources_.fail(
           s.over_pos,
           "cursor '" + info.name + "' over \"" + s.over + "\" resolves to " +
               std::to_string(info.partitions) + " partitions" +
-              (tiles ? " (more than " + std::to_string(kMaxPartitionsInTurn) + " to walk in turn)"
-                     : " that leave gaps (not walked in turn)") +
+              (many ? " (more than " + std::to_string(kMaxPartitionsInTurn) + " to walk in turn)"
+                    : " that leave gaps (not walked in turn)") +
               "; a run takes one, as one fiber of polydat's does",
           s.over.size() + 2,
           "choose one with --partition I, I in 0.." + std::to_string(info.partitions - 1) +
