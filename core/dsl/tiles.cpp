@@ -12,11 +12,11 @@
 #include "dsl/lexer.hpp"
 #include "dsl/producers.hpp"
 #include "dsl/structural_tiles.hpp"
+#include "nodes/call_node.hpp"
 #include "nodes/registry.hpp"
 #include "nodes/tile_holes.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
-#include "program/call_source.hpp"
 #include "rtlib/json_text.hpp"
 
 namespace polyrt::dsl {
@@ -766,7 +766,7 @@ class TileCompiler {
       // Node-call sources (partitions, a vector node) of literals are
       // evaluated now, as a traversal would when it opens.
       tuples = comprehension::evaluate(
-          comp, [](std::string_view) { return std::nullopt; }, call_source_values);
+          comp, [](std::string_view) { return std::nullopt; }, nodes::call_node_elements);
     } catch (const Error& e) {
       fail(c, where + ": " + e.what(), source.size());
     }

@@ -59,8 +59,7 @@ struct Node {
 
 // What the node's prepare made, or an empty Prepared when it has none.
 inline const nodes::Prepared& prepared_of(const Node& n) {
-  static const nodes::Prepared kNothing;
-  return n.prepared ? *n.prepared : kNothing;
+  return nodes::prepared_or_nothing(n.prepared);
 }
 
 // An alias binding (`b := a`): its node passes its input through.

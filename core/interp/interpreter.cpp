@@ -1,11 +1,11 @@
 // P1: evaluates typed Values node by node. Lazy (a pull runs only the stale
 // nodes of its output's cone), memoized, push-side invalidation per input.
+#include "interp/interpreter.hpp"
+
 #include <algorithm>
 
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
-#include "interp/state_engine.hpp"
-#include "program/program_internals.hpp"
 
 namespace polyrt::interp {
 
@@ -13,10 +13,8 @@ namespace {
 
 class Interpreter final : public StateEngine {
  public:
-  explicit Interpreter(std::shared_ptr<const Program> program)
-      : StateEngine(program->input_names().size()),
-        program_(std::move(program)),
-        g_(&ProgramInternals::graph(*program_)) {
+  Interpreter(std::shared_ptr<const Program> owner, const ir::Graph& graph)
+      : StateEngine(graph.coordinates.size()), program_(std::move(owner)), g_(&graph) {
     const auto& nodes = g_->nodes;
     values_.resize(g_->port_base.back());
     clean_.assign(nodes.size(), 0);
@@ -131,8 +129,9 @@ class Interpreter final : public StateEngine {
 
 }  // namespace
 
-std::unique_ptr<StateEngine> make_interpreter(std::shared_ptr<const Program> program) {
-  return std::make_unique<Interpreter>(std::move(program));
+std::unique_ptr<StateEngine> make_interpreter(std::shared_ptr<const Program> owner,
+                                              const ir::Graph& graph) {
+  return std::make_unique<Interpreter>(std::move(owner), graph);
 }
 
 }  // namespace polyrt::interp

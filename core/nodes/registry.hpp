@@ -62,10 +62,15 @@ struct ArgSpec {
 struct Prepared {
   std::vector<double> f64s;
   std::vector<uint64_t> u64s;
-  std::vector<uint64_t> u64s_b;
   std::vector<std::string> strs;
   std::shared_ptr<const void> extra;  // node-specific parsed structure
 };
+
+// What `prepared` points at, or an empty Prepared for a node without one.
+inline const Prepared& prepared_or_nothing(const std::shared_ptr<const Prepared>& prepared) {
+  static const Prepared kNothing;
+  return prepared ? *prepared : kNothing;
+}
 
 // One evaluation of a node: typed access to its inputs, constants and outputs.
 class Call {

@@ -4,8 +4,8 @@
 #include <charconv>
 
 #include "dsl/ast_builder.hpp"
+#include "nodes/call_node.hpp"
 #include "polyrt/error.hpp"
-#include "program/call_source.hpp"
 
 namespace polyrt {
 
@@ -36,7 +36,7 @@ void declare(const BodyCursor& c, dsl::SourcePos at, std::vector<dsl::Stmt>& out
 }
 
 uint64_t u64_of(std::string_view node, const Value& partition) {
-  return call_source_values(node, std::span(&partition, 1)).at(0).as_u64();
+  return nodes::call_node_elements(node, std::span(&partition, 1)).at(0).as_u64();
 }
 
 // The extent a partition was made over (its text's base_extent).
@@ -54,7 +54,7 @@ Value spec_partition(const BodyCursor& c, const dsl::Stmt& s, dsl::Sources& sour
   const Value args[] = {Value::str(s.over), Value::u64(c.end - c.start)};
   std::vector<Value> parts;
   try {
-    parts = call_source_values("partitions", args);
+    parts = nodes::call_node_elements("partitions", args);
   } catch (const EvalError& e) {
     sources.fail(s.over_pos, "'over \"" + s.over + "\"': " + e.what(), s.over.size() + 2);
   }
@@ -154,7 +154,8 @@ CursorSlice cursor_slice(const BodyCursor& c, const std::vector<Value>& tuple) {
   }
   if (!c.over) {
     const Value spec[] = {Value::str("*/1"), Value::u64(extent)};
-    return {c.start, extent, extent ? call_source_values("partitions", spec).at(0) : Value::none()};
+    return {c.start, extent,
+            extent ? nodes::call_node_elements("partitions", spec).at(0) : Value::none()};
   }
   const Value& p = tuple[*c.over];
   if (base_extent(p) != extent) {

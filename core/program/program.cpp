@@ -11,7 +11,7 @@
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
 #include "graph/vector_dimensions.hpp"
-#include "interp/state_engine.hpp"
+#include "interp/interpreter.hpp"
 #include "io/confinement.hpp"
 #include "io/data_files.hpp"
 #include "io/regular_file.hpp"
@@ -26,6 +26,7 @@
 #include "program/name_list.hpp"
 #include "program/program_internals.hpp"
 #include "program/top_level_cursors.hpp"
+#include "program/traversal_def.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {
@@ -80,8 +81,8 @@ std::string Program::engine_name() const {
 Program::~Program() = default;
 
 State Program::new_state() const {
-  if (!slot_program_) return State(interp::make_interpreter(shared_from_this()));
-  return State(slots::make_slot_engine(shared_from_this(), slot_program_));
+  if (!slot_program_) return State(interp::make_interpreter(shared_from_this(), *graph_));
+  return State(slots::make_slot_engine(shared_from_this(), *graph_, slot_program_));
 }
 
 const std::vector<std::string>& Program::input_names() const {
@@ -149,6 +150,13 @@ std::pair<size_t, Value> Program::resolve_extern_write(std::string_view name,
 
 Type Program::output_type(size_t index) const {
   return graph_->outputs.at(index).type;
+}
+
+void ProgramInternals::add_traversal(Program& program,
+                                     std::shared_ptr<const TraversalDef> traversal) {
+  program.warnings_.insert(program.warnings_.end(), traversal->warnings.begin(),
+                           traversal->warnings.end());
+  program.traversals_.push_back(std::move(traversal));
 }
 
 std::optional<size_t> ProgramInternals::presence_output(const Program& program, size_t index) {

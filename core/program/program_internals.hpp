@@ -8,9 +8,13 @@
 #include <utility>
 
 #include "polyrt/polyrt.hpp"
-#include "program/traversal_def.hpp"
 
 namespace polyrt {
+
+// Defined in program/traversal_def.hpp, which only the front end's own files
+// include: an engine or back end reading the graph never compiles against
+// the syntax tree a traversal keeps.
+struct TraversalDef;
 
 struct ProgramInternals {
   static std::shared_ptr<Program> make(std::shared_ptr<const ir::Graph> graph,
@@ -20,11 +24,7 @@ struct ProgramInternals {
         new Program(std::move(graph), std::move(options), std::move(source), native));
   }
   // Before the program is shared: its traversals, in source order.
-  static void add_traversal(Program& program, std::shared_ptr<const TraversalDef> traversal) {
-    program.warnings_.insert(program.warnings_.end(), traversal->warnings.begin(),
-                             traversal->warnings.end());
-    program.traversals_.push_back(std::move(traversal));
-  }
+  static void add_traversal(Program& program, std::shared_ptr<const TraversalDef> traversal);
   // What the program was compiled from, once its traversals are compiled
   // too (their bodies may read data files and modules of their own).
   static void set_source(Program& program, ProgramSource source) {

@@ -1,9 +1,9 @@
 #include "program/top_level_cursors.hpp"
 
 #include "dsl/ast_builder.hpp"
+#include "nodes/call_node.hpp"
 #include "polyrt/error.hpp"
 #include "program/body_cursors.hpp"
-#include "program/call_source.hpp"
 
 namespace polyrt {
 
@@ -127,8 +127,8 @@ class CursorLowering {
 
   static Bounds bounds_of(const Value& partition) {
     const Value one[] = {partition};
-    return {call_source_values("start_of", one).at(0).as_u64(),
-            call_source_values("end_of", one).at(0).as_u64()};
+    return {nodes::call_node_elements("start_of", one).at(0).as_u64(),
+            nodes::call_node_elements("end_of", one).at(0).as_u64()};
   }
 
   static std::vector<Bounds> bounds_of(const std::vector<Value>& partitions) {
@@ -284,7 +284,7 @@ class CursorLowering {
   std::vector<Value> resolve(const dsl::Stmt& s, const std::string& spec, uint64_t extent) {
     const Value args[] = {Value::str(spec), Value::u64(extent)};
     try {
-      return call_source_values("partitions", args);
+      return nodes::call_node_elements("partitions", args);
     } catch (const EvalError& e) {
       sources_.fail(s.over_pos, "'over \"" + spec + "\"': " + e.what(), spec.size() + 2);
     }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "program/call_source.hpp"
+#include "nodes/call_node.hpp"
 #include "program/program_internals.hpp"
 #include "program/traversal_def.hpp"
 
@@ -141,7 +141,7 @@ Traversal Traversal::open(State& parent, std::span<const uint64_t> coordinates, 
   comprehension::Tuples tuples = comprehension::evaluate(
       def.comprehension,
       [&](std::string_view name) { return parent_value(parent, coordinates, externs, name); },
-      call_source_values);
+      nodes::call_node_elements);
   t.names_ = std::move(tuples.names);
   t.tuples_ = std::move(tuples.rows);
   return t;

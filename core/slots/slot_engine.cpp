@@ -5,10 +5,9 @@
 #include <algorithm>
 #include <span>
 
+#include "engine/state_engine.hpp"
 #include "graph/evaluate_node.hpp"
 #include "graph/failure_message.hpp"
-#include "interp/state_engine.hpp"
-#include "program/program_internals.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt::slots {
@@ -118,11 +117,12 @@ namespace {
 
 class SlotStateBase : public StateEngine {
  public:
-  SlotStateBase(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
-      : StateEngine(program->input_names().size()),
-        program_(std::move(program)),
+  SlotStateBase(std::shared_ptr<const Program> owner, const ir::Graph& graph,
+                std::shared_ptr<const SlotProgram> sp)
+      : StateEngine(graph.coordinates.size()),
+        program_(std::move(owner)),
         sp_(std::move(sp)),
-        g_(&ProgramInternals::graph(*program_)),
+        g_(&graph),
         p_(&sp_->plan),
         mode_(sp_->mode) {
     slots_.assign(p_->slot_count + 1, 0);
@@ -536,8 +536,9 @@ class SlotStateBase : public StateEngine {
 template <Provenance M>
 class SlotState final : public SlotStateBase {
  public:
-  SlotState(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
-      : SlotStateBase(std::move(program), std::move(sp)),
+  SlotState(std::shared_ptr<const Program> owner, const ir::Graph& graph,
+            std::shared_ptr<const SlotProgram> sp)
+      : SlotStateBase(std::move(owner), graph, std::move(sp)),
         pending_coordinates_(p_->coordinate_slots.size()) {
     point_request_lane<SlotState>();
   }
@@ -726,8 +727,9 @@ class SlotState final : public SlotStateBase {
 // step's stamp is also its run mark: express states keep no rounds.
 class ExpressState final : public SlotStateBase {
  public:
-  ExpressState(std::shared_ptr<const Program> program, std::shared_ptr<const SlotProgram> sp)
-      : SlotStateBase(std::move(program), std::move(sp)) {
+  ExpressState(std::shared_ptr<const Program> owner, const ir::Graph& graph,
+               std::shared_ptr<const SlotProgram> sp)
+      : SlotStateBase(std::move(owner), graph, std::move(sp)) {
     point_express_lane();
   }
   ExpressState(const ExpressState& other) : SlotStateBase(other) { point_express_lane(); }
@@ -805,17 +807,18 @@ class ExpressState final : public SlotStateBase {
 
 }  // namespace
 
-std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> program,
+std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> owner,
+                                              const ir::Graph& graph,
                                               std::shared_ptr<const SlotProgram> sp) {
-  if (sp->express) return std::make_unique<ExpressState>(program, sp);
+  if (sp->express) return std::make_unique<ExpressState>(owner, graph, sp);
   switch (sp->mode) {
     case Provenance::Raw:
-      return std::make_unique<SlotState<Provenance::Raw>>(program, sp);
+      return std::make_unique<SlotState<Provenance::Raw>>(owner, graph, sp);
     case Provenance::Pull:
-      return std::make_unique<SlotState<Provenance::Pull>>(program, sp);
+      return std::make_unique<SlotState<Provenance::Pull>>(owner, graph, sp);
     case Provenance::PushPull:
     case Provenance::Auto:
-      return std::make_unique<SlotState<Provenance::PushPull>>(program, sp);
+      return std::make_unique<SlotState<Provenance::PushPull>>(owner, graph, sp);
   }
   return nullptr;
 }

@@ -97,7 +97,10 @@ struct SlotProgram {
 std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& graph, bool fuse, Provenance mode,
                                                 const std::string& engine);
 
-std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> program,
+// Runs `graph` (which `owner` keeps alive; State::program() returns it) with
+// the plan and code built from it.
+std::unique_ptr<StateEngine> make_slot_engine(std::shared_ptr<const Program> owner,
+                                              const ir::Graph& graph,
                                               std::shared_ptr<const SlotProgram> slots);
 
 }  // namespace polyrt::slots

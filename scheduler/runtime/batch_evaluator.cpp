@@ -17,7 +17,7 @@
 
 #include "columns/native_columns.hpp"
 #include "cpu_backend/cpu_batch_backend.hpp"
-#include "interp/state_engine.hpp"
+#include "interp/interpreter.hpp"
 #include "io/buffer_sizes.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -377,7 +377,7 @@ std::vector<std::string> BatchEvaluator::device_faults() const {
 void BatchEvaluator::Impl::raise_failure(uint64_t coordinate, uint64_t row,
                                          std::span<const uint64_t* const> columns) const {
   const Program& p = *primary().batch().program;
-  State state(interp::make_interpreter(primary().batch().program));
+  State state(interp::make_interpreter(primary().batch().program, primary().batch().graph()));
   state.set_log_sink([](std::string_view) {});  // the batch refused side channels in its cones
   for (size_t i = 0; i < setup.externs.size(); ++i) {
     state.set_input(p.externs()[i].name, setup.externs[i]);

@@ -1,4 +1,7 @@
 // The interface every per-state engine implements; State forwards to it.
+// It sits below the engines (interp/, slots/) and above the graph they run:
+// an engine gets the checked graph, never the Program's internals, and holds
+// the Program only as the opaque owner State::program() hands back.
 #pragma once
 
 #include <bit>
@@ -71,10 +74,5 @@ class StateEngine {
     std::fprintf(stderr, "%.*s\n", (int)line.size(), line.data());
   };
 };
-
-namespace interp {
-// The P1 interpreter: the semantic oracle. Throws EvalError when a const fails.
-std::unique_ptr<StateEngine> make_interpreter(std::shared_ptr<const Program> program);
-}  // namespace interp
 
 }  // namespace polyrt
