@@ -145,6 +145,60 @@ TEST(Parser, ModuleDefinitions) {
   EXPECT_EQ(ast.statements.size(), 2u);  // the input and y
 }
 
+// Traversal bodies and cursor probes compile from copies of the parsed tree:
+// a copy must carry every statement's fields and own its expressions.
+TEST(Parser, CloneCopiesTheWholeTreeAndSharesNoExpression) {
+  const Ast original = parse_text(
+      "input cycle\nm(x: u64) -> (v: u64) := { v := hash(x) }\n"
+      "extern rows: u64 = 10\nprivate h := hash(cycle) + 1\nshared s: u64 := 0\n"
+      "p := for a in 0..3\ncursor c = range(0, rows) over \"0..100%\"\n"
+      "for k in 0..2 where k > 0 {\n  y := k * 2\n  for j in 0..4 { z := j }\n}\n");
+  Ast copy = clone(original);
+  ASSERT_EQ(copy.statements.size(), original.statements.size());
+  ASSERT_EQ(copy.modules.size(), 1u);
+  EXPECT_EQ(copy.tokens, original.tokens);
+  for (size_t i = 0; i < original.statements.size(); ++i) {
+    const Stmt& a = original.statements[i];
+    const Stmt& b = copy.statements[i];
+    EXPECT_EQ(a.kind, b.kind);
+    EXPECT_EQ(a.names, b.names);
+    EXPECT_EQ(a.is_private, b.is_private);
+    EXPECT_EQ(a.is_shared, b.is_shared);
+    EXPECT_EQ(a.is_producer, b.is_producer);
+    EXPECT_EQ(a.comprehension, b.comprehension);
+    EXPECT_EQ(a.over, b.over);
+    EXPECT_EQ(a.over_spec, b.over_spec);
+    EXPECT_EQ(a.body.size(), b.body.size());
+    ASSERT_EQ(!a.expr, !b.expr);
+    if (!a.expr) continue;
+    EXPECT_NE(a.expr.get(), b.expr.get());
+    EXPECT_EQ(show(*a.expr), show(*b.expr));
+    EXPECT_EQ(a.expr->pos.line, b.expr->pos.line);
+  }
+  const Stmt& traversal = copy.statements.back();
+  ASSERT_EQ(traversal.kind, StmtKind::Traversal);
+  ASSERT_EQ(traversal.body.size(), 2u);
+  EXPECT_EQ(traversal.body[1].body.at(0).names, (std::vector<std::string>{"z"}));
+  copy.statements.back().body[0].expr->text = "changed";
+  EXPECT_EQ(show(*original.statements.back().body[0].expr), "(k * 2)");
+  EXPECT_EQ(copy.modules[0].body.at(0).names, original.modules[0].body.at(0).names);
+}
+
+// A copy of a long left spine is made without recursion, as its parse was.
+TEST(Parser, CloneOfALongChainDoesNotRecurse) {
+  std::string chain = "v := a";
+  for (int i = 0; i < 200000; ++i) chain += " + a";
+  const Ast original = parse_text(chain);
+  const Ast copy = clone(original);
+  const Expr* e = copy.statements.at(0).expr.get();
+  size_t depth = 0;
+  while (e->kind == ExprKind::Binary) {
+    e = e->args[0].get();
+    ++depth;
+  }
+  EXPECT_EQ(depth, 200000u);
+}
+
 TEST(Parser, Rejections) {
   const char* bad[] = {
       "x = 1",

@@ -1,5 +1,7 @@
 #include "dsl/ast.hpp"
 
+#include <optional>
+
 namespace polyrt::dsl {
 
 Expr::~Expr() {
@@ -13,12 +15,15 @@ Expr::~Expr() {
   }
 }
 
-ExprPtr clone(const Expr& e, uint32_t origin) {
+namespace {
+
+// origin: the copy's origin, or none to keep each position's.
+ExprPtr clone_expr(const Expr& e, std::optional<uint32_t> origin) {
   auto copy_fields = [origin](const Expr& from) {
     auto to = std::make_unique<Expr>();
     to->kind = from.kind;
     to->pos = from.pos;
-    to->pos.origin = origin;
+    if (origin) to->pos.origin = *origin;
     to->length = from.length;
     to->depth = from.depth;
     to->u = from.u;
@@ -40,6 +45,64 @@ ExprPtr clone(const Expr& e, uint32_t origin) {
     }
   }
   return root;
+}
+
+std::vector<Stmt> clone_all(const std::vector<Stmt>& statements) {
+  std::vector<Stmt> copies;
+  copies.reserve(statements.size());
+  for (const Stmt& s : statements) copies.push_back(clone(s));
+  return copies;
+}
+
+}  // namespace
+
+ExprPtr clone(const Expr& e, uint32_t origin) {
+  return clone_expr(e, origin);
+}
+
+ExprPtr clone(const Expr& e) {
+  return clone_expr(e, std::nullopt);
+}
+
+Stmt clone(const Stmt& s) {
+  Stmt copy;
+  copy.kind = s.kind;
+  copy.pos = s.pos;
+  copy.names = s.names;
+  copy.name_pos = s.name_pos;
+  copy.type = s.type;
+  if (s.expr) copy.expr = clone(*s.expr);
+  copy.is_const = s.is_const;
+  copy.is_volatile = s.is_volatile;
+  copy.is_shared = s.is_shared;
+  copy.is_private = s.is_private;
+  copy.hidden = s.hidden;
+  copy.declared = s.declared;
+  copy.role = s.role;
+  copy.deferred_error = s.deferred_error;
+  copy.is_producer = s.is_producer;
+  copy.comprehension = s.comprehension;
+  copy.comprehension_pos = s.comprehension_pos;
+  copy.body = clone_all(s.body);
+  copy.over = s.over;
+  copy.over_spec = s.over_spec;
+  copy.over_pos = s.over_pos;
+  copy.tile = s.tile;
+  return copy;
+}
+
+ModuleDef clone(const ModuleDef& m) {
+  return ModuleDef{m.name, m.pos, m.params, m.outputs, clone_all(m.body)};
+}
+
+Ast clone(const Ast& ast) {
+  Ast copy;
+  copy.statements = clone_all(ast.statements);
+  copy.modules.reserve(ast.modules.size());
+  for (const ModuleDef& m : ast.modules) copy.modules.push_back(clone(m));
+  copy.warnings = ast.warnings;
+  copy.tokens = ast.tokens;
+  return copy;
 }
 
 }  // namespace polyrt::dsl

@@ -75,6 +75,8 @@ struct Expr {
 // module body gets its own origin). An explicit stack: a left spine may be as
 // long as the file.
 ExprPtr clone(const Expr& e, uint32_t origin);
+// A deep copy of `e`, positions as they are.
+ExprPtr clone(const Expr& e);
 
 enum class StmtKind : uint8_t { Input, Extern, Binding, Pragma, Traversal, Cursor };
 
@@ -176,6 +178,13 @@ struct Ast {
   // that a program of millions of terms never holds two copies of them.
   size_t tokens = 0;
 };
+
+// Deep copies of the move-only tree (its expressions are owned once): a
+// traversal's body and a cursor bound's probe compile from a copy of the
+// parsed program, never from a second parse of its text.
+Stmt clone(const Stmt& s);
+ModuleDef clone(const ModuleDef& m);
+Ast clone(const Ast& ast);
 
 // Parses a whole program. Throws CompileError.
 Ast parse(const SourceText& source);

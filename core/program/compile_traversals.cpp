@@ -145,10 +145,6 @@ std::vector<dsl::Stmt> take_traversals(dsl::Ast& ast) {
 
 namespace {
 
-// Compiles one traversal statement against its compiled parent (the
-// program, or for a nested traversal the enclosing body), its own nested
-// traversals recursively against its body. `reparse` gives a fresh copy
-// of the statement (for the lattice body) when the traversal can have one.
 // The body's declarations of what polyrt writes per activation: its
 // `cycle`, an extern per element (typed by its source) and one per parent
 // value it or its nested traversals read (the cascade).
@@ -236,18 +232,24 @@ void refuse_consts_reading_cursors(const Program& body, const std::vector<ConstB
   }
 }
 
+// What every body program starts from: a copy of the parsed program's
+// modules and pragmas.
+dsl::Ast body_frame(const dsl::Ast& parsed) {
+  dsl::Ast frame;
+  for (const dsl::ModuleDef& m : parsed.modules) frame.modules.push_back(dsl::clone(m));
+  frame.tokens = parsed.tokens;
+  for (const dsl::Stmt& s : parsed.statements) {
+    if (s.kind == dsl::StmtKind::Pragma) frame.statements.push_back(dsl::clone(s));
+  }
+  return frame;
+}
+
 // The batch form of a traversal over a literal lattice (lattice_body.hpp),
 // compiled from a fresh copy of its statement, when it has one.
-void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::SourceText& text,
+void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& parsed,
                       dsl::Sources& sources, modules::ModuleLibrary& library, const Program& parent,
                       slots::NativeBuilder native) {
-  dsl::Ast again = dsl::parse(text);
-  dsl::Ast lattice;
-  lattice.modules = std::move(again.modules);
-  lattice.tokens = again.tokens;
-  for (dsl::Stmt& s : again.statements) {
-    if (s.kind == dsl::StmtKind::Pragma) lattice.statements.push_back(std::move(s));
-  }
+  dsl::Ast lattice = body_frame(parsed);
   for (dsl::Stmt& s : statement.body) {
     s.is_const = false;
     lattice.statements.push_back(std::move(s));
@@ -263,27 +265,27 @@ void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::SourceT
 // program, or for a nested traversal the enclosing body), its own nested
 // traversals recursively against its body. `reparse` gives a fresh copy
 // of the statement (for the lattice body) when the traversal can have one.
-std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::Sources& sources,
+// `parsed`: the whole program as parsed, whose modules and pragmas every
+// body gets a copy of.
+std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& parsed, dsl::Sources& sources,
                                             modules::ModuleLibrary& library, const Program& parent,
                                             bool parent_is_body, dsl::Stmt traversal,
                                             const std::function<dsl::Stmt()>& reparse,
                                             slots::NativeBuilder native) {
-  // A fresh parse for the modules and pragmas: the body program gets its
-  // own copy (the parent's were consumed by its compile).
-  dsl::Ast fresh = dsl::parse(text);
-  take_traversals(fresh);
   auto def = std::make_shared<TraversalDef>();
   def->comprehension = std::move(*comprehension::parse(traversal.comprehension).comprehension);
   const dsl::SourcePos at = traversal.comprehension_pos;
 
+  // The body program's own copy of the modules and pragmas (the parent's
+  // were consumed by its compile); its declarations come first.
+  dsl::Ast frame = body_frame(parsed);
   dsl::Ast body;
-  body.modules = std::move(fresh.modules);
-  body.warnings = std::move(fresh.warnings);
-  body.tokens = fresh.tokens;
+  body.modules = std::move(frame.modules);
+  body.warnings = parsed.warnings;
+  body.tokens = frame.tokens;
   declare_body_inputs(*def, traversal, parent, parent_is_body, body, sources);
   bool strict = false;
-  for (dsl::Stmt& s : fresh.statements) {
-    if (s.kind != dsl::StmtKind::Pragma) continue;
+  for (dsl::Stmt& s : frame.statements) {
     strict = strict || s.names[0] == "strict";
     body.statements.push_back(std::move(s));
   }
@@ -321,7 +323,7 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::So
   // 0) and reads the body's values as this one reads the parent's.
   for (dsl::Stmt& inner : nested) {
     std::shared_ptr<TraversalDef> level =
-        compile_level(text, sources, library, *program, true, std::move(inner), {}, native);
+        compile_level(parsed, sources, library, *program, true, std::move(inner), {}, native);
     def->warnings.insert(def->warnings.end(), level->warnings.begin(), level->warnings.end());
     level->warnings.clear();
     ProgramInternals::add_traversal(*program, std::move(level));
@@ -331,21 +333,25 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::SourceText& text, dsl::So
   // gets its batch form.
   if (reparse && nested.empty() && def->cascade.empty() && def->cursors.empty() &&
       comprehension::scope_names(def->comprehension).empty()) {
-    add_lattice_body(*def, reparse(), text, sources, library, parent, native);
+    add_lattice_body(*def, reparse(), parsed, sources, library, parent, native);
   }
   return def;
 }
 
 }  // namespace
 
-std::shared_ptr<const TraversalDef> compile_traversal(
-    const dsl::SourceText& text, dsl::Sources& sources, modules::ModuleLibrary& library,
-    const Program& parent, size_t index, dsl::Stmt statement, slots::NativeBuilder native) {
+std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& parsed, dsl::Sources& sources,
+                                                      modules::ModuleLibrary& library,
+                                                      const Program& parent, size_t index,
+                                                      dsl::Stmt statement,
+                                                      slots::NativeBuilder native) {
   auto statement_of = [&] {
-    dsl::Ast fresh = dsl::parse(text);
-    return std::move(take_traversals(fresh).at(index));
+    for (const dsl::Stmt& s : parsed.statements) {
+      if (s.kind == dsl::StmtKind::Traversal && index-- == 0) return dsl::clone(s);
+    }
+    internal_error("compile_traversal: no traversal of that index in the parsed program");
   };
-  return compile_level(text, sources, library, parent, false, std::move(statement), statement_of,
+  return compile_level(parsed, sources, library, parent, false, std::move(statement), statement_of,
                        native);
 }
 

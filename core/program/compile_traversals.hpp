@@ -20,11 +20,14 @@ namespace polyrt {
 // them) and returns them in source order.
 std::vector<dsl::Stmt> take_traversals(dsl::Ast& ast);
 
-// Compiles traversal `index` of `text`, `statement` (as take_traversals
-// gave it, its body's cursor bounds resolved: program/cursor_bounds.hpp),
-// against the compiled parent. Throws CompileError.
-std::shared_ptr<const TraversalDef> compile_traversal(
-    const dsl::SourceText& text, dsl::Sources& sources, modules::ModuleLibrary& library,
-    const Program& parent, size_t index, dsl::Stmt statement, slots::NativeBuilder native);
+// Compiles traversal `index` of `parsed` (the program as parsed, traversals
+// included), `statement` (as take_traversals gave it, its body's cursor
+// bounds resolved: program/cursor_bounds.hpp), against the compiled parent.
+// Throws CompileError.
+std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& parsed, dsl::Sources& sources,
+                                                      modules::ModuleLibrary& library,
+                                                      const Program& parent, size_t index,
+                                                      dsl::Stmt statement,
+                                                      slots::NativeBuilder native);
 
 }  // namespace polyrt

@@ -109,21 +109,21 @@ class BoundEvaluator {
     for (size_t c = 0; c < graph_.coordinates.size(); ++c) {
       if (!graph_.depends_on(node, c)) continue;
       const std::string& name = probe_.input_names()[c];
-      sources_.fail(at,
-                    subject +
-                        (in_body ? " reads '" + name +
-                                       "', which is no value of the program (a body's cursor "
-                                       "opens when the program compiles)"
-                                 : " reads the coordinate '" + name +
-                                       "'; a top-level cursor opens when the program compiles"),
-                    length,
-                    in_body ? "a body's cursor opens from the program's values when it compiles: "
-                              "constants, its bindings that read no coordinate and its externs, "
-                              "not the traversal's elements or the body's bindings"
-                            : "compute it from constants, const bindings and externs; a name the "
-                              "program neither declares nor binds is an inferred input unless "
-                              "given a value: --set " +
-                                  name + "=VALUE (CompileOptions::params)");
+      sources_.fail(
+          at,
+          subject + (in_body ? " reads '" + name +
+                                   "', which is no value of the program (a body's cursor "
+                                   "opens when the program compiles)"
+                             : " reads the coordinate '" + name +
+                                   "'; a top-level cursor opens when the program compiles"),
+          length,
+          in_body ? "a body's cursor opens from the program's values when it compiles: "
+                    "constants, its bindings that read no coordinate and its externs, "
+                    "not the traversal's elements or the body's bindings"
+                  : "compute it from constants, const bindings and externs; a name the "
+                    "program neither declares nor binds is an inferred input unless "
+                    "given a value: --set " +
+                        name + "=VALUE (CompileOptions::params)");
     }
     for (size_t e = 0; e < graph_.externs.size(); ++e) {
       if (!graph_.depends_on(node, graph_.coordinates.size() + e) ||
@@ -211,7 +211,7 @@ void write_over(const Site& site, BoundEvaluator& evaluator) {
 }  // namespace
 
 void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
-                           const std::function<dsl::Ast()>& parse_again,
+                           const std::function<dsl::Ast()>& fresh_copy,
                            const ProbeCompiler& compile_probe, const dsl::Sources& sources) {
   bool any = false;
   for (const dsl::Stmt& s : ast.statements) any = any || needs_evaluation(s, false);
@@ -219,7 +219,7 @@ void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
     for (const dsl::Stmt& s : t.body) any = any || needs_evaluation(s, true);
   }
   if (!any) return;
-  dsl::Ast probe = parse_again();
+  dsl::Ast probe = fresh_copy();
   std::vector<dsl::Stmt> probe_traversals = take_traversals(probe);
   const std::vector<Site> sites = sites_of(ast, traversals, probe, probe_traversals);
   const ProbeRequest request = make_probe(probe, sites);
