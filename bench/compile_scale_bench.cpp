@@ -2,7 +2,8 @@
 // bindings (`b_i := hash(x + i)`) and of one long chain (`b_i := hash(b_{i-1}
 // ^ i)`). The front end and passes (the interpreter engine) must stay linear:
 // compare the per-binding time (items_per_second) of the 10k and 100k
-// sizes in one run. The native compile of a chain (planning, code
+// sizes in one run. BM_FrontEnd_Traversal adds a tile and a traversal over a
+// literal lattice to the independent bindings. The native compile of a chain (planning, code
 // generation, the JIT, no object cache) is measured cold.
 #include <benchmark/benchmark.h>
 
@@ -34,6 +35,12 @@ BENCHMARK(BM_FrontEnd<hash_chain_program>)
     ->Name("BM_FrontEnd_Chain")
     ->Arg(10000)
     ->Arg(100000)
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK(BM_FrontEnd<traversal_program>)
+    ->Name("BM_FrontEnd_Traversal")
+    ->Arg(1000)
+    ->Arg(10000)
     ->Unit(benchmark::kMillisecond);
 
 // Bindings of the chain compiled to native code with no cache: 1,000 and

@@ -24,4 +24,13 @@ inline std::string hash_chain_program(int64_t n) {
   return src;
 }
 
+// independent(n), a tile, and one traversal over a literal lattice whose body
+// reads a binding: the body and its batch form compile from the parsed tree
+// (a parse of the whole file each, before the front end parsed once).
+inline std::string traversal_program(int64_t n) {
+  return independent_program(n) +
+         "tile card := { \"id\": ${format_u64(b1, 10)}, \"name\": \"${first_names(b2)}\" }\n"
+         "for k in 0..4, tier in gold, silver {\n  y := k * 2 + b7\n  label := \"{tier} {k}\"\n}\n";
+}
+
 }  // namespace polyrt::bench

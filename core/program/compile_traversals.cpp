@@ -134,6 +134,17 @@ std::shared_ptr<Program> compile_body(dsl::Ast body, dsl::Sources& sources,
 
 }  // namespace
 
+dsl::Ast traversal_frame(const dsl::Ast& parsed) {
+  dsl::Ast frame;
+  for (const dsl::ModuleDef& m : parsed.modules) frame.modules.push_back(dsl::clone(m));
+  for (const dsl::Stmt& s : parsed.statements) {
+    if (s.kind == dsl::StmtKind::Pragma) frame.statements.push_back(dsl::clone(s));
+  }
+  frame.warnings = parsed.warnings;
+  frame.tokens = parsed.tokens;
+  return frame;
+}
+
 std::vector<dsl::Stmt> take_traversals(dsl::Ast& ast) {
   std::vector<dsl::Stmt> traversals, kept;
   for (dsl::Stmt& s : ast.statements) {
@@ -232,24 +243,13 @@ void refuse_consts_reading_cursors(const Program& body, const std::vector<ConstB
   }
 }
 
-// What every body program starts from: a copy of the parsed program's
-// modules and pragmas.
-dsl::Ast body_frame(const dsl::Ast& parsed) {
-  dsl::Ast frame;
-  for (const dsl::ModuleDef& m : parsed.modules) frame.modules.push_back(dsl::clone(m));
-  frame.tokens = parsed.tokens;
-  for (const dsl::Stmt& s : parsed.statements) {
-    if (s.kind == dsl::StmtKind::Pragma) frame.statements.push_back(dsl::clone(s));
-  }
-  return frame;
-}
-
 // The batch form of a traversal over a literal lattice (lattice_body.hpp),
 // compiled from a fresh copy of its statement, when it has one.
-void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& parsed,
+void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& frame,
                       dsl::Sources& sources, modules::ModuleLibrary& library, const Program& parent,
                       slots::NativeBuilder native) {
-  dsl::Ast lattice = body_frame(parsed);
+  dsl::Ast lattice = traversal_frame(frame);
+  lattice.warnings.clear();
   for (dsl::Stmt& s : statement.body) {
     s.is_const = false;
     lattice.statements.push_back(std::move(s));
@@ -265,9 +265,8 @@ void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& pa
 // program, or for a nested traversal the enclosing body), its own nested
 // traversals recursively against its body. `reparse` gives a fresh copy
 // of the statement (for the lattice body) when the traversal can have one.
-// `parsed`: the whole program as parsed, whose modules and pragmas every
-// body gets a copy of.
-std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& parsed, dsl::Sources& sources,
+// Every body program gets its own copy of `frame` (traversal_frame).
+std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, dsl::Sources& sources,
                                             modules::ModuleLibrary& library, const Program& parent,
                                             bool parent_is_body, dsl::Stmt traversal,
                                             const std::function<dsl::Stmt()>& reparse,
@@ -278,14 +277,14 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& parsed, dsl::Sources
 
   // The body program's own copy of the modules and pragmas (the parent's
   // were consumed by its compile); its declarations come first.
-  dsl::Ast frame = body_frame(parsed);
+  dsl::Ast own = traversal_frame(frame);
   dsl::Ast body;
-  body.modules = std::move(frame.modules);
-  body.warnings = parsed.warnings;
-  body.tokens = frame.tokens;
+  body.modules = std::move(own.modules);
+  body.warnings = std::move(own.warnings);
+  body.tokens = own.tokens;
   declare_body_inputs(*def, traversal, parent, parent_is_body, body, sources);
   bool strict = false;
-  for (dsl::Stmt& s : frame.statements) {
+  for (dsl::Stmt& s : own.statements) {
     strict = strict || s.names[0] == "strict";
     body.statements.push_back(std::move(s));
   }
@@ -323,7 +322,7 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& parsed, dsl::Sources
   // 0) and reads the body's values as this one reads the parent's.
   for (dsl::Stmt& inner : nested) {
     std::shared_ptr<TraversalDef> level =
-        compile_level(parsed, sources, library, *program, true, std::move(inner), {}, native);
+        compile_level(frame, sources, library, *program, true, std::move(inner), {}, native);
     def->warnings.insert(def->warnings.end(), level->warnings.begin(), level->warnings.end());
     level->warnings.clear();
     ProgramInternals::add_traversal(*program, std::move(level));
@@ -333,26 +332,21 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& parsed, dsl::Sources
   // gets its batch form.
   if (reparse && nested.empty() && def->cascade.empty() && def->cursors.empty() &&
       comprehension::scope_names(def->comprehension).empty()) {
-    add_lattice_body(*def, reparse(), parsed, sources, library, parent, native);
+    add_lattice_body(*def, reparse(), frame, sources, library, parent, native);
   }
   return def;
 }
 
 }  // namespace
 
-std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& parsed, dsl::Sources& sources,
+std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& frame, dsl::Sources& sources,
                                                       modules::ModuleLibrary& library,
-                                                      const Program& parent, size_t index,
-                                                      dsl::Stmt statement,
+                                                      const Program& parent, dsl::Stmt statement,
                                                       slots::NativeBuilder native) {
-  auto statement_of = [&] {
-    for (const dsl::Stmt& s : parsed.statements) {
-      if (s.kind == dsl::StmtKind::Traversal && index-- == 0) return dsl::clone(s);
-    }
-    internal_error("compile_traversal: no traversal of that index in the parsed program");
-  };
-  return compile_level(parsed, sources, library, parent, false, std::move(statement), statement_of,
-                       native);
+  const dsl::Stmt copy = dsl::clone(statement);
+  return compile_level(
+      frame, sources, library, parent, false, std::move(statement),
+      [&] { return dsl::clone(copy); }, native);
 }
 
 }  // namespace polyrt

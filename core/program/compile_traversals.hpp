@@ -20,14 +20,17 @@ namespace polyrt {
 // them) and returns them in source order.
 std::vector<dsl::Stmt> take_traversals(dsl::Ast& ast);
 
-// Compiles traversal `index` of `parsed` (the program as parsed, traversals
-// included), `statement` (as take_traversals gave it, its body's cursor
-// bounds resolved: program/cursor_bounds.hpp), against the compiled parent.
-// Throws CompileError.
-std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& parsed, dsl::Sources& sources,
+// What every traversal body compiles from besides its own statements:
+// copies of the parsed program's modules and pragmas, its parse warnings.
+// Taken before the program's own compile consumes the tree.
+dsl::Ast traversal_frame(const dsl::Ast& parsed);
+
+// Compiles traversal `statement` (as take_traversals gave it, its body's
+// cursor bounds resolved: program/cursor_bounds.hpp) against the compiled
+// parent, each body from a copy of `frame`. Throws CompileError.
+std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& frame, dsl::Sources& sources,
                                                       modules::ModuleLibrary& library,
-                                                      const Program& parent, size_t index,
-                                                      dsl::Stmt statement,
+                                                      const Program& parent, dsl::Stmt statement,
                                                       slots::NativeBuilder native);
 
 }  // namespace polyrt

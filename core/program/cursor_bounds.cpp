@@ -5,7 +5,6 @@
 #include "dsl/ast_builder.hpp"
 #include "graph/graph.hpp"
 #include "polyrt/error.hpp"
-#include "program/compile_traversals.hpp"
 #include "program/program_internals.hpp"
 
 namespace polyrt {
@@ -211,7 +210,6 @@ void write_over(const Site& site, BoundEvaluator& evaluator) {
 }  // namespace
 
 void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
-                           const std::function<dsl::Ast()>& fresh_copy,
                            const ProbeCompiler& compile_probe, const dsl::Sources& sources) {
   bool any = false;
   for (const dsl::Stmt& s : ast.statements) any = any || needs_evaluation(s, false);
@@ -219,8 +217,10 @@ void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
     for (const dsl::Stmt& s : t.body) any = any || needs_evaluation(s, true);
   }
   if (!any) return;
-  dsl::Ast probe = fresh_copy();
-  std::vector<dsl::Stmt> probe_traversals = take_traversals(probe);
+  // The probe compiles a copy: the real tree is still as parsed here.
+  dsl::Ast probe = dsl::clone(ast);
+  std::vector<dsl::Stmt> probe_traversals;
+  for (const dsl::Stmt& t : traversals) probe_traversals.push_back(dsl::clone(t));
   const std::vector<Site> sites = sites_of(ast, traversals, probe, probe_traversals);
   const ProbeRequest request = make_probe(probe, sites);
   const std::shared_ptr<const Program> program = compile_probe(std::move(probe), request);

@@ -37,12 +37,11 @@ using ProbeCompiler =
 // Rewrites to literals the cursors of `ast` (top level, traversals taken)
 // and of the bodies of `traversals` (its top-level traversals, in order)
 // whose constructor has an argument other than an integer literal, and the
-// top-level ones whose `over` names a str wire. `fresh_copy` gives a copy of
-// the whole program as parsed. CompileError at the argument for a bound that
+// top-level ones whose `over` names a str wire, evaluated on a probe compiled
+// from a copy of both. CompileError at the argument for a bound that
 // reads a coordinate, an element or a body's binding, or an extern without
 // a value, fails, or is not an unsigned integer.
 void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
-                           const std::function<dsl::Ast()>& fresh_copy,
                            const ProbeCompiler& compile_probe, const dsl::Sources& sources);
 
 }  // namespace polyrt

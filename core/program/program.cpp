@@ -259,11 +259,10 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   if (options.untrusted) confined.emplace(options.data_roots, options.allowed_env);
   modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
   dsl::Ast parsed = dsl::parse(text);
-  // The program as parsed, kept whole: probes and traversal bodies compile
-  // from copies of it (the passes consume the tree they are given).
-  const dsl::Ast as_parsed = dsl::clone(parsed);
   std::vector<dsl::Stmt> traversals = take_traversals(parsed);
-  const auto fresh_copy = [&] { return dsl::clone(as_parsed); };
+  // Traversal bodies compile from copies of what they share with the
+  // program, taken before its compile consumes the tree.
+  const dsl::Ast frame = traversals.empty() ? dsl::Ast{} : traversal_frame(parsed);
   const auto compile_probe = [&](dsl::Ast probe, const ProbeRequest& request) {
     dsl::Sources probe_sources(text);
     modules::ModuleLibrary probe_library(probe_sources, module_path(options, program_path),
@@ -278,7 +277,7 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
     return std::shared_ptr<const Program>(
         ProgramInternals::make(std::move(graph), probe_options, {}, native));
   };
-  resolve_cursor_bounds(parsed, traversals, fresh_copy, compile_probe, sources);
+  resolve_cursor_bounds(parsed, traversals, compile_probe, sources);
   std::vector<CursorInfo> cursors;
   auto graph = lower_program(std::move(parsed), options, sources, library, cursors);
   // The program, the modules and the data files read so far.
@@ -292,9 +291,8 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
       ProgramInternals::make(std::move(graph), options, origin(), native);
   ProgramInternals::set_cursors(*program, std::move(cursors));
   for (size_t t = 0; t < traversals.size(); ++t) {
-    ProgramInternals::add_traversal(*program,
-                                    compile_traversal(as_parsed, sources, library, *program, t,
-                                                      std::move(traversals[t]), native));
+    ProgramInternals::add_traversal(*program, compile_traversal(frame, sources, library, *program,
+                                                                std::move(traversals[t]), native));
   }
   // What the bodies read too: output must never replace one of them.
   if (!traversals.empty()) ProgramInternals::set_source(*program, origin());
