@@ -273,6 +273,24 @@ TEST_F(CliHostile, AnInterruptedStreamSaysWhatWasWritten) {
   EXPECT_EQ(err.find("no partial output"), std::string::npos) << err;
 }
 
+// A write blocked on a pipe nobody reads returns on the signal (EINTR) and
+// the run stops there (the output sink polls the job's stop token), where
+// it would otherwise wait on the reader forever.
+TEST_F(CliHostile, AWriteBlockedOnAPipeStopsOnASignal) {
+  const std::string fifo = dir + "/fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string cmd = "(exec 3<" + fifo + "; sleep 8) & reader=$!; s=$(date +%s%N); " +
+                          std::string(POLYRT_BINARY) + " run " + program +
+                          " --cycles 0..100000000 >" + fifo + " 2>" + dir +
+                          "/err & pid=$!; sleep 1; kill -INT $pid; wait $pid; st=$?; "
+                          "e=$(date +%s%N); kill $reader; echo $(( (e - s) / 1000000 )) > " +
+                          dir + "/ms; exit $st";
+  EXPECT_EQ(WEXITSTATUS(std::system(cmd.c_str())), 130) << read_file(dir + "/err");
+  EXPECT_LT(std::stol(read_file(dir + "/ms")), 4000);
+  EXPECT_NE(read_file(dir + "/err").find("were written to the output"), std::string::npos)
+      << read_file(dir + "/err");
+}
+
 TEST_F(CliHostile, ARateBelowOneRowPerSecondWritesRows) {
   const auto r = run_polyrt_with("timeout 5", "run " + program + " --cycles 0..3 --rate 0.9");
   EXPECT_EQ(r.status, 0) << r.err;

@@ -1,42 +1,64 @@
 #!/usr/bin/env python3
 """Holds every #include of polyrt's sources, and every link between its
 libraries, to the layering of docs/architecture.md (like LLVM's layering
-checks): a folder includes only from itself and the folders below it, and
-its library links only theirs. A new upward or sideways include or link
-fails here, naming the file and the line; widening the table is a design
-change to make on purpose (and to write down in docs/architecture.md)."""
+checks). A new upward or sideways include or link fails here, naming the
+file and the line; widening a table below is a design change to make on
+purpose (and to write down in docs/architecture.md).
+
+Both spellings of an include are read: "x/y.hpp" and <x/y.hpp> (an angle
+include that names a file of the tree is a project include too). The public
+headers of core (core/include/polyrt) and of the scheduler
+(scheduler/include/polyrt) are told apart by where the file is.
+
+    tests/layering_check.py [ROOT]    (ROOT: the tree to check, default this one)
+"""
 import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The folders, bottom up: each may include from itself and the folders
+# before it (but the two back ends, siblings that never include each other,
+# and the command and the Python package, which see only what is listed).
+FOLDERS = ["core", "codegen", "cpu_backend", "gpu_backend", "scheduler", "cli", "python"]
+SIBLINGS = [{"cpu_backend", "gpu_backend"}, {"cli", "python"}]
 
-# Folder -> the folders (besides itself) it may include from. "public" is the
-# installed API (polyrt/*.hpp of core and scheduler).
-ALLOWED = {
-    "core": {"public"},
-    "codegen": {"core", "public"},
-    "cpu_backend": {"core", "codegen", "public"},
-    # The back ends are siblings: both build on codegen (and its host JIT,
-    # which also runs the GPU kernels' host twins), neither on the other.
-    "gpu_backend": {"core", "codegen", "public"},
-    "scheduler": {"core", "codegen", "cpu_backend", "gpu_backend", "public"},
-    "cli": {"public", "scheduler-jobs"},
-    "python": {"public", "core", "scheduler"},
-}
+# Core's sub-layers, bottom up: a line. A set is one layer whose folders may
+# include each other: the front end (nodes, the syntax and its expansions,
+# comprehensions, modules) until the parse-once split separates them (issue
+# 50). The batch tier sits above program/: it prepares a compiled Program
+# (nothing of program/ includes batch/).
+CORE_ORDER = [
+    "rtlib", "value", "io", "columns", "cache",
+    {"nodes", "dsl", "comprehension", "modules"},
+    "graph", "plan", "engine", "interp", "slots", "program", "batch",
+]
 
-# Within an allowed folder, headers a layer still must not use: code
-# generation works from plans, never the slots runtime.
+# Within an allowed folder, headers a layer still must not use.
 FORBIDDEN = {
-    "codegen": ("slots/",),
+    # Code generation works from plans, never the slots runtime.
+    "codegen": ("core/slots/",),
     # The batch runtime serves the API and the command alike: it knows no
     # job (signals, parts) or output file; its cancellation token is a flag.
     "scheduler/runtime": ("scheduler/jobs/", "scheduler/output/"),
+    # Output formats and files are below the jobs that run them: a stop
+    # reaches them as a token, never through the job layer's signals.
+    "scheduler/output": ("scheduler/jobs/",),
+    "scheduler/encoding": ("scheduler/jobs/", "scheduler/output/"),
 }
 
-# What the command may use of the scheduler beyond its public headers: the
-# job layer (ranges, parts, ranks, interruption, output files). Nothing else.
-CLI_SCHEDULER_HEADERS = {
+# The scheduler files that may include a back end's headers: the one
+# registration file, and those the device seam does not yet reach (device
+# listing and code introspection still ask the CUDA driver, the PTX compiler
+# and the native program builder directly; issue 50, part 3).
+BACKEND_INCLUDERS = {
+    "scheduler/runtime/batch_backends.cpp",
+    "scheduler/runtime/devices.cpp",
+    "scheduler/runtime/introspect.cpp",
+}
+
+# What the command may use beyond the public headers: the job layer (ranges,
+# parts, ranks, interruption, output files). Nothing else.
+CLI_HEADERS = {
     "scheduler/jobs/batch_job.hpp",
     "scheduler/jobs/interruption.hpp",
     "scheduler/jobs/job_parts.hpp",
@@ -50,21 +72,126 @@ CLI_SCHEDULER_HEADERS = {
     "scheduler/output/temporary_files.hpp",
 }
 
-CORE_FOLDERS = set(os.listdir(os.path.join(ROOT, "core")))
+# What the Python extension may use beyond the public headers: the column
+# and text helpers its zero-copy buffers are built on, the extern-write
+# check, the output target rules, the progress line. Nothing else.
+PYTHON_HEADERS = {
+    "core/columns/native_columns.hpp",
+    "core/io/buffer_sizes.hpp",
+    "core/program/program_internals.hpp",
+    "core/rtlib/utf8.hpp",
+    "core/rtlib/web_encoding.hpp",
+    "core/value/vector_values.hpp",
+    "scheduler/encoding/row_format.hpp",
+    "scheduler/jobs/progress_bar.hpp",
+    "scheduler/output/output_target.hpp",
+}
+
+SOURCE_SUFFIXES = (".cpp", ".hpp", ".h", ".cc", ".inc")
+INCLUDE = re.compile(r'\s*#\s*include\s+([<"])([^">]+)[">]')
 
 
-def owner(include: str, including_dir: str) -> str:
-    """The layer an #include "..." belongs to."""
-    first = include.split("/")[0]
-    if "/" not in include:
-        return "same folder"
-    if first == "polyrt":
-        return "public"
-    if first in ALLOWED or first in ("bench", "tests"):
-        return first
-    if first in CORE_FOLDERS:
-        return "core"
-    return "unknown"
+class Tree:
+    def __init__(self, root):
+        self.root = root
+        self.core_folders = set(os.listdir(os.path.join(root, "core")))
+
+    def exists(self, rel):
+        return os.path.isfile(os.path.join(self.root, rel))
+
+    def resolve(self, include, angle, including_dir):
+        """The tree-relative path an include names, or None for a header
+        outside the tree (the standard library, LLVM, a generated file)."""
+        if include.startswith("polyrt/"):
+            for base in ("core/include", "scheduler/include"):
+                if self.exists(f"{base}/{include}"):
+                    return f"{base}/{include}"
+            return None
+        if not angle and self.exists(os.path.join(including_dir, include)):
+            return os.path.normpath(os.path.join(including_dir, include))
+        first = include.split("/")[0]
+        if first in self.core_folders and self.exists(f"core/{include}"):
+            return f"core/{include}"
+        if self.exists(include) and first in FOLDERS + ["bench", "tests"]:
+            return include
+        return None
+
+
+def layer(path):
+    """The layer of a tree-relative path: 'core-public', 'core/SUB',
+    'scheduler-public', 'scheduler/PART', or a top folder."""
+    parts = path.split("/")
+    if parts[0] in ("core", "scheduler") and parts[1:2] == ["include"]:
+        return parts[0] + "-public"
+    if parts[0] in ("core", "scheduler") and len(parts) > 2:
+        return parts[0] + "/" + parts[1]
+    return parts[0]
+
+
+def top(layer_name):
+    return layer_name.split("/")[0].split("-")[0]
+
+
+def core_rank(sub):
+    for rank, entry in enumerate(CORE_ORDER):
+        if sub == entry or (isinstance(entry, set) and sub in entry):
+            return rank
+    return None
+
+
+def folder_allows(source, target):
+    """Whether top folder `source` may include from top folder `target`."""
+    if source == target:
+        return True
+    if any(source in s and target in s for s in SIBLINGS):
+        return False
+    if source in FOLDERS and target in FOLDERS:
+        return FOLDERS.index(target) < FOLDERS.index(source)
+    return False
+
+
+def problem(src_rel, target_rel):
+    """Why `src_rel` may not include `target_rel`, or None."""
+    src, dst = layer(src_rel), layer(target_rel)
+    src_top, dst_top = top(src), top(dst)
+    if dst_top in ("bench", "tests"):
+        return f"{dst_top}/ is no library layer"
+    for key, prefixes in FORBIDDEN.items():
+        if (src == key or src_rel.startswith(key + "/")) and target_rel.startswith(prefixes):
+            return f"{key} must not use {target_rel.split('/')[0]}/{target_rel.split('/')[1]}/"
+    if src_top in ("cli", "python"):
+        if dst_top == src_top or dst in ("core-public", "scheduler-public"):
+            return None
+        listed = CLI_HEADERS if src_top == "cli" else PYTHON_HEADERS
+        if target_rel in listed:
+            return None
+        return f"{src_top}/ sees the public headers and its listed internal ones only"
+    if src == "core-public" or src.startswith("core/"):
+        if dst == "scheduler-public":
+            return "core includes no scheduler header, public or not"
+        if dst_top != "core":
+            return "core includes nothing above it"
+        if dst == "core-public" or src == dst:
+            return None
+        if src == "core-public":
+            return "a public header includes only public headers"
+        src_rank, dst_rank = core_rank(src.split("/")[1]), core_rank(dst.split("/")[1])
+        if src_rank is None or dst_rank is None:
+            return "a core folder missing from CORE_ORDER"
+        if dst_rank > src_rank:
+            return f"{dst} is above {src} in core's order"
+        return None
+    if src == "scheduler-public":
+        if dst in ("core-public", "scheduler-public"):
+            return None
+        return "a public header includes only public headers"
+    if dst_top in ("cpu_backend", "gpu_backend") and src_top == "scheduler":
+        if src_rel in BACKEND_INCLUDERS:
+            return None
+        return "a back end's headers are included by the registration file only"
+    if not folder_allows(src_top, dst_top):
+        return f"{dst_top}/ is not below {src_top}/"
+    return None
 
 
 # The libraries built from the layered folders.
@@ -78,11 +205,11 @@ LIBRARY_FOLDER = {
 }
 
 
-def link_problems() -> list:
+def link_problems(root):
     """Links of a layered library to a polyrt library above or beside it."""
     problems = []
     for folder in ("core", "codegen", "cpu_backend", "gpu_backend", "scheduler"):
-        path = os.path.join(ROOT, folder, "CMakeLists.txt")
+        path = os.path.join(root, folder, "CMakeLists.txt")
         with open(path, encoding="utf-8") as f:
             text = f.read()
         for m in re.finditer(r"target_link_libraries\(\s*(\w+)([^)]*)\)", text):
@@ -90,43 +217,44 @@ def link_problems() -> list:
                 continue
             number = text.count("\n", 0, m.start()) + 1
             for used in re.findall(r"\bpolyrt_\w+", m.group(2)):
-                layer = LIBRARY_FOLDER.get(used)
-                if layer is None or layer == folder or layer in ALLOWED[folder]:
+                target = LIBRARY_FOLDER.get(used)
+                if target is None or folder_allows(folder, target):
                     continue
-                rel = os.path.relpath(path, ROOT)
-                problems.append(f"{rel}:{number}: {m.group(1)} may not link {used} ({layer})")
+                problems.append(f"{folder}/CMakeLists.txt:{number}: {m.group(1)} may not link "
+                                f"{used} ({target})")
     return problems
 
 
-def main() -> int:
-    problems = link_problems()
-    for folder, allowed in ALLOWED.items():
-        for dirpath, _, files in os.walk(os.path.join(ROOT, folder)):
-            for name in files:
-                if not name.endswith((".cpp", ".hpp", ".h", ".cc", ".inc")):
+def include_problems(root):
+    tree = Tree(root)
+    problems = []
+    for folder in FOLDERS:
+        for dirpath, dirnames, files in os.walk(os.path.join(root, folder)):
+            dirnames[:] = [d for d in dirnames if d not in ("tests", "venv", "build")]
+            for name in sorted(files):
+                if not name.endswith(SOURCE_SUFFIXES):
                     continue
                 path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, root)
                 with open(path, encoding="utf-8", errors="replace") as f:
                     for number, line in enumerate(f, 1):
-                        m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+                        m = INCLUDE.match(line)
                         if not m:
                             continue
-                        include = m.group(1)
-                        layer = owner(include, dirpath)
-                        here = os.path.relpath(dirpath, ROOT)
-                        forbidden = any(
-                            include.startswith(FORBIDDEN[key])
-                            for key in FORBIDDEN
-                            if here == key or here.startswith(key + "/")
-                        )
-                        if not forbidden and (layer in (folder, "same folder") or layer in allowed):
+                        target = tree.resolve(m.group(2), m.group(1) == "<",
+                                              os.path.relpath(dirpath, root))
+                        if target is None:
                             continue
-                        if folder == "cli" and include in CLI_SCHEDULER_HEADERS:
-                            continue
-                        if folder == "cli" and include.startswith("cli/"):
-                            continue
-                        rel = os.path.relpath(path, ROOT)
-                        problems.append(f"{rel}:{number}: {folder}/ may not include \"{include}\" ({layer})")
+                        why = problem(rel, target)
+                        if why:
+                            problems.append(f'{rel}:{number}: may not include "{m.group(2)}": {why}')
+    return problems
+
+
+def main(argv):
+    root = os.path.abspath(argv[1]) if len(argv) > 1 else os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))
+    problems = link_problems(root) + include_problems(root)
     for p in problems:
         print(p)
     if problems:
@@ -137,4 +265,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

@@ -78,7 +78,8 @@ TEST(OutputFormats, EachFormatsTargetAppearsOnlyWhenTheJobSucceeds) {
     const std::string target = dir + "/out." + name;
     const scheduler::OutputFormat& format = *job.format;
     {
-      const auto writer = format.open(target, scheduler::output_columns(job), {});
+      const auto writer =
+          format.open(scheduler::OutputPlace{.path = target}, scheduler::output_columns(job));
       EXPECT_FALSE(exists(target)) << name << ": visible before commit";
     }
     EXPECT_FALSE(exists(target)) << name << ": left behind without commit";

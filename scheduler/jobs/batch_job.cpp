@@ -5,6 +5,7 @@
 #include "polyrt/batch.hpp"
 #include "scheduler/encoding/row_format.hpp"
 #include "scheduler/jobs/interruption.hpp"
+#include "scheduler/jobs/job_output.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/jobs/rate_pacer.hpp"
 
@@ -90,7 +91,7 @@ void run_batch_job(const RangeJob& job, const std::string& target) {
   OutputColumns columns = output_columns(job);
   columns.dimensions = batch.output_dimensions();
   const std::unique_ptr<FormatWriter> writer =
-      job.format->open(target, columns, job.program->source_files());
+      open_job_output(*job.format, target, columns, job.program->source_files());
   if (const std::optional<RowFormat> rows = job.format->text_rows()) {
     // Text rows: a GPU that can encodes them where it made them.
     write_paced(job.count, *writer, job.rate, [&](const ChunkBytes& deliver) {

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <string>
 
+#include "scheduler/output/blocking_write.hpp"
+
 namespace polyrt::scheduler {
 
 namespace {
@@ -22,6 +24,8 @@ struct sigaction g_previous[3];
 extern "C" void on_signal(int signal) {
   g_signal = signal;
   g_stop.store(true, std::memory_order_relaxed);
+  // The thread blocked on a pipe may not be this one.
+  BlockingWrite::forward(signal);
 }
 
 std::string signal_name(int signal) {

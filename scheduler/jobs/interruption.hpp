@@ -1,11 +1,13 @@
 // Stopping a bulk job cleanly on SIGINT, SIGTERM or SIGHUP. While a Guard
-// lives, those signals only set a flag (the handler does nothing else, so it
-// is async-signal-safe): the pipelines' cancellation token (stop_flag(),
-// passed as BatchOptions::stop). They stop between chunks (and a write
-// blocked on a pipe returns EINTR), and the job throws InterruptedError, so every
-// destructor on the way out runs: temporary files and directories are
-// removed and the progress line is cleared. The command then exits with
-// 128 + the signal number, as a shell expects.
+// lives, those signals only set a flag and wake the thread blocked writing
+// the output, if another (the handler does nothing else, so it is
+// async-signal-safe): the pipelines' cancellation token (stop_flag(), passed
+// as BatchOptions::stop and to the output as OutputPlace::stop). They stop
+// between chunks (and a write blocked on a pipe returns:
+// scheduler/output/blocking_write.hpp), and the job throws
+// InterruptedError, so every destructor on the way out runs: temporary files
+// and directories are removed and the progress line is cleared. The command
+// then exits with 128 + the signal number, as a shell expects.
 #pragma once
 
 #include <atomic>

@@ -78,7 +78,7 @@ void write_manifest(const std::string& dir, const Manifest& m) {
   }
   member(out, "parts", parts + "]");
   out += "}\n";
-  OutputSink sink(dir + "/" + kManifestName);
+  OutputSink sink(OutputPlace{.path = dir + "/" + kManifestName});
   sink.write(out);
   sink.commit();
 }

@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "scheduler/jobs/interruption.hpp"
+#include "scheduler/jobs/job_output.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/jobs/rate_pacer.hpp"
 #include "scheduler/runtime/ordered_chunks.hpp"
@@ -86,7 +87,7 @@ void run_range_job(const RangeJob& job, const std::string& target) {
   const OutputColumns described = output_columns(job);
 
   const std::unique_ptr<FormatWriter> writer =
-      job.format->open(target, output_columns(job), job.program->source_files());
+      open_job_output(*job.format, target, output_columns(job), job.program->source_files());
   if (job.count == 0) return writer->commit();
 
   tbb::enumerable_thread_specific<std::pair<State, std::vector<uint64_t>>> workers(

@@ -9,6 +9,7 @@
 #include "polyrt/traversal.hpp"
 #include "scheduler/jobs/batch_job.hpp"
 #include "scheduler/jobs/interruption.hpp"
+#include "scheduler/jobs/job_output.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
 #include "scheduler/jobs/rate_pacer.hpp"
 
@@ -97,16 +98,16 @@ uint64_t run_lattice_rows(const RangeJob& job, const TraversalInfo& info,
   }
   const uint64_t rows = job.count * tuples;
   const std::unique_ptr<FormatWriter> writer =
-      job.format->open(target,
-                       OutputColumns{.names = columns,
-                                     .types = types,
-                                     .first = 0,
-                                     .rows = rows,
-                                     .compression = job.compression,
-                                     .dimensions = {},
-                                     .logical_types = logical_types,
-                                     .nullable = nullable},
-                       job.program->source_files());
+      open_job_output(*job.format, target,
+                      OutputColumns{.names = columns,
+                                    .types = types,
+                                    .first = 0,
+                                    .rows = rows,
+                                    .compression = job.compression,
+                                    .dimensions = {},
+                                    .logical_types = logical_types,
+                                    .nullable = nullable},
+                      job.program->source_files());
   try {
     write_batch_rows(
         batch, 0, rows, *writer, job.rate, [&](const ColumnChunk& chunk, std::string& bytes) {
@@ -261,13 +262,13 @@ uint64_t run_traversal_job(const RangeJob& job, const std::string& target, bool 
   }
   const std::vector<std::string> columns = traversal_columns(program, job.outputs);
   const std::unique_ptr<FormatWriter> writer =
-      job.format->open(target,
-                       OutputColumns{.names = columns,
-                                     .types = {},
-                                     .first = job.first,
-                                     .rows = job.count,
-                                     .compression = job.compression},
-                       program.source_files());
+      open_job_output(*job.format, target,
+                      OutputColumns{.names = columns,
+                                    .types = {},
+                                    .first = job.first,
+                                    .rows = job.count,
+                                    .compression = job.compression},
+                      program.source_files());
   std::vector<size_t> outputs;
   const TraversalInfo info = flattened_traversal_info(program, 0);
   for (const std::string& name : job.outputs) outputs.push_back(info.body->require_output(name));

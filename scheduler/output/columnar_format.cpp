@@ -93,9 +93,8 @@ auto guarded(F&& call) {
 
 class ColumnarFileWriter final : public FormatWriter {
  public:
-  ColumnarFileWriter(const ColumnarSpec& spec, const std::string& target,
-                     std::span<const std::string> protected_files)
-      : sink_(target, protected_files), host_sink_(sink_) {
+  ColumnarFileWriter(const ColumnarSpec& spec, const OutputPlace& place)
+      : sink_(place), host_sink_(sink_) {
     std::string error;
     writer_.reset(module().open(&spec, &host_sink_, &error));
     if (!writer_) throw OutputError("--format " + spec.format + ": " + error);
@@ -111,6 +110,7 @@ class ColumnarFileWriter final : public FormatWriter {
     writer_.reset();
     sink_.commit();
   }
+  bool keeps_partial_output() const override { return sink_.keeps_partial_output(); }
 
  private:
   OutputSink sink_;
@@ -125,10 +125,9 @@ std::vector<Codec> ColumnarFormat::codecs() const {
   return {Codec::None, Codec::Zstd};  // Arrow IPC's body compression
 }
 
-std::unique_ptr<FormatWriter> ColumnarFormat::open(
-    const std::string& target, const OutputColumns& columns,
-    std::span<const std::string> protected_files) const {
-  if (target.empty() && ::isatty(STDOUT_FILENO) == 1) {
+std::unique_ptr<FormatWriter> ColumnarFormat::open(const OutputPlace& place,
+                                                   const OutputColumns& columns) const {
+  if (place.path.empty() && ::isatty(STDOUT_FILENO) == 1) {
     throw OutputError("--format " + std::string(name_) +
                       " is binary and is not written to a terminal; pass --out FILE or "
                       "redirect standard output" +
@@ -147,7 +146,7 @@ std::unique_ptr<FormatWriter> ColumnarFormat::open(
                     .row_group_rows = kRowGroupRows};
   spec.dimensions.resize(spec.names.size());
   spec.logical_types.resize(spec.names.size());
-  return std::make_unique<ColumnarFileWriter>(spec, target, protected_files);
+  return std::make_unique<ColumnarFileWriter>(spec, place);
 }
 
 }  // namespace polyrt::scheduler

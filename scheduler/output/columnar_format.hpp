@@ -17,8 +17,8 @@ class ColumnarFormat final : public SingleFileFormat {
   std::vector<Codec> codecs() const override;
   // Refuses a terminal as standard output, and (OutputError) a missing or
   // broken Arrow module, naming where it was looked for.
-  std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
-                                     std::span<const std::string> protected_files) const override;
+  std::unique_ptr<FormatWriter> open(const OutputPlace& place,
+                                     const OutputColumns& columns) const override;
 
   // Rows per Parquet row group unless a job says.
   static constexpr uint64_t kRowGroupRows = uint64_t{1} << 17;

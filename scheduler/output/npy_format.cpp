@@ -63,11 +63,10 @@ std::vector<std::string> NpyFormat::files_of(const std::string& target,
   return files;
 }
 
-std::unique_ptr<FormatWriter> NpyFormat::open(const std::string& target,
-                                              const OutputColumns& columns,
-                                              std::span<const std::string>) const {
+std::unique_ptr<FormatWriter> NpyFormat::open(const OutputPlace& place,
+                                              const OutputColumns& columns) const {
   // The program's sources are files, never the directory an npy job makes.
-  return std::make_unique<NpyDirectory>(target, columns);
+  return std::make_unique<NpyDirectory>(place.path, columns);
 }
 
 NpyDirectory::NpyDirectory(const std::string& dir, const OutputColumns& columns)

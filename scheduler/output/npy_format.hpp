@@ -31,8 +31,8 @@ class NpyFormat final : public OutputFormat {
   bool writes_directory() const override { return true; }
   std::vector<std::string> files_of(const std::string& target,
                                     const std::vector<std::string>& columns) const override;
-  std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
-                                     std::span<const std::string> protected_files) const override;
+  std::unique_ptr<FormatWriter> open(const OutputPlace& place,
+                                     const OutputColumns& columns) const override;
 };
 
 class NpyDirectory final : public FormatWriter {

@@ -16,6 +16,7 @@
 #include "polyrt/batch.hpp"
 #include "scheduler/encoding/row_format.hpp"
 #include "scheduler/output/compression.hpp"
+#include "scheduler/output/output_target.hpp"
 
 namespace polyrt::scheduler {
 
@@ -49,6 +50,10 @@ class FormatWriter {
   virtual void write(std::string_view bytes) = 0;
   // The job succeeded: the target appears whole (renamed into place).
   virtual void commit() = 0;
+  // Whether what was written stays if the job stops before commit(): a
+  // stream's bytes (standard output, a pipe, a device) do; a file or a
+  // directory written atomically does not.
+  virtual bool keeps_partial_output() const { return false; }
 };
 
 class OutputFormat {
@@ -72,13 +77,10 @@ class OutputFormat {
   // The files a written target consists of, in order (a manifest sums them).
   virtual std::vector<std::string> files_of(const std::string& target,
                                             const std::vector<std::string>& columns) const = 0;
-  // A writer of `columns` to `target` (a path; "" is standard output where
-  // the format allows it). `protected_files` must never be replaced (the
-  // program's own sources). Throws OutputError when the target cannot be
-  // written or the format cannot hold a column.
-  virtual std::unique_ptr<FormatWriter> open(
-      const std::string& target, const OutputColumns& columns,
-      std::span<const std::string> protected_files) const = 0;
+  // A writer of `columns` to `place`. Throws OutputError when the target
+  // cannot be written or the format cannot hold a column.
+  virtual std::unique_ptr<FormatWriter> open(const OutputPlace& place,
+                                             const OutputColumns& columns) const = 0;
 };
 
 // A format whose target is one file (or standard output, a device or a

@@ -9,8 +9,7 @@
 #include <cstring>
 
 #include "polyrt/error.hpp"
-#include "scheduler/jobs/interruption.hpp"
-#include "scheduler/output/output_target.hpp"
+#include "scheduler/output/blocking_write.hpp"
 
 namespace polyrt::scheduler {
 
@@ -20,9 +19,9 @@ std::string errno_text() {
 }
 }  // namespace
 
-OutputSink::OutputSink(const std::string& path, std::span<const std::string> protected_files,
-                       Compression compression)
-    : path_(path) {
+OutputSink::OutputSink(const OutputPlace& place, Compression compression)
+    : path_(place.path), stop_(place.stop) {
+  const std::string& path = place.path;
   if (compression.codec != Codec::None) {
     if (path.empty() && ::isatty(STDOUT_FILENO) == 1) {
       throw OutputError(std::string(codec_name(compression.codec)) +
@@ -34,12 +33,12 @@ OutputSink::OutputSink(const std::string& path, std::span<const std::string> pro
   }
   if (path.empty()) {
     fd_ = STDOUT_FILENO;
-    Interruption::set_partial_output_kept(true);
+    streams_ = true;
     return;
   }
-  if (check_output_target(path, protected_files, "output file")) {
+  if (check_output_target(path, place.protected_files, "output file")) {
     // A device or pipe such as /dev/null: write it directly, never replace it.
-    Interruption::set_partial_output_kept(true);
+    streams_ = true;
     fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) throw OutputError("cannot open '" + path + "' for writing: " + errno_text());
     owns_fd_ = true;
@@ -65,17 +64,19 @@ void OutputSink::write(std::string_view bytes) {
 }
 
 void OutputSink::write_out(std::string_view bytes) {
+  const auto target = [&] { return path_.empty() ? std::string("stdout") : path_; };
+  const BlockingWrite blocking;
   while (!bytes.empty()) {
+    // A signal ends a blocked write with EINTR, or with the bytes it wrote
+    // so far when it wrote some: either way, stop when the job stops.
     const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) {  // a signal: stop if it asks to, else retry
-        Interruption::stop_if_requested();
-        continue;
-      }
-      throw OutputError("cannot write to '" + (path_.empty() ? std::string("stdout") : path_) +
-                        "': " + errno_text());
+    if (n < 0 && errno != EINTR) {
+      throw OutputError("cannot write to '" + target() + "': " + errno_text());
     }
-    bytes.remove_prefix((size_t)n);
+    if (n > 0) bytes.remove_prefix((size_t)n);
+    if (!bytes.empty() && stop_ && stop_->load(std::memory_order_relaxed)) {
+      throw StoppedError("writing '" + target() + "' was stopped");
+    }
   }
 }
 

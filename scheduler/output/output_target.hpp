@@ -6,10 +6,22 @@
 // (nothing overwrites one unasked) and the program's own source files.
 #pragma once
 
+#include <atomic>
 #include <span>
 #include <string>
 
 namespace polyrt::scheduler {
+
+// Where a job's output goes and what stops its writes.
+struct OutputPlace {
+  std::string path;  // "" is standard output, where the format allows it
+  // Files never replaced (the program and the modules it was compiled from).
+  std::span<const std::string> protected_files;
+  // The job's cancellation token: a write blocked on a pipe that a signal
+  // interrupts throws StoppedError when it is raised, else retries. Null:
+  // it always retries.
+  const std::atomic<bool>* stop = nullptr;
+};
 
 // Throws OutputError when `path` must not be replaced: it is one of
 // `protected_files` (same file: the program and the modules it was compiled

@@ -9,9 +9,7 @@ namespace {
 
 class RawTextWriter final : public FormatWriter {
  public:
-  RawTextWriter(const std::string& target, std::span<const std::string> protected_files,
-                Compression compression)
-      : sink_(target, protected_files, compression) {}
+  RawTextWriter(const OutputPlace& place, Compression compression) : sink_(place, compression) {}
   void encode(const ColumnChunk& chunk, std::string& bytes) const override {
     const ColumnView& column = chunk.columns[0];
     if (column.is_none) {
@@ -27,6 +25,7 @@ class RawTextWriter final : public FormatWriter {
   }
   void write(std::string_view bytes) override { sink_.write(bytes); }
   void commit() override { sink_.commit(); }
+  bool keeps_partial_output() const override { return sink_.keeps_partial_output(); }
 
  private:
   OutputSink sink_;
@@ -34,9 +33,8 @@ class RawTextWriter final : public FormatWriter {
 
 }  // namespace
 
-std::unique_ptr<FormatWriter> RawTextFormat::open(
-    const std::string& target, const OutputColumns& columns,
-    std::span<const std::string> protected_files) const {
+std::unique_ptr<FormatWriter> RawTextFormat::open(const OutputPlace& place,
+                                                  const OutputColumns& columns) const {
   if (columns.names.size() != 1 || !is_text(columns.types[0])) {
     std::string what;
     for (size_t k = 0; k < columns.names.size(); ++k) {
@@ -47,8 +45,7 @@ std::unique_ptr<FormatWriter> RawTextFormat::open(
                       (what.empty() ? std::string("no output") : what) +
                       "; name one str output with --outputs (or use csv, tsv or jsonl)");
   }
-  return std::make_unique<RawTextWriter>(target, protected_files,
-                                         columns.compression.value_or(Compression{}));
+  return std::make_unique<RawTextWriter>(place, columns.compression.value_or(Compression{}));
 }
 
 }  // namespace polyrt::scheduler

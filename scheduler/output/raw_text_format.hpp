@@ -15,8 +15,8 @@ class RawTextFormat final : public SingleFileFormat {
   std::vector<Codec> codecs() const override { return {Codec::None, Codec::Gzip, Codec::Zstd}; }
   bool compressed_as_a_whole() const override { return true; }
   // Throws OutputError unless `columns` is one text output.
-  std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
-                                     std::span<const std::string> protected_files) const override;
+  std::unique_ptr<FormatWriter> open(const OutputPlace& place,
+                                     const OutputColumns& columns) const override;
 };
 
 }  // namespace polyrt::scheduler

@@ -8,11 +8,10 @@ namespace {
 
 class TextWriter final : public FormatWriter {
  public:
-  TextWriter(RowFormat rows, const std::string& target, const OutputColumns& columns,
-             std::span<const std::string> protected_files)
+  TextWriter(RowFormat rows, const OutputPlace& place, const OutputColumns& columns)
       : rows_(rows),
         columns_(columns.names),
-        sink_(target, protected_files, columns.compression.value_or(Compression{})) {
+        sink_(place, columns.compression.value_or(Compression{})) {
     sink_.write(header_line(rows_, columns_));
   }
   void encode(const ColumnChunk& chunk, std::string& bytes) const override {
@@ -20,6 +19,7 @@ class TextWriter final : public FormatWriter {
   }
   void write(std::string_view bytes) override { sink_.write(bytes); }
   void commit() override { sink_.commit(); }
+  bool keeps_partial_output() const override { return sink_.keeps_partial_output(); }
 
  private:
   RowFormat rows_;
@@ -29,10 +29,9 @@ class TextWriter final : public FormatWriter {
 
 }  // namespace
 
-std::unique_ptr<FormatWriter> TextFormat::open(const std::string& target,
-                                               const OutputColumns& columns,
-                                               std::span<const std::string> protected_files) const {
-  return std::make_unique<TextWriter>(rows_, target, columns, protected_files);
+std::unique_ptr<FormatWriter> TextFormat::open(const OutputPlace& place,
+                                               const OutputColumns& columns) const {
+  return std::make_unique<TextWriter>(rows_, place, columns);
 }
 
 }  // namespace polyrt::scheduler

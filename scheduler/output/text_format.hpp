@@ -16,8 +16,8 @@ class TextFormat final : public SingleFileFormat {
   std::vector<Codec> codecs() const override { return {Codec::None, Codec::Gzip, Codec::Zstd}; }
   bool compressed_as_a_whole() const override { return true; }
   // Writes the header line (for formats that have one) at once.
-  std::unique_ptr<FormatWriter> open(const std::string& target, const OutputColumns& columns,
-                                     std::span<const std::string> protected_files) const override;
+  std::unique_ptr<FormatWriter> open(const OutputPlace& place,
+                                     const OutputColumns& columns) const override;
 
  private:
   RowFormat rows_;

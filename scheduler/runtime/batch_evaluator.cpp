@@ -16,7 +16,6 @@
 #include <type_traits>
 
 #include "columns/native_columns.hpp"
-#include "cpu_backend/cpu_batch_backend.hpp"
 #include "interp/interpreter.hpp"
 #include "io/buffer_sizes.hpp"
 #include "polyrt/batch.hpp"
