@@ -116,7 +116,8 @@ Verdict check_one(const std::string& file, const CompileOptions& options) {
 int check_command(CommandLine& args) {
   static const char* usage =
       "usage: polyrt check FILE|DIR... [--json] [--set NAME=VALUE]... [--lib DIR]...\n"
-      "                    [--plugin LIB]... [--partition [CURSOR=]I]...\n\n"
+      "                    [--plugin LIB]... [--partition [CURSOR=]I]...\n"
+      "       polyrt check FILE --dump-after EXPANSION\n\n"
       "Compiles FILE and reports its diagnostics. Exit status 0 when it compiles, 1 when not.\n"
       "FILE may be an nmbrs workload, workload.yaml#BLOCK (a bindings block with the\n"
       "workload's params), or workload.yaml for each of its blocks.\n"
@@ -131,7 +132,11 @@ int check_command(CommandLine& args) {
       "and before POLYRT_LIB_PATH and the standard library); --plugin LIB loads a library\n"
       "of host nodes (docs/embedding.md, every command takes it); --partition the\n"
       "partition a top-level cursor takes; --set a value for an extern or a name the\n"
-      "programs read without declaring it (as a workload's params; see polyrt run).\n";
+      "programs read without declaring it (as a workload's params; see polyrt run).\n"
+      "--dump-after EXPANSION prints FILE's syntax tree after that step of the front\n"
+      "end (for debugging; an unknown name lists them all: producers, tiles,\n"
+      "emitted_rows, modules, table_values), the program's and then each traversal\n"
+      "body's, as the front end rewrote it.\n";
   if (args.wants_help()) return print_compiling_help(usage);
   CompileOptions options;
   std::vector<std::pair<std::string, std::string>> sets;
@@ -140,6 +145,11 @@ int check_command(CommandLine& args) {
     const std::string f = args.flag();
     if (f == "--json") {
       json = true;
+    } else if (f == "--dump-after") {
+      options.dump_after = args.value_of(f);
+      options.dump_sink = [](std::string_view tree) {
+        std::fwrite(tree.data(), 1, tree.size(), stdout);
+      };
     } else if (f == "--set") {
       take_setting(args.value_of(f), sets, options);
     } else if (!program_flag(args, f, options)) {
@@ -158,6 +168,9 @@ int check_command(CommandLine& args) {
                 program->input_names().size(), program->externs().size(),
                 program->output_names().size());
     return 0;
+  }
+  if (!options.dump_after.empty()) {
+    throw UsageError("polyrt check: --dump-after shows the tree of one program, FILE");
   }
   const std::vector<std::string> files = programs_named(args.positionals());
   size_t compiled = 0;

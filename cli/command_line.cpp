@@ -15,11 +15,11 @@ namespace {
 // Options that take a value (as the next argument or after '=').
 bool takes_value(const std::string& name) {
   static const char* const kValued[] = {
-      "--out",       "--cycles",     "--outputs", "--format",  "--set",         "--threads",
-      "--engine",    "--provenance", "--target",  "--sm",      "--cuda-driver", "--device",
-      "--parts",     "--part",       "--rate",    "--seconds", "--lib",         "--partition",
-      "--rows",      "--compress",   "--width",   "--html",    "--plugin",      "--data-root",
-      "--allow-env", "--seed",       "--param"};
+      "--out",       "--cycles",     "--outputs", "--format",    "--set",         "--threads",
+      "--engine",    "--provenance", "--target",  "--sm",        "--cuda-driver", "--device",
+      "--parts",     "--part",       "--rate",    "--seconds",   "--lib",         "--partition",
+      "--rows",      "--compress",   "--width",   "--html",      "--plugin",      "--data-root",
+      "--allow-env", "--seed",       "--param",   "--dump-after"};
   for (const char* v : kValued) {
     if (name == v) return true;
   }

@@ -7,8 +7,8 @@
 #include <cstdlib>
 
 #include "cli/command_line.hpp"
-#include "cli/workload_file.hpp"
 #include "cli/text_table.hpp"
+#include "cli/workload_file.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "polyrt/traversal.hpp"

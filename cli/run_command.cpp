@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "cli/command_line.hpp"
-#include "cli/workload_file.hpp"
 #include "cli/run_parts.hpp"
+#include "cli/workload_file.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "polyrt/traversal.hpp"

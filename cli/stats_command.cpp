@@ -9,8 +9,8 @@
 #include <cstring>
 
 #include "cli/command_line.hpp"
-#include "cli/workload_file.hpp"
 #include "cli/text_table.hpp"
+#include "cli/workload_file.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/stats.hpp"

@@ -30,6 +30,7 @@ _polyrt() {
     --target) COMPREPLY=($(compgen -W "cpu nvptx" -- "$cur")); return ;;
     --sm) COMPREPLY=($(compgen -W "60 61 62 70 72 75 80 86 87 89 90" -- "$cur")); return ;;
     --compress) COMPREPLY=($(compgen -W "none gzip zstd" -- "$cur")); return ;;
+    --dump-after) COMPREPLY=($(compgen -W "producers tiles emitted_rows modules table_values" -- "$cur")); return ;;
     --out) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --plugin) COMPREPLY=($(compgen -f -X '!*.so' -- "$cur") $(compgen -d -- "$cur")); return ;;
     --cycles|--outputs|--set|--threads|--cuda-driver|--parts|--part|--rate|--seconds|--rows|--width|--partition|--seed|--allow-env|--param) return ;;
@@ -39,7 +40,7 @@ _polyrt() {
   local compiling="--lib --plugin --partition --param --seed --strict --untrusted --data-root --allow-env --help"
   local options
   case "$command" in
-    check) options="$compiling" ;;
+    check) options="--json --set --dump-after $compiling" ;;
     eval) options="--set --engine --provenance $compiling" ;;
     preview) options="--rows --cycles --outputs --set --width --engine $compiling" ;;
     run) options="--cycles --rows --compress --outputs --no-nulls --format --out --set --threads --engine --provenance --device --verbose -v --parts --part --rate -q $compiling" ;;

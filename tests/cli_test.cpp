@@ -83,6 +83,22 @@ TEST_F(Cli, Check) {
             0u);
 }
 
+// --dump-after shows the tree after one expansion; an unknown one is
+// refused with the names.
+TEST_F(Cli, CheckDumpsTheTreeAfterAnExpansion) {
+  const std::string tile =
+      write_program(dir, "tile.polydat", "input cycle\ntile t : text := \"id=${cycle}\"\n");
+  const CommandResult r = run_polyrt("check " + tile + " --dump-after tiles");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("// the program after 'tiles'\ninput cycle\nt := ", 0), 0u) << r.out;
+  const CommandResult unknown = run_polyrt("check " + tile + " --dump-after tile");
+  EXPECT_NE(unknown.status, 0);
+  EXPECT_NE(unknown.err.find("producers, tiles, emitted_rows, modules, table_values"),
+            std::string::npos)
+      << unknown.err;
+  EXPECT_EQ(run_polyrt("check " + tile + " " + tile + " --dump-after tiles").status, 2);
+}
+
 // Several programs, or a directory of them: one line each, what compiles
 // and why the rest do not, then the count; --json as JSON Lines; exit 1
 // when any is refused.

@@ -23,14 +23,15 @@ FOLDERS = ["core", "codegen", "cpu_backend", "gpu_backend", "scheduler", "cli", 
 SIBLINGS = [{"cpu_backend", "gpu_backend"}, {"cli", "python"}]
 
 # Core's sub-layers, bottom up: a line. A set is one layer whose folders may
-# include each other: the front end (nodes, the syntax and its expansions,
-# comprehensions, modules) until the parse-once split separates them (issue
-# 50). The batch tier sits above program/: it prepares a compiled Program
+# include each other: nodes, the syntax, comprehensions and modules, which
+# still do (the parser checks a comprehension's grammar, the grammar asks the
+# registry, a host node's name is checked against the reserved words and the
+# modules). The expansions sit above them all. The batch tier sits above program/: it prepares a compiled Program
 # (nothing of program/ includes batch/).
 CORE_ORDER = [
     "rtlib", "value", "io", "columns", "cache",
     {"nodes", "dsl", "comprehension", "modules"},
-    "graph", "plan", "engine", "interp", "slots", "program", "batch",
+    "expand", "graph", "plan", "engine", "interp", "slots", "program", "batch",
 ]
 
 # Within an allowed folder, headers a layer still must not use.

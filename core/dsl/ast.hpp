@@ -30,6 +30,13 @@ inline bool is_intrinsic(std::string_view name) {
          name == kNullWithProbabilityIntrinsic;
 }
 
+// The calls of polydat's legacy table values, which an expansion resolves
+// once modules are inlined (expand/table_values.hpp): module inlining lets
+// them through as it does nodes'.
+inline bool is_table_form(std::string_view name) {
+  return name == "alias_table" || name == "lut_sample";
+}
+
 enum class ExprKind : uint8_t {
   Int,     // u
   Float,   // f
@@ -186,7 +193,8 @@ Stmt clone(const Stmt& s);
 ModuleDef clone(const ModuleDef& m);
 Ast clone(const Ast& ast);
 
-// Parses a whole program. Throws CompileError.
+// Parses a whole program into its tree as written: no expansion has run
+// (expand/expansions.hpp). Throws CompileError.
 Ast parse(const SourceText& source);
 
 // Parses the expression in bytes [begin, end) of `source`, which must be

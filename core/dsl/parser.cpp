@@ -3,11 +3,9 @@
 
 #include "comprehension/comprehension.hpp"
 #include "dsl/ast.hpp"
-#include "dsl/emitted_rows.hpp"
 #include "dsl/lexer.hpp"
-#include "dsl/producers.hpp"
+#include "dsl/producer_reference.hpp"
 #include "dsl/reserved_words.hpp"
-#include "dsl/tiles.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::dsl {
@@ -1136,9 +1134,6 @@ Ast parse(const SourceText& source) {
   Parser p(source, std::move(tokens));
   Ast ast = p.parse_program();
   ast.tokens = count;
-  resolve_producers(ast, source);
-  compile_tiles(ast, source);
-  add_emitted_rows(ast);
   return ast;
 }
 

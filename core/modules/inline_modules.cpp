@@ -4,7 +4,6 @@
 #include <map>
 #include <set>
 
-#include "dsl/table_values.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
 

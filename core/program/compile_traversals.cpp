@@ -5,7 +5,7 @@
 #include <set>
 
 #include "dsl/ast_builder.hpp"
-#include "dsl/table_values.hpp"
+#include "expand/expansions.hpp"
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
 #include "modules/inline_modules.hpp"
@@ -120,14 +120,15 @@ Type element_type(const comprehension::Comprehension& c, size_t e, const Program
 }
 
 // A body's program: its modules inlined, lowered and optimized, with the
-// parent's options and sources.
-std::shared_ptr<Program> compile_body(dsl::Ast body, dsl::Sources& sources,
-                                      modules::ModuleLibrary& library, const Program& parent,
+// parent's options and sources. `name` names it in an expansion's dump.
+std::shared_ptr<Program> compile_body(dsl::Ast body, const expand::Context& context,
+                                      std::string name, const Program& parent,
                                       slots::NativeBuilder native) {
-  dsl::Ast inlined = modules::inline_modules(std::move(body), sources, library);
-  dsl::resolve_table_values(inlined, sources);
-  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, inlined, parent.options()));
-  ir::run_passes(*graph, sources, {});
+  expand::Context own = context;
+  own.program_name = std::move(name);
+  expand::expand_program(body, own);
+  auto graph = std::make_shared<ir::Graph>(ir::lower(own.sources, body, parent.options()));
+  ir::run_passes(*graph, own.sources, {});
   return ProgramInternals::make(std::move(graph), parent.options(),
                                 ProgramSource{parent.source_text(), parent.source_files()}, native);
 }
@@ -246,7 +247,7 @@ void refuse_consts_reading_cursors(const Program& body, const std::vector<ConstB
 // The batch form of a traversal over a literal lattice (lattice_body.hpp),
 // compiled from a fresh copy of its statement, when it has one.
 void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& frame,
-                      dsl::Sources& sources, modules::ModuleLibrary& library, const Program& parent,
+                      const expand::Context& context, const Program& parent,
                       slots::NativeBuilder native) {
   dsl::Ast lattice = traversal_frame(frame);
   lattice.warnings.clear();
@@ -256,7 +257,9 @@ void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& fr
   }
   if (std::optional<LatticeBodyAst> l =
           lattice_body_ast(def.comprehension, std::move(lattice), statement.comprehension_pos)) {
-    def.lattice_body = compile_body(std::move(l->ast), sources, library, parent, native);
+    def.lattice_body =
+        compile_body(std::move(l->ast), context,
+                     "the batch form of 'for " + def.comprehension.canonical + "'", parent, native);
     def.lattice_tuples = l->tuples;
   }
 }
@@ -266,11 +269,12 @@ void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& fr
 // traversals recursively against its body. `reparse` gives a fresh copy
 // of the statement (for the lattice body) when the traversal can have one.
 // Every body program gets its own copy of `frame` (traversal_frame).
-std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, dsl::Sources& sources,
-                                            modules::ModuleLibrary& library, const Program& parent,
-                                            bool parent_is_body, dsl::Stmt traversal,
+std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand::Context& context,
+                                            const Program& parent, bool parent_is_body,
+                                            dsl::Stmt traversal,
                                             const std::function<dsl::Stmt()>& reparse,
                                             slots::NativeBuilder native) {
+  dsl::Sources& sources = context.sources;
   auto def = std::make_shared<TraversalDef>();
   def->comprehension = std::move(*comprehension::parse(traversal.comprehension).comprehension);
   const dsl::SourcePos at = traversal.comprehension_pos;
@@ -308,7 +312,8 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, dsl::Sources&
   }
 
   std::shared_ptr<Program> program =
-      compile_body(std::move(body), sources, library, parent, native);
+      compile_body(std::move(body), context,
+                   "the body of 'for " + def->comprehension.canonical + "'", parent, native);
   refuse_consts_reading_cursors(*program, consts, sources);
   if (program->input_names().size() != 1) {
     sources.fail(at,
@@ -322,7 +327,7 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, dsl::Sources&
   // 0) and reads the body's values as this one reads the parent's.
   for (dsl::Stmt& inner : nested) {
     std::shared_ptr<TraversalDef> level =
-        compile_level(frame, sources, library, *program, true, std::move(inner), {}, native);
+        compile_level(frame, context, *program, true, std::move(inner), {}, native);
     def->warnings.insert(def->warnings.end(), level->warnings.begin(), level->warnings.end());
     level->warnings.clear();
     ProgramInternals::add_traversal(*program, std::move(level));
@@ -332,21 +337,21 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, dsl::Sources&
   // gets its batch form.
   if (reparse && nested.empty() && def->cascade.empty() && def->cursors.empty() &&
       comprehension::scope_names(def->comprehension).empty()) {
-    add_lattice_body(*def, reparse(), frame, sources, library, parent, native);
+    add_lattice_body(*def, reparse(), frame, context, parent, native);
   }
   return def;
 }
 
 }  // namespace
 
-std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& frame, dsl::Sources& sources,
-                                                      modules::ModuleLibrary& library,
+std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& frame,
+                                                      const expand::Context& context,
                                                       const Program& parent, dsl::Stmt statement,
                                                       slots::NativeBuilder native) {
   const dsl::Stmt copy = dsl::clone(statement);
   return compile_level(
-      frame, sources, library, parent, false, std::move(statement),
-      [&] { return dsl::clone(copy); }, native);
+      frame, context, parent, false, std::move(statement), [&] { return dsl::clone(copy); },
+      native);
 }
 
 }  // namespace polyrt

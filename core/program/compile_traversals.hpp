@@ -11,7 +11,7 @@
 
 #include "dsl/ast.hpp"
 #include "dsl/sources.hpp"
-#include "modules/module_library.hpp"
+#include "expand/expansions.hpp"
 #include "program/traversal_def.hpp"
 
 namespace polyrt {
@@ -27,9 +27,10 @@ dsl::Ast traversal_frame(const dsl::Ast& parsed);
 
 // Compiles traversal `statement` (as take_traversals gave it, its body's
 // cursor bounds resolved: program/cursor_bounds.hpp) against the compiled
-// parent, each body from a copy of `frame`. Throws CompileError.
-std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& frame, dsl::Sources& sources,
-                                                      modules::ModuleLibrary& library,
+// parent, each body from a copy of `frame` through the program expansions.
+// Throws CompileError.
+std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& frame,
+                                                      const expand::Context& context,
                                                       const Program& parent, dsl::Stmt statement,
                                                       slots::NativeBuilder native);
 

@@ -7,7 +7,8 @@
 #include "dsl/ast.hpp"
 #include "dsl/lexer.hpp"
 #include "dsl/sources.hpp"
-#include "dsl/table_values.hpp"
+#include "dsl/tree_text.hpp"
+#include "expand/expansions.hpp"
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
 #include "graph/vector_dimensions.hpp"
@@ -223,16 +224,15 @@ std::vector<modules::LibraryDirectory> module_path(const CompileOptions& options
 }
 
 // The checked graph of a parsed program whose traversals are taken: its
-// top-level cursors lowered (into `cursors`), modules inlined, table values
-// resolved, the passes run.
-std::shared_ptr<ir::Graph> lower_program(dsl::Ast parsed, const CompileOptions& options,
-                                         dsl::Sources& sources, modules::ModuleLibrary& library,
+// top-level cursors lowered (into `cursors`), the program expansions run,
+// the passes run.
+std::shared_ptr<ir::Graph> lower_program(dsl::Ast ast, const CompileOptions& options,
+                                         expand::Context& context,
                                          std::vector<CursorInfo>& cursors) {
-  cursors = take_top_level_cursors(parsed, options.cursor_partitions, sources);
-  dsl::Ast ast = modules::inline_modules(std::move(parsed), sources, library);
-  dsl::resolve_table_values(ast, sources);
-  auto graph = std::make_shared<ir::Graph>(ir::lower(sources, ast, options));
-  ir::run_passes(*graph, sources, options.required_outputs);
+  cursors = take_top_level_cursors(ast, options.cursor_partitions, context.sources);
+  expand::expand_program(ast, context);
+  auto graph = std::make_shared<ir::Graph>(ir::lower(context.sources, ast, options));
+  ir::run_passes(*graph, context.sources, options.required_outputs);
   return graph;
 }
 
@@ -258,7 +258,13 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
   std::optional<io::ConfinementScope> confined;
   if (options.untrusted) confined.emplace(options.data_roots, options.allowed_env);
   modules::ModuleLibrary library(sources, module_path(options, program_path), program_path);
+  expand::Context context{.text = text,
+                          .sources = sources,
+                          .library = library,
+                          .dump_after = options.dump_after,
+                          .dump = options.dump_sink ? &options.dump_sink : nullptr};
   dsl::Ast parsed = dsl::parse(text);
+  expand::expand_file(parsed, context);
   std::vector<dsl::Stmt> traversals = take_traversals(parsed);
   // Traversal bodies compile from copies of what they share with the
   // program, taken before its compile consumes the tree.
@@ -267,19 +273,19 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
     dsl::Sources probe_sources(text);
     modules::ModuleLibrary probe_library(probe_sources, module_path(options, program_path),
                                          program_path);
+    expand::Context probe_context{.text = text, .sources = probe_sources, .library = probe_library};
     CompileOptions probe_options = options;
     probe_options.engine = Engine::Interpreter;
     probe_options.required_outputs = request.outputs;
     for (const std::string& name : request.stand_ins) probe_options.cursor_partitions.erase(name);
     std::vector<CursorInfo> unused;
-    auto graph =
-        lower_program(std::move(probe), probe_options, probe_sources, probe_library, unused);
+    auto graph = lower_program(std::move(probe), probe_options, probe_context, unused);
     return std::shared_ptr<const Program>(
         ProgramInternals::make(std::move(graph), probe_options, {}, native));
   };
   resolve_cursor_bounds(parsed, traversals, compile_probe, sources);
   std::vector<CursorInfo> cursors;
-  auto graph = lower_program(std::move(parsed), options, sources, library, cursors);
+  auto graph = lower_program(std::move(parsed), options, context, cursors);
   // The program, the modules and the data files read so far.
   const auto origin = [&] {
     ProgramSource read{std::string(source), library.files_read()};
@@ -291,8 +297,8 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
       ProgramInternals::make(std::move(graph), options, origin(), native);
   ProgramInternals::set_cursors(*program, std::move(cursors));
   for (size_t t = 0; t < traversals.size(); ++t) {
-    ProgramInternals::add_traversal(*program, compile_traversal(frame, sources, library, *program,
-                                                                std::move(traversals[t]), native));
+    ProgramInternals::add_traversal(
+        *program, compile_traversal(frame, context, *program, std::move(traversals[t]), native));
   }
   // What the bodies read too: output must never replace one of them.
   if (!traversals.empty()) ProgramInternals::set_source(*program, origin());
@@ -322,6 +328,14 @@ std::string read_program_file(const std::string& path) {
 }
 
 }  // namespace
+
+std::vector<std::string> expansion_names() {
+  std::vector<std::string> names;
+  for (const expand::Expansion& e : expand::expansions()) {
+    names.push_back(std::string(e.name) + ": " + std::string(e.does));
+  }
+  return names;
+}
 
 std::shared_ptr<const Program> compile_program(std::string_view source,
                                                const CompileOptions& options,

@@ -109,7 +109,18 @@ struct CompileOptions {
   // anything else a str. Names declared as inputs or bound are left to the
   // host. A top-level cursor's bounds see these values (docs/language.md).
   std::map<std::string, std::string> params;
+  // Debugging the front end (polyrt check --dump-after): after the expansion
+  // of this name (one of expansion_names()), the syntax tree as text goes to
+  // `dump_sink`, once for the program and, for an expansion of every
+  // program, once for each traversal body. An unknown name is a
+  // RefusedError listing the names.
+  std::string dump_after;
+  std::function<void(std::string_view tree)> dump_sink;
 };
+
+// The front end's expansions (its desugarings of the syntax tree), in the
+// order they run, each "NAME: what it does" (docs/architecture.md).
+std::vector<std::string> expansion_names();
 
 // A top-level cursor and the partition of it the program runs over.
 struct CursorInfo {

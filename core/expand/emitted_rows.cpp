@@ -1,8 +1,11 @@
-#include "dsl/emitted_rows.hpp"
+#include "expand/emitted_rows.hpp"
 
 #include "nodes/registry.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::expand {
+
+// The syntax tree these expansions rewrite.
+using namespace polyrt::dsl;
 
 namespace {
 
@@ -32,4 +35,4 @@ void add_emitted_rows(Ast& ast) {
   add_rows(ast.statements);
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand

@@ -7,10 +7,10 @@
 
 #include "dsl/ast.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::expand {
 
 // Adds NAME.row after each emit_row binding of the program and its
 // traversal bodies.
-void add_emitted_rows(Ast& ast);
+void add_emitted_rows(dsl::Ast& ast);
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand

@@ -1,4 +1,4 @@
-#include "dsl/table_values.hpp"
+#include "expand/table_values.hpp"
 
 #include <map>
 #include <optional>
@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
-namespace polyrt::dsl {
+namespace polyrt::expand {
+
+// The syntax tree these expansions rewrite.
+using namespace polyrt::dsl;
 
 namespace {
 
@@ -165,12 +168,8 @@ class TableResolver {
 
 }  // namespace
 
-bool is_table_form(std::string_view name) {
-  return name == "alias_table" || name == "lut_sample";
-}
-
 void resolve_table_values(Ast& ast, const Sources& sources) {
   TableResolver(ast, sources).run();
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand

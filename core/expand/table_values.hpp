@@ -22,14 +22,10 @@
 #include "dsl/ast.hpp"
 #include "dsl/sources.hpp"
 
-namespace polyrt::dsl {
-
-// Whether `name` is one of the table forms this pass resolves (alias_table,
-// lut_sample): module inlining lets their calls through as it does nodes'.
-bool is_table_form(std::string_view name);
+namespace polyrt::expand {
 
 // Rewrites the samplings of tables in `ast` (after module inlining) and
 // removes the table bindings. Throws CompileError for a misused table.
-void resolve_table_values(Ast& ast, const Sources& sources);
+void resolve_table_values(dsl::Ast& ast, const dsl::Sources& sources);
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand

@@ -17,11 +17,7 @@
 #include "dsl/ast.hpp"
 #include "dsl/source.hpp"
 
-namespace polyrt::dsl {
-
-// Whether a `for` text names a producer (`sweep`, `sweep where {a} > 1`,
-// `sweep order halton/4`) rather than writing a comprehension.
-bool is_producer_reference(std::string_view text);
+namespace polyrt::expand {
 
 // The producers bound so far: name -> canonical comprehension text.
 using Producers = std::map<std::string, std::string, std::less<>>;
@@ -39,6 +35,6 @@ comprehension::Comprehension resolve_comprehension(const std::string& text,
 
 // Resolves the program's producers, derivations and traversals over
 // producers in place. Throws CompileError naming the rule broken.
-void resolve_producers(Ast& ast, const SourceText& source);
+void resolve_producers(dsl::Ast& ast, const dsl::SourceText& source);
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand

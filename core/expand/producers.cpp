@@ -1,4 +1,4 @@
-#include "dsl/producers.hpp"
+#include "expand/producers.hpp"
 
 #include <cctype>
 #include <map>
@@ -8,19 +8,14 @@
 #include "comprehension/comprehension.hpp"
 #include "comprehension/derivation.hpp"
 #include "dsl/lexer.hpp"
+#include "dsl/producer_reference.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::expand {
+
+// The syntax tree these expansions rewrite.
+using namespace polyrt::dsl;
 
 namespace {
-
-// A producer's name and the `where ...`/`order ...` text after it.
-std::pair<std::string_view, std::string_view> split_reference(std::string_view text) {
-  size_t end = 0;
-  while (end < text.size() && ident_char(text[end])) ++end;
-  std::string_view rest = text.substr(end);
-  while (!rest.empty() && std::isspace((unsigned char)rest.front())) rest.remove_prefix(1);
-  return {text.substr(0, end), rest};
-}
 
 // A comprehension's parse, or `fail` with its error.
 comprehension::Parsed parse_or_fail(const std::string& text, const ProducerFailure& fail) {
@@ -77,7 +72,7 @@ class Resolver {
       source_.fail(s.comprehension_pos, message, s.comprehension.size(), hint);
     };
     if (binding && is_producer_reference(s.comprehension)) {
-      const auto [name, rest] = split_reference(s.comprehension);
+      const auto [name, rest] = split_producer_reference(s.comprehension);
       if (rest.empty() && producers.count(name)) {
         fail("'" + s.names[0] + " := for " + std::string(name) +
                  "' derives nothing: a derivation adds a where or an order",
@@ -119,7 +114,7 @@ comprehension::Comprehension resolve_comprehension(const std::string& written,
                                                    const ProducerFailure& fail) {
   std::string text = written;
   if (is_producer_reference(text)) {
-    const auto [name, rest] = split_reference(text);
+    const auto [name, rest] = split_producer_reference(text);
     const auto base = producers.find(name);
     if (base == producers.end()) {
       fail("'" + std::string(name) + "' is not a producer bound before this line",
@@ -145,20 +140,10 @@ comprehension::Comprehension resolve_comprehension(const std::string& written,
   return std::move(*parsed.comprehension);
 }
 
-bool is_producer_reference(std::string_view text) {
-  const auto [name, rest] = split_reference(text);
-  if (name.empty() || std::isdigit((unsigned char)name.front())) return false;
-  const auto starts = [&](std::string_view word) {
-    return rest.substr(0, word.size()) == word &&
-           (rest.size() == word.size() || !ident_char(rest[word.size()]));
-  };
-  return rest.empty() || starts("where") || starts("order");
-}
-
 void resolve_producers(Ast& ast, const SourceText& source) {
   Resolver resolver(source);
   resolver.modules(ast.modules);
   resolver.statements(ast.statements, {});
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand

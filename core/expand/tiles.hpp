@@ -19,7 +19,7 @@
 #include "dsl/ast.hpp"
 #include "dsl/source.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::expand {
 
 // The most repetitions the projections of one tile unroll to.
 inline constexpr size_t kMaxTileRepetitions = 10000;
@@ -30,8 +30,8 @@ inline constexpr size_t kMaxTileDepth = 64;
 // before it twice, forty times over, would be 2^40 bytes.
 inline constexpr size_t kMaxTileSplicedBytes = size_t{16} << 20;
 
-// How a template is scanned, the same for every body form (dsl/tiles.cpp,
-// dsl/structural_tiles.cpp): whether a string starts at k of `text` (a
+// How a template is scanned, the same for every body form (expand/tiles.cpp,
+// expand/structural_tiles.cpp): whether a string starts at k of `text` (a
 // quote, or \" for the quotes of a directive inside a JSON string), where
 // it ends (at most `end`), and where `close` ends a hole whose expression
 // starts at k, outside nested brackets and strings (npos when nothing does).
@@ -42,6 +42,6 @@ size_t tile_hole_close(std::string_view text, size_t k, size_t end, std::string_
 // Compiles every tile of the program (statements, traversal bodies and
 // module bodies) into its binding's value. Throws CompileError naming the
 // tile and the rule broken.
-void compile_tiles(Ast& ast, const SourceText& source);
+void compile_tiles(dsl::Ast& ast, const dsl::SourceText& source);
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand

@@ -13,7 +13,7 @@
 
 #include "dsl/ast.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::expand {
 
 // Template text, and per byte the source offset it comes from (a hole's
 // bytes map to the source's, so its expression parses from there).
@@ -32,6 +32,6 @@ struct StructuralError {
 // is the source offset of json[i], one more entry for its end), under the
 // header's delimiters and sigil. Throws StructuralError.
 TemplateText structural_template(std::string_view json, const std::vector<size_t>& at,
-                                 const TileHeader& header);
+                                 const dsl::TileHeader& header);
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand

@@ -1,13 +1,16 @@
-#include "dsl/structural_tiles.hpp"
+#include "expand/structural_tiles.hpp"
 
 #include <cctype>
 #include <optional>
 
-#include "dsl/tiles.hpp"
+#include "expand/tiles.hpp"
 #include "rtlib/string_ops.hpp"
 #include "rtlib/utf8.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::expand {
+
+// The syntax tree these expansions rewrite.
+using namespace polyrt::dsl;
 
 namespace {
 
@@ -502,4 +505,4 @@ TemplateText structural_template(std::string_view json, const std::vector<size_t
   return Walker(json, at, header).run();
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand

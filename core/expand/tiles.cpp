@@ -1,4 +1,4 @@
-#include "dsl/tiles.hpp"
+#include "expand/tiles.hpp"
 
 #include <cctype>
 #include <map>
@@ -10,8 +10,8 @@
 #include "comprehension/comprehension.hpp"
 #include "comprehension/generators.hpp"
 #include "dsl/lexer.hpp"
-#include "dsl/producers.hpp"
-#include "dsl/structural_tiles.hpp"
+#include "expand/producers.hpp"
+#include "expand/structural_tiles.hpp"
 #include "nodes/call_node.hpp"
 #include "nodes/registry.hpp"
 #include "nodes/tile_holes.hpp"
@@ -19,7 +19,10 @@
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/json_text.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::expand {
+
+// The syntax tree these expansions rewrite.
+using namespace polyrt::dsl;
 
 namespace {
 
@@ -957,4 +960,4 @@ void compile_tiles(Ast& ast, const SourceText& source) {
   compile_statements(ast.statements, source, {}, {});
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::expand
