@@ -35,14 +35,14 @@ RtlibLinker::RtlibLinker(llvm::Module& destination, RtlibTarget target)
       llvm::MemoryBufferRef(llvm::StringRef(blob.data(), blob.size()), "polyrt_rtlib"),
       destination.getContext());
   if (!lazy)
-    throw Error("cannot read the embedded rtlib bitcode: " + llvm::toString(lazy.takeError()));
+    internal_error("cannot read the embedded rtlib bitcode: " + llvm::toString(lazy.takeError()));
   impl_->rtlib = std::move(*lazy);
   llvm::Module& rt = *impl_->rtlib;
   const llvm::Triple want(destination.getTargetTriple()), have(rt.getTargetTriple());
   if (want.getArch() != have.getArch() || destination.getDataLayoutStr() != rt.getDataLayoutStr()) {
-    throw Error("the embedded rtlib was built for " + rt.getTargetTriple() + " (" +
-                rt.getDataLayoutStr() + "), the module targets " + destination.getTargetTriple() +
-                " (" + destination.getDataLayoutStr() + ")");
+    internal_error("the embedded rtlib was built for " + rt.getTargetTriple() + " (" +
+                   rt.getDataLayoutStr() + "), the module targets " +
+                   destination.getTargetTriple() + " (" + destination.getDataLayoutStr() + ")");
   }
   rt.setTargetTriple(destination.getTargetTriple());  // vendor and OS may be spelled differently
 }
@@ -52,13 +52,13 @@ RtlibLinker::~RtlibLinker() = default;
 llvm::Function* RtlibLinker::declare(std::string_view name) {
   llvm::Function* proto =
       impl_->rtlib ? impl_->rtlib->getFunction(llvm::StringRef(name.data(), name.size())) : nullptr;
-  if (!proto) throw Error("the rtlib has no function '" + std::string(name) + "'");
+  if (!proto) internal_error("the rtlib has no function '" + std::string(name) + "'");
   auto callee = impl_->dst.getOrInsertFunction(proto->getName(), proto->getFunctionType());
   return llvm::cast<llvm::Function>(callee.getCallee());
 }
 
 void RtlibLinker::link() {
-  if (!impl_->rtlib) throw Error("RtlibLinker::link called twice");
+  if (!impl_->rtlib) internal_error("RtlibLinker::link called twice");
   const bool failed = llvm::Linker::linkModules(
       impl_->dst, std::move(impl_->rtlib), llvm::Linker::Flags::LinkOnlyNeeded,
       [](llvm::Module& dst, const llvm::StringSet<>& from_rtlib) {
@@ -73,7 +73,7 @@ void RtlibLinker::link() {
           return !gv.hasName() || !from_rtlib.count(gv.getName());
         });
       });
-  if (failed) throw Error("linking the rtlib bitcode into a JIT module failed");
+  if (failed) internal_error("linking the rtlib bitcode into a JIT module failed");
 }
 
 void link_declared_rtlib(llvm::Module& module, RtlibTarget target) {

@@ -7,8 +7,9 @@
 namespace polyrt::test {
 namespace {
 
-// A broken invariant is an InternalError naming where it was detected (the
-// path from the source tree's top folder), distinct from user errors.
+// A broken invariant is an InternalError naming the check's condition and
+// where it was detected (the path from the source tree's top folder),
+// distinct from user errors.
 TEST(InternalErrors, NameTheSourceFileAndLine) {
   const unsigned line = __LINE__ + 2;
   try {
@@ -18,7 +19,8 @@ TEST(InternalErrors, NameTheSourceFileAndLine) {
     EXPECT_EQ(e.file(), "tests/checker_errors_test.cpp");
     EXPECT_EQ(e.line(), line);
     EXPECT_EQ(std::string(e.what()),
-              "internal error: arithmetic broke (tests/checker_errors_test.cpp:" +
+              "internal error: arithmetic broke (check failed: 1 + 1 == 3) "
+              "(tests/checker_errors_test.cpp:" +
                   std::to_string(line) + "; a polyrt bug, please report it)");
   }
   EXPECT_NO_THROW(POLYRT_CHECK(1 + 1 == 2, "never"));

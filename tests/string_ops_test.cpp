@@ -29,7 +29,7 @@ uint64_t u(const std::string& expr, uint64_t x = 0) {
 TEST(StringOps, ValidUtf8AgreesWithTheCharacterReading) {
   const auto slow = [](std::string_view text) {
     for (size_t i = 0; i < text.size();) {
-      const rt::Utf8Char c = rt::utf8_at(text, i);
+      const rt::Utf8Sequence c = rt::utf8_at(text, i);
       if (!c.valid) return false;
       i += c.size;
     }

@@ -56,7 +56,7 @@ struct JitEngine::Impl {
   std::unique_ptr<llvm::TargetMachine> target_machine() {
     auto tm = jtmb.createTargetMachine();
     if (!tm)
-      throw Error("cannot create a target machine for the JIT: " + error_text(tm.takeError()));
+      internal_error("cannot create a target machine for the JIT: " + error_text(tm.takeError()));
     return std::move(*tm);
   }
 
@@ -123,7 +123,7 @@ JitEngine& JitEngine::instance() {
 JitEngine::JitEngine(JitOptions options) : impl_(new Impl) {
   initialize_llvm();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!jtmb) throw Error("cannot detect the host for the JIT: " + error_text(jtmb.takeError()));
+  if (!jtmb) internal_error("cannot detect the host for the JIT: " + error_text(jtmb.takeError()));
   const char* wanted = std::getenv(kJitCpuVariable);
   const JitCpu cpu =
       choose_jit_cpu(jtmb->getTargetTriple().str(),
@@ -143,7 +143,7 @@ JitEngine::JitEngine(JitOptions options) : impl_(new Impl) {
             llvm::orc::irManglingOptionsFromTargetOptions(jtmb.getOptions()), *impl);
       });
   auto jit = builder.create();
-  if (!jit) throw Error("cannot create the LLVM JIT: " + error_text(jit.takeError()));
+  if (!jit) internal_error("cannot create the LLVM JIT: " + error_text(jit.takeError()));
   impl_->jit = std::move(*jit);
   impl_->jit->getExecutionSession().setErrorReporter([impl](llvm::Error e) {
     std::lock_guard<std::mutex> lock(impl->error_mutex);
@@ -188,15 +188,15 @@ std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> c
 
   llvm::orc::LLJIT& jit = *impl_->jit;
   auto dylib = jit.createJITDylib("polyrt_" + std::to_string(impl_->dylib_counter++));
-  if (!dylib) throw Error("cannot create a JIT dylib: " + error_text(dylib.takeError()));
+  if (!dylib) internal_error("cannot create a JIT dylib: " + error_text(dylib.takeError()));
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
       jit.getDataLayout().getGlobalPrefix());
   if (!process)
-    throw Error("cannot expose process symbols to the JIT: " + error_text(process.takeError()));
+    internal_error("cannot expose process symbols to the JIT: " + error_text(process.takeError()));
   dylib->addGenerator(std::move(*process));
   if (auto e = jit.addIRModule(
           *dylib, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
-    throw Error("cannot add a module to the JIT: " + error_text(std::move(e)));
+    internal_error("cannot add a module to the JIT: " + error_text(std::move(e)));
   }
   std::vector<void*> addresses;
   for (const std::string& name : symbols) {
@@ -206,7 +206,7 @@ std::shared_ptr<JitCode> JitEngine::compile(std::unique_ptr<llvm::LLVMContext> c
       const std::string cause = impl_->take_session_error();
       if (!cause.empty()) message += " (cause: " + cause + ")";
       llvm::consumeError(jit.getExecutionSession().removeJITDylib(*dylib));
-      throw Error("JIT compilation failed: " + message);
+      internal_error("JIT compilation failed: " + message);
     }
     addresses.push_back(address->toPtr<void*>());
   }

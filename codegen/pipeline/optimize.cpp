@@ -81,7 +81,7 @@ void optimize_o2(llvm::Module& m, llvm::TargetMachine& tm) {
   m.getContext().setDiagnosticHandlerCallBack(collect_errors, &errors);
   run_o2(m, tm);
   m.getContext().setDiagnosticHandlerCallBack(nullptr, nullptr);  // `errors` ends here
-  if (!errors.empty()) throw Error("LLVM could not optimize the generated code: " + errors);
+  if (!errors.empty()) internal_error("LLVM could not optimize the generated code: " + errors);
 }
 
 std::string module_assembly(llvm::Module& module, llvm::TargetMachine& target_machine) {
@@ -89,8 +89,8 @@ std::string module_assembly(llvm::Module& module, llvm::TargetMachine& target_ma
   llvm::raw_svector_ostream os(text);
   llvm::legacy::PassManager pm;
   if (target_machine.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
-    throw Error("LLVM cannot emit assembly for " + target_machine.getTargetTriple().str() + " " +
-                target_machine.getTargetCPU().str());
+    internal_error("LLVM cannot emit assembly for " + target_machine.getTargetTriple().str() + " " +
+                   target_machine.getTargetCPU().str());
   }
   pm.run(module);
   return std::string(text.str());

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "expand/tiles.hpp"
+#include "rtlib/byte_encodings.hpp"
 #include "rtlib/string_ops.hpp"
 #include "rtlib/utf8.hpp"
 
@@ -134,10 +135,9 @@ class Walker {
         if (from + 4 > s_.size()) fail(escape, "\\u needs four hex digits");
         unsigned v = 0;
         for (size_t k = from; k < from + 4; ++k) {
-          if (!std::isxdigit((unsigned char)s_[k])) fail(escape, "\\u needs four hex digits");
-          v = v * 16 + (unsigned)(std::isdigit((unsigned char)s_[k])
-                                      ? s_[k] - '0'
-                                      : (std::tolower(s_[k]) - 'a' + 10));
+          const int digit = rt::hex_digit_value(s_[k]);
+          if (digit < 0) fail(escape, "\\u needs four hex digits");
+          v = v * 16 + (unsigned)digit;
         }
         return v;
       };

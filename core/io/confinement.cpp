@@ -29,11 +29,11 @@ ConfinementScope::ConfinementScope(const std::vector<std::string>& data_roots,
     std::error_code ec;
     const fs::path canonical = fs::canonical(root, ec);
     if (ec || !fs::is_directory(canonical, ec)) {
-      throw Error("data root '" + root + "' is not a directory" +
-                  (ec ? " (" + ec.message() + ")" : std::string()));
+      throw RefusedError("data root '" + root + "' is not a directory" +
+                         (ec ? " (" + ec.message() + ")" : std::string()));
     }
     if (canonical == canonical.root_path()) {
-      throw Error("data root '" + root + "' is the root directory, which confines nothing");
+      throw RefusedError("data root '" + root + "' is the root directory, which confines nothing");
     }
     confinement_.data_roots.push_back(canonical.string());
   }

@@ -9,13 +9,6 @@ namespace polyrt::rt {
 
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 int index_in(const char* alphabet, int size, char c) {
   for (int i = 0; i < size; ++i) {
     if (alphabet[i] == c) return i;
@@ -81,7 +74,7 @@ std::string hex_text(std::string_view bytes) {
 std::string from_hex(std::string_view text) {
   std::string out;
   for (size_t i = 0; i + 1 < text.size(); i += 2) {
-    const int high = hex_value(text[i]), low = hex_value(text[i + 1]);
+    const int high = hex_digit_value(text[i]), low = hex_digit_value(text[i + 1]);
     if (high >= 0 && low >= 0) out.push_back((char)(high << 4 | low));
   }
   return out;

@@ -9,6 +9,14 @@
 
 namespace polyrt::rt {
 
+// The value of a hex digit (either case), or -1 for any other character.
+inline int hex_digit_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 // Lowercase hex into space for 2 * bytes.size() characters; returns the end.
 char* write_hex(char* p, std::string_view bytes);
 std::string hex_text(std::string_view bytes);

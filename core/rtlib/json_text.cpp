@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdint>
 
+#include "byte_encodings.hpp"
 #include "string_ops.hpp"
 #include "text.hpp"
 #include "utf8.hpp"
@@ -125,10 +126,7 @@ class Parser {
     cp = 0;
     for (int k = 0; k < 4; ++k) {
       const char c = s_[i_++];
-      const int d = c >= '0' && c <= '9'   ? c - '0'
-                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                           : -1;
+      const int d = hex_digit_value(c);
       if (d < 0) return false;
       cp = cp << 4 | (uint32_t)d;
     }

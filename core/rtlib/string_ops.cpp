@@ -63,7 +63,7 @@ std::vector<std::string> expand_charset(std::string_view spec) {
   // Code points; a byte that is not UTF-8 stands for itself.
   std::vector<char32_t> points;
   for (size_t i = 0; i < spec.size();) {
-    const Utf8Char c = utf8_at(spec, i);
+    const Utf8Sequence c = utf8_at(spec, i);
     points.push_back(c.valid ? c.point : (unsigned char)spec[i]);
     i += c.valid ? c.size : 1;
   }

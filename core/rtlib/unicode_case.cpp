@@ -32,7 +32,7 @@ struct Decoded {
 std::vector<Decoded> decode(std::string_view text) {
   std::vector<Decoded> out;
   for (size_t i = 0; i < text.size();) {
-    const Utf8Char c = utf8_at(text, i);
+    const Utf8Sequence c = utf8_at(text, i);
     out.push_back({c.valid ? c.point : kNotUtf8, (uint32_t)i, (uint32_t)c.size});
     i += c.size;
   }

@@ -13,17 +13,9 @@
 
 namespace polyrt::rt {
 
-// One character of UTF-8 text, or an invalid sequence (utf8_sequence).
-struct Utf8Char {
-  char32_t point = 0;
-  size_t size = 1;
-  bool valid = false;
-};
-
-inline Utf8Char utf8_at(std::string_view text, size_t i) {
-  const Utf8Sequence q =
-      utf8_sequence(reinterpret_cast<const unsigned char*>(text.data()) + i, text.size() - i);
-  return {q.point, q.size, q.valid};
+// The character of UTF-8 text at byte i, or an invalid sequence there.
+inline Utf8Sequence utf8_at(std::string_view text, size_t i) {
+  return utf8_sequence(reinterpret_cast<const unsigned char*>(text.data()) + i, text.size() - i);
 }
 
 // Whether `text` is valid UTF-8 throughout: eight ASCII bytes at a time (the
@@ -45,7 +37,7 @@ inline bool valid_utf8(std::string_view text) {
       ++i;
       continue;
     }
-    const Utf8Char c = utf8_at(text, i);
+    const Utf8Sequence c = utf8_at(text, i);
     if (!c.valid) return false;
     i += c.size;
   }

@@ -1,22 +1,16 @@
 #include "web_encoding.hpp"
 
+#include "byte_encodings.hpp"
 #include "utf8.hpp"
 
 namespace polyrt::rt {
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // The two characters after '%' as a byte, or -1. Like Rust's
 // u8::from_str_radix(.., 16), a leading '+' is a sign ("%+F" is 0x0F).
 int escaped_byte(char a, char b) {
-  if (a == '+') return hex_value(b);
-  const int high = hex_value(a), low = hex_value(b);
+  if (a == '+') return hex_digit_value(b);
+  const int high = hex_digit_value(a), low = hex_digit_value(b);
   return high < 0 || low < 0 ? -1 : high * 16 + low;
 }
 
@@ -105,7 +99,7 @@ std::string utf8_lossy(std::string_view bytes) {
   std::string out;
   out.reserve(bytes.size());
   for (size_t i = 0; i < bytes.size();) {
-    const Utf8Char c = utf8_at(bytes, i);
+    const Utf8Sequence c = utf8_at(bytes, i);
     if (c.valid) {
       out.append(bytes.substr(i, c.size));
     } else {

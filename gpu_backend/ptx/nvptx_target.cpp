@@ -55,24 +55,26 @@ ResolvedNvptxTarget resolve_nvptx_target(const NvptxTarget& target) {
   const auto sm = std::find_if(std::begin(kSms), std::end(kSms),
                                [&](const SmSupport& s) { return s.sm == target.sm; });
   if (sm == std::end(kSms)) {
-    throw Error("compute capability sm_" + std::to_string(target.sm) +
-                " cannot be targeted (LLVM 19's NVPTX back end supports " + valid_sm_list() + ")");
+    throw RefusedError("compute capability sm_" + std::to_string(target.sm) +
+                       " cannot be targeted (LLVM 19's NVPTX back end supports " + valid_sm_list() +
+                       ")");
   }
   unsigned isa = kNewestLlvmIsa;
   if (target.driver_version != 0) {
     if (target.driver_version < kDrivers[0].driver) {
-      throw Error("CUDA driver " + cuda::version_text(target.driver_version) +
-                  " is too old: polyrt needs a CUDA 11.0 driver or newer");
+      throw RefusedError("CUDA driver " + cuda::version_text(target.driver_version) +
+                         " is too old: polyrt needs a CUDA 11.0 driver or newer");
     }
     for (const DriverIsa& d : kDrivers) {
       if (d.driver <= target.driver_version) isa = std::min(d.isa, kNewestLlvmIsa);
     }
   }
   if (isa < sm->min_isa) {
-    throw Error("CUDA driver " + cuda::version_text(target.driver_version) + " cannot run sm_" +
-                std::to_string(target.sm) + " code: it accepts PTX ISA up to " + isa_text(isa) +
-                ", and sm_" + std::to_string(target.sm) + " needs PTX ISA " +
-                isa_text(sm->min_isa) + " or newer");
+    throw RefusedError("CUDA driver " + cuda::version_text(target.driver_version) +
+                       " cannot run sm_" + std::to_string(target.sm) +
+                       " code: it accepts PTX ISA up to " + isa_text(isa) + ", and sm_" +
+                       std::to_string(target.sm) + " needs PTX ISA " + isa_text(sm->min_isa) +
+                       " or newer");
   }
   ResolvedNvptxTarget out;
   out.sm = target.sm;

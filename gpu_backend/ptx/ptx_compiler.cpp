@@ -53,13 +53,13 @@ std::unique_ptr<llvm::TargetMachine> target_machine(const ResolvedNvptxTarget& t
   initialize_nvptx();
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
-  if (!target) throw Error("LLVM has no NVPTX back end: " + error);
+  if (!target) throw RefusedError("LLVM has no NVPTX back end: " + error);
   llvm::TargetOptions options;
   options.AllowFPOpFusion = llvm::FPOpFusion::Strict;
   std::unique_ptr<llvm::TargetMachine> tm(
       target->createTargetMachine(kTriple, t.cpu, t.features, options, std::nullopt, std::nullopt,
                                   llvm::CodeGenOptLevel::Default));
-  if (!tm) throw Error("LLVM cannot create an NVPTX target machine for " + t.cpu);
+  if (!tm) internal_error("LLVM cannot create an NVPTX target machine for " + t.cpu);
   return tm;
 }
 

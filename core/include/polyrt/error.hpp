@@ -107,10 +107,12 @@ class InternalError : public Error {
   throw InternalError(what, where.file_name(), where.line());
 }
 
-// Throws InternalError(message) unless `condition` holds.
-#define POLYRT_CHECK(condition, message)                 \
-  do {                                                   \
-    if (!(condition)) ::polyrt::internal_error(message); \
+// Throws InternalError(message) unless `condition` holds; the message ends
+// with the condition as written, what a report of the bug needs first.
+#define POLYRT_CHECK(condition, message)                                                  \
+  do {                                                                                    \
+    if (!(condition))                                                                     \
+      ::polyrt::internal_error(std::string(message) + " (check failed: " #condition ")"); \
   } while (false)
 
 // A batch call gave up because its BatchOptions::stop flag was raised (by
