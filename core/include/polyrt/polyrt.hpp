@@ -323,7 +323,7 @@ class State {
     if (coordinates.size() != lane.coordinates) refuse_coordinates(coordinates.size());
     if (lane.express_coordinates) {
       // One 8-byte store per word: a vectorized copy would make the native
-      // code's 8-byte loads miss store-to-load forwarding (about 15 ns).
+      // code's 8-byte loads miss store-to-load forwarding.
       for (size_t c = 0; c < coordinates.size(); ++c) {
         std::atomic_ref<uint64_t>(lane.express_coordinates[c])
             .store(coordinates[c], std::memory_order_relaxed);

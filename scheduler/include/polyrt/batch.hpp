@@ -29,7 +29,7 @@
 namespace polyrt {
 
 // Rows per chunk of every bulk job unless chosen: four columns of 8192 words
-// stay in the L2 cache (2 threads scale 1.94x, 1.67x with 16384).
+// stay in the L2 cache (docs/architecture.md, "The batch tier", measures it).
 inline constexpr uint64_t kDefaultChunkRows = 8192;
 
 // Where a batch runs.
