@@ -184,25 +184,8 @@ class Lexer {
       spaces();
     }
     if (k < end_ && s_[k] == '(') {
-      int depth = 0;
-      for (; k < end_; ++k) {
-        if (s_[k] == '"' || s_[k] == '\'') {
-          const char quote = s_[k];
-          for (++k; k < end_ && s_[k] != quote && s_[k] != '\n'; ++k) {
-            if (s_[k] == '\\' && k + 1 < end_) ++k;
-          }
-          // An unterminated string: no tile header (and no reading past
-          // the text).
-          if (k >= end_) return std::string::npos;
-        } else if (s_[k] == '(') {
-          ++depth;
-        } else if (s_[k] == ')' && --depth == 0) {
-          ++k;
-          break;
-        } else if (s_[k] == '\n') {
-          return std::string::npos;
-        }
-      }
+      k = options_end(k);
+      if (k == std::string::npos) return k;
       spaces();
     }
     if (s_.compare(k, 2, ":=") == 0) {
@@ -213,6 +196,29 @@ class Lexer {
     const bool body = k < end_ && (s_[k] == '{' || s_[k] == '[' || s_[k] == '"' || s_[k] == '\'' ||
                                    s_.compare(k, 3, "<<<") == 0);
     return body ? k : std::string::npos;
+  }
+
+  // Past the `(OPTIONS)` of a tile header opened at k, on its line; npos
+  // when they do not close there (an unterminated string included: no
+  // reading past the text).
+  size_t options_end(size_t k) const {
+    int depth = 0;
+    for (; k < end_; ++k) {
+      if (s_[k] == '"' || s_[k] == '\'') {
+        const char quote = s_[k];
+        for (++k; k < end_ && s_[k] != quote && s_[k] != '\n'; ++k) {
+          if (s_[k] == '\\' && k + 1 < end_) ++k;
+        }
+        if (k >= end_) return std::string::npos;
+      } else if (s_[k] == '(') {
+        ++depth;
+      } else if (s_[k] == ')' && --depth == 0) {
+        return k + 1;
+      } else if (s_[k] == '\n') {
+        return std::string::npos;
+      }
+    }
+    return k;
   }
 
   // The tile body at i_ (tile_body_start), raw.

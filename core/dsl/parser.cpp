@@ -313,39 +313,11 @@ class Parser {
     return list;
   }
 
+  // A statement: the keyword forms, else a binding.
   Stmt parse_statement() {
     const Token& first = peek();
-    Stmt s;
-    s.pos = first.pos;
-    if (is_ident(first, "input") && peek(1).kind != Tok::ColonEq) {
-      advance();
-      s.kind = StmtKind::Input;
-      if (peek().kind == Tok::LParen) {
-        const Token& open = advance();
-        if (peek().kind == Tok::RParen) fail_at(open, "'input ()' declares no input");
-        do {
-          parse_input_name(s);
-        } while (peek().kind == Tok::Comma && (advance(), true));
-        expect(Tok::RParen, "to close the input list");
-      } else {
-        parse_input_name(s);
-      }
-      return s;
-    }
-    if (is_ident(first, "extern") && peek(1).kind != Tok::ColonEq) {
-      advance();
-      s.kind = StmtKind::Extern;
-      const Token& name = expect(Tok::Ident, "after 'extern'");
-      s.names.push_back(name.text);
-      s.name_pos.push_back(name.pos);
-      expect(Tok::Colon, "after the extern name (extern NAME: TYPE [= default])");
-      s.type = parse_type("for the extern");
-      if (peek().kind == Tok::Eq) {
-        advance();
-        s.expr = parse_expr();
-      }
-      return s;
-    }
+    if (is_ident(first, "input") && peek(1).kind != Tok::ColonEq) return parse_input();
+    if (is_ident(first, "extern") && peek(1).kind != Tok::ColonEq) return parse_extern();
     if (is_ident(first, "for") && peek(1).kind == Tok::Comprehension) return parse_traversal();
     if (is_ident(first, "for") && peek(1).kind != Tok::ColonEq) {
       fail_at(first, "'for' needs a comprehension on its line: for NAME in SOURCE { body }");
@@ -360,15 +332,84 @@ class Parser {
     if (is_ident(first, "init") && peek(1).kind == Tok::Ident && peek(2).kind == Tok::Eq) {
       return parse_legacy_init();
     }
-    if (is_ident(first, "pragma") && peek(1).kind == Tok::Ident) {
+    if (is_ident(first, "pragma") && peek(1).kind == Tok::Ident) return parse_pragma();
+    return parse_binding();
+  }
+
+  // `input NAME`, `input NAME: TYPE` or `input (a, b: u64, ...)`.
+  Stmt parse_input() {
+    Stmt s;
+    s.pos = advance().pos;
+    s.kind = StmtKind::Input;
+    if (peek().kind == Tok::LParen) {
+      const Token& open = advance();
+      if (peek().kind == Tok::RParen) fail_at(open, "'input ()' declares no input");
+      do {
+        parse_input_name(s);
+      } while (peek().kind == Tok::Comma && (advance(), true));
+      expect(Tok::RParen, "to close the input list");
+    } else {
+      parse_input_name(s);
+    }
+    return s;
+  }
+
+  // `extern NAME: TYPE [= DEFAULT]`.
+  Stmt parse_extern() {
+    Stmt s;
+    s.pos = advance().pos;
+    s.kind = StmtKind::Extern;
+    const Token& name = expect(Tok::Ident, "after 'extern'");
+    s.names.push_back(name.text);
+    s.name_pos.push_back(name.pos);
+    expect(Tok::Colon, "after the extern name (extern NAME: TYPE [= default])");
+    s.type = parse_type("for the extern");
+    if (peek().kind == Tok::Eq) {
       advance();
-      s.kind = StmtKind::Pragma;
-      const Token& name = advance();
-      s.names.push_back(name.text);
-      s.name_pos.push_back(name.pos);
+      s.expr = parse_expr();
+    }
+    return s;
+  }
+
+  // `pragma NAME`.
+  Stmt parse_pragma() {
+    Stmt s;
+    s.pos = advance().pos;
+    s.kind = StmtKind::Pragma;
+    const Token& name = advance();
+    s.names.push_back(name.text);
+    s.name_pos.push_back(name.pos);
+    return s;
+  }
+
+  // `[const|volatile|shared|private]... NAME[: TYPE] := VALUE`, or a
+  // destructuring `(a, b) := VALUE`; the value an expression, a producer
+  // (`for ...`) or a polytile.
+  Stmt parse_binding() {
+    Stmt s;
+    s.pos = peek().pos;
+    s.kind = StmtKind::Binding;
+    parse_modifiers(s);
+    if (peek().kind == Tok::LParen) {
+      parse_destructuring_names(s);
+    } else {
+      parse_binding_name(s);
+    }
+    if (is_ident(peek(), "for") && peek(1).kind == Tok::Comprehension) {
+      parse_producer(s);
       return s;
     }
-    s.kind = StmtKind::Binding;
+    if ((is_ident(peek(), "polytile") || is_ident(peek(), "polytile_json")) &&
+        peek(1).kind == Tok::LParen && !s.is_shared && s.names.size() == 1) {
+      parse_polytile(s);
+      return s;
+    }
+    s.expr = parse_expr();
+    return s;
+  }
+
+  // The modifiers before a binding's name: each once, none contradicting.
+  void parse_modifiers(Stmt& s) {
     while (peek().kind == Tok::Ident && peek(1).kind != Tok::ColonEq &&
            (is_ident(peek(), "const") || is_ident(peek(), "volatile") ||
             is_ident(peek(), "shared") || is_ident(peek(), "private"))) {
@@ -388,54 +429,48 @@ class Parser {
                 "a const is fixed for the state's life; a shared cell is written by other scopes");
       }
     }
-    if (peek().kind == Tok::LParen) {
-      advance();
-      do {
-        const Token& name = expect(Tok::Ident, "in the destructuring list");
-        s.names.push_back(name.text);
-        s.name_pos.push_back(name.pos);
-      } while (peek().kind == Tok::Comma && (advance(), true));
-      expect(Tok::RParen, "to close the destructuring list");
-      expect(Tok::ColonEq, "after the destructuring list");
-    } else {
-      const Token& name = peek();
-      if (name.kind != Tok::Ident) {
-        fail_at(name, "expected a statement, found " + describe(name), statement_hint());
-      }
-      advance();
+  }
+
+  // `(a, b, ...) :=`.
+  void parse_destructuring_names(Stmt& s) {
+    advance();
+    do {
+      const Token& name = expect(Tok::Ident, "in the destructuring list");
       s.names.push_back(name.text);
       s.name_pos.push_back(name.pos);
-      if (peek().kind == Tok::Eq) {
-        fail_at(peek(), "expected ':=' after '" + name.text + "', found '='",
-                "a binding is written NAME := EXPR");
-      }
-      if (peek().kind == Tok::Colon) {
-        if (!s.is_shared) {
-          fail_at(peek(), "a type annotation is only allowed on shared bindings",
-                  "write " + name.text +
-                      " := EXPR; types are inferred (an extern NAME: TYPE "
-                      "is the typed slot the host writes)");
-        }
-        advance();
-        s.type = parse_type("for the shared binding");
-      }
-      if (peek().kind != Tok::ColonEq) {
-        fail_at(peek(), "expected ':=' after '" + name.text + "', found " + describe(peek()),
-                "a binding is written NAME := EXPR; a bare expression is not a statement");
+    } while (peek().kind == Tok::Comma && (advance(), true));
+    expect(Tok::RParen, "to close the destructuring list");
+    expect(Tok::ColonEq, "after the destructuring list");
+  }
+
+  // `NAME :=`, or `NAME: TYPE :=` for a shared binding.
+  void parse_binding_name(Stmt& s) {
+    const Token& name = peek();
+    if (name.kind != Tok::Ident) {
+      fail_at(name, "expected a statement, found " + describe(name), statement_hint());
+    }
+    advance();
+    s.names.push_back(name.text);
+    s.name_pos.push_back(name.pos);
+    if (peek().kind == Tok::Eq) {
+      fail_at(peek(), "expected ':=' after '" + name.text + "', found '='",
+              "a binding is written NAME := EXPR");
+    }
+    if (peek().kind == Tok::Colon) {
+      if (!s.is_shared) {
+        fail_at(peek(), "a type annotation is only allowed on shared bindings",
+                "write " + name.text +
+                    " := EXPR; types are inferred (an extern NAME: TYPE "
+                    "is the typed slot the host writes)");
       }
       advance();
+      s.type = parse_type("for the shared binding");
     }
-    if (is_ident(peek(), "for") && peek(1).kind == Tok::Comprehension) {
-      parse_producer(s);
-      return s;
+    if (peek().kind != Tok::ColonEq) {
+      fail_at(peek(), "expected ':=' after '" + name.text + "', found " + describe(peek()),
+              "a binding is written NAME := EXPR; a bare expression is not a statement");
     }
-    if ((is_ident(peek(), "polytile") || is_ident(peek(), "polytile_json")) &&
-        peek(1).kind == Tok::LParen && !s.is_shared && s.names.size() == 1) {
-      parse_polytile(s);
-      return s;
-    }
-    s.expr = parse_expr();
-    return s;
+    advance();
   }
 
   // Whether the tokens after `tile NAME` are a tile header: the lexer
@@ -1028,27 +1063,7 @@ class Parser {
         break;
       }
       if (raw[i] != '{') continue;
-      size_t depth = 0, j = i, colon = std::string_view::npos;
-      int parens = 0;
-      char in_quote = 0;
-      for (; j < raw.size(); ++j) {
-        const char c = raw[j];
-        if (in_quote) {
-          if (c == in_quote) in_quote = 0;
-        } else if (c == '"' || c == '\'') {
-          in_quote = c;
-        } else if (c == '(' || c == '[') {
-          ++parens;
-        } else if (c == ')' || c == ']') {
-          --parens;
-        } else if (c == ':' && depth == 1 && parens == 0 && colon == std::string_view::npos) {
-          colon = j;
-        } else if (c == '{') {
-          ++depth;
-        } else if (c == '}' && --depth == 0) {
-          break;
-        }
-      }
+      const auto [j, colon] = placeholder_close(raw, i);
       if (j >= raw.size()) {
         give_up(i, "its '{' is never closed");
         break;
@@ -1103,6 +1118,39 @@ class Parser {
       plain->text = std::move(literal);
       return plain;
     }
+    return interpolation_call(t, std::move(format), std::move(args));
+  }
+
+  // Where the placeholder opened at raw[i] closes (raw.size(): never), and
+  // the ':' of its format spec, at its own depth outside brackets and
+  // quotes (npos: none).
+  static std::pair<size_t, size_t> placeholder_close(std::string_view raw, size_t i) {
+    size_t depth = 0, j = i, colon = std::string_view::npos;
+    int parens = 0;
+    char in_quote = 0;
+    for (; j < raw.size(); ++j) {
+      const char c = raw[j];
+      if (in_quote) {
+        if (c == in_quote) in_quote = 0;
+      } else if (c == '"' || c == '\'') {
+        in_quote = c;
+      } else if (c == '(' || c == '[') {
+        ++parens;
+      } else if (c == ')' || c == ']') {
+        --parens;
+      } else if (c == ':' && depth == 1 && parens == 0 && colon == std::string_view::npos) {
+        colon = j;
+      } else if (c == '{') {
+        ++depth;
+      } else if (c == '}' && --depth == 0) {
+        break;
+      }
+    }
+    return {j, colon};
+  }
+
+  // `printf(format, args...)`: what a string with placeholders becomes.
+  ExprPtr interpolation_call(const Token& t, std::string format, std::vector<ExprPtr> args) {
     ExprPtr call = make(ExprKind::Call, t);
     call->text = "printf";
     ExprPtr fmt = make(ExprKind::Str, t);

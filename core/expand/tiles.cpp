@@ -704,11 +704,14 @@ class TileCompiler {
     return next;
   }
 
-  // `@for COMPREHENSION [sep "..."] { ... }` at i (the comprehension from
-  // c): the body once per tuple, unrolled here.
-  size_t projection(Render& r, size_t i, size_t c, size_t end, const Elements& elements,
-                    JsonState& state) {
-    const size_t open = body_open(c, end, "for");
+  // A projection's header between c and its body's `{` at `open`: the
+  // comprehension's text (trimmed) and the separator of its repetitions
+  // (`sep "..."`, else the encoding's: "," in JSON and CSV).
+  struct ProjectionHeader {
+    std::string source;
+    std::string sep;
+  };
+  ProjectionHeader projection_header(size_t c, size_t open) {
     std::string source;
     std::string sep = json() || header_.encoding == "csv" ? "," : "";
     for (size_t k = c; k < open;) {
@@ -740,7 +743,15 @@ class TileCompiler {
     size_t a = 0, b = source.size();
     while (a < b && is_space(source[a])) ++a;
     while (b > a && is_space(source[b - 1])) --b;
-    source = source.substr(a, b - a);
+    return {source.substr(a, b - a), sep};
+  }
+
+  // `@for COMPREHENSION [sep "..."] { ... }` at i (the comprehension from
+  // c): the body once per tuple, unrolled here.
+  size_t projection(Render& r, size_t i, size_t c, size_t end, const Elements& elements,
+                    JsonState& state) {
+    const size_t open = body_open(c, end, "for");
+    const auto [source, sep] = projection_header(c, open);
     const std::string where = "projection `for " + source + "`";
     if (source.empty())
       fail(c, header_.sigil + "for needs a comprehension: @for NAME in SOURCE { ... }");

@@ -269,18 +269,21 @@ class Lowerer {
     }
   }
 
+  // An extern's default that is no literal of its type: an expression of
+  // literals (constant_default), else a CompileError.
+  Value non_literal_default(const Expr& e, Type type) {
+    if (e.kind != ExprKind::Int && e.kind != ExprKind::Float && e.kind != ExprKind::Str &&
+        e.kind != ExprKind::Ident && e.kind != ExprKind::Array) {
+      return constant_default(e, type);
+    }
+    src_.fail(e.pos,
+              "the default of an extern must be a " + std::string(type_name(type)) +
+                  " literal or an expression of literals",
+              e.length, type == Type::Bool ? "write true or false" : "");
+  }
+
   Value literal_default(const Expr& e, Type type) {
-    const std::string want = std::string(type_name(type));
-    auto bad = [&]() -> Value {
-      if (e.kind != ExprKind::Int && e.kind != ExprKind::Float && e.kind != ExprKind::Str &&
-          e.kind != ExprKind::Ident && e.kind != ExprKind::Array) {
-        return constant_default(e, type);
-      }
-      src_.fail(
-          e.pos,
-          "the default of an extern must be a " + want + " literal or an expression of literals",
-          e.length, type == Type::Bool ? "write true or false" : "");
-    };
+    const auto bad = [&] { return non_literal_default(e, type); };
     switch (type) {
       case Type::U64:
         if (e.kind == ExprKind::Int) return Value::u64(e.u);
@@ -1444,6 +1447,67 @@ class Lowerer {
     return choose(present, value, inputs[1], e, *args[0], *args[1]);
   }
 
+  // The call's argument for each of the node's arguments (null: not given),
+  // named arguments by name, the others in order; the ones past a variadic
+  // argument into `rest`. CompileError for an unknown or repeated name, a
+  // named variadic argument, or too many arguments.
+  std::vector<const Expr*> match_arguments(const Expr& e, const NodeDef& def,
+                                           std::vector<const Expr*>& rest) {
+    const auto& specs = def.args;
+    std::vector<const Expr*> assigned(specs.size(), nullptr);
+    const bool variadic = !specs.empty() && specs.back().variadic;
+    size_t next = 0;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      const Expr* a = e.args[i].get();
+      if (!e.arg_names[i].empty()) {
+        const size_t k = named_argument(e, def, i);
+        if (assigned[k])
+          src_.fail(a->pos, "argument '" + e.arg_names[i] + "' is given twice", a->length);
+        assigned[k] = a;
+        continue;
+      }
+      while (next < specs.size() && !specs[next].variadic && assigned[next]) ++next;
+      if (next < specs.size() && !specs[next].variadic) {
+        assigned[next++] = a;
+      } else if (variadic) {
+        rest.push_back(a);
+      } else {
+        src_.fail(a->pos,
+                  "too many arguments to '" + e.text + "' (it takes " +
+                      std::to_string(specs.size()) + ")",
+                  a->length, "signature: " + nodes::signature(def));
+      }
+    }
+    return assigned;
+  }
+
+  // The index of the node's argument that call argument i names (by its
+  // name or polydat's other name); CompileError for none or a variadic one.
+  size_t named_argument(const Expr& e, const NodeDef& def, size_t i) {
+    const auto& specs = def.args;
+    const Expr* a = e.args[i].get();
+    size_t k = 0;
+    while (k < specs.size() && specs[k].name != e.arg_names[i] &&
+           (specs[k].other_name.empty() || specs[k].other_name != e.arg_names[i])) {
+      ++k;
+    }
+    if (k < specs.size() && specs[k].variadic) {
+      src_.fail(a->pos,
+                "'" + e.arg_names[i] + "' collects the remaining arguments of '" + e.text +
+                    "'; pass them by position, without a name",
+                a->length, "signature: " + nodes::signature(def));
+    }
+    if (k == specs.size()) {
+      std::vector<std::string> names;
+      for (const auto& spec : specs) names.emplace_back(spec.name);
+      const std::string near = dsl::closest_name(e.arg_names[i], names);
+      src_.fail(
+          a->pos, "'" + e.text + "' has no argument named '" + e.arg_names[i] + "'", a->length,
+          near.empty() ? "signature: " + nodes::signature(def) : "did you mean '" + near + "'?");
+    }
+    return k;
+  }
+
   std::vector<Typed> lower_call(const Expr& e) {
     if (e.text == dsl::kNullIfIntrinsic || e.text == dsl::kNullWithProbabilityIntrinsic) {
       return {lower_null(e)};
@@ -1464,50 +1528,8 @@ class Lowerer {
     // Module inlining resolved every other name, or refused it.
     if (!def) internal_error("call of '" + e.text + "' reached the lowering unresolved");
     const auto& specs = def->args;
-    std::vector<const Expr*> assigned(specs.size(), nullptr);
     std::vector<const Expr*> rest;  // variadic
-    const bool variadic = !specs.empty() && specs.back().variadic;
-    size_t next = 0;
-    for (size_t i = 0; i < e.args.size(); ++i) {
-      const Expr* a = e.args[i].get();
-      if (!e.arg_names[i].empty()) {
-        size_t k = 0;
-        while (k < specs.size() && specs[k].name != e.arg_names[i] &&
-               (specs[k].other_name.empty() || specs[k].other_name != e.arg_names[i])) {
-          ++k;
-        }
-        if (k < specs.size() && specs[k].variadic) {
-          src_.fail(a->pos,
-                    "'" + e.arg_names[i] + "' collects the remaining arguments of '" + e.text +
-                        "'; pass them by position, without a name",
-                    a->length, "signature: " + nodes::signature(*def));
-        }
-        if (k == specs.size()) {
-          std::vector<std::string> names;
-          for (const auto& s : specs) names.emplace_back(s.name);
-          const std::string near = dsl::closest_name(e.arg_names[i], names);
-          src_.fail(a->pos, "'" + e.text + "' has no argument named '" + e.arg_names[i] + "'",
-                    a->length,
-                    near.empty() ? "signature: " + nodes::signature(*def)
-                                 : "did you mean '" + near + "'?");
-        }
-        if (assigned[k])
-          src_.fail(a->pos, "argument '" + e.arg_names[i] + "' is given twice", a->length);
-        assigned[k] = a;
-        continue;
-      }
-      while (next < specs.size() && !specs[next].variadic && assigned[next]) ++next;
-      if (next < specs.size() && !specs[next].variadic) {
-        assigned[next++] = a;
-      } else if (variadic) {
-        rest.push_back(a);
-      } else {
-        src_.fail(a->pos,
-                  "too many arguments to '" + e.text + "' (it takes " +
-                      std::to_string(specs.size()) + ")",
-                  a->length, "signature: " + nodes::signature(*def));
-      }
-    }
+    const std::vector<const Expr*> assigned = match_arguments(e, *def, rest);
     std::vector<Typed> inputs;
     std::vector<Value> params;
     std::vector<SourcePos> param_pos;
