@@ -474,10 +474,8 @@ void BatchEvaluator::Impl::run_on_devices(const std::vector<uint8_t>& use, uint6
   // A chunk keeps its buffers (one set per back end: a GPU's hold its
   // device memory) and its encoder's bytes when it is recycled, and gives
   // the buffers back to the evaluator's pool when the call ends.
-  struct InFlight {
-    uint64_t offset = 0;  // rows before this chunk
-    uint64_t rows = 0;
-    size_t device = 0;            // which back end runs it
+  // offset, rows and device: which back end runs it.
+  struct InFlight : scheduler::DeviceChunk {
     const Impl* owner = nullptr;  // set with `buffers`, from its pool
     std::vector<batch::ChunkBuffers> buffers;
     ~InFlight() {
