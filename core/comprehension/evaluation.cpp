@@ -1,0 +1,442 @@
+// A comprehension evaluated into its tuples against the scope a traversal
+// opens in: sources read, the cartesian of the clauses (dependent clauses
+// per prefix), the `where` predicate, the order, sampling.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "comprehension/clause_rules.hpp"
+#include "comprehension/comprehension.hpp"
+#include "comprehension/generators.hpp"
+#include "polyrt/cancellation.hpp"
+#include "polyrt/error.hpp"
+#include "rtlib/rtlib.h"
+#include "value/vector_values.hpp"
+
+namespace polyrt::comprehension {
+
+namespace {
+
+std::vector<Value> source_values(const Source& s, const Scope& scope, const Caller& call);
+
+// A range whose bounds name values (`0..{n}`): its bounds read, checked
+// and the range listed; a bound reading None lists nothing.
+std::vector<Value> deferred_range_values(const Source& s, const Scope& scope) {
+  uint64_t bound[3];
+  for (size_t b = 0; b < 3; ++b) {
+    const Source& a = s.arguments[b];
+    const std::optional<Value> v =
+        a.kind == Source::Kind::Reference ? scope(a.reference) : a.values[0];
+    if (!v || v->is_none()) return {};
+    if (v->type() != Type::U64) {
+      throw EvalError("range bound {" + a.reference + "} is a " +
+                          std::string(type_name(v->type())) + " (" + v->to_string() +
+                          "); a range's bounds are u64",
+                      "for");
+    }
+    bound[b] = v->as_u64();
+  }
+  const RangeBounds r = range_bounds(bound[0], bound[1], bound[2], s.closed);
+  if (r.error) throw EvalError(std::string(r.error) + " (in a range read when it opened)", "for");
+  Source listed;
+  listed.kind = Source::Kind::Range;
+  listed.start = r.start;
+  listed.end = r.end;
+  listed.step = r.step;
+  return source_values(listed, scope, nullptr);
+}
+
+// The values a source yields (a reference peeled one level: a scalar is
+// one element, None none).
+std::vector<Value> source_values(const Source& s, const Scope& scope, const Caller& call) {
+  switch (s.kind) {
+    case Source::Kind::Interval:
+      internal_error("an interval is sampled, never listed");
+    case Source::Kind::Range: {
+      if (!s.arguments.empty()) return deferred_range_values(s, scope);
+      std::vector<Value> out;
+      // Counted without end - start + step - 1, which can wrap past 2^64.
+      const uint64_t n = s.end > s.start ? (s.end - s.start - 1) / s.step + 1 : 0;
+      if (n > kMaxTuples) {
+        throw EvalError("a comprehension range of " + std::to_string(n) +
+                            " values is more than the " + std::to_string(kMaxTuples) +
+                            " tuples one opening materializes",
+                        "for");
+      }
+      for (uint64_t k = 0; k < n; ++k) out.push_back(Value::u64(s.start + k * s.step));
+      return out;
+    }
+    case Source::Kind::List:
+      return s.values;
+    case Source::Kind::Reference: {
+      const std::optional<Value> v = scope(s.reference);
+      if (!v || v->is_none()) return {};
+      return vector_elements(*v);
+    }
+    case Source::Kind::Generator:
+    case Source::Kind::Call: {
+      std::vector<Value> args;
+      for (const Source& a : s.arguments) {
+        // An argument is a value as it is: a vector is not peeled.
+        std::optional<Value> v;
+        if (a.kind == Source::Kind::Reference) {
+          v = scope(a.reference);
+        } else if (std::vector<Value> values = source_values(a, scope, call); !values.empty()) {
+          v = std::move(values[0]);
+        }
+        if (!v || v->is_none()) return {};  // an argument reading None: no values
+        args.push_back(std::move(*v));
+      }
+      if (s.kind == Source::Kind::Generator) return generate(s.generator, args);
+      if (!call) {
+        throw EvalError("'" + s.generator + "(...)' is evaluated when a traversal opens", "for");
+      }
+      std::vector<Value> values = call(s.generator, args);
+      if (values.size() > kMaxTuples) {
+        throw EvalError(s.generator + "(...) gives " + std::to_string(values.size()) +
+                            " values, more than the " + std::to_string(kMaxTuples) +
+                            " tuples one opening materializes",
+                        "for");
+      }
+      return values;
+    }
+  }
+  return {};
+}
+
+// Three-valued: nullopt is None.
+class PredicateEvaluator {
+ public:
+  PredicateEvaluator(const std::vector<std::string>& names, const std::vector<Value>& tuple,
+                     const Scope& scope)
+      : names_(names), tuple_(tuple), scope_(scope) {}
+
+  Value eval(const Predicate& p) {
+    switch (p.kind) {
+      case Predicate::Kind::Literal:
+        return p.literal;
+      case Predicate::Kind::Reference:
+        return lookup(p.name);
+      case Predicate::Kind::Not: {
+        const Value v = eval(*p.args[0]);
+        if (v.is_none()) return v;
+        return Value::boolean(!truthy(v));
+      }
+      case Predicate::Kind::Negate: {
+        const Value v = eval(*p.args[0]);
+        if (v.is_none()) return v;
+        if (v.type() == Type::F64) return Value::f64(-v.as_f64());
+        if (v.type() == Type::U64) return Value::f64(-(double)v.as_u64());
+        throw EvalError("where: '-' applies to numbers, not a " + std::string(type_name(v.type())),
+                        "for");
+      }
+      case Predicate::Kind::In: {
+        const Value v = eval(*p.args[0]);
+        if (v.is_none()) return v;
+        for (const Value& m : p.members) {
+          if (compare(v, m) == 0) return Value::boolean(true);
+        }
+        return Value::boolean(false);
+      }
+      case Predicate::Kind::Binary:
+        return binary(p);
+    }
+    return Value::none();
+  }
+
+ private:
+  Value lookup(const std::string& name) {
+    for (size_t k = 0; k < names_.size(); ++k) {
+      if (names_[k] == name) return tuple_[k];
+    }
+    const std::optional<Value> v = scope_(name);
+    return v ? *v : Value::none();
+  }
+
+  // A truth value: a bool, or a number (true when it is not zero).
+  static bool truthy(const Value& v) {
+    if (v.type() == Type::Bool) return v.as_bool();
+    if (v.type() == Type::U64) return v.as_u64() != 0;
+    if (v.type() == Type::F64) return v.as_f64() != 0;
+    throw EvalError("where: '!', '&&' and '||' take bools and numbers, not a " +
+                        std::string(type_name(v.type())),
+                    "for");
+  }
+
+  // + - * / % as the statement language computes them: u64 with u64 wraps
+  // (a zero divisor gives 0), a float makes both f64; + joins two strings.
+  static Value arithmetic(const std::string& op, const Value& a, const Value& b) {
+    const bool an = a.type() == Type::U64 || a.type() == Type::F64;
+    const bool bn = b.type() == Type::U64 || b.type() == Type::F64;
+    if (op == "+" && a.type() == Type::Str && b.type() == Type::Str) {
+      return Value::str(a.text() + b.text());
+    }
+    if (!an || !bn) {
+      throw EvalError("where: '" + op + "' takes numbers, not a " +
+                          std::string(type_name(an ? b.type() : a.type())),
+                      "for");
+    }
+    if (a.type() == Type::U64 && b.type() == Type::U64) {
+      const uint64_t x = a.as_u64(), y = b.as_u64();
+      const char o = op[0];
+      return Value::u64(o == '+'   ? x + y
+                        : o == '-' ? x - y
+                        : o == '*' ? x * y
+                        : y == 0   ? 0
+                        : o == '/' ? x / y
+                                   : x % y);
+    }
+    const double x = a.type() == Type::U64 ? (double)a.as_u64() : a.as_f64();
+    const double y = b.type() == Type::U64 ? (double)b.as_u64() : b.as_f64();
+    const char o = op[0];
+    // The body's f64 `/` and `%` (the rtlib's): 0.0 for a zero divisor.
+    return Value::f64(o == '+'   ? x + y
+                      : o == '-' ? x - y
+                      : o == '*' ? x * y
+                      : o == '/' ? pd_f64_div(x, y)
+                                 : pd_f64_mod(x, y));
+  }
+
+  // <0, 0, >0; 2 for unordered (NaN, or kinds that cannot be ordered).
+  static int compare(const Value& a, const Value& b) {
+    const bool an = a.type() == Type::U64 || a.type() == Type::F64;
+    const bool bn = b.type() == Type::U64 || b.type() == Type::F64;
+    if (an && bn) {
+      if (a.type() == Type::U64 && b.type() == Type::U64) {
+        return a.as_u64() < b.as_u64() ? -1 : a.as_u64() > b.as_u64() ? 1 : 0;
+      }
+      const double x = a.type() == Type::U64 ? (double)a.as_u64() : a.as_f64();
+      const double y = b.type() == Type::U64 ? (double)b.as_u64() : b.as_f64();
+      return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+    }
+    if (a.type() != b.type()) return 3;  // different kinds
+    if (a.type() == Type::Str) return a.text() < b.text() ? -1 : a.text() > b.text() ? 1 : 0;
+    if (a.type() == Type::Bool) return (int)a.as_bool() - (int)b.as_bool();
+    return 3;
+  }
+
+  Value binary(const Predicate& p) {
+    if (p.op == "&&" || p.op == "||") {
+      // Left to right, short-circuit; a None operand ends it as None.
+      const Value a = eval(*p.args[0]);
+      if (a.is_none()) return a;
+      if (truthy(a) == (p.op == "||")) return a;
+      const Value b = eval(*p.args[1]);
+      if (b.is_none()) return b;
+      return Value::boolean(truthy(b));
+    }
+    const Value a = eval(*p.args[0]);
+    if (a.is_none()) return a;
+    const Value b = eval(*p.args[1]);
+    if (b.is_none()) return b;
+    if (p.op.size() == 1 && std::strchr("+-*/%", p.op[0])) return arithmetic(p.op, a, b);
+    const int c = compare(a, b);
+    if (p.op == "==") return Value::boolean(c == 0);
+    if (p.op == "!=") return Value::boolean(c != 0);
+    if (c == 3) {
+      throw EvalError("where: '" + p.op + "' cannot order a " + std::string(type_name(a.type())) +
+                          " and a " + std::string(type_name(b.type())),
+                      "for");
+    }
+    if (c == 2) return Value::boolean(false);  // NaN is unordered
+    if (p.op == "<") return Value::boolean(c < 0);
+    if (p.op == "<=") return Value::boolean(c <= 0);
+    if (p.op == ">") return Value::boolean(c > 0);
+    return Value::boolean(c >= 0);
+  }
+
+  const std::vector<std::string>& names_;
+  const std::vector<Value>& tuple_;
+  const Scope& scope_;
+};
+
+}  // namespace
+
+namespace {
+
+[[noreturn]] void refuse_size(const Comprehension& c) {
+  throw EvalError("the comprehension '" + c.canonical + "' has more than " +
+                      std::to_string(kMaxTuples) + " tuples, the most one opening materializes",
+                  "for");
+}
+
+// Refuses `tuples` tuples of `elements` elements past kMaxOpeningBytes.
+void check_bytes(const Comprehension& c, uint64_t tuples, uint64_t elements) {
+  if (opening_bytes(tuples, elements) <= kMaxOpeningBytes) return;
+  throw EvalError("the comprehension '" + c.canonical + "' has more than " +
+                      std::to_string(tuples) + " tuples of " + std::to_string(elements) +
+                      " elements, more than the " + std::to_string(kMaxOpeningBytes >> 20) +
+                      " MiB one opening materializes (a lattice body over literal sources "
+                      "materializes none: see docs/language.md, Traversals)",
+                  "for");
+}
+
+// A clause's rows: one value each, or a zip's values side by side.
+std::vector<std::vector<Value>> clause_rows(const Clause& clause, const Scope& scope,
+                                            const Caller& call) {
+  std::vector<std::vector<Value>> lists;
+  for (const Source& source : clause.sources) lists.push_back(source_values(source, scope, call));
+  size_t shortest = lists[0].size(), longest = lists[0].size();
+  for (const std::vector<Value>& l : lists) {
+    shortest = std::min(shortest, l.size());
+    longest = std::max(longest, l.size());
+  }
+  if (clause.zip == Clause::Zip::Strict && shortest != longest) {
+    std::string names;
+    for (size_t n = 0; n < clause.names.size(); ++n) {
+      names += (n ? ", " : "") + clause.names[n] + " " + std::to_string(lists[n].size());
+    }
+    throw EvalError("the zip (" + names +
+                        ") has sources of unequal length: a strict zip takes equal ones "
+                        "(zip_truncate stops at the shortest, zip_cycle repeats to the longest)",
+                    "for");
+  }
+  // An empty source empties any zip; a cycling zip runs to the longest.
+  const size_t rows = shortest == 0 ? 0 : clause.zip == Clause::Zip::Cycle ? longest : shortest;
+  std::vector<std::vector<Value>> out(rows);
+  for (size_t r = 0; r < rows; ++r) {
+    for (const std::vector<Value>& l : lists) out[r].push_back(l[r % l.size()]);
+  }
+  return out;
+}
+
+// The tuples of a cartesian in lex order (sources left to right per
+// prefix, so a source may read earlier elements: the rightmost clause
+// varies fastest), and the axis sizes of the clauses that read no element.
+std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& scope,
+                                          const Caller& call, const std::vector<std::string>& names,
+                                          std::vector<uint64_t>& axis_sizes) {
+  std::vector<std::vector<Value>> prefixes{{}};
+  for (size_t k = 0; k < c.clauses.size(); ++k) {
+    // A clause that reads no earlier element yields the same rows after
+    // every prefix: evaluated once, and a product too large is refused
+    // before it is built.
+    std::optional<std::vector<std::vector<Value>>> shared;
+    if (!reads_earlier_element(c, k)) {
+      shared = clause_rows(c.clauses[k], scope, call);
+      axis_sizes.push_back(shared->size());
+      if (!shared->empty() && prefixes.size() > kMaxTuples / shared->size()) refuse_size(c);
+    }
+    std::vector<std::vector<Value>> next;
+    for (const std::vector<Value>& prefix : prefixes) {
+      const Scope with_prefix = [&](std::string_view name) -> std::optional<Value> {
+        for (size_t j = 0; j < prefix.size(); ++j) {
+          if (names[j] == name) return prefix[j];
+        }
+        return scope(name);
+      };
+      std::vector<std::vector<Value>> own;
+      const std::vector<std::vector<Value>>& rows =
+          shared ? *shared : (own = clause_rows(c.clauses[k], with_prefix, call));
+      for (const std::vector<Value>& row : rows) {
+        if (next.size() >= kMaxTuples) refuse_size(c);
+        if ((next.size() & 0xffff) == 0) check_bytes(c, next.size(), prefix.size() + row.size());
+        throw_if_cancelled("opening a traversal");
+        next.push_back(prefix);
+        next.back().insert(next.back().end(), row.begin(), row.end());
+      }
+    }
+    prefixes = std::move(next);
+  }
+  return prefixes;
+}
+
+}  // namespace
+
+namespace {
+
+// A code (a 53-bit fraction u of the unit interval) carried onto an axis
+// as polydat's sampler carries it (measures.hpp): affinely for an
+// interval, by the inverse CDF for a named measure.
+double map_code(uint64_t code, const Source& s) {
+  const double u = (double)code / 9007199254740992.0;
+  return map_unit(s.measure ? &*s.measure : nullptr, u,
+                  AxisInterval{s.lo, s.hi, s.lo_open, !s.closed});
+}
+
+// The tuples of a comprehension of continuous intervals: the order's
+// points, each axis carried onto its interval.
+Tuples sample_intervals(const Comprehension& c, Tuples out) {
+  if (*c.order->count > kMaxTuples) refuse_size(c);
+  check_bytes(c, *c.order->count, c.clauses.size());
+  for (const std::vector<uint64_t>& point : continuous_codes(*c.order, c.clauses.size())) {
+    throw_if_cancelled("opening a traversal");
+    std::vector<Value> row;
+    for (size_t k = 0; k < point.size(); ++k) {
+      row.push_back(Value::f64(map_code(point[k], c.clauses[k].sources[0])));
+    }
+    out.rows.push_back(std::move(row));
+  }
+  return out;
+}
+
+}  // namespace
+
+Tuples evaluate(const Comprehension& c, const Scope& scope, const Caller& call) {
+  Tuples out;
+  out.names = element_names(c);
+  if (!c.clauses.empty() && c.clauses[0].sources[0].kind == Source::Kind::Interval) {
+    return sample_intervals(c, std::move(out));  // the parser admits only all-interval ones
+  }
+  // A union's alternatives one after another, as one axis.
+  std::vector<uint64_t> axis_sizes;
+  std::vector<std::vector<Value>> tuples;
+  if (!c.alternatives.empty()) {
+    for (const Comprehension& alternative : c.alternatives) {
+      Tuples t = evaluate(alternative, scope, call);
+      if (tuples.size() + t.rows.size() > kMaxTuples) refuse_size(c);
+      std::move(t.rows.begin(), t.rows.end(), std::back_inserter(tuples));
+    }
+    axis_sizes.push_back(tuples.size());
+  } else {
+    tuples = cartesian(c, scope, call, out.names, axis_sizes);
+  }
+  // The predicate, then the order over the survivors: an independent
+  // cartesian or a union is a lattice every strategy reads; a dependent
+  // cartesian is one axis of its survivors (lex and reverse_lex only, as
+  // the parser checks).
+  std::vector<bool> survives(tuples.size(), true);
+  if (c.where) {
+    for (size_t p = 0; p < tuples.size(); ++p) {
+      throw_if_cancelled("opening a traversal");
+      const Value keep = PredicateEvaluator(out.names, tuples[p], scope).eval(*c.where);
+      survives[p] = !keep.is_none() && keep.type() == Type::Bool && keep.as_bool();
+    }
+  }
+  const bool lattice = !c.alternatives.empty() || axis_sizes.size() == c.clauses.size();
+  std::vector<uint64_t> positions;
+  if (c.order && lattice) {
+    positions = c.where ? select_survivors(*c.order, axis_sizes, survives)
+                        : order_positions(*c.order, axis_sizes);
+  } else {
+    for (uint64_t p = 0; p < tuples.size(); ++p) {
+      if (survives[p]) positions.push_back(p);
+    }
+    if (c.order) {
+      const std::vector<uint64_t> sequence = std::move(positions);
+      positions.clear();
+      const uint64_t survivors = sequence.size();
+      for (uint64_t k : order_positions(*c.order, std::span(&survivors, 1))) {
+        positions.push_back(sequence[k]);
+      }
+    }
+  }
+  // A sampling order may visit a tuple twice (lhs): each visit is a row.
+  // When none is visited twice, the rows take the tuples (no further copy
+  // of the opening).
+  std::vector<bool> visited(tuples.size());
+  bool repeats = false;
+  for (uint64_t p : positions) {
+    repeats = repeats || visited[p];
+    visited[p] = true;
+  }
+  out.rows.reserve(positions.size());
+  for (uint64_t p : positions) {
+    out.rows.push_back(repeats ? tuples[p] : std::move(tuples[p]));
+  }
+  return out;
+}
+
+}  // namespace polyrt::comprehension
