@@ -26,23 +26,12 @@ unsigned parse_sm(const std::string& text) {
 
 // "12.4" or 12040 (as cuDriverGetVersion reports it).
 unsigned parse_driver_version(const std::string& text) {
-  unsigned major = 0, minor = 0;
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  std::from_chars_result r = std::from_chars(begin, end, major);
-  bool valid = r.ec == std::errc() && r.ptr != begin;
-  if (valid && r.ptr != end) {
-    valid = *r.ptr == '.';
-    const char* minor_begin = r.ptr + 1;
-    r = std::from_chars(minor_begin, end, minor);
-    valid = valid && r.ec == std::errc() && r.ptr == end && r.ptr != minor_begin && minor < 100;
-    major = major * 1000 + minor * 10;
-  }
-  if (!valid || major < 1000) {
+  const std::optional<unsigned> version = cuda_driver_version_named(text);
+  if (!version) {
     throw UsageError("--cuda-driver expects a CUDA driver version such as 12.4 or 12040, got '" +
                      text + "'");
   }
-  return major;
+  return *version;
 }
 
 // What to print of the plan: the plan itself or its code in one form.

@@ -342,6 +342,18 @@ TEST(PlanCommand, DeviceGpuShowsEachKernelsRegistersAndOccupancy) {
   EXPECT_EQ(kernels, 2u) << r.out;
 }
 
+// The one reading of a CUDA driver version, for the command and Python.
+TEST(PlanCommand, CudaDriverVersionsReadAsTheDriverReportsThem) {
+  EXPECT_EQ(cuda_driver_version_named("12.4"), 12040u);
+  EXPECT_EQ(cuda_driver_version_named("12040"), 12040u);
+  EXPECT_EQ(cuda_driver_version_named("11.0"), 11000u);
+  EXPECT_EQ(cuda_driver_version_named("12.10"), 12100u);
+  for (const char* bad :
+       {"", "12", "12.", ".4", "12.x", "12.100", "12.4.1", "-12.4", "4294967.5"}) {
+    EXPECT_EQ(cuda_driver_version_named(bad), std::nullopt) << bad;
+  }
+}
+
 TEST(PlanCommand, RefusesBadGpuOptions) {
   const std::string ladder = std::string(POLYRT_SOURCE_DIR) + "/examples/ladder.polydat";
   const struct {

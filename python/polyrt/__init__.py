@@ -313,9 +313,9 @@ def _driver_version(version) -> int:
     if isinstance(version, int) and not isinstance(version, bool) and version >= 1000:
         return version
     if isinstance(version, str):
-        major, dot, minor = version.partition(".")
-        if major.isdigit() and (not dot or (minor.isdigit() and len(minor) <= 2)):
-            return int(major) * 1000 + (int(minor) * 10 if dot else 0)
+        parsed = _polyrt.cuda_driver_version_named(version)  # the command's rule too
+        if parsed is not None:
+            return parsed
     raise WriteError(f"cuda_driver expects a CUDA driver version such as '12.4' or 12040, got {version!r}")
 
 

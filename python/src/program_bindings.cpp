@@ -471,6 +471,7 @@ void bind_program(nb::module_& m) {
           },
           nb::rv_policy::take_ownership);
 
+  m.def("cuda_driver_version_named", &cuda_driver_version_named, nb::arg("text"));
   m.def(
       "compile_source",
       [](const nb::bytes& source, const std::string& file_name, const std::string& engine,

@@ -226,8 +226,11 @@ def test_plans_and_ptx_as_the_command_prints_them():
     assert program.ptx(cuda_driver=12000).count(".version 8.0") == 1
     with pytest.raises(polyrt.Error, match="supports 60, 61"):
         program.ptx(sm=91)
-    with pytest.raises(polyrt.WriteError, match="cuda_driver expects"):
-        program.ptx(cuda_driver="12.x")
+    # One rule with the command's --cuda-driver: "12040" is 12.4, not 12040.0.
+    assert program.ptx(["x"], sm=80, cuda_driver="12040") == ptx
+    for bad in ("12.x", "12", "12.100", ""):
+        with pytest.raises(polyrt.WriteError, match="cuda_driver expects"):
+            program.ptx(cuda_driver=bad)
     with pytest.raises(polyrt.WriteError, match="'batch' or 'state'"):
         program.plan("kernels")
     with pytest.raises(polyrt.RefusedError, match="interpreter has no plan"):

@@ -1,6 +1,7 @@
 #include "polyrt/introspect.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 
 #include "codegen/batch_codegen.hpp"
@@ -90,6 +91,26 @@ const slots::SlotProgram& slot_program_of(const Program& program) {
 }
 
 }  // namespace
+
+std::optional<unsigned> cuda_driver_version_named(std::string_view text) {
+  unsigned major = 0, minor = 0;
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  std::from_chars_result r = std::from_chars(begin, end, major);
+  if (r.ec != std::errc() || r.ptr == begin) return std::nullopt;
+  if (r.ptr != end) {
+    const char* minor_begin = r.ptr + 1;
+    if (*r.ptr != '.') return std::nullopt;
+    r = std::from_chars(minor_begin, end, minor);
+    if (r.ec != std::errc() || r.ptr != end || r.ptr == minor_begin || minor >= 100) {
+      return std::nullopt;
+    }
+    if (major > 4000000) return std::nullopt;  // no overflow of major * 1000
+    major = major * 1000 + minor * 10;
+  }
+  if (major < 1000) return std::nullopt;
+  return major;
+}
 
 void check_gpu_target(const GpuTarget& target) {
   gpu::resolve_nvptx_target(nvptx(target));

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "polyrt/plan_view.hpp"
@@ -23,6 +25,10 @@ struct GpuTarget {
 // Throws polyrt::Error naming the valid ones for a compute capability or
 // driver polyrt cannot generate code for.
 void check_gpu_target(const GpuTarget& target);
+
+// A CUDA driver version as cuDriverGetVersion reports it (12040 for 12.4),
+// from "12.4" or "12040"; none for other text ("12", "12.x", "12.100").
+std::optional<unsigned> cuda_driver_version_named(std::string_view text);
 
 // The per-state plan of a Closures or Native program: its engine, slot
 // layout, steps in evaluation order and provenance mode, as data and as the
