@@ -12,6 +12,7 @@
 #include <fstream>
 #include <random>
 
+#include "cache/compiled_cache.hpp"
 #include "cache/disk_cache.hpp"
 #include "codegen/jit/jit_cpu.hpp"
 #include "codegen/jit/jit_engine.hpp"
@@ -159,6 +160,31 @@ TEST(Jit, MemoryAndDiskCaches) {
     reinterpret_cast<Loop<uint64_t>>(code->address(0))(&x, &y, 1);
     EXPECT_EQ(y, pd_hash(42));
   }
+}
+
+// The memory holds at most its budget, the least recently used entries
+// leaving first; the disk still has them.
+TEST(Jit, TheMemoryCacheKeepsToItsBudget) {
+  const std::string dir = test::temp_dir() + "/bounded";
+  cache::CompiledCache cache(dir, ".o", 3000);
+  const std::string kilobyte(1000, 'x');
+  for (const char* key : {"a", "b", "c"}) cache.keep(key, kilobyte);
+  EXPECT_EQ(cache.memory_bytes(), 3000u);
+  ASSERT_TRUE(cache.find("a").has_value());  // a is now the newest
+  cache.keep("d", kilobyte);                 // b, the oldest, leaves memory
+  EXPECT_EQ(cache.memory_bytes(), 3000u);
+  const uint64_t disk_before = cache.stats().disk_hits;
+  EXPECT_EQ(cache.find("b"), kilobyte);  // from disk
+  EXPECT_EQ(cache.stats().disk_hits, disk_before + 1);
+  EXPECT_EQ(cache.find("a"), kilobyte);  // c left for b: a stayed
+  EXPECT_EQ(cache.stats().disk_hits, disk_before + 1);
+  cache.keep("huge", std::string(10000, 'y'));  // alone over the budget: kept alone
+  EXPECT_EQ(cache.memory_bytes(), 10000u);
+  cache::CompiledCache memory_only(std::nullopt, ".o", 1000);
+  memory_only.keep("a", kilobyte);
+  memory_only.keep("b", kilobyte);
+  EXPECT_FALSE(memory_only.find("a").has_value());
+  EXPECT_EQ(memory_only.find("b"), kilobyte);
 }
 
 // Whatever is planted in the cache directory is never opened for reading:
