@@ -82,9 +82,10 @@ TEST(CheckerErrors, StrictRefusesInferredInputs) {
     ADD_FAILURE() << "an inferred input compiled under --strict";
   } catch (const CompileError& e) {
     const std::string msg = e.what();
-    EXPECT_NE(msg.find("t.polydat:2:20: error: 'tenant' is neither declared nor bound, and "
-                       "--strict refuses inferred inputs"),
-              std::string::npos)
+    EXPECT_NE(
+        msg.find("t.polydat:2:20: error: 'tenant' is neither declared nor bound, and "
+                 "strict inputs (--strict, CompileOptions::strict_inputs) refuse inferred inputs"),
+        std::string::npos)
         << msg;
     EXPECT_NE(msg.find("input tenant: u64"), std::string::npos) << msg;
   }

@@ -61,7 +61,8 @@ TEST_F(Untrusted, DataFilesAreReadOnlyInsideTheRoots) {
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_EQ(ok.out, "n\nada\nalan\n");
   expect_refused(run("check --untrusted " + inside),
-                 {"unless given a data root (--data-root DIR)"});
+                 {"unless given a data root (--data-root DIR; CompileOptions::data_roots, Python "
+                  "data_roots=)"});
   for (const std::string& path : {dir + "/secret.csv", root + "/../secret.csv", root + "/link.csv",
                                   std::string("/proc/self/environ"), std::string("/etc/passwd")}) {
     const std::string p = program("x := file_line_at(1, \"" + path + "\")");

@@ -259,8 +259,8 @@ class Lowerer {
         if (strict_inputs_) {
           src_.fail(e->pos,
                     "'" + e->text +
-                        "' is neither declared nor bound, and --strict refuses "
-                        "inferred inputs",
+                        "' is neither declared nor bound, and strict inputs (--strict, "
+                        "CompileOptions::strict_inputs) refuse inferred inputs",
                     e->text.size(), "declare a coordinate: input " + e->text + ": u64");
         }
         claim_name(e->text, e->pos);

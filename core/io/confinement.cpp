@@ -52,7 +52,8 @@ const Confinement* confinement() {
 std::string data_file_refusal(const Confinement& c, const std::string& path) {
   namespace fs = std::filesystem;
   if (c.data_roots.empty()) {
-    return "an untrusted program reads no data file unless given a data root (--data-root DIR)";
+    return "an untrusted program reads no data file unless given a data root (--data-root DIR; "
+           "CompileOptions::data_roots, Python data_roots=)";
   }
   std::error_code ec;
   const fs::path canonical = fs::canonical(path, ec);

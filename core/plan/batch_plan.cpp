@@ -171,7 +171,7 @@ class BatchPlanner {
       throw RefusedError("the batch tier does not run side-channel node '" + node.label +
                          "' (binding '" + node.binding +
                          "'): its lines would have no order across lanes; use a per-state "
-                         "engine (--engine native)");
+                         "engine (--engine native; Engine::Native, Python engine=\"native\")");
     }
     if (ir::is_frozen_const(node)) {
       if (!default_none_[i]) make_scalar(i);

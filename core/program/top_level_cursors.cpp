@@ -374,8 +374,9 @@ std::vector<CursorInfo> take_top_level_cursors(dsl::Ast& ast,
     }
     if (!found) {
       throw CompileError(
-          sources.file() + ": --partition " + name + "=" + std::to_string(index) +
-              " names no top-level cursor; " +
+          sources.file() + ": the partition chosen for '" + name + "' (--partition " + name + "=" +
+              std::to_string(index) +
+              ", CompileOptions::cursor_partitions) names no top-level cursor; " +
               (cursors.empty() ? "the program declares none" : "the program's cursors: " + names),
           sources.file(), 0, 0);
     }
