@@ -6,6 +6,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -175,15 +176,11 @@ nb::object column_object(const Destination& d, uint64_t count) {
   return nb::none();
 }
 
-// Rows [start, stop) of every output: number and bool columns as numpy
-// arrays, str, bytes and json columns as (offsets, bytes) arrays in Arrow's
-// LargeString/LargeBinary layout, None for outputs that are None on every row.
-nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
-  const uint64_t count = row_count(start, stop, "");
-  const BatchEvaluator& evaluator = *batch.evaluator;
+// Every buffer evaluate() allocates, its size checked before the first is
+// allocated: a wrapped size would be written far past its end.
+void check_evaluate_sizes(const BatchEvaluator& evaluator, uint64_t start, uint64_t stop,
+                          uint64_t count) {
   const std::vector<Type>& types = evaluator.output_types();
-  // Every buffer's size is checked before the first is allocated: a wrapped
-  // size would be written far past its end.
   io::BufferSizes sizes("evaluate(" + std::to_string(start) + ", " + std::to_string(stop) + ")");
   for (size_t o = 0; o < types.size(); ++o) {
     if (evaluator.output_is_none(o)) continue;
@@ -196,86 +193,113 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
     }
   }
   sizes.check_memory();
-  std::vector<Destination> out(types.size());
-  // Freed here unless handed to numpy below.
+}
+
+// evaluate()'s destinations, one per output, and the buffers behind them:
+// freed with this unless handed to numpy (release()).
+struct EvaluateBuffers {
+  std::vector<Destination> out;
   std::vector<std::unique_ptr<void, decltype(&give_buffer)>> words;
   std::vector<std::unique_ptr<std::vector<int64_t>>> offsets;
   std::vector<std::unique_ptr<std::string>> bytes;
-  for (size_t o = 0; o < types.size(); ++o) {
-    Destination& d = out[o];
-    d.type = types[o];
-    d.is_none = evaluator.output_is_none(o);
-    if (d.is_none) continue;
-    if (evaluator.output_nullable(o)) {
-      d.present = allocate<bool>(count);
-      words.emplace_back(d.present, &give_buffer);
+
+  EvaluateBuffers(const BatchEvaluator& evaluator, uint64_t count) {
+    const std::vector<Type>& types = evaluator.output_types();
+    out.resize(types.size());
+    for (size_t o = 0; o < types.size(); ++o) {
+      Destination& d = out[o];
+      d.type = types[o];
+      d.is_none = evaluator.output_is_none(o);
+      if (d.is_none) continue;
+      if (evaluator.output_nullable(o)) {
+        d.present = allocate<bool>(count);
+        words.emplace_back(d.present, &give_buffer);
+      }
+      if (is_payload(d.type)) {
+        offsets.push_back(std::make_unique<std::vector<int64_t>>());
+        offsets.back()->reserve(count + 1);
+        offsets.back()->push_back(0);
+        bytes.push_back(std::make_unique<std::string>());
+        d.offsets = offsets.back().get();
+        d.bytes = bytes.back().get();
+      } else {
+        // Every number at its native width (bools as numpy bools).
+        d.words = d.type == Type::Bool        ? (void*)allocate<bool>(count)
+                  : native_width(d.type) == 8 ? (void*)allocate<uint64_t>(count)
+                  : native_width(d.type) == 4 ? (void*)allocate<uint32_t>(count)
+                  : native_width(d.type) == 2 ? (void*)allocate<uint16_t>(count)
+                                              : (void*)allocate<uint8_t>(count);
+        words.emplace_back(d.words, &give_buffer);
+      }
     }
-    if (is_payload(d.type)) {
-      offsets.push_back(std::make_unique<std::vector<int64_t>>());
-      offsets.back()->reserve(count + 1);
-      offsets.back()->push_back(0);
-      bytes.push_back(std::make_unique<std::string>());
-      d.offsets = offsets.back().get();
-      d.bytes = bytes.back().get();
+  }
+  // Whether every output is a number evaluate_into can fill in place.
+  bool words_only() const {
+    return std::all_of(out.begin(), out.end(), [](const Destination& d) {
+      return !d.is_none && !is_payload(d.type) && d.type != Type::Bool && !d.present;
+    });
+  }
+  void release() {
+    for (auto& w : words) w.release();
+    for (auto& v : offsets) v.release();
+    for (auto& b : bytes) b.release();
+  }
+};
+
+// On the worker that evaluated the chunk: its numbers, bools and presence
+// straight to their place in the arrays (row chunk.first - start).
+void copy_numbers(const ColumnChunk& chunk, uint64_t start, const std::vector<Destination>& out) {
+  const uint64_t at = chunk.first - start;
+  for (size_t o = 0; o < out.size(); ++o) {
+    const ColumnView& v = chunk.columns[o];
+    const Destination& d = out[o];
+    if (d.present && !d.is_none) {
+      for (uint64_t r = 0; r < chunk.rows; ++r) d.present[at + r] = v.present[r] != 0;
+    }
+    if (d.is_none || is_payload(d.type)) continue;
+    if (d.type == Type::Bool) {
+      bool* to = static_cast<bool*>(d.words) + at;
+      for (uint64_t r = 0; r < chunk.rows; ++r) to[r] = v.words[r] != 0;
     } else {
-      // Every number at its native width (bools as numpy bools).
-      d.words = d.type == Type::Bool        ? (void*)allocate<bool>(count)
-                : native_width(d.type) == 8 ? (void*)allocate<uint64_t>(count)
-                : native_width(d.type) == 4 ? (void*)allocate<uint32_t>(count)
-                : native_width(d.type) == 2 ? (void*)allocate<uint16_t>(count)
-                                            : (void*)allocate<uint8_t>(count);
-      words.emplace_back(d.words, &give_buffer);
+      columns::copy_native(d.type, v.words, chunk.rows,
+                           static_cast<char*>(d.words) + at * native_width(d.type));
     }
   }
-  bool words_only = true;  // every output a number: evaluate_into fills the arrays
-  std::vector<uint64_t*> into;
-  for (const Destination& d : out) {
-    words_only =
-        words_only && !d.is_none && !is_payload(d.type) && d.type != Type::Bool && !d.present;
-    into.push_back(static_cast<uint64_t*>(d.words));
+}
+
+// In coordinate order: the chunk's texts appended.
+void append_texts(const ColumnChunk& chunk, const std::vector<Destination>& out) {
+  for (size_t o = 0; o < out.size(); ++o) {
+    const Destination& d = out[o];
+    if (d.is_none || !is_payload(d.type)) continue;
+    const ColumnView& v = chunk.columns[o];
+    const int64_t base = (int64_t)d.bytes->size();
+    for (uint64_t r = 1; r <= chunk.rows; ++r) d.offsets->push_back(base + v.offsets[r]);
+    d.bytes->append(v.bytes, (size_t)v.offsets[chunk.rows]);
   }
-  const auto stream_into_destinations = [&] {
-    evaluator.stream_encoded(
-        start, count,
-        // On the worker that evaluated the chunk: numbers straight to their
-        // place in the arrays.
-        [&](const ColumnChunk& chunk, std::string&) {
-          const uint64_t at = chunk.first - start;
-          for (size_t o = 0; o < out.size(); ++o) {
-            const ColumnView& v = chunk.columns[o];
-            const Destination& d = out[o];
-            if (d.present && !d.is_none) {
-              for (uint64_t r = 0; r < chunk.rows; ++r) d.present[at + r] = v.present[r] != 0;
-            }
-            if (d.is_none || is_payload(d.type)) continue;
-            if (d.type == Type::Bool) {
-              bool* to = static_cast<bool*>(d.words) + at;
-              for (uint64_t r = 0; r < chunk.rows; ++r) to[r] = v.words[r] != 0;
-            } else {
-              columns::copy_native(d.type, v.words, chunk.rows,
-                                   static_cast<char*>(d.words) + at * native_width(d.type));
-            }
-          }
-        },
-        // In coordinate order: text appended.
-        [&](const ColumnChunk& chunk, std::string&) {
-          for (size_t o = 0; o < out.size(); ++o) {
-            const Destination& d = out[o];
-            if (d.is_none || !is_payload(d.type)) continue;
-            const ColumnView& v = chunk.columns[o];
-            const int64_t base = (int64_t)d.bytes->size();
-            for (uint64_t r = 1; r <= chunk.rows; ++r) d.offsets->push_back(base + v.offsets[r]);
-            d.bytes->append(v.bytes, (size_t)v.offsets[chunk.rows]);
-          }
-        });
-  };
+}
+
+// Rows [start, stop) of every output: number and bool columns as numpy
+// arrays, str, bytes and json columns as (offsets, bytes) arrays in Arrow's
+// LargeString/LargeBinary layout, None for outputs that are None on every row.
+nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
+  const uint64_t count = row_count(start, stop, "");
+  const BatchEvaluator& evaluator = *batch.evaluator;
+  check_evaluate_sizes(evaluator, start, stop, count);
+  EvaluateBuffers buffers(evaluator, count);
+  const std::vector<Destination>& out = buffers.out;
   run_interruptible(
       [&] {
-        if (words_only) {
+        if (buffers.words_only()) {
+          std::vector<uint64_t*> into;
+          for (const Destination& d : out) into.push_back(static_cast<uint64_t*>(d.words));
           evaluator.evaluate_into(start, count, into);
-        } else {
-          stream_into_destinations();
+          return;
         }
+        evaluator.stream_encoded(
+            start, count,
+            [&](const ColumnChunk& chunk, std::string&) { copy_numbers(chunk, start, out); },
+            [&](const ColumnChunk& chunk, std::string&) { append_texts(chunk, out); });
       },
       *batch.stop, count <= kDefaultChunkRows);
   nb::dict result;
@@ -287,10 +311,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
       result[(name + "#present").c_str()] = numpy_owning(out[o].present, count);
     }
   }
-  // numpy owns them now.
-  for (auto& w : words) w.release();
-  for (auto& v : offsets) v.release();
-  for (auto& b : bytes) b.release();
+  buffers.release();  // numpy owns them now
   return result;
 }
 
