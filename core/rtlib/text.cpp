@@ -91,6 +91,60 @@ std::string u64_zero_pad(uint64_t x, uint64_t width) {
   return out;
 }
 
+namespace {
+
+// A placeholder's text between its braces into `segment` ("" or ":SPEC":
+// zero padding, width, precision, radix, or with `escapes` a text escape
+// !q, !s, !c); false with `error` for anything else.
+bool parse_placeholder(std::string_view spec, FormatSegment& segment, std::string& error,
+                       bool escapes) {
+  if (spec.empty()) return true;
+  if (spec[0] != ':') {
+    error = "placeholder '{" + std::string(spec) +
+            "}' is not supported: placeholders take the next argument, write '{}' or "
+            "'{:SPEC}'";
+    return false;
+  }
+  spec.remove_prefix(1);
+  if (escapes && spec.size() == 2 && spec[0] == '!' && std::strchr("qsc", spec[1])) {
+    segment.escape = spec[1] == 'q'   ? TextEscape::JsonQuoted
+                     : spec[1] == 's' ? TextEscape::JsonInside
+                                      : TextEscape::Csv;
+    spec = {};
+  }
+  size_t k = 0;
+  if (k < spec.size() && spec[k] == '0') {
+    segment.zero_pad = true;
+    ++k;
+  }
+  while (k < spec.size() && spec[k] >= '0' && spec[k] <= '9') {
+    segment.width = segment.width * 10 + (spec[k++] - '0');
+    if (segment.width > 4096) break;
+  }
+  if (k < spec.size() && spec[k] == '.') {
+    ++k;
+    segment.precision = 0;
+    const size_t start = k;
+    while (k < spec.size() && spec[k] >= '0' && spec[k] <= '9') {
+      segment.precision = segment.precision * 10 + (spec[k++] - '0');
+      if (segment.precision > kMaxFixedDecimals) break;
+    }
+    if (k == start) {
+      error = "precision in '{:" + std::string(spec) + "}' needs digits after '.'";
+      return false;
+    }
+  }
+  if (k < spec.size() && std::strchr("xXbo", spec[k]) != nullptr) segment.radix = spec[k++];
+  if (k != spec.size() || segment.width > 4096 || segment.precision > kMaxFixedDecimals) {
+    error = "unsupported format spec '{:" + std::string(spec) +
+            "}' (valid: {}, {:05}, {:8}, {:.2}, {:x}, {:X}, {:b}, {:o})";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool parse_format(std::string_view format, std::vector<FormatSegment>& segments, std::string& error,
                   bool escapes) {
   segments.clear();
@@ -109,50 +163,9 @@ bool parse_format(std::string_view format, std::vector<FormatSegment>& segments,
         error = "unclosed '{' at offset " + std::to_string(i) + " (write '{{' for a literal brace)";
         return false;
       }
-      std::string_view spec = format.substr(i + 1, close - i - 1);
       current.placeholder = true;
-      if (!spec.empty()) {
-        if (spec[0] != ':') {
-          error = "placeholder '{" + std::string(spec) +
-                  "}' is not supported: placeholders take the next argument, write '{}' or "
-                  "'{:SPEC}'";
-          return false;
-        }
-        spec.remove_prefix(1);
-        if (escapes && spec.size() == 2 && spec[0] == '!' && std::strchr("qsc", spec[1])) {
-          current.escape = spec[1] == 'q'   ? TextEscape::JsonQuoted
-                           : spec[1] == 's' ? TextEscape::JsonInside
-                                            : TextEscape::Csv;
-          spec = {};
-        }
-        size_t k = 0;
-        if (k < spec.size() && spec[k] == '0') {
-          current.zero_pad = true;
-          ++k;
-        }
-        while (k < spec.size() && spec[k] >= '0' && spec[k] <= '9') {
-          current.width = current.width * 10 + (spec[k++] - '0');
-          if (current.width > 4096) break;
-        }
-        if (k < spec.size() && spec[k] == '.') {
-          ++k;
-          current.precision = 0;
-          const size_t start = k;
-          while (k < spec.size() && spec[k] >= '0' && spec[k] <= '9') {
-            current.precision = current.precision * 10 + (spec[k++] - '0');
-            if (current.precision > kMaxFixedDecimals) break;
-          }
-          if (k == start) {
-            error = "precision in '{:" + std::string(spec) + "}' needs digits after '.'";
-            return false;
-          }
-        }
-        if (k < spec.size() && std::strchr("xXbo", spec[k]) != nullptr) current.radix = spec[k++];
-        if (k != spec.size() || current.width > 4096 || current.precision > kMaxFixedDecimals) {
-          error = "unsupported format spec '{:" + std::string(spec) +
-                  "}' (valid: {}, {:05}, {:8}, {:.2}, {:x}, {:X}, {:b}, {:o})";
-          return false;
-        }
+      if (!parse_placeholder(format.substr(i + 1, close - i - 1), current, error, escapes)) {
+        return false;
       }
       segments.push_back(current);
       current = FormatSegment();

@@ -15,6 +15,55 @@ namespace polyrt::slots {
 using plan::Step;
 using plan::StepKind;
 
+namespace {
+
+// Where each native node's arguments come from: an input's slot, or a word
+// of const_words (a constant argument, a prepared table's address or size).
+void resolve_native_arguments(const ir::Graph& g, SlotProgram& sp) {
+  auto constant = [&](uint64_t word) {
+    sp.const_words.push_back(word);
+    return WordRef{false, (uint32_t)sp.const_words.size() - 1};
+  };
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node& n = g.nodes[i];
+    if (n.kind != ir::NodeKind::Call || !n.def->native) continue;
+    const nodes::NativeForm& form = *n.def->native;
+    const nodes::Prepared* prep = n.prepared.get();
+    for (size_t k = 0; k < form.args.size(); ++k) {
+      const nodes::NativeArg a = form.args[k];
+      WordRef& ref = sp.node_words[i][k];
+      switch (a.kind) {
+        case nodes::NativeArgKind::Input: {
+          const ir::Wire w = n.inputs[a.index];
+          ref = WordRef{true, sp.plan.node_slot[w.node] + w.port};
+          break;
+        }
+        case nodes::NativeArgKind::Param: {
+          const Value& v = n.params[a.index];
+          ref = constant(v.type() == Type::F64 ? std::bit_cast<uint64_t>(v.as_f64()) : v.as_u64());
+          break;
+        }
+        case nodes::NativeArgKind::F64Table:
+          ref = constant((uint64_t)(uintptr_t)prep->f64s.data());
+          break;
+        case nodes::NativeArgKind::U64Table:
+          ref = constant((uint64_t)(uintptr_t)prep->u64s.data());
+          break;
+        case nodes::NativeArgKind::F64Count:
+          ref = constant(prep->f64s.size());
+          break;
+        case nodes::NativeArgKind::U64Count:
+          ref = constant(prep->u64s.size());
+          break;
+        case nodes::NativeArgKind::Outputs:
+          break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, Provenance mode,
                                                 const std::string& engine) {
   auto sp = std::make_shared<SlotProgram>();
@@ -55,46 +104,7 @@ std::shared_ptr<SlotProgram> build_slot_program(const ir::Graph& g, bool fuse, P
     const bool inline_word = p.output_step[o] != ~0u && sp->output_word_mask[o];
     sp->output_words.push_back({p.output_slot[o], inline_word ? p.output_step[o] : never});
   }
-  auto constant = [&](uint64_t word) {
-    sp->const_words.push_back(word);
-    return WordRef{false, (uint32_t)sp->const_words.size() - 1};
-  };
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ir::Node& n = g.nodes[i];
-    if (n.kind != ir::NodeKind::Call || !n.def->native) continue;
-    const nodes::NativeForm& form = *n.def->native;
-    const nodes::Prepared* prep = n.prepared.get();
-    for (size_t k = 0; k < form.args.size(); ++k) {
-      const nodes::NativeArg a = form.args[k];
-      WordRef& ref = sp->node_words[i][k];
-      switch (a.kind) {
-        case nodes::NativeArgKind::Input: {
-          const ir::Wire w = n.inputs[a.index];
-          ref = WordRef{true, sp->plan.node_slot[w.node] + w.port};
-          break;
-        }
-        case nodes::NativeArgKind::Param: {
-          const Value& v = n.params[a.index];
-          ref = constant(v.type() == Type::F64 ? std::bit_cast<uint64_t>(v.as_f64()) : v.as_u64());
-          break;
-        }
-        case nodes::NativeArgKind::F64Table:
-          ref = constant((uint64_t)(uintptr_t)prep->f64s.data());
-          break;
-        case nodes::NativeArgKind::U64Table:
-          ref = constant((uint64_t)(uintptr_t)prep->u64s.data());
-          break;
-        case nodes::NativeArgKind::F64Count:
-          ref = constant(prep->f64s.size());
-          break;
-        case nodes::NativeArgKind::U64Count:
-          ref = constant(prep->u64s.size());
-          break;
-        case nodes::NativeArgKind::Outputs:
-          break;
-      }
-    }
-  }
+  resolve_native_arguments(g, *sp);
   return sp;
 }
 
