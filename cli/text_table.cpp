@@ -119,6 +119,45 @@ size_t display_width(std::string_view utf8) {
   return width;
 }
 
+namespace {
+
+// Fits the line into `width`: cuts the widest column a character at a time
+// down to its narrowest (its header, all of a number, a few characters of
+// text), then leaves out middle columns from `shown`. Returns whether any
+// was left out.
+bool fit_line(const TextTable& table, size_t width, const std::string& ellipsis,
+              std::vector<size_t>& widths, std::vector<size_t>& shown) {
+  bool elided = false;
+  const auto line_width = [&] {
+    size_t w = 1;
+    for (size_t c : shown) w += widths[c] + 3;
+    return w + (elided ? display_width(ellipsis) + 3 : 0);
+  };
+  std::vector<size_t> narrowest(widths.size());
+  for (size_t c = 0; c < widths.size(); ++c) {
+    narrowest[c] = is_numeric_type(table.types[c])
+                       ? widths[c]
+                       : std::min(widths[c], std::max(kMinColumnWidth,
+                                                      std::max(display_width(table.names[c]),
+                                                               display_width(table.types[c]))));
+  }
+  while (line_width() > width) {
+    const auto widest = std::max_element(shown.begin(), shown.end(), [&](size_t a, size_t b) {
+      return widths[a] - narrowest[a] < widths[b] - narrowest[b];
+    });
+    if (widths[*widest] > narrowest[*widest]) {
+      --widths[*widest];
+      continue;
+    }
+    if (shown.size() <= 1) break;  // one column as narrow as it gets
+    shown.erase(shown.begin() + (ptrdiff_t)(shown.size() / 2));
+    elided = true;
+  }
+  return elided;
+}
+
+}  // namespace
+
 std::string render_table(const TextTable& table, const TableStyle& style) {
   const size_t columns = table.names.size();
   const std::string none = style.unicode ? "∅" : "null";
@@ -136,39 +175,9 @@ std::string render_table(const TextTable& table, const TableStyle& style) {
       widths[c] = std::max(widths[c], std::min(display_width(cells[r].back()), kMaxColumnWidth));
     }
   }
-  // Fit the line: cut the widest column a column at a time, then elide
-  // middle columns.
   std::vector<size_t> shown(columns);
   std::iota(shown.begin(), shown.end(), size_t{0});
-  bool elided = false;
-  const auto line_width = [&] {
-    size_t w = 1;
-    for (size_t c : shown) w += widths[c] + 3;
-    return w + (elided ? display_width(ellipsis) + 3 : 0);
-  };
-  // A column's narrowest: its header, all of a number, a few characters of text.
-  std::vector<size_t> narrowest(columns);
-  for (size_t c = 0; c < columns; ++c) {
-    narrowest[c] = is_numeric_type(table.types[c])
-                       ? widths[c]
-                       : std::min(widths[c], std::max(kMinColumnWidth,
-                                                      std::max(display_width(table.names[c]),
-                                                               display_width(table.types[c]))));
-  }
-  if (style.width) {
-    while (line_width() > *style.width) {
-      const auto widest = std::max_element(shown.begin(), shown.end(), [&](size_t a, size_t b) {
-        return widths[a] - narrowest[a] < widths[b] - narrowest[b];
-      });
-      if (widths[*widest] > narrowest[*widest]) {
-        --widths[*widest];
-        continue;
-      }
-      if (shown.size() <= 1) break;  // one column as narrow as it gets
-      shown.erase(shown.begin() + (ptrdiff_t)(shown.size() / 2));
-      elided = true;
-    }
-  }
+  const bool elided = style.width && fit_line(table, *style.width, ellipsis, widths, shown);
   const size_t elided_at = shown.size() / 2 + (shown.size() % 2);
   const std::string v = style.unicode ? "│" : "|";
   const std::string h = style.unicode ? "─" : "-";

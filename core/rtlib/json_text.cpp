@@ -97,9 +97,13 @@ class Parser {
     }
     v.kind = JsonValue::Kind::Number;
     v.scalar = std::string(s_.substr(start, i_ - start));
-    // An integer beyond 64 bits, or a fraction, is a double (as serde_json
-    // reads it), printed as serde_json prints one; past the f64 range it is
-    // an error, as in serde_json.
+    return settle_number(v, integral);
+  }
+
+  // An integer beyond 64 bits, or a fraction, is a double (as serde_json
+  // reads it), printed as serde_json prints one; past the f64 range it is
+  // an error, as in serde_json.
+  bool settle_number(JsonValue& v, bool integral) {
     uint64_t u;
     int64_t n;
     const char* b = v.scalar.data();
