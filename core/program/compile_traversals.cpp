@@ -68,8 +68,7 @@ std::vector<std::string> free_names(const std::vector<dsl::Stmt>& body) {
 // traversal opened, or in a body that is itself a traversal's, one polyrt
 // writes per activation: an element or a value passed on), and its type.
 std::optional<std::pair<TraversalDef::Cascade, Type>> parent_value(const Program& parent,
-                                                                   const std::string& name,
-                                                                   bool parent_is_body) {
+                                                                   const std::string& name) {
   using From = TraversalDef::Cascade::From;
   if (const std::optional<size_t> o = parent.output_index(name)) {
     return std::pair(TraversalDef::Cascade{name, From::Output, *o}, parent.output_type(*o));
@@ -88,20 +87,19 @@ std::optional<std::pair<TraversalDef::Cascade, Type>> parent_value(const Program
   return std::nullopt;
 }
 
-std::optional<Type> parent_type(const Program& parent, const std::string& name,
-                                bool parent_is_body) {
-  const auto found = parent_value(parent, name, parent_is_body);
+std::optional<Type> parent_type(const Program& parent, const std::string& name) {
+  const auto found = parent_value(parent, name);
   return found ? std::optional(found->second) : std::nullopt;
 }
 
 // The type of element `e`: its source's, a {name}'s the parent's value's;
 // a union's alternatives must agree.
 Type element_type(const comprehension::Comprehension& c, size_t e, const Program& parent,
-                  bool parent_is_body, const std::function<void(const std::string&)>& fail) {
+                  const std::function<void(const std::string&)>& fail) {
   if (!c.alternatives.empty()) {
-    const Type first = element_type(c.alternatives.front(), e, parent, parent_is_body, fail);
+    const Type first = element_type(c.alternatives.front(), e, parent, fail);
     for (const comprehension::Comprehension& alternative : c.alternatives) {
-      const Type type = element_type(alternative, e, parent, parent_is_body, fail);
+      const Type type = element_type(alternative, e, parent, fail);
       if (type != first) {
         fail("'" + comprehension::element_names(c)[e] + "' is a " + std::string(type_name(first)) +
              " in one alternative of the union and a " + std::string(type_name(type)) +
@@ -114,7 +112,7 @@ Type element_type(const comprehension::Comprehension& c, size_t e, const Program
   if (source.kind != comprehension::Source::Kind::Reference) {
     return comprehension::element_type(source).value();
   }
-  const std::optional<Type> t = parent_type(parent, source.reference, parent_is_body);
+  const std::optional<Type> t = parent_type(parent, source.reference);
   if (!t) fail("'{" + source.reference + "}' names no output or input of the program");
   return vector_element(t.value());  // a vector is peeled into its elements
 }
@@ -161,15 +159,15 @@ namespace {
 // `cycle`, an extern per element (typed by its source) and one per parent
 // value it or its nested traversals read (the cascade).
 void declare_body_inputs(TraversalDef& def, const dsl::Stmt& traversal, const Program& parent,
-                         bool parent_is_body, dsl::Ast& body, dsl::Sources& sources) {
+                         dsl::Ast& body, dsl::Sources& sources) {
   const dsl::SourcePos at = traversal.comprehension_pos;
   body.statements.push_back(declaration(dsl::StmtKind::Input, "cycle", Type::U64, at));
   std::set<std::string> declared{"cycle"};
   const std::vector<std::string> names = comprehension::element_names(def.comprehension);
   for (size_t e = 0; e < names.size(); ++e) {
-    const Type type = element_type(
-        def.comprehension, e, parent, parent_is_body,
-        [&](const std::string& why) { sources.fail(at, why, traversal.comprehension.size()); });
+    const Type type = element_type(def.comprehension, e, parent, [&](const std::string& why) {
+      sources.fail(at, why, traversal.comprehension.size());
+    });
     def.element_types.push_back(type);
     body.statements.push_back(declaration(dsl::StmtKind::Extern, names[e], type, at));
     body.statements.back().hidden = is_partition(type);  // polyrt writes it, not a host
@@ -178,7 +176,7 @@ void declare_body_inputs(TraversalDef& def, const dsl::Stmt& traversal, const Pr
   for (const std::string& name : free_names(traversal.body)) {
     if (declared.count(name)) continue;
     // A node name, or unknown: the body's compile says.
-    const auto found = parent_value(parent, name, parent_is_body);
+    const auto found = parent_value(parent, name);
     if (!found) continue;
     def.cascade.push_back(found->first);
     body.statements.push_back(declaration(dsl::StmtKind::Extern, name, found->second, at));
@@ -191,10 +189,10 @@ void declare_body_inputs(TraversalDef& def, const dsl::Stmt& traversal, const Pr
 // None (its source yields nothing, its predicate drops the tuple), with a
 // warning; under `pragma strict` it is refused.
 void check_scope_names(TraversalDef& def, const dsl::Stmt& traversal, const Program& parent,
-                       bool parent_is_body, bool strict, dsl::Sources& sources) {
+                       bool strict, dsl::Sources& sources) {
   const dsl::SourcePos at = traversal.comprehension_pos;
   for (const std::string& name : comprehension::scope_names(def.comprehension)) {
-    if (parent_type(parent, name, parent_is_body)) continue;
+    if (parent_type(parent, name)) continue;
     const std::string message = "'" + name + "' in 'for " + def.comprehension.canonical +
                                 "' names no element, output or input: it reads None";
     if (strict) {
@@ -270,8 +268,7 @@ void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& fr
 // of the statement (for the lattice body) when the traversal can have one.
 // Every body program gets its own copy of `frame` (traversal_frame).
 std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand::Context& context,
-                                            const Program& parent, bool parent_is_body,
-                                            dsl::Stmt traversal,
+                                            const Program& parent, dsl::Stmt traversal,
                                             const std::function<dsl::Stmt()>& reparse,
                                             slots::NativeBuilder native) {
   dsl::Sources& sources = context.sources;
@@ -286,13 +283,13 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand:
   body.modules = std::move(own.modules);
   body.warnings = std::move(own.warnings);
   body.tokens = own.tokens;
-  declare_body_inputs(*def, traversal, parent, parent_is_body, body, sources);
+  declare_body_inputs(*def, traversal, parent, body, sources);
   bool strict = false;
   for (dsl::Stmt& s : own.statements) {
     strict = strict || s.names[0] == "strict";
     body.statements.push_back(std::move(s));
   }
-  check_scope_names(*def, traversal, parent, parent_is_body, strict, sources);
+  check_scope_names(*def, traversal, parent, strict, sources);
   def->cursors = take_body_cursors(traversal.body, comprehension::element_names(def->comprehension),
                                    def->element_types, sources);
   std::vector<dsl::Stmt> nested;
@@ -327,7 +324,7 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand:
   // 0) and reads the body's values as this one reads the parent's.
   for (dsl::Stmt& inner : nested) {
     std::shared_ptr<TraversalDef> level =
-        compile_level(frame, context, *program, true, std::move(inner), {}, native);
+        compile_level(frame, context, *program, std::move(inner), {}, native);
     def->warnings.insert(def->warnings.end(), level->warnings.begin(), level->warnings.end());
     level->warnings.clear();
     ProgramInternals::add_traversal(*program, std::move(level));
@@ -350,8 +347,7 @@ std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& frame,
                                                       slots::NativeBuilder native) {
   const dsl::Stmt copy = dsl::clone(statement);
   return compile_level(
-      frame, context, parent, false, std::move(statement), [&] { return dsl::clone(copy); },
-      native);
+      frame, context, parent, std::move(statement), [&] { return dsl::clone(copy); }, native);
 }
 
 }  // namespace polyrt
