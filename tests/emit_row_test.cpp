@@ -1,4 +1,4 @@
-// emit_row (dsl/emitted_rows.hpp, nodes/nodes_emit.cpp): a binding's value
+// emit_row (expand/emitted_rows.hpp, nodes/nodes_emit.cpp): a binding's value
 // is polydat's count of values, and the row it renders in each of polydat's
 // formats is the program's output NAME.row, the same on every engine, the
 // batch tier and every output format of `polyrt run`.

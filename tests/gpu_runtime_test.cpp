@@ -211,7 +211,7 @@ TEST(GpuBatch, DeviceTextMatchesTheCpuTier) {
   }
 }
 
-// A tile's text (dsl/tiles.hpp) is written by the kernel: its printf with
+// A tile's text (expand/tiles.hpp) is written by the kernel: its printf with
 // the escapes its holes' encoders folded into (JSON strings, their insides,
 // CSV fields) and formats, the same bytes as the CPU tier's; a format
 // printf has not (left alignment) keeps its encoder, a host step.

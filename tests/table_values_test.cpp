@@ -1,4 +1,4 @@
-// polydat's legacy `init` and table values (dsl/table_values.hpp): a table
+// polydat's legacy `init` and table values (expand/table_values.hpp): a table
 // sampled by lut_sample or alias_sample gives the values of polyrt's direct
 // node on every engine and on the batch tier, through a module parameter
 // typed alias_table too; a table misused, or something else sampled as one,

@@ -1,4 +1,4 @@
-// polydat's tiles (dsl/tiles.hpp): templates with typed holes, branches,
+// polydat's tiles (expand/tiles.hpp): templates with typed holes, branches,
 // projections and splices, rendered byte for byte as polydat's renderer
 // does (its renderer tests' and its tutorial's documented outputs, in
 // programs of our own), the same on every engine and the batch tier; and

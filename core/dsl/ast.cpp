@@ -66,28 +66,9 @@ ExprPtr clone(const Expr& e) {
 
 Stmt clone(const Stmt& s) {
   Stmt copy;
-  copy.kind = s.kind;
-  copy.pos = s.pos;
-  copy.names = s.names;
-  copy.name_pos = s.name_pos;
-  copy.type = s.type;
+  static_cast<StmtFields&>(copy) = s;
   if (s.expr) copy.expr = clone(*s.expr);
-  copy.is_const = s.is_const;
-  copy.is_volatile = s.is_volatile;
-  copy.is_shared = s.is_shared;
-  copy.is_private = s.is_private;
-  copy.hidden = s.hidden;
-  copy.declared = s.declared;
-  copy.role = s.role;
-  copy.deferred_error = s.deferred_error;
-  copy.is_producer = s.is_producer;
-  copy.comprehension = s.comprehension;
-  copy.comprehension_pos = s.comprehension_pos;
   copy.body = clone_all(s.body);
-  copy.over = s.over;
-  copy.over_spec = s.over_spec;
-  copy.over_pos = s.over_pos;
-  copy.tile = s.tile;
   return copy;
 }
 

@@ -89,25 +89,26 @@ enum class StmtKind : uint8_t { Input, Extern, Binding, Pragma, Traversal, Curso
 
 // A `tile NAME [: ENCODING] [(OPTIONS)] := BODY` as written: its binding's
 // value is compiled from the template once the program is parsed
-// (dsl/tiles.hpp).
+// (expand/tiles.hpp).
 struct TileHeader {
   std::string encoding = "text";  // json, text or csv
   std::string open = "${", close = "}", sigil = "@";
   bool strict = false;
-  // polytile_json's structural JSON template (dsl/structural_tiles.hpp).
+  // polytile_json's structural JSON template (expand/structural_tiles.hpp).
   bool structural = false;
   // The body's raw text in the source: a block, a heredoc or a string
   // literal (the lexer's Tok::TileBody, or polytile's template argument).
   size_t body_offset = 0, body_length = 0;
 };
 
-struct Stmt {
+// Everything a statement holds but what it owns (Stmt): plain values, so
+// that a copy of a statement (clone) copies them all, whatever is added.
+struct StmtFields {
   StmtKind kind;
   SourcePos pos;
   std::vector<std::string> names;  // one, or several for destructuring
   std::vector<SourcePos> name_pos;
   std::optional<Type> type;  // extern type, or a shared binding's annotation
-  ExprPtr expr;              // binding value or extern default
   bool is_const = false;
   bool is_volatile = false;
   bool is_shared = false;
@@ -135,14 +136,13 @@ struct Stmt {
   // bindings that read it.
   std::shared_ptr<const CompileError> deferred_error;
   // A producer, `x := for COMPREHENSION`: a binding whose value is its
-  // comprehension (dsl/producers.hpp turns it into its canonical text).
+  // comprehension (expand/producers.hpp turns it into its canonical text).
   bool is_producer = false;
   // A traversal, `for COMPREHENSION { body }`, or a producer: the
   // comprehension's text as written (where it starts in the source, for
-  // diagnostics) and a traversal's body.
+  // diagnostics); a traversal's body is Stmt::body.
   std::string comprehension;
   SourcePos comprehension_pos;
-  std::vector<Stmt> body;
   // A cursor, `cursor NAME = range(a, b) [over ELEMENT | over "SPEC"]`: the
   // constructor in `expr`, the element or partition spec it ranges over
   // (empty: none).
@@ -151,6 +151,11 @@ struct Stmt {
   SourcePos over_pos;
   // A tile: a binding whose value its template compiles to.
   std::optional<TileHeader> tile;
+};
+
+struct Stmt : StmtFields {
+  ExprPtr expr;            // binding value, extern default or cursor constructor
+  std::vector<Stmt> body;  // a traversal's statements
 };
 
 // One `name: type` of a module signature (no type: a binding a library file

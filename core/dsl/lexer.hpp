@@ -56,7 +56,7 @@ enum class Tok : uint8_t {
   // traversal's body (a `{name}` reference does not), whichever comes first;
   // strings are skipped whole and a trailing comment is left out.
   Comprehension,
-  // A tile's template body, raw as written (dsl/tiles.hpp): a block
+  // A tile's template body, raw as written (expand/tiles.hpp): a block
   // (`{ ... }` or `[ ... ]`, balanced, JSON strings skipped), a heredoc
   // (`<<< ... >>>`) or a string literal, after a `tile NAME ... :=` header.
   TileBody,

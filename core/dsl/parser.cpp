@@ -301,7 +301,7 @@ class Parser {
       expect(Tok::Colon, "after " + what + " '" + name.text + "' (NAME: TYPE)");
       if (is_ident(peek(), "alias_table") && what == "parameter") {
         // A legacy table parameter: bound to a table value, untyped here
-        // (dsl/table_values.hpp resolves it once the module is inlined).
+        // (expand/table_values.hpp resolves it once the module is inlined).
         advance();
         list.push_back(Param{name.text, std::nullopt, name.pos});
         continue;
@@ -543,7 +543,7 @@ class Parser {
   // sigil: "S", strict: true): the tile statement under another spelling;
   // the template (a string or a heredoc) is the tile's, not interpolated.
   // NAME := polytile_json(JSON, ...): a structural JSON template
-  // (dsl/structural_tiles.hpp).
+  // (expand/structural_tiles.hpp).
   void parse_polytile(Stmt& s) {
     const Token& callee = advance();
     advance();  // '('
@@ -602,7 +602,7 @@ class Parser {
 
   // A comprehension's syntax error, at its place in the source. A
   // producer's name (`for sweep`, `for sweep where ...`) is resolved later,
-  // with the producers (dsl/producers.hpp).
+  // with the producers (expand/producers.hpp).
   void check_comprehension(const Token& text) {
     if (is_producer_reference(text.text)) return;
     const comprehension::Parsed parsed = comprehension::parse(text.text);
@@ -649,7 +649,7 @@ class Parser {
 
   // polydat's older `init NAME = EXPR`: a const binding (evaluated once per
   // state, reading no coordinate), often of a table value
-  // (dsl/table_values.hpp). Current polydat refuses the form: a warning says so.
+  // (expand/table_values.hpp). Current polydat refuses the form: a warning says so.
   Stmt parse_legacy_init() {
     const Token& keyword = advance();
     Stmt s;

@@ -4,7 +4,7 @@
 // is turned into the template text a `json` tile block would hold for the
 // same document (polydat's textual form of it: members joined by ", ", a
 // string that is exactly one hole a value hole unless declared str), which
-// dsl/tiles.hpp then compiles, so both forms mean the same by construction.
+// expand/tiles.hpp then compiles, so both forms mean the same by construction.
 #pragma once
 
 #include <string>

@@ -332,7 +332,7 @@ bool printf_writes_hole(const Node& encoder, Type value, rt::FormatSegment& seg)
   return true;
 }
 
-// A tile is a printf of its holes' encoders (dsl/tiles.hpp). Where printf
+// A tile is a printf of its holes' encoders (expand/tiles.hpp). Where printf
 // writes a hole's value as its encoder would (printf_writes_hole), the
 // printf reads the value itself, escaped by its placeholder's spec, and
 // becomes a __tile_printf when it escapes: one pass over a chunk instead of

@@ -1,6 +1,6 @@
 // emit_row, polydat's row emission: `e := emit_row(format, names,
 // values...)` is the number of values, and the row it renders is the
-// program's output `e.row` (dsl/emitted_rows.hpp adds it), which every
+// program's output `e.row` (expand/emitted_rows.hpp adds it), which every
 // output format of `polyrt run`, the batch tier and Python write like any
 // str column, where polydat pushes it to a thread-local buffer its binary
 // drains.

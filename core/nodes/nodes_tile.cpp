@@ -1,4 +1,4 @@
-// The nodes a tile compiles to (dsl/tiles.hpp): __tile_encode writes one
+// The nodes a tile compiles to (expand/tiles.hpp): __tile_encode writes one
 // hole's value as its place in the template wants it (polydat's tile
 // encoders, byte for byte), __tile_truth reads a branch's condition. The
 // template's text around the holes is a printf over them.
@@ -251,7 +251,7 @@ const NodeDef& tile_encode_node() {
       .summary =
           "One hole of a tile: its value as the hole's place wants it (JSON value, "
           "inside a JSON string, CSV field, text, raw), after the declared type and the "
-          "format (dsl/tiles.hpp).",
+          "format (expand/tiles.hpp).",
       .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
         auto rule = std::make_shared<HoleRule>();
         rule->rule = (TileRule)p[0].as_u64();

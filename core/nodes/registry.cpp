@@ -117,7 +117,7 @@ const NodeDef* find_node(std::string_view name) {
 const NodeDef* find_language_node(std::string_view name) {
   if (const NodeDef* def = user_registry().find(name)) return def;
   // The calls a tile's template and an emit_row's row compile to
-  // (dsl/tiles.hpp, dsl/emitted_rows.hpp) are named in the syntax tree, so
+  // (expand/tiles.hpp, expand/emitted_rows.hpp) are named in the syntax tree, so
   // the lowering finds them here.
   for (const NodeDef* def : {&tile_encode_node(), &tile_truth_node(), &emit_text_node()}) {
     if (def->name == name) return def;

@@ -259,7 +259,7 @@ const NodeDef& pick_str_node();
 // object's end.
 const NodeDef& json_object_node();
 // The row an emit_row renders, its binding's output NAME.row
-// (dsl/emitted_rows.hpp).
+// (expand/emitted_rows.hpp).
 inline constexpr std::string_view kEmitTextName = "__emit_row_text";
 const NodeDef& emit_text_node();
 

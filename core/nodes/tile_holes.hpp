@@ -1,4 +1,4 @@
-// What a tile's hole asks of its encoder (dsl/tiles.hpp writes these into
+// What a tile's hole asks of its encoder (expand/tiles.hpp writes these into
 // the constants of the __tile_encode node it makes, nodes_tile.cpp reads
 // them), and the two nodes a tile compiles to besides printf.
 #pragma once

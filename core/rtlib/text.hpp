@@ -85,7 +85,7 @@ std::string render_text(const Write& write) {
 }
 
 // printf formats: parsed once at compile time, rendered per evaluation.
-// How a placeholder escapes its text: a tile's hole (dsl/tiles.hpp) as a
+// How a placeholder escapes its text: a tile's hole (expand/tiles.hpp) as a
 // JSON string, the inside of one, or a CSV field, by polydat's tile rules
 // (row_fields.h: put_json_escaped without \b \f letters, put_csv_text for
 // , " and newline). Only the compiler writes these, as the internal specs

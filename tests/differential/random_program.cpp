@@ -491,7 +491,7 @@ class Generator {
     return text.empty() || tiles_.count(text) ? "\"plain\"" : text;
   }
 
-  // A tile (dsl/tiles.hpp): holes of each type in each place of its
+  // A tile (expand/tiles.hpp): holes of each type in each place of its
   // encoding, with formats, declared types, a branch and a projection.
   std::string tile(const std::string& name) {
     switch (pick(3)) {
