@@ -3,10 +3,13 @@
 // tree can be seen after any of them (CompileOptions::dump_after).
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dsl/ast.hpp"
+#include "dsl/tree_text.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/polyrt.hpp"
 
@@ -75,6 +78,24 @@ TEST(Expansions, TheTreeAfterAnExpansionIsDumped) {
   EXPECT_NE(modules[2].find("// the batch form of 'for k in 0..2' after 'modules'"),
             std::string::npos)
       << modules[2];
+}
+
+// Floats print as they read back: shortest digits, a float even when
+// integral, NaN and infinities as they are.
+TEST(Expansions, TheTreeTextOfFloats) {
+  for (const auto& [value, text] : std::vector<std::pair<double, std::string>>{
+           {0.15, "0.15"}, {2.0, "2.0"}, {1e300, "1e300"}}) {
+    dsl::Expr e;
+    e.kind = dsl::ExprKind::Float;
+    e.f = value;
+    EXPECT_EQ(dsl::tree_text(e), text) << value;
+  }
+  dsl::Expr nan;
+  nan.kind = dsl::ExprKind::Float;
+  nan.f = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(dsl::tree_text(nan), "NaN");
+  nan.f = -std::numeric_limits<double>::infinity();
+  EXPECT_EQ(dsl::tree_text(nan), "-inf");
 }
 
 TEST(Expansions, AnUnknownExpansionIsRefusedWithTheNames) {

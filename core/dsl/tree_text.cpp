@@ -1,5 +1,7 @@
 #include "dsl/tree_text.hpp"
 
+#include <cmath>
+
 #include "dsl/source.hpp"
 #include "rtlib/shortest_double.hpp"
 
@@ -22,7 +24,7 @@ std::string quoted(std::string_view text) {
 std::string float_text(double f) {
   char buffer[64];
   std::string text(buffer, rt::write_f64_debug(buffer, f));
-  if (text.find_first_of(".eEni") == std::string::npos) text += ".0";  // n, i: NaN, inf
+  if (std::isfinite(f) && text.find_first_of(".eE") == std::string::npos) text += ".0";
   return text;
 }
 
