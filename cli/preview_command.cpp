@@ -11,7 +11,7 @@
 #include "cli/workload_file.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
-#include "polyrt/traversal.hpp"
+#include "polyrt/traversal_rows.hpp"
 
 namespace polyrt::cli {
 
@@ -59,11 +59,10 @@ std::optional<std::string> cell_of(const Value& v, LogicalType logical = {}) {
   return v.to_string();
 }
 
-// Output `o`'s type as the table's header shows it: its logical type's name
+// A column's type as the table's header shows it: its logical type's name
 // when it has one.
-std::string type_shown(const Program& p, size_t o) {
-  const LogicalType logical = p.output_logical_type(o);
-  return logical.is_none() ? std::string(type_name(p.output_type(o))) : logical_type_name(logical);
+std::string type_shown(Type type, LogicalType logical) {
+  return logical.is_none() ? std::string(type_name(type)) : logical_type_name(logical);
 }
 
 // The rows of a plain program: one state, the first input iterated.
@@ -73,7 +72,8 @@ void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_
   for (const std::string& name : r.outputs.empty() ? p.output_names() : r.outputs) {
     outputs.push_back(p.require_output(name));
     table.names.push_back(name);
-    table.types.push_back(type_shown(p, outputs.back()));
+    table.types.push_back(
+        type_shown(p.output_type(outputs.back()), p.output_logical_type(outputs.back())));
   }
   State state = p.new_state();
   for (const auto& [name, value] : externs) state.set_input(name, value);
@@ -91,63 +91,25 @@ void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_
 
 // The rows of traversal 0, as polyrt run writes them: the iterated input,
 // every level's elements, the innermost body's outputs.
-void traversal_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_t> coordinates,
-                    const std::vector<std::pair<std::string, Value>>& externs, TextTable& table) {
-  const TraversalInfo info = flattened_traversal_info(p, 0);
-  table.names = {p.input_names()[0]};
-  table.types = {"u64"};
-  for (size_t e = 0; e < info.names.size(); ++e) {
-    table.names.push_back(info.names[e]);
-    table.types.emplace_back(type_name(info.types[e]));
+void traversal_rows(std::shared_ptr<const Program> p, const PreviewRequest& r,
+                    std::vector<uint64_t> coordinates,
+                    std::vector<std::pair<std::string, Value>> externs, TextTable& table) {
+  TraversalRowsOptions options;
+  options.outputs = r.outputs;
+  options.coordinates = std::move(coordinates);
+  options.externs = std::move(externs);
+  options.threads = 1;
+  const TraversalRows rows(std::move(p), options);
+  for (size_t k = 0; k < rows.names().size(); ++k) {
+    table.names.push_back(rows.names()[k]);
+    table.types.push_back(type_shown(rows.types()[k], rows.logical_types()[k]));
   }
-  std::vector<size_t> outputs;
-  for (const std::string& name : r.outputs.empty() ? info.body->output_names() : r.outputs) {
-    outputs.push_back(info.body->require_output(name));
-    table.names.push_back(name);
-    table.types.push_back(type_shown(*info.body, outputs.back()));
-  }
-  if (info.lattice_body) {
-    // The rows run writes from the lattice body, in the batch tier: an
-    // opening too large for the per-state path previews as it runs.
-    BatchOptions options;
-    options.outputs = info.names;
-    for (size_t o : outputs) options.outputs.push_back(info.body->output_names()[o]);
-    options.coordinates = {0, 0};
-    options.threads = 1;
-    const uint64_t tuples = info.lattice_tuples;
-    // min(r.rows, coordinates * tuples), without overflow.
-    const uint64_t rows = r.cycles.second > r.rows / tuples ? r.rows : r.cycles.second * tuples;
-    const std::vector<Column> columns =
-        BatchEvaluator(info.lattice_body, options).evaluate(0, rows);
-    for (uint64_t row = 0; row < rows; ++row) {
-      std::vector<std::optional<std::string>> cells{std::to_string(r.cycles.first + row / tuples)};
-      for (const Column& c : columns) cells.push_back(cell_of(c.value(row), c.logical));
-      table.rows.push_back(std::move(cells));
-    }
-    return;
-  }
-  State parent = p.new_state();
-  for (const auto& [name, value] : externs) parent.set_input(name, value);
-  for (uint64_t k = 0; k < r.cycles.second && table.rows.size() < r.rows; ++k) {
-    const uint64_t coordinate = r.cycles.first + k;
-    coordinates[0] = coordinate;
-    parent.set_inputs(coordinates);
-    for_each_innermost_activation(
-        open_traversal(parent, coordinates, 0),
-        [&](std::span<const Value> outer, const Traversal& t, size_t a) {
-          if (table.rows.size() >= r.rows) return;
-          State body = t.activation(a);
-          for (uint64_t cycle = 0; cycle < t.cycles(a) && table.rows.size() < r.rows; ++cycle) {
-            if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
-            std::vector<std::optional<std::string>> row{std::to_string(coordinate)};
-            for (const Value& v : outer) row.push_back(cell_of(v));
-            for (const Value& v : t.tuples()[a]) row.push_back(cell_of(v));
-            for (size_t o : outputs) {
-              row.push_back(cell_of(body.pull_at(o), info.body->output_logical_type(o)));
-            }
-            table.rows.push_back(std::move(row));
-          }
-        });
+  const std::vector<Column> columns = rows.evaluate(r.cycles.first, r.cycles.second, r.rows);
+  const size_t count = columns.empty() ? 0 : columns[0].words.size();
+  for (size_t row = 0; row < count; ++row) {
+    std::vector<std::optional<std::string>> cells;
+    for (const Column& c : columns) cells.push_back(cell_of(c.value(row), c.logical));
+    table.rows.push_back(std::move(cells));
   }
 }
 
@@ -195,7 +157,7 @@ int preview_command(CommandLine& args) {
   TextTable table;
   if (p.traversal_count()) {
     if (p.input_names().empty()) refuse_inputless_traversal("preview", file);
-    traversal_rows(p, r, coordinates, externs, table);
+    traversal_rows(program, r, coordinates, externs, table);
   } else {
     program_rows(p, r, coordinates, externs, table);
   }

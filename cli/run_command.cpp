@@ -12,6 +12,7 @@
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
 #include "polyrt/traversal.hpp"
+#include "polyrt/traversal_rows.hpp"
 #include "scheduler/jobs/batch_job.hpp"
 #include "scheduler/jobs/interruption.hpp"
 #include "scheduler/jobs/range_job.hpp"
@@ -242,25 +243,26 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
           "polyrt run: npy output holds numeric, bool and vector columns, but the "
           "traversal's element '" +
           info.names[e] + "' is " + std::string(type_name(info.types[e])) +
-          " (every element is a column of its rows); write csv, tsv or jsonl");
+          " (every element is a column of its rows); write csv, tsv, jsonl, parquet or arrow");
     }
   }
-  if (r.batch && traversal_info(p, 0).lattice_body) return;
-  // A body with a cursor runs its long activations as batches on the device.
-  const bool device_batches = r.batch && info.cursors;
+  const TraversalRows rows(r.job.program, scheduler::traversal_rows_options(r.job, r.batch));
   if (r.device_given && r.job.device.kind != BatchDevice::Cpu &&
-      r.job.device.kind != BatchDevice::Auto && !device_batches) {
+      r.job.device.kind != BatchDevice::Auto &&
+      rows.batch_rows() == TraversalRows::BatchRows::None) {
     throw UsageError("polyrt run: --device " + r.device +
                      ": this traversal's rows run on a per-state engine, on the CPU (a "
                      "traversal over a literal lattice whose body reads nothing of the program "
-                     "runs in the batch tier, and so do activations of 4096 cycles or more of "
-                     "a body with a cursor)");
+                     "runs in the batch tier, and so do activations of " +
+                     std::to_string(kBatchActivationCycles) +
+                     " cycles or more of a body with a cursor)");
   }
-  if (!r.job.format->text_rows()) {
-    throw UsageError("polyrt run: this traversal's rows are written as csv, tsv or jsonl, not " +
-                     std::string(format) +
-                     " (a traversal over a literal lattice whose body reads nothing of the "
-                     "program runs in the batch tier, in every format but text)");
+  if (!rows.rows_of(r.job.count) && r.job.format->needs_row_count()) {
+    throw UsageError("polyrt run: --format " + std::string(format) +
+                     " needs the row count first, and this traversal's rows are counted only as "
+                     "its openings run; write csv, tsv, jsonl, parquet or arrow (a traversal "
+                     "over a literal lattice whose body reads nothing of the program runs in the "
+                     "batch tier and writes npy too)");
   }
 }
 
@@ -334,10 +336,10 @@ void prepare_job(RunRequest& r, const std::string& file) {
   apply_settings(p, r.sets, "run", job.coordinates, job.externs, true);
   // A traversal's rows hold its body's outputs, run on a per-state engine.
   const Program& columns_of = p.traversal_count() ? *flattened_traversal_info(p, 0).body : p;
-  if (p.traversal_count()) refuse_traversal_conflicts(r, p);
   job.outputs = r.outputs.empty() ? columns_of.output_names() : r.outputs;
   check_outputs("run", job.outputs, columns_of,
                 (p.traversal_count() ? "the traversal's body in " : "") + file);
+  if (p.traversal_count()) refuse_traversal_conflicts(r, p);
   for (const std::string& name : job.outputs) {
     if (r.no_nulls && columns_of.output_nullable(columns_of.require_output(name))) {
       throw UsageError("polyrt run: output '" + name +

@@ -90,8 +90,8 @@ namespace {
 // The columns a part holds: a traversal's rows hold the iterated input and
 // the elements beside the body's outputs.
 std::vector<std::string> written_columns(const scheduler::RangeJob& job) {
-  return job.program->traversal_count() ? scheduler::traversal_columns(*job.program, job.outputs)
-                                        : job.outputs;
+  if (!job.program->traversal_count()) return job.outputs;
+  return TraversalRows(job.program, scheduler::traversal_rows_options(job, true)).names();
 }
 
 }  // namespace

@@ -45,6 +45,9 @@ FORBIDDEN = {
     # reaches them as a token, never through the job layer's signals.
     "scheduler/output": ("scheduler/jobs/",),
     "scheduler/encoding": ("scheduler/jobs/", "scheduler/output/"),
+    # A traversal's rows are the API's as much as the command's: chunks and
+    # a stop token, never a job or a file.
+    "scheduler/traversal": ("scheduler/jobs/", "scheduler/output/"),
 }
 
 # The scheduler files that may include a back end's headers: the one

@@ -471,6 +471,9 @@ class Program:
         outputs: Optional[Sequence[str]] = None,
         inputs: Optional[dict] = None,
         externs: Optional[Dict[str, Any]] = None,
+        device: str = "cpu",
+        gpu: int = 0,
+        threads: int = 0,
     ) -> dict:
         """The rows of a traversal (``for ... { body }``) for the first
         input's values ``start`` to ``stop - 1``, as ``polyrt run`` writes
@@ -482,7 +485,12 @@ class Program:
         reads as None, and a source reading None yields no tuple); ``traversal`` picks
         one in source order. Columns have the types
         Batch.evaluate gives an output of the same type (uint32, float32,
-        ...; a vector of fixed dimension as a 2-D array) on every path."""
+        ...; a vector of fixed dimension as a 2-D array; a nullable output as
+        a masked array) on every path. The rows run where ``polyrt run``
+        runs them (a literal lattice in the batch tier, long activations of a
+        body with a cursor as batches: on ``device`` and ``gpu`` as
+        Program.batch takes them; the rest on the per-state engine), with
+        the same values; Ctrl-C stops it."""
         start, stop = _range(start, stop, "traverse")  # Batch's rules, on every path
         names = list(self.inputs)
         coordinates = [0] * len(names)
@@ -494,7 +502,11 @@ class Program:
                 )
             coordinates[names.index(name)] = _range(value, value, f"traverse(inputs={{{name!r}: ...}})")[0]
         chosen = self._traverse_outputs(traversal, outputs)
-        return self._traverse(start, stop, traversal, chosen, coordinates, dict(externs or {}))
+        raw = self._native.traverse(
+            traversal, start, stop - start, coordinates, chosen, dict(externs or {}), True, device,
+            gpu, threads,
+        )
+        return _numpy_columns(raw, self._native.traversal_column_types(traversal))
 
     def traverse_arrow(
         self,
@@ -505,6 +517,9 @@ class Program:
         outputs: Optional[Sequence[str]] = None,
         inputs: Optional[dict] = None,
         externs: Optional[Dict[str, Any]] = None,
+        device: str = "cpu",
+        gpu: int = 0,
+        threads: int = 0,
     ):
         """traverse()'s rows as a ``pyarrow.Table``, typed by the elements'
         and the body's types (str as ``large_string``, a partition as its
@@ -512,7 +527,8 @@ class Program:
         from ._arrow import table_from_columns
 
         columns = self.traverse(
-            start, stop, traversal=traversal, outputs=outputs, inputs=inputs, externs=externs
+            start, stop, traversal=traversal, outputs=outputs, inputs=inputs, externs=externs,
+            device=device, gpu=gpu, threads=threads,
         )
         return table_from_columns(columns, self._traverse_types(traversal, list(columns)))
 
@@ -534,39 +550,10 @@ class Program:
                 )
         return list(chosen)
 
-    def _traverse(self, start, stop, traversal, outputs, coordinates, externs) -> dict:
-        """traverse()'s columns."""
-        lattice = self._native.lattice_body(traversal)
-        if lattice is not None:
-            # A lattice body reads no extern: the externs are only checked,
-            # as the per-state path checks them (over no row).
-            self._native.traverse(traversal, start, 0, coordinates, outputs, externs)
-            return self._traverse_lattice(lattice, list(self.inputs)[0], start, stop, outputs)
-        columns, types, values = self._native.traverse(
-            traversal, start, stop - start, coordinates, outputs, externs
-        )
-        return {
-            name: _column_of_values(column, kind) for name, kind, column in zip(columns, types, values)
-        }
-
     def _traverse_types(self, traversal: int, names: List[str]) -> List[str]:
         """The type names of traverse()'s columns `names`."""
         types = self._native.traversal_column_types(traversal)
         return [types[name] for name in names]
-
-    def _traverse_lattice(self, lattice, parent: str, start: int, stop: int, outputs) -> dict:
-        """traverse() of a traversal with a lattice body: every row in the
-        batch tier (row r is coordinate start + r // tuples and tuple
-        r % tuples), the coordinate column made here."""
-        native, tuples, elements = lattice
-        chosen = list(outputs)
-        batch = Batch(_polyrt.make_batch(native, list(elements) + chosen, {}, {}, None, "cpu", 0, 0, 0))
-        rows = (stop - start) * tuples
-        columns = batch.evaluate(0, rows)
-        out = {parent: np.arange(rows, dtype=np.uint64) // np.uint64(tuples) + np.uint64(start)}
-        for name in list(elements) + chosen:
-            out[name] = columns[name]
-        return out
 
     def ptx(
         self,
@@ -664,30 +651,25 @@ def _positive(value, what: str) -> int:
     return value
 
 
-def _column_of_values(values, type_name: str):
-    """A per-state column (a list of values) as Batch.evaluate types the
-    column of an output of `type_name`: its numpy dtype; a vector as a 2-D
-    array when every row has one length, else an object array of arrays;
-    text as an object array."""
-    from ._arrow import _STRING_TYPES, _TYPES
-
-    if _vectors.is_vector(type_name):
-        dtype = _vectors.ELEMENT_DTYPES[type_name]
-        rows = [np.asarray(v, dtype=dtype) for v in values]
-        if rows and len({len(r) for r in rows}) == 1:
-            return np.stack(rows)
-        out = np.empty(len(rows), dtype=object)
-        out[:] = rows
-        return out
-    if type_name in _STRING_TYPES or type_name == "bytes":
-        return np.asarray(values, dtype=object)
-    dtype = np.dtype(_TYPES[type_name].rstrip("_"))
-    present = np.fromiter((v is not None for v in values), dtype=bool, count=len(values))
-    if present.all():
-        return np.asarray(values, dtype=dtype)
-    # A nullable body output: a masked array, as Batch.evaluate gives.
-    column = np.asarray([v if v is not None else 0 for v in values], dtype=dtype)
-    return _masked(column, present)
+def _numpy_columns(raw: dict, types: dict) -> dict:
+    """A native evaluate()'s entries as numpy columns of each output's own
+    type: vectors as 2-D arrays (object arrays of arrays when ragged), text
+    as object arrays of str (bytes for bytes), a nullable column masked
+    where it is null (entries NAME#present), None for a column None on
+    every row."""
+    presence = {name: raw.pop(name + "#present") for name in types if name + "#present" in raw}
+    out = {}
+    for name, column in raw.items():
+        if isinstance(column, tuple) and _vectors.is_vector(types[name]):
+            out[name] = _vectors.to_numpy(column, types[name])
+        elif isinstance(column, tuple):  # str and json as str objects, bytes as bytes
+            objects = _polyrt.bytes_objects if types[name] == "bytes" else _polyrt.str_objects
+            out[name] = np.array(objects(*column), dtype=object)
+        else:
+            out[name] = column
+        if name in presence:
+            out[name] = _masked(out[name], presence[name])
+    return out
 
 
 def _compile_source(
@@ -776,20 +758,7 @@ class Batch:
             }
         raw = self._native.evaluate(start, stop)
         self._report_faults()
-        types = dict(zip(self._native.output_names, self._native.output_types))
-        presence = {name: raw.pop(name + "#present") for name in types if name + "#present" in raw}
-        out = {}
-        for name, column in raw.items():
-            if isinstance(column, tuple) and _vectors.is_vector(types[name]):
-                out[name] = _vectors.to_numpy(column, types[name])
-            elif isinstance(column, tuple):  # str and json as str objects, bytes as bytes
-                objects = _polyrt.bytes_objects if types[name] == "bytes" else _polyrt.str_objects
-                out[name] = np.array(objects(*column), dtype=object)
-            else:
-                out[name] = column
-            if name in presence:
-                out[name] = _masked(out[name], presence[name])
-        return out
+        return _numpy_columns(raw, dict(zip(self._native.output_names, self._native.output_types)))
 
     def text(self, start: int, stop: int, format: str = "csv", *, header: bool = True) -> bytes:
         """Rows ``[start, stop)`` as the bytes ``polyrt run --format`` writes:

@@ -23,6 +23,7 @@
 #include "python/src/buffer_pool.hpp"
 #include "python/src/interruptible.hpp"
 #include "python/src/native_program.hpp"
+#include "python/src/numpy_columns.hpp"
 #include "python/src/values.hpp"
 #include "scheduler/encoding/row_format.hpp"
 
@@ -104,76 +105,6 @@ uint64_t row_count(uint64_t start, uint64_t stop, const char* call) {
                      "): stop is before start");
   }
   return stop - start;
-}
-
-// A buffer that numpy will own (given back to the pool by the capsule).
-template <typename T>
-T* allocate(uint64_t count) {
-  return static_cast<T*>(take_buffer(count * sizeof(T)));
-}
-
-template <typename T>
-nb::object numpy_owning(T* data, uint64_t count) {
-  nb::capsule owner(data, [](void* p) noexcept { give_buffer(p); });
-  return nb::cast(nb::ndarray<nb::numpy, T, nb::ndim<1>>(data, {(size_t)count}, owner));
-}
-
-// One output of an evaluate: where its rows go.
-struct Destination {
-  Type type = Type::U64;
-  bool is_none = false;
-  void* words = nullptr;                    // numbers: their native width; bool: 1
-  std::vector<int64_t>* offsets = nullptr;  // str
-  std::string* bytes = nullptr;             // str
-  bool* present = nullptr;                  // a nullable output's: true where it has a value
-};
-
-nb::object column_object(const Destination& d, uint64_t count) {
-  switch (d.type) {
-    case Type::U64:
-      return numpy_owning(static_cast<uint64_t*>(d.words), count);
-    case Type::U32:
-      return numpy_owning(static_cast<uint32_t*>(d.words), count);
-    case Type::U16:
-      return numpy_owning(static_cast<uint16_t*>(d.words), count);
-    case Type::U8:
-      return numpy_owning(static_cast<uint8_t*>(d.words), count);
-    case Type::I64:
-      return numpy_owning(static_cast<int64_t*>(d.words), count);
-    case Type::I32:
-      return numpy_owning(static_cast<int32_t*>(d.words), count);
-    case Type::I16:
-      return numpy_owning(static_cast<int16_t*>(d.words), count);
-    case Type::I8:
-      return numpy_owning(static_cast<int8_t*>(d.words), count);
-    case Type::F64:
-      return numpy_owning(static_cast<double*>(d.words), count);
-    case Type::F32:
-      return numpy_owning(static_cast<float*>(d.words), count);
-    case Type::Bool:
-      return numpy_owning(static_cast<bool*>(d.words), count);
-    case Type::Str:
-    case Type::Bytes:
-    case Type::Json:
-    case Type::Partition:
-    case Type::PartitionList:
-    case Type::VecF32:  // a vector column: byte offsets into its packed elements
-    case Type::VecF64:
-    case Type::VecI32:
-    case Type::VecI64:
-    case Type::VecU64: {
-      nb::capsule offsets_owner(
-          d.offsets, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
-      nb::capsule bytes_owner(d.bytes,
-                              [](void* p) noexcept { delete static_cast<std::string*>(p); });
-      auto offsets = nb::ndarray<nb::numpy, int64_t, nb::ndim<1>>(
-          d.offsets->data(), {d.offsets->size()}, offsets_owner);
-      auto bytes = nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(
-          reinterpret_cast<uint8_t*>(d.bytes->data()), {d.bytes->size()}, bytes_owner);
-      return nb::make_tuple(offsets, bytes);
-    }
-  }
-  return nb::none();
 }
 
 // Every buffer evaluate() allocates, its size checked before the first is
@@ -304,12 +235,7 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
       *batch.stop, count <= kDefaultChunkRows);
   nb::dict result;
   for (size_t o = 0; o < out.size(); ++o) {
-    const std::string& name = evaluator.output_names()[o];
-    result[name.c_str()] = out[o].is_none ? nb::none() : column_object(out[o], count);
-    if (out[o].present && !out[o].is_none) {
-      // Under the name the presence output has (ir::kPresenceSuffix).
-      result[(name + "#present").c_str()] = numpy_owning(out[o].present, count);
-    }
+    put_column(result, evaluator.output_names()[o], out[o], count);
   }
   buffers.release();  // numpy owns them now
   return result;

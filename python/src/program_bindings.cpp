@@ -20,8 +20,11 @@
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
 #include "polyrt/traversal.hpp"
+#include "polyrt/traversal_rows.hpp"
 #include "python/src/bindings.hpp"
+#include "python/src/interruptible.hpp"
 #include "python/src/native_program.hpp"
+#include "python/src/numpy_columns.hpp"
 #include "python/src/values.hpp"
 
 namespace nb = nanobind;
@@ -256,54 +259,47 @@ nb::dict state_plan_dict(const StatePlanView& view) {
 }
 
 // Traversal `index`'s rows for parent coordinates first .. first + count - 1
-// (the first input iterated, the others from `coordinates`): the column
-// names (iterated input, elements of every level, innermost body's
-// outputs), their types, and a list of Python values per column. No
-// outputs: every output of the innermost body.
-nb::tuple traversal_rows(const Program& program, size_t index, uint64_t first, uint64_t count,
-                         std::vector<uint64_t> coordinates, const std::vector<std::string>& outputs,
-                         const nb::dict& externs) {
-  std::vector<std::pair<std::string, Value>> extern_values;
+// (the first input iterated, the others from `coordinates`), from the one
+// runner (polyrt/traversal_rows.hpp) on `device`: a dict of evaluate()'s
+// entries per column (iterated input, elements of every level, innermost
+// body's outputs). No outputs: every output of the innermost body. `batch`
+// false keeps every row on the per-state engine (what tests compare).
+nb::dict traversal_rows(const NativeProgram& native, size_t index, uint64_t first, uint64_t count,
+                        std::vector<uint64_t> coordinates, const std::vector<std::string>& outputs,
+                        const nb::dict& externs, bool batch, const std::string& device, int gpu,
+                        size_t threads) {
+  const Program& program = *native.program;
+  TraversalRowsOptions options;
+  options.traversal = index;
+  options.outputs = outputs;
+  options.coordinates = std::move(coordinates);
   for (auto [key, value] : externs) {
     const std::string name = name_from_python(key, "a name in externs");
-    extern_values.emplace_back(name, extern_from_python(program, name, value));
+    options.externs.emplace_back(name, extern_from_python(program, name, value));
   }
-  const TraversalInfo info = flattened_traversal_info(program, index);
-  if (coordinates.size() != program.input_names().size()) {
-    throw WriteError("traverse needs a value for each of the program's " +
-                     std::to_string(program.input_names().size()) + " input(s)");
+  options.batch = batch;
+  const std::optional<BatchDevice> kind = batch_device_named(device);
+  if (!kind) throw WriteError("unknown device '" + device + "'; valid: " + kBatchDeviceNames);
+  options.device = DeviceChoice(*kind, gpu);
+  options.threads = threads;
+  std::atomic<bool> stop{false};
+  options.stop = &stop;
+  std::optional<TraversalRows> rows;
+  std::vector<Column> columns;
+  run_interruptible(
+      [&] {
+        rows.emplace(native.program, options);
+        columns = rows->evaluate(first, count);
+      },
+      stop, count <= 1);
+  nb::dict out;
+  for (size_t k = 0; k < columns.size(); ++k) {
+    const uint64_t rows_made =
+        is_payload(columns[k].type) ? columns[k].offsets.size() - 1 : columns[k].words.size();
+    put_column(out, columns[k].name, destination_of(std::move(columns[k]), rows->nullable()[k]),
+               rows_made);
   }
-  const std::vector<std::string>& chosen = outputs.empty() ? info.body->output_names() : outputs;
-  std::vector<size_t> body_outputs;
-  for (const std::string& name : chosen) body_outputs.push_back(info.body->require_output(name));
-  std::vector<std::string> names{program.input_names()[0]};
-  names.insert(names.end(), info.names.begin(), info.names.end());
-  names.insert(names.end(), chosen.begin(), chosen.end());
-  std::vector<nb::list> columns(names.size());
-  std::vector<std::string> types{"u64"};
-  for (Type t : info.types) types.emplace_back(type_name(t));
-  for (size_t o : body_outputs) types.emplace_back(type_name(info.body->output_type(o)));
-  for_each_opening(program, index, first, count, std::move(coordinates), extern_values,
-                   [&](uint64_t coordinate, const Traversal& opening) {
-                     for_each_innermost_activation(
-                         opening, [&](std::span<const Value> outer, const Traversal& t, size_t a) {
-                           State body = t.activation(a);
-                           const uint64_t cycles = t.cycles(a);
-                           for (uint64_t cycle = 0; cycle < cycles; ++cycle) {
-                             if (cycle) body.set_inputs(std::vector<uint64_t>{cycle});
-                             size_t c = 0;
-                             columns[c++].append(nb::int_(coordinate));
-                             for (const Value& v : outer) columns[c++].append(to_python(v));
-                             for (const Value& v : t.tuples()[a]) columns[c++].append(to_python(v));
-                             for (size_t o : body_outputs) {
-                               columns[c++].append(to_python(body.pull_at(o)));
-                             }
-                           }
-                         });
-                   });
-  nb::list out;
-  for (nb::list& column : columns) out.append(column);
-  return nb::make_tuple(names, types, out);
+  return out;
 }
 
 nb::dict batch_plan_dict(const BatchPlanView& view) {
@@ -435,25 +431,9 @@ void bind_program(nb::module_& m) {
             return flattened_traversal_info(*p.program, index).body->output_names();
           },
           nb::arg("index"))
-      .def(
-          "lattice_body",
-          [](const NativeProgram& p, size_t index) -> nb::object {
-            const TraversalInfo info = traversal_info(*p.program, index);
-            if (!info.lattice_body) return nb::none();
-            return nb::make_tuple(NativeProgram{info.lattice_body}, info.lattice_tuples,
-                                  info.names);
-          },
-          nb::arg("index"))
-      .def(
-          "traverse",
-          [](const NativeProgram& p, size_t index, uint64_t first, uint64_t count,
-             std::vector<uint64_t> coordinates, const std::vector<std::string>& outputs,
-             const nb::dict& externs) {
-            return traversal_rows(*p.program, index, first, count, std::move(coordinates), outputs,
-                                  externs);
-          },
-          nb::arg("index"), nb::arg("first"), nb::arg("count"), nb::arg("coordinates"),
-          nb::arg("outputs"), nb::arg("externs"))
+      .def("traverse", &traversal_rows, nb::arg("index"), nb::arg("first"), nb::arg("count"),
+           nb::arg("coordinates"), nb::arg("outputs"), nb::arg("externs"), nb::arg("batch"),
+           nb::arg("device"), nb::arg("gpu"), nb::arg("threads"))
       .def(
           "ptx",
           [](const NativeProgram& p, const std::vector<std::string>& outputs, unsigned sm,

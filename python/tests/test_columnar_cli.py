@@ -178,3 +178,27 @@ def test_every_device_and_a_traversal_write_the_same_table(polyrt_cli, types_pro
     assert run_polyrt(polyrt_cli, sweep, "--rows", 2, "--format", "arrow", "--out", out).returncode == 0
     rows = read(out, "arrow").to_pylist()
     assert len(rows) == 12 and rows[2] == {"cycle": 0, "a": 1, "f": 0.5, "v": 2}
+
+
+def test_a_traversal_on_the_per_state_engine_writes_parquet_as_traverse_gives_it(polyrt_cli, tmp_path):
+    # Its rows were refused in every format but text: they are chunks of the
+    # one traversal runner now, as the lattice body's are.
+    source = (
+        "input cycle\nn := cycle % 4\nfor i in 0..{n}, j in x, y where i > 0 {\n"
+        "  z := hash(i) % 1000\n  s := \"{j}-{i}\"\n  maybe := if(i == 2, None, z)\n}\n"
+    )
+    path = tmp_path / "opening.polydat"
+    path.write_text(source)
+    out = tmp_path / "opening.parquet"
+    r = run_polyrt(polyrt_cli, path, "--cycles", "0..40", "--format", "parquet", "--out", out)
+    assert r.returncode == 0, r.stderr.decode()
+    table = pq.read_table(out)
+    expected = polyrt.compile(source).traverse_arrow(0, 40)
+    assert table.column_names == ["cycle", "i", "j", "z", "s", "maybe"]
+    assert table.to_pylist() == expected.to_pylist()
+    assert table.column("maybe").null_count == 20 and table.num_rows == 60
+    numeric = tmp_path / "numeric.polydat"
+    numeric.write_text("input cycle\nn := cycle % 4\nfor i in 0..{n} {\n  z := hash(i) % 1000\n}\n")
+    r = run_polyrt(polyrt_cli, numeric, "--cycles", "0..4", "--format", "npy", "--out", tmp_path / "n")
+    assert r.returncode == 2 and b"needs the row count first" in r.stderr
+    assert not (tmp_path / "n").exists()

@@ -311,12 +311,14 @@ def test_traverse_of_a_literal_lattice_runs_in_the_batch_tier_with_the_same_rows
         "for a in 0..4, t in x, y, g in geometric(1, 2.5, 2) {\n"
         "  v := hash(a) % 100\n  s := t + \"!\"\n  f := g * 2.0\n}\n"
     )
-    assert program._native.lattice_body(0) is not None
     rows = program.traverse(3, 6)
-    names, types, values = program._native.traverse(0, 3, 3, [0], [], {})
-    assert list(rows) == names
-    for name, column in zip(names, values):
-        assert rows[name].tolist() == column, name
+    types = program._native.traversal_column_types(0)
+    per_state = polyrt._numpy_columns(
+        program._native.traverse(0, 3, 3, [0], [], {}, False, "cpu", 0, 0), types
+    )
+    assert list(rows) == list(per_state)
+    for name, column in per_state.items():
+        assert rows[name].tolist() == column.tolist(), name
     assert rows["f"].dtype == np.float64 and rows["cycle"].dtype == np.uint64
     assert list(program.traverse(3, 4, outputs=["s"])) == ["cycle", "a", "t", "g", "s"]
     with pytest.raises(polyrt.WriteError, match="not an output of the traversal's body"):

@@ -29,6 +29,7 @@ class NpyFormat final : public OutputFormat {
   std::string_view name() const override { return "npy"; }
   std::optional<RowFormat> text_rows() const override { return std::nullopt; }
   bool writes_directory() const override { return true; }
+  bool needs_row_count() const override { return true; }
   std::vector<std::string> files_of(const std::string& target,
                                     const std::vector<std::string>& columns) const override;
   std::unique_ptr<FormatWriter> open(const OutputPlace& place,

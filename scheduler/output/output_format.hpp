@@ -74,6 +74,10 @@ class OutputFormat {
   // Whether its target is a directory of files (never replaced: an existing
   // non-empty one is refused) rather than one file written atomically.
   virtual bool writes_directory() const = 0;
+  // Whether it must know OutputColumns::rows when it opens (a header that
+  // holds the row count), so that rows whose count is known only once they
+  // are made cannot be written to it.
+  virtual bool needs_row_count() const { return false; }
   // The files a written target consists of, in order (a manifest sums them).
   virtual std::vector<std::string> files_of(const std::string& target,
                                             const std::vector<std::string>& columns) const = 0;

@@ -31,14 +31,6 @@ namespace polyrt {
 
 using plan::BatchValue;
 
-std::optional<BatchDevice> batch_device_named(std::string_view name) {
-  if (name == "cpu") return BatchDevice::Cpu;
-  if (name == "gpu") return BatchDevice::Gpu;
-  if (name == "auto") return BatchDevice::Auto;
-  if (name == "all") return BatchDevice::All;
-  return std::nullopt;
-}
-
 // The most bytes of fixed-size vector outputs one chunk holds by default.
 constexpr uint64_t kChunkVectorBytes = uint64_t{64} << 20;
 
@@ -354,12 +346,6 @@ std::vector<DeviceShare> BatchEvaluator::device_shares() const {
 std::string BatchEvaluator::device_choice() const {
   const std::lock_guard lock(impl_->auto_lock);
   return impl_->auto_reason;
-}
-
-Value Column::value(size_t row) const {
-  if (is_none || (!present.empty() && present[row] == 0)) return Value::none();
-  if (!is_payload(type)) return Value::of_word(type, words[row]);
-  return Value::of_payload(type, std::string(text(row)));
 }
 
 const std::vector<std::string>& BatchEvaluator::left_out_devices() const {
@@ -737,30 +723,12 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
   for (size_t o = 0; o < out.size(); ++o) sizes.add(count, 8);
   sizes.check_memory();
   for (size_t o = 0; o < out.size(); ++o) {
-    out[o].name = output_names()[o];
-    out[o].type = output_types()[o];
-    out[o].logical = impl_->setup.logical_types[o];
-    if (is_payload(out[o].type)) out[o].offsets.push_back(0);
+    out[o] = Column::empty(output_names()[o], output_types()[o], impl_->setup.logical_types[o]);
   }
   stream(
       first, count,
       [&](const ColumnChunk& chunk) {
-        for (size_t o = 0; o < out.size(); ++o) {
-          const ColumnView& v = chunk.columns[o];
-          out[o].is_none = v.is_none;
-          if (v.is_none) continue;
-          if (v.present)
-            out[o].present.insert(out[o].present.end(), v.present, v.present + chunk.rows);
-          if (is_payload(v.type)) {
-            // Each chunk's offsets start at 0: shifted by the bytes before it.
-            const int64_t base = (int64_t)out[o].bytes.size();
-            for (uint64_t r = 1; r <= chunk.rows; ++r)
-              out[o].offsets.push_back(base + v.offsets[r]);
-            out[o].bytes.append(v.bytes, (size_t)v.offsets[chunk.rows]);
-          } else {
-            out[o].words.insert(out[o].words.end(), v.words, v.words + chunk.rows);
-          }
-        }
+        for (size_t o = 0; o < out.size(); ++o) out[o].append(chunk.columns[o], chunk.rows);
       },
       columns);
   return out;

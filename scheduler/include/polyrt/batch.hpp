@@ -137,6 +137,12 @@ struct Column {
   }
   // Row `row` as a Value (None when the column is None, or the row null).
   Value value(size_t row) const;
+
+  // A column of no rows (str columns: their first offset).
+  static Column empty(std::string name, Type type, LogicalType logical = {});
+  // Appends a chunk's `rows` rows of `view` (a column of this type): a None
+  // view makes the column None.
+  void append(const ColumnView& view, uint64_t rows);
 };
 
 // An output column in device memory that the caller owns
