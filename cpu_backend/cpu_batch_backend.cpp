@@ -13,7 +13,7 @@ class CpuBatchBackend final : public batch::BatchBackend {
 
   const batch::PreparedBatch& batch() const override { return batch_; }
 
-  batch::DeviceInfo device() const override { return {batch::DeviceKind::Cpu, 0, "cpu"}; }
+  batch::BackendDevice device() const override { return {batch::DeviceKind::Cpu, 0, "cpu"}; }
 
   // One chunk per worker thread. Among several devices the CPU is the
   // frontier: it takes the rows in order, about 1 ms of one thread's work at

@@ -6,9 +6,13 @@
 #include <memory>
 
 #include "batch/batch_backend.hpp"
+#include "batch/device_family.hpp"
 
 namespace polyrt::cpu {
 
 std::unique_ptr<batch::BatchBackend> make_batch_backend(batch::PreparedBatch batch);
+
+// The CPU as a device family (batch/device_family.hpp): "cpu", device 0.
+const batch::DeviceFamily& cpu_family();
 
 }  // namespace polyrt::cpu

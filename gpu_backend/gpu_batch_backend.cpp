@@ -165,7 +165,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   }
 
   const batch::PreparedBatch& batch() const override { return batch_; }
-  batch::DeviceInfo device() const override {
+  batch::BackendDevice device() const override {
     return {batch::DeviceKind::Gpu, context_.device().ordinal, name_};
   }
 
@@ -862,37 +862,6 @@ std::unique_ptr<batch::BatchBackend> make_gpu_batch_backend(batch::PreparedBatch
                       std::to_string(driver.devices().size()) + " device(s)");
   }
   return std::make_unique<GpuBatchBackend>(std::move(batch), driver, device);
-}
-
-namespace {
-
-class CudaGpus final : public batch::DeviceFamily {
- public:
-  batch::DeviceKind kind() const override { return batch::DeviceKind::Gpu; }
-  plan::PlanPlacement placement() const override { return plan::PlanPlacement::Gpu; }
-  std::vector<int> usable_devices(std::string& why_none) const override {
-    const CudaDriver* driver = CudaDriver::get();
-    if (!driver) {
-      why_none = CudaDriver::unavailable_reason();
-      return {};
-    }
-    std::vector<int> devices;
-    for (const GpuDevice& d : driver->devices()) devices.push_back(d.ordinal);
-    return devices;
-  }
-  std::unique_ptr<batch::BatchBackend> make_backend(batch::PreparedBatch batch,
-                                                    int index) const override {
-    const CudaDriver* driver = CudaDriver::get();
-    if (!driver) throw DeviceError("no usable GPU: " + CudaDriver::unavailable_reason());
-    return make_gpu_batch_backend(std::move(batch), *driver, index);
-  }
-};
-
-}  // namespace
-
-const batch::DeviceFamily& cuda_gpus() {
-  static const CudaGpus family;
-  return family;
 }
 
 }  // namespace polyrt::gpu

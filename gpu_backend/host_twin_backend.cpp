@@ -21,7 +21,7 @@ class HostTwinBackend final : public batch::BatchBackend {
 
   const batch::PreparedBatch& batch() const override { return batch_; }
 
-  batch::DeviceInfo device() const override {
+  batch::BackendDevice device() const override {
     return {batch::DeviceKind::Cpu, 0, "host twin of the GPU kernels"};
   }
   batch::SchedulingLimits scheduling() const override { return {}; }

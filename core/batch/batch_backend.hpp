@@ -18,7 +18,8 @@ namespace polyrt::batch {
 
 using polyrt::DeviceKind;
 
-struct DeviceInfo {
+// The device a back end runs on.
+struct BackendDevice {
   DeviceKind kind = DeviceKind::Cpu;
   int index = 0;  // among the devices of its kind (a GPU's CUDA ordinal)
   std::string name;
@@ -81,7 +82,7 @@ class BatchBackend {
 
   // Where it runs: the device's kind and its name for messages and `-v`
   // ("cpu", "gpu 0 (NVIDIA H200, sm_90, 132 SMs)").
-  virtual DeviceInfo device() const = 0;
+  virtual BackendDevice device() const = 0;
   std::string device_name() const { return device().name; }
 
   // How the evaluator schedules its chunks (the back end's own policy: the

@@ -1060,10 +1060,13 @@ def set_buffer_cache_limit(nbytes: int) -> None:
 
 
 def devices() -> dict:
-    """What the batch tier can run on here, as ``polyrt devices`` prints it:
-    ``{"cpu": {"cores", "target", "vector_isa"}, "gpus": [{"index", "name",
-    "compute_capability", "multiprocessors", "memory_bytes", "fault"}],
-    "no_gpu_reason", "cuda_driver_version", "cuda_driver_library", "text"}``.
+    """What the batch tier can run on here, as ``polyrt devices`` prints it,
+    from every registered device family: ``{"cpu": {"cores", "target",
+    "vector_isa"}, "gpus": [{"index", "family", "name", "fault", ...its
+    family's properties: a CUDA GPU's "compute_capability",
+    "multiprocessors", "memory_bytes"}], "no_gpu_reason", "text"}`` and each
+    family's own facts under its name (``cuda_driver_version``,
+    ``cuda_driver_library`` once a CUDA driver is loaded).
     ``no_gpu_reason`` says why no GPU is usable (None when one is); a GPU's
     ``fault`` is set once a sticky fault made it unusable for the process."""
     return _polyrt.devices()

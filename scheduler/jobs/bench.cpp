@@ -212,8 +212,8 @@ BenchReport bench_file(const std::string& file, const BenchOptions& options) {
   // of them (it falls back to the CPU when no GPU is usable).
   bool every_device_ran = report.batches.back().skipped.empty();
   double alone = every_device_ran ? report.batches.back().rows_per_second : 0;
-  if (const Devices here = devices(); !here.gpus.empty()) {
-    for (const GpuDeviceInfo& d : here.gpus) {
+  if (const std::vector<DeviceInfo> gpus = devices().of_kind(DeviceKind::Gpu); !gpus.empty()) {
+    for (const DeviceInfo& d : gpus) {
       measure("gpu " + std::to_string(d.index),
               BatchOptions{.device = DeviceChoice(BatchDevice::Gpu, d.index)});
       every_device_ran = every_device_ran && report.batches.back().skipped.empty();
@@ -221,8 +221,7 @@ BenchReport bench_file(const std::string& file, const BenchOptions& options) {
     }
     measure("all", BatchOptions{.threads = threads, .device = BatchDevice::All});
     const BenchBatch& all = report.batches.back();
-    if (every_device_ran && all.skipped.empty() && all.devices == 1 + here.gpus.size() &&
-        alone > 0) {
+    if (every_device_ran && all.skipped.empty() && all.devices == 1 + gpus.size() && alone > 0) {
       report.all_of_sum = all.rows_per_second / alone;
     }
   }

@@ -805,7 +805,7 @@ std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
   }
   // The device output goes to (BatchDevice::Gpu's, or Auto's first GPU).
   const batch::BatchBackend& holder = *impl_->backends[impl_->first_gpu];
-  const batch::DeviceInfo device = holder.device();
+  const batch::BackendDevice device = holder.device();
   std::vector<DeviceColumn> out(output_names().size());
   std::vector<uint64_t> addresses(out.size(), 0);
   // Text outputs: their offsets now, their bytes as the chunks arrive.
@@ -850,7 +850,7 @@ Column BatchEvaluator::to_host(const DeviceColumn& column) const {
   Column out{column.name, column.type, column.address == 0, {}, {}, {}};
   if (out.is_none) return out;
   const batch::BatchBackend& holder = *impl_->backends[std::max(impl_->first_gpu, 0)];
-  const batch::DeviceInfo device = holder.device();
+  const batch::BackendDevice device = holder.device();
   if (device.kind != column.kind || device.index != column.device) {
     throw WriteError("to_host: column '" + column.name + "' is on " +
                      (column.kind == DeviceKind::Gpu ? "gpu " : "cpu ") +

@@ -4,32 +4,31 @@
 #include <charconv>
 #include <cstdio>
 
-#include "codegen/batch_codegen.hpp"
-#include "cpu_backend/batch_kernels.hpp"
 #include "cpu_backend/native_program.hpp"
-#include "gpu_backend/ptx/ptx_compiler.hpp"
-#include "gpu_backend/ptx/ptxas.hpp"
 #include "nodes/node_docs.hpp"
 #include "plan/state_plan.hpp"
 #include "program/program_internals.hpp"
 #include "scheduler/runtime/batch_setup.hpp"
+#include "scheduler/runtime/device_families.hpp"
 #include "slots/slot_program.hpp"
 
 namespace polyrt {
 
 namespace {
 
-gpu::NvptxTarget nvptx(const GpuTarget& target) {
-  return gpu::NvptxTarget{target.sm, target.cuda_driver_version};
+using KernelText = batch::DeviceFamily::KernelText;
+
+const batch::DeviceFamily& family_on(PlanDevice device) {
+  return scheduler::family_of(device == PlanDevice::Gpu ? batch::DeviceKind::Gpu
+                                                        : batch::DeviceKind::Cpu);
 }
 
 batch::PreparedBatch prepared(const std::shared_ptr<const Program>& program,
                               const std::vector<std::string>& outputs, PlanDevice device) {
   BatchOptions options;
   options.outputs = outputs;
-  return scheduler::prepare(
-      program, scheduler::resolve_batch_options(*program, options),
-      device == PlanDevice::Gpu ? plan::PlanPlacement::Gpu : plan::PlanPlacement::Cpu);
+  return scheduler::prepare(program, scheduler::resolve_batch_options(*program, options),
+                            family_on(device).placement());
 }
 
 // Rows whose text a GPU plan's `typical` bytes are measured on.
@@ -113,11 +112,11 @@ std::optional<unsigned> cuda_driver_version_named(std::string_view text) {
 }
 
 void check_gpu_target(const GpuTarget& target) {
-  gpu::resolve_nvptx_target(nvptx(target));
+  family_on(PlanDevice::Gpu).check_target(target);
 }
 
 std::string valid_gpu_targets() {
-  return gpu::valid_sm_list();
+  return family_on(PlanDevice::Gpu).valid_targets();
 }
 
 std::string node_reference() {
@@ -142,6 +141,8 @@ BatchPlanView batch_plan(const std::shared_ptr<const Program>& program, PlanDevi
   return plan::view_batch_plan(p.graph(), p.plan);
 }
 
+// The native per-state engine's code: the CPU back end owns that engine,
+// as it owns compile() (cpu_backend/compile.cpp); it is no device family's.
 std::string state_plan_llvm_ir(const Program& program) {
   slot_program_of(program);
   return cpu::native_program_text(program, jit::CodeText::Optimized);
@@ -155,46 +156,29 @@ std::string state_plan_asm(const Program& program) {
 std::string batch_plan_text(const std::shared_ptr<const Program>& program, PlanDevice device,
                             const std::vector<std::string>& outputs, const GpuTarget& target) {
   const batch::PreparedBatch p = prepared(program, outputs, device);
-  if (device == PlanDevice::Cpu) {
-    return plan::describe_batch_plan(p.graph(), p.plan);
-  }
-  const gpu::PtxKernels kernels =
-      gpu::PtxCompiler::instance().compile(p.graph(), p.plan, nvptx(target));
-  std::string text =
-      plan::describe_batch_plan(p.graph(), p.plan) + typical_kernel_text(program, outputs, p.plan) +
-      gpu::describe_kernel_resources(kernels.ptx, kernels.entries, p.plan.steps.size(),
-                                     kernels.target.sm, codegen::kGpuBlockThreads);
-  if (p.plan.uses_text_kernels()) {
-    // The kernels it shares with every program (text compaction, rows).
-    const gpu::PtxKernels shared =
-        gpu::PtxCompiler::instance().compile_shared_kernels(nvptx(target));
-    text += gpu::describe_kernel_resources(shared.ptx, shared.entries, 0, shared.target.sm,
-                                           codegen::kGpuBlockThreads);
-  }
-  return text;
+  std::string text = plan::describe_batch_plan(p.graph(), p.plan);
+  if (device == PlanDevice::Gpu) text += typical_kernel_text(program, outputs, p.plan);
+  return text + family_on(device).kernel_text(p, KernelText::Resources, target);
 }
 
 std::string batch_kernels_llvm_ir(const std::shared_ptr<const Program>& program, PlanDevice device,
                                   bool optimized, const std::vector<std::string>& outputs,
                                   const GpuTarget& target) {
-  const batch::PreparedBatch p = prepared(program, outputs, device);
-  if (device == PlanDevice::Cpu) {
-    return cpu::batch_kernels_text(p.graph(), p.plan,
-                                   optimized ? jit::CodeText::Optimized : jit::CodeText::Emitted);
-  }
-  return gpu::PtxCompiler::instance().module_ir(p.graph(), p.plan, nvptx(target), optimized);
+  return family_on(device).kernel_text(prepared(program, outputs, device),
+                                       optimized ? KernelText::OptimizedIr : KernelText::EmittedIr,
+                                       target);
 }
 
 std::string batch_kernels_asm(const std::shared_ptr<const Program>& program,
                               const std::vector<std::string>& outputs) {
-  const batch::PreparedBatch p = prepared(program, outputs, PlanDevice::Cpu);
-  return cpu::batch_kernels_text(p.graph(), p.plan, jit::CodeText::Assembly);
+  return family_on(PlanDevice::Cpu)
+      .kernel_text(prepared(program, outputs, PlanDevice::Cpu), KernelText::Assembly, {});
 }
 
 std::string batch_kernels_ptx(const std::shared_ptr<const Program>& program,
                               const std::vector<std::string>& outputs, const GpuTarget& target) {
-  const batch::PreparedBatch p = prepared(program, outputs, PlanDevice::Gpu);
-  return gpu::PtxCompiler::instance().compile(p.graph(), p.plan, nvptx(target)).ptx;
+  return family_on(PlanDevice::Gpu)
+      .kernel_text(prepared(program, outputs, PlanDevice::Gpu), KernelText::Assembly, target);
 }
 
 }  // namespace polyrt

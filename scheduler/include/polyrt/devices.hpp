@@ -1,45 +1,31 @@
-// What the batch tier can run on here: the CPU (cores, the JIT's target and
-// vector ISA) and every GPU the CUDA driver reports, or why none is usable.
+// What the batch tier can run on here: every registered device family (the
+// CPU first, then the GPUs' drivers) with its devices, or why it has none.
 // `polyrt devices` prints describe_devices(devices()); Python's
 // polyrt.devices() returns the same facts.
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "polyrt/device_info.hpp"
+
 namespace polyrt {
 
-struct CpuDevice {
-  unsigned cores = 0;      // oneTBB's default concurrency (the affinity mask's)
-  std::string target;      // the CPU the JIT generates code for ("rocketlake")
-  std::string vector_isa;  // the widest vector extension it targets ("avx512f", ..., "scalar")
-};
-
-struct GpuDeviceInfo {
-  int index = 0;  // as --device N and BatchOptions::gpu name it
-  std::string name;
-  unsigned compute_capability = 0;  // major * 10 + minor (90 for sm_90)
-  int multiprocessors = 0;
-  uint64_t memory_bytes = 0;
-  // Set once a sticky fault made it unusable for the rest of the process.
-  std::string fault;
-};
-
 struct Devices {
-  CpuDevice cpu;
-  std::vector<GpuDeviceInfo> gpus;
-  // With no GPU usable: why (no driver library, the toolkit's stub, a
-  // driver older than CUDA 12, no device, ...).
-  std::string no_gpu_reason;
-  unsigned cuda_driver_version = 0;  // 12040 for CUDA 12.4 (0: no driver)
-  std::string cuda_driver_library;   // the file loaded
+  std::vector<DeviceFamilyInfo> families;  // in registration order, the CPU first
+
+  // Every device of `kind`, family by family.
+  std::vector<DeviceInfo> of_kind(DeviceKind kind) const;
+  // Why no device of `kind` is here: the families' reasons ("" when one is).
+  std::string why_none(DeviceKind kind) const;
 };
 
-// Loads the CUDA driver on the first call (never fails: a reason instead).
+// Asks every family (loading the GPU drivers on the first call); never
+// fails: a family that cannot be used says why instead.
 Devices devices();
 
-// The lines `polyrt devices` prints.
+// The lines `polyrt devices` prints: each device's, a faulted one's fault,
+// and for a kind with no device, why ("gpu: none (...)").
 std::string describe_devices(const Devices& devices);
 
 }  // namespace polyrt

@@ -10,17 +10,11 @@
 #include <string_view>
 #include <vector>
 
+#include "polyrt/code_target.hpp"
 #include "polyrt/plan_view.hpp"
 #include "polyrt/polyrt.hpp"
 
 namespace polyrt {
-
-// The GPU code is generated for: a compute capability and the oldest CUDA
-// driver that must load it (which picks the PTX ISA).
-struct GpuTarget {
-  unsigned sm = 90;                  // major * 10 + minor
-  unsigned cuda_driver_version = 0;  // 12040 for 12.4; 0: the newest ISA LLVM emits
-};
 
 // Throws polyrt::Error naming the valid ones for a compute capability or
 // driver polyrt cannot generate code for.
