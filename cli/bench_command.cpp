@@ -109,7 +109,7 @@ int bench_command(CommandLine& args) {
     std::fprintf(stderr, "polyrt bench: %s measures its top-level outputs; %s\n",
                  settings.file.c_str(), traversal_note.c_str());
   }
-  apply_settings(*p, settings.sets, "bench", settings.bench.coordinates, settings.bench.externs);
+  apply_settings(*p, settings.sets, "bench", settings.bench.coordinates);
   settings.bench.outputs = settings.outputs;
   check_outputs("bench", settings.outputs, *p, settings.file);
   const BenchReport report = bench_file(settings.file, settings.bench);

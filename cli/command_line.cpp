@@ -314,7 +314,6 @@ void refuse_inputless_traversal(const std::string& command, const std::string& f
 
 void apply_settings(const Program& p, const std::vector<std::pair<std::string, std::string>>& sets,
                     const std::string& command, std::vector<uint64_t>& coordinates,
-                    std::vector<std::pair<std::string, Value>>& externs,
                     bool unset_externs_read_none) {
   const std::string prefix = "polyrt " + command + ": ";
   coordinates.assign(p.input_names().size(), 0);

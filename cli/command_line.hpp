@@ -124,19 +124,19 @@ Value parse_setting(const std::string& what, const std::string& text, Type type)
 // empty name or a name given twice.
 std::vector<std::string> split_list(const std::string& text, const std::string& command);
 
-// The --set values of a bulk command (`run`, `bench`) for program `p`:
-// every input but the first (which the command iterates) into `coordinates`
-// (one value per input), externs into `externs`. UsageError, prefixed
-// "polyrt COMMAND:", for an unknown name, the iterated input, an input
-// without a value or an extern without a default left unset (unless
-// `unset_externs_read_none`: it then reads None, as preview shows it).
 // A top-level traversal's rows are numbered by the program's first input:
 // one with no input is refused, saying what to add.
 [[noreturn]] void refuse_inputless_traversal(const std::string& command, const std::string& file);
 
+// The --set values of a bulk command (`run`, `bench`) for program `p`:
+// every input but the first (which the command iterates) into `coordinates`
+// (one value per input); an extern's value the compiler already made its
+// default (take_setting), so it is only checked here. UsageError, prefixed
+// "polyrt COMMAND:", for an unknown name, the iterated input, an input
+// without a value or an extern without a default left unset (unless
+// `unset_externs_read_none`: it then reads None, as preview shows it).
 void apply_settings(const Program& p, const std::vector<std::pair<std::string, std::string>>& sets,
                     const std::string& command, std::vector<uint64_t>& coordinates,
-                    std::vector<std::pair<std::string, Value>>& externs,
                     bool unset_externs_read_none = false);
 
 }  // namespace polyrt::cli

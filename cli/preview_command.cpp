@@ -67,7 +67,7 @@ std::string type_shown(Type type, LogicalType logical) {
 
 // The rows of a plain program: one state, the first input iterated.
 void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_t> coordinates,
-                  const std::vector<std::pair<std::string, Value>>& externs, TextTable& table) {
+                  TextTable& table) {
   std::vector<size_t> outputs;
   for (const std::string& name : r.outputs.empty() ? p.output_names() : r.outputs) {
     outputs.push_back(p.require_output(name));
@@ -76,7 +76,6 @@ void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_
         type_shown(p.output_type(outputs.back()), p.output_logical_type(outputs.back())));
   }
   State state = p.new_state();
-  for (const auto& [name, value] : externs) state.set_input(name, value);
   const uint64_t count = std::min(r.rows, r.cycles.second);
   for (uint64_t k = 0; k < count; ++k) {
     if (!coordinates.empty()) {  // a program with no input shows its constants each row
@@ -92,12 +91,10 @@ void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_
 // The rows of traversal 0, as polyrt run writes them: the iterated input,
 // every level's elements, the innermost body's outputs.
 void traversal_rows(std::shared_ptr<const Program> p, const PreviewRequest& r,
-                    std::vector<uint64_t> coordinates,
-                    std::vector<std::pair<std::string, Value>> externs, TextTable& table) {
+                    std::vector<uint64_t> coordinates, TextTable& table) {
   TraversalRowsOptions options;
   options.outputs = r.outputs;
   options.coordinates = std::move(coordinates);
-  options.externs = std::move(externs);
   options.threads = 1;
   const TraversalRows rows(std::move(p), options);
   for (size_t k = 0; k < rows.names().size(); ++k) {
@@ -152,14 +149,13 @@ int preview_command(CommandLine& args) {
     r.cycles = {0, *p.cursors()[0].size};
   }
   std::vector<uint64_t> coordinates;
-  std::vector<std::pair<std::string, Value>> externs;
-  apply_settings(p, r.sets, "preview", coordinates, externs, true);
+  apply_settings(p, r.sets, "preview", coordinates, true);
   TextTable table;
   if (p.traversal_count()) {
     if (p.input_names().empty()) refuse_inputless_traversal("preview", file);
-    traversal_rows(program, r, coordinates, externs, table);
+    traversal_rows(program, r, coordinates, table);
   } else {
-    program_rows(p, r, coordinates, externs, table);
+    program_rows(p, r, coordinates, table);
   }
   const bool terminal = isatty(STDOUT_FILENO) == 1;
   std::string out = render_table(table, TableStyle{terminal, line_width(r, terminal)});

@@ -333,7 +333,7 @@ void prepare_job(RunRequest& r, const std::string& file) {
   if (r.rows) r.cycles->second = std::min(r.cycles->second, *r.rows);
   job.first = r.cycles->first;
   job.count = r.cycles->second;
-  apply_settings(p, r.sets, "run", job.coordinates, job.externs, true);
+  apply_settings(p, r.sets, "run", job.coordinates, true);
   // A traversal's rows hold its body's outputs, run on a per-state engine.
   const Program& columns_of = p.traversal_count() ? *flattened_traversal_info(p, 0).body : p;
   job.outputs = r.outputs.empty() ? columns_of.output_names() : r.outputs;

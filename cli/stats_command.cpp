@@ -186,7 +186,7 @@ int stats_command(CommandLine& args) {
                      " has a traversal; stats reads a program's own rows (not yet a "
                      "traversal's)");
   }
-  apply_settings(*program, sets, "stats", batch.coordinates, batch.externs, true);
+  apply_settings(*program, sets, "stats", batch.coordinates, true);
   batch.outputs = outputs;
   if (!html.empty()) {
     // Refused before the rows are generated: a report nowhere to go.
