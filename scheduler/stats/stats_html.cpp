@@ -112,64 +112,79 @@ std::string count_tick(double v) {
   return v >= 1e15 ? number(v) : stats_count_text((uint64_t)std::llround(v));
 }
 
-// The histogram as an SVG with axes: counts up the left (linear, or powers
-// of ten for the log view) with gridlines, bin edges along the bottom,
-// each bar's range and count on hover.
-std::string histogram_svg(const ColumnStats& s, const NumericStats& n, bool log_scale) {
-  constexpr double kWidth = 960, kHeight = 280, kLeft = 80, kRight = 24, kTop = 12, kBottom = 44;
-  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
-  uint64_t top = 1;
-  for (uint64_t b : n.histogram) top = std::max(top, b);
-  // Linear: 0 .. a round multiple of the step; log: 1 .. the next power of ten.
+// A histogram plot's frame: its size, the count axis (linear: 0 .. a round
+// multiple of the step; log: 1 .. the next power of ten) and where a count
+// sits on it.
+struct HistogramFrame {
+  static constexpr double kWidth = 960, kHeight = 280, kLeft = 80, kRight = 24, kTop = 12,
+                          kBottom = 44;
+  static constexpr double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+  bool log_scale;
   std::vector<double> ticks;
-  double axis_top;
-  if (log_scale) {
-    const int decades = std::max(1, (int)std::ceil(std::log10((double)top) - 1e-12));
-    axis_top = std::pow(10.0, decades);
-    for (int d = 0; d <= decades; ++d) ticks.push_back(std::pow(10.0, d));
-  } else {
-    const double step = nice_step((double)top, 4);
-    axis_top = std::ceil((double)top / step) * step;
-    for (double t = 0; t <= axis_top * (1 + 1e-12); t += step) ticks.push_back(t);
+  double axis_top = 1;
+
+  HistogramFrame(const NumericStats& n, bool log) : log_scale(log) {
+    uint64_t top = 1;
+    for (uint64_t b : n.histogram) top = std::max(top, b);
+    if (log_scale) {
+      const int decades = std::max(1, (int)std::ceil(std::log10((double)top) - 1e-12));
+      axis_top = std::pow(10.0, decades);
+      for (int d = 0; d <= decades; ++d) ticks.push_back(std::pow(10.0, d));
+    } else {
+      const double step = nice_step((double)top, 4);
+      axis_top = std::ceil((double)top / step) * step;
+      for (double t = 0; t <= axis_top * (1 + 1e-12); t += step) ticks.push_back(t);
+    }
   }
-  const auto y_of = [&](double count) {
+  double y_of(double count) const {
     if (!log_scale) return kTop + plot_h * (1 - count / axis_top);
     const double level = count <= 1 ? 0 : std::log10(count) / std::log10(axis_top);
     return kTop + plot_h * (1 - level);
-  };
-  std::string svg = "<svg class=\"chart\" data-scale=\"" +
-                    std::string(log_scale ? "log" : "linear") +
-                    "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + number(kWidth) +
-                    " " + number(kHeight) + "\" role=\"img\" aria-label=\"histogram of " +
-                    escaped(s.name) + (log_scale ? ", counts on a log scale" : "") + "\">";
-  for (const double t : ticks) {
-    const std::string y = number(y_of(t));
-    svg += "<line class=\"grid\" x1=\"" + number(kLeft) + "\" x2=\"" + number(kWidth - kRight) +
-           "\" y1=\"" + y + "\" y2=\"" + y + "\"/><text class=\"tick\" x=\"" + number(kLeft - 6) +
-           "\" y=\"" + y + "\" dy=\"4\" text-anchor=\"end\">" + count_tick(t) + "</text>";
   }
-  const size_t bins = std::max<size_t>(1, n.histogram.size());
-  const double bar = plot_w / (double)bins;
-  const double range =
-      n.histogram_edges.empty() ? 0 : n.histogram_edges.back() - n.histogram_edges.front();
+};
+
+// The count axis's gridlines and labels.
+std::string count_gridlines(const HistogramFrame& f) {
+  using F = HistogramFrame;
+  std::string svg;
+  for (const double t : f.ticks) {
+    const std::string y = number(f.y_of(t));
+    svg += "<line class=\"grid\" x1=\"" + number(F::kLeft) + "\" x2=\"" +
+           number(F::kWidth - F::kRight) + "\" y1=\"" + y + "\" y2=\"" + y +
+           "\"/><text class=\"tick\" x=\"" + number(F::kLeft - 6) + "\" y=\"" + y +
+           "\" dy=\"4\" text-anchor=\"end\">" + count_tick(t) + "</text>";
+  }
+  return svg;
+}
+
+// One bar per bin, `bar` wide, with its range and count on hover.
+std::string histogram_bars(const ColumnStats& s, const NumericStats& n, const HistogramFrame& f,
+                           double bar, double range) {
+  using F = HistogramFrame;
+  std::string svg;
   for (size_t b = 0; b < n.histogram.size(); ++b) {
     const uint64_t count = n.histogram[b];
-    double y = y_of((double)count);
-    if (count && y > kTop + plot_h - 2) y = kTop + plot_h - 2;  // a nonempty bin always shows
+    double y = f.y_of((double)count);
+    if (count && y > F::kTop + F::plot_h - 2)
+      y = F::kTop + F::plot_h - 2;  // a nonempty bin always shows
     // An integer bin holds edges[b] .. edges[b + 1] - 1.
     const std::string lo = tick_text(s, n.histogram_edges[b], range);
     const std::string hi =
         tick_text(s, n.histogram_edges[b + 1] - (is_float(s.type) ? 0 : 1), range);
-    svg += "<rect class=\"bar\" x=\"" + number(kLeft + (double)b * bar + 0.5) + "\" y=\"" +
+    svg += "<rect class=\"bar\" x=\"" + number(F::kLeft + (double)b * bar + 0.5) + "\" y=\"" +
            number(y) + "\" width=\"" + number(std::max(1.0, bar - 1)) + "\" height=\"" +
-           number(kTop + plot_h - y) + "\"><title>" + escaped(lo) + " .. " + escaped(hi) + ": " +
-           stats_count_text(count) + " rows</title></rect>";
+           number(F::kTop + F::plot_h - y) + "\"><title>" + escaped(lo) + " .. " + escaped(hi) +
+           ": " + stats_count_text(count) + " rows</title></rect>";
   }
-  svg += "<line class=\"axis\" x1=\"" + number(kLeft) + "\" x2=\"" + number(kWidth - kRight) +
-         "\" y1=\"" + number(kTop + plot_h) + "\" y2=\"" + number(kTop + plot_h) + "\"/>";
-  // Five or six edges along the bottom, the first and the last always (an
-  // integer column's last one is its max, the last bin's last value); one
-  // value only when all are equal.
+  return svg;
+}
+
+// Five or six edges along the bottom, the first and the last always (an
+// integer column's last one is its max, the last bin's last value); one
+// value only when all are equal.
+std::string edge_ticks(const ColumnStats& s, const NumericStats& n, size_t bins, double bar,
+                       double range) {
+  using F = HistogramFrame;
   const bool one_value = range == 0;
   const bool wide = tick_text(s, n.histogram_edges.front(), range).size() > 12;  // an instant
   const size_t step = std::max<size_t>(1, (bins + (wide ? 2 : 4)) / (wide ? 3 : 5));
@@ -178,20 +193,46 @@ std::string histogram_svg(const ColumnStats& s, const NumericStats& n, bool log_
     if (e == 0 || 4 * (bins - e) >= 3 * step) edges.push_back(e);
   }
   if (!one_value) edges.push_back(bins);
+  std::string svg;
   for (const size_t e : edges) {
-    const double x = one_value ? kLeft + bar / 2 : kLeft + (double)e * bar;
+    const double x = one_value ? F::kLeft + bar / 2 : F::kLeft + (double)e * bar;
     const char* anchor = one_value || (e > 0 && e < bins) ? "middle" : e == 0 ? "start" : "end";
     const double at =
         e == bins && !is_float(s.type) ? n.histogram_edges[e] - 1 : n.histogram_edges[e];
     svg += "<line class=\"axis\" x1=\"" + number(x) + "\" x2=\"" + number(x) + "\" y1=\"" +
-           number(kTop + plot_h) + "\" y2=\"" + number(kTop + plot_h + 5) +
-           "\"/><text class=\"tick\" x=\"" + number(x) + "\" y=\"" + number(kTop + plot_h + 20) +
-           "\" text-anchor=\"" + anchor + "\">" + escaped(tick_text(s, at, range)) + "</text>";
+           number(F::kTop + F::plot_h) + "\" y2=\"" + number(F::kTop + F::plot_h + 5) +
+           "\"/><text class=\"tick\" x=\"" + number(x) + "\" y=\"" +
+           number(F::kTop + F::plot_h + 20) + "\" text-anchor=\"" + anchor + "\">" +
+           escaped(tick_text(s, at, range)) + "</text>";
   }
-  svg += "<text class=\"axis-title\" x=\"" + number(kLeft + plot_w / 2) + "\" y=\"" +
-         number(kHeight - 4) + "\" text-anchor=\"middle\">" + escaped(s.name) +
+  return svg;
+}
+
+// The histogram as an SVG with axes: counts up the left (linear, or powers
+// of ten for the log view) with gridlines, bin edges along the bottom,
+// each bar's range and count on hover.
+std::string histogram_svg(const ColumnStats& s, const NumericStats& n, bool log_scale) {
+  using F = HistogramFrame;
+  const HistogramFrame frame(n, log_scale);
+  std::string svg = "<svg class=\"chart\" data-scale=\"" +
+                    std::string(log_scale ? "log" : "linear") +
+                    "\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + number(F::kWidth) +
+                    " " + number(F::kHeight) + "\" role=\"img\" aria-label=\"histogram of " +
+                    escaped(s.name) + (log_scale ? ", counts on a log scale" : "") + "\">";
+  svg += count_gridlines(frame);
+  const size_t bins = std::max<size_t>(1, n.histogram.size());
+  const double bar = F::plot_w / (double)bins;
+  const double range =
+      n.histogram_edges.empty() ? 0 : n.histogram_edges.back() - n.histogram_edges.front();
+  svg += histogram_bars(s, n, frame, bar, range);
+  svg += "<line class=\"axis\" x1=\"" + number(F::kLeft) + "\" x2=\"" +
+         number(F::kWidth - F::kRight) + "\" y1=\"" + number(F::kTop + F::plot_h) + "\" y2=\"" +
+         number(F::kTop + F::plot_h) + "\"/>";
+  svg += edge_ticks(s, n, bins, bar, range);
+  svg += "<text class=\"axis-title\" x=\"" + number(F::kLeft + F::plot_w / 2) + "\" y=\"" +
+         number(F::kHeight - 4) + "\" text-anchor=\"middle\">" + escaped(s.name) +
          "</text><text class=\"axis-title\" transform=\"rotate(-90)\" x=\"" +
-         number(-(kTop + plot_h / 2)) + "\" y=\"14\" text-anchor=\"middle\">rows" +
+         number(-(F::kTop + F::plot_h / 2)) + "\" y=\"14\" text-anchor=\"middle\">rows" +
          (log_scale ? " (log scale)" : "") + "</text>";
   return svg + "</svg>";
 }
