@@ -12,6 +12,7 @@
 #include "codegen/text_compaction.hpp"
 #include "gpu_backend/device_rows.hpp"
 #include "gpu_backend/device_texts.hpp"
+#include "gpu_backend/gpu_chunk_pool.hpp"
 #include "gpu_backend/kernel_arguments.hpp"
 #include "gpu_backend/loaded_kernels.hpp"
 #include "gpu_backend/ptx/ptx_compiler.hpp"
@@ -32,97 +33,6 @@ constexpr const char* kAttachHostTwin = "polyrtCudaDoubleAttachHostTwin";
 
 constexpr uint64_t kMaxChunkRows = uint64_t{4} << 20;
 constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
-
-// The scan of a chunk's bytes per segment of kTextSegmentRows rows (text
-// compaction, row encoding): a sum per segment, one per group of
-// kTextScanGroup segments and their total, and the total's copy on the host.
-struct SegmentScan {
-  DeviceBuffer sums, group_sums;
-  PinnedBuffer total;
-};
-
-// What a chunk in flight holds on the device: its stream, columns and
-// staging. Kept by the back end between runs (see ChunkPool): allocating
-// device and page-locked memory is slow on real drivers.
-struct GpuChunkState {
-  explicit GpuChunkState(const GpuContext& context) : stream(context) {}
-  GpuStream stream;
-  uint64_t capacity = 0;             // rows
-  std::vector<DeviceBuffer> device;  // per plan column (none for a host-made str)
-  std::vector<PinnedBuffer> host;    // per plan column (none for a host-made str)
-  // Per plan column, a device-made text the host reads: its Arrow layout,
-  // compacted on the device (codegen/text_compaction.hpp), then copied.
-  struct PackedText {
-    SegmentScan scan;
-    DeviceBuffer offsets, bytes;
-    PinnedBuffer host_offsets, host_bytes;
-  };
-  std::vector<PackedText> packed;
-  // Text rows encoded on the device (BatchPlan::rows_on_device): the scan
-  // of their segments' bytes, the fields' layout (device_rows.hpp), and the
-  // rows' bytes on both sides (grown to the largest chunk's).
-  struct EncodedRows {
-    SegmentScan scan;
-    PinnedBuffer layout_on_host;
-    DeviceBuffer layout, bytes;
-    PinnedBuffer host_bytes;
-    uint64_t layout_capacity = 0, bytes_capacity = 0;
-  } rows;
-  DeviceBuffer failure_words;           // per step
-  PinnedBuffer failure_words_on_host;   // per step
-  std::vector<PinnedBuffer> generated;  // per output: lane or scalar words to copy up
-  PinnedBuffer text_staging;            // a host-made text's offsets and bytes to copy up
-  // Per plan column, for this run: the caller's device memory a kernel
-  // writes it to directly (evaluate_on_device), or 0 for `device`.
-  std::vector<cuda::CUdeviceptr> targets;
-  cuda::CUdeviceptr column_address(uint32_t c) const {
-    return targets[c] ? targets[c] : device[c].address();
-  }
-};
-
-// Idle chunk states of a back end: every state it made, kept for its life
-// (under --device all a GPU has up to 9 chunks between take and delivery,
-// each holding one; dropping all but 3 after a call made every later call
-// allocate the rest again).
-class ChunkPool {
- public:
-  std::unique_ptr<GpuChunkState> take(const GpuContext& context) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!idle_.empty()) {
-        std::unique_ptr<GpuChunkState> state = std::move(idle_.back());
-        idle_.pop_back();
-        return state;
-      }
-    }
-    return std::make_unique<GpuChunkState>(context);
-  }
-  void give_back(std::unique_ptr<GpuChunkState> state) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    idle_.push_back(std::move(state));
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<GpuChunkState>> idle_;
-};
-
-// A chunk's GPU resources, lent by the pool for as long as the chunk lives.
-struct GpuChunk final : batch::ChunkResources {
-  GpuChunk(ChunkPool& pool, const GpuContext& context) : pool(pool), state(pool.take(context)) {}
-  // A chunk abandoned mid-run (another chunk threw) may still have copies
-  // and kernels queued on its stream: they finish before the pool reuses it;
-  // a stream that fails to finish is not reused.
-  ~GpuChunk() override {
-    try {
-      state->stream.synchronize();
-      pool.give_back(std::move(state));
-    } catch (const Error&) {
-    }
-  }
-  ChunkPool& pool;
-  std::unique_ptr<GpuChunkState> state;
-};
 
 class GpuBatchBackend final : public batch::BatchBackend {
  public:
@@ -323,6 +233,162 @@ class GpuBatchBackend final : public batch::BatchBackend {
   }
 
  private:
+  // One chunk's run of the plan's steps: which columns the host and the
+  // device have, the device-made texts the host waits for, each step's
+  // failure.
+  class ChunkRun {
+   public:
+    ChunkRun(const GpuBatchBackend& backend, batch::ChunkBuffers& b, GpuChunkState& g,
+             uint64_t first)
+        : backend_(backend),
+          b_(b),
+          g_(g),
+          p_(backend.batch_.plan),
+          first_(first),
+          bytes_(b.rows * 8),
+          on_host_(p_.column_types.size(), 0),
+          on_device_(p_.column_types.size(), 0),
+          results_(p_.steps.size()),
+          launched_(p_.steps.size(), 0) {}
+
+    // A kernel-made output column goes straight into the caller's device
+    // memory: no chunk column and device-to-device copy (3x the traffic).
+    void write_outputs_to(std::span<const uint64_t> device_targets) {
+      g_.targets.assign(p_.column_types.size(), 0);
+      for (size_t o = 0; o < device_targets.size(); ++o) {
+        const BatchValue& v = p_.outputs[o];
+        if (v.kind == BatchValue::Column && device_targets[o] && !g_.targets[v.index] &&
+            p_.column_steps[v.index] != plan::kNoStep &&
+            p_.steps[p_.column_steps[v.index]].kind == plan::BatchStep::Kernel) {
+          g_.targets[v.index] = device_targets[o];
+        }
+      }
+    }
+
+    void copy_coordinates(std::span<const uint64_t* const> coordinate_columns) {
+      size_t next_input = 0;
+      for (uint32_t c : p_.coordinate_columns) {
+        if (c == ~0u) continue;
+        std::memcpy(g_.host[c].words(), coordinate_columns[next_input++], bytes_);
+        on_host_[c] = 1;
+      }
+    }
+
+    void run_step(uint32_t s) {
+      if (p_.steps[s].kind == plan::BatchStep::Kernel) {
+        backend_.launch(g_, s, first_, b_.rows, on_host_, on_device_);
+        launched_[s] = 1;
+        return;
+      }
+      run_host_step(s);
+    }
+
+    // After the steps: the outputs to where they go (text rows counted on
+    // the device, the host's staging, or the caller's device memory), then
+    // the chunk's failure once everything queued is done.
+    batch::ChunkFailure finish(bool encode, std::span<const uint64_t> device_targets) {
+      if (encode) {
+        backend_.count_row_bytes(g_, b_, first_);
+      } else if (device_targets.empty()) {
+        for (const BatchValue& v : p_.outputs) {
+          if (v.kind == BatchValue::Column) to_host(v.index);
+        }
+      } else {
+        backend_.outputs_to_device(g_, b_, on_device_, device_targets);
+        // Device-made text outputs: their bytes counted now, so that
+        // append_text_to_device knows where they go when the chunk's turn comes.
+        for (const BatchValue& v : p_.outputs) {
+          if (v.kind == BatchValue::Column && p_.text_bounds[v.index])
+            backend_.count_text_bytes(g_, v.index, b_.rows);
+        }
+      }
+      collect();
+      return failure_before((uint32_t)p_.steps.size());
+    }
+
+   private:
+    // Column `c` to the host; device-made texts the host needs are
+    // compacted and copied when it waits.
+    void to_host(uint32_t c) {
+      if (on_host_[c] || (is_payload(p_.column_types[c]) && !p_.text_bounds[c])) return;
+      on_host_[c] = 1;
+      if (p_.text_bounds[c]) {
+        texts_to_host_.push_back(c);
+        return;
+      }
+      backend_.context_.check(
+          backend_.context_.driver().api().cuMemcpyDtoHAsync(
+              g_.host[c].words(), g_.column_address(c), bytes_, g_.stream.handle()),
+          "cuMemcpyDtoHAsync");
+    }
+
+    // Waits for what is queued: device-made texts wait for their kernels
+    // and copies (and so for everything queued before them); else one
+    // synchronize. Then the launched kernels' failures are known.
+    void collect() {
+      if (texts_to_host_.empty()) {
+        g_.stream.synchronize();
+      } else {
+        backend_.texts_to_chunk(g_, b_, texts_to_host_);
+        texts_to_host_.clear();
+      }
+      for (uint32_t s = 0; s < p_.steps.size(); ++s) {
+        if (!launched_[s]) continue;
+        results_[s] = p_.steps[s].fallible
+                          ? decode_failure_word(g_.failure_words_on_host.words()[s])
+                          : batch::KernelFailure{};
+        launched_[s] = 0;
+      }
+    }
+
+    batch::ChunkFailure failure_before(uint32_t step) const {
+      batch::ChunkFailure f;
+      for (uint32_t s = 0; s < step; ++s) batch::fold_failure(f, s, results_[s]);
+      return f;
+    }
+
+    // A host step: its inputs on the host, every earlier failure known. The
+    // first of a run of host steps brings down the kernel-made inputs of the
+    // whole run in one batch of copies and one synchronize (not a round trip
+    // per host step: lineitem has 16 in a row).
+    void run_host_step(uint32_t s) {
+      const plan::BatchStep& step = p_.steps[s];
+      if (s == 0 || p_.steps[s - 1].kind == plan::BatchStep::Kernel) {
+        for (uint32_t t = s; t < p_.steps.size() && p_.steps[t].kind != plan::BatchStep::Kernel;
+             ++t) {
+          for (const ir::Wire& w : backend_.batch_.graph().nodes[p_.steps[t].nodes[0]].inputs) {
+            const BatchValue& v = p_.value_of(w);
+            if (v.kind == BatchValue::Column && on_device_[v.index]) to_host(v.index);
+          }
+        }
+        collect();
+      }
+      const uint64_t limit = failure_before(s).row;
+      results_[s].row =
+          b_.parts_on_every_core
+              ? batch::run_host_step_in_parts(backend_.batch_, step, b_, first_, limit,
+                                              batch::kPartRows, b_.parts_on_every_core)
+              : batch::run_host_step(backend_.batch_, step, b_, first_, limit);
+      for (uint32_t c : backend_.columns_[s]) {
+        if (p_.column_steps[c] == s) {
+          on_host_[c] = 1;
+          on_device_[c] = 0;
+        }
+      }
+    }
+
+    const GpuBatchBackend& backend_;
+    batch::ChunkBuffers& b_;
+    GpuChunkState& g_;
+    const plan::BatchPlan& p_;
+    const uint64_t first_;
+    const size_t bytes_;  // of a word column's rows
+    std::vector<uint8_t> on_host_, on_device_;
+    std::vector<uint32_t> texts_to_host_;  // device-made texts the host needs
+    std::vector<batch::KernelFailure> results_;
+    std::vector<uint8_t> launched_;
+  };
+
   // The chunk's steps; its outputs end in host staging, or in the caller's
   // device memory when `device_targets` is not empty.
   batch::ChunkFailure run_chunk(batch::ChunkBuffers& b, uint64_t first,
@@ -333,119 +399,13 @@ class GpuBatchBackend final : public batch::BatchBackend {
     batch::fill_generated_outputs(batch_, b, first);
     if (batch_.scalars_failed) return batch::ChunkFailure{0, 0, 0};
     GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;
-    const plan::BatchPlan& p = batch_.plan;
-    const cuda::DriverApi& api = context_.driver().api();
-    const uint64_t rows = b.rows;
     if (device_targets.empty()) stage_outputs_for_host(g, b);
-    // A kernel-made output column goes straight into the caller's device
-    // memory: no chunk column and device-to-device copy (3x the traffic).
-    g.targets.assign(p.column_types.size(), 0);
-    for (size_t o = 0; o < device_targets.size(); ++o) {
-      const BatchValue& v = p.outputs[o];
-      if (v.kind == BatchValue::Column && device_targets[o] && !g.targets[v.index] &&
-          p.column_steps[v.index] != plan::kNoStep &&
-          p.steps[p.column_steps[v.index]].kind == plan::BatchStep::Kernel) {
-        g.targets[v.index] = device_targets[o];
-      }
-    }
-    const size_t bytes = rows * 8;
-    std::vector<uint8_t> on_host(p.column_types.size(), 0), on_device(p.column_types.size(), 0);
-    // Device-made texts the host needs: compacted and copied when it waits.
-    std::vector<uint32_t> texts_to_host;
-    auto to_host = [&](uint32_t c) {
-      if (on_host[c] || (is_payload(p.column_types[c]) && !p.text_bounds[c])) return;
-      on_host[c] = 1;
-      if (p.text_bounds[c]) {
-        texts_to_host.push_back(c);
-        return;
-      }
-      context_.check(
-          api.cuMemcpyDtoHAsync(g.host[c].words(), g.column_address(c), bytes, g.stream.handle()),
-          "cuMemcpyDtoHAsync");
-    };
-
-    size_t next_input = 0;
-    for (uint32_t c : p.coordinate_columns) {
-      if (c == ~0u) continue;
-      std::memcpy(g.host[c].words(), coordinate_columns[next_input++], bytes);
-      on_host[c] = 1;
-    }
-
-    std::vector<batch::KernelFailure> results(p.steps.size());
-    std::vector<uint8_t> launched(p.steps.size(), 0);
-    auto collect = [&] {
-      // Device-made texts wait for their kernels and copies (and so for
-      // everything queued before them); else one synchronize.
-      if (texts_to_host.empty()) {
-        g.stream.synchronize();
-      } else {
-        texts_to_chunk(g, b, texts_to_host);
-        texts_to_host.clear();
-      }
-      for (uint32_t s = 0; s < p.steps.size(); ++s) {
-        if (!launched[s]) continue;
-        results[s] = p.steps[s].fallible ? decode_failure_word(g.failure_words_on_host.words()[s])
-                                         : batch::KernelFailure{};
-        launched[s] = 0;
-      }
-    };
-    auto failure_before = [&](uint32_t step) {
-      batch::ChunkFailure f;
-      for (uint32_t s = 0; s < step; ++s) batch::fold_failure(f, s, results[s]);
-      return f;
-    };
-
-    for (uint32_t s = 0; s < p.steps.size(); ++s) {
-      const plan::BatchStep& step = p.steps[s];
-      if (step.kind == plan::BatchStep::Kernel) {
-        launch(g, s, first, rows, on_host, on_device);
-        launched[s] = 1;
-        continue;
-      }
-      // A host step: its inputs on the host, every earlier failure known.
-      // The first of a run of host steps brings down the kernel-made inputs
-      // of the whole run in one batch of copies and one synchronize (not a
-      // round trip per host step: lineitem has 16 in a row).
-      if (s == 0 || p.steps[s - 1].kind == plan::BatchStep::Kernel) {
-        for (uint32_t t = s; t < p.steps.size() && p.steps[t].kind != plan::BatchStep::Kernel;
-             ++t) {
-          for (const ir::Wire& w : batch_.graph().nodes[p.steps[t].nodes[0]].inputs) {
-            const BatchValue& v = p.value_of(w);
-            if (v.kind == BatchValue::Column && on_device[v.index]) to_host(v.index);
-          }
-        }
-        collect();
-      }
-      const uint64_t limit = failure_before(s).row;
-      results[s].row = b.parts_on_every_core
-                           ? batch::run_host_step_in_parts(batch_, step, b, first, limit,
-                                                           batch::kPartRows, b.parts_on_every_core)
-                           : batch::run_host_step(batch_, step, b, first, limit);
-      for (uint32_t c : columns_[s]) {
-        if (batch_.plan.column_steps[c] == s) {
-          on_host[c] = 1;
-          on_device[c] = 0;
-        }
-      }
-    }
-    const bool encode = b.encode_rows && p.rows_on_device() && device_targets.empty();
-    if (encode) {
-      count_row_bytes(g, b, first);
-    } else if (device_targets.empty()) {
-      for (const BatchValue& v : p.outputs) {
-        if (v.kind == BatchValue::Column) to_host(v.index);
-      }
-    } else {
-      outputs_to_device(g, b, on_device, device_targets);
-      // Device-made text outputs: their bytes counted now, so that
-      // append_text_to_device knows where they go when the chunk's turn comes.
-      for (const BatchValue& v : p.outputs) {
-        if (v.kind == BatchValue::Column && p.text_bounds[v.index])
-          count_text_bytes(g, v.index, rows);
-      }
-    }
-    collect();
-    const batch::ChunkFailure failure = failure_before((uint32_t)p.steps.size());
+    ChunkRun run(*this, b, g, first);
+    run.write_outputs_to(device_targets);
+    run.copy_coordinates(coordinate_columns);
+    for (uint32_t s = 0; s < batch_.plan.steps.size(); ++s) run.run_step(s);
+    const bool encode = b.encode_rows && batch_.plan.rows_on_device() && device_targets.empty();
+    const batch::ChunkFailure failure = run.finish(encode, device_targets);
     if (encode && failure.row == plan::kNoFailingRow) b.encoded_rows = write_rows(g, b);
     return failure;
   }
