@@ -14,7 +14,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Dict, Optional, Sequence
 
-from . import Program, _compile_source, _names, _range
+from ._arguments import _names, _range
+from ._program import Program, _compile_source
 
 
 def _dask_dataframe():

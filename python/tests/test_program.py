@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import polyrt
+from polyrt._batch import _numpy_columns
 
 LADDER = """
 input cycle: u64
@@ -313,7 +314,7 @@ def test_traverse_of_a_literal_lattice_runs_in_the_batch_tier_with_the_same_rows
     )
     rows = program.traverse(3, 6)
     types = program._native.traversal_column_types(0)
-    per_state = polyrt._numpy_columns(
+    per_state = _numpy_columns(
         program._native.traverse(0, 3, 3, [0], [], {}, False, "cpu", 0, 0), types
     )
     assert list(rows) == list(per_state)
