@@ -220,49 +220,60 @@ void refuse_conflicts(const RunRequest& r) {
   }
 }
 
-// What a traversal's rows cannot be written with: one traversal at a time;
-// one without a lattice body (or on a per-state engine) runs its
-// activations on the CPU and writes text.
+// What a traversal's rows cannot be written with. Several traversals write
+// their rows one after another, a header each: only text formats hold that.
 void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
-  if (p.traversal_count() > 1) {
-    throw UsageError("polyrt run: the program has " + std::to_string(p.traversal_count()) +
-                     " traversals; run writes the rows of one (split the program)");
+  const size_t traversals = p.traversal_count();
+  const std::string_view format = r.job.format->name();
+  if (traversals > 1 && !r.job.format->text_rows()) {
+    throw UsageError("polyrt run: the program has " + std::to_string(traversals) +
+                     " traversals, whose rows run writes one traversal after another with a "
+                     "header each: write csv, tsv or jsonl, not " +
+                     std::string(format) + " (or split the program)");
+  }
+  if (traversals > 1 && r.parts) {
+    throw UsageError("polyrt run: the program has " + std::to_string(traversals) +
+                     " traversals, whose rows have no one set of columns for parts to share; "
+                     "drop --parts (or split the program)");
   }
   // Every row holds the iterated input and each element beside the body's
   // outputs: formats that cannot hold those columns are refused for them.
-  const std::string_view format = r.job.format->name();
   if (format == "text") {
     throw UsageError(
         "polyrt run: --format text writes one text column, but a traversal's rows hold the "
         "iterated input and the elements beside the body's outputs; write csv, tsv or jsonl");
   }
-  const TraversalInfo info = flattened_traversal_info(p, 0);
-  for (size_t e = 0; e < info.names.size() && format == "npy"; ++e) {
-    if (is_text(info.types[e])) {
-      throw UsageError(
-          "polyrt run: npy output holds numeric, bool and vector columns, but the "
-          "traversal's element '" +
-          info.names[e] + "' is " + std::string(type_name(info.types[e])) +
-          " (every element is a column of its rows); write csv, tsv, jsonl, parquet or arrow");
+  for (size_t t = 0; t < traversals; ++t) {
+    const TraversalInfo info = flattened_traversal_info(p, t);
+    for (size_t e = 0; e < info.names.size() && format == "npy"; ++e) {
+      if (is_text(info.types[e])) {
+        throw UsageError(
+            "polyrt run: npy output holds numeric, bool and vector columns, but the "
+            "traversal's element '" +
+            info.names[e] + "' is " + std::string(type_name(info.types[e])) +
+            " (every element is a column of its rows); write csv, tsv, jsonl, parquet or arrow");
+      }
     }
-  }
-  const TraversalRows rows(r.job.program, scheduler::traversal_rows_options(r.job, r.batch));
-  if (r.device_given && r.job.device.kind != BatchDevice::Cpu &&
-      r.job.device.kind != BatchDevice::Auto &&
-      rows.batch_rows() == TraversalRows::BatchRows::None) {
-    throw UsageError("polyrt run: --device " + r.device +
-                     ": this traversal's rows run on a per-state engine, on the CPU (a "
-                     "traversal over a literal lattice whose body reads nothing of the program "
-                     "runs in the batch tier, and so do activations of " +
-                     std::to_string(kBatchActivationCycles) +
-                     " cycles or more of a body with a cursor)");
-  }
-  if (!rows.rows_of(r.job.count) && r.job.format->needs_row_count()) {
-    throw UsageError("polyrt run: --format " + std::string(format) +
-                     " needs the row count first, and this traversal's rows are counted only as "
-                     "its openings run; write csv, tsv, jsonl, parquet or arrow (a traversal "
-                     "over a literal lattice whose body reads nothing of the program runs in the "
-                     "batch tier and writes npy too)");
+    TraversalRowsOptions options = scheduler::traversal_rows_options(r.job, r.batch);
+    options.traversal = t;
+    const TraversalRows rows(r.job.program, options);
+    if (r.device_given && r.job.device.kind != BatchDevice::Cpu &&
+        r.job.device.kind != BatchDevice::Auto &&
+        rows.batch_rows() == TraversalRows::BatchRows::None) {
+      throw UsageError("polyrt run: --device " + r.device +
+                       ": this traversal's rows run on a per-state engine, on the CPU (a "
+                       "traversal over a literal lattice whose body reads nothing of the program "
+                       "runs in the batch tier, and so do activations of " +
+                       std::to_string(kBatchActivationCycles) +
+                       " cycles or more of a body with a cursor)");
+    }
+    if (!rows.rows_of(r.job.count) && r.job.format->needs_row_count()) {
+      throw UsageError("polyrt run: --format " + std::string(format) +
+                       " needs the row count first, and this traversal's rows are counted only "
+                       "as its openings run; write csv, tsv, jsonl, parquet or arrow (a "
+                       "traversal over a literal lattice whose body reads nothing of the program "
+                       "runs in the batch tier and writes npy too)");
+    }
   }
 }
 
@@ -334,19 +345,36 @@ void prepare_job(RunRequest& r, const std::string& file) {
   job.first = r.cycles->first;
   job.count = r.cycles->second;
   apply_settings(p, r.sets, "run", job.coordinates, true);
-  // A traversal's rows hold its body's outputs, run on a per-state engine.
-  const Program& columns_of = p.traversal_count() ? *flattened_traversal_info(p, 0).body : p;
-  job.outputs = r.outputs.empty() ? columns_of.output_names() : r.outputs;
-  check_outputs("run", job.outputs, columns_of,
-                (p.traversal_count() ? "the traversal's body in " : "") + file);
-  if (p.traversal_count()) refuse_traversal_conflicts(r, p);
-  for (const std::string& name : job.outputs) {
-    if (r.no_nulls && columns_of.output_nullable(columns_of.require_output(name))) {
-      throw UsageError("polyrt run: output '" + name +
-                       "' may be null (null_if, null_with_probability or an if with a None "
-                       "branch) and --no-nulls refuses it; drop --no-nulls, leave it out of "
-                       "--outputs, or write default_or(" +
-                       name + ", fallback)");
+  // A traversal's rows hold its body's outputs; several traversals write
+  // every output of each body.
+  const size_t traversals = p.traversal_count();
+  if (traversals > 1 && !r.outputs.empty()) {
+    throw UsageError(
+        "polyrt run: --outputs names the outputs of one traversal's body, and the "
+        "program has " +
+        std::to_string(traversals) +
+        " traversals (each writes every output of its body); drop --outputs");
+  }
+  std::vector<const Program*> row_programs{&p};
+  if (traversals) row_programs.clear();
+  for (size_t t = 0; t < traversals; ++t) {
+    row_programs.push_back(flattened_traversal_info(p, t).body.get());
+  }
+  if (traversals <= 1) {
+    job.outputs = r.outputs.empty() ? row_programs[0]->output_names() : r.outputs;
+    check_outputs("run", job.outputs, *row_programs[0],
+                  (traversals ? "the traversal's body in " : "") + file);
+  }
+  if (traversals) refuse_traversal_conflicts(r, p);
+  for (const Program* rows : row_programs) {
+    for (const std::string& name : job.outputs.empty() ? rows->output_names() : job.outputs) {
+      if (r.no_nulls && rows->output_nullable(rows->require_output(name))) {
+        throw UsageError("polyrt run: output '" + name +
+                         "' may be null (null_if, null_with_probability or an if with a None "
+                         "branch) and --no-nulls refuses it; drop --no-nulls, leave it out of "
+                         "--outputs, or write default_or(" +
+                         name + ", fallback)");
+      }
     }
   }
   for (const std::string& w : p.warnings()) std::fprintf(stderr, "%s\n", w.c_str());
@@ -379,6 +407,11 @@ int execute(const RunRequest& r, const std::string& file) {
     }
     if (r.out_path.empty()) {
       throw UsageError("polyrt run: under an MPI launch the ranks write parts and need --out DIR");
+    }
+    if (job.program->traversal_count() > 1) {
+      throw UsageError(
+          "polyrt run: under an MPI launch the ranks write parts of one set of "
+          "columns, and the program's traversals have one each; split the program");
     }
     if (job.wall_clock) {
       throw UsageError(

@@ -151,3 +151,36 @@ TEST(TraversalRows, AnOutputAnUnsetExternFeedsFailsItsFirstRowOnEveryPath) {
 
 }  // namespace
 }  // namespace polyrt::test
+
+namespace polyrt::test {
+namespace {
+
+// polyrt run refused a program of several traversals ("split the
+// program"); nmbrs's workloads have them: each one's rows in source order,
+// a header each, on every engine alike.
+TEST(TraversalRows, SeveralTraversalsRunOneAfterAnotherWithAHeaderEach) {
+  const std::string dir = temp_dir();
+  const std::string file = write_program(
+      dir, "two.polydat",
+      "input cycle\nbase := cycle * 100\nfor a in 0..2 {\n  v := base + a\n}\n"
+      "n := cycle % 3\nfor i in 0..{n} {\n  s := \"i{i}\"\n}\n");
+  const CommandResult csv = run_polyrt("run " + file + " --cycles 0..3");
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(csv.out,
+            "cycle,a,v\n0,0,0\n0,1,1\n1,0,100\n1,1,101\n2,0,200\n2,1,201\n"
+            "cycle,i,s\n1,0,i0\n2,0,i0\n2,1,i1\n");
+  EXPECT_EQ(run_polyrt("run " + file + " --cycles 0..3 --engine interpreter").out, csv.out);
+  const CommandResult jsonl = run_polyrt("run " + file + " --cycles 1..2 --format jsonl");
+  EXPECT_EQ(jsonl.out, "{\"cycle\":1,\"a\":0,\"v\":100}\n{\"cycle\":1,\"a\":1,\"v\":101}\n"
+                       "{\"cycle\":1,\"i\":0,\"s\":\"i0\"}\n");
+  const CommandResult parquet =
+      run_polyrt("run " + file + " --cycles 0..3 --format parquet --out " + dir + "/t.parquet");
+  EXPECT_EQ(parquet.status, 2);
+  expect_contains(parquet.err, {"2 traversals", "write csv, tsv or jsonl, not parquet"});
+  const CommandResult outputs = run_polyrt("run " + file + " --cycles 0..3 --outputs v");
+  EXPECT_EQ(outputs.status, 2);
+  expect_contains(outputs.err, {"--outputs names the outputs of one traversal's body"});
+}
+
+}  // namespace
+}  // namespace polyrt::test

@@ -1,4 +1,4 @@
-// `polyrt run` of a program with a traversal (`for ... { body }`): the rows
+// `polyrt run` of a program with traversals (`for ... { body }`): the rows
 // TraversalRows makes (polyrt/traversal_rows.hpp), written in any format
 // with progress, a rate and a clean stop on a signal.
 #pragma once
@@ -15,10 +15,13 @@ namespace polyrt::scheduler {
 // device; `batch` false keeps every row on the per-state engines.
 TraversalRowsOptions traversal_rows_options(const RangeJob& job, bool batch);
 
-// Runs the program's only traversal over the job's parent coordinates into
-// `target`, which appears only when the job succeeds. RefusedError for
-// several traversals, or a format that needs the row count first (npy)
-// when only the openings tell it. Returns the rows written.
+// Runs the program's traversals over the job's parent coordinates into
+// `target`, which appears only when the job succeeds: one traversal's rows
+// after another's, in source order, each after its header where the format
+// has one (several only as text rows). An empty job.outputs writes every
+// output of each body. RefusedError for several traversals in another
+// format, or a format that needs the row count first (npy) when only the
+// openings tell it. Returns the rows written.
 uint64_t run_traversal_job(const RangeJob& job, const std::string& target, bool batch);
 
 }  // namespace polyrt::scheduler
