@@ -1,974 +1,617 @@
 // polydat's comprehension grammar: a `for` text parsed into its clauses,
 // sources, `where` predicate and order (Parser), and what a node-call
 // source makes (the grammar asks the node registry which calls are sources).
-#include <algorithm>
-#include <cctype>
-#include <charconv>
-#include <cmath>
-#include <cstring>
-
-#include "comprehension/clause_rules.hpp"
-#include "comprehension/comprehension.hpp"
-#include "comprehension/generators.hpp"
-#include "dsl/lexer.hpp"
-#include "nodes/registry.hpp"
-#include "polyrt/error.hpp"
-#include "value/vector_values.hpp"
+#include "comprehension/grammar_parser.hpp"
 
 namespace polyrt::comprehension {
 
-namespace {
+namespace grammar {
 
-bool ident_start(char c) {
-  return std::isalpha((unsigned char)c) || c == '_';
-}
-bool ident_char(char c) {
-  return std::isalnum((unsigned char)c) || c == '_';
-}
-
-// polydat's typing of a literal token: true/false (any case) a bool, a
-// quoted token a str, an integer a u64, a float an f64, a bare word a str.
-Value typed_token(std::string_view token) {
-  std::string lower(token);
-  for (char& c : lower) c = (char)std::tolower((unsigned char)c);
-  if (lower == "true" || lower == "false") return Value::boolean(lower == "true");
-  if (token.size() >= 2 && (token.front() == '"' || token.front() == '\'') &&
-      token.back() == token.front()) {
-    return Value::str(std::string(token.substr(1, token.size() - 2)));
-  }
-  uint64_t u = 0;
-  const char* end = token.data() + token.size();
-  if (auto r = std::from_chars(token.data(), end, u); r.ec == std::errc() && r.ptr == end) {
-    return Value::u64(u);
-  }
-  double f = 0;
-  if (auto r = std::from_chars(token.data(), end, f); r.ec == std::errc() && r.ptr == end) {
-    return Value::f64(f);
-  }
-  return Value::str(std::string(token));
-}
-
-// One list's values in one type: integers and floats together widen to f64;
-// numbers with text or bools is refused.
-std::optional<std::string> unify(std::vector<Value>& values) {
-  bool any_float = false, any_int = false, any_text = false, any_bool = false;
-  for (const Value& v : values) {
-    any_float = any_float || v.type() == Type::F64;
-    any_int = any_int || v.type() == Type::U64;
-    any_text = any_text || v.type() == Type::Str;
-    any_bool = any_bool || v.type() == Type::Bool;
-  }
-  if ((int)(any_float || any_int) + (int)any_text + (int)any_bool > 1) {
-    return "a list mixes numbers, strings and bools; quote every item to make them strings";
-  }
-  if (any_float && any_int) {
-    for (Value& v : values) {
-      if (v.type() == Type::U64) v = Value::f64((double)v.as_u64());
+Comprehension Parser::run() {
+  Comprehension c;
+  skip_space();
+  if (union_start(i_)) {
+    c.alternatives = alternatives();
+  } else {
+    std::vector<std::pair<size_t, size_t>> clauses = split_clauses();
+    for (const auto& [from, to] : clauses) c.clauses.push_back(clause(from, to));
+    const std::vector<std::string> names = element_names(c);
+    for (size_t a = 0; a < names.size(); ++a) {
+      if (std::find(names.begin(), names.begin() + (ptrdiff_t)a, names[a]) !=
+          names.begin() + (ptrdiff_t)a) {
+        fail(0, "'" + names[a] + "' is bound by two clauses",
+             "each clause binds its own name (a union is written for [for ..., for ...])");
+      }
     }
+  }
+  i_ = tail_;
+  skip_space();
+  if (word("where")) {
+    const size_t from = i_;
+    c.where = predicate_or();
+    c.where_text = trimmed(s_.substr(from, i_ - from));
+  }
+  skip_space();
+  if (word("order")) {
+    const size_t from = i_;
+    c.order = order(c);
+    c.order_text = trimmed(s_.substr(from, i_ - from));
+  }
+  skip_space();
+  if (i_ < s_.size()) fail(i_, "unexpected '" + std::string(s_.substr(i_)) + "'");
+  check_continuous(c);
+  c.canonical = canonical(c);
+  c.head = c.canonical.substr(
+      0, c.canonical.size() - tail_text().size() - (tail_text().empty() ? 0 : 1));
+  return c;
+}
+
+bool Parser::clause_start(size_t at) const {
+  while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
+  if (at < s_.size() && s_[at] == '(') {
+    const size_t close = s_.find(')', at);
+    if (close == std::string_view::npos) return false;
+    for (size_t k = at + 1; k < close; ++k) {
+      if (!ident_char(s_[k]) && s_[k] != ',' && !std::isspace((unsigned char)s_[k])) {
+        return false;
+      }
+    }
+    at = close + 1;
+  } else {
+    if (at >= s_.size() || !ident_start(s_[at])) return false;
+    while (at < s_.size() && ident_char(s_[at])) ++at;
+  }
+  const size_t space = at;
+  while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
+  return (at > space || s_[space - 1] == ')') && s_.compare(at, 2, "in") == 0 &&
+         (at + 2 >= s_.size() || !ident_char(s_[at + 2]));
+}
+
+bool Parser::union_start(size_t at) const {
+  if (at >= s_.size() || s_[at] != '[') return false;
+  ++at;
+  while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
+  return starts_word(at, "for");
+}
+
+size_t Parser::group_end(size_t at) {
+  int depth = 0;
+  for (size_t k = at; k < s_.size(); ++k) {
+    const char c = s_[k];
+    if (c == '"' || c == '\'') {
+      const size_t close = s_.find(c, k + 1);
+      if (close == std::string_view::npos) fail(k, "unterminated string");
+      k = close;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+      return k + 1;
+    }
+  }
+  fail(at, std::string("'") + s_[at] + "' is never closed");
+}
+
+std::vector<Comprehension> Parser::alternatives() {
+  if (depth_ >= kMaxUnionDepth) {
+    fail(i_, "unions nest more than " + std::to_string(kMaxUnionDepth) + " deep");
+  }
+  const size_t open = i_, close = group_end(open) - 1;
+  std::vector<size_t> starts;  // each alternative's text, after its `for`
+  for (size_t k = open + 1; k < close; ++k) {
+    const char c = s_[k];
+    if (c == '"' || c == '\'' || c == '(' || c == '[' || c == '{') {
+      k = (c == '"' || c == '\'') ? s_.find(c, k + 1) : group_end(k) - 1;
+      continue;
+    }
+    size_t w = k;
+    while (w < close && std::isspace((unsigned char)s_[w])) ++w;
+    const bool first = starts.empty();
+    if ((first || c == ',') && starts_word(first ? w : next_word(k + 1), "for")) {
+      starts.push_back((first ? w : next_word(k + 1)) + 3);
+      k = starts.back() - 1;
+    }
+  }
+  std::vector<Comprehension> out;
+  for (size_t a = 0; a < starts.size(); ++a) {
+    size_t end = a + 1 < starts.size() ? s_.rfind(',', starts[a + 1]) : close;
+    std::string_view text = s_.substr(starts[a], end - starts[a]);
+    try {
+      out.push_back(Parser(text, depth_ + 1).run());
+    } catch (SyntaxError& e) {
+      e.offset += starts[a];
+      throw;
+    }
+    if (element_names(out.back()) != element_names(out.front())) {
+      fail(starts[a], "a union's alternatives bind the same names: 'for " + out.back().canonical +
+                          "' does not bind what 'for " + out.front().canonical + "' binds");
+    }
+  }
+  tail_ = close + 1;
+  return out;
+}
+
+std::vector<std::pair<size_t, size_t>> Parser::split_clauses() {
+  std::vector<std::pair<size_t, size_t>> out;
+  int depth = 0;
+  size_t from = 0;
+  for (size_t k = 0; k <= s_.size(); ++k) {
+    const char c = k < s_.size() ? s_[k] : '\0';
+    if (c == '"' || c == '\'') {
+      const size_t close = s_.find(c, k + 1);
+      if (close == std::string_view::npos) fail(k, "unterminated string");
+      k = close;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    const bool at_end = k == s_.size() || (depth == 0 && (k == 0 || !ident_char(s_[k - 1])) &&
+                                           (starts_word(k, "where") || starts_word(k, "order")));
+    if (at_end) {
+      out.emplace_back(from, k);
+      tail_ = k;
+      break;
+    }
+    if (depth == 0 && c == ',' && clause_start(k + 1)) {
+      out.emplace_back(from, k);
+      from = k + 1;
+    }
+  }
+  return out;
+}
+
+Clause Parser::clause(size_t from, size_t to) {
+  i_ = from;
+  skip_space();
+  if (!clause_start(i_)) {
+    fail(i_, "a clause is written NAME in SOURCE", "e.g. for a in 0..10, tag in p, q");
+  }
+  Clause c;
+  const bool zip = s_[i_] == '(';
+  if (zip) {
+    const size_t close = s_.find(')', i_);
+    for (std::string_view name : split_items(s_.substr(i_ + 1, close - i_ - 1), ",")) {
+      c.names.emplace_back(name);
+    }
+    i_ = close + 1;
+  } else {
+    const size_t name_at = i_;
+    while (i_ < to && ident_char(s_[i_])) ++i_;
+    c.names.emplace_back(s_.substr(name_at, i_ - name_at));
+  }
+  skip_space();
+  i_ += 2;  // in
+  skip_space();
+  std::string_view text = s_.substr(i_, to - i_);
+  while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
+  if (text.empty()) fail(i_, "clause '" + c.names[0] + "' has no source after 'in'");
+  if (zip) {
+    zip_sources(c, text, i_);
+  } else {
+    c.sources.push_back(source(text, i_));
+  }
+  return c;
+}
+
+void Parser::zip_sources(Clause& c, std::string_view text, size_t at) {
+  static const std::pair<std::string_view, Clause::Zip> kForms[] = {
+      {"zip_truncate(", Clause::Zip::Truncate},
+      {"zip_cycle(", Clause::Zip::Cycle},
+      {"(", Clause::Zip::Strict}};
+  for (const auto& [form, zip] : kForms) {
+    if (text.substr(0, form.size()) != form || text.back() != ')') continue;
+    c.zip = zip;
+    const size_t inner = at + form.size(), inner_end = at + text.size() - 1;
+    size_t from = inner;
+    for (size_t k = inner; k <= inner_end; ++k) {
+      if (k < inner_end && s_[k] != ',') {
+        if (s_[k] == '"' || s_[k] == '\'' || s_[k] == '(' || s_[k] == '[' || s_[k] == '{') {
+          k = (s_[k] == '(' || s_[k] == '[' || s_[k] == '{') ? group_end(k) - 1
+                                                             : s_.find(s_[k], k + 1);
+        }
+        continue;
+      }
+      std::string_view piece = s_.substr(from, k - from);
+      while (!piece.empty() && std::isspace((unsigned char)piece.front())) {
+        piece.remove_prefix(1);
+        ++from;
+      }
+      while (!piece.empty() && std::isspace((unsigned char)piece.back())) piece.remove_suffix(1);
+      if (piece.empty()) fail(from, "a zip's source is empty");
+      c.sources.push_back(source(piece, from));
+      from = k + 1;
+    }
+    if (c.sources.size() != c.names.size()) {
+      fail(at,
+           "the zip binds " + std::to_string(c.names.size()) + " names from " +
+               std::to_string(c.sources.size()) + " sources",
+           "one source per name: (a, b) in (0..3, x, y, z) is (a, b) in (0..3, [x, y, z])");
+    }
+    return;
+  }
+  fail(at, "a zip's source is (S1, S2, ...), zip_truncate(S1, S2, ...) or zip_cycle(...)");
+}
+
+Source Parser::source(std::string_view text, size_t at) {
+  Source src;
+  if (text.front() == '{' && text.back() == '}' && text.size() > 2 &&
+      std::all_of(text.begin() + 1, text.end() - 1, ident_char)) {
+    src.kind = Source::Kind::Reference;
+    src.reference = std::string(text.substr(1, text.size() - 2));
+    return src;
+  }
+  if (const size_t paren = text.find('(');
+      paren != std::string_view::npos && is_measure_name(text.substr(0, paren))) {
+    return measure(text, paren, at);
+  }
+  if (const size_t paren = text.find('(');
+      ident_start(text.front()) && paren != std::string_view::npos && text.back() == ')' &&
+      std::all_of(text.begin(), text.begin() + (ptrdiff_t)paren, ident_char)) {
+    return call(text.substr(0, paren), text.substr(paren + 1, text.size() - paren - 2), at);
+  }
+  if (text.front() == '[' && text.find("...") != std::string_view::npos) {
+    fail(at,
+         "source '" + std::string(text) +
+             "' spreads a list ('NAME...'), which polyrt does not "
+             "take yet",
+         "list the values, or iterate the list itself: for x in {NAME}");
+  }
+  if (const size_t dots = text.find("..");
+      dots != std::string_view::npos && text.front() != '"' && text.front() != '\'') {
+    return range(text, at, dots);
+  }
+  if (text.front() == '[') {
+    if (text.back() != ']') fail(at, "a bracket list ends with ']'");
+    return list(split_items(text.substr(1, text.size() - 2), ","), at);
+  }
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
+    refuse_placeholders(text, at);
+    return list(split_items(text.substr(1, text.size() - 2), ",; \t\n"), at);
+  }
+  if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
+    refuse_placeholders(text, at);
+    src.values.push_back(Value::str(std::string(text.substr(1, text.size() - 2))));
+    return src;
+  }
+  return list(split_items(text, ","), at);
+}
+
+void Parser::refuse_placeholders(std::string_view text, size_t at) {
+  for (size_t open = text.find('{'); open != std::string_view::npos;
+       open = text.find('{', open + 1)) {
+    size_t k = open + 1;
+    if (k >= text.size() || !dsl::ident_start(text[k])) continue;
+    while (k < text.size() && dsl::ident_char(text[k])) ++k;
+    if (k < text.size() && text[k] == '}') {
+      fail(at,
+           "'" + std::string(text.substr(open, k + 1 - open)) +
+               "' inside a source's text is not substituted by polyrt yet (polydat "
+               "substitutes it), and would be taken literally",
+           "build the text in the body instead (name := \"table_\" + region), or write "
+           "the values out");
+    }
+  }
+}
+
+Source Parser::call(std::string_view name, std::string_view args, size_t at) {
+  const bool node = is_call_source(name);
+  if (!is_generator(name) && !node) {
+    fail(at,
+         "source '" + std::string(name) +
+             "(...)': the calls a comprehension takes are polydat's generators, the nodes "
+             "partitions and subdivide, and the nodes that make a vector (hash_vec, ...)",
+         "the generators are fib, fib_until, pow2, pow2_until, binomial, geometric, "
+         "geometric_until, linear_starts, linear_steps and log_steps");
+  }
+  Source src;
+  src.kind = node ? Source::Kind::Call : Source::Kind::Generator;
+  src.generator = std::string(name);
+  std::vector<Value> literals;
+  for (std::string_view arg : split_items(args, ",")) {
+    Source a;
+    const bool bare_name = node && ident_start(arg.front()) &&
+                           std::all_of(arg.begin(), arg.end(), ident_char) &&
+                           typed_token(arg).type() == Type::Str;
+    if ((arg.size() > 2 && arg.front() == '{' && arg.back() == '}') || bare_name) {
+      a.kind = Source::Kind::Reference;
+      a.reference = std::string(bare_name ? arg : arg.substr(1, arg.size() - 2));
+    } else {
+      a.values.push_back(typed_token(arg));
+      literals.push_back(a.values.back());
+    }
+    src.arguments.push_back(std::move(a));
+  }
+  if (!node && literals.size() == src.arguments.size()) {
+    if (std::optional<std::string> why = check_generator(name, literals)) fail(at, *why);
+  }
+  return src;
+}
+
+Source Parser::range(std::string_view text, size_t at, size_t dots) {
+  Source src;
+  src.kind = Source::Kind::Range;
+  const bool inclusive = dots + 2 < text.size() && text[dots + 2] == '=';
+  if (is_float_text(text.substr(0, dots)) ||
+      is_float_text(text.substr(dots + (inclusive ? 3 : 2)))) {
+    return interval(text, at, dots, inclusive);
+  }
+  std::string_view rest = text.substr(dots + (inclusive ? 3 : 2));
+  std::string_view step_text;
+  if (const size_t step = rest.find("step"); step != std::string_view::npos) {
+    step_text = rest.substr(step + 4);
+    rest = rest.substr(0, step);
+  } else if (const size_t more = rest.find(".."); more != std::string_view::npos) {
+    step_text = rest.substr(more + 2);
+    rest = rest.substr(0, more);
+  }
+  const std::string_view bounds[] = {text.substr(0, dots), rest,
+                                     step_text.empty() ? std::string_view("1") : step_text};
+  if (std::any_of(std::begin(bounds), std::end(bounds),
+                  [](std::string_view b) { return reference_name(b).has_value(); })) {
+    // A bound read when the traversal opens (`0..{n}`): each bound a
+    // literal or a {name}, checked then.
+    src.closed = inclusive;
+    static const char* const kWhat[] = {"range start", "range end", "range step"};
+    for (size_t b = 0; b < 3; ++b) {
+      Source bound;
+      if (const std::optional<std::string> name = reference_name(bounds[b])) {
+        bound.kind = Source::Kind::Reference;
+        bound.reference = *name;
+      } else {
+        bound.values.push_back(Value::u64(number(bounds[b], at, kWhat[b])));
+      }
+      src.arguments.push_back(std::move(bound));
+    }
+    return src;
+  }
+  const RangeBounds r =
+      range_bounds(number(bounds[0], at, "range start"), number(bounds[1], at, "range end"),
+                   number(bounds[2], at, "range step"), inclusive);
+  if (r.error) fail(at, r.error);
+  src.start = r.start;
+  src.end = r.end;
+  src.step = r.step;
+  return src;
+}
+
+std::optional<std::string> Parser::reference_name(std::string_view t) {
+  while (!t.empty() && std::isspace((unsigned char)t.front())) t.remove_prefix(1);
+  while (!t.empty() && std::isspace((unsigned char)t.back())) t.remove_suffix(1);
+  if (t.size() > 2 && t.front() == '{' && t.back() == '}' && ident_start(t[1]) &&
+      std::all_of(t.begin() + 1, t.end() - 1, ident_char)) {
+    return std::string(t.substr(1, t.size() - 2));
   }
   return std::nullopt;
 }
 
-std::string canonical_value(const Value& v) {
-  if (v.type() == Type::Str) {
-    const std::string& t = v.text();
-    const bool bare = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) {
-      return ident_char(c) || c == '-' || c == '.';
-    });
-    return bare && typed_token(t).type() == Type::Str ? t : "\"" + t + "\"";
+Source Parser::measure(std::string_view text, size_t paren, size_t at) {
+  const std::string name(text.substr(0, paren));
+  const size_t close = text.find(')', paren);
+  if (close == std::string_view::npos) fail(at, "'" + name + "(' is never closed");
+  std::vector<double> params;
+  for (std::string_view arg : split_items(text.substr(paren + 1, close - paren - 1), ",")) {
+    double v = 0;
+    const auto r = std::from_chars(arg.data(), arg.data() + arg.size(), v);
+    if (r.ec != std::errc() || r.ptr != arg.data() + arg.size()) {
+      fail(at, "parameter '" + std::string(arg) + "' of " + name + " is not a number",
+           "a measure's parameters are literal numbers: normal(0, 1)");
+    }
+    params.push_back(v);
   }
-  return v.to_string();
+  std::string error;
+  std::optional<Measure> m = make_measure(name, params, error);
+  if (!m) fail(at, error);
+  Source src;
+  src.kind = Source::Kind::Interval;
+  std::string_view rest = text.substr(close + 1);
+  while (!rest.empty() && std::isspace((unsigned char)rest.front())) rest.remove_prefix(1);
+  if (rest.empty()) {
+    const AxisInterval whole = support(*m);
+    src.lo = whole.lo;
+    src.hi = whole.hi;
+    src.lo_open = whole.lo_open;
+    src.closed = !whole.hi_open;
+  } else {
+    if (rest.substr(0, 2) != "on" || rest.size() < 3 || !std::isspace((unsigned char)rest[2])) {
+      fail(at, "unexpected '" + std::string(rest) + "' after " + name + "(...)",
+           "restrict a measure to an interval with on: exponential(1) on 0.0..1.0");
+    }
+    rest.remove_prefix(3);
+    while (!rest.empty() && std::isspace((unsigned char)rest.front())) rest.remove_prefix(1);
+    const size_t dots = rest.find("..");
+    if (dots == std::string_view::npos) fail(at, "'on' takes an interval, LO..HI or LO..=HI");
+    const bool inclusive = dots + 2 < rest.size() && rest[dots + 2] == '=';
+    src = interval(rest, at, dots, inclusive);
+    src.on = true;
+  }
+  src.measure = std::move(m);
+  return src;
 }
 
-// Unions nest at most this deep: the parser's recursion stays shallow
-// whatever the text.
-constexpr size_t kMaxUnionDepth = 16;
-
-class Parser {
- public:
-  explicit Parser(std::string_view text, size_t depth = 0) : s_(text), depth_(depth) {}
-
-  Comprehension run() {
-    Comprehension c;
-    skip_space();
-    if (union_start(i_)) {
-      c.alternatives = alternatives();
-    } else {
-      std::vector<std::pair<size_t, size_t>> clauses = split_clauses();
-      for (const auto& [from, to] : clauses) c.clauses.push_back(clause(from, to));
-      const std::vector<std::string> names = element_names(c);
-      for (size_t a = 0; a < names.size(); ++a) {
-        if (std::find(names.begin(), names.begin() + (ptrdiff_t)a, names[a]) !=
-            names.begin() + (ptrdiff_t)a) {
-          fail(0, "'" + names[a] + "' is bound by two clauses",
-               "each clause binds its own name (a union is written for [for ..., for ...])");
-        }
-      }
-    }
-    i_ = tail_;
-    skip_space();
-    if (word("where")) {
-      const size_t from = i_;
-      c.where = predicate_or();
-      c.where_text = trimmed(s_.substr(from, i_ - from));
-    }
-    skip_space();
-    if (word("order")) {
-      const size_t from = i_;
-      c.order = order(c);
-      c.order_text = trimmed(s_.substr(from, i_ - from));
-    }
-    skip_space();
-    if (i_ < s_.size()) fail(i_, "unexpected '" + std::string(s_.substr(i_)) + "'");
-    check_continuous(c);
-    c.canonical = canonical(c);
-    c.head = c.canonical.substr(
-        0, c.canonical.size() - tail_text().size() - (tail_text().empty() ? 0 : 1));
-    return c;
-  }
-
- private:
-  [[noreturn]] void fail(size_t at, std::string message, std::string hint = {}) {
-    throw SyntaxError{std::move(message), at, std::move(hint)};
-  }
-
-  void skip_space() {
-    while (i_ < s_.size() && std::isspace((unsigned char)s_[i_])) ++i_;
-  }
-
-  // The keyword `w` at i_ as a whole word (then consumed).
-  bool word(std::string_view w) {
-    if (s_.compare(i_, w.size(), w) != 0) return false;
-    if (i_ + w.size() < s_.size() && ident_char(s_[i_ + w.size()])) return false;
-    i_ += w.size();
-    return true;
-  }
-
-  // Whether `<ident> in` or `(<ident>, ...) in` starts at `at` (after
-  // spaces): a clause's start.
-  bool clause_start(size_t at) const {
-    while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
-    if (at < s_.size() && s_[at] == '(') {
-      const size_t close = s_.find(')', at);
-      if (close == std::string_view::npos) return false;
-      for (size_t k = at + 1; k < close; ++k) {
-        if (!ident_char(s_[k]) && s_[k] != ',' && !std::isspace((unsigned char)s_[k])) {
-          return false;
-        }
-      }
-      at = close + 1;
-    } else {
-      if (at >= s_.size() || !ident_start(s_[at])) return false;
-      while (at < s_.size() && ident_char(s_[at])) ++at;
-    }
-    const size_t space = at;
-    while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
-    return (at > space || s_[space - 1] == ')') && s_.compare(at, 2, "in") == 0 &&
-           (at + 2 >= s_.size() || !ident_char(s_[at + 2]));
-  }
-
-  // Whether a union `[ for ...` starts at `at`.
-  bool union_start(size_t at) const {
-    if (at >= s_.size() || s_[at] != '[') return false;
-    ++at;
-    while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
-    return starts_word(at, "for");
-  }
-
-  // The byte after the bracket, quote or parenthesis group opening at `at`.
-  size_t group_end(size_t at) {
-    int depth = 0;
-    for (size_t k = at; k < s_.size(); ++k) {
-      const char c = s_[k];
-      if (c == '"' || c == '\'') {
-        const size_t close = s_.find(c, k + 1);
-        if (close == std::string_view::npos) fail(k, "unterminated string");
-        k = close;
-      } else if (c == '(' || c == '[' || c == '{') {
-        ++depth;
-      } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
-        return k + 1;
-      }
-    }
-    fail(at, std::string("'") + s_[at] + "' is never closed");
-  }
-
-  // `[for A, for B, ...]`: each alternative parsed as a comprehension of
-  // its own; all bind the same names.
-  std::vector<Comprehension> alternatives() {
-    if (depth_ >= kMaxUnionDepth) {
-      fail(i_, "unions nest more than " + std::to_string(kMaxUnionDepth) + " deep");
-    }
-    const size_t open = i_, close = group_end(open) - 1;
-    std::vector<size_t> starts;  // each alternative's text, after its `for`
-    for (size_t k = open + 1; k < close; ++k) {
-      const char c = s_[k];
-      if (c == '"' || c == '\'' || c == '(' || c == '[' || c == '{') {
-        k = (c == '"' || c == '\'') ? s_.find(c, k + 1) : group_end(k) - 1;
-        continue;
-      }
-      size_t w = k;
-      while (w < close && std::isspace((unsigned char)s_[w])) ++w;
-      const bool first = starts.empty();
-      if ((first || c == ',') && starts_word(first ? w : next_word(k + 1), "for")) {
-        starts.push_back((first ? w : next_word(k + 1)) + 3);
-        k = starts.back() - 1;
-      }
-    }
-    std::vector<Comprehension> out;
-    for (size_t a = 0; a < starts.size(); ++a) {
-      size_t end = a + 1 < starts.size() ? s_.rfind(',', starts[a + 1]) : close;
-      std::string_view text = s_.substr(starts[a], end - starts[a]);
-      try {
-        out.push_back(Parser(text, depth_ + 1).run());
-      } catch (SyntaxError& e) {
-        e.offset += starts[a];
-        throw;
-      }
-      if (element_names(out.back()) != element_names(out.front())) {
-        fail(starts[a], "a union's alternatives bind the same names: 'for " + out.back().canonical +
-                            "' does not bind what 'for " + out.front().canonical + "' binds");
-      }
-    }
-    tail_ = close + 1;
-    return out;
-  }
-
-  size_t next_word(size_t at) const {
-    while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
-    return at;
-  }
-
-  // The clauses' byte ranges: a depth-0 comma starts a new clause only when
-  // `<ident> in` follows; the clauses end at a depth-0 `where` or `order`.
-  std::vector<std::pair<size_t, size_t>> split_clauses() {
-    std::vector<std::pair<size_t, size_t>> out;
-    int depth = 0;
-    size_t from = 0;
-    for (size_t k = 0; k <= s_.size(); ++k) {
-      const char c = k < s_.size() ? s_[k] : '\0';
-      if (c == '"' || c == '\'') {
-        const size_t close = s_.find(c, k + 1);
-        if (close == std::string_view::npos) fail(k, "unterminated string");
-        k = close;
-        continue;
-      }
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if (c == ')' || c == ']' || c == '}') --depth;
-      const bool at_end = k == s_.size() || (depth == 0 && (k == 0 || !ident_char(s_[k - 1])) &&
-                                             (starts_word(k, "where") || starts_word(k, "order")));
-      if (at_end) {
-        out.emplace_back(from, k);
-        tail_ = k;
-        break;
-      }
-      if (depth == 0 && c == ',' && clause_start(k + 1)) {
-        out.emplace_back(from, k);
-        from = k + 1;
-      }
-    }
-    return out;
-  }
-
-  bool starts_word(size_t at, std::string_view w) const {
-    return s_.compare(at, w.size(), w) == 0 &&
-           (at + w.size() >= s_.size() || !ident_char(s_[at + w.size()]));
-  }
-
-  Clause clause(size_t from, size_t to) {
-    i_ = from;
-    skip_space();
-    if (!clause_start(i_)) {
-      fail(i_, "a clause is written NAME in SOURCE", "e.g. for a in 0..10, tag in p, q");
-    }
-    Clause c;
-    const bool zip = s_[i_] == '(';
-    if (zip) {
-      const size_t close = s_.find(')', i_);
-      for (std::string_view name : split_items(s_.substr(i_ + 1, close - i_ - 1), ",")) {
-        c.names.emplace_back(name);
-      }
-      i_ = close + 1;
-    } else {
-      const size_t name_at = i_;
-      while (i_ < to && ident_char(s_[i_])) ++i_;
-      c.names.emplace_back(s_.substr(name_at, i_ - name_at));
-    }
-    skip_space();
-    i_ += 2;  // in
-    skip_space();
-    std::string_view text = s_.substr(i_, to - i_);
-    while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
-    if (text.empty()) fail(i_, "clause '" + c.names[0] + "' has no source after 'in'");
-    if (zip) {
-      zip_sources(c, text, i_);
-    } else {
-      c.sources.push_back(source(text, i_));
-    }
-    return c;
-  }
-
-  // A zip's sources: `(S1, S2, ...)`, `zip_truncate(...)` or `zip_cycle(...)`,
-  // one per name, split on the commas outside brackets and quotes.
-  void zip_sources(Clause& c, std::string_view text, size_t at) {
-    static const std::pair<std::string_view, Clause::Zip> kForms[] = {
-        {"zip_truncate(", Clause::Zip::Truncate},
-        {"zip_cycle(", Clause::Zip::Cycle},
-        {"(", Clause::Zip::Strict}};
-    for (const auto& [form, zip] : kForms) {
-      if (text.substr(0, form.size()) != form || text.back() != ')') continue;
-      c.zip = zip;
-      const size_t inner = at + form.size(), inner_end = at + text.size() - 1;
-      size_t from = inner;
-      for (size_t k = inner; k <= inner_end; ++k) {
-        if (k < inner_end && s_[k] != ',') {
-          if (s_[k] == '"' || s_[k] == '\'' || s_[k] == '(' || s_[k] == '[' || s_[k] == '{') {
-            k = (s_[k] == '(' || s_[k] == '[' || s_[k] == '{') ? group_end(k) - 1
-                                                               : s_.find(s_[k], k + 1);
-          }
-          continue;
-        }
-        std::string_view piece = s_.substr(from, k - from);
-        while (!piece.empty() && std::isspace((unsigned char)piece.front())) {
-          piece.remove_prefix(1);
-          ++from;
-        }
-        while (!piece.empty() && std::isspace((unsigned char)piece.back())) piece.remove_suffix(1);
-        if (piece.empty()) fail(from, "a zip's source is empty");
-        c.sources.push_back(source(piece, from));
-        from = k + 1;
-      }
-      if (c.sources.size() != c.names.size()) {
-        fail(at,
-             "the zip binds " + std::to_string(c.names.size()) + " names from " +
-                 std::to_string(c.sources.size()) + " sources",
-             "one source per name: (a, b) in (0..3, x, y, z) is (a, b) in (0..3, [x, y, z])");
-      }
-      return;
-    }
-    fail(at, "a zip's source is (S1, S2, ...), zip_truncate(S1, S2, ...) or zip_cycle(...)");
-  }
-
-  Source source(std::string_view text, size_t at) {
-    Source src;
-    if (text.front() == '{' && text.back() == '}' && text.size() > 2 &&
-        std::all_of(text.begin() + 1, text.end() - 1, ident_char)) {
-      src.kind = Source::Kind::Reference;
-      src.reference = std::string(text.substr(1, text.size() - 2));
-      return src;
-    }
-    if (const size_t paren = text.find('(');
-        paren != std::string_view::npos && is_measure_name(text.substr(0, paren))) {
-      return measure(text, paren, at);
-    }
-    if (const size_t paren = text.find('(');
-        ident_start(text.front()) && paren != std::string_view::npos && text.back() == ')' &&
-        std::all_of(text.begin(), text.begin() + (ptrdiff_t)paren, ident_char)) {
-      return call(text.substr(0, paren), text.substr(paren + 1, text.size() - paren - 2), at);
-    }
-    if (text.front() == '[' && text.find("...") != std::string_view::npos) {
-      fail(at,
-           "source '" + std::string(text) +
-               "' spreads a list ('NAME...'), which polyrt does not "
-               "take yet",
-           "list the values, or iterate the list itself: for x in {NAME}");
-    }
-    if (const size_t dots = text.find("..");
-        dots != std::string_view::npos && text.front() != '"' && text.front() != '\'') {
-      return range(text, at, dots);
-    }
-    if (text.front() == '[') {
-      if (text.back() != ']') fail(at, "a bracket list ends with ']'");
-      return list(split_items(text.substr(1, text.size() - 2), ","), at);
-    }
-    if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
-      refuse_placeholders(text, at);
-      return list(split_items(text.substr(1, text.size() - 2), ",; \t\n"), at);
-    }
-    if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
-      refuse_placeholders(text, at);
-      src.values.push_back(Value::str(std::string(text.substr(1, text.size() - 2))));
-      return src;
-    }
-    return list(split_items(text, ","), at);
-  }
-
-  // polydat substitutes a {name} inside a source's quoted text; polyrt does
-  // not yet, and taking it literally would be a silent wrong value.
-  void refuse_placeholders(std::string_view text, size_t at) {
-    for (size_t open = text.find('{'); open != std::string_view::npos;
-         open = text.find('{', open + 1)) {
-      size_t k = open + 1;
-      if (k >= text.size() || !dsl::ident_start(text[k])) continue;
-      while (k < text.size() && dsl::ident_char(text[k])) ++k;
-      if (k < text.size() && text[k] == '}') {
-        fail(at,
-             "'" + std::string(text.substr(open, k + 1 - open)) +
-                 "' inside a source's text is not substituted by polyrt yet (polydat "
-                 "substitutes it), and would be taken literally",
-             "build the text in the body instead (name := \"table_\" + region), or write "
-             "the values out");
-      }
-    }
-  }
-
-  // `name(arg, ...)`: a named generator, each argument a literal or a
-  // {name}; literal arguments are checked now, the others when it opens.
-  // A node call (partitions, subdivide, a vector node) reads a bare word as
-  // a name too, as polydat does (`subdivide(outer, 4)`).
-  Source call(std::string_view name, std::string_view args, size_t at) {
-    const bool node = is_call_source(name);
-    if (!is_generator(name) && !node) {
-      fail(at,
-           "source '" + std::string(name) +
-               "(...)': the calls a comprehension takes are polydat's generators, the nodes "
-               "partitions and subdivide, and the nodes that make a vector (hash_vec, ...)",
-           "the generators are fib, fib_until, pow2, pow2_until, binomial, geometric, "
-           "geometric_until, linear_starts, linear_steps and log_steps");
-    }
-    Source src;
-    src.kind = node ? Source::Kind::Call : Source::Kind::Generator;
-    src.generator = std::string(name);
-    std::vector<Value> literals;
-    for (std::string_view arg : split_items(args, ",")) {
-      Source a;
-      const bool bare_name = node && ident_start(arg.front()) &&
-                             std::all_of(arg.begin(), arg.end(), ident_char) &&
-                             typed_token(arg).type() == Type::Str;
-      if ((arg.size() > 2 && arg.front() == '{' && arg.back() == '}') || bare_name) {
-        a.kind = Source::Kind::Reference;
-        a.reference = std::string(bare_name ? arg : arg.substr(1, arg.size() - 2));
-      } else {
-        a.values.push_back(typed_token(arg));
-        literals.push_back(a.values.back());
-      }
-      src.arguments.push_back(std::move(a));
-    }
-    if (!node && literals.size() == src.arguments.size()) {
-      if (std::optional<std::string> why = check_generator(name, literals)) fail(at, *why);
-    }
-    return src;
-  }
-
-  Source range(std::string_view text, size_t at, size_t dots) {
-    Source src;
-    src.kind = Source::Kind::Range;
-    const bool inclusive = dots + 2 < text.size() && text[dots + 2] == '=';
-    if (is_float_text(text.substr(0, dots)) ||
-        is_float_text(text.substr(dots + (inclusive ? 3 : 2)))) {
-      return interval(text, at, dots, inclusive);
-    }
-    std::string_view rest = text.substr(dots + (inclusive ? 3 : 2));
-    std::string_view step_text;
-    if (const size_t step = rest.find("step"); step != std::string_view::npos) {
-      step_text = rest.substr(step + 4);
-      rest = rest.substr(0, step);
-    } else if (const size_t more = rest.find(".."); more != std::string_view::npos) {
-      step_text = rest.substr(more + 2);
-      rest = rest.substr(0, more);
-    }
-    const std::string_view bounds[] = {text.substr(0, dots), rest,
-                                       step_text.empty() ? std::string_view("1") : step_text};
-    if (std::any_of(std::begin(bounds), std::end(bounds),
-                    [](std::string_view b) { return reference_name(b).has_value(); })) {
-      // A bound read when the traversal opens (`0..{n}`): each bound a
-      // literal or a {name}, checked then.
-      src.closed = inclusive;
-      static const char* const kWhat[] = {"range start", "range end", "range step"};
-      for (size_t b = 0; b < 3; ++b) {
-        Source bound;
-        if (const std::optional<std::string> name = reference_name(bounds[b])) {
-          bound.kind = Source::Kind::Reference;
-          bound.reference = *name;
-        } else {
-          bound.values.push_back(Value::u64(number(bounds[b], at, kWhat[b])));
-        }
-        src.arguments.push_back(std::move(bound));
-      }
-      return src;
-    }
-    const RangeBounds r =
-        range_bounds(number(bounds[0], at, "range start"), number(bounds[1], at, "range end"),
-                     number(bounds[2], at, "range step"), inclusive);
-    if (r.error) fail(at, r.error);
-    src.start = r.start;
-    src.end = r.end;
-    src.step = r.step;
-    return src;
-  }
-
-  // `{name}`, trimmed: the name.
-  static std::optional<std::string> reference_name(std::string_view t) {
+Source Parser::interval(std::string_view text, size_t at, size_t dots, bool inclusive) {
+  Source src;
+  src.kind = Source::Kind::Interval;
+  src.closed = inclusive;
+  const auto bound = [&](std::string_view t, const char* what) {
     while (!t.empty() && std::isspace((unsigned char)t.front())) t.remove_prefix(1);
     while (!t.empty() && std::isspace((unsigned char)t.back())) t.remove_suffix(1);
-    if (t.size() > 2 && t.front() == '{' && t.back() == '}' && ident_start(t[1]) &&
-        std::all_of(t.begin() + 1, t.end() - 1, ident_char)) {
-      return std::string(t.substr(1, t.size() - 2));
-    }
-    return std::nullopt;
-  }
-
-  // `NAME(P, ...)` or `NAME()` (its standard parameters), then optionally
-  // `on LO..HI` / `on LO..=HI`: a continuous axis drawn through the
-  // measure over the interval, or over its support.
-  Source measure(std::string_view text, size_t paren, size_t at) {
-    const std::string name(text.substr(0, paren));
-    const size_t close = text.find(')', paren);
-    if (close == std::string_view::npos) fail(at, "'" + name + "(' is never closed");
-    std::vector<double> params;
-    for (std::string_view arg : split_items(text.substr(paren + 1, close - paren - 1), ",")) {
-      double v = 0;
-      const auto r = std::from_chars(arg.data(), arg.data() + arg.size(), v);
-      if (r.ec != std::errc() || r.ptr != arg.data() + arg.size()) {
-        fail(at, "parameter '" + std::string(arg) + "' of " + name + " is not a number",
-             "a measure's parameters are literal numbers: normal(0, 1)");
-      }
-      params.push_back(v);
-    }
-    std::string error;
-    std::optional<Measure> m = make_measure(name, params, error);
-    if (!m) fail(at, error);
-    Source src;
-    src.kind = Source::Kind::Interval;
-    std::string_view rest = text.substr(close + 1);
-    while (!rest.empty() && std::isspace((unsigned char)rest.front())) rest.remove_prefix(1);
-    if (rest.empty()) {
-      const AxisInterval whole = support(*m);
-      src.lo = whole.lo;
-      src.hi = whole.hi;
-      src.lo_open = whole.lo_open;
-      src.closed = !whole.hi_open;
-    } else {
-      if (rest.substr(0, 2) != "on" || rest.size() < 3 || !std::isspace((unsigned char)rest[2])) {
-        fail(at, "unexpected '" + std::string(rest) + "' after " + name + "(...)",
-             "restrict a measure to an interval with on: exponential(1) on 0.0..1.0");
-      }
-      rest.remove_prefix(3);
-      while (!rest.empty() && std::isspace((unsigned char)rest.front())) rest.remove_prefix(1);
-      const size_t dots = rest.find("..");
-      if (dots == std::string_view::npos) fail(at, "'on' takes an interval, LO..HI or LO..=HI");
-      const bool inclusive = dots + 2 < rest.size() && rest[dots + 2] == '=';
-      src = interval(rest, at, dots, inclusive);
-      src.on = true;
-    }
-    src.measure = std::move(m);
-    return src;
-  }
-
-  static bool is_float_text(std::string_view t) {
-    return t.find_first_of(".eE") != std::string_view::npos &&
-           t.find("step") == std::string_view::npos && t.find("..") == std::string_view::npos;
-  }
-
-  // A continuous interval: finite float bounds, lo < hi, no step.
-  Source interval(std::string_view text, size_t at, size_t dots, bool inclusive) {
-    Source src;
-    src.kind = Source::Kind::Interval;
-    src.closed = inclusive;
-    const auto bound = [&](std::string_view t, const char* what) {
-      while (!t.empty() && std::isspace((unsigned char)t.front())) t.remove_prefix(1);
-      while (!t.empty() && std::isspace((unsigned char)t.back())) t.remove_suffix(1);
-      double v = 0;
-      const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-      if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size() || !std::isfinite(v)) {
-        fail(at, std::string(what) + " '" + std::string(t) + "' is not a finite number",
-             "a continuous interval is written 0.0..1.0 (half-open) or 0.0..=1.0");
-      }
-      return v;
-    };
-    src.lo = bound(text.substr(0, dots), "interval start");
-    src.hi = bound(text.substr(dots + (inclusive ? 3 : 2)), "interval end");
-    if (!(src.lo < src.hi)) {
-      fail(at,
-           "the interval '" + std::string(text) + "' must start below its end (" +
-               std::string(text.substr(0, dots)) + " is not below " +
-               std::string(text.substr(dots + (inclusive ? 3 : 2))) + ")",
+    double v = 0;
+    const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size() || !std::isfinite(v)) {
+      fail(at, std::string(what) + " '" + std::string(t) + "' is not a finite number",
            "a continuous interval is written 0.0..1.0 (half-open) or 0.0..=1.0");
     }
-    return src;
-  }
-
-  uint64_t number(std::string_view text, size_t at, const char* what) {
-    while (!text.empty() && std::isspace((unsigned char)text.front())) text.remove_prefix(1);
-    while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
-    uint64_t v = 0;
-    const char* end = text.data() + text.size();
-    const auto r = std::from_chars(text.data(), end, v);
-    if (text.empty() || r.ec != std::errc() || r.ptr != end) {
-      fail(at,
-           std::string(what) + " '" + std::string(text) + "' is not an integer from 0 to 2^64 - 1");
-    }
     return v;
+  };
+  src.lo = bound(text.substr(0, dots), "interval start");
+  src.hi = bound(text.substr(dots + (inclusive ? 3 : 2)), "interval end");
+  if (!(src.lo < src.hi)) {
+    fail(at,
+         "the interval '" + std::string(text) + "' must start below its end (" +
+             std::string(text.substr(0, dots)) + " is not below " +
+             std::string(text.substr(dots + (inclusive ? 3 : 2))) + ")",
+         "a continuous interval is written 0.0..1.0 (half-open) or 0.0..=1.0");
   }
+  return src;
+}
 
-  // Items split on any of `separators`, quotes kept whole, empty ones dropped.
-  std::vector<std::string_view> split_items(std::string_view text, std::string_view separators) {
-    std::vector<std::string_view> items;
-    size_t k = 0;
-    while (k < text.size()) {
-      while (k < text.size() && (separators.find(text[k]) != std::string_view::npos ||
-                                 std::isspace((unsigned char)text[k]))) {
-        ++k;
-      }
-      if (k >= text.size()) break;
-      size_t end = k;
-      if (text[k] == '"' || text[k] == '\'') {
-        end = text.find(text[k], k + 1);
-        end = end == std::string_view::npos ? text.size() : end + 1;
-      } else {
-        while (end < text.size() && separators.find(text[end]) == std::string_view::npos) ++end;
-      }
-      std::string_view item = text.substr(k, end - k);
-      while (!item.empty() && std::isspace((unsigned char)item.back())) item.remove_suffix(1);
-      items.push_back(item);
-      k = end;
-    }
-    return items;
+uint64_t Parser::number(std::string_view text, size_t at, const char* what) {
+  while (!text.empty() && std::isspace((unsigned char)text.front())) text.remove_prefix(1);
+  while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
+  uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto r = std::from_chars(text.data(), end, v);
+  if (text.empty() || r.ec != std::errc() || r.ptr != end) {
+    fail(at,
+         std::string(what) + " '" + std::string(text) + "' is not an integer from 0 to 2^64 - 1");
   }
+  return v;
+}
 
-  Source list(const std::vector<std::string_view>& items, size_t at) {
-    Source src;
-    for (std::string_view item : items) src.values.push_back(typed_token(item));
-    if (src.values.empty()) fail(at, "an empty list has no tuples; a clause needs a value");
-    if (std::optional<std::string> why = unify(src.values)) fail(at, *why);
-    return src;
-  }
-
-  // Whether a source reads an earlier clause's element.
-  static bool dependent(const Comprehension& c) {
-    for (size_t k = 0; k < c.clauses.size(); ++k) {
-      if (reads_earlier_element(c, k)) return true;
+std::vector<std::string_view> Parser::split_items(std::string_view text,
+                                                  std::string_view separators) {
+  std::vector<std::string_view> items;
+  size_t k = 0;
+  while (k < text.size()) {
+    while (k < text.size() && (separators.find(text[k]) != std::string_view::npos ||
+                               std::isspace((unsigned char)text[k]))) {
+      ++k;
     }
-    return false;
-  }
-
-  // polydat's rules for continuous intervals (V7, V8), and what polyrt
-  // does not sample yet: every clause an interval, no where.
-  void check_continuous(const Comprehension& c) {
-    size_t continuous = 0;
-    for (const Clause& clause : c.clauses) {
-      for (const Source& s : clause.sources) {
-        if (s.kind != Source::Kind::Interval) continue;
-        ++continuous;
-        if (clause.zip != Clause::Zip::None)
-          fail(0, "a zip takes discrete sources, not an interval (polydat's V7)");
-      }
-    }
-    if (!continuous) return;
-    if (continuous != c.clauses.size()) {
-      fail(0,
-           "mixing continuous intervals and discrete sources in one comprehension is not "
-           "supported yet");
-    }
-    static const char* const kSampling[] = {"halton", "sobol", "lhs", "shuffle"};
-    if (!c.order || !c.order->count ||
-        std::find_if(std::begin(kSampling), std::end(kSampling), [&](const char* s) {
-          return c.order->strategy == s;
-        }) == std::end(kSampling)) {
-      fail(0,
-           "a continuous interval is sampled: it needs a sampling order with a count "
-           "(polydat's V8)",
-           "e.g. for x in 0.0..1.0 order halton/16 (or sobol, lhs, shuffle)");
-    }
-    if (c.where) fail(0, "a where over a continuous interval is not supported yet");
-  }
-
-  // `order STRATEGY`, `order STRATEGY/n` or `order STRATEGY(count=n,
-  // seed=s)`, checked against the comprehension it orders.
-  Order order(const Comprehension& c) {
-    skip_space();
-    Order o;
-    const size_t at = i_;
-    while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
-    o.strategy = std::string(s_.substr(at, i_ - at));
-    if (!is_strategy(o.strategy)) {
-      fail(at, "unknown order '" + o.strategy + "'",
-           "the orders are lex, reverse_lex, diagonal, antidiagonal, extrema, shells, halton, "
-           "sobol, lhs and shuffle");
-    }
-    skip_space();
-    if (i_ < s_.size() && s_[i_] == '/') {
-      ++i_;
-      o.count = order_number("order count");
-    } else if (i_ < s_.size() && s_[i_] == '(') {
-      order_arguments(o);
-    }
-    if (o.seed && !takes_seed(o.strategy)) {
-      fail(at, "order '" + o.strategy + "' takes no seed", "seed= is for shuffle and lhs");
-    }
-    if (is_lattice_strategy(o.strategy) && dependent(c)) {
-      fail(at,
-           "order '" + o.strategy +
-               "' needs a lattice: a source that reads an earlier element has no fixed axis",
-           "order a dependent cartesian lex or reverse_lex");
-    }
-    if (o.strategy == "lhs" && c.alternatives.size() > 1) {
-      fail(at, "order 'lhs' stratifies each axis of a lattice; a union is one sequence",
-           "shuffle orders a union at random");
-    }
-    if (o.strategy == "sobol" && c.clauses.size() > kMaxSobolAxes) {
-      fail(at,
-           "order 'sobol' takes at most " + std::to_string(kMaxSobolAxes) + " axes, not " +
-               std::to_string(c.clauses.size()),
-           "its direction numbers cover 13 dimensions; halton takes more");
-    }
-    return o;
-  }
-
-  // (count=n, seed=s), either or both, once each.
-  void order_arguments(Order& o) {
-    ++i_;
-    while (true) {
-      skip_space();
-      const size_t key_at = i_;
-      while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
-      const std::string key(s_.substr(key_at, i_ - key_at));
-      skip_space();
-      if (i_ >= s_.size() || s_[i_] != '=') fail(i_, "expected '=' after '" + key + "'");
-      ++i_;
-      skip_space();
-      std::optional<uint64_t>& slot = key == "count" ? o.count : o.seed;
-      if (key != "count" && key != "seed") {
-        fail(key_at, "order argument '" + key + "' is not count or seed");
-      }
-      if (slot) fail(key_at, "order argument '" + key + "' is given twice");
-      slot = order_number(key == "count" ? "order count" : "order seed");
-      skip_space();
-      if (i_ < s_.size() && s_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ >= s_.size() || s_[i_] != ')')
-        fail(i_, "expected ',' or ')' in the order's arguments");
-      ++i_;
-      return;
-    }
-  }
-
-  uint64_t order_number(const char* what) {
-    const size_t n = i_;
-    while (i_ < s_.size() && std::isdigit((unsigned char)s_[i_])) ++i_;
-    return number(s_.substr(n, i_ - n), n, what);
-  }
-
-  // Predicates, polydat's precedence: || < && < == != < ordering and in <
-  // unary.
-  std::unique_ptr<Predicate> predicate_or() { return left_associative(0); }
-
-  // One level of the binary operators, loosest first: ||, &&, then == and
-  // !=; the comparisons and `in` below them.
-  std::unique_ptr<Predicate> left_associative(size_t level) {
-    static const std::vector<std::vector<const char*>> kLevels = {{"||"}, {"&&"}, {"==", "!="}};
-    const auto operand = [&] {
-      return level + 1 < kLevels.size() ? left_associative(level + 1) : predicate_ordering();
-    };
-    auto left = operand();
-    while (true) {
-      skip_space();
-      const auto op = std::find_if(kLevels[level].begin(), kLevels[level].end(),
-                                   [&](const char* o) { return s_.compare(i_, 2, o) == 0; });
-      if (op == kLevels[level].end()) return left;
-      i_ += 2;
-      left = binary(*op, std::move(left), operand());
-    }
-  }
-  std::unique_ptr<Predicate> predicate_ordering() {
-    auto left = predicate_arithmetic(0);
-    while (true) {
-      skip_space();
-      if (word("in")) {
-        auto in = std::make_unique<Predicate>(Predicate{Predicate::Kind::In, {}, {}, {}, {}, {}});
-        skip_space();
-        if (i_ >= s_.size() || s_[i_] != '[') fail(i_, "'in' takes a bracket list: {x} in [1, 2]");
-        const size_t close = s_.find(']', i_);
-        if (close == std::string_view::npos) fail(i_, "a bracket list ends with ']'");
-        in->members = list(split_items(s_.substr(i_ + 1, close - i_ - 1), ","), i_).values;
-        i_ = close + 1;
-        in->args.push_back(std::move(left));
-        left = std::move(in);
-        continue;
-      }
-      std::string op;
-      for (const char* o : {"<=", ">=", "<", ">"}) {
-        if (s_.compare(i_, std::char_traits<char>::length(o), o) == 0) {
-          op = o;
-          break;
-        }
-      }
-      if (op.empty()) return left;
-      i_ += op.size();
-      left = binary(op, std::move(left), predicate_arithmetic(0));
-    }
-  }
-  // Arithmetic, tighter than the comparisons: `+ -`, then `* / %`.
-  std::unique_ptr<Predicate> predicate_arithmetic(int level) {
-    const char* ops = level == 0 ? "+-" : "*/%";
-    const auto operand = [&] { return level == 0 ? predicate_arithmetic(1) : predicate_unary(); };
-    auto left = operand();
-    while (true) {
-      skip_space();
-      if (i_ >= s_.size() || !std::strchr(ops, s_[i_]) ||
-          (i_ + 1 < s_.size() && (s_[i_ + 1] == '=' || s_[i_ + 1] == s_[i_]))) {
-        return left;
-      }
-      const std::string op(1, s_[i_++]);
-      left = binary(op, std::move(left), operand());
-    }
-  }
-  std::unique_ptr<Predicate> predicate_unary() {
-    skip_space();
-    count_node(i_);
-    if (i_ >= s_.size()) fail(i_, "the predicate ends where a value was expected");
-    const char c = s_[i_];
-    if (c == '!' || c == '-') {
-      ++i_;
-      auto p = std::make_unique<Predicate>(
-          Predicate{c == '!' ? Predicate::Kind::Not : Predicate::Kind::Negate, {}, {}, {}, {}, {}});
-      p->args.push_back(predicate_unary());
-      return p;
-    }
-    if (c == '(') {
-      ++i_;
-      auto inner = predicate_or();
-      skip_space();
-      if (i_ >= s_.size() || s_[i_] != ')') fail(i_, "expected ')'");
-      ++i_;
-      return inner;
-    }
-    auto p = std::make_unique<Predicate>(Predicate{Predicate::Kind::Literal, {}, {}, {}, {}, {}});
-    const size_t at = i_;
-    if (c == '{') {
-      const size_t close = s_.find('}', i_);
-      if (close == std::string_view::npos) fail(i_, "'{' without '}'");
-      p->kind = Predicate::Kind::Reference;
-      p->name = std::string(s_.substr(i_ + 1, close - i_ - 1));
-      i_ = close + 1;
-      return p;
-    }
-    if (c == '"' || c == '\'') {
-      const size_t close = s_.find(c, i_ + 1);
-      if (close == std::string_view::npos) fail(i_, "unterminated string");
-      i_ = close + 1;
+    if (k >= text.size()) break;
+    size_t end = k;
+    if (text[k] == '"' || text[k] == '\'') {
+      end = text.find(text[k], k + 1);
+      end = end == std::string_view::npos ? text.size() : end + 1;
     } else {
-      while (i_ < s_.size() && (ident_char(s_[i_]) || s_[i_] == '.')) ++i_;
-      if (i_ == at) fail(at, "unexpected '" + std::string(1, c) + "' in the predicate");
+      while (end < text.size() && separators.find(text[end]) == std::string_view::npos) ++end;
     }
-    const std::string_view token = s_.substr(at, i_ - at);
-    const Value v = typed_token(token);
-    if (v.type() == Type::Str && token.front() != '"' && token.front() != '\'') {
-      // polydat: a bare word in a predicate is a name, never a string.
-      p->kind = Predicate::Kind::Reference;
-      p->name = std::string(token);
-      return p;
-    }
-    p->literal = v;
-    return p;
+    std::string_view item = text.substr(k, end - k);
+    while (!item.empty() && std::isspace((unsigned char)item.back())) item.remove_suffix(1);
+    items.push_back(item);
+    k = end;
   }
-  // Every operator, literal and reference counts: the predicate's tree (and
-  // the recursion that evaluates and frees it) stays shallow whatever the
-  // text.
-  void count_node(size_t at) {
-    if (++nodes_ > kMaxPredicateNodes) {
-      fail(at, "the predicate has more than " + std::to_string(kMaxPredicateNodes) +
-                   " operators and values");
+  return items;
+}
+
+Source Parser::list(const std::vector<std::string_view>& items, size_t at) {
+  Source src;
+  for (std::string_view item : items) src.values.push_back(typed_token(item));
+  if (src.values.empty()) fail(at, "an empty list has no tuples; a clause needs a value");
+  if (std::optional<std::string> why = unify(src.values)) fail(at, *why);
+  return src;
+}
+
+bool Parser::dependent(const Comprehension& c) {
+  for (size_t k = 0; k < c.clauses.size(); ++k) {
+    if (reads_earlier_element(c, k)) return true;
+  }
+  return false;
+}
+
+void Parser::check_continuous(const Comprehension& c) {
+  size_t continuous = 0;
+  for (const Clause& clause : c.clauses) {
+    for (const Source& s : clause.sources) {
+      if (s.kind != Source::Kind::Interval) continue;
+      ++continuous;
+      if (clause.zip != Clause::Zip::None)
+        fail(0, "a zip takes discrete sources, not an interval (polydat's V7)");
     }
   }
-
-  std::unique_ptr<Predicate> binary(std::string op, std::unique_ptr<Predicate> a,
-                                    std::unique_ptr<Predicate> b) {
-    count_node(i_);
-    auto p = std::make_unique<Predicate>(Predicate{Predicate::Kind::Binary, {}, {}, op, {}, {}});
-    p->args.push_back(std::move(a));
-    p->args.push_back(std::move(b));
-    return p;
+  if (!continuous) return;
+  if (continuous != c.clauses.size()) {
+    fail(0,
+         "mixing continuous intervals and discrete sources in one comprehension is not "
+         "supported yet");
   }
-
-  std::string canonical(const Comprehension& c) const {
-    std::string out;
-    for (size_t a = 0; a < c.alternatives.size(); ++a) {
-      out += (a ? ", for " : "[for ") + c.alternatives[a].canonical;
-    }
-    if (!c.alternatives.empty()) out += "]";
-    for (size_t k = 0; k < c.clauses.size(); ++k) {
-      const Clause& cl = c.clauses[k];
-      out += k ? ", " : "";
-      if (cl.zip == Clause::Zip::None) {
-        out += cl.names[0] + " in " + canonical_source(cl.sources[0]);
-        continue;
-      }
-      std::string names, sources;
-      for (size_t n = 0; n < cl.names.size(); ++n) {
-        names += (n ? ", " : "") + cl.names[n];
-        sources += (n ? ", " : "") + canonical_source(cl.sources[n], true);
-      }
-      out += "(" + names + ") in " +
-             (cl.zip == Clause::Zip::Truncate ? "zip_truncate"
-              : cl.zip == Clause::Zip::Cycle  ? "zip_cycle"
-                                              : "") +
-             "(" + sources + ")";
-    }
-    if (!tail_text().empty()) out += " " + tail_text();
-    return out;
+  static const char* const kSampling[] = {"halton", "sobol", "lhs", "shuffle"};
+  if (!c.order || !c.order->count ||
+      std::find_if(std::begin(kSampling), std::end(kSampling),
+                   [&](const char* s) { return c.order->strategy == s; }) == std::end(kSampling)) {
+    fail(0,
+         "a continuous interval is sampled: it needs a sampling order with a count "
+         "(polydat's V8)",
+         "e.g. for x in 0.0..1.0 order halton/16 (or sobol, lhs, shuffle)");
   }
+  if (c.where) fail(0, "a where over a continuous interval is not supported yet");
+}
 
-  // The text after the clauses: `where ...` and `order ...`, as written.
-  std::string tail_text() const { return tail_ < s_.size() ? trimmed(s_.substr(tail_)) : ""; }
-
-  // A float as text that reads back as a float (1.0, not 1).
-  static std::string float_text(double v) {
-    std::string t = Value::f64(v).to_string();
-    if (t.find_first_of(".eE") == std::string::npos) t += ".0";
-    return t;
+Order Parser::order(const Comprehension& c) {
+  skip_space();
+  Order o;
+  const size_t at = i_;
+  while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+  o.strategy = std::string(s_.substr(at, i_ - at));
+  if (!is_strategy(o.strategy)) {
+    fail(at, "unknown order '" + o.strategy + "'",
+         "the orders are lex, reverse_lex, diagonal, antidiagonal, extrema, shells, halton, "
+         "sobol, lhs and shuffle");
   }
-
-  static std::string trimmed(std::string_view text) {
-    while (!text.empty() && std::isspace((unsigned char)text.back())) text.remove_suffix(1);
-    while (!text.empty() && std::isspace((unsigned char)text.front())) text.remove_prefix(1);
-    return std::string(text);
+  skip_space();
+  if (i_ < s_.size() && s_[i_] == '/') {
+    ++i_;
+    o.count = order_number("order count");
+  } else if (i_ < s_.size() && s_[i_] == '(') {
+    order_arguments(o);
   }
-
-  // A list in a zip keeps its brackets: its commas are not the zip's.
-  static std::string canonical_source(const Source& s, bool in_zip = false) {
-    std::string out;
-    if (s.kind == Source::Kind::Reference) return "{" + s.reference + "}";
-    if (s.kind == Source::Kind::Generator || s.kind == Source::Kind::Call) {
-      out += s.generator + "(";
-      for (size_t a = 0; a < s.arguments.size(); ++a) {
-        out += (a ? ", " : "") + canonical_source(s.arguments[a]);
-      }
-      return out + ")";
-    }
-    if (s.kind == Source::Kind::Interval) {
-      const std::string range = float_text(s.lo) + (s.closed ? "..=" : "..") + float_text(s.hi);
-      if (!s.measure) return range;
-      return measure_text(*s.measure) + (s.on ? " on " + range : "");
-    }
-    if (s.kind == Source::Kind::Range && !s.arguments.empty()) {
-      out += canonical_source(s.arguments[0]) + (s.closed ? "..=" : "..") +
-             canonical_source(s.arguments[1]);
-      const Source& step = s.arguments[2];
-      const bool unit = step.kind == Source::Kind::List && step.values[0].as_u64() == 1;
-      return unit ? out : out + " step " + canonical_source(step);
-    }
-    if (s.kind == Source::Kind::Range) {
-      out += std::to_string(s.start) + ".." + std::to_string(s.end);
-      return s.step == 1 ? out : out + " step " + std::to_string(s.step);
-    }
-    for (size_t v = 0; v < s.values.size(); ++v) {
-      out += (v ? ", " : "") + canonical_value(s.values[v]);
-    }
-    return in_zip ? "[" + out + "]" : out;
+  if (o.seed && !takes_seed(o.strategy)) {
+    fail(at, "order '" + o.strategy + "' takes no seed", "seed= is for shuffle and lhs");
   }
+  if (is_lattice_strategy(o.strategy) && dependent(c)) {
+    fail(at,
+         "order '" + o.strategy +
+             "' needs a lattice: a source that reads an earlier element has no fixed axis",
+         "order a dependent cartesian lex or reverse_lex");
+  }
+  if (o.strategy == "lhs" && c.alternatives.size() > 1) {
+    fail(at, "order 'lhs' stratifies each axis of a lattice; a union is one sequence",
+         "shuffle orders a union at random");
+  }
+  if (o.strategy == "sobol" && c.clauses.size() > kMaxSobolAxes) {
+    fail(at,
+         "order 'sobol' takes at most " + std::to_string(kMaxSobolAxes) + " axes, not " +
+             std::to_string(c.clauses.size()),
+         "its direction numbers cover 13 dimensions; halton takes more");
+  }
+  return o;
+}
 
-  static constexpr size_t kMaxPredicateNodes = 1024;
-  std::string_view s_;
-  size_t nodes_ = 0;
-  size_t i_ = 0;
-  size_t tail_ = 0;   // where the clauses end (`where`, `order` or the end)
-  size_t depth_ = 0;  // how deep in unions
-};
+void Parser::order_arguments(Order& o) {
+  ++i_;
+  while (true) {
+    skip_space();
+    const size_t key_at = i_;
+    while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+    const std::string key(s_.substr(key_at, i_ - key_at));
+    skip_space();
+    if (i_ >= s_.size() || s_[i_] != '=') fail(i_, "expected '=' after '" + key + "'");
+    ++i_;
+    skip_space();
+    std::optional<uint64_t>& slot = key == "count" ? o.count : o.seed;
+    if (key != "count" && key != "seed") {
+      fail(key_at, "order argument '" + key + "' is not count or seed");
+    }
+    if (slot) fail(key_at, "order argument '" + key + "' is given twice");
+    slot = order_number(key == "count" ? "order count" : "order seed");
+    skip_space();
+    if (i_ < s_.size() && s_[i_] == ',') {
+      ++i_;
+      continue;
+    }
+    if (i_ >= s_.size() || s_[i_] != ')') fail(i_, "expected ',' or ')' in the order's arguments");
+    ++i_;
+    return;
+  }
+}
 
-}  // namespace
+uint64_t Parser::order_number(const char* what) {
+  const size_t n = i_;
+  while (i_ < s_.size() && std::isdigit((unsigned char)s_[i_])) ++i_;
+  return number(s_.substr(n, i_ - n), n, what);
+}
+
+}  // namespace grammar
+
+using grammar::Parser;
 
 Parsed parse(std::string_view text) {
   try {
