@@ -45,7 +45,17 @@ void expect_same_columns(const std::vector<Column>& a, const std::vector<Column>
   }
 }
 
+// A str element before another, over batched activations whose last chunk
+// has one row: its constant column's few bytes live in the column itself
+// (short-string storage), which must not move while the chunk's view reads
+// it (the columns were held in a growing vector).
+constexpr const char* kShortTextElements =
+    "input cycle\nfor t in p, q, k in 0..2 {\n  cursor rows = range(0, 4097)\n"
+    "  h := hash(rows + k) % 7\n}\n";
+
 TEST(TraversalRows, EveryTierHandsOverTheSameColumns) {
+  expect_same_columns(rows_of(kShortTextElements, true, 0, 1, 4096),
+                      rows_of(kShortTextElements, false, 0, 1));
   // The lattice body and the per-state openings; batched activations and
   // cycle-by-cycle ones, in chunks smaller than an activation.
   expect_same_columns(rows_of(kLattice, true, 5, 4), rows_of(kLattice, false, 5, 4));

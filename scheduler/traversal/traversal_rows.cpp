@@ -81,6 +81,29 @@ class Consumer {
 // Thrown out of a per-state opening once the rows asked for are made.
 struct EnoughRows {};
 
+// Rows [0, rows) of `batch` handed to `to`, numbered from `first_row`, each
+// chunk after the columns `lead` makes for it (the parent coordinate, the
+// elements: what the batch does not compute), in both stages.
+template <typename Lead>
+void stream_led(const BatchEvaluator& batch, uint64_t rows, uint64_t first_row, Consumer& to,
+                const Lead& lead) {
+  const auto led = [&](const ColumnChunk& chunk, const auto& use) {
+    traversal::LeadColumns columns;
+    lead(chunk, columns);
+    ColumnChunk with_lead{first_row + chunk.first, chunk.rows, std::move(columns.views)};
+    with_lead.columns.insert(with_lead.columns.end(), chunk.columns.begin(), chunk.columns.end());
+    use(with_lead);
+  };
+  batch.stream_encoded(
+      0, rows,
+      [&](const ColumnChunk& chunk, std::string& bytes) {
+        led(chunk, [&](const ColumnChunk& c) { to.encode(c, bytes); });
+      },
+      [&](const ColumnChunk& chunk, std::string& bytes) {
+        led(chunk, [&](const ColumnChunk& c) { to.write(c, bytes); });
+      });
+}
+
 }  // namespace
 
 struct TraversalRows::Impl {
@@ -106,9 +129,6 @@ struct TraversalRows::Impl {
     b.device = options.device;
     b.stop = options.stop;
     return b;
-  }
-  std::vector<std::string> output_names() const {
-    return {names.begin() + 1 + (ptrdiff_t)info.names.size(), names.end()};
   }
   uint64_t run_lattice(uint64_t first, uint64_t count, uint64_t limit, Consumer& to) const;
   uint64_t run_openings(uint64_t first, uint64_t count, uint64_t limit, Consumer& to) const;
@@ -244,31 +264,18 @@ uint64_t TraversalRows::Impl::run_lattice(uint64_t first, uint64_t count, uint64
   // min(count * tuples, limit), without overflow.
   const uint64_t rows = count > limit / tuples ? limit : std::min(count * tuples, limit);
   std::vector<std::string> outputs = info.names;
-  const std::vector<std::string> chosen = output_names();
-  outputs.insert(outputs.end(), chosen.begin(), chosen.end());
+  outputs.insert(outputs.end(), options.outputs.begin(), options.outputs.end());
   const BatchEvaluator batch(info.lattice_body, batch_options(outputs, {0, 0}));
   if (options.on_batch) {
     options.on_batch(batch,
                      "the traversal's " + std::to_string(tuples) + " tuples per coordinate run");
   }
-  const auto with_parent = [&](const ColumnChunk& chunk, const auto& use) {
-    std::vector<uint64_t> parents(chunk.rows);
-    for (uint64_t r = 0; r < chunk.rows; ++r) parents[r] = first + (chunk.first + r) / tuples;
-    ColumnChunk rows_of_chunk{chunk.first, chunk.rows, {}};
-    rows_of_chunk.columns.push_back(ColumnView{.type = Type::U64, .words = parents.data()});
-    rows_of_chunk.columns.insert(rows_of_chunk.columns.end(), chunk.columns.begin(),
-                                 chunk.columns.end());
-    use(rows_of_chunk);
-  };
   try {
-    batch.stream_encoded(
-        0, rows,
-        [&](const ColumnChunk& chunk, std::string& bytes) {
-          with_parent(chunk, [&](const ColumnChunk& c) { to.encode(c, bytes); });
-        },
-        [&](const ColumnChunk& chunk, std::string& bytes) {
-          with_parent(chunk, [&](const ColumnChunk& c) { to.write(c, bytes); });
-        });
+    stream_led(batch, rows, 0, to, [&](const ColumnChunk& chunk, traversal::LeadColumns& lead) {
+      std::vector<uint64_t>& parents = lead.words.emplace_back(chunk.rows);
+      for (uint64_t r = 0; r < chunk.rows; ++r) parents[r] = first + (chunk.first + r) / tuples;
+      lead.views.push_back(ColumnView{.type = Type::U64, .words = parents.data()});
+    });
   } catch (const EvalError& e) {
     if (to.threw() || e.coordinates().empty()) throw;
     // Row r of the lattice body is tuple r mod tuples of coordinate
@@ -294,7 +301,7 @@ uint64_t TraversalRows::Impl::run_activation_in_batch(uint64_t coordinate,
                                                       std::span<const Value> outer,
                                                       const Traversal& t, size_t a, uint64_t cycles,
                                                       uint64_t first_row, Consumer& to) const {
-  BatchOptions b = batch_options(output_names(), {0});
+  BatchOptions b = batch_options(options.outputs, {0});
   b.externs = t.activation_externs(a);
   const BatchEvaluator batch(t.body().shared_from_this(), b);
   for (size_t o = 0; o < body_outputs.size(); ++o) {
@@ -307,24 +314,12 @@ uint64_t TraversalRows::Impl::run_activation_in_batch(uint64_t coordinate,
     options.on_batch(batch, "activation " + std::to_string(a) + " (" + std::to_string(t.cycles(a)) +
                                 " cycles) runs");
   }
-  const auto with_elements = [&](const ColumnChunk& chunk, const auto& use) {
-    std::vector<traversal::ConstantColumn> constants;
-    constants.emplace_back(Value::u64(coordinate), chunk.rows);
-    for (const Value& v : outer) constants.emplace_back(v, chunk.rows);
-    for (const Value& v : t.tuples()[a]) constants.emplace_back(v, chunk.rows);
-    ColumnChunk rows{first_row + chunk.first, chunk.rows, {}};
-    for (const traversal::ConstantColumn& c : constants) rows.columns.push_back(c.view);
-    rows.columns.insert(rows.columns.end(), chunk.columns.begin(), chunk.columns.end());
-    use(rows);
-  };
-  batch.stream_encoded(
-      0, cycles,
-      [&](const ColumnChunk& chunk, std::string& bytes) {
-        with_elements(chunk, [&](const ColumnChunk& c) { to.encode(c, bytes); });
-      },
-      [&](const ColumnChunk& chunk, std::string& bytes) {
-        with_elements(chunk, [&](const ColumnChunk& c) { to.write(c, bytes); });
-      });
+  stream_led(batch, cycles, first_row, to,
+             [&](const ColumnChunk& chunk, traversal::LeadColumns& lead) {
+               lead.add(Value::u64(coordinate), chunk.rows);
+               for (const Value& v : outer) lead.add(v, chunk.rows);
+               for (const Value& v : t.tuples()[a]) lead.add(v, chunk.rows);
+             });
   return cycles;
 }
 

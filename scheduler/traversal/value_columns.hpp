@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <list>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,17 @@ struct ConstantColumn {
   ColumnView view;
 
   ConstantColumn(const Value& v, uint64_t rows);
+};
+
+// Columns put before a batch's own in a chunk (what the batch does not
+// compute: a traversal's parent coordinate and elements), and their storage.
+struct LeadColumns {
+  std::list<ConstantColumn> constants;  // a list: views keep pointing into them
+  std::list<std::vector<uint64_t>> words;
+  std::vector<ColumnView> views;
+
+  // `rows` copies of `v`.
+  void add(const Value& v, uint64_t rows) { views.push_back(constants.emplace_back(v, rows).view); }
 };
 
 }  // namespace polyrt::traversal
