@@ -225,12 +225,6 @@ void refuse_conflicts(const RunRequest& r) {
 void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
   const size_t traversals = p.traversal_count();
   const std::string_view format = r.job.format->name();
-  if (traversals > 1 && !r.job.format->text_rows()) {
-    throw UsageError("polyrt run: the program has " + std::to_string(traversals) +
-                     " traversals, whose rows run writes one traversal after another with a "
-                     "header each: write csv, tsv or jsonl, not " +
-                     std::string(format) + " (or split the program)");
-  }
   if (traversals > 1 && r.parts) {
     throw UsageError("polyrt run: the program has " + std::to_string(traversals) +
                      " traversals, whose rows have no one set of columns for parts to share; "
@@ -254,9 +248,10 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
             " (every element is a column of its rows); write csv, tsv, jsonl, parquet or arrow");
       }
     }
-    TraversalRowsOptions options = scheduler::traversal_rows_options(r.job, r.batch);
-    options.traversal = t;
-    const TraversalRows rows(r.job.program, options);
+  }
+  const std::vector<TraversalRows> runners = scheduler::traversal_runners(r.job, r.batch);
+  scheduler::refuse_unwritable_traversals(r.job, runners);
+  for (const TraversalRows& rows : runners) {
     if (r.device_given && r.job.device.kind != BatchDevice::Cpu &&
         r.job.device.kind != BatchDevice::Auto &&
         rows.batch_rows() == TraversalRows::BatchRows::None) {
@@ -266,13 +261,6 @@ void refuse_traversal_conflicts(const RunRequest& r, const Program& p) {
                        "runs in the batch tier, and so do activations of " +
                        std::to_string(kBatchActivationCycles) +
                        " cycles or more of a body with a cursor)");
-    }
-    if (!rows.rows_of(r.job.count) && r.job.format->needs_row_count()) {
-      throw UsageError("polyrt run: --format " + std::string(format) +
-                       " needs the row count first, and this traversal's rows are counted only "
-                       "as its openings run; write csv, tsv, jsonl, parquet or arrow (a "
-                       "traversal over a literal lattice whose body reads nothing of the program "
-                       "runs in the batch tier and writes npy too)");
     }
   }
 }

@@ -26,9 +26,6 @@ TraversalRowsOptions traversal_rows_options(const RangeJob& job, bool batch) {
   return options;
 }
 
-namespace {
-
-// The rows of every traversal of the job, in source order.
 std::vector<TraversalRows> traversal_runners(const RangeJob& job, bool batch) {
   TraversalRowsOptions options = traversal_rows_options(job, batch);
   options.on_batch = [verbose = job.verbose](const BatchEvaluator& b, const std::string& what) {
@@ -46,6 +43,8 @@ std::vector<TraversalRows> traversal_runners(const RangeJob& job, bool batch) {
   return runners;
 }
 
+namespace {
+
 // How many rows the runners give over the job's coordinates, when each
 // knows before its rows run.
 std::optional<uint64_t> known_rows(const std::vector<TraversalRows>& runners, uint64_t count) {
@@ -60,22 +59,28 @@ std::optional<uint64_t> known_rows(const std::vector<TraversalRows>& runners, ui
 
 }  // namespace
 
+void refuse_unwritable_traversals(const RangeJob& job, const std::vector<TraversalRows>& runners) {
+  const std::string format(job.format->name());
+  if (runners.size() > 1 && !job.format->text_rows()) {
+    throw OutputError("the program has " + std::to_string(runners.size()) +
+                      " traversals, whose rows are written one traversal after another with a "
+                      "header each: write csv, tsv or jsonl, not " +
+                      format + " (or split the program)");
+  }
+  if (!known_rows(runners, job.count) && job.format->needs_row_count()) {
+    throw OutputError(format +
+                      " needs the row count first, and this traversal's rows are counted only as "
+                      "its openings run; write csv, tsv, jsonl, parquet or arrow (a traversal "
+                      "over a literal lattice whose body reads nothing of the program runs in "
+                      "the batch tier and writes npy too)");
+  }
+}
+
 uint64_t run_traversal_job(const RangeJob& job, const std::string& target, bool batch) {
   const std::vector<TraversalRows> runners = traversal_runners(job, batch);
+  refuse_unwritable_traversals(job, runners);
   const std::optional<RowFormat> text = job.format->text_rows();
-  if (runners.size() > 1 && !text) {
-    throw RefusedError("a program's " + std::to_string(runners.size()) +
-                       " traversals are written one after another with a header each, as text "
-                       "rows (csv, tsv, jsonl), not " +
-                       std::string(job.format->name()));
-  }
   const std::optional<uint64_t> rows_known = known_rows(runners, job.count);
-  if (!rows_known && job.format->needs_row_count()) {
-    throw RefusedError(
-        "a traversal whose rows are counted only as its openings run cannot be written as " +
-        std::string(job.format->name()) +
-        ", which needs the row count first; write csv, tsv, jsonl, parquet or arrow");
-  }
   const TraversalRows& first = runners[0];
   const std::unique_ptr<FormatWriter> writer =
       open_job_output(*job.format, target,
