@@ -259,20 +259,22 @@ TEST(Comprehension, ZipsAndUnions) {
 
 // A derivation composes with its producer as polydat composes them.
 TEST(Comprehension, DerivationsComposeWithTheirProducer) {
-  const auto derive = [](const std::string& base, const char* where, const char* order) {
-    return comprehension::derive(*comprehension::parse(base).comprehension, where, order);
+  const auto derive = [](const std::string& base, const std::string& derivation) {
+    return comprehension::derive(*comprehension::parse(base).comprehension,
+                                 *comprehension::parse("sweep " + derivation).comprehension)
+        .comprehension->canonical;
   };
-  EXPECT_EQ(derive("a in 0..3", "{a} > 0", ""), "a in 0..3 where {a} > 0");
-  EXPECT_EQ(derive("a in 0..3 where {a} < 2", "{a} > 0", "lex/1"),
+  EXPECT_EQ(derive("a in 0..3", "where {a} > 0"), "a in 0..3 where {a} > 0");
+  EXPECT_EQ(derive("a in 0..3 where {a} < 2", "where {a} > 0 order lex/1"),
             "a in 0..3 where ({a} < 2) && ({a} > 0) order lex/1");
   // Over an ordered producer a filter sees the selected tuples...
-  EXPECT_EQ(derive("a in 0..3 order lex/2", "{a} > 0", ""),
+  EXPECT_EQ(derive("a in 0..3 order lex/2", "where {a} > 0"),
             "[for a in 0..3 order lex/2] where {a} > 0");
   // ...and a lattice order reads through an untruncated order, not a truncated one.
-  EXPECT_EQ(derive("a in 0..3 order reverse_lex", "", "halton/2"), "a in 0..3 order halton/2");
-  EXPECT_EQ(derive("a in 0..3 order reverse_lex/2", "", "halton/2"),
+  EXPECT_EQ(derive("a in 0..3 order reverse_lex", "order halton/2"), "a in 0..3 order halton/2");
+  EXPECT_EQ(derive("a in 0..3 order reverse_lex/2", "order halton/2"),
             "[for a in 0..3 order reverse_lex/2] order halton/2");
-  EXPECT_EQ(derive("a in 0..3 order halton", "", "reverse_lex"),
+  EXPECT_EQ(derive("a in 0..3 order halton", "order reverse_lex"),
             "[for a in 0..3 order halton] order reverse_lex");
 }
 
@@ -551,6 +553,27 @@ TEST(Traversal, ProducersAndDerivations) {
   expect_contains(compile_error("input cycle\nlater := for early where {a} > 1\n"
                                 "early := for a in 0..3\n"),
                   {"'early' is not a producer bound before this line"});
+  // A derivation is composed on the parsed producer: list items holding a
+  // comma or a quote keep their values (composed as text, 'x,y' became the
+  // items x and y").
+  const auto quoted = compile(
+      "input cycle\nsweep := for a in 0..2, b in ['x,y', \"q'r\"]\n"
+      "for sweep where {a} > 0 {\n  v := b\n}\n");
+  State at = quoted->new_state();
+  at.set_inputs(std::vector<uint64_t>{0});
+  const Traversal derived = open_traversal(at, std::vector<uint64_t>{0}, 0);
+  ASSERT_EQ(derived.tuples().size(), 2u);
+  EXPECT_EQ(derived.tuples()[0][1].text(), "x,y");
+  EXPECT_EQ(derived.tuples()[1][1].text(), "q'r");
+  // Derivations chained past the predicate bound are refused, not evaluated
+  // by a recursion as deep as the chain.
+  std::string chain = "input cycle\nd0 := for a in 0..3\n";
+  for (int k = 1; k <= 1100; ++k) {
+    chain += "d" + std::to_string(k) + " := for d" + std::to_string(k - 1) + " where {a} > 0\n";
+  }
+  expect_contains(compile_error(chain), {"the derived predicate has more than 1024"});
+  expect_contains(compile_error(head + "d := for sweep where {limit} >\n"),
+                  {"t.polydat:3:31", "the predicate ends where a value was expected"});
 }
 
 // A traversal over a literal lattice whose body reads nothing of the parent

@@ -165,7 +165,7 @@ TEST(Parser, CloneCopiesTheWholeTreeAndSharesNoExpression) {
     EXPECT_EQ(a.is_private, b.is_private);
     EXPECT_EQ(a.is_shared, b.is_shared);
     EXPECT_EQ(a.is_producer, b.is_producer);
-    EXPECT_EQ(a.comprehension, b.comprehension);
+    EXPECT_EQ(a.comprehension.canonical, b.comprehension.canonical);
     EXPECT_EQ(a.over, b.over);
     EXPECT_EQ(a.over_spec, b.over_spec);
     EXPECT_EQ(a.body.size(), b.body.size());

@@ -86,7 +86,7 @@ struct Predicate {
   Value literal;     // Literal
   std::string name;  // Reference
   std::string op;    // Binary: == != < <= > >= && || + - * / %
-  std::vector<std::unique_ptr<Predicate>> args;
+  std::vector<std::shared_ptr<const Predicate>> args;
   std::vector<Value> members;  // In: args[0] in [members]
 };
 
@@ -95,7 +95,9 @@ struct Comprehension {
   // A union `[for ..., for ...]`: its children, each a comprehension that
   // binds the same names, their tuples one after another (no clauses then).
   std::vector<Comprehension> alternatives;
-  std::unique_ptr<Predicate> where;
+  // Shared: a parsed predicate is never changed, and a comprehension is a
+  // value the syntax tree copies.
+  std::shared_ptr<const Predicate> where;
   std::optional<Order> order;
   // The text as polydat prints it: clauses and lists with ", " between
   // items ("a in 0..3, tag in p, q where {a} > 0 order reverse_lex/2").
@@ -103,6 +105,11 @@ struct Comprehension {
   // Its parts as written: the clauses (or the union) as printed, and the
   // texts after `where` and after `order` (empty when absent).
   std::string head, where_text, order_text;
+  // `for sweep where ... order ...`: a reference to the producer `sweep`
+  // (polydat's derivation), whose own where and order are the ones above;
+  // no clauses. The producers' expansion replaces it by the comprehension
+  // it derives (expand/producers.hpp).
+  std::string producer;
 };
 
 // A parse failure: the message and the byte offset in the text.
@@ -112,7 +119,17 @@ struct SyntaxError {
   std::string hint;
 };
 
-// Parses the text after `for`. Returns the comprehension or the first error.
+// Why `o` cannot order `c` (a lattice order over a dependent cartesian,
+// lhs over a union, sobol over too many axes); the offset is 0.
+std::optional<SyntaxError> order_refusal(const Comprehension& c, const Order& o);
+
+// The most operators and values one `where` holds, composed derivations
+// included: predicates are evaluated recursively.
+inline constexpr size_t kMaxPredicateNodes = 1024;
+
+// Parses the text after `for`: a comprehension, or a reference to a
+// producer (`sweep`, `sweep where {a} > 1`, `sweep order halton/4`).
+// Returns the comprehension or the first error.
 struct Parsed {
   std::optional<Comprehension> comprehension;
   std::optional<SyntaxError> error;

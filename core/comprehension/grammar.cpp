@@ -10,7 +10,12 @@ namespace grammar {
 Comprehension Parser::run() {
   Comprehension c;
   skip_space();
-  if (union_start(i_)) {
+  if (producer_reference()) {
+    const size_t from = i_;
+    while (i_ < s_.size() && ident_char(s_[i_])) ++i_;
+    c.producer = std::string(s_.substr(from, i_ - from));
+    tail_ = i_;
+  } else if (union_start(i_)) {
     c.alternatives = alternatives();
   } else {
     std::vector<std::pair<size_t, size_t>> clauses = split_clauses();
@@ -40,7 +45,8 @@ Comprehension Parser::run() {
   skip_space();
   if (i_ < s_.size()) fail(i_, "unexpected '" + std::string(s_.substr(i_)) + "'");
   check_continuous(c);
-  c.canonical = canonical(c);
+  c.canonical = c.producer.empty() ? canonical(c)
+                                   : c.producer + (tail_text().empty() ? "" : " " + tail_text());
   c.head = c.canonical.substr(
       0, c.canonical.size() - tail_text().size() - (tail_text().empty() ? 0 : 1));
   return c;
@@ -65,6 +71,14 @@ bool Parser::clause_start(size_t at) const {
   while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
   return (at > space || s_[space - 1] == ')') && s_.compare(at, 2, "in") == 0 &&
          (at + 2 >= s_.size() || !ident_char(s_[at + 2]));
+}
+
+bool Parser::producer_reference() const {
+  size_t end = i_;
+  while (end < s_.size() && ident_char(s_[end])) ++end;
+  if (end == i_ || std::isdigit((unsigned char)s_[i_])) return false;
+  const size_t rest = next_word(end);
+  return rest == s_.size() || starts_word(rest, "where") || starts_word(rest, "order");
 }
 
 bool Parser::union_start(size_t at) const {
@@ -556,21 +570,8 @@ Order Parser::order(const Comprehension& c) {
   if (o.seed && !takes_seed(o.strategy)) {
     fail(at, "order '" + o.strategy + "' takes no seed", "seed= is for shuffle and lhs");
   }
-  if (is_lattice_strategy(o.strategy) && dependent(c)) {
-    fail(at,
-         "order '" + o.strategy +
-             "' needs a lattice: a source that reads an earlier element has no fixed axis",
-         "order a dependent cartesian lex or reverse_lex");
-  }
-  if (o.strategy == "lhs" && c.alternatives.size() > 1) {
-    fail(at, "order 'lhs' stratifies each axis of a lattice; a union is one sequence",
-         "shuffle orders a union at random");
-  }
-  if (o.strategy == "sobol" && c.clauses.size() > kMaxSobolAxes) {
-    fail(at,
-         "order 'sobol' takes at most " + std::to_string(kMaxSobolAxes) + " axes, not " +
-             std::to_string(c.clauses.size()),
-         "its direction numbers cover 13 dimensions; halton takes more");
+  if (std::optional<SyntaxError> refusal = order_refusal(c, o)) {
+    fail(at, std::move(refusal->message), std::move(refusal->hint));
   }
   return o;
 }
@@ -612,6 +613,25 @@ uint64_t Parser::order_number(const char* what) {
 }  // namespace grammar
 
 using grammar::Parser;
+
+std::optional<SyntaxError> order_refusal(const Comprehension& c, const Order& o) {
+  if (is_lattice_strategy(o.strategy) && grammar::Parser::dependent(c)) {
+    return SyntaxError{"order '" + o.strategy +
+                           "' needs a lattice: a source that reads an earlier element has no "
+                           "fixed axis",
+                       0, "order a dependent cartesian lex or reverse_lex"};
+  }
+  if (o.strategy == "lhs" && c.alternatives.size() > 1) {
+    return SyntaxError{"order 'lhs' stratifies each axis of a lattice; a union is one sequence", 0,
+                       "shuffle orders a union at random"};
+  }
+  if (o.strategy == "sobol" && c.clauses.size() > kMaxSobolAxes) {
+    return SyntaxError{"order 'sobol' takes at most " + std::to_string(kMaxSobolAxes) +
+                           " axes, not " + std::to_string(c.clauses.size()),
+                       0, "its direction numbers cover 13 dimensions; halton takes more"};
+  }
+  return std::nullopt;
+}
 
 Parsed parse(std::string_view text) {
   try {

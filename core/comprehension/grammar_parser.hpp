@@ -91,6 +91,9 @@ class Parser {
 
   Comprehension run();
 
+  // Whether a source reads an earlier clause's element.
+  static bool dependent(const Comprehension& c);
+
  private:
   [[noreturn]] void fail(size_t at, std::string message, std::string hint = {}) {
     throw SyntaxError{std::move(message), at, std::move(hint)};
@@ -111,6 +114,10 @@ class Parser {
   // Whether `<ident> in` or `(<ident>, ...) in` starts at `at` (after
   // spaces): a clause's start.
   bool clause_start(size_t at) const;
+
+  // Whether the text at i_ names a producer: a word alone or before
+  // `where` or `order`.
+  bool producer_reference() const;
 
   // Whether a union `[ for ...` starts at `at`.
   bool union_start(size_t at) const;
@@ -179,8 +186,6 @@ class Parser {
 
   Source list(const std::vector<std::string_view>& items, size_t at);
 
-  // Whether a source reads an earlier clause's element.
-  static bool dependent(const Comprehension& c);
 
   // polydat's rules for continuous intervals (V7, V8), and what polyrt
   // does not sample yet: every clause an interval, no where.
@@ -227,7 +232,6 @@ class Parser {
   // A list in a zip keeps its brackets: its commas are not the zip's.
   static std::string canonical_source(const Source& s, bool in_zip = false);
 
-  static constexpr size_t kMaxPredicateNodes = 1024;
   std::string_view s_;
   size_t nodes_ = 0;
   size_t i_ = 0;

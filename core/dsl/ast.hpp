@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "comprehension/comprehension.hpp"
 #include "dsl/source.hpp"
 #include "polyrt/logical_type.hpp"
 #include "polyrt/value.hpp"
@@ -138,11 +139,13 @@ struct StmtFields {
   // A producer, `x := for COMPREHENSION`: a binding whose value is its
   // comprehension (expand/producers.hpp turns it into its canonical text).
   bool is_producer = false;
-  // A traversal, `for COMPREHENSION { body }`, or a producer: the
-  // comprehension's text as written (where it starts in the source, for
-  // diagnostics); a traversal's body is Stmt::body.
-  std::string comprehension;
+  // A traversal, `for COMPREHENSION { body }`, or a producer: its
+  // comprehension, parsed once (a reference to a producer until the
+  // producers' expansion resolves it), and where its text starts and how
+  // long it is, for diagnostics; a traversal's body is Stmt::body.
+  comprehension::Comprehension comprehension;
   SourcePos comprehension_pos;
+  size_t comprehension_length = 0;
   // A cursor, `cursor NAME = range(a, b) [over ELEMENT | over "SPEC"]`: the
   // constructor in `expr`, the element or partition spec it ranges over
   // (empty: none).

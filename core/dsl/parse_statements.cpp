@@ -264,29 +264,26 @@ void Parser::parse_producer(Stmt& s) {
   if (s.names.size() != 1 || s.is_shared || s.is_volatile) {
     fail_at(keyword, "a 'for' producer is bound to one plain name: x := for a in 0..3");
   }
-  const Token& text = advance();
-  check_comprehension(text);
   s.is_producer = true;
-  s.comprehension = text.text;
-  s.comprehension_pos = text.pos;
+  comprehension(s, advance());
 }
 
-void Parser::check_comprehension(const Token& text) {
-  if (is_producer_reference(text.text)) return;
-  const comprehension::Parsed parsed = comprehension::parse(text.text);
-  if (!parsed.error) return;
-  src_.fail(src_.position_of(text.offset + parsed.error->offset), parsed.error->message, 1,
-            parsed.error->hint);
+void Parser::comprehension(Stmt& s, const Token& text) {
+  comprehension::Parsed parsed = comprehension::parse(text.text);
+  if (parsed.error) {
+    src_.fail(src_.position_of(text.offset + parsed.error->offset), parsed.error->message, 1,
+              parsed.error->hint);
+  }
+  s.comprehension = std::move(*parsed.comprehension);
+  s.comprehension_pos = text.pos;
+  s.comprehension_length = text.text.size();
 }
 
 Stmt Parser::parse_traversal() {
   Stmt s;
   s.kind = StmtKind::Traversal;
   s.pos = advance().pos;
-  const Token& text = advance();
-  check_comprehension(text);
-  s.comprehension = text.text;
-  s.comprehension_pos = text.pos;
+  comprehension(s, advance());
   if (peek().kind != Tok::LBrace || peek().newline_before) {
     fail_at(peek(), "a traversal's body opens with '{' on the line of its comprehension",
             "for a in 0..3 { v := a * 10 }; a producer is bound whole: x := for a in 0..3");

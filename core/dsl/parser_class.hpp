@@ -12,7 +12,6 @@
 #include "comprehension/comprehension.hpp"
 #include "dsl/ast.hpp"
 #include "dsl/lexer.hpp"
-#include "dsl/producer_reference.hpp"
 #include "dsl/reserved_words.hpp"
 #include "polyrt/error.hpp"
 
@@ -195,10 +194,10 @@ class Parser {
   // ...`, the whole value of a binding of one name.
   void parse_producer(Stmt& s);
 
-  // A comprehension's syntax error, at its place in the source. A
-  // producer's name (`for sweep`, `for sweep where ...`) is resolved later,
-  // with the producers (expand/producers.hpp).
-  void check_comprehension(const Token& text);
+  // Parses the comprehension `text` into `s` (its syntax error at its
+  // place in the source). A producer's name (`for sweep`, `for sweep where
+  // ...`) is resolved later, with the producers (expand/producers.hpp).
+  void comprehension(Stmt& s, const Token& text);
 
   // `for COMPREHENSION { statements }`; the `{` must be on the
   // comprehension's line (the comprehension's text ends at the line's end).

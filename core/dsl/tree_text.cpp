@@ -125,7 +125,7 @@ void write(const Stmt& s, const std::string& indent, std::string& out) {
       if (!s.over.empty()) out += " over " + (s.over_spec ? quoted(s.over) : s.over);
       break;
     case StmtKind::Traversal:
-      out += "for " + s.comprehension + " {\n";
+      out += "for " + s.comprehension.canonical + " {\n";
       write_body(s.body, indent, out);
       out += indent + "}";
       break;
@@ -138,7 +138,7 @@ void write(const Stmt& s, const std::string& indent, std::string& out) {
       if (s.type) out += ": " + std::string(type_name(*s.type));
       out += " := ";
       if (s.is_producer) {
-        out += "for " + s.comprehension;
+        out += "for " + s.comprehension.canonical;
       } else if (s.expr) {
         write(*s.expr, out);
       }

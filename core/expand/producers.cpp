@@ -1,28 +1,24 @@
 #include "expand/producers.hpp"
 
-#include <cctype>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "comprehension/comprehension.hpp"
 #include "comprehension/derivation.hpp"
-#include "dsl/lexer.hpp"
-#include "dsl/producer_reference.hpp"
 
 namespace polyrt::expand {
 
 // The syntax tree these expansions rewrite.
 using namespace polyrt::dsl;
 
-namespace {
-
-// A comprehension's parse, or `fail` with its error.
-comprehension::Parsed parse_or_fail(const std::string& text, const ProducerFailure& fail) {
+comprehension::Comprehension parse_or_fail(const std::string& text, const ProducerFailure& fail) {
   comprehension::Parsed parsed = comprehension::parse(text);
   if (parsed.error) fail("in 'for " + text + "': " + parsed.error->message, parsed.error->hint);
-  return parsed;
+  return std::move(*parsed.comprehension);
 }
+
+namespace {
 
 class Resolver {
  public:
@@ -31,19 +27,15 @@ class Resolver {
   void statements(std::vector<Stmt>& list, Producers producers) {
     for (Stmt& s : list) {
       if (s.kind == StmtKind::Binding && s.is_producer) {
-        const std::string text = comprehension_of(s, producers, true);
-        producers[s.names[0]] = text;
+        s.comprehension = comprehension_of(s, producers, true);
+        producers[s.names[0]] = s.comprehension;
         s.expr = std::make_unique<Expr>();
         s.expr->kind = ExprKind::Str;
         s.expr->pos = s.comprehension_pos;
-        s.expr->text = "for " + text;
+        s.expr->text = "for " + s.comprehension.canonical;
         s.is_const = true;
       } else if (s.kind == StmtKind::Traversal) {
-        if (is_producer_reference(s.comprehension)) {
-          s.comprehension = comprehension_of(s, producers, false);
-        } else {
-          comprehension_of(s, producers, false);
-        }
+        s.comprehension = comprehension_of(s, producers, false);
         statements(s.body, producers);
       }
     }
@@ -58,28 +50,28 @@ class Resolver {
         if (s.is_producer) {
           source_.fail(s.comprehension_pos,
                        "a 'for' producer in a module body is not supported by polyrt yet",
-                       s.comprehension.size(), "bind it at the top level of the program");
+                       s.comprehension_length, "bind it at the top level of the program");
         }
       }
     }
   }
 
  private:
-  // The comprehension text a producer binding or a traversal stands for:
-  // its own, or its producer's derived by the where and order after it.
-  std::string comprehension_of(const Stmt& s, const Producers& producers, bool binding) {
+  // The comprehension a producer binding or a traversal stands for: its
+  // own, or its producer's derived by the where and order after it.
+  comprehension::Comprehension comprehension_of(const Stmt& s, const Producers& producers,
+                                                bool binding) {
     const auto fail = [&](const std::string& message, const std::string& hint = {}) {
-      source_.fail(s.comprehension_pos, message, s.comprehension.size(), hint);
+      source_.fail(s.comprehension_pos, message, s.comprehension_length, hint);
     };
-    if (binding && is_producer_reference(s.comprehension)) {
-      const auto [name, rest] = split_producer_reference(s.comprehension);
-      if (rest.empty() && producers.count(name)) {
-        fail("'" + s.names[0] + " := for " + std::string(name) +
-                 "' derives nothing: a derivation adds a where or an order",
-             "traverse the producer itself: for " + std::string(name) + " { ... }");
-      }
+    const comprehension::Comprehension& c = s.comprehension;
+    if (binding && !c.producer.empty() && c.where_text.empty() && c.order_text.empty() &&
+        producers.count(c.producer)) {
+      fail("'" + s.names[0] + " := for " + c.producer +
+               "' derives nothing: a derivation adds a where or an order",
+           "traverse the producer itself: for " + c.producer + " { ... }");
     }
-    return resolve_comprehension(s.comprehension, producers, fail).canonical;
+    return resolve_comprehension(c, producers, fail);
   }
 
   // A producer is read only by a string that interpolates it (the
@@ -109,27 +101,21 @@ class Resolver {
 
 }  // namespace
 
-comprehension::Comprehension resolve_comprehension(const std::string& written,
+comprehension::Comprehension resolve_comprehension(const comprehension::Comprehension& written,
                                                    const Producers& producers,
                                                    const ProducerFailure& fail) {
-  std::string text = written;
-  if (is_producer_reference(text)) {
-    const auto [name, rest] = split_producer_reference(text);
-    const auto base = producers.find(name);
+  comprehension::Comprehension c = written;
+  if (!written.producer.empty()) {
+    const auto base = producers.find(written.producer);
     if (base == producers.end()) {
-      fail("'" + std::string(name) + "' is not a producer bound before this line",
-           "bind one first: " + std::string(name) + " := for a in 0..3");
+      fail("'" + written.producer + "' is not a producer bound before this line",
+           "bind one first: " + written.producer + " := for a in 0..3");
     }
-    if (rest.empty()) return std::move(*parse_or_fail(base->second, fail).comprehension);
-    // The derivation's own where and order, split by the comprehension
-    // parser behind a placeholder clause.
-    const comprehension::Parsed tail = comprehension::parse("_ in 0..1 " + std::string(rest));
-    if (tail.error) fail(tail.error->message, tail.error->hint);
-    text = comprehension::derive(*parse_or_fail(base->second, fail).comprehension,
-                                 tail.comprehension->where_text, tail.comprehension->order_text);
+    comprehension::Parsed derived = comprehension::derive(base->second, written);
+    if (derived.error) fail(derived.error->message, derived.error->hint);
+    c = std::move(*derived.comprehension);
   }
-  comprehension::Parsed parsed = parse_or_fail(text, fail);
-  for (const std::string& name : comprehension::scope_names(*parsed.comprehension)) {
+  for (const std::string& name : comprehension::scope_names(c)) {
     if (producers.count(name)) {
       fail("'{" + name +
                "}' reads a producer: its tuples as a source are not supported by "
@@ -137,7 +123,7 @@ comprehension::Comprehension resolve_comprehension(const std::string& written,
            "traverse or derive from the producer by its name: for " + name + " { ... }");
     }
   }
-  return std::move(*parsed.comprehension);
+  return c;
 }
 
 void resolve_producers(Ast& ast, const SourceText& source) {

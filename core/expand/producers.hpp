@@ -19,17 +19,20 @@
 
 namespace polyrt::expand {
 
-// The producers bound so far: name -> canonical comprehension text.
-using Producers = std::map<std::string, std::string, std::less<>>;
+// The producers bound so far: name -> comprehension.
+using Producers = std::map<std::string, comprehension::Comprehension, std::less<>>;
 // Throws the CompileError a comprehension's problem is (message, hint).
 using ProducerFailure = std::function<void(const std::string&, const std::string&)>;
 
-// The comprehension a `for` text stands for, parsed (its canonical text is
-// its `canonical`): its own, or the producer it names derived by the where
-// and order after the name (a traversal's, a tile projection's). Calls
-// `fail` for a syntax error, an unknown producer or a source reading a
-// producer; never returns then.
-comprehension::Comprehension resolve_comprehension(const std::string& text,
+// The comprehension `text` (written in a tile's template), or `fail` with
+// its syntax error.
+comprehension::Comprehension parse_or_fail(const std::string& text, const ProducerFailure& fail);
+
+// The comprehension a parsed `for` stands for: itself, or the producer it
+// names derived by the where and order after the name (a traversal's, a
+// tile projection's). Calls `fail` for a syntax error, an unknown producer
+// or a source reading a producer; never returns then.
+comprehension::Comprehension resolve_comprehension(const comprehension::Comprehension& written,
                                                    const Producers& producers,
                                                    const ProducerFailure& fail);
 

@@ -144,10 +144,11 @@ size_t TileCompiler::projection(Render& r, size_t i, size_t c, size_t end, const
   // Used as parsed: its canonical text does not always parse again (a
   // list of quoted items holding quotes and commas); reading an empty
   // parse of it crashed the compiler.
-  const comprehension::Comprehension comp = resolve_comprehension(
-      source, producers_, [&](const std::string& message, const std::string& hint) {
-        fail(c, where + ": " + message, source.size(), hint);
-      });
+  const ProducerFailure failure = [&](const std::string& message, const std::string& hint) {
+    fail(c, where + ": " + message, source.size(), hint);
+  };
+  const comprehension::Comprehension comp =
+      resolve_comprehension(parse_or_fail(source, failure), producers_, failure);
   for (const std::string& name : comprehension::scope_names(comp)) {
     fail(c, where + " reads `{" + name + "}`, a wire outside the comprehension", source.size(),
          "a projection's tuples are fixed when the tile compiles: its sources and predicate "

@@ -109,10 +109,7 @@ using tiling::TileCompiler;
 void compile_statements(std::vector<Stmt>& list, const SourceText& source, Producers producers,
                         KnownTiles tiles) {
   for (Stmt& s : list) {
-    if (s.kind == StmtKind::Binding && s.is_producer && s.expr &&
-        s.expr->text.starts_with("for ")) {
-      producers[s.names[0]] = s.expr->text.substr(4);
-    }
+    if (s.kind == StmtKind::Binding && s.is_producer) producers[s.names[0]] = s.comprehension;
     if (s.tile) {
       std::string skeleton;
       s.expr = TileCompiler(source, s, producers, tiles).compile(skeleton);

@@ -34,14 +34,10 @@ void collect_free_names(const std::vector<dsl::Stmt>& body, std::set<std::string
   };
   for (const dsl::Stmt& s : body) {
     if (s.kind == dsl::StmtKind::Traversal) {
-      const comprehension::Parsed parsed = comprehension::parse(s.comprehension);
       std::set<std::string> inner = bound;
-      if (parsed.comprehension) {
-        for (const std::string& name : comprehension::scope_names(*parsed.comprehension))
-          read(name);
-        for (const std::string& name : comprehension::element_names(*parsed.comprehension))
-          inner.insert(name);
-      }
+      for (const std::string& name : comprehension::scope_names(s.comprehension)) read(name);
+      for (const std::string& name : comprehension::element_names(s.comprehension))
+        inner.insert(name);
       collect_free_names(s.body, std::move(inner), out, seen);
       continue;
     }
@@ -166,7 +162,7 @@ void declare_body_inputs(TraversalDef& def, const dsl::Stmt& traversal, const Pr
   const std::vector<std::string> names = comprehension::element_names(def.comprehension);
   for (size_t e = 0; e < names.size(); ++e) {
     const Type type = element_type(def.comprehension, e, parent, [&](const std::string& why) {
-      sources.fail(at, why, traversal.comprehension.size());
+      sources.fail(at, why, traversal.comprehension_length);
     });
     def.element_types.push_back(type);
     body.statements.push_back(declaration(dsl::StmtKind::Extern, names[e], type, at));
@@ -196,10 +192,10 @@ void check_scope_names(TraversalDef& def, const dsl::Stmt& traversal, const Prog
     const std::string message = "'" + name + "' in 'for " + def.comprehension.canonical +
                                 "' names no element, output or input: it reads None";
     if (strict) {
-      sources.fail(at, message + " (refused under pragma strict)", traversal.comprehension.size(),
+      sources.fail(at, message + " (refused under pragma strict)", traversal.comprehension_length,
                    "a bare word in a predicate is a name; quote a string: {r} == \"us\"");
     }
-    def.warnings.push_back(sources.warning(at, message, traversal.comprehension.size()));
+    def.warnings.push_back(sources.warning(at, message, traversal.comprehension_length));
   }
 }
 
@@ -273,7 +269,7 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand:
                                             slots::NativeBuilder native) {
   dsl::Sources& sources = context.sources;
   auto def = std::make_shared<TraversalDef>();
-  def->comprehension = std::move(*comprehension::parse(traversal.comprehension).comprehension);
+  def->comprehension = traversal.comprehension;
   const dsl::SourcePos at = traversal.comprehension_pos;
 
   // The body program's own copy of the modules and pragmas (the parent's
@@ -317,7 +313,7 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand:
                  "the body of 'for " + def->comprehension.canonical + "' reads '" +
                      program->input_names()[1] +
                      "', which is no element, body binding, or output or input of the program",
-                 traversal.comprehension.size(),
+                 traversal.comprehension_length,
                  "a body's only input is its own cycle; bind what it needs in the program");
   }
   // A nested traversal opens from an activation of this body (at its cycle
