@@ -9,7 +9,7 @@
 #include <unordered_map>
 
 #include "codegen/device_text_call.hpp"
-#include "codegen/gpu_entry.hpp"
+#include "codegen/gpu_kernel_target.hpp"
 #include "codegen/native_call.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -17,18 +17,6 @@
 namespace polyrt::codegen {
 
 using plan::BatchValue;
-
-std::string batch_kernel_symbol(BatchTarget target, uint32_t step) {
-  switch (target) {
-    case BatchTarget::Cpu:
-      return "polyrt_batch_kernel_" + std::to_string(step);
-    case BatchTarget::Nvptx:
-      return "polyrt_gpu_kernel_" + std::to_string(step);
-    case BatchTarget::HostTwin:
-      return "polyrt_gpu_twin_" + std::to_string(step);
-  }
-  internal_error("unknown batch target");
-}
 
 std::vector<uint32_t> kernel_columns(const ir::Graph& g, const plan::BatchPlan& p, uint32_t step) {
   std::vector<uint32_t> columns;
@@ -50,14 +38,16 @@ namespace {
 
 class BatchEmitter {
  public:
-  BatchEmitter(llvm::Module& m, const ir::Graph& g, const plan::BatchPlan& p, BatchTarget target)
+  // `gpu`: the GPU target whose entries wrap the lanes; null for the CPU.
+  BatchEmitter(llvm::Module& m, const ir::Graph& g, const plan::BatchPlan& p,
+               const GpuKernelTarget* gpu)
       : m_(m),
         g_(g),
         p_(p),
-        target_(target),
+        gpu_(gpu),
         ctx_(m.getContext()),
         ir_(ctx_),
-        rtlib_(m, target == BatchTarget::Nvptx ? RtlibTarget::Nvptx : RtlibTarget::Host) {}
+        rtlib_(m, gpu ? gpu->rtlib() : RtlibTarget::Host) {}
 
   // The word of a scalar port that a constant node gives (a literal, or
   // what the passes folded), which the kernel then holds as an immediate:
@@ -76,15 +66,11 @@ class BatchEmitter {
   std::string emit(uint32_t step) {
     const std::vector<uint32_t> columns = kernel_columns(g_, p_, step);
     llvm::Function* body = emit_body(step, columns);
-    switch (target_) {
-      case BatchTarget::Cpu:
-        return emit_cpu_kernel(step, columns, body);
-      case BatchTarget::Nvptx:
-        return emit_gpu_kernel(step, emit_gpu_lanes(step, columns, body));
-      case BatchTarget::HostTwin:
-        return emit_host_twin(step, columns, emit_gpu_lanes(step, columns, body));
-    }
-    internal_error("unknown batch target");
+    if (!gpu_) return emit_cpu_kernel(step, columns, body);
+    const std::string symbol = gpu_->entry_symbol("polyrt_gpu_kernel_" + std::to_string(step));
+    // The scalars and the columns alias nothing else (nor does err).
+    gpu_->emit_entry(m_, emit_gpu_lanes(step, columns, body), symbol, 2);
+    return symbol;
   }
 
  private:
@@ -216,7 +202,7 @@ class BatchEmitter {
     llvm::Type* i64 = ir_.getInt64Ty();
     auto* type = llvm::FunctionType::get(
         i64, {i64, i64, ir_.getPtrTy(), ir_.getPtrTy(), ir_.getPtrTy()}, false);
-    const std::string symbol = batch_kernel_symbol(BatchTarget::Cpu, step);
+    const std::string symbol = "polyrt_batch_kernel_" + std::to_string(step);
     auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, m_);
     fn->addFnAttr(llvm::Attribute::NoUnwind);
     llvm::Value* first = fn->getArg(0);
@@ -278,7 +264,7 @@ class BatchEmitter {
     return symbol;
   }
 
-  // The GPU wrapper, shared by the device entry and its host twin:
+  // The GPU lanes, which every GPU target's entry wraps:
   //   void lanes(i64 first, i64 count, ptr scalars, ptr c0.., ptr err,
   //              i32 block, i32 block_dim, i32 thread, i32 grid_dim)
   // Lane `block * block_dim + thread` takes every grid-size-th row; a
@@ -335,48 +321,6 @@ class BatchEmitter {
     return fn;
   }
 
-  // The device entry: the wrapper with the thread's special registers, and
-  // the launch bounds ptxas allocates registers for (kGpuBlockThreads says why
-  // two blocks per SM).
-  std::string emit_gpu_kernel(uint32_t step, llvm::Function* lanes) {
-    std::vector<llvm::Type*> params;
-    const unsigned ids = (unsigned)lanes->arg_size() - 4;
-    for (unsigned a = 0; a < ids; ++a) params.push_back(lanes->getArg(a)->getType());
-    const std::string symbol = batch_kernel_symbol(BatchTarget::Nvptx, step);
-    auto* fn = llvm::Function::Create(llvm::FunctionType::get(ir_.getVoidTy(), params, false),
-                                      llvm::Function::ExternalLinkage, symbol, m_);
-    fn->addFnAttr(llvm::Attribute::NoUnwind);
-    for (unsigned a = 2; a < ids; ++a) fn->addParamAttr(a, llvm::Attribute::NoAlias);
-    ir_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
-    std::vector<llvm::Value*> args;
-    for (unsigned a = 0; a < ids; ++a) args.push_back(fn->getArg(a));
-    for (llvm::Value* index : gpu_thread_indices(ir_)) args.push_back(index);
-    ir_.CreateCall(lanes, args);
-    ir_.CreateRetVoid();
-    mark_gpu_kernel(m_, fn);
-    return symbol;
-  }
-
-  // The host twin: the launch's parameter array unpacked, then the same wrapper.
-  std::string emit_host_twin(uint32_t step, const std::vector<uint32_t>& columns,
-                             llvm::Function* lanes) {
-    llvm::Type* i32 = ir_.getInt32Ty();
-    auto* type =
-        llvm::FunctionType::get(ir_.getVoidTy(), {ir_.getPtrTy(), i32, i32, i32, i32}, false);
-    const std::string symbol = batch_kernel_symbol(BatchTarget::HostTwin, step);
-    auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, m_);
-    fn->addFnAttr(llvm::Attribute::NoUnwind);
-    ir_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
-    std::vector<llvm::Type*> types;
-    const unsigned params = 3 + (unsigned)columns.size() + 1;
-    for (unsigned a = 0; a < params; ++a) types.push_back(lanes->getArg(a)->getType());
-    std::vector<llvm::Value*> args = launch_arguments(ir_, fn->getArg(0), types);
-    for (unsigned a = 1; a <= 4; ++a) args.push_back(fn->getArg(a));
-    ir_.CreateCall(lanes, args);
-    ir_.CreateRetVoid();
-    return symbol;
-  }
-
   // Without a vector 64-bit multiply (AVX2), LLVM's cost model keeps hash
   // loops scalar, yet 16 lanes of emulated multiplies (four registers per
   // value: independent chains to overlap) run the ladder kernel 2x faster
@@ -399,7 +343,7 @@ class BatchEmitter {
   llvm::Module& m_;
   const ir::Graph& g_;
   const plan::BatchPlan& p_;
-  BatchTarget target_;
+  const GpuKernelTarget* gpu_;
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> ir_;
   RtlibLinker rtlib_;
@@ -407,14 +351,29 @@ class BatchEmitter {
 
 }  // namespace
 
-std::vector<std::string> emit_batch_kernels(llvm::Module& module, const ir::Graph& graph,
-                                            const plan::BatchPlan& plan, BatchTarget target) {
-  BatchEmitter emitter(module, graph, plan, target);
+namespace {
+
+std::vector<std::string> emit_kernels(BatchEmitter& emitter, const plan::BatchPlan& plan) {
   std::vector<std::string> symbols(plan.steps.size());
   for (uint32_t s = 0; s < plan.steps.size(); ++s) {
     if (plan.steps[s].kind == plan::BatchStep::Kernel) symbols[s] = emitter.emit(s);
   }
   return symbols;
+}
+
+}  // namespace
+
+std::vector<std::string> emit_cpu_batch_kernels(llvm::Module& module, const ir::Graph& graph,
+                                                const plan::BatchPlan& plan) {
+  BatchEmitter emitter(module, graph, plan, nullptr);
+  return emit_kernels(emitter, plan);
+}
+
+std::vector<std::string> emit_gpu_batch_kernels(llvm::Module& module, const ir::Graph& graph,
+                                                const plan::BatchPlan& plan,
+                                                const GpuKernelTarget& target) {
+  BatchEmitter emitter(module, graph, plan, &target);
+  return emit_kernels(emitter, plan);
 }
 
 }  // namespace polyrt::codegen

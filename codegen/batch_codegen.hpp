@@ -10,25 +10,22 @@
 // The body is emitted once per kernel and wrapped per target:
 //
 //   i64 polyrt_batch_kernel_k(i64 first, i64 count, ptr columns, ptr scalars,
-//                             ptr failed_member)            (BatchTarget::Cpu)
+//                             ptr failed_member)            (the CPU)
 //     rows [0, count) with coordinate first + row; `columns` holds every
 //     column of the plan (row 0 of the chunk). Returns the first failing row
 //     and stores its member, or returns UINT64_MAX.
 //
-//   ptx_kernel void polyrt_gpu_kernel_k(i64 first, i64 count, ptr scalars,
-//                                       ptr c0, .., ptr err)  (BatchTarget::Nvptx)
-//     one lane per thread, grid-stride over rows [0, count) (count < 2^32),
-//     at most kGpuBlockThreads threads per block (.maxntid, .minnctapersm kGpuMinBlocksPerSm); the
-//     columns are the kernel's (kernel_columns order). A failing lane does an atomic minimum of
-//     (row << 32) | member into *err, which the caller set to UINT64_MAX.
-//
-//   void polyrt_gpu_twin_k(ptr params, i32 block, i32 block_dim, i32 thread,
-//                          i32 grid_dim)                  (BatchTarget::HostTwin)
-//     the GPU entry's wrapper and body compiled for the host: `params` is a
-//     launch's parameter array (params[i] points at the GPU entry's i-th
-//     argument, as cuLaunchKernel takes them), the thread's indices are
-//     arguments. Running it for every block and thread of a grid does what
-//     the GPU kernel does.
+//   void polyrt_gpu_kernel_k(i64 first, i64 count, ptr scalars, ptr c0, ..,
+//                            ptr err)                        (a GPU target)
+//     the lanes: one per thread, grid-stride over rows [0, count) (count <
+//     2^32); the columns are the kernel's (kernel_columns order). A failing
+//     lane does an atomic minimum of (row << 32) | member into *err, which
+//     the caller set to UINT64_MAX. The target (gpu_kernel_target.hpp) names
+//     the entry and hands it its thread's indices: CUDA's is a ptx_kernel of
+//     at most kGpuBlockThreads threads per block (.maxntid, .minnctapersm
+//     kGpuMinBlocksPerSm); the host twin's takes a launch's parameter array
+//     and the indices as arguments, so that running it for every block and
+//     thread of a grid does what the GPU kernel does.
 #pragma once
 
 #include <string>
@@ -42,7 +39,7 @@ class Module;
 
 namespace polyrt::codegen {
 
-enum class BatchTarget { Cpu, Nvptx, HostTwin };
+class GpuKernelTarget;
 
 // Threads per block of every GPU batch kernel and the blocks per SM its
 // launch bounds ask ptxas for (.maxntid, .minnctapersm): 2 blocks of 256
@@ -55,20 +52,22 @@ enum class BatchTarget { Cpu, Nvptx, HostTwin };
 inline constexpr unsigned kGpuBlockThreads = 256;
 inline constexpr unsigned kGpuMinBlocksPerSm = 2;
 
-// The entry point of kernel step `step` for `target`.
-std::string batch_kernel_symbol(BatchTarget target, uint32_t step);
-
 // The plan columns kernel step `step` reads or writes, in the order of the
 // body's column parameters.
 std::vector<uint32_t> kernel_columns(const ir::Graph& graph, const plan::BatchPlan& plan,
                                      uint32_t step);
 
-// Adds the body and the entry point for `target` of every kernel step to
-// `module` (its triple and data layout set: the host's for Cpu and HostTwin,
-// nvptx64's for Nvptx); returns the entry symbols indexed like plan.steps
-// ("" for host steps). The kernels no plan shapes (text compaction, row
-// encoding) are in a module of their own (shared_kernels.hpp).
-std::vector<std::string> emit_batch_kernels(llvm::Module& module, const ir::Graph& graph,
-                                            const plan::BatchPlan& plan, BatchTarget target);
+// Adds the body and the CPU entry point of every kernel step to `module`
+// (the host's triple and data layout set); returns the entry symbols
+// indexed like plan.steps ("" for host steps).
+std::vector<std::string> emit_cpu_batch_kernels(llvm::Module& module, const ir::Graph& graph,
+                                                const plan::BatchPlan& plan);
+
+// The same with `target`'s entry points (the module set for the target).
+// The kernels no plan shapes (text compaction, row encoding) are in a
+// module of their own (shared_kernels.hpp).
+std::vector<std::string> emit_gpu_batch_kernels(llvm::Module& module, const ir::Graph& graph,
+                                                const plan::BatchPlan& plan,
+                                                const GpuKernelTarget& target);
 
 }  // namespace polyrt::codegen

@@ -29,6 +29,6 @@ struct RowEncodingKernels {
   std::string segment_bytes, write;  // entry symbols
 };
 
-RowEncodingKernels emit_row_encoding_kernels(llvm::Module& module, BatchTarget target);
+RowEncodingKernels emit_row_encoding_kernels(llvm::Module& module, const GpuKernelTarget& target);
 
 }  // namespace polyrt::codegen

@@ -3,12 +3,12 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
 
-#include "codegen/gpu_entry.hpp"
+#include "codegen/gpu_kernel_target.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 
 namespace polyrt::codegen {
 
-std::string emit_segment_kernel(llvm::Module& m, RtlibLinker& rtlib, BatchTarget target,
+std::string emit_segment_kernel(llvm::Module& m, RtlibLinker& rtlib, const GpuKernelTarget& target,
                                 const std::string& name, std::string_view callee_name) {
   llvm::LLVMContext& ctx = m.getContext();
   llvm::IRBuilder<> ir(ctx);
@@ -49,25 +49,8 @@ std::string emit_segment_kernel(llvm::Module& m, RtlibLinker& rtlib, BatchTarget
     ir.SetInsertPoint(done);
     ir.CreateRetVoid();
   }
-  const bool twin = target == BatchTarget::HostTwin;
-  const std::string symbol = twin ? name + "_twin" : name;
-  auto* type =
-      twin ? llvm::FunctionType::get(ir.getVoidTy(), {ir.getPtrTy(), i32, i32, i32, i32}, false)
-           : llvm::FunctionType::get(ir.getVoidTy(), params, false);
-  auto* fn = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol, m);
-  fn->addFnAttr(llvm::Attribute::NoUnwind);
-  ir.SetInsertPoint(llvm::BasicBlock::Create(ctx, "entry", fn));
-  std::vector<llvm::Value*> args;
-  if (twin) {
-    args = launch_arguments(ir, fn->getArg(0), params);
-    for (unsigned a = 1; a <= 4; ++a) args.push_back(fn->getArg(a));
-  } else {
-    for (unsigned a = 0; a < params.size(); ++a) args.push_back(fn->getArg(a));
-    for (llvm::Value* index : gpu_thread_indices(ir)) args.push_back(index);
-  }
-  ir.CreateCall(lanes, args);
-  ir.CreateRetVoid();
-  if (!twin) mark_gpu_kernel(m, fn);
+  const std::string symbol = target.entry_symbol(name);
+  target.emit_entry(m, lanes, symbol, (unsigned)params.size());
   return symbol;
 }
 

@@ -1,23 +1,26 @@
-// A GPU entry point (or its host twin) that calls one rtlib function once
-// per unit of work, over a grid-stride loop: the plan-independent kernels
-// (text compaction, row encoding) are each one of these. Its parameters
-// are (i64 units, the callee's parameters but the last), the callee's last
-// being the unit; the twin takes (ptr params, i32 block, i32 block_dim,
-// i32 thread, i32 grid_dim), as batch kernels' twins do.
+// A GPU kernel that calls one rtlib function once per unit of work, over a
+// grid-stride loop: the plan-independent kernels (text compaction, row
+// encoding) are each one of these. Its lanes take (i64 units, the callee's
+// parameters but the last), the callee's last being the unit; the target
+// wraps them in its entry, as it does a batch step's.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-#include "codegen/batch_codegen.hpp"
+namespace llvm {
+class Module;
+}
 
 namespace polyrt::codegen {
 
+class GpuKernelTarget;
 class RtlibLinker;
 
-// Adds the entry `name` (with "_twin" appended for BatchTarget::HostTwin)
-// over rtlib function `callee` to `module`; returns its symbol.
-std::string emit_segment_kernel(llvm::Module& module, RtlibLinker& rtlib, BatchTarget target,
-                                const std::string& name, std::string_view callee);
+// Adds `target`'s entry for the kernel `name` over rtlib function `callee`
+// to `module`; returns its symbol.
+std::string emit_segment_kernel(llvm::Module& module, RtlibLinker& rtlib,
+                                const GpuKernelTarget& target, const std::string& name,
+                                std::string_view callee);
 
 }  // namespace polyrt::codegen

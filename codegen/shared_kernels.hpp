@@ -28,6 +28,6 @@ enum SharedKernel : size_t {
 // Adds every shared kernel's entry for `target` (Nvptx or HostTwin) to
 // `module` (its triple and data layout set); returns their symbols in
 // SharedKernel order.
-std::vector<std::string> emit_shared_kernels(llvm::Module& module, BatchTarget target);
+std::vector<std::string> emit_shared_kernels(llvm::Module& module, const GpuKernelTarget& target);
 
 }  // namespace polyrt::codegen

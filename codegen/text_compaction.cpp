@@ -2,15 +2,15 @@
 
 #include <llvm/IR/Module.h>
 
+#include "codegen/gpu_kernel_target.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 #include "codegen/segment_kernel.hpp"
-#include "polyrt/error.hpp"
 
 namespace polyrt::codegen {
 
-TextCompactionKernels emit_text_compaction_kernels(llvm::Module& module, BatchTarget target) {
-  if (target == BatchTarget::Cpu) internal_error("text compaction kernels run on a GPU");
-  RtlibLinker rtlib(module, target == BatchTarget::Nvptx ? RtlibTarget::Nvptx : RtlibTarget::Host);
+TextCompactionKernels emit_text_compaction_kernels(llvm::Module& module,
+                                                   const GpuKernelTarget& target) {
+  RtlibLinker rtlib(module, target.rtlib());
   return {
       emit_segment_kernel(module, rtlib, target, "polyrt_text_segment_bytes",
                           "pd_text_segment_bytes"),

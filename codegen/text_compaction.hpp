@@ -35,6 +35,7 @@ struct TextCompactionKernels {
   std::string segment_bytes, scan_group, scan_groups, pack;  // entry symbols
 };
 
-TextCompactionKernels emit_text_compaction_kernels(llvm::Module& module, BatchTarget target);
+TextCompactionKernels emit_text_compaction_kernels(llvm::Module& module,
+                                                   const GpuKernelTarget& target);
 
 }  // namespace polyrt::codegen

@@ -9,8 +9,7 @@ namespace polyrt::cpu {
 BatchKernels compile_batch_kernels(const ir::Graph& graph, const plan::BatchPlan& plan) {
   jit::JitEngine& jit = jit::JitEngine::instance();
   jit::JitModule m("polyrt_batch", jit);
-  const std::vector<std::string> symbols =
-      codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::Cpu);
+  const std::vector<std::string> symbols = codegen::emit_cpu_batch_kernels(*m.module, graph, plan);
   jit::CompiledSteps compiled = jit::compile_steps(jit, std::move(m), symbols);
   BatchKernels kernels;
   for (void* address : compiled.addresses) {
@@ -24,7 +23,7 @@ std::string batch_kernels_text(const ir::Graph& graph, const plan::BatchPlan& pl
                                jit::CodeText form) {
   jit::JitEngine& jit = jit::JitEngine::instance();
   jit::JitModule m("polyrt_batch", jit);
-  codegen::emit_batch_kernels(*m.module, graph, plan, codegen::BatchTarget::Cpu);
+  codegen::emit_cpu_batch_kernels(*m.module, graph, plan);
   return jit.code_text(*m.module, form);
 }
 

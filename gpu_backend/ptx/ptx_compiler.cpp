@@ -18,6 +18,7 @@
 #include "codegen/pipeline/optimize.hpp"
 #include "codegen/rtlib_bitcode.hpp"
 #include "codegen/shared_kernels.hpp"
+#include "gpu_backend/ptx/ptx_entries.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::gpu {
@@ -90,7 +91,7 @@ std::string step_nodes(const ir::Graph& graph, const plan::BatchStep& step) {
 EmittedModule emit_module(const ir::Graph& graph, const plan::BatchPlan& plan,
                           llvm::TargetMachine& tm) {
   EmittedModule m = emit_module(tm, [&](llvm::Module& module) {
-    return codegen::emit_batch_kernels(module, graph, plan, codegen::BatchTarget::Nvptx);
+    return codegen::emit_gpu_batch_kernels(module, graph, plan, ptx_entries());
   });
   for (size_t s = 0; s < m.entries.size(); ++s) {
     m.computes.push_back(
@@ -119,7 +120,7 @@ void check_lowering(const EmittedModule& m) {
 }
 
 void link_and_optimize(llvm::Module& module, llvm::TargetMachine& tm) {
-  codegen::link_declared_rtlib(module, codegen::RtlibTarget::Nvptx);
+  codegen::link_declared_rtlib(module, ptx_entries().rtlib());
   codegen::optimize_o2(module, tm);
 }
 
@@ -153,7 +154,7 @@ PtxKernels PtxCompiler::compile_shared_kernels(const NvptxTarget& target) {
   const ResolvedNvptxTarget resolved = resolve_nvptx_target(target);
   const auto tm = target_machine(resolved);
   EmittedModule m = emit_module(*tm, [](llvm::Module& module) {
-    return codegen::emit_shared_kernels(module, codegen::BatchTarget::Nvptx);
+    return codegen::emit_shared_kernels(module, ptx_entries());
   });
   for (const std::string& entry : m.entries) m.computes.push_back("the shared kernel " + entry);
   return assemble(std::move(m), *tm, resolved);
@@ -165,9 +166,8 @@ PtxKernels PtxCompiler::assemble(EmittedModule&& m, llvm::TargetMachine& tm,
   out.target = target;
   out.entries = m.entries;
   // The key covers our IR before the rtlib is linked; the salt the rest.
-  const std::string salt =
-      codegen::target_salt(kTriple, out.target.cpu, out.target.features,
-                           codegen::rtlib_bitcode(codegen::RtlibTarget::Nvptx));
+  const std::string salt = codegen::target_salt(kTriple, out.target.cpu, out.target.features,
+                                                codegen::rtlib_bitcode(ptx_entries().rtlib()));
   const std::string key = codegen::module_key(salt, *m.module);
   out.key = key;
   if (std::optional<std::string> ptx = impl_->cache.find(key)) {
