@@ -63,5 +63,15 @@ TEST(EmitRow, TheBatchTierAndTheCommandWriteTheRows) {
       "{\"emitted.row\":\"{\\\"cycle\\\":1,\\\"id\\\":465,\\\"name\\\":\\\"user-465\\\"}\"}\n");
 }
 
+// polydat's binary binds emit_row(...) to __emit: a program saved from its
+// expansion compiles as written; every other '__' name stays the compiler's.
+TEST(EmitRow, PolydatsEmitNameIsTaken) {
+  const std::string program =
+      "input cycle\na := cycle * 2\n__emit := emit_row(\"csv\", \"a,c\", a, cycle)\n";
+  EXPECT_EQ(values_everywhere(program, 3, {"__emit.row"})[0], "str 6,3");
+  expect_contains(compile_error("input cycle\n__emitted := 1\n"),
+                  {"t.polydat:2:1", "names starting with '__' are reserved for the compiler"});
+}
+
 }  // namespace
 }  // namespace polyrt::test

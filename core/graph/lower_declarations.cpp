@@ -3,13 +3,24 @@
 
 namespace polyrt::ir::lowering {
 
+namespace {
+
+// polydat's binary appends `__emit := emit_row(...)` to a program it runs
+// with --emit; a program saved from that expansion keeps the name.
+constexpr std::string_view kPolydatEmitName = "__emit";
+
+}  // namespace
+
 void Lowerer::claim_name(const std::string& name, SourcePos pos, bool hidden) {
   if (hidden) {
     declared_at_.emplace(name, pos);
     return;
   }
-  if (name.rfind("__", 0) == 0) {
-    src_.fail(pos, "names starting with '__' are reserved for the compiler", name.size());
+  const bool emit = name == kPolydatEmitName ||
+                    (name.starts_with(kPolydatEmitName) && name[kPolydatEmitName.size()] == '.');
+  if (name.rfind("__", 0) == 0 && !emit) {
+    src_.fail(pos, "names starting with '__' are reserved for the compiler", name.size(),
+              "except __emit, the name polydat's binary binds emit_row(...) to");
   }
   auto [it, inserted] = declared_at_.emplace(name, pos);
   if (!inserted) {
