@@ -237,8 +237,17 @@ TEST(Comprehension, ZipsAndUnions) {
             (V{"2", "3", "10", "11"}));
   EXPECT_EQ(rows(tuples_of("[ for k in 1..4, for k in 10..13 ] where {k} > 2 order halton/2")),
             (V{"10", "11"}));
-  EXPECT_EQ(rows(tuples_of("[for a in 0..2, b in x, for a in 5..6, b in z] order reverse_lex")),
+  EXPECT_EQ(rows(tuples_of("[for a in 0..2, b in 'x', for a in 5..6, b in 'z'] order reverse_lex")),
             (V{"5/z", "1/x", "0/x"}));
+  // One bare word is a name, as polydat reads it (a list of several is
+  // text): `b in x` reads x from the scope, not the text "x".
+  EXPECT_TRUE(tuples_of("a in 0..2, b in x").rows.empty());
+  const auto scope = [](std::string_view name) -> std::optional<Value> {
+    if (name == "x") return Value::u64(7);
+    return std::nullopt;
+  };
+  EXPECT_EQ(rows(tuples_of("a in 0..2, b in x", scope)), (V{"0/7", "1/7"}));
+  EXPECT_EQ(comprehension::parse("b in x").comprehension->canonical, "b in x");
   EXPECT_EQ(comprehension::parse("[ for k in 1..4,for k in 10..13 ]  where {k} > 2")
                 .comprehension->canonical,
             "[for k in 1..4, for k in 10..13] where {k} > 2");
@@ -572,6 +581,17 @@ TEST(Traversal, ProducersAndDerivations) {
     chain += "d" + std::to_string(k) + " := for d" + std::to_string(k - 1) + " where {a} > 0\n";
   }
   expect_contains(compile_error(chain), {"the derived predicate has more than 1024"});
+  // A bare word as a source is a name (polydat's reading, never its own
+  // text); one that names nothing is refused with the quoting hint.
+  const auto bare = compile(
+      "input cycle\nsizes := hash_vec(cycle, 3)\nfor s in sizes {\n"
+      "  v := s\n}\n");
+  State parent = bare->new_state();
+  parent.set_inputs(std::vector<uint64_t>{5});
+  EXPECT_EQ(open_traversal(parent, std::vector<uint64_t>{0}, 0).tuples().size(), 3u);
+  expect_contains(
+      compile_error("input cycle\nfor s in sizes { v := s }\n"),
+      {"t.polydat:2:5", "the source 'sizes' names no output or input", "quote it: 'sizes'"});
   expect_contains(compile_error(head + "d := for sweep where {limit} >\n"),
                   {"t.polydat:3:31", "the predicate ends where a value was expected"});
 }

@@ -45,8 +45,12 @@ struct Source {
   // values (`0..{n}`) holds them in `arguments` (start, end, step: each a
   // literal or a {name}, `closed` for ..=) until it opens.
   uint64_t start = 0, end = 0, step = 1;
-  std::vector<Value> values;      // List
-  std::string reference;          // Reference: {name}, peeled at open
+  std::vector<Value> values;  // List
+  std::string reference;      // Reference: {name}, peeled at open
+  // Reference: written as a bare word (`m in modes`), which polydat reads
+  // as the name, never as the text "modes"; one that names nothing in
+  // scope is refused (the author likely meant the text: quote it).
+  bool bare = false;
   std::string generator;          // Generator: fib, pow2, ...; Call: the node
   std::vector<Source> arguments;  // Generator, Call, Range: each a literal or a {name}
   // Interval: the continuous [lo, hi) (`0.0..1.0`) or [lo, hi] (`..=`),

@@ -286,6 +286,15 @@ Source Parser::source(std::string_view text, size_t at) {
     src.values.push_back(Value::str(std::string(text.substr(1, text.size() - 2))));
     return src;
   }
+  if (ident_start(text.front()) && std::all_of(text.begin(), text.end(), ident_char) &&
+      typed_token(text).type() == Type::Str) {
+    // polydat: a source of one bare word is a reference (a list of several
+    // is text: `load, verify`).
+    src.kind = Source::Kind::Reference;
+    src.reference = std::string(text);
+    src.bare = true;
+    return src;
+  }
   return list(split_items(text, ","), at);
 }
 

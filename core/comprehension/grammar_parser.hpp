@@ -186,7 +186,6 @@ class Parser {
 
   Source list(const std::vector<std::string_view>& items, size_t at);
 
-
   // polydat's rules for continuous intervals (V7, V8), and what polyrt
   // does not sample yet: every clause an interval, no where.
   void check_continuous(const Comprehension& c);

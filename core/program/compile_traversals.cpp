@@ -109,6 +109,12 @@ Type element_type(const comprehension::Comprehension& c, size_t e, const Program
     return comprehension::element_type(source).value();
   }
   const std::optional<Type> t = parent_type(parent, source.reference);
+  if (!t && source.bare) {
+    fail("the source '" + source.reference +
+         "' names no output or input of the program (a bare word is a name, as polydat reads "
+         "it); for the text, quote it: '" +
+         source.reference + "'");
+  }
   if (!t) fail("'{" + source.reference + "}' names no output or input of the program");
   return vector_element(t.value());  // a vector is peeled into its elements
 }

@@ -88,8 +88,10 @@ class Generator {
     }
     static const char* const kWords[] = {"p", "q", "alpha", "beta", "x-y"};
     std::string list;
-    for (size_t k = 0, n = 1 + pick(4); k < n; ++k)
-      list += (k ? ", " : "") + std::string(kWords[pick(5)]);
+    const size_t n = 1 + pick(4);
+    for (size_t k = 0; k < n; ++k) list += (k ? ", " : "") + std::string(kWords[pick(5)]);
+    // One bare word is a name (polydat's reading); one word of text is quoted.
+    if (n == 1 && list != "x-y") return pick(2) ? "'" + list + "'" : "\"" + list + "\"";
     return pick(2) ? list : "\"" + list + "\"";
   }
 
@@ -117,7 +119,7 @@ class Generator {
       const Element e{"e" + std::to_string(elements_.size()),
                       lattice_ ? "uufs"[pick(4)] : "uufsp"[pick(5)]};
       std::string src = e.type == 'p' ? partition_source() : source(e.type);
-      if (!lattice_ && e.type == 'u' && pick(5) == 0) src = "{base}";
+      if (!lattice_ && e.type == 'u' && pick(5) == 0) src = pick(2) ? "{base}" : "base";
       if (!lattice_ && e.type == 'u' && pick(7) == 0) {
         src = std::to_string(pick(30)) + ".." + (pick(2) ? "=" : "") + "{base} step " +
               std::to_string(1 + pick(9));
@@ -173,7 +175,7 @@ class Generator {
           (elements_[k].type == 'u'   ? std::to_string(pick(9)) + ".." + std::to_string(9 + pick(4))
            : elements_[k].type == 'f' ? std::string("[0.125]")
            : elements_[k].type == 'p' ? std::string("partitions(\"*/2\", 8)")
-                                      : std::string("z"));
+                                      : std::string("'z'"));
     }
     return out;
   }
