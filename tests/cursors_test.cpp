@@ -113,6 +113,28 @@ TEST(TopLevelCursors, ABodysCursorsBareNameReadsItsOrdinal) {
   EXPECT_EQ(last_fields, "0 1 2 3 4 5 6 7 8 9 ");
 }
 
+// polydat 0.6.1's all(<cursor>): a traversal over every ordinal of a
+// top-level cursor's range (not narrowed by its over), on every engine and
+// tier; a cursor without a fixed range, or no cursor, is refused by name.
+TEST(TopLevelCursors, AllOfACursorEnumeratesItsRange) {
+  const std::string file = write_program(
+      temp_dir(), "all.polydat",
+      "cursor row = range(10, 16) over \"*/2\"\nfor r in all(row) where {r} % 2 == 0 {\n"
+      "  v := r * 10\n}\n");
+  std::string first;
+  for (const char* engine : {"", " --engine interpreter", " --engine closures"}) {
+    const CommandResult r = run_polyrt("run " + file + " --partition 0" + engine);
+    ASSERT_EQ(r.status, 0) << engine << ": " << r.err;
+    if (first.empty()) first = r.out;
+    EXPECT_EQ(r.out, first) << engine;
+  }
+  EXPECT_EQ(first.substr(0, first.find("\n1,")), "cycle,r,v\n0,10,100\n0,12,120\n0,14,140");
+  expect_contains(compile_error("cursor op = until_passes(10, 2)\nfor r in all(op) { v := r }\n"),
+                  {"t.polydat:2:5", "all(op) names no top-level cursor with a fixed range"});
+  expect_contains(compile_error("input cycle\nfor r in all(1row) { v := r }\n"),
+                  {"all(...) takes the name of a cursor"});
+}
+
 TEST(TopLevelCursors, RunWalksTheSliceOnEveryTier) {
   const std::string dir = temp_dir();
   const std::string file = write_program(dir, "fiber.polydat", kFiber);

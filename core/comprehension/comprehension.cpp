@@ -31,6 +31,7 @@ std::vector<std::string> references(const Source& s) {
 std::optional<Type> element_type(const Source& s) {
   switch (s.kind) {
     case Source::Kind::Range:
+    case Source::Kind::All:
       return Type::U64;
     case Source::Kind::List:
       return s.values.front().type();
@@ -92,6 +93,29 @@ std::vector<std::string> scope_names(const Comprehension& c) {
   }
   for (const std::string& name : in_predicate) add(name);
   return out;
+}
+
+void resolve_cursor_ranges(
+    Comprehension& c,
+    const std::function<std::optional<std::pair<uint64_t, uint64_t>>(const std::string&)>& range_of,
+    const std::function<void(const std::string&)>& fail) {
+  for (Comprehension& alternative : c.alternatives)
+    resolve_cursor_ranges(alternative, range_of, fail);
+  for (Clause& clause : c.clauses) {
+    for (Source& source : clause.sources) {
+      if (source.kind != Source::Kind::All) continue;
+      const auto range = range_of(source.reference);
+      if (!range) {
+        fail("all(" + source.reference + ") names no top-level cursor with a fixed range");
+        continue;
+      }
+      Source ordinals;
+      ordinals.kind = Source::Kind::Range;
+      ordinals.start = range->first;
+      ordinals.end = range->second;
+      source = std::move(ordinals);
+    }
+  }
 }
 
 }  // namespace polyrt::comprehension

@@ -40,7 +40,8 @@ inline uint64_t opening_bytes(uint64_t tuples, uint64_t elements) {
 }
 
 struct Source {
-  enum class Kind : uint8_t { Range, List, Reference, Generator, Call, Interval } kind = Kind::List;
+  enum class Kind : uint8_t { Range, List, Reference, Generator, Call, Interval, All };
+  Kind kind = Kind::List;
   // Range: start, start + step, ... < end; a range whose bounds name
   // values (`0..{n}`) holds them in `arguments` (start, end, step: each a
   // literal or a {name}, `closed` for ..=) until it opens.
@@ -150,6 +151,13 @@ std::vector<const Source*> element_sources(const Comprehension& c);
 // sources and names of its predicate (a bare word is a name) that no clause
 // binds, once each, in the order they appear.
 std::vector<std::string> scope_names(const Comprehension& c);
+
+// Replaces every all(q) source of `c` by the range `range_of(q)` gives
+// (nullopt: q is no cursor with a fixed range; `fail` is called with why).
+void resolve_cursor_ranges(
+    Comprehension& c,
+    const std::function<std::optional<std::pair<uint64_t, uint64_t>>(const std::string&)>& range_of,
+    const std::function<void(const std::string&)>& fail);
 
 // The tuples of an opening: one row per tuple, a value per clause, in the
 // order the comprehension visits them.

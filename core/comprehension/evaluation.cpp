@@ -70,6 +70,11 @@ std::vector<Value> source_values(const Source& s, const Scope& scope, const Call
     }
     case Source::Kind::List:
       return s.values;
+    case Source::Kind::All:
+      throw EvalError("all(" + s.reference +
+                          ") enumerates a top-level cursor's range, which only a traversal of "
+                          "the program resolves",
+                      "for");
     case Source::Kind::Reference: {
       const std::optional<Value> v = scope(s.reference);
       if (!v || v->is_none()) return {};

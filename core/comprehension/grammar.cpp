@@ -257,6 +257,17 @@ Source Parser::source(std::string_view text, size_t at) {
       paren != std::string_view::npos && is_measure_name(text.substr(0, paren))) {
     return measure(text, paren, at);
   }
+  if (text.starts_with("all(") && text.back() == ')') {
+    // polydat 0.6.1's all(<cursor>): every ordinal of the cursor's range.
+    const std::string cursor = trimmed(text.substr(4, text.size() - 5));
+    if (cursor.empty() || !ident_start(cursor.front()) ||
+        !std::all_of(cursor.begin(), cursor.end(), ident_char)) {
+      fail(at, "all(...) takes the name of a cursor: for r in all(row)");
+    }
+    src.kind = Source::Kind::All;
+    src.reference = std::string(cursor);
+    return src;
+  }
   if (const size_t paren = text.find('(');
       ident_start(text.front()) && paren != std::string_view::npos && text.back() == ')' &&
       std::all_of(text.begin(), text.begin() + (ptrdiff_t)paren, ident_char)) {

@@ -277,6 +277,18 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand:
   auto def = std::make_shared<TraversalDef>();
   def->comprehension = traversal.comprehension;
   const dsl::SourcePos at = traversal.comprehension_pos;
+  comprehension::resolve_cursor_ranges(
+      def->comprehension,
+      [&](const std::string& name) -> std::optional<std::pair<uint64_t, uint64_t>> {
+        for (const CursorInfo& c : parent.cursors()) {
+          if (c.name == name) return c.range;
+        }
+        return std::nullopt;
+      },
+      [&](const std::string& why) {
+        sources.fail(at, why, traversal.comprehension_length,
+                     "all(q) reads a range(START, END) cursor declared at the program's top level");
+      });
 
   // The body program's own copy of the modules and pragmas (the parent's
   // were consumed by its compile); its declarations come first.

@@ -76,6 +76,7 @@ class CursorLowering {
     info.name = s.names[0];
     const Domain domain = domain_of(s);
     info.wall_clock = domain.wall_clock;
+    if (!domain.extending) info.range = std::pair(domain.start, domain.start + domain.extent);
     if (domain.extending && s.over_spec) {
       sources_.fail(s.over_pos,
                     "cursor '" + info.name + "' extends by its stop rule (" + s.expr->text +

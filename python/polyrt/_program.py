@@ -237,7 +237,9 @@ class Program:
         none was chosen of several that tile: rows walk them in turn), and
         the slice's ``first``
         ordinal and ``size`` (None over a partition wire or for a time-boxed
-        cursor): coordinates ``0 .. size-1`` walk the slice. ``wall_clock``
+        cursor): coordinates ``0 .. size-1`` walk the slice. ``range`` is a
+        range cursor's ``(START, END)`` before narrowing (what ``all(q)``
+        enumerates; None for a time-boxed cursor). ``wall_clock``
         is a time-boxed cursor's rule (``until_elapsed``: a dict of ``base``,
         ``delta``, ``min_ms``, ``min_rows``, ``max_rows``), else None."""
         return self._native.cursors

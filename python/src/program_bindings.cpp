@@ -350,6 +350,9 @@ void bind_program(nb::module_& m) {
                        d["every_partition"] = c.every_partition;
                        d["first"] = c.first ? nb::object(nb::int_(*c.first)) : nb::none();
                        d["size"] = c.size ? nb::object(nb::int_(*c.size)) : nb::none();
+                       d["range"] =
+                           c.range ? nb::object(nb::make_tuple(c.range->first, c.range->second))
+                                   : nb::none();
                        d["wall_clock"] = nb::none();
                        if (c.wall_clock) {
                          nb::dict rule;

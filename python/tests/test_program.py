@@ -342,7 +342,7 @@ def test_a_top_level_cursor_takes_the_chosen_partition_and_pickles_with_it():
     program = polyrt.compile(FIBER, partition=1)
     assert program.cursors == [
         {"name": "q", "partition": 1, "partitions": 3, "every_partition": False, "first": 200000,
-         "size": 300000, "wall_clock": None}
+         "size": 300000, "range": (0, 1000000), "wall_clock": None}
     ]
     rows = program.batch().evaluate(0, 3)
     assert rows["slot"].tolist() == [200000, 200001, 200002]

@@ -133,6 +133,9 @@ struct CursorInfo {
   // The slice's ordinals [first, first + size), resolved at compile time
   // (none over a partition wire); coordinates 0 .. size-1 walk it.
   std::optional<uint64_t> first, size;
+  // A range(START, END) cursor's ordinals before any narrowing, [START,
+  // END): what `for r in all(q)` enumerates (none for an extending cursor).
+  std::optional<std::pair<uint64_t, uint64_t>> range;
   // nmbrs's extending cursors whose length is a wall-clock rule
   // (until_elapsed, until_elapsed_and_passes, until_elapsed_or_passes): from
   // ordinal 0, `base` rows, then `delta` more at a time while fewer than
