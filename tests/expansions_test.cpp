@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "dsl/ast.hpp"
-#include "dsl/tree_text.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/polyrt.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/tree_text.hpp"
 
 namespace polyrt {
 namespace {
@@ -40,10 +40,10 @@ TEST(Expansions, RunInTheirOneOrder) {
 }
 
 TEST(Expansions, TheParserLeavesTheTreeAsWritten) {
-  const dsl::SourceText text("t.polydat",
-                             "input cycle\ntile t : text := \"id=${cycle}\"\n"
-                             "e := emit_row(\"csv\", \"a\", cycle)\n");
-  const dsl::Ast ast = dsl::parse(text);
+  const syntax::SourceText text("t.polydat",
+                                "input cycle\ntile t : text := \"id=${cycle}\"\n"
+                                "e := emit_row(\"csv\", \"a\", cycle)\n");
+  const syntax::Ast ast = syntax::parse(text);
   ASSERT_EQ(ast.statements.size(), 3u);  // no e.row yet
   EXPECT_TRUE(ast.statements[1].tile.has_value());
   EXPECT_EQ(ast.statements[1].expr, nullptr);  // the tile is not compiled yet
@@ -85,17 +85,17 @@ TEST(Expansions, TheTreeAfterAnExpansionIsDumped) {
 TEST(Expansions, TheTreeTextOfFloats) {
   for (const auto& [value, text] : std::vector<std::pair<double, std::string>>{
            {0.15, "0.15"}, {2.0, "2.0"}, {1e300, "1e300"}}) {
-    dsl::Expr e;
-    e.kind = dsl::ExprKind::Float;
+    syntax::Expr e;
+    e.kind = syntax::ExprKind::Float;
     e.f = value;
-    EXPECT_EQ(dsl::tree_text(e), text) << value;
+    EXPECT_EQ(syntax::tree_text(e), text) << value;
   }
-  dsl::Expr nan;
-  nan.kind = dsl::ExprKind::Float;
+  syntax::Expr nan;
+  nan.kind = syntax::ExprKind::Float;
   nan.f = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(dsl::tree_text(nan), "NaN");
+  EXPECT_EQ(syntax::tree_text(nan), "NaN");
   nan.f = -std::numeric_limits<double>::infinity();
-  EXPECT_EQ(dsl::tree_text(nan), "-inf");
+  EXPECT_EQ(syntax::tree_text(nan), "-inf");
 }
 
 TEST(Expansions, AnUnknownExpansionIsRefusedWithTheNames) {

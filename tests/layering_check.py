@@ -30,7 +30,7 @@ SIBLINGS = [{"cpu_backend", "gpu_backend"}, {"cli", "python"}]
 # (nothing of program/ includes batch/).
 CORE_ORDER = [
     "rtlib", "value", "io", "columns", "cache",
-    {"nodes", "dsl", "comprehension", "modules"},
+    {"nodes", "syntax", "comprehension", "modules"},
     "expand", "graph", "plan", "engine", "interp", "slots", "program", "batch",
 ]
 

@@ -1,11 +1,11 @@
-#include "dsl/lexer.hpp"
+#include "syntax/lexer.hpp"
 
 #include <gtest/gtest.h>
 
 #include "polyrt/error.hpp"
 #include "tests/test_support.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 namespace {
 
 std::vector<Token> lex(const std::string& text) {
@@ -98,11 +98,11 @@ TEST(Lexer, IntegerLiteralOfACount) {
   EXPECT_EQ(integer_literal("0x10"), 16u);
   EXPECT_EQ(integer_literal("1.5K"), 1500u);
   EXPECT_EQ(integer_literal("18446744073709551615"), ~uint64_t{0});
-  for (const char* bad : {"", "-1", "1.5", "x", "1 2", "2x", "18446744073709551616", "20000P",
-                          "1m", "+3", "3 # c"}) {
+  for (const char* bad :
+       {"", "-1", "1.5", "x", "1 2", "2x", "18446744073709551616", "20000P", "1m", "+3", "3 # c"}) {
     EXPECT_EQ(integer_literal(bad), std::nullopt) << bad;
   }
 }
 
 }  // namespace
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "dsl/ast.hpp"
 #include "polyrt/error.hpp"
+#include "syntax/ast.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 namespace {
 
 // Fully parenthesized rendering of an expression, to check the tree shape.
@@ -231,4 +231,4 @@ TEST(Parser, Rejections) {
 }
 
 }  // namespace
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

@@ -313,8 +313,8 @@ void Parser::refuse_placeholders(std::string_view text, size_t at) {
   for (size_t open = text.find('{'); open != std::string_view::npos;
        open = text.find('{', open + 1)) {
     size_t k = open + 1;
-    if (k >= text.size() || !dsl::ident_start(text[k])) continue;
-    while (k < text.size() && dsl::ident_char(text[k])) ++k;
+    if (k >= text.size() || !syntax::ident_start(text[k])) continue;
+    while (k < text.size() && syntax::ident_char(text[k])) ++k;
     if (k < text.size() && text[k] == '}') {
       fail(at,
            "'" + std::string(text.substr(open, k + 1 - open)) +

@@ -13,9 +13,9 @@
 #include "comprehension/clause_rules.hpp"
 #include "comprehension/comprehension.hpp"
 #include "comprehension/generators.hpp"
-#include "dsl/lexer.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
+#include "syntax/lexer.hpp"
 #include "value/vector_values.hpp"
 
 namespace polyrt::comprehension::grammar {

@@ -5,12 +5,12 @@
 // row unless that output is read.
 #pragma once
 
-#include "dsl/ast.hpp"
+#include "syntax/ast.hpp"
 
 namespace polyrt::expand {
 
 // Adds NAME.row after each emit_row binding of the program and its
 // traversal bodies.
-void add_emitted_rows(dsl::Ast& ast);
+void add_emitted_rows(syntax::Ast& ast);
 
 }  // namespace polyrt::expand

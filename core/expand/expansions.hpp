@@ -1,5 +1,5 @@
 // Every desugaring of the syntax tree, one named Expansion each, in the one
-// order they run. The parser only parses (dsl::parse); the driver
+// order they run. The parser only parses (syntax::parse); the driver
 // (program/program.cpp) runs the file's expansions once on the parsed file,
 // takes its traversals and cursors apart (program/compile_traversals.hpp,
 // program/top_level_cursors.hpp), then runs the program expansions on every
@@ -14,9 +14,9 @@
 #include <string>
 #include <string_view>
 
-#include "dsl/ast.hpp"
-#include "dsl/sources.hpp"
 #include "modules/module_library.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt::expand {
 
@@ -25,11 +25,11 @@ namespace polyrt::expand {
 enum class Scope { File, Program };
 
 struct Context {
-  const dsl::SourceText& text;  // the file (a tile's body is read from it raw)
-  dsl::Sources& sources;        // where diagnostics point
+  const syntax::SourceText& text;  // the file (a tile's body is read from it raw)
+  syntax::Sources& sources;        // where diagnostics point
   modules::ModuleLibrary& library;
   // Debugging (CompileOptions::dump_after): after the expansion of this
-  // name, the tree as text (dsl::tree_text) goes to *dump. Null: no dump.
+  // name, the tree as text (syntax::tree_text) goes to *dump. Null: no dump.
   std::string_view dump_after;
   const std::function<void(std::string_view)>* dump = nullptr;
   // What the dump calls the program ("the program", "the body of 'for ...'").
@@ -40,7 +40,7 @@ struct Expansion {
   std::string_view name;
   Scope scope;
   std::string_view does;  // one line, for --dump-after's list
-  void (*run)(dsl::Ast& ast, Context& context);
+  void (*run)(syntax::Ast& ast, Context& context);
 };
 
 // In the order they run.
@@ -48,8 +48,8 @@ std::span<const Expansion> expansions();
 
 // Runs the file's expansions in order. Throws CompileError, or RefusedError
 // when the context asks for a dump after an expansion that does not exist.
-void expand_file(dsl::Ast& ast, Context& context);
+void expand_file(syntax::Ast& ast, Context& context);
 // Runs the program expansions in order. Throws CompileError.
-void expand_program(dsl::Ast& ast, Context& context);
+void expand_program(syntax::Ast& ast, Context& context);
 
 }  // namespace polyrt::expand

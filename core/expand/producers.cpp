@@ -10,7 +10,7 @@
 namespace polyrt::expand {
 
 // The syntax tree these expansions rewrite.
-using namespace polyrt::dsl;
+using namespace polyrt::syntax;
 
 comprehension::Comprehension parse_or_fail(const std::string& text, const ProducerFailure& fail) {
   comprehension::Parsed parsed = comprehension::parse(text);

@@ -14,8 +14,8 @@
 #include <string_view>
 
 #include "comprehension/comprehension.hpp"
-#include "dsl/ast.hpp"
-#include "dsl/source.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/source.hpp"
 
 namespace polyrt::expand {
 
@@ -38,6 +38,6 @@ comprehension::Comprehension resolve_comprehension(const comprehension::Comprehe
 
 // Resolves the program's producers, derivations and traversals over
 // producers in place. Throws CompileError naming the rule broken.
-void resolve_producers(dsl::Ast& ast, const dsl::SourceText& source);
+void resolve_producers(syntax::Ast& ast, const syntax::SourceText& source);
 
 }  // namespace polyrt::expand

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dsl/ast.hpp"
+#include "syntax/ast.hpp"
 
 namespace polyrt::expand {
 
@@ -32,6 +32,6 @@ struct StructuralError {
 // is the source offset of json[i], one more entry for its end), under the
 // header's delimiters and sigil. Throws StructuralError.
 TemplateText structural_template(std::string_view json, const std::vector<size_t>& at,
-                                 const dsl::TileHeader& header);
+                                 const syntax::TileHeader& header);
 
 }  // namespace polyrt::expand

@@ -9,7 +9,7 @@
 namespace polyrt::expand {
 
 // The syntax tree these expansions rewrite.
-using namespace polyrt::dsl;
+using namespace polyrt::syntax;
 
 namespace {
 

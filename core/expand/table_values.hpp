@@ -19,13 +19,13 @@
 
 #include <string_view>
 
-#include "dsl/ast.hpp"
-#include "dsl/sources.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt::expand {
 
 // Rewrites the samplings of tables in `ast` (after module inlining) and
 // removes the table bindings. Throws CompileError for a misused table.
-void resolve_table_values(dsl::Ast& ast, const dsl::Sources& sources);
+void resolve_table_values(syntax::Ast& ast, const syntax::Sources& sources);
 
 }  // namespace polyrt::expand

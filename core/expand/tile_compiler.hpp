@@ -14,7 +14,6 @@
 
 #include "comprehension/comprehension.hpp"
 #include "comprehension/generators.hpp"
-#include "dsl/lexer.hpp"
 #include "expand/producers.hpp"
 #include "expand/structural_tiles.hpp"
 #include "expand/tiles.hpp"
@@ -24,11 +23,12 @@
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/json_text.hpp"
+#include "syntax/lexer.hpp"
 
 namespace polyrt::expand {
 
 // The syntax tree these expansions rewrite.
-using namespace polyrt::dsl;
+using namespace polyrt::syntax;
 
 namespace tiling {
 

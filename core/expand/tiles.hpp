@@ -16,8 +16,8 @@
 
 #include <string_view>
 
-#include "dsl/ast.hpp"
-#include "dsl/source.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/source.hpp"
 
 namespace polyrt::expand {
 
@@ -42,6 +42,6 @@ size_t tile_hole_close(std::string_view text, size_t k, size_t end, std::string_
 // Compiles every tile of the program (statements, traversal bodies and
 // module bodies) into its binding's value. Throws CompileError naming the
 // tile and the rule broken.
-void compile_tiles(dsl::Ast& ast, const dsl::SourceText& source);
+void compile_tiles(syntax::Ast& ast, const syntax::SourceText& source);
 
 }  // namespace polyrt::expand

@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "dsl/source.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/logical_type.hpp"
 #include "polyrt/value.hpp"
+#include "syntax/source.hpp"
 
 namespace polyrt::ir {
 
-using dsl::SourcePos;
+using syntax::SourcePos;
 
 enum class NodeKind : uint8_t { Coordinate, Extern, Constant, Call };
 
@@ -96,8 +96,8 @@ struct Extern {
   uint32_t node = 0;
 };
 
-// Where the positions of one origin (dsl::SourcePos::origin) lie: the file,
-// and the module calls that inlined them (dsl::Sources::call_chain; "" for
+// Where the positions of one origin (syntax::SourcePos::origin) lie: the file,
+// and the module calls that inlined them (syntax::Sources::call_chain; "" for
 // the program itself).
 struct SourceOrigin {
   std::string file;

@@ -4,7 +4,7 @@
 
 namespace polyrt::ir {
 
-Graph lower(const dsl::Sources& sources, const dsl::Ast& ast, const CompileOptions& options) {
+Graph lower(const syntax::Sources& sources, const syntax::Ast& ast, const CompileOptions& options) {
   return lowering::Lowerer(sources, ast, options).run();
 }
 

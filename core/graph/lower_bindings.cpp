@@ -178,10 +178,10 @@ void Lowerer::lower_every_binding() {
     } catch (const CompileError& e) {
       errors.push_back(e);
       failed.insert(s);
-      if (errors.size() == dsl::kMostReportedErrors) break;
+      if (errors.size() == syntax::kMostReportedErrors) break;
     }
   }
-  if (!errors.empty()) throw dsl::combined_errors(std::move(errors));
+  if (!errors.empty()) throw syntax::combined_errors(std::move(errors));
 }
 
 std::vector<const Stmt*> Lowerer::dependency_order() {

@@ -106,7 +106,7 @@ std::optional<Type> Lowerer::converting_port_type(PortType port) {
 }
 
 Typed Lowerer::lower_null(const Expr& e) {
-  const bool by_chance = e.text == dsl::kNullWithProbabilityIntrinsic;
+  const bool by_chance = e.text == syntax::kNullWithProbabilityIntrinsic;
   const size_t arity = by_chance ? 3 : 2;
   const bool named = std::any_of(e.arg_names.begin(), e.arg_names.end(),
                                  [](const std::string& n) { return !n.empty(); });
@@ -189,7 +189,7 @@ size_t Lowerer::named_argument(const Expr& e, const NodeDef& def, size_t i) {
   if (k == specs.size()) {
     std::vector<std::string> names;
     for (const auto& spec : specs) names.emplace_back(spec.name);
-    const std::string near = dsl::closest_name(e.arg_names[i], names);
+    const std::string near = syntax::closest_name(e.arg_names[i], names);
     src_.fail(
         a->pos, "'" + e.text + "' has no argument named '" + e.arg_names[i] + "'", a->length,
         near.empty() ? "signature: " + nodes::signature(def) : "did you mean '" + near + "'?");
@@ -198,13 +198,13 @@ size_t Lowerer::named_argument(const Expr& e, const NodeDef& def, size_t i) {
 }
 
 std::vector<Typed> Lowerer::lower_call(const Expr& e) {
-  if (e.text == dsl::kNullIfIntrinsic || e.text == dsl::kNullWithProbabilityIntrinsic) {
+  if (e.text == syntax::kNullIfIntrinsic || e.text == syntax::kNullWithProbabilityIntrinsic) {
     return {lower_null(e)};
   }
   if (e.text == "if") {
     src_.fail(e.pos, "if(cond, then, else) takes 3 arguments", e.length);
   }
-  if (e.text == dsl::kSelectIntrinsic) {
+  if (e.text == syntax::kSelectIntrinsic) {
     const bool named = std::any_of(e.arg_names.begin(), e.arg_names.end(),
                                    [](const std::string& n) { return !n.empty(); });
     if (e.args.size() != 3 || named) {

@@ -31,7 +31,7 @@ void Lowerer::claim_name(const std::string& name, SourcePos pos, bool hidden) {
 }
 
 void Lowerer::declare_all() {
-  for (const dsl::Warning& w : ast_.warnings) {
+  for (const syntax::Warning& w : ast_.warnings) {
     g_.warnings.push_back(src_.warning(w.pos, w.message, w.length));
   }
   for (const Stmt& s : ast_.statements) {
@@ -105,7 +105,7 @@ void Lowerer::declare_extern(Extern e, SourcePos pos) {
 
 Value Lowerer::declared_param(const Extern& e, const std::string& text) {
   if (e.type == Type::U64) {
-    if (const std::optional<uint64_t> n = dsl::integer_literal(text)) return Value::u64(*n);
+    if (const std::optional<uint64_t> n = syntax::integer_literal(text)) return Value::u64(*n);
   }
   try {
     return parse_value(text, e.type, "extern " + e.name);
@@ -115,7 +115,7 @@ Value Lowerer::declared_param(const Extern& e, const std::string& text) {
 }
 
 Value Lowerer::undeclared_param(const std::string& text) {
-  if (const std::optional<uint64_t> n = dsl::integer_literal(text)) return Value::u64(*n);
+  if (const std::optional<uint64_t> n = syntax::integer_literal(text)) return Value::u64(*n);
   const char* begin = text.c_str();
   char* end = nullptr;
   const double f = std::strtod(begin, &end);
@@ -161,7 +161,7 @@ void Lowerer::infer_inputs() {
         declare_extern(std::move(given), e->pos);
         continue;
       }
-      if (!dsl::typo_of(e->text, known).empty()) continue;
+      if (!syntax::typo_of(e->text, known).empty()) continue;
       // A field (`q.cursor.idx`, flattened to q__cursor__idx) is never a
       // coordinate: unbound, it is an error naming it (lookup).
       if (const size_t field = e->text.find("__"); field != std::string::npos && field > 0) {

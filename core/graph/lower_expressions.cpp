@@ -40,7 +40,7 @@ Typed Lowerer::lookup(const Expr& e) {
               "outputs (m.out) where they are bound");
   }
   // Only a near miss of a known name is left unknown (infer_inputs).
-  const std::string near = dsl::typo_of(e.text, known_names_);
+  const std::string near = syntax::typo_of(e.text, known_names_);
   src_.fail(e.pos, "unknown name '" + e.text + "'", e.length,
             "did you mean '" + near + "'? (declare it with 'input " + e.text +
                 "' if it is a coordinate of its own)");

@@ -14,7 +14,6 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "dsl/lexer.hpp"
 #include "graph/evaluate_node.hpp"
 #include "graph/hash_provenance.hpp"
 #include "graph/lower.hpp"
@@ -22,16 +21,17 @@
 #include "polyrt/numeric_types.hpp"
 #include "rtlib/splitmix.h"
 #include "rtlib/text.hpp"
+#include "syntax/lexer.hpp"
 
 namespace polyrt::ir::lowering {
 
-using dsl::Expr;
-using dsl::ExprKind;
-using dsl::Stmt;
-using dsl::StmtKind;
 using nodes::ArgKind;
 using nodes::NodeDef;
 using nodes::PortType;
+using syntax::Expr;
+using syntax::ExprKind;
+using syntax::Stmt;
+using syntax::StmtKind;
 
 struct Typed {
   Wire wire;
@@ -54,7 +54,7 @@ enum class Visit : uint8_t { NotStarted, InProgress, Done };
 
 class Lowerer {
  public:
-  Lowerer(const dsl::Sources& src, const dsl::Ast& ast, const CompileOptions& options)
+  Lowerer(const syntax::Sources& src, const syntax::Ast& ast, const CompileOptions& options)
       : src_(src), ast_(ast), strict_inputs_(options.strict_inputs), params_(options.params) {
     if (options.seed) seed_key_ = rt::splitmix64(*options.seed);
   }
@@ -121,7 +121,7 @@ class Lowerer {
   // polydat's inferred inputs: a name the program reads but neither declares
   // nor binds is a coordinate the host supplies, after the declared ones, in
   // the order of first use. A likely misspelling of a declared or bound name
-  // (dsl::typo_of) stays unknown: lookup reports it with "did you mean".
+  // (syntax::typo_of) stays unknown: lookup reports it with "did you mean".
   void infer_inputs();
 
   // An extern's default that is no literal of its type: an expression of
@@ -347,8 +347,8 @@ class Lowerer {
 
   std::vector<Typed> lower_call(const Expr& e);
 
-  const dsl::Sources& src_;
-  const dsl::Ast& ast_;
+  const syntax::Sources& src_;
+  const syntax::Ast& ast_;
   // splitmix64(seed), XORed into every keyed_by_seed node's hashed input.
   std::optional<uint64_t> seed_key_;
   const bool strict_inputs_;

@@ -36,7 +36,7 @@ namespace {
 
 // Lifecycle is the join over producers: Constant < Init < Dynamic; volatility
 // is contagious except through a const binding, which captures a value once.
-void classify(Graph& g, const dsl::Sources& src) {
+void classify(Graph& g, const syntax::Sources& src) {
   const uint32_t none = ~0u;
   std::vector<uint32_t> coordinate_read(g.nodes.size(), none);  // first coordinate in provenance
   for (uint32_t i = 0; i < g.nodes.size(); ++i) {
@@ -372,7 +372,8 @@ void fold_tile_holes(Graph& g) {
   }
 }
 
-void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
+void eliminate_dead(Graph& g, const syntax::Sources& src,
+                    const std::vector<std::string>& required) {
   if (!required.empty()) {
     std::unordered_map<std::string_view, size_t> by_name;
     for (size_t i = 0; i < g.outputs.size(); ++i) by_name.emplace(g.outputs[i].name, i);
@@ -383,9 +384,10 @@ void eliminate_dead(Graph& g, const dsl::Sources& src, const std::vector<std::st
       if (it == by_name.end()) {
         std::vector<std::string> names;
         for (const Output& o : g.outputs) names.push_back(o.name);
-        const std::string near = dsl::closest_name(name, names);
-        src.fail(dsl::SourcePos{}, "required output '" + name + "' is not a binding of the program",
-                 1, near.empty() ? "" : "did you mean '" + near + "'?");
+        const std::string near = syntax::closest_name(name, names);
+        src.fail(syntax::SourcePos{},
+                 "required output '" + name + "' is not a binding of the program", 1,
+                 near.empty() ? "" : "did you mean '" + near + "'?");
       }
       if (taken.insert(name).second && !g.outputs[it->second].hidden) {
         kept.push_back(g.outputs[it->second]);
@@ -501,7 +503,7 @@ std::vector<uint32_t> cone_of(const Graph& g, const std::vector<uint32_t>& roots
   return cone;
 }
 
-void run_passes(Graph& g, const dsl::Sources& src, const std::vector<std::string>& required) {
+void run_passes(Graph& g, const syntax::Sources& src, const std::vector<std::string>& required) {
   classify(g, src);
   fold_constants(g);
   bind_constant_inputs(g);

@@ -5,15 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "dsl/sources.hpp"
 #include "graph/graph.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt::ir {
 
 // Runs every pass in order. `required_outputs` (when non-empty) restricts the
 // outputs before dead-code elimination. Throws CompileError (a const reading a
 // coordinate, an unknown required output) and ConstantFoldError.
-void run_passes(Graph& graph, const dsl::Sources& source,
+void run_passes(Graph& graph, const syntax::Sources& source,
                 const std::vector<std::string>& required_outputs);
 
 // Call nodes (not folded) that `roots` need, in topological order. Linear in

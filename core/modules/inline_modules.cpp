@@ -11,12 +11,12 @@ namespace polyrt::modules {
 
 namespace {
 
-using dsl::Expr;
-using dsl::ExprKind;
-using dsl::ExprPtr;
-using dsl::Param;
-using dsl::Stmt;
-using dsl::StmtKind;
+using syntax::Expr;
+using syntax::ExprKind;
+using syntax::ExprPtr;
+using syntax::Param;
+using syntax::Stmt;
+using syntax::StmtKind;
 
 bool is_number(const Expr& e) {
   return e.kind == ExprKind::Int || e.kind == ExprKind::Float;
@@ -71,7 +71,7 @@ class Inliner {
   Inliner(Sources& sources, ModuleLibrary& library) : sources_(sources), library_(library) {}
 
   // `program` lives until the inlining is done: local_ points into its modules.
-  dsl::Ast run(dsl::Ast program) {
+  syntax::Ast run(syntax::Ast program) {
     for (const ModuleDef& m : program.modules) {
       auto [it, fresh] = local_.emplace(m.name, FoundModule{&m, &sources_.text_of(SourcePos{})});
       if (!fresh) {
@@ -83,7 +83,7 @@ class Inliner {
       if (s.kind != StmtKind::Input) program_names_.insert(s.names.begin(), s.names.end());
     }
     for (const ModuleDef& m : program.modules) check_definition(m);
-    dsl::Ast out;
+    syntax::Ast out;
     out.warnings = std::move(program.warnings);
     out.tokens = program.tokens;
     for (Stmt& s : program.statements) {
@@ -124,8 +124,8 @@ class Inliner {
   // first (they shadow nodes), then nodes, then the library.
   std::optional<FoundModule> resolve(const Expr& call) {
     if (auto local = local_.find(call.text); local != local_.end()) return local->second;
-    if (dsl::is_intrinsic(call.text) || nodes::find_node(call.text) ||
-        dsl::is_table_form(call.text)) {
+    if (syntax::is_intrinsic(call.text) || nodes::find_node(call.text) ||
+        syntax::is_table_form(call.text)) {
       return std::nullopt;
     }
     if (auto found = library_.find(call.text, call.pos)) return found;
@@ -171,7 +171,7 @@ class Inliner {
     for (const nodes::NodeDef* d : nodes::all_nodes()) names.emplace_back(d->name);
     for (const auto& [name, m] : local_) names.push_back(name);
     for (const std::string& name : library_.standard_module_names()) names.push_back(name);
-    const std::string near = dsl::closest_name(call.text, names);
+    const std::string near = syntax::closest_name(call.text, names);
     const std::string hint = near.empty() ? "see docs/nodes.md for the nodes and "
                                             "docs/language.md for modules and where they are "
                                             "looked up; a node the host registers needs its "
@@ -184,7 +184,7 @@ class Inliner {
     constexpr size_t kListed = 5;
     if (!skipped.empty()) message += "\n  files on the module path that could not be used:";
     for (size_t i = 0; i < skipped.size() && i < kListed; ++i)
-      message += "\n    " + dsl::printable(skipped[i]);
+      message += "\n    " + syntax::printable(skipped[i]);
     if (skipped.size() > kListed) {
       message += "\n    and " + std::to_string(skipped.size() - kListed) + " more";
     }
@@ -269,7 +269,7 @@ class Inliner {
         if (k == m.params.size()) {
           std::vector<std::string> names;
           for (const Param& p : m.params) names.push_back(p.name);
-          const std::string near = dsl::closest_name(call.arg_names[i], names);
+          const std::string near = syntax::closest_name(call.arg_names[i], names);
           sources_.fail(
               a->pos, "module '" + m.name + "' has no parameter named '" + call.arg_names[i] + "'",
               a->length,
@@ -469,7 +469,7 @@ class Inliner {
                                             "output '" + name + "' of module '" + m.name + "'"});
       }
     }
-    b.expr = dsl::clone(*s.expr, origin);
+    b.expr = syntax::clone(*s.expr, origin);
     rename(b.expr, m, prefix, substitutes, body_names);
     expand_statement(std::move(b), out);
   }
@@ -493,7 +493,7 @@ class Inliner {
       }
       if (auto sub = substitutes.find(e->text); sub != substitutes.end()) {
         if (sub->second.literal) {
-          e = dsl::clone(*sub->second.literal, sub->second.literal->pos.origin);
+          e = syntax::clone(*sub->second.literal, sub->second.literal->pos.origin);
         } else {
           e->text = sub->second.hidden;
         }
@@ -509,7 +509,7 @@ class Inliner {
       } else {
         std::vector<std::string> names(body_names.begin(), body_names.end());
         for (const Param& p : m.params) names.push_back(p.name);
-        const std::string near = dsl::typo_of(e->text, names);
+        const std::string near = syntax::typo_of(e->text, names);
         if (!near.empty()) {
           sources_.fail(e->pos, "unknown name '" + e->text + "' in module '" + m.name + "'",
                         e->length, "did you mean '" + near + "'?");
@@ -541,7 +541,7 @@ class Inliner {
 
 }  // namespace
 
-dsl::Ast inline_modules(dsl::Ast program, Sources& sources, ModuleLibrary& library) {
+syntax::Ast inline_modules(syntax::Ast program, Sources& sources, ModuleLibrary& library) {
   return Inliner(sources, library).run(std::move(program));
 }
 

@@ -6,9 +6,9 @@
 // a hidden binding the body reads.
 #pragma once
 
-#include "dsl/ast.hpp"
-#include "dsl/sources.hpp"
 #include "modules/module_library.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt::modules {
 
@@ -23,6 +23,6 @@ inline constexpr size_t kMaxModuleDepth = 256;
 // (Stmt::hidden) join its statements and `modules` is empty. Modules the
 // program defines shadow nodes of the same name; other names that are not
 // nodes are looked up in `library`. Throws CompileError.
-dsl::Ast inline_modules(dsl::Ast program, Sources& sources, ModuleLibrary& library);
+syntax::Ast inline_modules(syntax::Ast program, Sources& sources, ModuleLibrary& library);
 
 }  // namespace polyrt::modules

@@ -10,7 +10,7 @@
 
 namespace polyrt::modules {
 
-using namespace dsl;
+using namespace syntax;
 
 namespace {
 

@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "dsl/ast.hpp"
-#include "dsl/sources.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt::modules {
 
-using dsl::Ast;
-using dsl::ModuleDef;
-using dsl::SourcePos;
-using dsl::Sources;
-using dsl::SourceText;
+using syntax::Ast;
+using syntax::ModuleDef;
+using syntax::SourcePos;
+using syntax::Sources;
+using syntax::SourceText;
 
 // A directory searched for modules, and what put it on the path (named in
 // diagnostics: "--lib", "POLYRT_LIB_PATH", "the program's directory").

@@ -13,12 +13,12 @@
 #include <mutex>
 #include <optional>
 
-#include "dsl/reserved_words.hpp"
-#include "dsl/sources.hpp"
 #include "modules/module_library.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/host_nodes.hpp"
 #include "polyrt/numeric_types.hpp"
+#include "syntax/reserved_words.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt::nodes {
 
@@ -133,17 +133,17 @@ std::string checked_name(const HostNode& node) {
   if (n.rfind("__", 0) == 0) {
     throw RegistrationError("host node '" + n + "': names starting with '__' are reserved");
   }
-  if (dsl::is_reserved_word(n)) {
+  if (syntax::is_reserved_word(n)) {
     throw RegistrationError("host node '" + n + "': '" + n +
                             "' is a word of the language, which no node may take");
   }
   // A node takes a call's name before the standard library's modules do:
   // one named like a module would change it for every program. The library
   // is asked as a program's call asks it (a module path of none).
-  const dsl::SourceText nothing("<register_node>", "");
-  dsl::Sources sources(nothing);
+  const syntax::SourceText nothing("<register_node>", "");
+  syntax::Sources sources(nothing);
   modules::ModuleLibrary library(sources, {}, "");
-  if (const std::optional<modules::FoundModule> found = library.find(n, dsl::SourcePos{})) {
+  if (const std::optional<modules::FoundModule> found = library.find(n, syntax::SourcePos{})) {
     throw RegistrationError("host node '" + n + "': the standard library has a module named '" + n +
                             "' (" + std::filesystem::path(found->text->file()).filename().string() +
                             "), which a node of that name would replace in every program");

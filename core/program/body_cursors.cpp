@@ -3,29 +3,30 @@
 #include <algorithm>
 #include <charconv>
 
-#include "dsl/ast_builder.hpp"
 #include "nodes/call_node.hpp"
 #include "polyrt/error.hpp"
+#include "syntax/ast_builder.hpp"
 
 namespace polyrt {
 
 namespace {
 
 // range(START, END) with integer literals.
-std::optional<std::pair<uint64_t, uint64_t>> literal_range(const dsl::Expr& e) {
-  if (e.kind != dsl::ExprKind::Call || e.text != "range" || e.args.size() != 2) return std::nullopt;
-  for (const dsl::ExprPtr& a : e.args) {
-    if (a->kind != dsl::ExprKind::Int) return std::nullopt;
+std::optional<std::pair<uint64_t, uint64_t>> literal_range(const syntax::Expr& e) {
+  if (e.kind != syntax::ExprKind::Call || e.text != "range" || e.args.size() != 2)
+    return std::nullopt;
+  for (const syntax::ExprPtr& a : e.args) {
+    if (a->kind != syntax::ExprKind::Int) return std::nullopt;
   }
   return std::pair(e.args[0]->u, e.args[1]->u);
 }
 
 // The statements a cursor stands for (hidden: polyrt writes and reads them).
-void declare(const BodyCursor& c, dsl::SourcePos at, std::vector<dsl::Stmt>& out) {
-  const dsl::AstBuilder b(at);
-  dsl::Stmt start = b.statement(dsl::StmtKind::Extern, c.name + "__start");
+void declare(const BodyCursor& c, syntax::SourcePos at, std::vector<syntax::Stmt>& out) {
+  const syntax::AstBuilder b(at);
+  syntax::Stmt start = b.statement(syntax::StmtKind::Extern, c.name + "__start");
   start.type = Type::U64;
-  dsl::Stmt partition = b.statement(dsl::StmtKind::Extern, c.name + "__cursor");
+  syntax::Stmt partition = b.statement(syntax::StmtKind::Extern, c.name + "__cursor");
   partition.type = Type::Partition;
   start.hidden = partition.hidden = true;
   out.push_back(std::move(start));
@@ -50,7 +51,7 @@ uint64_t base_extent(const Value& partition) {
 }
 
 // The one partition `over "SPEC"` resolves to over the cursor's extent.
-Value spec_partition(const BodyCursor& c, const dsl::Stmt& s, dsl::Sources& sources) {
+Value spec_partition(const BodyCursor& c, const syntax::Stmt& s, syntax::Sources& sources) {
   const Value args[] = {Value::str(s.over), Value::u64(c.end - c.start)};
   std::vector<Value> parts;
   try {
@@ -72,40 +73,40 @@ Value spec_partition(const BodyCursor& c, const dsl::Stmt& s, dsl::Sources& sour
 
 }  // namespace
 
-void declare_partition_fields(const dsl::AstBuilder& b, const std::string& cursor,
-                              std::vector<dsl::Stmt>& out) {
+void declare_partition_fields(const syntax::AstBuilder& b, const std::string& cursor,
+                              std::vector<syntax::Stmt>& out) {
   static const std::pair<const char*, const char*> kFields[] = {{"idx", "idx_of"},
                                                                 {"partition_count", "count_of"},
                                                                 {"start_ordinal", "start_of"},
                                                                 {"end_ordinal", "end_of"}};
   for (const auto& [field, node] : kFields) {
-    std::vector<dsl::ExprPtr> args;
+    std::vector<syntax::ExprPtr> args;
     args.push_back(b.name(cursor + "__cursor"));
     out.push_back(b.binding(cursor + "__cursor__" + field, b.call(node, std::move(args)), true));
   }
 }
 
 void read_bare_names_as_ordinals(const std::vector<std::string>& cursors,
-                                 std::vector<dsl::Stmt>& out) {
+                                 std::vector<syntax::Stmt>& out) {
   for (const std::string& name : cursors) {
-    const bool taken = std::any_of(out.begin(), out.end(), [&](const dsl::Stmt& s) {
+    const bool taken = std::any_of(out.begin(), out.end(), [&](const syntax::Stmt& s) {
       return std::find(s.names.begin(), s.names.end(), name) != s.names.end();
     });
     if (!taken) {
-      const dsl::AstBuilder b(dsl::SourcePos{});
+      const syntax::AstBuilder b(syntax::SourcePos{});
       out.push_back(b.binding(name, b.name(name + "__ordinal"), true));
     }
   }
 }
 
-std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
+std::vector<BodyCursor> take_body_cursors(std::vector<syntax::Stmt>& body,
                                           const std::vector<std::string>& elements,
                                           const std::vector<Type>& element_types,
-                                          dsl::Sources& sources) {
+                                          syntax::Sources& sources) {
   std::vector<BodyCursor> cursors;
-  std::vector<dsl::Stmt> out;
-  for (dsl::Stmt& s : body) {
-    if (s.kind != dsl::StmtKind::Cursor) {
+  std::vector<syntax::Stmt> out;
+  for (syntax::Stmt& s : body) {
+    if (s.kind != syntax::StmtKind::Cursor) {
       out.push_back(std::move(s));
       continue;
     }

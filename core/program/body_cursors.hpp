@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "dsl/ast.hpp"
-#include "dsl/ast_builder.hpp"
-#include "dsl/sources.hpp"
 #include "polyrt/value.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/ast_builder.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt {
 
@@ -34,22 +34,22 @@ struct BodyCursor {
 // returns the cursors. CompileError for a constructor other than
 // range(INTEGER, INTEGER), an `over` that names no partition element or a
 // spec that does not resolve to exactly one partition.
-std::vector<BodyCursor> take_body_cursors(std::vector<dsl::Stmt>& body,
+std::vector<BodyCursor> take_body_cursors(std::vector<syntax::Stmt>& body,
                                           const std::vector<std::string>& elements,
                                           const std::vector<Type>& element_types,
-                                          dsl::Sources& sources);
+                                          syntax::Sources& sources);
 
 // A cursor's bare name reads its ordinal (nmbrs's workloads write
 // `format_u64(row, 10)`): a hidden binding NAME := NAME.ordinal for each
 // cursor whose name no statement of `out` binds or declares.
 void read_bare_names_as_ordinals(const std::vector<std::string>& cursors,
-                                 std::vector<dsl::Stmt>& out);
+                                 std::vector<syntax::Stmt>& out);
 
 // The hidden bindings of a cursor's partition fields, `NAME.cursor.idx`,
 // `.partition_count`, `.start_ordinal` and `.end_ordinal`, over the
 // partition wire NAME__cursor (a body's cursors and a program's).
-void declare_partition_fields(const dsl::AstBuilder& b, const std::string& cursor,
-                              std::vector<dsl::Stmt>& out);
+void declare_partition_fields(const syntax::AstBuilder& b, const std::string& cursor,
+                              std::vector<syntax::Stmt>& out);
 
 // One activation's slice of a cursor: its first ordinal, how many, and the
 // partition `.cursor` reads. EvalError when the element's partition was

@@ -4,7 +4,6 @@
 #include <functional>
 #include <set>
 
-#include "dsl/ast_builder.hpp"
 #include "expand/expansions.hpp"
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
@@ -12,28 +11,30 @@
 #include "polyrt/numeric_types.hpp"
 #include "program/lattice_body.hpp"
 #include "program/program_internals.hpp"
+#include "syntax/ast_builder.hpp"
 
 namespace polyrt {
 
 namespace {
 
-dsl::Stmt declaration(dsl::StmtKind kind, const std::string& name, Type type, dsl::SourcePos at) {
-  dsl::Stmt s = dsl::AstBuilder(at).statement(kind, name);
-  if (kind == dsl::StmtKind::Extern) s.type = type;
+syntax::Stmt declaration(syntax::StmtKind kind, const std::string& name, Type type,
+                         syntax::SourcePos at) {
+  syntax::Stmt s = syntax::AstBuilder(at).statement(kind, name);
+  if (kind == syntax::StmtKind::Extern) s.type = type;
   return s;
 }
 
 // Names the body's expressions read that the body does not bind, with
 // what its nested traversals read (their sources, predicates and bodies):
 // the body passes those on.
-void collect_free_names(const std::vector<dsl::Stmt>& body, std::set<std::string> bound,
+void collect_free_names(const std::vector<syntax::Stmt>& body, std::set<std::string> bound,
                         std::vector<std::string>& out, std::set<std::string>& seen) {
-  for (const dsl::Stmt& s : body) bound.insert(s.names.begin(), s.names.end());
+  for (const syntax::Stmt& s : body) bound.insert(s.names.begin(), s.names.end());
   auto read = [&](const std::string& name) {
     if (!bound.count(name) && seen.insert(name).second) out.push_back(name);
   };
-  for (const dsl::Stmt& s : body) {
-    if (s.kind == dsl::StmtKind::Traversal) {
+  for (const syntax::Stmt& s : body) {
+    if (s.kind == syntax::StmtKind::Traversal) {
       std::set<std::string> inner = bound;
       for (const std::string& name : comprehension::scope_names(s.comprehension)) read(name);
       for (const std::string& name : comprehension::element_names(s.comprehension))
@@ -42,17 +43,17 @@ void collect_free_names(const std::vector<dsl::Stmt>& body, std::set<std::string
       continue;
     }
     if (!s.expr) continue;
-    std::vector<const dsl::Expr*> stack{s.expr.get()};
+    std::vector<const syntax::Expr*> stack{s.expr.get()};
     while (!stack.empty()) {
-      const dsl::Expr& e = *stack.back();
+      const syntax::Expr& e = *stack.back();
       stack.pop_back();
-      if (e.kind == dsl::ExprKind::Ident) read(e.text);
-      for (const dsl::ExprPtr& a : e.args) stack.push_back(a.get());
+      if (e.kind == syntax::ExprKind::Ident) read(e.text);
+      for (const syntax::ExprPtr& a : e.args) stack.push_back(a.get());
     }
   }
 }
 
-std::vector<std::string> free_names(const std::vector<dsl::Stmt>& body) {
+std::vector<std::string> free_names(const std::vector<syntax::Stmt>& body) {
   std::vector<std::string> out;
   std::set<std::string> seen;
   collect_free_names(body, {}, out, seen);
@@ -121,7 +122,7 @@ Type element_type(const comprehension::Comprehension& c, size_t e, const Program
 
 // A body's program: its modules inlined, lowered and optimized, with the
 // parent's options and sources. `name` names it in an expansion's dump.
-std::shared_ptr<Program> compile_body(dsl::Ast body, const expand::Context& context,
+std::shared_ptr<Program> compile_body(syntax::Ast body, const expand::Context& context,
                                       std::string name, const Program& parent,
                                       slots::NativeBuilder native) {
   expand::Context own = context;
@@ -135,21 +136,21 @@ std::shared_ptr<Program> compile_body(dsl::Ast body, const expand::Context& cont
 
 }  // namespace
 
-dsl::Ast traversal_frame(const dsl::Ast& parsed) {
-  dsl::Ast frame;
-  for (const dsl::ModuleDef& m : parsed.modules) frame.modules.push_back(dsl::clone(m));
-  for (const dsl::Stmt& s : parsed.statements) {
-    if (s.kind == dsl::StmtKind::Pragma) frame.statements.push_back(dsl::clone(s));
+syntax::Ast traversal_frame(const syntax::Ast& parsed) {
+  syntax::Ast frame;
+  for (const syntax::ModuleDef& m : parsed.modules) frame.modules.push_back(syntax::clone(m));
+  for (const syntax::Stmt& s : parsed.statements) {
+    if (s.kind == syntax::StmtKind::Pragma) frame.statements.push_back(syntax::clone(s));
   }
   frame.warnings = parsed.warnings;
   frame.tokens = parsed.tokens;
   return frame;
 }
 
-std::vector<dsl::Stmt> take_traversals(dsl::Ast& ast) {
-  std::vector<dsl::Stmt> traversals, kept;
-  for (dsl::Stmt& s : ast.statements) {
-    (s.kind == dsl::StmtKind::Traversal ? traversals : kept).push_back(std::move(s));
+std::vector<syntax::Stmt> take_traversals(syntax::Ast& ast) {
+  std::vector<syntax::Stmt> traversals, kept;
+  for (syntax::Stmt& s : ast.statements) {
+    (s.kind == syntax::StmtKind::Traversal ? traversals : kept).push_back(std::move(s));
   }
   ast.statements = std::move(kept);
   return traversals;
@@ -160,10 +161,10 @@ namespace {
 // The body's declarations of what polyrt writes per activation: its
 // `cycle`, an extern per element (typed by its source) and one per parent
 // value it or its nested traversals read (the cascade).
-void declare_body_inputs(TraversalDef& def, const dsl::Stmt& traversal, const Program& parent,
-                         dsl::Ast& body, dsl::Sources& sources) {
-  const dsl::SourcePos at = traversal.comprehension_pos;
-  body.statements.push_back(declaration(dsl::StmtKind::Input, "cycle", Type::U64, at));
+void declare_body_inputs(TraversalDef& def, const syntax::Stmt& traversal, const Program& parent,
+                         syntax::Ast& body, syntax::Sources& sources) {
+  const syntax::SourcePos at = traversal.comprehension_pos;
+  body.statements.push_back(declaration(syntax::StmtKind::Input, "cycle", Type::U64, at));
   std::set<std::string> declared{"cycle"};
   const std::vector<std::string> names = comprehension::element_names(def.comprehension);
   for (size_t e = 0; e < names.size(); ++e) {
@@ -171,7 +172,7 @@ void declare_body_inputs(TraversalDef& def, const dsl::Stmt& traversal, const Pr
       sources.fail(at, why, traversal.comprehension_length);
     });
     def.element_types.push_back(type);
-    body.statements.push_back(declaration(dsl::StmtKind::Extern, names[e], type, at));
+    body.statements.push_back(declaration(syntax::StmtKind::Extern, names[e], type, at));
     body.statements.back().hidden = is_partition(type);  // polyrt writes it, not a host
     declared.insert(names[e]);
   }
@@ -181,7 +182,7 @@ void declare_body_inputs(TraversalDef& def, const dsl::Stmt& traversal, const Pr
     const auto found = parent_value(parent, name);
     if (!found) continue;
     def.cascade.push_back(found->first);
-    body.statements.push_back(declaration(dsl::StmtKind::Extern, name, found->second, at));
+    body.statements.push_back(declaration(syntax::StmtKind::Extern, name, found->second, at));
     body.statements.back().hidden = is_partition(found->second);  // polyrt writes it
     declared.insert(name);
   }
@@ -190,9 +191,9 @@ void declare_body_inputs(TraversalDef& def, const dsl::Stmt& traversal, const Pr
 // polydat's V3: a name the comprehension reads that nothing binds reads
 // None (its source yields nothing, its predicate drops the tuple), with a
 // warning; under `pragma strict` it is refused.
-void check_scope_names(TraversalDef& def, const dsl::Stmt& traversal, const Program& parent,
-                       bool strict, dsl::Sources& sources) {
-  const dsl::SourcePos at = traversal.comprehension_pos;
+void check_scope_names(TraversalDef& def, const syntax::Stmt& traversal, const Program& parent,
+                       bool strict, syntax::Sources& sources) {
+  const syntax::SourcePos at = traversal.comprehension_pos;
   for (const std::string& name : comprehension::scope_names(def.comprehension)) {
     if (parent_type(parent, name)) continue;
     const std::string message = "'" + name + "' in 'for " + def.comprehension.canonical +
@@ -225,11 +226,11 @@ bool reads_coordinate(const ir::Graph& g, uint32_t n) {
 // cycle instead (it once silently did).
 struct ConstBinding {
   std::vector<std::string> names;
-  dsl::SourcePos pos;
+  syntax::SourcePos pos;
 };
 
 void refuse_consts_reading_cursors(const Program& body, const std::vector<ConstBinding>& consts,
-                                   const dsl::Sources& sources) {
+                                   const syntax::Sources& sources) {
   const ir::Graph& g = ProgramInternals::graph(body);
   for (const ConstBinding& s : consts) {
     for (const ir::Output& o : g.outputs) {
@@ -246,12 +247,12 @@ void refuse_consts_reading_cursors(const Program& body, const std::vector<ConstB
 
 // The batch form of a traversal over a literal lattice (lattice_body.hpp),
 // compiled from a fresh copy of its statement, when it has one.
-void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& frame,
+void add_lattice_body(TraversalDef& def, syntax::Stmt statement, const syntax::Ast& frame,
                       const expand::Context& context, const Program& parent,
                       slots::NativeBuilder native) {
-  dsl::Ast lattice = traversal_frame(frame);
+  syntax::Ast lattice = traversal_frame(frame);
   lattice.warnings.clear();
-  for (dsl::Stmt& s : statement.body) {
+  for (syntax::Stmt& s : statement.body) {
     s.is_const = false;
     lattice.statements.push_back(std::move(s));
   }
@@ -269,14 +270,15 @@ void add_lattice_body(TraversalDef& def, dsl::Stmt statement, const dsl::Ast& fr
 // traversals recursively against its body. `reparse` gives a fresh copy
 // of the statement (for the lattice body) when the traversal can have one.
 // Every body program gets its own copy of `frame` (traversal_frame).
-std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand::Context& context,
-                                            const Program& parent, dsl::Stmt traversal,
-                                            const std::function<dsl::Stmt()>& reparse,
+std::shared_ptr<TraversalDef> compile_level(const syntax::Ast& frame,
+                                            const expand::Context& context, const Program& parent,
+                                            syntax::Stmt traversal,
+                                            const std::function<syntax::Stmt()>& reparse,
                                             slots::NativeBuilder native) {
-  dsl::Sources& sources = context.sources;
+  syntax::Sources& sources = context.sources;
   auto def = std::make_shared<TraversalDef>();
   def->comprehension = traversal.comprehension;
-  const dsl::SourcePos at = traversal.comprehension_pos;
+  const syntax::SourcePos at = traversal.comprehension_pos;
   comprehension::resolve_cursor_ranges(
       def->comprehension,
       [&](const std::string& name) -> std::optional<std::pair<uint64_t, uint64_t>> {
@@ -292,24 +294,24 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand:
 
   // The body program's own copy of the modules and pragmas (the parent's
   // were consumed by its compile); its declarations come first.
-  dsl::Ast own = traversal_frame(frame);
-  dsl::Ast body;
+  syntax::Ast own = traversal_frame(frame);
+  syntax::Ast body;
   body.modules = std::move(own.modules);
   body.warnings = std::move(own.warnings);
   body.tokens = own.tokens;
   declare_body_inputs(*def, traversal, parent, body, sources);
   bool strict = false;
-  for (dsl::Stmt& s : own.statements) {
+  for (syntax::Stmt& s : own.statements) {
     strict = strict || s.names[0] == "strict";
     body.statements.push_back(std::move(s));
   }
   check_scope_names(*def, traversal, parent, strict, sources);
   def->cursors = take_body_cursors(traversal.body, comprehension::element_names(def->comprehension),
                                    def->element_types, sources);
-  std::vector<dsl::Stmt> nested;
+  std::vector<syntax::Stmt> nested;
   std::vector<ConstBinding> consts;
-  for (dsl::Stmt& s : traversal.body) {
-    if (s.kind == dsl::StmtKind::Traversal) {
+  for (syntax::Stmt& s : traversal.body) {
+    if (s.kind == syntax::StmtKind::Traversal) {
       nested.push_back(std::move(s));
       continue;
     }
@@ -336,7 +338,7 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand:
   }
   // A nested traversal opens from an activation of this body (at its cycle
   // 0) and reads the body's values as this one reads the parent's.
-  for (dsl::Stmt& inner : nested) {
+  for (syntax::Stmt& inner : nested) {
     std::shared_ptr<TraversalDef> level =
         compile_level(frame, context, *program, std::move(inner), {}, native);
     def->warnings.insert(def->warnings.end(), level->warnings.begin(), level->warnings.end());
@@ -355,13 +357,13 @@ std::shared_ptr<TraversalDef> compile_level(const dsl::Ast& frame, const expand:
 
 }  // namespace
 
-std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& frame,
+std::shared_ptr<const TraversalDef> compile_traversal(const syntax::Ast& frame,
                                                       const expand::Context& context,
-                                                      const Program& parent, dsl::Stmt statement,
+                                                      const Program& parent, syntax::Stmt statement,
                                                       slots::NativeBuilder native) {
-  const dsl::Stmt copy = dsl::clone(statement);
+  const syntax::Stmt copy = syntax::clone(statement);
   return compile_level(
-      frame, context, parent, std::move(statement), [&] { return dsl::clone(copy); }, native);
+      frame, context, parent, std::move(statement), [&] { return syntax::clone(copy); }, native);
 }
 
 }  // namespace polyrt

@@ -9,29 +9,29 @@
 #include <memory>
 #include <vector>
 
-#include "dsl/ast.hpp"
-#include "dsl/sources.hpp"
 #include "expand/expansions.hpp"
 #include "program/traversal_def.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt {
 
 // Moves the traversal statements out of `ast` (the parent compiles without
 // them) and returns them in source order.
-std::vector<dsl::Stmt> take_traversals(dsl::Ast& ast);
+std::vector<syntax::Stmt> take_traversals(syntax::Ast& ast);
 
 // What every traversal body compiles from besides its own statements:
 // copies of the parsed program's modules and pragmas, its parse warnings.
 // Taken before the program's own compile consumes the tree.
-dsl::Ast traversal_frame(const dsl::Ast& parsed);
+syntax::Ast traversal_frame(const syntax::Ast& parsed);
 
 // Compiles traversal `statement` (as take_traversals gave it, its body's
 // cursor bounds resolved: program/cursor_bounds.hpp) against the compiled
 // parent, each body from a copy of `frame` through the program expansions.
 // Throws CompileError.
-std::shared_ptr<const TraversalDef> compile_traversal(const dsl::Ast& frame,
+std::shared_ptr<const TraversalDef> compile_traversal(const syntax::Ast& frame,
                                                       const expand::Context& context,
-                                                      const Program& parent, dsl::Stmt statement,
+                                                      const Program& parent, syntax::Stmt statement,
                                                       slots::NativeBuilder native);
 
 }  // namespace polyrt

@@ -2,35 +2,35 @@
 
 #include <map>
 
-#include "dsl/ast_builder.hpp"
 #include "graph/graph.hpp"
 #include "polyrt/error.hpp"
 #include "program/program_internals.hpp"
+#include "syntax/ast_builder.hpp"
 
 namespace polyrt {
 
 namespace {
 
-bool is_cursor(const dsl::Stmt& s) {
-  return s.kind == dsl::StmtKind::Cursor && s.expr && s.expr->kind == dsl::ExprKind::Call;
+bool is_cursor(const syntax::Stmt& s) {
+  return s.kind == syntax::StmtKind::Cursor && s.expr && s.expr->kind == syntax::ExprKind::Call;
 }
 
 // One cursor to evaluate: the statement compiled (`real`), the same
 // statement in the probe's fresh parse (`copy`, whose expressions move into
 // the probe), and whether it is a body's.
 struct Site {
-  dsl::Stmt* real;
-  dsl::Stmt* copy;
+  syntax::Stmt* real;
+  syntax::Stmt* copy;
   bool in_body;
   std::string prefix;  // of its probe outputs' names
 };
 
 // What of cursor `s` must be evaluated: its non-literal arguments and, at
 // the top level, an `over` that names a wire (a body's names an element).
-bool needs_evaluation(const dsl::Stmt& s, bool in_body) {
+bool needs_evaluation(const syntax::Stmt& s, bool in_body) {
   if (!is_cursor(s)) return false;
-  for (const dsl::ExprPtr& a : s.expr->args) {
-    if (a->kind != dsl::ExprKind::Int) return true;
+  for (const syntax::ExprPtr& a : s.expr->args) {
+    if (a->kind != syntax::ExprKind::Int) return true;
   }
   return !in_body && !s.over.empty() && !s.over_spec;
 }
@@ -44,10 +44,11 @@ std::string over_name(const Site& site) {
 }
 
 // The cursors to evaluate, paired with their copies in `probe`.
-std::vector<Site> sites_of(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals, dsl::Ast& probe,
-                           std::vector<dsl::Stmt>& probe_traversals) {
+std::vector<Site> sites_of(syntax::Ast& ast, std::vector<syntax::Stmt>& traversals,
+                           syntax::Ast& probe, std::vector<syntax::Stmt>& probe_traversals) {
   std::vector<Site> sites;
-  const auto pair = [&](std::vector<dsl::Stmt>& real, std::vector<dsl::Stmt>& copy, bool in_body) {
+  const auto pair = [&](std::vector<syntax::Stmt>& real, std::vector<syntax::Stmt>& copy,
+                        bool in_body) {
     for (size_t i = 0; i < real.size() && i < copy.size(); ++i) {
       if (!needs_evaluation(real[i], in_body)) continue;
       sites.push_back(
@@ -64,15 +65,15 @@ std::vector<Site> sites_of(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals, ds
 // The probe: bindings of what each cursor is built from, after the program;
 // a top-level cursor stands for a one-ordinal range (so that what reads it
 // still compiles).
-ProbeRequest make_probe(dsl::Ast& probe, const std::vector<Site>& sites) {
+ProbeRequest make_probe(syntax::Ast& probe, const std::vector<Site>& sites) {
   ProbeRequest request;
   // Appended after: the sites point into probe.statements.
-  std::vector<dsl::Stmt> bindings;
+  std::vector<syntax::Stmt> bindings;
   for (const Site& site : sites) {
-    dsl::Stmt& s = *site.copy;
-    const dsl::AstBuilder b(s.pos);
+    syntax::Stmt& s = *site.copy;
+    const syntax::AstBuilder b(s.pos);
     for (size_t a = 0; a < s.expr->args.size(); ++a) {
-      if (s.expr->args[a]->kind == dsl::ExprKind::Int) continue;
+      if (s.expr->args[a]->kind == syntax::ExprKind::Int) continue;
       request.outputs.push_back(bound_name(site, a));
       bindings.push_back(b.binding(request.outputs.back(), std::move(s.expr->args[a]), false));
     }
@@ -81,7 +82,7 @@ ProbeRequest make_probe(dsl::Ast& probe, const std::vector<Site>& sites) {
       request.outputs.push_back(over_name(site));
       bindings.push_back(b.binding(request.outputs.back(), b.name(s.over), false));
     }
-    std::vector<dsl::ExprPtr> one;
+    std::vector<syntax::ExprPtr> one;
     one.push_back(b.literal(Value::u64(0)));
     one.push_back(b.literal(Value::u64(1)));
     s.expr = b.call("range", std::move(one));
@@ -89,19 +90,19 @@ ProbeRequest make_probe(dsl::Ast& probe, const std::vector<Site>& sites) {
     s.over_spec = false;
     request.stand_ins.push_back(s.names[0]);
   }
-  for (dsl::Stmt& binding : bindings) probe.statements.push_back(std::move(binding));
+  for (syntax::Stmt& binding : bindings) probe.statements.push_back(std::move(binding));
   return request;
 }
 
 class BoundEvaluator {
  public:
-  BoundEvaluator(const Program& probe, const dsl::Sources& sources)
+  BoundEvaluator(const Program& probe, const syntax::Sources& sources)
       : probe_(probe), graph_(ProgramInternals::graph(probe)), sources_(sources) {}
 
   // The value of probe output `name`, which stands for `what` of cursor
   // `cursor` written at `at` (length `length`).
   Value value(const std::string& name, const std::string& cursor, const std::string& what,
-              dsl::SourcePos at, size_t length, bool in_body) {
+              syntax::SourcePos at, size_t length, bool in_body) {
     const size_t index = probe_.require_output(name);
     const uint32_t node = graph_.outputs.at(index).wire.node;
     const std::string subject = "cursor '" + cursor + "': " + what;
@@ -171,15 +172,15 @@ class BoundEvaluator {
  private:
   const Program& probe_;
   const ir::Graph& graph_;
-  const dsl::Sources& sources_;
+  const syntax::Sources& sources_;
   std::optional<State> state_;
 };
 
 // Argument `a` of the site's cursor as the integer literal it evaluates to.
 void write_bound(const Site& site, size_t a, BoundEvaluator& evaluator,
-                 const dsl::Sources& sources) {
-  dsl::Stmt& s = *site.real;
-  dsl::Expr& arg = *s.expr->args[a];
+                 const syntax::Sources& sources) {
+  syntax::Stmt& s = *site.real;
+  syntax::Expr& arg = *s.expr->args[a];
   const std::string what = "argument " + std::to_string(a + 1) + " of " + s.expr->text;
   const Value v =
       evaluator.value(bound_name(site, a), s.names[0], what, arg.pos, arg.length, site.in_body);
@@ -190,15 +191,15 @@ void write_bound(const Site& site, size_t a, BoundEvaluator& evaluator,
                      ", not an unsigned integer",
                  arg.length, "cursor bounds and counts are u64 values");
   }
-  const dsl::AstBuilder b(arg.pos);
-  dsl::ExprPtr literal = b.literal(v);
+  const syntax::AstBuilder b(arg.pos);
+  syntax::ExprPtr literal = b.literal(v);
   literal->length = arg.length;
   s.expr->args[a] = std::move(literal);
 }
 
 // An `over NAME` whose wire is a str: the partition spec it holds.
 void write_over(const Site& site, BoundEvaluator& evaluator) {
-  dsl::Stmt& s = *site.real;
+  syntax::Stmt& s = *site.real;
   const std::string name = over_name(site);
   if (evaluator.type(name) != Type::Str) return;  // a partition wire: lowered as it is
   const Value spec =
@@ -209,25 +210,25 @@ void write_over(const Site& site, BoundEvaluator& evaluator) {
 
 }  // namespace
 
-void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
-                           const ProbeCompiler& compile_probe, const dsl::Sources& sources) {
+void resolve_cursor_bounds(syntax::Ast& ast, std::vector<syntax::Stmt>& traversals,
+                           const ProbeCompiler& compile_probe, const syntax::Sources& sources) {
   bool any = false;
-  for (const dsl::Stmt& s : ast.statements) any = any || needs_evaluation(s, false);
-  for (const dsl::Stmt& t : traversals) {
-    for (const dsl::Stmt& s : t.body) any = any || needs_evaluation(s, true);
+  for (const syntax::Stmt& s : ast.statements) any = any || needs_evaluation(s, false);
+  for (const syntax::Stmt& t : traversals) {
+    for (const syntax::Stmt& s : t.body) any = any || needs_evaluation(s, true);
   }
   if (!any) return;
   // The probe compiles a copy: the real tree is still as parsed here.
-  dsl::Ast probe = dsl::clone(ast);
-  std::vector<dsl::Stmt> probe_traversals;
-  for (const dsl::Stmt& t : traversals) probe_traversals.push_back(dsl::clone(t));
+  syntax::Ast probe = syntax::clone(ast);
+  std::vector<syntax::Stmt> probe_traversals;
+  for (const syntax::Stmt& t : traversals) probe_traversals.push_back(syntax::clone(t));
   const std::vector<Site> sites = sites_of(ast, traversals, probe, probe_traversals);
   const ProbeRequest request = make_probe(probe, sites);
   const std::shared_ptr<const Program> program = compile_probe(std::move(probe), request);
   BoundEvaluator evaluator(*program, sources);
   for (const Site& site : sites) {
     for (size_t a = 0; a < site.real->expr->args.size(); ++a) {
-      if (site.real->expr->args[a]->kind != dsl::ExprKind::Int) {
+      if (site.real->expr->args[a]->kind != syntax::ExprKind::Int) {
         write_bound(site, a, evaluator, sources);
       }
     }
@@ -239,14 +240,14 @@ void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
   // the param's), as nmbrs hands every param to the program, so that the
   // host may still name it. (Inserting moves the statements the sites point
   // at: the position is taken first.)
-  const dsl::SourcePos at = sites.front().real->pos;
+  const syntax::SourcePos at = sites.front().real->pos;
   for (const ir::Extern* e : evaluator.externs_read(request.outputs)) {
     bool declared = false;
-    for (const dsl::Stmt& s : ast.statements) {
-      declared = declared || (s.kind == dsl::StmtKind::Extern && s.names[0] == e->name);
+    for (const syntax::Stmt& s : ast.statements) {
+      declared = declared || (s.kind == syntax::StmtKind::Extern && s.names[0] == e->name);
     }
     if (declared) continue;
-    dsl::Stmt extern_stmt = dsl::AstBuilder(at).statement(dsl::StmtKind::Extern, e->name);
+    syntax::Stmt extern_stmt = syntax::AstBuilder(at).statement(syntax::StmtKind::Extern, e->name);
     extern_stmt.type = e->type;
     ast.statements.insert(ast.statements.begin(), std::move(extern_stmt));
   }

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "dsl/ast.hpp"
-#include "dsl/sources.hpp"
 #include "polyrt/polyrt.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt {
 
@@ -32,7 +32,7 @@ struct ProbeRequest {
 // taken) keeping only the requested outputs, for evaluation on the
 // interpreter.
 using ProbeCompiler =
-    std::function<std::shared_ptr<const Program>(dsl::Ast probe, const ProbeRequest& request)>;
+    std::function<std::shared_ptr<const Program>(syntax::Ast probe, const ProbeRequest& request)>;
 
 // Rewrites to literals the cursors of `ast` (top level, traversals taken)
 // and of the bodies of `traversals` (its top-level traversals, in order)
@@ -41,7 +41,7 @@ using ProbeCompiler =
 // from a copy of both. CompileError at the argument for a bound that
 // reads a coordinate, an element or a body's binding, or an extern without
 // a value, fails, or is not an unsigned integer.
-void resolve_cursor_bounds(dsl::Ast& ast, std::vector<dsl::Stmt>& traversals,
-                           const ProbeCompiler& compile_probe, const dsl::Sources& sources);
+void resolve_cursor_bounds(syntax::Ast& ast, std::vector<syntax::Stmt>& traversals,
+                           const ProbeCompiler& compile_probe, const syntax::Sources& sources);
 
 }  // namespace polyrt

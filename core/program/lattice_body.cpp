@@ -3,15 +3,15 @@
 #include <set>
 
 #include "comprehension/generators.hpp"
-#include "dsl/ast_builder.hpp"
+#include "syntax/ast_builder.hpp"
 
 namespace polyrt {
 
 namespace {
 
-using dsl::Expr;
-using dsl::ExprKind;
-using dsl::ExprPtr;
+using syntax::Expr;
+using syntax::ExprKind;
+using syntax::ExprPtr;
 
 // One element's values: a progression start + k * step (k < size), or a
 // list of entries.
@@ -64,7 +64,7 @@ std::optional<Axis> axis_of(const comprehension::Source& s) {
 }
 
 // entries[digit]: a chain of selects, the last entry the default.
-ExprPtr pick(const dsl::AstBuilder& b, const std::string& digit,
+ExprPtr pick(const syntax::AstBuilder& b, const std::string& digit,
              const std::vector<Value>& entries) {
   const char* select = entries[0].type() == Type::U64   ? "select_u64"
                        : entries[0].type() == Type::F64 ? "select_f64"
@@ -84,11 +84,11 @@ ExprPtr pick(const dsl::AstBuilder& b, const std::string& digit,
 }
 
 // A name no statement of the body binds or reads, for the row input.
-std::string fresh_name(const dsl::Ast& ast, const std::vector<std::string>& elements) {
+std::string fresh_name(const syntax::Ast& ast, const std::vector<std::string>& elements) {
   std::set<std::string> used(elements.begin(), elements.end());
-  for (const dsl::Stmt& s : ast.statements) used.insert(s.names.begin(), s.names.end());
+  for (const syntax::Stmt& s : ast.statements) used.insert(s.names.begin(), s.names.end());
   std::vector<const Expr*> pending;
-  for (const dsl::Stmt& s : ast.statements) {
+  for (const syntax::Stmt& s : ast.statements) {
     if (s.expr) pending.push_back(s.expr.get());
   }
   while (!pending.empty()) {
@@ -104,8 +104,8 @@ std::string fresh_name(const dsl::Ast& ast, const std::vector<std::string>& elem
 
 }  // namespace
 
-std::optional<LatticeBodyAst> lattice_body_ast(const comprehension::Comprehension& c, dsl::Ast ast,
-                                               dsl::SourcePos at) {
+std::optional<LatticeBodyAst> lattice_body_ast(const comprehension::Comprehension& c,
+                                               syntax::Ast ast, syntax::SourcePos at) {
   if (!c.alternatives.empty() || c.where || (c.order && c.order->strategy != "lex")) {
     return std::nullopt;
   }
@@ -122,10 +122,10 @@ std::optional<LatticeBodyAst> lattice_body_ast(const comprehension::Comprehensio
   if (tuples == 0) return std::nullopt;
 
   const std::vector<std::string> elements = comprehension::element_names(c);
-  const dsl::AstBuilder b(at);
+  const syntax::AstBuilder b(at);
   const std::string row = fresh_name(ast, elements);
-  std::vector<dsl::Stmt> head;
-  dsl::Stmt inputs = b.statement(dsl::StmtKind::Input, row);
+  std::vector<syntax::Stmt> head;
+  syntax::Stmt inputs = b.statement(syntax::StmtKind::Input, row);
   inputs.names.push_back("cycle");
   inputs.name_pos.push_back(at);
   head.push_back(std::move(inputs));

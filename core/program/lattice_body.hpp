@@ -14,7 +14,7 @@
 #include <optional>
 
 #include "comprehension/comprehension.hpp"
-#include "dsl/ast.hpp"
+#include "syntax/ast.hpp"
 
 namespace polyrt {
 
@@ -23,14 +23,14 @@ namespace polyrt {
 inline constexpr size_t kMaxLatticeListEntries = 16;
 
 struct LatticeBodyAst {
-  dsl::Ast ast;         // the program, before modules are inlined
+  syntax::Ast ast;      // the program, before modules are inlined
   uint64_t tuples = 0;  // rows per opening
 };
 
 // The lattice body of `c` around `body` (the traversal's statements, its
 // pragmas and the program's modules already in `ast`), or nullopt when the
 // comprehension is not such a lattice. `element_types` are the body's.
-std::optional<LatticeBodyAst> lattice_body_ast(const comprehension::Comprehension& c, dsl::Ast ast,
-                                               dsl::SourcePos at);
+std::optional<LatticeBodyAst> lattice_body_ast(const comprehension::Comprehension& c,
+                                               syntax::Ast ast, syntax::SourcePos at);
 
 }  // namespace polyrt

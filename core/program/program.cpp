@@ -4,10 +4,6 @@
 #include <filesystem>
 #include <optional>
 
-#include "dsl/ast.hpp"
-#include "dsl/lexer.hpp"
-#include "dsl/sources.hpp"
-#include "dsl/tree_text.hpp"
 #include "expand/expansions.hpp"
 #include "graph/lower.hpp"
 #include "graph/passes.hpp"
@@ -29,6 +25,10 @@
 #include "program/top_level_cursors.hpp"
 #include "program/traversal_def.hpp"
 #include "slots/slot_program.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/lexer.hpp"
+#include "syntax/sources.hpp"
+#include "syntax/tree_text.hpp"
 
 namespace polyrt {
 
@@ -178,11 +178,11 @@ std::optional<uint64_t> Program::output_dimension(size_t index) const {
 }
 
 std::optional<uint64_t> integer_literal(std::string_view text) {
-  return dsl::integer_literal(text);
+  return syntax::integer_literal(text);
 }
 
 std::string closest_name(std::string_view name, const std::vector<std::string>& candidates) {
-  return dsl::closest_name(name, candidates);
+  return syntax::closest_name(name, candidates);
 }
 
 std::optional<Engine> engine_named(std::string_view name) {
@@ -226,7 +226,7 @@ std::vector<modules::LibraryDirectory> module_path(const CompileOptions& options
 // The checked graph of a parsed program whose traversals are taken: its
 // top-level cursors lowered (into `cursors`), the program expansions run,
 // the passes run.
-std::shared_ptr<ir::Graph> lower_program(dsl::Ast ast, const CompileOptions& options,
+std::shared_ptr<ir::Graph> lower_program(syntax::Ast ast, const CompileOptions& options,
                                          expand::Context& context,
                                          std::vector<CursorInfo>& cursors) {
   cursors = take_top_level_cursors(ast, options.cursor_partitions, context.sources);
@@ -240,17 +240,17 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
                                               const CompileOptions& options,
                                               const std::string& program_path,
                                               slots::NativeBuilder native) {
-  if (source.size() > dsl::kMaxSourceBytes) {
+  if (source.size() > syntax::kMaxSourceBytes) {
     throw CompileError(options.file_name + ": the program is " + std::to_string(source.size()) +
                            " bytes; programs are limited to " +
-                           std::to_string(dsl::kMaxSourceBytes >> 20) + " MiB",
+                           std::to_string(syntax::kMaxSourceBytes >> 20) + " MiB",
                        options.file_name, 0, 0);
   }
   constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
   if (source.substr(0, kByteOrderMark.size()) == kByteOrderMark)
     source.remove_prefix(kByteOrderMark.size());
-  dsl::SourceText text(options.file_name, std::string(source));
-  dsl::Sources sources(text);
+  syntax::SourceText text(options.file_name, std::string(source));
+  syntax::Sources sources(text);
   // Data files (csv_field, ...) are read as the nodes are prepared.
   const io::DataFileScope data_files(
       program_path.empty() ? options.program_directory
@@ -263,14 +263,14 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
                           .library = library,
                           .dump_after = options.dump_after,
                           .dump = options.dump_sink ? &options.dump_sink : nullptr};
-  dsl::Ast parsed = dsl::parse(text);
+  syntax::Ast parsed = syntax::parse(text);
   expand::expand_file(parsed, context);
-  std::vector<dsl::Stmt> traversals = take_traversals(parsed);
+  std::vector<syntax::Stmt> traversals = take_traversals(parsed);
   // Traversal bodies compile from copies of what they share with the
   // program, taken before its compile consumes the tree.
-  const dsl::Ast frame = traversals.empty() ? dsl::Ast{} : traversal_frame(parsed);
-  const auto compile_probe = [&](dsl::Ast probe, const ProbeRequest& request) {
-    dsl::Sources probe_sources(text);
+  const syntax::Ast frame = traversals.empty() ? syntax::Ast{} : traversal_frame(parsed);
+  const auto compile_probe = [&](syntax::Ast probe, const ProbeRequest& request) {
+    syntax::Sources probe_sources(text);
     modules::ModuleLibrary probe_library(probe_sources, module_path(options, program_path),
                                          program_path);
     expand::Context probe_context{.text = text, .sources = probe_sources, .library = probe_library};
@@ -311,8 +311,8 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
 
 std::string read_program_file(const std::string& path) {
   using Outcome = io::RegularFile::Outcome;
-  io::RegularFile file = io::read_regular_file(path, dsl::kMaxSourceBytes, true);
-  const std::string limit = std::to_string(dsl::kMaxSourceBytes >> 20) + " MiB";
+  io::RegularFile file = io::read_regular_file(path, syntax::kMaxSourceBytes, true);
+  const std::string limit = std::to_string(syntax::kMaxSourceBytes >> 20) + " MiB";
   switch (file.outcome) {
     case Outcome::Read:
       return std::move(file.bytes);

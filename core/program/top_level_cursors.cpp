@@ -1,9 +1,9 @@
 #include "program/top_level_cursors.hpp"
 
-#include "dsl/ast_builder.hpp"
 #include "nodes/call_node.hpp"
 #include "polyrt/error.hpp"
 #include "program/body_cursors.hpp"
+#include "syntax/ast_builder.hpp"
 
 namespace polyrt {
 
@@ -20,15 +20,15 @@ std::optional<uint64_t> choice_for(const std::map<std::string, uint64_t>& choice
 
 // The coordinate a top-level cursor walks: the program's first declared
 // input, else `cycle` (inferred like any name the program reads).
-std::string walked_input(const dsl::Ast& ast) {
-  for (const dsl::Stmt& s : ast.statements) {
-    if (s.kind == dsl::StmtKind::Input) return s.names[0];
+std::string walked_input(const syntax::Ast& ast) {
+  for (const syntax::Stmt& s : ast.statements) {
+    if (s.kind == syntax::StmtKind::Input) return s.names[0];
   }
   return "cycle";
 }
 
-std::vector<dsl::ExprPtr> args_of(dsl::ExprPtr a, dsl::ExprPtr b) {
-  std::vector<dsl::ExprPtr> args;
+std::vector<syntax::ExprPtr> args_of(syntax::ExprPtr a, syntax::ExprPtr b) {
+  std::vector<syntax::ExprPtr> args;
   args.push_back(std::move(a));
   args.push_back(std::move(b));
   return args;
@@ -66,12 +66,12 @@ const Extending* extending_named(std::string_view name) {
 
 class CursorLowering {
  public:
-  CursorLowering(const std::map<std::string, uint64_t>& choices, dsl::Sources& sources,
+  CursorLowering(const std::map<std::string, uint64_t>& choices, syntax::Sources& sources,
                  std::string input)
       : choices_(choices), sources_(sources), input_(std::move(input)) {}
 
   // The statements cursor `s` stands for, appended to `out`.
-  CursorInfo lower(dsl::Stmt& s, std::vector<dsl::Stmt>& out) {
+  CursorInfo lower(syntax::Stmt& s, std::vector<syntax::Stmt>& out) {
     CursorInfo info;
     info.name = s.names[0];
     const Domain domain = domain_of(s);
@@ -86,9 +86,9 @@ class CursorLowering {
                     "cursor over a partition wire (nmbrs refuses a spec for an open extent too)");
     }
     const uint64_t extent = domain.extent;
-    const dsl::AstBuilder b(s.pos);
+    const syntax::AstBuilder b(s.pos);
     const std::string prefix = info.name + "__";
-    dsl::Stmt partition;
+    syntax::Stmt partition;
     if (!s.over.empty() && !s.over_spec) {
       partition = b.binding(prefix + "cursor", b.name(s.over), true);
       partition.declared.push_back(
@@ -146,8 +146,8 @@ class CursorLowering {
     return true;
   }
 
-  static dsl::ExprPtr partition_list(const dsl::AstBuilder& b, const std::string& spec,
-                                     uint64_t extent) {
+  static syntax::ExprPtr partition_list(const syntax::AstBuilder& b, const std::string& spec,
+                                        uint64_t extent) {
     return b.call("partitions",
                   args_of(b.literal(Value::str(spec)), b.literal(Value::u64(extent))));
   }
@@ -155,10 +155,10 @@ class CursorLowering {
   // No partition chosen of several that tile their span: coordinates walk
   // every partition in turn (row i of the span, wrapping), and `q.cursor` is
   // the partition the row's ordinal falls in.
-  CursorInfo every_partition(const dsl::Stmt& s, CursorInfo info, const Domain& domain,
+  CursorInfo every_partition(const syntax::Stmt& s, CursorInfo info, const Domain& domain,
                              const std::string& spec, const std::vector<Bounds>& bounds,
-                             std::vector<dsl::Stmt>& out) {
-    const dsl::AstBuilder b(s.pos);
+                             std::vector<syntax::Stmt>& out) {
+    const syntax::AstBuilder b(s.pos);
     const std::string prefix = info.name + "__";
     const uint64_t span = bounds.back().end - bounds.front().start;
     info.every_partition = true;
@@ -167,7 +167,7 @@ class CursorLowering {
     out.push_back(b.binding(prefix + "slot",
                             b.binary("%", b.name(input_), b.literal(Value::u64(span ? span : 1))),
                             true));
-    dsl::ExprPtr index = b.literal(Value::u64(0));
+    syntax::ExprPtr index = b.literal(Value::u64(0));
     for (size_t k = 1; k < bounds.size(); ++k) {
       index = b.binary("+", std::move(index),
                        b.binary(">=", b.name(prefix + "slot"),
@@ -187,17 +187,17 @@ class CursorLowering {
   // The ordinals cursor `s`'s constructor makes; CompileError for another
   // constructor, or arguments out of their range. Its arguments are
   // literals by now (program/cursor_bounds.hpp).
-  Domain domain_of(const dsl::Stmt& s) {
-    const dsl::Expr& c = *s.expr;
+  Domain domain_of(const syntax::Stmt& s) {
+    const syntax::Expr& c = *s.expr;
     const std::string hint =
         "e.g. cursor rows = range(0, 1000000) over \"*/4\", or cursor op = until_passes(1000, 5)";
-    if (c.kind != dsl::ExprKind::Call) {
+    if (c.kind != syntax::ExprKind::Call) {
       sources_.fail(c.pos, "a cursor's constructor is range(START, END) or an until_* cursor",
                     c.length, hint);
     }
     std::vector<uint64_t> args;
-    for (const dsl::ExprPtr& a : c.args) {
-      if (a->kind != dsl::ExprKind::Int) {
+    for (const syntax::ExprPtr& a : c.args) {
+      if (a->kind != syntax::ExprKind::Int) {
         sources_.fail(a->pos, "a cursor's bounds are unsigned integers", a->length, hint);
       }
       args.push_back(a->u);
@@ -282,7 +282,7 @@ class CursorLowering {
   }
 
   // The partitions `spec` resolves to over `extent` ordinals.
-  std::vector<Value> resolve(const dsl::Stmt& s, const std::string& spec, uint64_t extent) {
+  std::vector<Value> resolve(const syntax::Stmt& s, const std::string& spec, uint64_t extent) {
     const Value args[] = {Value::str(spec), Value::u64(extent)};
     try {
       return nodes::call_node_elements("partitions", args);
@@ -294,7 +294,7 @@ class CursorLowering {
   // The partition the run takes: the only one, the host's choice, or none
   // (nullopt: every partition in turn, when they tile their span; only then
   // are their bounds read, a spec may resolve to millions).
-  std::optional<uint64_t> chosen(const dsl::Stmt& s, const CursorInfo& info,
+  std::optional<uint64_t> chosen(const syntax::Stmt& s, const CursorInfo& info,
                                  const std::vector<Value>& partitions) {
     if (info.partitions == 0) {
       sources_.fail(s.over_pos,
@@ -327,7 +327,7 @@ class CursorLowering {
     return *choice;
   }
 
-  [[noreturn]] void refuse_choice(const dsl::Stmt& s, const CursorInfo& info, uint64_t choice) {
+  [[noreturn]] void refuse_choice(const syntax::Stmt& s, const CursorInfo& info, uint64_t choice) {
     sources_.fail(s.pos,
                   "partition " + std::to_string(choice) + " of cursor '" + info.name +
                       "' does not exist: it has " + std::to_string(info.partitions) +
@@ -336,20 +336,20 @@ class CursorLowering {
   }
 
   const std::map<std::string, uint64_t>& choices_;
-  dsl::Sources& sources_;
+  syntax::Sources& sources_;
   std::string input_;
 };
 
 }  // namespace
 
-std::vector<CursorInfo> take_top_level_cursors(dsl::Ast& ast,
+std::vector<CursorInfo> take_top_level_cursors(syntax::Ast& ast,
                                                const std::map<std::string, uint64_t>& choices,
-                                               dsl::Sources& sources) {
+                                               syntax::Sources& sources) {
   std::vector<CursorInfo> cursors;
   CursorLowering lowering(choices, sources, walked_input(ast));
-  std::vector<dsl::Stmt> out;
-  for (dsl::Stmt& s : ast.statements) {
-    if (s.kind == dsl::StmtKind::Cursor) {
+  std::vector<syntax::Stmt> out;
+  for (syntax::Stmt& s : ast.statements) {
+    if (s.kind == syntax::StmtKind::Cursor) {
       for (const CursorInfo& earlier : cursors) {
         if (earlier.name == s.names[0]) {
           sources.fail(s.pos, "cursor '" + s.names[0] + "' is declared twice", 6,

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "dsl/ast.hpp"
-#include "dsl/sources.hpp"
 #include "polyrt/polyrt.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/sources.hpp"
 
 namespace polyrt {
 
@@ -24,8 +24,8 @@ namespace polyrt {
 // constructor other than range(START, END), literal bounds that end before
 // they start, a bad spec, a spec of several partitions without a choice (or
 // a choice past its partitions), and a choice naming no such cursor.
-std::vector<CursorInfo> take_top_level_cursors(dsl::Ast& ast,
+std::vector<CursorInfo> take_top_level_cursors(syntax::Ast& ast,
                                                const std::map<std::string, uint64_t>& choices,
-                                               dsl::Sources& sources);
+                                               syntax::Sources& sources);
 
 }  // namespace polyrt

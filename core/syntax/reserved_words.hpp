@@ -8,7 +8,7 @@
 #include <iterator>
 #include <string_view>
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 // The words that start a statement.
 inline constexpr std::string_view kStatementKeywords[] = {"input",  "extern",   "pragma",  "const",
@@ -28,4 +28,4 @@ inline bool is_reserved_word(std::string_view word) {
   return in(kStatementKeywords) || in(kExpressionWords);
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

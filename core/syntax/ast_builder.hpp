@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "dsl/ast.hpp"
 #include "polyrt/value.hpp"
+#include "syntax/ast.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 class AstBuilder {
  public:
@@ -28,4 +28,4 @@ class AstBuilder {
   SourcePos at_;
 };
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

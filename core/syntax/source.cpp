@@ -1,10 +1,10 @@
-#include "dsl/source.hpp"
+#include "syntax/source.hpp"
 
 #include <algorithm>
 
 #include "polyrt/error.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 SourceText::SourceText(std::string file, std::string text)
     : file_(std::move(file)), text_(std::move(text)) {
@@ -143,4 +143,4 @@ std::string typo_of(std::string_view name, const std::vector<std::string>& candi
   return best;
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

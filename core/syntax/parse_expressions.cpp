@@ -1,8 +1,8 @@
 // Expressions: operators by precedence, unary and postfix forms, calls and their arguments, if,
 // atoms.
-#include "dsl/parser_class.hpp"
+#include "syntax/parser_class.hpp"
 
-namespace polyrt::dsl::parsing {
+namespace polyrt::syntax::parsing {
 
 ExprPtr Parser::parse_expr(int min_level) {
   DepthGuard guard(*this, peek());
@@ -223,4 +223,4 @@ ExprPtr Parser::parse_atom() {
   }
 }
 
-}  // namespace polyrt::dsl::parsing
+}  // namespace polyrt::syntax::parsing

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "dsl/source.hpp"
+#include "syntax/source.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 class Sources {
  public:
@@ -54,4 +54,4 @@ class Sources {
   std::vector<std::unique_ptr<SourceText>> kept_;
 };
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

@@ -1,4 +1,4 @@
-#include "dsl/lexer.hpp"
+#include "syntax/lexer.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 
 #include "polyrt/error.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 const char* token_name(Tok kind) {
   static const char* const names[] = {"end of input", "identifier",
@@ -524,4 +524,4 @@ std::optional<uint64_t> integer_literal(std::string_view text) {
   return std::nullopt;
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

@@ -8,12 +8,12 @@
 
 #include "polyrt/error.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 struct SourcePos {
   int line = 0;         // 1-based; 0 = no position (compiler-made)
   int col = 0;          // 1-based, in bytes
-  uint32_t origin = 0;  // which text: 0 is the program, others inlined modules (dsl::Sources)
+  uint32_t origin = 0;  // which text: 0 is the program, others inlined modules (syntax::Sources)
 };
 
 // The largest program source polyrt reads (a file or a string).
@@ -71,4 +71,4 @@ std::string closest_name(std::string_view name, const std::vector<std::string>& 
 // or an inferred input.
 std::string typo_of(std::string_view name, const std::vector<std::string>& candidates);
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

@@ -1,8 +1,8 @@
-#include "dsl/ast.hpp"
+#include "syntax/ast.hpp"
 
 #include <optional>
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 Expr::~Expr() {
   std::vector<ExprPtr> pending = std::move(args);
@@ -86,4 +86,4 @@ Ast clone(const Ast& ast) {
   return copy;
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

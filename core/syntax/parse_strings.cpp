@@ -1,7 +1,7 @@
 // String literals and their `{...}` interpolation.
-#include "dsl/parser_class.hpp"
+#include "syntax/parser_class.hpp"
 
-namespace polyrt::dsl::parsing {
+namespace polyrt::syntax::parsing {
 
 ExprPtr Parser::string_literal(const Token& t) {
   if (src_.text().compare(t.offset, 3, "<<<") == 0) {
@@ -142,4 +142,4 @@ ExprPtr Parser::interpolation_call(const Token& t, std::string format, std::vect
   return call;
 }
 
-}  // namespace polyrt::dsl::parsing
+}  // namespace polyrt::syntax::parsing

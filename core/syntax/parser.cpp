@@ -1,7 +1,7 @@
-// The program, modules and recovery from syntax errors; dsl::parse.
-#include "dsl/parser_class.hpp"
+// The program, modules and recovery from syntax errors; syntax::parse.
+#include "syntax/parser_class.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 namespace parsing {
 
@@ -218,4 +218,4 @@ ExprPtr parse_expression(const SourceText& source, size_t begin, size_t end) {
   return p.parse_whole_expression();
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

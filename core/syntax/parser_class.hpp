@@ -1,4 +1,4 @@
-// The parser (dsl::parse; parser.hpp's entry points live in parser.cpp), one
+// The parser (syntax::parse; parser.hpp's entry points live in parser.cpp), one
 // class over four files by responsibility: the program, modules and their
 // recovery from syntax errors (parser.cpp), one function per statement form
 // (parse_statements.cpp), expressions (parse_expressions.cpp) and string
@@ -10,12 +10,12 @@
 #include <cstring>
 
 #include "comprehension/comprehension.hpp"
-#include "dsl/ast.hpp"
-#include "dsl/lexer.hpp"
-#include "dsl/reserved_words.hpp"
 #include "polyrt/error.hpp"
+#include "syntax/ast.hpp"
+#include "syntax/lexer.hpp"
+#include "syntax/reserved_words.hpp"
 
-namespace polyrt::dsl::parsing {
+namespace polyrt::syntax::parsing {
 
 inline ExprPtr make(ExprKind kind, const Token& at) {
   auto e = std::make_unique<Expr>();
@@ -283,4 +283,4 @@ class Parser {
   bool nested_too_deeply_ = false;  // what made the last failure
 };
 
-}  // namespace polyrt::dsl::parsing
+}  // namespace polyrt::syntax::parsing

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "comprehension/comprehension.hpp"
-#include "dsl/source.hpp"
 #include "polyrt/logical_type.hpp"
 #include "polyrt/value.hpp"
+#include "syntax/source.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 // polydat's `select(cond, a, b)`: the if intrinsic under another name (a
 // program's own module of that name shadows it).
@@ -209,4 +209,4 @@ Ast parse(const SourceText& source);
 // all of it (a tile's hole). Throws CompileError.
 ExprPtr parse_expression(const SourceText& source, size_t begin, size_t end);
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

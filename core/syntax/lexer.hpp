@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "dsl/source.hpp"
+#include "syntax/source.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 enum class Tok : uint8_t {
   End,
@@ -98,4 +98,4 @@ std::vector<Token> tokenize(const SourceText& source, size_t begin, size_t end);
 // fit in u64.
 std::optional<uint64_t> integer_literal(std::string_view text);
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

@@ -1,11 +1,11 @@
-#include "dsl/tree_text.hpp"
+#include "syntax/tree_text.hpp"
 
 #include <cmath>
 
-#include "dsl/source.hpp"
 #include "rtlib/shortest_double.hpp"
+#include "syntax/source.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 namespace {
 
@@ -177,4 +177,4 @@ std::string tree_text(const Ast& ast) {
   return out;
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

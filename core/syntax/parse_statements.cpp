@@ -1,8 +1,8 @@
 // One function per statement form: inputs, externs, pragmas, bindings and their modifiers, tiles,
 // producers, traversals and cursors.
-#include "dsl/parser_class.hpp"
+#include "syntax/parser_class.hpp"
 
-namespace polyrt::dsl::parsing {
+namespace polyrt::syntax::parsing {
 
 Stmt Parser::parse_statement() {
   const Token& first = peek();
@@ -433,4 +433,4 @@ int Parser::level_of(Tok k) {
   }
 }
 
-}  // namespace polyrt::dsl::parsing
+}  // namespace polyrt::syntax::parsing

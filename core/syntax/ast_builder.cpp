@@ -1,8 +1,8 @@
-#include "dsl/ast_builder.hpp"
+#include "syntax/ast_builder.hpp"
 
 #include <algorithm>
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 ExprPtr AstBuilder::node(ExprKind kind, std::vector<ExprPtr> args) const {
   auto e = std::make_unique<Expr>();
@@ -64,4 +64,4 @@ Stmt AstBuilder::binding(std::string n, ExprPtr value, bool hidden) const {
   return s;
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

@@ -8,11 +8,11 @@
 
 #include <string>
 
-#include "dsl/ast.hpp"
+#include "syntax/ast.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 std::string tree_text(const Expr& e);
 std::string tree_text(const Ast& ast);
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax

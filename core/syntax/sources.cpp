@@ -1,8 +1,8 @@
-#include "dsl/sources.hpp"
+#include "syntax/sources.hpp"
 
 #include "polyrt/error.hpp"
 
-namespace polyrt::dsl {
+namespace polyrt::syntax {
 
 Sources::Sources(const SourceText& program) {
   origins_.push_back(Origin{&program, "", {}, {}});
@@ -51,4 +51,4 @@ void Sources::fail(SourcePos pos, std::string_view message, size_t length,
   throw CompileError(format(pos, message, length, hint), text_of(pos).file(), pos.line, pos.col);
 }
 
-}  // namespace polyrt::dsl
+}  // namespace polyrt::syntax
