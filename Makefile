@@ -34,6 +34,7 @@ venv: setup
 configure: venv
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
 	  -DPOLYRT_PYARROW_DIR="$$($(VENV)/bin/python -c 'import pyarrow; print(pyarrow.get_library_dirs()[0])')" \
+	  -DPOLYRT_LIZARD="$(CURDIR)/$(VENV)/bin/lizard" \
 	  >/dev/null
 
 build: configure

@@ -246,32 +246,18 @@ void Parser::zip_sources(Clause& c, std::string_view text, size_t at) {
 }
 
 Source Parser::source(std::string_view text, size_t at) {
-  Source src;
   if (text.front() == '{' && text.back() == '}' && text.size() > 2 &&
       std::all_of(text.begin() + 1, text.end() - 1, ident_char)) {
-    src.kind = Source::Kind::Reference;
-    src.reference = std::string(text.substr(1, text.size() - 2));
-    return src;
+    return reference(text.substr(1, text.size() - 2), false);
   }
   if (const size_t paren = text.find('(');
       paren != std::string_view::npos && is_measure_name(text.substr(0, paren))) {
     return measure(text, paren, at);
   }
-  if (text.starts_with("all(") && text.back() == ')') {
-    // polydat 0.6.1's all(<cursor>): every ordinal of the cursor's range.
-    const std::string cursor = trimmed(text.substr(4, text.size() - 5));
-    if (cursor.empty() || !ident_start(cursor.front()) ||
-        !std::all_of(cursor.begin(), cursor.end(), ident_char)) {
-      fail(at, "all(...) takes the name of a cursor: for r in all(row)");
-    }
-    src.kind = Source::Kind::All;
-    src.reference = std::string(cursor);
-    return src;
-  }
   if (const size_t paren = text.find('(');
       ident_start(text.front()) && paren != std::string_view::npos && text.back() == ')' &&
       std::all_of(text.begin(), text.begin() + (ptrdiff_t)paren, ident_char)) {
-    return call(text.substr(0, paren), text.substr(paren + 1, text.size() - paren - 2), at);
+    return call_form(text.substr(0, paren), text.substr(paren + 1, text.size() - paren - 2), at);
   }
   if (text.front() == '[' && text.find("...") != std::string_view::npos) {
     fail(at,
@@ -284,6 +270,32 @@ Source Parser::source(std::string_view text, size_t at) {
       dots != std::string_view::npos && text.front() != '"' && text.front() != '\'') {
     return range(text, at, dots);
   }
+  return literal_form(text, at);
+}
+
+Source Parser::reference(std::string_view name, bool bare) {
+  Source src;
+  src.kind = Source::Kind::Reference;
+  src.reference = std::string(name);
+  src.bare = bare;
+  return src;
+}
+
+Source Parser::call_form(std::string_view name, std::string_view args, size_t at) {
+  if (name != "all") return call(name, args, at);
+  // polydat 0.6.1's all(<cursor>): every ordinal of the cursor's range.
+  const std::string cursor = trimmed(args);
+  if (cursor.empty() || !ident_start(cursor.front()) ||
+      !std::all_of(cursor.begin(), cursor.end(), ident_char)) {
+    fail(at, "all(...) takes the name of a cursor: for r in all(row)");
+  }
+  Source src;
+  src.kind = Source::Kind::All;
+  src.reference = cursor;
+  return src;
+}
+
+Source Parser::literal_form(std::string_view text, size_t at) {
   if (text.front() == '[') {
     if (text.back() != ']') fail(at, "a bracket list ends with ']'");
     return list(split_items(text.substr(1, text.size() - 2), ","), at);
@@ -294,6 +306,7 @@ Source Parser::source(std::string_view text, size_t at) {
   }
   if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
     refuse_placeholders(text, at);
+    Source src;
     src.values.push_back(Value::str(std::string(text.substr(1, text.size() - 2))));
     return src;
   }
@@ -301,10 +314,7 @@ Source Parser::source(std::string_view text, size_t at) {
       typed_token(text).type() == Type::Str) {
     // polydat: a source of one bare word is a reference (a list of several
     // is text: `load, verify`).
-    src.kind = Source::Kind::Reference;
-    src.reference = std::string(text);
-    src.bare = true;
-    return src;
+    return reference(text, true);
   }
   return list(split_items(text, ","), at);
 }

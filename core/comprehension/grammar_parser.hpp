@@ -151,6 +151,16 @@ class Parser {
 
   Source source(std::string_view text, size_t at);
 
+  // `{name}`, or a bare `name` (`bare`).
+  static Source reference(std::string_view name, bool bare);
+
+  // A source `NAME(ARGS)`: all(<cursor>), a generator or a node call.
+  Source call_form(std::string_view name, std::string_view args, size_t at);
+
+  // The literal forms: a bracket list, a quoted string comprehension, one
+  // quoted text, a bare name, a bare list.
+  Source literal_form(std::string_view text, size_t at);
+
   // polydat substitutes a {name} inside a source's quoted text; polyrt does
   // not yet, and taking it literally would be a silent wrong value.
   void refuse_placeholders(std::string_view text, size_t at);
