@@ -2,6 +2,7 @@
 
 #include "polyrt/error.hpp"
 #include "syntax/ast.hpp"
+#include "syntax/tree_walk.hpp"
 
 namespace polyrt::syntax {
 namespace {
@@ -197,6 +198,38 @@ TEST(Parser, CloneOfALongChainDoesNotRecurse) {
     ++depth;
   }
   EXPECT_EQ(depth, 200000u);
+}
+
+// The walk the passes share: each node before its arguments, in source
+// order; a visit may replace a node, and says whether to go into it; a
+// chain as long as the file walks without recursion.
+TEST(TreeWalk, SourceOrderReplacementAndNoRecursion) {
+  Ast ast = parse_text("v := f(a, g(b, c)) + d");
+  std::string names;
+  walk(static_cast<const Expr&>(*ast.statements.at(0).expr), [&](const Expr& e) {
+    if (e.kind == ExprKind::Ident) names += e.text;
+  });
+  EXPECT_EQ(names, "abcd");
+  walk_slots(ast.statements.at(0).expr, [](ExprPtr& e) {
+    if (e->kind != ExprKind::Call || e->text != "g") return true;
+    auto x = std::make_unique<Expr>();
+    x->kind = ExprKind::Call;
+    x->text = "h";
+    x->args.push_back(std::make_unique<Expr>());
+    x->args.back()->kind = ExprKind::Ident;
+    x->args.back()->text = "z";
+    x->arg_names = {""};
+    e = std::move(x);
+    return false;  // the replacement is not walked
+  });
+  EXPECT_EQ(show(*ast.statements.at(0).expr), "(f(a, h(z)) + d)");
+  std::string chain = "v := a";
+  for (int i = 0; i < 200000; ++i) chain += " + a";
+  const Ast long_chain = parse_text(chain);
+  size_t idents = 0;
+  walk(*long_chain.statements.at(0).expr,
+       [&](const Expr& e) { idents += e.kind == ExprKind::Ident; });
+  EXPECT_EQ(idents, 200001u);
 }
 
 TEST(Parser, Rejections) {

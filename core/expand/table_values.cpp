@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "syntax/tree_walk.hpp"
+
 namespace polyrt::expand {
 
 // The syntax tree these expansions rewrite.
@@ -108,12 +110,8 @@ class TableResolver {
   }
 
   // Rewrites the samplings in `root` and refuses any other use of a table.
-  // An explicit stack: expressions may be as deep as the parser allows.
   void rewrite(Expr& root) {
-    std::vector<Expr*> stack{&root};
-    while (!stack.empty()) {
-      Expr& e = *stack.back();
-      stack.pop_back();
+    walk(root, [&](Expr& e) {
       if (e.kind == ExprKind::Call && (e.text == "lut_sample" || e.text == "alias_sample")) {
         sample(e);
       } else if (e.kind == ExprKind::Ident && tables_.count(e.text)) {
@@ -122,8 +120,7 @@ class TableResolver {
             std::string("sample it: ") +
                 (tables_.at(e.text).alias ? "alias_sample(h, " : "lut_sample(q, ") + e.text + ")");
       }
-      for (ExprPtr& a : e.args) stack.push_back(a.get());
-    }
+    });
   }
 
   // lut_sample(q, T) -> dist_X(q, params...); alias_sample(h, T) ->

@@ -1,5 +1,6 @@
 // Nodes added to the graph, and the bindings lowered in dependency order.
 #include "graph/lowerer.hpp"
+#include "syntax/tree_walk.hpp"
 
 namespace polyrt::ir::lowering {
 
@@ -150,15 +151,10 @@ Typed Lowerer::call1(std::string_view name, std::vector<Typed> inputs, const Exp
 
 std::vector<const Stmt*> Lowerer::referenced_bindings(const Stmt& s) const {
   std::vector<const Stmt*> out;
-  std::vector<const Expr*> pending{s.expr.get()};
-  while (!pending.empty()) {
-    const Expr* e = pending.back();
-    pending.pop_back();
-    if (e->kind == ExprKind::Ident) {
-      if (auto b = bindings_.find(e->text); b != bindings_.end()) out.push_back(b->second.stmt);
-    }
-    for (size_t i = e->args.size(); i-- > 0;) pending.push_back(e->args[i].get());
-  }
+  syntax::walk(*s.expr, [&](const Expr& e) {
+    if (e.kind != ExprKind::Ident) return;
+    if (auto b = bindings_.find(e.text); b != bindings_.end()) out.push_back(b->second.stmt);
+  });
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Names and declarations: inputs, externs and params, and literal defaults.
 #include "graph/lowerer.hpp"
+#include "syntax/tree_walk.hpp"
 
 namespace polyrt::ir::lowering {
 
@@ -232,18 +233,14 @@ Value Lowerer::literal_default(const Expr& e, Type type) {
 }
 
 Value Lowerer::constant_default(const Expr& e, Type type) {
-  std::vector<const Expr*> pending{&e};
-  while (!pending.empty()) {
-    const Expr* x = pending.back();
-    pending.pop_back();
-    if (x->kind == ExprKind::Ident && x->text != "true" && x->text != "false") {
-      src_.fail(x->pos,
-                "the default of an extern cannot read '" + x->text +
+  syntax::walk(e, [&](const Expr& x) {
+    if (x.kind == ExprKind::Ident && x.text != "true" && x.text != "false") {
+      src_.fail(x.pos,
+                "the default of an extern cannot read '" + x.text +
                     "': it is an expression of literals and nodes, evaluated once",
-                x->length, "compute it in a binding instead: v := default_or(e, EXPR)");
+                x.length, "compute it in a binding instead: v := default_or(e, EXPR)");
     }
-    for (const auto& a : x->args) pending.push_back(a.get());
-  }
+  });
   const uint32_t first = (uint32_t)g_.nodes.size();
   const Typed lowered = convert(lower_expr(e), type, e, false);
   // Per node made here, its outputs; a wire to an earlier node is a constant's.

@@ -6,6 +6,7 @@
 
 #include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
+#include "syntax/tree_walk.hpp"
 
 namespace polyrt::modules {
 
@@ -140,13 +141,9 @@ class Inliner {
     for (const Stmt& s : m.body) {
       if (s.kind != StmtKind::Binding) continue;
       bound.insert(s.names.begin(), s.names.end());
-      std::vector<const Expr*> pending{s.expr.get()};
-      while (!pending.empty()) {
-        const Expr* e = pending.back();
-        pending.pop_back();
-        for (const ExprPtr& a : e->args) pending.push_back(a.get());
-        if (e->kind == ExprKind::Call) resolve(*e);
-      }
+      walk(*s.expr, [&](const Expr& e) {
+        if (e.kind == ExprKind::Call) resolve(e);
+      });
     }
     require_bound_outputs(m, bound, 0);
   }
@@ -230,13 +227,10 @@ class Inliner {
   // the hidden binding of its output.
   void expand_calls(ExprPtr& root, std::vector<Stmt>& out) {
     std::vector<ExprPtr*> preorder;
-    std::vector<ExprPtr*> pending{&root};
-    while (!pending.empty()) {
-      ExprPtr* e = pending.back();
-      pending.pop_back();
-      preorder.push_back(e);
-      for (ExprPtr& a : (*e)->args) pending.push_back(&a);
-    }
+    walk_slots(root, [&](ExprPtr& e) {
+      preorder.push_back(&e);
+      return true;
+    });
     for (auto it = preorder.rbegin(); it != preorder.rend(); ++it) {
       ExprPtr& slot = **it;
       if (slot->kind != ExprKind::Call) continue;
@@ -483,14 +477,8 @@ class Inliner {
   void rename(ExprPtr& root, const ModuleDef& m, const std::string& prefix,
               std::map<std::string, Substitute>& substitutes,
               const std::set<std::string>& body_names) {
-    std::vector<ExprPtr*> pending{&root};
-    while (!pending.empty()) {
-      ExprPtr& e = *pending.back();
-      pending.pop_back();
-      if (e->kind != ExprKind::Ident) {
-        for (ExprPtr& a : e->args) pending.push_back(&a);
-        continue;
-      }
+    walk_slots(root, [&](ExprPtr& e) {
+      if (e->kind != ExprKind::Ident) return true;
       if (auto sub = substitutes.find(e->text); sub != substitutes.end()) {
         if (sub->second.literal) {
           e = syntax::clone(*sub->second.literal, sub->second.literal->pos.origin);
@@ -515,7 +503,8 @@ class Inliner {
                         e->length, "did you mean '" + near + "'?");
         }
       }
-    }
+      return false;  // a substitute is the caller's expression, renamed already
+    });
   }
 
   void emit(Stmt s, std::vector<Stmt>& out) {

@@ -7,6 +7,7 @@
 #include "io/regular_file.hpp"
 #include "modules/standard_library.hpp"
 #include "polyrt/error.hpp"
+#include "syntax/tree_walk.hpp"
 
 namespace polyrt::modules {
 
@@ -19,13 +20,9 @@ constexpr std::string_view kStandardPrefix = "<stdlib>/";
 
 // The names an expression reads (identifiers, not callees).
 void names_read(const Expr& root, std::vector<std::string>& out) {
-  std::vector<const Expr*> pending{&root};
-  while (!pending.empty()) {
-    const Expr* e = pending.back();
-    pending.pop_back();
-    if (e->kind == ExprKind::Ident) out.push_back(e->text);
-    for (const ExprPtr& a : e->args) pending.push_back(a.get());
-  }
+  walk(root, [&](const Expr& e) {
+    if (e.kind == ExprKind::Ident) out.push_back(e.text);
+  });
 }
 
 Stmt copy_statement(const Stmt& s) {

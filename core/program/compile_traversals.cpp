@@ -12,6 +12,7 @@
 #include "program/lattice_body.hpp"
 #include "program/program_internals.hpp"
 #include "syntax/ast_builder.hpp"
+#include "syntax/tree_walk.hpp"
 
 namespace polyrt {
 
@@ -43,13 +44,9 @@ void collect_free_names(const std::vector<syntax::Stmt>& body, std::set<std::str
       continue;
     }
     if (!s.expr) continue;
-    std::vector<const syntax::Expr*> stack{s.expr.get()};
-    while (!stack.empty()) {
-      const syntax::Expr& e = *stack.back();
-      stack.pop_back();
+    syntax::walk(*s.expr, [&](const syntax::Expr& e) {
       if (e.kind == syntax::ExprKind::Ident) read(e.text);
-      for (const syntax::ExprPtr& a : e.args) stack.push_back(a.get());
-    }
+    });
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include "comprehension/generators.hpp"
 #include "syntax/ast_builder.hpp"
+#include "syntax/tree_walk.hpp"
 
 namespace polyrt {
 
@@ -87,15 +88,11 @@ ExprPtr pick(const syntax::AstBuilder& b, const std::string& digit,
 std::string fresh_name(const syntax::Ast& ast, const std::vector<std::string>& elements) {
   std::set<std::string> used(elements.begin(), elements.end());
   for (const syntax::Stmt& s : ast.statements) used.insert(s.names.begin(), s.names.end());
-  std::vector<const Expr*> pending;
   for (const syntax::Stmt& s : ast.statements) {
-    if (s.expr) pending.push_back(s.expr.get());
-  }
-  while (!pending.empty()) {
-    const Expr* e = pending.back();
-    pending.pop_back();
-    if (e->kind == ExprKind::Ident) used.insert(e->text);
-    for (const ExprPtr& a : e->args) pending.push_back(a.get());
+    if (!s.expr) continue;
+    syntax::walk(*s.expr, [&](const Expr& e) {
+      if (e.kind == ExprKind::Ident) used.insert(e.text);
+    });
   }
   std::string n = "tuple_row";
   while (used.count(n)) n += "_";
