@@ -312,6 +312,16 @@ void refuse_inputless_traversal(const std::string& command, const std::string& f
                    "cycle)");
 }
 
+void refuse_outputs_of_several_traversals(const std::string& command, const Program& p,
+                                          const std::vector<std::string>& outputs) {
+  const size_t traversals = p.traversal_count();
+  if (traversals < 2 || outputs.empty()) return;
+  throw UsageError("polyrt " + command +
+                   ": --outputs names the outputs of one traversal's body, and the program has " +
+                   std::to_string(traversals) +
+                   " traversals (each writes every output of its body); drop --outputs");
+}
+
 void apply_settings(const Program& p, const std::vector<std::pair<std::string, std::string>>& sets,
                     const std::string& command, std::vector<uint64_t>& coordinates,
                     bool unset_externs_read_none) {

@@ -128,6 +128,11 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
 // one with no input is refused, saying what to add.
 [[noreturn]] void refuse_inputless_traversal(const std::string& command, const std::string& file);
 
+// --outputs names the outputs of one traversal's body: with several
+// traversals (each writes every output of its body) it is refused.
+void refuse_outputs_of_several_traversals(const std::string& command, const Program& p,
+                                          const std::vector<std::string>& outputs);
+
 // The --set values of a bulk command (`run`, `bench`) for program `p`:
 // every input but the first (which the command iterates) into `coordinates`
 // (one value per input); an extern's value the compiler already made its

@@ -1,8 +1,9 @@
-// polyrt preview: the first rows of a program (or of its traversal) as an
+// polyrt preview: the first rows of a program (or of each of its traversals) as an
 // aligned table, computed on a per-state engine: a few rows need no batch.
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -11,6 +12,7 @@
 #include "cli/workload_file.hpp"
 #include "polyrt/batch.hpp"
 #include "polyrt/polyrt.hpp"
+#include "polyrt/traversal.hpp"
 #include "polyrt/traversal_rows.hpp"
 
 namespace polyrt::cli {
@@ -24,7 +26,8 @@ const char* kPreviewUsage =
     "stops at B) as an aligned table: each column's name and type, None as ∅ (null when\n"
     "stdout is not a terminal), text cut to fit the terminal's width (--width W, or the\n"
     "COLUMNS environment variable; no limit when stdout is not a terminal), the middle\n"
-    "columns elided when they cannot fit. A program with a traversal previews its rows.\n";
+    "columns elided when they cannot fit. A program with a traversal previews its rows;\n"
+    "one with several, a table of each traversal's rows, one after another.\n";
 
 struct PreviewRequest {
   std::pair<uint64_t, uint64_t> cycles{0, 10};
@@ -88,11 +91,12 @@ void program_rows(const Program& p, const PreviewRequest& r, std::vector<uint64_
   }
 }
 
-// The rows of traversal 0, as polyrt run writes them: the iterated input,
-// every level's elements, the innermost body's outputs.
-void traversal_rows(std::shared_ptr<const Program> p, const PreviewRequest& r,
+// The rows of traversal `index`, as polyrt run writes them: the iterated
+// input, every level's elements, the innermost body's outputs.
+void traversal_rows(std::shared_ptr<const Program> p, size_t index, const PreviewRequest& r,
                     std::vector<uint64_t> coordinates, TextTable& table) {
   TraversalRowsOptions options;
+  options.traversal = index;
   options.outputs = r.outputs;
   options.coordinates = std::move(coordinates);
   options.threads = 1;
@@ -150,20 +154,31 @@ int preview_command(CommandLine& args) {
   }
   std::vector<uint64_t> coordinates;
   apply_settings(p, r.sets, "preview", coordinates, true);
-  TextTable table;
-  if (p.traversal_count()) {
-    if (p.input_names().empty()) refuse_inputless_traversal("preview", file);
-    traversal_rows(program, r, coordinates, table);
-  } else {
-    program_rows(p, r, coordinates, table);
-  }
+  if (p.traversal_count() && p.input_names().empty()) refuse_inputless_traversal("preview", file);
+  refuse_outputs_of_several_traversals("preview", p, r.outputs);
+  // One table, or one per traversal (each with its comprehension above it),
+  // as polyrt run writes their rows one traversal after another.
+  const size_t tables = std::max<size_t>(p.traversal_count(), 1);
   const bool terminal = isatty(STDOUT_FILENO) == 1;
-  std::string out = render_table(table, TableStyle{terminal, line_width(r, terminal)});
-  out += std::to_string(table.rows.size()) + (table.rows.size() == 1 ? " row" : " rows") +
-         (p.input_names().empty()
-              ? " (no input: the same constants each row)"
-              : " from " + p.input_names()[0] + " = " + std::to_string(r.cycles.first)) +
-         "\n";
+  std::string out;
+  for (size_t t = 0; t < tables; ++t) {
+    TextTable table;
+    if (p.traversal_count()) {
+      traversal_rows(program, t, r, coordinates, table);
+    } else {
+      program_rows(p, r, coordinates, table);
+    }
+    if (tables > 1) {
+      out += (t ? "\n" : "") + std::string("traversal ") + std::to_string(t) + ": for " +
+             flattened_traversal_info(p, t).comprehension + "\n";
+    }
+    out += render_table(table, TableStyle{terminal, line_width(r, terminal)});
+    out += std::to_string(table.rows.size()) + (table.rows.size() == 1 ? " row" : " rows") +
+           (p.input_names().empty()
+                ? " (no input: the same constants each row)"
+                : " from " + p.input_names()[0] + " = " + std::to_string(r.cycles.first)) +
+           "\n";
+  }
   std::fwrite(out.data(), 1, out.size(), stdout);
   return 0;
 }

@@ -333,16 +333,8 @@ void prepare_job(RunRequest& r, const std::string& file) {
   job.first = r.cycles->first;
   job.count = r.cycles->second;
   apply_settings(p, r.sets, "run", job.coordinates, true);
-  // A traversal's rows hold its body's outputs; several traversals write
-  // every output of each body.
+  refuse_outputs_of_several_traversals("run", p, r.outputs);
   const size_t traversals = p.traversal_count();
-  if (traversals > 1 && !r.outputs.empty()) {
-    throw UsageError(
-        "polyrt run: --outputs names the outputs of one traversal's body, and the "
-        "program has " +
-        std::to_string(traversals) +
-        " traversals (each writes every output of its body); drop --outputs");
-  }
   std::vector<const Program*> row_programs{&p};
   if (traversals) row_programs.clear();
   for (size_t t = 0; t < traversals; ++t) {

@@ -190,6 +190,15 @@ TEST(TraversalRows, SeveralTraversalsRunOneAfterAnotherWithAHeaderEach) {
   const CommandResult outputs = run_polyrt("run " + file + " --cycles 0..3 --outputs v");
   EXPECT_EQ(outputs.status, 2);
   expect_contains(outputs.err, {"--outputs names the outputs of one traversal's body"});
+  // preview shows each traversal's rows too, its comprehension above them.
+  const CommandResult preview = run_polyrt("preview " + file + " --cycles 1..3 --rows 2");
+  ASSERT_EQ(preview.status, 0) << preview.err;
+  expect_contains(preview.out, {"traversal 0: for a in 0..2\n", "| cycle | a   | v   |",
+                                "|     1 |   1 | 101 |", "\ntraversal 1: for i in 0..{n}\n",
+                                "| cycle | i   | s   |", "|     2 |   0 | i0  |"});
+  const CommandResult preview_outputs = run_polyrt("preview " + file + " --outputs v");
+  EXPECT_EQ(preview_outputs.status, 2);
+  expect_contains(preview_outputs.err, {"--outputs names the outputs of one traversal's body"});
 }
 
 }  // namespace
