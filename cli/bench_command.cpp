@@ -86,12 +86,10 @@ int bench_command(CommandLine& args) {
   // compile builds no code: the timed compiles below stay cold).
   CompileOptions interpreter = settings.bench.compile;
   interpreter.engine = Engine::Interpreter;
-  if (names_workload(settings.file)) {
-    throw UsageError("polyrt bench: " + settings.file +
-                     " is a workload; bench measures a .polydat program (save the block as one, "
-                     "its params as externs or --set)");
-  }
-  const std::shared_ptr<const Program> p = compile_file(settings.file, interpreter);
+  const ProgramCompiler compile = [&](const CompileOptions& options) {
+    return compile_program_argument(settings.file, options);
+  };
+  const std::shared_ptr<const Program> p = compile(interpreter);
   if (p->input_names().empty()) {
     throw UsageError("polyrt bench: " + settings.file + " declares no input to iterate");
   }
@@ -112,7 +110,7 @@ int bench_command(CommandLine& args) {
   apply_settings(*p, settings.sets, "bench", settings.bench.coordinates);
   settings.bench.outputs = settings.outputs;
   check_outputs("bench", settings.outputs, *p, settings.file);
-  const BenchReport report = bench_file(settings.file, settings.bench);
+  const BenchReport report = bench_program(settings.file, compile, settings.bench);
   for (const std::string& w : report.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   std::fputs(json ? report.json().c_str() : report.text().c_str(), stdout);
   return 0;

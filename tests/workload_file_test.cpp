@@ -46,6 +46,18 @@ TEST(WorkloadFiles, ABlockRunsWithTheWorkloadsParamsUnderTheGivenOnes) {
   EXPECT_EQ(rows % 50, 0u) << "whole passes";
 }
 
+// bench takes a workload's block as every command does, with its params.
+TEST(WorkloadFiles, BenchMeasuresABlock) {
+  const CommandResult bench = run_polyrt("bench " + kWorkloads +
+                                         "keyvalue.yaml#rampup --param keycount=100 --seconds "
+                                         "0.02 --json");
+  ASSERT_EQ(bench.status, 0) << bench.err;
+  expect_contains(bench.out, {"\"program\":", "keyvalue.yaml#rampup", "\"compile\":",
+                              "\"batch\":"});
+  expect_contains(run_polyrt("bench " + kWorkloads + "keyvalue.yaml --seconds 0.02").err,
+                  {"has 2 bindings blocks; name one as"});
+}
+
 TEST(WorkloadFiles, BadChoicesAndFilesAreUsageErrors) {
   const std::string dir = temp_dir();
   const CommandResult several = run_polyrt("run " + kWorkloads + "keyvalue.yaml --rows 1");
@@ -59,7 +71,6 @@ TEST(WorkloadFiles, BadChoicesAndFilesAreUsageErrors) {
   expect_contains(run_polyrt("check " + broken).err, {"is not a YAML workload"});
   const std::string empty = write_program(dir, "empty.yaml", "params:\n  a: 1\n");
   expect_contains(run_polyrt("check " + empty).err, {"has no bindings block"});
-  EXPECT_EQ(run_polyrt("bench " + kWorkloads + "keyvalue.yaml#rampup").status, 2);
   // A block's diagnostic is at the workload's line.
   const std::string bad =
       write_program(dir, "bad.yaml",

@@ -158,18 +158,24 @@ std::string format(const char* pattern, auto... values) {
 }  // namespace
 
 BenchReport bench_file(const std::string& file, const BenchOptions& options) {
-  BenchReport report{.program = file, .seconds = options.seconds};
+  return bench_program(
+      file, [&](const CompileOptions& compile) { return compile_file(file, compile); }, options);
+}
+
+BenchReport bench_program(const std::string& name, const ProgramCompiler& compile_program,
+                          const BenchOptions& options) {
+  BenchReport report{.program = name, .seconds = options.seconds};
   std::vector<std::shared_ptr<const Program>> programs;
   for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
     std::shared_ptr<const Program> program;
     report.compiles.push_back(time_compiles(engine_name(engine), [&] {
       CompileOptions compile = options.compile;
       compile.engine = engine;
-      program = compile_file(file, compile);
+      program = compile_program(compile);
     }));
     programs.push_back(program);
   }
-  const BenchOptions job = checked(*programs.back(), file, options);
+  const BenchOptions job = checked(*programs.back(), name, options);
   report.warnings = programs.back()->warnings();
   try {
     report.compiles.push_back(time_compiles("batch kernels (cpu)", [&] {

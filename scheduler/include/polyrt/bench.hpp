@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -67,10 +69,19 @@ struct BenchReport {
   std::string json() const;  // `polyrt bench --json`: one object
 };
 
-// Measures the program in `file`. Throws CompileError for the program,
-// WriteError for bad options (no input to iterate, an unknown output or
-// extern, a value of the wrong type), other errors as the engines raise
-// them; a device that cannot run the batch gets a row saying why.
+// How the program measured is compiled: called once per engine with the
+// options to compile it with (a file, a workload's block, a text).
+using ProgramCompiler = std::function<std::shared_ptr<const Program>(const CompileOptions&)>;
+
+// Measures the program `compile` makes, named `name` in the report. Throws
+// CompileError for the program, WriteError for bad options (no input to
+// iterate, an unknown output or extern, a value of the wrong type), other
+// errors as the engines raise them; a device that cannot run the batch
+// gets a row saying why.
+BenchReport bench_program(const std::string& name, const ProgramCompiler& compile,
+                          const BenchOptions& options);
+
+// bench_program of the program in `file`.
 BenchReport bench_file(const std::string& file, const BenchOptions& options);
 
 }  // namespace polyrt
