@@ -511,7 +511,7 @@ TEST_F(Cli, RunErrors) {
   EXPECT_EQ(missing.status, 1);
   EXPECT_NE(missing.err.find("polyrt run: output 'c' is None at coordinate 0: it reads extern "
                              "'tag', which has no default and no value; set it (--set "
-                             "tag=VALUE)"),
+                             "tag=VALUE; BatchOptions::externs, Python externs=)"),
             std::string::npos)
       << missing.err;
   EXPECT_EQ(run_polyrt("run " + ladder + " --cycles 0..3 --outputs a,b").status, 0)

@@ -192,12 +192,12 @@ TEST(TopLevelCursors, RefusalsNameTheFix) {
                     compile(kFiber, CompileOptions{.cursor_partitions = {{"", 3}}});
                   }),
                   {"partition 3 of cursor 'q' does not exist: it has 3 partitions"});
-  expect_contains(
-      thrown_message<CompileError>([] {
-        compile(kFiber, CompileOptions{.cursor_partitions = {{"", 0}, {"r", 1}}});
-      }),
-      {"(--partition r=1, CompileOptions::cursor_partitions) names no top-level cursor; the "
-       "program's cursors: q"});
+  expect_contains(thrown_message<CompileError>([] {
+                    compile(kFiber, CompileOptions{.cursor_partitions = {{"", 0}, {"r", 1}}});
+                  }),
+                  {"(--partition r=1, CompileOptions::cursor_partitions, Python partition=) names "
+                   "no top-level cursor; the "
+                   "program's cursors: q"});
   expect_contains(compile_error("input i\ncursor q = range(0, n)\nx := q.ordinal\n"),
                   {"t.polydat:2:21", "argument 2 of range reads the coordinate 'n'", "--set n="});
   expect_contains(compile_error("input i\ncursor q = range(5, 2)\nx := q.ordinal\n"),

@@ -191,8 +191,10 @@ t := host_tag("job", mod(c, 10000))
   EXPECT_EQ(run.out, "c,t\n11416446865527871317,job-1317\n16311599965266896870,job-6870\n");
   const CommandResult without = run_polyrt("check " + program);
   EXPECT_NE(without.status, 0);
-  expect_contains(without.err, {"unknown function 'host_checksum'",
-                                "a node the host registers needs its plugin (--plugin LIB)"});
+  expect_contains(
+      without.err,
+      {"unknown function 'host_checksum'",
+       "a node the host registers needs its plugin (--plugin LIB; polyrt::load_plugin in C++)"});
   const CommandResult missing = run_polyrt("check " + program + " --plugin " + dir + "/none.so");
   EXPECT_EQ(missing.status, 2) << missing.err;
   const std::string cannot = "--plugin: cannot load plugin '" + dir + "/none.so'";

@@ -172,8 +172,8 @@ class Inliner {
     const std::string hint = near.empty() ? "see docs/nodes.md for the nodes and "
                                             "docs/language.md for modules and where they are "
                                             "looked up; a node the host registers needs its "
-                                            "plugin (--plugin LIB) or its register_node call "
-                                            "first"
+                                            "plugin (--plugin LIB; polyrt::load_plugin in "
+                                            "C++) or its register_node call first"
                                           : "did you mean '" + near + "'?";
     std::string message =
         sources_.format(call.pos, "unknown function '" + call.text + "'", call.length, hint);

@@ -123,7 +123,7 @@ class BoundEvaluator {
                   : "compute it from constants, const bindings and externs; a name the "
                     "program neither declares nor binds is an inferred input unless "
                     "given a value: --set " +
-                        name + "=VALUE (CompileOptions::params)");
+                        name + "=VALUE (CompileOptions::params, Python params=)");
     }
     for (size_t e = 0; e < graph_.externs.size(); ++e) {
       if (!graph_.depends_on(node, graph_.coordinates.size() + e) ||
@@ -135,7 +135,7 @@ class BoundEvaluator {
                         "', which has no value when the program compiles",
                     length,
                     "give it a default, or a value: --set " + graph_.externs[e].name +
-                        "=VALUE (CompileOptions::params)");
+                        "=VALUE (CompileOptions::params, Python params=)");
     }
     try {
       if (!state_) {

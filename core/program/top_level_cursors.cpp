@@ -321,7 +321,7 @@ class CursorLowering {
               "; a run takes one, as one fiber of polydat's does",
           s.over.size() + 2,
           "choose one with --partition I, I in 0.." + std::to_string(info.partitions - 1) +
-              " (CompileOptions::cursor_partitions)");
+              " (CompileOptions::cursor_partitions, Python partition=)");
     }
     if (*choice >= info.partitions) refuse_choice(s, info, *choice);
     return *choice;
@@ -377,7 +377,8 @@ std::vector<CursorInfo> take_top_level_cursors(syntax::Ast& ast,
       throw CompileError(
           sources.file() + ": the partition chosen for '" + name + "' (--partition " + name + "=" +
               std::to_string(index) +
-              ", CompileOptions::cursor_partitions) names no top-level cursor; " +
+              ", CompileOptions::cursor_partitions, Python partition=) names no top-level "
+              "cursor; " +
               (cursors.empty() ? "the program declares none" : "the program's cursors: " + names),
           sources.file(), 0, 0);
     }

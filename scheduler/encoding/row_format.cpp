@@ -243,7 +243,8 @@ EvalError none_output_error(const std::string& column, uint64_t coordinate,
   const std::string set = unset_externs.size() == 1 ? unset_externs[0] : "NAME";
   return EvalError("output '" + column + "' is None at coordinate " + std::to_string(coordinate) +
                        ": it reads " + which + " no default and no value; set it (--set " + set +
-                       "=VALUE) or wrap the value in default_or(...)",
+                       "=VALUE; BatchOptions::externs, Python externs=) or wrap the value in "
+                       "default_or(...)",
                    column);
 }
 
