@@ -581,6 +581,26 @@ TEST(Traversal, ProducersAndDerivations) {
     chain += "d" + std::to_string(k) + " := for d" + std::to_string(k - 1) + " where {a} > 0\n";
   }
   expect_contains(compile_error(chain), {"the derived predicate has more than 1024"});
+  // polydat 0.6.1's composed names: {k_{k}_limits} reads the name k's value
+  // composes, when the traversal opens, on every engine; the names it can
+  // compose must have one type, and it must compose one.
+  const std::string composed =
+      "input cycle\nk_10_limits := 100 + cycle\nk_20_limits := 200 + cycle\n"
+      "for k in 10, 20, limit in {k_{k}_limits} {\n  v := k + limit\n}\n";
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    State at = compile(composed, CompileOptions{.engine = engine})->new_state();
+    at.set_inputs(std::vector<uint64_t>{3});
+    const Traversal t = open_traversal(at, std::vector<uint64_t>{3}, 0);
+    ASSERT_EQ(t.tuples().size(), 2u);
+    EXPECT_EQ(t.tuples()[1][1].as_u64(), 203u);
+    EXPECT_EQ(t.activation(1).pull("v").as_u64(), 223u);
+  }
+  expect_contains(
+      compile_error(
+          "input cycle\nk_1_x := 1\nk_2_x := \"a\"\nfor k in 1, 2, l in {k_{k}_x} { v := l }\n"),
+      {"t.polydat:4:5", "'{k_{k}_x}' composes 'k_1_x', a u64, and 'k_2_x', a str"});
+  expect_contains(compile_error("input cycle\nfor k in 1, l in {q_{k}_x} { v := l }\n"),
+                  {"'{q_{k}_x}' composes no name of the program's outputs or inputs"});
   // A bare word as a source is a name (polydat's reading, never its own
   // text); one that names nothing is refused with the quoting hint.
   const auto bare = compile(

@@ -19,7 +19,41 @@ bool reads_earlier_element(const Comprehension& c, size_t k) {
   return false;
 }
 
+bool is_composed(std::string_view reference) {
+  return reference.find('{') != std::string_view::npos;
+}
+
+std::vector<std::string> composed_of(std::string_view reference) {
+  std::vector<std::string> out;
+  for (size_t open = reference.find('{'); open != std::string_view::npos;
+       open = reference.find('{', open + 1)) {
+    const size_t close = reference.find('}', open);
+    out.emplace_back(reference.substr(open + 1, close - open - 1));
+  }
+  return out;
+}
+
+std::optional<std::string> compose(
+    std::string_view reference,
+    const std::function<std::optional<Value>(std::string_view)>& scope) {
+  std::string name;
+  size_t at = 0;
+  for (size_t open = reference.find('{'); open != std::string_view::npos;
+       open = reference.find('{', at)) {
+    const size_t close = reference.find('}', open);
+    name += reference.substr(at, open - at);
+    const std::optional<Value> v = scope(reference.substr(open + 1, close - open - 1));
+    if (!v || v->is_none()) return std::nullopt;
+    name += v->to_string();
+    at = close + 1;
+  }
+  return name + std::string(reference.substr(at));
+}
+
 std::vector<std::string> references(const Source& s) {
+  if (s.kind == Source::Kind::Reference && is_composed(s.reference)) {
+    return composed_of(s.reference);
+  }
   if (s.kind == Source::Kind::Reference) return {s.reference};
   std::vector<std::string> out;
   for (const Source& a : s.arguments) {

@@ -65,8 +65,16 @@ struct Source {
   bool on = false;
 };
 
-// The names a source reads ({name} itself or in a generator's arguments).
+// The names a source reads ({name} itself or in a generator's arguments;
+// of a composed name, the names it is composed of).
 std::vector<std::string> references(const Source& s);
+
+// polydat 0.6.1's composed names: a reference `{k_{k}_limits}` reads the
+// name its placeholders compose to when the traversal opens (k = 10:
+// k_10_limits). Whether `reference` is composed, and its placeholders'
+// names in order.
+bool is_composed(std::string_view reference);
+std::vector<std::string> composed_of(std::string_view reference);
 
 // The type of a source's elements; nullopt for a {name}, whose type is
 // its value's.
@@ -158,6 +166,11 @@ void resolve_cursor_ranges(
     Comprehension& c,
     const std::function<std::optional<std::pair<uint64_t, uint64_t>>(const std::string&)>& range_of,
     const std::function<void(const std::string&)>& fail);
+
+// The name a composed reference reads with `scope`'s values (each value's
+// text, as a string interpolates it); nullopt when a placeholder reads None.
+std::optional<std::string> compose(
+    std::string_view reference, const std::function<std::optional<Value>(std::string_view)>& scope);
 
 // The tuples of an opening: one row per tuple, a value per clause, in the
 // order the comprehension visits them.

@@ -76,7 +76,10 @@ std::vector<Value> source_values(const Source& s, const Scope& scope, const Call
                           "the program resolves",
                       "for");
     case Source::Kind::Reference: {
-      const std::optional<Value> v = scope(s.reference);
+      const std::optional<std::string> name =
+          is_composed(s.reference) ? compose(s.reference, scope) : s.reference;
+      if (!name) return {};  // a placeholder reads None
+      const std::optional<Value> v = scope(*name);
       if (!v || v->is_none()) return {};
       return vector_elements(*v);
     }

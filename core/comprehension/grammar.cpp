@@ -250,6 +250,9 @@ Source Parser::source(std::string_view text, size_t at) {
       std::all_of(text.begin() + 1, text.end() - 1, ident_char)) {
     return reference(text.substr(1, text.size() - 2), false);
   }
+  if (text.front() == '{' && text.back() == '}' && composed_name(text.substr(1, text.size() - 2))) {
+    return reference(text.substr(1, text.size() - 2), false);
+  }
   if (const size_t paren = text.find('(');
       paren != std::string_view::npos && is_measure_name(text.substr(0, paren))) {
     return measure(text, paren, at);
@@ -279,6 +282,24 @@ Source Parser::reference(std::string_view name, bool bare) {
   src.reference = std::string(name);
   src.bare = bare;
   return src;
+}
+
+bool Parser::composed_name(std::string_view name) {
+  // Name characters and one level of {placeholder}s, each a plain name.
+  size_t placeholders = 0;
+  for (size_t k = 0; k < name.size(); ++k) {
+    if (ident_char(name[k])) continue;
+    const size_t close = name[k] == '{' ? name.find('}', k) : std::string_view::npos;
+    if (close == std::string_view::npos) return false;
+    const std::string_view inner = name.substr(k + 1, close - k - 1);
+    if (inner.empty() || !ident_start(inner.front()) ||
+        !std::all_of(inner.begin(), inner.end(), ident_char)) {
+      return false;
+    }
+    ++placeholders;
+    k = close;
+  }
+  return placeholders > 0;
 }
 
 Source Parser::call_form(std::string_view name, std::string_view args, size_t at) {

@@ -154,6 +154,10 @@ class Parser {
   // `{name}`, or a bare `name` (`bare`).
   static Source reference(std::string_view name, bool bare);
 
+  // Whether `name` is a composed name, `k_{k}_limits`: name characters and
+  // {placeholder}s, each a plain name (polydat 0.6.1).
+  static bool composed_name(std::string_view name);
+
   // A source `NAME(ARGS)`: all(<cursor>), a generator or a node call.
   Source call_form(std::string_view name, std::string_view args, size_t at);
 

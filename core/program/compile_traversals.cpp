@@ -12,6 +12,7 @@
 #include "program/lattice_body.hpp"
 #include "program/program_internals.hpp"
 #include "syntax/ast_builder.hpp"
+#include "syntax/lexer.hpp"
 #include "syntax/tree_walk.hpp"
 
 namespace polyrt {
@@ -86,6 +87,47 @@ std::optional<Type> parent_type(const Program& parent, const std::string& name) 
   return found ? std::optional(found->second) : std::nullopt;
 }
 
+// Whether `name` is one that the composed reference `composed` can make:
+// its text outside the placeholders as written, each placeholder some name
+// characters.
+bool composes(std::string_view composed, std::string_view name) {
+  if (composed.empty()) return name.empty();
+  if (composed.front() != '{') {
+    return !name.empty() && name.front() == composed.front() &&
+           composes(composed.substr(1), name.substr(1));
+  }
+  const std::string_view rest = composed.substr(composed.find('}') + 1);
+  for (size_t k = 1; k <= name.size() && syntax::ident_char(name[k - 1]); ++k) {
+    if (composes(rest, name.substr(k))) return true;
+  }
+  return false;
+}
+
+// The type of a composed reference: that of every name of the parent it
+// can compose to, which must agree (polyrt types an element when the
+// program compiles; polydat, when the traversal opens).
+Type composed_type(const Program& parent, const std::string& composed,
+                   const std::function<void(const std::string&)>& fail) {
+  std::vector<std::string> names = parent.output_names();
+  names.insert(names.end(), parent.input_names().begin(), parent.input_names().end());
+  for (const ExternInfo& e : parent.externs()) names.push_back(e.name);
+  std::optional<Type> type;
+  std::string first;
+  for (const std::string& name : names) {
+    if (!composes(composed, name)) continue;
+    const Type t = parent_type(parent, name).value();
+    if (type && t != *type) {
+      fail("'{" + composed + "}' composes '" + first + "', a " + std::string(type_name(*type)) +
+           ", and '" + name + "', a " + std::string(type_name(t)) +
+           ": the names it reads have one type");
+    }
+    if (!type) first = name;
+    type = t;
+  }
+  if (!type) fail("'{" + composed + "}' composes no name of the program's outputs or inputs");
+  return *type;
+}
+
 // The type of element `e`: its source's, a {name}'s the parent's value's;
 // a union's alternatives must agree.
 Type element_type(const comprehension::Comprehension& c, size_t e, const Program& parent,
@@ -105,6 +147,9 @@ Type element_type(const comprehension::Comprehension& c, size_t e, const Program
   const comprehension::Source& source = *comprehension::element_sources(c)[e];
   if (source.kind != comprehension::Source::Kind::Reference) {
     return comprehension::element_type(source).value();
+  }
+  if (comprehension::is_composed(source.reference)) {
+    return vector_element(composed_type(parent, source.reference, fail));
   }
   const std::optional<Type> t = parent_type(parent, source.reference);
   if (!t && source.bare) {

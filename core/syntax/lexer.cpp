@@ -273,11 +273,24 @@ class Lexer {
   }
 
   // `{name}` at `at`: a reference, never a traversal's body.
+  // `{name}`, or a composed `{k_{k}_limits}` (name characters and
+  // `{name}` placeholders), at `at`: a reference, not the body's brace.
   bool is_reference(size_t at) const {
     size_t k = at + 1;
-    if (k >= end_ || !ident_start(s_[k])) return false;
-    while (k < end_ && ident_char(s_[k])) ++k;
-    return k < end_ && s_[k] == '}';
+    bool any = false;
+    while (k < end_ && s_[k] != '}') {
+      if (ident_char(s_[k])) {
+        ++k;
+      } else if (s_[k] == '{' && k + 1 < end_ && ident_start(s_[k + 1])) {
+        for (++k; k < end_ && ident_char(s_[k]);) ++k;
+        if (k >= end_ || s_[k] != '}') return false;
+        ++k;
+      } else {
+        return false;
+      }
+      any = true;
+    }
+    return any && k < end_ && (ident_start(s_[at + 1]) || s_[at + 1] == '{');
   }
 
   void lex_one(Token& t) {
