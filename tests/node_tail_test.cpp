@@ -75,5 +75,26 @@ TEST(NodeTail, MatchesPassesWhatMatchesAndFailsTheRest) {
   expect_contains(compile_error("input x\nv := matches(\"a\", \"(\")\n"), {"does not compile"});
 }
 
+// polydat's dynamic_weighted_select is weighted_strings with its spec a
+// wire: the same alias table picks the same entries; an empty spec picks ""
+// and a malformed one fails the row (polydat panics on it).
+TEST(NodeTail, DynamicWeightedSelectPicksAsWeightedStrings) {
+  const char* source =
+      "input x\nspec := \"alpha:0.3;beta:0.5;gamma:0.2\"\nh := hash(x)\n"
+      "dynamic := dynamic_weighted_select(h, spec)\n"
+      "fixed := weighted_strings(h, \"alpha:0.3;beta:0.5;gamma:0.2\")\n"
+      "empty := dynamic_weighted_select(h, \"\")\n";
+  for (uint64_t x = 0; x < 40; ++x) {
+    const std::vector<std::string> got =
+        values_everywhere(source, x, {"dynamic", "fixed", "empty"});
+    EXPECT_EQ(got[0], got[1]) << x;
+    EXPECT_EQ(got[2], "str ") << x;
+  }
+  State s = compile("input x\nv := dynamic_weighted_select(x, \"a;b\")\n")->new_state();
+  s.set_inputs({1});
+  expect_contains(thrown_message<EvalError>([&] { s.pull("v"); }),
+                  {"weights_spec \"a;b\"", "entry \"a\" is not value:weight"});
+}
+
 }  // namespace
 }  // namespace polyrt::test

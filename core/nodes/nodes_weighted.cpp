@@ -100,6 +100,31 @@ std::shared_ptr<const Prepared> prepare_alias_sample(const std::vector<Value>& p
   return alias_table(weights, indices(weights.size()));
 }
 
+// dynamic_weighted_select: weighted_strings whose spec is a wire, read
+// each row (polydat memoizes the last spec it parsed; the picks are the
+// same). An empty spec picks "".
+void dynamic_pick(Call& c) {
+  if (c.str(1).empty()) {
+    c.set_str("");
+    return;
+  }
+  std::vector<WeightedEntry> entries;
+  try {
+    entries = parse_weighted_spec(c.str(1), true, 1);
+  } catch (const ParamError& e) {
+    throw NodeFailure{"weights_spec \"" + c.str(1) + "\": " + e.message};
+  }
+  std::vector<double> weights;
+  for (const WeightedEntry& e : entries) weights.push_back(e.weight);
+  std::shared_ptr<const Prepared> table;
+  try {
+    table = alias_table(weights, indices(weights.size()));
+  } catch (const ParamError& e) {
+    throw NodeFailure{"weights_spec \"" + c.str(1) + "\": " + e.message};
+  }
+  c.set_str(entries[alias_pick(*table, c.u64(0))].value);
+}
+
 }  // namespace
 
 void register_weighted_nodes(Registry& r) {
@@ -144,6 +169,20 @@ void register_weighted_nodes(Registry& r) {
              .index = alias_index_node,
              .index_params = [](const std::vector<Value>& p, const Prepared*) { return p; },
              .entries = prepared_str_entries}});
+  static const std::string dynamic_summary =
+      std::string(
+          "weighted_strings with its spec a value, not a constant (\"alpha:0.3;beta:0.5\"), "
+          "parsed each row: an empty spec picks \"\", a malformed one fails the row.") +
+      kNoHash;
+  r.add({.name = "dynamic_weighted_select",
+         .family = "weighted",
+         .wants_hashed_input = true,
+         .args = {wire("selector", P::U64), wire("weights_spec", P::Str)},
+         .results = {Type::Str},
+         .can_fail = true,
+         .summary = dynamic_summary,
+         .failure = "weights_spec is not value:weight entries with a positive total weight",
+         .eval = dynamic_pick});
   static const std::string histribution_summary =
       std::string(
           "An outcome of a histogram spec: weights separated by spaces, ',' or ';' "
