@@ -5,6 +5,8 @@
 // blend(10, 20, 0.5) = 15) and matches (a regex pass-through that fails).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -94,6 +96,17 @@ TEST(NodeTail, DynamicWeightedSelectPicksAsWeightedStrings) {
   s.set_inputs({1});
   expect_contains(thrown_message<EvalError>([&] { s.pull("v"); }),
                   {"weights_spec \"a;b\"", "entry \"a\" is not value:weight"});
+}
+
+// polydat's context nodes limit (a cursor's pass-through) and tmp_dir (the
+// temporary directory when the program compiles: TMPDIR, else /tmp).
+TEST(NodeTail, LimitPassesThroughAndTmpDirIsTheTemporaryDirectory) {
+  EXPECT_EQ(values_everywhere("input x\nv := limit(x, 10)\n", 42, {"v"}),
+            (std::vector<std::string>{"u64 42"}));
+  const char* tmpdir = std::getenv("TMPDIR");
+  const std::string expected = tmpdir ? tmpdir : "/tmp";
+  EXPECT_EQ(values_everywhere("input x\nv := \"{tmp_dir()}/data\"\n", 0, {"v"}),
+            (std::vector<std::string>{"str " + expected + "/data"}));
 }
 
 }  // namespace

@@ -169,6 +169,22 @@ void register_context_nodes(Registry& r) {
                return read_environment(p[0].as_str(), p[1].as_str());
              },
          .eval = [](Call& c) { c.set_str(c.prepared().strs[0]); }});
+  r.add({.name = "tmp_dir",
+         .family = "context and side channels",
+         .args = {},
+         .results = {Type::Str},
+         .summary = "The system's directory for temporary files when the program is compiled: "
+                    "TMPDIR, or /tmp when it is not set (a constant, as polydat's); an untrusted "
+                    "program needs TMPDIR allowed, as env does.",
+         .prepare = [](const std::vector<Value>&) { return read_environment("TMPDIR", "/tmp"); },
+         .eval = [](Call& c) { c.set_str(c.prepared().strs[0]); }});
+  r.add({.name = "limit",
+         .family = "context and side channels",
+         .args = {wire("input", PortType::U64), konst("max_items", PortType::U64)},
+         .results = {Type::U64},
+         .summary = "input, unchanged: polydat's compiler puts it on a cursor's ordinal to show "
+                    "the cursor's max_items in the graph; the clamp is the cursor's.",
+         .eval = [](Call& c) { c.set_u64(c.u64(0)); }});
   r.add({.name = "identity",
          .family = "context and side channels",
          .args = {wire("input", PortType::Any)},
