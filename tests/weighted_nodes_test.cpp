@@ -157,19 +157,43 @@ TEST(ContextNodes, CounterCountsAcrossStatesAndThreadIdsDiffer) {
   EXPECT_NE(other, mine);
 }
 
+// polydat's shuffle (crates/polydat-nodes/src/sampling/metashift.rs): input
+// mod size + 1 stepped by the Galois LFSR until it is at most size, minus
+// 1, plus min. Over [0, 10) with the 4-bit polynomial 0x9, by hand: 0 -> 1
+// steps to 9 (8), 1 -> 2 to 1 (0), 2 -> 3 to 8 (7), 9 -> 10 to 5 (4).
+TEST(PermutationNodes, ShuffleIsPolydatsLfsrWalk) {
+  const char* source = "input x\ns := shuffle(x, 9, 10, 100)\n";
+  const std::pair<uint64_t, const char*> expected[] = {
+      {0, "u64 108"}, {1, "u64 100"}, {2, "u64 107"}, {9, "u64 104"}, {19, "u64 104"}};
+  for (const auto& [x, value] : expected) {
+    EXPECT_EQ(values_everywhere(source, x, {"s"}), (std::vector<std::string>{value})) << x;
+  }
+  expect_contains(compile_error("input x\ns := shuffle(x, 7, 1000)\n"),
+                  {"feedback 0x7 is no Galois LFSR polynomial of 10 bits for size 1000",
+                   "its top bit must be 2^9"});
+}
+
 TEST(PermutationNodes, ShuffleIsABijectionOfItsRange) {
-  auto p = compile("input x\ns := shuffle(x, 7, 1000, 5)\nz := shuffle(x, 7, 0, 42)\n");
+  // A 10-bit polynomial (not maximal: still a permutation) and feedback 0,
+  // polyrt's cycle walk, where polydat's default is no permutation.
+  auto p = compile(
+      "input x\ns := shuffle(x, 0x240, 1000, 5)\nw := shuffle(x, 0, 1000, 5)\n"
+      "z := shuffle(x, 0x240, 0, 42)\n");
   State s = p->new_state();
-  std::set<uint64_t> seen;
+  std::set<uint64_t> seen, walked;
   for (uint64_t x = 0; x < 1000; ++x) {
     s.set_inputs({x});
-    const uint64_t v = s.pull("s").as_u64();
+    const uint64_t v = s.pull("s").as_u64(), w = s.pull("w").as_u64();
     ASSERT_GE(v, 5u);
     ASSERT_LT(v, 1005u);
+    ASSERT_GE(w, 5u);
+    ASSERT_LT(w, 1005u);
     seen.insert(v);
+    walked.insert(w);
     ASSERT_EQ(s.pull("z").as_u64(), 42u);
   }
   EXPECT_EQ(seen.size(), 1000u);
+  EXPECT_EQ(walked.size(), 1000u);
 }
 
 TEST(TextNodes, CombinationsWithALengthSpellsOneCharsetThatManyTimes) {

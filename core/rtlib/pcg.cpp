@@ -71,5 +71,16 @@ PD_API uint64_t pd_cycle_walk(uint64_t position, const uint64_t* state) {
 }
 
 PD_API uint64_t pd_shuffle(uint64_t position, const uint64_t* state) {
-  return state[PD_CYCLE_WALK_STATE] + pd_cycle_walk(position, state);
+  const uint64_t min = state[PD_SHUFFLE_MIN], feedback = state[PD_SHUFFLE_FEEDBACK],
+                 size = state[PD_SHUFFLE_SIZE];
+  if (feedback == 0) return min + pd_cycle_walk(position, state);
+  if (size == 0) return min;
+  // polydat's: 1-based, Galois LFSR steps until the register is back in
+  // [1, size] (the setup checked the polynomial's width, so the walk ends
+  // within one period of at most 2^w - 1 steps).
+  uint64_t reg = position % size + 1;
+  do {
+    reg = (reg >> 1) ^ ((0 - (reg & 1)) & feedback);
+  } while (reg > size);
+  return min + reg - 1;
 }

@@ -57,7 +57,12 @@ PD_API uint64_t pd_pcg(uint64_t position, uint64_t seed, uint64_t stream);
 #define PD_CYCLE_WALK_STATE (2 + PD_CYCLE_WALK_ROUNDS)
 PD_API void pd_cycle_walk_setup(uint64_t range, uint64_t seed, uint64_t stream, uint64_t* state);
 PD_API uint64_t pd_cycle_walk(uint64_t position, const uint64_t* state);
-// shuffle: state[PD_CYCLE_WALK_STATE] (the minimum) plus cycle_walk's value.
+// shuffle over [min, min + size): with a feedback polynomial, polydat's
+// Galois LFSR walk; with feedback 0, cycle_walk's bijection (its state
+// first). The state's last three words are min, feedback and size.
+#define PD_SHUFFLE_MIN PD_CYCLE_WALK_STATE
+#define PD_SHUFFLE_FEEDBACK (PD_CYCLE_WALK_STATE + 1)
+#define PD_SHUFFLE_SIZE (PD_CYCLE_WALK_STATE + 2)
 PD_API uint64_t pd_shuffle(uint64_t position, const uint64_t* state);
 
 // Coherent noise at u64 coordinates times `frequency`, through a permutation

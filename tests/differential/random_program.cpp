@@ -51,6 +51,16 @@ class Generator {
   bool chance(size_t percent) { return pick(100) < percent; }
   void line(const std::string& l) { text_ += l + "\n"; }
   std::string any(const std::vector<std::string>& pool) { return pool[pick(pool.size())]; }
+  // A shuffle's feedback and size: a polynomial of the size's width (its
+  // top bit 2^(w-1), any lower bits: a permutation), or 0, the cycle walk.
+  std::string shuffle_arguments() {
+    const uint64_t size = pick(3000);
+    const int width = std::max(4, 64 - (size ? __builtin_clzll(size) : 64));
+    const uint64_t top = uint64_t{1} << (width - 1);
+    const uint64_t feedback = pick(4) == 0 ? 0 : top | pick(top);
+    return std::to_string(feedback) + ", " + std::to_string(size);
+  }
+
   std::string u() {
     return chance(15) ? std::to_string(pick(5) == 0 ? ~0ULL : pick(1000)) : any(u64s_);
   }
@@ -231,8 +241,8 @@ class Generator {
       case 32:  // alias tables (a zero weight, empty and labelled pieces) and shuffle
         return "histribution(hash(" + u() + "), \"50 0  25;13\") + histribution(" + u() +
                ", \"7:1, 900:3\") + alias_sample(hash(" + u() + "), 1.0, 0.0, 3.5) + shuffle(" +
-               u() + ", 7, " + std::to_string(pick(3000)) + ", 5) + select(" + u() + " & 1, " +
-               u() + ", " + u() + ") + chance(" + u() + ", 0.4) + n_of(" + u() + ", 2, " +
+               u() + ", " + shuffle_arguments() + ", 5) + select(" + u() + " & 1, " + u() + ", " +
+               u() + ") + chance(" + u() + ", 0.4) + n_of(" + u() + ", 2, " +
                std::to_string(2 + pick(40)) + ") + discretize(" + f() + " * 100.0, 50.0, 7) + " +
                "trunc_u64(" + f() + " * 9.0) + round_u64(" + f() + ")";
       case 33:
