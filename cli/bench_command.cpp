@@ -6,11 +6,13 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "cli/command_line.hpp"
 #include "cli/workload_file.hpp"
 #include "polyrt/bench.hpp"
 #include "polyrt/traversal.hpp"
+#include "scheduler/jobs/progress_bar.hpp"
 
 namespace polyrt::cli {
 
@@ -18,7 +20,7 @@ namespace {
 
 const char* kBenchUsage =
     "usage: polyrt bench FILE [--seconds S] [--outputs a,b,...] [--set NAME=VALUE]... [--json]\n"
-    "                    [--threads N] [--lib DIR]... [--partition [CURSOR=]I]...\n\n"
+    "                    [--threads N] [--lib DIR]... [--partition [CURSOR=]I]... [-q]\n\n"
     "Measures FILE on every tier and device here, each for about S seconds (default 0.5),\n"
     "iterating the first input from 0 (other inputs and externs from --set):\n"
     "  compile    cold (an empty cache) and cached (compiled again in this process), per engine\n"
@@ -28,7 +30,8 @@ const char* kBenchUsage =
     "  batch      rows/s and output GB/s on 1 thread, on N threads (--threads, default every\n"
     "             core), on each GPU and on all devices together (the CPU's part on N threads),\n"
     "             and what all together make of the sum of each device alone\n"
-    "Numbers from one run are comparable; --json prints them for machines.\n";
+    "Numbers from one run are comparable; --json prints them for machines. On a terminal,\n"
+    "a run over a second counts its measurements on stderr (-q: never).\n";
 
 struct Settings {
   std::string file;
@@ -63,6 +66,7 @@ int bench_command(CommandLine& args) {
       take_setting(args.value_of(f), settings.sets, settings.bench.compile);
     } else if (f == "--json") {
       json = true;
+    } else if (quiet_flag(f)) {
     } else if (!program_flag(args, f, settings.bench.compile)) {
       args.unknown_flag(f);
     }
@@ -110,7 +114,14 @@ int bench_command(CommandLine& args) {
   apply_settings(*p, settings.sets, "bench", settings.bench.coordinates);
   settings.bench.outputs = settings.outputs;
   check_outputs("bench", settings.outputs, *p, settings.file);
+  // Each measurement takes about --seconds: a progress line counts them.
+  std::optional<scheduler::ProgressBar> progress;
+  settings.bench.on_measure = [&](size_t done, size_t total) {
+    if (!progress) progress.emplace(total, "polyrt bench", "measurements");
+    progress->advance(done - progress->done());
+  };
   const BenchReport report = bench_program(settings.file, compile, settings.bench);
+  if (progress) progress->finish();
   for (const std::string& w : report.warnings) std::fprintf(stderr, "%s\n", w.c_str());
   std::fputs(json ? report.json().c_str() : report.text().c_str(), stdout);
   return 0;

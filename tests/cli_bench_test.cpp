@@ -2,6 +2,7 @@
 // the cache it compiles into cold is its own, removed afterwards.
 #include <gtest/gtest.h>
 
+#include "polyrt/bench.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -18,6 +19,23 @@ TEST(CliBench, MeasuresEveryTierAndDevice) {
                   {"compile", "cold ms", "interpreter", "closures", "native", "batch kernels (cpu)",
                    "per state", "ns/pull", "p99.9 ns", "batch", "rows/s", "GB/s", "cpu, 1 thread",
                    "gpu 0 (polyrt CUDA test double", "cpu + gpu 0 ("});
+}
+
+// What drives bench's progress line: one call before each timed row, with
+// the count done and the rows there will be (issue 49: bench was silent).
+TEST(CliBench, EachMeasurementIsAnnouncedWithTheTotal) {
+  const std::string file = write_program(temp_dir(), "small.polydat", "input x\nv := hash(x)\n");
+  BenchOptions options;
+  options.seconds = 0.01;
+  std::vector<std::pair<size_t, size_t>> calls;
+  options.on_measure = [&](size_t done, size_t total) { calls.emplace_back(done, total); };
+  const BenchReport report = bench_file(file, options);
+  ASSERT_FALSE(calls.empty());
+  const size_t rows = report.states.size() + report.batches.size();
+  ASSERT_EQ(calls.size(), rows);
+  for (size_t k = 0; k < calls.size(); ++k) {
+    EXPECT_EQ(calls[k], std::pair(k, rows));
+  }
 }
 
 TEST(CliBench, JsonHasANumberForEveryMeasurement) {

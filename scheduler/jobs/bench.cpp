@@ -184,20 +184,35 @@ BenchReport bench_program(const std::string& name, const ProgramCompiler& compil
   } catch (const RefusedError&) {
     // No batch kernels to time; the batch rows say why.
   }
-  for (const auto& program : programs) {
-    report.states.push_back(time_state(program, job, job.seconds, RequestWay::Pulls));
-  }
   // The fastest way to serve a request of scalar outputs, on the native
   // tier: State::request.
   const Program& native = *programs.back();
-  if (std::none_of(job.outputs.begin(), job.outputs.end(), [&](const std::string& name) {
+  const bool request_row =
+      std::none_of(job.outputs.begin(), job.outputs.end(), [&](const std::string& name) {
         return is_payload(native.output_type(native.require_output(name)));
-      })) {
+      });
+  const auto cores = (size_t)std::max(1, tbb::info::default_concurrency());
+  const size_t threads = job.threads ? std::min(job.threads, cores) : cores;
+  const std::vector<DeviceInfo> gpus = devices().of_kind(DeviceKind::Gpu);
+  const size_t measurements =
+      programs.size() + request_row + 1 + (threads > 1) + (gpus.empty() ? 0 : gpus.size() + 1);
+  size_t measured = 0;
+  const auto next = [&] {
+    if (options.on_measure) options.on_measure(measured, measurements);
+    ++measured;
+  };
+  for (const auto& program : programs) {
+    next();
+    report.states.push_back(time_state(program, job, job.seconds, RequestWay::Pulls));
+  }
+  if (request_row) {
+    next();
     report.states.push_back(time_state(programs.back(), job, job.seconds, RequestWay::Request));
   }
   // A device that cannot run the batch (a side channel in an output's cone,
   // a GPU failing) gets a row saying why; the others are still measured.
   const auto measure = [&](const std::string& label, const BatchOptions& batch) {
+    next();
     try {
       report.batches.push_back(time_batch(programs.back(), job, batch));
     } catch (const RefusedError& e) {
@@ -206,8 +221,6 @@ BenchReport bench_program(const std::string& name, const ProgramCompiler& compil
       report.batches.push_back(BenchBatch{.device = label, .skipped = e.what()});
     }
   };
-  const auto cores = (size_t)std::max(1, tbb::info::default_concurrency());
-  const size_t threads = job.threads ? std::min(job.threads, cores) : cores;
   measure("cpu, 1 thread", BatchOptions{.threads = 1});
   if (threads > 1) {
     measure("cpu, " + std::to_string(threads) + " threads", BatchOptions{.threads = threads});
@@ -218,7 +231,7 @@ BenchReport bench_program(const std::string& name, const ProgramCompiler& compil
   // of them (it falls back to the CPU when no GPU is usable).
   bool every_device_ran = report.batches.back().skipped.empty();
   double alone = every_device_ran ? report.batches.back().rows_per_second : 0;
-  if (const std::vector<DeviceInfo> gpus = devices().of_kind(DeviceKind::Gpu); !gpus.empty()) {
+  if (!gpus.empty()) {
     for (const DeviceInfo& d : gpus) {
       measure("gpu " + std::to_string(d.index),
               BatchOptions{.device = DeviceChoice(BatchDevice::Gpu, d.index)});

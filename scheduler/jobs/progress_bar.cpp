@@ -31,10 +31,11 @@ void ProgressBar::set_quiet(bool value) {
   quiet.store(value);
 }
 
-ProgressBar::ProgressBar(uint64_t total_rows, std::string label)
+ProgressBar::ProgressBar(uint64_t total_rows, std::string label, std::string unit)
     : enabled_(!quiet.load() && ::isatty(STDERR_FILENO) == 1 && total_rows > 0),
       total_(total_rows),
       label_(std::move(label)),
+      unit_(std::move(unit)),
       start_(std::chrono::steady_clock::now()),
       last_draw_(start_) {}
 
@@ -56,10 +57,12 @@ void ProgressBar::draw(double seconds) {
   const double rate = (double)done_ / seconds;
   const std::string left =
       rate > 0 && done_ < total_ ? duration_text((double)(total_ - done_) / rate) : "-";
-  std::fprintf(stderr, "\r%s%s[%.*s%*s] %5.1f%%  %llu/%llu rows  %.2f M rows/s  %s left ",
-               label_.c_str(), label_.empty() ? "" : " ", filled,
-               "========================", width - filled, "", fraction * 100.0,
-               (unsigned long long)done_, (unsigned long long)total_, rate / 1e6, left.c_str());
+  char rate_text[48] = "";
+  if (unit_ == "rows") std::snprintf(rate_text, sizeof rate_text, "  %.2f M rows/s", rate / 1e6);
+  std::fprintf(stderr, "\r%s%s[%.*s%*s] %5.1f%%  %llu/%llu %s%s  %s left ", label_.c_str(),
+               label_.empty() ? "" : " ", filled, "========================", width - filled, "",
+               fraction * 100.0, (unsigned long long)done_, (unsigned long long)total_,
+               unit_.c_str(), rate_text, left.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }

@@ -29,6 +29,9 @@ struct BenchOptions {
   std::vector<uint64_t> coordinates;
   std::vector<std::pair<std::string, Value>> externs;
   CompileOptions compile;  // library path; the engine is each row's own
+  // Called before each timed measurement (a per-state or batch row) with
+  // how many are done and how many there are, e.g. to show progress.
+  std::function<void(size_t done, size_t total)> on_measure;
 };
 
 struct BenchCompile {
