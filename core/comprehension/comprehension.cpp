@@ -51,7 +51,8 @@ std::optional<std::string> compose(
 }
 
 std::vector<std::string> references(const Source& s) {
-  if (s.kind == Source::Kind::Reference && is_composed(s.reference)) {
+  if ((s.kind == Source::Kind::Reference && is_composed(s.reference)) ||
+      s.kind == Source::Kind::Text) {
     return composed_of(s.reference);
   }
   if (s.kind == Source::Kind::Reference) return {s.reference};
@@ -75,6 +76,8 @@ std::optional<Type> element_type(const Source& s) {
       return call_element_type(s.generator);
     case Source::Kind::Interval:
       return Type::F64;
+    case Source::Kind::Text:
+      return Type::Str;
     case Source::Kind::Reference:
       break;
   }

@@ -40,7 +40,7 @@ inline uint64_t opening_bytes(uint64_t tuples, uint64_t elements) {
 }
 
 struct Source {
-  enum class Kind : uint8_t { Range, List, Reference, Generator, Call, Interval, All };
+  enum class Kind : uint8_t { Range, List, Reference, Generator, Call, Interval, All, Text };
   Kind kind = Kind::List;
   // Range: start, start + step, ... < end; a range whose bounds name
   // values (`0..{n}`) holds them in `arguments` (start, end, step: each a

@@ -70,6 +70,11 @@ std::vector<Value> source_values(const Source& s, const Scope& scope, const Call
     }
     case Source::Kind::List:
       return s.values;
+    case Source::Kind::Text: {
+      const std::optional<std::string> text = compose(s.reference, scope);
+      if (!text) return {};  // a placeholder reads None
+      return {Value::str(*text)};
+    }
     case Source::Kind::All:
       throw EvalError("all(" + s.reference +
                           ") enumerates a top-level cursor's range, which only a traversal of "

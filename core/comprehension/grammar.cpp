@@ -326,7 +326,16 @@ Source Parser::literal_form(std::string_view text, size_t at) {
     return list(split_items(text.substr(1, text.size() - 2), ",; \t\n"), at);
   }
   if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
-    refuse_placeholders(text, at);
+    const std::string_view inner = text.substr(1, text.size() - 2);
+    const int placeholders = placeholders_in(inner);
+    if (placeholders < 0) refuse_placeholders(text, at);
+    if (placeholders > 0) {
+      // polydat substitutes {name} inside the text when the traversal opens.
+      Source src;
+      src.kind = Source::Kind::Text;
+      src.reference = std::string(inner);
+      return src;
+    }
     Source src;
     src.values.push_back(Value::str(std::string(text.substr(1, text.size() - 2))));
     return src;
@@ -340,6 +349,21 @@ Source Parser::literal_form(std::string_view text, size_t at) {
   return list(split_items(text, ","), at);
 }
 
+int Parser::placeholders_in(std::string_view text) {
+  int count = 0;
+  for (size_t k = 0; k < text.size(); ++k) {
+    if (text[k] == '}') return -1;
+    if (text[k] != '{') continue;
+    size_t end = k + 1;
+    if (end >= text.size() || !syntax::ident_start(text[end])) return -1;
+    while (end < text.size() && syntax::ident_char(text[end])) ++end;
+    if (end >= text.size() || text[end] != '}') return -1;
+    ++count;
+    k = end;
+  }
+  return count;
+}
+
 void Parser::refuse_placeholders(std::string_view text, size_t at) {
   for (size_t open = text.find('{'); open != std::string_view::npos;
        open = text.find('{', open + 1)) {
@@ -349,10 +373,11 @@ void Parser::refuse_placeholders(std::string_view text, size_t at) {
     if (k < text.size() && text[k] == '}') {
       fail(at,
            "'" + std::string(text.substr(open, k + 1 - open)) +
-               "' inside a source's text is not substituted by polyrt yet (polydat "
+               "' inside this source's text is not substituted by polyrt yet (polydat "
                "substitutes it), and would be taken literally",
-           "build the text in the body instead (name := \"table_\" + region), or write "
-           "the values out");
+           "one quoted text takes it ('table_{region}'); in a string comprehension, build "
+           "the text in the body instead (name := \"table_\" + region), or write the "
+           "values out");
     }
   }
 }

@@ -47,6 +47,7 @@ std::string Parser::canonical_source(const Source& s, bool in_zip) {
   std::string out;
   if (s.kind == Source::Kind::Reference) return s.bare ? s.reference : "{" + s.reference + "}";
   if (s.kind == Source::Kind::All) return "all(" + s.reference + ")";
+  if (s.kind == Source::Kind::Text) return "'" + s.reference + "'";
   if (s.kind == Source::Kind::Generator || s.kind == Source::Kind::Call) {
     out += s.generator + "(";
     for (size_t a = 0; a < s.arguments.size(); ++a) {

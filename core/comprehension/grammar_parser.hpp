@@ -166,8 +166,14 @@ class Parser {
   Source literal_form(std::string_view text, size_t at);
 
   // polydat substitutes a {name} inside a source's quoted text; polyrt does
-  // not yet, and taking it literally would be a silent wrong value.
+  // in one quoted text ('table_{region}', Source::Kind::Text) but not yet in
+  // a string comprehension ("a_{x}, b"), nor beside other braces, where
+  // taking it literally would be a silent wrong value: refused.
   void refuse_placeholders(std::string_view text, size_t at);
+
+  // How many {name} placeholders `text` holds, or -1 when a brace opens or
+  // closes something else (then taken as it is, unless it also holds one).
+  static int placeholders_in(std::string_view text);
 
   // `name(arg, ...)`: a named generator, each argument a literal or a
   // {name}; literal arguments are checked now, the others when it opens.
