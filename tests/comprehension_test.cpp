@@ -557,8 +557,25 @@ TEST(Traversal, ProducersAndDerivations) {
                   {"'nope' is not a producer bound before this line"});
   expect_contains(compile_error(head + "z := 1 + for a in 0..3\n"),
                   {"compiles only as the whole value of a binding"});
-  expect_contains(compile_error(head + "q := for a in 0..3, b in {sweep}\n"),
-                  {"'{sweep}' reads a producer"});
+  // A producer of one element as a clause's whole source: its tuples'
+  // values (taken when the program compiles), on every engine.
+  const std::string as_source =
+      "input cycle\nevens := for a in 0..5 where {a} % 2 == 0 order reverse_lex\n"
+      "for k in 1..3, t in {evens} {\n  v := t * k\n}\n";
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    State at = compile(as_source, CompileOptions{.engine = engine})->new_state();
+    at.set_inputs(std::vector<uint64_t>{0});
+    const Traversal t = open_traversal(at, std::vector<uint64_t>{0}, 0);
+    ASSERT_EQ(t.tuples().size(), 6u);
+    EXPECT_EQ(t.tuples()[0][1].as_u64(), 4u);
+    EXPECT_EQ(t.activation(4).pull("v").as_u64(), 4u);
+  }
+  expect_contains(compile_error(head + "pair := for x in 1..2, y in 3..4\n"
+                                       "q := for a in 0..3, b in {pair}\n"),
+                  {"'{pair}' reads a producer of 2 elements"});
+  expect_contains(compile_error("input cycle\nn := cycle\np := for a in 0..{n}\n"
+                                "for t in {p} { v := t }\n"),
+                  {"'{p}' reads a producer that reads 'n'"});
   expect_contains(compile_error("input cycle\nlater := for early where {a} > 1\n"
                                 "early := for a in 0..3\n"),
                   {"'early' is not a producer bound before this line"});

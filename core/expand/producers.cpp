@@ -6,6 +6,8 @@
 
 #include "comprehension/comprehension.hpp"
 #include "comprehension/derivation.hpp"
+#include "nodes/call_node.hpp"
+#include "polyrt/error.hpp"
 
 namespace polyrt::expand {
 
@@ -101,6 +103,54 @@ class Resolver {
 
 }  // namespace
 
+namespace {
+
+// A clause's source `{p}` of a producer p of one element: p's tuples, the
+// values of that element (polydat's producer as a source). polyrt takes
+// them when the program compiles, so p must read nothing of the scope.
+void read_producer_sources(comprehension::Comprehension& c, const Producers& producers,
+                           const ProducerFailure& fail) {
+  for (comprehension::Comprehension& alternative : c.alternatives) {
+    read_producer_sources(alternative, producers, fail);
+  }
+  for (comprehension::Clause& clause : c.clauses) {
+    for (comprehension::Source& source : clause.sources) {
+      if (source.kind != comprehension::Source::Kind::Reference) continue;
+      const auto producer = producers.find(source.reference);
+      if (producer == producers.end()) continue;
+      const comprehension::Comprehension& p = producer->second;
+      const std::string name = source.reference;
+      if (comprehension::element_names(p).size() != 1) {
+        fail("'{" + name + "}' reads a producer of " +
+                 std::to_string(comprehension::element_names(p).size()) +
+                 " elements; a source gives one value a tuple",
+             "traverse the producer by its name: for " + name + " { ... }");
+      }
+      if (!comprehension::scope_names(p).empty()) {
+        fail("'{" + name + "}' reads a producer that reads '" +
+                 comprehension::scope_names(p).front() +
+                 "': polyrt takes a producer's tuples as a source when the program compiles",
+             "traverse the producer by its name: for " + name + " { ... }");
+      }
+      comprehension::Tuples tuples;
+      try {
+        tuples = comprehension::evaluate(
+            p, [](std::string_view) { return std::nullopt; }, nodes::call_node_elements);
+      } catch (const Error& e) {
+        fail("'{" + name + "}': " + e.what(), "");
+      }
+      comprehension::Source values;
+      for (std::vector<Value>& row : tuples.rows) values.values.push_back(std::move(row[0]));
+      if (values.values.empty()) {
+        fail("'{" + name + "}' reads a producer of no tuples", "");
+      }
+      source = std::move(values);
+    }
+  }
+}
+
+}  // namespace
+
 comprehension::Comprehension resolve_comprehension(const comprehension::Comprehension& written,
                                                    const Producers& producers,
                                                    const ProducerFailure& fail) {
@@ -115,11 +165,10 @@ comprehension::Comprehension resolve_comprehension(const comprehension::Comprehe
     if (derived.error) fail(derived.error->message, derived.error->hint);
     c = std::move(*derived.comprehension);
   }
+  read_producer_sources(c, producers, fail);
   for (const std::string& name : comprehension::scope_names(c)) {
     if (producers.count(name)) {
-      fail("'{" + name +
-               "}' reads a producer: its tuples as a source are not supported by "
-               "polyrt yet",
+      fail("'{" + name + "}' reads a producer, which only a clause's whole source can",
            "traverse or derive from the producer by its name: for " + name + " { ... }");
     }
   }
