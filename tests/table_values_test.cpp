@@ -18,6 +18,8 @@ init wait = dist_exponential(2.0)
 init tail = dist_pareto(1.0, 3.0)
 init pick = alias_table(0.5, 0.3, 0.2)
 init listed = alias_table([0.5, 0.3, 0.2])
+weights := [0.5, 0.3, 0.2]
+init bound = alias_table(weights)
 u := unit_interval(hash(cycle))
 height := lut_sample(u, normal)
 height_direct := dist_normal(u, 100.0, 15.0)
@@ -27,14 +29,16 @@ tailed := lut_sample(u, tail)
 tailed_direct := dist_pareto(u, 1.0, 3.0)
 kind := alias_sample(hash(cycle), pick)
 kind_listed := alias_sample(hash(cycle), listed)
+kind_bound := alias_sample(hash(cycle), bound)
 kind_inline := alias_sample(hash(cycle), alias_table(0.5, 0.3, 0.2))
 kind_direct := alias_sample(hash(cycle), 0.5, 0.3, 0.2)
 )";
 
 TEST(TableValues, SampledTablesEqualTheDirectNodesOnEveryEngine) {
   const std::vector<std::string> pairs[] = {
-      {"height", "height_direct"}, {"waited", "waited_direct"},    {"tailed", "tailed_direct"},
-      {"kind", "kind_direct"},     {"kind_listed", "kind_direct"}, {"kind_inline", "kind_direct"}};
+      {"height", "height_direct"},  {"waited", "waited_direct"},    {"tailed", "tailed_direct"},
+      {"kind", "kind_direct"},      {"kind_listed", "kind_direct"}, {"kind_inline", "kind_direct"},
+      {"kind_bound", "kind_direct"}};
   for (uint64_t x = 0; x < 16; ++x) {
     for (const std::vector<std::string>& pair : pairs) {
       const std::vector<std::string> got = values_everywhere(kTables, x, pair);
@@ -45,7 +49,7 @@ TEST(TableValues, SampledTablesEqualTheDirectNodesOnEveryEngine) {
 
 TEST(TableValues, TablesAreNoOutputsAndTheBatchTierSamplesThem) {
   const auto program = compile(kTables);
-  for (const char* table : {"normal", "wait", "tail", "pick", "listed"}) {
+  for (const char* table : {"normal", "wait", "tail", "pick", "listed", "bound"}) {
     EXPECT_FALSE(program->output_index(table)) << table << " is a table, not an output";
   }
   BatchOptions options;

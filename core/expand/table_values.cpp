@@ -123,6 +123,16 @@ class TableResolver {
     });
   }
 
+  // The list literal `e` is, or the one a name it reads is bound to
+  // (legacy alias_table(weights) over a binding `weights := [...]`).
+  const Expr* array_in(const Expr& e, size_t hops) const {
+    if (e.kind == ExprKind::Array) return &e;
+    if (e.kind != ExprKind::Ident || hops > binding_.size()) return nullptr;
+    const auto it = binding_.find(e.text);
+    if (it == binding_.end()) return nullptr;
+    return array_in(*ast_.statements[it->second].expr, hops + 1);
+  }
+
   // lut_sample(q, T) -> dist_X(q, params...); alias_sample(h, T) ->
   // alias_sample(h, weights...). An alias_sample of plain weights is
   // polyrt's own node and stays.
@@ -146,8 +156,9 @@ class TableResolver {
     const Expr& d = *table->descriptor;
     std::vector<ExprPtr> args;
     args.push_back(std::move(call.args[0]));
-    if (table->alias && d.args.size() == 1 && d.args[0]->kind == ExprKind::Array) {
-      for (const ExprPtr& w : d.args[0]->args) args.push_back(clone(*w, w->pos.origin));
+    const Expr* weights = table->alias && d.args.size() == 1 ? array_in(*d.args[0], 0) : nullptr;
+    if (weights) {
+      for (const ExprPtr& w : weights->args) args.push_back(clone(*w, w->pos.origin));
     } else {
       for (const ExprPtr& a : d.args) args.push_back(clone(*a, a->pos.origin));
     }
