@@ -957,11 +957,31 @@ TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
 namespace polyrt::test {
 namespace {
 
-// A spread in a list source (polydat's `[0, xs...]`) is refused by name; it
-// once read as a malformed interval.
-TEST(Comprehension, ASpreadIsRefusedByName) {
-  expect_contains(compile_error("input cycle\nxs := [1, 2]\nfor v in [0, xs...] {\n  w := v\n}\n"),
-                  {"t.polydat:3:10", "source '[0, xs...]' spreads a list ('NAME...')"});
+// polydat's spread in a list source, `[0.5, xs..., 2.5]` (or `xs…`): the
+// vector's elements in its place when the traversal opens, numeric
+// literals read as its element type, on every engine; a spread of a
+// scalar, of nothing, or items of two types are refused by name.
+TEST(Comprehension, ASpreadTakesAVectorsElements) {
+  const std::string source =
+      "input cycle\nxs := str_to_vec_f32(\"[0.25, 0.75]\")\nys := hash_vec(cycle, 2)\n"
+      "for v in [0.5, xs..., ys\u2026, 2] {\n  w := v\n}\n";
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    State at = compile(source, CompileOptions{.engine = engine})->new_state();
+    at.set_inputs(std::vector<uint64_t>{0});
+    const Traversal t = open_traversal(at, std::vector<uint64_t>{0}, 0);
+    ASSERT_EQ(t.tuples().size(), 6u);
+    EXPECT_EQ(t.tuples()[0][0].to_string(), "0.5");
+    EXPECT_EQ(t.tuples()[2][0].to_string(), "0.75");
+    EXPECT_EQ(t.tuples()[5][0].type(), Type::F32);
+    EXPECT_EQ(t.tuples()[5][0].to_string(), "2");
+  }
+  expect_contains(compile_error("input cycle\nn := 5\nfor v in [0, n...] {\n  w := v\n}\n"),
+                  {"t.polydat:3:5", "'n...' spreads a u64: a spread takes a vector's elements"});
+  expect_contains(compile_error("input cycle\nfor v in [0, xs...] {\n  w := v\n}\n"),
+                  {"'xs...' spreads no output or input of the program"});
+  expect_contains(
+      compile_error("input cycle\nxs := hash_vec(cycle, 2)\nfor v in [\"a\", xs...] { w := v }\n"),
+      {"the list's items have two types"});
 }
 
 }  // namespace

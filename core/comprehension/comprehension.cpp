@@ -79,6 +79,7 @@ std::optional<Type> element_type(const Source& s) {
     case Source::Kind::Text:
       return Type::Str;
     case Source::Kind::Reference:
+    case Source::Kind::Spread:  // a {name}'s, or a spread name's: its value's
       break;
   }
   return std::nullopt;

@@ -40,7 +40,17 @@ inline uint64_t opening_bytes(uint64_t tuples, uint64_t elements) {
 }
 
 struct Source {
-  enum class Kind : uint8_t { Range, List, Reference, Generator, Call, Interval, All, Text };
+  enum class Kind : uint8_t {
+    Range,
+    List,
+    Reference,
+    Generator,
+    Call,
+    Interval,
+    All,
+    Text,
+    Spread
+  };
   Kind kind = Kind::List;
   // Range: start, start + step, ... < end; a range whose bounds name
   // values (`0..{n}`) holds them in `arguments` (start, end, step: each a
@@ -76,8 +86,8 @@ std::vector<std::string> references(const Source& s);
 bool is_composed(std::string_view reference);
 std::vector<std::string> composed_of(std::string_view reference);
 
-// The type of a source's elements; nullopt for a {name}, whose type is
-// its value's.
+// The type of a source's elements; nullopt for a {name} or a spread,
+// whose type is their values'.
 std::optional<Type> element_type(const Source& s);
 
 // One axis of the cartesian: `name in SOURCE`, or a zip `(a, b) in (S1,

@@ -48,6 +48,22 @@ std::vector<Value> deferred_range_values(const Source& s, const Scope& scope) {
   return source_values(listed, scope, nullptr);
 }
 
+// A spread's items: each literal, each spread vector's elements; a spread
+// reading None yields nothing.
+std::vector<Value> spread_values(const Source& s, const Scope& scope) {
+  std::vector<Value> out;
+  for (const Source& item : s.arguments) {
+    if (item.kind != Source::Kind::Reference) {
+      out.push_back(item.values[0]);
+      continue;
+    }
+    const std::optional<Value> v = scope(item.reference);
+    if (!v || v->is_none()) return {};
+    for (Value& e : vector_elements(*v)) out.push_back(std::move(e));
+  }
+  return out;
+}
+
 // The values a source yields (a reference peeled one level: a scalar is
 // one element, None none).
 std::vector<Value> source_values(const Source& s, const Scope& scope, const Caller& call) {
@@ -70,6 +86,8 @@ std::vector<Value> source_values(const Source& s, const Scope& scope, const Call
     }
     case Source::Kind::List:
       return s.values;
+    case Source::Kind::Spread:
+      return spread_values(s, scope);
     case Source::Kind::Text: {
       const std::optional<std::string> text = compose(s.reference, scope);
       if (!text) return {};  // a placeholder reads None

@@ -262,12 +262,10 @@ Source Parser::source(std::string_view text, size_t at) {
       std::all_of(text.begin(), text.begin() + (ptrdiff_t)paren, ident_char)) {
     return call_form(text.substr(0, paren), text.substr(paren + 1, text.size() - paren - 2), at);
   }
-  if (text.front() == '[' && text.find("...") != std::string_view::npos) {
-    fail(at,
-         "source '" + std::string(text) +
-             "' spreads a list ('NAME...'), which polyrt does not "
-             "take yet",
-         "list the values, or iterate the list itself: for x in {NAME}");
+  if (text.front() == '[' && text.back() == ']' &&
+      (text.find("...") != std::string_view::npos ||
+       text.find("\u2026") != std::string_view::npos)) {
+    return spread(text.substr(1, text.size() - 2), at);
   }
   if (const size_t dots = text.find("..");
       dots != std::string_view::npos && text.front() != '"' && text.front() != '\'') {
@@ -300,6 +298,32 @@ bool Parser::composed_name(std::string_view name) {
     k = close;
   }
   return placeholders > 0;
+}
+
+Source Parser::spread(std::string_view items, size_t at) {
+  Source src;
+  src.kind = Source::Kind::Spread;
+  for (std::string_view item : split_items(items, ",")) {
+    std::string name;
+    for (std::string_view dots : {std::string_view("..."), std::string_view("\u2026")}) {
+      if (item.size() > dots.size() && item.substr(item.size() - dots.size()) == dots) {
+        name = trimmed(item.substr(0, item.size() - dots.size()));
+      }
+    }
+    if (name.empty() && item.find("...") != std::string_view::npos) {
+      fail(at, "'" + std::string(item) + "' spreads no name: a spread is NAME... (or NAME\u2026)");
+    }
+    if (!name.empty()) {
+      if (!ident_start(name.front()) || !std::all_of(name.begin(), name.end(), ident_char)) {
+        fail(at, "'" + std::string(item) + "' spreads no name: a spread is NAME...");
+      }
+      src.arguments.push_back(reference(name, false));
+    } else {
+      src.arguments.push_back(list({item}, at));
+    }
+  }
+  if (src.arguments.empty()) fail(at, "an empty list has no tuples; a clause needs a value");
+  return src;
 }
 
 Source Parser::call_form(std::string_view name, std::string_view args, size_t at) {

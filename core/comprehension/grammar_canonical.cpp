@@ -48,6 +48,15 @@ std::string Parser::canonical_source(const Source& s, bool in_zip) {
   if (s.kind == Source::Kind::Reference) return s.bare ? s.reference : "{" + s.reference + "}";
   if (s.kind == Source::Kind::All) return "all(" + s.reference + ")";
   if (s.kind == Source::Kind::Text) return "'" + s.reference + "'";
+  if (s.kind == Source::Kind::Spread) {
+    for (size_t a = 0; a < s.arguments.size(); ++a) {
+      const Source& item = s.arguments[a];
+      out += (a ? ", " : "") + (item.kind == Source::Kind::Reference
+                                    ? item.reference + "..."
+                                    : canonical_value(item.values[0]));
+    }
+    return "[" + out + "]";
+  }
   if (s.kind == Source::Kind::Generator || s.kind == Source::Kind::Call) {
     out += s.generator + "(";
     for (size_t a = 0; a < s.arguments.size(); ++a) {

@@ -158,6 +158,9 @@ class Parser {
   // {placeholder}s, each a plain name (polydat 0.6.1).
   static bool composed_name(std::string_view name);
 
+  // `[0, xs..., 9]`: literals and spread names (polydat's spread).
+  Source spread(std::string_view items, size_t at);
+
   // A source `NAME(ARGS)`: all(<cursor>), a generator or a node call.
   Source call_form(std::string_view name, std::string_view args, size_t at);
 

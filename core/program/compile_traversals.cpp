@@ -128,6 +128,73 @@ Type composed_type(const Program& parent, const std::string& composed,
   return *type;
 }
 
+// A spread's numeric literals take its vectors' element type, as a list
+// literal beside a vector's elements is read in polydat ([0.5, xs...] of
+// f32 elements is f32; an integer that fits an integer element type).
+void settle_spread_literals(comprehension::Comprehension& c, const Program& parent) {
+  for (comprehension::Comprehension& alternative : c.alternatives) {
+    settle_spread_literals(alternative, parent);
+  }
+  for (comprehension::Clause& clause : c.clauses) {
+    for (comprehension::Source& spread : clause.sources) {
+      if (spread.kind != comprehension::Source::Kind::Spread) continue;
+      std::optional<Type> element;
+      for (const comprehension::Source& item : spread.arguments) {
+        if (item.kind != comprehension::Source::Kind::Reference || element) continue;
+        const std::optional<Type> vector = parent_type(parent, item.reference);
+        if (vector && is_vector(*vector)) element = vector_element(*vector);
+      }
+      if (!element) continue;
+      for (comprehension::Source& item : spread.arguments) {
+        if (item.kind == comprehension::Source::Kind::Reference) continue;
+        Value& v = item.values[0];
+        const Type from = v.type();
+        if (from == *element) continue;
+        if (is_float(*element) && (from == Type::U64 || from == Type::F64)) {
+          const double d = from == Type::U64 ? (double)v.as_u64() : v.as_f64();
+          v = *element == Type::F32 ? Value::f32((float)d) : Value::f64(d);
+        } else if (is_integer(*element) && is_integer(from) &&
+                   integer_fits(word_of(v), from, *element)) {
+          v = Value::of_word(*element, word_of(v));
+        }
+      }
+    }
+  }
+}
+
+// The type of a spread's elements: its literals' and its spread vectors'
+// elements', which must agree.
+Type spread_type(const comprehension::Source& spread, const Program& parent,
+                 const std::function<void(const std::string&)>& fail) {
+  std::optional<Type> type;
+  std::string first;
+  for (const comprehension::Source& item : spread.arguments) {
+    Type t = Type::U64;
+    std::string what;
+    if (item.kind == comprehension::Source::Kind::Reference) {
+      const std::optional<Type> vector = parent_type(parent, item.reference);
+      if (!vector) fail("'" + item.reference + "...' spreads no output or input of the program");
+      if (!is_vector(*vector)) {
+        fail("'" + item.reference + "...' spreads a " + std::string(type_name(*vector)) +
+             ": a spread takes a vector's elements (write [" + item.reference +
+             "] for the value itself)");
+      }
+      t = vector_element(*vector);
+      what = "the elements of '" + item.reference + "'";
+    } else {
+      t = item.values[0].type();
+      what = item.values[0].to_string();
+    }
+    if (type && t != *type) {
+      fail("the list's items have two types: " + first + " is a " + std::string(type_name(*type)) +
+           ", " + what + " a " + std::string(type_name(t)));
+    }
+    if (!type) first = what;
+    type = t;
+  }
+  return *type;
+}
+
 // The type of element `e`: its source's, a {name}'s the parent's value's;
 // a union's alternatives must agree.
 Type element_type(const comprehension::Comprehension& c, size_t e, const Program& parent,
@@ -145,6 +212,7 @@ Type element_type(const comprehension::Comprehension& c, size_t e, const Program
     return first;
   }
   const comprehension::Source& source = *comprehension::element_sources(c)[e];
+  if (source.kind == comprehension::Source::Kind::Spread) return spread_type(source, parent, fail);
   if (source.kind != comprehension::Source::Kind::Reference) {
     return comprehension::element_type(source).value();
   }
@@ -321,6 +389,7 @@ std::shared_ptr<TraversalDef> compile_level(const syntax::Ast& frame,
   auto def = std::make_shared<TraversalDef>();
   def->comprehension = traversal.comprehension;
   const syntax::SourcePos at = traversal.comprehension_pos;
+  settle_spread_literals(def->comprehension, parent);
   comprehension::resolve_cursor_ranges(
       def->comprehension,
       [&](const std::string& name) -> std::optional<std::pair<uint64_t, uint64_t>> {
