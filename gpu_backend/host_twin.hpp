@@ -17,7 +17,7 @@ using HostTwinFn = void (*)(void* const* params, uint32_t block, uint32_t block_
                             uint32_t thread, uint32_t grid_dim);
 
 struct HostTwinKernels {
-  // Per entry of emit_batch_kernels (null for host steps), or of
+  // Per entry of emit_gpu_batch_kernels (null for host steps), or of
   // emit_shared_kernels.
   std::vector<HostTwinFn> per_step;
   std::shared_ptr<const void> code;  // keeps the compiled code alive
