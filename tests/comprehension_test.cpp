@@ -618,6 +618,13 @@ TEST(Traversal, ProducersAndDerivations) {
       {"t.polydat:4:5", "'{k_{k}_x}' composes 'k_1_x', a u64, and 'k_2_x', a str"});
   expect_contains(compile_error("input cycle\nfor k in 1, l in {q_{k}_x} { v := l }\n"),
                   {"'{q_{k}_x}' composes no name of the program's outputs or inputs"});
+  // Many placeholders against a long name: matched in |template| x |name|
+  // steps (trying every split once hung the compile).
+  std::string many = "{";
+  for (int k = 0; k < 25; ++k) many += "{a}";
+  expect_contains(compile_error("input cycle\n" + std::string(60, 'k') +
+                                " := 1\nfor a in 1, l in " + many + "x} { v := l }\n"),
+                  {"composes no name of the program's outputs or inputs"});
   // A bare word as a source is a name (polydat's reading, never its own
   // text); one that names nothing is refused with the quoting hint.
   const auto bare = compile(

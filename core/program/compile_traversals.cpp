@@ -88,19 +88,26 @@ std::optional<Type> parent_type(const Program& parent, const std::string& name) 
 }
 
 // Whether `name` is one that the composed reference `composed` can make:
-// its text outside the placeholders as written, each placeholder some name
-// characters.
+// its text outside the placeholders as written, each placeholder one or
+// more name characters. Matched over the name's prefixes, never by
+// backtracking: a template of many placeholders costs |composed| x |name|
+// steps (trying every split took exponential time and recursed once per
+// character).
 bool composes(std::string_view composed, std::string_view name) {
-  if (composed.empty()) return name.empty();
-  if (composed.front() != '{') {
-    return !name.empty() && name.front() == composed.front() &&
-           composes(composed.substr(1), name.substr(1));
+  // made[j]: the template read so far makes the name's first j characters.
+  std::vector<char> made(name.size() + 1, 0), next(name.size() + 1, 0);
+  made[0] = 1;
+  for (size_t k = 0; k < composed.size(); ++k) {
+    const bool placeholder = composed[k] == '{';
+    if (placeholder) k = composed.find('}', k);
+    next[0] = 0;
+    for (size_t j = 1; j <= name.size(); ++j) {
+      next[j] = placeholder ? (made[j - 1] || next[j - 1]) && syntax::ident_char(name[j - 1])
+                            : made[j - 1] && name[j - 1] == composed[k];
+    }
+    made.swap(next);
   }
-  const std::string_view rest = composed.substr(composed.find('}') + 1);
-  for (size_t k = 1; k <= name.size() && syntax::ident_char(name[k - 1]); ++k) {
-    if (composes(rest, name.substr(k))) return true;
-  }
-  return false;
+  return made[name.size()];
 }
 
 // The type of a composed reference: that of every name of the parent it
