@@ -283,21 +283,10 @@ Source Parser::reference(std::string_view name, bool bare) {
 }
 
 bool Parser::composed_name(std::string_view name) {
-  // Name characters and one level of {placeholder}s, each a plain name.
-  size_t placeholders = 0;
-  for (size_t k = 0; k < name.size(); ++k) {
-    if (ident_char(name[k])) continue;
-    const size_t close = name[k] == '{' ? name.find('}', k) : std::string_view::npos;
-    if (close == std::string_view::npos) return false;
-    const std::string_view inner = name.substr(k + 1, close - k - 1);
-    if (inner.empty() || !ident_start(inner.front()) ||
-        !std::all_of(inner.begin(), inner.end(), ident_char)) {
-      return false;
-    }
-    ++placeholders;
-    k = close;
-  }
-  return placeholders > 0;
+  // {placeholder}s, each a plain name, and name characters between them.
+  return placeholders_in(name) > 0 && std::all_of(name.begin(), name.end(), [](char c) {
+           return ident_char(c) || c == '{' || c == '}';
+         });
 }
 
 Source Parser::spread(std::string_view items, size_t at) {

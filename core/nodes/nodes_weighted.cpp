@@ -108,21 +108,15 @@ void dynamic_pick(Call& c) {
     c.set_str("");
     return;
   }
-  std::vector<WeightedEntry> entries;
   try {
-    entries = parse_weighted_spec(c.str(1), true, 1);
+    const std::vector<WeightedEntry> entries = parse_weighted_spec(c.str(1), true, 1);
+    std::vector<double> weights;
+    for (const WeightedEntry& e : entries) weights.push_back(e.weight);
+    const std::shared_ptr<const Prepared> table = alias_table(weights, indices(weights.size()));
+    c.set_str(entries[alias_pick(*table, c.u64(0))].value);
   } catch (const ParamError& e) {
     throw NodeFailure{"weights_spec \"" + c.str(1) + "\": " + e.message};
   }
-  std::vector<double> weights;
-  for (const WeightedEntry& e : entries) weights.push_back(e.weight);
-  std::shared_ptr<const Prepared> table;
-  try {
-    table = alias_table(weights, indices(weights.size()));
-  } catch (const ParamError& e) {
-    throw NodeFailure{"weights_spec \"" + c.str(1) + "\": " + e.message};
-  }
-  c.set_str(entries[alias_pick(*table, c.u64(0))].value);
 }
 
 }  // namespace

@@ -4,24 +4,28 @@
 
 namespace polyrt::syntax {
 
-void walk(const Expr& root, const std::function<void(const Expr&)>& visit) {
-  std::vector<const Expr*> pending{&root};
+namespace {
+
+// Expr or const Expr: each node before its arguments, in source order.
+template <typename Node, typename Visit>
+void walk_nodes(Node& root, const Visit& visit) {
+  std::vector<Node*> pending{&root};
   while (!pending.empty()) {
-    const Expr* e = pending.back();
+    Node* e = pending.back();
     pending.pop_back();
     visit(*e);
     for (size_t a = e->args.size(); a-- > 0;) pending.push_back(e->args[a].get());
   }
 }
 
+}  // namespace
+
+void walk(const Expr& root, const std::function<void(const Expr&)>& visit) {
+  walk_nodes(root, visit);
+}
+
 void walk(Expr& root, const std::function<void(Expr&)>& visit) {
-  std::vector<Expr*> pending{&root};
-  while (!pending.empty()) {
-    Expr* e = pending.back();
-    pending.pop_back();
-    visit(*e);
-    for (size_t a = e->args.size(); a-- > 0;) pending.push_back(e->args[a].get());
-  }
+  walk_nodes(root, visit);
 }
 
 void walk_slots(ExprPtr& root, const std::function<bool(ExprPtr&)>& visit) {
