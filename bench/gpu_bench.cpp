@@ -182,11 +182,11 @@ void BM_GpuTableToCsv(benchmark::State& st, const char* file, BatchDevice device
     const uint64_t rows = kRows / 16;
     uint64_t written = 0;
     const auto write = [&](uint64_t, uint64_t, std::string_view bytes) { written += bytes.size(); };
-    batch.stream_rows(0, rows, "csv", write);  // warm-up: buffers, streams, the module
+    batch.stream_rows(0, rows, RowFormat::Csv, write);  // warm-up: buffers, streams, the module
     uint64_t first = rows;
     written = 0;
     for (auto _ : st) {
-      batch.stream_rows(first, rows, "csv", write);
+      batch.stream_rows(first, rows, RowFormat::Csv, write);
       first += rows;
     }
     st.SetItemsProcessed((int64_t)(st.iterations() * rows));

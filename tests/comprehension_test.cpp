@@ -12,14 +12,20 @@
 #include <cmath>
 
 #include "comprehension/derivation.hpp"
+#include "nodes/registry.hpp"
 #include "polyrt/traversal.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
 namespace {
 
+// A comprehension parsed as a program's are: told the registry's node sources.
+comprehension::Parsed parse_text(std::string_view text) {
+  return comprehension::parse(text, nodes::comprehension_call_element);
+}
+
 comprehension::Tuples tuples_of(const std::string& text, const comprehension::Scope& scope = {}) {
-  const comprehension::Parsed parsed = comprehension::parse(text);
+  const comprehension::Parsed parsed = parse_text(text);
   if (parsed.error) ADD_FAILURE() << text << ": " << parsed.error->message;
   const comprehension::Scope none = [](std::string_view) { return std::nullopt; };
   return comprehension::evaluate(*parsed.comprehension, scope ? scope : none);
@@ -37,7 +43,7 @@ std::vector<std::string> rows(const comprehension::Tuples& t) {
 }
 
 std::string error_of(const std::string& text) {
-  const comprehension::Parsed parsed = comprehension::parse(text);
+  const comprehension::Parsed parsed = parse_text(text);
   return parsed.error ? parsed.error->message : "(no error)";
 }
 
@@ -59,8 +65,7 @@ TEST(Comprehension, SourcesTypeTheirValuesAsPolydatDoes) {
   const comprehension::Tuples t = tuples_of("a in 0..2, tag in p, q");
   EXPECT_EQ(t.names, (V{"a", "tag"}));
   EXPECT_EQ(tuples_of("x in 1, 2.5").rows[0][0].type(), Type::F64);
-  EXPECT_EQ(comprehension::parse("limit in 10,20,30").comprehension->canonical,
-            "limit in 10, 20, 30");
+  EXPECT_EQ(parse_text("limit in 10,20,30").comprehension->canonical, "limit in 10, 20, 30");
 }
 
 TEST(Comprehension, TheRightmostClauseIsFastestAndSourcesMayReadEarlierOnes) {
@@ -79,8 +84,7 @@ TEST(Comprehension, TheRightmostClauseIsFastestAndSourcesMayReadEarlierOnes) {
   EXPECT_EQ(rows(tuples_of("a in 5..{n} step 1", scope)), (V{"5", "6"}));
   EXPECT_EQ(rows(tuples_of("a in 1..=3, b in {a}..=4 step {a}", scope)),
             (V{"1/1", "1/2", "1/3", "1/4", "2/2", "2/4", "3/3"}));
-  EXPECT_EQ(comprehension::parse("a in 0..= {n} step 2").comprehension->canonical,
-            "a in 0..={n} step 2");
+  EXPECT_EQ(parse_text("a in 0..= {n} step 2").comprehension->canonical, "a in 0..={n} step 2");
   EXPECT_TRUE(tuples_of("a in 0..{missing}", scope).rows.empty());
   EXPECT_THROW(tuples_of("a in 0..5 step {z}",
                          [](std::string_view) -> std::optional<Value> { return Value::u64(0); }),
@@ -209,9 +213,8 @@ TEST(Comprehension, NamedGeneratorsGivePolydatsSequences) {
   EXPECT_EQ(rows(tuples_of("a in 1..4, f in fib({a})")),
             (V{"1/1", "2/1", "2/1", "3/1", "3/1", "3/2"}));
   EXPECT_TRUE(tuples_of("f in fib({missing})", scope).rows.empty());
-  EXPECT_EQ(
-      comprehension::parse("f in fib( 8 ), g in geometric({n},2.5,3)").comprehension->canonical,
-      "f in fib(8), g in geometric({n}, 2.5, 3)");
+  EXPECT_EQ(parse_text("f in fib( 8 ), g in geometric({n},2.5,3)").comprehension->canonical,
+            "f in fib(8), g in geometric({n}, 2.5, 3)");
   const comprehension::Scope big = [](std::string_view) { return Value::u64(94); };
   EXPECT_THROW(tuples_of("f in fib({n})", big), EvalError);
 }
@@ -247,11 +250,10 @@ TEST(Comprehension, ZipsAndUnions) {
     return std::nullopt;
   };
   EXPECT_EQ(rows(tuples_of("a in 0..2, b in x", scope)), (V{"0/7", "1/7"}));
-  EXPECT_EQ(comprehension::parse("b in x").comprehension->canonical, "b in x");
-  EXPECT_EQ(comprehension::parse("[ for k in 1..4,for k in 10..13 ]  where {k} > 2")
-                .comprehension->canonical,
+  EXPECT_EQ(parse_text("b in x").comprehension->canonical, "b in x");
+  EXPECT_EQ(parse_text("[ for k in 1..4,for k in 10..13 ]  where {k} > 2").comprehension->canonical,
             "[for k in 1..4, for k in 10..13] where {k} > 2");
-  EXPECT_EQ(comprehension::parse("(a,b) in zip_cycle(1..3,[x,y,z])").comprehension->canonical,
+  EXPECT_EQ(parse_text("(a,b) in zip_cycle(1..3,[x,y,z])").comprehension->canonical,
             "(a, b) in zip_cycle(1..3, [x, y, z])");
   EXPECT_NE(error_of("[for a in 1..3, for b in 1..3]").find("bind the same names"),
             std::string::npos);
@@ -269,8 +271,8 @@ TEST(Comprehension, ZipsAndUnions) {
 // A derivation composes with its producer as polydat composes them.
 TEST(Comprehension, DerivationsComposeWithTheirProducer) {
   const auto derive = [](const std::string& base, const std::string& derivation) {
-    return comprehension::derive(*comprehension::parse(base).comprehension,
-                                 *comprehension::parse("sweep " + derivation).comprehension)
+    return comprehension::derive(*parse_text(base).comprehension,
+                                 *parse_text("sweep " + derivation).comprehension)
         .comprehension->canonical;
   };
   EXPECT_EQ(derive("a in 0..3", "where {a} > 0"), "a in 0..3 where {a} > 0");
@@ -301,7 +303,7 @@ TEST(Comprehension, IntervalsAreSampled) {
             (V{"0.6515107041078161/0.8010741869421121", "0.763299230148133/0.5743879801836694",
                "0.15219281968616438/0.415776354570232", "0.333891196846257/0.13198330495905897"}));
   EXPECT_EQ(tuples_of("x in 0.0..1.0 order halton/1").rows[0][0].type(), Type::F64);
-  EXPECT_EQ(comprehension::parse("x in 0..2.5 order halton/2").comprehension->canonical,
+  EXPECT_EQ(parse_text("x in 0..2.5 order halton/2").comprehension->canonical,
             "x in 0.0..2.5 order halton/2");
   for (const char* unsampled :
        {"x in 0.0..1.0", "x in 0.0..1.0 order halton", "x in 0.0..1.0 order lex/3"}) {
@@ -358,11 +360,10 @@ TEST(Comprehension, NamedMeasuresDrawThroughTheirInverseCdf) {
   EXPECT_EQ(normal[1] - 10.0, -(normal[2] - 10.0));
   for (double x : draws("normal(0, 1) on 0.0..=2.0")) EXPECT_TRUE(x >= 0.0 && x <= 2.0) << x;
   EXPECT_EQ(draws("normal()"), draws("normal(0, 1)"));
-  EXPECT_EQ(comprehension::parse("x in normal() order halton/2").comprehension->canonical,
+  EXPECT_EQ(parse_text("x in normal() order halton/2").comprehension->canonical,
             "x in normal(0, 1) order halton/2");
-  EXPECT_EQ(
-      comprehension::parse("x in exponential(2) on 0..1 order sobol/2").comprehension->canonical,
-      "x in exponential(2) on 0.0..1.0 order sobol/2");
+  EXPECT_EQ(parse_text("x in exponential(2) on 0..1 order sobol/2").comprehension->canonical,
+            "x in exponential(2) on 0.0..1.0 order sobol/2");
   EXPECT_NE(error_of("x in normal(1) order halton/2").find("normal takes 2 parameter(s)"),
             std::string::npos);
   EXPECT_NE(error_of("x in exponential(0) order halton/2")

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/polyrt.hpp"
 #include "syntax/ast.hpp"
@@ -43,7 +44,7 @@ TEST(Expansions, TheParserLeavesTheTreeAsWritten) {
   const syntax::SourceText text("t.polydat",
                                 "input cycle\ntile t : text := \"id=${cycle}\"\n"
                                 "e := emit_row(\"csv\", \"a\", cycle)\n");
-  const syntax::Ast ast = syntax::parse(text);
+  const syntax::Ast ast = syntax::parse(text, nodes::comprehension_call_element);
   ASSERT_EQ(ast.statements.size(), 3u);  // no e.row yet
   EXPECT_TRUE(ast.statements[1].tile.has_value());
   EXPECT_EQ(ast.statements[1].expr, nullptr);  // the tile is not compiled yet

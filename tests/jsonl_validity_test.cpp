@@ -20,7 +20,6 @@
 namespace polyrt::test {
 namespace {
 
-using scheduler::RowFormat;
 
 std::string random_bytes(std::mt19937_64& rng) {
   std::string s(rng() % 12, ' ');

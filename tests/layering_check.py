@@ -22,15 +22,16 @@ import sys
 FOLDERS = ["core", "codegen", "cpu_backend", "gpu_backend", "scheduler", "cli", "python"]
 SIBLINGS = [{"cpu_backend", "gpu_backend"}, {"cli", "python"}]
 
-# Core's sub-layers, bottom up: a line. A set is one layer whose folders may
-# include each other: nodes, the syntax, comprehensions and modules, which
-# still do (the parser checks a comprehension's grammar, the grammar asks the
-# registry, a host node's name is checked against the reserved words and the
-# modules). The expansions sit above them all. The batch tier sits above program/: it prepares a compiled Program
-# (nothing of program/ includes batch/).
+# Core's sub-layers, bottom up: a line. Comprehensions (their grammar and
+# evaluation) sit below the syntax, whose tree holds them; the grammar is
+# told which node calls are sources (comprehension::CallSources) rather than
+# asking the registry. Nodes see the syntax's reserved words; modules see
+# nodes (a module is checked against them, and a host node's registration
+# against the modules). The expansions sit above them all. The batch tier
+# sits above program/: it prepares a compiled Program (nothing of program/
+# includes batch/).
 CORE_ORDER = [
-    "rtlib", "value", "io", "columns", "cache",
-    {"nodes", "syntax", "comprehension", "modules"},
+    "rtlib", "value", "io", "columns", "cache", "comprehension", "syntax", "nodes", "modules",
     "expand", "graph", "plan", "engine", "interp", "slots", "program", "batch",
 ]
 
@@ -136,10 +137,7 @@ def top(layer_name):
 
 
 def core_rank(sub):
-    for rank, entry in enumerate(CORE_ORDER):
-        if sub == entry or (isinstance(entry, set) and sub in entry):
-            return rank
-    return None
+    return CORE_ORDER.index(sub) if sub in CORE_ORDER else None
 
 
 def folder_allows(source, target):

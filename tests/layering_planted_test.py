@@ -27,6 +27,9 @@ PLANTED = [
     ("cpu_backend/compile.cpp", '#include "gpu_backend/gpu_batch_backend.hpp"'),  # siblings
     ("codegen/batch_codegen.cpp", '#include "slots/slot_program.hpp"'),  # codegen uses plans
     ("core/interp/interpreter.cpp", '#include "slots/slot_program.hpp"'),  # up core's line
+    ("core/comprehension/grammar.cpp", '#include "nodes/registry.hpp"'),  # the grammar asks nodes
+    ("core/syntax/lexer.cpp", '#include "nodes/registry.hpp"'),  # the syntax below the nodes
+    ("core/nodes/host_nodes.cpp", '#include "modules/module_library.hpp"'),  # nodes below modules
 ]
 
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
 #include "syntax/ast.hpp"
 #include "syntax/tree_walk.hpp"
@@ -44,7 +45,7 @@ std::string show(const Expr& e) {
 Ast parse_text(const std::string& text) {
   static std::vector<std::unique_ptr<SourceText>> keep;
   keep.push_back(std::make_unique<SourceText>("t.polydat", text));
-  return parse(*keep.back());
+  return parse(*keep.back(), nodes::comprehension_call_element);
 }
 
 std::string expr_of(const std::string& rhs) {

@@ -15,7 +15,6 @@ namespace polyrt::test {
 namespace {
 
 using columns::StringColumn;
-using scheduler::RowFormat;
 
 std::string random_text(std::mt19937_64& rng, const std::string& alphabet, size_t max_size) {
   std::string s(rng() % (max_size + 1), ' ');

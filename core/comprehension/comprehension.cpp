@@ -73,7 +73,7 @@ std::optional<Type> element_type(const Source& s) {
     case Source::Kind::Generator:
       return generator_type(s.generator);
     case Source::Kind::Call:
-      return call_element_type(s.generator);
+      return s.call_element;
     case Source::Kind::Interval:
       return Type::F64;
     case Source::Kind::Text:

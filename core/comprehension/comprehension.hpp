@@ -62,8 +62,9 @@ struct Source {
   // as the name, never as the text "modes"; one that names nothing in
   // scope is refused (the author likely meant the text: quote it).
   bool bare = false;
-  std::string generator;          // Generator: fib, pow2, ...; Call: the node
-  std::vector<Source> arguments;  // Generator, Call, Range: each a literal or a {name}
+  std::string generator;                // Generator: fib, pow2, ...; Call: the node
+  Type call_element = Type::Partition;  // Call: the type of its elements
+  std::vector<Source> arguments;        // Generator, Call, Range: each a literal or a {name}
   // Interval: the continuous [lo, hi) (`0.0..1.0`) or [lo, hi] (`..=`),
   // sampled by a counted halton, sobol, lhs or shuffle (polydat's V8).
   double lo = 0, hi = 0;
@@ -150,6 +151,12 @@ std::optional<SyntaxError> order_refusal(const Comprehension& c, const Order& o)
 // included: predicates are evaluated recursively.
 inline constexpr size_t kMaxPredicateNodes = 1024;
 
+// The node calls a comprehension may take as a source, and the type of the
+// elements each gives; nullopt for any other name. The node registry knows
+// them (nodes::comprehension_call_element), and it sits above the grammar:
+// a parse is handed it.
+using CallSources = std::optional<Type> (*)(std::string_view node);
+
 // Parses the text after `for`: a comprehension, or a reference to a
 // producer (`sweep`, `sweep where {a} > 1`, `sweep order halton/4`).
 // Returns the comprehension or the first error.
@@ -157,7 +164,7 @@ struct Parsed {
   std::optional<Comprehension> comprehension;
   std::optional<SyntaxError> error;
 };
-Parsed parse(std::string_view text);
+Parsed parse(std::string_view text, CallSources calls);
 
 // The names a comprehension binds, one per element of its tuples.
 std::vector<std::string> element_names(const Comprehension& c);
@@ -198,12 +205,6 @@ using Scope = std::function<std::optional<Value>(std::string_view name)>;
 // its argument values), given by the caller, who can evaluate nodes.
 using Caller =
     std::function<std::vector<Value>(std::string_view node, std::span<const Value> args)>;
-
-// The node calls a comprehension may use as a source: those that give
-// partition lists, peeled into partitions, and those that give a vector,
-// peeled into its elements; and the type of such a source's elements.
-bool is_call_source(std::string_view node);
-Type call_element_type(std::string_view node);
 
 // Evaluates the comprehension: sources (a reference peeled: a scalar value
 // is one element, None none), the cartesian product with the rightmost

@@ -1,6 +1,6 @@
 // polydat's comprehension grammar: a `for` text parsed into its clauses,
-// sources, `where` predicate and order (Parser), and what a node-call
-// source makes (the grammar asks the node registry which calls are sources).
+// sources, `where` predicate and order (Parser). Which calls are node
+// sources, and what they make, the parse is told (CallSources).
 #include "comprehension/grammar_parser.hpp"
 
 namespace polyrt::comprehension {
@@ -130,7 +130,7 @@ std::vector<Comprehension> Parser::alternatives() {
     size_t end = a + 1 < starts.size() ? s_.rfind(',', starts[a + 1]) : close;
     std::string_view text = s_.substr(starts[a], end - starts[a]);
     try {
-      out.push_back(Parser(text, depth_ + 1).run());
+      out.push_back(Parser(text, calls_, depth_ + 1).run());
     } catch (SyntaxError& e) {
       e.offset += starts[a];
       throw;
@@ -368,8 +368,8 @@ int Parser::placeholders_in(std::string_view text) {
     if (text[k] == '}') return -1;
     if (text[k] != '{') continue;
     size_t end = k + 1;
-    if (end >= text.size() || !syntax::ident_start(text[end])) return -1;
-    while (end < text.size() && syntax::ident_char(text[end])) ++end;
+    if (end >= text.size() || !ident_start(text[end])) return -1;
+    while (end < text.size() && ident_char(text[end])) ++end;
     if (end >= text.size() || text[end] != '}') return -1;
     ++count;
     k = end;
@@ -381,8 +381,8 @@ void Parser::refuse_placeholders(std::string_view text, size_t at) {
   for (size_t open = text.find('{'); open != std::string_view::npos;
        open = text.find('{', open + 1)) {
     size_t k = open + 1;
-    if (k >= text.size() || !syntax::ident_start(text[k])) continue;
-    while (k < text.size() && syntax::ident_char(text[k])) ++k;
+    if (k >= text.size() || !ident_start(text[k])) continue;
+    while (k < text.size() && ident_char(text[k])) ++k;
     if (k < text.size() && text[k] == '}') {
       fail(at,
            "'" + std::string(text.substr(open, k + 1 - open)) +
@@ -396,7 +396,8 @@ void Parser::refuse_placeholders(std::string_view text, size_t at) {
 }
 
 Source Parser::call(std::string_view name, std::string_view args, size_t at) {
-  const bool node = is_call_source(name);
+  const std::optional<Type> call_element = calls_(name);
+  const bool node = call_element.has_value();
   if (!is_generator(name) && !node) {
     fail(at,
          "source '" + std::string(name) +
@@ -408,6 +409,7 @@ Source Parser::call(std::string_view name, std::string_view args, size_t at) {
   Source src;
   src.kind = node ? Source::Kind::Call : Source::Kind::Generator;
   src.generator = std::string(name);
+  if (node) src.call_element = *call_element;
   std::vector<Value> literals;
   for (std::string_view arg : split_items(args, ",")) {
     Source a;
@@ -722,28 +724,12 @@ std::optional<SyntaxError> order_refusal(const Comprehension& c, const Order& o)
   return std::nullopt;
 }
 
-Parsed parse(std::string_view text) {
+Parsed parse(std::string_view text, CallSources calls) {
   try {
-    return Parsed{Parser(text).run(), std::nullopt};
+    return Parsed{Parser(text, calls).run(), std::nullopt};
   } catch (SyntaxError& e) {
     return Parsed{std::nullopt, std::move(e)};
   }
-}
-
-// The vector type a node makes, if it makes one.
-std::optional<Type> vector_result(std::string_view node) {
-  const nodes::NodeDef* def = nodes::find_language_node(node);
-  if (!def || def->results.size() != 1 || !is_vector(def->results[0])) return std::nullopt;
-  return def->results[0];
-}
-
-bool is_call_source(std::string_view node) {
-  return node == "partitions" || node == "subdivide" || vector_result(node).has_value();
-}
-
-Type call_element_type(std::string_view node) {
-  const std::optional<Type> vector = vector_result(node);
-  return vector ? vector_element(*vector) : Type::Partition;
 }
 
 }  // namespace polyrt::comprehension

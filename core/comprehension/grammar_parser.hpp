@@ -13,19 +13,11 @@
 #include "comprehension/clause_rules.hpp"
 #include "comprehension/comprehension.hpp"
 #include "comprehension/generators.hpp"
-#include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
-#include "syntax/lexer.hpp"
+#include "value/name_chars.hpp"
 #include "value/vector_values.hpp"
 
 namespace polyrt::comprehension::grammar {
-
-inline bool ident_start(char c) {
-  return std::isalpha((unsigned char)c) || c == '_';
-}
-inline bool ident_char(char c) {
-  return std::isalnum((unsigned char)c) || c == '_';
-}
 
 // polydat's typing of a literal token: true/false (any case) a bool, a
 // quoted token a str, an integer a u64, a float an f64, a bare word a str.
@@ -87,7 +79,8 @@ constexpr size_t kMaxUnionDepth = 16;
 
 class Parser {
  public:
-  explicit Parser(std::string_view text, size_t depth = 0) : s_(text), depth_(depth) {}
+  Parser(std::string_view text, CallSources calls, size_t depth = 0)
+      : s_(text), calls_(calls), depth_(depth) {}
 
   Comprehension run();
 
@@ -255,6 +248,7 @@ class Parser {
   static std::string canonical_source(const Source& s, bool in_zip = false);
 
   std::string_view s_;
+  CallSources calls_;
   size_t nodes_ = 0;
   size_t i_ = 0;
   size_t tail_ = 0;   // where the clauses end (`where`, `order` or the end)

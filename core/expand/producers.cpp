@@ -7,6 +7,7 @@
 #include "comprehension/comprehension.hpp"
 #include "comprehension/derivation.hpp"
 #include "nodes/call_node.hpp"
+#include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
 
 namespace polyrt::expand {
@@ -15,7 +16,7 @@ namespace polyrt::expand {
 using namespace polyrt::syntax;
 
 comprehension::Comprehension parse_or_fail(const std::string& text, const ProducerFailure& fail) {
-  comprehension::Parsed parsed = comprehension::parse(text);
+  comprehension::Parsed parsed = comprehension::parse(text, nodes::comprehension_call_element);
   if (parsed.error) fail("in 'for " + text + "': " + parsed.error->message, parsed.error->hint);
   return std::move(*parsed.comprehension);
 }

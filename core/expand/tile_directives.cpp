@@ -224,7 +224,7 @@ std::optional<TileCompiler::RowSource> TileCompiler::row_source(const std::strin
   spaces();
   const std::string callee = word();
   if (callee.empty() || k >= source.size() || source[k] != '(' || source.back() != ')' ||
-      comprehension::is_generator(callee) || comprehension::is_call_source(callee)) {
+      comprehension::is_generator(callee) || nodes::comprehension_call_element(callee)) {
     return std::nullopt;
   }
   const size_t begin = text().find(callee + "(", c);

@@ -6,6 +6,7 @@
 
 #include "io/regular_file.hpp"
 #include "modules/standard_library.hpp"
+#include "nodes/registry.hpp"
 #include "polyrt/error.hpp"
 #include "syntax/tree_walk.hpp"
 
@@ -124,7 +125,8 @@ ModuleLibrary::File& ModuleLibrary::load(const std::string& key, const std::stri
                                          std::string text) {
   File& file = files_[key];
   file.text = &sources_.keep(std::make_unique<SourceText>(display, std::move(text)));
-  file.ast = std::make_unique<Ast>(parse(*file.text));  // a failure leaves it null: unusable
+  file.ast = std::make_unique<Ast>(
+      parse(*file.text, nodes::comprehension_call_element));  // a failure leaves it null: unusable
   return file;
 }
 

@@ -1,24 +1,21 @@
 // The host's nodes (polyrt/host_nodes.hpp): each registration becomes a
 // NodeDef whose shared prepared data holds the host's callbacks, found by
 // find_node after the language's own nodes. Host-only, fallible, never a
-// kernel: a host step on every engine and device.
+// kernel: a host step on every engine and device. The public registration,
+// which also keeps the standard library's module names, is
+// modules/host_node_registration.cpp.
 #include "nodes/host_nodes.hpp"
 
-#include <dlfcn.h>
-
 #include <cctype>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 
-#include "modules/module_library.hpp"
 #include "nodes/registry.hpp"
 #include "polyrt/host_nodes.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "syntax/reserved_words.hpp"
-#include "syntax/sources.hpp"
 
 namespace polyrt::nodes {
 
@@ -120,8 +117,9 @@ void host_columnar(const ColumnCall& c) {
   for (const std::string& t : texts) c.outputs[0].text->append(t);
 }
 
-std::string checked_name(const HostNode& node) {
-  const std::string& n = node.name;
+}  // namespace
+
+void check_host_node_name(const std::string& n) {
   bool valid = !n.empty() && (std::isalpha((unsigned char)n[0]) || n[0] == '_');
   for (char ch : n) valid = valid && (std::isalnum((unsigned char)ch) || ch == '_');
   if (!valid) {
@@ -137,24 +135,10 @@ std::string checked_name(const HostNode& node) {
     throw RegistrationError("host node '" + n + "': '" + n +
                             "' is a word of the language, which no node may take");
   }
-  // A node takes a call's name before the standard library's modules do:
-  // one named like a module would change it for every program. The library
-  // is asked as a program's call asks it (a module path of none).
-  const syntax::SourceText nothing("<register_node>", "");
-  syntax::Sources sources(nothing);
-  modules::ModuleLibrary library(sources, {}, "");
-  if (const std::optional<modules::FoundModule> found = library.find(n, syntax::SourcePos{})) {
-    throw RegistrationError("host node '" + n + "': the standard library has a module named '" + n +
-                            "' (" + std::filesystem::path(found->text->file()).filename().string() +
-                            "), which a node of that name would replace in every program");
-  }
-  return n;
 }
 
-}  // namespace
-
 void add_host_node(HostNode node) {
-  const std::string name = checked_name(node);
+  const std::string name = node.name;
   if (!node.row) throw RegistrationError("host node '" + name + "' has no row callback");
   for (const Type t : node.inputs) {
     if (!host_type(t)) {
@@ -209,52 +193,3 @@ const NodeDef* find_host_node(std::string_view name) {
 }
 
 }  // namespace polyrt::nodes
-
-namespace polyrt {
-
-void register_node(HostNode node) {
-  nodes::add_host_node(std::move(node));
-}
-
-bool is_host_node(std::string_view name) {
-  return nodes::find_host_node(name) != nullptr;
-}
-
-namespace {
-
-struct ProcessRegistry final : HostRegistry {
-  void add(HostNode node) override { register_node(std::move(node)); }
-};
-
-}  // namespace
-
-void load_plugin(const std::string& path) {
-  // A path without a slash is looked up as dlopen does (LD_LIBRARY_PATH):
-  // name a file in the current directory ./lib.so.
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char* why = dlerror();
-    throw RegistrationError("cannot load plugin '" + path + "': " + (why ? why : "unknown error"));
-  }
-  using Register = void (*)(HostRegistry&);
-  const auto entry = reinterpret_cast<Register>(dlsym(library, "polyrt_plugin_register"));
-  if (!entry) {
-    throw RegistrationError("plugin '" + path +
-                            "' has no function polyrt_plugin_register (export it as extern \"C\" "
-                            "void polyrt_plugin_register(polyrt::HostRegistry&))");
-  }
-  ProcessRegistry registry;
-  try {
-    entry(registry);
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw RegistrationError("plugin '" + path + "' failed to register its nodes: " + e.what());
-  } catch (...) {  // an int, a string: never let it end the process
-    throw RegistrationError("plugin '" + path +
-                            "' failed to register its nodes: it threw something that is not a "
-                            "std::exception");
-  }
-}
-
-}  // namespace polyrt

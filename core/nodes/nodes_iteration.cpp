@@ -1,11 +1,19 @@
 // polydat's streamer: a comprehension as a value, the same text a producer
 // binding (x := for ...) has in polyrt: "for " and the comprehension as
-// polydat prints it.
+// polydat prints it; and which nodes a comprehension may call as a source.
 #include "comprehension/comprehension.hpp"
 #include "nodes/registry.hpp"
+#include "polyrt/numeric_types.hpp"
 #include "rtlib/json_text.hpp"
 
 namespace polyrt::nodes {
+
+std::optional<Type> comprehension_call_element(std::string_view node) {
+  if (node == "partitions" || node == "subdivide") return Type::Partition;
+  const NodeDef* def = find_language_node(node);
+  if (!def || def->results.size() != 1 || !is_vector(def->results[0])) return std::nullopt;
+  return vector_element(def->results[0]);
+}
 
 void register_iteration_nodes(Registry& r) {
   r.add({.name = "streamer",
@@ -37,7 +45,8 @@ void register_iteration_nodes(Registry& r) {
              }
              text = comprehension_text->scalar;
            }
-           const comprehension::Parsed parsed = comprehension::parse(text);
+           const comprehension::Parsed parsed =
+               comprehension::parse(text, comprehension_call_element);
            if (parsed.error) {
              throw ParamError{0, "not a comprehension: " + parsed.error->message + " (at offset " +
                                      std::to_string(parsed.error->offset) + ")"};

@@ -228,6 +228,12 @@ const NodeDef* find_language_node(std::string_view name);
 // Every node in documentation order (by family, then registration order).
 const std::vector<const NodeDef*>& all_nodes();
 
+// A comprehension's node-call sources (comprehension::CallSources): the
+// nodes that give partition lists (partitions, subdivide), peeled into
+// partitions, and the language's nodes that give a vector, peeled into its
+// elements. The type of the elements, or nullopt for another name.
+std::optional<Type> comprehension_call_element(std::string_view node);
+
 // A table pick's entries that are its prepare's strs (TablePick::entries).
 std::vector<Value> prepared_str_entries(const std::vector<Value>& params, const Prepared* prepared);
 

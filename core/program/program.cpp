@@ -14,6 +14,7 @@
 #include "io/regular_file.hpp"
 #include "modules/inline_modules.hpp"
 #include "nodes/native_form.hpp"
+#include "nodes/registry.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/numeric_types.hpp"
 #include "polyrt/polyrt.hpp"
@@ -263,7 +264,7 @@ std::shared_ptr<const Program> compile_source(std::string_view source,
                           .library = library,
                           .dump_after = options.dump_after,
                           .dump = options.dump_sink ? &options.dump_sink : nullptr};
-  syntax::Ast parsed = syntax::parse(text);
+  syntax::Ast parsed = syntax::parse(text, nodes::comprehension_call_element);
   expand::expand_file(parsed, context);
   std::vector<syntax::Stmt> traversals = take_traversals(parsed);
   // Traversal bodies compile from copies of what they share with the

@@ -6,12 +6,13 @@
 #pragma once
 
 #include "pd_rt.h"
+#include "polyrt/row_format.hpp"
 #include "shortest_double.hpp"
 #include "utf8_decode.h"
 
 namespace polyrt::rt {
 
-enum class RowFormat : uint8_t { Csv, Tsv, Jsonl };
+using RowFormat = ::polyrt::RowFormat;
 
 struct ByteWriter {
   char* p;

@@ -202,8 +202,10 @@ ModuleDef clone(const ModuleDef& m);
 Ast clone(const Ast& ast);
 
 // Parses a whole program into its tree as written: no expansion has run
-// (expand/expansions.hpp). Throws CompileError.
-Ast parse(const SourceText& source);
+// (expand/expansions.hpp); `calls` says which node calls its comprehensions
+// may take as sources (nodes::comprehension_call_element). Throws
+// CompileError.
+Ast parse(const SourceText& source, comprehension::CallSources calls);
 
 // Parses the expression in bytes [begin, end) of `source`, which must be
 // all of it (a tile's hole). Throws CompileError.

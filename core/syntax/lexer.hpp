@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "syntax/source.hpp"
+#include "value/name_chars.hpp"
 
 namespace polyrt::syntax {
 
@@ -75,14 +76,10 @@ struct Token {
   bool newline_before = false;
 };
 
-// The characters of a name: [A-Za-z_][A-Za-z0-9_]* (the lexer's, and the
-// rules that read names in raw text: producers, tiles).
-inline bool ident_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-inline bool ident_char(char c) {
-  return ident_start(c) || (c >= '0' && c <= '9');
-}
+// The characters of a name (value/name_chars.hpp), which the lexer and the
+// rules that read names in raw text (producers, tiles) share.
+using polyrt::ident_char;
+using polyrt::ident_start;
 
 // The text of a heredoc `<<<inside>>>`: exactly as written, minus one line
 // break at each end.

@@ -269,7 +269,8 @@ void Parser::parse_producer(Stmt& s) {
 }
 
 void Parser::comprehension(Stmt& s, const Token& text) {
-  comprehension::Parsed parsed = comprehension::parse(text.text);
+  POLYRT_CHECK(calls_ != nullptr, "a comprehension in a parse of expressions only");
+  comprehension::Parsed parsed = comprehension::parse(text.text, calls_);
   if (parsed.error) {
     src_.fail(src_.position_of(text.offset + parsed.error->offset), parsed.error->message, 1,
               parsed.error->hint);

@@ -204,10 +204,10 @@ std::vector<Param> Parser::parse_signature_list(const std::string& what) {
 
 using parsing::Parser;
 
-Ast parse(const SourceText& source) {
+Ast parse(const SourceText& source, comprehension::CallSources calls) {
   std::vector<Token> tokens = tokenize(source, 0, source.text().size());
   const size_t count = tokens.size();
-  Parser p(source, std::move(tokens));
+  Parser p(source, std::move(tokens), 0, calls);
   Ast ast = p.parse_program();
   ast.tokens = count;
   return ast;

@@ -62,8 +62,11 @@ class Parser {
  public:
   // `recursion` is the nesting already entered (an interpolation body
   // continues the nesting of the string that holds it).
-  Parser(const SourceText& src, std::vector<Token> tokens, int recursion = 0)
-      : src_(src), t_(std::move(tokens)), recursion_(recursion) {
+  // `calls`: the node calls a comprehension may take as a source (null for
+  // a parse of expressions only, which hold no comprehension).
+  Parser(const SourceText& src, std::vector<Token> tokens, int recursion = 0,
+         comprehension::CallSources calls = nullptr)
+      : src_(src), t_(std::move(tokens)), recursion_(recursion), calls_(calls) {
     if (t_.size() > kMaxTokens) {
       fail_at(t_[kMaxTokens],
               "the program has more than " + std::to_string(kMaxTokens) +
@@ -280,6 +283,7 @@ class Parser {
   int traversal_depth_ = 0;  // the bodies being parsed around the current statement
   size_t i_ = 0;
   int recursion_ = 0;
+  comprehension::CallSources calls_ = nullptr;
   bool nested_too_deeply_ = false;  // what made the last failure
 };
 

@@ -250,19 +250,21 @@ nb::bytes text_rows(const NativeBatch& batch, uint64_t start, uint64_t stop,
     throw WriteError("text(" + std::to_string(start) + ", " + std::to_string(stop) +
                      "): stop is before start");
   }
+  const std::optional<RowFormat> rows = row_format_named(format);
+  if (!rows) {
+    throw WriteError("no text row format '" + format +
+                     "' (valid: " + scheduler::row_format_names() + ")");
+  }
   const uint64_t count = stop - start;
   std::string out;
   run_interruptible(
       [&] {
         batch.evaluator->stream_rows(
-            start, count, format,
-            [&](uint64_t, uint64_t, std::string_view bytes) { out += bytes; });
+            start, count, *rows, [&](uint64_t, uint64_t, std::string_view bytes) { out += bytes; });
       },
       *batch.stop, count <= kDefaultChunkRows);
   if (header) {
-    // stream_rows refused any other name.
-    const scheduler::RowFormat rows = *scheduler::row_format_named(format);
-    out.insert(0, scheduler::header_line(rows, batch.evaluator->output_names()));
+    out.insert(0, scheduler::header_line(*rows, batch.evaluator->output_names()));
   }
   return nb::bytes(out.data(), out.size());
 }

@@ -12,9 +12,9 @@
 #include "value/logical_text.hpp"
 #include "value/vector_values.hpp"
 
-namespace polyrt::scheduler {
+namespace polyrt {
 
-std::string_view row_format_extension(RowFormat format) {
+std::string_view row_format_name(RowFormat format) {
   switch (format) {
     case RowFormat::Csv:
       return "csv";
@@ -28,10 +28,12 @@ std::string_view row_format_extension(RowFormat format) {
 
 std::optional<RowFormat> row_format_named(std::string_view name) {
   for (RowFormat format : {RowFormat::Csv, RowFormat::Tsv, RowFormat::Jsonl}) {
-    if (row_format_extension(format) == name) return format;
+    if (row_format_name(format) == name) return format;
   }
   return std::nullopt;
 }
+
+namespace scheduler {
 
 std::string row_format_names() {
   return "csv, tsv, jsonl";
@@ -493,4 +495,5 @@ void append_rows(std::string& out, RowFormat format, const std::vector<std::stri
   });
 }
 
-}  // namespace polyrt::scheduler
+}  // namespace scheduler
+}  // namespace polyrt

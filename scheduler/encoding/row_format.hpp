@@ -14,13 +14,9 @@
 
 namespace polyrt::scheduler {
 
-// The field writers are the rtlib's (rtlib/row_fields.h), which GPU kernels share.
-using RowFormat = rt::RowFormat;
-
-// The format's name, which is also its files' extension: "csv", "tsv", "jsonl".
-std::string_view row_format_extension(RowFormat format);
-// The format of that name, or none; every name, for messages ("csv, tsv, jsonl").
-std::optional<RowFormat> row_format_named(std::string_view name);
+// Every format's name, for messages ("csv, tsv, jsonl"); one format's is
+// row_format_name (polyrt/batch.hpp). The field writers are the rtlib's
+// (rtlib/row_fields.h), which GPU kernels share.
 std::string row_format_names();
 
 // The header line (with its newline) for formats that have one, else "".

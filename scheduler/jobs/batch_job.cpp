@@ -96,7 +96,7 @@ void run_batch_job(const RangeJob& job, const std::string& target) {
     // Text rows: a GPU that can encodes them where it made them.
     write_paced(job.count, *writer, job.rate, [&](const ChunkBytes& deliver) {
       batch.stream_rows(
-          job.first, job.count, row_format_extension(*rows),
+          job.first, job.count, *rows,
           [&](uint64_t, uint64_t count, std::string_view bytes) { deliver(count, bytes); });
     });
   } else {

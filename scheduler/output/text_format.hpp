@@ -11,7 +11,7 @@ namespace polyrt::scheduler {
 class TextFormat final : public SingleFileFormat {
  public:
   explicit constexpr TextFormat(RowFormat rows) : rows_(rows) {}
-  std::string_view name() const override { return row_format_extension(rows_); }
+  std::string_view name() const override { return row_format_name(rows_); }
   std::optional<RowFormat> text_rows() const override { return rows_; }
   std::vector<Codec> codecs() const override { return {Codec::None, Codec::Gzip, Codec::Zstd}; }
   bool compressed_as_a_whole() const override { return true; }

@@ -323,21 +323,16 @@ void BatchEvaluator::stream_encoded(
 }
 
 void BatchEvaluator::stream_rows(
-    uint64_t first, uint64_t count, std::string_view format_name,
+    uint64_t first, uint64_t count, RowFormat format,
     const std::function<void(uint64_t first, uint64_t rows, std::string_view bytes)>& write,
     std::span<const uint64_t* const> columns) const {
-  const std::optional<scheduler::RowFormat> format = scheduler::row_format_named(format_name);
-  if (!format) {
-    throw WriteError("no text row format '" + std::string(format_name) +
-                     "' (valid: " + scheduler::row_format_names() + ")");
-  }
   const std::vector<std::string>& names = output_names();
   for (size_t o = 0; o < names.size() && count; ++o) {
     if (output_is_none(o)) throw scheduler::none_output_error(names[o], first, unset_externs());
   }
   const std::vector<LogicalType>& logical_types = impl_->setup.logical_types;
   const batch::RowEncoding rows =
-      scheduler::row_encoding(*format, names, logical_types, impl_->primary().batch());
+      scheduler::row_encoding(format, names, logical_types, impl_->primary().batch());
   // The device's row kernels write numbers, not the logical types' text, and
   // no nulls: rows with a logical or a nullable column are encoded here.
   const bool rows_anywhere =
@@ -348,7 +343,7 @@ void BatchEvaluator::stream_rows(
   impl_->run<RowBytes>(
       first, count, columns,
       [&](const ColumnChunk& chunk, RowBytes& bytes) {
-        scheduler::append_rows(bytes.text, *format, names, chunk);
+        scheduler::append_rows(bytes.text, format, names, chunk);
       },
       [&](const ColumnChunk& chunk, RowBytes& bytes) {
         write(chunk.first, chunk.rows, bytes.on_device ? *bytes.on_device : bytes.text);

@@ -356,8 +356,8 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
   struct TextRows {
     std::string bytes, error;
   };
-  const char* formats[] = {"csv", "tsv", "jsonl"};
-  const char* format = formats[seed % 3];
+  const RowFormat formats[] = {RowFormat::Csv, RowFormat::Tsv, RowFormat::Jsonl};
+  const RowFormat format = formats[seed % 3];
   // The batch tier on `device`: the rows it delivered and the error it threw;
   // with `text`, its text rows too (on a GPU whose plan allows, encoded on
   // the device).
@@ -444,8 +444,8 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
   // nothing, so on a failure the shorter bytes are the longer's start.
   auto compare_rows = [&](const TextRows& cpu, const TextRows& gpu) -> std::string {
     if (cpu.error != gpu.error) {
-      return std::string(format) + " rows: error: cpu '" + cpu.error + "' | gpu '" + gpu.error +
-             "'";
+      return std::string(row_format_name(format)) + " rows: error: cpu '" + cpu.error +
+             "' | gpu '" + gpu.error + "'";
     }
     const size_t common = std::min(cpu.bytes.size(), gpu.bytes.size());
     const size_t at =
@@ -454,8 +454,8 @@ std::optional<std::string> check_batch(uint64_t seed, const RandomProgram& p,
                      .first -
                  cpu.bytes.begin());
     if (at == common && (!cpu.error.empty() || cpu.bytes.size() == gpu.bytes.size())) return "";
-    return std::string(format) + " rows differ at byte " + std::to_string(at) + ": cpu '" +
-           cpu.bytes.substr(at, 60) + "' | gpu '" + gpu.bytes.substr(at, 60) + "'";
+    return std::string(row_format_name(format)) + " rows differ at byte " + std::to_string(at) +
+           ": cpu '" + cpu.bytes.substr(at, 60) + "' | gpu '" + gpu.bytes.substr(at, 60) + "'";
   };
 
   std::vector<std::vector<std::string>> got;

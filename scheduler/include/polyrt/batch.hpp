@@ -25,12 +25,18 @@
 
 #include "polyrt/device_kind.hpp"
 #include "polyrt/polyrt.hpp"
+#include "polyrt/row_format.hpp"
 
 namespace polyrt {
 
 // Rows per chunk of every bulk job unless chosen: four columns of 8192 words
 // stay in the L2 cache (docs/architecture.md, "The batch tier", measures it).
 inline constexpr uint64_t kDefaultChunkRows = 8192;
+
+// A text row format's name, which is also its files' extension ("csv",
+// "tsv", "jsonl"), and the format of a name (none for another name).
+std::string_view row_format_name(RowFormat format);
+std::optional<RowFormat> row_format_named(std::string_view name);
 
 // Where a batch runs.
 enum class BatchDevice : uint8_t {
@@ -216,16 +222,15 @@ class BatchEvaluator {
       const std::function<void(const ColumnChunk& chunk, std::string& bytes)>& write,
       std::span<const uint64_t* const> columns = {}) const;
 
-  // Rows [first, first + count) as text rows of `format` ("csv", "tsv" or
-  // "jsonl": the bytes `polyrt run --format` writes, without a header line),
+  // Rows [first, first + count) as text rows of `format` (the bytes
+  // `polyrt run --format csv|tsv|jsonl` writes, without a header line),
   // handed to `write` in coordinate order with each chunk's first coordinate
   // and row count. A GPU whose plan allows it (`polyrt plan --device gpu`
   // says) encodes its chunks' rows where it made them and copies only their
   // bytes back; other chunks are encoded on the CPU workers: the bytes are
-  // the same. Throws WriteError for another format and EvalError when an
-  // output is None (as the row writers do).
+  // the same. Throws EvalError when an output is None (as the row writers do).
   void stream_rows(
-      uint64_t first, uint64_t count, std::string_view format,
+      uint64_t first, uint64_t count, RowFormat format,
       const std::function<void(uint64_t first, uint64_t rows, std::string_view bytes)>& write,
       std::span<const uint64_t* const> columns = {}) const;
 
