@@ -930,6 +930,29 @@ TEST(Traversal, UnboundNamesReadNoneWithAWarningAndAreRefusedWhenStrict) {
       compile("input cycle\nn := 3\nfor a in 0..5 where {a} < n { v := a }\n")->warnings().empty());
 }
 
+// polydat's traversal cascade passes a body values, not shared cells: a
+// body binding named like the program's `shared` one is the body's own.
+TEST(Traversal, ABodyRebindingASharedCellIsItsOwnAndSaysSo) {
+  const auto program = compile(
+      "input cycle\nshared total := 5\nfor a in 0..3 {\n  seen := total\n  total := a * 10\n"
+      "  v := total + 1\n}\n");
+  ASSERT_EQ(program->warnings().size(), 1u);
+  expect_contains(program->warnings()[0],
+                  {":5:3", "'total' in the body of 'for a in 0..3' is a binding of the "
+                                    "body's own", "writes nothing back"});
+  State parent = program->new_state();
+  const Traversal t = open_traversal(parent, std::vector<uint64_t>{0}, 0);
+  for (uint64_t a = 0; a < 3; ++a) {
+    State body = t.activation(a);
+    EXPECT_EQ(body.pull("v").as_u64(), a * 10 + 1);
+    EXPECT_EQ(body.pull("seen").as_u64(), a * 10);  // the body's own, not the cell's 5
+  }
+  EXPECT_EQ(parent.pull("total").as_u64(), 5u);
+  EXPECT_TRUE(compile("input cycle\nshared total := 5\nfor a in 0..3 { v := total + a }\n")
+                  ->warnings()
+                  .empty());
+}
+
 TEST(Traversal, BadTraversalsAreCompileErrorsThatNameTheRule) {
   expect_contains(compile_error("input cycle\nfor a in 0..3 { v := a + missing_name }\n"),
                   {"reads 'missing_name'", "a body's only input is its own cycle"});

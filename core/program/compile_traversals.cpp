@@ -323,6 +323,29 @@ void check_scope_names(TraversalDef& def, const syntax::Stmt& traversal, const P
   }
 }
 
+// polydat's traversal cascade hands a body the parent's values as they were
+// when the traversal opened, never its cells: a body binding named like a
+// `shared` binding of the parent is the body's own and writes nothing back.
+// Said, since a reader of polydat's scope model may expect the write.
+void warn_of_shared_rebindings(TraversalDef& def, const std::vector<syntax::Stmt>& body,
+                               const Program& parent, syntax::Sources& sources) {
+  const ir::Graph& g = ProgramInternals::graph(parent);
+  for (const syntax::Stmt& s : body) {
+    if (s.kind != syntax::StmtKind::Binding || s.names.size() != 1) continue;
+    const std::string& name = s.names[0];
+    const auto o = std::find_if(g.outputs.begin(), g.outputs.end(),
+                                [&](const ir::Output& out) { return out.name == name; });
+    if (o == g.outputs.end() || !g.nodes[o->wire.node].is_shared_binding) continue;
+    def.warnings.push_back(sources.warning(
+        s.pos,
+        "'" + name + "' in the body of 'for " + def.comprehension.canonical +
+            "' is a binding of the body's own: the body reads the program's shared '" + name +
+            "' as it was when the traversal opened and writes nothing back to it (a traversal "
+            "passes its bodies values, not shared cells)",
+        name.size()));
+  }
+}
+
 // Whether node `n`'s cone holds a coordinate (a body's: its cycle).
 bool reads_coordinate(const ir::Graph& g, uint32_t n) {
   std::vector<bool> seen(g.nodes.size());
@@ -424,6 +447,7 @@ std::shared_ptr<TraversalDef> compile_level(const syntax::Ast& frame,
     body.statements.push_back(std::move(s));
   }
   check_scope_names(*def, traversal, parent, strict, sources);
+  warn_of_shared_rebindings(*def, traversal.body, parent, sources);
   def->cursors = take_body_cursors(traversal.body, comprehension::element_names(def->comprehension),
                                    def->element_types, sources);
   std::vector<syntax::Stmt> nested;
