@@ -44,8 +44,8 @@ class CpuFamily final : public batch::DeviceFamily {
     return DeviceFamilyInfo{.name = "cpu", .kind = DeviceKind::Cpu, .devices = {cpu}};
   }
   std::vector<int> usable_devices(std::string&) const override { return {0}; }
-  std::unique_ptr<batch::BatchBackend> make_backend(batch::PreparedBatch batch,
-                                                    int index) const override {
+  std::unique_ptr<batch::BatchBackend> make_backend(batch::PreparedBatch batch, int index,
+                                                    bool) const override {
     if (index != 0) throw DeviceError("no CPU " + std::to_string(index) + ": the CPU is device 0");
     return make_batch_backend(std::move(batch));
   }

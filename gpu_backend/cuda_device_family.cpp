@@ -74,11 +74,11 @@ class CudaGpus final : public batch::DeviceFamily {
     for (const GpuDevice& d : driver->devices()) devices.push_back(d.ordinal);
     return devices;
   }
-  std::unique_ptr<batch::BatchBackend> make_backend(batch::PreparedBatch batch,
-                                                    int index) const override {
+  std::unique_ptr<batch::BatchBackend> make_backend(batch::PreparedBatch batch, int index,
+                                                    bool alone) const override {
     const CudaDriver* driver = CudaDriver::get();
     if (!driver) throw DeviceError("no usable GPU: " + CudaDriver::unavailable_reason());
-    return make_gpu_batch_backend(std::move(batch), *driver, index);
+    return make_gpu_batch_backend(std::move(batch), *driver, index, alone);
   }
   std::string kernel_text(const batch::PreparedBatch& batch, KernelText what,
                           const GpuTarget& target) const override {

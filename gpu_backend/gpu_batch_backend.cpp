@@ -36,8 +36,9 @@ constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
 
 class GpuBatchBackend final : public batch::BatchBackend {
  public:
-  GpuBatchBackend(batch::PreparedBatch batch, const CudaDriver& driver, int ordinal)
-      : batch_(std::move(batch)), context_(driver, ordinal) {
+  // `held`: the chunk states it keeps at most (make_gpu_batch_backend).
+  GpuBatchBackend(batch::PreparedBatch batch, const CudaDriver& driver, int ordinal, size_t held)
+      : batch_(std::move(batch)), context_(driver, ordinal), held_(held) {
     if (const std::optional<std::string> fault = driver.fault(ordinal)) {
       throw DeviceError("GPU " + std::to_string(ordinal) +
                         " is unusable for the rest of this process: it faulted (" + *fault + ")");
@@ -97,14 +98,14 @@ class GpuBatchBackend final : public batch::BatchBackend {
 
   // kGpuChunksInFlight chunks at once (each its stream), super-chunks sized
   // from its memory; among several devices a chunk aims at about 10 ms of
-  // its work, 3 per slot may wait for delivery, and it holds at most
-  // kGpuChunksHeld (what size_chunks budgets for).
+  // its work and those finished ahead may wait for delivery; it holds at
+  // most held_ (what size_chunks budgets for).
   batch::SchedulingLimits scheduling() const override {
     return batch::SchedulingLimits{.slots = kGpuChunksInFlight,
                                    .preferred_chunk_rows = chunk_rows_,
                                    .max_chunks_in_flight = kGpuChunksInFlight,
-                                   .chunks_ahead_per_slot = kGpuChunksHeld / kGpuChunksInFlight,
-                                   .max_chunks_held = kGpuChunksHeld,
+                                   .chunks_ahead_per_slot = held_ / kGpuChunksInFlight,
+                                   .max_chunks_held = held_,
                                    .chunk_seconds = 0.01};
   }
 
@@ -784,8 +785,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
     size_t free_bytes = 0, total_bytes = 0;
     context_.check(context_.driver().api().cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
-    const uint64_t device_per_row = device_bytes * kGpuChunksHeld;
-    const uint64_t host_per_row = host_bytes * kGpuChunksHeld;
+    const uint64_t device_per_row = device_bytes * held_;
+    const uint64_t host_per_row = host_bytes * held_;
     uint64_t rows = std::min<uint64_t>(
         {kMaxChunkRows, free_bytes / 4 / device_per_row, kPinnedBytesInFlight / host_per_row});
     // Wide texts (4 KiB slots) may leave room for few rows: a smaller chunk,
@@ -796,6 +797,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
 
   batch::PreparedBatch batch_;
   GpuContext context_;
+  size_t held_;
   PtxKernels kernels_;
   std::shared_ptr<const LoadedKernels> loaded_;  // shared with the process
   // The kernels no plan shapes (text compaction, row encoding), when the
@@ -816,12 +818,14 @@ class GpuBatchBackend final : public batch::BatchBackend {
 }  // namespace
 
 std::unique_ptr<batch::BatchBackend> make_gpu_batch_backend(batch::PreparedBatch batch,
-                                                            const CudaDriver& driver, int device) {
+                                                            const CudaDriver& driver, int device,
+                                                            bool alone) {
   if (device < 0 || (size_t)device >= driver.devices().size()) {
     throw DeviceError("no GPU " + std::to_string(device) + ": the CUDA driver found " +
                       std::to_string(driver.devices().size()) + " device(s)");
   }
-  return std::make_unique<GpuBatchBackend>(std::move(batch), driver, device);
+  return std::make_unique<GpuBatchBackend>(std::move(batch), driver, device,
+                                           alone ? kGpuChunksInFlight : kGpuChunksHeld);
 }
 
 }  // namespace polyrt::gpu

@@ -862,6 +862,32 @@ TEST(GpuBatch, ChunkStatesAreMadeAtFullCapacityAndKept) {
   EXPECT_EQ(double_count("allocations"), kept) << "later calls allocate nothing";
 }
 
+// A GPU alone delivers its chunks in order as they finish, so it holds only
+// those in flight (kGpuChunksInFlight) and its 1 GiB of pinned memory is
+// theirs; beside other devices it also keeps chunks finished ahead of
+// delivery (kGpuChunksHeld) and budgets for them.
+TEST(GpuBatch, ALoneGpuBudgetsItsMemoryForTheChunksItHolds) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "launches are counted by the driver's test double";
+  const char* const memory = "memory_mib=16384";  // device memory bounds no chunk here
+  configure(memory);
+  const auto program =
+      compile("input x\na := hash(x)\nb := hash(a)\nc := hash(b)\nd := hash(c)\ne := hash(d)\n");
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  const auto chunks_of = [&](uint64_t rows, int64_t launches_per_chunk) {
+    configure(memory);  // counts from zero
+    gpu.stream(0, rows, [](const ColumnChunk&) {});
+    return double_count("launches") / launches_per_chunk;
+  };
+  const int64_t per_chunk = chunks_of(1000, 1);
+  ASSERT_GT(per_chunk, 0);
+  // Five outputs and the failure words take 48 pinned bytes a row: 1 GiB
+  // over 3 chunk states is 7.4 M rows, above the 4 Mi cap (over 9 it was
+  // 2.5 M rows: 4 chunks for these 8 Mi rows).
+  EXPECT_EQ(chunks_of(uint64_t{8} << 20, per_chunk), 2);
+}
+
 // A second run of the same batch reuses the device and page-locked buffers
 // of the first: with every further allocation failing, it still runs.
 TEST(GpuFaults, RunsReuseTheirChunkBuffers) {

@@ -32,9 +32,13 @@ class DeviceFamily {
   // The indices of its devices this process can use now (an index of
   // `polyrt devices`); none with `why_none` saying why (no driver, ...).
   virtual std::vector<int> usable_devices(std::string& why_none) const = 0;
-  // A back end running `batch` on device `index`. Throws DeviceError when
-  // that device cannot run it (or is not one of its devices).
-  virtual std::unique_ptr<BatchBackend> make_backend(PreparedBatch batch, int index) const = 0;
+  // A back end running `batch` on device `index`, `alone` or beside other
+  // devices (--device all|auto: a device then also holds chunks finished
+  // ahead of in-order delivery, so it budgets its memory for more of them).
+  // Throws DeviceError when that device cannot run it (or is not one of its
+  // devices).
+  virtual std::unique_ptr<BatchBackend> make_backend(PreparedBatch batch, int index,
+                                                     bool alone) const = 0;
 
   // The code it generates for a batch, as people read it (`polyrt plan`,
   // polyrt/introspect.hpp): LLVM IR as emitted or optimized, the assembly

@@ -30,7 +30,7 @@ ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const B
     // The GPU asked for, by its index: a DeviceError when it cannot run.
     const batch::DeviceFamily& gpus = family_of(batch::DeviceKind::Gpu);
     chosen.backends.push_back(
-        gpus.make_backend(prepare(program, setup, gpus.placement()), options.device.gpu));
+        gpus.make_backend(prepare(program, setup, gpus.placement()), options.device.gpu, true));
     chosen.gpu = options.device.gpu;
     return chosen;
   }
@@ -45,7 +45,7 @@ ChosenBackend make_batch_backend(std::shared_ptr<const Program> program, const B
     for (int index : usable) {
       try {
         chosen.backends.push_back(
-            family->make_backend(prepare(program, setup, family->placement()), index));
+            family->make_backend(prepare(program, setup, family->placement()), index, false));
         if (chosen.gpu < 0 && family->kind() == batch::DeviceKind::Gpu) chosen.gpu = index;
       } catch (const DeviceError& e) {
         // The CPU runs what no other device can: its failure is the batch's.
