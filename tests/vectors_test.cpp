@@ -118,6 +118,29 @@ TEST(Vectors, LidMleClosedFormAndDegenerateCases) {
   EXPECT_EQ(lid(f32_text(distances), "-1.0"), 0.0);  // k saturates to 0, as Rust's cast
 }
 
+// polydat's boundary adapter: a text where a vector port wants a vector is
+// read as the JSON array it holds (its documented vec_norm / lid_mle calls).
+TEST(Vectors, AVectorPortReadsATextAsItsArray) {
+  EXPECT_EQ(pull("input c\nz := vec_norm(\"[3.0, 4.0]\")\n", "z").to_string(), "[0.6,0.8]");
+  EXPECT_NEAR(pull("input c\nx := lid_mle(\"[1.0, 2.718281828, 7.389056]\", 3.0)\n", "x").as_f64(),
+              pull("input c\nx := lid_mle(str_to_vec_f32(\"[1.0, 2.718281828, 7.389056]\"), "
+                   "3.0)\n",
+                   "x")
+                  .as_f64(),
+              0.0);
+  const std::string program =
+      "input c\nt := printf(\"[{}, 2]\", c % 5)\nd := vec_dot(hash_vec(c, 2), t)\n"
+      "l := vec_len_i64(str_to_vec_i64(\"[1, 2, 3]\"))\n";
+  for (uint64_t x : {0ull, 3ull, 123456789ull}) values_everywhere(program, x, {"d", "l"});
+  // A text that holds no array fails its row, naming the node and the text.
+  try {
+    pull("input c\nz := vec_norm(printf(\"[{}\", c))\n", "z");
+    ADD_FAILURE() << "a text holding no array was read";
+  } catch (const EvalError& e) {
+    expect_contains(e.what(), {"str_to_vec_f32", "cannot read \"[0\""});
+  }
+}
+
 TEST(Vectors, ListNodesOfIntegerVectors) {
   const std::string program =
       "input c\nv := str_to_vec_i32(\"[5, -3, 5, 9]\")\nw := str_to_vec_i32(\"[9, 5, 7]\")\n"

@@ -67,6 +67,12 @@ Typed Lowerer::wire_argument(const Expr& a, const nodes::ArgSpec& spec, const No
     return constant(*numeric_literal(a, Type::I64), a.pos);
   }
   Typed t = lower_expr(a);
+  // polydat's boundary adapter: a vector port reads a text as the JSON array
+  // it holds (lid_mle("[0.1, 0.2, 0.4]", 3)), through the str_to_vec node of
+  // its type, which fails the row for a text that is none.
+  if (t.type == Type::Str) {
+    if (const char* adapter = text_to_vector_node(spec.type)) return call1(adapter, {t}, a);
+  }
   // The implicit widenings a parameter takes with a conversion node (an
   // integer to f64, as the arithmetic operators make it; a number to bytes,
   // an integer to json). The u64 and i64 ports take theirs as the word.
@@ -90,6 +96,19 @@ Typed Lowerer::wire_argument(const Expr& a, const nodes::ArgSpec& spec, const No
               a.length, hint);
   }
   return t;
+}
+
+const char* Lowerer::text_to_vector_node(PortType port) {
+  switch (port) {
+    case PortType::VecF32:
+      return "str_to_vec_f32";
+    case PortType::VecI32:
+      return "str_to_vec_i32";
+    case PortType::VecI64:
+      return "str_to_vec_i64";
+    default:
+      return nullptr;  // any vector (PortType::Vector): which one is not said
+  }
 }
 
 std::optional<Type> Lowerer::converting_port_type(PortType port) {
