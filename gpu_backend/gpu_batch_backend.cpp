@@ -144,11 +144,18 @@ class GpuBatchBackend final : public batch::BatchBackend {
     for (size_t c = 0; c < p.column_types.size(); ++c) {
       if (on_host_side_[c] && !p.text_bounds[c]) b.column_pointers[c] = g.host[c].words();
     }
+    // Staged here, where a chunk's time is not yet taken: page-locking is
+    // slow (a few hundred ms a GiB), and a first chunk timed with it made
+    // --device auto leave a fast GPU out.
+    if (!b.outputs_on_device && !(b.encode_rows && p.rows_on_device())) {
+      stage_outputs_for_host(g, b);
+    }
   }
 
   // Host staging of the kernel-made outputs, made on the first run that
   // takes them to the host: a batch whose outputs stay on the device
-  // (evaluate_to_device) pins nothing for them.
+  // (evaluate_to_device) or go as text rows encoded there pins nothing for
+  // them.
   void stage_outputs_for_host(GpuChunkState& g, batch::ChunkBuffers& b) const {
     for (size_t c = 0; c < staged_for_host_only_.size(); ++c) {
       if (!staged_for_host_only_[c] || batch_.plan.text_bounds[c]) continue;
@@ -400,7 +407,6 @@ class GpuBatchBackend final : public batch::BatchBackend {
     batch::fill_generated_outputs(batch_, b, first);
     if (batch_.scalars_failed) return batch::ChunkFailure{0, 0, 0};
     GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;
-    if (device_targets.empty()) stage_outputs_for_host(g, b);
     ChunkRun run(*this, b, g, first);
     run.write_outputs_to(device_targets);
     run.copy_coordinates(coordinate_columns);

@@ -1144,6 +1144,23 @@ TEST(GpuCli, AutoSaysWhatItChoseAndWhy) {
                         {"--device auto chose cpu (measured: cpu ", "left out gpu 0 (polyrt CUDA"});
 }
 
+// Page-locking host memory costs a real driver a few hundred ms a GiB. A
+// GPU's first chunk pins its output staging; timed with it, a fresh process's
+// --device auto measured the GPU at a tenth of its speed and left it out. The
+// staging is made before the chunk's time is taken.
+TEST(GpuCli, AutoKeepsAGpuWhoseFirstChunkPinsItsStaging) {
+  REQUIRE_GPU();
+  if (!double_configure()) GTEST_SKIP() << "pinning's cost is set on the driver's test double only";
+  const std::string dir = test::temp_dir();
+  const std::string program = test::write_program(
+      dir, "four.polydat", "input cycle\na := hash(cycle)\nb := hash(a)\nc := hash(b)\nd := hash(c)\n");
+  const test::CommandResult r = test::run_polyrt_with(
+      "POLYRT_CUDA_DOUBLE=pin_ms_per_gib=2000",
+      "run " + program + " --cycles 0..8000000 -v --format npy --out " + dir + "/npy");
+  EXPECT_EQ(r.status, 0) << r.err;
+  test::expect_contains(r.err, {"--device auto chose cpu + gpu 0 ("});
+}
+
 // Device memory that runs out for any of a device-text chunk's buffers (its
 // slots, the compaction's sums, offsets and bytes), or a failing launch of
 // any of its kernels (the kernel, then the compaction's three): a named

@@ -53,6 +53,12 @@ struct ChunkBuffers {
   // and copies no output column to the host.
   const RowEncoding* encode_rows = nullptr;
   std::optional<std::string_view> encoded_rows;
+  // Set by the evaluator for a call whose outputs go to device memory
+  // (BatchBackend::run_to_device). With encode_rows, it tells a back end's
+  // prepare what the run takes to the host, so that staging it needs is
+  // made there, before the chunk's time is taken, and staging it does not
+  // need is never made.
+  bool outputs_on_device = false;
 };
 
 // Where a chunk's word columns live: in `words` (the host's vectors), or in

@@ -219,10 +219,11 @@ class BatchEvaluator::Impl::DevicesCall {
     // rows until both are done, so that is the speed its share must follow.
     scheduler::RunningChunk running(meter, assigner_ && own ? &*assigner_ : nullptr, c.device,
                                     c.rows);
-    backend.prepare(b, c.rows);
-    running.restart();
     b.parts_on_every_core = parts_on_every_core_;
     b.encode_rows = rows_;
+    b.outputs_on_device = !device_targets_.empty();
+    backend.prepare(b, c.rows);
+    running.restart();
     c.failure = run_rows(c, backend, b);
     if (c.failure != plan::kNoFailingRow) return false;
     impl_.chunk_view(backend.batch(), b, first_ + c.offset, c.view);

@@ -20,6 +20,8 @@
 //   speeds=a,b,...    relative speed per device (default 1): delays scale by 1/speed
 //   kernel_us=N       added to every launch
 //   copy_us_per_mib=N added to every copy, per MiB
+//   pin_ms_per_gib=N  added to every cuMemHostAlloc, per GiB: page-locking
+//                     host memory costs a real driver a few hundred ms a GiB
 //   oom_at=N          the Nth cuMemAlloc from now fails (out of memory)
 //   invalid_ptx       cuLinkAddData refuses the PTX, with a JIT error log
 //   launch_failure_at=N  the Nth launch from now fails when it runs: a sticky
@@ -88,7 +90,7 @@ struct Config {
   int devices = 1;
   size_t memory = size_t{512} << 20;
   std::vector<double> speeds;
-  int64_t kernel_us = 0, copy_us_per_mib = 0;
+  int64_t kernel_us = 0, copy_us_per_mib = 0, pin_ms_per_gib = 0;
   int64_t oom_at = 0, launch_failure_at = 0, lost_at = 0;
   int64_t context_ms = 0;  // the cost of creating a primary context
   int registers = 64;      // per thread, of every kernel
@@ -253,6 +255,7 @@ void configure(const std::string& spec) {
     if (key == "memory_mib") c.memory = (size_t)number(value) << 20;
     if (key == "kernel_us") c.kernel_us = number(value);
     if (key == "copy_us_per_mib") c.copy_us_per_mib = number(value);
+    if (key == "pin_ms_per_gib") c.pin_ms_per_gib = number(value);
     if (key == "oom_at") c.oom_at = number(value);
     if (key == "launch_failure_at") c.launch_failure_at = number(value);
     if (key == "lost_at") c.lost_at = number(value);
@@ -701,6 +704,9 @@ EXPORT CUresult cuMemHostAlloc(void** pointer, size_t bytes, unsigned) {
   if (!pointer || bytes == 0) return kInvalidValue;
   void* memory = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
   if (!memory) return kOutOfMemory;
+  if (const int64_t ms = driver().config.pin_ms_per_gib) {
+    std::this_thread::sleep_for(std::chrono::microseconds(ms * 1000 * (int64_t)(bytes >> 20) / 1024));
+  }
   std::lock_guard<std::mutex> lock(driver().mutex);
   driver().pinned[(uintptr_t)memory] = bytes;
   *pointer = memory;
