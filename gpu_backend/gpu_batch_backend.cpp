@@ -12,6 +12,7 @@
 #include "codegen/text_compaction.hpp"
 #include "gpu_backend/device_rows.hpp"
 #include "gpu_backend/device_texts.hpp"
+#include "gpu_backend/driver/staged_copies.hpp"
 #include "gpu_backend/gpu_chunk_pool.hpp"
 #include "gpu_backend/kernel_arguments.hpp"
 #include "gpu_backend/loaded_kernels.hpp"
@@ -216,28 +217,12 @@ class GpuBatchBackend final : public batch::BatchBackend {
     text.size += chunk_bytes;
   }
 
-  // Through page-locked staging, on a stream of their own.
+  // Through bounded page-locked staging, on streams of their own.
   void copy_to_host(uint64_t address, void* out, uint64_t bytes) const override {
-    if (bytes == 0) return;
-    const CurrentContext current = context_.make_current();
-    const GpuStream stream(context_);
-    const PinnedBuffer staging(context_, bytes);
-    context_.check(
-        context_.driver().api().cuMemcpyDtoHAsync(staging.words(), address, bytes, stream.handle()),
-        "cuMemcpyDtoHAsync");
-    stream.synchronize();
-    std::memcpy(out, staging.words(), bytes);
+    copy_device_to_host(context_, address, out, bytes);
   }
   void copy_to_device(const void* in, uint64_t address, uint64_t bytes) const override {
-    if (bytes == 0) return;
-    const CurrentContext current = context_.make_current();
-    const GpuStream stream(context_);
-    const PinnedBuffer staging(context_, bytes);
-    std::memcpy(staging.words(), in, bytes);
-    context_.check(
-        context_.driver().api().cuMemcpyHtoDAsync(address, staging.words(), bytes, stream.handle()),
-        "cuMemcpyHtoDAsync");
-    stream.synchronize();
+    copy_host_to_device(context_, in, address, bytes);
   }
 
  private:

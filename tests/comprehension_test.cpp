@@ -938,8 +938,10 @@ TEST(Traversal, ABodyRebindingASharedCellIsItsOwnAndSaysSo) {
       "  v := total + 1\n}\n");
   ASSERT_EQ(program->warnings().size(), 1u);
   expect_contains(program->warnings()[0],
-                  {":5:3", "'total' in the body of 'for a in 0..3' is a binding of the "
-                                    "body's own", "writes nothing back"});
+                  {":5:3",
+                   "'total' in the body of 'for a in 0..3' is a binding of the "
+                   "body's own",
+                   "writes nothing back"});
   State parent = program->new_state();
   const Traversal t = open_traversal(parent, std::vector<uint64_t>{0}, 0);
   for (uint64_t a = 0; a < 3; ++a) {

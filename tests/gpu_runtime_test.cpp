@@ -625,6 +625,23 @@ TEST(GpuBatch, OwnedDeviceColumnsMatchTheCpuTier) {
 // cross to the host), a host step's text, a constant and a None; the same
 // offsets and bytes as the CPU tier across chunk boundaries, up to the last
 // coordinate, and for rows longer than 64 KiB.
+// A device-resident column comes back through two page-locked pieces of
+// 8 MiB in turn, never by pinning the whole column (gigabytes, and the
+// page-locking's seconds, for a large one).
+TEST(GpuBatch, ToHostStagesThroughBoundedPinnedMemory) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "pinned bytes are counted by the driver's test double";
+  const auto program = compile("input x\nh := hash(x)\n");
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  const uint64_t rows = 5'000'000;  // 40 MB: five pieces
+  const std::vector<DeviceColumn> on_device = gpu.evaluate_to_device(11, rows);
+  configure("");
+  const Column back = gpu.to_host(on_device[0]);
+  EXPECT_LE(double_count("pinned_bytes"), int64_t{16} << 20);
+  EXPECT_EQ(back.words, BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(11, rows)[0].words);
+}
+
 TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {
   REQUIRE_GPU();
   const auto program = compile(
@@ -1153,7 +1170,8 @@ TEST(GpuCli, AutoKeepsAGpuWhoseFirstChunkPinsItsStaging) {
   if (!double_configure()) GTEST_SKIP() << "pinning's cost is set on the driver's test double only";
   const std::string dir = test::temp_dir();
   const std::string program = test::write_program(
-      dir, "four.polydat", "input cycle\na := hash(cycle)\nb := hash(a)\nc := hash(b)\nd := hash(c)\n");
+      dir, "four.polydat",
+      "input cycle\na := hash(cycle)\nb := hash(a)\nc := hash(b)\nd := hash(c)\n");
   const test::CommandResult r = test::run_polyrt_with(
       "POLYRT_CUDA_DOUBLE=pin_ms_per_gib=2000",
       "run " + program + " --cycles 0..8000000 -v --format npy --out " + dir + "/npy");

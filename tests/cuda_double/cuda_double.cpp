@@ -46,7 +46,8 @@
 // creates it again. polyrtCudaDoubleCount(what) counts, since the last
 // configuration, "contexts" (primary contexts created), "memsets",
 // "launches", "synchronizes" (cuStreamSynchronize), "device_copies"
-// (cuMemcpyDtoDAsync), "bytes_to_host" (by cuMemcpyDtoHAsync), "allocations" (cuMemAlloc) and
+// (cuMemcpyDtoDAsync), "bytes_to_host" (by cuMemcpyDtoHAsync), "pinned_bytes" (by
+// cuMemHostAlloc), "allocations" (cuMemAlloc) and
 // "modules" (cuModuleLoadDataEx); "primary_flags" is device 0's primary
 // context's flags (what cuDevicePrimaryCtxSetFlags left).
 #include <dlfcn.h>
@@ -211,7 +212,7 @@ struct Driver {
   std::atomic<int64_t> allocations{0}, launches{0};
   std::atomic<int64_t> contexts_created{0};  // primary contexts made (retained from 0)
   std::atomic<int64_t> memsets{0}, synchronizes{0}, device_copies{0}, modules{0};
-  std::atomic<int64_t> bytes_to_host{0};
+  std::atomic<int64_t> bytes_to_host{0}, pinned_bytes{0};
   std::atomic<bool> lost{false};
   // Held shared by every running stream operation, exclusively by a free.
   std::shared_mutex running;
@@ -283,6 +284,7 @@ void configure(const std::string& spec) {
   d.synchronizes = 0;
   d.device_copies = 0;
   d.bytes_to_host = 0;
+  d.pinned_bytes = 0;
   d.modules = 0;
   d.lost = false;
   for (CUctx_st& c : d.contexts) c.fault = 0;  // a new configuration: a fresh driver
@@ -450,6 +452,7 @@ __attribute__((visibility("default"))) int64_t polyrtCudaDoubleCount(const char*
   if (name == "synchronizes") return driver().synchronizes;
   if (name == "device_copies") return driver().device_copies;
   if (name == "bytes_to_host") return driver().bytes_to_host;
+  if (name == "pinned_bytes") return driver().pinned_bytes;
   if (name == "allocations") return driver().allocations;
   if (name == "modules") return driver().modules;
   if (name == "primary_flags") {  // device 0's primary context's scheduling flags
@@ -705,8 +708,10 @@ EXPORT CUresult cuMemHostAlloc(void** pointer, size_t bytes, unsigned) {
   void* memory = std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
   if (!memory) return kOutOfMemory;
   if (const int64_t ms = driver().config.pin_ms_per_gib) {
-    std::this_thread::sleep_for(std::chrono::microseconds(ms * 1000 * (int64_t)(bytes >> 20) / 1024));
+    std::this_thread::sleep_for(
+        std::chrono::microseconds(ms * 1000 * (int64_t)(bytes >> 20) / 1024));
   }
+  driver().pinned_bytes += (int64_t)bytes;
   std::lock_guard<std::mutex> lock(driver().mutex);
   driver().pinned[(uintptr_t)memory] = bytes;
   *pointer = memory;
