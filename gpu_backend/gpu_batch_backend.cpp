@@ -34,12 +34,18 @@ constexpr const char* kAttachHostTwin = "polyrtCudaDoubleAttachHostTwin";
 
 constexpr uint64_t kMaxChunkRows = uint64_t{4} << 20;
 constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
+// Threads an SM holds at once (2048 from sm_52 on; 1536 on sm_86 and sm_89,
+// where a segment count sized for 2048 runs in a few more waves).
+constexpr uint64_t kResidentThreadsPerSm = 2048;
 
 class GpuBatchBackend final : public batch::BatchBackend {
  public:
   // `held`: the chunk states it keeps at most (make_gpu_batch_backend).
   GpuBatchBackend(batch::PreparedBatch batch, const CudaDriver& driver, int ordinal, size_t held)
-      : batch_(std::move(batch)), context_(driver, ordinal), held_(held) {
+      : batch_(std::move(batch)),
+        context_(driver, ordinal),
+        held_(held),
+        resident_threads_((uint64_t)std::max(1, context_.device().sms) * kResidentThreadsPerSm) {
     if (const std::optional<std::string> fault = driver.fault(ordinal)) {
       throw DeviceError("GPU " + std::to_string(ordinal) +
                         " is unusable for the rest of this process: it faulted (" + *fault + ")");
@@ -430,8 +436,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const uint64_t segments = segments_of(b.rows);
     launch_entry(g, shared_kernel(codegen::kRowsSegmentBytesKernel), segments,
                  KernelArguments({segments, e.layout.address(), row_field_count(p),
-                                  (uint64_t)b.encode_rows->format, b.rows,
-                                  codegen::kTextSegmentRows, e.scan.sums.address()}));
+                                  (uint64_t)b.encode_rows->format, b.rows, segment_rows(b.rows),
+                                  e.scan.sums.address()}));
     scan_segments(g, e.scan, segments);
   }
 
@@ -449,12 +455,11 @@ class GpuBatchBackend final : public batch::BatchBackend {
       e.bytes_capacity = capacity;
     }
     const uint64_t segments = segments_of(b.rows);
-    launch_entry(
-        g, shared_kernel(codegen::kRowsWriteKernel), segments,
-        KernelArguments({segments, e.layout.address(), row_field_count(batch_.plan),
-                         (uint64_t)b.encode_rows->format, b.rows, codegen::kTextSegmentRows,
-                         e.scan.sums.address(), codegen::kTextScanGroup,
-                         e.scan.group_sums.address(), e.bytes.address()}));
+    launch_entry(g, shared_kernel(codegen::kRowsWriteKernel), segments,
+                 KernelArguments({segments, e.layout.address(), row_field_count(batch_.plan),
+                                  (uint64_t)b.encode_rows->format, b.rows, segment_rows(b.rows),
+                                  e.scan.sums.address(), codegen::kTextScanGroup,
+                                  e.scan.group_sums.address(), e.bytes.address()}));
     if (total) {
       context_.check(context_.driver().api().cuMemcpyDtoHAsync(
                          e.host_bytes.words(), e.bytes.address(), total, g.stream.handle()),
@@ -464,9 +469,19 @@ class GpuBatchBackend final : public batch::BatchBackend {
     return {reinterpret_cast<const char*>(e.host_bytes.words()), total};
   }
 
-  // Segments of kTextSegmentRows rows, and groups of kTextScanGroup segments.
-  static uint64_t segments_of(uint64_t rows) {
-    return (rows + codegen::kTextSegmentRows - 1) / codegen::kTextSegmentRows;
+  // Rows per thread of the text kernels (row encoding, text packing):
+  // kTextSegmentRows where the chunk has that many rows for every thread
+  // the device holds at once, fewer (down to one) in a smaller chunk, so the
+  // length and write passes fill every SM instead of a few (a 170 k-row
+  // chunk in segments of 32 gave a 132-SM device 21 blocks).
+  uint64_t segment_rows(uint64_t rows) const {
+    return std::clamp<uint64_t>((rows + resident_threads_ - 1) / resident_threads_, 1,
+                                codegen::kTextSegmentRows);
+  }
+  // Segments of segment_rows rows, and groups of kTextScanGroup segments.
+  uint64_t segments_of(uint64_t rows) const {
+    const uint64_t each = segment_rows(rows);
+    return (rows + each - 1) / each;
   }
   static uint64_t groups_of(uint64_t segments) {
     return (segments + codegen::kTextScanGroup - 1) / codegen::kTextScanGroup;
@@ -538,7 +553,9 @@ class GpuBatchBackend final : public batch::BatchBackend {
 
   // The buffers of the scan of a chunk of up to `capacity` rows' segments.
   SegmentScan segment_scan(uint64_t capacity) const {
-    const uint64_t segments = capacity / codegen::kTextSegmentRows + 1;
+    // The most segments_of(rows) gives for rows up to `capacity`.
+    const uint64_t segments =
+        std::max(std::min(capacity, resident_threads_), capacity / codegen::kTextSegmentRows + 1);
     return {DeviceBuffer(context_, segments * 8),
             DeviceBuffer(context_, (segments / codegen::kTextScanGroup + 2) * 8),
             PinnedBuffer(context_, 8)};
@@ -586,7 +603,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     launch_entry(g, shared_kernel(codegen::kTextSegmentBytesKernel), segments,
                  KernelArguments({segments, g.column_address(c),
                                   device_text_slot(batch_.plan.text_bounds[c]), rows,
-                                  codegen::kTextSegmentRows, scan.sums.address()}));
+                                  segment_rows(rows), scan.sums.address()}));
     scan_segments(g, scan, segments);
   }
 
@@ -598,10 +615,10 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const SegmentScan& scan = g.packed[c].scan;
     const uint64_t segments = segments_of(rows);
     launch_entry(g, shared_kernel(codegen::kTextPackKernel), segments,
-                 KernelArguments(
-                     {segments, g.column_address(c), device_text_slot(batch_.plan.text_bounds[c]),
-                      rows, codegen::kTextSegmentRows, scan.sums.address(), codegen::kTextScanGroup,
-                      scan.group_sums.address(), offsets, bytes, base}));
+                 KernelArguments({segments, g.column_address(c),
+                                  device_text_slot(batch_.plan.text_bounds[c]), rows,
+                                  segment_rows(rows), scan.sums.address(), codegen::kTextScanGroup,
+                                  scan.group_sums.address(), offsets, bytes, base}));
   }
 
   // Room in `text` for `more` bytes after its size, the call's rows up to
@@ -789,6 +806,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   batch::PreparedBatch batch_;
   GpuContext context_;
   size_t held_;
+  uint64_t resident_threads_;  // threads the device holds at once
   PtxKernels kernels_;
   std::shared_ptr<const LoadedKernels> loaded_;  // shared with the process
   // The kernels no plan shapes (text compaction, row encoding), when the

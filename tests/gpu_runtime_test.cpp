@@ -625,6 +625,27 @@ TEST(GpuBatch, OwnedDeviceColumnsMatchTheCpuTier) {
 // cross to the host), a host step's text, a constant and a None; the same
 // offsets and bytes as the CPU tier across chunk boundaries, up to the last
 // coordinate, and for rows longer than 64 KiB.
+// The text kernels run a thread per segment of rows: 32 rows where a chunk
+// has that many for every thread the device holds, fewer in a smaller one,
+// so that a small chunk's row encoding fills the SMs: 20,000 rows in
+// segments of 32 were 625 threads in 3 blocks; in segments of 3 they fill
+// the grid's cap on the double (4 SMs x 4 blocks of 256 threads at its 64
+// registers). The bytes are the CPU tier's.
+TEST(GpuBatch, TextKernelsGiveEverySmSegmentsInASmallChunk) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "launched blocks are counted by the driver's test double";
+  const auto program = compile("input x\nh := hash(x)\nname := first_names(h)\nn := h % 1000\n");
+  BatchOptions options = on(BatchDevice::Gpu);
+  options.chunk_rows = 20000;
+  const BatchEvaluator gpu(program, options);
+  configure("");
+  const std::string on_gpu = text_rows(gpu, "csv", 5, 20000);
+  EXPECT_EQ(double_count("blocks:polyrt_rows_write"), 16);
+  EXPECT_EQ(double_count("blocks:polyrt_rows_segment_bytes"), 16);
+  EXPECT_EQ(on_gpu, text_rows(BatchEvaluator(program, on(BatchDevice::Cpu)), "csv", 5, 20000));
+}
+
 // A device-resident column comes back through two page-locked pieces of
 // 8 MiB in turn, never by pinning the whole column (gigabytes, and the
 // page-locking's seconds, for a large one).

@@ -47,9 +47,9 @@
 // configuration, "contexts" (primary contexts created), "memsets",
 // "launches", "synchronizes" (cuStreamSynchronize), "device_copies"
 // (cuMemcpyDtoDAsync), "bytes_to_host" (by cuMemcpyDtoHAsync), "pinned_bytes" (by
-// cuMemHostAlloc), "allocations" (cuMemAlloc) and
-// "modules" (cuModuleLoadDataEx); "primary_flags" is device 0's primary
-// context's flags (what cuDevicePrimaryCtxSetFlags left).
+// cuMemHostAlloc), "allocations" (cuMemAlloc), "modules" (cuModuleLoadDataEx) and
+// "blocks:NAME" (the blocks launches of kernel NAME asked for); "primary_flags" is
+// device 0's primary context's flags (what cuDevicePrimaryCtxSetFlags left).
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -213,6 +213,7 @@ struct Driver {
   std::atomic<int64_t> contexts_created{0};  // primary contexts made (retained from 0)
   std::atomic<int64_t> memsets{0}, synchronizes{0}, device_copies{0}, modules{0};
   std::atomic<int64_t> bytes_to_host{0}, pinned_bytes{0};
+  std::map<std::string, int64_t, std::less<>> blocks;  // by kernel, under `mutex`
   std::atomic<bool> lost{false};
   // Held shared by every running stream operation, exclusively by a free.
   std::shared_mutex running;
@@ -286,6 +287,7 @@ void configure(const std::string& spec) {
   d.bytes_to_host = 0;
   d.pinned_bytes = 0;
   d.modules = 0;
+  d.blocks.clear();
   d.lost = false;
   for (CUctx_st& c : d.contexts) c.fault = 0;  // a new configuration: a fresh driver
   // A negative count is what a broken driver may report (cuDeviceGetCount
@@ -455,6 +457,11 @@ __attribute__((visibility("default"))) int64_t polyrtCudaDoubleCount(const char*
   if (name == "pinned_bytes") return driver().pinned_bytes;
   if (name == "allocations") return driver().allocations;
   if (name == "modules") return driver().modules;
+  if (name.starts_with("blocks:")) {  // blocks launched of the kernel named after the colon
+    const std::lock_guard<std::mutex> lock(driver().mutex);
+    const auto it = driver().blocks.find(name.substr(7));
+    return it == driver().blocks.end() ? 0 : it->second;
+  }
   if (name == "primary_flags") {  // device 0's primary context's scheduling flags
     const std::lock_guard<std::mutex> lock(driver().mutex);
     return driver().contexts.empty() ? -1 : driver().contexts[0].flags;
@@ -923,6 +930,10 @@ EXPORT CUresult cuLaunchKernel(CUfunc_st* f, unsigned grid_x, unsigned grid_y, u
   std::vector<uint64_t> values(f->entry.params);
   for (size_t i = 0; i < values.size(); ++i) std::memcpy(&values[i], params[i], 8);
   Driver& d = driver();
+  {
+    const std::lock_guard<std::mutex> lock(d.mutex);
+    d.blocks[f->name] += grid_x;
+  }
   const int64_t n = ++d.launches;
   const bool fail = n == d.config.launch_failure_at, lose = n == d.config.lost_at;
   const HostTwin twin = f->entry.twin;
