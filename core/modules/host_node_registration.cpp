@@ -33,6 +33,11 @@ void refuse_module_name(const std::string& name) {
   }
 }
 
+// What a plugin's registration function is handed.
+struct ProcessRegistry final : HostRegistry {
+  void add(HostNode node) override { register_node(std::move(node)); }
+};
+
 }  // namespace
 
 void register_node(HostNode node) {
@@ -44,14 +49,6 @@ void register_node(HostNode node) {
 bool is_host_node(std::string_view name) {
   return nodes::find_host_node(name) != nullptr;
 }
-
-namespace {
-
-struct ProcessRegistry final : HostRegistry {
-  void add(HostNode node) override { register_node(std::move(node)); }
-};
-
-}  // namespace
 
 void load_plugin(const std::string& path) {
   // A path without a slash is looked up as dlopen does (LD_LIBRARY_PATH):
