@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <mutex>
@@ -117,6 +119,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   }
 
   void prepare(batch::ChunkBuffers& b, uint64_t rows) const override {
+    const auto began = std::chrono::steady_clock::now();
     // The failure word holds the row in its upper 32 bits.
     if (rows >> 32) internal_error("a GPU kernel launch covers fewer than 2^32 rows");
     batch::size_chunk(batch_, b, rows, batch::WordColumns::BackEnd);
@@ -156,6 +159,13 @@ class GpuBatchBackend final : public batch::BatchBackend {
     // --device auto leave a fast GPU out.
     if (!b.outputs_on_device && !(b.encode_rows && p.rows_on_device())) {
       stage_outputs_for_host(g, b);
+    }
+    if (ChunkTrace::enabled()) {
+      if (!g.trace) g.trace = std::make_unique<ChunkTrace>(context_);
+      g.trace->prepared(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began)
+              .count(),
+          g.pinned_bytes());
     }
   }
 
@@ -292,6 +302,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
         for (const BatchValue& v : p_.outputs) {
           if (v.kind == BatchValue::Column) to_host(v.index);
         }
+        if (g_.trace) g_.trace->mark(g_.stream.handle(), "columns to host");
       } else {
         backend_.outputs_to_device(g_, b_, on_device_, device_targets);
         // Device-made text outputs: their bytes counted now, so that
@@ -398,6 +409,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     batch::fill_generated_outputs(batch_, b, first);
     if (batch_.scalars_failed) return batch::ChunkFailure{0, 0, 0};
     GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;
+    if (g.trace) g.trace->begin(g.stream.handle());
     ChunkRun run(*this, b, g, first);
     run.write_outputs_to(device_targets);
     run.copy_coordinates(coordinate_columns);
@@ -405,6 +417,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     const bool encode = b.encode_rows && batch_.plan.rows_on_device() && device_targets.empty();
     const batch::ChunkFailure failure = run.finish(encode, device_targets);
     if (encode && failure.row == plan::kNoFailingRow) b.encoded_rows = write_rows(g, b);
+    if (g.trace) std::fputs(g.trace->line(first, b.rows).c_str(), stderr);
     return failure;
   }
 
@@ -465,6 +478,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
                          e.host_bytes.words(), e.bytes.address(), total, g.stream.handle()),
                      "cuMemcpyDtoHAsync");
     }
+    if (g.trace) g.trace->mark(g.stream.handle(), "rows to host");
     g.stream.synchronize();
     return {reinterpret_cast<const char*>(e.host_bytes.words()), total};
   }
@@ -587,6 +601,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
             "cuMemcpyDtoHAsync");
       }
     }
+    if (g.trace) g.trace->mark(stream, "texts to host");
     g.stream.synchronize();
     for (uint32_t c : columns) {
       const GpuChunkState::PackedText& t = g.packed[c];
@@ -657,6 +672,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
                        kernel.function, blocks, 1, 1, codegen::kGpuBlockThreads, 1, 1, 0,
                        g.stream.handle(), arguments.pointers(), nullptr),
                    "cuLaunchKernel");
+    if (g.trace) g.trace->mark(g.stream.handle(), kernel.name, blocks);
   }
 
   void launch(GpuChunkState& g, uint32_t s, uint64_t first, uint64_t rows,
@@ -709,6 +725,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       if (entry.empty()) continue;
       LoadedKernel& k = loaded.kernels[entry];
       k.function = loaded.module->function(entry);
+      k.name = entry;
       int blocks = 0;
       context.check(context.driver().api().cuOccupancyMaxActiveBlocksPerMultiprocessor(
                         &blocks, k.function, (int)codegen::kGpuBlockThreads, 0),

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "batch/chunk_buffers.hpp"
+#include "gpu_backend/chunk_trace.hpp"
 #include "gpu_backend/driver/device_resources.hpp"
 
 namespace polyrt::gpu {
@@ -57,6 +58,18 @@ struct GpuChunkState {
   std::vector<cuda::CUdeviceptr> targets;
   cuda::CUdeviceptr column_address(uint32_t c) const {
     return targets[c] ? targets[c] : device[c].address();
+  }
+  // POLYRT_GPU_TRACE's record of the chunk now run on it, or null.
+  std::unique_ptr<ChunkTrace> trace;
+
+  // The page-locked bytes it holds.
+  uint64_t pinned_bytes() const {
+    uint64_t n = rows.layout_on_host.bytes() + rows.host_bytes.bytes() +
+                 failure_words_on_host.bytes() + text_staging.bytes();
+    for (const PinnedBuffer& b : host) n += b.bytes();
+    for (const PinnedBuffer& b : generated) n += b.bytes();
+    for (const PackedText& t : packed) n += t.host_offsets.bytes() + t.host_bytes.bytes();
+    return n;
   }
 };
 

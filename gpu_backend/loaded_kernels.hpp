@@ -23,6 +23,7 @@ namespace polyrt::gpu {
 struct LoadedKernel {
   cuda::CUfunction function = nullptr;
   unsigned blocks_per_sm = 0;
+  std::string name;  // its entry symbol
 };
 
 struct LoadedKernels {

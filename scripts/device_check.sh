@@ -275,6 +275,21 @@ run_commands() {
     --rows 100000 --device gpu --out /dev/null)
   row "polyrt run, 100k users rows on the GPU, new process" "cold cache $cold s, warm $warm s"
   rm -rf "$cold_cache"
+  # Where each GPU chunk's time goes (POLYRT_GPU_TRACE=1: prepare, pinned
+  # bytes, each kernel's time and blocks, copies), a line per chunk in
+  # $out/trace_PROGRAM.txt; the row sums the lines.
+  for program in users lineitem; do
+    local t
+    t=$(POLYRT_GPU_TRACE=1 timed_run "$bin/cli/polyrt" run "examples/$program.polydat" \
+      --rows "$rows" --device gpu --out /dev/null)
+    grep '^polyrt: gpu [0-9]* chunk ' "$out/run.err" > "$out/trace_$program.txt"
+    row "trace $program --device gpu (trace_$program.txt)" "$t s; $(awk -F'; ' '
+      {n++; split($1, a, "+"); rows += a[2] + 0; for (i = 2; i <= NF; i++) {
+        split($i, f, " "); if (f[1] == "on") device += f[4]; else if (f[2] == "to") ms[f[1] " to host"] += f[4];
+        else ms[f[1]] += f[2]}}
+      END {printf "%d chunks of %.0f rows, %.0f ms on the device:", n, n ? rows / n : 0, device;
+        for (k in ms) printf " %s %.0f", k, ms[k]}' "$out/trace_$program.txt" | cut -c1-200)"
+  done
   local file=/dev/shm/polyrt-device-check.csv
   [ -d /dev/shm ] || file=$(mktemp)
   for program in users lineitem; do

@@ -1200,6 +1200,35 @@ TEST(GpuCli, AutoKeepsAGpuWhoseFirstChunkPinsItsStaging) {
   test::expect_contains(r.err, {"--device auto chose cpu + gpu 0 ("});
 }
 
+// POLYRT_GPU_TRACE=1: a line per chunk with its prepare, pinned bytes, each
+// kernel's time and blocks and its copies, from events on its stream; the
+// same bytes written, and nothing said without it.
+TEST(GpuCli, TheTraceSaysWhereEachChunksTimeGoes) {
+  REQUIRE_GPU();
+  const std::string dir = test::temp_dir();
+  const std::string run = "run " + source_file("examples/users.polydat") +
+                          " --cycles 0..200000 --device gpu --out " + dir;
+  const test::CommandResult traced = test::run_polyrt_with("POLYRT_GPU_TRACE=1", run + "/a.csv");
+  ASSERT_EQ(traced.status, 0) << traced.err;
+  // One line per chunk: their rows are the run's.
+  const std::string head = "polyrt: gpu 0 chunk ";
+  uint64_t lines = 0, rows = 0;
+  for (size_t at = traced.err.find(head); at != std::string::npos;
+       at = traced.err.find(head, at + 1)) {
+    ++lines;
+    rows += std::stoull(traced.err.substr(traced.err.find('+', at) + 1));
+  }
+  EXPECT_GE(lines, 1u) << traced.err;
+  EXPECT_EQ(rows, 200000u) << traced.err;
+  test::expect_contains(
+      traced.err, {"chunk 0+", ": prepare ", " MiB pinned); ", "polyrt_rows_write ", " blocks); ",
+                   "rows to host ", "on the device "});
+  const test::CommandResult plain = test::run_polyrt(run + "/b.csv");
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.err.find("chunk "), std::string::npos) << plain.err;
+  EXPECT_EQ(test::read_file(dir + "/a.csv"), test::read_file(dir + "/b.csv"));
+}
+
 // Device memory that runs out for any of a device-text chunk's buffers (its
 // slots, the compaction's sums, offsets and bytes), or a failing launch of
 // any of its kernels (the kernel, then the compaction's three): a named

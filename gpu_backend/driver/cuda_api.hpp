@@ -19,6 +19,7 @@ using CUstream = struct CUstream_st*;
 using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUlinkState = struct CUlinkState_st*;
+using CUevent = struct CUevent_st*;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_INVALID_VALUE = 1;
@@ -49,6 +50,7 @@ inline constexpr int CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3;
 inline constexpr int CU_FUNC_ATTRIBUTE_NUM_REGS = 4;
 
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+inline constexpr unsigned CU_EVENT_DEFAULT = 0;
 inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
 inline constexpr unsigned CU_CTX_SCHED_BLOCKING_SYNC = 0x04;
 
@@ -93,6 +95,10 @@ inline constexpr int kApiVersion = 12000;
   X(cuStreamCreate, CUresult(CUstream* stream, unsigned flags)) \
   X(cuStreamDestroy, CUresult(CUstream stream)) \
   X(cuStreamSynchronize, CUresult(CUstream stream)) \
+  X(cuEventCreate, CUresult(CUevent* event, unsigned flags)) \
+  X(cuEventRecord, CUresult(CUevent event, CUstream stream)) \
+  X(cuEventElapsedTime, CUresult(float* ms, CUevent start, CUevent end)) \
+  X(cuEventDestroy, CUresult(CUevent event)) \
   X(cuMemAlloc, CUresult(CUdeviceptr* pointer, size_t bytes)) \
   X(cuMemFree, CUresult(CUdeviceptr pointer)) \
   X(cuMemHostAlloc, CUresult(void** pointer, size_t bytes, unsigned flags)) \

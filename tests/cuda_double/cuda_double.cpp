@@ -82,7 +82,7 @@ constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2, kNotInitia
                    kDevicesUnavailable = 46, kNoDevice = 100, kInvalidDevice = 101,
                    kInvalidImage = 200, kInvalidContext = 201, kInvalidPtx = 218,
                    kInvalidHandle = 400, kNotFound = 500, kLaunchOutOfResources = 701,
-                   kLaunchFailed = 719;
+                   kNotReady = 600, kLaunchFailed = 719;
 
 using HostTwin = void (*)(void* const* params, uint32_t block, uint32_t block_dim, uint32_t thread,
                           uint32_t grid_dim);
@@ -662,6 +662,61 @@ CUresult stream_in_context(const CUstream_st* stream) {
   return stream->device == current->device ? kSuccess : kInvalidContext;
 }
 
+// An event: when its stream reached it (CUDA events time the device's
+// work; the double's, its stream worker's). Its state is shared with the
+// records queued on streams, so destroying it never waits for them.
+struct EventState {
+  std::mutex mutex;
+  bool recorded = false;
+  std::chrono::steady_clock::time_point at;
+};
+struct CUevent_st {
+  std::shared_ptr<EventState> state = std::make_shared<EventState>();
+};
+
+EXPORT CUresult cuEventCreate(CUevent_st** event, unsigned) {
+  if (CUresult r = ready_in_context()) return r;
+  if (!event) return kInvalidValue;
+  *event = new CUevent_st;
+  return kSuccess;
+}
+
+EXPORT CUresult cuEventRecord(CUevent_st* event, CUstream_st* stream) {
+  if (CUresult r = ready_in_context()) return r;
+  if (CUresult r = stream_in_context(stream)) return r;
+  if (!event) return kInvalidHandle;
+  std::shared_ptr<EventState> state = event->state;
+  {
+    const std::lock_guard<std::mutex> lock(state->mutex);
+    state->recorded = false;
+  }
+  stream->push([state] {
+    const std::lock_guard<std::mutex> lock(state->mutex);
+    state->at = std::chrono::steady_clock::now();
+    state->recorded = true;
+    return kSuccess;
+  });
+  return kSuccess;
+}
+
+EXPORT CUresult cuEventElapsedTime(float* ms, CUevent_st* start, CUevent_st* end) {
+  if (CUresult r = ready_in_context()) return r;
+  if (!ms || !start || !end) return kInvalidHandle;
+  if (start == end) return *ms = 0, kSuccess;
+  EventState &from = *start->state, &to = *end->state;
+  const std::scoped_lock lock(from.mutex, to.mutex);
+  if (!from.recorded || !to.recorded) return kNotReady;
+  *ms = std::chrono::duration<float, std::milli>(to.at - from.at).count();
+  return kSuccess;
+}
+
+EXPORT CUresult cuEventDestroy_v2(CUevent_st* event) {
+  if (CUresult r = ready_in_context()) return r;
+  if (!event) return kInvalidHandle;
+  delete event;
+  return kSuccess;
+}
+
 EXPORT CUresult cuStreamDestroy_v2(CUstream_st* stream) {
   if (CUresult r = ready_to_free()) return r;
   if (CUresult r = stream_in_context(stream)) return r;
@@ -977,6 +1032,10 @@ EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** function, int ver
       {"cuStreamCreate", (void*)&cuStreamCreate},
       {"cuStreamDestroy", (void*)&cuStreamDestroy_v2},
       {"cuStreamSynchronize", (void*)&cuStreamSynchronize},
+      {"cuEventCreate", (void*)&cuEventCreate},
+      {"cuEventRecord", (void*)&cuEventRecord},
+      {"cuEventElapsedTime", (void*)&cuEventElapsedTime},
+      {"cuEventDestroy", (void*)&cuEventDestroy_v2},
       {"cuMemAlloc", (void*)&cuMemAlloc_v2},
       {"cuMemFree", (void*)&cuMemFree_v2},
       {"cuMemHostAlloc", (void*)&cuMemHostAlloc},
