@@ -364,7 +364,10 @@ std::vector<Column> BatchEvaluator::evaluate(uint64_t first, uint64_t count,
   stream(
       first, count,
       [&](const ColumnChunk& chunk) {
-        for (size_t o = 0; o < out.size(); ++o) out[o].append(chunk.columns[o], chunk.rows);
+        for (size_t o = 0; o < out.size(); ++o) {
+          if (chunk.first == first) out[o].reserve(count, chunk.columns[o], chunk.rows);
+          out[o].append(chunk.columns[o], chunk.rows);
+        }
       },
       columns);
   return out;

@@ -26,6 +26,22 @@ Column Column::empty(std::string name, Type type, LogicalType logical) {
   return c;
 }
 
+void Column::reserve(uint64_t rows, const ColumnView& view, uint64_t view_rows) {
+  if (view.is_none || view_rows == 0) return;
+  try {
+    if (view.present) present.reserve(rows);
+    if (!is_payload(view.type)) {
+      words.reserve(rows);
+      return;
+    }
+    offsets.reserve(rows + 1);
+    const double per_row = (double)(view.offsets[view_rows] - view.offsets[0]) / (double)view_rows;
+    // A sixteenth more than the first chunk's rate, for rows a little longer.
+    bytes.reserve((size_t)(per_row * (double)rows * 1.0625) + 4096);
+  } catch (const std::exception&) {  // bad_alloc, length_error: growth will tell
+  }
+}
+
 void Column::append(const ColumnView& view, uint64_t rows) {
   is_none = view.is_none;
   if (view.is_none) return;

@@ -149,6 +149,11 @@ struct Column {
   // Appends a chunk's `rows` rows of `view` (a column of this type): a None
   // view makes the column None.
   void append(const ColumnView& view, uint64_t rows);
+  // Room for `rows` rows in all, a text's bytes extrapolated from a first
+  // chunk (`view`, `view_rows` rows): appended chunk by chunk, the column is
+  // then copied once rather than about twice by doubling (with its fresh
+  // pages faulted in each time). A failed reservation is left to growth.
+  void reserve(uint64_t rows, const ColumnView& view, uint64_t view_rows);
 };
 
 // An output column in device memory that the caller owns
