@@ -12,6 +12,7 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 
+#include <cstring>
 #include <regex>
 
 #include "codegen/jit/jit_engine.hpp"
@@ -23,11 +24,34 @@
 #include "gpu_backend/ptx/ptx_compiler.hpp"
 #include "gpu_backend/ptx/ptxas.hpp"
 #include "polyrt/introspect.hpp"
+#include "rtlib/word_writer.h"
 #include "scheduler/runtime/batch_setup.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt {
 namespace {
+
+// The GPU's row and text kernels store a thread's run of bytes as aligned
+// words; neighbouring runs are other threads', written at the same time, so
+// a run must store its own bytes and never one outside it: every start
+// offset within a word and every length up to five words, between sentinels.
+TEST(WordWriter, StoresItsRunAndNothingBeside) {
+  alignas(8) char buffer[64];
+  for (size_t start = 0; start < 8; ++start) {
+    for (size_t length = 0; length <= 40; ++length) {
+      std::memset(buffer, '#', sizeof buffer);
+      std::string run;
+      for (size_t k = 0; k < length; ++k) run += (char)('a' + (start + k) % 26);
+      rt::WordWriter out(buffer + 8 + start);
+      out.put(run.data(), run.size() / 2);  // in two puts, and one byte at a time
+      for (size_t k = run.size() / 2; k < run.size(); ++k) out.put(run[k]);
+      out.finish();
+      const std::string got(buffer, sizeof buffer);
+      EXPECT_EQ(got, std::string(8 + start, '#') + run + std::string(56 - start - length, '#'))
+          << "start " << start << ", length " << length;
+    }
+  }
+}
 
 std::string stress_file() {
   return std::string(POLYRT_SOURCE_DIR) + "/tests/data/gpu_stress.polydat";

@@ -184,6 +184,18 @@ TEST(Ptx, SharedKernelsAssembleWithoutSpills) {
   for (const std::string& entry : shared.entries) {
     EXPECT_NE(shared.ptx.find(".visible .entry " + entry + "("), std::string::npos) << entry;
   }
+  // The row writer stores a segment's bytes as whole aligned words
+  // (rtlib/word_writer.h), not each byte by itself. (The text pack does too,
+  // but its offsets are 8-byte stores anyway: its PTX tells nothing.)
+  for (const char* entry : {"polyrt_rows_write"}) {
+    const size_t at = shared.ptx.find(".visible .entry " + std::string(entry) + "(");
+    ASSERT_NE(at, std::string::npos) << entry;
+    const std::string body = shared.ptx.substr(at, shared.ptx.find("\n}\n", at) - at);
+    EXPECT_TRUE(body.find("st.global.u64") != std::string::npos ||
+                body.find("st.u64") != std::string::npos)
+        << entry << " stores no 8-byte word:\n"
+        << body;
+  }
   expect_clean_ptx(shared, "the shared kernels");
 }
 

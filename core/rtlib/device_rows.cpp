@@ -9,6 +9,7 @@
 #include "row_fields.h"
 #include "rtlib.h"
 #include "text_writers.h"
+#include "word_writer.h"
 
 namespace {
 
@@ -112,8 +113,9 @@ PD_API void pd_rows_write_segment(const void* fields, uint64_t count, uint64_t f
                                   uint64_t group_segments, const uint64_t* group_sums, char* out,
                                   uint64_t segment) {
   const uint64_t begin = segment * segment_rows;
-  polyrt::rt::ByteWriter bytes{out + group_sums[segment / group_segments] + sums[segment]};
+  polyrt::rt::WordWriter bytes(out + group_sums[segment / group_segments] + sums[segment]);
   for (uint64_t r = begin; r < pd_segment_end(begin, segment_rows, rows); ++r) {
     put_row(bytes, static_cast<const DeviceRowField*>(fields), count, (RowFormat)format, r);
   }
+  bytes.finish();
 }

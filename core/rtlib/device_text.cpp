@@ -9,6 +9,7 @@
 #include "rtlib.h"
 #include "shortest_double.hpp"
 #include "text_writers.h"
+#include "word_writer.h"
 
 PD_API uint64_t pd_text_copy(char* out, const char* text, uint64_t length) {
   for (uint64_t k = 0; k < length; ++k) out[k] = text[k];
@@ -116,12 +117,14 @@ PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_
   const uint64_t end = pd_segment_end(begin, segment_rows, rows);
   uint64_t at = group_sums[segment / group_segments] + sums[segment];
   if (segment == 0) offsets[0] = (int64_t)base;
+  polyrt::rt::WordWriter out(bytes + at);
   for (uint64_t r = begin; r < end; ++r) {
     const uint32_t length = pd_device_text_length(slots + r * slot_bytes);
-    pd_text_copy(bytes + at, slots + r * slot_bytes + PD_DEVICE_TEXT_LENGTH, length);
+    out.put(slots + r * slot_bytes + PD_DEVICE_TEXT_LENGTH, length);
     at += length;
     offsets[r + 1] = (int64_t)(base + at);
   }
+  out.finish();
 }
 
 PD_API uint64_t pd_text_f64_display(char* out, double x) {
