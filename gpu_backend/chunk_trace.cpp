@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "polyrt/error.hpp"
+
 namespace polyrt::gpu {
 
 bool ChunkTrace::enabled() {
@@ -15,7 +17,13 @@ bool ChunkTrace::enabled() {
 }
 
 ChunkTrace::~ChunkTrace() {
-  for (cuda::CUevent e : events_) context_.driver().api().cuEventDestroy(e);
+  if (events_.empty()) return;
+  try {
+    // Destroyed on whatever thread drops the chunk state: in its context.
+    const CurrentContext current = context_.make_current();
+    for (cuda::CUevent e : events_) context_.driver().api().cuEventDestroy(e);
+  } catch (const Error&) {  // a context that cannot be made current: its events are gone with it
+  }
 }
 
 cuda::CUevent ChunkTrace::event(size_t k) {
