@@ -760,14 +760,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   void upload_scalars() {
     const size_t bytes = batch_.scalar_words.size() * 8;
     scalars_ = DeviceBuffer(context_, bytes);
-    if (bytes == 0) return;
-    PinnedBuffer staging(context_, bytes);
-    std::memcpy(staging.words(), batch_.scalar_words.data(), bytes);
-    GpuStream stream(context_);
-    context_.check(context_.driver().api().cuMemcpyHtoDAsync(scalars_.address(), staging.words(),
-                                                             bytes, stream.handle()),
-                   "cuMemcpyHtoDAsync");
-    stream.synchronize();
+    copy_host_to_device(context_, batch_.scalar_words.data(), scalars_.address(), bytes);
   }
 
   // Which word columns need device memory (a kernel reads or writes them) and

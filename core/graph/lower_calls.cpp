@@ -71,7 +71,9 @@ Typed Lowerer::wire_argument(const Expr& a, const nodes::ArgSpec& spec, const No
   // it holds (lid_mle("[0.1, 0.2, 0.4]", 3)), through the str_to_vec node of
   // its type, which fails the row for a text that is none.
   if (t.type == Type::Str) {
-    if (const char* adapter = text_to_vector_node(spec.type)) return call1(adapter, {t}, a);
+    if (const std::string adapter = text_to_vector_node(spec.type); !adapter.empty()) {
+      return call1(adapter, {t}, a);
+    }
   }
   // The implicit widenings a parameter takes with a conversion node (an
   // integer to f64, as the arithmetic operators make it; a number to bytes,
@@ -98,16 +100,14 @@ Typed Lowerer::wire_argument(const Expr& a, const nodes::ArgSpec& spec, const No
   return t;
 }
 
-const char* Lowerer::text_to_vector_node(PortType port) {
+std::string Lowerer::text_to_vector_node(PortType port) {
   switch (port) {
     case PortType::VecF32:
-      return "str_to_vec_f32";
     case PortType::VecI32:
-      return "str_to_vec_i32";
     case PortType::VecI64:
-      return "str_to_vec_i64";
+      return "str_to_" + std::string(nodes::port_type_name(port));  // str_to_vec_f32, ...
     default:
-      return nullptr;  // any vector (PortType::Vector): which one is not said
+      return "";  // any vector (PortType::Vector): which one is not said
   }
 }
 

@@ -323,8 +323,8 @@ class Lowerer {
   // The type a port converts its widenings to, for the ports that need a
   // conversion node for them.
   static std::optional<Type> converting_port_type(PortType port);
-  // The node that reads a text as a vector of a port's type, or null.
-  static const char* text_to_vector_node(PortType port);
+  // The node that reads a text as a vector of a port's type, or "".
+  static std::string text_to_vector_node(PortType port);
 
   // null_if(cond, value) and null_with_probability(input, p, value).
   Typed lower_null(const Expr& e);
