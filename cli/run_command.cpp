@@ -207,14 +207,8 @@ void refuse_conflicts(const RunRequest& r) {
                        " applies to csv, tsv, jsonl, text, parquet and arrow)");
     }
     if (!codecs.empty() && std::find(codecs.begin(), codecs.end(), c->codec) == codecs.end()) {
-      std::string valid;
-      for (size_t k = 0; k < codecs.size(); ++k) {
-        valid += std::string(k == 0                   ? ""
-                             : k + 1 == codecs.size() ? " or "
-                                                      : ", ") +
-                 std::string(scheduler::codec_name(codecs[k]));
-      }
-      throw UsageError("polyrt run: --format " + name + " takes --compress " + valid + ", not " +
+      throw UsageError("polyrt run: --format " + name + " takes --compress " +
+                       scheduler::codec_names(codecs) + ", not " +
                        std::string(scheduler::codec_name(c->codec)));
     }
   }

@@ -13,5 +13,5 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 if ! "$venv/bin/python" -c "import pyarrow, nanobind, scikit_build_core, lizard" 2>/dev/null; then
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "scikit-build-core>=0.10" "nanobind>=2.2" "pyarrow>=14" "lizard>=1.17"
+    "scikit-build-core>=0.10" "nanobind>=2.2" "pyarrow>=18" "lizard>=1.17"
 fi

@@ -88,6 +88,9 @@ PYTHON_HEADERS = {
     "core/value/vector_values.hpp",
     "scheduler/encoding/row_format.hpp",
     "scheduler/jobs/progress_bar.hpp",
+    "scheduler/output/columnar_format.hpp",
+    "scheduler/output/compression.hpp",
+    "scheduler/output/output_format.hpp",
     "scheduler/output/output_target.hpp",
 }
 

@@ -254,10 +254,18 @@ def _dictionary_columns(batch, sample_rows: int = 65536):
 def write_parquet(
     native, path: str, start: int, stop: int, row_group_rows: int, compression: str, source_files
 ):
+    row_group_rows = _positive(row_group_rows, "write_parquet: row_group_rows")
+    if not _polyrt.columnar_module_error():
+        # The command's own writer, its row groups encoded on every core: the
+        # file `polyrt run --format parquet` writes.
+        _polyrt.write_columnar(
+            native, path, start, stop, "parquet", compression, row_group_rows, list(source_files), "write_parquet"
+        )
+        return
+    # A package built without pyarrow has no Arrow module: pyarrow's writer.
     pa = _pyarrow()
     import pyarrow.parquet as pq
 
-    row_group_rows = _positive(row_group_rows, "write_parquet: row_group_rows")
     # The command's rules: refusals first, then a temporary named after this
     # process (a later run removes it if this one is killed), renamed into
     # place only when complete.

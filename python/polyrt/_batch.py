@@ -280,11 +280,16 @@ class Batch:
         start: int,
         stop: int,
         *,
-        row_group_rows: int = 1 << 20,
+        row_group_rows: int = 1 << 17,
         compression: str = "zstd",
     ) -> None:
-        """Streams rows ``[start, stop)`` into a Parquet file, one row group of
-        ``row_group_rows`` at a time (memory stays bounded). The file appears
+        """Streams rows ``[start, stop)`` into a Parquet file of row groups of
+        ``row_group_rows``, written by the command's own writer (the file
+        ``polyrt run --format parquet --compress COMPRESSION`` writes, its row
+        groups encoded on every core; compression none, snappy, gzip or
+        zstd, the last two with a ``:LEVEL``), or by pyarrow's where the
+        package was built without the Arrow module. Memory stays bounded by
+        a few row groups. The file appears
         only when complete, with a new file's mode: a failure or Ctrl-C leaves
         an existing file untouched and no file behind. Like ``polyrt run
         --out``, it refuses to replace a symbolic link, a read-only file or a

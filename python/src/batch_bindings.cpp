@@ -22,6 +22,7 @@
 #include "python/src/bindings.hpp"
 #include "python/src/buffer_pool.hpp"
 #include "python/src/interruptible.hpp"
+#include "python/src/native_batch.hpp"
 #include "python/src/native_program.hpp"
 #include "python/src/numpy_columns.hpp"
 #include "python/src/values.hpp"
@@ -31,14 +32,6 @@ namespace nb = nanobind;
 
 namespace polyrt::python {
 namespace {
-
-struct NativeBatch {
-  std::shared_ptr<const Program> program;
-  // Raised by Ctrl-C: stops the calls running on this batch.
-  std::unique_ptr<std::atomic<bool>> stop;
-  std::unique_ptr<BatchEvaluator> evaluator;
-  BatchOptions options;  // what made the evaluator (stats makes its own)
-};
 
 size_t input_index(const Program& p, const std::string& name, const char* what) {
   const std::vector<std::string>& inputs = p.input_names();

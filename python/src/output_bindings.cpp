@@ -1,7 +1,8 @@
 // Files the Python package writes (write_parquet) follow the command's
 // rules: the same refusals (a source file of the program, a symbolic link,
 // a read-only file), a temporary named after its owner (removed by a later
-// run once that owner is gone) with a new file's mode, renamed into place.
+// run once that owner is gone) with a new file's mode, renamed into place;
+// Parquet is written by the command's own writer (write_columnar).
 // And Arrow's string columns are always valid UTF-8; a long write shows the
 // command's progress line (scheduler/jobs/progress_bar.hpp) on a terminal.
 #include <nanobind/nanobind.h>
@@ -10,15 +11,21 @@
 #include <nanobind/stl/vector.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "polyrt/error.hpp"
 #include "python/src/bindings.hpp"
+#include "python/src/interruptible.hpp"
+#include "python/src/native_batch.hpp"
 #include "rtlib/utf8.hpp"
 #include "rtlib/web_encoding.hpp"
 #include "scheduler/jobs/progress_bar.hpp"
+#include "scheduler/output/columnar_format.hpp"
+#include "scheduler/output/compression.hpp"
+#include "scheduler/output/output_format.hpp"
 #include "scheduler/output/output_target.hpp"
 
 namespace nb = nanobind;
@@ -31,12 +38,66 @@ std::string begin_output(const std::string& path, const std::vector<std::string>
                          const std::string& call) {
   if (scheduler::check_output_target(path, protected_files, call)) {
     throw OutputError(call + " " + path +
-                     " is not a regular file (a device, pipe or directory); write_parquet "
-                     "writes a file");
+                      " is not a regular file (a device, pipe or directory); write_parquet "
+                      "writes a file");
   }
   const scheduler::OutputTemporary temporary = scheduler::create_output_temporary(path);
   ::close(temporary.fd);
   return temporary.path;
+}
+
+// Rows [start, stop) of the batch's outputs written to `path` in a columnar
+// format by the command's own writer (scheduler/output/columnar_format.cpp,
+// the Arrow module: for Parquet, row groups encoded on every core): the file
+// `polyrt run --format FORMAT --compress COMPRESSION` writes, atomically,
+// with the command's progress line. An output None on every row is nulls.
+void write_columnar(const NativeBatch& batch, const std::string& path, uint64_t start,
+                    uint64_t stop, const std::string& format, const std::string& compression,
+                    uint64_t row_group_rows, const std::vector<std::string>& protected_files,
+                    const std::string& call) {
+  const scheduler::OutputFormat* writes = scheduler::find_output_format(format);
+  if (!writes) throw OutputError(call + ": no columnar format '" + format + "'");
+  const scheduler::Compression codec = scheduler::parse_compression(compression);
+  const std::vector<scheduler::Codec> codecs = writes->codecs();
+  if (std::find(codecs.begin(), codecs.end(), codec.codec) == codecs.end()) {
+    throw OutputError(call + ": " + format + " takes compression " +
+                      scheduler::codec_names(codecs) + ", not '" + compression + "'");
+  }
+  if (scheduler::check_output_target(path, protected_files, call)) {
+    throw OutputError(call + " " + path + " is not a regular file (a device, pipe or directory); " +
+                      call + " writes a file");
+  }
+  const BatchEvaluator& evaluator = *batch.evaluator;
+  const uint64_t count = stop - start;
+  scheduler::OutputColumns columns{.names = evaluator.output_names(),
+                                   .types = evaluator.output_types(),
+                                   .first = start,
+                                   .rows = count,
+                                   .compression = codec,
+                                   .row_group_rows = row_group_rows,
+                                   .dimensions = evaluator.output_dimensions(),
+                                   .logical_types = evaluator.output_logical_types()};
+  for (size_t o = 0; o < columns.names.size(); ++o) {
+    columns.nullable.push_back(evaluator.output_nullable(o));
+  }
+  run_interruptible(
+      [&] {
+        const std::unique_ptr<scheduler::FormatWriter> writer = writes->open(
+            scheduler::OutputPlace{
+                .path = path, .protected_files = protected_files, .stop = batch.stop.get()},
+            columns);
+        scheduler::ProgressBar progress(count, call);
+        evaluator.stream_encoded(
+            start, count,
+            [&](const ColumnChunk& chunk, std::string& bytes) { writer->encode(chunk, bytes); },
+            [&](const ColumnChunk& chunk, std::string& bytes) {
+              writer->write(bytes);
+              progress.advance(chunk.rows);
+            });
+        progress.finish();
+        writer->commit();
+      },
+      *batch.stop, count <= kDefaultChunkRows);
 }
 
 // A text column (Arrow LargeString offsets and bytes) as valid UTF-8: None
@@ -84,6 +145,10 @@ void bind_output(nb::module_& m) {
         nb::arg("call"));
   m.def("commit_output", &scheduler::commit_output_temporary, nb::arg("temporary"),
         nb::arg("path"));
+  m.def("columnar_module_error", &scheduler::ColumnarFormat::module_error);
+  m.def("write_columnar", &write_columnar, nb::arg("batch"), nb::arg("path"), nb::arg("start"),
+        nb::arg("stop"), nb::arg("format"), nb::arg("compression"), nb::arg("row_group_rows"),
+        nb::arg("protected_files"), nb::arg("call"));
   m.def("valid_utf8", &valid_utf8, nb::arg("offsets"), nb::arg("bytes"));
   // rows, percent, rows/s and the time left on stderr when it is a terminal
   // and the job has run a second; cleared when finished or collected.

@@ -127,6 +127,35 @@ def test_write_parquet_round_trips(tmp_path, examples):
     assert sorted(os.listdir(tmp_path)) == ["users.parquet"]
 
 
+def test_write_parquet_writes_the_commands_file_and_falls_back_to_pyarrow(tmp_path, examples, polyrt_cli):
+    # The command's writer (the Arrow module beside the extension): the very
+    # bytes `polyrt run --format parquet` writes. Without the module (a
+    # package built where pyarrow was not), pyarrow's writer: the same table.
+    pq = pytest.importorskip("pyarrow.parquet")
+    program = examples / "users.polydat"
+    batch = polyrt.compile(program).batch()
+    ours = tmp_path / "python.parquet"
+    batch.write_parquet(ours, 5, 200_005, compression="zstd:3")
+    command = tmp_path / "command.parquet"
+    r = subprocess.run([polyrt_cli, "run", str(program), "--cycles", "5..200005", "--format", "parquet",
+                        "--compress", "zstd:3", "--out", str(command)], capture_output=True)
+    assert r.returncode == 0, r.stderr.decode()
+    assert ours.read_bytes() == command.read_bytes()
+    assert pq.ParquetFile(ours).metadata.num_row_groups == 2  # the command's 131,072 rows a group
+    fallback = tmp_path / "fallback.parquet"
+    code = (
+        "import sys, polyrt, polyrt._polyrt as native\n"
+        "assert 'nowhere' in native.columnar_module_error()\n"
+        f"polyrt.compile(open({str(program)!r}).read()).batch().write_parquet(sys.argv[1], 5, 200_005,"
+        " row_group_rows=131072)\n"
+    )
+    env = dict(os.environ, POLYRT_ARROW_MODULE=str(tmp_path / "nowhere.so"))
+    r = subprocess.run([sys.executable, "-c", code, str(fallback)], capture_output=True, env=env)
+    assert r.returncode == 0, r.stderr.decode()
+    assert pq.read_table(fallback).equals(pq.read_table(ours))
+    assert pq.ParquetFile(fallback).metadata.num_row_groups == 2
+
+
 def test_failures_leave_no_file_and_name_the_smallest_coordinate(tmp_path):
     program = polyrt.compile("input c: u64\nx := in_range(c, 0, 4999)\n")
     path = tmp_path / "x.parquet"

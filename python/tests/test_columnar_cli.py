@@ -202,3 +202,46 @@ def test_a_traversal_on_the_per_state_engine_writes_parquet_as_traverse_gives_it
     r = run_polyrt(polyrt_cli, numeric, "--cycles", "0..4", "--format", "npy", "--out", tmp_path / "n")
     assert r.returncode == 2 and b"needs the row count first" in r.stderr
     assert not (tmp_path / "n").exists()
+
+
+def test_parquet_row_groups_keep_their_statistics_and_bytes_on_every_device(polyrt_cli, tmp_path):
+    # Row groups are encoded apart (on several threads) and assembled into one
+    # file: each keeps its rows, its statistics and its dictionaries where its
+    # pages landed, and the bytes do not depend on threads or devices.
+    import os
+
+    program = tmp_path / "groups.polydat"
+    program.write_text(
+        "input x\nid := hash(x)\ncode := one_of(x, \"a\", \"b\", \"c\")\n"
+        "maybe := if(x % 7 == 3, None, x % 1000)\nnote := \"row {x}\"\n"
+    )
+    rows = 300000  # two whole row groups of 131,072 and a short one
+    env = dict(os.environ, POLYRT_LIBCUDA=str(built("cuda_double/libcuda.so.1")))
+    files = {}
+    for how in (("--threads", "1"), ("--threads", "2"), ("--device", "gpu"), ("--device", "all")):
+        out = tmp_path / f"g{len(files)}.parquet"
+        r = run_polyrt(polyrt_cli, program, "--rows", rows, "--format", "parquet", *how, "--out", out, env=env)
+        assert r.returncode == 0, r.stderr.decode()
+        files[how] = out.read_bytes()
+    assert len(set(files.values())) == 1
+    out = tmp_path / "g0.parquet"
+    table = pq.read_table(out)
+    assert table.equals(polyrt.compile(program.read_text()).batch().to_arrow(0, rows))
+    meta = pq.ParquetFile(out).metadata
+    assert [meta.row_group(g).num_rows for g in range(meta.num_row_groups)] == [131072, 131072, 37856]
+    first = 0
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        values = table.slice(first, group.num_rows)
+        first += group.num_rows
+        for c, name in enumerate(table.column_names):
+            stats, column = group.column(c).statistics, values.column(name)
+            assert stats.null_count == column.null_count, (g, name)
+            present = [v for v in column.to_pylist() if v is not None]
+            assert (stats.min, stats.max) == (min(present), max(present)), (g, name)
+        assert group.column(1).has_dictionary_page and not group.column(0).has_dictionary_page
+    empty = tmp_path / "empty.parquet"
+    r = run_polyrt(polyrt_cli, program, "--rows", 0, "--format", "parquet", "--out", empty)
+    assert r.returncode == 0, r.stderr.decode()
+    nothing = pq.read_table(empty)
+    assert nothing.num_rows == 0 and nothing.schema.equals(table.schema)

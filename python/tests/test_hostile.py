@@ -9,6 +9,7 @@ import pickle
 import stat
 import subprocess
 import sys
+import time
 import warnings
 
 import numpy as np
@@ -160,19 +161,16 @@ def test_parquet_refuses_what_the_command_refuses(tmp_path, examples):
 def test_a_killed_writers_temporary_is_removed_by_the_next_write(tmp_path, batch):
     pytest.importorskip("pyarrow")
     path = tmp_path / "rows.parquet"
-    code = (
-        "import os, sys, polyrt\n"
-        f"b = polyrt.compile({PROGRAM!r}).batch()\n"
-        "import polyrt._arrow as a\n"
-        "real = a._generate_batches\n"
-        "def dying(*args):\n"
-        "    yield from real(*args)\n"
-        "    os._exit(9)  # killed while the temporary is open\n"
-        "a._generate_batches = dying\n"
-        "b.write_parquet(sys.argv[1], 0, 100)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True)
-    assert out.returncode == 9, out.stderr
+    code = f"import polyrt, sys\npolyrt.compile({PROGRAM!r}).batch().write_parquet(sys.argv[1], 0, 10**12)\n"
+    writer = subprocess.Popen([sys.executable, "-c", code, str(path)])
+    try:
+        deadline = time.monotonic() + 60
+        while not any(n.startswith(".rows.parquet.polyrt-tmp-") for n in os.listdir(tmp_path)):
+            assert writer.poll() is None and time.monotonic() < deadline
+            time.sleep(0.01)
+    finally:
+        writer.kill()  # killed while the temporary is open
+        writer.wait()
     leftovers = [n for n in os.listdir(tmp_path) if n.startswith(".rows.parquet.polyrt-tmp-")]
     assert len(leftovers) == 1, os.listdir(tmp_path)
     batch.write_parquet(path, 0, 100)

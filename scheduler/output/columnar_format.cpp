@@ -120,6 +120,10 @@ class ColumnarFileWriter final : public FormatWriter {
 
 }  // namespace
 
+std::string ColumnarFormat::module_error() {
+  return module().open ? std::string() : module().error;
+}
+
 std::vector<Codec> ColumnarFormat::codecs() const {
   if (name_ == "parquet") return {Codec::Zstd, Codec::Snappy, Codec::Gzip, Codec::None};
   return {Codec::None, Codec::Zstd};  // Arrow IPC's body compression
@@ -136,14 +140,15 @@ std::unique_ptr<FormatWriter> ColumnarFormat::open(const OutputPlace& place,
   const Module& loaded = module();
   if (!loaded.open) throw OutputError("--format " + std::string(name_) + ": " + loaded.error);
   const Compression compression = columns.compression.value_or(Compression{codecs()[0], 0});
-  ColumnarSpec spec{.format = std::string(name_),
-                    .names = columns.names,
-                    .types = columns.types,
-                    .dimensions = columns.dimensions,
-                    .logical_types = columns.logical_types,
-                    .codec = std::string(codec_name(compression.codec)),
-                    .level = compression.level,
-                    .row_group_rows = kRowGroupRows};
+  ColumnarSpec spec{
+      .format = std::string(name_),
+      .names = columns.names,
+      .types = columns.types,
+      .dimensions = columns.dimensions,
+      .logical_types = columns.logical_types,
+      .codec = std::string(codec_name(compression.codec)),
+      .level = compression.level,
+      .row_group_rows = columns.row_group_rows ? columns.row_group_rows : kRowGroupRows};
   spec.dimensions.resize(spec.names.size());
   spec.logical_types.resize(spec.names.size());
   return std::make_unique<ColumnarFileWriter>(spec, place);

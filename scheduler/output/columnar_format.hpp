@@ -23,6 +23,10 @@ class ColumnarFormat final : public SingleFileFormat {
   // Rows per Parquet row group unless a job says.
   static constexpr uint64_t kRowGroupRows = uint64_t{1} << 17;
 
+  // Why the Arrow module cannot be used (loading it the first time), or ""
+  // when it can.
+  static std::string module_error();
+
  private:
   std::string_view name_;
 };

@@ -2,8 +2,9 @@
 // writes Parquet and Arrow IPC with Apache Arrow's own C++ libraries. The
 // module is loaded only when such a format is asked for, so polyrt builds,
 // installs and runs without Arrow; no Arrow header appears on this side.
-// The module is built with this project's headers and resolves polyrt's
-// functions from the executable that loads it (as --plugin libraries do).
+// The module is built with this project's headers and the two polyrt
+// functions it calls compiled in, so the command and Python's extension
+// module (write_parquet) load it alike.
 #pragma once
 
 #include <cstdint>

@@ -105,6 +105,17 @@ std::string_view codec_name(Codec codec) {
   return info(codec).name;
 }
 
+std::string codec_names(const std::vector<Codec>& codecs) {
+  std::string names;
+  for (size_t k = 0; k < codecs.size(); ++k) {
+    names += std::string(k == 0                   ? ""
+                         : k + 1 == codecs.size() ? " or "
+                                                  : ", ") +
+             std::string(codec_name(codecs[k]));
+  }
+  return names;
+}
+
 void compress_block(const Compression& compression, std::string_view input, std::string& out) {
   const int level = compression.level ? compression.level : info(compression.codec).default_level;
   switch (compression.codec) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace polyrt::scheduler {
 
@@ -30,6 +31,8 @@ Codec codec_of_path(std::string_view path);
 // The suffix of a file the codec writes: ".gz", ".zst" or "".
 std::string_view codec_suffix(Codec codec);
 std::string_view codec_name(Codec codec);
+// The codecs' names as a sentence says them: "none, gzip or zstd".
+std::string codec_names(const std::vector<Codec>& codecs);
 
 // Appends `input` to `out` as one gzip member or zstd frame (or as it is,
 // for none).

@@ -28,6 +28,8 @@ struct OutputColumns {
   uint64_t rows = 0;
   // The codec (OutputFormat::codecs); nullopt: the format's default.
   std::optional<Compression> compression;
+  // Parquet's rows per row group; 0: ColumnarFormat::kRowGroupRows.
+  uint64_t row_group_rows = 0;
   // Per column: a vector output's fixed dimension, when the job knows it
   // (BatchEvaluator::output_dimensions); empty when it does not.
   std::vector<std::optional<uint64_t>> dimensions;
