@@ -1216,6 +1216,28 @@ TEST(GpuCli, AutoDoesNotTimeAGpusPageLocking) {
   EXPECT_GT(pinned, free / 10) << "pinning counted as the GPU's time";
 }
 
+// Auto chooses from each device's first chunk: a GPU's is a full chunk, not
+// kDefaultChunkRows, whose time is the GPU's fixed costs (launches, copies,
+// waits) more than its rows'. Its later chunks are never larger.
+TEST(GpuCli, AutoMeasuresAGpuOnAFullChunk) {
+  REQUIRE_GPU();
+  const std::string dir = test::temp_dir();
+  const test::CommandResult r = test::run_polyrt_with(
+      "POLYRT_GPU_TRACE=1", "run " + source_file("examples/users.polydat") +
+                                " --cycles 0..2000000 --device auto -v --out " + dir + "/u.csv");
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_NE(r.err.find("--device auto chose"), std::string::npos) << r.err;
+  // Trace lines come as chunks finish; the GPU runs its first alone.
+  const std::string head = "polyrt: gpu 0 chunk ";
+  std::vector<uint64_t> rows;
+  for (size_t at = r.err.find(head); at != std::string::npos; at = r.err.find(head, at + 1)) {
+    rows.push_back(std::stoull(r.err.substr(r.err.find('+', at) + 1)));
+  }
+  ASSERT_FALSE(rows.empty()) << r.err;
+  EXPECT_GT(rows.front(), kDefaultChunkRows) << r.err;
+  EXPECT_EQ(rows.front(), *std::max_element(rows.begin(), rows.end())) << r.err;
+}
+
 // POLYRT_GPU_TRACE=1: a line per chunk with its prepare, pinned bytes, each
 // kernel's time and blocks and its copies, from events on its stream; the
 // same bytes written, and nothing said without it.

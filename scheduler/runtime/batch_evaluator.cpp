@@ -71,10 +71,13 @@ scheduler::DeviceLimits BatchEvaluator::Impl::limits_of(size_t b) const {
                                    .max_rows = policy.pieces_per_chunk * rows,
                                    .chunk_seconds = policy.chunk_seconds};
   }
-  // Its first chunk, which measures it, is small; then its chunks grow to
-  // chunk_seconds of its work, up to its chunk rows.
+  // Its first chunk measures it. Under Auto, whose choice rests on that
+  // measure, it is a full chunk: a small one times a GPU's fixed costs (its
+  // launches, copies and waits), not its speed, and left a fast GPU out.
+  // Otherwise it is small, and its chunks grow to chunk_seconds of its work,
+  // up to its chunk rows, as they measure it.
   return scheduler::DeviceLimits{.slots = capacity(b),
-                                 .first_rows = kDefaultChunkRows,
+                                 .first_rows = automatic() ? rows : kDefaultChunkRows,
                                  .min_rows = kDefaultChunkRows,
                                  .max_rows = rows,
                                  .chunk_seconds = policy.chunk_seconds};
@@ -184,6 +187,15 @@ void BatchEvaluator::Impl::raise_failure(uint64_t coordinate, uint64_t row,
                  " that the interpreter does not reproduce");
 }
 
+uint64_t BatchEvaluator::Impl::auto_probe_rows() const {
+  // Room for each device's first chunk, a full one, beside the frontier's.
+  uint64_t rows = scheduler::kAutoProbeRows;
+  for (const scheduler::DeviceLimits& limit : limits) {
+    if (!limit.frontier) rows = std::max(rows, 2 * limit.first_rows);
+  }
+  return rows;
+}
+
 std::vector<uint8_t> BatchEvaluator::Impl::auto_devices() const {
   const std::lock_guard lock(auto_lock);
   if (!auto_use.empty()) return auto_use;
@@ -231,7 +243,7 @@ void BatchEvaluator::Impl::run(uint64_t first, uint64_t count,
     if (chosen.empty()) {
       // Every device runs the first rows, which measure them; the rest go
       // to the devices chosen then.
-      const uint64_t probe = std::min(count, scheduler::kAutoProbeRows);
+      const uint64_t probe = std::min(count, auto_probe_rows());
       run_on_devices<Encoded>(use, first, probe, columns, encode, write, targets, device_targets,
                               rows, device_texts);
       if (probe == count) return;

@@ -45,6 +45,8 @@ struct BatchEvaluator::Impl {
   bool automatic() const { return options.device.kind == BatchDevice::Auto && backends.size() > 1; }
   // Auto's devices once every device's speed is measured (else empty).
   std::vector<uint8_t> auto_devices() const;
+  // The first rows of an Auto run, which run on every device to measure it.
+  uint64_t auto_probe_rows() const;
   // Auto after a GPU fault: the CPU alone from then on.
   void auto_cpu_only(const std::string& why) const;
   // GPUs that faulted under BatchDevice::All or Auto (device_faults), once each.
