@@ -12,6 +12,7 @@
 #include "codegen/batch_codegen.hpp"
 #include "codegen/shared_kernels.hpp"
 #include "codegen/text_compaction.hpp"
+#include "gpu_backend/chunk_sizing.hpp"
 #include "gpu_backend/device_rows.hpp"
 #include "gpu_backend/device_texts.hpp"
 #include "gpu_backend/driver/staged_copies.hpp"
@@ -35,6 +36,9 @@ using AttachHostTwin = int (*)(cuda::CUmodule module, const char* entry, void* t
 constexpr const char* kAttachHostTwin = "polyrtCudaDoubleAttachHostTwin";
 
 constexpr uint64_t kMaxChunkRows = uint64_t{4} << 20;
+// A run into the caller's device memory holds no output columns nor staging
+// of its own: its chunks are larger, tens of millions of rows.
+constexpr uint64_t kMaxResidentChunkRows = uint64_t{64} << 20;
 constexpr uint64_t kPinnedBytesInFlight = uint64_t{1} << 30;
 // Threads an SM holds at once (2048 from sm_52 on; 1536 on sm_86 and sm_89,
 // where a segment count sized for 2048 runs in a few more waves).
@@ -112,6 +116,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   batch::SchedulingLimits scheduling() const override {
     return batch::SchedulingLimits{.slots = kGpuChunksInFlight,
                                    .preferred_chunk_rows = chunk_rows_,
+                                   .resident_chunk_rows = resident_chunk_rows_,
                                    .max_chunks_in_flight = kGpuChunksInFlight,
                                    .chunks_ahead_per_slot = held_ / kGpuChunksInFlight,
                                    .max_chunks_held = held_,
@@ -126,12 +131,21 @@ class GpuBatchBackend final : public batch::BatchBackend {
     if (!b.resources) b.resources = std::make_unique<GpuChunk>(pool_, context_);
     GpuChunkState& g = *static_cast<GpuChunk&>(*b.resources).state;
     const plan::BatchPlan& p = batch_.plan;
-    if (g.capacity < rows) {
+    // Columns the caller's device memory takes need none here; a state made
+    // for such a run is made again for one that needs them.
+    const std::vector<uint8_t> direct = columns_written_to_caller(p, b.outputs_on_device);
+    bool lacking = false;
+    for (size_t c = 0; c < g.device.size(); ++c) {
+      lacking |= on_device_side_[c] && !direct[c] && g.device[c].address() == 0;
+    }
+    if (g.capacity < rows || lacking) {
       // At full capacity (the super-chunk size the memory budget allows), so
       // that chunks that grow (a device's first under --device all is small)
       // never free and reallocate while rows run; only a caller's larger
-      // chunk_rows grows it again.
-      const uint64_t capacity = std::max(rows, chunk_rows_);
+      // chunk_rows grows it again. A run into the caller's memory (one GPU,
+      // its chunks all of one size) takes what its chunk needs: a small call
+      // does not hold a budget's worth.
+      const uint64_t capacity = std::max(rows, b.outputs_on_device.empty() ? chunk_rows_ : 0);
       g.device.clear();
       g.host.clear();
       g.packed.clear();
@@ -141,7 +155,8 @@ class GpuBatchBackend final : public batch::BatchBackend {
       for (size_t c = 0; c < p.column_types.size(); ++c) {
         const uint32_t bound = p.text_bounds[c];
         const uint64_t bytes = capacity * (bound ? device_text_slot(bound) : 8);
-        g.device.emplace_back(on_device_side_[c] ? DeviceBuffer(context_, bytes) : DeviceBuffer());
+        g.device.emplace_back(on_device_side_[c] && !direct[c] ? DeviceBuffer(context_, bytes)
+                                                               : DeviceBuffer());
         g.host.emplace_back(on_host_side_[c] && !staged_for_host_only_[c] && !bound
                                 ? PinnedBuffer(context_, bytes)
                                 : PinnedBuffer());
@@ -157,7 +172,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
     // Staged here, where a chunk's time is not yet taken: page-locking is
     // slow (a few hundred ms a GiB), and a first chunk timed with it made
     // --device auto leave a fast GPU out.
-    if (!b.outputs_on_device && !(b.encode_rows && p.rows_on_device())) {
+    if (b.outputs_on_device.empty() && !(b.encode_rows && p.rows_on_device())) {
       stage_outputs_for_host(g, b);
     }
     if (ChunkTrace::enabled()) {
@@ -265,12 +280,9 @@ class GpuBatchBackend final : public batch::BatchBackend {
     void write_outputs_to(std::span<const uint64_t> device_targets) {
       g_.targets.assign(p_.column_types.size(), 0);
       for (size_t o = 0; o < device_targets.size(); ++o) {
-        const BatchValue& v = p_.outputs[o];
-        if (v.kind == BatchValue::Column && device_targets[o] && !g_.targets[v.index] &&
-            p_.column_steps[v.index] != plan::kNoStep &&
-            p_.steps[p_.column_steps[v.index]].kind == plan::BatchStep::Kernel) {
-          g_.targets[v.index] = device_targets[o];
-        }
+        const uint32_t c = kernel_made_output(p_, o);
+        if (c != kNoColumn && device_targets[o] && !g_.targets[c])
+          g_.targets[c] = device_targets[o];
       }
     }
 
@@ -790,27 +802,32 @@ class GpuBatchBackend final : public batch::BatchBackend {
     }
   }
 
+  // Chunk rows for runs to the host, and for runs whose every output the
+  // caller's device memory takes (no staging, no kernel-made output column).
   void size_chunks() {
-    uint64_t device_bytes = 8, host_bytes = 8;  // per row, with the failure words
     const plan::BatchPlan& p = batch_.plan;
+    const std::vector<uint8_t> direct =
+        columns_written_to_caller(p, std::vector<uint8_t>(p.outputs.size(), 1));
+    RowFootprint to_host, resident;
     for (size_t c = 0; c < on_device_side_.size(); ++c) {
       const uint32_t bound = p.text_bounds[c];
       // A device-made text: its slots, and when the host reads it, its
       // packed offsets and bytes on both sides.
-      device_bytes += on_device_side_[c] * (bound ? device_text_slot(bound) : 8);
-      device_bytes += on_host_side_[c] * (bound ? 8 + bound : 0);
-      host_bytes += on_host_side_[c] * (bound ? 8 + bound : 8);
+      const uint64_t device = on_device_side_[c] * (bound ? device_text_slot(bound) : 8) +
+                              on_host_side_[c] * (bound ? 8 + bound : 0);
+      const uint64_t host = on_host_side_[c] * (bound ? 8 + bound : 8);
+      to_host.device += device;
+      to_host.host += host;
+      resident.device += direct[c] ? 0 : device;
+      resident.host += staged_for_host_only_[c] ? 0 : host;
     }
     size_t free_bytes = 0, total_bytes = 0;
     context_.check(context_.driver().api().cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
-    const uint64_t device_per_row = device_bytes * held_;
-    const uint64_t host_per_row = host_bytes * held_;
-    uint64_t rows = std::min<uint64_t>(
-        {kMaxChunkRows, free_bytes / 4 / device_per_row, kPinnedBytesInFlight / host_per_row});
-    // Wide texts (4 KiB slots) may leave room for few rows: a smaller chunk,
-    // never an allocation sure to fail.
-    rows = std::max<uint64_t>(rows, codegen::kGpuBlockThreads);
-    chunk_rows_ = rows / codegen::kGpuBlockThreads * codegen::kGpuBlockThreads;
+    chunk_rows_ = rows_that_fit(to_host, held_, free_bytes, kPinnedBytesInFlight, kMaxChunkRows,
+                                codegen::kGpuBlockThreads);
+    resident_chunk_rows_ =
+        rows_that_fit(resident, kGpuChunksInFlight, free_bytes, kPinnedBytesInFlight,
+                      kMaxResidentChunkRows, codegen::kGpuBlockThreads);
   }
 
   batch::PreparedBatch batch_;
@@ -830,6 +847,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
   std::vector<uint8_t> staged_for_host_only_;
   DeviceBuffer scalars_;
   uint64_t chunk_rows_ = codegen::kGpuBlockThreads;
+  uint64_t resident_chunk_rows_ = codegen::kGpuBlockThreads;
   mutable ChunkPool pool_;
   std::string name_;
 };

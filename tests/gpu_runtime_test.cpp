@@ -926,6 +926,41 @@ TEST(GpuBatch, ALoneGpuBudgetsItsMemoryForTheChunksItHolds) {
   EXPECT_EQ(chunks_of(uint64_t{8} << 20, per_chunk), 2);
 }
 
+// A run into the caller's device memory holds no output columns nor staging
+// of its own, so its chunks are sized from the device's memory alone: 16 Mi
+// rows of five outputs are one chunk (they were four, at the 4 Mi rows the
+// page-locked budget of a run to the host allows). A later run to the host
+// makes the output columns it needs again; both give the CPU tier's words.
+TEST(GpuBatch, ARunIntoDeviceMemoryTakesChunksOfTensOfMillionsOfRows) {
+  REQUIRE_GPU();
+  const Configure configure = double_configure();
+  if (!configure) GTEST_SKIP() << "launches are counted by the driver's test double";
+  const char* const memory = "memory_mib=16384";
+  const auto program =
+      compile("input x\na := hash(x)\nb := hash(a)\nc := hash(b)\nd := hash(c)\ne := hash(d)\n");
+  configure(memory);  // device memory bounds no chunk here
+  const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
+  configure(memory);  // counts from zero
+  gpu.stream(0, 1000, [](const ColumnChunk&) {});
+  const int64_t per_chunk = double_count("launches");
+  ASSERT_GT(per_chunk, 0);
+  const uint64_t rows = uint64_t{16} << 20;
+  configure(memory);
+  const std::vector<DeviceColumn> resident = gpu.evaluate_to_device(5, rows);
+  EXPECT_EQ(double_count("launches") / per_chunk, 1);
+  const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
+  const uint64_t sample = 100000;
+  const std::vector<Column> want = cpu.evaluate(5 + rows - sample, sample);
+  const std::vector<Column> host = gpu.evaluate(5 + rows - sample, sample);
+  for (size_t o = 0; o < want.size(); ++o) {
+    EXPECT_EQ(host[o].words, want[o].words) << o;
+    const Column back = gpu.to_host(resident[o]);
+    ASSERT_EQ(back.words.size(), rows);
+    EXPECT_TRUE(std::equal(want[o].words.begin(), want[o].words.end(), back.words.end() - sample))
+        << o;
+  }
+}
+
 // A second run of the same batch reuses the device and page-locked buffers
 // of the first: with every further allocation failing, it still runs.
 TEST(GpuFaults, RunsReuseTheirChunkBuffers) {

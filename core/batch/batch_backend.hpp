@@ -38,6 +38,10 @@ struct SchedulingLimits {
   size_t slots = 0;
   // Rows per chunk when the caller does not choose (0: kDefaultChunkRows).
   uint64_t preferred_chunk_rows = 0;
+  // The same for a run whose outputs go to the caller's device memory
+  // (0: preferred_chunk_rows): a GPU holds no staging nor output columns
+  // for it, so its chunks can be larger.
+  uint64_t resident_chunk_rows = 0;
   // Chunks in flight at most on its own (0: the pipeline's default): bounds
   // what it holds per chunk.
   size_t max_chunks_in_flight = 0;

@@ -54,11 +54,13 @@ struct ChunkBuffers {
   const RowEncoding* encode_rows = nullptr;
   std::optional<std::string_view> encoded_rows;
   // Set by the evaluator for a call whose outputs go to device memory
-  // (BatchBackend::run_to_device). With encode_rows, it tells a back end's
-  // prepare what the run takes to the host, so that staging it needs is
-  // made there, before the chunk's time is taken, and staging it does not
-  // need is never made.
-  bool outputs_on_device = false;
+  // (BatchBackend::run_to_device): per output, whether the caller's memory
+  // takes it (empty: every output goes to the host). With encode_rows, it
+  // tells a back end's prepare what the run takes to the host, so that
+  // staging it needs is made there, before the chunk's time is taken, and
+  // memory it does not need (staging, the columns kernels write straight to
+  // the caller's memory) is never made.
+  std::vector<uint8_t> outputs_on_device;
 };
 
 // Where a chunk's word columns live: in `words` (the host's vectors), or in

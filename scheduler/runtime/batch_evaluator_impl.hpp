@@ -88,9 +88,12 @@ struct BatchEvaluator::Impl {
   // The caller's choice, else the back end's, else the default, shortened
   // so that a chunk's fixed-size vectors take at most kChunkVectorBytes
   // (8192 rows of hash_vec(c, 65536) would be 4 GiB a chunk).
-  uint64_t chunk_rows(const batch::BatchBackend& backend) const {
+  // `resident`: for a run whose outputs go to the caller's device memory.
+  uint64_t chunk_rows(const batch::BatchBackend& backend, bool resident = false) const {
     if (options.chunk_rows) return options.chunk_rows;
-    const uint64_t preferred = backend.scheduling().preferred_chunk_rows;
+    const batch::SchedulingLimits policy = backend.scheduling();
+    const uint64_t preferred = resident && policy.resident_chunk_rows ? policy.resident_chunk_rows
+                                                                      : policy.preferred_chunk_rows;
     const uint64_t rows = preferred ? preferred : kDefaultChunkRows;
     uint64_t vector_bytes = 0;
     for (size_t o = 0; o < setup.types.size(); ++o) {

@@ -175,7 +175,7 @@ class BatchEvaluator::Impl::DevicesCall {
     const auto deliver = [&](InFlight& c) { this->deliver(c); };
     if (!several_) {
       const Impl& impl = impl_;
-      const uint64_t rows = impl.chunk_rows(*impl.backends[lone_]);
+      const uint64_t rows = impl.chunk_rows(*impl.backends[lone_], !device_targets_.empty());
       scheduler::run_ordered_chunks_issued<InFlight>(
           count_,
           [&](InFlight& c, uint64_t remaining) {
@@ -221,7 +221,9 @@ class BatchEvaluator::Impl::DevicesCall {
                                     c.rows);
     b.parts_on_every_core = parts_on_every_core_;
     b.encode_rows = rows_;
-    b.outputs_on_device = !device_targets_.empty();
+    b.outputs_on_device.assign(device_targets_.size(), 0);
+    for (size_t o = 0; o < device_targets_.size(); ++o)
+      b.outputs_on_device[o] = device_targets_[o] != 0;
     backend.prepare(b, c.rows);
     running.restart();
     c.failure = run_rows(c, backend, b);
