@@ -2,11 +2,14 @@
 // node reference states: checked arithmetic (0 on overflow, subtraction
 // saturating at 0), to_i64 (fails above i64's range), blend (an f64 lerp of bit patterns: nmbrs's
 // examples/workloads/expressions/stdlib_coverage.yaml documents
-// blend(10, 20, 0.5) = 15) and matches (a regex pass-through that fails).
+// blend(10, 20, 0.5) = 15), matches (a regex pass-through that fails), and
+// the image extracts (polydat's bytebuf nodes: the image of hash(seed + k),
+// the slice from input % (last offset + 1)).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
+#include "rtlib/rtlib.h"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -107,6 +110,45 @@ TEST(NodeTail, LimitPassesThroughAndTmpDirIsTheTemporaryDirectory) {
   const std::string expected = tmpdir ? tmpdir : "/tmp";
   EXPECT_EQ(values_everywhere("input x\nv := \"{tmp_dir()}/data\"\n", 0, {"v"}),
             (std::vector<std::string>{"str " + expected + "/data"}));
+}
+
+// The image restated here: byte k of the byte image is byte k % 8 of
+// hash(seed + k / 8); character k of the text image is the charset's
+// hash(seed + k) % size-th.
+TEST(NodeTail, ImageExtractsCutPolydatsSlices) {
+  const auto pulled = [](const std::string& source, uint64_t x, Engine engine) {
+    State s = compile(source, CompileOptions{.engine = engine})->new_state();
+    s.set_inputs({x});
+    const Value v = s.pull("v");
+    return v.type() == Type::Bytes ? v.as_bytes() : v.as_str();
+  };
+  std::string image;
+  for (uint64_t k = 0; k < 10000; ++k) image += (char)(pd_hash(7 + k / 8) >> (8 * (k % 8)) & 0xff);
+  std::string letters;
+  for (uint64_t k = 0; k < 1000; ++k) letters += (char)('A' + pd_hash(k) % 26);
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    for (uint64_t x : {0ull, 42ull, 123456789ull}) {
+      EXPECT_EQ(pulled("input x\nv := byte_image_extract(x, 10000, 100, 7)\n", x, engine),
+                image.substr(x % 9901, 100));
+      EXPECT_EQ(pulled("input x\nv := char_image_extract(x, \"A-Z\", 1000, 20)\n", x, engine),
+                letters.substr(x % 981, 20));
+    }
+    // A slice longer than the image is the whole image.
+    EXPECT_EQ(pulled("input x\nv := char_image_extract(x, \"A-Z\", 10, 20)\n", 5, engine),
+              letters.substr(0, 10));
+  }
+  // Characters of two bytes are counted as characters, never split.
+  const std::string greek =
+      pulled("input x\nv := char_image_extract(x, \"α-γ\", 50, 4, 3)\n", 9, Engine::Interpreter);
+  EXPECT_EQ(greek.size(), 8u);
+  std::string want;
+  for (uint64_t k = 9 % 47; k < 9 % 47 + 4; ++k)
+    want += std::string("αβγ").substr(2 * (pd_hash(3 + k) % 3), 2);
+  EXPECT_EQ(greek, want);
+  expect_contains(compile_error("input x\nv := char_image_extract(x, \"\", 10, 2)\n"),
+                  {"charset is empty"});
+  expect_contains(compile_error("input x\nv := byte_image_extract(x, 1000000000, 2, 0)\n"),
+                  {"image_size 1000000000 is above the largest"});
 }
 
 }  // namespace

@@ -81,6 +81,7 @@ Registry build_user_registry() {
   register_weighted_nodes(r);
   register_word_list_nodes(r);
   register_lorem_nodes(r);
+  register_image_nodes(r);
   register_text_nodes(r);
   register_string_op_nodes(r);
   register_bytes_nodes(r);

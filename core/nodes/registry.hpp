@@ -290,6 +290,7 @@ void register_distribution_nodes(Registry& r);
 void register_weighted_nodes(Registry& r);
 void register_word_list_nodes(Registry& r);
 void register_lorem_nodes(Registry& r);
+void register_image_nodes(Registry& r);
 void register_text_nodes(Registry& r);
 void register_string_op_nodes(Registry& r);
 void register_datetime_nodes(Registry& r);
