@@ -124,8 +124,7 @@ void check_evaluate_sizes(const BatchEvaluator& evaluator, uint64_t start, uint6
 struct EvaluateBuffers {
   std::vector<Destination> out;
   std::vector<std::unique_ptr<void, decltype(&give_buffer)>> words;
-  std::vector<std::unique_ptr<std::vector<int64_t>>> offsets;
-  std::vector<std::unique_ptr<std::string>> bytes;
+  std::vector<std::unique_ptr<PooledText>> texts;
 
   EvaluateBuffers(const BatchEvaluator& evaluator, uint64_t count) {
     const std::vector<Type>& types = evaluator.output_types();
@@ -140,12 +139,8 @@ struct EvaluateBuffers {
         words.emplace_back(d.present, &give_buffer);
       }
       if (is_payload(d.type)) {
-        offsets.push_back(std::make_unique<std::vector<int64_t>>());
-        offsets.back()->reserve(count + 1);
-        offsets.back()->push_back(0);
-        bytes.push_back(std::make_unique<std::string>());
-        d.offsets = offsets.back().get();
-        d.bytes = bytes.back().get();
+        texts.push_back(std::make_unique<PooledText>(count));
+        d.text = texts.back().get();
       } else {
         // Every number at its native width (bools as numpy bools).
         d.words = d.type == Type::Bool        ? (void*)allocate<bool>(count)
@@ -163,10 +158,10 @@ struct EvaluateBuffers {
       return !d.is_none && !is_payload(d.type) && d.type != Type::Bool && !d.present;
     });
   }
+  // After put_column: numpy owns the buffers.
   void release() {
     for (auto& w : words) w.release();
-    for (auto& v : offsets) v.release();
-    for (auto& b : bytes) b.release();
+    texts.clear();
   }
 };
 
@@ -191,15 +186,24 @@ void copy_numbers(const ColumnChunk& chunk, uint64_t start, const std::vector<De
   }
 }
 
-// In coordinate order: the chunk's texts appended.
-void append_texts(const ColumnChunk& chunk, const std::vector<Destination>& out) {
+// In coordinate order: the chunk's texts appended (rows [start, start +
+// count) in all).
+void append_texts(const ColumnChunk& chunk, uint64_t start, uint64_t count,
+                  const std::vector<Destination>& out) {
   for (size_t o = 0; o < out.size(); ++o) {
     const Destination& d = out[o];
     if (d.is_none || !is_payload(d.type)) continue;
     const ColumnView& v = chunk.columns[o];
-    const int64_t base = (int64_t)d.bytes->size();
-    for (uint64_t r = 1; r <= chunk.rows; ++r) d.offsets->push_back(base + v.offsets[r]);
-    d.bytes->append(v.bytes, (size_t)v.offsets[chunk.rows]);
+    if (chunk.first == start && chunk.rows > 0) {
+      // Room for all rows at the first chunk's bytes a row, and a sixteenth;
+      // where that is more than memory holds, growth will tell.
+      const double per_row = (double)(v.offsets[chunk.rows] - v.offsets[0]) / (double)chunk.rows;
+      try {
+        d.text->reserve((uint64_t)(per_row * (double)count * 1.0625) + 4096);
+      } catch (const std::bad_alloc&) {
+      }
+    }
+    d.text->append(v.offsets, chunk.rows, v.bytes);
   }
 }
 
@@ -223,7 +227,9 @@ nb::dict evaluate(const NativeBatch& batch, uint64_t start, uint64_t stop) {
         evaluator.stream_encoded(
             start, count,
             [&](const ColumnChunk& chunk, std::string&) { copy_numbers(chunk, start, out); },
-            [&](const ColumnChunk& chunk, std::string&) { append_texts(chunk, out); });
+            [&](const ColumnChunk& chunk, std::string&) {
+              append_texts(chunk, start, count, out);
+            });
       },
       *batch.stop, count <= kDefaultChunkRows);
   nb::dict result;
@@ -320,10 +326,9 @@ nb::object device_to_host(const NativeBatch& batch, const std::string& name,
     std::memcpy(words, host.words.data(), rows * 8);
     return numpy_owning(words, rows);
   }
-  return column_object(
-      Destination{column.type, false, nullptr, new std::vector<int64_t>(std::move(host.offsets)),
-                  new std::string(std::move(host.bytes))},
-      rows);
+  const Destination d = destination_of(std::move(host), false);
+  const std::unique_ptr<PooledText> text(d.text);
+  return column_object(d, rows);
 }
 
 // Python str objects for a str column (for evaluate's numpy object arrays).

@@ -1,9 +1,49 @@
 #include "python/src/numpy_columns.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "columns/native_columns.hpp"
 #include "polyrt/numeric_types.hpp"
 
 namespace polyrt::python {
+
+PooledText::PooledText(uint64_t rows) : offsets_(allocate<int64_t>(rows + 1)) {
+  offsets_[0] = 0;
+}
+
+PooledText::~PooledText() {
+  if (offsets_) give_buffer(offsets_);
+  if (bytes_) give_buffer(bytes_);
+}
+
+void PooledText::reserve(uint64_t bytes) {
+  if (bytes <= capacity_) return;
+  char* grown = allocate<char>(bytes);
+  if (size_) std::memcpy(grown, bytes_, size_);
+  if (bytes_) give_buffer(bytes_);
+  bytes_ = grown;
+  capacity_ = bytes;
+}
+
+void PooledText::append(const int64_t* ends, uint64_t rows, const char* bytes) {
+  const uint64_t added = (uint64_t)(ends[rows] - ends[0]);
+  if (size_ + added > capacity_) reserve(std::max(size_ + added, 2 * capacity_));
+  const int64_t shift = (int64_t)size_ - ends[0];
+  for (uint64_t r = 1; r <= rows; ++r) offsets_[rows_ + r] = ends[r] + shift;
+  if (added) std::memcpy(bytes_ + size_, bytes + ends[0], added);
+  rows_ += rows;
+  size_ += added;
+}
+
+nb::object PooledText::release_to_numpy() {
+  if (!bytes_) reserve(1);
+  nb::object offsets = numpy_owning(offsets_, rows_ + 1);
+  offsets_ = nullptr;
+  nb::object bytes = numpy_owning(reinterpret_cast<uint8_t*>(bytes_), size_);
+  bytes_ = nullptr;
+  return nb::make_tuple(offsets, bytes);
+}
 
 nb::object column_object(const Destination& d, uint64_t count) {
   switch (d.type) {
@@ -38,17 +78,8 @@ nb::object column_object(const Destination& d, uint64_t count) {
     case Type::VecF64:
     case Type::VecI32:
     case Type::VecI64:
-    case Type::VecU64: {
-      nb::capsule offsets_owner(
-          d.offsets, [](void* p) noexcept { delete static_cast<std::vector<int64_t>*>(p); });
-      nb::capsule bytes_owner(d.bytes,
-                              [](void* p) noexcept { delete static_cast<std::string*>(p); });
-      auto offsets = nb::ndarray<nb::numpy, int64_t, nb::ndim<1>>(
-          d.offsets->data(), {d.offsets->size()}, offsets_owner);
-      auto bytes = nb::ndarray<nb::numpy, uint8_t, nb::ndim<1>>(
-          reinterpret_cast<uint8_t*>(d.bytes->data()), {d.bytes->size()}, bytes_owner);
-      return nb::make_tuple(offsets, bytes);
-    }
+    case Type::VecU64:
+      return d.text->release_to_numpy();
   }
   return nb::none();
 }
@@ -69,8 +100,9 @@ Destination destination_of(Column&& column, bool nullable) {
     for (uint64_t r = 0; r < rows; ++r) d.present[r] = column.present.empty() || column.present[r];
   }
   if (is_payload(d.type)) {
-    d.offsets = new std::vector<int64_t>(std::move(column.offsets));
-    d.bytes = new std::string(std::move(column.bytes));
+    d.text = new PooledText(rows);
+    d.text->reserve(column.bytes.size());
+    d.text->append(column.offsets.data(), rows, column.bytes.data());
   } else if (d.type == Type::Bool) {
     bool* to = allocate<bool>(rows);
     for (uint64_t r = 0; r < rows; ++r) to[r] = column.words[r] != 0;

@@ -296,8 +296,9 @@ nb::dict traversal_rows(const NativeProgram& native, size_t index, uint64_t firs
   for (size_t k = 0; k < columns.size(); ++k) {
     const uint64_t rows_made =
         is_payload(columns[k].type) ? columns[k].offsets.size() - 1 : columns[k].words.size();
-    put_column(out, columns[k].name, destination_of(std::move(columns[k]), rows->nullable()[k]),
-               rows_made);
+    const Destination d = destination_of(std::move(columns[k]), rows->nullable()[k]);
+    const std::unique_ptr<PooledText> text(d.text);
+    put_column(out, columns[k].name, d, rows_made);
   }
   return out;
 }

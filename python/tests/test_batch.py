@@ -266,6 +266,21 @@ def test_keyboard_interrupt_stops_a_long_evaluate(tmp_path):
     assert time.monotonic() - began < 1.5
 
 
+def test_text_longer_than_its_first_chunk_foretold():
+    # A text column's bytes are reserved at its first chunk's bytes a row;
+    # rows that grow longer outgrow that room, which grows by doubling.
+    alphabet = "abcdefghij" * 50
+    program = polyrt.compile(f'input x\ns := substring("{alphabet}", 0, x / 500)\nn := x + 1\n')
+    rows = 250_000
+    columns = program.batch().evaluate(0, rows)
+    offsets, data = program.batch().to_arrow(0, rows).column("s").chunk(0).buffers()[1:3]
+    lengths = [min(x // 500, 500) for x in range(rows)]
+    assert list(columns["s"][::997]) == [alphabet[:n] for n in lengths[::997]]
+    assert np.array_equal(columns["n"], np.arange(1, rows + 1, dtype=np.uint64))
+    ends = np.frombuffer(offsets, dtype=np.int64)[: rows + 1]
+    assert int(ends[-1]) == sum(lengths) and np.array_equal(np.diff(ends), lengths)
+
+
 def test_recycled_buffers_hold_the_new_rows():
     program = polyrt.compile(TWO_INPUTS)
     batch = program.batch(["h", "f"])
