@@ -6,6 +6,7 @@ polyrt.Error (or TypeError), never a crash, a hang or a silent surprise."""
 import multiprocessing
 import os
 import pickle
+import re
 import stat
 import subprocess
 import sys
@@ -39,6 +40,23 @@ def test_a_range_too_large_for_memory_is_refused_before_allocating(batch):
     ):
         with pytest.raises(polyrt.WriteError, match="more than (this machine's memory|2\\*\\*64)"):
             call()
+
+
+def test_parquet_compression_is_the_commands(tmp_path, batch):
+    # write_parquet takes the codecs `polyrt run --format parquet --compress`
+    # takes, and refuses another before making a file.
+    pq = pytest.importorskip("pyarrow.parquet")
+    if polyrt._polyrt.columnar_module_error():
+        pytest.skip("pyarrow's writer takes pyarrow's codec names")
+    path = tmp_path / "c.parquet"
+    for codec, why in (("lz4", "unknown compression 'lz4' (valid: none, gzip, zstd, snappy"),
+                       ("zstd:99", "zstd takes 1-19"),
+                       ("", "unknown compression ''")):
+        with pytest.raises(polyrt.OutputError, match=re.escape(why)):
+            batch.write_parquet(path, 0, 10, compression=codec)
+    assert os.listdir(tmp_path) == []
+    batch.write_parquet(path, 0, 10, compression="gzip:3")
+    assert pq.ParquetFile(path).metadata.row_group(0).column(0).compression == "GZIP"
 
 
 def test_a_huge_row_group_of_a_small_range_is_fine(tmp_path, batch):
