@@ -175,7 +175,7 @@ class BatchEvaluator::Impl::DevicesCall {
     const auto deliver = [&](InFlight& c) { this->deliver(c); };
     if (!several_) {
       const Impl& impl = impl_;
-      const uint64_t rows = impl.chunk_rows(*impl.backends[lone_], !device_targets_.empty());
+      const uint64_t rows = lone_chunk_rows();
       scheduler::run_ordered_chunks_issued<InFlight>(
           count_,
           [&](InFlight& c, uint64_t remaining) {
@@ -206,6 +206,19 @@ class BatchEvaluator::Impl::DevicesCall {
   }
 
  private:
+  // The lone device's chunk rows. A run into device memory takes chunks as
+  // large as the device's memory allows, but no fewer than it runs at once
+  // (a third of the run each for a GPU): its streams then overlap one
+  // chunk's launches with another's, where one chunk would run alone.
+  uint64_t lone_chunk_rows() const {
+    const batch::BatchBackend& backend = *impl_.backends[lone_];
+    const bool resident = !device_targets_.empty();
+    const uint64_t rows = impl_.chunk_rows(backend, resident);
+    const uint64_t in_flight = backend.scheduling().max_chunks_in_flight;
+    if (!resident || impl_.options.chunk_rows || in_flight < 2) return rows;
+    return std::min(rows, std::max(kDefaultChunkRows, (count_ + in_flight - 1) / in_flight));
+  }
+
   void check_stop(uint64_t offset) const {
     if (scheduler::stop_requested(impl_.options.stop)) scheduler::throw_stopped(offset, count_);
   }
