@@ -134,9 +134,10 @@ class GpuBatchBackend final : public batch::BatchBackend {
     // Columns the caller's device memory takes need none here; a state made
     // for such a run is made again for one that needs them.
     const std::vector<uint8_t> direct = columns_written_to_caller(p, b.outputs_on_device);
+    const auto needs_buffer = [&](size_t c) { return on_device_side_[c] && !direct[c]; };
     bool lacking = false;
     for (size_t c = 0; c < g.device.size(); ++c) {
-      lacking |= on_device_side_[c] && !direct[c] && g.device[c].address() == 0;
+      lacking |= needs_buffer(c) && g.device[c].address() == 0;
     }
     if (g.capacity < rows || lacking) {
       // At full capacity (the super-chunk size the memory budget allows), so
@@ -155,8 +156,7 @@ class GpuBatchBackend final : public batch::BatchBackend {
       for (size_t c = 0; c < p.column_types.size(); ++c) {
         const uint32_t bound = p.text_bounds[c];
         const uint64_t bytes = capacity * (bound ? device_text_slot(bound) : 8);
-        g.device.emplace_back(on_device_side_[c] && !direct[c] ? DeviceBuffer(context_, bytes)
-                                                               : DeviceBuffer());
+        g.device.emplace_back(needs_buffer(c) ? DeviceBuffer(context_, bytes) : DeviceBuffer());
         g.host.emplace_back(on_host_side_[c] && !staged_for_host_only_[c] && !bound
                                 ? PinnedBuffer(context_, bytes)
                                 : PinnedBuffer());

@@ -195,11 +195,10 @@ void append_texts(const ColumnChunk& chunk, uint64_t start, uint64_t count,
     if (d.is_none || !is_payload(d.type)) continue;
     const ColumnView& v = chunk.columns[o];
     if (chunk.first == start && chunk.rows > 0) {
-      // Room for all rows at the first chunk's bytes a row, and a sixteenth;
-      // where that is more than memory holds, growth will tell.
-      const double per_row = (double)(v.offsets[chunk.rows] - v.offsets[0]) / (double)chunk.rows;
+      // Room for all rows, as Column::reserve makes it; where that is more
+      // than memory holds, growth will tell.
       try {
-        d.text->reserve((uint64_t)(per_row * (double)count * 1.0625) + 4096);
+        d.text->reserve(text_bytes_to_reserve(v, chunk.rows, count));
       } catch (const std::bad_alloc&) {
       }
     }

@@ -33,14 +33,20 @@ namespace nb = nanobind;
 namespace polyrt::python {
 namespace {
 
+// The command's refusals (check_output_target), and a target that is not a
+// regular file: `call` writes a file.
+void refuse_unwritable(const std::string& path, const std::vector<std::string>& protected_files,
+                       const std::string& call) {
+  if (scheduler::check_output_target(path, protected_files, call)) {
+    throw OutputError(call + " " + path + " is not a regular file (a device, pipe or directory); " +
+                      call + " writes a file");
+  }
+}
+
 // The temporary file to write `path` through (closed: the writer opens it).
 std::string begin_output(const std::string& path, const std::vector<std::string>& protected_files,
                          const std::string& call) {
-  if (scheduler::check_output_target(path, protected_files, call)) {
-    throw OutputError(call + " " + path +
-                      " is not a regular file (a device, pipe or directory); write_parquet "
-                      "writes a file");
-  }
+  refuse_unwritable(path, protected_files, call);
   const scheduler::OutputTemporary temporary = scheduler::create_output_temporary(path);
   ::close(temporary.fd);
   return temporary.path;
@@ -63,10 +69,7 @@ void write_columnar(const NativeBatch& batch, const std::string& path, uint64_t 
     throw OutputError(call + ": " + format + " takes compression " +
                       scheduler::codec_names(codecs) + ", not '" + compression + "'");
   }
-  if (scheduler::check_output_target(path, protected_files, call)) {
-    throw OutputError(call + " " + path + " is not a regular file (a device, pipe or directory); " +
-                      call + " writes a file");
-  }
+  refuse_unwritable(path, protected_files, call);
   const BatchEvaluator& evaluator = *batch.evaluator;
   const uint64_t count = stop - start;
   scheduler::OutputColumns columns{.names = evaluator.output_names(),

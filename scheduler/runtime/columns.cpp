@@ -26,6 +26,11 @@ Column Column::empty(std::string name, Type type, LogicalType logical) {
   return c;
 }
 
+uint64_t text_bytes_to_reserve(const ColumnView& view, uint64_t view_rows, uint64_t rows) {
+  const double per_row = (double)(view.offsets[view_rows] - view.offsets[0]) / (double)view_rows;
+  return (uint64_t)(per_row * (double)rows * 1.0625) + 4096;
+}
+
 void Column::reserve(uint64_t rows, const ColumnView& view, uint64_t view_rows) {
   if (view.is_none || view_rows == 0) return;
   try {
@@ -35,9 +40,7 @@ void Column::reserve(uint64_t rows, const ColumnView& view, uint64_t view_rows) 
       return;
     }
     offsets.reserve(rows + 1);
-    const double per_row = (double)(view.offsets[view_rows] - view.offsets[0]) / (double)view_rows;
-    // A sixteenth more than the first chunk's rate, for rows a little longer.
-    bytes.reserve((size_t)(per_row * (double)rows * 1.0625) + 4096);
+    bytes.reserve(text_bytes_to_reserve(view, view_rows, rows));
   } catch (const std::exception&) {  // bad_alloc, length_error: growth will tell
   }
 }

@@ -156,6 +156,11 @@ struct Column {
   void reserve(uint64_t rows, const ColumnView& view, uint64_t view_rows);
 };
 
+// The bytes to reserve for `rows` rows of a text column whose first chunk
+// (`view`, `view_rows` rows) shows its bytes a row: that rate and a
+// sixteenth more, for rows a little longer, and 4 KiB.
+uint64_t text_bytes_to_reserve(const ColumnView& view, uint64_t view_rows, uint64_t rows);
+
 // An output column in device memory that the caller owns
 // (evaluate_to_device): `rows` 8-byte words (u64; f64 bit patterns; bool
 // 0/1) at `address` on device `device` of kind `kind`, what DLPack needs
