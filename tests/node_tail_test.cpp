@@ -4,12 +4,18 @@
 // examples/workloads/expressions/stdlib_coverage.yaml documents
 // blend(10, 20, 0.5) = 15), matches (a regex pass-through that fails), and
 // the image extracts (polydat's bytebuf nodes: the image of hash(seed + k),
-// the slice from input % (last offset + 1)).
+// the slice from input % (last offset + 1)), const_bool, nationalities, the
+// nondeterministic random_* nodes and fft_analyze (polydat's diagnostic
+// writing a window's transform per JSON line).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <set>
+#include <sstream>
 
 #include "rtlib/rtlib.h"
+#include "rtlib/string_ops.hpp"
 #include "tests/test_support.hpp"
 
 namespace polyrt::test {
@@ -149,6 +155,115 @@ TEST(NodeTail, ImageExtractsCutPolydatsSlices) {
                   {"charset is empty"});
   expect_contains(compile_error("input x\nv := byte_image_extract(x, 1000000000, 2, 0)\n"),
                   {"image_size 1000000000 is above the largest"});
+}
+
+TEST(NodeTail, ConstBoolAndNationalities) {
+  EXPECT_EQ(values_everywhere("input x\nt := const_bool(true)\nf := const_bool()\n", 0, {"t", "f"}),
+            (std::vector<std::string>{"bool true", "bool false"}));
+  expect_contains(compile_error("v := const_bool(1)\n"),
+                  {"argument 'value' of 'const_bool' must be true or false"});
+  // Mimesis's list in its order, input mod 50.
+  EXPECT_EQ(values_everywhere("input x\nv := nationalities(x)\n", 0, {"v"}),
+            (std::vector<std::string>{"str Afghan"}));
+  EXPECT_EQ(values_everywhere("input x\nv := nationalities(x)\n", 62, {"v"}),
+            (std::vector<std::string>{"str Costa Rican"}));
+  const std::string dir = temp_dir();
+  const std::string path = write_program(dir, "n.polydat", "input x\nv := nationalities(x)\n");
+  const CommandResult batch = run_polyrt("run " + path + " --rows 51 --engine batch -q");
+  ASSERT_EQ(batch.status, 0) << batch.err;
+  std::set<std::string> seen;
+  std::istringstream lines(batch.out);
+  for (std::string line; std::getline(lines, line);) seen.insert(line);
+  EXPECT_EQ(seen.size(), 51u);  // the header and 50 nationalities, the 51st row the first again
+}
+
+TEST(NodeTail, RandomNodesDrawAtEachEvaluationAndTheBatchTierRefusesThem) {
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    State s = compile(
+                  "input x\n"
+                  "r := random_range(10, 13)\n"
+                  "f := random_f64(2.0, 3.0)\n"
+                  "b := random_bytes(5)\n"
+                  "s := random_string(\"α-γx\", 4)\n"
+                  "never := random_bool(0.0)\n"
+                  "always := random_bool(1.0)\n"
+                  "wide := random_range(0, 18446744073709551615)\n",
+                  CompileOptions{.engine = engine})
+                  ->new_state();
+    std::set<uint64_t> wide;
+    for (uint64_t x = 0; x < 64; ++x) {
+      s.set_inputs({x});
+      const uint64_t r = s.pull("r").as_u64();
+      EXPECT_TRUE(r >= 10 && r < 13) << r;
+      const double f = s.pull("f").as_f64();
+      EXPECT_TRUE(f >= 2.0 && f <= 3.0) << f;
+      EXPECT_EQ(s.pull("b").as_bytes().size(), 5u);
+      const std::string text = s.pull("s").as_str();
+      EXPECT_EQ(rt::char_count(text), 4u) << text;
+      EXPECT_FALSE(s.pull("never").as_bool());
+      EXPECT_TRUE(s.pull("always").as_bool());
+      wide.insert(s.pull("wide").as_u64());
+    }
+    EXPECT_GT(wide.size(), 60u) << "engine " << (int)engine;  // drawn again at each evaluation
+  }
+  EXPECT_EQ(values_everywhere("input x\nv := random_string(\"\", 3)\n", 0, {"v"}),
+            (std::vector<std::string>{"str "}));
+  expect_contains(compile_error("v := random_bytes(2000000)\n"),
+                  {"a draw of 2000000 is above 1048576"});
+  const std::string path =
+      write_program(temp_dir(), "r.polydat", "input x\nv := random_range(0, 10)\n");
+  const CommandResult batch = run_polyrt("run " + path + " --rows 3 --engine batch -q");
+  EXPECT_NE(batch.status, 0);
+  expect_contains(batch.err, {"the batch tier does not run 'random_range'", "--engine native"});
+  EXPECT_EQ(run_polyrt("run " + path + " --rows 3 --engine native -q").status, 0);
+}
+
+// A window of n samples gives |X_k| / n and atan2(im, re) for k in 0..n/2:
+// a constant 1 has dc 1; cos(2 pi 2 i / 8) puts 0.5 in bin 2.
+TEST(NodeTail, FftAnalyzeWritesAWindowsTransformPerLine) {
+  const std::string dir = temp_dir();
+  const std::string out = dir + "/spectrum.jsonl";
+  const std::string source = "input x\nsignal := cos(to_f64(x) * 3.141592653589793 / 2.0)\n" +
+                             std::string("pos := fft_analyze(signal, \"") + out + "\", 8)\n";
+  const std::string path = write_program(dir, "f.polydat", source);
+  for (const char* engine : {"interpreter", "closures", "native"}) {
+    const CommandResult run = run_polyrt(
+        std::string("run ") + path + " --rows 20 --threads 1 --outputs pos -q --engine " + engine);
+    ASSERT_EQ(run.status, 0) << run.err;
+    std::string want = "pos\n";
+    for (int row = 0; row < 20; ++row) want += std::to_string(row % 8) + "\n";
+    EXPECT_EQ(run.out, want) << engine;
+    const std::string lines = read_file(out);
+    ASSERT_EQ(std::count(lines.begin(), lines.end(), '\n'), 2) << lines;  // 20 rows: 2 windows
+    expect_contains(lines, {"{\"dc\":", ",\"fundamental\":", ",\"magnitudes\":[", ",\"phases\":[",
+                            ",\"window_size\":8}\n"});
+    // The magnitudes of bins 0..4: the cosine's energy is bin 2's.
+    const char* bins = lines.c_str() + lines.find("\"magnitudes\":[") + 14;
+    for (int k = 0; k <= 4; ++k) {
+      char* end = nullptr;
+      EXPECT_NEAR(std::strtod(bins, &end), k == 2 ? 0.5 : 0.0, 1e-12) << "bin " << k;
+      bins = end + 1;
+    }
+  }
+  State s = compile("input x\nv := fft_analyze(1.0, \"" + out + "\", 4)\n")->new_state();
+  for (uint64_t x = 0; x < 4; ++x) {
+    s.set_inputs({x});
+    EXPECT_EQ(s.pull("v").as_u64(), x);
+  }
+  expect_contains(read_file(out), {"{\"dc\":1.0,\"fundamental\":", "\"window_size\":4}"});
+  const CommandResult batch = run_polyrt("run " + path + " --rows 3 --engine batch -q");
+  expect_contains(batch.err, {"the batch tier does not run 'fft_analyze'"});
+  State unwritable =
+      compile("input x\nv := fft_analyze(1.0, \"/nonexistent/dir/s.jsonl\", 4)\n")->new_state();
+  unwritable.set_inputs({0});
+  expect_contains(thrown_message<EvalError>([&] { unwritable.pull("v"); }),
+                  {"cannot create /nonexistent/dir/s.jsonl"});
+  expect_contains(compile_error("input x\nv := fft_analyze(1.0, \"s.jsonl\", 70000)\n"),
+                  {"window_size 70000 is above 65536"});
+  CompileOptions untrusted{.untrusted = true};
+  expect_contains(thrown_message<CompileError>(
+                      [&] { compile("input x\nv := fft_analyze(1.0, \"s.jsonl\")\n", untrusted); }),
+                  {"an untrusted program writes no file"});
 }
 
 }  // namespace

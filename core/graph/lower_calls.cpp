@@ -7,21 +7,10 @@ Value Lowerer::const_argument(const Expr& a, const nodes::ArgSpec& spec, const N
   const std::string where =
       "argument '" + std::string(spec.name) + "' of '" + std::string(def.name) + "'";
   const bool negative = a.kind == ExprKind::Unary && a.text == "-" && is_number(*a.args[0]);
+  const bool truth = a.kind == ExprKind::Ident && (a.text == "true" || a.text == "false");
   if (a.kind != ExprKind::Int && a.kind != ExprKind::Float && a.kind != ExprKind::Str &&
-      !negative) {
-    if (const Stmt* param = module_parameter(a)) {
-      src_.fail(a.pos,
-                where + " must be a literal constant, but it is " + param->role +
-                    ", which the call passes as an expression at " +
-                    src_.location(param->expr->pos),
-                a.length, "a module parameter that fills a constant argument takes a literal");
-    }
-    src_.fail(
-        a.pos, where + " must be a literal constant, not an expression", a.length,
-        def.name == "mod" || def.name == "div"
-            ? "constant arguments are fixed at compile time; for a computed divisor use the "
-              "% or / operator"
-            : "constant arguments are fixed at compile time; signature: " + nodes::signature(def));
+      !negative && !truth) {
+    refuse_non_literal(a, where, def);
   }
   switch (spec.type) {
     case PortType::I64:
@@ -37,6 +26,9 @@ Value Lowerer::const_argument(const Expr& a, const nodes::ArgSpec& spec, const N
     case PortType::Str:
       if (a.kind == ExprKind::Str) return Value::str(a.text);
       src_.fail(a.pos, where + " must be a string literal", a.length);
+    case PortType::Bool:
+      if (truth) return Value::boolean(a.text == "true");
+      src_.fail(a.pos, where + " must be true or false", a.length);
     case PortType::Any:
     case PortType::Bytes:
     case PortType::Json:
@@ -49,6 +41,21 @@ Value Lowerer::const_argument(const Expr& a, const nodes::ArgSpec& spec, const N
       break;
   }
   src_.fail(a.pos, where + " has an unsupported literal", a.length);
+}
+
+void Lowerer::refuse_non_literal(const Expr& a, const std::string& where, const NodeDef& def) {
+  if (const Stmt* param = module_parameter(a)) {
+    src_.fail(a.pos,
+              where + " must be a literal constant, but it is " + param->role +
+                  ", which the call passes as an expression at " + src_.location(param->expr->pos),
+              a.length, "a module parameter that fills a constant argument takes a literal");
+  }
+  src_.fail(
+      a.pos, where + " must be a literal constant, not an expression", a.length,
+      def.name == "mod" || def.name == "div"
+          ? "constant arguments are fixed at compile time; for a computed divisor use the "
+            "% or / operator"
+          : "constant arguments are fixed at compile time; signature: " + nodes::signature(def));
 }
 
 const Stmt* Lowerer::module_parameter(const Expr& a) const {

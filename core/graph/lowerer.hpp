@@ -314,6 +314,8 @@ class Lowerer {
   // ---- calls --------------------------------------------------------------
 
   Value const_argument(const Expr& a, const nodes::ArgSpec& spec, const NodeDef& def);
+  // The error for an expression where a constant argument must be a literal.
+  [[noreturn]] void refuse_non_literal(const Expr& a, const std::string& where, const NodeDef& def);
 
   // The hidden binding of a module parameter that `a` names, if it does.
   const Stmt* module_parameter(const Expr& a) const;

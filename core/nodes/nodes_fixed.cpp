@@ -1,13 +1,13 @@
-// polydat's constant and fixed-list nodes: const_u64, const_f64, const_str
-// (no input: folded at compile time), fixed_values_u64, fixed_values_f64 and
+// polydat's constant and fixed-list nodes: const_u64, const_f64, const_str,
+// const_bool (no input: folded at compile time), fixed_values_u64, fixed_values_f64 and
 // fixed_values_str (entry input mod n of a constant list, native, and for
 // strings a table pick), and coin_flip (input below a threshold precomputed
 // from a probability, as polydat computes it).
-#include <algorithm>
 #include <string>
 
 #include "nodes/native_form.hpp"
 #include "nodes/registry.hpp"
+#include "nodes/spec_parsing.hpp"
 #include "rtlib/rtlib.h"
 
 namespace polyrt::nodes {
@@ -18,12 +18,6 @@ using P = PortType;
 
 void require_values(const std::vector<Value>& p, std::string_view node) {
   if (p.empty()) throw ParamError{0, std::string(node) + ": the value list must not be empty"};
-}
-
-// polydat's threshold: (clamp(p, 0, 1) * 2^64) as u64, saturating at 2^64 - 1.
-uint64_t threshold_of(double probability) {
-  const double scaled = std::clamp(probability, 0.0, 1.0) * 18446744073709551616.0;
-  return scaled >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)scaled;
 }
 
 }  // namespace
@@ -47,6 +41,12 @@ void register_fixed_nodes(Registry& r) {
          .results = {Type::Str},
          .summary = "value, whatever the coordinates.",
          .eval = [](Call& c) { c.set_str(c.param_str(0)); }});
+  r.add({.name = "const_bool",
+         .family = "constants and fixed lists",
+         .args = {konst("value", P::Bool, Value::boolean(false))},
+         .results = {Type::Bool},
+         .summary = "value (true or false), whatever the coordinates.",
+         .eval = [](Call& c) { c.set(Value::boolean(c.params()[0].as_bool())); }});
   r.add({.name = "fixed_values_u64",
          .family = "constants and fixed lists",
          .args = {wire("input", P::U64), konsts("values", P::U64)},
@@ -104,7 +104,7 @@ void register_fixed_nodes(Registry& r) {
                     "polydat precomputes it. Does not hash: feed it a hashed value.",
          .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
            auto prepared = std::make_shared<Prepared>();
-           prepared->u64s.push_back(threshold_of(p[0].as_f64()));
+           prepared->u64s.push_back(probability_threshold(p[0].as_f64()));
            return prepared;
          },
          .eval =

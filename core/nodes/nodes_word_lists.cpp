@@ -62,6 +62,7 @@ const std::vector<WordList>& word_lists() {
         uniform("state codes", kStateCodes),
         uniform("country names", kCountryNames),
         uniform("country codes", kCountryCodes),
+        uniform("nationalities", kNationalities),
     };
     for (const LocaleList& l : kLocaleLists) {
       all.push_back(weighted(locale_list_name(l.locale, l.kind), l.rows, l.count));
@@ -345,6 +346,7 @@ constexpr char kMale[] = "male first names";
 constexpr char kStates[] = "state codes";
 constexpr char kCountries[] = "country names";
 constexpr char kCountryCodeList[] = "country codes";
+constexpr char kNationalityList[] = "nationalities";
 
 template <const char* List>
 NodeDef word_node(std::string_view name, std::string_view summary) {
@@ -381,6 +383,10 @@ void register_word_list_nodes(Registry& r) {
   r.add(word_node<kCountryCodeList>(
       "country_codes",
       "An ISO 3166-1 alpha-2 country code, the 249 in code order, picked by input mod 249."));
+  r.add(word_node<kNationalityList>(
+      "nationalities",
+      "A nationality in English (\"Afghan\", \"Costa Rican\", ...: Mimesis's 50, MIT, in its "
+      "order), picked by input mod 50, as polydat picks from its own list (whose words differ)."));
   r.add(locale_node<kGivenNames>(
       "given_names", true,
       "A given name of the locale (en_US, en_GB, de_DE, fr_FR, es_ES, it_IT, pt_BR, ja_JP, zh_CN "
@@ -398,33 +404,31 @@ void register_word_list_nodes(Registry& r) {
       "A city of the locale's country (the ten of given_names) with at least 15,000 "
       "inhabitants, weighted by its population (GeoNames, CC BY 4.0; Latin-script names): "
       "Tokyo, Berlin and Mumbai come up as often as people live there. Hashes its input."));
-  r.add(
-      {.name = "street_names",
-       .family = "word lists",
-       .keyed_by_seed = true,
-       .args = locale_args(false),
-       .results = {Type::Str},
-       .summary = "A street of the locale (the ten of given_names) named after one of its "
-                  "family names (last_names' lists), with one of the locale's common street "
-                  "types in its order: \"Jones Avenue\", \"Müllerstraße\", \"rue Dupont\", "
-                  "\"Calle de García\", \"Via Rossi\", \"中村通り\", \"王路\". Hashes its input.",
-       .prepare = family_names_of<kLastNamesKind>,
-       .eval = [](Call& c) { c.set_str(street_of(c, rt::splitmix64(c.u64(0)))); }});
-  r.add(
-      {.name = "street_addresses",
-       .family = "word lists",
-       .keyed_by_seed = true,
-       .args = locale_args(false),
-       .results = {Type::Str},
-       .summary = "A street address of the locale: a street as street_names makes it and a "
-                  "house number where the locale writes it (\"12 Jones Avenue\", "
-                  "\"Müllerstraße 12\", \"Via Rossi, 12\", \"王路128号\", \"中村通り "
-                  "3-12-5\"), small numbers more often than large ones. Hashes its input.",
-       .prepare = family_names_of<kLastNamesKind>,
-       .eval = [](Call& c) {
-         const uint64_t h = rt::splitmix64(c.u64(0));
-         c.set_str(rt::street_address(rt::splitmix64(h + 1), street_of(c, h), c.param_str(0)));
-       }});
+  r.add({.name = "street_names",
+         .family = "word lists",
+         .keyed_by_seed = true,
+         .args = locale_args(false),
+         .results = {Type::Str},
+         .summary = "A street of the locale (the ten of given_names) named after one of its "
+                    "family names (last_names' lists), with one of the locale's common street "
+                    "types in its order: \"Jones Avenue\", \"Müllerstraße\", \"rue Dupont\", "
+                    "\"Calle de García\", \"Via Rossi\", \"中村通り\", \"王路\". Hashes its input.",
+         .prepare = family_names_of<kLastNamesKind>,
+         .eval = [](Call& c) { c.set_str(street_of(c, rt::splitmix64(c.u64(0)))); }});
+  r.add({.name = "street_addresses",
+         .family = "word lists",
+         .keyed_by_seed = true,
+         .args = locale_args(false),
+         .results = {Type::Str},
+         .summary = "A street address of the locale: a street as street_names makes it and a "
+                    "house number where the locale writes it (\"12 Jones Avenue\", "
+                    "\"Müllerstraße 12\", \"Via Rossi, 12\", \"王路128号\", \"中村通り "
+                    "3-12-5\"), small numbers more often than large ones. Hashes its input.",
+         .prepare = family_names_of<kLastNamesKind>,
+         .eval = [](Call& c) {
+           const uint64_t h = rt::splitmix64(c.u64(0));
+           c.set_str(rt::street_address(rt::splitmix64(h + 1), street_of(c, h), c.param_str(0)));
+         }});
   r.add({.name = "company_names",
          .family = "word lists",
          .keyed_by_seed = true,

@@ -90,11 +90,13 @@ Registry build_user_registry() {
   register_data_file_nodes(r);
   register_fixed_nodes(r);
   register_diagnostic_nodes(r);
+  register_spectrum_nodes(r);
   register_datetime_nodes(r);
   register_permutation_nodes(r);
   register_noise_nodes(r);
   register_predicate_nodes(r);
   register_context_nodes(r);
+  register_random_nodes(r);
   register_emit_nodes(r);
   register_iteration_nodes(r);
   register_partition_nodes(r);
@@ -222,6 +224,8 @@ std::string_view port_type_name(PortType type) {
       return "vec_i64";
     case PortType::Vector:
       return "vector";
+    case PortType::Bool:
+      return "bool";
   }
   return "?";
 }
@@ -254,6 +258,8 @@ bool port_accepts(PortType port, Type t) {
       return t == Type::VecI64;
     case PortType::Vector:
       return is_vector(t);
+    case PortType::Bool:
+      return t == Type::Bool;
   }
   return false;
 }

@@ -29,7 +29,7 @@ enum class ArgKind : uint8_t {
 // U64 takes every unsigned integer and bool (their words are their u64
 // values), I64 every signed integer and what widens to i64 (u8..u32, bool),
 // F64 f64 and f32 (an f32's word is its f64).
-// Vector: a vector of any element type.
+// Vector: a vector of any element type. Bool: true or false only.
 enum class PortType : uint8_t {
   U64,
   F64,
@@ -43,7 +43,8 @@ enum class PortType : uint8_t {
   VecF32,
   VecI32,
   VecI64,
-  Vector
+  Vector,
+  Bool
 };
 
 struct ArgSpec {
@@ -196,6 +197,9 @@ struct NodeDef {
   void (*eval)(Call& call) = nullptr;
   // Side-channel nodes also get the sink.
   void (*emit)(Call& call, const SideChannelSink& sink) = nullptr;
+  // Why the batch tier does not run it (empty: it does), for the refusal
+  // that sends the program to a per-state engine.
+  std::string_view batch_refusal;
   // How the closure and native tiers call the same rtlib function on slot
   // words; absent for host-only nodes (strings, variadic, None-aware, ...).
   std::optional<NativeForm> native = std::nullopt;
@@ -309,6 +313,8 @@ void register_json_body_nodes(Registry& r);
 void register_data_file_nodes(Registry& r);
 void register_fixed_nodes(Registry& r);
 void register_diagnostic_nodes(Registry& r);
+void register_random_nodes(Registry& r);
+void register_spectrum_nodes(Registry& r);
 
 class Registry {
  public:

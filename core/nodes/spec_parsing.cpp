@@ -1,5 +1,6 @@
 #include "nodes/spec_parsing.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "nodes/registry.hpp"
@@ -16,6 +17,11 @@ bool parse_number(std::string_view text, double& out) {
   text = trim_spaces(text);
   auto res = std::from_chars(text.data(), text.data() + text.size(), out);
   return res.ec == std::errc() && res.ptr == text.data() + text.size();
+}
+
+uint64_t probability_threshold(double probability) {
+  const double scaled = std::clamp(probability, 0.0, 1.0) * 18446744073709551616.0;
+  return scaled >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)scaled;
 }
 
 bool parse_u64(std::string_view text, uint64_t& out) {

@@ -15,6 +15,10 @@ std::string_view trim_spaces(std::string_view text);
 // A decimal number with optional surrounding spaces (std::from_chars: no locale).
 bool parse_number(std::string_view text, double& out);
 
+// polydat's threshold of a probability: (clamp(p, 0, 1) * 2^64) as u64,
+// saturating at 2^64 - 1 (a u64 below it is true with that probability).
+uint64_t probability_threshold(double probability);
+
 // A u64 in decimal, the whole text (std::from_chars: no sign, no spaces).
 bool parse_u64(std::string_view text, uint64_t& out);
 

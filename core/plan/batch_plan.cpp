@@ -173,6 +173,12 @@ class BatchPlanner {
                          "'): its lines would have no order across lanes; use a per-state "
                          "engine (--engine native; Engine::Native, Python engine=\"native\")");
     }
+    if (!node.def->batch_refusal.empty()) {
+      throw RefusedError("the batch tier does not run '" + node.label + "' (binding '" +
+                         node.binding + "'): " + std::string(node.def->batch_refusal) +
+                         "; use a per-state engine (--engine native; Engine::Native, Python "
+                         "engine=\"native\")");
+    }
     if (ir::is_frozen_const(node)) {
       if (!default_none_[i]) make_scalar(i);
       return;
