@@ -289,6 +289,49 @@ TEST(Comprehension, DerivationsComposeWithTheirProducer) {
             "[for a in 0..3 order halton] order reverse_lex");
 }
 
+// polydat's sampled spaces (its crates/polydat/tests/for_sampling.rs): extrema
+// takes a continuous axis's two ends (an open end the last float inside),
+// a hybrid of discrete and continuous axes is sampled with the discrete
+// positions first (halton's base 2 on k, base 3 on theta), and a where
+// keeps the first passing points of the sequence.
+TEST(Comprehension, SampledSpacesOfContinuousAndDiscreteAxes) {
+  using V = std::vector<std::string>;
+  const std::string top4 = Value::f64(std::nextafter(4.0, 0.0)).to_string();
+  const std::string top1 = Value::f64(std::nextafter(1.0, 0.0)).to_string();
+  EXPECT_EQ(rows(tuples_of("x in 2.0..4.0, y in 0.0..1.0 order extrema/1")),
+            (V{"2/0", "2/" + top1, top4 + "/0", top4 + "/" + top1}));
+  EXPECT_EQ(rows(tuples_of("theta in 0.0..1.0, k in 1,2,4,8 order extrema/1")),
+            (V{"0/1", "0/8", top1 + "/1", top1 + "/8"}));
+  EXPECT_EQ(rows(tuples_of("x in 0.0..=1.0, k in 0..3 order extrema")),
+            (V{"0/0", "0/2", "1/0", "1/2", "0/1", "1/1"}));
+  EXPECT_EQ(rows(tuples_of("k in 1,2,4,8, theta in 0.0..1.0 order halton/3")),
+            (V{"4/0.33333333333333326", "2/0.6666666666666666", "8/0.11111111111111105"}));
+  // Latin hypercube over a hybrid: eight draws, one in each eighth of theta.
+  std::vector<int> bins;
+  for (const std::string& row : rows(tuples_of("k in 1,2,4,8, theta in 0.0..1.0 order lhs/8"))) {
+    const size_t slash = row.find('/');
+    const std::string k = row.substr(0, slash);
+    EXPECT_TRUE(k == "1" || k == "2" || k == "4" || k == "8") << row;
+    bins.push_back((int)(std::stod(row.substr(slash + 1)) * 8));
+  }
+  std::sort(bins.begin(), bins.end());
+  EXPECT_EQ(bins, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  for (const char* order : {"shuffle/6", "sobol/6"}) {
+    EXPECT_EQ(tuples_of(std::string("k in 1,2,4,8, theta in 0.0..1.0 order ") + order).rows.size(),
+              6u)
+        << order;
+  }
+  // The where keeps the first passing points of halton's sequence.
+  V all = rows(tuples_of("x in 0.0..1.0, y in 0.0..1.0 order halton/16")), passing;
+  for (const std::string& row : all) {
+    if (std::stod(row.substr(0, row.find('/'))) > 0.5 && passing.size() < 4) passing.push_back(row);
+  }
+  EXPECT_EQ(rows(tuples_of("x in 0.0..1.0, y in 0.0..1.0 where {x} > 0.5 order halton/4")),
+            passing);
+  // An empty discrete axis samples nothing.
+  EXPECT_TRUE(tuples_of("k in 3..3, x in 0.0..1.0 order halton/4").rows.empty());
+}
+
 // Continuous intervals, sampled by a counted halton, sobol, lhs or shuffle:
 // each code a 53-bit fraction u carried onto [lo, hi) as lo + u * (hi - lo)
 // (shuffle and lhs from the independent PCG reference).
@@ -305,15 +348,12 @@ TEST(Comprehension, IntervalsAreSampled) {
   EXPECT_EQ(tuples_of("x in 0.0..1.0 order halton/1").rows[0][0].type(), Type::F64);
   EXPECT_EQ(parse_text("x in 0..2.5 order halton/2").comprehension->canonical,
             "x in 0.0..2.5 order halton/2");
-  for (const char* unsampled :
-       {"x in 0.0..1.0", "x in 0.0..1.0 order halton", "x in 0.0..1.0 order lex/3"}) {
+  for (const char* unsampled : {"x in 0.0..1.0", "x in 0.0..1.0 order halton",
+                                "x in 0.0..1.0 order lex/3", "x in 0.0..1.0, k in 1..3"}) {
     EXPECT_NE(error_of(unsampled).find("polydat's V8"), std::string::npos) << unsampled;
   }
-  EXPECT_NE(error_of("x in 0.0..1.0, k in 1..3 order halton/4").find("mixing continuous"),
+  EXPECT_NE(error_of("x in 0.0..1.0, k in 0..{x} order shuffle/4").find("needs a lattice"),
             std::string::npos);
-  EXPECT_NE(
-      error_of("x in 0.0..1.0 where {x} > 0.5 order halton/4").find("where over a continuous"),
-      std::string::npos);
   EXPECT_NE(error_of("(a, b) in (0.0..1.0, 1..3) order halton/2").find("polydat's V7"),
             std::string::npos);
   EXPECT_NE(error_of("x in 1.0..0.5 order halton/2")

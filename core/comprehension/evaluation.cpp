@@ -378,29 +378,130 @@ std::vector<std::vector<Value>> cartesian(const Comprehension& c, const Scope& s
 
 namespace {
 
+// An interval source's axis: its `on` interval, or its measure's support.
+AxisInterval axis_of(const Source& s) {
+  return AxisInterval{s.lo, s.hi, s.lo_open, !s.closed};
+}
+
 // A code (a 53-bit fraction u of the unit interval) carried onto an axis
 // as polydat's sampler carries it (measures.hpp): affinely for an
 // interval, by the inverse CDF for a named measure.
 double map_code(uint64_t code, const Source& s) {
   const double u = (double)code / 9007199254740992.0;
-  return map_unit(s.measure ? &*s.measure : nullptr, u,
-                  AxisInterval{s.lo, s.hi, s.lo_open, !s.closed});
+  return map_unit(s.measure ? &*s.measure : nullptr, u, axis_of(s));
 }
 
-// The tuples of a comprehension of continuous intervals: the order's
-// points, each axis carried onto its interval.
-Tuples sample_intervals(const Comprehension& c, Tuples out) {
-  if (*c.order->count > kMaxTuples) refuse_size(c);
-  check_bytes(c, *c.order->count, c.clauses.size());
-  for (const std::vector<uint64_t>& point : continuous_codes(*c.order, c.clauses.size())) {
-    throw_if_cancelled("opening a traversal");
-    std::vector<Value> row;
-    for (size_t k = 0; k < point.size(); ++k) {
-      row.push_back(Value::f64(map_code(point[k], c.clauses[k].sources[0])));
+// How many times a sampling order draws again, with twice the count, when
+// a `where` passes fewer tuples than it asks for (polydat's SAMPLE_ROUNDS).
+constexpr int kSampleRounds = 6;
+
+// One axis of a sampled space: an interval, or a discrete clause's rows.
+struct SampleAxis {
+  const Source* interval = nullptr;
+  std::vector<std::vector<Value>> rows;
+};
+
+// The tuple at `point`, its elements in clause order. Under extrema the
+// point is a lattice index per axis in clause order, an interval's 0 or 1
+// for its lower or upper end; under a sampling order it holds the discrete
+// positions first, then the intervals' codes (order_strategies.hpp).
+std::vector<Value> realize(const std::vector<SampleAxis>& axes, const std::vector<uint64_t>& point,
+                           size_t discrete, bool extrema) {
+  size_t d = 0, k = discrete;
+  std::vector<Value> tuple;
+  for (size_t a = 0; a < axes.size(); ++a) {
+    const SampleAxis& axis = axes[a];
+    if (!axis.interval) {
+      const std::vector<Value>& row = axis.rows[point[extrema ? a : d++]];
+      tuple.insert(tuple.end(), row.begin(), row.end());
+      continue;
     }
-    out.rows.push_back(std::move(row));
+    const uint64_t code = point[extrema ? a : k++];
+    tuple.push_back(Value::f64(extrema ? endpoint(axis_of(*axis.interval), code == 1)
+                                       : map_code(code, *axis.interval)));
+  }
+  return tuple;
+}
+
+// Extrema over a sampled space: the strata of the lattice in clause order,
+// an interval an axis of its two ends; its points as lattice indices.
+std::vector<std::vector<uint64_t>> extrema_points(const Comprehension& c,
+                                                  const std::vector<SampleAxis>& axes) {
+  std::vector<uint64_t> sizes;
+  uint64_t total = 1;
+  for (const SampleAxis& axis : axes) {
+    sizes.push_back(axis.interval ? 2 : axis.rows.size());
+    if (total > kMaxTuples / sizes.back()) refuse_size(c);
+    total *= sizes.back();
+  }
+  std::vector<std::vector<uint64_t>> out;
+  for (uint64_t flat : order_positions(*c.order, sizes)) {
+    std::vector<uint64_t> point(sizes.size());
+    for (size_t k = sizes.size(); k-- > 0;) {
+      point[k] = flat % sizes[k];
+      flat /= sizes[k];
+    }
+    out.push_back(std::move(point));
   }
   return out;
+}
+
+// polydat's sampled space (comprehension_forms.md section 10.2 R2): an
+// order over a cartesian with a continuous interval. Its axes are the
+// clauses in order. A sampling order draws its n points over them; extrema
+// takes the lattice's strata, an interval contributing its two ends. A
+// `where` applies to the drawn tuples, and a sampling order draws again with
+// twice the count, up to kSampleRounds times, until n pass (then the first
+// n are kept; fewer when the rounds run out).
+Tuples sample_space(const Comprehension& c, const Scope& scope, const Caller& call, Tuples out) {
+  std::vector<SampleAxis> axes;
+  std::vector<uint64_t> discrete_sizes;
+  for (const Clause& clause : c.clauses) {
+    if (clause.sources[0].kind == Source::Kind::Interval) {
+      axes.push_back({&clause.sources[0], {}});
+      continue;
+    }
+    axes.push_back({nullptr, clause_rows(clause, scope, call)});
+    if (axes.back().rows.empty()) return out;  // an empty axis: no tuples
+    discrete_sizes.push_back(axes.back().rows.size());
+  }
+  const Order& order = *c.order;
+  const bool extrema = order.strategy == "extrema";
+  const auto keep_passing = [&](const std::vector<std::vector<uint64_t>>& points) {
+    out.rows.clear();
+    for (const std::vector<uint64_t>& point : points) {
+      throw_if_cancelled("opening a traversal");
+      std::vector<Value> tuple = realize(axes, point, discrete_sizes.size(), extrema);
+      const Value keep = c.where ? PredicateEvaluator(out.names, tuple, scope).eval(*c.where)
+                                 : Value::boolean(true);
+      if (!keep.is_none() && keep.type() == Type::Bool && keep.as_bool()) {
+        out.rows.push_back(std::move(tuple));
+      }
+    }
+  };
+  if (extrema) {
+    keep_passing(extrema_points(c, axes));
+    return out;
+  }
+  const uint64_t n = *order.count;
+  if (n > kMaxTuples) refuse_size(c);
+  check_bytes(c, n, out.names.size());
+  const size_t continuous = axes.size() - discrete_sizes.size();
+  for (uint64_t want = n, round = 0;; want *= 2, ++round) {
+    keep_passing(sampled_points(order, discrete_sizes, continuous, want));
+    if (!c.where || out.rows.size() >= n || round == kSampleRounds || want > kMaxTuples / 2) break;
+  }
+  if (out.rows.size() > n) out.rows.resize(n);
+  return out;
+}
+
+bool has_interval(const Comprehension& c) {
+  for (const Clause& clause : c.clauses) {
+    for (const Source& s : clause.sources) {
+      if (s.kind == Source::Kind::Interval) return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
@@ -408,9 +509,7 @@ Tuples sample_intervals(const Comprehension& c, Tuples out) {
 Tuples evaluate(const Comprehension& c, const Scope& scope, const Caller& call) {
   Tuples out;
   out.names = element_names(c);
-  if (!c.clauses.empty() && c.clauses[0].sources[0].kind == Source::Kind::Interval) {
-    return sample_intervals(c, std::move(out));  // the parser admits only all-interval ones
-  }
+  if (has_interval(c)) return sample_space(c, scope, call, std::move(out));
   // A union's alternatives one after another, as one axis.
   std::vector<uint64_t> axis_sizes;
   std::vector<std::vector<Value>> tuples;

@@ -613,31 +613,30 @@ bool Parser::dependent(const Comprehension& c) {
 }
 
 void Parser::check_continuous(const Comprehension& c) {
-  size_t continuous = 0;
+  bool continuous = false;
   for (const Clause& clause : c.clauses) {
     for (const Source& s : clause.sources) {
       if (s.kind != Source::Kind::Interval) continue;
-      ++continuous;
+      continuous = true;
       if (clause.zip != Clause::Zip::None)
         fail(0, "a zip takes discrete sources, not an interval (polydat's V7)");
     }
   }
+  // Every order it takes needs a lattice: a source beside an interval that
+  // reads another element is refused by order_refusal, as polydat refuses it.
   if (!continuous) return;
-  if (continuous != c.clauses.size()) {
-    fail(0,
-         "mixing continuous intervals and discrete sources in one comprehension is not "
-         "supported yet");
-  }
   static const char* const kSampling[] = {"halton", "sobol", "lhs", "shuffle"};
-  if (!c.order || !c.order->count ||
-      std::find_if(std::begin(kSampling), std::end(kSampling),
-                   [&](const char* s) { return c.order->strategy == s; }) == std::end(kSampling)) {
+  const bool extrema = c.order && c.order->strategy == "extrema";
+  if (!extrema && (!c.order || !c.order->count ||
+                   std::find_if(std::begin(kSampling), std::end(kSampling), [&](const char* s) {
+                     return c.order->strategy == s;
+                   }) == std::end(kSampling))) {
     fail(0,
-         "a continuous interval is sampled: it needs a sampling order with a count "
-         "(polydat's V8)",
-         "e.g. for x in 0.0..1.0 order halton/16 (or sobol, lhs, shuffle)");
+         "a continuous interval is sampled: it needs a sampling order with a count, or "
+         "extrema (polydat's V8)",
+         "e.g. for x in 0.0..1.0 order halton/16 (or sobol, lhs, shuffle; extrema/1 gives the "
+         "corners)");
   }
-  if (c.where) fail(0, "a where over a continuous interval is not supported yet");
 }
 
 Order Parser::order(const Comprehension& c) {

@@ -115,6 +115,26 @@ AxisInterval support(const Measure& m) {
   return {0.0, 1.0, false, false};  // uniform01
 }
 
+namespace {
+
+// x moved off an open end of `interval` onto the next float inside; an
+// infinite end has no next float and stays.
+double inside(double x, const AxisInterval& interval) {
+  if (interval.lo_open && x == interval.lo && std::isfinite(x)) {
+    return std::min(std::nextafter(x, INFINITY), interval.hi);
+  }
+  if (interval.hi_open && x == interval.hi && std::isfinite(x)) {
+    return std::max(std::nextafter(x, -INFINITY), interval.lo);
+  }
+  return x;
+}
+
+}  // namespace
+
+double endpoint(const AxisInterval& interval, bool upper) {
+  return inside(upper ? interval.hi : interval.lo, interval);
+}
+
 double map_unit(const Measure* m, double u, const AxisInterval& interval) {
   double x;
   if (!m) {
@@ -124,14 +144,7 @@ double map_unit(const Measure* m, double u, const AxisInterval& interval) {
     const double q = quantile(*m, f_lo + u * (f_hi - f_lo));
     x = std::isnan(q) ? interval.lo : q;
   }
-  x = std::clamp(x, interval.lo, interval.hi);
-  if (interval.lo_open && x == interval.lo && std::isfinite(x)) {
-    return std::min(std::nextafter(x, INFINITY), interval.hi);
-  }
-  if (interval.hi_open && x == interval.hi && std::isfinite(x)) {
-    return std::max(std::nextafter(x, -INFINITY), interval.lo);
-  }
-  return x;
+  return inside(std::clamp(x, interval.lo, interval.hi), interval);
 }
 
 std::string measure_text(const Measure& m) {

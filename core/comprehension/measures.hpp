@@ -44,6 +44,10 @@ AxisInterval support(const Measure& m);
 // uniform measure, affine), kept inside and off an open end.
 double map_unit(const Measure* m, double u, const AxisInterval& interval);
 
+// An end of `interval` as polydat's extrema takes it: the end itself, or
+// the next float inside when the end is open (an infinite end stays).
+double endpoint(const AxisInterval& interval, bool upper);
+
 // polydat's spelling of the measure's parameters in its canonical text.
 std::string measure_text(const Measure& m);
 

@@ -262,33 +262,51 @@ std::vector<uint64_t> latin_hypercube(const Order& order, std::span<const uint64
 
 }  // namespace
 
-std::vector<std::vector<uint64_t>> continuous_codes(const Order& order, size_t axes) {
+std::vector<std::vector<uint64_t>> sampled_points(const Order& order,
+                                                  std::span<const uint64_t> discrete_sizes,
+                                                  size_t continuous, uint64_t n) {
   constexpr double kUnit = 9007199254740992.0;  // 2^53
-  const uint64_t n = order.count.value_or(0);
+  const size_t discrete = discrete_sizes.size(), axes = discrete + continuous;
+  // A code axis's size stands as 0 below.
+  std::vector<uint64_t> sizes(discrete_sizes.begin(), discrete_sizes.end());
+  sizes.resize(axes, 0);
   std::vector<std::vector<uint64_t>> out(n, std::vector<uint64_t>(axes));
   const std::string& s = order.strategy;
   if (s == "halton" || s == "sobol") {
+    // A discrete axis floors the point's coordinate onto its positions.
     const PointSequence points(s, axes);
     for (uint64_t i = 0; i < n; ++i) {
-      for (size_t k = 0; k < axes; ++k) out[i][k] = (uint64_t)(points.coordinate(i + 1, k) * kUnit);
+      for (size_t k = 0; k < axes; ++k) {
+        const double f = points.coordinate(i + 1, k);
+        out[i][k] = sizes[k] ? std::min((uint64_t)(f * (double)sizes[k]), sizes[k] - 1)
+                             : (uint64_t)(f * kUnit);
+      }
     }
   } else if (s == "shuffle") {
-    // Over a continuous space the seed follows the draw count.
+    // Over a sampled space the seed follows the draw count.
     Prng rng(order.seed.value_or(kShuffleSeed) + n);
     for (std::vector<uint64_t>& point : out) {
-      for (uint64_t& code : point) code = rng.next() >> 11;
+      for (size_t k = 0; k < axes; ++k) {
+        point[k] = sizes[k] ? rng.bounded(sizes[k]) : rng.next() >> 11;
+      }
     }
-  } else {  // lhs: one permutation of the n strata per axis, then a jitter inside each bin
+  } else {  // lhs: one permutation of the n strata per axis, then the samples
     Prng rng(order.seed.value_or(kLhsSeed) + n);
     std::vector<std::vector<uint64_t>> perms(axes, std::vector<uint64_t>(n));
     for (std::vector<uint64_t>& perm : perms) {
       std::iota(perm.begin(), perm.end(), uint64_t{0});
       rng.shuffle(perm);
     }
+    __extension__ typedef unsigned __int128 u128;
     for (uint64_t i = 0; i < n; ++i) {
       for (size_t k = 0; k < axes; ++k) {
-        const double jitter = (double)(rng.next() >> 11) / kUnit;
-        out[i][k] = (uint64_t)(((double)perms[k][i] + jitter) / (double)n * kUnit);
+        const uint64_t stratum = perms[k][i], size = sizes[k];
+        if (!size) {  // a code drawn inside the stratum's bin
+          const double jitter = (double)(rng.next() >> 11) / kUnit;
+          out[i][k] = (uint64_t)(((double)stratum + jitter) / (double)n * kUnit);
+        } else {
+          out[i][k] = size >= n ? (uint64_t)((u128)stratum * size / n) : stratum % size;
+        }
       }
     }
   }

@@ -37,10 +37,14 @@ inline constexpr size_t kMaxSobolAxes = 13;
 // the caller's (see select_survivors).
 std::vector<uint64_t> order_positions(const Order& order, std::span<const uint64_t> axis_sizes);
 
-// The points a counted sampling order (halton, sobol, lhs, shuffle) draws
-// over `axes` continuous axes: order.count rows of one code per axis, a
-// 53-bit fraction of the unit interval (code / 2^53), never deduplicated.
-std::vector<std::vector<uint64_t>> continuous_codes(const Order& order, size_t axes);
+// The n points a sampling order (halton, sobol, lhs, shuffle) draws over a
+// space with a continuous axis, laid out as polydat's hybrid index lays
+// them: a position on each discrete axis (`discrete_sizes`, in clause
+// order), then a code on each of the `continuous` axes, a 53-bit fraction
+// of the unit interval (code / 2^53). Never deduplicated.
+std::vector<std::vector<uint64_t>> sampled_points(const Order& order,
+                                                  std::span<const uint64_t> discrete_sizes,
+                                                  size_t continuous, uint64_t n);
 
 // An order after a `where` (polydat's rule V5): the strategy ranks the
 // survivors by their positions in the unfiltered lattice. A counted

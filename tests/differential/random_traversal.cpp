@@ -149,19 +149,28 @@ class Generator {
            std::to_string(10 + pick(100)) + ")";
   }
 
-  // Continuous intervals and named measures under a counted sampling order.
+  // Continuous intervals and named measures, now and then beside a
+  // discrete range and filtered, under a counted sampling order or extrema
+  // (polydat's sampled spaces).
   std::string intervals() {
     std::string out;
     for (size_t k = 0, n = 1 + pick(3); k < n; ++k) {
-      const Element e{"e" + std::to_string(elements_.size()), 'f'};
+      const bool discrete = k > 0 && pick(3) == 0;
+      const Element e{"e" + std::to_string(elements_.size()), discrete ? 'u' : 'f'};
       static const char* const kMeasures[] = {"normal(3, 0.5)", "exponential(2) on 0.0..1.5",
                                               "pareto(1, 2)", "log_normal()", "uniform01()"};
       out += (k ? ", " : "") + e.name + " in ";
-      out += pick(3) == 0 ? std::string(kMeasures[pick(5)])
-                          : std::to_string(pick(5)) + ".5.." + (pick(2) ? "=" : "") +
-                                std::to_string(6 + pick(5)) + ".25";
+      if (discrete) {
+        out += std::to_string(pick(4)) + ".." + std::to_string(4 + pick(4));
+      } else {
+        out += pick(3) == 0 ? std::string(kMeasures[pick(5)])
+                            : std::to_string(pick(5)) + ".5.." + (pick(2) ? "=" : "") +
+                                  std::to_string(6 + pick(5)) + ".25";
+      }
       elements_.push_back(e);
     }
+    if (pick(4) == 0) out += " where {" + elements_.front().name + "} > 3.0";
+    if (pick(5) == 0) return out + " order extrema" + (pick(2) ? "/1" : "");
     static const char* const kSampling[] = {"halton", "sobol", "lhs", "shuffle"};
     return out + " order " + kSampling[pick(4)] + "/" + std::to_string(1 + pick(9));
   }
