@@ -266,6 +266,11 @@ TEST(Comprehension, ZipsAndUnions) {
   for (int k = 0; k < 40; ++k) nested = "[for " + nested + "]";
   EXPECT_NE(error_of(nested).find("unions nest more than 16 deep"), std::string::npos);
   EXPECT_EQ(rows(tuples_of("[for [for a in 1..3], for a in 7..8]")), (V{"1", "2", "7"}));
+  // polydat's for_runtime.rs: members over lines, each with its where or
+  // order, the last with a trailing comma.
+  EXPECT_EQ(rows(tuples_of("[\n    for k in 1..4 where {k} > 1,\n    for k in 10..13 order "
+                           "lex/2,\n]")),
+            (V{"2", "3", "10", "11"}));
 }
 
 // A derivation composes with its producer as polydat composes them.
@@ -809,6 +814,26 @@ TEST(Traversal, VectorSourcesPeelIntoElements) {
   const Traversal over_emb = open_traversal(parent, std::vector<uint64_t>{0}, 1);
   ASSERT_EQ(over_emb.tuples().size(), 4u);
   EXPECT_EQ(over_emb.activation(0).pull("z").to_string(), "0.7666216");
+}
+
+// A str a {name} reads peels into its string comprehension's tokens (runs of
+// ',', ';' and whitespace separate them), as polydat's source_values.rs
+// peels it; in single quotes it is one element.
+TEST(Traversal, AStrSourcePeelsIntoItsTokens) {
+  const std::string source =
+      "input cycle\nextern names: str = \"users, orders;events  audit\"\n"
+      "for t in {names} { a := t }\nfor w in '{names}' { b := w }\n";
+  for (Engine engine : {Engine::Interpreter, Engine::Closures, Engine::Native}) {
+    const Traversal t = open_at_zero(source, engine);
+    ASSERT_EQ(t.tuples().size(), 4u);
+    EXPECT_EQ(t.activation(2).pull("a").to_string(), "events");
+    EXPECT_EQ(t.activation(3).pull("a").to_string(), "audit");
+  }
+  State parent = compile(source)->new_state();
+  parent.set_inputs(std::vector<uint64_t>{0});
+  const Traversal whole = open_traversal(parent, std::vector<uint64_t>{0}, 1);
+  ASSERT_EQ(whole.tuples().size(), 1u);
+  EXPECT_EQ(whole.activation(0).pull("b").to_string(), "users, orders;events  audit");
 }
 
 // Node calls as sources: partitions(...) and subdivide(...) peeled into

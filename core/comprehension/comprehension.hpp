@@ -39,6 +39,11 @@ inline uint64_t opening_bytes(uint64_t tuples, uint64_t elements) {
   return tuples * (sizeof(std::vector<Value>) + elements * sizeof(Value));
 }
 
+// What separates the tokens of a string comprehension ("a, b; c", and the
+// str a {name} reads): runs of these and other whitespace (polydat's
+// comprehension_forms.md section 3.1.3).
+inline constexpr std::string_view kStringSeparators = ",; \t\n";
+
 struct Source {
   enum class Kind : uint8_t {
     Range,

@@ -64,8 +64,28 @@ std::vector<Value> spread_values(const Source& s, const Scope& scope) {
   return out;
 }
 
-// The values a source yields (a reference peeled one level: a scalar is
-// one element, None none).
+// A str a {name} reads, peeled as polydat peels it: into its string
+// comprehension's tokens, each a str (polydat types a numeric token as a
+// number; polyrt's element types are fixed when the program compiles). A
+// whole text is one element in single quotes: '{name}'.
+std::vector<Value> string_tokens(std::string_view text) {
+  std::vector<Value> out;
+  const auto separator = [](char c) {
+    return kStringSeparators.find(c) != std::string_view::npos || std::isspace((unsigned char)c);
+  };
+  for (size_t k = 0; k < text.size();) {
+    while (k < text.size() && separator(text[k])) ++k;
+    size_t end = k;
+    while (end < text.size() && !separator(text[end])) ++end;
+    if (end > k) out.push_back(Value::str(std::string(text.substr(k, end - k))));
+    k = end;
+  }
+  return out;
+}
+
+// The values a source yields (a reference peeled one level: a str into its
+// tokens, a vector into its elements, another scalar is one element, None
+// none).
 std::vector<Value> source_values(const Source& s, const Scope& scope, const Caller& call) {
   switch (s.kind) {
     case Source::Kind::Interval:
@@ -104,7 +124,7 @@ std::vector<Value> source_values(const Source& s, const Scope& scope, const Call
       if (!name) return {};  // a placeholder reads None
       const std::optional<Value> v = scope(*name);
       if (!v || v->is_none()) return {};
-      return vector_elements(*v);
+      return v->type() == Type::Str ? string_tokens(v->text()) : vector_elements(*v);
     }
     case Source::Kind::Generator:
     case Source::Kind::Call: {

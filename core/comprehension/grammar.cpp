@@ -128,6 +128,10 @@ std::vector<Comprehension> Parser::alternatives() {
   std::vector<Comprehension> out;
   for (size_t a = 0; a < starts.size(); ++a) {
     size_t end = a + 1 < starts.size() ? s_.rfind(',', starts[a + 1]) : close;
+    if (a + 1 == starts.size()) {  // the last may end with a comma, as polydat's grammar allows
+      while (end > starts[a] && std::isspace((unsigned char)s_[end - 1])) --end;
+      if (end > starts[a] && s_[end - 1] == ',') --end;
+    }
     std::string_view text = s_.substr(starts[a], end - starts[a]);
     try {
       out.push_back(Parser(text, calls_, depth_ + 1).run());
@@ -336,7 +340,7 @@ Source Parser::literal_form(std::string_view text, size_t at) {
   }
   if (text.size() >= 2 && text.front() == '"' && text.back() == '"') {
     refuse_placeholders(text, at);
-    return list(split_items(text.substr(1, text.size() - 2), ",; \t\n"), at);
+    return list(split_items(text.substr(1, text.size() - 2), kStringSeparators), at);
   }
   if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
     const std::string_view inner = text.substr(1, text.size() - 2);
