@@ -266,6 +266,12 @@ TEST(Comprehension, ZipsAndUnions) {
   for (int k = 0; k < 40; ++k) nested = "[for " + nested + "]";
   EXPECT_NE(error_of(nested).find("unions nest more than 16 deep"), std::string::npos);
   EXPECT_EQ(rows(tuples_of("[for [for a in 1..3], for a in 7..8]")), (V{"1", "2", "7"}));
+  // polydat's legacy union: every clause binds one name.
+  EXPECT_EQ(rows(tuples_of("k in 1..3, k in 10..12 where {k} > 1")), (V{"2", "10", "11"}));
+  EXPECT_EQ(parse_text("k in 1..3, k in 10..12 order lex/3").comprehension->canonical,
+            "[for k in 1..3, for k in 10..12] order lex/3");
+  EXPECT_NE(error_of("k in 1..3, j in 2..3, k in 5..6").find("'k' is bound by two clauses"),
+            std::string::npos);
   // polydat's for_runtime.rs: members over lines, each with its where or
   // order, the last with a trailing comma.
   EXPECT_EQ(rows(tuples_of("[\n    for k in 1..4 where {k} > 1,\n    for k in 10..13 order "
@@ -437,7 +443,8 @@ TEST(Comprehension, AnOrderAfterAWhereRanksTheSurvivors) {
 }
 
 TEST(Comprehension, BadTextIsRefusedWithTheRule) {
-  EXPECT_NE(error_of("a in 0..3, a in 1..2").find("bound by two clauses"), std::string::npos);
+  EXPECT_NE(error_of("a in 0..3, b in 1..2, a in 1..2").find("bound by two clauses"),
+            std::string::npos);
   EXPECT_NE(error_of("a in 1, x").find("mixes numbers"), std::string::npos);
   EXPECT_NE(error_of("a in 0..3 order wobble").find("unknown order"), std::string::npos);
   EXPECT_NE(error_of("a in 0..3 order halton(seed=4)").find("takes no seed"), std::string::npos);

@@ -22,11 +22,14 @@ Comprehension Parser::run() {
     for (const auto& [from, to] : clauses) c.clauses.push_back(clause(from, to));
     const std::vector<std::string> names = element_names(c);
     for (size_t a = 0; a < names.size(); ++a) {
-      if (std::find(names.begin(), names.begin() + (ptrdiff_t)a, names[a]) !=
+      if (std::find(names.begin(), names.begin() + (ptrdiff_t)a, names[a]) ==
           names.begin() + (ptrdiff_t)a) {
-        fail(0, "'" + names[a] + "' is bound by two clauses",
-             "each clause binds its own name (a union is written for [for ..., for ...])");
+        continue;
       }
+      if (legacy_union(c)) break;
+      fail(0, "'" + names[a] + "' is bound by two clauses",
+           "each clause binds its own name (a union is written for [for ..., for ...]; "
+           "polydat's legacy union repeats one name in every clause: k in 1..3, k in 7..9)");
     }
   }
   i_ = tail_;
@@ -86,6 +89,21 @@ bool Parser::union_start(size_t at) const {
   ++at;
   while (at < s_.size() && std::isspace((unsigned char)s_[at])) ++at;
   return starts_word(at, "for");
+}
+
+bool Parser::legacy_union(Comprehension& c) const {
+  for (const Clause& clause : c.clauses) {
+    if (clause.zip != Clause::Zip::None || clause.names[0] != c.clauses[0].names[0]) return false;
+  }
+  for (Clause& clause : c.clauses) {
+    Comprehension alternative;
+    alternative.canonical = alternative.head =
+        clause.names[0] + " in " + canonical_source(clause.sources[0]);
+    alternative.clauses.push_back(std::move(clause));
+    c.alternatives.push_back(std::move(alternative));
+  }
+  c.clauses.clear();
+  return true;
 }
 
 size_t Parser::group_end(size_t at) {

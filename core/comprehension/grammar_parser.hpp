@@ -235,6 +235,10 @@ class Parser {
                                     std::unique_ptr<Predicate> b);
 
   std::string canonical(const Comprehension& c) const;
+  // polydat's legacy union (`k in 1..3, k in 10..12`): clauses that all bind
+  // one name are the alternatives of a union, one clause each. Whether `c`
+  // is one (then its clauses have become its alternatives).
+  bool legacy_union(Comprehension& c) const;
 
   // The text after the clauses: `where ...` and `order ...`, as written.
   std::string tail_text() const { return tail_ < s_.size() ? trimmed(s_.substr(tail_)) : ""; }
