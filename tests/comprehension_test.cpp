@@ -912,16 +912,21 @@ TEST(Traversal, BodyCursorsRunTheirSlice) {
   EXPECT_EQ(
       whole.out,
       "cycle,k,v\n0,0,5\n0,0,6\n0,0,7\n0,0,8\n0,0,9\n0,0,10\n0,0,11\n0,0,12\n0,0,13\n0,0,14\n");
-  const auto other = run_polyrt("run " +
-                                write_program(dir, "o.polydat",
-                                              "input cycle\nfor p in partitions(\"*/2\", 500) {\n  "
-                                              "cursor rows = range(0, 1000) over p\n"
-                                              "  v := rows.ordinal\n}\n") +
-                                " --cycles 0..1 --out " + dir + "/o.csv");
-  EXPECT_EQ(other.status, 1);
-  expect_contains(other.err,
-                  {"cursor 'rows' ranges over 1000 ordinals, but its partition was made over 500"});
-  EXPECT_FALSE(exists(dir + "/o.csv"));
+  // A partition made over another extent is carried onto the cursor's by
+  // its percentages: the halves of 500 are the halves of 1000 (and of 7,
+  // rounded once: [0, 4) and [4, 7)), idx and count kept.
+  const auto other = run_polyrt(
+      "run " +
+      write_program(dir, "o.polydat",
+                    "input cycle\nfor p in partitions(\"*/2\", 500) {\n  "
+                    "cursor rows = range(0, 1000) over p\n  cursor few = range(0, 7) over p\n"
+                    "  v := rows.ordinal\n  w := few.ordinal\n  i := rows.cursor.idx\n"
+                    "  n := rows.cursor.partition_count\n}\n") +
+      " --cycles 0..1 --outputs v,w,i,n");
+  ASSERT_EQ(other.status, 0) << other.err;
+  EXPECT_EQ(std::count(other.out.begin(), other.out.end(), '\n'), 1 + 7);  // the narrowest slices
+  expect_contains(other.out,
+                  {"}\",0,0,0,2\n", "}\",3,3,0,2\n", "}\",500,4,1,2\n", "}\",502,6,1,2\n"});
   expect_contains(
       compile_error(
           "input cycle\nfor k in 0..2 {\n  cursor r = range(0, 10) over k\n  v := 1\n}\n"),

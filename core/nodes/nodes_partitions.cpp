@@ -160,6 +160,14 @@ Partition list_entry(const std::string& text, size_t i) {
 
 }  // namespace
 
+uint64_t partition_base_extent(const Value& partition) {
+  return partition_of(partition).base_extent;
+}
+
+Value reprojected_partition(const Value& partition, uint64_t extent) {
+  return partition_value(partitions::reproject(partition_of(partition), extent));
+}
+
 // Each entry's text is a partition value's (both are append_partition's).
 std::vector<Value> partition_list_elements(const Value& list) {
   const std::string& text = list.text();

@@ -804,6 +804,16 @@ std::vector<Partition> resolve(const Spec& spec, uint64_t base_start, uint64_t b
   return parts;
 }
 
+Partition reproject(const Partition& p, uint64_t extent) {
+  const Frame frame{0, extent};
+  const Bound start{.kind = Kind::Pct, .number = p.start_pct};
+  const Bound end{.kind = Kind::Pct, .number = p.end_pct};
+  Partition out = frame.partition(p.idx, resolve_bound(start, 0, extent),
+                                  std::min(resolve_bound(end, 0, extent), extent));
+  out.count = p.count;
+  return out;
+}
+
 std::vector<Partition> subdivide(const Partition& parent, uint64_t n) {
   const uint64_t card = parent.cardinality();
   if (n == 0) fail("subdivide needs at least 1 sub-partition, got 0");

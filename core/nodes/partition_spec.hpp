@@ -78,6 +78,13 @@ std::vector<Partition> resolve(const Spec& spec, uint64_t base_start, uint64_t b
 // SpecError when n is 0 or above the partition's cardinality.
 std::vector<Partition> subdivide(const Partition& parent, uint64_t n);
 
+// `p` carried onto an extent of `extent` ordinals from 0 (a body cursor's
+// range over a partition made over another extent): each end at its
+// percentage of the new extent, rounded once as a spec's percentage is
+// (polydat keeps a re-projected partition's place in the whole); idx and
+// count kept, the percentages those of the new ordinals.
+Partition reproject(const Partition& p, uint64_t extent);
+
 // The spec as Rust's derived Debug prints polydat's PartitionSpec: the text
 // whose XXH3-64 seeds the `random` order, so both runtimes shuffle alike.
 std::string debug_text(const Spec& spec);

@@ -1,9 +1,9 @@
 #include "program/body_cursors.hpp"
 
 #include <algorithm>
-#include <charconv>
 
 #include "nodes/call_node.hpp"
+#include "nodes/partition_lists.hpp"
 #include "polyrt/error.hpp"
 #include "syntax/ast_builder.hpp"
 
@@ -38,16 +38,6 @@ void declare(const BodyCursor& c, syntax::SourcePos at, std::vector<syntax::Stmt
 
 uint64_t u64_of(std::string_view node, const Value& partition) {
   return nodes::call_node_elements(node, std::span(&partition, 1)).at(0).as_u64();
-}
-
-// The extent a partition was made over (its text's base_extent).
-uint64_t base_extent(const Value& partition) {
-  const std::string& text = partition.text();
-  const std::string key = "\"base_extent\":";
-  const size_t at = text.find(key) + key.size();
-  uint64_t v = 0;
-  std::from_chars(text.data() + at, text.data() + text.size(), v);
-  return v;
 }
 
 // The one partition `over "SPEC"` resolves to over the cursor's extent.
@@ -158,14 +148,11 @@ CursorSlice cursor_slice(const BodyCursor& c, const std::vector<Value>& tuple) {
     return {c.start, extent,
             extent ? nodes::call_node_elements("partitions", spec).at(0) : Value::none()};
   }
-  const Value& p = tuple[*c.over];
-  if (base_extent(p) != extent) {
-    throw EvalError("cursor '" + c.name + "' ranges over " + std::to_string(extent) +
-                        " ordinals, but its partition was made over " +
-                        std::to_string(base_extent(p)) +
-                        "; re-projecting a partition onto another extent is not supported yet",
-                    "for");
-  }
+  // A partition made over another extent is carried onto the cursor's.
+  const Value& element = tuple[*c.over];
+  const Value p = nodes::partition_base_extent(element) == extent
+                      ? element
+                      : nodes::reprojected_partition(element, extent);
   const uint64_t first = u64_of("start_of", p), last = u64_of("end_of", p);
   return {c.start + first, last - first, p};
 }
