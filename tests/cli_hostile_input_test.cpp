@@ -228,6 +228,20 @@ TEST_F(CliHostile, SignalsStopATraversalCleanly) {
   }
 }
 
+// A str peeled into more tokens than an opening materializes is refused
+// after counting them, before a Value is made for any.
+TEST_F(CliHostile, AStrOfTooManyTokensIsRefusedBeforeItIsPeeled) {
+  std::string tokens;
+  for (int k = 0; k < (1 << 24) + 1; ++k) tokens += "a,";
+  const std::string file = write_program(
+      dir, "tokens.polydat",
+      "input cycle\nextern names: str = \"" + tokens + "\"\nfor t in {names} { v := t }\n");
+  const CommandResult run = run_polyrt("run " + file + " --rows 1 --out " + dir + "/t.csv");
+  EXPECT_EQ(run.status, 1);
+  expect_contains(run.err, {"a str source of 16777217 tokens is more than the 16777216 tuples"});
+  EXPECT_FALSE(exists(dir + "/t.csv"));
+}
+
 TEST_F(CliHostile, LeftoversOfDeadRunsAreRemoved) {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);

@@ -8,8 +8,9 @@
 // nondeterministic random_* nodes and fft_analyze (polydat's diagnostic
 // writing a window's transform per JSON line).
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <sstream>
@@ -258,6 +259,12 @@ TEST(NodeTail, FftAnalyzeWritesAWindowsTransformPerLine) {
   unwritable.set_inputs({0});
   expect_contains(thrown_message<EvalError>([&] { unwritable.pull("v"); }),
                   {"cannot create /nonexistent/dir/s.jsonl"});
+  // A pipe without a reader would block the open for ever: it fails the row.
+  const std::string fifo = dir + "/spectrum.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  State piped = compile("input x\nv := fft_analyze(1.0, \"" + fifo + "\", 4)\n")->new_state();
+  piped.set_inputs({0});
+  expect_contains(thrown_message<EvalError>([&] { piped.pull("v"); }), {"cannot create"});
   expect_contains(compile_error("input x\nv := fft_analyze(1.0, \"s.jsonl\", 70000)\n"),
                   {"window_size 70000 is above 65536"});
   CompileOptions untrusted{.untrusted = true};

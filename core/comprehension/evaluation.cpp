@@ -69,17 +69,28 @@ std::vector<Value> spread_values(const Source& s, const Scope& scope) {
 // number; polyrt's element types are fixed when the program compiles). A
 // whole text is one element in single quotes: '{name}'.
 std::vector<Value> string_tokens(std::string_view text) {
-  std::vector<Value> out;
   const auto separator = [](char c) {
     return kStringSeparators.find(c) != std::string_view::npos || std::isspace((unsigned char)c);
   };
-  for (size_t k = 0; k < text.size();) {
-    while (k < text.size() && separator(text[k])) ++k;
-    size_t end = k;
-    while (end < text.size() && !separator(text[end])) ++end;
-    if (end > k) out.push_back(Value::str(std::string(text.substr(k, end - k))));
-    k = end;
+  const auto each_token = [&](const auto& take) {
+    for (size_t k = 0; k < text.size();) {
+      while (k < text.size() && separator(text[k])) ++k;
+      size_t end = k;
+      while (end < text.size() && !separator(text[end])) ++end;
+      if (end > k) take(text.substr(k, end - k));
+      k = end;
+    }
+  };
+  size_t count = 0;
+  each_token([&](std::string_view) { ++count; });
+  if (count > kMaxTuples) {
+    throw EvalError("a str source of " + std::to_string(count) + " tokens is more than the " +
+                        std::to_string(kMaxTuples) + " tuples one opening materializes",
+                    "for");
   }
+  std::vector<Value> out;
+  out.reserve(count);
+  each_token([&](std::string_view t) { out.push_back(Value::str(std::string(t))); });
   return out;
 }
 

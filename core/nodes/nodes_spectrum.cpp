@@ -5,6 +5,7 @@
 // in: it is volatile, a per-state engine's node (the batch tier refuses it),
 // and its windows follow the rows' order only with one thread.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -79,6 +80,22 @@ void append_line(const Analyzer& a, const std::string& line) {
   }
 }
 
+// Opens (creates or truncates) the analyzer's file. Without a reader a
+// pipe would block the open for ever: it is opened without blocking, and a
+// pipe or socket is refused.
+void open_file(const Analyzer& a) {
+  const int fd =
+      ::open(a.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0644);
+  if (fd < 0) throw NodeFailure{"cannot create " + a.path + ": " + std::strerror(errno)};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+    ::close(fd);
+    throw NodeFailure{"cannot write " + a.path + ": a pipe or socket; fft_analyze writes a file"};
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  a.fd = fd;
+}
+
 std::shared_ptr<const Prepared> make_analyzer(const std::vector<Value>& p) {
   if (io::confinement()) {
     throw ParamError{
@@ -101,10 +118,7 @@ std::shared_ptr<const Prepared> make_analyzer(const std::vector<Value>& p) {
 void analyze(Call& c) {
   const auto& a = *static_cast<const Analyzer*>(c.prepared().extra.get());
   std::lock_guard<std::mutex> hold(a.mutex);
-  if (a.fd < 0) {
-    a.fd = ::open(a.path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (a.fd < 0) throw NodeFailure{"cannot create " + a.path + ": " + std::strerror(errno)};
-  }
+  if (a.fd < 0) open_file(a);
   c.set_u64(a.samples.size());
   a.samples.push_back(c.f64(0));
   if (a.samples.size() < a.window) return;
