@@ -17,7 +17,7 @@ SANITIZE_SEEDS ?= 120
 # only at a volume (100,000 bindings, millions of rows, 300 seeds, a sweep of
 # 108 PTX kernels, the GPU tests again as on a real driver) that ASan
 # makes cost minutes; `make test` runs them all.
-SANITIZE_SKIP ?= rtlib_bitcode_check|gpu_tests_as_a_real_driver|Ptx.DifferentialProgramsAssembleWithoutSpills|Ptx.WideArithmeticCompilesForEveryInputRange|Seeds/Differential.EnginesAgree/[0-9]+|difftest_stale_step_search|ProgramScale.HundredThousandBindingsCompileAndPull|ProgramScale.EveryOutputOfALongChainCanBePulled|GpuCli.EveryExampleWritesTheCpuBytesUpToTheLastCoordinate|GpuCli.AStickyFaultEndsTheDeviceNotTheJob|Vectors.ChunksTooLargeForMemoryAreRefusedNotInternalErrors
+SANITIZE_SKIP ?= rtlib_bitcode_check|gpu_tests_as_a_real_driver|Ptx.DifferentialProgramsAssembleWithoutSpills|Ptx.WideArithmeticCompilesForEveryInputRange|Seeds/Differential.EnginesAgree/[0-9]+|difftest_stale_step_search|ProgramScale.HundredThousandBindingsCompileAndPull|ProgramScale.EveryOutputOfALongChainCanBePulled|GpuCli.EveryExampleWritesTheCpuBytesUpToTheLastCoordinate|GpuCli.AStickyFaultEndsTheDeviceNotTheJob|Vectors.ChunksTooLargeForMemoryAreRefusedNotInternalErrors|CliHostile.ASampledRangeIsNeverListed
 
 PREFIX ?= /usr/local
 DIST_DIR ?= build-dist

@@ -21,15 +21,17 @@ namespace {
 
 std::vector<Value> source_values(const Source& s, const Scope& scope, const Caller& call);
 
-// A range whose bounds name values (`0..{n}`): its bounds read, checked
-// and the range listed; a bound reading None lists nothing.
-std::vector<Value> deferred_range_values(const Source& s, const Scope& scope) {
+// A range source's bounds: its literal ones, or those a range whose bounds
+// name values (`0..{n}`) reads when it opens, checked; nullopt when a bound
+// reads None (the range lists nothing).
+std::optional<RangeBounds> resolved_range(const Source& s, const Scope& scope) {
+  if (s.arguments.empty()) return RangeBounds{s.start, s.end, s.step, nullptr};
   uint64_t bound[3];
   for (size_t b = 0; b < 3; ++b) {
     const Source& a = s.arguments[b];
     const std::optional<Value> v =
         a.kind == Source::Kind::Reference ? scope(a.reference) : a.values[0];
-    if (!v || v->is_none()) return {};
+    if (!v || v->is_none()) return std::nullopt;
     if (v->type() != Type::U64) {
       throw EvalError("range bound {" + a.reference + "} is a " +
                           std::string(type_name(v->type())) + " (" + v->to_string() +
@@ -40,12 +42,13 @@ std::vector<Value> deferred_range_values(const Source& s, const Scope& scope) {
   }
   const RangeBounds r = range_bounds(bound[0], bound[1], bound[2], s.closed);
   if (r.error) throw EvalError(std::string(r.error) + " (in a range read when it opened)", "for");
-  Source listed;
-  listed.kind = Source::Kind::Range;
-  listed.start = r.start;
-  listed.end = r.end;
-  listed.step = r.step;
-  return source_values(listed, scope, nullptr);
+  return r;
+}
+
+// How many values a range lists (counted without end - start + step - 1,
+// which can wrap past 2^64).
+uint64_t range_size(const RangeBounds& r) {
+  return r.end > r.start ? (r.end - r.start - 1) / r.step + 1 : 0;
 }
 
 // A spread's items: each literal, each spread vector's elements; a spread
@@ -102,17 +105,17 @@ std::vector<Value> source_values(const Source& s, const Scope& scope, const Call
     case Source::Kind::Interval:
       internal_error("an interval is sampled, never listed");
     case Source::Kind::Range: {
-      if (!s.arguments.empty()) return deferred_range_values(s, scope);
+      const std::optional<RangeBounds> r = resolved_range(s, scope);
+      if (!r) return {};
       std::vector<Value> out;
-      // Counted without end - start + step - 1, which can wrap past 2^64.
-      const uint64_t n = s.end > s.start ? (s.end - s.start - 1) / s.step + 1 : 0;
+      const uint64_t n = range_size(*r);
       if (n > kMaxTuples) {
         throw EvalError("a comprehension range of " + std::to_string(n) +
                             " values is more than the " + std::to_string(kMaxTuples) +
                             " tuples one opening materializes",
                         "for");
       }
-      for (uint64_t k = 0; k < n; ++k) out.push_back(Value::u64(s.start + k * s.step));
+      for (uint64_t k = 0; k < n; ++k) out.push_back(Value::u64(r->start + k * r->step));
       return out;
     }
     case Source::Kind::List:
@@ -426,10 +429,14 @@ double map_code(uint64_t code, const Source& s) {
 // a `where` passes fewer tuples than it asks for (polydat's SAMPLE_ROUNDS).
 constexpr int kSampleRounds = 6;
 
-// One axis of a sampled space: an interval, or a discrete clause's rows.
+// One axis of a sampled space: an interval, a range (never listed: a point
+// reads the value at its position), or another discrete clause's rows.
 struct SampleAxis {
   const Source* interval = nullptr;
+  std::optional<RangeBounds> range;
   std::vector<std::vector<Value>> rows;
+
+  uint64_t size() const { return interval ? 2 : range ? range_size(*range) : rows.size(); }
 };
 
 // The tuple at `point`, its elements in clause order. Under extrema the
@@ -442,6 +449,10 @@ std::vector<Value> realize(const std::vector<SampleAxis>& axes, const std::vecto
   std::vector<Value> tuple;
   for (size_t a = 0; a < axes.size(); ++a) {
     const SampleAxis& axis = axes[a];
+    if (axis.range) {
+      tuple.push_back(Value::u64(axis.range->start + point[extrema ? a : d++] * axis.range->step));
+      continue;
+    }
     if (!axis.interval) {
       const std::vector<Value>& row = axis.rows[point[extrema ? a : d++]];
       tuple.insert(tuple.end(), row.begin(), row.end());
@@ -461,7 +472,7 @@ std::vector<std::vector<uint64_t>> extrema_points(const Comprehension& c,
   std::vector<uint64_t> sizes;
   uint64_t total = 1;
   for (const SampleAxis& axis : axes) {
-    sizes.push_back(axis.interval ? 2 : axis.rows.size());
+    sizes.push_back(axis.size());
     if (total > kMaxTuples / sizes.back()) refuse_size(c);
     total *= sizes.back();
   }
@@ -488,13 +499,19 @@ Tuples sample_space(const Comprehension& c, const Scope& scope, const Caller& ca
   std::vector<SampleAxis> axes;
   std::vector<uint64_t> discrete_sizes;
   for (const Clause& clause : c.clauses) {
-    if (clause.sources[0].kind == Source::Kind::Interval) {
-      axes.push_back({&clause.sources[0], {}});
+    const Source& source = clause.sources[0];
+    if (source.kind == Source::Kind::Interval) {
+      axes.push_back({.interval = &source});
       continue;
     }
-    axes.push_back({nullptr, clause_rows(clause, scope, call)});
-    if (axes.back().rows.empty()) return out;  // an empty axis: no tuples
-    discrete_sizes.push_back(axes.back().rows.size());
+    if (source.kind == Source::Kind::Range && clause.zip == Clause::Zip::None) {
+      const std::optional<RangeBounds> range = resolved_range(source, scope);
+      axes.push_back({.range = range ? range : RangeBounds{}});
+    } else {
+      axes.push_back({.rows = clause_rows(clause, scope, call)});
+    }
+    if (axes.back().size() == 0) return out;  // an empty axis: no tuples
+    discrete_sizes.push_back(axes.back().size());
   }
   const Order& order = *c.order;
   const bool extrema = order.strategy == "extrema";
