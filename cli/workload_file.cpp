@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -82,6 +83,29 @@ const WorkloadBlock& chosen_block(const Workload& w, const std::string& path,
   return *found;
 }
 
+// How many lines a block's text starts below the file's first line (the
+// blank lines collect_blocks puts before it).
+size_t leading_lines(const std::string& text) {
+  const size_t first = text.find_first_not_of('\n');
+  return first == std::string::npos ? text.size() : first;
+}
+
+// nmbrs's scope chain: a phase's block reads the names its workload's
+// top-level `bindings:` block binds (shared cells, helpers). The two as one
+// program, in the file's order and on the file's lines, so a diagnostic in
+// either points at the workload's line.
+std::string composed_with_scope(const Workload& w, const WorkloadBlock& block) {
+  const auto scope = std::find_if(w.blocks.begin(), w.blocks.end(),
+                                  [](const WorkloadBlock& b) { return b.key == "bindings"; });
+  if (scope == w.blocks.end() || &*scope == &block) return block.text;
+  const bool scope_first = leading_lines(scope->text) < leading_lines(block.text);
+  std::string text = scope_first ? scope->text : block.text;
+  const std::string& second = scope_first ? block.text : scope->text;
+  if (!text.ends_with('\n')) text += '\n';
+  const size_t used = (size_t)std::count(text.begin(), text.end(), '\n');
+  return text + second.substr(std::min(used, leading_lines(second)));
+}
+
 }  // namespace
 
 bool names_workload(const std::string& argument) {
@@ -120,7 +144,7 @@ std::shared_ptr<const Program> compile_program_argument(const std::string& argum
   for (const auto& [name, value] : w.params) options.params.emplace(name, value);
   options.file_name = path;
   options.program_directory = std::filesystem::path(path).parent_path().string();
-  return compile(block.text, options);
+  return compile(composed_with_scope(w, block), options);
 }
 
 }  // namespace polyrt::cli

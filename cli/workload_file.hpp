@@ -3,7 +3,9 @@
 // workload's top-level `params:`. Every command that takes a program FILE
 // takes `workload.yaml#BLOCK` too (or `workload.yaml` when it has one block):
 // the block's text compiled with the workload's params under the ones given
-// (--param, --set), its diagnostics at the workload's lines.
+// (--param, --set), its diagnostics at the workload's lines. A phase's block
+// compiles together with the workload's top-level `bindings:` block, whose
+// names it reads (nmbrs's scope chain).
 #pragma once
 
 #include <map>

@@ -46,14 +46,38 @@ TEST(WorkloadFiles, ABlockRunsWithTheWorkloadsParamsUnderTheGivenOnes) {
   EXPECT_EQ(rows % 50, 0u) << "whole passes";
 }
 
+// nmbrs's scope chain: a phase's block reads what its workload's top-level
+// `bindings:` block binds (tests/data/nmbrs_scopes, from nmbrs's
+// examples/workloads/scope at 83a814f, Apache-2.0): the two compile as one
+// program, on the workload's lines; a phase rebinding a top-level name is
+// refused at its line.
+TEST(WorkloadFiles, APhaseReadsItsWorkloadsTopLevelBindings) {
+  const std::string workload =
+      std::string(POLYRT_SOURCE_DIR) + "/tests/data/nmbrs_scopes/shared_pick_through_for_each.yaml";
+  const CommandResult consume = run_polyrt("run " + workload + "#consume --rows 2");
+  ASSERT_EQ(consume.status, 0) << consume.err;
+  EXPECT_EQ(consume.out,
+            "selector,combo_label,has_a,has_b,chosen\n"
+            "0,example_datasetpx_ks1,true,false,alpha_table\n"
+            "0,example_datasetpx_ks1,true,false,alpha_table\n");
+  const std::string dir = temp_dir();
+  std::string text = read_file(workload);
+  text.replace(text.find("      chosen :="), 0, "      selector := 3\n");
+  const CommandResult rebound =
+      run_polyrt("check " + write_program(dir, "rebound.yaml", text) + "#consume");
+  EXPECT_EQ(rebound.status, 1);
+  expect_contains(rebound.err, {"rebound.yaml:45:1: error: 'selector' is already defined",
+                                "first defined at", "rebound.yaml:19:1"});
+}
+
 // bench takes a workload's block as every command does, with its params.
 TEST(WorkloadFiles, BenchMeasuresABlock) {
   const CommandResult bench = run_polyrt("bench " + kWorkloads +
                                          "keyvalue.yaml#rampup --param keycount=100 --seconds "
                                          "0.02 --json");
   ASSERT_EQ(bench.status, 0) << bench.err;
-  expect_contains(bench.out, {"\"program\":", "keyvalue.yaml#rampup", "\"compile\":",
-                              "\"batch\":"});
+  expect_contains(bench.out,
+                  {"\"program\":", "keyvalue.yaml#rampup", "\"compile\":", "\"batch\":"});
   expect_contains(run_polyrt("bench " + kWorkloads + "keyvalue.yaml --seconds 0.02").err,
                   {"has 2 bindings blocks; name one as"});
 }
