@@ -240,15 +240,22 @@ tile line := "${x} ${name!} @if hot {hot} @else {cold}"
 
 // Vectors are host steps beside GPU kernels (a hash feeds one, its reduction
 // feeds another kernel), with the CPU tier's columns.
-TEST(GpuBatch, VectorsAreHostStepsBetweenKernels) {
+TEST(GpuBatch, VectorsAreMadeOnTheDeviceAndReducedOnTheHost) {
   REQUIRE_GPU();
   const auto program = compile(
       "input x\nh := hash(x)\na := hash_vec(h, 16)\nd := vec_dot(a, vec_norm(a))\n"
-      "score := d * 2.0 + to_f64(h % 7)\nlabel := printf(\"{}:{}\", a, score)\n");
+      "score := d * 2.0 + to_f64(h % 7)\nlabel := printf(\"{}:{}\", a, score)\n"
+      "big := vec_scale(hash_vec(x, 1025), 0.5)\n");
   const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
   const std::string plan = gpu.describe();
-  EXPECT_NE(plan.find("host, on a CPU worker [hash_vec -> a]"), std::string::npos) << plan;
-  EXPECT_NE(plan.find("GPU kernel [hash"), std::string::npos) << plan;
+  // hash_vec of a constant dim, vec_norm and vec_scale are kernel members;
+  // a reduction and a vector's text stay host steps, and so does a vector
+  // of more than the 4096 bytes a kernel reserves per row.
+  test::expect_contains(plan, {"GPU kernel [hash -> h, hash_vec -> a, vec_norm -> d__anon_0",
+                               "host, on a CPU worker [vec_dot -> d]",
+                               "host, on a CPU worker [hash_vec -> big__anon_1]: its text may take "
+                               "4100 bytes",
+                               "encoded on the host: output 'a' is a vec_f32"});
   const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
   expect_same_columns(gpu.evaluate(0, 3000), cpu.evaluate(0, 3000));
 }

@@ -30,6 +30,9 @@ std::vector<std::optional<uint64_t>> vector_dimensions(const Graph& g) {
       case nodes::VectorDimension::OfFirstInput:
         dims[i] = of_input(n, 0);
         break;
+      case nodes::VectorDimension::FirstParamValue:
+        if (!n.params.empty()) dims[i] = n.params[0].as_u64();
+        break;
       case nodes::VectorDimension::SecondInputValue: {
         if (n.inputs.size() < 2) break;
         const Node& source = g.nodes[n.inputs[1].node];

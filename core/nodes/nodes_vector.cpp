@@ -1,8 +1,10 @@
 // Nodes of the vector types (polydat's vector_math and vector_set
 // families): synthetic f32 embeddings from a seed, element-wise f32 math and
 // its reductions, integer vectors read as lists, and vectors read from text.
-// Host steps on every tier, one body each: the f32 sums run in element order
-// (polydat's scalar reference), so every engine gives the same bits.
+// Host steps on the CPU tiers, one body each: the f32 sums run in element
+// order (polydat's scalar reference), so every engine gives the same bits.
+// hash_vec with a constant dim, vec_norm and vec_scale are also written by
+// GPU kernels, through the same writers (rtlib/vector_writers.h).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -16,6 +18,7 @@
 #include "nodes/registry.hpp"
 #include "rtlib/rtlib.h"
 #include "rtlib/splitmix.h"
+#include "rtlib/vector_writers.h"
 #include "rtlib/xxh3.hpp"
 #include "value/vector_values.hpp"
 
@@ -47,7 +50,7 @@ F32View view_of(std::string_view payload) {
 }
 
 void store(char* out, size_t i, float v) {
-  std::memcpy(out + 4 * i, &v, 4);
+  rt::store_f32(out, i, v);
 }
 
 // A vec_f32 of n elements that `write(out)` fills.
@@ -69,12 +72,8 @@ std::pair<F32View, F32View> operands(const Call& c, std::string_view node) {
   return {a, b};
 }
 
-// Sums of f32 products in element order, from -0.0 (Rust's f32 sum).
-// fp-contract is off: a product is rounded before it is added, as in Rust.
 float dot(F32View a, F32View b) {
-  float sum = -0.0f;
-  for (size_t i = 0; i < a.size; ++i) sum += a[i] * b[i];
-  return sum;
+  return rt::dot_f32(a.bytes, b.bytes, a.size);
 }
 
 float squared_distance(F32View a, F32View b) {
@@ -96,33 +95,18 @@ void write_sum(F32View a, F32View b, char* out) {
 }
 
 void write_scaled(F32View a, float k, char* out) {
-  for (size_t i = 0; i < a.size; ++i) store(out, i, a[i] * k);
+  rt::write_scaled_f32(a.bytes, a.size, k, out);
 }
 
-// a times 1 / |a| rounded to f32; a zero vector as it is.
 void write_norm(F32View a, char* out) {
-  const double magnitude = std::sqrt((double)dot(a, a));
-  if (magnitude == 0.0) {
-    if (a.size) std::memcpy(out, a.bytes, 4 * a.size);
-  } else {
-    write_scaled(a, (float)(1.0 / magnitude), out);
-  }
-}
-
-// A hash as an element in [-1, 1]: h / 2^64 * 2 - 1 in f64 (polydat divides
-// by u64::MAX as f64, which is 2^64: the same exact scaling as * 2^-63),
-// rounded to f32.
-float signed_unit(uint64_t h) {
-  return (float)((double)h * 0x1p-63 - 1.0);
+  rt::write_unit_f32(a.bytes, a.size, out);
 }
 
 // Cloned for x86-64-v4, whose u64-to-f64 conversion is one instruction
 // (vcvtuqq2pd); both clones round alike, so the bits are the same.
 [[gnu::target_clones("default", "arch=x86-64-v4")]] void write_hash_vec(uint64_t seed, uint64_t dim,
                                                                         char* out) {
-  for (uint64_t i = 0; i < dim; ++i) {
-    store(out, i, signed_unit(rt::splitmix64(seed + i * 0x9E3779B97F4A7C15ull)));
-  }
+  rt::write_hash_vec(seed, dim, out);
 }
 
 void write_xxhash3_vec(uint64_t seed, uint64_t dim, char* out) {
@@ -130,7 +114,7 @@ void write_xxhash3_vec(uint64_t seed, uint64_t dim, char* out) {
   std::memcpy(key, &seed, 8);
   for (uint64_t i = 0; i < dim; ++i) {
     std::memcpy(key + 8, &i, 8);
-    store(out, i, signed_unit(rt::xxh3_64(std::string_view(key, 16))));
+    store(out, i, rt::signed_unit_f32(rt::xxh3_64(std::string_view(key, 16))));
   }
 }
 
@@ -177,20 +161,68 @@ F32View row_view(const ColumnInput& in, uint64_t row) {
   return view_of(in.text(row));
 }
 
-// Rows of a generator: every dim checked first (a failing row leaves the
-// chunk to the row form, which names it), then written in place.
-template <void (*Write)(uint64_t, uint64_t, char*)>
-void generate_columns(const ColumnCall& c) {
-  const ColumnInput &seed = c.inputs[0], &dim = c.inputs[1];
+// Rows of a generator of dim_of(row) elements: every dim checked first (a
+// failing row leaves the chunk to the row form, which names it), then
+// written in place.
+template <void (*Write)(uint64_t, uint64_t, char*), typename Dim>
+void generate_rows(const ColumnCall& c, const Dim& dim_of) {
+  const ColumnInput& seed = c.inputs[0];
   for (uint64_t r = 0; r < c.rows; ++r) {
-    if (dim.word(r) > kMaxVectorElements) throw ColumnarFallback{};
+    if (dim_of(r) > kMaxVectorElements) throw ColumnarFallback{};
   }
   char* out =
-      c.outputs[0].text->append_unwritten(c.rows, [&](uint64_t r) { return 4 * dim.word(r); });
+      c.outputs[0].text->append_unwritten(c.rows, [&](uint64_t r) { return 4 * dim_of(r); });
   for (uint64_t r = 0; r < c.rows; ++r) {
-    Write(seed.word(r), dim.word(r), out);
-    out += 4 * dim.word(r);
+    Write(seed.word(r), dim_of(r), out);
+    out += 4 * dim_of(r);
   }
+}
+
+// A generator's dim a wire.
+template <void (*Write)(uint64_t, uint64_t, char*)>
+void generate_columns(const ColumnCall& c) {
+  generate_rows<Write>(c, [&](uint64_t r) { return c.inputs[1].word(r); });
+}
+
+// hash_vec with a dim known at compile time (its ConstantInputForm): the same
+// elements; a GPU kernel writes them too, 4 * dim bytes a row.
+const NodeDef& hash_vec_of_dim() {
+  static const NodeDef def{
+      .name = "__hash_vec_dim",
+      .family = "vectors",
+      .keyed_by_seed = true,
+      .args = {wire("seed", P::U64), konst("dim", P::U64)},
+      .results = {Type::VecF32},
+      .can_fail = true,
+      .summary = "hash_vec of a dim known at compile time.",
+      .failure = "dim is above 2^20",
+      .eval =
+          [](Call& c) {
+            const uint64_t dim = c.param_u64(0);
+            check_dim(dim, "hash_vec");
+            c.set(f32_vector(dim, [&](char* out) { write_hash_vec(c.u64(0), dim, out); }));
+          },
+      .columnar =
+          [](const ColumnCall& c) {
+            const uint64_t dim = c.params[0].as_u64();
+            generate_rows<write_hash_vec>(c, [dim](uint64_t) { return dim; });
+          },
+      .columnar_falls_back = true,
+      .device_text = DeviceTextForm{.symbol = "pd_vec_hash",
+                                    .args = {text_input(0), text_param(0)},
+                                    .bound = [](const std::vector<Value>& p, const Prepared*,
+                                                std::span<const size_t>) -> size_t {
+                                      return 4 * p[0].as_u64();
+                                    }},
+      .vector_dimension = VectorDimension::FirstParamValue};
+  return def;
+}
+
+// A device form's bound that is its first input's (a vector mapped to one of
+// its length).
+size_t first_input_bound(const std::vector<Value>&, const Prepared*,
+                         std::span<const size_t> input_bounds) {
+  return input_bounds[0];
 }
 
 // Every row's two vectors have one length; else the row form runs, which
@@ -262,7 +294,8 @@ void register_math_nodes(Registry& r) {
            .columnar_falls_back = true});
   };
   const auto generator = [&](std::string_view name, std::string_view summary, void (*eval)(Call&),
-                             void (*columnar)(const ColumnCall&)) {
+                             void (*columnar)(const ColumnCall&),
+                             std::optional<ConstantInputForm> constant_dim) {
     r.add({.name = name,
            .family = "vectors",
            .keyed_by_seed = true,
@@ -274,6 +307,7 @@ void register_math_nodes(Registry& r) {
            .eval = eval,
            .columnar = columnar,
            .columnar_falls_back = true,
+           .constant_input_form = constant_dim,
            .vector_dimension = VectorDimension::SecondInputValue});
   };
   generator(
@@ -285,7 +319,9 @@ void register_math_nodes(Registry& r) {
         check_dim(c.u64(1), "hash_vec");
         c.set(f32_vector(c.u64(1), [&](char* out) { write_hash_vec(c.u64(0), c.u64(1), out); }));
       },
-      generate_columns<write_hash_vec>);
+      generate_columns<write_hash_vec>, ConstantInputForm{1, hash_vec_of_dim, [](const Value& dim) {
+                                                            return std::vector<Value>{dim};
+                                                          }});
   generator(
       "xxhash3_vec",
       "A vec_f32 of dim elements: element i is XXH3-64 of the 16 bytes seed, i "
@@ -294,7 +330,7 @@ void register_math_nodes(Registry& r) {
         check_dim(c.u64(1), "xxhash3_vec");
         c.set(f32_vector(c.u64(1), [&](char* out) { write_xxhash3_vec(c.u64(0), c.u64(1), out); }));
       },
-      generate_columns<write_xxhash3_vec>);
+      generate_columns<write_xxhash3_vec>, std::nullopt);
   r.add({.name = "vec_add",
          .family = "vectors",
          .args = {wire("a", P::VecF32), wire("b", P::VecF32)},
@@ -332,6 +368,9 @@ void register_math_nodes(Registry& r) {
                  write_scaled(a, (float)std::bit_cast<double>(c.inputs[1].word(r)), out);
                });
              },
+         .device_text = DeviceTextForm{.symbol = "pd_vec_scale",
+                                       .args = {text_input_text(0), text_input(1)},
+                                       .bound = first_input_bound},
          .vector_dimension = VectorDimension::OfFirstInput});
   reduction(
       "vec_dot",
@@ -375,6 +414,9 @@ void register_math_nodes(Registry& r) {
              [](const ColumnCall& c) {
                map_columns(c, [](uint64_t, F32View a, char* out) { write_norm(a, out); });
              },
+         .device_text =
+             DeviceTextForm{
+                 .symbol = "pd_vec_unit", .args = {text_input_text(0)}, .bound = first_input_bound},
          .vector_dimension = VectorDimension::OfFirstInput});
   r.add({.name = "lid_mle",
          .family = "vectors",

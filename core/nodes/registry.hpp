@@ -165,9 +165,9 @@ struct ConstantInputForm {
 
 // What fixes how many elements a vector node's result has, for the static
 // dimension of a vector output (Program::output_dimension): nothing known,
-// its first input's dimension, or the value of its second input when that is
-// a constant (hash_vec(seed, 768)).
-enum class VectorDimension : uint8_t { Varies, OfFirstInput, SecondInputValue };
+// its first input's dimension, the value of its second input when that is
+// a constant (hash_vec(seed, 768)), or its first constant argument's.
+enum class VectorDimension : uint8_t { Varies, OfFirstInput, SecondInputValue, FirstParamValue };
 
 struct NodeDef {
   std::string_view name;

@@ -430,6 +430,11 @@ class BatchPlanner {
       if (is_payload(type) && !p_.text_bounds[v.index]) {
         return output + " is a " + std::string(type_name(type)) + " with no GPU form";
       }
+      if (is_vector(type)) {
+        return output + " is a " + std::string(type_name(type)) +
+               ", whose text the GPU's row encoder does not write (its elements are made on "
+               "the GPU and copied)";
+      }
     }
     return "";
   }

@@ -9,6 +9,7 @@
 #include "rtlib.h"
 #include "shortest_double.hpp"
 #include "text_writers.h"
+#include "vector_writers.h"
 #include "word_writer.h"
 
 PD_API uint64_t pd_text_copy(char* out, const char* text, uint64_t length) {
@@ -45,6 +46,21 @@ PD_API uint64_t pd_text_u64_radix(char* out, uint64_t x, uint64_t radix) {
 
 PD_API uint64_t pd_text_zero_pad_u64(char* out, uint64_t x, uint64_t width) {
   return (uint64_t)(polyrt::rt::write_u64_zero_pad(out, x, width) - out);
+}
+
+PD_API uint64_t pd_vec_hash(char* out, uint64_t seed, uint64_t dim) {
+  polyrt::rt::write_hash_vec(seed, dim, out);
+  return 4 * dim;
+}
+
+PD_API uint64_t pd_vec_unit(char* out, const char* a, uint64_t a_bytes) {
+  polyrt::rt::write_unit_f32(a, a_bytes / 4, out);
+  return a_bytes / 4 * 4;
+}
+
+PD_API uint64_t pd_vec_scale(char* out, const char* a, uint64_t a_bytes, uint64_t k_bits) {
+  polyrt::rt::write_scaled_f32(a, a_bytes / 4, (float)pd_bits_to_f64(k_bits), out);
+  return a_bytes / 4 * 4;
 }
 
 PD_API uint64_t pd_text_u64_digits(char* out, uint64_t x, uint64_t radix, uint64_t upper) {

@@ -301,6 +301,12 @@ PD_API uint64_t pd_text_i64(char* out, uint64_t x);
 PD_API uint64_t pd_text_bool(char* out, uint64_t x);
 PD_API uint64_t pd_text_u64_radix(char* out, uint64_t x, uint64_t radix);
 PD_API uint64_t pd_text_zero_pad_u64(char* out, uint64_t x, uint64_t width);
+// The f32 vectors of the vector nodes as GPU kernels write them
+// (vector_writers.h): hash_vec(seed, dim), vec_norm(a), vec_scale(a, k)
+// with k an f64's bits; each returns the bytes it wrote.
+PD_API uint64_t pd_vec_hash(char* out, uint64_t seed, uint64_t dim);
+PD_API uint64_t pd_vec_unit(char* out, const char* a, uint64_t a_bytes);
+PD_API uint64_t pd_vec_scale(char* out, const char* a, uint64_t a_bytes, uint64_t k_bits);
 // x's digits in radix 2, 8 or 16 (upper case when `upper`), no prefix.
 PD_API uint64_t pd_text_u64_digits(char* out, uint64_t x, uint64_t radix, uint64_t upper);
 // The field [field, field + length) padded to `width` in place (printf's
