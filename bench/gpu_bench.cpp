@@ -240,6 +240,30 @@ void BM_GpuUsersToDevice(benchmark::State& st) {
 }
 BENCHMARK(BM_GpuUsersToDevice)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// Embeddings, 768 f32 unit vectors a row, made on the device (hash_vec and
+// vec_norm have device forms) and handed to a consumer on the host: bytes
+// of elements per second, for the pinned device-to-host ratio.
+void BM_GpuEmbeddingsToHost(benchmark::State& st) {
+  guarded(st, [&] {
+    if (!gpu_or_skip(st)) return;
+    BatchOptions options;
+    options.device = BatchDevice::Gpu;
+    const BatchEvaluator batch(
+        compile("input cycle\nembedding := vec_norm(hash_vec(cycle, 768))\n"), options);
+    const uint64_t rows = kRows / 2048;  // 32,768 rows, 96 MiB of elements
+    std::atomic<uint64_t> sink{0};
+    batch.stream(0, rows, [&](const ColumnChunk& chunk) { sink += chunk.rows; });  // warm-up
+    uint64_t first = rows;
+    for (auto _ : st) {
+      batch.stream(first, rows, [&](const ColumnChunk& chunk) { sink += chunk.rows; });
+      first += rows;
+    }
+    st.SetItemsProcessed((int64_t)(st.iterations() * rows));
+    st.SetBytesProcessed((int64_t)(st.iterations() * rows * 768 * 4));
+  });
+}
+BENCHMARK(BM_GpuEmbeddingsToHost)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 // A program no cache has seen: PTX generation, the driver's linker, module
 // load (a fresh cache directory each iteration).
 void BM_GpuCompile_NewProgramCold(benchmark::State& st) {

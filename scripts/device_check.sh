@@ -213,7 +213,10 @@ run_checks() {
     awk -F, -v n="\"$1/real_time_median\"" -v c="$2" '$1 == n {print $c}' "$out/bench.csv"
   }
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0 && a != "") printf "%.0f %%", 100 * a / b; else print "n/a"}'; }
-  rate() { awk -v a="$1" 'BEGIN {if (a != "") printf "%.2f G", a / 1e9; else print "n/a "}'; }
+  rate() {  # in G, or M below a billion
+    awk -v a="$1" 'BEGIN {if (a == "") print "n/a "; else if (a >= 1e9) printf "%.2f G", a / 1e9;
+                          else printf "%.2f M", a / 1e6}'
+  }
   times() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0 && a != "") printf "%.1fx", a / b; else print "n/a"}'; }
   [ "$bench_status" -eq 0 ] || row "benchmarks" "$(status_text "$bench_status") (see bench.log)"
   local write d2h
@@ -241,6 +244,8 @@ run_checks() {
   done
   row "Users, every column in device memory (6 str)" \
     "$(rate "$(median BM_GpuUsersToDevice 7)")rows/s, $(rate "$(median BM_GpuUsersToDevice 6)")B/s of columns = $(ratio "$(median BM_GpuUsersToDevice 6)" "$write") of memset"
+  row "Embeddings (768 f32 unit vectors) to host" \
+    "$(rate "$(median BM_GpuEmbeddingsToHost 7)")rows/s, $(rate "$(median BM_GpuEmbeddingsToHost 6)")B/s = $(ratio "$(median BM_GpuEmbeddingsToHost 6)" "$d2h") of pinned D2H"
   row "compile of a new program, cold (PTX + cubin)" "$(median BM_GpuCompile_NewProgramCold 3) ms (target < 150)"
   row "compile from the caches" "$(median BM_GpuCompile_Cached 3) ms (target < 5)"
   row "wall time" "$(($(date +%s) - start)) s; logs in $out"
