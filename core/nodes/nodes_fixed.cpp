@@ -102,11 +102,7 @@ void register_fixed_nodes(Registry& r) {
          .results = {Type::Bool},
          .summary = "true when input < (clamp(probability, 0, 1) * 2^64) as u64 (saturating), as "
                     "polydat precomputes it. Does not hash: feed it a hashed value.",
-         .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-           auto prepared = std::make_shared<Prepared>();
-           prepared->u64s.push_back(probability_threshold(p[0].as_f64()));
-           return prepared;
-         },
+         .prepare = prepare_probability_threshold,
          .eval =
              [](Call& c) {
                c.set(Value::boolean(pd_below_threshold(c.u64(0), c.prepared().u64s.data()) != 0));

@@ -127,11 +127,7 @@ void register_random_nodes(Registry& r) {
        .results = {Type::Bool},
        .summary = "true with probability (clamped to [0, 1]), drawn again at each evaluation "
                   "and on every run.",
-       .prepare = [](const std::vector<Value>& p) -> std::shared_ptr<const Prepared> {
-         auto prepared = std::make_shared<Prepared>();
-         prepared->u64s.push_back(probability_threshold(p[0].as_f64()));
-         return prepared;
-       },
+       .prepare = prepare_probability_threshold,
        .eval = [](Call& c) { c.set(Value::boolean(next_draw() < c.prepared().u64s[0])); }}));
 }
 

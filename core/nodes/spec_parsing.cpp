@@ -24,6 +24,12 @@ uint64_t probability_threshold(double probability) {
   return scaled >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)scaled;
 }
 
+std::shared_ptr<const Prepared> prepare_probability_threshold(const std::vector<Value>& params) {
+  auto prepared = std::make_shared<Prepared>();
+  prepared->u64s.push_back(probability_threshold(params[0].as_f64()));
+  return prepared;
+}
+
 bool parse_u64(std::string_view text, uint64_t& out) {
   const char* end = text.data() + text.size();
   const auto res = std::from_chars(text.data(), end, out);

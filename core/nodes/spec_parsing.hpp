@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "polyrt/value.hpp"
 
 namespace polyrt::nodes {
 
@@ -18,6 +21,11 @@ bool parse_number(std::string_view text, double& out);
 // polydat's threshold of a probability: (clamp(p, 0, 1) * 2^64) as u64,
 // saturating at 2^64 - 1 (a u64 below it is true with that probability).
 uint64_t probability_threshold(double probability);
+
+// The prepare of a node whose first constant argument is a probability:
+// its threshold in u64s[0] (coin_flip, random_bool).
+struct Prepared;
+std::shared_ptr<const Prepared> prepare_probability_threshold(const std::vector<Value>& params);
 
 // A u64 in decimal, the whole text (std::from_chars: no sign, no spaces).
 bool parse_u64(std::string_view text, uint64_t& out);
