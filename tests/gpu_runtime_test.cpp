@@ -670,6 +670,29 @@ TEST(GpuBatch, ToHostStagesThroughBoundedPinnedMemory) {
   EXPECT_EQ(back.words, BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(11, rows)[0].words);
 }
 
+// Vector outputs in device memory, in Arrow's large layout as texts are: a
+// fixed dimension's bytes are a dense rows x dim f32 array (made on the
+// device, or a host step's copied up), the CPU tier's bytes across chunks.
+TEST(GpuBatch, VectorColumnsInDeviceMemoryMatchTheCpuTier) {
+  REQUIRE_GPU();
+  const auto program = compile(
+      "input x\nembedding := vec_norm(hash_vec(x, 48))\nwide := hash_vec(x, 1100)\n"
+      "tags := str_to_vec_i32(printf(\"[{}, {}]\", x % 7, x % 5))\n");
+  BatchOptions options = on(BatchDevice::Gpu);
+  options.chunk_rows = 777;
+  const BatchEvaluator gpu(program, options);
+  const std::vector<Column> want = BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(5, 3000);
+  const std::vector<DeviceColumn> got = gpu.evaluate_to_device(5, 3000);
+  ASSERT_EQ(got.size(), 3u);
+  for (size_t o = 0; o < got.size(); ++o) {
+    const Column back = gpu.to_host(got[o]);
+    EXPECT_EQ(back.offsets, want[o].offsets) << want[o].name;
+    EXPECT_EQ(back.bytes, want[o].bytes) << want[o].name;
+    EXPECT_EQ(got[o].text_bytes, want[o].bytes.size()) << want[o].name;
+  }
+  EXPECT_EQ(got[0].text_bytes, 3000u * 48 * 4);  // dense: rows x dim f32
+}
+
 TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {
   REQUIRE_GPU();
   const auto program = compile(

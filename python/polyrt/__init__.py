@@ -47,6 +47,7 @@ from ._devices import (  # noqa: E402,F401
     DeviceColumn,
     DeviceFaultWarning,
     DeviceTextColumn,
+    DeviceVectorColumn,
     devices,
     set_buffer_cache_limit,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "Extern",
     "DeviceColumn",
     "DeviceTextColumn",
+    "DeviceVectorColumn",
     "set_buffer_cache_limit",
     "bench",
     "devices",

@@ -137,7 +137,9 @@ class Batch:
         as DeviceColumn objects, which CuPy, PyTorch and JAX take without a
         copy (DLPack, CUDA array interface), and text columns as
         DeviceTextColumn objects (Arrow's large layout: int64 offsets and
-        uint8 bytes, each a DeviceColumn)."""
+        uint8 bytes, each a DeviceColumn), and vector columns as
+        DeviceVectorColumn objects (the same layout; a rows x dim array for
+        DLPack when the program fixes the dimension)."""
         start, stop = _range(start, stop, "evaluate")
         if on_device:
             return {

@@ -1,11 +1,12 @@
 """What the batch tier can run on (devices()), and columns left in GPU memory
-(DeviceColumn, DeviceTextColumn: DLPack and the CUDA array interface)."""
+(DeviceColumn, DeviceTextColumn, DeviceVectorColumn: DLPack and the CUDA
+array interface)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import _polyrt
+from . import _polyrt, _vectors
 from ._polyrt import WriteError
 
 
@@ -36,21 +37,19 @@ def devices() -> dict:
     return _polyrt.devices()
 
 
-def _device_column(native, name, type, gpu, address, rows, tensor, text_address, text_bytes, text_tensor):
-    """evaluate_to_device's fields of one output as a DeviceColumn or DeviceTextColumn (None: None on every row)."""
+def _device_column(native, name, type, gpu, address, rows, tensor, text_address, text_bytes, text_tensor, matrix, dim):
+    """evaluate_to_device's fields of one output as a DeviceColumn,
+    DeviceTextColumn or DeviceVectorColumn (None: None on every row)."""
     if tensor is None:
         return None
     copy = lambda: native.device_to_host(name, type, gpu, address, rows, text_address, text_bytes)
     if text_tensor is None:
         return DeviceColumn(name, type, gpu, address, rows, tensor, copy)
-    return DeviceTextColumn(
-        name,
-        type,
-        rows,
-        DeviceColumn(name + ".offsets", "i64", gpu, address, rows + 1, tensor, None),
-        DeviceColumn(name + ".data", "u8", gpu, text_address, text_bytes, text_tensor, None),
-        copy,
-    )
+    offsets = DeviceColumn(name + ".offsets", "i64", gpu, address, rows + 1, tensor, None)
+    data = DeviceColumn(name + ".data", "u8", gpu, text_address, text_bytes, text_tensor, None)
+    if _vectors.is_vector(type):
+        return DeviceVectorColumn(name, type, rows, offsets, data, matrix, dim, copy)
+    return DeviceTextColumn(name, type, rows, offsets, data, copy)
 
 
 class DeviceColumn:
@@ -161,3 +160,75 @@ class DeviceTextColumn:
             f"<polyrt.DeviceTextColumn {self.name!r}: {self.rows} x {self.type} "
             f"({self.nbytes} bytes) on GPU {self.gpu}>"
         )
+
+
+class DeviceVectorColumn(DeviceTextColumn):
+    """A vector output (vec_f32, ...) in GPU memory (Batch.evaluate(...,
+    on_device=True)), in Arrow's large layout as a DeviceTextColumn is:
+    ``offsets`` (byte offsets) and ``data`` (the rows' packed elements). When
+    the program fixes the dimension the elements are dense, and the column
+    itself is a ``rows x dim`` array of the element type for DLPack and the
+    CUDA array interface, with no copy:
+
+        embeddings = torch.from_dlpack(column)   # rows x 768 float32 on the GPU
+        cupy.asarray(column)
+        column.to_numpy()                        # copied to the host, rows x dim
+
+    A vector whose dimension varies by row has only ``offsets`` and ``data``
+    (its ``__dlpack__`` raises, naming them)."""
+
+    __slots__ = ("_matrix", "_dim")
+
+    def __init__(self, name, type, rows, offsets, data, matrix, dim, copy):
+        super().__init__(name, type, rows, offsets, data, copy)
+        self._matrix, self._dim = matrix, dim
+
+    @property
+    def dtype(self) -> np.dtype:
+        return _vectors.ELEMENT_DTYPES[self.type]
+
+    @property
+    def shape(self):
+        self._dense()
+        return (self.rows, self._dim)
+
+    def _dense(self):
+        if self._matrix is None:
+            raise WriteError(
+                f"{self.name} is a {self.type} whose dimension the program does not fix: "
+                "read its rows through .offsets and .data"
+            )
+        return self._matrix
+
+    def to_numpy(self) -> np.ndarray:
+        """The column copied to the host as evaluate returns it: rows x dim
+        (an object array of 1-d arrays when the dimension varies)."""
+        return _vectors.to_numpy(self._copy(), self.type)
+
+    def to_arrow(self):
+        """The column copied to the host as a ``pyarrow`` list array."""
+        import pyarrow as pa
+
+        dimension = self.shape[1] if self._matrix is not None else None
+        return _vectors.arrow_array(pa, self._copy(), self.type, dimension)
+
+    @property
+    def __cuda_array_interface__(self):
+        return {
+            "shape": self.shape,
+            "typestr": self.dtype.str,
+            "data": (self.data.address, False),
+            "strides": None,
+            "version": 3,
+            "stream": None,
+        }
+
+    def __dlpack__(self, **kwargs):
+        return self._dense().__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.data.__dlpack_device__()
+
+    def __repr__(self) -> str:
+        shape = "x".join(str(n) for n in self.shape) if self._matrix is not None else f"{self.rows} rows"
+        return f"<polyrt.DeviceVectorColumn {self.name!r}: {shape} {self.type} on GPU {self.gpu}>"

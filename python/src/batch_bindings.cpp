@@ -268,39 +268,68 @@ nb::bytes text_rows(const NativeBatch& batch, uint64_t start, uint64_t stop,
 }
 
 // A nanobind array over device memory that keeps `memory` alive.
-nb::object device_tensor(const DeviceColumn& c, uint64_t address, uint64_t count,
-                         nb::dlpack::dtype dtype) {
+// A DLPack-capable array over a device column's memory, `shape` elements of
+// `dtype` at `address`, keeping the memory alive.
+nb::object device_tensor(const DeviceColumn& c, uint64_t address,
+                         std::initializer_list<size_t> shape, nb::dlpack::dtype dtype) {
   auto* keep = new std::shared_ptr<const void>(c.memory);
   nb::capsule owner(keep,
                     [](void* p) noexcept { delete static_cast<std::shared_ptr<const void>*>(p); });
-  return nb::cast(nb::ndarray<nb::array_api>(reinterpret_cast<void*>(address), {(size_t)count},
-                                             owner, {}, dtype, nb::device::cuda::value, c.device));
+  return nb::cast(nb::ndarray<nb::array_api>(reinterpret_cast<void*>(address), shape, owner, {},
+                                             dtype, nb::device::cuda::value, c.device));
+}
+
+// The DLPack type of a vector type's elements.
+nb::dlpack::dtype element_dtype(Type vector) {
+  switch (vector) {
+    case Type::VecF32:
+      return nb::dtype<float>();
+    case Type::VecF64:
+      return nb::dtype<double>();
+    case Type::VecI32:
+      return nb::dtype<int32_t>();
+    case Type::VecI64:
+      return nb::dtype<int64_t>();
+    default:
+      return nb::dtype<uint64_t>();
+  }
 }
 
 // Rows [start, stop) in memory on the batch's GPU: per output (name, type,
-// gpu, address, rows, tensor, text_address, text_bytes, text_tensor), the
-// tensors DLPack-capable nanobind arrays that keep the memory alive (None
-// for an output None on every row). A text output's tensor is its rows + 1
-// int64 offsets, its text_tensor its bytes (uint8).
+// gpu, address, rows, tensor, text_address, text_bytes, text_tensor,
+// matrix, dim), the tensors DLPack-capable nanobind arrays that keep the
+// memory alive (None for an output None on every row). A text or vector
+// output's tensor is its rows + 1 int64 offsets, its text_tensor its bytes
+// (uint8); a vector of a fixed dimension `dim` has its elements as a rows x
+// dim array in matrix (they are dense), else matrix and dim are None.
 nb::list evaluate_to_device(const NativeBatch& batch, uint64_t start, uint64_t stop) {
   const uint64_t count = row_count(start, stop, ", on_device=True");
   std::vector<DeviceColumn> columns;
   run_interruptible([&] { columns = batch.evaluator->evaluate_to_device(start, count); },
                     *batch.stop, count <= kDefaultChunkRows);
   nb::list out;
-  for (const DeviceColumn& c : columns) {
-    nb::object tensor = nb::none(), text_tensor = nb::none();
-    if (c.memory && is_text(c.type)) {
-      tensor = device_tensor(c, c.address, c.rows + 1, nb::dtype<int64_t>());
-      text_tensor = device_tensor(c, c.text_address, c.text_bytes, nb::dtype<uint8_t>());
+  for (size_t o = 0; o < columns.size(); ++o) {
+    const DeviceColumn& c = columns[o];
+    nb::object tensor = nb::none(), text_tensor = nb::none(), matrix = nb::none(),
+               dimension = nb::none();
+    if (c.memory && is_payload(c.type)) {
+      tensor = device_tensor(c, c.address, {(size_t)c.rows + 1}, nb::dtype<int64_t>());
+      text_tensor = device_tensor(c, c.text_address, {(size_t)c.text_bytes}, nb::dtype<uint8_t>());
+      if (const std::optional<uint64_t> dim = batch.evaluator->output_dimensions()[o];
+          is_vector(c.type) && dim) {
+        matrix =
+            device_tensor(c, c.text_address, {(size_t)c.rows, (size_t)*dim}, element_dtype(c.type));
+        dimension = nb::int_(*dim);
+      }
     } else if (c.memory) {
-      tensor = device_tensor(c, c.address, c.rows,
+      tensor = device_tensor(c, c.address, {(size_t)c.rows},
                              c.type == Type::F64   ? nb::dtype<double>()
                              : c.type == Type::I64 ? nb::dtype<int64_t>()
                                                    : nb::dtype<uint64_t>());
     }
     out.append(nb::make_tuple(c.name, std::string(type_name(c.type)), c.device, c.address, c.rows,
-                              tensor, c.text_address, c.text_bytes, text_tensor));
+                              tensor, c.text_address, c.text_bytes, text_tensor, matrix,
+                              dimension));
   }
   return out;
 }
@@ -320,7 +349,7 @@ nb::object device_to_host(const NativeBatch& batch, const std::string& name,
     host = batch.evaluator->to_host(column);
   }
   if (host.is_none) return nb::none();
-  if (!is_text(column.type)) {
+  if (!is_payload(column.type)) {
     auto* words = allocate<uint64_t>(rows);
     std::memcpy(words, host.words.data(), rows * 8);
     return numpy_owning(words, rows);

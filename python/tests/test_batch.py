@@ -385,6 +385,51 @@ print("ok")
     assert out.stdout.strip() == "ok"
 
 
+def test_vector_columns_on_the_device_are_rows_by_dim_arrays():
+    """A vector of a fixed dimension left in device memory is a rows x dim
+    array for DLPack and the CUDA array interface (its elements are dense),
+    the CPU tier's values; a ragged one has offsets and data only."""
+    double = built("cuda_double/libcuda.so.1")
+    code = r"""
+import ctypes, numpy as np, polyrt
+p = polyrt.compile("input x: u64\ne := vec_norm(hash_vec(x, 24))\n"
+                   "r := str_to_vec_i32(printf(\"[{}]\", x % 9))\n"
+                   "ragged := hash_vec(x, x % 3 + 1)\n")
+want = p.batch().evaluate(7, 2007)
+columns = p.batch(device="gpu").evaluate(7, 2007, on_device=True)
+e = columns["e"]
+assert isinstance(e, polyrt.DeviceVectorColumn) and e.shape == (2000, 24) and e.dtype == np.float32
+cai = e.__cuda_array_interface__
+assert cai["shape"] == (2000, 24) and cai["typestr"] == "<f4" and cai["data"][0] == e.data.address
+values = np.ctypeslib.as_array((ctypes.c_float * (2000 * 24)).from_address(cai["data"][0]))
+assert np.array_equal(values.reshape(2000, 24), want["e"])
+assert np.array_equal(e.to_numpy(), want["e"])
+capsule = e.__dlpack__()
+get = ctypes.pythonapi.PyCapsule_GetPointer
+get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+tensor = get(capsule, b"dltensor")  # DLTensor: data, device (8), ndim (int32), dtype (4), shape*
+ndim = ctypes.c_int32.from_address(tensor + 16).value
+shape = ctypes.cast(ctypes.c_void_p.from_address(tensor + 24).value, ctypes.POINTER(ctypes.c_int64))
+assert ndim == 2 and (shape[0], shape[1]) == (2000, 24)
+assert str(e.to_arrow().type) == "fixed_size_list<item: float>[24]"
+assert np.array_equal(columns["r"].to_numpy(), want["r"])
+ragged = columns["ragged"]
+assert list(map(list, ragged.to_numpy())) == list(map(list, want["ragged"]))
+try:
+    ragged.__dlpack__()
+except polyrt.WriteError as err:
+    assert "dimension the program does not fix" in str(err)
+else:
+    raise AssertionError("a ragged vector gave a 2-D array")
+print("ok")
+"""
+    pytest.importorskip("pyarrow")
+    env = dict(os.environ, POLYRT_LIBCUDA=str(double))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
 def test_missing_optional_modules_say_what_to_install(monkeypatch):
     batch = polyrt.compile(TWO_INPUTS).batch(["v"])
     for module, call in (

@@ -37,12 +37,11 @@ void BatchEvaluator::Impl::require_word_columns(const char* call, size_t given, 
                        " writes columns of values only (use evaluate or stream, whose columns "
                        "say which rows are null, or default_or(value, fallback))");
     }
-    if (is_payload(setup.types[o]) && !(text_ok && is_text(setup.types[o]))) {
+    if (is_payload(setup.types[o]) && !text_ok) {
       throw WriteError("output '" + setup.names[o] + "' is a " +
-                       std::string(type_name(setup.types[o])) + "; " + call + " writes " +
-                       (text_ok ? "word and text columns (use evaluate or stream)"
-                                : "8-byte word columns (use evaluate or stream, or "
-                                  "evaluate_to_device for text in device memory)"));
+                       std::string(type_name(setup.types[o])) + "; " + call +
+                       " writes 8-byte word columns (use evaluate or stream, or "
+                       "evaluate_to_device for text and vectors in device memory)");
     }
     if (!narrow_ok && is_narrow(setup.types[o])) {
       throw WriteError("output '" + setup.names[o] + "' is a " +
@@ -452,7 +451,7 @@ std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
                         std::to_string(count) + ")");
   for (size_t o = 0; o < output_names().size(); ++o) {
     sizes.add(std::max<uint64_t>(count, 1), 8);
-    if (is_text(output_types()[o])) sizes.add(1, 8);  // rows + 1 offsets (count + 1 may wrap)
+    if (is_payload(output_types()[o])) sizes.add(1, 8);  // rows + 1 offsets (count + 1 may wrap)
   }
   // The device output goes to (BatchDevice::Gpu's, or Auto's first GPU).
   const batch::BatchBackend& holder = *impl_->backends[impl_->first_gpu];
@@ -466,7 +465,7 @@ std::vector<DeviceColumn> BatchEvaluator::evaluate_to_device(
     out[o] = DeviceColumn{
         output_names()[o], output_types()[o], device.kind, device.index, 0, count, 0, 0, nullptr};
     if (output_is_none(o)) continue;
-    if (is_text(output_types()[o])) {
+    if (is_payload(output_types()[o])) {
       texts[o].rows = count;
       texts[o].offsets = holder.allocate_device_memory((count + 1) * 8);
       if (count) text_targets[o] = &texts[o];
@@ -511,10 +510,10 @@ Column BatchEvaluator::to_host(const DeviceColumn& column) const {
   // before anything is allocated.
   io::BufferSizes sizes("to_host('" + column.name + "')");
   sizes.add(column.rows, 8);
-  sizes.add(is_text(column.type) ? 1 : 0, 8);
+  sizes.add(is_payload(column.type) ? 1 : 0, 8);
   sizes.add(column.text_bytes, 1);
   sizes.check_memory();
-  if (!is_text(column.type)) {
+  if (!is_payload(column.type)) {
     out.words.resize(column.rows);
     holder.copy_to_host(column.address, out.words.data(), column.rows * 8);
     return out;
