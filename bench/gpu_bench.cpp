@@ -241,16 +241,22 @@ void BM_GpuUsersToDevice(benchmark::State& st) {
 BENCHMARK(BM_GpuUsersToDevice)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // Embeddings, 768 f32 unit vectors a row, made on the device (hash_vec and
-// vec_norm have device forms) and handed to a consumer on the host: bytes
-// of elements per second, for the pinned device-to-host ratio.
+// vec_norm have device forms).
+BatchEvaluator embeddings_on_gpu() {
+  BatchOptions options;
+  options.device = BatchDevice::Gpu;
+  return BatchEvaluator(compile("input cycle\nembedding := vec_norm(hash_vec(cycle, 768))\n"),
+                        options);
+}
+constexpr uint64_t kEmbeddingRows = kRows / 2048;  // 32,768 rows, 96 MiB of elements
+
+// Embeddings handed to a consumer on the host: bytes of elements per
+// second, for the pinned device-to-host ratio.
 void BM_GpuEmbeddingsToHost(benchmark::State& st) {
   guarded(st, [&] {
     if (!gpu_or_skip(st)) return;
-    BatchOptions options;
-    options.device = BatchDevice::Gpu;
-    const BatchEvaluator batch(
-        compile("input cycle\nembedding := vec_norm(hash_vec(cycle, 768))\n"), options);
-    const uint64_t rows = kRows / 2048;  // 32,768 rows, 96 MiB of elements
+    const BatchEvaluator batch = embeddings_on_gpu();
+    const uint64_t rows = kEmbeddingRows;
     std::atomic<uint64_t> sink{0};
     batch.stream(0, rows, [&](const ColumnChunk& chunk) { sink += chunk.rows; });  // warm-up
     uint64_t first = rows;
@@ -263,6 +269,24 @@ void BM_GpuEmbeddingsToHost(benchmark::State& st) {
   });
 }
 BENCHMARK(BM_GpuEmbeddingsToHost)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Embeddings left in device memory (evaluate_to_device: a rows x dim array
+// for DLPack): bytes of elements per second, for the memset ratio.
+void BM_GpuEmbeddingsToDevice(benchmark::State& st) {
+  guarded(st, [&] {
+    if (!gpu_or_skip(st)) return;
+    const BatchEvaluator batch = embeddings_on_gpu();
+    batch.evaluate_to_device(0, kEmbeddingRows);  // warm-up: buffers, streams, the module
+    uint64_t first = kEmbeddingRows;
+    for (auto _ : st) {
+      benchmark::DoNotOptimize(batch.evaluate_to_device(first, kEmbeddingRows));
+      first += kEmbeddingRows;
+    }
+    st.SetItemsProcessed((int64_t)(st.iterations() * kEmbeddingRows));
+    st.SetBytesProcessed((int64_t)(st.iterations() * kEmbeddingRows * 768 * 4));
+  });
+}
+BENCHMARK(BM_GpuEmbeddingsToDevice)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // A program no cache has seen: PTX generation, the driver's linker, module
 // load (a fresh cache directory each iteration).

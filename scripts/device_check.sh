@@ -244,6 +244,8 @@ run_checks() {
   done
   row "Users, every column in device memory (6 str)" \
     "$(rate "$(median BM_GpuUsersToDevice 7)")rows/s, $(rate "$(median BM_GpuUsersToDevice 6)")B/s of columns = $(ratio "$(median BM_GpuUsersToDevice 6)" "$write") of memset"
+  row "Embeddings (768 f32 unit vectors) device-resident" \
+    "$(rate "$(median BM_GpuEmbeddingsToDevice 7)")rows/s, $(rate "$(median BM_GpuEmbeddingsToDevice 6)")B/s = $(ratio "$(median BM_GpuEmbeddingsToDevice 6)" "$write") of memset (target >= 70 %)"
   row "Embeddings (768 f32 unit vectors) to host" \
     "$(rate "$(median BM_GpuEmbeddingsToHost 7)")rows/s, $(rate "$(median BM_GpuEmbeddingsToHost 6)")B/s = $(ratio "$(median BM_GpuEmbeddingsToHost 6)" "$d2h") of pinned D2H"
   row "compile of a new program, cold (PTX + cubin)" "$(median BM_GpuCompile_NewProgramCold 3) ms (target < 150)"
