@@ -306,10 +306,18 @@ def test_parquet_dictionary_only_for_few_distinct_values(tmp_path, examples):
     assert "RLE_DICTIONARY" not in encodings["seed"]
 
 
+def _prints_ok_on_the_double(code):
+    """Runs `code` in a new interpreter on the CUDA driver's test double; it
+    must print ok."""
+    env = dict(os.environ, POLYRT_LIBCUDA=str(built("cuda_double/libcuda.so.1")))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
 def test_device_columns_on_the_driver_double():
     """The driver double's device memory is host memory: the protocol fields
     point at the very words the CPU tier computes."""
-    double = built("cuda_double/libcuda.so.1")
     code = r"""
 import ctypes, gc, numpy as np, polyrt
 p = polyrt.compile("input x: u64\nextern unset: u64\nh := hash(x)\nf := unit_interval(h)\nnone := unset + 1\n")
@@ -343,17 +351,13 @@ else:
     raise AssertionError("on_device on the CPU was not refused")
 print("ok")
 """
-    env = dict(os.environ, POLYRT_LIBCUDA=str(double))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    _prints_ok_on_the_double(code)
 
 
 def test_text_columns_on_the_device_match_the_cpu_tier(examples):
     """users.polydat's str columns stay in device memory as (offsets, data)
     pairs: the same bytes as the CPU tier's, through the protocol's
     addresses, to_numpy and to_arrow."""
-    double = built("cuda_double/libcuda.so.1")
     code = f"""
 import ctypes, numpy as np, polyrt
 p = polyrt.compile({str(examples / "users.polydat")!r})
@@ -379,17 +383,13 @@ for name, column in columns.items():
 print("ok")
 """
     pytest.importorskip("pyarrow")
-    env = dict(os.environ, POLYRT_LIBCUDA=str(double))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    _prints_ok_on_the_double(code)
 
 
 def test_vector_columns_on_the_device_are_rows_by_dim_arrays():
     """A vector of a fixed dimension left in device memory is a rows x dim
     array for DLPack and the CUDA array interface (its elements are dense),
     the CPU tier's values; a ragged one has offsets and data only."""
-    double = built("cuda_double/libcuda.so.1")
     code = r"""
 import ctypes, numpy as np, polyrt
 p = polyrt.compile("input x: u64\ne := vec_norm(hash_vec(x, 24))\n"
@@ -424,10 +424,7 @@ else:
 print("ok")
 """
     pytest.importorskip("pyarrow")
-    env = dict(os.environ, POLYRT_LIBCUDA=str(double))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "ok"
+    _prints_ok_on_the_double(code)
 
 
 def test_missing_optional_modules_say_what_to_install(monkeypatch):
