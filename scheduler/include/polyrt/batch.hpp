@@ -272,11 +272,12 @@ class BatchEvaluator {
 
   // evaluate_on_device into memory allocated here on the batch's GPU (one
   // column per output): for consumers that take ownership (DLPack, CUDA
-  // array interface). Text outputs too: each in Arrow's large layout, its
-  // bytes appended chunk after chunk in device memory (a device-made text
-  // is compacted there from its kernel's slots and never crosses to the
-  // host; a host step's is copied up). Refused with WriteError like
-  // evaluate_on_device (but for text outputs; vector outputs are refused);
+  // array interface). Text and vector outputs too: each in Arrow's large
+  // layout, its bytes appended chunk after chunk in device memory (a
+  // device-made text or vector is compacted there from its kernel's slots
+  // and never crosses to the host; a host step's is copied up; a vector of
+  // a fixed dimension's bytes are a dense rows x dim array). Refused with
+  // WriteError like evaluate_on_device (but for text and vector outputs);
   // DeviceError when the device is out of memory.
   std::vector<DeviceColumn> evaluate_to_device(uint64_t first, uint64_t count,
                                                std::span<const uint64_t* const> columns = {}) const;
