@@ -505,8 +505,8 @@ Tuples sample_space(const Comprehension& c, const Scope& scope, const Caller& ca
       continue;
     }
     if (source.kind == Source::Kind::Range && clause.zip == Clause::Zip::None) {
-      const std::optional<RangeBounds> range = resolved_range(source, scope);
-      axes.push_back({.range = range ? range : RangeBounds{}});
+      // A bound reading None: an empty range (no tuples).
+      axes.push_back({.range = resolved_range(source, scope).value_or(RangeBounds{})});
     } else {
       axes.push_back({.rows = clause_rows(clause, scope, call)});
     }

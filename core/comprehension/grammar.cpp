@@ -647,12 +647,8 @@ void Parser::check_continuous(const Comprehension& c) {
   // Every order it takes needs a lattice: a source beside an interval that
   // reads another element is refused by order_refusal, as polydat refuses it.
   if (!continuous) return;
-  static const char* const kSampling[] = {"halton", "sobol", "lhs", "shuffle"};
   const bool extrema = c.order && c.order->strategy == "extrema";
-  if (!extrema && (!c.order || !c.order->count ||
-                   std::find_if(std::begin(kSampling), std::end(kSampling), [&](const char* s) {
-                     return c.order->strategy == s;
-                   }) == std::end(kSampling))) {
+  if (!extrema && (!c.order || !c.order->count || !is_sampling_strategy(c.order->strategy))) {
     fail(0,
          "a continuous interval is sampled: it needs a sampling order with a count, or "
          "extrema (polydat's V8)",

@@ -320,7 +320,11 @@ bool is_strategy(std::string_view name) {
 
 bool is_lattice_strategy(std::string_view name) {
   return name == "diagonal" || name == "antidiagonal" || name == "shells" || name == "extrema" ||
-         name == "halton" || name == "sobol" || name == "lhs" || name == "shuffle";
+         is_sampling_strategy(name);
+}
+
+bool is_sampling_strategy(std::string_view name) {
+  return name == "halton" || name == "sobol" || name == "lhs" || name == "shuffle";
 }
 
 bool takes_seed(std::string_view name) {

@@ -29,6 +29,10 @@ bool is_lattice_strategy(std::string_view name);
 // Strategies that take seed=.
 bool takes_seed(std::string_view name);
 
+// The sampling strategies (halton, sobol, lhs, shuffle): the ones that draw
+// points over a continuous space (sampled_points).
+bool is_sampling_strategy(std::string_view name);
+
 // The most axes sobol's direction-number table covers.
 inline constexpr size_t kMaxSobolAxes = 13;
 

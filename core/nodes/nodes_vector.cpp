@@ -38,11 +38,7 @@ constexpr uint64_t kMaxVectorElements = uint64_t(1) << 20;
 struct F32View {
   const char* bytes = nullptr;
   size_t size = 0;
-  float operator[](size_t i) const {
-    float v;
-    std::memcpy(&v, bytes + 4 * i, 4);
-    return v;
-  }
+  float operator[](size_t i) const { return rt::f32_at(bytes, i); }
 };
 
 F32View view_of(std::string_view payload) {
@@ -178,6 +174,13 @@ void generate_rows(const ColumnCall& c, const Dim& dim_of) {
   }
 }
 
+// A generator's row: dim elements from seed, checked against the largest.
+template <void (*Write)(uint64_t, uint64_t, char*)>
+void set_generated(Call& c, uint64_t dim, std::string_view node) {
+  check_dim(dim, node);
+  c.set(f32_vector(dim, [&](char* out) { Write(c.u64(0), dim, out); }));
+}
+
 // A generator's dim a wire.
 template <void (*Write)(uint64_t, uint64_t, char*)>
 void generate_columns(const ColumnCall& c) {
@@ -196,12 +199,7 @@ const NodeDef& hash_vec_of_dim() {
       .can_fail = true,
       .summary = "hash_vec of a dim known at compile time.",
       .failure = "dim is above 2^20",
-      .eval =
-          [](Call& c) {
-            const uint64_t dim = c.param_u64(0);
-            check_dim(dim, "hash_vec");
-            c.set(f32_vector(dim, [&](char* out) { write_hash_vec(c.u64(0), dim, out); }));
-          },
+      .eval = [](Call& c) { set_generated<write_hash_vec>(c, c.param_u64(0), "hash_vec"); },
       .columnar =
           [](const ColumnCall& c) {
             const uint64_t dim = c.params[0].as_u64();
@@ -315,10 +313,7 @@ void register_math_nodes(Registry& r) {
       "A vec_f32 of dim elements: element i is hash(seed + i * 0x9E3779B97F4A7C15) as "
       "h / 2^64 * 2 - 1 (in f64, then rounded to f32), in [-1, 1]. Synthetic embeddings "
       "that replay from their seed.",
-      [](Call& c) {
-        check_dim(c.u64(1), "hash_vec");
-        c.set(f32_vector(c.u64(1), [&](char* out) { write_hash_vec(c.u64(0), c.u64(1), out); }));
-      },
+      [](Call& c) { set_generated<write_hash_vec>(c, c.u64(1), "hash_vec"); },
       generate_columns<write_hash_vec>, ConstantInputForm{1, hash_vec_of_dim, [](const Value& dim) {
                                                             return std::vector<Value>{dim};
                                                           }});
@@ -326,10 +321,7 @@ void register_math_nodes(Registry& r) {
       "xxhash3_vec",
       "A vec_f32 of dim elements: element i is XXH3-64 of the 16 bytes seed, i "
       "(little-endian), mapped as hash_vec maps its hashes.",
-      [](Call& c) {
-        check_dim(c.u64(1), "xxhash3_vec");
-        c.set(f32_vector(c.u64(1), [&](char* out) { write_xxhash3_vec(c.u64(0), c.u64(1), out); }));
-      },
+      [](Call& c) { set_generated<write_xxhash3_vec>(c, c.u64(1), "xxhash3_vec"); },
       generate_columns<write_xxhash3_vec>, std::nullopt);
   r.add({.name = "vec_add",
          .family = "vectors",
