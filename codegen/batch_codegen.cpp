@@ -11,6 +11,7 @@
 #include "codegen/device_text_call.hpp"
 #include "codegen/gpu_kernel_target.hpp"
 #include "codegen/native_call.hpp"
+#include "nodes/device_text_form.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
 
@@ -136,12 +137,18 @@ class BatchEmitter {
     const auto& members = p_.steps[step].nodes;
     for (uint32_t m = 0; m < members.size(); ++m) {
       const ir::Node& n = g_.nodes[members[m]];
-      if (!n.def->native) {
+      const auto input_word = [&](size_t input) { return word(n.inputs[input]); };
+      NativeCall call;
+      if (n.def->native) {
+        call = emit_native_call(ir_, m_, rtlib_, n, input_word);
+      } else if (n.def->device_text->kind == nodes::DeviceTextKind::Word) {
+        call.outputs = {emit_device_word(ir_, m_, rtlib_, n, input_word, [&](size_t input) {
+          return text_of(n.inputs[input], text_slot);
+        })};
+      } else {
         emit_text_member(members[m], word, text_slot);
         continue;
       }
-      const NativeCall call =
-          emit_native_call(ir_, m_, rtlib_, n, [&](size_t input) { return word(n.inputs[input]); });
       if (call.status) {
         // Keep the first failure and run on: no branch leaves the lane early.
         llvm::Value* first = ir_.CreateAnd(ir_.CreateICmpEQ(status, ir_.getInt32(0)),

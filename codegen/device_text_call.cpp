@@ -136,6 +136,46 @@ class Pieces {
   llvm::Value* length_;
 };
 
+// A Call or Word form's call: `out` first (a Call's; none for a Word), then
+// its arguments as DeviceTextArg describes them.
+llvm::Value* call_form(llvm::IRBuilder<>& ir, llvm::Module& module, RtlibLinker& rtlib,
+                       const ir::Node& n, llvm::Value* out,
+                       const std::function<llvm::Value*(size_t input)>& input_word,
+                       const std::function<TextRef(size_t input)>& input_text) {
+  const nodes::DeviceTextForm& form = *n.def->device_text;
+  std::vector<llvm::Value*> args;
+  if (out) args.push_back(out);
+  const std::vector<std::string> blobs =
+      form.blobs ? form.blobs(n.params, n.prepared.get()) : std::vector<std::string>{};
+  for (const nodes::DeviceTextArg a : form.args) {
+    switch (a.kind) {
+      case nodes::DeviceTextArg::Input:
+        args.push_back(input_word(a.index));
+        break;
+      case nodes::DeviceTextArg::InputText: {
+        const TextRef text = input_text(a.index);
+        args.push_back(text.bytes);
+        args.push_back(text.length);
+        break;
+      }
+      case nodes::DeviceTextArg::Param:
+        args.push_back(ir.getInt64(param_word(n.params[a.index])));
+        break;
+      case nodes::DeviceTextArg::Blob: {
+        const std::string& blob = blobs.at(a.index);
+        auto* global = new llvm::GlobalVariable(
+            module, llvm::ArrayType::get(ir.getInt8Ty(), blob.size()), true,
+            llvm::GlobalValue::PrivateLinkage,
+            llvm::ConstantDataArray::getString(module.getContext(), blob, false), "polyrt_blob");
+        global->setAlignment(llvm::Align(8));
+        args.push_back(global);
+        break;
+      }
+    }
+  }
+  return ir.CreateCall(rtlib.declare(form.symbol), args);
+}
+
 }  // namespace
 
 TextRef constant_text(llvm::IRBuilder<>& ir, llvm::Module& module, std::string_view text) {
@@ -181,37 +221,20 @@ llvm::Value* emit_device_text(llvm::IRBuilder<>& ir, llvm::Module& module, Rtlib
       return pieces.length();
     case nodes::DeviceTextKind::Call:
       break;
+    case nodes::DeviceTextKind::Word:
+      internal_error("a device word form emitted as a text");
   }
-  std::vector<llvm::Value*> args = {out};
-  const std::vector<std::string> blobs =
-      form.blobs ? form.blobs(n.params, n.prepared.get()) : std::vector<std::string>{};
-  for (const nodes::DeviceTextArg a : form.args) {
-    switch (a.kind) {
-      case nodes::DeviceTextArg::Input:
-        args.push_back(input_word(a.index));
-        break;
-      case nodes::DeviceTextArg::InputText: {
-        const TextRef text = input_text(a.index);
-        args.push_back(text.bytes);
-        args.push_back(text.length);
-        break;
-      }
-      case nodes::DeviceTextArg::Param:
-        args.push_back(ir.getInt64(param_word(n.params[a.index])));
-        break;
-      case nodes::DeviceTextArg::Blob: {
-        const std::string& blob = blobs.at(a.index);
-        auto* global = new llvm::GlobalVariable(
-            module, llvm::ArrayType::get(ir.getInt8Ty(), blob.size()), true,
-            llvm::GlobalValue::PrivateLinkage,
-            llvm::ConstantDataArray::getString(module.getContext(), blob, false), "polyrt_blob");
-        global->setAlignment(llvm::Align(8));
-        args.push_back(global);
-        break;
-      }
-    }
+  return call_form(ir, module, rtlib, n, out, input_word, input_text);
+}
+
+llvm::Value* emit_device_word(llvm::IRBuilder<>& ir, llvm::Module& module, RtlibLinker& rtlib,
+                              const ir::Node& n,
+                              const std::function<llvm::Value*(size_t input)>& input_word,
+                              const std::function<TextRef(size_t input)>& input_text) {
+  if (n.def->device_text->kind != nodes::DeviceTextKind::Word) {
+    internal_error("a device text form emitted as a word");
   }
-  return ir.CreateCall(rtlib.declare(form.symbol), args);
+  return canonical_f64_word(ir, call_form(ir, module, rtlib, n, nullptr, input_word, input_text));
 }
 
 }  // namespace polyrt::codegen

@@ -29,6 +29,12 @@ llvm::Value* table(llvm::Module& m, const std::vector<double>* f64s,
 
 }  // namespace
 
+llvm::Value* canonical_f64_word(llvm::IRBuilder<>& ir, llvm::Value* result) {
+  llvm::Value* is_nan = ir.CreateFCmpUNO(result, result);
+  llvm::Value* bits = ir.CreateBitCast(result, ir.getInt64Ty());
+  return ir.CreateSelect(is_nan, ir.getInt64(nodes::kCanonicalNanBits), bits);
+}
+
 uint64_t param_word(const Value& v) {
   return v.type() == Type::F64 ? std::bit_cast<uint64_t>(v.as_f64()) : v.as_u64();
 }
@@ -85,10 +91,7 @@ NativeCall emit_native_call(llvm::IRBuilder<>& ir, llvm::Module& module, RtlibLi
       call.outputs.push_back(ir.CreateLoad(
           ir.getInt64Ty(), ir.CreateConstInBoundsGEP1_64(ir.getInt64Ty(), out_buffer, k)));
     } else if (result->getType()->isDoubleTy()) {
-      // The canonical NaN every engine stores (nodes::kCanonicalNanBits).
-      llvm::Value* is_nan = ir.CreateFCmpUNO(result, result);
-      llvm::Value* bits = ir.CreateBitCast(result, ir.getInt64Ty());
-      call.outputs.push_back(ir.CreateSelect(is_nan, ir.getInt64(nodes::kCanonicalNanBits), bits));
+      call.outputs.push_back(canonical_f64_word(ir, result));
     } else {
       call.outputs.push_back(result);
     }

@@ -18,6 +18,10 @@ struct NativeCall {
   std::vector<llvm::Value*> outputs;  // i64 words (an f64 NaN is the canonical NaN)
 };
 
+// An f64 result's word, any NaN the canonical one every engine stores
+// (nodes::kCanonicalNanBits).
+llvm::Value* canonical_f64_word(llvm::IRBuilder<>& ir, llvm::Value* result);
+
 // A constant argument's word as rtlib functions take it (f64 as its bits).
 uint64_t param_word(const Value& v);
 

@@ -240,24 +240,31 @@ tile line := "${x} ${name!} @if hot {hot} @else {cold}"
 
 // Vectors are host steps beside GPU kernels (a hash feeds one, its reduction
 // feeds another kernel), with the CPU tier's columns.
-TEST(GpuBatch, VectorsAreMadeOnTheDeviceAndReducedOnTheHost) {
+TEST(GpuBatch, VectorsAreMadeAndReducedOnTheDevice) {
   REQUIRE_GPU();
   const auto program = compile(
-      "input x\nh := hash(x)\na := hash_vec(h, 16)\nd := vec_dot(a, vec_norm(a))\n"
+      "input x\nh := hash(x)\na := hash_vec(h, 16)\nb := xxhash3_vec(x, 16)\n"
+      "d := vec_dot(a, vec_norm(vec_add(a, b)))\nl := vec_l2(a, b)\nc := vec_cosine(b, a)\n"
       "score := d * 2.0 + to_f64(h % 7)\nlabel := printf(\"{}:{}\", a, score)\n"
       "big := vec_scale(hash_vec(x, 1025), 0.5)\n");
   const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
   const std::string plan = gpu.describe();
-  // hash_vec of a constant dim, vec_norm and vec_scale are kernel members;
-  // a reduction and a vector's text stay host steps, and so does a vector
-  // of more than the 4096 bytes a kernel reserves per row.
-  test::expect_contains(plan, {"GPU kernel [hash -> h, hash_vec -> a, vec_norm -> d__anon_0",
-                               "host, on a CPU worker [vec_dot -> d]",
-                               "host, on a CPU worker [hash_vec -> big__anon_1]: its text may take "
-                               "4100 bytes",
-                               "encoded on the host: output 'a' is a vec_f32"});
+  // The generators of a constant dim, the element-wise nodes and the
+  // reductions of two vectors of one fixed dimension are kernel members; a
+  // vector's text stays a host step, and so does a vector of more than the
+  // 4096 bytes a kernel reserves per row, and a reduction whose operands may
+  // differ in length (it fails there, which a kernel cannot).
+  test::expect_contains(
+      plan, {"GPU kernel [hash -> h, hash_vec -> a, xxhash3_vec -> b, vec_add -> d__anon_0, "
+             "vec_norm -> d__anon_1, vec_dot -> d, vec_l2 -> l, vec_cosine -> c",
+             "host, on a CPU worker [hash_vec -> big__anon_1]: its text may take 4100 bytes",
+             "encoded on the host: output 'a' is a vec_f32"});
   const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
   expect_same_columns(gpu.evaluate(0, 3000), cpu.evaluate(0, 3000));
+  const auto unequal = compile("input x\nd := vec_l2(hash_vec(x, 16), xxhash3_vec(x, 8))\n");
+  test::expect_contains(
+      BatchEvaluator(unequal, on(BatchDevice::Gpu)).describe(),
+      {"host, on a CPU worker [vec_l2 -> d]: its inputs' dimensions differ (16 and 8)"});
 }
 
 // A data file's rows are a table the kernel picks from and writes.

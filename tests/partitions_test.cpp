@@ -5,6 +5,7 @@
 // and the whole-text XXH3-64 that seeds the random order.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <regex>
 #include <tuple>
 #include <vector>
@@ -254,6 +255,16 @@ TEST(Partitions, Xxh3OfWholeTextsMatchesTheReference) {
   uint64_t word = 0;
   for (int i = 7; i >= 0; --i) word = (word << 8) | uint8_t(eight[i]);
   EXPECT_EQ(rt::xxh3_u64(word), rt::xxh3_64(eight));
+  // The 16-byte path kernels take (xxhash3_vec's seed, index), for words
+  // with every byte varying.
+  uint64_t lo = 0x0123456789abcdefULL, hi = 0;
+  for (int k = 0; k < 1000; ++k, lo = lo * 6364136223846793005ULL + 1442695040888963407ULL) {
+    hi = lo ^ (lo >> 29) ^ (uint64_t)k;
+    std::string sixteen(16, '\0');
+    std::memcpy(sixteen.data(), &lo, 8);
+    std::memcpy(sixteen.data() + 8, &hi, 8);
+    ASSERT_EQ(pd_xxh3_16_inline(lo, hi), rt::xxh3_64(sixteen)) << k;
+  }
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // How a string node's text is written by a GPU kernel (the GPU tier's device
 // text): the rtlib function that writes one row's text, the tables it reads,
-// and the most bytes a row can take, which the plan reserves per row. A node
-// without one stays a host step on the GPU.
+// and the most bytes a row can take, which the plan reserves per row; or how
+// a kernel computes a node's word from texts (a Word form: a reduction of two
+// vectors). A node without one stays a host step on the GPU.
 #pragma once
 
 #include <cstddef>
@@ -30,12 +31,16 @@ enum class DeviceTextKind : uint8_t {
   JsonObject,
   // A JSON array of the inputs as JSON values (json_array).
   JsonArray,
+  // double symbol(args...) (no `out`): the node's one f64 output, computed
+  // from its arguments as a Call's are passed; no text, no bound.
+  Word,
 };
 
 // An argument of a Call form after `out`: an input's word, a text input's
 // bytes and length (two arguments; a constant or a device-made text of any
 // text type), a constant argument's word, or the address of one of the
 // form's blobs (module content on every target, so cached code stays valid).
+// (A Word form takes the same arguments without `out`.)
 struct DeviceTextArg {
   enum Kind : uint8_t { Input, InputText, Param, Blob } kind;
   uint8_t index = 0;
@@ -72,6 +77,10 @@ struct DeviceTextForm {
   // Why the node, with these constant arguments, is not written by a kernel
   // (empty: it is); none: every call is.
   std::string (*refused)(const std::vector<Value>& params, const Prepared* prepared) = nullptr;
+  // Its text inputs are vectors that must have one dimension, fixed by the
+  // program (ir::vector_dimensions): the node fails on rows where they
+  // differ, and a kernel cannot fail, so elsewhere it is a host step.
+  bool same_fixed_dimension = false;
 };
 
 // A Concat form's bound: its inputs' Display bounds summed.

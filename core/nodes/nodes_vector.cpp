@@ -3,13 +3,13 @@
 // its reductions, integer vectors read as lists, and vectors read from text.
 // Host steps on the CPU tiers, one body each: the f32 sums run in element
 // order (polydat's scalar reference), so every engine gives the same bits.
-// hash_vec with a constant dim, vec_norm and vec_scale are also written by
-// GPU kernels, through the same writers (rtlib/vector_writers.h).
+// The generators with a constant dim and the element-wise nodes are also
+// written by GPU kernels, and the reductions computed there, through the same
+// functions (rtlib/vector_writers.h); those of two vectors only when the
+// program fixes both to one dimension, as a kernel cannot fail.
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstring>
-#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
@@ -19,7 +19,6 @@
 #include "rtlib/rtlib.h"
 #include "rtlib/splitmix.h"
 #include "rtlib/vector_writers.h"
-#include "rtlib/xxh3.hpp"
 #include "value/vector_values.hpp"
 
 namespace polyrt::nodes {
@@ -45,10 +44,6 @@ F32View view_of(std::string_view payload) {
   return {payload.data(), payload.size() / 4};
 }
 
-void store(char* out, size_t i, float v) {
-  rt::store_f32(out, i, v);
-}
-
 // A vec_f32 of n elements that `write(out)` fills.
 template <typename Write>
 Value f32_vector(size_t n, const Write& write) {
@@ -72,22 +67,16 @@ float dot(F32View a, F32View b) {
   return rt::dot_f32(a.bytes, b.bytes, a.size);
 }
 
-float squared_distance(F32View a, F32View b) {
-  float sum = -0.0f;
-  for (size_t i = 0; i < a.size; ++i) {
-    const float d = a[i] - b[i];
-    sum += d * d;
-  }
-  return sum;
+double l2(F32View a, F32View b) {
+  return rt::l2_distance(a.bytes, b.bytes, a.size);
 }
 
 double cosine(F32View a, F32View b) {
-  const double na = std::sqrt((double)dot(a, a)), nb = std::sqrt((double)dot(b, b));
-  return na == 0.0 || nb == 0.0 ? 0.0 : (double)dot(a, b) / (na * nb);
+  return rt::cosine_similarity(a.bytes, b.bytes, a.size);
 }
 
 void write_sum(F32View a, F32View b, char* out) {
-  for (size_t i = 0; i < a.size; ++i) store(out, i, a[i] + b[i]);
+  rt::write_sum_f32(a.bytes, b.bytes, a.size, out);
 }
 
 void write_scaled(F32View a, float k, char* out) {
@@ -106,12 +95,7 @@ void write_norm(F32View a, char* out) {
 }
 
 void write_xxhash3_vec(uint64_t seed, uint64_t dim, char* out) {
-  char key[16];
-  std::memcpy(key, &seed, 8);
-  for (uint64_t i = 0; i < dim; ++i) {
-    std::memcpy(key + 8, &i, 8);
-    store(out, i, rt::signed_unit_f32(rt::xxh3_64(std::string_view(key, 16))));
-  }
+  rt::write_xxhash3_vec(seed, dim, out);
 }
 
 void check_dim(uint64_t dim, std::string_view node) {
@@ -187,26 +171,34 @@ void generate_columns(const ColumnCall& c) {
   generate_rows<Write>(c, [&](uint64_t r) { return c.inputs[1].word(r); });
 }
 
-// hash_vec with a dim known at compile time (its ConstantInputForm): the same
-// elements; a GPU kernel writes them too, 4 * dim bytes a row.
-const NodeDef& hash_vec_of_dim() {
+// A generator with a dim known at compile time (its ConstantInputForm): the
+// same elements; a GPU kernel writes them too (`symbol`), 4 * dim bytes a row.
+struct GeneratorOfDim {
+  std::string_view name;    // the node's, "__<generator>_dim"
+  std::string_view node;    // the generator's, as failures name it
+  std::string_view symbol;  // its device text
+  void (*write)(uint64_t seed, uint64_t dim, char* out);
+};
+
+template <const GeneratorOfDim& G>
+const NodeDef& generator_of_dim() {
   static const NodeDef def{
-      .name = "__hash_vec_dim",
+      .name = G.name,
       .family = "vectors",
       .keyed_by_seed = true,
       .args = {wire("seed", P::U64), konst("dim", P::U64)},
       .results = {Type::VecF32},
       .can_fail = true,
-      .summary = "hash_vec of a dim known at compile time.",
+      .summary = "A vector generator of a dim known at compile time.",
       .failure = "dim is above 2^20",
-      .eval = [](Call& c) { set_generated<write_hash_vec>(c, c.param_u64(0), "hash_vec"); },
+      .eval = [](Call& c) { set_generated<G.write>(c, c.param_u64(0), G.node); },
       .columnar =
           [](const ColumnCall& c) {
             const uint64_t dim = c.params[0].as_u64();
-            generate_rows<write_hash_vec>(c, [dim](uint64_t) { return dim; });
+            generate_rows<G.write>(c, [dim](uint64_t) { return dim; });
           },
       .columnar_falls_back = true,
-      .device_text = DeviceTextForm{.symbol = "pd_vec_hash",
+      .device_text = DeviceTextForm{.symbol = G.symbol,
                                     .args = {text_input(0), text_param(0)},
                                     .bound = [](const std::vector<Value>& p, const Prepared*,
                                                 std::span<const size_t>) -> size_t {
@@ -214,6 +206,18 @@ const NodeDef& hash_vec_of_dim() {
                                     }},
       .vector_dimension = VectorDimension::FirstParamValue};
   return def;
+}
+
+constexpr GeneratorOfDim kHashVecOfDim{"__hash_vec_dim", "hash_vec", "pd_vec_hash", write_hash_vec};
+constexpr GeneratorOfDim kXxhash3VecOfDim{"__xxhash3_vec_dim", "xxhash3_vec", "pd_vec_xxhash3",
+                                          write_xxhash3_vec};
+
+// A generator's ConstantInputForm: a constant dim (input 1) becomes G's
+// constant argument.
+template <const GeneratorOfDim& G>
+ConstantInputForm constant_dim_form() {
+  return ConstantInputForm{1, generator_of_dim<G>,
+                           [](const Value& dim) { return std::vector<Value>{dim}; }};
 }
 
 // A device form's bound that is its first input's (a vector mapped to one of
@@ -256,10 +260,6 @@ double dot_f64(F32View a, F32View b) {
   return dot(a, b);
 }
 
-double l2(F32View a, F32View b) {
-  return std::sqrt((double)squared_distance(a, b));
-}
-
 // An integer vector's elements as i64 (vec_i32 widened).
 std::vector<int64_t> integers(const Value& v) {
   const Type type = v.type();
@@ -279,7 +279,7 @@ bool in_element_range(Type vector, int64_t x) {
 void register_math_nodes(Registry& r) {
   // A reduction of two vec_f32 to an f64 (the lengths must match).
   const auto reduction = [&](std::string_view name, std::string_view summary, void (*eval)(Call&),
-                             void (*columnar)(const ColumnCall&)) {
+                             void (*columnar)(const ColumnCall&), std::string_view symbol) {
     r.add({.name = name,
            .family = "vectors",
            .args = {wire("a", P::VecF32), wire("b", P::VecF32)},
@@ -289,11 +289,14 @@ void register_math_nodes(Registry& r) {
            .failure = "the operands' lengths differ",
            .eval = eval,
            .columnar = columnar,
-           .columnar_falls_back = true});
+           .columnar_falls_back = true,
+           .device_text = DeviceTextForm{.kind = DeviceTextKind::Word,
+                                         .symbol = symbol,
+                                         .args = {text_input_text(0), text_input_text(1)},
+                                         .same_fixed_dimension = true}});
   };
   const auto generator = [&](std::string_view name, std::string_view summary, void (*eval)(Call&),
-                             void (*columnar)(const ColumnCall&),
-                             std::optional<ConstantInputForm> constant_dim) {
+                             void (*columnar)(const ColumnCall&), ConstantInputForm constant_dim) {
     r.add({.name = name,
            .family = "vectors",
            .keyed_by_seed = true,
@@ -314,15 +317,13 @@ void register_math_nodes(Registry& r) {
       "h / 2^64 * 2 - 1 (in f64, then rounded to f32), in [-1, 1]. Synthetic embeddings "
       "that replay from their seed.",
       [](Call& c) { set_generated<write_hash_vec>(c, c.u64(1), "hash_vec"); },
-      generate_columns<write_hash_vec>, ConstantInputForm{1, hash_vec_of_dim, [](const Value& dim) {
-                                                            return std::vector<Value>{dim};
-                                                          }});
+      generate_columns<write_hash_vec>, constant_dim_form<kHashVecOfDim>());
   generator(
       "xxhash3_vec",
       "A vec_f32 of dim elements: element i is XXH3-64 of the 16 bytes seed, i "
       "(little-endian), mapped as hash_vec maps its hashes.",
       [](Call& c) { set_generated<write_xxhash3_vec>(c, c.u64(1), "xxhash3_vec"); },
-      generate_columns<write_xxhash3_vec>, std::nullopt);
+      generate_columns<write_xxhash3_vec>, constant_dim_form<kXxhash3VecOfDim>());
   r.add({.name = "vec_add",
          .family = "vectors",
          .args = {wire("a", P::VecF32), wire("b", P::VecF32)},
@@ -343,6 +344,10 @@ void register_math_nodes(Registry& r) {
                });
              },
          .columnar_falls_back = true,
+         .device_text = DeviceTextForm{.symbol = "pd_vec_add",
+                                       .args = {text_input_text(0), text_input_text(1)},
+                                       .bound = first_input_bound,
+                                       .same_fixed_dimension = true},
          .vector_dimension = VectorDimension::OfFirstInput});
   r.add({.name = "vec_scale",
          .family = "vectors",
@@ -372,7 +377,7 @@ void register_math_nodes(Registry& r) {
         const auto [a, b] = operands(c, "vec_dot");
         c.set_f64(dot(a, b));
       },
-      reduce_columns<dot_f64>);
+      reduce_columns<dot_f64>, "pd_vec_dot");
   reduction(
       "vec_l2",
       "The Euclidean distance between a and b: the square root (in f64) of the f32 sum of "
@@ -381,7 +386,7 @@ void register_math_nodes(Registry& r) {
         const auto [a, b] = operands(c, "vec_l2");
         c.set_f64(l2(a, b));
       },
-      reduce_columns<l2>);
+      reduce_columns<l2>, "pd_vec_l2");
   reduction(
       "vec_cosine",
       "The cosine similarity dot(a, b) / (|a| |b|), the norms the f64 square roots of the "
@@ -390,7 +395,7 @@ void register_math_nodes(Registry& r) {
         const auto [a, b] = operands(c, "vec_cosine");
         c.set_f64(cosine(a, b));
       },
-      reduce_columns<cosine>);
+      reduce_columns<cosine>, "pd_vec_cosine");
   r.add({.name = "vec_norm",
          .family = "vectors",
          .args = {wire("a", P::VecF32)},

@@ -4,6 +4,7 @@
 
 #include "graph/evaluate_node.hpp"
 #include "graph/passes.hpp"
+#include "graph/vector_dimensions.hpp"
 #include "plan/native_limits.hpp"
 #include "polyrt/error.hpp"
 #include "polyrt/numeric_types.hpp"
@@ -57,7 +58,8 @@ class BatchPlanner {
         is_host_(n_, 0),
         piece_(n_, 0),
         text_bound_(n_, 0),
-        why_host_(n_) {
+        why_host_(n_),
+        dims_(ir::vector_dimensions(g)) {
     p_.placement = shape.placement;
     p_.port_base = g.port_base;
     p_.values.assign(g.port_base.back(), BatchValue{});
@@ -264,6 +266,7 @@ class BatchPlanner {
         each_input([&](ir::Wire w) { return json_value_bound(w, why); });
         break;
       case nodes::DeviceTextKind::Call:
+      case nodes::DeviceTextKind::Word:
         for (const nodes::DeviceTextArg a : form.args) {
           if (a.kind == nodes::DeviceTextArg::InputText && why.empty()) {
             input_bounds[a.index] = text_bound(node.inputs[a.index], why);
@@ -272,7 +275,9 @@ class BatchPlanner {
         break;
     }
     if (why.empty() && form.refused) why = form.refused(node.params, node.prepared.get());
+    if (why.empty() && form.same_fixed_dimension) why = unequal_dimensions(node, form);
     if (!why.empty()) return 0;
+    if (form.kind == nodes::DeviceTextKind::Word) return 1;  // a word: no text to bound
     const uint64_t bound = form.bound(node.params, node.prepared.get(), input_bounds);
     if (bound > kMaxDeviceTextBytes) {
       why = "its text may take " + std::to_string(bound) + " bytes, more than the " +
@@ -280,6 +285,24 @@ class BatchPlanner {
       return 0;
     }
     return (uint32_t)std::max<uint64_t>(bound, 1);
+  }
+
+  // Why the vector inputs of a form that needs them of one fixed dimension
+  // are not, or "".
+  std::string unequal_dimensions(const ir::Node& node, const nodes::DeviceTextForm& form) const {
+    std::optional<uint64_t> first;
+    for (const nodes::DeviceTextArg a : form.args) {
+      if (a.kind != nodes::DeviceTextArg::InputText) continue;
+      const ir::Wire w = node.inputs[a.index];
+      const std::optional<uint64_t> dim = w.port == 0 ? dims_[w.node] : std::nullopt;
+      if (!dim) return "the dimension of its input '" + g_.nodes[w.node].label + "' varies";
+      if (first && *first != *dim) {
+        return "its inputs' dimensions differ (" + std::to_string(*first) + " and " +
+               std::to_string(*dim) + ")";
+      }
+      first = dim;
+    }
+    return "";
   }
 
   // The most bytes of an input's text in a device concatenation (Display)
@@ -462,7 +485,8 @@ class BatchPlanner {
   std::vector<uint32_t> piece_;
   std::vector<uint32_t> text_bound_;   // a device-made text's bound (PlanPlacement::Gpu)
   std::vector<std::string> why_host_;  // PlanPlacement::Gpu: why a node is a host step
-  std::vector<uint32_t> varying_;      // the needed nodes computed per lane, in order
+  const std::vector<std::optional<uint64_t>> dims_;  // vector dimensions the program fixes
+  std::vector<uint32_t> varying_;                    // the needed nodes computed per lane, in order
   int stages_ = 0;
 };
 

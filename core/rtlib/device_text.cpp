@@ -63,6 +63,30 @@ PD_API uint64_t pd_vec_scale(char* out, const char* a, uint64_t a_bytes, uint64_
   return a_bytes / 4 * 4;
 }
 
+PD_API uint64_t pd_vec_xxhash3(char* out, uint64_t seed, uint64_t dim) {
+  polyrt::rt::write_xxhash3_vec(seed, dim, out);
+  return 4 * dim;
+}
+
+PD_API uint64_t pd_vec_add(char* out, const char* a, uint64_t a_bytes, const char* b, uint64_t) {
+  polyrt::rt::write_sum_f32(a, b, a_bytes / 4, out);
+  return a_bytes / 4 * 4;
+}
+
+// The reductions of two vectors of one length (the plan makes sure of it):
+// their f64 word, not a text (DeviceTextKind::Word).
+PD_API double pd_vec_dot(const char* a, uint64_t a_bytes, const char* b, uint64_t) {
+  return (double)polyrt::rt::dot_f32(a, b, a_bytes / 4);
+}
+
+PD_API double pd_vec_l2(const char* a, uint64_t a_bytes, const char* b, uint64_t) {
+  return polyrt::rt::l2_distance(a, b, a_bytes / 4);
+}
+
+PD_API double pd_vec_cosine(const char* a, uint64_t a_bytes, const char* b, uint64_t) {
+  return polyrt::rt::cosine_similarity(a, b, a_bytes / 4);
+}
+
 PD_API uint64_t pd_text_u64_digits(char* out, uint64_t x, uint64_t radix, uint64_t upper) {
   return (uint64_t)(polyrt::rt::write_u64_radix(out, x, (int)radix, false, upper != 0) - out);
 }

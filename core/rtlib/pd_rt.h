@@ -78,6 +78,20 @@ PD_INLINE uint64_t pd_xxh3_u64_inline(uint64_t x) {
   h *= prime;
   return h ^ (h >> 28);
 }
+// XXH3-64 (seed 0, the default secret) of 16 bytes, `lo` then `hi`, each
+// little-endian: the algorithm's 9-to-16-byte path, whose secret words are
+// bytes 24..55 of the default secret, folded in pairs (rtlib/xxh3.hpp has
+// the whole hash; the tests check the two agree).
+PD_INLINE uint64_t pd_xxh3_16_inline(uint64_t lo, uint64_t hi) {
+  lo ^= 0x6782737bea4239b9ULL;  // secret[24..32) ^ secret[32..40)
+  hi ^= 0xaf56bc3b0996523aULL;  // secret[40..48) ^ secret[48..56)
+  uint64_t high;
+  const uint64_t low = pd_mul_wide(lo, hi, &high);
+  uint64_t h = 16 + __builtin_bswap64(lo) + hi + (low ^ high);
+  h ^= h >> 37;
+  h *= 0x165667919E3779F9ULL;
+  return h ^ (h >> 32);
+}
 // a + b, and 1 in *carry when it wrapped (0 otherwise).
 PD_INLINE uint64_t pd_add_carry(uint64_t a, uint64_t b, uint64_t* carry) {
   const uint64_t sum = a + b;

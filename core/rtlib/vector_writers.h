@@ -62,4 +62,37 @@ inline void write_hash_vec(uint64_t seed, uint64_t dim, char* out) {
   }
 }
 
+// xxhash3_vec's dim elements: element i is XXH3-64 of the 16 bytes seed, i.
+inline void write_xxhash3_vec(uint64_t seed, uint64_t dim, char* out) {
+  for (uint64_t i = 0; i < dim; ++i) store_f32(out, i, signed_unit_f32(pd_xxh3_16_inline(seed, i)));
+}
+
+// a + b, element by element, in f32.
+inline void write_sum_f32(const char* a, const char* b, uint64_t n, char* out) {
+  for (uint64_t i = 0; i < n; ++i) store_f32(out, i, f32_at(a, i) + f32_at(b, i));
+}
+
+// The f32 sum of the squared f32 differences, in element order.
+inline float squared_distance_f32(const char* a, const char* b, uint64_t n) {
+  float sum = -0.0f;
+  for (uint64_t i = 0; i < n; ++i) {
+    const float d = f32_at(a, i) - f32_at(b, i);
+    sum += d * d;
+  }
+  return sum;
+}
+
+// The Euclidean distance: the f64 square root of the f32 sum of squares.
+inline double l2_distance(const char* a, const char* b, uint64_t n) {
+  return pd_sqrt_op((double)squared_distance_f32(a, b, n));
+}
+
+// dot(a, b) / (|a| |b|), the norms the f64 square roots of the f32 dots; 0
+// when either norm is 0.
+inline double cosine_similarity(const char* a, const char* b, uint64_t n) {
+  const double na = pd_sqrt_op((double)dot_f32(a, a, n));
+  const double nb = pd_sqrt_op((double)dot_f32(b, b, n));
+  return na == 0.0 || nb == 0.0 ? 0.0 : (double)dot_f32(a, b, n) / (na * nb);
+}
+
 }  // namespace polyrt::rt

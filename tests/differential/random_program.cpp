@@ -384,7 +384,7 @@ class Generator {
   }
 
   // A vector, or a number or json value made from vectors (host steps on
-  // every tier, between kernels).
+  // the CPU tiers, between kernels; on a GPU most are kernel members).
   std::string vector_expr() {
     switch (pick(4)) {
       case 0:
@@ -394,7 +394,8 @@ class Generator {
       case 2:
         return "vec_cosine(hash_vec(" + u() + ", 7), hash_vec(" + u() + ", 7)) + vec_l2(hash_vec(" +
                u() + ", 4), vec_scale(hash_vec(" + u() + ", 4), " + f() + ")) + lid_mle(hash_vec(" +
-               u() + ", 6), " + f() + ")";
+               u() + ", 6), " + f() + ") + vec_dot(xxhash3_vec(" + u() +
+               ", 6), vec_norm(hash_vec(" + u() + ", 6)))";
       default:
         return "vec_scale(hash_vec(" + u() + ", 3), " + f() + ") as json";
     }
