@@ -246,25 +246,29 @@ TEST(GpuBatch, VectorsAreMadeAndReducedOnTheDevice) {
       "input x\nh := hash(x)\na := hash_vec(h, 16)\nb := xxhash3_vec(x, 16)\n"
       "d := vec_dot(a, vec_norm(vec_add(a, b)))\nl := vec_l2(a, b)\nc := vec_cosine(b, a)\n"
       "score := d * 2.0 + to_f64(h % 7)\nlabel := printf(\"{}:{}\", a, score)\n"
-      "big := vec_scale(hash_vec(x, 1025), 0.5)\n");
+      "big := vec_scale(hash_vec(x, 1536), 0.5)\n");
   const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
   const std::string plan = gpu.describe();
   // The generators of a constant dim, the element-wise nodes and the
-  // reductions of two vectors of one fixed dimension are kernel members; a
-  // vector's text stays a host step, and so does a vector of more than the
-  // 4096 bytes a kernel reserves per row, and a reduction whose operands may
-  // differ in length (it fails there, which a kernel cannot).
+  // reductions of two vectors of one fixed dimension are kernel members
+  // (vectors up to 64 KiB a row); a vector's text stays a host step, and so
+  // do a vector of more than the 64 KiB a kernel reserves per row and a
+  // reduction whose operands differ in length (it fails there, which a
+  // kernel cannot).
   test::expect_contains(
       plan, {"GPU kernel [hash -> h, hash_vec -> a, xxhash3_vec -> b, vec_add -> d__anon_0, "
              "vec_norm -> d__anon_1, vec_dot -> d, vec_l2 -> l, vec_cosine -> c",
-             "host, on a CPU worker [hash_vec -> big__anon_1]: its text may take 4100 bytes",
+             "hash_vec -> big__anon_1, vec_scale -> big",
              "encoded on the host: output 'a' is a vec_f32"});
   const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
   expect_same_columns(gpu.evaluate(0, 3000), cpu.evaluate(0, 3000));
-  const auto unequal = compile("input x\nd := vec_l2(hash_vec(x, 16), xxhash3_vec(x, 8))\n");
+  const auto refused = compile(
+      "input x\nd := vec_l2(hash_vec(x, 16), xxhash3_vec(x, 8))\nwide := hash_vec(x, 16385)\n");
   test::expect_contains(
-      BatchEvaluator(unequal, on(BatchDevice::Gpu)).describe(),
-      {"host, on a CPU worker [vec_l2 -> d]: its inputs' dimensions differ (16 and 8)"});
+      BatchEvaluator(refused, on(BatchDevice::Gpu)).describe(),
+      {"host, on a CPU worker [vec_l2 -> d]: its inputs' dimensions differ (16 and 8)",
+       "host, on a CPU worker [hash_vec -> wide]: its vector takes 65540 bytes, more than the "
+       "65536"});
 }
 
 // A data file's rows are a table the kernel picks from and writes.

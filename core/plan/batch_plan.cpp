@@ -279,9 +279,12 @@ class BatchPlanner {
     if (!why.empty()) return 0;
     if (form.kind == nodes::DeviceTextKind::Word) return 1;  // a word: no text to bound
     const uint64_t bound = form.bound(node.params, node.prepared.get(), input_bounds);
-    if (bound > kMaxDeviceTextBytes) {
-      why = "its text may take " + std::to_string(bound) + " bytes, more than the " +
-            std::to_string(kMaxDeviceTextBytes) + " a GPU kernel reserves per row";
+    const bool vector = is_vector(node.out_types[0]);
+    const uint32_t most = vector ? kMaxDeviceVectorBytes : kMaxDeviceTextBytes;
+    if (bound > most) {
+      why = std::string(vector ? "its vector takes " : "its text may take ") +
+            std::to_string(bound) + " bytes, more than the " + std::to_string(most) +
+            " a GPU kernel reserves per row";
       return 0;
     }
     return (uint32_t)std::max<uint64_t>(bound, 1);

@@ -41,6 +41,10 @@ enum class PlanPlacement : uint8_t { Cpu, Gpu };
 // The most bytes a device-made str column reserves per row for one text; a
 // node whose text may be longer stays a host step.
 inline constexpr uint32_t kMaxDeviceTextBytes = 4096;
+// The same for a vector, whose bound is its exact size (4 * dim bytes, no
+// slot reserved beyond what every row fills): 16,384 f32 elements, past the
+// widest embeddings models make (4,096).
+inline constexpr uint32_t kMaxDeviceVectorBytes = 65536;
 
 // A device-made str column (PlanPlacement::Gpu) holds per row a slot of
 // device_text_slot(bound) bytes: the text's length (a u32), its bytes, and
