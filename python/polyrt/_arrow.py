@@ -148,11 +148,17 @@ def table_from_columns(columns: dict, types):
 
 
 def _schema(pa, native):
+    # An output that is never null is a non-nullable field, as the command's
+    # Arrow and Parquet writers make it.
     return pa.schema(
         [
-            (name, _arrow_type(pa, t, d, logical))
-            for name, t, d, logical in zip(
-                native.output_names, native.output_types, native.output_dimensions, native.output_logical_types
+            pa.field(name, _arrow_type(pa, t, d, logical), nullable)
+            for name, t, d, logical, nullable in zip(
+                native.output_names,
+                native.output_types,
+                native.output_dimensions,
+                native.output_logical_types,
+                native.output_nullable,
             )
         ]
     )

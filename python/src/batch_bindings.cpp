@@ -405,6 +405,16 @@ void bind_batch(nb::module_& m) {
                      }
                      return names;
                    })
+      // Per output: whether it may hold nulls (nullable, or None on every row).
+      .def_prop_ro(
+          "output_nullable",
+          [](const NativeBatch& b) {
+            std::vector<bool> nullable;
+            for (size_t o = 0; o < b.evaluator->output_names().size(); ++o) {
+              nullable.push_back(b.evaluator->output_nullable(o) || b.evaluator->output_is_none(o));
+            }
+            return nullable;
+          })
       .def_prop_ro("device", [](const NativeBatch& b) { return b.evaluator->device_name(); })
       .def("describe", [](const NativeBatch& b) { return b.evaluator->describe(); })
       .def("device_shares",

@@ -81,7 +81,7 @@ void write_columnar(const NativeBatch& batch, const std::string& path, uint64_t 
                                    .dimensions = evaluator.output_dimensions(),
                                    .logical_types = evaluator.output_logical_types()};
   for (size_t o = 0; o < columns.names.size(); ++o) {
-    columns.nullable.push_back(evaluator.output_nullable(o));
+    columns.nullable.push_back(evaluator.output_nullable(o) || evaluator.output_is_none(o));
   }
   run_interruptible(
       [&] {

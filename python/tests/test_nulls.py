@@ -44,6 +44,18 @@ def test_parquet_nulls_are_the_csv_empty_fields(polyrt_cli, program, tmp_path):
         empty = [row[name] == "" for row in rows]
         assert [v is None for v in table.column(name).to_pylist()] == empty, name
     assert table.column("safe").null_count == 0
+    # An output that is never null is a non-nullable field (a required
+    # Parquet column); the others may be null.
+    assert [table.schema.field(n).nullable for n in ("email", "age", "older", "safe", "when")] == [
+        True,
+        True,
+        True,
+        False,
+        True,
+    ]
+    parquet_schema = pq.ParquetFile(out).schema
+    assert parquet_schema.column(3).max_definition_level == 0  # safe: required
+    assert parquet_schema.column(1).max_definition_level == 1  # age: optional
     assert table.column("when").null_count == (ROWS + 2) // 3
     assert 0.08 < table.column("email").null_count / ROWS < 0.12
     # The footer's statistics count them.

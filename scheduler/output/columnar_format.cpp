@@ -146,11 +146,13 @@ std::unique_ptr<FormatWriter> ColumnarFormat::open(const OutputPlace& place,
       .types = columns.types,
       .dimensions = columns.dimensions,
       .logical_types = columns.logical_types,
+      .nullable = columns.nullable,
       .codec = std::string(codec_name(compression.codec)),
       .level = compression.level,
       .row_group_rows = columns.row_group_rows ? columns.row_group_rows : kRowGroupRows};
   spec.dimensions.resize(spec.names.size());
   spec.logical_types.resize(spec.names.size());
+  spec.nullable.resize(spec.names.size(), true);  // not said: it may be
   return std::make_unique<ColumnarFileWriter>(spec, place);
 }
 

@@ -31,9 +31,12 @@ struct ColumnarSpec {
   std::vector<Type> types;
   std::vector<std::optional<uint64_t>> dimensions;  // a vector column's fixed one
   std::vector<LogicalType> logical_types;           // timestamp, date, decimal, or none
-  std::string codec;                                // parquet: none, snappy, gzip, zstd
-  int level = 0;                                    // the codec's level; 0: its default
-  uint64_t row_group_rows = 0;                      // parquet rows per row group
+  // Per column: whether it may hold nulls; a column that never does is a
+  // non-nullable field (Parquet: a required column, no definition levels).
+  std::vector<bool> nullable;
+  std::string codec;            // parquet: none, snappy, gzip, zstd
+  int level = 0;                // the codec's level; 0: its default
+  uint64_t row_group_rows = 0;  // parquet rows per row group
 };
 
 // A format's writer: encode() on the workers (thread-safe), write() in
@@ -49,7 +52,7 @@ class ColumnarWriter {
 
 // The module's one exported function, by this name: a writer to `sink`
 // (which outlives it), or null with `error` set.
-inline constexpr const char* kOpenColumnarWriter = "polyrt_open_columnar_writer_v2";
+inline constexpr const char* kOpenColumnarWriter = "polyrt_open_columnar_writer_v3";
 using OpenColumnarWriter = ColumnarWriter* (*)(const ColumnarSpec* spec, ByteSink* sink,
                                                std::string* error);
 

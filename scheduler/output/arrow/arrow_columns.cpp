@@ -181,7 +181,8 @@ std::shared_ptr<arrow::Schema> arrow_schema(const ColumnarSpec& spec) {
   arrow::FieldVector fields;
   for (size_t k = 0; k < spec.names.size(); ++k) {
     fields.push_back(arrow::field(
-        spec.names[k], column_type(spec.types[k], spec.dimensions[k], spec.logical_types[k])));
+        spec.names[k], column_type(spec.types[k], spec.dimensions[k], spec.logical_types[k]),
+        spec.nullable[k]));
   }
   return arrow::schema(std::move(fields));
 }
@@ -216,6 +217,9 @@ std::shared_ptr<arrow::RecordBatch> record_batch(const std::shared_ptr<arrow::Sc
   for (size_t k = 0; k < spec.types.size(); ++k) {
     if (chunk.columns[k].present && !chunk.columns[k].is_none) {
       set_validity(*columns[k], chunk.columns[k], rows);
+    }
+    if (!spec.nullable[k] && columns[k]->GetNullCount() > 0) {
+      internal_error("output '" + spec.names[k] + "' holds nulls in a non-nullable field");
     }
   }
   return arrow::RecordBatch::Make(schema, (int64_t)rows, std::move(columns));

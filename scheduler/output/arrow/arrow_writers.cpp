@@ -51,7 +51,7 @@ class IpcWriter final : public BatchWriter {
 }  // namespace polyrt::scheduler::arrow_output
 
 extern "C" __attribute__((visibility("default"))) polyrt::scheduler::ColumnarWriter*
-polyrt_open_columnar_writer_v2(const polyrt::scheduler::ColumnarSpec* spec,
+polyrt_open_columnar_writer_v3(const polyrt::scheduler::ColumnarSpec* spec,
                                polyrt::scheduler::ByteSink* sink, std::string* error) {
   using namespace polyrt::scheduler::arrow_output;
   try {
