@@ -245,12 +245,13 @@ TEST(GpuBatch, VectorsAreMadeAndReducedOnTheDevice) {
   const auto program = compile(
       "input x\nh := hash(x)\na := hash_vec(h, 16)\nb := xxhash3_vec(x, 16)\n"
       "d := vec_dot(a, vec_norm(vec_add(a, b)))\nl := vec_l2(a, b)\nc := vec_cosine(b, a)\n"
+      "m := lid_mle(vec_norm(b), to_f64(h % 20))\n"
       "score := d * 2.0 + to_f64(h % 7)\nlabel := printf(\"{}:{}\", a, score)\n"
       "big := vec_scale(hash_vec(x, 1536), 0.5)\n");
   const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
   const std::string plan = gpu.describe();
-  // The generators of a constant dim, the element-wise nodes and the
-  // reductions of two vectors of one fixed dimension are kernel members
+  // The generators of a constant dim, the element-wise nodes, lid_mle and
+  // the reductions of two vectors of one fixed dimension are kernel members
   // (vectors up to 64 KiB a row); a vector's text stays a host step, and so
   // do a vector of more than the 64 KiB a kernel reserves per row and a
   // reduction whose operands differ in length (it fails there, which a
@@ -258,7 +259,7 @@ TEST(GpuBatch, VectorsAreMadeAndReducedOnTheDevice) {
   test::expect_contains(
       plan, {"GPU kernel [hash -> h, hash_vec -> a, xxhash3_vec -> b, vec_add -> d__anon_0, "
              "vec_norm -> d__anon_1, vec_dot -> d, vec_l2 -> l, vec_cosine -> c",
-             "hash_vec -> big__anon_1, vec_scale -> big",
+             "lid_mle -> m", "hash_vec -> big__anon_1, vec_scale -> big",
              "encoded on the host: output 'a' is a vec_f32"});
   const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
   expect_same_columns(gpu.evaluate(0, 3000), cpu.evaluate(0, 3000));

@@ -4,8 +4,8 @@
 // Host steps on the CPU tiers, one body each: the f32 sums run in element
 // order (polydat's scalar reference), so every engine gives the same bits.
 // The generators with a constant dim and the element-wise nodes are also
-// written by GPU kernels, and the reductions computed there, through the same
-// functions (rtlib/vector_writers.h); those of two vectors only when the
+// written by GPU kernels, and the reductions and lid_mle computed there,
+// through the same functions (rtlib/vector_writers.h); those of two vectors only when the
 // program fixes both to one dimension, as a kernel cannot fail.
 #include <algorithm>
 #include <bit>
@@ -106,28 +106,8 @@ void check_dim(uint64_t dim, std::string_view node) {
   }
 }
 
-// Levina-Bickel's estimate of the local intrinsic dimension from ascending
-// neighbour distances: m / sum(ln(r_k / r_j)) over the m positive r_j before
-// r_k; 0 when it is degenerate (k < 2, r_k <= 0, no term, no spread).
-double lid_mle(F32View distances, double k_arg) {
-  // k as Rust's `as usize` reads an f64 (truncated; NaN and below 0 are 0),
-  // cut to the length.
-  const double clamped = k_arg > 0.0 ? k_arg : 0.0;
-  const size_t k = clamped >= (double)distances.size ? distances.size : (size_t)clamped;
-  if (k < 2) return 0.0;
-  const double r_k = distances[k - 1];
-  if (!(r_k > 0.0)) return 0.0;
-  const double ln_rk = pd_ln(r_k);
-  double sum = 0.0;
-  uint32_t terms = 0;
-  for (size_t j = 0; j + 1 < k; ++j) {
-    const double r_j = distances[j];
-    if (r_j > 0.0) {
-      sum += ln_rk - pd_ln(r_j);
-      ++terms;
-    }
-  }
-  return terms == 0 || !(sum > 0.0) ? 0.0 : (double)terms / sum;
+double lid_mle(F32View distances, double k) {
+  return rt::lid_mle(distances.bytes, distances.size, k);
 }
 
 // ---- Columnar forms: the same bodies over a chunk's columns ----
@@ -430,7 +410,10 @@ void register_math_nodes(Registry& r) {
                  c.outputs[0].words[r] = f64_word(
                      lid_mle(row_view(c.inputs[0], r), std::bit_cast<double>(c.inputs[1].word(r))));
                }
-             }});
+             },
+         .device_text = DeviceTextForm{.kind = DeviceTextKind::Word,
+                                       .symbol = "pd_vec_lid_mle",
+                                       .args = {text_input_text(0), text_input(1)}}});
 }
 
 // The list nodes of polydat's vector_set, for vec_i32 and vec_i64 (no silent

@@ -87,6 +87,10 @@ PD_API double pd_vec_cosine(const char* a, uint64_t a_bytes, const char* b, uint
   return polyrt::rt::cosine_similarity(a, b, a_bytes / 4);
 }
 
+PD_API double pd_vec_lid_mle(const char* distances, uint64_t bytes, uint64_t k_bits) {
+  return polyrt::rt::lid_mle(distances, bytes / 4, pd_bits_to_f64(k_bits));
+}
+
 PD_API uint64_t pd_text_u64_digits(char* out, uint64_t x, uint64_t radix, uint64_t upper) {
   return (uint64_t)(polyrt::rt::write_u64_radix(out, x, (int)radix, false, upper != 0) - out);
 }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "pd_rt.h"
+#include "rtlib.h"
 #include "splitmix.h"
 
 namespace polyrt::rt {
@@ -93,6 +94,30 @@ inline double cosine_similarity(const char* a, const char* b, uint64_t n) {
   const double na = pd_sqrt_op((double)dot_f32(a, a, n));
   const double nb = pd_sqrt_op((double)dot_f32(b, b, n));
   return na == 0.0 || nb == 0.0 ? 0.0 : (double)dot_f32(a, b, n) / (na * nb);
+}
+
+// Levina-Bickel's estimate of the local intrinsic dimension from n ascending
+// neighbour distances: m / sum(ln(r_k / r_j)) over the m positive r_j before
+// r_k; 0 when it is degenerate (k < 2, r_k <= 0, no term, no spread).
+inline double lid_mle(const char* distances, uint64_t n, double k_arg) {
+  // k as Rust's `as usize` reads an f64 (truncated; NaN and below 0 are 0),
+  // cut to the length.
+  const double clamped = k_arg > 0.0 ? k_arg : 0.0;
+  const uint64_t k = clamped >= (double)n ? n : (uint64_t)clamped;
+  if (k < 2) return 0.0;
+  const double r_k = f32_at(distances, k - 1);
+  if (!(r_k > 0.0)) return 0.0;
+  const double ln_rk = pd_ln(r_k);
+  double sum = 0.0;
+  uint32_t terms = 0;
+  for (uint64_t j = 0; j + 1 < k; ++j) {
+    const double r_j = f32_at(distances, j);
+    if (r_j > 0.0) {
+      sum += ln_rk - pd_ln(r_j);
+      ++terms;
+    }
+  }
+  return terms == 0 || !(sum > 0.0) ? 0.0 : (double)terms / sum;
 }
 
 }  // namespace polyrt::rt
