@@ -2,8 +2,9 @@
 // codegen/row_encoding_kernels.cpp), from the fields' writers that the host's
 // row writers use (row_fields.h): the same bytes on every tier. One thread
 // per segment of `segment_rows` rows: a length pass sums each segment's
-// bytes, the text compaction's scans (device_text.cpp) turn the sums into
-// offsets, and a write pass writes each segment's rows at its offset.
+// bytes (counting integers' digits without writing them), the text compaction's scans
+// (device_text.cpp) turn the sums into offsets, and a write pass writes each segment's rows at its
+// offset.
 #include "device_rows.h"
 
 #include "row_fields.h"
@@ -23,6 +24,31 @@ template <typename Out, typename Write>
 void put_number(Out& out, const Write& write) {
   char room[polyrt::rt::kNumberFieldText];
   out.put(room, (uint64_t)(write(room) - room));
+}
+
+// Integers and bools: the length pass counts their digits (a bit width and
+// a table), the write pass writes them.
+template <typename Out>
+void put_u64(Out& out, uint64_t x) {
+  put_number(out, [&](char* p) { return polyrt::rt::write_u64(p, x); });
+}
+void put_u64(polyrt::rt::ByteCounter& out, uint64_t x) {
+  out.n += (uint64_t)polyrt::rt::u64_digits(x);
+}
+template <typename Out>
+void put_i64(Out& out, int64_t x) {
+  put_number(out, [&](char* p) { return polyrt::rt::write_i64(p, x); });
+}
+void put_i64(polyrt::rt::ByteCounter& out, int64_t x) {
+  out.n +=
+      (x < 0 ? 1 : 0) + (uint64_t)polyrt::rt::u64_digits(x < 0 ? 0 - (uint64_t)x : (uint64_t)x);
+}
+template <typename Out>
+void put_bool(Out& out, bool b) {
+  put_number(out, [&](char* p) { return polyrt::rt::write_bool_field(p, b); });
+}
+void put_bool(polyrt::rt::ByteCounter& out, bool b) {
+  out.n += b ? 4 : 5;  // true, false
 }
 
 // Bytes as their lowercase hex, a JSON string in JSON Lines (hex needs no
@@ -53,10 +79,10 @@ void put_row(Out& out, const DeviceRowField* fields, uint64_t count, RowFormat f
       case DeviceRowValue::None:
         break;
       case DeviceRowValue::U64:
-        put_number(out, [&](char* p) { return polyrt::rt::write_u64(p, word); });
+        put_u64(out, word);
         break;
       case DeviceRowValue::I64:
-        put_number(out, [&](char* p) { return polyrt::rt::write_i64(p, (int64_t)word); });
+        put_i64(out, (int64_t)word);
         break;
       case DeviceRowValue::F64:
         put_number(out, [&](char* p) {
@@ -69,7 +95,7 @@ void put_row(Out& out, const DeviceRowField* fields, uint64_t count, RowFormat f
         });
         break;
       case DeviceRowValue::Bool:
-        put_number(out, [&](char* p) { return polyrt::rt::write_bool_field(p, word != 0); });
+        put_bool(out, word != 0);
         break;
       case DeviceRowValue::Text:
       case DeviceRowValue::JsonText:
@@ -89,7 +115,7 @@ void put_row(Out& out, const DeviceRowField* fields, uint64_t count, RowFormat f
         break;
       }
       case DeviceRowValue::Lane:
-        put_number(out, [&](char* p) { return polyrt::rt::write_u64(p, f.values + row); });
+        put_u64(out, f.values + row);
         break;
     }
   }
