@@ -94,7 +94,7 @@ void write_columnar(const NativeBatch& batch, const std::string& path, uint64_t 
             start, count,
             [&](const ColumnChunk& chunk, std::string& bytes) { writer->encode(chunk, bytes); },
             [&](const ColumnChunk& chunk, std::string& bytes) {
-              writer->write(bytes);
+              writer->write_taking(bytes);
               progress.advance(chunk.rows);
             });
         progress.finish();

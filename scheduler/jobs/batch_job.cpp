@@ -95,9 +95,10 @@ void run_batch_job(const RangeJob& job, const std::string& target) {
   if (const std::optional<RowFormat> rows = job.format->text_rows()) {
     // Text rows: a GPU that can encodes them where it made them.
     write_paced(job.count, *writer, job.rate, [&](const ChunkBytes& deliver) {
-      batch.stream_rows(
-          job.first, job.count, *rows,
-          [&](uint64_t, uint64_t count, std::string_view bytes) { deliver(count, bytes); });
+      batch.stream_rows(job.first, job.count, *rows,
+                        [&](uint64_t, uint64_t count, std::string_view bytes) {
+                          deliver(count, bytes, nullptr);
+                        });
     });
   } else {
     write_batch_rows(
@@ -112,7 +113,7 @@ void write_batch_rows(const BatchEvaluator& batch, uint64_t first, uint64_t coun
                       const std::function<void(const ColumnChunk&, std::string&)>& encode) {
   write_paced(count, writer, rate, [&](const ChunkBytes& deliver) {
     batch.stream_encoded(first, count, encode, [&](const ColumnChunk& chunk, std::string& bytes) {
-      deliver(chunk.rows, bytes);
+      deliver(chunk.rows, bytes, &bytes);
     });
   });
 }
@@ -122,9 +123,9 @@ void write_paced(uint64_t count, FormatWriter& writer, double rate,
   ProgressBar progress(count);
   RatePacer pacer(rate);
   Interruption::stopping_on_signals([&] {
-    stream([&](uint64_t rows, std::string_view bytes) {
+    stream([&](uint64_t rows, std::string_view bytes, std::string* owned) {
       Interruption::stop_if_requested();
-      pacer.write(writer, bytes, rows);
+      pacer.write(writer, bytes, rows, owned);
       progress.advance(rows);
     });
   });

@@ -28,8 +28,9 @@ void write_batch_rows(const BatchEvaluator& batch, uint64_t first, uint64_t coun
 // (BatchEvaluator::left_out_devices): always said, as the job runs without it.
 void warn_of_left_out_devices(const BatchEvaluator& batch);
 
-// A chunk's rows and bytes, handed over in coordinate order.
-using ChunkBytes = std::function<void(uint64_t rows, std::string_view bytes)>;
+// A chunk's rows and bytes, handed over in coordinate order, and the string
+// that holds them when the writer may take it (else null).
+using ChunkBytes = std::function<void(uint64_t rows, std::string_view bytes, std::string* owned)>;
 
 // Runs `stream`, which hands every chunk of `count` rows to its `deliver`
 // in order, into `writer` as write_batch_rows does (paced, with progress,

@@ -51,9 +51,14 @@ uint64_t RatePacer::wait_for_due_rows() {
   }
 }
 
-void RatePacer::write(FormatWriter& writer, std::string_view bytes, uint64_t rows) {
+void RatePacer::write(FormatWriter& writer, std::string_view bytes, uint64_t rows,
+                      std::string* owned) {
   if (rate_ <= 0 || rows == 0) {
-    writer.write(bytes);
+    if (owned) {
+      writer.write_taking(*owned);
+    } else {
+      writer.write(bytes);
+    }
     Interruption::add_rows(rows);
     return;
   }

@@ -24,7 +24,10 @@ class RatePacer {
   // `writer` on schedule. (A chunk whose CSV fields hold line breaks is written whole
   // when its first row is due.) Stops for signals while it waits. Counts
   // the rows written for the interruption message (Interruption::add_rows).
-  void write(FormatWriter& writer, std::string_view bytes, uint64_t rows);
+  // `owned`, when given, is the string that holds `bytes`, which the writer
+  // may take when they are written whole (FormatWriter::write_taking).
+  void write(FormatWriter& writer, std::string_view bytes, uint64_t rows,
+             std::string* owned = nullptr);
 
   // The largest lag seen, in seconds (for reports and tests).
   double worst_lag() const { return worst_lag_; }

@@ -117,7 +117,7 @@ uint64_t run_traversal_job(const RangeJob& job, const std::string& target, bool 
           },
           [&](const ColumnChunk& chunk, std::string& bytes) {
             Interruption::stop_if_requested();
-            pacer.write(*writer, bytes, chunk.rows);
+            pacer.write(*writer, bytes, chunk.rows, &bytes);
             if (chunk.rows == 0) return;
             const uint64_t done = before + chunk.columns[0].words[chunk.rows - 1] - job.first;
             if (done > coordinates_done) progress.advance(done - coordinates_done);

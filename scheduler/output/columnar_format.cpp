@@ -105,6 +105,9 @@ class ColumnarFileWriter final : public FormatWriter {
   void write(std::string_view bytes) override {
     guarded([&] { writer_->write(bytes); });
   }
+  void write_taking(std::string& bytes) override {
+    guarded([&] { writer_->write_taking(bytes); });
+  }
   void commit() override {
     guarded([&] { writer_->finish(); });
     writer_.reset();

@@ -47,6 +47,8 @@ class ColumnarWriter {
   virtual ~ColumnarWriter() = default;
   virtual void encode(const ColumnChunk& chunk, std::string& bytes) const = 0;
   virtual void write(std::string_view bytes) = 0;
+  // FormatWriter::write_taking's: the writer may keep `bytes`.
+  virtual void write_taking(std::string& bytes) { write(bytes); }
   virtual void finish() = 0;
 };
 

@@ -50,6 +50,10 @@ class FormatWriter {
   virtual void encode(const ColumnChunk& chunk, std::string& bytes) const = 0;
   // Runs in coordinate order: the bytes encode() made (or a slice of them).
   virtual void write(std::string_view bytes) = 0;
+  // write() of the whole of `bytes`, which the writer may keep (leaving the
+  // string empty): a writer that holds rows past the call (Parquet's row
+  // groups) then needs no copy of them.
+  virtual void write_taking(std::string& bytes) { write(bytes); }
   // The job succeeded: the target appears whole (renamed into place).
   virtual void commit() = 0;
   // Whether what was written stays if the job stops before commit(): a

@@ -56,6 +56,11 @@ BatchWriter::BatchWriter(const ColumnarSpec& spec, ByteSink& sink)
 
 void BatchWriter::encode(const ColumnChunk& chunk, std::string& bytes) const {
   const std::shared_ptr<arrow::RecordBatch> batch = record_batch(schema_, spec_, chunk);
+  // The message's size first (a pass over the buffers' sizes, no bytes), so
+  // that the string grows once instead of copying itself as it doubles.
+  int64_t size = 0;
+  check(arrow::ipc::GetRecordBatchSize(*batch, &size), "Arrow could not size rows");
+  bytes.reserve(bytes.size() + (size_t)size + 64);  // and the metadata's padding
   StringStream out(bytes);
   int32_t metadata = 0;
   int64_t body = 0;

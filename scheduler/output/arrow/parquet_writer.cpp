@@ -118,6 +118,11 @@ class ParquetWriter final : public BatchWriter {
     });
   }
 
+  // The message kept as it is: the row group's batches point into it.
+  void write_taking(std::string& bytes) override {
+    guarded([&] { add(read_back(arrow::Buffer::FromString(std::move(bytes)))); });
+  }
+
   void finish() override {
     guarded([&] {
       if (pending_rows_ > 0 || !assembly_) encode_pending();
