@@ -8,6 +8,7 @@
 
 #include "cli/command_line.hpp"
 #include "cli/command_table.hpp"
+#include "cli/process_memory.hpp"
 #include "polyrt/error.hpp"
 #include "scheduler/jobs/interruption.hpp"
 
@@ -84,6 +85,7 @@ int dispatch(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  polyrt::cli::tune_process_allocator();
   const int status = dispatch(std::vector<std::string>(argv + 1, argv + argc));
   // Output that could not be written (a full disk, a closed pipe, /dev/full)
   // is a failure of every command, never a silent exit 0.
