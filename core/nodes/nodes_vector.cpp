@@ -5,8 +5,8 @@
 // order (polydat's scalar reference), so every engine gives the same bits.
 // The generators with a constant dim and the element-wise nodes are also
 // written by GPU kernels, and the reductions and lid_mle computed there,
-// through the same functions (rtlib/vector_writers.h); those of two vectors only when the
-// program fixes both to one dimension, as a kernel cannot fail.
+// through the same functions (rtlib/vector_writers.h); those of two vectors
+// only when the program fixes both to one dimension, as a kernel cannot fail.
 #include <algorithm>
 #include <bit>
 #include <cmath>
