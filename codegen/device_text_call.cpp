@@ -234,7 +234,8 @@ llvm::Value* emit_device_word(llvm::IRBuilder<>& ir, llvm::Module& module, Rtlib
   if (n.def->device_text->kind != nodes::DeviceTextKind::Word) {
     internal_error("a device text form emitted as a word");
   }
-  return canonical_f64_word(ir, call_form(ir, module, rtlib, n, nullptr, input_word, input_text));
+  llvm::Value* result = call_form(ir, module, rtlib, n, nullptr, input_word, input_text);
+  return result->getType()->isDoubleTy() ? canonical_f64_word(ir, result) : result;
 }
 
 }  // namespace polyrt::codegen

@@ -32,8 +32,8 @@ llvm::Value* emit_device_text(llvm::IRBuilder<>& ir, llvm::Module& module, Rtlib
                               const std::function<TextRef(size_t input)>& input_text,
                               const std::vector<Type>& input_types);
 
-// The word of node n's Word form (an f64's bits, any NaN the canonical one),
-// its arguments as emit_device_text's.
+// The word of node n's Word form (an integer, or an f64's bits with any NaN
+// the canonical one), its arguments as emit_device_text's.
 llvm::Value* emit_device_word(llvm::IRBuilder<>& ir, llvm::Module& module, RtlibLinker& rtlib,
                               const ir::Node& n,
                               const std::function<llvm::Value*(size_t input)>& input_word,

@@ -2,7 +2,8 @@
 // text): the rtlib function that writes one row's text, the tables it reads,
 // and the most bytes a row can take, which the plan reserves per row; or how
 // a kernel computes a node's word from texts (a Word form: a reduction of two
-// vectors). A node without one stays a host step on the GPU.
+// vectors, a comparison of two strings). A node without one stays a host step
+// on the GPU.
 #pragma once
 
 #include <cstddef>
@@ -31,8 +32,9 @@ enum class DeviceTextKind : uint8_t {
   JsonObject,
   // A JSON array of the inputs as JSON values (json_array).
   JsonArray,
-  // double symbol(args...) (no `out`): the node's one f64 output, computed
-  // from its arguments as a Call's are passed; no text, no bound.
+  // double or uint64_t symbol(args...) (no `out`): the node's one output
+  // word (an f64's NaN made the canonical one), computed from its arguments
+  // as a Call's are passed; no text, no bound.
   Word,
 };
 

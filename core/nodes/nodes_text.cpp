@@ -303,7 +303,10 @@ void register_text_nodes(Registry& r) {
                for (uint64_t r = 0; r < c.rows; ++r) {
                  c.outputs[0].words[r] = c.inputs[0].text(r) == c.inputs[1].text(r) ? 1 : 0;
                }
-             }});
+             },
+         .device_text = DeviceTextForm{.kind = DeviceTextKind::Word,
+                                       .symbol = "pd_text_equal",
+                                       .args = {text_input_text(0), text_input_text(1)}}});
   r.add({.name = "str_ne",
          .family = "strings",
          .args = {wire("a", P::Str), wire("b", P::Str)},
@@ -315,7 +318,10 @@ void register_text_nodes(Registry& r) {
                for (uint64_t r = 0; r < c.rows; ++r) {
                  c.outputs[0].words[r] = c.inputs[0].text(r) != c.inputs[1].text(r) ? 1 : 0;
                }
-             }});
+             },
+         .device_text = DeviceTextForm{.kind = DeviceTextKind::Word,
+                                       .symbol = "pd_text_unequal",
+                                       .args = {text_input_text(0), text_input_text(1)}}});
   r.add({.name = "select_str",
          .family = "strings",
          .args = {wire("cond", P::U64), wire("then", P::Str), wire("else", P::Str)},

@@ -91,6 +91,20 @@ PD_API double pd_vec_lid_mle(const char* distances, uint64_t bytes, uint64_t k_b
   return polyrt::rt::lid_mle(distances, bytes / 4, pd_bits_to_f64(k_bits));
 }
 
+// 1 when the two texts are byte-equal (str_eq; str_ne is its complement).
+PD_API uint64_t pd_text_equal(const char* a, uint64_t a_length, const char* b, uint64_t b_length) {
+  if (a_length != b_length) return 0;
+  for (uint64_t k = 0; k < a_length; ++k) {
+    if (a[k] != b[k]) return 0;
+  }
+  return 1;
+}
+
+PD_API uint64_t pd_text_unequal(const char* a, uint64_t a_length, const char* b,
+                                uint64_t b_length) {
+  return 1 - pd_text_equal(a, a_length, b, b_length);
+}
+
 PD_API uint64_t pd_text_u64_digits(char* out, uint64_t x, uint64_t radix, uint64_t upper) {
   return (uint64_t)(polyrt::rt::write_u64_radix(out, x, (int)radix, false, upper != 0) - out);
 }
