@@ -272,20 +272,24 @@ TEST(GpuBatch, VectorsAreMadeAndReducedOnTheDevice) {
        "65536"});
 }
 
-// String comparisons (== and != on str) are words a kernel computes from
-// device-made and constant texts, so what depends on them stays on the GPU
-// (they were host steps, and every row went to the host and back).
+// String comparisons (== and != on str) and str_length are words a kernel
+// computes from device-made and constant texts, so what depends on them
+// stays on the GPU (they were host steps, and every row went to the host and
+// back). str_length counts a maximal invalid UTF-8 piece as one character.
 TEST(GpuBatch, StringComparisonsAreComputedInTheKernel) {
   REQUIRE_GPU();
   const auto program = compile(
       "input x\nh := hash(x)\nstatus := one_of(h % 4, \"new\", \"paid\", \"shipped\", "
       "\"shipped!\")\nshipped := status == \"shipped\"\nother := status != first_names(h)\n"
       "fee := if status == \"paid\" { 5 } else { h % 3 }\n"
-      "same := str_eq(status, one_of(h % 3, \"new\", \"\", \"shipped\"))\n");
+      "same := str_eq(status, one_of(h % 3, \"new\", \"\", \"shipped\"))\n"
+      "n := str_length(first_names(h) + one_of(h % 3, \"\", \"\xc3\xa4pfel\", "
+      "\"a\x80\x80" "b\xe2\x9c\"))\n");
   const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
   const std::string plan = gpu.describe();
-  test::expect_contains(plan, {"str_eq -> shipped", "str_ne -> other", "str_eq -> same",
-                               "text rows (csv, tsv, jsonl): encoded on the GPU"});
+  test::expect_contains(
+      plan, {"str_eq -> shipped", "str_ne -> other", "str_eq -> same", "str_length -> n",
+             "text rows (csv, tsv, jsonl): encoded on the GPU"});
   EXPECT_EQ(plan.find("host, on a CPU worker"), std::string::npos) << plan;
   const BatchEvaluator cpu(program, on(BatchDevice::Cpu));
   expect_same_columns(gpu.evaluate(0, 5000), cpu.evaluate(0, 5000));

@@ -95,10 +95,16 @@ void register_string_op_nodes(Registry& r) {
            "backslashed, \\n \\t \\r \\b \\f, other control bytes as \\u00xx; no quotes "
            "added.",
            [](Call& c) { c.set_str(rt::escape_json(c.str(0))); });
-  unary("str_length", "input", P::Str, Type::U64,
-        "The number of characters (a valid UTF-8 sequence is one, so is each maximal "
-        "invalid piece): \"äpfel\" -> 5.",
-        [](Call& c) { c.set_u64(rt::char_count(c.str(0))); });
+  r.add({.name = "str_length",
+         .family = "strings",
+         .args = {wire("input", P::Str)},
+         .results = {Type::U64},
+         .summary = "The number of characters (a valid UTF-8 sequence is one, so is each maximal "
+                    "invalid piece): \"äpfel\" -> 5.",
+         .eval = [](Call& c) { c.set_u64(rt::char_count(c.str(0))); },
+         .device_text = DeviceTextForm{.kind = DeviceTextKind::Word,
+                                       .symbol = "pd_text_char_count",
+                                       .args = {text_input_text(0)}}});
   r.add({.name = "substring",
          .family = "strings",
          .args = {wire("input", P::Str), wire("start", P::U64), wire("length", P::U64)},

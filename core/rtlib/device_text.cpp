@@ -9,6 +9,7 @@
 #include "rtlib.h"
 #include "shortest_double.hpp"
 #include "text_writers.h"
+#include "utf8_decode.h"
 #include "vector_writers.h"
 #include "word_writer.h"
 
@@ -89,6 +90,11 @@ PD_API double pd_vec_cosine(const char* a, uint64_t a_bytes, const char* b, uint
 
 PD_API double pd_vec_lid_mle(const char* distances, uint64_t bytes, uint64_t k_bits) {
   return polyrt::rt::lid_mle(distances, bytes / 4, pd_bits_to_f64(k_bits));
+}
+
+// str_length: the characters of a text (rt::utf8_char_count).
+PD_API uint64_t pd_text_char_count(const char* text, uint64_t length) {
+  return polyrt::rt::utf8_char_count(text, length);
 }
 
 // 1 when the two texts are byte-equal (str_eq; str_ne is its complement).

@@ -126,9 +126,7 @@ uint64_t str_digit_suffix(std::string_view text) {
 }
 
 uint64_t char_count(std::string_view text) {
-  uint64_t count = 0;
-  for (size_t i = 0; i < text.size(); i += utf8_at(text, i).size) ++count;
-  return count;
+  return utf8_char_count(text.data(), text.size());
 }
 
 std::string substring(std::string_view text, uint64_t start, uint64_t length) {

@@ -48,4 +48,12 @@ inline Utf8Sequence utf8_sequence(const unsigned char* s, uint64_t remaining) {
   return {b, taken, false};
 }
 
+// How many characters n bytes hold: a valid sequence is one, and so is each
+// maximal invalid piece (str_length; substring counts alike).
+inline uint64_t utf8_char_count(const char* s, uint64_t n) {
+  uint64_t count = 0;
+  for (uint64_t i = 0; i < n; i += utf8_sequence((const unsigned char*)s + i, n - i).size) ++count;
+  return count;
+}
+
 }  // namespace polyrt::rt
