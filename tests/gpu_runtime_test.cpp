@@ -284,7 +284,8 @@ TEST(GpuBatch, StringComparisonsAreComputedInTheKernel) {
       "fee := if status == \"paid\" { 5 } else { h % 3 }\n"
       "same := str_eq(status, one_of(h % 3, \"new\", \"\", \"shipped\"))\n"
       "n := str_length(first_names(h) + one_of(h % 3, \"\", \"\xc3\xa4pfel\", "
-      "\"a\x80\x80" "b\xe2\x9c\"))\n");
+      "\"a\x80\x80"
+      "b\xe2\x9c\"))\n");
   const BatchEvaluator gpu(program, on(BatchDevice::Gpu));
   const std::string plan = gpu.describe();
   test::expect_contains(
@@ -707,17 +708,20 @@ TEST(GpuBatch, ToHostStagesThroughBoundedPinnedMemory) {
 
 // Vector outputs in device memory, in Arrow's large layout as texts are: a
 // fixed dimension's bytes are a dense rows x dim f32 array (made on the
-// device, or a host step's copied up), the CPU tier's bytes across chunks.
+// device, or a host step's copied up: `wide` is past the 64 KiB a kernel
+// reserves per row), the CPU tier's bytes across chunks.
 TEST(GpuBatch, VectorColumnsInDeviceMemoryMatchTheCpuTier) {
   REQUIRE_GPU();
   const auto program = compile(
-      "input x\nembedding := vec_norm(hash_vec(x, 48))\nwide := hash_vec(x, 1100)\n"
+      "input x\nembedding := vec_norm(hash_vec(x, 48))\nwide := hash_vec(x, 16400)\n"
       "tags := str_to_vec_i32(printf(\"[{}, {}]\", x % 7, x % 5))\n");
   BatchOptions options = on(BatchDevice::Gpu);
   options.chunk_rows = 777;
   const BatchEvaluator gpu(program, options);
-  const std::vector<Column> want = BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(5, 3000);
-  const std::vector<DeviceColumn> got = gpu.evaluate_to_device(5, 3000);
+  EXPECT_NE(gpu.describe().find("host, on a CPU worker [hash_vec -> wide]"), std::string::npos)
+      << gpu.describe();
+  const std::vector<Column> want = BatchEvaluator(program, on(BatchDevice::Cpu)).evaluate(5, 1600);
+  const std::vector<DeviceColumn> got = gpu.evaluate_to_device(5, 1600);
   ASSERT_EQ(got.size(), 3u);
   for (size_t o = 0; o < got.size(); ++o) {
     const Column back = gpu.to_host(got[o]);
@@ -725,7 +729,7 @@ TEST(GpuBatch, VectorColumnsInDeviceMemoryMatchTheCpuTier) {
     EXPECT_EQ(back.bytes, want[o].bytes) << want[o].name;
     EXPECT_EQ(got[o].text_bytes, want[o].bytes.size()) << want[o].name;
   }
-  EXPECT_EQ(got[0].text_bytes, 3000u * 48 * 4);  // dense: rows x dim f32
+  EXPECT_EQ(got[0].text_bytes, 1600u * 48 * 4);  // dense: rows x dim f32
 }
 
 TEST(GpuBatch, TextColumnsInDeviceMemoryMatchTheCpuTier) {

@@ -303,10 +303,23 @@ PD_API uint64_t pd_text_u64_radix(char* out, uint64_t x, uint64_t radix);
 PD_API uint64_t pd_text_zero_pad_u64(char* out, uint64_t x, uint64_t width);
 // The f32 vectors of the vector nodes as GPU kernels write them
 // (vector_writers.h): hash_vec(seed, dim), vec_norm(a), vec_scale(a, k)
-// with k an f64's bits; each returns the bytes it wrote.
+// with k an f64's bits, xxhash3_vec(seed, dim), vec_add(a, b) of one
+// length; each returns the bytes it wrote.
 PD_API uint64_t pd_vec_hash(char* out, uint64_t seed, uint64_t dim);
 PD_API uint64_t pd_vec_unit(char* out, const char* a, uint64_t a_bytes);
 PD_API uint64_t pd_vec_scale(char* out, const char* a, uint64_t a_bytes, uint64_t k_bits);
+PD_API uint64_t pd_vec_xxhash3(char* out, uint64_t seed, uint64_t dim);
+PD_API uint64_t pd_vec_add(char* out, const char* a, uint64_t a_bytes, const char* b, uint64_t);
+// The words GPU kernels compute from texts (DeviceTextKind::Word): the
+// reductions of two vectors of one length, lid_mle(distances, k) with k an
+// f64's bits, str_length, and str_eq / str_ne (1 or 0).
+PD_API double pd_vec_dot(const char* a, uint64_t a_bytes, const char* b, uint64_t);
+PD_API double pd_vec_l2(const char* a, uint64_t a_bytes, const char* b, uint64_t);
+PD_API double pd_vec_cosine(const char* a, uint64_t a_bytes, const char* b, uint64_t);
+PD_API double pd_vec_lid_mle(const char* distances, uint64_t bytes, uint64_t k_bits);
+PD_API uint64_t pd_text_char_count(const char* text, uint64_t length);
+PD_API uint64_t pd_text_equal(const char* a, uint64_t a_length, const char* b, uint64_t b_length);
+PD_API uint64_t pd_text_unequal(const char* a, uint64_t a_length, const char* b, uint64_t b_length);
 // x's digits in radix 2, 8 or 16 (upper case when `upper`), no prefix.
 PD_API uint64_t pd_text_u64_digits(char* out, uint64_t x, uint64_t radix, uint64_t upper);
 // The field [field, field + length) padded to `width` in place (printf's
@@ -336,6 +349,9 @@ PD_API void pd_text_pack_segment(const char* slots, uint64_t slot_bytes, uint64_
 // rt::write_f64_display and rt::write_f64_debug write it.
 PD_API uint64_t pd_text_f64_display(char* out, double x);
 PD_API uint64_t pd_text_f64_debug(char* out, double x);
+// The same for an f32 held as a double (its own shortest digits).
+PD_API uint64_t pd_text_f32_display(char* out, double x);
+PD_API uint64_t pd_text_f32_debug(char* out, double x);
 // Lowercase hex of bytes, and their SHA-256 and MD5 digests (to_hex, sha256,
 // md5; digest_blocks.h).
 PD_API uint64_t pd_text_hex(char* out, const char* bytes, uint64_t length);

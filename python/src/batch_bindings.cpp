@@ -267,7 +267,6 @@ nb::bytes text_rows(const NativeBatch& batch, uint64_t start, uint64_t stop,
   return nb::bytes(out.data(), out.size());
 }
 
-// A nanobind array over device memory that keeps `memory` alive.
 // A DLPack-capable array over a device column's memory, `shape` elements of
 // `dtype` at `address`, keeping the memory alive.
 nb::object device_tensor(const DeviceColumn& c, uint64_t address,
